@@ -1,0 +1,30 @@
+import { createContext, type RouterContextProvider } from 'react-router'
+import type { Database } from '#db/client.ts'
+import type { Tenant } from '#db/tenants.ts'
+import type { Locale } from '#db/schema/values.ts'
+import type { CmsClient, SiteKey } from './utils/cms.server.ts'
+import type { Env } from './utils/env.server.ts'
+
+/**
+ * Everything a loader or action knows about the request, resolved once at the
+ * server entry (server/app.ts). Nothing below it reads the Host header again.
+ */
+export interface RequestContext {
+	env: Env
+	db: Database
+	cms: CmsClient
+	/** null on the apex (public platform) host */
+	tenant: Tenant | null
+	/** The content-service site for this host. */
+	site: SiteKey
+	host: string
+	/** scheme://host[:port] as the browser sees it */
+	origin: string
+	locale: Locale
+}
+
+export const requestContext = createContext<RequestContext>()
+
+export function getRequestContext(context: Readonly<RouterContextProvider>) {
+	return context.get(requestContext)
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod'
+
+// Shapes of what the content service returns (cms/README.md). Every response
+// is parsed with these before use; unknown keys are dropped.
+
+const locale = z.enum(['en', 'es', 'fr', 'de', 'pt', 'zh'])
+const isoDate = z.iso.datetime({ offset: true })
+
+export const price = z.object({ amount: z.number().int().nonnegative(), currency: z.string().length(3) })
+
+export const courseSummary = z.object({
+	slug: z.string(),
+	status: z.enum(['draft', 'published', 'archived']),
+	listed: z.boolean(),
+	publishedAt: isoDate.nullable(),
+	archivedAt: isoDate.nullable(),
+	updatedAt: isoDate,
+	price: price.nullable(),
+	estimatedMinutes: z.number().nullable(),
+	title: z.string(),
+	summary: z.string(),
+	entryCount: z.number().int(),
+	locale,
+})
+
+export const entryType = z.enum(['lesson', 'quiz', 'assignment'])
+
+export const entrySummary = z.object({
+	slug: z.string(),
+	type: entryType,
+	title: z.string(),
+	estimatedMinutes: z.number().nullable(),
+})
+
+export const module_ = z.object({ slug: z.string(), title: z.string(), entries: z.array(entrySummary) })
+
+export const course = courseSummary.extend({ description: z.string(), modules: z.array(module_) })
+
+const questionBase = { id: z.string(), prompt: z.string(), explanation: z.string() }
+const option = z.object({ id: z.string(), text: z.string() })
+
+/** Server-only: includes correct and accepted answers. */
+export const quizQuestion = z.discriminatedUnion('type', [
+	z.object({ ...questionBase, type: z.literal('multiple_choice'), options: z.array(option).min(2), correctOptionId: z.string() }),
+	z.object({ ...questionBase, type: z.literal('true_false'), correct: z.boolean() }),
+	z.object({ ...questionBase, type: z.literal('short_answer'), acceptedAnswers: z.array(z.string()).min(1) }),
+])
+
+export const quiz = z.object({
+	maxAttempts: z.number().int().min(1),
+	passingScore: z.number().min(0).max(100),
+	questions: z.array(quizQuestion).min(1),
+})
+
+/** Client-safe: the same quiz without answers or explanations. */
+export const quizPublicQuestion = z.discriminatedUnion('type', [
+	z.object({ id: z.string(), prompt: z.string(), type: z.literal('multiple_choice'), options: z.array(option) }),
+	z.object({ id: z.string(), prompt: z.string(), type: z.literal('true_false') }),
+	z.object({ id: z.string(), prompt: z.string(), type: z.literal('short_answer') }),
+])
+
+export const quizPublic = z.object({
+	maxAttempts: z.number().int(),
+	passingScore: z.number(),
+	questions: z.array(quizPublicQuestion),
+})
+
+export const entry = z.object({
+	slug: z.string(),
+	type: entryType,
+	courseSlug: z.string(),
+	moduleSlug: z.string(),
+	title: z.string(),
+	body: z.string(),
+	estimatedMinutes: z.number().nullable(),
+	locale,
+	quiz: quiz.nullable(),
+})
+
+export const site = z.object({
+	name: z.string(),
+	short_name: z.string(),
+	description: z.string(),
+	theme_color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+	background_color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+	accent_color: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional(),
+	security_contact: z.string().nullable(),
+	favicon: z.string().nullable(),
+	icon: z.string().nullable(),
+	og_image: z.string().nullable(),
+	updatedAt: isoDate,
+	locale,
+})
+
+export const pageSummary = z.object({
+	slug: z.string(),
+	status: z.enum(['draft', 'published', 'archived']),
+	listed: z.boolean(),
+	parent: z.string().nullable(),
+	order: z.number(),
+	updatedAt: isoDate,
+	title: z.string(),
+	locale,
+})
+
+export const page = pageSummary.extend({ body: z.string() })
+
+export interface PageHierarchyNode {
+	slug: string
+	title: string
+	children: PageHierarchyNode[]
+}
+export const pageHierarchyNode: z.ZodType<PageHierarchyNode> = z.lazy(() =>
+	z.object({ slug: z.string(), title: z.string(), children: z.array(pageHierarchyNode) }),
+)
+
+export const blogPostSummary = z.object({
+	slug: z.string(),
+	status: z.enum(['draft', 'published', 'archived']),
+	publishedAt: isoDate.nullable(),
+	updatedAt: isoDate,
+	author: z.string().nullable(),
+	hero: z.string().nullable(),
+	title: z.string(),
+	excerpt: z.string(),
+	locale,
+})
+
+export const blogPost = blogPostSummary.extend({ body: z.string() })
+
+export const paginated = <T extends z.ZodType>(item: T) =>
+	z.object({
+		data: z.array(item),
+		meta: z.object({ page: z.number().int(), pageSize: z.number().int(), total: z.number().int(), totalPages: z.number().int() }),
+	})
+
+export type CourseSummary = z.infer<typeof courseSummary>
+export type Course = z.infer<typeof course>
+export type Entry = z.infer<typeof entry>
+export type Quiz = z.infer<typeof quiz>
+export type QuizPublic = z.infer<typeof quizPublic>
+export type Site = z.infer<typeof site>
+export type Page = z.infer<typeof page>
+export type BlogPost = z.infer<typeof blogPost>
+
+/** Strips everything a learner must not see before submitting. */
+export function toQuizPublic(q: Quiz): QuizPublic {
+	return quizPublic.parse(q)
+}
+
+/** A course a visitor may see: published (archived courses answer 410, drafts 404). */
+export function isPublished(c: CourseSummary) {
+	return c.status === 'published' && c.publishedAt !== null
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod'
+
+const optional = z.string().trim().min(1).optional()
+const flag = z.enum(['true', 'false']).optional()
+
+const schema = z
+	.object({
+		NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+		PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+		AUTH_SECRET: z.string().min(32, 'must be at least 32 characters'),
+		DATABASE_URL: z.string().min(1),
+		AUTH_URL: z.url().transform((u) => new URL(u).origin),
+		AUTH_TRUST_HOST: flag,
+		AUTH_GOOGLE_ID: optional,
+		AUTH_GOOGLE_SECRET: optional,
+		AUTH_GITHUB_ID: optional,
+		AUTH_GITHUB_SECRET: optional,
+		CMS_API_URL: z.url().transform((u) => u.replace(/\/+$/, '')),
+		CMS_PROJECT_UUID: z.uuid(),
+		CMS_API_UUID: z.uuid(),
+		CMS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters'),
+		RATE_LIMIT_DRIVER: z.enum(['memory', 'upstash', 'redis']).default('memory'),
+		UPSTASH_REDIS_REST_URL: z.url().optional(),
+		UPSTASH_REDIS_REST_TOKEN: optional,
+		REDIS_URL: z.url().optional(),
+		EMAIL_FROM: z.email(),
+		RESEND_API_KEY: optional,
+		SMTP_HOST: optional,
+		SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+		SMTP_USER: optional,
+		SMTP_PASSWORD: optional,
+		APP_BASE_DOMAIN: z
+			.string()
+			.trim()
+			.toLowerCase()
+			.regex(/^[a-z0-9.-]+$/, 'must be a host name without scheme or port'),
+		SEED_DEMO_PASSWORD: optional,
+	})
+	.superRefine((env, ctx) => {
+		const need = (name: keyof typeof env, when: string) => {
+			if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `is required when ${when}` })
+		}
+		if (env.RATE_LIMIT_DRIVER === 'upstash') {
+			need('UPSTASH_REDIS_REST_URL', 'RATE_LIMIT_DRIVER=upstash')
+			need('UPSTASH_REDIS_REST_TOKEN', 'RATE_LIMIT_DRIVER=upstash')
+		}
+		if (env.RATE_LIMIT_DRIVER === 'redis') need('REDIS_URL', 'RATE_LIMIT_DRIVER=redis')
+		for (const provider of ['GOOGLE', 'GITHUB'] as const) {
+			const id = env[`AUTH_${provider}_ID`]
+			const secret = env[`AUTH_${provider}_SECRET`]
+			if (Boolean(id) !== Boolean(secret)) {
+				ctx.addIssue({
+					code: 'custom',
+					path: [id ? `AUTH_${provider}_SECRET` : `AUTH_${provider}_ID`],
+					message: `must be set together with ${id ? `AUTH_${provider}_ID` : `AUTH_${provider}_SECRET`}`,
+				})
+			}
+		}
+	})
+
+export type Env = z.infer<typeof schema>
+
+export class EnvError extends Error {}
+
+/** Parses the environment; on failure throws one line naming the first bad variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+	// An empty assignment in .env (`SMTP_HOST=`) means "not set".
+	const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''))
+	const result = schema.safeParse(cleaned)
+	if (result.success) return result.data
+	const issue = result.error.issues[0]
+	const name = String(issue.path[0] ?? 'environment')
+	const problem = cleaned[name] === undefined ? 'is missing' : `is invalid: ${issue.message}`
+	throw new EnvError(`Configuration error: ${name} ${problem}`)
+}

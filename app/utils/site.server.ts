@@ -1,0 +1,44 @@
+import type { RequestContext } from '#app/context.ts'
+import type { Site } from './content.ts'
+import { describeError, log } from './log.server.ts'
+
+export interface SiteChrome {
+	name: string
+	description: string
+	themeColor: string
+	/** Text colour with enough contrast on themeColor. */
+	onThemeColor: string
+	backgroundColor: string
+	locale: string
+}
+
+const PLATFORM_NAME = 'Open LMS'
+
+/** The site document for this host, or a plain fallback: the layout must render even when the content service is down. */
+export async function loadSiteChrome(ctx: RequestContext): Promise<SiteChrome> {
+	let site: Site | null = null
+	try {
+		site = await ctx.cms.site(ctx.site, ctx.locale)
+	} catch (error) {
+		log.warn('cms/site-unavailable', { site: ctx.site, error: describeError(error) })
+	}
+	const themeColor = site?.theme_color ?? '#1d4ed8'
+	return {
+		name: site?.name || ctx.tenant?.name || PLATFORM_NAME,
+		description: site?.description ?? '',
+		themeColor,
+		onThemeColor: readableOn(themeColor),
+		backgroundColor: site?.background_color ?? '#ffffff',
+		locale: site?.locale ?? ctx.locale,
+	}
+}
+
+/** WCAG relative luminance, then black or white text, whichever contrasts more. */
+export function readableOn(hex: string) {
+	const [r, g, b] = [1, 3, 5].map((i) => {
+		const c = parseInt(hex.slice(i, i + 2), 16) / 255
+		return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+	})
+	const l = 0.2126 * r + 0.7152 * g + 0.0722 * b
+	return (l + 0.05) / 0.05 > 1.05 / (l + 0.05) ? '#000000' : '#ffffff'
+}

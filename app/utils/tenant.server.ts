@@ -1,0 +1,35 @@
+import type { Database } from '#db/client.ts'
+import { findTenantsByDomainOrSlug, type Tenant } from '#db/tenants.ts'
+
+export type HostResolution =
+	| { kind: 'apex' }
+	| { kind: 'tenant'; tenant: Tenant }
+	| { kind: 'unknown' }
+
+/** Lower-cased host name without port or trailing dot; '' when absent or malformed. */
+export function normalizeHost(hostHeader: string | undefined | null) {
+	if (!hostHeader) return ''
+	const host = hostHeader.trim().toLowerCase().replace(/\.$/, '')
+	// [v6]:port or name:port
+	const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '')
+	return /^[a-z0-9.\-[\]:]+$/.test(name) ? name : ''
+}
+
+/**
+ * The spec's order: exact custom-domain match, then a subdomain of
+ * APP_BASE_DOMAIN, then the apex or www host (the public site, no tenant);
+ * anything else is unknown. Archived tenants are not served (see
+ * docs/decisions/0002-tenancy.md); suspended ones are returned so the caller
+ * can answer the branded 503.
+ */
+export async function resolveHost(db: Database, host: string, baseDomain: string): Promise<HostResolution> {
+	if (!host) return { kind: 'unknown' }
+	if (host === baseDomain || host === `www.${baseDomain}`) return { kind: 'apex' }
+	const suffix = `.${baseDomain}`
+	const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : null
+	const slug = label && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : null
+	const rows = await findTenantsByDomainOrSlug(db, host, slug)
+	const tenant = rows.find((t) => t.custom_domain === host) ?? rows.find((t) => slug !== null && t.slug === slug)
+	if (!tenant || tenant.status === 'archived') return { kind: 'unknown' }
+	return { kind: 'tenant', tenant }
+}

@@ -1,0 +1,478 @@
+/**
+ * The local headless content service: a real HTTP server that serves the
+ * course and site content under cms/content/ through the API described in
+ * cms/README.md. The app talks to it exactly as it would to a hosted one.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const CMS_LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh'] as const
+const DEFAULT_PAGE_SIZE = 20
+const MAX_PAGE_SIZE = 100
+
+type Json = any
+type Localized = Record<string, string>
+
+interface AssetMeta {
+	id: string
+	file: string
+	contentType: string
+	filename: string
+	courseSlug?: string
+}
+
+interface Site {
+	slug: string
+	dir: string
+	site: Json
+	courses: Json[]
+	pages: Json[]
+	blog: Json[]
+	assets: AssetMeta[]
+}
+
+export interface CmsOptions {
+	apiKey: string
+	projectUuid: string
+	contentDir?: string
+}
+
+export interface CmsStats {
+	total: number
+	byPath: Record<string, number>
+}
+
+/** Fault injection for tests: delay every answer, fail it, or answer garbage. */
+export interface CmsFaults {
+	delayMs: number
+	mode: 'ok' | 'error' | 'garbage'
+}
+
+const defaultContentDir = fileURLToPath(new URL('./content/', import.meta.url))
+
+function readJson(path: string): Json {
+	return JSON.parse(readFileSync(path, 'utf8'))
+}
+
+function readDir(dir: string): Json[] {
+	if (!existsSync(dir)) return []
+	return readdirSync(dir)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((f) => readJson(join(dir, f)))
+}
+
+export function loadContent(contentDir = defaultContentDir): Map<string, Site> {
+	const sites = new Map<string, Site>()
+	for (const slug of readdirSync(contentDir)) {
+		const dir = join(contentDir, slug)
+		if (!statSync(dir).isDirectory()) continue
+		sites.set(slug, {
+			slug,
+			dir,
+			site: readJson(join(dir, 'site.json')),
+			courses: readDir(join(dir, 'courses')),
+			pages: readDir(join(dir, 'pages')),
+			blog: readDir(join(dir, 'blog')),
+			assets: existsSync(join(dir, 'assets.json')) ? readJson(join(dir, 'assets.json')) : [],
+		})
+	}
+	return sites
+}
+
+function isLocalized(value: unknown): value is Localized {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		!Array.isArray(value) &&
+		'en' in value &&
+		Object.keys(value).every((k) => (CMS_LOCALES as readonly string[]).includes(k))
+	)
+}
+
+class ApiError extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+	) {
+		super(message)
+	}
+}
+
+export function createCmsServer(options: CmsOptions) {
+	const contentDir = options.contentDir ?? defaultContentDir
+	let sites = loadContent(contentDir)
+	const stats: CmsStats = { total: 0, byPath: {} }
+	const faults: CmsFaults = { delayMs: 0, mode: 'ok' }
+	const expectedKey = Buffer.from(options.apiKey)
+
+	function keyMatches(req: IncomingMessage) {
+		const given = Buffer.from(String(req.headers['x-api-key'] ?? ''))
+		return given.length === expectedKey.length && timingSafeEqual(given, expectedKey)
+	}
+
+	function server(): Server {
+		return createServer((req, res) => {
+			handle(req, res).catch((error) => {
+				if (!res.headersSent) send(res, 500, { error: { status: 500, message: 'Internal error' } })
+				else res.destroy()
+				console.error('[cms]', error)
+			})
+		})
+	}
+
+	async function handle(req: IncomingMessage, res: ServerResponse) {
+		const url = new URL(req.url ?? '/', 'http://cms.local')
+		if (!url.pathname.startsWith('/api/v1/')) return send(res, 404, { error: { status: 404, message: 'Not found' } })
+		if (!keyMatches(req)) return send(res, 401, { error: { status: 401, message: 'Invalid API key' } })
+
+		// Control endpoints used by the test suites; they are not content and are not counted.
+		if (url.pathname === '/api/v1/_stats') {
+			if (req.method === 'POST') {
+				stats.total = 0
+				stats.byPath = {}
+			}
+			return send(res, 200, stats)
+		}
+		if (url.pathname === '/api/v1/_control' && req.method === 'POST') {
+			const body = await readBody(req)
+			if (typeof body.delayMs === 'number') faults.delayMs = body.delayMs
+			if (body.mode === 'ok' || body.mode === 'error' || body.mode === 'garbage') faults.mode = body.mode
+			if (body.reload) sites = loadContent(contentDir)
+			return send(res, 200, faults)
+		}
+
+		stats.total++
+		stats.byPath[url.pathname] = (stats.byPath[url.pathname] ?? 0) + 1
+		if (faults.delayMs > 0) await new Promise((r) => setTimeout(r, faults.delayMs))
+		if (faults.mode === 'error') return send(res, 500, { error: { status: 500, message: 'Injected failure' } })
+		if (faults.mode === 'garbage') {
+			res.writeHead(200, { 'content-type': 'application/json' })
+			return res.end('{"data": [tru')
+		}
+		if (req.method !== 'GET') return send(res, 405, { error: { status: 405, message: 'Method not allowed' } })
+
+		try {
+			const origin = `http://${req.headers.host}`
+			return route(url, origin, req, res)
+		} catch (error) {
+			if (error instanceof ApiError) return send(res, error.status, { error: { status: error.status, message: error.message } })
+			throw error
+		}
+	}
+
+	function route(url: URL, origin: string, req: IncomingMessage, res: ServerResponse) {
+		const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent)
+		// api v1 projects :project sites :site ...rest
+		if (parts[2] !== 'projects' || parts[4] !== 'sites' || parts.length < 6) throw new ApiError(404, 'Not found')
+		if (parts[3] !== options.projectUuid) throw new ApiError(404, 'Unknown project')
+		const site = sites.get(parts[5])
+		if (!site) throw new ApiError(404, 'Unknown site')
+		const rest = parts.slice(6)
+		const base = `${origin}/api/v1/projects/${options.projectUuid}/sites/${site.slug}`
+
+		// Binary assets need no locale.
+		if (rest[0] === 'assets' && rest.length === 2) return sendAsset(site, rest[1], req, res)
+
+		const locale = url.searchParams.get('locale')
+		if (!locale) throw new ApiError(400, 'The locale query parameter is required')
+		if (!(CMS_LOCALES as readonly string[]).includes(locale)) throw new ApiError(400, 'Unsupported locale')
+		const view = new View(locale, base)
+
+		const [kind, slug, sub, subSlug] = rest
+		if (kind === 'site' && rest.length === 1) return send(res, 200, { data: view.site(site.site) })
+		if (kind === 'page-hierarchy' && rest.length === 1) return send(res, 200, { data: view.hierarchy(site.pages) })
+		if (kind === 'courses' && rest.length === 1) return send(res, 200, paginate(url, site.courses.map((c) => view.courseSummary(c))))
+		if (kind === 'courses' && rest.length === 2) return send(res, 200, { data: view.course(find(site.courses, slug)) })
+		if (kind === 'courses' && sub === 'entries' && rest.length === 4) {
+			const course = find(site.courses, slug)
+			return send(res, 200, { data: view.entry(course, subSlug) })
+		}
+		if (kind === 'pages' && rest.length === 1) return send(res, 200, paginate(url, site.pages.map((p) => view.pageSummary(p))))
+		if (kind === 'pages' && rest.length === 2) return send(res, 200, { data: view.page(find(site.pages, slug)) })
+		if (kind === 'blog-posts' && rest.length === 1) return send(res, 200, paginate(url, site.blog.map((p) => view.postSummary(p))))
+		if (kind === 'blog-posts' && rest.length === 2) return send(res, 200, { data: view.post(find(site.blog, slug)) })
+		throw new ApiError(404, 'Not found')
+	}
+
+	function sendAsset(site: Site, id: string, req: IncomingMessage, res: ServerResponse) {
+		const meta = site.assets.find((a) => a.id === id)
+		if (!meta) throw new ApiError(404, 'Unknown asset')
+		const path = join(site.dir, 'assets', meta.file)
+		const stat = statSync(path)
+		const etag = `"${createHash('sha1').update(`${meta.id}:${stat.size}:${stat.mtimeMs}`).digest('hex').slice(0, 16)}"`
+		const headers: Record<string, string> = {
+			'content-type': meta.contentType,
+			'accept-ranges': 'bytes',
+			etag,
+			'last-modified': stat.mtime.toUTCString(),
+			'x-asset-filename': meta.filename,
+			...(meta.courseSlug ? { 'x-asset-course': meta.courseSlug } : {}),
+		}
+		if (req.headers['if-none-match'] === etag) {
+			res.writeHead(304, headers)
+			return res.end()
+		}
+		const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''))
+		if (range && (range[1] || range[2])) {
+			let start = range[1] ? Number(range[1]) : stat.size - Number(range[2])
+			let end = range[1] && range[2] ? Number(range[2]) : stat.size - 1
+			start = Math.max(0, start)
+			end = Math.min(end, stat.size - 1)
+			if (start > end) {
+				res.writeHead(416, { 'content-range': `bytes */${stat.size}` })
+				return res.end()
+			}
+			res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${stat.size}`, 'content-length': String(end - start + 1) })
+			return createReadStream(path, { start, end }).pipe(res)
+		}
+		res.writeHead(200, { ...headers, 'content-length': String(stat.size) })
+		createReadStream(path).pipe(res)
+	}
+
+	return {
+		server,
+		stats,
+		faults,
+		reload() {
+			sites = loadContent(contentDir)
+		},
+	}
+}
+
+function find(items: Json[], slug: string) {
+	const item = items.find((i) => i.slug === slug)
+	if (!item) throw new ApiError(404, 'Not found')
+	return item
+}
+
+function paginate(url: URL, items: Json[]) {
+	const page = intParam(url, 'page', 1)
+	const pageSize = intParam(url, 'pageSize', DEFAULT_PAGE_SIZE)
+	if (page < 1) throw new ApiError(400, 'page must be 1 or more')
+	if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new ApiError(400, `pageSize must be between 1 and ${MAX_PAGE_SIZE}`)
+	const total = items.length
+	return {
+		data: items.slice((page - 1) * pageSize, page * pageSize),
+		meta: { page, pageSize, total, totalPages: Math.max(1, Math.ceil(total / pageSize)) },
+	}
+}
+
+function intParam(url: URL, name: string, fallback: number) {
+	const raw = url.searchParams.get(name)
+	if (raw === null) return fallback
+	if (!/^\d+$/.test(raw)) throw new ApiError(400, `${name} must be a whole number`)
+	return Number(raw)
+}
+
+/** Renders stored documents for one locale: picks localized strings (falling back to en) and expands asset references to URLs. */
+class View {
+	constructor(
+		readonly locale: string,
+		readonly base: string,
+	) {}
+
+	text(value: unknown): string {
+		if (isLocalized(value)) return this.expand(value[this.locale] ?? value.en)
+		return typeof value === 'string' ? this.expand(value) : ''
+	}
+
+	/** The locale a document is actually served in: the requested one when its title exists in it. */
+	servedLocale(doc: Json, field = 'title') {
+		return isLocalized(doc[field]) && doc[field][this.locale] ? this.locale : 'en'
+	}
+
+	expand(text: string) {
+		return text.replace(/\{\{asset:([a-z0-9-]+)\}\}/g, (_, id) => this.assetUrl(id))
+	}
+
+	assetUrl(id: string) {
+		return `${this.base}/assets/${id}`
+	}
+
+	assetRef(ref: Json) {
+		return ref && typeof ref === 'object' && typeof ref.asset === 'string' ? this.assetUrl(ref.asset) : null
+	}
+
+	site(doc: Json) {
+		return {
+			name: this.text(doc.name),
+			short_name: this.text(doc.short_name) || this.text(doc.name),
+			description: this.text(doc.description),
+			theme_color: doc.theme_color,
+			background_color: doc.background_color,
+			accent_color: doc.accent_color,
+			security_contact: doc.security_contact ?? null,
+			favicon: this.assetRef(doc.favicon),
+			icon: this.assetRef(doc.icon),
+			og_image: this.assetRef(doc.og_image),
+			updatedAt: doc.updatedAt,
+			locale: this.servedLocale(doc, 'name'),
+		}
+	}
+
+	courseSummary(doc: Json) {
+		return {
+			slug: doc.slug,
+			status: doc.status,
+			listed: doc.listed !== false,
+			publishedAt: doc.publishedAt ?? null,
+			archivedAt: doc.archivedAt ?? null,
+			updatedAt: doc.updatedAt,
+			price: doc.price ?? null,
+			estimatedMinutes: doc.estimatedMinutes ?? null,
+			title: this.text(doc.title),
+			summary: this.text(doc.summary),
+			entryCount: (doc.modules ?? []).reduce((n: number, m: Json) => n + (m.entries?.length ?? 0), 0),
+			locale: this.servedLocale(doc),
+		}
+	}
+
+	course(doc: Json) {
+		return {
+			...this.courseSummary(doc),
+			description: this.text(doc.description),
+			modules: (doc.modules ?? []).map((m: Json) => ({
+				slug: m.slug,
+				title: this.text(m.title),
+				entries: (m.entries ?? []).map((e: Json) => ({
+					slug: e.slug,
+					type: e.type,
+					title: this.text(e.title),
+					estimatedMinutes: e.estimatedMinutes ?? null,
+				})),
+			})),
+		}
+	}
+
+	entry(course: Json, entrySlug: string) {
+		for (const module of course.modules ?? []) {
+			const entry = (module.entries ?? []).find((e: Json) => e.slug === entrySlug)
+			if (!entry) continue
+			return {
+				slug: entry.slug,
+				type: entry.type,
+				courseSlug: course.slug,
+				moduleSlug: module.slug,
+				title: this.text(entry.title),
+				body: this.text(entry.body),
+				estimatedMinutes: entry.estimatedMinutes ?? null,
+				locale: this.servedLocale(entry),
+				quiz: entry.quiz ? this.quiz(entry.quiz) : null,
+			}
+		}
+		throw new ApiError(404, 'Not found')
+	}
+
+	quiz(doc: Json) {
+		return {
+			maxAttempts: doc.maxAttempts,
+			passingScore: doc.passingScore,
+			questions: doc.questions.map((q: Json) => ({
+				id: q.id,
+				type: q.type,
+				prompt: this.text(q.prompt),
+				explanation: this.text(q.explanation),
+				...(q.type === 'multiple_choice'
+					? { options: q.options.map((o: Json) => ({ id: o.id, text: this.text(o.text) })), correctOptionId: q.correctOptionId }
+					: {}),
+				...(q.type === 'true_false' ? { correct: q.correct } : {}),
+				...(q.type === 'short_answer' ? { acceptedAnswers: q.acceptedAnswers } : {}),
+			})),
+		}
+	}
+
+	pageSummary(doc: Json) {
+		return {
+			slug: doc.slug,
+			status: doc.status,
+			listed: doc.listed !== false,
+			parent: doc.parent ?? null,
+			order: doc.order ?? 0,
+			updatedAt: doc.updatedAt,
+			title: this.text(doc.title),
+			locale: this.servedLocale(doc),
+		}
+	}
+
+	page(doc: Json) {
+		return { ...this.pageSummary(doc), body: this.text(doc.body) }
+	}
+
+	hierarchy(pages: Json[]) {
+		const visible = pages.filter((p) => p.status === 'published' && p.listed !== false)
+		const build = (parent: string | null): Json[] =>
+			visible
+				.filter((p) => (p.parent ?? null) === parent)
+				.sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
+				.map((p) => ({ slug: p.slug, title: this.text(p.title), children: build(p.slug) }))
+		return build(null)
+	}
+
+	postSummary(doc: Json) {
+		return {
+			slug: doc.slug,
+			status: doc.status,
+			publishedAt: doc.publishedAt ?? null,
+			updatedAt: doc.updatedAt,
+			author: doc.author ?? null,
+			hero: this.assetRef(doc.hero),
+			title: this.text(doc.title),
+			excerpt: this.text(doc.excerpt),
+			locale: this.servedLocale(doc),
+		}
+	}
+
+	post(doc: Json) {
+		return { ...this.postSummary(doc), body: this.text(doc.body) }
+	}
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+	const payload = JSON.stringify(body)
+	res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) })
+	res.end(payload)
+}
+
+async function readBody(req: IncomingMessage): Promise<Json> {
+	const chunks: Buffer[] = []
+	for await (const chunk of req) chunks.push(chunk as Buffer)
+	try {
+		return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')
+	} catch {
+		return {}
+	}
+}
+
+/** Starts the service on `port` (0 picks a free one); resolves with its base API URL. */
+export async function startCms(options: CmsOptions & { port?: number; host?: string }) {
+	const cms = createCmsServer(options)
+	const server = cms.server()
+	const host = options.host ?? '127.0.0.1'
+	await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve))
+	const address = server.address()
+	const port = typeof address === 'object' && address ? address.port : options.port
+	return {
+		...cms,
+		url: `http://${host}:${port}/api/v1`,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	}
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+	const apiKey = process.env.CMS_API_UUID
+	const projectUuid = process.env.CMS_PROJECT_UUID
+	if (!apiKey || !projectUuid) {
+		console.error('cms: CMS_API_UUID and CMS_PROJECT_UUID must be set')
+		process.exit(1)
+	}
+	const port = Number(process.env.CMS_PORT ?? 3001)
+	const cms = await startCms({ apiKey, projectUuid, port })
+	console.log(`content service listening on ${cms.url}`)
+	const stop = () => cms.close().then(() => process.exit(0))
+	process.on('SIGTERM', stop)
+	process.on('SIGINT', stop)
+}

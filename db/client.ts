@@ -1,0 +1,102 @@
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Sqlite from 'better-sqlite3'
+import { sql } from 'drizzle-orm'
+import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3'
+import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator'
+import { drizzle as drizzlePg, type PostgresJsDatabase } from 'drizzle-orm/postgres-js'
+import { migrate as migratePg } from 'drizzle-orm/postgres-js/migrator'
+import postgres from 'postgres'
+import * as pgSchema from './schema/pg.ts'
+import * as sqliteSchema from './schema/sqlite.ts'
+
+export type Dialect = 'pg' | 'sqlite'
+export type Tables = typeof pgSchema
+
+/**
+ * One handle for both dialects. The query builders of drizzle's PostgreSQL and
+ * SQLite drivers share the methods the repository layer uses (select, insert
+ * … returning, onConflictDo*, update, delete), and both schemas produce the
+ * same JavaScript values (Date, boolean, parsed JSON), so the repository is
+ * written once against the PostgreSQL types and runs on either.
+ */
+export interface Database {
+	dialect: Dialect
+	url: string
+	orm: PostgresJsDatabase<Tables>
+	t: Tables
+	/** Round trip to the server; throws when the database does not answer. */
+	ping(): Promise<void>
+	close(): Promise<void>
+}
+
+export function isPostgresUrl(url: string) {
+	return /^postgres(ql)?:\/\//.test(url)
+}
+
+/** `file:./data/app.sqlite`, `sqlite:./x.sqlite`, a plain path or `:memory:`. */
+export function sqlitePath(url: string) {
+	return url.replace(/^(file|sqlite):(\/\/)?/, '')
+}
+
+export function openDatabase(url: string, options: { max?: number } = {}): Database {
+	if (isPostgresUrl(url)) {
+		const client = postgres(url, {
+			max: options.max ?? 10,
+			onnotice: () => {},
+			connect_timeout: 5,
+		})
+		const orm = drizzlePg(client, { schema: pgSchema })
+		return {
+			dialect: 'pg',
+			url,
+			orm,
+			t: pgSchema,
+			ping: async () => {
+				await client`select 1`
+			},
+			close: () => client.end({ timeout: 5 }),
+		}
+	}
+	const path = sqlitePath(url)
+	if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true })
+	const client = new Sqlite(path)
+	client.pragma('journal_mode = WAL')
+	client.pragma('synchronous = NORMAL')
+	client.pragma('busy_timeout = 5000')
+	client.pragma('foreign_keys = ON')
+	const orm = drizzleSqlite(client, { schema: sqliteSchema })
+	return {
+		dialect: 'sqlite',
+		url,
+		orm: orm as unknown as PostgresJsDatabase<Tables>,
+		t: sqliteSchema as unknown as Tables,
+		ping: async () => {
+			client.prepare('select 1').get()
+		},
+		close: async () => {
+			client.close()
+		},
+	}
+}
+
+const migrationsRoot = fileURLToPath(new URL('../drizzle/', import.meta.url))
+
+export async function migrateDatabase(db: Database) {
+	if (db.dialect === 'pg') {
+		// A session-level advisory lock on a dedicated connection lets only one
+		// of several processes starting together run the migrations.
+		const client = postgres(db.url, { max: 1, onnotice: () => {} })
+		const orm = drizzlePg(client)
+		try {
+			await orm.execute(sql`select pg_advisory_lock(727001)`)
+			await migratePg(orm, { migrationsFolder: resolve(migrationsRoot, 'pg') })
+			await orm.execute(sql`select pg_advisory_unlock(727001)`)
+		} finally {
+			await client.end({ timeout: 5 })
+		}
+	} else {
+		migrateSqlite(db.orm as never, { migrationsFolder: resolve(migrationsRoot, 'sqlite') })
+	}
+}

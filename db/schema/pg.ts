@@ -1,0 +1,217 @@
+import { sql } from 'drizzle-orm'
+import {
+	boolean,
+	check,
+	index,
+	integer,
+	jsonb,
+	pgTable,
+	text,
+	timestamp,
+	uniqueIndex,
+} from 'drizzle-orm/pg-core'
+import { ENROLLMENT_STATUSES, LOCALES, ROLES, TENANT_STATUSES, TOKEN_TYPES, INVITABLE_ROLES, sqlList } from './values.ts'
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+const id = () => text('id').primaryKey()
+
+export const tenants = pgTable(
+	'tenants',
+	{
+		id: id(),
+		slug: text('slug').notNull(),
+		name: text('name').notNull(),
+		status: text('status').notNull().default('active'),
+		feature_flags_json: jsonb('feature_flags_json').$type<Record<string, unknown>>().notNull().default({}),
+		custom_domain: text('custom_domain'),
+		created_at: ts('created_at').notNull().defaultNow(),
+		updated_at: ts('updated_at').notNull().defaultNow(),
+		suspended_at: ts('suspended_at'),
+	},
+	(t) => [
+		uniqueIndex('tenants_slug_unique').on(t.slug),
+		uniqueIndex('tenants_custom_domain_unique').on(t.custom_domain),
+		check('tenants_status_check', sql.raw(`status IN (${sqlList(TENANT_STATUSES)})`)),
+	],
+)
+
+export const users = pgTable(
+	'users',
+	{
+		id: id(),
+		tenant_id: text('tenant_id').references(() => tenants.id),
+		email: text('email').notNull(),
+		// null for OAuth-only users on PostgreSQL (the SQLite schema uses '')
+		password_hash: text('password_hash'),
+		role: text('role').notNull().default('student'),
+		name: text('name').notNull().default(''),
+		locale: text('locale').notNull().default('en'),
+		email_verified_at: ts('email_verified_at'),
+		token_version: integer('token_version').notNull().default(0),
+		deactivated_at: ts('deactivated_at'),
+		created_at: ts('created_at').notNull().defaultNow(),
+		updated_at: ts('updated_at').notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('users_tenant_email_unique').on(t.tenant_id, t.email),
+		// NULLs are distinct in a unique index, so platform accounts need their own
+		uniqueIndex('users_platform_email_unique').on(t.email).where(sql`tenant_id IS NULL`),
+		index('users_tenant_created_idx').on(t.tenant_id, t.created_at),
+		index('users_tenant_role_idx').on(t.tenant_id, t.role),
+		check('users_role_check', sql.raw(`role IN (${sqlList(ROLES)})`)),
+		check('users_locale_check', sql.raw(`locale IN (${sqlList(LOCALES)})`)),
+		check('users_tenant_role_check', sql`(role = 'super_admin') = (tenant_id IS NULL)`),
+	],
+)
+
+export const course_admin_assignments = pgTable(
+	'course_admin_assignments',
+	{
+		id: id(),
+		user_id: text('user_id').notNull().references(() => users.id),
+		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		course_slug: text('course_slug').notNull(),
+		assigned_by: text('assigned_by').references(() => users.id),
+		assigned_at: ts('assigned_at').notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('course_admin_assignments_unique').on(t.user_id, t.tenant_id, t.course_slug),
+		index('course_admin_assignments_course_idx').on(t.tenant_id, t.course_slug),
+	],
+)
+
+export const invitations = pgTable(
+	'invitations',
+	{
+		id: id(),
+		email: text('email').notNull(),
+		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		role: text('role').notNull(),
+		course_slug: text('course_slug'),
+		token_hash: text('token_hash').notNull(),
+		invited_by: text('invited_by').references(() => users.id),
+		expires_at: ts('expires_at').notNull(),
+		accepted_at: ts('accepted_at'),
+	},
+	(t) => [
+		uniqueIndex('invitations_token_hash_unique').on(t.token_hash),
+		index('invitations_tenant_email_idx').on(t.tenant_id, t.email),
+		check('invitations_role_check', sql.raw(`role IN (${sqlList(INVITABLE_ROLES)})`)),
+		check('invitations_course_slug_check', sql`role <> 'course_admin' OR course_slug IS NOT NULL`),
+	],
+)
+
+export const enrollments = pgTable(
+	'enrollments',
+	{
+		id: id(),
+		user_id: text('user_id').notNull().references(() => users.id),
+		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		course_slug: text('course_slug').notNull(),
+		status: text('status').notNull(),
+		enrolled_at: ts('enrolled_at').notNull().defaultNow(),
+		completed_at: ts('completed_at'),
+	},
+	(t) => [
+		uniqueIndex('enrollments_unique').on(t.tenant_id, t.user_id, t.course_slug),
+		index('enrollments_course_idx').on(t.tenant_id, t.course_slug, t.status),
+		check('enrollments_status_check', sql.raw(`status IN (${sqlList(ENROLLMENT_STATUSES)})`)),
+	],
+)
+
+export const entry_progress = pgTable(
+	'entry_progress',
+	{
+		id: id(),
+		user_id: text('user_id').notNull().references(() => users.id),
+		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		course_slug: text('course_slug').notNull(),
+		entry_slug: text('entry_slug').notNull(),
+		completed_at: ts('completed_at'),
+		last_viewed_at: ts('last_viewed_at'),
+	},
+	(t) => [
+		uniqueIndex('entry_progress_unique').on(t.user_id, t.tenant_id, t.course_slug, t.entry_slug),
+		index('entry_progress_course_idx').on(t.tenant_id, t.course_slug, t.entry_slug),
+		index('entry_progress_resume_idx').on(t.user_id, t.tenant_id, t.last_viewed_at),
+	],
+)
+
+export const quiz_attempts = pgTable(
+	'quiz_attempts',
+	{
+		id: id(),
+		user_id: text('user_id').notNull().references(() => users.id),
+		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		course_slug: text('course_slug').notNull(),
+		entry_slug: text('entry_slug').notNull(),
+		attempt_number: integer('attempt_number').notNull(),
+		score: integer('score').notNull(),
+		passed: boolean('passed').notNull(),
+		answers_json: jsonb('answers_json').$type<Record<string, unknown>>().notNull(),
+		feedback_json: jsonb('feedback_json').$type<unknown[]>().notNull(),
+		started_at: ts('started_at').notNull().defaultNow(),
+		submitted_at: ts('submitted_at'),
+	},
+	(t) => [
+		uniqueIndex('quiz_attempts_unique').on(t.user_id, t.tenant_id, t.course_slug, t.entry_slug, t.attempt_number),
+		index('quiz_attempts_course_idx').on(t.tenant_id, t.course_slug, t.entry_slug),
+		check('quiz_attempts_number_check', sql`attempt_number >= 1`),
+		check('quiz_attempts_score_check', sql`score BETWEEN 0 AND 100`),
+	],
+)
+
+export const verification_tokens = pgTable(
+	'verification_tokens',
+	{
+		id: id(),
+		user_id: text('user_id').notNull().references(() => users.id),
+		token_hash: text('token_hash').notNull(),
+		type: text('type').notNull(),
+		expires_at: ts('expires_at').notNull(),
+		used_at: ts('used_at'),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('verification_tokens_hash_unique').on(t.token_hash),
+		index('verification_tokens_user_idx').on(t.user_id, t.type),
+		check('verification_tokens_type_check', sql.raw(`type IN (${sqlList(TOKEN_TYPES)})`)),
+	],
+)
+
+export const oauth_accounts = pgTable(
+	'oauth_accounts',
+	{
+		id: id(),
+		user_id: text('user_id').notNull().references(() => users.id),
+		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		provider: text('provider').notNull(),
+		provider_account_id: text('provider_account_id').notNull(),
+		avatar_url: text('avatar_url'),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [
+		// identities are never shared across tenants: the tenant is part of the key
+		uniqueIndex('oauth_accounts_identity_unique').on(t.tenant_id, t.provider, t.provider_account_id),
+		index('oauth_accounts_user_idx').on(t.user_id),
+	],
+)
+
+export const audit_log = pgTable(
+	'audit_log',
+	{
+		id: id(),
+		actor_user_id: text('actor_user_id'),
+		action: text('action').notNull(),
+		target_kind: text('target_kind').notNull(),
+		target_id: text('target_id'),
+		tenant_id: text('tenant_id'),
+		metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [
+		index('audit_log_tenant_created_idx').on(t.tenant_id, t.created_at),
+		index('audit_log_created_idx').on(t.created_at),
+		index('audit_log_actor_idx').on(t.actor_user_id),
+	],
+)

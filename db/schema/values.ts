@@ -1,0 +1,20 @@
+// Allowed values, exactly as the interface specification names them. Both
+// dialect schemas build their CHECK constraints from these lists.
+export const TENANT_STATUSES = ['active', 'suspended', 'archived'] as const
+export const ROLES = ['student', 'course_admin', 'tenant_admin', 'super_admin'] as const
+export const INVITABLE_ROLES = ['student', 'course_admin', 'tenant_admin'] as const
+export const ENROLLMENT_STATUSES = ['pending', 'active', 'completed', 'cancelled'] as const
+export const TOKEN_TYPES = ['email_verify', 'password_reset', 'magic_link', 'email_change'] as const
+export const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh'] as const
+export const DEFAULT_LOCALE = 'en'
+
+export type TenantStatus = (typeof TENANT_STATUSES)[number]
+export type Role = (typeof ROLES)[number]
+export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number]
+export type TokenType = (typeof TOKEN_TYPES)[number]
+export type Locale = (typeof LOCALES)[number]
+
+/** `'a', 'b'` for use inside an SQL IN (...) list; values are constants, never input. */
+export function sqlList(values: readonly string[]) {
+	return values.map((v) => `'${v}'`).join(', ')
+}

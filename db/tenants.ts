@@ -1,0 +1,46 @@
+import { eq, or } from 'drizzle-orm'
+import type { Database } from './client.ts'
+import { newId } from './ids.ts'
+import type { TenantStatus } from './schema/values.ts'
+
+export type Tenant = Database['t']['tenants']['$inferSelect']
+
+/** Tenants whose custom domain is `host` or whose slug is `slug` (at most two rows). */
+export async function findTenantsByDomainOrSlug(db: Database, host: string, slug: string | null) {
+	const { tenants } = db.t
+	const match = slug ? or(eq(tenants.custom_domain, host), eq(tenants.slug, slug)) : eq(tenants.custom_domain, host)
+	return db.orm.select().from(tenants).where(match).limit(2)
+}
+
+export async function findTenantBySlug(db: Database, slug: string) {
+	const [row] = await db.orm.select().from(db.t.tenants).where(eq(db.t.tenants.slug, slug)).limit(1)
+	return row ?? null
+}
+
+export interface TenantInput {
+	slug: string
+	name: string
+	status?: TenantStatus
+	custom_domain?: string | null
+	feature_flags_json?: Record<string, unknown>
+}
+
+/** Insert or update by slug; returns the stored row. Used by the seed and tenant admin. */
+export async function upsertTenant(db: Database, input: TenantInput): Promise<Tenant> {
+	const now = new Date()
+	const status = input.status ?? 'active'
+	const values = {
+		name: input.name,
+		status,
+		custom_domain: input.custom_domain ?? null,
+		feature_flags_json: input.feature_flags_json ?? {},
+		updated_at: now,
+		suspended_at: status === 'suspended' ? now : null,
+	}
+	const [row] = await db.orm
+		.insert(db.t.tenants)
+		.values({ id: newId(), slug: input.slug, created_at: now, ...values })
+		.onConflictDoUpdate({ target: db.t.tenants.slug, set: values })
+		.returning()
+	return row
+}

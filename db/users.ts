@@ -1,0 +1,60 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import type { Database } from './client.ts'
+import { newId } from './ids.ts'
+import type { Locale, Role } from './schema/values.ts'
+
+export type User = Database['t']['users']['$inferSelect']
+
+/** The stored form of "no local password": null on PostgreSQL, '' on SQLite (spec). */
+export function noPassword(db: Database): string | null {
+	return db.dialect === 'pg' ? null : ''
+}
+
+export function normalizeEmail(email: string) {
+	return email.trim().toLowerCase()
+}
+
+export async function findUserByEmail(db: Database, tenantId: string | null, email: string) {
+	const { users } = db.t
+	const [row] = await db.orm
+		.select()
+		.from(users)
+		.where(and(tenantId ? eq(users.tenant_id, tenantId) : isNull(users.tenant_id), eq(users.email, normalizeEmail(email))))
+		.limit(1)
+	return row ?? null
+}
+
+export interface UserInput {
+	tenant_id: string | null
+	email: string
+	role: Role
+	name: string
+	password_hash?: string | null
+	locale?: Locale
+	email_verified_at?: Date | null
+	deactivated_at?: Date | null
+}
+
+/** Insert, or refresh the seedable columns of, the user with this (tenant_id, email). */
+export async function upsertUser(db: Database, input: UserInput): Promise<User> {
+	const now = new Date()
+	const existing = await findUserByEmail(db, input.tenant_id, input.email)
+	const values = {
+		role: input.role,
+		name: input.name,
+		password_hash: input.password_hash ?? noPassword(db),
+		locale: input.locale ?? 'en',
+		email_verified_at: input.email_verified_at ?? null,
+		deactivated_at: input.deactivated_at ?? null,
+		updated_at: now,
+	}
+	if (existing) {
+		const [row] = await db.orm.update(db.t.users).set(values).where(eq(db.t.users.id, existing.id)).returning()
+		return row
+	}
+	const [row] = await db.orm
+		.insert(db.t.users)
+		.values({ id: newId(), tenant_id: input.tenant_id, email: normalizeEmail(input.email), created_at: now, ...values })
+		.returning()
+	return row
+}

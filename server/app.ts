@@ -1,0 +1,187 @@
+/**
+ * The server entry, compiled into build/server/index.js together with the
+ * routes. It resolves the tenant from the host once per request, answers an
+ * unknown host (404) and a suspended tenant (branded 503) before any routing,
+ * and hands every loader and action one RequestContext.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { resolve } from 'node:path'
+import { createRequest, sendResponse } from '@remix-run/node-fetch-server'
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
+import sirv from 'sirv'
+import { requestContext, type RequestContext } from '#app/context.ts'
+import { APEX_SITE, createCmsClient, type CmsClient } from '#app/utils/cms.server.ts'
+import { parseEnv, EnvError, type Env } from '#app/utils/env.server.ts'
+import { jsonError } from '#app/utils/errors.ts'
+import { negotiateLocale } from '#app/utils/locale.server.ts'
+import { describeError, log } from '#app/utils/log.server.ts'
+import { normalizeHost, resolveHost, type HostResolution } from '#app/utils/tenant.server.ts'
+import { openDatabase, type Database } from '#db/client.ts'
+import { statusPage } from './status-page.ts'
+
+export interface AppOptions {
+	env: Env
+	/** An open database; by default one is opened from env.DATABASE_URL. */
+	db?: Database
+	/** The built browser assets; server.js passes its own build/client. */
+	clientDir?: string
+}
+
+const SECURITY_HEADERS: Record<string, string> = {
+	'x-content-type-options': 'nosniff',
+	'referrer-policy': 'strict-origin-when-cross-origin',
+	'x-frame-options': 'DENY',
+}
+
+export function createApp(options: AppOptions) {
+	const { env } = options
+	const db = options.db ?? openDatabase(env.DATABASE_URL)
+	const cms: CmsClient = createCmsClient({
+		apiUrl: env.CMS_API_URL,
+		projectUuid: env.CMS_PROJECT_UUID,
+		apiKey: env.CMS_API_UUID,
+	})
+	const handleRequest = createRequestHandler(
+		// virtual module provided by React Router at build time
+		() => import('virtual:react-router/server-build') as Promise<ServerBuild>,
+		env.NODE_ENV,
+	)
+	const assets = sirv(options.clientDir ?? resolve('build/client'), { immutable: true, maxAge: 31536000, gzip: true, brotli: true })
+	const trustProxy = env.AUTH_TRUST_HOST === 'true'
+
+	async function handle(req: IncomingMessage, res: ServerResponse) {
+		const hostHeader = (trustProxy && firstHeader(req.headers['x-forwarded-host'])) || req.headers.host
+		const host = normalizeHost(hostHeader)
+		const protocol = trustProxy && firstHeader(req.headers['x-forwarded-proto']) === 'https' ? 'https:' : 'http:'
+		const path = (req.url ?? '/').split('?')[0]
+		const locale = negotiateLocale(firstHeader(req.headers['accept-language']), cookieValue(req.headers.cookie, 'lms_locale'))
+
+		let resolution: HostResolution
+		try {
+			resolution = await resolveHost(db, host, env.APP_BASE_DOMAIN)
+		} catch (error) {
+			log.error('request/tenant-lookup-failed', { host, error: describeError(error) })
+			return send(res, unavailable(path, locale))
+		}
+
+		if (resolution.kind === 'unknown') {
+			return send(res, isApi(path) ? jsonError(404, 'NOT_FOUND', 'Not found') : statusPage({ status: 404, title: 'Site not found', message: 'There is no learning site at this address.', lang: locale }))
+		}
+		if (path.startsWith('/assets/')) return assets(req, res, () => send(res, new Response('Not found', { status: 404 })))
+
+		const tenant = resolution.kind === 'tenant' ? resolution.tenant : null
+		if (tenant?.status === 'suspended') {
+			return send(
+				res,
+				statusPage({
+					status: 503,
+					title: 'This site is temporarily unavailable',
+					message: `${tenant.name} has paused this learning site. Please check back later or contact your administrator.`,
+					brand: tenant.name,
+					lang: locale,
+				}),
+			)
+		}
+
+		const context = new RouterContextProvider()
+		const value: RequestContext = {
+			env,
+			db,
+			cms,
+			tenant,
+			site: tenant ? tenant.slug : APEX_SITE,
+			host,
+			origin: `${protocol}//${hostHeader}`,
+			locale,
+		}
+		context.set(requestContext, value)
+		const request = createRequest(req, res, { protocol, host: hostHeader })
+		const response = await handleRequest(request, context)
+		return send(res, response)
+	}
+
+	async function send(res: ServerResponse, response: Response) {
+		for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+			if (!response.headers.has(name)) response.headers.set(name, value)
+		}
+		await sendResponse(res, response)
+	}
+
+	function unavailable(path: string, locale: string) {
+		return isApi(path)
+			? jsonError(503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable')
+			: statusPage({ status: 503, title: 'Temporarily unavailable', message: 'We could not reach our database. Please try again in a moment.', lang: locale })
+	}
+
+	const listener = (req: IncomingMessage, res: ServerResponse) => {
+		handle(req, res).catch((error) => {
+			log.error('request/failed', { url: req.url, error: describeError(error) })
+			if (res.headersSent) return res.destroy()
+			res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+			res.end('Something went wrong on our side. Please try again.')
+		})
+	}
+
+	return { listener, db, cms }
+}
+
+function isApi(path: string) {
+	return path === '/api' || path.startsWith('/api/')
+}
+
+function firstHeader(value: string | string[] | undefined) {
+	const v = Array.isArray(value) ? value[0] : value
+	return v?.split(',')[0]?.trim() || undefined
+}
+
+function cookieValue(header: string | undefined, name: string) {
+	const match = header?.split(';').map((c) => c.trim().split('=')).find(([k]) => k === name)
+	return match ? decodeURIComponent(match[1] ?? '') : null
+}
+
+/** Starts an HTTP server; resolves once it listens. Used by server.js and the tests. */
+export async function listen(options: AppOptions & { port?: number; host?: string }) {
+	const app = createApp(options)
+	const server = createServer(app.listener)
+	server.keepAliveTimeout = 65_000
+	await new Promise<void>((resolve) => server.listen(options.port ?? options.env.PORT, options.host ?? '0.0.0.0', resolve))
+	const address = server.address()
+	const port = typeof address === 'object' && address ? address.port : options.env.PORT
+	return {
+		...app,
+		server,
+		port,
+		async close() {
+			server.closeIdleConnections()
+			await new Promise<void>((resolve) => server.close(() => resolve()))
+			if (!options.db) await app.db.close()
+		},
+	}
+}
+
+/** The production start: one clear line and exit code 1 on a configuration error. */
+export async function main(options: { clientDir?: string } = {}) {
+	let env: Env
+	try {
+		env = parseEnv()
+	} catch (error) {
+		if (error instanceof EnvError) {
+			console.error(error.message)
+			process.exit(1)
+		}
+		throw error
+	}
+	const running = await listen({ env, clientDir: options.clientDir })
+	log.info('server/listening', { port: running.port, baseDomain: env.APP_BASE_DOMAIN })
+	let stopping = false
+	const stop = async (signal: string) => {
+		if (stopping) return
+		stopping = true
+		log.info('server/stopping', { signal })
+		await running.close()
+		process.exit(0)
+	}
+	process.on('SIGTERM', () => void stop('SIGTERM'))
+	process.on('SIGINT', () => void stop('SIGINT'))
+	return running
+}
