@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ContentUnavailableError, createCmsClient } from '#app/utils/cms.server.ts'
+import { toQuizPublic } from '#app/utils/content.ts'
+import { startCms } from '#cms/server.ts'
+import { TEST_SECRETS } from '#tests/support/env.ts'
+
+let cms: Awaited<ReturnType<typeof startCms>>
+const project = TEST_SECRETS.CMS_PROJECT_UUID
+const key = TEST_SECRETS.CMS_API_UUID
+
+beforeAll(async () => {
+	cms = await startCms({ apiKey: key, projectUuid: project })
+})
+afterAll(() => cms?.close())
+
+const raw = (path: string, headers: Record<string, string> = { 'x-api-key': key }) =>
+	fetch(`${cms.url}/projects/${project}/sites/${path}`, { headers })
+
+describe('local content service API', () => {
+	it('refuses a missing or wrong x-api-key', async () => {
+		expect((await raw('acme/courses?locale=en', {})).status).toBe(401)
+		expect((await raw('acme/courses?locale=en', { 'x-api-key': TEST_SECRETS.CMS_PROJECT_UUID })).status).toBe(401)
+	})
+
+	it('requires a supported locale on every content read', async () => {
+		expect((await raw('acme/courses')).status).toBe(400)
+		expect((await raw('acme/courses?locale=it')).status).toBe(400)
+	})
+
+	it('answers 404 for another project or an unknown site', async () => {
+		const other = await fetch(`${cms.url}/projects/${TEST_SECRETS.CMS_API_UUID}/sites/acme/courses?locale=en`, { headers: { 'x-api-key': key } })
+		expect(other.status).toBe(404)
+		expect((await raw('nobody/courses?locale=en')).status).toBe(404)
+	})
+
+	it('paginates lists with page 1 and pageSize 20 by default and at most 100', async () => {
+		const body = await (await raw('acme/courses?locale=en')).json()
+		expect(body.meta).toEqual({ page: 1, pageSize: 20, total: 4, totalPages: 1 })
+		const second = await (await raw('acme/courses?locale=en&page=2&pageSize=3')).json()
+		expect(second.data.map((c: any) => c.slug)).toEqual(['retired-course'])
+		expect(second.meta).toMatchObject({ page: 2, pageSize: 3, total: 4, totalPages: 2 })
+		expect((await raw('acme/courses?locale=en&pageSize=101')).status).toBe(400)
+		expect((await raw('acme/courses?locale=en&page=0')).status).toBe(400)
+	})
+
+	it('partitions content per tenant', async () => {
+		const globex = await (await raw('globex/courses?locale=en')).json()
+		expect(globex.data.map((c: any) => c.slug)).toEqual(['globex-onboarding'])
+		expect((await raw('globex/courses/intro-to-web?locale=en')).status).toBe(404)
+	})
+
+	it('serves the Spanish text and says which locale it served, falling back to en', async () => {
+		const es = (await (await raw('acme/courses/intro-to-web?locale=es')).json()).data
+		expect(es.title).toBe('Introducción a la Web')
+		expect(es.locale).toBe('es')
+		const page = (await (await raw('acme/pages/internal-notes?locale=es')).json()).data
+		expect(page.locale).toBe('en')
+	})
+
+	it('serves assets with Range, ETag and conditional requests', async () => {
+		const full = await raw('acme/assets/acme-icon')
+		expect(full.status).toBe(200)
+		expect(full.headers.get('content-type')).toBe('image/png')
+		const bytes = Buffer.from(await full.arrayBuffer())
+		expect(bytes.subarray(1, 4).toString()).toBe('PNG')
+		const part = await raw('acme/assets/acme-icon', { 'x-api-key': key, range: 'bytes=0-7' })
+		expect(part.status).toBe(206)
+		expect(part.headers.get('content-range')).toBe(`bytes 0-7/${bytes.length}`)
+		expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(0, 8))
+		const etag = full.headers.get('etag')!
+		expect((await raw('acme/assets/acme-icon', { 'x-api-key': key, 'if-none-match': etag })).status).toBe(304)
+	})
+})
+
+describe('content client', () => {
+	const client = () => createCmsClient({ apiUrl: cms.url, projectUuid: project, apiKey: key, timeoutMs: 300, retries: 1 })
+
+	it('pages through every course and validates them', async () => {
+		const courses = await client().courses('acme', 'en')
+		expect(courses.map((c) => c.slug).sort()).toEqual(['advanced-css', 'draft-course', 'intro-to-web', 'retired-course'])
+		expect(courses.find((c) => c.slug === 'advanced-css')!.price).toEqual({ amount: 4900, currency: 'USD' })
+	})
+
+	it('sends the locale and the key on every request', async () => {
+		const before = cms.stats.total
+		const course = await client().course('acme', 'intro-to-web', 'es')
+		expect(course!.title).toBe('Introducción a la Web')
+		expect(cms.stats.total).toBe(before + 1)
+	})
+
+	it('returns null for unknown documents', async () => {
+		expect(await client().course('acme', 'no-such-course', 'en')).toBeNull()
+	})
+
+	it('rewrites asset URLs to the same-origin proxies and leaks no content-service address', async () => {
+		const entry = await client().entry('acme', 'intro-to-web', 'what-is-http', 'en')
+		expect(entry!.body).toContain('](/api/cms/courses/intro-to-web/assets/http-diagram)')
+		const site = await client().site('acme', 'en')
+		expect(site!.icon).toBe('/api/cms/site/assets/acme-icon')
+		expect(JSON.stringify([entry, site])).not.toContain(cms.url)
+	})
+
+	it('keeps answers in the server Quiz and strips them from QuizPublic', async () => {
+		const entry = await client().entry('acme', 'intro-to-web', 'basics-quiz', 'en')
+		const quiz = entry!.quiz!
+		expect(quiz.maxAttempts).toBe(3)
+		expect(quiz.questions.map((q) => q.type)).toEqual(['multiple_choice', 'true_false', 'short_answer'])
+		const serialized = JSON.stringify(toQuizPublic(quiz))
+		for (const secret of ['correctOptionId', 'acceptedAnswers', '"correct"', 'explanation', 'form element']) {
+			expect(serialized).not.toContain(secret)
+		}
+		expect(serialized).toContain('Which method should a form use')
+	})
+
+	it('turns a failing, slow or garbled service into ContentUnavailableError', async () => {
+		try {
+			for (const faults of [{ mode: 'error' }, { mode: 'garbage' }, { mode: 'ok', delayMs: 1000 }]) {
+				await fetch(`${cms.url}/_control`, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify(faults) })
+				await expect(client().courses('acme', 'en')).rejects.toBeInstanceOf(ContentUnavailableError)
+			}
+		} finally {
+			await fetch(`${cms.url}/_control`, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify({ mode: 'ok', delayMs: 0 }) })
+		}
+	})
+})

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { EnvError, parseEnv } from '#app/utils/env.server.ts'
+import { testEnv } from '#tests/support/env.ts'
+
+const valid = () => {
+	const env = testEnv({})
+	return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)]))
+}
+
+function errorOf(source: Record<string, string | undefined>) {
+	try {
+		parseEnv(source)
+	} catch (error) {
+		expect(error).toBeInstanceOf(EnvError)
+		return (error as Error).message
+	}
+	throw new Error('expected a configuration error')
+}
+
+describe('configuration', () => {
+	it('accepts a complete environment and applies defaults', () => {
+		const env = parseEnv({ ...valid(), PORT: undefined, RATE_LIMIT_DRIVER: undefined })
+		expect(env.PORT).toBe(3000)
+		expect(env.RATE_LIMIT_DRIVER).toBe('memory')
+		expect(env.CMS_API_URL).not.toMatch(/\/$/)
+	})
+
+	it.each(['AUTH_SECRET', 'DATABASE_URL', 'AUTH_URL', 'CMS_API_URL', 'CMS_PROJECT_UUID', 'CMS_API_UUID', 'CMS_WEBHOOK_SECRET', 'EMAIL_FROM', 'APP_BASE_DOMAIN'])(
+		'names a missing %s in one line',
+		(name) => {
+			const message = errorOf({ ...valid(), [name]: undefined })
+			expect(message).toBe(`Configuration error: ${name} is missing`)
+		},
+	)
+
+	it('treats an empty value as missing', () => {
+		expect(errorOf({ ...valid(), AUTH_SECRET: '' })).toBe('Configuration error: AUTH_SECRET is missing')
+	})
+
+	it.each([
+		['CMS_API_URL', 'not a url'],
+		['CMS_PROJECT_UUID', 'project-1'],
+		['AUTH_SECRET', 'short'],
+		['RATE_LIMIT_DRIVER', 'memcached'],
+		['SMTP_PORT', '70000'],
+		['APP_BASE_DOMAIN', 'https://localhost:3000'],
+	])('names a malformed %s', (name, value) => {
+		const message = errorOf({ ...valid(), [name]: value })
+		expect(message.startsWith(`Configuration error: ${name} is invalid`)).toBe(true)
+		expect(message).not.toContain('\n')
+		expect(message).not.toContain(value === 'short' ? 'short' : '\u0000')
+	})
+
+	it('requires the hosted store variables only for that driver', () => {
+		expect(errorOf({ ...valid(), RATE_LIMIT_DRIVER: 'upstash' })).toMatch(/^Configuration error: UPSTASH_REDIS_REST_URL/)
+		expect(errorOf({ ...valid(), RATE_LIMIT_DRIVER: 'redis' })).toMatch(/^Configuration error: REDIS_URL/)
+		expect(parseEnv({ ...valid(), RATE_LIMIT_DRIVER: 'redis', REDIS_URL: 'redis://127.0.0.1:6379' }).REDIS_URL).toBeDefined()
+	})
+
+	it('enables an identity provider only with both of its variables', () => {
+		expect(errorOf({ ...valid(), AUTH_GITHUB_ID: 'abc' })).toMatch(/^Configuration error: AUTH_GITHUB_SECRET/)
+		expect(parseEnv({ ...valid(), AUTH_GITHUB_ID: 'abc', AUTH_GITHUB_SECRET: 'def' }).AUTH_GITHUB_ID).toBe('abc')
+	})
+})

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DIALECTS } from '#tests/support/databases.ts'
+import { TEST_SECRETS, testEnv } from '#tests/support/env.ts'
+import { request } from '#tests/support/http.ts'
+import { loadBuiltServer, startStack, type Stack } from '#tests/support/stack.ts'
+
+const secretValues = Object.values(TEST_SECRETS)
+
+function expectNoInternals(text: string, stack: Stack) {
+	for (const secret of secretValues) expect(text).not.toContain(secret)
+	expect(text).not.toContain(stack.cms.url)
+	expect(text).not.toMatch(/\bat .+\.(js|ts):\d+/)
+	expect(text).not.toMatch(/ContentUnavailable|ECONNREFUSED|SQLITE_|postgres/i)
+}
+
+describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
+	let stack: Stack
+	beforeAll(async () => {
+		stack = await startStack(dialect)
+	})
+	afterAll(() => stack?.close())
+
+	it('answers the health probe from the database', async () => {
+		const res = await stack.request('localhost', '/api/health')
+		expect(res.status).toBe(200)
+		expect(res.json()).toEqual({ status: 'ok', database: 'up' })
+		expect(res.headers['cache-control']).toBe('no-store')
+	})
+
+	it("lists a tenant's published, listed courses on /learn", async () => {
+		const res = await stack.request('acme.localhost', '/learn')
+		expect(res.status).toBe(200)
+		expect(res.headers['content-type']).toMatch(/^text\/html/)
+		expect(res.text).toContain('Introduction to the Web')
+		expect(res.text).toContain('Advanced CSS')
+		expect(res.text).toContain('$49.00')
+		expect(res.text).toContain('href="/learn/course/intro-to-web"')
+		expect(res.text).not.toContain('Draft course')
+		expect(res.text).not.toContain('Retired course')
+		expect(res.text).toContain('Acme Academy')
+		expectNoInternals(res.text, stack)
+	})
+
+	it('serves the same tenant on its custom domain', async () => {
+		const res = await stack.request('learn.acme.test', '/learn')
+		expect(res.status).toBe(200)
+		expect(res.text).toContain('Introduction to the Web')
+	})
+
+	it("keeps each tenant to its own content", async () => {
+		const res = await stack.request('globex.localhost', '/learn')
+		expect(res.status).toBe(200)
+		expect(res.text).toContain('Globex onboarding')
+		expect(res.text).not.toContain('Introduction to the Web')
+		expect(res.text).toContain('Globex University')
+	})
+
+	it('shows the public platform page on the apex and www hosts', async () => {
+		for (const host of ['localhost', 'www.localhost']) {
+			const res = await stack.request(host, '/')
+			expect(res.status).toBe(200)
+			expect(res.text).toContain('Open LMS')
+			expect(res.text).toContain('yourschool.')
+		}
+		expect((await stack.request('localhost', '/learn')).status).toBe(404)
+	})
+
+	it('answers 404 to an unknown host, as HTML for pages and the error envelope for the API', async () => {
+		for (const host of ['nope.localhost', 'example.com', 'a.acme.localhost']) {
+			const page = await stack.request(host, '/learn')
+			expect(page.status, host).toBe(404)
+			expect(page.text).toContain('Site not found')
+		}
+		const api = await stack.request('nope.localhost', '/api/health')
+		expect(api.status).toBe(404)
+		expect(api.json()).toEqual({ error: 'Not found', code: 'NOT_FOUND' })
+	})
+
+	it('answers the branded 503 for a suspended tenant on every path, before any routing', async () => {
+		for (const path of ['/', '/learn', '/learn/sign-in', '/api/health', '/admin']) {
+			const res = await stack.request('initech.localhost', path)
+			expect(res.status, path).toBe(503)
+			expect(res.text).toContain('Initech Learning')
+			expect(res.text).toContain('temporarily unavailable')
+			expect(res.headers['cache-control']).toBe('no-store')
+			expect(res.headers['set-cookie']).toBeUndefined()
+		}
+	})
+
+	it('negotiates the locale from Accept-Language and asks the content service for it', async () => {
+		const res = await stack.request('acme.localhost', '/learn', { headers: { 'accept-language': 'es-ES,es;q=0.9' } })
+		expect(res.status).toBe(200)
+		expect(res.text).toContain('<html lang="es"')
+		expect(res.text).toContain('Introducción a la Web')
+	})
+
+	it('answers a branded 503 without internals when the content service fails', async () => {
+		const control = (body: object) =>
+			fetch(`${stack.cms.url}/_control`, { method: 'POST', headers: { 'x-api-key': TEST_SECRETS.CMS_API_UUID }, body: JSON.stringify(body) })
+		await control({ mode: 'error' })
+		try {
+			const res = await stack.request('acme.localhost', '/learn')
+			expect(res.status).toBe(503)
+			expect(res.text).toContain('Temporarily unavailable')
+			expectNoInternals(res.text, stack)
+		} finally {
+			await control({ mode: 'ok' })
+		}
+	})
+
+	it('sets baseline security headers', async () => {
+		const res = await stack.request('acme.localhost', '/learn')
+		expect(res.headers['x-content-type-options']).toBe('nosniff')
+		expect(res.headers['x-frame-options']).toBe('DENY')
+	})
+})
+
+describe('with the database unreachable', () => {
+	it('answers 503 on the health probe and on tenant pages, with no internals', async () => {
+		const { listen } = await loadBuiltServer()
+		const env = testEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unreachable' })
+		const app = await listen({ env, port: 0, host: '127.0.0.1' })
+		try {
+			const health = await request(app.port, 'localhost', '/api/health')
+			expect(health.status).toBe(503)
+			expect(health.json()).toEqual({ error: 'Database unreachable', code: 'SERVICE_UNAVAILABLE' })
+			const page = await request(app.port, 'acme.localhost', '/learn')
+			expect(page.status).toBe(503)
+			expect(page.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1:1|postgres/i)
+			const api = await request(app.port, 'acme.localhost', '/api/health')
+			expect(api.status).toBe(503)
+			expect(api.json().code).toBe('SERVICE_UNAVAILABLE')
+		} finally {
+			await app.close()
+		}
+	})
+})

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import postgres from 'postgres'
+import { migrateDatabase, openDatabase, type Database, type Dialect } from '#db/client.ts'
+
+/**
+ * The dialects every data-layer and integration test runs on: SQLite always,
+ * PostgreSQL whenever TEST_DATABASE_URL is set (CI sets it; an unreachable
+ * server then fails the run instead of skipping it).
+ */
+export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'pg'] : ['sqlite']
+
+export interface TestDatabase extends Database {
+	drop(): Promise<void>
+}
+
+/** A new, empty, migrated database of the dialect, private to the caller. */
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+	if (dialect === 'sqlite') {
+		const dir = mkdtempSync(join(tmpdir(), 'lms-test-'))
+		const db = openDatabase(`file:${join(dir, 'test.sqlite')}`)
+		await migrateDatabase(db)
+		return {
+			...db,
+			async drop() {
+				await db.close()
+				rmSync(dir, { recursive: true, force: true })
+			},
+		}
+	}
+	const adminUrl = process.env.TEST_DATABASE_URL
+	if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set')
+	const name = `lms_test_${randomBytes(6).toString('hex')}`
+	const admin = postgres(adminUrl, { max: 1, onnotice: () => {} })
+	try {
+		await admin.unsafe(`CREATE DATABASE ${name}`)
+	} finally {
+		await admin.end()
+	}
+	const url = new URL(adminUrl)
+	url.pathname = `/${name}`
+	const db = openDatabase(url.toString())
+	await migrateDatabase(db)
+	return {
+		...db,
+		async drop() {
+			await db.close()
+			const admin = postgres(adminUrl, { max: 1, onnotice: () => {} })
+			try {
+				await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+			} finally {
+				await admin.end()
+			}
+		},
+	}
+}

@@ -1,0 +1,26 @@
+import { parseEnv, type Env } from '#app/utils/env.server.ts'
+
+export const TEST_SECRETS = {
+	AUTH_SECRET: 'test-auth-secret-0123456789abcdef-0123456789',
+	CMS_API_UUID: '8a1d3c5e-7f90-4b12-a345-6789abcdef01',
+	CMS_PROJECT_UUID: '3e5a7c9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d',
+	CMS_WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
+}
+
+export const DEMO_PASSWORD = 'demo-password-2026'
+
+/** A complete, valid environment for the app under test. */
+export function testEnv(overrides: Record<string, string>): Env {
+	return parseEnv({
+		NODE_ENV: 'test',
+		AUTH_URL: 'http://localhost',
+		DATABASE_URL: 'file::memory:',
+		CMS_API_URL: 'http://127.0.0.1:9/api/v1',
+		EMAIL_FROM: 'noreply@lms.test',
+		APP_BASE_DOMAIN: 'localhost',
+		RATE_LIMIT_DRIVER: 'memory',
+		SEED_DEMO_PASSWORD: DEMO_PASSWORD,
+		...TEST_SECRETS,
+		...overrides,
+	})
+}

@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { startCms } from '#cms/server.ts'
+import type { Dialect } from '#db/client.ts'
+import { seedDemoData } from '#db/seed.ts'
+import { createTestDatabase } from './databases.ts'
+import { DEMO_PASSWORD, TEST_SECRETS, testEnv } from './env.ts'
+import { request } from './http.ts'
+
+type ServerModule = typeof import('#server/app.ts')
+
+/** The production build's server module (npm test builds first). */
+export async function loadBuiltServer(): Promise<ServerModule> {
+	const entry = resolve('build/server/index.js')
+	if (!existsSync(entry)) throw new Error('build/server/index.js is missing: run `npm run build` first')
+	return import(pathToFileURL(entry).href)
+}
+
+/**
+ * The whole stack on loopback for one test file: a fresh migrated and seeded
+ * database of the dialect, the local content service and the built app, each
+ * on a free port.
+ */
+export async function startStack(dialect: Dialect, envOverrides: Record<string, string> = {}) {
+	const db = await createTestDatabase(dialect)
+	const seeded = await seedDemoData(db, DEMO_PASSWORD)
+	const cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID })
+	const { listen } = await loadBuiltServer()
+	const env = testEnv({ CMS_API_URL: cms.url, DATABASE_URL: db.url, ...envOverrides })
+	const app = await listen({ env, db, port: 0, host: '127.0.0.1' })
+	return {
+		db,
+		cms,
+		env,
+		seeded,
+		port: app.port,
+		request: (host: string, path: string, init?: Parameters<typeof request>[3]) => request(app.port, host, path, init),
+		async close() {
+			await app.close()
+			await cms.close()
+			await db.drop()
+		},
+	}
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>
