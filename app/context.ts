@@ -4,6 +4,8 @@ import type { Tenant } from '#db/tenants.ts'
 import type { Locale } from '#db/schema/values.ts'
 import type { CmsClient, SiteKey } from './utils/cms.server.ts'
 import type { Env } from './utils/env.server.ts'
+import type { Mailer } from './utils/email.server.ts'
+import type { RateLimitDriver } from './utils/rate-limit.server.ts'
 
 /**
  * Everything a loader or action knows about the request, resolved once at the
@@ -20,7 +22,12 @@ export interface RequestContext {
 	host: string
 	/** scheme://host[:port] as the browser sees it */
 	origin: string
+	/** Negotiated for visitors; the user's own locale once signed in. */
 	locale: Locale
+	/** The client address (X-Forwarded-For's first hop when AUTH_TRUST_HOST=true). */
+	clientIp: string
+	rateLimit: RateLimitDriver
+	mailer: Mailer
 }
 
 export const requestContext = createContext<RequestContext>()

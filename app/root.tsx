@@ -1,15 +1,44 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import { getRequestContext } from './context.ts'
+import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
 import { loadSiteChrome } from './utils/site.server.ts'
+import { isLocale } from './utils/locale.server.ts'
 import appCss from './styles/app.css?url'
 import type { Route } from './+types/root.ts'
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: appCss }]
 
+/**
+ * Reads the session once per request for every route below, pages and
+ * resource routes alike. A session that fails re-validation (token version,
+ * tenant, deactivation) is treated as signed out and its cookie cleared.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+	async ({ request, context }, next) => {
+		const ctx = getRequestContext(context)
+		const read = await readSession(ctx, request)
+		context.set(sessionContext, read.state === 'valid' ? read.session : null)
+		if (read.state === 'valid' && isLocale(read.session.user.locale)) ctx.locale = read.session.user.locale
+		const response = await next()
+		if (read.state === 'rejected' && !response.headers.get('set-cookie')?.includes('lms_session=')) {
+			const headers = new Headers(response.headers)
+			headers.append('set-cookie', await destroySessionCookie(ctx))
+			return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
+		}
+		return response
+	},
+]
+
 export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const site = await loadSiteChrome(ctx)
-	return { locale: ctx.locale, site, isApex: ctx.tenant === null }
+	const session = getSession(context)
+	return {
+		locale: ctx.locale,
+		site,
+		isApex: ctx.tenant === null,
+		user: session ? { name: session.claims.name, role: session.claims.role } : null,
+	}
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -36,11 +65,18 @@ export function Layout({ children }: { children: React.ReactNode }) {
 						<a className="site-name" href="/">
 							{site?.name ?? 'Open LMS'}
 						</a>
-						{data && !data.isApex ? (
-							<nav aria-label="Main">
-								<a href="/learn">Courses</a>
-							</nav>
-						) : null}
+						<nav aria-label="Main">
+							{data && !data.isApex ? <a href="/learn">Courses</a> : null}
+							{data?.user ? (
+								<>
+									{data.user.role === 'student' ? <a href="/learn/dashboard">Dashboard</a> : <a href="/admin">Admin</a>}
+									<a href="/learn/account">Account</a>
+									<a href="/learn/sign-out">Sign out</a>
+								</>
+							) : data ? (
+								<a href="/learn/sign-in">Sign in</a>
+							) : null}
+						</nav>
 					</div>
 				</header>
 				<main id="main" className="wrap">

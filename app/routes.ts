@@ -6,5 +6,25 @@ export default [
 	index('routes/home.tsx'),
 	route('learn', 'routes/learn.tsx'),
 
+	// Accounts
+	route('learn/sign-in', 'routes/learn.sign-in.tsx'),
+	route('learn/sign-in/error', 'routes/learn.sign-in.error.tsx'),
+	route('learn/sign-up', 'routes/learn.sign-up.tsx'),
+	route('learn/verify/:token', 'routes/learn.verify.$token.tsx'),
+	route('learn/forgot', 'routes/learn.forgot.tsx'),
+	route('learn/reset/:token', 'routes/learn.reset.$token.tsx'),
+	route('learn/magic', 'routes/learn.magic.tsx'),
+	route('learn/magic/:token', 'routes/learn.magic.$token.tsx'),
+	route('learn/account', 'routes/learn.account.tsx'),
+	route('learn/account/email/:token', 'routes/learn.account.email.$token.tsx'),
+	route('learn/sign-out', 'routes/learn.sign-out.tsx'),
+	route('invite/:token', 'routes/invite.$token.tsx'),
+
+	// Learning
+	route('learn/dashboard', 'routes/learn.dashboard.tsx'),
+
+	// Administration
+	route('admin', 'routes/admin.tsx'),
+
 	route('api/health', 'routes/api.health.ts'),
 ] satisfies RouteConfig

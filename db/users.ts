@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import type { Locale, Role } from './schema/values.ts'
@@ -57,4 +57,50 @@ export async function upsertUser(db: Database, input: UserInput): Promise<User> 
 		.values({ id: newId(), tenant_id: input.tenant_id, email: normalizeEmail(input.email), created_at: now, ...values })
 		.returning()
 	return row
+}
+
+export async function findUserById(db: Database, id: string) {
+	const [row] = await db.orm.select().from(db.t.users).where(eq(db.t.users.id, id)).limit(1)
+	return row ?? null
+}
+
+export async function createUser(db: Database, input: UserInput): Promise<User> {
+	const now = new Date()
+	const [row] = await db.orm
+		.insert(db.t.users)
+		.values({
+			id: newId(),
+			tenant_id: input.tenant_id,
+			email: normalizeEmail(input.email),
+			role: input.role,
+			name: input.name,
+			password_hash: input.password_hash ?? noPassword(db),
+			locale: input.locale ?? 'en',
+			email_verified_at: input.email_verified_at ?? null,
+			created_at: now,
+			updated_at: now,
+		})
+		.onConflictDoNothing()
+		.returning()
+	return row
+}
+
+/** Updates columns of one user and, where asked, invalidates every session of theirs. */
+export async function updateUser(
+	db: Database,
+	id: string,
+	values: Partial<Pick<User, 'password_hash' | 'email' | 'name' | 'locale' | 'role' | 'email_verified_at' | 'deactivated_at'>>,
+	options: { bumpTokenVersion?: boolean } = {},
+) {
+	const { users } = db.t
+	const [row] = await db.orm
+		.update(users)
+		.set({
+			...values,
+			updated_at: new Date(),
+			...(options.bumpTokenVersion ? { token_version: sql`${users.token_version} + 1` } : {}),
+		})
+		.where(eq(users.id, id))
+		.returning()
+	return row ?? null
 }

@@ -12,7 +12,9 @@ import sirv from 'sirv'
 import { requestContext, type RequestContext } from '#app/context.ts'
 import { APEX_SITE, createCmsClient, type CmsClient } from '#app/utils/cms.server.ts'
 import { parseEnv, EnvError, type Env } from '#app/utils/env.server.ts'
+import { createMailer } from '#app/utils/email.server.ts'
 import { jsonError } from '#app/utils/errors.ts'
+import { createMemoryDriver, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
 import { negotiateLocale } from '#app/utils/locale.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
 import { normalizeHost, resolveHost, type HostResolution } from '#app/utils/tenant.server.ts'
@@ -25,6 +27,7 @@ export interface AppOptions {
 	db?: Database
 	/** The built browser assets; server.js passes its own build/client. */
 	clientDir?: string
+	rateLimit?: RateLimitDriver
 }
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -48,6 +51,8 @@ export function createApp(options: AppOptions) {
 	)
 	const assets = sirv(options.clientDir ?? resolve('build/client'), { immutable: true, maxAge: 31536000, gzip: true, brotli: true })
 	const trustProxy = env.AUTH_TRUST_HOST === 'true'
+	const rateLimit = options.rateLimit ?? createMemoryDriver()
+	const mailer = createMailer(env)
 
 	async function handle(req: IncomingMessage, res: ServerResponse) {
 		const hostHeader = (trustProxy && firstHeader(req.headers['x-forwarded-host'])) || req.headers.host
@@ -83,6 +88,11 @@ export function createApp(options: AppOptions) {
 			)
 		}
 
+		const origin = `${protocol}//${hostHeader}`
+		if (!isSafeMethod(req.method) && !sameOriginRequest(req, origin) && path !== '/api/cms/revalidate') {
+			return send(res, isApi(path) ? jsonError(403, 'FORBIDDEN', 'Cross-site request refused') : statusPage({ status: 403, title: 'Request refused', message: 'This form was sent from another site. Go back, reload the page and try again.', lang: locale }))
+		}
+
 		const context = new RouterContextProvider()
 		const value: RequestContext = {
 			env,
@@ -91,8 +101,11 @@ export function createApp(options: AppOptions) {
 			tenant,
 			site: tenant ? tenant.slug : APEX_SITE,
 			host,
-			origin: `${protocol}//${hostHeader}`,
+			origin,
 			locale,
+			clientIp: (trustProxy && firstHeader(req.headers['x-forwarded-for'])) || req.socket.remoteAddress || 'unknown',
+			rateLimit,
+			mailer,
 		}
 		context.set(requestContext, value)
 		const request = createRequest(req, res, { protocol, host: hostHeader })
@@ -122,7 +135,24 @@ export function createApp(options: AppOptions) {
 		})
 	}
 
-	return { listener, db, cms }
+	return { listener, db, cms, rateLimit }
+}
+
+function isSafeMethod(method: string | undefined) {
+	return method === 'GET' || method === 'HEAD' || method === 'OPTIONS'
+}
+
+/**
+ * Cross-site request forgery check for every unsafe request: browsers send
+ * Origin (and Sec-Fetch-Site) on form posts, so a post from another site,
+ * including another tenant's subdomain, is refused. Requests without either
+ * header do not come from a browser form.
+ */
+function sameOriginRequest(req: IncomingMessage, origin: string) {
+	const given = firstHeader(req.headers.origin)
+	if (given !== undefined) return given === origin
+	const site = firstHeader(req.headers['sec-fetch-site'])
+	return site === undefined || site === 'same-origin' || site === 'none'
 }
 
 function isApi(path: string) {

@@ -1,0 +1,71 @@
+import { getInputProps, type FieldMetadata } from '@conform-to/react'
+import { useNavigation } from 'react-router'
+
+/** A labelled input with its error beside it, tied by aria-describedby; works without JavaScript. */
+export function Field({
+	label,
+	meta,
+	type = 'text',
+	autoComplete,
+	hint,
+}: {
+	label: string
+	meta: FieldMetadata<string>
+	type?: 'text' | 'email' | 'password'
+	autoComplete?: string
+	hint?: string
+}) {
+	const errorId = meta.errors?.length ? meta.errorId : undefined
+	const hintId = hint ? `${meta.id}-hint` : undefined
+	return (
+		<div className="field">
+			<label htmlFor={meta.id}>{label}</label>
+			{hint ? (
+				<p id={hintId} className="hint">
+					{hint}
+				</p>
+			) : null}
+			<input
+				{...getInputProps(meta, { type, ariaAttributes: true })}
+				key={meta.key}
+				autoComplete={autoComplete}
+				aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+			/>
+			{errorId ? (
+				<p id={errorId} className="field-error">
+					{meta.errors!.join(' ')}
+				</p>
+			) : null}
+		</div>
+	)
+}
+
+/** Errors that belong to the whole form (wrong password, rate limit). */
+export function FormError({ errors, id }: { errors?: string[]; id?: string }) {
+	if (!errors?.length) return null
+	return (
+		<div className="notice notice-error" role="alert" id={id}>
+			{errors.map((e) => (
+				<p key={e}>{e}</p>
+			))}
+		</div>
+	)
+}
+
+export function Submit({ children, name, value, className = 'button' }: { children: React.ReactNode; name?: string; value?: string; className?: string }) {
+	const navigation = useNavigation()
+	const pending = navigation.state === 'submitting' && (value === undefined || navigation.formData?.get(name ?? '') === value)
+	return (
+		<button type="submit" className={className} name={name} value={value} aria-disabled={pending || undefined}>
+			{pending ? 'Working…' : children}
+		</button>
+	)
+}
+
+export function Notice({ children, tone = 'info' }: { children: React.ReactNode; tone?: 'info' | 'ok' | 'error' }) {
+	return (
+		<div className={`notice notice-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+			{children}
+		</div>
+	)
+}

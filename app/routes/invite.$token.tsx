@@ -1,0 +1,76 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form } from 'react-router'
+import { z } from 'zod'
+import { Field, FormError, Submit } from '#app/components/form.tsx'
+import { TokenProblem } from '#app/components/token-problem.tsx'
+import { getRequestContext } from '#app/context.ts'
+import { signInWithConsumedToken } from '#app/utils/auth.server.ts'
+import { acceptInvitation, checkInvitation } from '#app/utils/invitations.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { nameField, newPasswordField } from '#app/utils/validation.ts'
+import { findUserByEmail } from '#db/users.ts'
+import type { Route } from './+types/invite.$token.ts'
+
+const newUserSchema = z.object({ name: nameField, password: newPasswordField })
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+	const ctx = getRequestContext(context)
+	const check = await checkInvitation(ctx, params.token)
+	if (!check.ok) return { problem: check.reason, invite: null }
+	const existing = await findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email)
+	return {
+		problem: null,
+		invite: { email: check.invitation.email, role: check.invitation.role, courseSlug: check.invitation.course_slug, hasAccount: Boolean(existing) },
+	}
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+	const ctx = getRequestContext(context)
+	const check = await checkInvitation(ctx, params.token)
+	if (!check.ok) return data({ problem: check.reason, result: undefined }, { status: 410 })
+	const hasAccount = Boolean(await findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email))
+	let newUser: { name: string; passwordHash: string } | null = null
+	if (!hasAccount) {
+		const submission = parseWithZod(await request.formData(), { schema: newUserSchema })
+		if (submission.status !== 'success') return data({ problem: null, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+		newUser = { name: submission.value.name, passwordHash: await hashPassword(submission.value.password) }
+	}
+	const accepted = await acceptInvitation(ctx, params.token, newUser)
+	if (!accepted) return data({ problem: 'used' as const, result: undefined }, { status: 410 })
+	const signedIn = await signInWithConsumedToken(ctx, accepted.user.id, accepted.invitation.id)
+	if (signedIn) return signedIn
+	return data({ problem: 'invalid' as const, result: undefined }, { status: 403 })
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Invitation' }, { name: 'referrer', content: 'no-referrer' }]
+
+export default function Invite({ loaderData, actionData }: Route.ComponentProps) {
+	const [form, fields] = useForm({
+		lastResult: actionData?.result,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: newUserSchema }),
+		shouldValidate: 'onBlur',
+	})
+	const problem = actionData?.problem ?? loaderData.problem
+	if (problem || !loaderData.invite) return <TokenProblem reason={problem ?? 'invalid'} retryHref="/learn/sign-in" retryLabel="Go to sign in" />
+	const { invite } = loaderData
+	return (
+		<section className="narrow">
+			<h1>You are invited</h1>
+			<p>
+				Join as <strong>{invite.role.replace('_', ' ')}</strong>
+				{invite.courseSlug ? ` of ${invite.courseSlug}` : ''} with <strong>{invite.email}</strong>.
+			</p>
+			<Form method="post" className="stack" {...getFormProps(form)}>
+				<FormError errors={form.errors} id={form.errorId} />
+				{invite.hasAccount ? null : (
+					<>
+						<Field label="Your name" meta={fields.name} autoComplete="name" />
+						<Field label="Choose a password" meta={fields.password} type="password" autoComplete="new-password" hint="At least 8 characters, and not a common password." />
+					</>
+				)}
+				<Submit>Accept invitation</Submit>
+			</Form>
+		</section>
+	)
+}

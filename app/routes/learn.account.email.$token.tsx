@@ -1,0 +1,55 @@
+import { Form, redirect } from 'react-router'
+import { Submit } from '#app/components/form.tsx'
+import { TokenProblem } from '#app/components/token-problem.tsx'
+import { getRequestContext } from '#app/context.ts'
+import { requireSession } from '#app/utils/auth.server.ts'
+import { commitUserSession } from '#app/utils/session.server.ts'
+import { consumeToken, peekToken, tokenPayload } from '#app/utils/tokens.server.ts'
+import { emailField } from '#app/utils/validation.ts'
+import { findUserByEmail, updateUser } from '#db/users.ts'
+import type { Route } from './+types/learn.account.email.$token.ts'
+
+// Opening the link only checks it: link scanners that fetch it cannot use it up.
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+	const ctx = getRequestContext(context)
+	const { user } = requireSession(context, request)
+	const check = await peekToken(ctx.db, params.token, 'email_change')
+	if (!check.ok) return { problem: check.reason, newEmail: null }
+	if (check.token.user_id !== user.id) return { problem: 'invalid' as const, newEmail: null }
+	return { problem: null, newEmail: tokenPayload(params.token) }
+}
+
+// confirmEmailChangeAction: re-checks ownership, consumes the token, updates users.email.
+export async function action({ params, context, request }: Route.ActionArgs) {
+	const ctx = getRequestContext(context)
+	const { user } = requireSession(context, request)
+	const newEmail = emailField.safeParse(tokenPayload(params.token))
+	const pending = await peekToken(ctx.db, params.token, 'email_change')
+	if (!newEmail.success || !pending.ok || pending.token.user_id !== user.id) return { problem: 'invalid' as const, newEmail: null }
+	if (await findUserByEmail(ctx.db, user.tenant_id, newEmail.data)) return { problem: 'invalid' as const, newEmail: null }
+	const check = await consumeToken(ctx.db, params.token, 'email_change')
+	if (!check.ok) return { problem: check.reason, newEmail: null }
+	const updated = await updateUser(ctx.db, user.id, { email: newEmail.data, email_verified_at: new Date() })
+	// The session's email claim changes with it.
+	const { cookie } = await commitUserSession(ctx, updated!)
+	throw redirect('/learn/account?notice=email-changed', { headers: { 'set-cookie': cookie } })
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Confirm new email address' }, { name: 'referrer', content: 'no-referrer' }]
+
+export default function ConfirmEmail({ loaderData, actionData }: Route.ComponentProps) {
+	const state = actionData ?? loaderData
+	if (state.problem) return <TokenProblem reason={state.problem} retryHref="/learn/account" retryLabel="Back to my account" />
+	return (
+		<section className="narrow">
+			<h1>Confirm your new email address</h1>
+			<p>
+				Use <strong>{state.newEmail}</strong> for your account from now on?
+			</p>
+			<Form method="post" className="actions">
+				<Submit>Confirm new address</Submit>
+				<a href="/learn/account">Cancel</a>
+			</Form>
+		</section>
+	)
+}

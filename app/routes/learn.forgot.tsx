@@ -1,0 +1,69 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import { Field, FormError, Submit } from '#app/components/form.tsx'
+import { getRequestContext } from '#app/context.ts'
+import { emails } from '#app/utils/emails.server.ts'
+import { absoluteUrl, limitForm } from '#app/utils/forms.server.ts'
+import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
+import { loadSiteChrome } from '#app/utils/site.server.ts'
+import { issueToken } from '#app/utils/tokens.server.ts'
+import { emailField } from '#app/utils/validation.ts'
+import { findUserByEmail } from '#db/users.ts'
+import type { Route } from './+types/learn.forgot.ts'
+
+const schema = z.object({ email: emailField })
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const ctx = getRequestContext(context)
+	const formData = await request.formData()
+	const submission = parseWithZod(formData, { schema })
+	const limited = await limitForm(ctx, 'passwordReset', ipEmailKey(ctx.clientIp, formData.get('email')), submission)
+	if (limited) return limited
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	// The same answer whether or not mail goes out; the work happens after responding.
+	void sendResetIfEligible(ctx, submission.value.email)
+	return redirect('/learn/forgot?notice=sent')
+}
+
+/** Mail only for an active tenant, a matching user and a local password (spec, Authentication 8). */
+async function sendResetIfEligible(ctx: ReturnType<typeof getRequestContext>, email: string) {
+	if (!ctx.tenant || ctx.tenant.status !== 'active') return
+	const user = await findUserByEmail(ctx.db, ctx.tenant.id, email)
+	if (!user || !user.password_hash || user.deactivated_at) return
+	const token = await issueToken(ctx.db, user.id, 'password_reset')
+	const site = await loadSiteChrome(ctx)
+	await ctx.mailer.send(emails.passwordReset(user.email, site.name, absoluteUrl(ctx, `/learn/reset/${token}`)))
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Forgot your password?' }]
+
+export default function Forgot({ actionData }: Route.ComponentProps) {
+	const [params] = useSearchParams()
+	const [form, fields] = useForm({
+		lastResult: actionData?.result,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+		shouldValidate: 'onBlur',
+	})
+	return (
+		<section className="narrow">
+			<h1>Forgot your password?</h1>
+			{params.get('notice') === 'sent' ? (
+				<p className="notice notice-ok" role="status">
+					If an account with a password exists for that address, we have sent it a link to choose a new password.
+				</p>
+			) : (
+				<p>Enter your email address and we will send you a link to choose a new password.</p>
+			)}
+			<Form method="post" className="stack" {...getFormProps(form)}>
+				<FormError errors={form.errors} id={form.errorId} />
+				<Field label="Email" meta={fields.email} type="email" autoComplete="email" />
+				<div className="actions">
+					<Submit>Send reset link</Submit>
+					<a href="/learn/sign-in">Back to sign in</a>
+				</div>
+			</Form>
+		</section>
+	)
+}

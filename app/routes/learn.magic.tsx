@@ -1,0 +1,78 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import { Field, FormError, Submit } from '#app/components/form.tsx'
+import { getRequestContext, type RequestContext } from '#app/context.ts'
+import { emails } from '#app/utils/emails.server.ts'
+import { absoluteUrl, limitForm } from '#app/utils/forms.server.ts'
+import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
+import { loadSiteChrome } from '#app/utils/site.server.ts'
+import { magicLinkEnabled } from '#app/utils/tenant-flags.server.ts'
+import { issueToken } from '#app/utils/tokens.server.ts'
+import { emailField } from '#app/utils/validation.ts'
+import { findUserByEmail } from '#db/users.ts'
+import type { Route } from './+types/learn.magic.ts'
+
+const schema = z.object({ email: emailField })
+
+/** Magic links exist only on tenant hosts whose magicLink flag is on. */
+function requireMagicLinks(ctx: RequestContext) {
+	if (!ctx.tenant || !magicLinkEnabled(ctx.tenant)) throw redirect('/learn/sign-in')
+	return ctx.tenant
+}
+
+export function loader({ context }: Route.LoaderArgs) {
+	requireMagicLinks(getRequestContext(context))
+	return null
+}
+
+// requestMagicLinkAction
+export async function action({ request, context }: Route.ActionArgs) {
+	const ctx = getRequestContext(context)
+	const tenant = requireMagicLinks(ctx)
+	const formData = await request.formData()
+	const submission = parseWithZod(formData, { schema })
+	const limited = await limitForm(ctx, 'magic', ipEmailKey(ctx.clientIp, formData.get('email')), submission)
+	if (limited) return limited
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	void (async () => {
+		const user = await findUserByEmail(ctx.db, tenant.id, submission.value.email)
+		if (!user || user.deactivated_at) return
+		const token = await issueToken(ctx.db, user.id, 'magic_link')
+		const site = await loadSiteChrome(ctx)
+		await ctx.mailer.send(emails.magicLink(user.email, site.name, absoluteUrl(ctx, `/learn/magic/${token}`)))
+	})()
+	return redirect('/learn/magic?notice=sent')
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Email me a sign-in link' }]
+
+export default function Magic({ actionData }: Route.ComponentProps) {
+	const [params] = useSearchParams()
+	const [form, fields] = useForm({
+		lastResult: actionData?.result,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+		shouldValidate: 'onBlur',
+	})
+	return (
+		<section className="narrow">
+			<h1>Sign in with a link</h1>
+			{params.get('notice') === 'sent' ? (
+				<p className="notice notice-ok" role="status">
+					If an account exists for that address, we have emailed it a sign-in link. It works for 15 minutes.
+				</p>
+			) : (
+				<p>We will email you a link that signs you in without a password.</p>
+			)}
+			<Form method="post" className="stack" {...getFormProps(form)}>
+				<FormError errors={form.errors} id={form.errorId} />
+				<Field label="Email" meta={fields.email} type="email" autoComplete="email" />
+				<div className="actions">
+					<Submit>Email me a link</Submit>
+					<a href="/learn/sign-in">Sign in with a password</a>
+				</div>
+			</Form>
+		</section>
+	)
+}

@@ -1,0 +1,60 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form } from 'react-router'
+import { z } from 'zod'
+import { Field, FormError, Submit } from '#app/components/form.tsx'
+import { TokenProblem } from '#app/components/token-problem.tsx'
+import { getRequestContext } from '#app/context.ts'
+import { signInWithConsumedToken } from '#app/utils/auth.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { consumeToken, peekToken } from '#app/utils/tokens.server.ts'
+import { newPasswordField } from '#app/utils/validation.ts'
+import { findUserById, updateUser } from '#db/users.ts'
+import type { Route } from './+types/learn.reset.$token.ts'
+
+const schema = z
+	.object({ password: newPasswordField, confirm: z.string({ error: 'Type the password again' }) })
+	.refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords do not match' })
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+	const check = await peekToken(getRequestContext(context).db, params.token, 'password_reset')
+	return check.ok ? { problem: null } : { problem: check.reason }
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+	const ctx = getRequestContext(context)
+	const submission = parseWithZod(await request.formData(), { schema })
+	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: null }, { status: 400 })
+	const check = await consumeToken(ctx.db, params.token, 'password_reset')
+	if (!check.ok) return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: check.reason }, { status: 410 })
+	const user = await findUserById(ctx.db, check.token.user_id)
+	if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return data({ result: submission.reply(), problem: 'invalid' as const }, { status: 410 })
+	// A new password signs out every other session.
+	await updateUser(ctx.db, user.id, { password_hash: await hashPassword(submission.value.password) }, { bumpTokenVersion: true })
+	const signedIn = await signInWithConsumedToken(ctx, user.id, check.token.id)
+	if (signedIn) return signedIn
+	return data({ result: submission.reply(), problem: 'invalid' as const }, { status: 403 })
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password' }, { name: 'referrer', content: 'no-referrer' }]
+
+export default function Reset({ loaderData, actionData }: Route.ComponentProps) {
+	const [form, fields] = useForm({
+		lastResult: actionData?.result,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+		shouldValidate: 'onBlur',
+	})
+	const problem = actionData?.problem ?? loaderData.problem
+	if (problem) return <TokenProblem reason={problem} retryHref="/learn/forgot" retryLabel="Ask for a new link" />
+	return (
+		<section className="narrow">
+			<h1>Choose a new password</h1>
+			<Form method="post" className="stack" {...getFormProps(form)}>
+				<FormError errors={form.errors} id={form.errorId} />
+				<Field label="New password" meta={fields.password} type="password" autoComplete="new-password" hint="At least 8 characters, and not a common password." />
+				<Field label="New password again" meta={fields.confirm} type="password" autoComplete="new-password" />
+				<Submit>Save password</Submit>
+			</Form>
+		</section>
+	)
+}

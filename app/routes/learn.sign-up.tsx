@@ -1,0 +1,80 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import { Field, FormError, Submit } from '#app/components/form.tsx'
+import { getRequestContext } from '#app/context.ts'
+import { emails } from '#app/utils/emails.server.ts'
+import { absoluteUrl, limitForm } from '#app/utils/forms.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { loadSiteChrome } from '#app/utils/site.server.ts'
+import { issueToken } from '#app/utils/tokens.server.ts'
+import { emailField, nameField, newPasswordField } from '#app/utils/validation.ts'
+import { createUser, findUserByEmail } from '#db/users.ts'
+import type { Route } from './+types/learn.sign-up.ts'
+
+const schema = z.object({ name: nameField, email: emailField, password: newPasswordField })
+
+export function loader({ context }: Route.LoaderArgs) {
+	if (!getRequestContext(context).tenant) throw new Response(null, { status: 404 })
+	return null
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const ctx = getRequestContext(context)
+	const tenant = ctx.tenant
+	if (!tenant) throw new Response(null, { status: 404 })
+	const formData = await request.formData()
+	const submission = parseWithZod(formData, { schema })
+	const limited = await limitForm(ctx, 'signUp', ctx.clientIp, submission, ['password'])
+	if (limited) return limited
+	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+
+	const { name, email, password } = submission.value
+	// An existing address gets the same answer and no new account, so sign-up does not reveal who has one.
+	if (!(await findUserByEmail(ctx.db, tenant.id, email))) {
+		const user = await createUser(ctx.db, { tenant_id: tenant.id, email, name, role: 'student', password_hash: await hashPassword(password), locale: ctx.locale })
+		if (user) {
+			const token = await issueToken(ctx.db, user.id, 'email_verify')
+			const site = await loadSiteChrome(ctx)
+			void ctx.mailer.send(emails.verification(email, site.name, absoluteUrl(ctx, `/learn/verify/${token}`)))
+		}
+	}
+	return redirect('/learn/sign-up?notice=check-email')
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Create an account' }]
+
+export default function SignUp({ actionData }: Route.ComponentProps) {
+	const [form, fields] = useForm({
+		lastResult: actionData?.result,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+		shouldValidate: 'onBlur',
+	})
+	return (
+		<section className="narrow">
+			<h1>Create an account</h1>
+			<SignUpNotice />
+			<Form method="post" className="stack" {...getFormProps(form)}>
+				<FormError errors={form.errors} id={form.errorId} />
+				<Field label="Name" meta={fields.name} autoComplete="name" />
+				<Field label="Email" meta={fields.email} type="email" autoComplete="email" />
+				<Field label="Password" meta={fields.password} type="password" autoComplete="new-password" hint="At least 8 characters, and not a common password." />
+				<div className="actions">
+					<Submit>Create account</Submit>
+					<a href="/learn/sign-in">I already have an account</a>
+				</div>
+			</Form>
+		</section>
+	)
+}
+
+function SignUpNotice() {
+	const [params] = useSearchParams()
+	if (params.get('notice') !== 'check-email') return null
+	return (
+		<p className="notice notice-ok" role="status">
+			Check your email: we sent a link to confirm your address. Then sign in.
+		</p>
+	)
+}

@@ -1,0 +1,124 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { redirect, type RouterContextProvider } from 'react-router'
+import type { RequestContext } from '#app/context.ts'
+import type { Role } from '#db/schema/values.ts'
+import { findUserByEmail, findUserById, type User } from '#db/users.ts'
+import { hashPassword, verifyPassword } from './password.server.ts'
+import { commitUserSession, getSession, type CurrentSession, type SessionClaims } from './session.server.ts'
+
+/** A same-origin path, or null: absolute, protocol-relative and backslash tricks are ignored. */
+export function safeCallbackUrl(raw: unknown): string | null {
+	if (typeof raw !== 'string' || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return null
+	try {
+		const url = new URL(raw, 'http://same.origin')
+		if (url.origin !== 'http://same.origin') return null
+		return `${url.pathname}${url.search}${url.hash}`
+	} catch {
+		return null
+	}
+}
+
+/** Where a role lands after signing in (spec, Authentication 2). */
+export function roleLanding(claims: Pick<SessionClaims, 'role' | 'assignedCourses'>) {
+	switch (claims.role) {
+		case 'tenant_admin':
+		case 'super_admin':
+			return '/admin'
+		case 'course_admin':
+			return claims.assignedCourses[0] ? `/admin/courses/${claims.assignedCourses[0]}/dashboard` : '/learn/dashboard'
+		default:
+			return '/learn/dashboard'
+	}
+}
+
+export function signInUrl(request: Request) {
+	const url = new URL(request.url)
+	return `/learn/sign-in?callbackUrl=${encodeURIComponent(`${url.pathname}${url.search}`)}`
+}
+
+/** The signed-in session, or a redirect to sign-in that comes back here. */
+export function requireSession(context: Readonly<RouterContextProvider>, request: Request): CurrentSession {
+	const session = getSession(context)
+	if (!session) throw redirect(signInUrl(request))
+	return session
+}
+
+/** The session of one of the roles; 403 for any other signed-in role. */
+export function requireRole(context: Readonly<RouterContextProvider>, request: Request, roles: readonly Role[]) {
+	const session = requireSession(context, request)
+	if (!roles.includes(session.claims.role)) throw new Response('You do not have access to this page.', { status: 403 })
+	return session
+}
+
+export type CredentialsFailure = 'invalid' | 'deactivated' | 'no_password' | 'tenant_inactive' | 'apex_account_wrong_host'
+export type AuthInput =
+	| { kind: 'credentials'; email: string; password: string }
+	| { kind: 'consumed_token'; userId: string; proof: string }
+export type AuthResult = { ok: true; user: User } | { ok: false; reason: CredentialsFailure }
+
+// Verified against when no account matches, so both answers take the same time.
+let dummyHash: Promise<string> | null = null
+
+/**
+ * The one sign-in provider. The tenant comes from the host (ctx), never from
+ * input. `consumed_token` is how a consumed verification, reset, magic-link,
+ * invitation or impersonation proof becomes a session.
+ */
+export async function authenticate(ctx: RequestContext, input: AuthInput): Promise<AuthResult> {
+	if (ctx.tenant && ctx.tenant.status !== 'active') return { ok: false, reason: 'tenant_inactive' }
+	if (input.kind === 'consumed_token') {
+		const user = verifyConsumedTokenProof(ctx, input.userId, input.proof) ? await findUserById(ctx.db, input.userId) : null
+		if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return { ok: false, reason: 'invalid' }
+		if (user.deactivated_at) return { ok: false, reason: 'deactivated' }
+		return { ok: true, user }
+	}
+	const user = await findUserByEmail(ctx.db, ctx.tenant?.id ?? null, input.email)
+	if (!user) {
+		// A platform account tried on a tenant host: say so, but only when the password is right.
+		if (ctx.tenant) {
+			const apex = await findUserByEmail(ctx.db, null, input.email)
+			if (apex && (await verifyPassword(input.password, apex.password_hash))) return { ok: false, reason: 'apex_account_wrong_host' }
+		}
+		dummyHash ??= hashPassword('not-a-real-password')
+		await verifyPassword(input.password, await dummyHash)
+		return { ok: false, reason: 'invalid' }
+	}
+	if (!user.password_hash) return { ok: false, reason: 'no_password' }
+	if (!(await verifyPassword(input.password, user.password_hash))) return { ok: false, reason: 'invalid' }
+	if (user.deactivated_at) return { ok: false, reason: 'deactivated' }
+	return { ok: true, user }
+}
+
+const PROOF_TTL_MS = 60_000
+
+/** A short-lived proof that `ref` (a consumed token or invitation) was just used by `userId`. */
+export function mintConsumedTokenProof(ctx: Pick<RequestContext, 'env'>, userId: string, ref: string, now = Date.now()) {
+	const body = `${ref}.${now}`
+	return `${body}.${sign(ctx, `${userId}.${body}`)}`
+}
+
+function verifyConsumedTokenProof(ctx: RequestContext, userId: string, proof: string) {
+	const [ref, issued, mac] = proof.split('.')
+	if (!ref || !issued || !mac || Date.now() - Number(issued) > PROOF_TTL_MS) return false
+	const expected = Buffer.from(sign(ctx, `${userId}.${ref}.${issued}`))
+	const given = Buffer.from(mac)
+	return given.length === expected.length && timingSafeEqual(given, expected)
+}
+
+function sign(ctx: Pick<RequestContext, 'env'>, value: string) {
+	return createHmac('sha256', ctx.env.AUTH_SECRET).update(`consumed_token:${value}`).digest('base64url')
+}
+
+/** Signs the user in and redirects: to callbackUrl when it is a same-origin path, else the role landing. */
+export async function signInAndRedirect(ctx: RequestContext, user: User, callbackUrl?: unknown) {
+	const { cookie, claims } = await commitUserSession(ctx, user)
+	const target = safeCallbackUrl(callbackUrl) ?? roleLanding(claims)
+	return redirect(target, { headers: { 'set-cookie': cookie } })
+}
+
+/** Finishes a consumed-token flow through the single provider. */
+export async function signInWithConsumedToken(ctx: RequestContext, userId: string, ref: string, callbackUrl?: string) {
+	const result = await authenticate(ctx, { kind: 'consumed_token', userId, proof: mintConsumedTokenProof(ctx, userId, ref) })
+	if (!result.ok) return null
+	return signInAndRedirect(ctx, result.user, callbackUrl)
+}

@@ -1,0 +1,60 @@
+import type { RequestContext } from '#app/context.ts'
+import { assignCourseAdmin } from '#db/learning.ts'
+import { acceptInvitationRow, findInvitation, insertInvitation, type Invitation } from '#db/invitations.ts'
+import { createUser, findUserByEmail, updateUser } from '#db/users.ts'
+import { hashToken, INVITATION_TTL_MS, newRawToken } from './tokens.server.ts'
+
+export type InvitationCheck = { ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
+
+export async function createInvitation(
+	ctx: Pick<RequestContext, 'db'>,
+	input: { tenantId: string; email: string; role: 'student' | 'course_admin' | 'tenant_admin'; courseSlug?: string | null; invitedBy: string | null },
+) {
+	const raw = newRawToken()
+	const invitation = await insertInvitation(ctx.db, { ...input, tokenHash: hashToken(raw), expiresAt: new Date(Date.now() + INVITATION_TTL_MS) })
+	return { raw, invitation }
+}
+
+export async function checkInvitation(ctx: RequestContext, raw: string, now = new Date()): Promise<InvitationCheck> {
+	if (!ctx.tenant || !/^[A-Za-z0-9_-]{20,100}$/.test(raw)) return { ok: false, reason: 'invalid' }
+	const invitation = await findInvitation(ctx.db, ctx.tenant.id, hashToken(raw))
+	if (!invitation) return { ok: false, reason: 'invalid' }
+	if (invitation.accepted_at) return { ok: false, reason: 'used' }
+	if (invitation.expires_at <= now) return { ok: false, reason: 'expired' }
+	return { ok: true, invitation }
+}
+
+/**
+ * Accepts the invitation once, then grants its role: to the existing user of
+ * that address in this tenant, or to a new user with the given name and
+ * password hash. A course_admin invitation also creates the course assignment.
+ */
+export async function acceptInvitation(ctx: RequestContext, raw: string, newUser: { name: string; passwordHash: string } | null) {
+	const tenant = ctx.tenant!
+	const invitation = await acceptInvitationRow(ctx.db, tenant.id, hashToken(raw))
+	if (!invitation) return null
+	let user = await findUserByEmail(ctx.db, tenant.id, invitation.email)
+	if (user) {
+		// An invitation never demotes: a tenant_admin invited as student stays tenant_admin.
+		const rank = { student: 0, course_admin: 1, tenant_admin: 2, super_admin: 3 } as const
+		if (rank[invitation.role as keyof typeof rank] > rank[user.role as keyof typeof rank]) {
+			user = await updateUser(ctx.db, user.id, { role: invitation.role, email_verified_at: user.email_verified_at ?? new Date() }, { bumpTokenVersion: true })
+		}
+	} else {
+		if (!newUser) return null
+		user = await createUser(ctx.db, {
+			tenant_id: tenant.id,
+			email: invitation.email,
+			name: newUser.name,
+			role: invitation.role as 'student',
+			password_hash: newUser.passwordHash,
+			email_verified_at: new Date(),
+			locale: ctx.locale,
+		})
+	}
+	if (!user) return null
+	if (invitation.role === 'course_admin' && invitation.course_slug) {
+		await assignCourseAdmin(ctx.db, { tenantId: tenant.id, userId: user.id }, invitation.course_slug, invitation.invited_by)
+	}
+	return { user, invitation }
+}

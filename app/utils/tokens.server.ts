@@ -1,0 +1,68 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { Database } from '#db/client.ts'
+import { consumeTokenByHash, findTokenByHash, insertToken, type VerificationToken } from '#db/tokens.ts'
+import type { TokenType } from '#db/schema/values.ts'
+
+/** Lifetimes; the spec fixes magic_link (900 s) and password_reset (1 h). */
+export const TOKEN_TTL_MS: Record<TokenType, number> = {
+	magic_link: 900_000,
+	password_reset: 3_600_000,
+	email_verify: 24 * 3_600_000,
+	email_change: 3_600_000,
+}
+export const INVITATION_TTL_MS = 7 * 24 * 3_600_000
+
+/** 256 random bits, URL-safe. Only its SHA-256 is stored. */
+export function newRawToken() {
+	return randomBytes(32).toString('base64url')
+}
+
+export function hashToken(raw: string) {
+	return createHash('sha256').update(raw).digest('hex')
+}
+
+/**
+ * Issues a token. A payload (the new address of an email change) travels
+ * inside the token as `<random>.<base64url payload>`; the stored hash covers
+ * both parts, so the payload cannot be altered.
+ */
+export async function issueToken(db: Database, userId: string, type: TokenType, options: { payload?: string; now?: Date } = {}) {
+	const now = options.now ?? new Date()
+	const raw = options.payload === undefined ? newRawToken() : `${newRawToken()}.${Buffer.from(options.payload).toString('base64url')}`
+	await insertToken(db, { userId, type, tokenHash: hashToken(raw), expiresAt: new Date(now.getTime() + TOKEN_TTL_MS[type]) })
+	return raw
+}
+
+export type TokenCheck =
+	| { ok: true; token: VerificationToken }
+	| { ok: false; reason: 'invalid' | 'expired' | 'used' }
+
+/** The payload carried by a token issued with one. */
+export function tokenPayload(raw: string) {
+	const [, payload] = raw.split('.')
+	return payload ? Buffer.from(payload, 'base64url').toString('utf8') : null
+}
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}(\.[A-Za-z0-9_-]{1,400})?$/
+
+function explain(row: VerificationToken | null, now: Date): TokenCheck {
+	if (!row) return { ok: false, reason: 'invalid' }
+	if (row.used_at) return { ok: false, reason: 'used' }
+	if (row.expires_at <= now) return { ok: false, reason: 'expired' }
+	return { ok: true, token: row }
+}
+
+/** Checks a token without using it (the email-change link, the reset form). */
+export async function peekToken(db: Database, raw: string, type: TokenType, now = new Date()): Promise<TokenCheck> {
+	if (!TOKEN_SHAPE.test(raw)) return { ok: false, reason: 'invalid' }
+	return explain(await findTokenByHash(db, hashToken(raw), type), now)
+}
+
+/** Uses a token once; the losers of a race get `used`. */
+export async function consumeToken(db: Database, raw: string, type: TokenType, now = new Date()): Promise<TokenCheck> {
+	if (!TOKEN_SHAPE.test(raw)) return { ok: false, reason: 'invalid' }
+	const hash = hashToken(raw)
+	const row = await consumeTokenByHash(db, hash, type, now)
+	if (row) return { ok: true, token: row }
+	return explain(await findTokenByHash(db, hash, type), now)
+}
