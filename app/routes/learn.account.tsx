@@ -48,6 +48,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return redirect('/learn/account?notice=email-sent')
 }
 
+export { actionHeaders as headers } from '#app/utils/headers.ts'
+
 export const meta: Route.MetaFunction = () => [{ title: 'Account' }]
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {

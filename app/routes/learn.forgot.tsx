@@ -37,6 +37,8 @@ async function sendResetIfEligible(ctx: ReturnType<typeof getRequestContext>, em
 	await ctx.mailer.send(emails.passwordReset(user.email, site.name, absoluteUrl(ctx, `/learn/reset/${token}`)))
 }
 
+export { actionHeaders as headers } from '#app/utils/headers.ts'
+
 export const meta: Route.MetaFunction = () => [{ title: 'Forgot your password?' }]
 
 export default function Forgot({ actionData }: Route.ComponentProps) {

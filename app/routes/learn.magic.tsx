@@ -46,6 +46,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return redirect('/learn/magic?notice=sent')
 }
 
+export { actionHeaders as headers } from '#app/utils/headers.ts'
+
 export const meta: Route.MetaFunction = () => [{ title: 'Email me a sign-in link' }]
 
 export default function Magic({ actionData }: Route.ComponentProps) {

@@ -56,6 +56,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return signInAndRedirect(ctx, result.user, submission.value.callbackUrl)
 }
 
+export { actionHeaders as headers } from '#app/utils/headers.ts'
+
 export const meta: Route.MetaFunction = () => [{ title: 'Sign in' }]
 
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {

@@ -43,6 +43,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return redirect('/learn/sign-up?notice=check-email')
 }
 
+export { actionHeaders as headers } from '#app/utils/headers.ts'
+
 export const meta: Route.MetaFunction = () => [{ title: 'Create an account' }]
 
 export default function SignUp({ actionData }: Route.ComponentProps) {

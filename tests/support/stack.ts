@@ -7,6 +7,8 @@ import { seedDemoData } from '#db/seed.ts'
 import { createTestDatabase } from './databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS, testEnv } from './env.ts'
 import { request } from './http.ts'
+import { startMailSink } from './mail.ts'
+import { browser } from './client.ts'
 
 type ServerModule = typeof import('#server/app.ts')
 
@@ -26,19 +28,23 @@ export async function startStack(dialect: Dialect, envOverrides: Record<string, 
 	const db = await createTestDatabase(dialect)
 	const seeded = await seedDemoData(db, DEMO_PASSWORD)
 	const cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID })
+	const mail = await startMailSink()
 	const { listen } = await loadBuiltServer()
-	const env = testEnv({ CMS_API_URL: cms.url, DATABASE_URL: db.url, ...envOverrides })
+	const env = testEnv({ CMS_API_URL: cms.url, DATABASE_URL: db.url, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mail.port), ...envOverrides })
 	const app = await listen({ env, db, port: 0, host: '127.0.0.1' })
 	return {
 		db,
 		cms,
+		mail,
 		env,
 		seeded,
 		port: app.port,
 		request: (host: string, path: string, init?: Parameters<typeof request>[3]) => request(app.port, host, path, init),
+		browser: (host: string) => browser(app.port, host),
 		async close() {
 			await app.close()
 			await cms.close()
+			await mail.close()
 			await db.drop()
 		},
 	}
