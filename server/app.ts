@@ -150,9 +150,12 @@ function isSafeMethod(method: string | undefined) {
  */
 function sameOriginRequest(req: IncomingMessage, origin: string) {
 	const given = firstHeader(req.headers.origin)
-	if (given !== undefined) return given === origin
 	const site = firstHeader(req.headers['sec-fetch-site'])
-	return site === undefined || site === 'same-origin' || site === 'none'
+	// Pages with Referrer-Policy no-referrer (token pages) make browsers send `Origin: null`;
+	// Sec-Fetch-Site still tells where the form came from.
+	if (given !== undefined && given !== 'null') return given === origin
+	if (site !== undefined) return site === 'same-origin' || site === 'none'
+	return given === undefined
 }
 
 function isApi(path: string) {

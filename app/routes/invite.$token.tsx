@@ -43,13 +43,14 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	return data({ problem: 'invalid' as const, result: undefined }, { status: 403 })
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Invitation' }, { name: 'referrer', content: 'no-referrer' }]
+export const meta: Route.MetaFunction = () => [{ title: 'Invitation' }, { name: 'referrer', content: 'same-origin' }]
 
 export default function Invite({ loaderData, actionData }: Route.ComponentProps) {
 	const [form, fields] = useForm({
 		lastResult: actionData?.result,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: newUserSchema }),
 		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 	const problem = actionData?.problem ?? loaderData.problem
 	if (problem || !loaderData.invite) return <TokenProblem reason={problem ?? 'invalid'} retryHref="/learn/sign-in" retryLabel="Go to sign in" />

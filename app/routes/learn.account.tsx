@@ -58,6 +58,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 		lastResult: actionData?.result,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: emailSchema }),
 		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 	const notice = params.get('notice')
 	return (
@@ -73,7 +74,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 				<FormError errors={form.errors} id={form.errorId} />
 				<input type="hidden" name="intent" value="change-email" />
 				<Field label="New email address" meta={fields.newEmail} type="email" autoComplete="email" />
-				<Submit name="intent" value="change-email">Send confirmation link</Submit>
+				<Submit>Send confirmation link</Submit>
 			</Form>
 			<h2>Sessions</h2>
 			<Form method="post">

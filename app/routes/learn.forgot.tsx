@@ -47,6 +47,7 @@ export default function Forgot({ actionData }: Route.ComponentProps) {
 		lastResult: actionData?.result,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 	return (
 		<section className="narrow">

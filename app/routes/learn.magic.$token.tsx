@@ -22,7 +22,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	return { reason: 'invalid' as const }
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Sign-in link' }, { name: 'referrer', content: 'no-referrer' }]
+export const meta: Route.MetaFunction = () => [{ title: 'Sign-in link' }, { name: 'referrer', content: 'same-origin' }]
 
 export default function MagicToken({ loaderData }: Route.ComponentProps) {
 	return <TokenProblem reason={loaderData.reason} retryHref="/learn/magic" retryLabel="Email me a new link" />

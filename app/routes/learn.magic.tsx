@@ -56,6 +56,7 @@ export default function Magic({ actionData }: Route.ComponentProps) {
 		lastResult: actionData?.result,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 	return (
 		<section className="narrow">

@@ -36,13 +36,14 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	return data({ result: submission.reply(), problem: 'invalid' as const }, { status: 403 })
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password' }, { name: 'referrer', content: 'no-referrer' }]
+export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password' }, { name: 'referrer', content: 'same-origin' }]
 
 export default function Reset({ loaderData, actionData }: Route.ComponentProps) {
 	const [form, fields] = useForm({
 		lastResult: actionData?.result,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 	const problem = actionData?.problem ?? loaderData.problem
 	if (problem) return <TokenProblem reason={problem} retryHref="/learn/forgot" retryLabel="Ask for a new link" />

@@ -66,6 +66,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 		lastResult: actionData?.result,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 	const reason = actionData && 'reason' in actionData ? actionData.reason : null
 	return (

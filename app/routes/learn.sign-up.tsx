@@ -6,6 +6,7 @@ import { Field, FormError, Submit } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { emails } from '#app/utils/emails.server.ts'
 import { absoluteUrl, limitForm } from '#app/utils/forms.server.ts'
+import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { loadSiteChrome } from '#app/utils/site.server.ts'
 import { issueToken } from '#app/utils/tokens.server.ts'
@@ -26,7 +27,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (!tenant) throw new Response(null, { status: 404 })
 	const formData = await request.formData()
 	const submission = parseWithZod(formData, { schema })
-	const limited = await limitForm(ctx, 'signUp', ctx.clientIp, submission, ['password'])
+	const limited =
+		(await limitForm(ctx, 'signUp', ipEmailKey(ctx.clientIp, formData.get('email')), submission, ['password'])) ??
+		(await limitForm(ctx, 'signUpIp', ctx.clientIp, submission, ['password']))
 	if (limited) return limited
 	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 
@@ -52,6 +55,7 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
 		lastResult: actionData?.result,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 	return (
 		<section className="narrow">

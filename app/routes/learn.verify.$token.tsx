@@ -17,7 +17,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	return { reason: 'invalid' as const }
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Confirm your email' }, { name: 'referrer', content: 'no-referrer' }]
+export const meta: Route.MetaFunction = () => [{ title: 'Confirm your email' }, { name: 'referrer', content: 'same-origin' }]
 
 export default function Verify({ loaderData }: Route.ComponentProps) {
 	return <TokenProblem reason={loaderData.reason} retryHref="/learn/sign-in" retryLabel="Go to sign in" />

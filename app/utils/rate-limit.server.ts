@@ -5,6 +5,8 @@ export const POLICIES = {
 	'auth.signIn': { points: 10, windowMs: 15 * 60_000 },
 	magic: { points: 5, windowMs: 15 * 60_000 },
 	signUp: { points: 5, windowMs: 60 * 60_000 },
+	// a school behind one NAT address signs up together; this only stops floods
+	signUpIp: { points: 100, windowMs: 60 * 60_000 },
 	passwordReset: { points: 5, windowMs: 15 * 60_000 },
 	enrollment: { points: 30, windowMs: 60_000 },
 	quizSubmission: { points: 20, windowMs: 60_000 },

@@ -1,12 +1,13 @@
 // The stack the Playwright suite runs against: a fresh SQLite database,
 // migrated and seeded, the local content service and the built app.
-import { rmSync } from 'node:fs'
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { startCms } from '#cms/server.ts'
 import { migrateDatabase, openDatabase } from '#db/client.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { DEMO_PASSWORD, TEST_SECRETS, testEnv } from '#tests/support/env.ts'
 import { loadBuiltServer } from '#tests/support/stack.ts'
+import { startMailSink } from '#tests/support/mail.ts'
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210)
 
@@ -16,8 +17,18 @@ const db = openDatabase(`file:${file}`)
 await migrateDatabase(db)
 await seedDemoData(db, DEMO_PASSWORD)
 
+// Delivered mail, one JSON line per message, for the browser tests to read links from.
+mkdirSync(resolve('.tmp/e2e'), { recursive: true })
+const mail = await startMailSink((m) => appendFileSync(resolve('.tmp/e2e/mail.jsonl'), `${JSON.stringify(m)}\n`))
+
 const cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID, port: E2E_PORT + 1 })
 const { listen } = await loadBuiltServer()
-const env = testEnv({ CMS_API_URL: cms.url, DATABASE_URL: `file:${file}`, AUTH_URL: `http://localhost:${E2E_PORT}` })
+const env = testEnv({
+	CMS_API_URL: cms.url,
+	DATABASE_URL: `file:${file}`,
+	AUTH_URL: `http://localhost:${E2E_PORT}`,
+	SMTP_HOST: '127.0.0.1',
+	SMTP_PORT: String(mail.port),
+})
 await listen({ env, db, port: E2E_PORT, host: '127.0.0.1' })
 console.log(`e2e stack on http://localhost:${E2E_PORT}`)

@@ -1,4 +1,41 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Page, TestInfo } from '@playwright/test'
+import { openDatabase } from '#db/client.ts'
+
 export const PORT = Number(process.env.E2E_PORT ?? 3210)
+export const DEMO_PASSWORD = 'demo-password-2026'
 
 /** An absolute URL on one of the test hosts. */
 export const at = (host: string, path = '/') => `http://${host}:${PORT}${path}`
+
+/** An address unique to this test and project, so the js and no-js runs never share an account. */
+export const uniqueEmail = (info: TestInfo, name: string) => `${name}-${info.project.name}-${info.workerIndex}-${Date.now()}@acme.test`
+
+/** The path of the newest link under `prefix` in mail delivered to `to`. */
+export async function mailedLink(to: string, prefix: string, timeoutMs = 5000) {
+	const file = resolve('.tmp/e2e/mail.jsonl')
+	const deadline = Date.now() + timeoutMs
+	while (Date.now() < deadline) {
+		if (existsSync(file)) {
+			const mails = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l))
+			const mine = mails.filter((m) => m.to === to)
+			const match = mine.length ? new RegExp(`https?://[^\\s]+(${prefix}[^\\s]+)`).exec(mine[mine.length - 1].text) : null
+			if (match) return match[1]
+		}
+		await new Promise((r) => setTimeout(r, 50))
+	}
+	throw new Error(`no mail with ${prefix} to ${to}`)
+}
+
+/** The e2e server's database, for setting up what has no screen yet. */
+export function e2eDatabase() {
+	return openDatabase(`file:${resolve('.tmp/e2e/e2e.sqlite')}`)
+}
+
+export async function signIn(page: Page, host: string, email: string, password = DEMO_PASSWORD) {
+	await page.goto(at(host, '/learn/sign-in'))
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password').fill(password)
+	await page.getByRole('button', { name: 'Sign in' }).click()
+}
