@@ -151,11 +151,9 @@ function isSafeMethod(method: string | undefined) {
 function sameOriginRequest(req: IncomingMessage, origin: string) {
 	const given = firstHeader(req.headers.origin)
 	const site = firstHeader(req.headers['sec-fetch-site'])
-	// Pages with Referrer-Policy no-referrer (token pages) make browsers send `Origin: null`;
-	// Sec-Fetch-Site still tells where the form came from.
-	if (given !== undefined && given !== 'null') return given === origin
-	if (site !== undefined) return site === 'same-origin' || site === 'none'
-	return given === undefined
+	// `Origin: null` (sandboxed or no-referrer pages) is refused: our own pages never send it.
+	if (given !== undefined) return given === origin
+	return site === undefined || site === 'same-origin' || site === 'none'
 }
 
 function isApi(path: string) {
