@@ -1,4 +1,6 @@
-import { getInputProps, type FieldMetadata } from '@conform-to/react'
+import { getInputProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { z } from 'zod'
 import { useNavigation } from 'react-router'
 
 /** A labelled input with its error beside it, tied by aria-describedby; works without JavaScript. */
@@ -68,4 +70,18 @@ export function Notice({ children, tone = 'info' }: { children: React.ReactNode;
 			{children}
 		</div>
 	)
+}
+
+/**
+ * A conform form validated by the route's zod schema: on the server through
+ * the action's lastResult (works without JavaScript), and in the browser
+ * when JavaScript runs.
+ */
+export function useZodForm(schema: z.ZodType, lastResult: SubmissionResult<string[]> | null | undefined) {
+	return useForm<Record<string, string>>({
+		lastResult,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: schema as never }),
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+	})
 }

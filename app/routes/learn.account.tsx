@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Submit } from '#app/components/form.tsx'
+import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { emails } from '#app/utils/emails.server.ts'
@@ -54,12 +54,7 @@ export const meta: Route.MetaFunction = () => [{ title: 'Account' }]
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
 	const [params] = useSearchParams()
-	const [form, fields] = useForm({
-		lastResult: actionData?.result,
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: emailSchema }),
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-	})
+	const [form, fields] = useZodForm(emailSchema, actionData?.result)
 	const notice = params.get('notice')
 	return (
 		<section className="narrow stack">

@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Submit } from '#app/components/form.tsx'
+import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { signInWithConsumedToken } from '#app/utils/auth.server.ts'
@@ -39,12 +39,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password' }, { name: 'referrer', content: 'same-origin' }]
 
 export default function Reset({ loaderData, actionData }: Route.ComponentProps) {
-	const [form, fields] = useForm({
-		lastResult: actionData?.result,
-		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-	})
+	const [form, fields] = useZodForm(schema, actionData?.result)
 	const problem = actionData?.problem ?? loaderData.problem
 	if (problem) return <TokenProblem reason={problem} retryHref="/learn/forgot" retryLabel="Ask for a new link" />
 	return (

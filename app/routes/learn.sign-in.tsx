@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Submit } from '#app/components/form.tsx'
+import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { authenticate, roleLanding, safeCallbackUrl, signInAndRedirect } from '#app/utils/auth.server.ts'
 import { limitForm } from '#app/utils/forms.server.ts'
@@ -62,12 +62,7 @@ export const meta: Route.MetaFunction = () => [{ title: 'Sign in' }]
 
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
 	const [params] = useSearchParams()
-	const [form, fields] = useForm({
-		lastResult: actionData?.result,
-		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-	})
+	const [form, fields] = useZodForm(schema, actionData?.result)
 	const reason = actionData && 'reason' in actionData ? actionData.reason : null
 	return (
 		<section className="narrow">

@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Submit } from '#app/components/form.tsx'
+import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { emails } from '#app/utils/emails.server.ts'
 import { absoluteUrl, limitForm } from '#app/utils/forms.server.ts'
@@ -51,12 +51,7 @@ export { actionHeaders as headers } from '#app/utils/headers.ts'
 export const meta: Route.MetaFunction = () => [{ title: 'Create an account' }]
 
 export default function SignUp({ actionData }: Route.ComponentProps) {
-	const [form, fields] = useForm({
-		lastResult: actionData?.result,
-		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-	})
+	const [form, fields] = useZodForm(schema, actionData?.result)
 	return (
 		<section className="narrow">
 			<h1>Create an account</h1>
