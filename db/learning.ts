@@ -20,6 +20,14 @@ export async function findEnrollment(db: Database, scope: Scope, courseSlug: str
 	return row ?? null
 }
 
+export async function listEnrollments(db: Database, scope: Scope) {
+	const { enrollments: e } = db.t
+	return db.orm
+		.select()
+		.from(e)
+		.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId)))
+}
+
 /** Sets the enrollment's status, creating the one row (tenant, user, course) if needed. */
 export async function putEnrollment(db: Database, scope: Scope, courseSlug: string, status: EnrollmentStatus) {
 	const now = new Date()

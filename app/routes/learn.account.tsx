@@ -5,11 +5,9 @@ import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
-import { emails } from '#app/utils/emails.server.ts'
-import { absoluteUrl, limitForm } from '#app/utils/forms.server.ts'
+import { mailTokenLink } from '#app/utils/emails.server.ts'
+import { limitForm } from '#app/utils/forms.server.ts'
 import { destroySessionCookie } from '#app/utils/session.server.ts'
-import { loadSiteChrome } from '#app/utils/site.server.ts'
-import { issueToken } from '#app/utils/tokens.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import type { Route } from './+types/learn.account.ts'
@@ -42,9 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (await findUserByEmail(ctx.db, user.tenant_id, newEmail)) {
 		return data({ result: submission.reply({ fieldErrors: { newEmail: ['Another account already uses that address'] } }) }, { status: 400 })
 	}
-	const token = await issueToken(ctx.db, user.id, 'email_change', { payload: newEmail })
-	const site = await loadSiteChrome(ctx)
-	void ctx.mailer.send(emails.emailChange(newEmail, site.name, absoluteUrl(ctx, `/learn/account/email/${token}`)))
+	void mailTokenLink(ctx, user.id, newEmail, 'email_change', newEmail)
 	return redirect('/learn/account?notice=email-sent')
 }
 

@@ -1,20 +1,14 @@
-import { and, eq } from 'drizzle-orm'
 import { getRequestContext } from '#app/context.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
+import { listEnrollments } from '#db/learning.ts'
 import type { Route } from './+types/learn.dashboard.ts'
 
 // The learner's home. Issue 4 adds progress bars, resume links and quiz scores.
 export async function loader({ context, request }: Route.LoaderArgs) {
 	const { claims } = requireSession(context, request)
 	const ctx = getRequestContext(context)
-	const e = ctx.db.t.enrollments
-	const enrollments = claims.tenantId
-		? await ctx.db.orm
-				.select({ course_slug: e.course_slug, status: e.status })
-				.from(e)
-				.where(and(eq(e.tenant_id, claims.tenantId), eq(e.user_id, claims.userId)))
-		: []
-	return { name: claims.name, email: claims.email, enrollments }
+	const rows = claims.tenantId ? await listEnrollments(ctx.db, { tenantId: claims.tenantId, userId: claims.userId }) : []
+	return { name: claims.name, email: claims.email, enrollments: rows.map(({ course_slug, status }) => ({ course_slug, status })) }
 }
 
 export const meta: Route.MetaFunction = () => [{ title: 'Dashboard' }]

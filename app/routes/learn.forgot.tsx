@@ -4,11 +4,9 @@ import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
-import { emails } from '#app/utils/emails.server.ts'
-import { absoluteUrl, limitForm } from '#app/utils/forms.server.ts'
+import { mailTokenLink } from '#app/utils/emails.server.ts'
+import { limitForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
-import { loadSiteChrome } from '#app/utils/site.server.ts'
-import { issueToken } from '#app/utils/tokens.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { findUserByEmail } from '#db/users.ts'
 import type { Route } from './+types/learn.forgot.ts'
@@ -32,9 +30,7 @@ async function sendResetIfEligible(ctx: ReturnType<typeof getRequestContext>, em
 	if (!ctx.tenant || ctx.tenant.status !== 'active') return
 	const user = await findUserByEmail(ctx.db, ctx.tenant.id, email)
 	if (!user || !user.password_hash || user.deactivated_at) return
-	const token = await issueToken(ctx.db, user.id, 'password_reset')
-	const site = await loadSiteChrome(ctx)
-	await ctx.mailer.send(emails.passwordReset(user.email, site.name, absoluteUrl(ctx, `/learn/reset/${token}`)))
+	await mailTokenLink(ctx, user.id, user.email, 'password_reset')
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'

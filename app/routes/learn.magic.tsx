@@ -4,12 +4,10 @@ import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
-import { emails } from '#app/utils/emails.server.ts'
-import { absoluteUrl, limitForm } from '#app/utils/forms.server.ts'
+import { mailTokenLink } from '#app/utils/emails.server.ts'
+import { limitForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
-import { loadSiteChrome } from '#app/utils/site.server.ts'
 import { magicLinkEnabled } from '#app/utils/tenant-flags.server.ts'
-import { issueToken } from '#app/utils/tokens.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { findUserByEmail } from '#db/users.ts'
 import type { Route } from './+types/learn.magic.ts'
@@ -39,9 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	void (async () => {
 		const user = await findUserByEmail(ctx.db, tenant.id, submission.value.email)
 		if (!user || user.deactivated_at) return
-		const token = await issueToken(ctx.db, user.id, 'magic_link')
-		const site = await loadSiteChrome(ctx)
-		await ctx.mailer.send(emails.magicLink(user.email, site.name, absoluteUrl(ctx, `/learn/magic/${token}`)))
+		await mailTokenLink(ctx, user.id, user.email, 'magic_link')
 	})()
 	return redirect('/learn/magic?notice=sent')
 }

@@ -4,12 +4,10 @@ import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
-import { emails } from '#app/utils/emails.server.ts'
-import { absoluteUrl, limitForm } from '#app/utils/forms.server.ts'
+import { mailTokenLink } from '#app/utils/emails.server.ts'
+import { limitForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { loadSiteChrome } from '#app/utils/site.server.ts'
-import { issueToken } from '#app/utils/tokens.server.ts'
 import { emailField, nameField, newPasswordField } from '#app/utils/validation.ts'
 import { createUser, findUserByEmail } from '#db/users.ts'
 import type { Route } from './+types/learn.sign-up.ts'
@@ -37,11 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	// An existing address gets the same answer and no new account, so sign-up does not reveal who has one.
 	if (!(await findUserByEmail(ctx.db, tenant.id, email))) {
 		const user = await createUser(ctx.db, { tenant_id: tenant.id, email, name, role: 'student', password_hash: await hashPassword(password), locale: ctx.locale })
-		if (user) {
-			const token = await issueToken(ctx.db, user.id, 'email_verify')
-			const site = await loadSiteChrome(ctx)
-			void ctx.mailer.send(emails.verification(email, site.name, absoluteUrl(ctx, `/learn/verify/${token}`)))
-		}
+		if (user) void mailTokenLink(ctx, user.id, email, 'email_verify')
 	}
 	return redirect('/learn/sign-up?notice=check-email')
 }

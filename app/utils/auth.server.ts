@@ -2,7 +2,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { redirect, type RouterContextProvider } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
 import type { Role } from '#db/schema/values.ts'
-import { findUserByEmail, findUserById, type User } from '#db/users.ts'
+import type { TokenType } from '#db/schema/values.ts'
+import { findUserByEmail, findUserById, updateUser, type User } from '#db/users.ts'
+import { consumeToken } from './tokens.server.ts'
 import { hashPassword, verifyPassword } from './password.server.ts'
 import { commitUserSession, getSession, type CurrentSession, type SessionClaims } from './session.server.ts'
 
@@ -121,4 +123,18 @@ export async function signInWithConsumedToken(ctx: RequestContext, userId: strin
 	const result = await authenticate(ctx, { kind: 'consumed_token', userId, proof: mintConsumedTokenProof(ctx, userId, ref) })
 	if (!result.ok) return null
 	return signInAndRedirect(ctx, result.user, callbackUrl)
+}
+
+/**
+ * An emailed link that signs in (verification, magic link): uses the token
+ * once, checks its user belongs to this host, marks the address verified
+ * (opening the link proves it) and signs in. Returns the redirect, or why not.
+ */
+export async function signInWithEmailedToken(ctx: RequestContext, raw: string, type: Extract<TokenType, 'email_verify' | 'magic_link'>) {
+	const check = await consumeToken(ctx.db, raw, type)
+	if (!check.ok) return { reason: check.reason }
+	const user = await findUserById(ctx.db, check.token.user_id)
+	if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return { reason: 'invalid' as const }
+	if (!user.email_verified_at) await updateUser(ctx.db, user.id, { email_verified_at: new Date() })
+	return (await signInWithConsumedToken(ctx, user.id, check.token.id)) ?? { reason: 'invalid' as const }
 }

@@ -1,4 +1,9 @@
+import type { RequestContext } from '#app/context.ts'
+import type { TokenType } from '#db/schema/values.ts'
 import type { Email } from './email.server.ts'
+import { absoluteUrl } from './forms.server.ts'
+import { loadSiteChrome } from './site.server.ts'
+import { issueToken } from './tokens.server.ts'
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
@@ -22,4 +27,20 @@ export const emails = {
 		compose('email_change', to, site, 'Confirm your new email address', ['Please confirm that you want to use this address for your account.'], { label: 'Confirm new address', url }, 'The link works for one hour. If you did not ask for this change, ignore this email.'),
 	invitation: (to: string, site: string, url: string, role: string) =>
 		compose('invitation', to, site, 'You are invited', [`You have been invited to join ${site} as ${role.replace('_', ' ')}.`], { label: 'Accept invitation', url }, 'The invitation works for 7 days.'),
+}
+
+/** Where each token's link leads, and the email that carries it. */
+const TOKEN_LINKS: Record<TokenType, { path: string; compose: (to: string, site: string, url: string) => Email }> = {
+	email_verify: { path: '/learn/verify/', compose: emails.verification },
+	password_reset: { path: '/learn/reset/', compose: emails.passwordReset },
+	magic_link: { path: '/learn/magic/', compose: emails.magicLink },
+	email_change: { path: '/learn/account/email/', compose: emails.emailChange },
+}
+
+/** Issues a token of the type for the user and mails its link to `to`. Never throws on delivery. */
+export async function mailTokenLink(ctx: RequestContext, userId: string, to: string, type: TokenType, payload?: string) {
+	const token = await issueToken(ctx.db, userId, type, { payload })
+	const site = await loadSiteChrome(ctx)
+	const { path, compose } = TOKEN_LINKS[type]
+	return ctx.mailer.send(compose(to, site.name, absoluteUrl(ctx, `${path}${token}`)))
 }

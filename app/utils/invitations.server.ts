@@ -2,7 +2,7 @@ import type { RequestContext } from '#app/context.ts'
 import { assignCourseAdmin } from '#db/learning.ts'
 import { acceptInvitationRow, findInvitation, insertInvitation, type Invitation } from '#db/invitations.ts'
 import { createUser, findUserByEmail, updateUser } from '#db/users.ts'
-import { hashToken, INVITATION_TTL_MS, newRawToken } from './tokens.server.ts'
+import { hashToken, INVITATION_TTL_MS, isTokenShaped, newRawToken } from './tokens.server.ts'
 
 export type InvitationCheck = { ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
 
@@ -16,7 +16,7 @@ export async function createInvitation(
 }
 
 export async function checkInvitation(ctx: RequestContext, raw: string, now = new Date()): Promise<InvitationCheck> {
-	if (!ctx.tenant || !/^[A-Za-z0-9_-]{20,100}$/.test(raw)) return { ok: false, reason: 'invalid' }
+	if (!ctx.tenant || !isTokenShaped(raw)) return { ok: false, reason: 'invalid' }
 	const invitation = await findInvitation(ctx.db, ctx.tenant.id, hashToken(raw))
 	if (!invitation) return { ok: false, reason: 'invalid' }
 	if (invitation.accepted_at) return { ok: false, reason: 'used' }

@@ -45,6 +45,11 @@ export function tokenPayload(raw: string) {
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}(\.[A-Za-z0-9_-]{1,400})?$/
 
+/** Cheap rejection of anything that cannot be a token we issued, before hashing or querying. */
+export function isTokenShaped(raw: string) {
+	return TOKEN_SHAPE.test(raw)
+}
+
 function explain(row: VerificationToken | null, now: Date): TokenCheck {
 	if (!row) return { ok: false, reason: 'invalid' }
 	if (row.used_at) return { ok: false, reason: 'used' }
@@ -54,13 +59,13 @@ function explain(row: VerificationToken | null, now: Date): TokenCheck {
 
 /** Checks a token without using it (the email-change link, the reset form). */
 export async function peekToken(db: Database, raw: string, type: TokenType, now = new Date()): Promise<TokenCheck> {
-	if (!TOKEN_SHAPE.test(raw)) return { ok: false, reason: 'invalid' }
+	if (!isTokenShaped(raw)) return { ok: false, reason: 'invalid' }
 	return explain(await findTokenByHash(db, hashToken(raw), type), now)
 }
 
 /** Uses a token once; the losers of a race get `used`. */
 export async function consumeToken(db: Database, raw: string, type: TokenType, now = new Date()): Promise<TokenCheck> {
-	if (!TOKEN_SHAPE.test(raw)) return { ok: false, reason: 'invalid' }
+	if (!isTokenShaped(raw)) return { ok: false, reason: 'invalid' }
 	const hash = hashToken(raw)
 	const row = await consumeTokenByHash(db, hash, type, now)
 	if (row) return { ok: true, token: row }

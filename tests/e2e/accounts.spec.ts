@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { createInvitation } from '#app/utils/invitations.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
-import { at, DEMO_PASSWORD, e2eDatabase, mailedLink, signIn, uniqueEmail } from './support.ts'
+import { at, DEMO_PASSWORD, e2eDatabase, mailedLink, signIn, signUpAndVerify, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
 
@@ -99,12 +99,7 @@ test('magic link signs in once', async ({ page }, info) => {
 test('email change is confirmed by a control, not by opening the link', async ({ page }, info) => {
 	const email = uniqueEmail(info, 'mover')
 	const newEmail = uniqueEmail(info, 'moved')
-	await page.goto(at(ACME, '/learn/sign-up'))
-	await page.getByLabel('Name').fill('Mo Mover')
-	await page.getByLabel('Email').fill(email)
-	await page.getByLabel('Password').fill('a-good-long-secret')
-	await page.getByRole('button', { name: 'Create account' }).click()
-	await page.goto(at(ACME, await mailedLink(email, '/learn/verify/')))
+	await signUpAndVerify(page, ACME, 'Mo Mover', email)
 	await page.goto(at(ACME, '/learn/account'))
 	await page.getByLabel('New email address').fill(newEmail)
 	await page.getByRole('button', { name: 'Send confirmation link' }).click()
@@ -153,12 +148,7 @@ test('the 11th sign-in attempt is refused with 429', async ({ page }, info) => {
 
 test("a deactivated user's live session is rejected on its next request", async ({ page }, info) => {
 	const email = uniqueEmail(info, 'doomed')
-	await page.goto(at(ACME, '/learn/sign-up'))
-	await page.getByLabel('Name').fill('Dee Doomed')
-	await page.getByLabel('Email').fill(email)
-	await page.getByLabel('Password').fill('a-good-long-secret')
-	await page.getByRole('button', { name: 'Create account' }).click()
-	await page.goto(at(ACME, await mailedLink(email, '/learn/verify/')))
+	await signUpAndVerify(page, ACME, 'Dee Doomed', email)
 	await expect(page.getByRole('heading', { name: 'Welcome, Dee Doomed' })).toBeVisible()
 	const db = e2eDatabase()
 	try {

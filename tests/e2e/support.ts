@@ -39,3 +39,14 @@ export async function signIn(page: Page, host: string, email: string, password =
 	await page.getByLabel('Password').fill(password)
 	await page.getByRole('button', { name: 'Sign in' }).click()
 }
+
+/** Creates an account through the sign-up form and opens its verification link (ends signed in). */
+export async function signUpAndVerify(page: Page, host: string, name: string, email: string) {
+	await page.goto(at(host, '/learn/sign-up'))
+	await page.getByLabel('Name').fill(name)
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password').fill('a-good-long-secret')
+	await page.getByRole('button', { name: 'Create account' }).click()
+	await page.getByText('Check your email').waitFor()
+	await page.goto(at(host, await mailedLink(email, '/learn/verify/')))
+}
