@@ -26,5 +26,12 @@ export default [
 	// Administration
 	route('admin', 'routes/admin.tsx'),
 
+	// Authentication transport (outside the OpenAPI contract) and the signed-in user's picture
+	route('api/auth/signout', 'routes/api.auth.signout.ts'),
+	route('api/auth/callback/:provider', 'routes/api.auth.callback.$provider.ts'),
+	route('api/auth/:provider', 'routes/api.auth.$provider.ts'),
+	route('api/test-idp/*', 'routes/api.test-idp.$.ts'),
+	route('api/avatar', 'routes/api.avatar.ts'),
+
 	route('api/health', 'routes/api.health.ts'),
 ] satisfies RouteConfig

@@ -75,7 +75,7 @@ export function createApp(options: AppOptions) {
 		if (path.startsWith('/assets/')) return assets(req, res, () => send(res, new Response('Not found', { status: 404 })))
 
 		const tenant = resolution.kind === 'tenant' ? resolution.tenant : null
-		if (tenant?.status === 'suspended') {
+		if (tenant?.status === 'suspended' && !SUSPENDED_PASSTHROUGH.some((prefix) => path.startsWith(prefix))) {
 			return send(
 				res,
 				statusPage({
@@ -137,6 +137,10 @@ export function createApp(options: AppOptions) {
 
 	return { listener, db, cms, rateLimit }
 }
+
+// An external sign-in that was under way when the tenant was suspended ends on
+// the spec's refusal page (oauth_tenant_suspended), not on the 503.
+const SUSPENDED_PASSTHROUGH = ['/api/auth/callback/', '/learn/sign-in/error']
 
 function isSafeMethod(method: string | undefined) {
 	return method === 'GET' || method === 'HEAD' || method === 'OPTIONS'

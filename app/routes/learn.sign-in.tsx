@@ -8,6 +8,7 @@ import { authenticate, roleLanding, safeCallbackUrl, signInAndRedirect } from '#
 import { limitForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { getSession } from '#app/utils/session.server.ts'
+import { enabledProviders, PROVIDER_LABELS } from '#app/utils/oauth.server.ts'
 import { magicLinkEnabled } from '#app/utils/tenant-flags.server.ts'
 import { emailField, passwordField } from '#app/utils/validation.ts'
 import type { Route } from './+types/learn.sign-in.ts'
@@ -35,6 +36,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		isApex: ctx.tenant === null,
 		magicLink: ctx.tenant ? magicLinkEnabled(ctx.tenant) : false,
 		apexSignIn: `${ctx.env.AUTH_URL}/learn/sign-in`,
+		providers: enabledProviders(ctx).map((id) => ({ id, label: PROVIDER_LABELS[id] })),
 	}
 }
 
@@ -84,6 +86,19 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 					<a href="/learn/forgot">Forgot your password?</a>
 				</div>
 			</Form>
+			{loaderData.providers.length ? (
+				<div className="stack" aria-label="Other ways to sign in" role="group">
+					{loaderData.providers.map((p) => (
+						// A native post: the answer is a redirect to the provider's site.
+						<form key={p.id} method="post" action={`/api/auth/${p.id}`}>
+							<input type="hidden" name="callbackUrl" value={params.get('callbackUrl') ?? ''} />
+							<button type="submit" className="button button-secondary">
+								Continue with {p.label}
+							</button>
+						</form>
+					))}
+				</div>
+			) : null}
 			{!loaderData.isApex ? (
 				<p className="actions">
 					{loaderData.magicLink ? <a href="/learn/magic">Email me a sign-in link</a> : null}

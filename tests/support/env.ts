@@ -5,6 +5,11 @@ export const TEST_SECRETS = {
 	CMS_API_UUID: '8a1d3c5e-7f90-4b12-a345-6789abcdef01',
 	CMS_PROJECT_UUID: '3e5a7c9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d',
 	CMS_WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
+	// Both external providers on: in test mode they talk to the app's test identity provider.
+	AUTH_GOOGLE_ID: 'test-google-client',
+	AUTH_GOOGLE_SECRET: 'test-google-secret-0123456789',
+	AUTH_GITHUB_ID: 'test-github-client',
+	AUTH_GITHUB_SECRET: 'test-github-secret-0123456789',
 }
 
 export const DEMO_PASSWORD = 'demo-password-2026'
