@@ -40,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (await findUserByEmail(ctx.db, user.tenant_id, newEmail)) {
 		return data({ result: submission.reply({ fieldErrors: { newEmail: ['Another account already uses that address'] } }) }, { status: 400 })
 	}
-	void mailTokenLink(ctx, user.id, newEmail, 'email_change', newEmail)
+	void mailTokenLink(ctx, user, newEmail, 'email_change', newEmail)
 	return redirect('/learn/account?notice=email-sent')
 }
 

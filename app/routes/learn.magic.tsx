@@ -37,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	void (async () => {
 		const user = await findUserByEmail(ctx.db, tenant.id, submission.value.email)
 		if (!user || user.deactivated_at) return
-		await mailTokenLink(ctx, user.id, user.email, 'magic_link')
+		await mailTokenLink(ctx, user, user.email, 'magic_link')
 	})()
 	return redirect('/learn/magic?notice=sent')
 }

@@ -35,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	// An existing address gets the same answer and no new account, so sign-up does not reveal who has one.
 	if (!(await findUserByEmail(ctx.db, tenant.id, email))) {
 		const user = await createUser(ctx.db, { tenant_id: tenant.id, email, name, role: 'student', password_hash: await hashPassword(password), locale: ctx.locale })
-		if (user) void mailTokenLink(ctx, user.id, email, 'email_verify')
+		if (user) void mailTokenLink(ctx, user, email, 'email_verify')
 	}
 	return redirect('/learn/sign-up?notice=check-email')
 }

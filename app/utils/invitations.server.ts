@@ -2,6 +2,10 @@ import type { RequestContext } from '#app/context.ts'
 import { assignCourseAdmin } from '#db/learning.ts'
 import { acceptInvitationRow, findInvitation, insertInvitation, type Invitation } from '#db/invitations.ts'
 import { createUser, findUserByEmail, updateUser } from '#db/users.ts'
+import { composeEmail } from './emails.server.ts'
+import { absoluteUrl } from './forms.server.ts'
+import { isLocale } from './locale.server.ts'
+import { loadSiteChrome } from './site.server.ts'
 import { hashToken, INVITATION_TTL_MS, isTokenShaped, newRawToken } from './tokens.server.ts'
 
 export type InvitationCheck = { ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
@@ -13,6 +17,20 @@ export async function createInvitation(
 	const raw = newRawToken()
 	const invitation = await insertInvitation(ctx.db, { ...input, tokenHash: hashToken(raw), expiresAt: new Date(Date.now() + INVITATION_TTL_MS) })
 	return { raw, invitation }
+}
+
+/**
+ * Creates the invitation and emails its link: in the invitee's locale when
+ * they already have an account here, else in the inviter's. Delivery never throws.
+ */
+export async function sendInvitation(ctx: RequestContext, input: Parameters<typeof createInvitation>[1]) {
+	const { raw, invitation } = await createInvitation(ctx, input)
+	const existing = await findUserByEmail(ctx.db, input.tenantId, input.email)
+	const site = await loadSiteChrome(ctx)
+	const locale = existing && isLocale(existing.locale) ? existing.locale : ctx.locale
+	const url = absoluteUrl(ctx, `/invite/${raw}`)
+	const delivered = await ctx.mailer.send(composeEmail({ kind: 'invitation', to: invitation.email, locale, site: site.name, url, role: input.role }))
+	return { invitation, delivered }
 }
 
 export async function checkInvitation(ctx: RequestContext, raw: string, now = new Date()): Promise<InvitationCheck> {

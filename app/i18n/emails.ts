@@ -1,0 +1,89 @@
+// Transactional email copy in every supported locale. `{site}` and `{role}`
+// are filled in when composing. tests/integration/i18n.test.ts checks that
+// every locale has every key and that no locale is a copy of English.
+import type { Locale } from '#db/schema/values.ts'
+
+export type EmailKind = 'verification' | 'password_reset' | 'magic_link' | 'email_change' | 'invitation'
+
+export interface EmailCopy {
+	subject: string
+	body: string
+	action: string
+	footer: string
+}
+
+export interface EmailCatalogue {
+	kinds: Record<EmailKind, EmailCopy>
+	roles: Record<'student' | 'course_admin' | 'tenant_admin', string>
+	/** Label before the plain-text link. */
+	linkLabel: string
+}
+
+export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
+	en: {
+		kinds: {
+			verification: { subject: 'Confirm your email address', body: 'Welcome! Please confirm that this is your email address.', action: 'Confirm email', footer: 'The link works for 24 hours. If you did not sign up, ignore this email.' },
+			password_reset: { subject: 'Reset your password', body: 'Someone asked to reset the password of your account.', action: 'Choose a new password', footer: 'The link works for one hour and only once. If it was not you, ignore this email.' },
+			magic_link: { subject: 'Your sign-in link', body: 'Use this link to sign in without a password.', action: 'Sign in', footer: 'The link works for 15 minutes and only once. If you did not ask for it, ignore this email.' },
+			email_change: { subject: 'Confirm your new email address', body: 'Please confirm that you want to use this address for your account.', action: 'Confirm new address', footer: 'The link works for one hour. If you did not ask for this change, ignore this email.' },
+			invitation: { subject: 'You are invited', body: 'You have been invited to join {site} as {role}.', action: 'Accept invitation', footer: 'The invitation works for 7 days.' },
+		},
+		roles: { student: 'a learner', course_admin: 'a course administrator', tenant_admin: 'an administrator' },
+		linkLabel: 'Link',
+	},
+	es: {
+		kinds: {
+			verification: { subject: 'Confirma tu dirección de correo', body: '¡Te damos la bienvenida! Confirma que esta es tu dirección de correo.', action: 'Confirmar correo', footer: 'El enlace es válido durante 24 horas. Si no te registraste, ignora este mensaje.' },
+			password_reset: { subject: 'Restablece tu contraseña', body: 'Alguien ha pedido restablecer la contraseña de tu cuenta.', action: 'Elegir una contraseña nueva', footer: 'El enlace es válido durante una hora y una sola vez. Si no fuiste tú, ignora este mensaje.' },
+			magic_link: { subject: 'Tu enlace de acceso', body: 'Usa este enlace para iniciar sesión sin contraseña.', action: 'Iniciar sesión', footer: 'El enlace es válido durante 15 minutos y una sola vez. Si no lo pediste, ignora este mensaje.' },
+			email_change: { subject: 'Confirma tu nueva dirección de correo', body: 'Confirma que quieres usar esta dirección en tu cuenta.', action: 'Confirmar la nueva dirección', footer: 'El enlace es válido durante una hora. Si no pediste este cambio, ignora este mensaje.' },
+			invitation: { subject: 'Tienes una invitación', body: 'Te han invitado a unirte a {site} como {role}.', action: 'Aceptar la invitación', footer: 'La invitación es válida durante 7 días.' },
+		},
+		roles: { student: 'estudiante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
+		linkLabel: 'Enlace',
+	},
+	fr: {
+		kinds: {
+			verification: { subject: 'Confirmez votre adresse e-mail', body: 'Bienvenue ! Merci de confirmer que cette adresse e-mail est bien la vôtre.', action: "Confirmer l'adresse", footer: "Le lien est valable 24 heures. Si vous ne vous êtes pas inscrit, ignorez cet e-mail." },
+			password_reset: { subject: 'Réinitialisez votre mot de passe', body: 'Quelqu’un a demandé à réinitialiser le mot de passe de votre compte.', action: 'Choisir un nouveau mot de passe', footer: "Le lien est valable une heure et une seule fois. Si ce n'était pas vous, ignorez cet e-mail." },
+			magic_link: { subject: 'Votre lien de connexion', body: 'Utilisez ce lien pour vous connecter sans mot de passe.', action: 'Se connecter', footer: "Le lien est valable 15 minutes et une seule fois. Si vous ne l'avez pas demandé, ignorez cet e-mail." },
+			email_change: { subject: 'Confirmez votre nouvelle adresse e-mail', body: 'Merci de confirmer que vous souhaitez utiliser cette adresse pour votre compte.', action: 'Confirmer la nouvelle adresse', footer: "Le lien est valable une heure. Si vous n'avez pas demandé ce changement, ignorez cet e-mail." },
+			invitation: { subject: 'Vous êtes invité', body: 'Vous avez été invité à rejoindre {site} en tant que {role}.', action: "Accepter l'invitation", footer: "L'invitation est valable 7 jours." },
+		},
+		roles: { student: 'apprenant', course_admin: 'administrateur de cours', tenant_admin: 'administrateur' },
+		linkLabel: 'Lien',
+	},
+	de: {
+		kinds: {
+			verification: { subject: 'Bestätigen Sie Ihre E-Mail-Adresse', body: 'Willkommen! Bitte bestätigen Sie, dass dies Ihre E-Mail-Adresse ist.', action: 'E-Mail bestätigen', footer: 'Der Link ist 24 Stunden gültig. Wenn Sie sich nicht registriert haben, ignorieren Sie diese E-Mail.' },
+			password_reset: { subject: 'Setzen Sie Ihr Passwort zurück', body: 'Jemand hat das Zurücksetzen des Passworts Ihres Kontos angefordert.', action: 'Neues Passwort wählen', footer: 'Der Link ist eine Stunde lang und nur einmal gültig. Wenn Sie das nicht waren, ignorieren Sie diese E-Mail.' },
+			magic_link: { subject: 'Ihr Anmeldelink', body: 'Mit diesem Link melden Sie sich ohne Passwort an.', action: 'Anmelden', footer: 'Der Link ist 15 Minuten lang und nur einmal gültig. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.' },
+			email_change: { subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse', body: 'Bitte bestätigen Sie, dass Sie diese Adresse für Ihr Konto verwenden möchten.', action: 'Neue Adresse bestätigen', footer: 'Der Link ist eine Stunde gültig. Wenn Sie diese Änderung nicht angefordert haben, ignorieren Sie diese E-Mail.' },
+			invitation: { subject: 'Sie wurden eingeladen', body: 'Sie wurden eingeladen, {site} als {role} beizutreten.', action: 'Einladung annehmen', footer: 'Die Einladung ist 7 Tage gültig.' },
+		},
+		roles: { student: 'Lernende Person', course_admin: 'Kursverwaltung', tenant_admin: 'Administration' },
+		linkLabel: 'Link',
+	},
+	pt: {
+		kinds: {
+			verification: { subject: 'Confirme o seu endereço de e-mail', body: 'Boas-vindas! Confirme que este é o seu endereço de e-mail.', action: 'Confirmar e-mail', footer: 'O link é válido por 24 horas. Se não se registou, ignore este e-mail.' },
+			password_reset: { subject: 'Redefina a sua palavra-passe', body: 'Alguém pediu para redefinir a palavra-passe da sua conta.', action: 'Escolher uma nova palavra-passe', footer: 'O link é válido por uma hora e uma única vez. Se não foi você, ignore este e-mail.' },
+			magic_link: { subject: 'O seu link de acesso', body: 'Use este link para entrar sem palavra-passe.', action: 'Entrar', footer: 'O link é válido por 15 minutos e uma única vez. Se não o pediu, ignore este e-mail.' },
+			email_change: { subject: 'Confirme o seu novo endereço de e-mail', body: 'Confirme que pretende usar este endereço na sua conta.', action: 'Confirmar o novo endereço', footer: 'O link é válido por uma hora. Se não pediu esta alteração, ignore este e-mail.' },
+			invitation: { subject: 'Recebeu um convite', body: 'Foi convidado para se juntar a {site} como {role}.', action: 'Aceitar o convite', footer: 'O convite é válido por 7 dias.' },
+		},
+		roles: { student: 'estudante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
+		linkLabel: 'Link',
+	},
+	zh: {
+		kinds: {
+			verification: { subject: '请确认您的电子邮件地址', body: '欢迎！请确认这是您的电子邮件地址。', action: '确认邮箱', footer: '此链接 24 小时内有效。如果您没有注册，请忽略此邮件。' },
+			password_reset: { subject: '重置您的密码', body: '有人请求重置您账户的密码。', action: '设置新密码', footer: '此链接一小时内有效，且只能使用一次。如果不是您本人操作，请忽略此邮件。' },
+			magic_link: { subject: '您的登录链接', body: '使用此链接即可无需密码登录。', action: '登录', footer: '此链接 15 分钟内有效，且只能使用一次。如果您没有请求此链接，请忽略此邮件。' },
+			email_change: { subject: '请确认您的新电子邮件地址', body: '请确认您希望将此地址用于您的账户。', action: '确认新地址', footer: '此链接一小时内有效。如果您没有请求此更改，请忽略此邮件。' },
+			invitation: { subject: '您收到了一份邀请', body: '您受邀以{role}身份加入 {site}。', action: '接受邀请', footer: '此邀请 7 天内有效。' },
+		},
+		roles: { student: '学员', course_admin: '课程管理员', tenant_admin: '管理员' },
+		linkLabel: '链接',
+	},
+}

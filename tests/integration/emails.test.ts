@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EMAIL_CATALOGUES } from '#app/i18n/emails.ts'
+import { composeEmail } from '#app/utils/emails.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { LOCALES } from '#db/schema/values.ts'
+import { findTenantBySlug } from '#db/tenants.ts'
+import { createUser } from '#db/users.ts'
+import { DIALECTS } from '#tests/support/databases.ts'
+import { linkIn } from '#tests/support/mail.ts'
+import { startStack, type Stack } from '#tests/support/stack.ts'
+
+const ACME = 'acme.localhost'
+
+/** Every string of a catalogue, by its key path. */
+function leaves(value: unknown, prefix = ''): Map<string, string> {
+	const out = new Map<string, string>()
+	if (typeof value === 'string') out.set(prefix, value)
+	else for (const [k, v] of Object.entries(value as object)) for (const [p, s] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(p, s)
+	return out
+}
+
+// Words that are the same in the other language, not untranslated copy.
+const SAME_AS_ENGLISH = new Set(['Link'])
+
+describe('email catalogues', () => {
+	const english = leaves(EMAIL_CATALOGUES.en)
+
+	it.each(LOCALES.filter((l) => l !== 'en'))('%s has every key, each non-empty and translated', (locale) => {
+		const catalogue = leaves(EMAIL_CATALOGUES[locale])
+		expect([...catalogue.keys()].sort()).toEqual([...english.keys()].sort())
+		for (const [key, text] of catalogue) {
+			expect(text.trim(), key).not.toBe('')
+			if (!SAME_AS_ENGLISH.has(text)) expect(text, `${locale}.${key} is English`).not.toBe(english.get(key))
+			// Placeholders survive translation.
+			expect(text.match(/\{\w+\}/g)?.sort(), key).toEqual(english.get(key)!.match(/\{\w+\}/g)?.sort())
+		}
+	})
+
+	it('composes HTML and plain text in the locale, escaping the site name', () => {
+		const mail = composeEmail({ kind: 'invitation', to: 'a@b.test', locale: 'es', site: 'A <b> & Co', url: 'https://x.test/invite/t', role: 'course_admin' })
+		expect(mail.subject).toBe('Tienes una invitación · A <b> & Co')
+		expect(mail.text).toContain('Te han invitado a unirte a A <b> & Co como administrador de curso.')
+		expect(mail.text).toContain('Aceptar la invitación: https://x.test/invite/t')
+		expect(mail.html).toContain('<html lang="es">')
+		expect(mail.html).toContain('A &#60;b&#62; &#38; Co')
+		expect(mail.html).not.toContain('<b>')
+	})
+})
+
+describe.each(DIALECTS)('email delivery and enumeration on %s', (dialect) => {
+	let stack: Stack
+	let acmeId: string
+	let passwordHash: string
+	beforeAll(async () => {
+		stack = await startStack(dialect)
+		acmeId = (await findTenantBySlug(stack.db, 'acme'))!.id
+		passwordHash = await hashPassword('a-good-long-secret')
+	})
+	afterAll(() => stack?.close())
+
+	const addUser = (email: string, locale: (typeof LOCALES)[number] = 'en') =>
+		createUser(stack.db, { tenant_id: acmeId, email, name: 'Mail Person', role: 'student', password_hash: passwordHash, locale, email_verified_at: new Date() })
+
+	it("mails in the user's locale", async () => {
+		await addUser('de@acme.test', 'de')
+		await addUser('zh@acme.test', 'zh')
+		await stack.browser(ACME).post('/learn/forgot', { email: 'de@acme.test' })
+		const reset = await stack.mail.waitFor('de@acme.test')
+		expect(reset.subject).toMatch(/^Setzen Sie Ihr Passwort zurück · /)
+		expect(reset.html).toContain('lang="de"')
+		expect(linkIn(reset, '/learn/reset/')).toMatch(/^\/learn\/reset\/\S+$/)
+
+		await stack.browser(ACME).post('/learn/magic', { email: 'zh@acme.test' })
+		const magic = await stack.mail.waitFor('zh@acme.test')
+		expect(magic.subject).toMatch(/^您的登录链接 · /)
+		expect(magic.text).toContain('登录: http')
+	})
+
+	/**
+	 * Forgot-password and magic-link requests for existing and unknown
+	 * addresses, interleaved: the same status, location and body, and
+	 * response times whose medians are close. Thirty of each, every address
+	 * used once so no rate limit interferes.
+	 */
+	it.each([
+		['/learn/forgot', 'forgot'],
+		['/learn/magic', 'magic'],
+	])('answers %s identically, in about the same time, whether or not the account exists', async (path, tag) => {
+		const runs = 30
+		for (let i = 0; i < runs; i++) await addUser(`${tag}-known-${i}@acme.test`)
+		const known: number[] = []
+		const unknown: number[] = []
+		const answers = new Set<string>()
+		const time = async (email: string) => {
+			const b = stack.browser(ACME)
+			const started = performance.now()
+			const res = await b.post(path, { email })
+			const elapsed = performance.now() - started
+			answers.add(JSON.stringify([res.status, res.headers.location, res.text, res.headers['set-cookie'] ?? null]))
+			return elapsed
+		}
+		for (let i = 0; i < runs; i++) {
+			known.push(await time(`${tag}-known-${i}@acme.test`))
+			unknown.push(await time(`${tag}-nobody-${i}@acme.test`))
+		}
+		expect(answers.size).toBe(1)
+		const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+		const [k, u] = [median(known), median(unknown)]
+		// Mail goes out after the response; only noise separates the two.
+		expect(Math.abs(k - u), `median known ${k.toFixed(1)} ms, unknown ${u.toFixed(1)} ms`).toBeLessThan(Math.max(15, 0.5 * Math.min(k, u)))
+		await stack.mail.waitFor(`${tag}-known-${runs - 1}@acme.test`)
+		expect(stack.mail.count(`${tag}-nobody-0@acme.test`)).toBe(0)
+	})
+})
