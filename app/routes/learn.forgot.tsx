@@ -30,7 +30,7 @@ async function sendResetIfEligible(ctx: ReturnType<typeof getRequestContext>, em
 	if (!ctx.tenant || ctx.tenant.status !== 'active') return
 	const user = await findUserByEmail(ctx.db, ctx.tenant.id, email)
 	if (!user || !user.password_hash || user.deactivated_at) return
-	await mailTokenLink(ctx, user.id, user.email, 'password_reset')
+	await mailTokenLink(ctx, user, user.email, 'password_reset')
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
