@@ -2,6 +2,7 @@ import { createContext, type RouterContextProvider } from 'react-router'
 import type { Database } from '#db/client.ts'
 import type { Tenant } from '#db/tenants.ts'
 import type { Locale } from '#db/schema/values.ts'
+import type { TagStore } from './utils/cache-tags.server.ts'
 import type { CmsClient, SiteKey } from './utils/cms.server.ts'
 import type { Env } from './utils/env.server.ts'
 import type { Mailer } from './utils/email.server.ts'
@@ -28,6 +29,8 @@ export interface RequestContext {
 	clientIp: string
 	rateLimit: RateLimitDriver
 	mailer: Mailer
+	/** Cache-tag versions: revalidated by the webhook and by this service's own writes. */
+	tags: TagStore
 }
 
 export const requestContext = createContext<RequestContext>()

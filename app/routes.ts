@@ -22,6 +22,9 @@ export default [
 
 	// Learning
 	route('learn/dashboard', 'routes/learn.dashboard.tsx'),
+	route('learn/course/:slug', 'routes/learn.course.$slug.tsx'),
+	route('learn/course/:slug/enroll', 'routes/learn.course.$slug.enroll.tsx'),
+	route('learn/course/:slug/entry/:entrySlug', 'routes/learn.course.$slug.entry.$entrySlug.tsx'),
 
 	// Administration
 	route('admin', 'routes/admin.tsx'),

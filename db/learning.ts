@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm'
+import { and, desc, eq, isNotNull, isNull, max } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import type { EnrollmentStatus } from './schema/values.ts'
@@ -40,6 +40,149 @@ export async function putEnrollment(db: Database, scope: Scope, courseSlug: stri
 		})
 		.returning()
 	return row
+}
+
+/**
+ * Enrolls with the one row per (tenant, user, course): inserts an active row,
+ * or revives a cancelled one (enrolled_at bumped, completed_at cleared).
+ * `changed` is true only for the request that actually wrote, so concurrent
+ * duplicates write one row and one audit event.
+ */
+export async function enrollActive(db: Database, scope: Scope, courseSlug: string, now = new Date()) {
+	const e = db.t.enrollments
+	const [created] = await db.orm
+		.insert(e)
+		.values({ id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, status: 'active', enrolled_at: now })
+		.onConflictDoNothing({ target: [e.tenant_id, e.user_id, e.course_slug] })
+		.returning()
+	if (created) return { enrollment: created, change: 'created' as const }
+	const [revived] = await db.orm
+		.update(e)
+		.set({ status: 'active', enrolled_at: now, completed_at: null })
+		.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug), eq(e.status, 'cancelled')))
+		.returning()
+	if (revived) return { enrollment: revived, change: 'reactivated' as const }
+	return { enrollment: (await findEnrollment(db, scope, courseSlug))!, change: null }
+}
+
+/** Moves an active enrollment to completed once; true when this call did it. */
+export async function completeEnrollment(db: Database, scope: Scope, courseSlug: string, at = new Date()) {
+	const e = db.t.enrollments
+	const rows = await db.orm
+		.update(e)
+		.set({ status: 'completed', completed_at: at })
+		.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug), eq(e.status, 'active')))
+		.returning({ id: e.id })
+	return rows.length > 0
+}
+
+export type EntryProgress = Database['t']['entry_progress']['$inferSelect']
+
+/** The user's progress rows in one course. */
+export async function listProgress(db: Database, scope: Scope, courseSlug: string) {
+	const p = db.t.entry_progress
+	return db.orm
+		.select()
+		.from(p)
+		.where(and(eq(p.tenant_id, scope.tenantId), eq(p.user_id, scope.userId), eq(p.course_slug, courseSlug)))
+}
+
+/** The user's progress rows in every course. */
+export async function listAllProgress(db: Database, scope: Scope) {
+	const p = db.t.entry_progress
+	return db.orm
+		.select()
+		.from(p)
+		.where(and(eq(p.tenant_id, scope.tenantId), eq(p.user_id, scope.userId)))
+}
+
+/** The user's viewed entries in every course, most recent first (resume on any device). */
+export async function recentlyViewed(db: Database, scope: Scope, limit = 20) {
+	const p = db.t.entry_progress
+	return db.orm
+		.select()
+		.from(p)
+		.where(and(eq(p.tenant_id, scope.tenantId), eq(p.user_id, scope.userId), isNotNull(p.last_viewed_at)))
+		.orderBy(desc(p.last_viewed_at))
+		.limit(limit)
+}
+
+/** Records that the entry was just viewed, keeping any completion. */
+export async function touchEntry(db: Database, scope: Scope, courseSlug: string, entrySlug: string, at = new Date()) {
+	const p = db.t.entry_progress
+	await db.orm
+		.insert(p)
+		.values({ id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, entry_slug: entrySlug, last_viewed_at: at })
+		.onConflictDoUpdate({ target: [p.user_id, p.tenant_id, p.course_slug, p.entry_slug], set: { last_viewed_at: at } })
+}
+
+export type QuizAttempt = Database['t']['quiz_attempts']['$inferSelect']
+
+export async function listAttempts(db: Database, scope: Scope, courseSlug: string, entrySlug: string) {
+	const q = db.t.quiz_attempts
+	return db.orm
+		.select()
+		.from(q)
+		.where(and(eq(q.tenant_id, scope.tenantId), eq(q.user_id, scope.userId), eq(q.course_slug, courseSlug), eq(q.entry_slug, entrySlug)))
+		.orderBy(q.attempt_number)
+}
+
+export async function recentAttempts(db: Database, scope: Scope, limit = 5) {
+	const q = db.t.quiz_attempts
+	return db.orm
+		.select()
+		.from(q)
+		.where(and(eq(q.tenant_id, scope.tenantId), eq(q.user_id, scope.userId), isNotNull(q.submitted_at)))
+		.orderBy(desc(q.submitted_at))
+		.limit(limit)
+}
+
+export interface AttemptInput {
+	score: number
+	passed: boolean
+	answers: Record<string, unknown>
+	feedback: unknown[]
+	startedAt?: Date
+}
+
+/**
+ * Stores the next attempt: number = highest so far + 1, refused past
+ * maxAttempts. The unique key (user, tenant, course, entry, attempt_number)
+ * makes concurrent submissions that picked the same number collide in the
+ * database; the loser re-reads and tries the next number. So numbers stay
+ * exactly 1..n with no gaps, and never exceed maxAttempts. Returns null when
+ * no attempts remain.
+ */
+export async function recordAttempt(db: Database, scope: Scope, courseSlug: string, entrySlug: string, maxAttempts: number, input: AttemptInput) {
+	const q = db.t.quiz_attempts
+	const where = and(eq(q.tenant_id, scope.tenantId), eq(q.user_id, scope.userId), eq(q.course_slug, courseSlug), eq(q.entry_slug, entrySlug))
+	// Each lost race means another attempt was stored, so this ends within maxAttempts + 1 rounds.
+	for (let round = 0; round <= maxAttempts; round++) {
+		const [{ highest }] = await db.orm.select({ highest: max(q.attempt_number) }).from(q).where(where)
+		const next = (highest ?? 0) + 1
+		if (next > maxAttempts) return null
+		const now = new Date()
+		const [row] = await db.orm
+			.insert(q)
+			.values({
+				id: newId(),
+				tenant_id: scope.tenantId,
+				user_id: scope.userId,
+				course_slug: courseSlug,
+				entry_slug: entrySlug,
+				attempt_number: next,
+				score: input.score,
+				passed: input.passed,
+				answers_json: input.answers,
+				feedback_json: input.feedback,
+				started_at: input.startedAt ?? now,
+				submitted_at: now,
+			})
+			.onConflictDoNothing({ target: [q.user_id, q.tenant_id, q.course_slug, q.entry_slug, q.attempt_number] })
+			.returning()
+		if (row) return row
+	}
+	return null
 }
 
 export async function markEntryCompleteRow(db: Database, scope: Scope, courseSlug: string, entrySlug: string, at = new Date()) {

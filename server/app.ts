@@ -12,6 +12,7 @@ import sirv from 'sirv'
 import { requestContext, type RequestContext } from '#app/context.ts'
 import { APEX_SITE, createCmsClient, type CmsClient } from '#app/utils/cms.server.ts'
 import { parseEnv, EnvError, type Env } from '#app/utils/env.server.ts'
+import { createTagStore } from '#app/utils/cache-tags.server.ts'
 import { createMailer } from '#app/utils/email.server.ts'
 import { jsonError } from '#app/utils/errors.ts'
 import { createMemoryDriver, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
@@ -53,6 +54,7 @@ export function createApp(options: AppOptions) {
 	const trustProxy = env.AUTH_TRUST_HOST === 'true'
 	const rateLimit = options.rateLimit ?? createMemoryDriver()
 	const mailer = createMailer(env)
+	const tags = createTagStore()
 
 	async function handle(req: IncomingMessage, res: ServerResponse) {
 		const hostHeader = (trustProxy && firstHeader(req.headers['x-forwarded-host'])) || req.headers.host
@@ -106,6 +108,7 @@ export function createApp(options: AppOptions) {
 			clientIp: (trustProxy && firstHeader(req.headers['x-forwarded-for'])) || req.socket.remoteAddress || 'unknown',
 			rateLimit,
 			mailer,
+			tags,
 		}
 		context.set(requestContext, value)
 		const request = createRequest(req, res, { protocol, host: hostHeader })
@@ -135,7 +138,7 @@ export function createApp(options: AppOptions) {
 		})
 	}
 
-	return { listener, db, cms, rateLimit }
+	return { listener, db, cms, rateLimit, tags }
 }
 
 // An external sign-in that was under way when the tenant was suspended ends on

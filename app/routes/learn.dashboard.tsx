@@ -1,37 +1,144 @@
+import { ProgressBar } from '#app/components/learning.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
-import { listEnrollments } from '#db/learning.ts'
+import { readContent } from '#app/utils/cms.server.ts'
+import { formatDate } from '#app/utils/format.ts'
+import { flattenEntries } from '#app/utils/learning.server.ts'
+import { listAllProgress, listEnrollments, recentAttempts } from '#db/learning.ts'
 import type { Route } from './+types/learn.dashboard.ts'
 
-// The learner's home. Issue 4 adds progress bars, resume links and quiz scores.
+/** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores. Scoped by tenant and user. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-	const { claims } = requireSession(context, request)
+	const { claims, user } = requireSession(context, request)
 	const ctx = getRequestContext(context)
-	const rows = claims.tenantId ? await listEnrollments(ctx.db, { tenantId: claims.tenantId, userId: claims.userId }) : []
-	return { name: claims.name, email: claims.email, enrollments: rows.map(({ course_slug, status }) => ({ course_slug, status })) }
+	if (!ctx.tenant) return { name: claims.name, email: claims.email, locale: ctx.locale, courses: [], resume: [], scores: [] }
+	const scope = { tenantId: ctx.tenant.id, userId: user.id }
+	const [enrollments, progress, attempts] = await Promise.all([listEnrollments(ctx.db, scope), listAllProgress(ctx.db, scope), recentAttempts(ctx.db, scope)])
+	const visible = enrollments.filter((e) => e.status !== 'cancelled')
+	// One content read per enrolled course, in parallel: titles, entry order and counts.
+	const courses = await Promise.all(visible.map((e) => readContent(`course ${e.course_slug}`, () => ctx.cms.course(ctx.site, e.course_slug, ctx.locale))))
+
+	const cards = visible.flatMap((enrollment, i) => {
+		const course = courses[i]
+		if (!course) return []
+		const entries = flattenEntries(course)
+		const rows = progress.filter((p) => p.course_slug === course.slug)
+		const done = new Set(rows.filter((r) => r.completed_at).map((r) => r.entry_slug))
+		const completedCount = entries.filter((e) => done.has(e.slug)).length
+		return [
+			{
+				slug: course.slug,
+				title: course.title,
+				status: enrollment.status,
+				percent: entries.length ? Math.round((completedCount / entries.length) * 100) : 0,
+				label: `${completedCount} of ${entries.length} entries complete`,
+				entries,
+				done,
+			},
+		]
+	})
+	// Resume across devices: the most recently viewed entries not yet complete.
+	const resume = progress
+		.filter((p) => p.last_viewed_at && !p.completed_at)
+		.sort((a, b) => b.last_viewed_at!.getTime() - a.last_viewed_at!.getTime())
+		.flatMap((p) => {
+			const card = cards.find((c) => c.slug === p.course_slug)
+			const entry = card?.entries.find((e) => e.slug === p.entry_slug)
+			return card && entry && card.status !== 'pending'
+				? [{ href: `/learn/course/${card.slug}/entry/${entry.slug}`, title: entry.title, course: card.title, viewedAt: p.last_viewed_at!.toISOString() }]
+				: []
+		})
+		.slice(0, 5)
+	const scores = attempts.map((a) => {
+		const card = cards.find((c) => c.slug === a.course_slug)
+		return {
+			key: a.id,
+			href: `/learn/course/${a.course_slug}/entry/${a.entry_slug}?attempt=${a.attempt_number}`,
+			title: card?.entries.find((e) => e.slug === a.entry_slug)?.title ?? a.entry_slug,
+			course: card?.title ?? a.course_slug,
+			score: a.score,
+			passed: a.passed,
+			attempt: a.attempt_number,
+		}
+	})
+	return {
+		name: claims.name,
+		email: claims.email,
+		locale: ctx.locale,
+		courses: cards.map(({ entries: _e, done: _d, ...c }) => c),
+		resume,
+		scores,
+	}
 }
 
 export const meta: Route.MetaFunction = () => [{ title: 'Dashboard' }]
 
-export default function Dashboard({ loaderData }: Route.ComponentProps) {
+const STATUS = { active: 'In progress', completed: 'Completed', pending: 'Waiting for payment', cancelled: 'Cancelled' } as Record<string, string>
+
+export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 	return (
 		<section>
-			<h1>Welcome, {loaderData.name}</h1>
-			<p className="lead">Signed in as {loaderData.email}</p>
+			<h1>Welcome, {d.name}</h1>
+			<p className="lead">Signed in as {d.email}</p>
+			{d.resume.length ? (
+				<section aria-labelledby="resume-heading">
+					<h2 id="resume-heading">Continue where you left off</h2>
+					<ul className="resume">
+						{d.resume.map((r) => (
+							<li key={r.href}>
+								<a href={r.href}>{r.title}</a> <span className="hint">· {r.course} · viewed {formatDate(r.viewedAt, d.locale)}</span>
+							</li>
+						))}
+					</ul>
+				</section>
+			) : null}
 			<h2>My courses</h2>
-			{loaderData.enrollments.length === 0 ? (
+			{d.courses.length === 0 ? (
 				<p className="empty">
 					You are not enrolled in any course yet. <a href="/learn">Browse courses</a>
 				</p>
 			) : (
-				<ul>
-					{loaderData.enrollments.map((e) => (
-						<li key={e.course_slug}>
-							<a href={`/learn/course/${e.course_slug}`}>{e.course_slug}</a> ({e.status})
+				<ul className="cards" aria-label="My courses">
+					{d.courses.map((c) => (
+						<li key={c.slug} className="card">
+							<h3>
+								<a href={`/learn/course/${c.slug}`}>{c.title}</a>
+							</h3>
+							<p className="hint">{STATUS[c.status] ?? c.status}</p>
+							<ProgressBar percent={c.percent} label={c.label} />
 						</li>
 					))}
 				</ul>
 			)}
+			{d.scores.length ? (
+				<section aria-labelledby="scores-heading">
+					<h2 id="scores-heading">Recent quiz scores</h2>
+					<table>
+						<thead>
+							<tr>
+								<th scope="col">Quiz</th>
+								<th scope="col">Course</th>
+								<th scope="col">Attempt</th>
+								<th scope="col">Score</th>
+							</tr>
+						</thead>
+						<tbody>
+							{d.scores.map((s) => (
+								<tr key={s.key}>
+									<td>
+										<a href={s.href}>{s.title}</a>
+									</td>
+									<td>{s.course}</td>
+									<td>{s.attempt}</td>
+									<td>
+										{s.score}% {s.passed ? '(passed)' : '(not passed)'}
+									</td>
+								</tr>
+							))}
+						</tbody>
+					</table>
+				</section>
+			) : null}
 		</section>
 	)
 }

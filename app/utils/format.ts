@@ -8,3 +8,7 @@ export function formatPrice(p: z.infer<typeof price>, locale: string) {
 export function formatMinutes(minutes: number, locale: string) {
 	return new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'long' }).format(minutes)
 }
+
+export function formatDate(iso: string, locale: string) {
+	return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))
+}

@@ -1,0 +1,245 @@
+import { data, Form, redirect } from 'react-router'
+import { Notice } from '#app/components/form.tsx'
+import { PreviewBanner } from '#app/components/learning.tsx'
+import { getRequestContext, type RequestContext } from '#app/context.ts'
+import { requireSession } from '#app/utils/auth.server.ts'
+import { readContent } from '#app/utils/cms.server.ts'
+import { toQuizPublic, type Course } from '#app/utils/content.ts'
+import { TOO_MANY } from '#app/utils/forms.server.ts'
+import { canPreview, courseProgress, isActiveEnrollment, markEntryComplete, recordView, requireCourse, wantsPreview } from '#app/utils/learning.server.ts'
+import { renderMarkdown } from '#app/utils/markdown.server.ts'
+import { noticeText } from '#app/utils/notices.ts'
+import { attemptResult, submitQuizAttempt, type AttemptResult } from '#app/utils/quiz.server.ts'
+import type { CurrentSession } from '#app/utils/session.server.ts'
+import { listAttempts } from '#db/learning.ts'
+import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
+
+/**
+ * Who is asking and how: an enrolled learner, or staff previewing (read-only,
+ * no enrollment, no locks). Anyone else goes to the course landing. A locked
+ * entry sends the learner to the next open one with the reason.
+ */
+async function resolveAccess(ctx: RequestContext, session: CurrentSession, request: Request, course: Course, entrySlug: string) {
+	const preview = wantsPreview(request) && canPreview(session, course.slug)
+	const scope = { tenantId: ctx.tenant!.id, userId: session.user.id }
+	const progress = await courseProgress(ctx, scope, course, preview)
+	const position = progress.entries.findIndex((e) => e.slug === entrySlug)
+	if (position === -1) throw new Response(null, { status: 404 })
+	if (!preview && !isActiveEnrollment(progress.enrollment)) throw redirect(`/learn/course/${course.slug}?notice=enroll_first`)
+	const lock = progress.locks.get(entrySlug)
+	if (lock) {
+		const target = progress.firstOpen ? `/learn/course/${course.slug}/entry/${progress.firstOpen.slug}` : `/learn/course/${course.slug}`
+		throw redirect(`${target}?notice=${lock}`)
+	}
+	return { preview, scope, progress, position, mode: preview ? ('previewReadOnly' as const) : ('enrolled' as const) }
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+	const session = requireSession(context, request)
+	const ctx = getRequestContext(context)
+	const course = await requireCourse(ctx, params.slug)
+	const { preview, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
+	const entry = await readContent(`entry ${course.slug}/${params.entrySlug}`, () => ctx.cms.entry(ctx.site, course.slug, params.entrySlug, ctx.locale))
+	if (!entry) throw new Response(null, { status: 404 })
+	if (!preview) await recordView(ctx, scope, course.slug, entry.slug)
+
+	const { entries, completed } = progress
+	const link = (slug: string) => `/learn/course/${course.slug}/entry/${slug}${preview ? '?preview=1' : ''}`
+	const prev = entries[position - 1]
+	const next = entries[position + 1]
+	const url = new URL(request.url)
+
+	let quiz = null
+	if (entry.type === 'quiz' && entry.quiz) {
+		const attempts = preview ? [] : await listAttempts(ctx.db, scope, course.slug, entry.slug)
+		const shown = Number(url.searchParams.get('attempt'))
+		const result = attempts.find((a) => a.attempt_number === shown)
+		const best = attempts.reduce((m, a) => Math.max(m, a.score), 0)
+		quiz = {
+			// Only the client-safe shape reaches the page: no correct or accepted answers.
+			public: toQuizPublic(entry.quiz),
+			attemptsUsed: attempts.length,
+			exhausted: attempts.length >= entry.quiz.maxAttempts,
+			passed: attempts.some((a) => a.passed),
+			best,
+			result: result ? attemptResult(result, entry.quiz.maxAttempts, entry.quiz.questions.length) : null,
+		}
+	}
+
+	return {
+		course: { slug: course.slug, title: course.title },
+		entry: { slug: entry.slug, type: entry.type, title: entry.title, bodyHtml: renderMarkdown(entry.body), moduleTitle: entries[position].moduleTitle },
+		done: completed.has(entry.slug),
+		preview,
+		notice: url.searchParams.get('notice'),
+		position: position + 1,
+		total: entries.length,
+		prev: prev ? { title: prev.title, href: link(prev.slug) } : null,
+		next: next ? { title: next.title, href: link(next.slug), locked: Boolean(progress.locks.get(next.slug)) && !completed.has(entry.slug) } : null,
+		courseHref: `/learn/course/${course.slug}${preview ? '?preview=1' : ''}`,
+		quiz,
+	}
+}
+
+// markEntryComplete and submitQuizAttempt
+export async function action({ request, context, params }: Route.ActionArgs) {
+	const session = requireSession(context, request)
+	const ctx = getRequestContext(context)
+	const course = await requireCourse(ctx, params.slug)
+	const { mode, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
+	const form = await request.formData()
+	if (mode === 'previewReadOnly') return data({ outcome: 'previewReadOnly' as const, error: 'Preview is read-only: nothing was saved.' }, { status: 403 })
+	const entry = progress.entries[position]
+	const here = `/learn/course/${course.slug}/entry/${entry.slug}`
+
+	if (form.get('intent') === 'submit-quiz') {
+		const { allowed, retryAfter } = await ctx.rateLimit.consume('quizSubmission', `user|${scope.userId}`)
+		if (!allowed) return data({ outcome: 'rateLimited' as const, error: TOO_MANY }, { status: 429, headers: { 'retry-after': String(retryAfter) } })
+		const answers: Record<string, string> = {}
+		for (const [key, value] of form) if (key.startsWith('q:') && typeof value === 'string') answers[key.slice(2)] = value
+		const outcome = await submitQuizAttempt(ctx, scope, course, entry.slug, answers)
+		if (outcome.kind === 'not_a_quiz') throw new Response(null, { status: 400 })
+		if (outcome.kind === 'exhausted') return data({ outcome: 'exhausted' as const, error: 'You have used every attempt on this quiz. It is now review-only.' }, { status: 409 })
+		return redirect(`${here}?attempt=${outcome.result.attemptNumber}`)
+	}
+
+	if (form.get('intent') === 'complete') {
+		if (entry.type === 'quiz') return data({ outcome: 'invalid' as const, error: 'A quiz is completed by passing it or using every attempt.' }, { status: 400 })
+		await markEntryComplete(ctx, scope, course, entry.slug)
+		const next = progress.entries[position + 1]
+		const after = await courseProgress(ctx, scope, course)
+		if (after.enrollment?.status === 'completed' && !next) return redirect(`/learn/course/${course.slug}?notice=course_completed`)
+		return redirect(next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`)
+	}
+	throw new Response(null, { status: 400 })
+}
+
+export { actionHeaders as headers } from '#app/utils/headers.ts'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData ? `${loaderData.entry.title} · ${loaderData.course.title}` : 'Entry' }]
+
+export default function EntryPage({ loaderData: d, actionData }: Route.ComponentProps) {
+	const notice = d.notice ? noticeText(d.notice) : null
+	return (
+		<article className="entry-view">
+			{d.preview ? <PreviewBanner /> : null}
+			<nav aria-label="Breadcrumb" className="hint">
+				<a href={d.courseHref}>{d.course.title}</a> · {d.entry.moduleTitle} · {d.position} of {d.total}
+			</nav>
+			{notice ? <Notice tone="info">{notice}</Notice> : null}
+			{actionData?.error ? <Notice tone="error">{actionData.error}</Notice> : null}
+			<h1>{d.entry.title}</h1>
+			<div className="prose" dangerouslySetInnerHTML={{ __html: d.entry.bodyHtml }} />
+
+			{d.quiz ? <QuizSection quiz={d.quiz} preview={d.preview} /> : null}
+
+			{d.entry.type !== 'quiz' ? (
+				d.done ? (
+					<Notice tone="ok">You have completed this {d.entry.type}.</Notice>
+				) : (
+					<Form method="post">
+						<input type="hidden" name="intent" value="complete" />
+						<button type="submit" className="button" disabled={d.preview}>
+							{d.entry.type === 'assignment' ? 'I have finished this assignment' : 'Mark as complete'}
+						</button>
+					</Form>
+				)
+			) : null}
+
+			<nav aria-label="Entries" className="entry-nav">
+				{d.prev ? (
+					<a href={d.prev.href} rel="prev">
+						← {d.prev.title}
+					</a>
+				) : (
+					<span />
+				)}
+				{d.next ? (
+					<a href={d.next.href} rel="next">
+						{d.next.title} →
+					</a>
+				) : (
+					<a href={d.courseHref}>Back to the course</a>
+				)}
+			</nav>
+		</article>
+	)
+}
+
+type QuizData = NonNullable<Route.ComponentProps['loaderData']['quiz']>
+
+function QuizSection({ quiz, preview }: { quiz: QuizData; preview: boolean }) {
+	const { public: q, result } = quiz
+	const remaining = q.maxAttempts - quiz.attemptsUsed
+	return (
+		<section aria-labelledby="quiz-heading" className="quiz">
+			<h2 id="quiz-heading">Quiz</h2>
+			<p className="hint">
+				Pass mark {q.passingScore}% · {quiz.attemptsUsed} of {q.maxAttempts} attempts used
+				{quiz.attemptsUsed ? ` · best score ${quiz.best}%` : ''}
+			</p>
+			{result ? <AttemptFeedback result={result} prompts={Object.fromEntries(q.questions.map((x) => [x.id, x.prompt]))} /> : null}
+			{quiz.exhausted ? (
+				<Notice tone="info">You have used all {q.maxAttempts} attempts. This quiz is now review-only.</Notice>
+			) : quiz.passed && !result ? (
+				<Notice tone="ok">You passed this quiz. You may still try again to improve your score.</Notice>
+			) : null}
+			{quiz.exhausted ? null : (
+				<Form method="post" className="stack">
+					<input type="hidden" name="intent" value="submit-quiz" />
+					{q.questions.map((question, i) => (
+						<fieldset key={question.id} className="question">
+							<legend>
+								{i + 1}. {question.prompt}
+							</legend>
+							{question.type === 'multiple_choice' ? (
+								question.options.map((o) => (
+									<label key={o.id} className="choice">
+										<input type="radio" name={`q:${question.id}`} value={o.id} required /> {o.text}
+									</label>
+								))
+							) : question.type === 'true_false' ? (
+								<>
+									<label className="choice">
+										<input type="radio" name={`q:${question.id}`} value="true" required /> True
+									</label>
+									<label className="choice">
+										<input type="radio" name={`q:${question.id}`} value="false" /> False
+									</label>
+								</>
+							) : (
+								<label className="field">
+									<span>Your answer</span>
+									<input type="text" name={`q:${question.id}`} autoComplete="off" maxLength={500} required />
+								</label>
+							)}
+						</fieldset>
+					))}
+					<button type="submit" className="button" disabled={preview}>
+						Submit answers ({remaining} {remaining === 1 ? 'attempt' : 'attempts'} left)
+					</button>
+				</Form>
+			)}
+		</section>
+	)
+}
+
+function AttemptFeedback({ result, prompts }: { result: AttemptResult; prompts: Record<string, string> }) {
+	return (
+		<div className={`notice ${result.passed ? 'notice-ok' : 'notice-error'}`} role="status">
+			<p>
+				<strong>
+					Attempt {result.attemptNumber}: {result.score}% · {result.correctCount} of {result.totalCount} correct · {result.passed ? 'Passed' : 'Not passed'}
+				</strong>
+			</p>
+			<p>{result.attemptsRemaining === 0 ? 'No attempts left.' : `${result.attemptsRemaining} ${result.attemptsRemaining === 1 ? 'attempt' : 'attempts'} left.`}</p>
+			<ul>
+				{result.perQuestionFeedback.map((f) => (
+					<li key={f.questionId}>
+						{prompts[f.questionId] ?? f.questionId}: {f.correct ? 'correct' : 'not correct'}. {f.explanation}
+					</li>
+				))}
+			</ul>
+		</div>
+	)
+}

@@ -1,0 +1,27 @@
+import { log } from './log.server.ts'
+
+/**
+ * Cache tags and their versions. Anything cached under a tag (content reads,
+ * per-user projections) remembers the tag's version it was built at and is
+ * stale once the version moves. Revalidation comes from the content
+ * webhook and from this service's own writes (progress:<userId>,
+ * course:<slug>); listeners fan it out to other processes.
+ */
+export function createTagStore() {
+	const versions = new Map<string, number>()
+	const listeners = new Set<(tags: string[]) => void>()
+	return {
+		revalidate(tags: string[]) {
+			for (const tag of tags) versions.set(tag, (versions.get(tag) ?? 0) + 1)
+			log.info('cache/revalidated', { tags })
+			for (const listener of listeners) listener(tags)
+		},
+		version: (tag: string) => versions.get(tag) ?? 0,
+		subscribe(listener: (tags: string[]) => void) {
+			listeners.add(listener)
+			return () => listeners.delete(listener)
+		},
+	}
+}
+
+export type TagStore = ReturnType<typeof createTagStore>

@@ -1,0 +1,169 @@
+import type { RequestContext } from '#app/context.ts'
+import { writeAudit } from '#db/audit.ts'
+import {
+	completeEnrollment,
+	enrollActive,
+	findEnrollment,
+	listProgress,
+	markEntryCompleteRow,
+	touchEntry,
+	type Enrollment,
+	type Scope,
+} from '#db/learning.ts'
+import type { Tenant } from '#db/tenants.ts'
+import { readContent } from './cms.server.ts'
+import { isPublished, type Course, type Entry } from './content.ts'
+import { describeError, log } from './log.server.ts'
+import type { CurrentSession } from './session.server.ts'
+
+/** A published course of this host, or the spec's 404 (unknown, draft) / 410 (archived after publication). */
+export async function requireCourse(ctx: RequestContext, slug: string): Promise<Course> {
+	if (!ctx.tenant) throw new Response(null, { status: 404 })
+	const course = await readContent(`course ${slug}`, () => ctx.cms.course(ctx.site, slug, ctx.locale))
+	if (!course || course.publishedAt === null) throw new Response(null, { status: 404 })
+	if (course.status === 'archived') throw new Response(null, { status: 410 })
+	if (!isPublished(course)) throw new Response(null, { status: 404 })
+	return course
+}
+
+export interface FlatEntry {
+	slug: string
+	type: Entry['type']
+	title: string
+	estimatedMinutes: number | null
+	moduleSlug: string
+	moduleTitle: string
+	/** Position in the whole course (prev/next crosses modules). */
+	index: number
+}
+
+export function flattenEntries(course: Course): FlatEntry[] {
+	return course.modules.flatMap((m) => m.entries.map((e) => ({ ...e, moduleSlug: m.slug, moduleTitle: m.title }))).map((e, index) => ({ ...e, index }))
+}
+
+/**
+ * Per-course flags live in the tenant's feature_flags_json under
+ * `courses.<slug>` (the course settings page writes them). `sequential` turns
+ * on gating across modules.
+ */
+export function courseFlags(tenant: Tenant, slug: string) {
+	const flags = tenant.feature_flags_json as { courses?: Record<string, { sequential?: boolean }> } | null
+	return { sequential: flags?.courses?.[slug]?.sequential === true }
+}
+
+export type LockReason = 'complete_previous_in_module' | 'complete_previous_in_course'
+
+/**
+ * Which entries are open: all earlier entries of the same module complete
+ * (and, with the sequential flag, all earlier entries of the course).
+ */
+export function entryLocks(entries: FlatEntry[], completed: ReadonlySet<string>, sequential: boolean): Map<string, LockReason | null> {
+	const locks = new Map<string, LockReason | null>()
+	entries.forEach((entry, i) => {
+		const earlier = entries.slice(0, i)
+		if (earlier.some((e) => e.moduleSlug === entry.moduleSlug && !completed.has(e.slug))) locks.set(entry.slug, 'complete_previous_in_module')
+		else if (sequential && earlier.some((e) => !completed.has(e.slug))) locks.set(entry.slug, 'complete_previous_in_course')
+		else locks.set(entry.slug, null)
+	})
+	return locks
+}
+
+export type AccessMode = 'enrolled' | 'previewReadOnly'
+
+/** Staff who may preview a course: tenant_admin, super_admin and its assigned course_admin. */
+export function canPreview(session: CurrentSession | null, courseSlug: string) {
+	const claims = session?.claims
+	if (!claims) return false
+	return claims.role === 'tenant_admin' || claims.role === 'super_admin' || (claims.role === 'course_admin' && claims.assignedCourses.includes(courseSlug))
+}
+
+export function wantsPreview(request: Request) {
+	return new URL(request.url).searchParams.get('preview') === '1'
+}
+
+/** The learner's standing in a course: enrollment, completed entries, locks and where to continue. */
+export async function courseProgress(ctx: RequestContext, scope: Scope, course: Course, preview = false) {
+	const entries = flattenEntries(course)
+	const [enrollment, rows] = preview ? [null, []] : await Promise.all([findEnrollment(ctx.db, scope, course.slug), listProgress(ctx.db, scope, course.slug)])
+	const known = new Set(entries.map((e) => e.slug))
+	const completed = new Set(rows.filter((r) => r.completed_at && known.has(r.entry_slug)).map((r) => r.entry_slug))
+	const locks = preview ? new Map(entries.map((e) => [e.slug, null])) : entryLocks(entries, completed, courseFlags(ctx.tenant!, course.slug).sequential)
+	const firstOpen = entries.find((e) => !completed.has(e.slug) && !locks.get(e.slug)) ?? null
+	// Continue where the learner left off: the most recently viewed open entry not yet complete, else the next open one.
+	const lastViewed = rows
+		.filter((r) => r.last_viewed_at && known.has(r.entry_slug) && !completed.has(r.entry_slug) && !locks.get(r.entry_slug))
+		.sort((a, b) => b.last_viewed_at!.getTime() - a.last_viewed_at!.getTime())[0]
+	const continueSlug = lastViewed?.entry_slug ?? firstOpen?.slug ?? null
+	return {
+		enrollment,
+		entries,
+		completed,
+		locks,
+		continueSlug,
+		firstOpen,
+		percent: entries.length ? Math.round((completed.size / entries.length) * 100) : 0,
+	}
+}
+
+export function isActiveEnrollment(enrollment: Enrollment | null) {
+	return enrollment?.status === 'active' || enrollment?.status === 'completed'
+}
+
+/** Content tags this service revalidates after its own writes (spec, Events 1). */
+export const tags = {
+	course: (slug: string) => `course:${slug}`,
+	progress: (userId: string) => `progress:${userId}`,
+}
+
+export type EnrollOutcome = { kind: 'enrolled'; change: 'created' | 'reactivated' | null } | { kind: 'paid' }
+
+/** enrollInCourse: free courses only (paid answers 501 upstream); idempotent; one row per user and course. */
+export async function enrollInCourse(ctx: RequestContext, scope: Scope, course: Course): Promise<EnrollOutcome> {
+	if (course.price && course.price.amount > 0) return { kind: 'paid' }
+	const { enrollment, change } = await enrollActive(ctx.db, scope, course.slug)
+	if (change) {
+		await writeAudit(ctx.db, {
+			actorUserId: scope.userId,
+			action: change === 'created' ? 'enrollment.created' : 'enrollment.reactivated',
+			targetKind: 'enrollment',
+			targetId: enrollment.id,
+			tenantId: scope.tenantId,
+			metadata: { courseSlug: course.slug },
+		})
+		ctx.tags.revalidate([tags.progress(scope.userId)])
+	}
+	return { kind: 'enrolled', change }
+}
+
+/**
+ * markEntryComplete: upserts the entry's progress, revalidates the course and
+ * progress tags, and completes the enrollment when every entry is done (the
+ * row moves to status completed with completed_at set; an audit row records
+ * it). Callers check access mode and gating first.
+ */
+export async function markEntryComplete(ctx: RequestContext, scope: Scope, course: Course, entrySlug: string) {
+	await markEntryCompleteRow(ctx.db, scope, course.slug, entrySlug)
+	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
+	const done = new Set((await listProgress(ctx.db, scope, course.slug)).filter((r) => r.completed_at).map((r) => r.entry_slug))
+	const all = flattenEntries(course)
+	if (all.length && all.every((e) => done.has(e.slug)) && (await completeEnrollment(ctx.db, scope, course.slug))) {
+		const enrollment = await findEnrollment(ctx.db, scope, course.slug)
+		await writeAudit(ctx.db, {
+			actorUserId: scope.userId,
+			action: 'enrollment.completed',
+			targetKind: 'enrollment',
+			targetId: enrollment?.id ?? null,
+			tenantId: scope.tenantId,
+			metadata: { courseSlug: course.slug },
+		})
+	}
+}
+
+/** Updates last_viewed_at for resume; a failure is logged and never breaks the page. */
+export async function recordView(ctx: RequestContext, scope: Scope, courseSlug: string, entrySlug: string) {
+	try {
+		await touchEntry(ctx.db, scope, courseSlug, entrySlug)
+	} catch (error) {
+		log.warn('progress/view-not-recorded', { courseSlug, entrySlug, error: describeError(error) })
+	}
+}
