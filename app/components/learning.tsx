@@ -14,7 +14,7 @@ export function ProgressBar({ percent, label }: { percent: number; label: string
 				{percent}%
 			</progress>
 			<span>
-				{percent}% · {label}
+				{`${percent}% · ${label}`}
 			</span>
 		</div>
 	)

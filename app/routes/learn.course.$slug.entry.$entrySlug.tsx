@@ -124,7 +124,7 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 		<article className="entry-view">
 			{d.preview ? <PreviewBanner /> : null}
 			<nav aria-label="Breadcrumb" className="hint">
-				<a href={d.courseHref}>{d.course.title}</a> · {d.entry.moduleTitle} · {d.position} of {d.total}
+				<a href={d.courseHref}>{d.course.title}</a> {`· ${d.entry.moduleTitle} · ${d.position} of ${d.total}`}
 			</nav>
 			{notice ? <Notice tone="info">{notice}</Notice> : null}
 			{actionData?.error ? <Notice tone="error">{actionData.error}</Notice> : null}
@@ -175,8 +175,7 @@ function QuizSection({ quiz, preview }: { quiz: QuizData; preview: boolean }) {
 		<section aria-labelledby="quiz-heading" className="quiz">
 			<h2 id="quiz-heading">Quiz</h2>
 			<p className="hint">
-				Pass mark {q.passingScore}% · {quiz.attemptsUsed} of {q.maxAttempts} attempts used
-				{quiz.attemptsUsed ? ` · best score ${quiz.best}%` : ''}
+				{`Pass mark ${q.passingScore}% · ${quiz.attemptsUsed} of ${q.maxAttempts} attempts used${quiz.attemptsUsed ? ` · best score ${quiz.best}%` : ''}`}
 			</p>
 			{result ? <AttemptFeedback result={result} prompts={Object.fromEntries(q.questions.map((x) => [x.id, x.prompt]))} /> : null}
 			{quiz.exhausted ? (
@@ -216,7 +215,7 @@ function QuizSection({ quiz, preview }: { quiz: QuizData; preview: boolean }) {
 						</fieldset>
 					))}
 					<button type="submit" className="button" disabled={preview}>
-						Submit answers ({remaining} {remaining === 1 ? 'attempt' : 'attempts'} left)
+						{`Submit answers (${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} left)`}
 					</button>
 				</Form>
 			)}
@@ -229,14 +228,14 @@ function AttemptFeedback({ result, prompts }: { result: AttemptResult; prompts: 
 		<div className={`notice ${result.passed ? 'notice-ok' : 'notice-error'}`} role="status">
 			<p>
 				<strong>
-					Attempt {result.attemptNumber}: {result.score}% · {result.correctCount} of {result.totalCount} correct · {result.passed ? 'Passed' : 'Not passed'}
+					{`Attempt ${result.attemptNumber}: ${result.score}% · ${result.correctCount} of ${result.totalCount} correct · ${result.passed ? 'Passed' : 'Not passed'}`}
 				</strong>
 			</p>
 			<p>{result.attemptsRemaining === 0 ? 'No attempts left.' : `${result.attemptsRemaining} ${result.attemptsRemaining === 1 ? 'attempt' : 'attempts'} left.`}</p>
 			<ul>
 				{result.perQuestionFeedback.map((f) => (
 					<li key={f.questionId}>
-						{prompts[f.questionId] ?? f.questionId}: {f.correct ? 'correct' : 'not correct'}. {f.explanation}
+						{`${prompts[f.questionId] ?? f.questionId}: ${f.correct ? 'correct' : 'not correct'}. ${f.explanation}`}
 					</li>
 				))}
 			</ul>

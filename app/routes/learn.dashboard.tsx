@@ -86,7 +86,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 					<ul className="resume">
 						{d.resume.map((r) => (
 							<li key={r.href}>
-								<a href={r.href}>{r.title}</a> <span className="hint">· {r.course} · viewed {formatDate(r.viewedAt, d.locale)}</span>
+								<a href={r.href}>{r.title}</a> <span className="hint">{`· ${r.course} · viewed ${formatDate(r.viewedAt, d.locale)}`}</span>
 							</li>
 						))}
 					</ul>
@@ -131,7 +131,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 									<td>{s.course}</td>
 									<td>{s.attempt}</td>
 									<td>
-										{s.score}% {s.passed ? '(passed)' : '(not passed)'}
+										{`${s.score}% ${s.passed ? '(passed)' : '(not passed)'}`}
 									</td>
 								</tr>
 							))}

@@ -39,6 +39,8 @@ export async function startStack(dialect: Dialect, envOverrides: Record<string, 
 		env,
 		seeded,
 		port: app.port,
+		/** The app's cache-tag versions (revalidation is observable through them). */
+		tags: app.tags,
 		request: (host: string, path: string, init?: Parameters<typeof request>[3]) => request(app.port, host, path, init),
 		browser: (host: string) => browser(app.port, host),
 		async close() {

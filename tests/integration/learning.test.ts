@@ -1,0 +1,314 @@
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { normalizeAnswer } from '#app/utils/quiz.server.ts'
+import { auditRowsFor } from '#db/audit.ts'
+import { findEnrollment, listAttempts, listProgress, recordAttempt } from '#db/learning.ts'
+import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import { createUser, type User } from '#db/users.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { DIALECTS } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { startStack, type Stack } from '#tests/support/stack.ts'
+
+const ACME = 'acme.localhost'
+const COURSE = '/learn/course/intro-to-web'
+const entryPath = (slug: string, query = '') => `${COURSE}/entry/${slug}${query}`
+
+const WRONG = { intent: 'submit-quiz', 'q:q-method': 'get', 'q:q-nojs': 'false', 'q:q-element': 'div' }
+// Short answer with extra space and capitals: matched after normalization.
+const RIGHT = { intent: 'submit-quiz', 'q:q-method': 'post', 'q:q-nojs': 'true', 'q:q-element': '  FORM ' }
+
+describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
+	let stack: Stack
+	let acme: Tenant
+	let passwordHash: string
+	beforeAll(async () => {
+		stack = await startStack(dialect)
+		acme = (await findTenantBySlug(stack.db, 'acme'))!
+		passwordHash = await hashPassword(DEMO_PASSWORD)
+	})
+	afterAll(() => stack?.close())
+
+	let counter = 0
+	/** A new student of Acme, signed in. */
+	async function newLearner(): Promise<{ b: ReturnType<Stack['browser']>; user: User; scope: { tenantId: string; userId: string } }> {
+		const user = await createUser(stack.db, { tenant_id: acme.id, email: `learner-${++counter}@acme.test`, name: `Learner ${counter}`, role: 'student', password_hash: passwordHash, email_verified_at: new Date() })
+		const b = stack.browser(ACME)
+		const res = await b.post('/learn/sign-in', { email: user.email, password: DEMO_PASSWORD })
+		expect(res.status).toBe(302)
+		return { b, user, scope: { tenantId: acme.id, userId: user.id } }
+	}
+	async function enrolled() {
+		const l = await newLearner()
+		expect((await l.b.post(`${COURSE}/enroll`, {})).status).toBe(302)
+		return l
+	}
+	const complete = (b: ReturnType<Stack['browser']>, slug: string) => b.post(entryPath(slug), { intent: 'complete' })
+
+	it('shows the public landing, 404 for unknown and draft courses, 410 for an archived one', async () => {
+		const landing = await stack.request(ACME, COURSE)
+		expect(landing.status).toBe(200)
+		expect(landing.text).toContain('Introduction to the Web')
+		expect(landing.text).toContain('Sign in to enroll')
+		expect((await stack.request(ACME, '/learn/course/draft-course')).status).toBe(404)
+		expect((await stack.request(ACME, '/learn/course/no-such-course')).status).toBe(404)
+		expect((await stack.request(ACME, '/learn/course/retired-course')).status).toBe(410)
+		const paid = await stack.request(ACME, '/learn/course/advanced-css')
+		expect(paid.text).toContain('$49.00')
+		expect(paid.text).toContain('paid course')
+		// Another tenant's course does not exist on this host.
+		expect((await stack.request('globex.localhost', '/learn/course/intro-to-web')).status).toBe(404)
+	})
+
+	it('sends visitors to sign-in from enroll and entry routes', async () => {
+		for (const path of [`${COURSE}/enroll`, entryPath('what-is-http')]) {
+			const res = await stack.request(ACME, path)
+			expect(res.status).toBe(302)
+			expect(res.headers.location).toBe(`/learn/sign-in?callbackUrl=${encodeURIComponent(path)}`)
+		}
+		const post = await stack.browser(ACME).post(`${COURSE}/enroll`, {})
+		expect(post.headers.location).toBe(`/learn/sign-in?callbackUrl=${encodeURIComponent(`${COURSE}/enroll`)}`)
+	})
+
+	it('enrolls once: an active row, an audit row, the progress tag revalidated; duplicates change nothing', async () => {
+		const { b, scope } = await newLearner()
+		const before = stack.tags.version(`progress:${scope.userId}`)
+		const res = await b.post(`${COURSE}/enroll`, {})
+		expect(res.status).toBe(302)
+		expect(res.headers.location).toBe(`${COURSE}?notice=enrolled`)
+		const row = (await findEnrollment(stack.db, scope, 'intro-to-web'))!
+		expect(row).toMatchObject({ status: 'active', tenant_id: acme.id, user_id: scope.userId, completed_at: null })
+		expect(stack.tags.version(`progress:${scope.userId}`)).toBe(before + 1)
+		expect((await auditRowsFor(stack.db, acme.id, row.id)).map((a) => a.action)).toEqual(['enrollment.created'])
+
+		const again = await b.post(`${COURSE}/enroll`, {})
+		expect(again.headers.location).toBe(COURSE)
+		expect(await auditRowsFor(stack.db, acme.id, row.id)).toHaveLength(1)
+		const home = await b.get(COURSE)
+		expect(home.text).toContain('Start the course')
+		expect(home.text).toContain('0 of 5 entries complete')
+	})
+
+	it('answers 501 for a paid course and writes nothing', async () => {
+		const { b, scope } = await newLearner()
+		const res = await b.post('/learn/course/advanced-css/enroll', {})
+		expect(res.status).toBe(501)
+		expect(res.text).toContain('online payment is not available')
+		expect(await findEnrollment(stack.db, scope, 'advanced-css')).toBeNull()
+	})
+
+	it('reuses a cancelled enrollment: enrolled_at bumped, completed_at cleared, audit row', async () => {
+		const { b, scope } = await enrolled()
+		const e = stack.db.t.enrollments
+		const old = new Date('2026-01-01T00:00:00Z')
+		await stack.db.orm
+			.update(e)
+			.set({ status: 'cancelled', enrolled_at: old, completed_at: old })
+			.where(and(eq(e.user_id, scope.userId), eq(e.course_slug, 'intro-to-web')))
+		expect((await b.get(COURSE)).text).toContain('Enroll again')
+		await b.post(`${COURSE}/enroll`, {})
+		const row = (await findEnrollment(stack.db, scope, 'intro-to-web'))!
+		expect(row.status).toBe('active')
+		expect(row.completed_at).toBeNull()
+		expect(row.enrolled_at.getTime()).toBeGreaterThan(old.getTime())
+		expect((await auditRowsFor(stack.db, acme.id, row.id)).map((a) => a.action).sort()).toEqual(['enrollment.created', 'enrollment.reactivated'])
+	})
+
+	it('leaves one row after 20 concurrent enrollments', async () => {
+		const { b, scope } = await newLearner()
+		const answers = await Promise.all(Array.from({ length: 20 }, () => b.post(`${COURSE}/enroll`, {})))
+		expect(answers.every((r) => r.status === 302)).toBe(true)
+		const rows = await stack.db.orm.select().from(stack.db.t.enrollments).where(eq(stack.db.t.enrollments.user_id, scope.userId))
+		expect(rows).toHaveLength(1)
+		expect(await auditRowsFor(stack.db, acme.id, rows[0].id)).toHaveLength(1)
+	})
+
+	it('gates entries within a module, redirects a deep link with the reason, and records views', async () => {
+		const { b, scope } = await enrolled()
+		const locked = await b.get(entryPath('basics-quiz'))
+		expect(locked.status).toBe(302)
+		expect(locked.headers.location).toBe(entryPath('what-is-http', '?notice=complete_previous_in_module'))
+		const shown = await b.get(locked.headers.location as string)
+		expect(shown.status).toBe(200)
+		expect(shown.text).toContain('That entry is locked')
+		// The first entry of the next module is open: no cross-module gating by default.
+		expect((await b.get(entryPath('progressive-enhancement'))).status).toBe(200)
+		const viewed = await listProgress(stack.db, scope, 'intro-to-web')
+		expect(viewed.map((r) => r.entry_slug).sort()).toEqual(['progressive-enhancement', 'what-is-http'])
+		expect(viewed.every((r) => r.last_viewed_at && !r.completed_at)).toBe(true)
+		// An entry that is not in the course.
+		expect((await b.get(entryPath('no-such-entry'))).status).toBe(404)
+	})
+
+	it('gates across modules with the per-course sequential flag', async () => {
+		const { b } = await enrolled()
+		const t = stack.db.t.tenants
+		await stack.db.orm.update(t).set({ feature_flags_json: { courses: { 'intro-to-web': { sequential: true } } } }).where(eq(t.id, acme.id))
+		try {
+			const res = await b.get(entryPath('progressive-enhancement'))
+			expect(res.headers.location).toBe(entryPath('what-is-http', '?notice=complete_previous_in_course'))
+		} finally {
+			await stack.db.orm.update(t).set({ feature_flags_json: {} }).where(eq(t.id, acme.id))
+		}
+	})
+
+	it('marks entries complete, moving on through prev/next across modules, and revalidates tags', async () => {
+		const { b, scope } = await enrolled()
+		const before = [stack.tags.version('course:intro-to-web'), stack.tags.version(`progress:${scope.userId}`)]
+		const res = await complete(b, 'what-is-http')
+		expect(res.headers.location).toBe(entryPath('html-forms'))
+		expect(stack.tags.version('course:intro-to-web')).toBe(before[0] + 1)
+		expect(stack.tags.version(`progress:${scope.userId}`)).toBe(before[1] + 1)
+		const page = await b.get(entryPath('html-forms'))
+		expect(page.text).toContain(`href="${entryPath('what-is-http')}" rel="prev"`)
+		expect(page.text).toContain(`href="${entryPath('basics-quiz')}" rel="next"`)
+		// The last entry of module one links to the first of module two.
+		await complete(b, 'html-forms')
+		const quizPage = await b.get(entryPath('basics-quiz'))
+		expect(quizPage.text).toContain(`href="${entryPath('progressive-enhancement')}" rel="next"`)
+		// A quiz is completed by attempts, not by the button.
+		expect((await complete(b, 'basics-quiz')).status).toBe(400)
+		const done = (await listProgress(stack.db, scope, 'intro-to-web')).filter((r) => r.completed_at).map((r) => r.entry_slug)
+		expect(done.sort()).toEqual(['html-forms', 'what-is-http'])
+	})
+
+	it('refuses progress without an enrollment', async () => {
+		const { b, scope } = await newLearner()
+		const res = await complete(b, 'what-is-http')
+		expect(res.headers.location).toBe(`${COURSE}?notice=enroll_first`)
+		expect(await listProgress(stack.db, scope, 'intro-to-web')).toHaveLength(0)
+	})
+
+	it('never sends correct or accepted answers before submission', async () => {
+		const { b } = await enrolled()
+		await complete(b, 'what-is-http')
+		await complete(b, 'html-forms')
+		const page = await b.get(entryPath('basics-quiz'))
+		expect(page.status).toBe(200)
+		expect(page.text).toContain('Which method should a form use')
+		for (const secret of ['correctOptionId', 'acceptedAnswers', 'form element', 'GET must not change data', 'The &lt;form&gt; element', 'Forms are plain HTML', '"correct"']) {
+			expect(page.text, secret).not.toContain(secret)
+		}
+	})
+
+	it('grades server-side, fails then passes, and completes the quiz entry on a pass', async () => {
+		const { b, scope } = await enrolled()
+		await complete(b, 'what-is-http')
+		await complete(b, 'html-forms')
+		const first = await b.post(entryPath('basics-quiz'), WRONG)
+		expect(first.headers.location).toBe(entryPath('basics-quiz', '?attempt=1'))
+		const feedback = await b.get(first.headers.location as string)
+		expect(feedback.text).toContain('Attempt 1: 0% · 0 of 3 correct · Not passed')
+		expect(feedback.text).toContain('2 attempts left.')
+		const second = await b.post(entryPath('basics-quiz'), RIGHT)
+		expect(second.headers.location).toBe(entryPath('basics-quiz', '?attempt=2'))
+		expect((await b.get(second.headers.location as string)).text).toContain('Attempt 2: 100% · 3 of 3 correct · Passed')
+		const attempts = await listAttempts(stack.db, scope, 'intro-to-web', 'basics-quiz')
+		expect(attempts.map((a) => [a.attempt_number, a.score, a.passed])).toEqual([
+			[1, 0, false],
+			[2, 100, true],
+		])
+		expect(attempts[1].answers_json).toEqual({ 'q-method': 'post', 'q-nojs': 'true', 'q-element': '  FORM ' })
+		const progress = await listProgress(stack.db, scope, 'intro-to-web')
+		expect(progress.find((r) => r.entry_slug === 'basics-quiz')?.completed_at).toBeTruthy()
+	})
+
+	it('completes the entry on the last allowed attempt, then is review-only', async () => {
+		const { b, scope } = await enrolled()
+		await complete(b, 'what-is-http')
+		await complete(b, 'html-forms')
+		for (let i = 1; i <= 3; i++) expect((await b.post(entryPath('basics-quiz'), WRONG)).headers.location).toBe(entryPath('basics-quiz', `?attempt=${i}`))
+		const fourth = await b.post(entryPath('basics-quiz'), RIGHT)
+		expect(fourth.status).toBe(409)
+		expect(fourth.text).toContain('review-only')
+		const page = await b.get(entryPath('basics-quiz'))
+		expect(page.text).toContain('This quiz is now review-only')
+		expect(page.text).not.toContain('name="q:q-method"')
+		expect((await listAttempts(stack.db, scope, 'intro-to-web', 'basics-quiz')).map((a) => a.attempt_number)).toEqual([1, 2, 3])
+		expect((await listProgress(stack.db, scope, 'intro-to-web')).find((r) => r.entry_slug === 'basics-quiz')?.completed_at).toBeTruthy()
+	})
+
+	it('keeps attempt numbers exactly 1..maxAttempts under 30 concurrent submissions', async () => {
+		const { scope } = await newLearner()
+		const results = await Promise.all(
+			Array.from({ length: 30 }, () => recordAttempt(stack.db, scope, 'intro-to-web', 'basics-quiz', 3, { score: 0, passed: false, answers: {}, feedback: [] })),
+		)
+		expect(results.filter(Boolean)).toHaveLength(3)
+		expect((await listAttempts(stack.db, scope, 'intro-to-web', 'basics-quiz')).map((a) => a.attempt_number)).toEqual([1, 2, 3])
+	})
+
+	it('completes the course when every entry is complete', async () => {
+		const { b, scope } = await enrolled()
+		await complete(b, 'what-is-http')
+		await complete(b, 'html-forms')
+		await b.post(entryPath('basics-quiz'), RIGHT)
+		await complete(b, 'progressive-enhancement')
+		const last = await complete(b, 'build-a-form')
+		expect(last.headers.location).toBe(`${COURSE}?notice=course_completed`)
+		const row = (await findEnrollment(stack.db, scope, 'intro-to-web'))!
+		expect(row.status).toBe('completed')
+		expect(row.completed_at).not.toBeNull()
+		expect((await auditRowsFor(stack.db, acme.id, row.id)).map((a) => a.action).sort()).toEqual(['enrollment.completed', 'enrollment.created'])
+		const home = await b.get(`${COURSE}?notice=course_completed`)
+		expect(home.text).toContain('You have completed this course')
+		expect(home.text).toContain('5 of 5 entries complete')
+	})
+
+	it('lets staff preview without enrollment or locks, writing nothing', async () => {
+		const author = stack.browser(ACME)
+		await author.post('/learn/sign-in', { email: 'author@acme.test', password: DEMO_PASSWORD })
+		const authorId = stack.seeded.users['acme:author@acme.test'].id
+		const page = await author.get(entryPath('basics-quiz', '?preview=1'))
+		expect(page.status).toBe(200)
+		expect(page.text).toContain('Preview mode.')
+		expect((await author.get(`${COURSE}?preview=1`)).text).toContain('Preview mode.')
+		const submit = await author.post(entryPath('basics-quiz', '?preview=1'), RIGHT)
+		expect(submit.status).toBe(403)
+		expect(submit.text).toContain('Preview is read-only')
+		expect((await author.post(entryPath('what-is-http', '?preview=1'), { intent: 'complete' })).status).toBe(403)
+		const scope = { tenantId: acme.id, userId: authorId }
+		expect(await listProgress(stack.db, scope, 'intro-to-web')).toHaveLength(0)
+		expect(await listAttempts(stack.db, scope, 'intro-to-web', 'basics-quiz')).toHaveLength(0)
+		// Without ?preview=1 staff are treated like any unenrolled user.
+		expect((await author.get(entryPath('what-is-http'))).headers.location).toBe(`${COURSE}?notice=enroll_first`)
+		// A student cannot preview.
+		const { b } = await enrolled()
+		expect((await b.get(entryPath('basics-quiz', '?preview=1'))).status).toBe(302)
+	})
+
+	it('shows enrolled courses, resume links and recent quiz scores on the dashboard, scoped to the user', async () => {
+		const { b } = await enrolled()
+		await complete(b, 'what-is-http')
+		await complete(b, 'html-forms')
+		await b.post(entryPath('basics-quiz'), WRONG)
+		await b.get(entryPath('progressive-enhancement'))
+		const dash = await b.get('/learn/dashboard')
+		expect(dash.status).toBe(200)
+		expect(dash.text).toContain('Introduction to the Web')
+		expect(dash.text).toContain('2 of 5 entries complete')
+		expect(dash.text).toMatch(/Continue where you left off[\s\S]*Progressive enhancement/)
+		expect(dash.text).toContain('0% (not passed)')
+		// Someone else's dashboard shows none of it.
+		const other = await newLearner()
+		const theirs = await other.b.get('/learn/dashboard')
+		expect(theirs.text).toContain('You are not enrolled in any course yet')
+		expect(theirs.text).not.toContain('Recent quiz scores')
+	})
+
+	it('rate-limits enrollment with 429 and Retry-After', async () => {
+		const { b } = await newLearner()
+		const answers = []
+		for (let i = 0; i < 31; i++) answers.push(await b.post('/learn/course/advanced-css/enroll', {}))
+		expect(answers[29].status).toBe(501)
+		expect(answers[30].status).toBe(429)
+		expect(Number(answers[30].headers['retry-after'])).toBeGreaterThan(0)
+	})
+})
+
+describe('short-answer normalization', () => {
+	it('ignores surrounding space, case, inner runs of whitespace and compatibility forms', () => {
+		expect(normalizeAnswer('  The   FORM\telement ')).toBe('the form element')
+		expect(normalizeAnswer('ＦＯＲＭ')).toBe('form')
+		expect(normalizeAnswer('form')).not.toBe(normalizeAnswer('forms'))
+	})
+})
