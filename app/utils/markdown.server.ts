@@ -3,11 +3,16 @@ import { Marked } from 'marked'
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 // Content is Markdown from the content service. Raw HTML inside it is shown as
-// text, never interpreted, and links may only use safe schemes.
+// text, never interpreted, and links may only use safe schemes. Headings move
+// one level down: the page's own title is its only h1.
 const marked = new Marked({
 	gfm: true,
 	renderer: {
 		html: ({ text }) => escapeHtml(text),
+		heading({ tokens, depth }) {
+			const level = Math.min(depth + 1, 6)
+			return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`
+		},
 		link({ href, title, tokens }) {
 			const safe = /^(https?:|mailto:|\/|#)/i.test(href) ? href : '#'
 			return `<a href="${escapeHtml(safe)}"${title ? ` title="${escapeHtml(title)}"` : ''}>${this.parser.parseInline(tokens)}</a>`
