@@ -58,7 +58,7 @@ describe('configuration', () => {
 	})
 
 	it('enables an identity provider only with both of its variables', () => {
-		expect(errorOf({ ...valid(), AUTH_GITHUB_ID: 'abc' })).toMatch(/^Configuration error: AUTH_GITHUB_SECRET/)
+		expect(errorOf({ ...valid(), AUTH_GITHUB_ID: 'abc', AUTH_GITHUB_SECRET: '' })).toMatch(/^Configuration error: AUTH_GITHUB_SECRET/)
 		expect(parseEnv({ ...valid(), AUTH_GITHUB_ID: 'abc', AUTH_GITHUB_SECRET: 'def' }).AUTH_GITHUB_ID).toBe('abc')
 	})
 })

@@ -6,7 +6,7 @@ import { findEnrollment, listAttempts, listProgress, recordAttempt } from '#db/l
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
 import { createUser, type User } from '#db/users.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { DIALECTS } from '#tests/support/databases.ts'
+import { DIALECTS, execRaw } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 
@@ -138,6 +138,39 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		expect(viewed.every((r) => r.last_viewed_at && !r.completed_at)).toBe(true)
 		// An entry that is not in the course.
 		expect((await b.get(entryPath('no-such-entry'))).status).toBe(404)
+	})
+
+	it('renders the entry when recording the view fails, and logs it', async () => {
+		const { b, scope } = await enrolled()
+		// A database fault only for view records: rows without a completion.
+		const faults =
+			stack.db.dialect === 'pg'
+				? [
+						`CREATE FUNCTION fail_views() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'view recording is down'; END $$ LANGUAGE plpgsql`,
+						`CREATE TRIGGER fail_views BEFORE INSERT OR UPDATE ON entry_progress FOR EACH ROW WHEN (NEW.completed_at IS NULL) EXECUTE FUNCTION fail_views()`,
+					]
+				: [
+						`CREATE TRIGGER fail_view_inserts BEFORE INSERT ON entry_progress WHEN NEW.completed_at IS NULL BEGIN SELECT RAISE(ABORT, 'view recording is down'); END`,
+						`CREATE TRIGGER fail_view_updates BEFORE UPDATE ON entry_progress WHEN NEW.completed_at IS NULL BEGIN SELECT RAISE(ABORT, 'view recording is down'); END`,
+					]
+		const logged: string[] = []
+		const original = console.log
+		console.log = (line: unknown, ...rest: unknown[]) => {
+			logged.push(String(line))
+			original(line, ...rest)
+		}
+		try {
+			for (const statement of faults) await execRaw(stack.db, statement)
+			const page = await b.get(entryPath('what-is-http'))
+			expect(page.status).toBe(200)
+			expect(page.text).toContain('What is HTTP?')
+			expect(await listProgress(stack.db, scope, 'intro-to-web')).toHaveLength(0)
+			expect(logged.some((l) => l.includes('"event":"progress/view-not-recorded"'))).toBe(true)
+		} finally {
+			console.log = original
+			const cleanup = stack.db.dialect === 'pg' ? ['DROP TRIGGER fail_views ON entry_progress', 'DROP FUNCTION fail_views()'] : ['DROP TRIGGER fail_view_inserts', 'DROP TRIGGER fail_view_updates']
+			for (const statement of cleanup) await execRaw(stack.db, statement)
+		}
 	})
 
 	it('gates across modules with the per-course sequential flag', async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
 import postgres from 'postgres'
 import { migrateDatabase, openDatabase, type Database, type Dialect } from '#db/client.ts'
 
@@ -55,4 +56,10 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
 			}
 		},
 	}
+}
+
+/** Runs one raw SQL statement (fault injection: triggers that make writes fail). */
+export async function execRaw(db: Database, statement: string) {
+	if (db.dialect === 'pg') await db.orm.execute(sql.raw(statement))
+	else (db.orm as unknown as { run(q: unknown): unknown }).run(sql.raw(statement))
 }
