@@ -3,7 +3,8 @@ import type { Database } from '#db/client.ts'
 import type { Tenant } from '#db/tenants.ts'
 import type { Locale } from '#db/schema/values.ts'
 import type { TagStore } from './utils/cache-tags.server.ts'
-import type { CmsClient, SiteKey } from './utils/cms.server.ts'
+import type { SiteKey } from './utils/cms.server.ts'
+import type { ContentClient } from './utils/content-cache.server.ts'
 import type { Env } from './utils/env.server.ts'
 import type { Mailer } from './utils/email.server.ts'
 import type { RateLimitDriver } from './utils/rate-limit.server.ts'
@@ -15,7 +16,8 @@ import type { RateLimitDriver } from './utils/rate-limit.server.ts'
 export interface RequestContext {
 	env: Env
 	db: Database
-	cms: CmsClient
+	/** Content reads, cached by tag; `cms.uncached` for reads that must be fresh. */
+	cms: ContentClient
 	/** null on the apex (public platform) host */
 	tenant: Tenant | null
 	/** The content-service site for this host. */

@@ -36,5 +36,13 @@ export default [
 	route('api/test-idp/*', 'routes/api.test-idp.$.ts'),
 	route('api/avatar', 'routes/api.avatar.ts'),
 
+	// Content pipeline
+	route('api/cms/revalidate', 'routes/api.cms.revalidate.ts'),
+	route('api/cms/courses/:courseSlug/assets/:assetId', 'routes/api.cms.courses.$courseSlug.assets.$assetId.ts'),
+	// The /download variants share their module (same rules, Content-Disposition: attachment).
+	route('api/cms/courses/:courseSlug/assets/:assetId/download', 'routes/api.cms.courses.$courseSlug.assets.$assetId.ts', { id: 'course-asset-download' }),
+	route('api/cms/site/assets/:assetId', 'routes/api.cms.site.assets.$assetId.ts'),
+	route('api/cms/site/assets/:assetId/download', 'routes/api.cms.site.assets.$assetId.ts', { id: 'site-asset-download' }),
+
 	route('api/health', 'routes/api.health.ts'),
 ] satisfies RouteConfig

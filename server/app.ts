@@ -10,7 +10,8 @@ import { createRequest, sendResponse } from '@remix-run/node-fetch-server'
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
 import sirv from 'sirv'
 import { requestContext, type RequestContext } from '#app/context.ts'
-import { APEX_SITE, createCmsClient, type CmsClient } from '#app/utils/cms.server.ts'
+import { APEX_SITE, createCmsClient } from '#app/utils/cms.server.ts'
+import { createContentCache } from '#app/utils/content-cache.server.ts'
 import { parseEnv, EnvError, type Env } from '#app/utils/env.server.ts'
 import { createTagStore } from '#app/utils/cache-tags.server.ts'
 import { createMailer } from '#app/utils/email.server.ts'
@@ -40,11 +41,15 @@ const SECURITY_HEADERS: Record<string, string> = {
 export function createApp(options: AppOptions) {
 	const { env } = options
 	const db = options.db ?? openDatabase(env.DATABASE_URL)
-	const cms: CmsClient = createCmsClient({
-		apiUrl: env.CMS_API_URL,
-		projectUuid: env.CMS_PROJECT_UUID,
-		apiKey: env.CMS_API_UUID,
-	})
+	const tags = createTagStore()
+	const cms = createContentCache(
+		createCmsClient({
+			apiUrl: env.CMS_API_URL,
+			projectUuid: env.CMS_PROJECT_UUID,
+			apiKey: env.CMS_API_UUID,
+		}),
+		tags,
+	)
 	const handleRequest = createRequestHandler(
 		// virtual module provided by React Router at build time
 		() => import('virtual:react-router/server-build') as Promise<ServerBuild>,
@@ -54,7 +59,6 @@ export function createApp(options: AppOptions) {
 	const trustProxy = env.AUTH_TRUST_HOST === 'true'
 	const rateLimit = options.rateLimit ?? createMemoryDriver()
 	const mailer = createMailer(env)
-	const tags = createTagStore()
 
 	async function handle(req: IncomingMessage, res: ServerResponse) {
 		const hostHeader = (trustProxy && firstHeader(req.headers['x-forwarded-host'])) || req.headers.host

@@ -12,7 +12,9 @@ export function createTagStore() {
 	const listeners = new Set<(tags: string[]) => void>()
 	return {
 		revalidate(tags: string[]) {
-			for (const tag of tags) versions.set(tag, (versions.get(tag) ?? 0) + 1)
+			// `course:x` also moves `course:*`, the tag of lists that contain any course.
+			const moved = new Set(tags.flatMap((tag) => (tag.includes(':') ? [tag, `${tag.slice(0, tag.indexOf(':'))}:*`] : [tag])))
+			for (const tag of moved) versions.set(tag, (versions.get(tag) ?? 0) + 1)
 			log.info('cache/revalidated', { tags })
 			for (const listener of listeners) listener(tags)
 		},

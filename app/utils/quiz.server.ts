@@ -71,7 +71,7 @@ export type SubmitOutcome = { kind: 'graded'; result: AttemptResult } | { kind: 
  * passed or when this was the last allowed attempt.
  */
 export async function submitQuizAttempt(ctx: RequestContext, scope: Scope, course: Course, entrySlug: string, answers: Record<string, string | undefined>): Promise<SubmitOutcome> {
-	const entry = await readContent(`quiz ${course.slug}/${entrySlug}`, () => ctx.cms.entry(ctx.site, course.slug, entrySlug, ctx.locale))
+	const entry = await readContent(`quiz ${course.slug}/${entrySlug}`, () => ctx.cms.uncached.entry(ctx.site, course.slug, entrySlug, ctx.locale))
 	const quiz = entry?.type === 'quiz' ? entry.quiz : null
 	if (!quiz) return { kind: 'not_a_quiz' }
 	const grade = gradeQuiz(quiz, answers)

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTagStore } from '#app/utils/cache-tags.server.ts'
 import { ContentUnavailableError, createCmsClient } from '#app/utils/cms.server.ts'
+import { createContentCache } from '#app/utils/content-cache.server.ts'
 import { toQuizPublic } from '#app/utils/content.ts'
 import { startCms } from '#cms/server.ts'
 import { TEST_SECRETS } from '#tests/support/env.ts'
@@ -121,5 +123,66 @@ describe('content client', () => {
 		} finally {
 			await fetch(`${cms.url}/_control`, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify({ mode: 'ok', delayMs: 0 }) })
 		}
+	})
+})
+
+describe('content cache', () => {
+	const setup = () => {
+		let clock = 1_000_000
+		const tags = createTagStore()
+		const cache = createContentCache(createCmsClient({ apiUrl: cms.url, projectUuid: project, apiKey: key, timeoutMs: 300, retries: 0 }), tags, { ttlMs: 60_000, now: () => clock })
+		return { cache, tags, advance: (ms: number) => (clock += ms) }
+	}
+	const calls = () => cms.stats.byPath[`/api/v1/projects/${project}/sites/acme/courses/intro-to-web`] ?? 0
+	const settle = () => new Promise((r) => setTimeout(r, 50))
+
+	it('serves a value older than 60 seconds stale while exactly one background refresh runs', async () => {
+		const { cache, advance } = setup()
+		const start = calls()
+		await cache.course('acme', 'intro-to-web', 'en')
+		advance(30_000)
+		await cache.course('acme', 'intro-to-web', 'en')
+		expect(calls()).toBe(start + 1)
+		advance(31_000)
+		cms.faults.delayMs = 100
+		const stale = await Promise.all(Array.from({ length: 10 }, () => cache.course('acme', 'intro-to-web', 'en')))
+		expect(stale.every((c) => c?.slug === 'intro-to-web')).toBe(true)
+		await new Promise((r) => setTimeout(r, 200))
+		cms.faults.delayMs = 0
+		expect(calls()).toBe(start + 2)
+		await cache.course('acme', 'intro-to-web', 'en')
+		expect(calls()).toBe(start + 2)
+	})
+
+	it('keeps serving the last good value while the service fails, asking again at most every 5 seconds', async () => {
+		const { cache, tags, advance } = setup()
+		await cache.course('acme', 'intro-to-web', 'en')
+		const start = calls()
+		cms.faults.mode = 'error'
+		try {
+			tags.revalidate(['course:intro-to-web'])
+			expect((await cache.course('acme', 'intro-to-web', 'en'))?.slug).toBe('intro-to-web')
+			expect((await cache.course('acme', 'intro-to-web', 'en'))?.slug).toBe('intro-to-web')
+			expect(calls()).toBe(start + 1)
+			advance(5_001)
+			await cache.course('acme', 'intro-to-web', 'en')
+			expect(calls()).toBe(start + 2)
+			await expect(cache.course('acme', 'advanced-css', 'en')).rejects.toBeInstanceOf(ContentUnavailableError)
+		} finally {
+			cms.faults.mode = 'ok'
+			await settle()
+		}
+	})
+
+	it('starts a new flight when a tag is revalidated during a fetch', async () => {
+		const { cache, tags } = setup()
+		const start = calls()
+		cms.faults.delayMs = 100
+		const first = cache.course('acme', 'intro-to-web', 'en')
+		tags.revalidate(['course:intro-to-web'])
+		const second = cache.course('acme', 'intro-to-web', 'en')
+		await Promise.all([first, second])
+		cms.faults.delayMs = 0
+		expect(calls()).toBe(start + 2)
 	})
 })

@@ -1,0 +1,79 @@
+import { timingSafeEqual } from 'node:crypto'
+import { z } from 'zod'
+import { getRequestContext } from '#app/context.ts'
+import { APEX_SITE } from '#app/utils/cms.server.ts'
+import { jsonError } from '#app/utils/errors.ts'
+import { normalizeHost, resolveHost } from '#app/utils/tenant.server.ts'
+import type { Route } from './+types/api.cms.revalidate.ts'
+
+const MAX_BODY_BYTES = 64 * 1024
+
+/** Accepted tags (spec, Events 1): course:, entry:, site:, progress: and the exact cms:page-hierarchy. */
+export const revalidationTag = z
+	.string()
+	.max(300)
+	.regex(/^(?:(?:course|entry|site|progress):\S+|cms:page-hierarchy)$/, 'unsupported tag: use course:, entry:, site:, progress: or cms:page-hierarchy')
+
+export const revalidationBody = z.union([
+	z.strictObject({ tag: revalidationTag }),
+	z.strictObject({
+		tags: z
+			.array(revalidationTag)
+			.min(1, 'tags must not be empty')
+			.max(100)
+			.refine((tags) => new Set(tags).size === tags.length, 'tags must not repeat'),
+	}),
+])
+
+export const revalidationResponse = z.object({ revalidated: z.array(z.string()) })
+
+function secretMatches(given: string | null, expected: string) {
+	if (!given) return false
+	const a = Buffer.from(given)
+	const b = Buffer.from(expected)
+	return a.length === b.length && timingSafeEqual(a, b)
+}
+
+export function loader() {
+	return jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST', { headers: { allow: 'POST' } })
+}
+
+/** The content service's invalidation webhook. */
+export async function action({ request, context }: Route.ActionArgs) {
+	const ctx = getRequestContext(context)
+	if (request.method !== 'POST') return loader()
+	const { allowed, retryAfter } = await ctx.rateLimit.consume('revalidation', `ip|${ctx.clientIp}`)
+	if (!allowed) return jsonError(429, 'RATE_LIMITED', 'Too many revalidation requests', { headers: { 'retry-after': String(retryAfter) } })
+
+	const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+	const secret = bearer ?? request.headers.get('x-cms-webhook-secret')
+	if (!secretMatches(secret, ctx.env.CMS_WEBHOOK_SECRET)) return jsonError(401, 'UNAUTHORIZED', 'Missing or wrong webhook secret')
+
+	const text = await request.text()
+	if (Buffer.byteLength(text) > MAX_BODY_BYTES) return jsonError(413, 'PAYLOAD_TOO_LARGE', 'Body too large')
+	if (!text.trim()) return jsonError(422, 'VALIDATION_FAILED', 'The body is empty')
+	let json: unknown
+	try {
+		json = JSON.parse(text)
+	} catch {
+		return jsonError(422, 'VALIDATION_FAILED', 'The body is not valid JSON')
+	}
+	const parsed = revalidationBody.safeParse(json)
+	if (!parsed.success) {
+		return jsonError(422, 'VALIDATION_FAILED', 'Send {"tag": "..."} or {"tags": ["..."]} with supported, distinct tags', {
+			issues: parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), message: i.message })),
+		})
+	}
+	const tags = 'tag' in parsed.data ? [parsed.data.tag] : parsed.data.tags
+
+	// `site:<host>`: content is keyed by site, so the host's site is invalidated too.
+	const internal: string[] = []
+	for (const tag of tags) {
+		if (!tag.startsWith('site:')) continue
+		const resolution = await resolveHost(ctx.db, normalizeHost(tag.slice(5)), ctx.env.APP_BASE_DOMAIN)
+		if (resolution.kind === 'tenant') internal.push(`site:${resolution.tenant.slug}`)
+		if (resolution.kind === 'apex') internal.push(`site:${APEX_SITE}`)
+	}
+	ctx.tags.revalidate([...new Set([...tags, ...internal])])
+	return Response.json({ revalidated: tags }, { headers: { 'cache-control': 'no-store' } })
+}
