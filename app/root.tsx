@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import { getRequestContext } from './context.ts'
 import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
-import { loadSiteChrome } from './utils/site.server.ts'
+import { loadMenu, loadSiteChrome } from './utils/site.server.ts'
 import { isLocale } from './utils/locale.server.ts'
 import appCss from './styles/app.css?url'
 import type { Route } from './+types/root.ts'
@@ -31,12 +31,13 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
-	const site = await loadSiteChrome(ctx)
+	const [site, menu] = await Promise.all([loadSiteChrome(ctx), loadMenu(ctx)])
 	const session = getSession(context)
 	return {
 		locale: ctx.locale,
 		site,
 		isApex: ctx.tenant === null,
+		menu,
 		user: session ? { name: session.claims.name, role: session.claims.role } : null,
 	}
 }
@@ -67,6 +68,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 						</a>
 						<nav aria-label="Main">
 							{data && !data.isApex ? <a href="/learn">Courses</a> : null}
+							{data?.menu.map((item) => (
+								<a key={item.slug} href={`/${item.slug}`}>
+									{item.title}
+								</a>
+							))}
+							{data ? <a href="/blog">Blog</a> : null}
 							{data?.user ? (
 								<>
 									{data.user.role === 'student' ? <a href="/learn/dashboard">Dashboard</a> : <a href="/admin">Admin</a>}

@@ -36,7 +36,15 @@ export default [
 	route('api/test-idp/*', 'routes/api.test-idp.$.ts'),
 	route('api/avatar', 'routes/api.avatar.ts'),
 
-	// Content pipeline
+	// Public content of the host's site
+	route('blog', 'routes/blog.tsx'),
+	route('blog/:slug', 'routes/blog.$slug.tsx'),
+	route(':slug', 'routes/page.$slug.tsx'),
+
+	// Content pipeline (and Markdown projections; /<url>.md is rewritten to them in server/app.ts)
+	route('api/aeo/markdown/:slug', 'routes/api.aeo.markdown.$slug.ts'),
+	route('api/aeo/markdown/blog/:slug', 'routes/api.aeo.markdown.blog.$slug.ts'),
+	route('api/aeo/markdown/learn/course/:slug', 'routes/api.aeo.markdown.learn.course.$slug.ts'),
 	route('api/cms/revalidate', 'routes/api.cms.revalidate.ts'),
 	route('api/cms/courses/:courseSlug/assets/:assetId', 'routes/api.cms.courses.$courseSlug.assets.$assetId.ts'),
 	// The /download variants share their module (same rules, Content-Disposition: attachment).

@@ -99,6 +99,10 @@ export function createApp(options: AppOptions) {
 			return send(res, isApi(path) ? jsonError(403, 'FORBIDDEN', 'Cross-site request refused') : statusPage({ status: 403, title: 'Request refused', message: 'This form was sent from another site. Go back, reload the page and try again.', lang: locale }))
 		}
 
+		// Markdown of a published discovery URL: /<page>.md, /blog/<post>.md, /learn/course/<course>.md.
+		const markdown = MARKDOWN_URL.exec(path)
+		if (markdown) req.url = `/api/aeo/markdown/${markdown[1] ?? ''}${markdown[2]}${(req.url ?? '').slice(path.length)}`
+
 		const context = new RouterContextProvider()
 		const value: RequestContext = {
 			env,
@@ -144,6 +148,8 @@ export function createApp(options: AppOptions) {
 
 	return { listener, db, cms, rateLimit, tags }
 }
+
+const MARKDOWN_URL = /^\/(blog\/|learn\/course\/)?([a-z0-9][a-z0-9-]*)\.md$/
 
 // An external sign-in that was under way when the tenant was suspended ends on
 // the spec's refusal page (oauth_tenant_suspended), not on the 503.

@@ -42,3 +42,14 @@ export function readableOn(hex: string) {
 	const l = 0.2126 * r + 0.7152 * g + 0.0722 * b
 	return (l + 0.05) / 0.05 > 1.05 / (l + 0.05) ? '#000000' : '#ffffff'
 }
+
+/** Top-level entries of the page hierarchy (published, listed pages) for the header; empty when the content service fails. */
+export async function loadMenu(ctx: RequestContext): Promise<Array<{ slug: string; title: string }>> {
+	try {
+		const tree = await ctx.cms.pageHierarchy(ctx.site, ctx.locale)
+		return (tree ?? []).map(({ slug, title }) => ({ slug, title }))
+	} catch (error) {
+		log.warn('cms/menu-unavailable', { site: ctx.site, error: describeError(error) })
+		return []
+	}
+}

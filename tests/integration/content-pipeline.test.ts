@@ -171,8 +171,55 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 		})
 	})
 
+	describe('public content and Markdown projections', () => {
+		it('serves published pages and lists only published, listed ones in the menu', async () => {
+			const about = await stack.request(ACME, '/about')
+			expect(about.status).toBe(200)
+			expect(about.text).toContain('<h1>About Acme Academy</h1>')
+			expect(about.text).toContain('href="/about"')
+			expect(about.text).not.toContain('internal-notes')
+			expect((await stack.request(ACME, '/internal-notes')).status).toBe(404)
+			expect((await stack.request(ACME, '/no-such-page')).status).toBe(404)
+			expect((await stack.request('localhost', '/about')).status).toBe(200)
+		})
+
+		it('serves the blog and its published posts', async () => {
+			const blog = await stack.request(ACME, '/blog')
+			expect(blog.status).toBe(200)
+			expect(blog.text).toContain('href="/blog/welcome"')
+			const post = await stack.request(ACME, '/blog/welcome')
+			expect(post.text).toContain('<h1>Welcome to Acme Academy</h1>')
+			expect(post.text).toContain('src="/api/cms/site/assets/welcome-hero"')
+			expect((await stack.request(ACME, '/blog/nope')).status).toBe(404)
+		})
+
+		it('answers .md URLs of published content with Markdown, never with gated entry content', async () => {
+			const page = await stack.request(ACME, '/about.md')
+			expect(page.status).toBe(200)
+			expect(page.headers['content-type']).toBe('text/markdown; charset=utf-8')
+			expect(page.text).toMatch(/^# About Acme Academy\n/)
+			expect((await stack.request(ACME, '/blog/welcome.md')).text).toMatch(/^# Welcome to Acme Academy\n/)
+			const course = await stack.request(ACME, '/learn/course/intro-to-web.md')
+			expect(course.text).toMatch(/^# Introduction to the Web\n/)
+			expect(course.text).toContain('- What is HTTP? (lesson)')
+			expect(course.text).not.toContain('The key secret of this lesson')
+			expect(course.text).not.toContain('acceptedAnswers')
+			expect((await stack.request(ACME, '/api/aeo/markdown/about')).text).toBe(page.text)
+			for (const [path, status] of [
+				['/internal-notes.md', 404],
+				['/learn/course/draft-course.md', 404],
+				['/learn/course/retired-course.md', 410],
+				['/blog/nope.md', 404],
+			] as const) {
+				const res = await stack.request(ACME, path)
+				expect(res.status, path).toBe(status)
+				expect(res.json().code).toBe(status === 404 ? 'NOT_FOUND' : 'GONE')
+			}
+		})
+	})
+
 	it('never puts the content-service key in a response', async () => {
-		const paths = ['/', '/learn', '/learn/course/intro-to-web', '/learn/course/draft-course', '/api/cms/site/assets/acme-icon', '/api/cms/courses/intro-to-web/assets/http-diagram', '/api/health']
+		const paths = ['/', '/learn', '/learn/course/intro-to-web', '/learn/course/draft-course', '/about', '/blog', '/blog/welcome', '/about.md', '/learn/course/intro-to-web.md', '/api/cms/site/assets/acme-icon', '/api/cms/courses/intro-to-web/assets/http-diagram', '/api/health']
 		stack.cms.faults.mode = 'ok'
 		for (const path of paths) {
 			const res = await stack.request(ACME, path)
