@@ -21,6 +21,7 @@ import { negotiateLocale } from '#app/utils/locale.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
 import { normalizeHost, resolveHost, type HostResolution } from '#app/utils/tenant.server.ts'
 import { openDatabase, type Database } from '#db/client.ts'
+import { createPageCache } from './page-cache.ts'
 import { statusPage } from './status-page.ts'
 
 export interface AppOptions {
@@ -59,6 +60,7 @@ export function createApp(options: AppOptions) {
 	const trustProxy = env.AUTH_TRUST_HOST === 'true'
 	const rateLimit = options.rateLimit ?? createMemoryDriver()
 	const mailer = createMailer(env)
+	const pageCache = createPageCache(tags)
 
 	async function handle(req: IncomingMessage, res: ServerResponse) {
 		const hostHeader = (trustProxy && firstHeader(req.headers['x-forwarded-host'])) || req.headers.host
@@ -103,11 +105,21 @@ export function createApp(options: AppOptions) {
 		const markdown = MARKDOWN_URL.exec(path)
 		if (markdown) req.url = `/api/aeo/markdown/${markdown[1] ?? ''}${markdown[2]}${(req.url ?? '').slice(path.length)}`
 
+		// Visitors without a session get public pages from the page cache.
+		const cacheKey = pageCache.keyFor(req.method, req.url ?? '/', host, locale, req.headers.cookie)
+		const conditional = { method: req.method, ifNoneMatch: req.headers['if-none-match'], acceptEncoding: req.headers['accept-encoding'] }
+		const cached = cacheKey ? pageCache.lookup(cacheKey) : null
+		if (cached) return send(res, pageCache.respond(cached, conditional, 'hit'))
+		// The content tags this render reads, with their versions when read.
+		const readTags = new Map<string, number>()
+
 		const context = new RouterContextProvider()
 		const value: RequestContext = {
 			env,
 			db,
-			cms,
+			cms: cms.withReadListener((list) => {
+				for (const tag of list) if (!readTags.has(tag)) readTags.set(tag, tags.version(tag))
+			}),
 			tenant,
 			site: tenant ? tenant.slug : APEX_SITE,
 			host,
@@ -121,6 +133,13 @@ export function createApp(options: AppOptions) {
 		context.set(requestContext, value)
 		const request = createRequest(req, res, { protocol, host: hostHeader })
 		const response = await handleRequest(request, context)
+		if (cacheKey) {
+			const stored = await pageCache.store(cacheKey, response.clone(), [...readTags.keys()], [...readTags.values()])
+			if (stored) {
+				await response.body?.cancel()
+				return send(res, pageCache.respond(stored, conditional, 'miss'))
+			}
+		}
 		return send(res, response)
 	}
 
@@ -146,7 +165,7 @@ export function createApp(options: AppOptions) {
 		})
 	}
 
-	return { listener, db, cms, rateLimit, tags }
+	return { listener, db, cms, rateLimit, tags, pageCache }
 }
 
 const MARKDOWN_URL = /^\/(blog\/|learn\/course\/)?([a-z0-9][a-z0-9-]*)\.md$/

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { TEST_SECRETS } from '#tests/support/env.ts'
@@ -215,6 +216,61 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 				expect(res.status, path).toBe(status)
 				expect(res.json().code).toBe(status === 404 ? 'NOT_FOUND' : 'GONE')
 			}
+		})
+	})
+
+	describe('anonymous page cache', () => {
+		it('stores a public page once and serves it with an ETag, 304 and precompressed variants', async () => {
+			await revalidate('{"tag":"course:advanced-css"}')
+			const first = await stack.request(ACME, '/learn/course/advanced-css')
+			expect(first.headers['x-page-cache']).toBe('miss')
+			const calls = stack.cms.stats.total
+			const second = await stack.request(ACME, '/learn/course/advanced-css')
+			expect(second.headers['x-page-cache']).toBe('hit')
+			expect(stack.cms.stats.total).toBe(calls)
+			expect(second.text).toBe(first.text)
+			expect(second.headers.etag).toBe(first.headers.etag)
+			expect(second.headers.vary).toBe('Accept-Encoding, Accept-Language, Cookie')
+			expect(second.headers['x-content-type-options']).toBe('nosniff')
+
+			const revalidated = await stack.request(ACME, '/learn/course/advanced-css', { headers: { 'if-none-match': String(first.headers.etag) } })
+			expect(revalidated.status).toBe(304)
+			expect(revalidated.body.length).toBe(0)
+
+			const br = await stack.request(ACME, '/learn/course/advanced-css', { headers: { 'accept-encoding': 'gzip, br' } })
+			expect(br.headers['content-encoding']).toBe('br')
+			expect(brotliDecompressSync(br.body).toString()).toBe(first.text)
+			const gz = await stack.request(ACME, '/learn/course/advanced-css', { headers: { 'accept-encoding': 'gzip, br;q=0' } })
+			expect(gz.headers['content-encoding']).toBe('gzip')
+			expect(gunzipSync(gz.body).toString()).toBe(first.text)
+		})
+
+		it('drops a page when a tag it was built from is revalidated', async () => {
+			await stack.request(ACME, '/learn/course/intro-to-web')
+			expect((await stack.request(ACME, '/learn/course/intro-to-web')).headers['x-page-cache']).toBe('hit')
+			await revalidate('{"tag":"course:intro-to-web"}')
+			expect((await stack.request(ACME, '/learn/course/intro-to-web')).headers['x-page-cache']).toBe('miss')
+			// The site document is read by every page: its tag drops them all.
+			await stack.request(ACME, '/blog')
+			await revalidate('{"tag":"site:acme.localhost"}')
+			expect((await stack.request(ACME, '/blog')).headers['x-page-cache']).toBe('miss')
+		})
+
+		it('keeps locales apart and never serves or stores pages of signed-in users or query URLs', async () => {
+			await stack.request(ACME, '/learn')
+			const spanish = await stack.request(ACME, '/learn', { headers: { 'accept-language': 'es' } })
+			expect(spanish.text).toContain('Introducción a la Web')
+			expect((await stack.request(ACME, '/learn')).text).toContain('Introduction to the Web')
+
+			const learner = stack.browser(ACME)
+			await learner.post('/learn/sign-in', { email: 'learner@acme.test', password: 'demo-password-2026' })
+			const signedIn = await learner.get('/learn')
+			expect(signedIn.headers['x-page-cache']).toBeUndefined()
+			expect(signedIn.text).toContain('href="/learn/dashboard"')
+			expect((await stack.request(ACME, '/learn')).text).not.toContain('href="/learn/dashboard"')
+
+			expect((await stack.request(ACME, '/learn?x=1')).headers['x-page-cache']).toBeUndefined()
+			expect((await stack.request(ACME, '/learn/sign-in')).headers['x-page-cache']).toBeUndefined()
 		})
 	})
 

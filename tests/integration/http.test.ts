@@ -94,15 +94,17 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 		expect(res.text).toContain('Introducción a la Web')
 	})
 
-	it('answers a branded 503 without internals when the content service fails', async () => {
+	it('answers a branded 503 without internals when the content service fails and nothing was cached', async () => {
 		const control = (body: object) =>
 			fetch(`${stack.cms.url}/_control`, { method: 'POST', headers: { 'x-api-key': TEST_SECRETS.CMS_API_UUID }, body: JSON.stringify(body) })
 		await control({ mode: 'error' })
 		try {
-			const res = await stack.request('acme.localhost', '/learn')
+			const res = await stack.request('acme.localhost', '/learn/course/advanced-css')
 			expect(res.status).toBe(503)
 			expect(res.text).toContain('Temporarily unavailable')
 			expectNoInternals(res.text, stack)
+			// A page read before the failure is still served from its last good content.
+			expect((await stack.request('acme.localhost', '/learn')).status).toBe(200)
 		} finally {
 			await control({ mode: 'ok' })
 		}
