@@ -2,6 +2,7 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, 
 import { getRequestContext } from './context.ts'
 import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
 import { loadMenu, loadSiteChrome } from './utils/site.server.ts'
+import { impersonatorOf } from './utils/admin.server.ts'
 import { isLocale } from './utils/locale.server.ts'
 import appCss from './styles/app.css?url'
 import type { Route } from './+types/root.ts'
@@ -29,7 +30,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 	},
 ]
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const [site, menu] = await Promise.all([loadSiteChrome(ctx), loadMenu(ctx)])
 	const session = getSession(context)
@@ -39,6 +40,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 		isApex: ctx.tenant === null,
 		menu,
 		user: session ? { name: session.claims.name, role: session.claims.role } : null,
+		impersonating: session && (await impersonatorOf(ctx, request)) ? session.claims.name : null,
 	}
 }
 
@@ -61,6 +63,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<a className="skip-link" href="#main">
 					Skip to content
 				</a>
+				{data?.impersonating ? (
+					<div className="banner banner-impersonation" role="status">
+						<form method="post" action="/api/admin/impersonate/stop" className="wrap">
+							{`You are signed in as ${data.impersonating} (impersonation). `}
+							<button type="submit" className="link-button">
+								Stop impersonating
+							</button>
+						</form>
+					</div>
+				) : null}
 				<header className="site-header">
 					<div className="wrap">
 						<a className="site-name" href="/">

@@ -28,6 +28,19 @@ export default [
 
 	// Administration
 	route('admin', 'routes/admin.tsx'),
+	route('admin/users', 'routes/admin.users.tsx'),
+	route('admin/users/invite', 'routes/admin.users.invite.tsx'),
+	route('admin/users/:id', 'routes/admin.users.$id.tsx'),
+	route('admin/courses', 'routes/admin.courses.tsx'),
+	route('admin/courses/:slug/dashboard', 'routes/admin.courses.$slug.dashboard.tsx'),
+	route('admin/courses/:slug/export', 'routes/admin.courses.$slug.export.ts'),
+	route('admin/courses/:slug/settings', 'routes/admin.courses.$slug.settings.tsx'),
+	route('admin/courses/:slug/admins', 'routes/admin.courses.$slug.admins.tsx'),
+	route('admin/audit', 'routes/admin.audit.tsx'),
+	route('admin/tenants', 'routes/admin.tenants.tsx'),
+	route('admin/enter', 'routes/admin.enter.tsx'),
+	route('api/admin/impersonate/start', 'routes/api.admin.impersonate.start.ts'),
+	route('api/admin/impersonate/stop', 'routes/api.admin.impersonate.stop.ts'),
 
 	// Authentication transport (outside the OpenAPI contract) and the signed-in user's picture
 	route('api/auth/signout', 'routes/api.auth.signout.ts'),

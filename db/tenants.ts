@@ -44,3 +44,40 @@ export async function upsertTenant(db: Database, input: TenantInput): Promise<Te
 		.returning()
 	return row
 }
+
+export async function listTenants(db: Database) {
+	return db.orm.select().from(db.t.tenants).orderBy(db.t.tenants.slug)
+}
+
+export async function findTenantById(db: Database, id: string) {
+	const [row] = await db.orm.select().from(db.t.tenants).where(eq(db.t.tenants.id, id)).limit(1)
+	return row ?? null
+}
+
+/** A new tenant, or null when the slug or custom domain is taken. */
+export async function createTenant(db: Database, input: { slug: string; name: string; custom_domain: string | null }) {
+	const now = new Date()
+	const [row] = await db.orm
+		.insert(db.t.tenants)
+		.values({ id: newId(), slug: input.slug, name: input.name, custom_domain: input.custom_domain, status: 'active', feature_flags_json: {}, created_at: now, updated_at: now })
+		.onConflictDoNothing()
+		.returning()
+	return row ?? null
+}
+
+export async function setTenantStatus(db: Database, id: string, status: TenantStatus) {
+	const now = new Date()
+	const [row] = await db.orm
+		.update(db.t.tenants)
+		.set({ status, updated_at: now, suspended_at: status === 'suspended' ? now : null })
+		.where(eq(db.t.tenants.id, id))
+		.returning()
+	return row ?? null
+}
+
+/** Replaces the per-course flags of one course in the tenant's feature_flags_json. */
+export async function setCourseFlags(db: Database, tenant: Tenant, courseSlug: string, flags: Record<string, boolean>) {
+	const current = (tenant.feature_flags_json ?? {}) as { courses?: Record<string, Record<string, boolean>> }
+	const next = { ...current, courses: { ...(current.courses ?? {}), [courseSlug]: flags } }
+	await db.orm.update(db.t.tenants).set({ feature_flags_json: next, updated_at: new Date() }).where(eq(db.t.tenants.id, tenant.id))
+}

@@ -1,4 +1,4 @@
-import { getInputProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { z } from 'zod'
 import { useNavigation } from 'react-router'
@@ -68,6 +68,28 @@ export function Notice({ children, tone = 'info' }: { children: React.ReactNode;
 	return (
 		<div className={`notice notice-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
 			{children}
+		</div>
+	)
+}
+
+/** A labelled select with its error beside it. */
+export function SelectField({ label, meta, options }: { label: string; meta: FieldMetadata<string>; options: Array<{ value: string; label: string }> }) {
+	const errorId = meta.errors?.length ? meta.errorId : undefined
+	return (
+		<div className="field">
+			<label htmlFor={meta.id}>{label}</label>
+			<select {...getSelectProps(meta, { ariaAttributes: true })} key={meta.key} aria-describedby={errorId}>
+				{options.map((o) => (
+					<option key={o.value} value={o.value}>
+						{o.label}
+					</option>
+				))}
+			</select>
+			{errorId ? (
+				<p id={errorId} className="field-error">
+					{meta.errors!.join(' ')}
+				</p>
+			) : null}
 		</div>
 	)
 }

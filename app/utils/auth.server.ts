@@ -70,7 +70,8 @@ export async function authenticate(ctx: RequestContext, input: AuthInput): Promi
 	if (ctx.tenant && ctx.tenant.status !== 'active') return { ok: false, reason: 'tenant_inactive' }
 	if (input.kind === 'consumed_token') {
 		const user = verifyConsumedTokenProof(ctx, input.userId, input.proof) ? await findUserById(ctx.db, input.userId) : null
-		if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return { ok: false, reason: 'invalid' }
+		const belongsHere = user && (user.tenant_id === (ctx.tenant?.id ?? null) || (user.role === 'super_admin' && user.tenant_id === null))
+		if (!user || !belongsHere) return { ok: false, reason: 'invalid' }
 		if (user.deactivated_at) return { ok: false, reason: 'deactivated' }
 		return { ok: true, user }
 	}

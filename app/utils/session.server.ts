@@ -94,11 +94,13 @@ export async function readSession(ctx: RequestContext, request: Request): Promis
 	if (!claims || typeof claims.userId !== 'string') return { state: 'none' }
 	const user = await findUserById(ctx.db, claims.userId)
 	const hostTenantId = ctx.tenant?.id ?? null
+	// A super_admin belongs to no tenant: their session is valid on the apex and,
+	// once entered through the tenant override (admin.server.ts), on a tenant host.
+	const platformAdmin = user?.role === 'super_admin' && user.tenant_id === null && claims.tenantId === null
 	if (
 		!user ||
 		user.deactivated_at ||
-		user.tenant_id !== hostTenantId ||
-		claims.tenantId !== hostTenantId ||
+		(!platformAdmin && (user.tenant_id !== hostTenantId || claims.tenantId !== hostTenantId)) ||
 		user.token_version !== claims.tokenVersion
 	) {
 		return { state: 'rejected' }

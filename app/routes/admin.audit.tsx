@@ -1,0 +1,114 @@
+import { Form } from 'react-router'
+import { z } from 'zod'
+import { requireAdmin } from '#app/utils/admin.server.ts'
+import { formatDate } from '#app/utils/format.ts'
+import { listAudit } from '#db/admin.ts'
+import type { Route } from './+types/admin.audit.ts'
+
+const filters = z.object({
+	action: z.string().trim().max(100).optional().catch(undefined),
+	target: z.string().trim().max(50).optional().catch(undefined),
+	actor: z.string().trim().max(100).optional().catch(undefined),
+	since: z.iso.date().optional().catch(undefined),
+	before: z.iso.datetime().optional().catch(undefined),
+})
+
+/** The audit log, newest first: this tenant's rows on a tenant host, every row for a super_admin on the apex. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+	const { ctx, tenant } = requireAdmin(context, request)
+	const f = filters.parse(Object.fromEntries(new URL(request.url).searchParams))
+	const rows = await listAudit(ctx.db, {
+		tenantId: tenant?.id ?? null,
+		action: f.action || undefined,
+		targetKind: f.target || undefined,
+		actorUserId: f.actor || undefined,
+		since: f.since ? new Date(`${f.since}T00:00:00Z`) : undefined,
+		before: f.before ? new Date(f.before) : undefined,
+		limit: 101,
+	})
+	const page = rows.slice(0, 100)
+	return {
+		filters: f,
+		global: !tenant,
+		locale: ctx.locale,
+		rows: page.map((a) => ({
+			id: a.id,
+			at: a.created_at.toISOString(),
+			action: a.action,
+			actor: a.actor_user_id,
+			target: `${a.target_kind}${a.target_id ? ` ${a.target_id}` : ''}`,
+			tenant: a.tenant_id,
+			metadata: JSON.stringify(a.metadata),
+		})),
+		// Older rows: continue from the last shown timestamp.
+		next: rows.length > 100 ? page[page.length - 1].created_at.toISOString() : null,
+	}
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Audit log · Administration' }]
+
+export default function Audit({ loaderData: d }: Route.ComponentProps) {
+	const older = () => {
+		const search = new URLSearchParams(Object.entries(d.filters).filter(([, v]) => v) as [string, string][])
+		search.set('before', d.next!)
+		return `?${search}`
+	}
+	return (
+		<section>
+			<h1>Audit log</h1>
+			<p className="hint">{d.global ? 'Every tenant and the platform.' : 'This site only.'}</p>
+			<Form method="get" className="filters" role="search">
+				<label>
+					Action starts with <input name="action" defaultValue={d.filters.action ?? ''} placeholder="user." />
+				</label>
+				<label>
+					Target kind <input name="target" defaultValue={d.filters.target ?? ''} placeholder="user" />
+				</label>
+				<label>
+					Actor id <input name="actor" defaultValue={d.filters.actor ?? ''} />
+				</label>
+				<label>
+					Since <input type="date" name="since" defaultValue={d.filters.since ?? ''} />
+				</label>
+				<button type="submit" className="button button-secondary">
+					Filter
+				</button>
+			</Form>
+			{d.rows.length === 0 ? (
+				<p className="empty">No audit rows match.</p>
+			) : (
+				<table>
+					<thead>
+						<tr>
+							<th scope="col">When</th>
+							<th scope="col">Action</th>
+							<th scope="col">Actor</th>
+							<th scope="col">Target</th>
+							{d.global ? <th scope="col">Tenant</th> : null}
+							<th scope="col">Details</th>
+						</tr>
+					</thead>
+					<tbody>
+						{d.rows.map((r) => (
+							<tr key={r.id}>
+								<td>{formatDate(r.at, d.locale)}</td>
+								<td>{r.action}</td>
+								<td>{r.actor ?? '—'}</td>
+								<td>{r.target}</td>
+								{d.global ? <td>{r.tenant ?? 'platform'}</td> : null}
+								<td>
+									<code>{r.metadata}</code>
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+			)}
+			{d.next ? (
+				<p>
+					<a href={older()}>Older →</a>
+				</p>
+			) : null}
+		</section>
+	)
+}

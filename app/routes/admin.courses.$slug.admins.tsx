@@ -1,0 +1,111 @@
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, redirect } from 'react-router'
+import { z } from 'zod'
+import { Field, FormError, Notice, Submit, useZodForm } from '#app/components/form.tsx'
+import { auditAdmin, limitAdminMutation, requireAdmin } from '#app/utils/admin.server.ts'
+import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
+import { emailField } from '#app/utils/validation.ts'
+import { courseAssignments, revokeAssignment } from '#db/admin.ts'
+import { assignCourseAdmin } from '#db/learning.ts'
+import { findUserByEmail, updateUser } from '#db/users.ts'
+import type { Route } from './+types/admin.courses.$slug.admins.ts'
+
+const assignSchema = z.object({ intent: z.literal('assign'), email: emailField })
+
+/** Who administers this course: tenant_admin and super_admin only (a course_admin gets 404, like any /admin page outside their courses' dashboards and settings). */
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+	const scope = requireAdmin(context, request)
+	if (!scope.tenant) return { hint: true as const }
+	const course = await requireAdminCourse(scope, params.slug)
+	const rows = await courseAssignments(scope.ctx.db, scope.tenant.id, course.slug)
+	return {
+		hint: false as const,
+		slug: course.slug,
+		title: course.title,
+		admins: rows.map((r) => ({ userId: r.userId, name: r.name, email: r.email })),
+		notice: new URL(request.url).searchParams.get('notice'),
+	}
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+	const scope = requireAdmin(context, request)
+	const tenant = scope.tenant
+	if (!tenant) throw new Response(null, { status: 404 })
+	const limited = await limitAdminMutation(scope)
+	if (limited) return limited
+	const course = await requireAdminCourse(scope, params.slug)
+	const form = await request.formData()
+	const { db } = scope.ctx
+	const audit = (action: string, userId: string) => auditAdmin(scope, request, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
+
+	if (form.get('intent') === 'revoke') {
+		const userId = String(form.get('userId') ?? '')
+		if (!(await revokeAssignment(db, tenant.id, course.slug, userId))) throw new Response(null, { status: 404 })
+		// Their session claims list the course: end those sessions.
+		await updateUser(db, userId, {}, { bumpTokenVersion: true })
+		await audit('course.admin_revoked', userId)
+		return redirect(`/admin/courses/${course.slug}/admins?notice=revoked`)
+	}
+
+	const submission = parseWithZod(form, { schema: assignSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	const user = await findUserByEmail(db, tenant.id, submission.value.email)
+	if (!user) return data({ result: submission.reply({ fieldErrors: { email: ['Nobody on this site has that address. Invite them as a course admin instead.'] } }) }, { status: 400 })
+	if (user.role !== 'course_admin') return data({ result: submission.reply({ fieldErrors: { email: ['Only course admins can be assigned. Change their role first.'] } }) }, { status: 400 })
+	await assignCourseAdmin(db, { tenantId: tenant.id, userId: user.id }, course.slug, scope.session.user.id)
+	await updateUser(db, user.id, {}, { bumpTokenVersion: true })
+	await audit('course.admin_assigned', user.id)
+	return redirect(`/admin/courses/${course.slug}/admins?notice=assigned`)
+}
+
+export { actionHeaders as headers } from '#app/utils/headers.ts'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Course admins · Administration' }]
+
+export default function CourseAdmins({ loaderData: d, actionData }: Route.ComponentProps) {
+	const [form, fields] = useZodForm(assignSchema, actionData && 'result' in actionData ? actionData.result : undefined)
+	if (d.hint) {
+		return (
+			<section>
+				<h1>Course admins</h1>
+				<p className="notice notice-info">
+					Course admins belong to a tenant. <a href="/admin/tenants">Open the tenant</a> first.
+				</p>
+			</section>
+		)
+	}
+	return (
+		<section className="narrow">
+			<p>
+				<a href={`/admin/courses/${d.slug}/dashboard`}>← Dashboard</a>
+			</p>
+			<h1>{`Admins · ${d.title}`}</h1>
+			{d.notice === 'assigned' ? <Notice tone="ok">Assigned.</Notice> : d.notice === 'revoked' ? <Notice tone="ok">Revoked.</Notice> : null}
+			{actionData && 'error' in actionData ? <Notice tone="error">{String(actionData.error)}</Notice> : null}
+			{d.admins.length === 0 ? (
+				<p className="empty">No course admins yet.</p>
+			) : (
+				<ul>
+					{d.admins.map((a) => (
+						<li key={a.userId} className="actions">
+							{`${a.name} <${a.email}>`}
+							<Form method="post">
+								<input type="hidden" name="intent" value="revoke" />
+								<input type="hidden" name="userId" value={a.userId} />
+								<button type="submit" className="link-button">{`Revoke ${a.name}`}</button>
+							</Form>
+						</li>
+					))}
+				</ul>
+			)}
+			<h2>Assign a course admin</h2>
+			<Form method="post" className="stack" {...getFormProps(form)}>
+				<input type="hidden" name="intent" value="assign" />
+				<FormError errors={form.errors} id={form.errorId} />
+				<Field label="Email of a course admin" meta={fields.email} type="email" autoComplete="off" />
+				<Submit>Assign</Submit>
+			</Form>
+		</section>
+	)
+}

@@ -1,0 +1,64 @@
+import { Form, redirect } from 'react-router'
+import { Notice } from '#app/components/form.tsx'
+import { auditAdmin, limitAdminMutation, requireCourseAdmin } from '#app/utils/admin.server.ts'
+import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
+import { courseFlags } from '#app/utils/learning.server.ts'
+import { setCourseFlags } from '#db/tenants.ts'
+import type { Route } from './+types/admin.courses.$slug.settings.ts'
+
+/** Per-course flags; needs a tenant host (a super_admin on the apex sees a hint instead of 404). */
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+	const scope = await requireCourseAdmin(context, request, params.slug)
+	if (!scope.tenant) return { hint: true as const }
+	const course = await requireAdminCourse(scope, params.slug)
+	return { hint: false as const, slug: course.slug, title: course.title, flags: courseFlags(scope.tenant, course.slug), saved: new URL(request.url).searchParams.has('saved') }
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+	const scope = await requireCourseAdmin(context, request, params.slug)
+	if (!scope.tenant) throw new Response(null, { status: 404 })
+	const limited = await limitAdminMutation(scope)
+	if (limited) return limited
+	const course = await requireAdminCourse(scope, params.slug)
+	const form = await request.formData()
+	const flags = { sequential: form.get('sequential') === 'on' }
+	await setCourseFlags(scope.ctx.db, scope.tenant, course.slug, flags)
+	await auditAdmin(scope, request, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: scope.tenant.id }, flags)
+	return redirect(`/admin/courses/${course.slug}/settings?saved`)
+}
+
+export { actionHeaders as headers } from '#app/utils/headers.ts'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Course settings · Administration' }]
+
+export default function CourseSettings({ loaderData: d, actionData }: Route.ComponentProps) {
+	if (d.hint) {
+		return (
+			<section>
+				<h1>Course settings</h1>
+				<p className="notice notice-info">
+					Course settings belong to a tenant. <a href="/admin/tenants">Open the tenant</a> to change them.
+				</p>
+			</section>
+		)
+	}
+	return (
+		<section className="narrow">
+			<p>
+				<a href={`/admin/courses/${d.slug}/dashboard`}>← Dashboard</a>
+			</p>
+			<h1>{`Settings · ${d.title}`}</h1>
+			{d.saved ? <Notice tone="ok">Settings saved.</Notice> : null}
+			{actionData && 'error' in actionData ? <Notice tone="error">{actionData.error}</Notice> : null}
+			<Form method="post" className="stack">
+				<label className="choice">
+					<input type="checkbox" name="sequential" defaultChecked={d.flags.sequential} /> Sequential: learners finish every earlier entry of the course
+					before the next opens (within a module this always applies)
+				</label>
+				<button type="submit" className="button">
+					Save settings
+				</button>
+			</Form>
+		</section>
+	)
+}

@@ -1,0 +1,26 @@
+import { redirect } from 'react-router'
+import { getRequestContext } from '#app/context.ts'
+import { authenticate } from '#app/utils/auth.server.ts'
+import { commitUserSession } from '#app/utils/session.server.ts'
+import { writeAudit } from '#db/audit.ts'
+import type { Route } from './+types/admin.enter.ts'
+
+export const meta: Route.MetaFunction = () => [{ name: 'referrer', content: 'same-origin' }]
+
+/**
+ * The tenant override: a super_admin (who belongs to no tenant) arrives here
+ * from /admin/tenants on the apex with a proof, valid for 60 seconds and bound
+ * to this tenant, and gets a session on this tenant's host.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const ctx = getRequestContext(context)
+	const url = new URL(request.url)
+	const userId = url.searchParams.get('user') ?? ''
+	const proof = url.searchParams.get('proof') ?? ''
+	if (!ctx.tenant || proof.split('.')[0] !== `enter-${ctx.tenant.id}`) throw new Response(null, { status: 404 })
+	const result = await authenticate(ctx, { kind: 'consumed_token', userId, proof })
+	if (!result.ok || result.user.role !== 'super_admin') throw new Response(null, { status: 404 })
+	const { cookie } = await commitUserSession(ctx, result.user)
+	await writeAudit(ctx.db, { actorUserId: result.user.id, action: 'auth.tenant_override', targetKind: 'tenant', targetId: ctx.tenant.id, tenantId: ctx.tenant.id })
+	return redirect('/admin', { headers: { 'set-cookie': cookie } })
+}

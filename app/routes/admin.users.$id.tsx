@@ -1,0 +1,184 @@
+import { data, Form, redirect } from 'react-router'
+import { z } from 'zod'
+import { Notice } from '#app/components/form.tsx'
+import { auditAdmin, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
+import { mailTokenLink } from '#app/utils/emails.server.ts'
+import { formatDate } from '#app/utils/format.ts'
+import { findScopedUser } from '#db/admin.ts'
+import { INVITABLE_ROLES } from '#db/schema/values.ts'
+import { updateUser, type User } from '#db/users.ts'
+import type { Route } from './+types/admin.users.$id.ts'
+
+/** The target user, in this admin's scope: another tenant's user (or a malformed id) is 404. */
+async function requireTarget(scope: AdminScope, id: string) {
+	const target = await findScopedUser(scope.ctx.db, scope.tenant?.id ?? null, id)
+	if (!target) throw new Response(null, { status: 404 })
+	// A tenant_admin manages the tenant's people, not platform accounts.
+	if (target.role === 'super_admin' && !scope.isSuper) throw new Response(null, { status: 404 })
+	return target
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+	const scope = requireAdmin(context, request)
+	const u = await requireTarget(scope, params.id)
+	return {
+		user: {
+			id: u.id,
+			name: u.name,
+			email: u.email,
+			role: u.role,
+			locale: u.locale,
+			verified: Boolean(u.email_verified_at),
+			deactivated: Boolean(u.deactivated_at),
+			hasPassword: Boolean(u.password_hash),
+			createdAt: u.created_at.toISOString(),
+		},
+		self: u.id === scope.session.user.id,
+		// Impersonation needs the target's tenant host (spec, Authentication 12).
+		canImpersonate: scope.isSuper && scope.tenant !== null && u.id !== scope.session.user.id && u.role !== 'super_admin',
+		notice: new URL(request.url).searchParams.get('notice'),
+		uiLocale: scope.ctx.locale,
+	}
+}
+
+const roleSchema = z.object({ role: z.enum(INVITABLE_ROLES, { message: 'Choose student, course admin or tenant admin' }) })
+
+const NOTICES: Record<string, string> = {
+	'role-changed': 'The role was changed. Their sessions were signed out.',
+	deactivated: 'The account was deactivated and signed out everywhere.',
+	reactivated: 'The account was reactivated. They can sign in again.',
+	'signed-out': 'Every session of this user was signed out.',
+	'verification-sent': 'A new verification email is on its way.',
+	'reset-sent': 'A password-reset link is on its way.',
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+	const scope = requireAdmin(context, request)
+	const target = await requireTarget(scope, params.id)
+	const limited = await limitAdminMutation(scope)
+	if (limited) return limited
+	const form = await request.formData()
+	const intent = String(form.get('intent') ?? '')
+	const { ctx } = scope
+	const self = target.id === scope.session.user.id
+	const audit = (action: string, metadata: Record<string, unknown> = {}) =>
+		auditAdmin(scope, request, action, { kind: 'user', id: target.id, tenantId: target.tenant_id }, metadata)
+	const done = (notice: string) => redirect(`/admin/users/${target.id}?notice=${notice}`)
+
+	// Admins cannot lock themselves out: role changes and deactivation of one's own account are refused.
+	if (self && ['change-role', 'deactivate'].includes(intent)) return data({ error: 'You cannot do that to your own account.', fieldErrors: {} }, { status: 400 })
+
+	switch (intent) {
+		case 'change-role': {
+			if (target.role === 'super_admin') return data({ error: 'A platform account’s role cannot be changed here.', fieldErrors: {} }, { status: 400 })
+			const parsed = roleSchema.safeParse({ role: form.get('role') })
+			if (!parsed.success) return data({ error: null, fieldErrors: { role: parsed.error.issues.map((i) => i.message) } }, { status: 400 })
+			if (parsed.data.role === target.role) return done('role-changed')
+			await updateUser(ctx.db, target.id, { role: parsed.data.role }, { bumpTokenVersion: true })
+			await audit('user.role_changed', { from: target.role, to: parsed.data.role })
+			return done('role-changed')
+		}
+		case 'deactivate':
+			await updateUser(ctx.db, target.id, { deactivated_at: new Date() }, { bumpTokenVersion: true })
+			await audit('user.deactivated')
+			return done('deactivated')
+		case 'reactivate':
+			await updateUser(ctx.db, target.id, { deactivated_at: null })
+			await audit('user.reactivated')
+			return done('reactivated')
+		case 'force-sign-out':
+			await updateUser(ctx.db, target.id, {}, { bumpTokenVersion: true })
+			await audit('user.signed_out')
+			return done('signed-out')
+		case 'resend-verification':
+			if (target.email_verified_at) return data({ error: 'This address is already verified.', fieldErrors: {} }, { status: 400 })
+			await mailTokenLink(ctx, target as User, target.email, 'email_verify')
+			await audit('user.verification_resent')
+			return done('verification-sent')
+		case 'send-reset':
+			await mailTokenLink(ctx, target as User, target.email, 'password_reset')
+			await audit('user.password_reset_sent')
+			return done('reset-sent')
+		default:
+			return data({ error: 'Unknown action.', fieldErrors: {} }, { status: 400 })
+	}
+}
+
+export { actionHeaders as headers } from '#app/utils/headers.ts'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.user.name ?? 'User'} · Administration` }]
+
+function Intent({ intent, label, secondary }: { intent: string; label: string; secondary?: boolean }) {
+	return (
+		<Form method="post">
+			<input type="hidden" name="intent" value={intent} />
+			<button type="submit" className={secondary ? 'button button-secondary' : 'button'}>
+				{label}
+			</button>
+		</Form>
+	)
+}
+
+export default function AdminUser({ loaderData: d, actionData }: Route.ComponentProps) {
+	const u = d.user
+	const roleError = actionData?.fieldErrors && 'role' in actionData.fieldErrors ? (actionData.fieldErrors.role as string[]) : null
+	return (
+		<section>
+			<p>
+				<a href="/admin/users">← Users</a>
+			</p>
+			<h1>{u.name}</h1>
+			{d.notice && NOTICES[d.notice] ? <Notice tone="ok">{NOTICES[d.notice]}</Notice> : null}
+			{actionData?.error ? <Notice tone="error">{actionData.error}</Notice> : null}
+			<dl className="facts">
+				<dt>Email</dt>
+				<dd>{u.email}</dd>
+				<dt>Role</dt>
+				<dd>{u.role.replace('_', ' ')}</dd>
+				<dt>Status</dt>
+				<dd>{u.deactivated ? 'Deactivated' : u.verified ? 'Active' : 'Email not verified'}</dd>
+				<dt>Sign-in</dt>
+				<dd>{u.hasPassword ? 'Password' : 'External provider or emailed link only'}</dd>
+				<dt>Joined</dt>
+				<dd>{formatDate(u.createdAt, d.uiLocale)}</dd>
+			</dl>
+
+			{!d.self && u.role !== 'super_admin' ? (
+				<Form method="post" className="stack narrow">
+					<input type="hidden" name="intent" value="change-role" />
+					<div className="field">
+						<label htmlFor="role">Role</label>
+						<select id="role" name="role" defaultValue={u.role} aria-invalid={roleError ? true : undefined} aria-describedby={roleError ? 'role-error' : undefined}>
+							<option value="student">Student</option>
+							<option value="course_admin">Course admin</option>
+							<option value="tenant_admin">Tenant admin</option>
+						</select>
+						{roleError ? (
+							<p id="role-error" className="field-error">
+								{roleError.join(' ')}
+							</p>
+						) : null}
+					</div>
+					<button type="submit" className="button">
+						Change role
+					</button>
+				</Form>
+			) : null}
+
+			<div className="actions">
+				{d.self ? null : u.deactivated ? <Intent intent="reactivate" label="Reactivate" /> : <Intent intent="deactivate" label="Deactivate" secondary />}
+				<Intent intent="force-sign-out" label="Sign out everywhere" secondary />
+				{u.verified ? null : <Intent intent="resend-verification" label="Resend verification email" secondary />}
+				<Intent intent="send-reset" label="Send password-reset link" secondary />
+				{d.canImpersonate ? (
+					<form method="post" action="/api/admin/impersonate/start">
+						<input type="hidden" name="userId" value={u.id} />
+						<button type="submit" className="button button-secondary">
+							Impersonate
+						</button>
+					</form>
+				) : null}
+			</div>
+		</section>
+	)
+}

@@ -1,0 +1,85 @@
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, redirect } from 'react-router'
+import { z } from 'zod'
+import { Field, FormError, Notice, SelectField, Submit, useZodForm } from '#app/components/form.tsx'
+import { auditAdmin, limitAdminMutation, requireAdmin } from '#app/utils/admin.server.ts'
+import { readContent } from '#app/utils/cms.server.ts'
+import { isPublished } from '#app/utils/content.ts'
+import { sendInvitation } from '#app/utils/invitations.server.ts'
+import { emailField } from '#app/utils/validation.ts'
+import { INVITABLE_ROLES } from '#db/schema/values.ts'
+import type { Route } from './+types/admin.users.invite.ts'
+
+const schema = z
+	.object({
+		email: emailField,
+		role: z.enum(INVITABLE_ROLES, { message: 'Choose a role' }),
+		course_slug: z.string().trim().optional(),
+	})
+	.superRefine((v, issue) => {
+		if (v.role === 'course_admin' && !v.course_slug) issue.addIssue({ code: 'custom', path: ['course_slug'], message: 'A course admin needs a course' })
+	})
+
+async function publishedCourses(scope: ReturnType<typeof requireAdmin>) {
+	const courses = await readContent('catalogue', () => scope.ctx.cms.courses(scope.ctx.site, scope.ctx.locale))
+	return courses.filter(isPublished).map((c) => ({ value: c.slug, label: c.title }))
+}
+
+/** Invitations belong to a tenant: this page needs a tenant host. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+	const scope = requireAdmin(context, request)
+	if (!scope.tenant) throw new Response(null, { status: 404 })
+	return { courses: await publishedCourses(scope), sent: new URL(request.url).searchParams.get('sent') }
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+	const scope = requireAdmin(context, request)
+	const tenant = scope.tenant
+	if (!tenant) throw new Response(null, { status: 404 })
+	const limited = await limitAdminMutation(scope)
+	if (limited) return limited
+	const submission = parseWithZod(await request.formData(), { schema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	const { email, role } = submission.value
+	const courseSlug = role === 'course_admin' ? submission.value.course_slug! : null
+	if (courseSlug && !(await publishedCourses(scope)).some((c) => c.value === courseSlug)) {
+		return data({ result: submission.reply({ fieldErrors: { course_slug: ['Choose a published course of this site'] } }) }, { status: 400 })
+	}
+	const { invitation } = await sendInvitation(scope.ctx, { tenantId: tenant.id, email, role, courseSlug, invitedBy: scope.session.user.id })
+	await auditAdmin(scope, request, 'invitation.sent', { kind: 'invitation', id: invitation.id, tenantId: tenant.id }, { email: invitation.email, role, courseSlug })
+	return redirect(`/admin/users/invite?sent=${encodeURIComponent(invitation.email)}`)
+}
+
+export { actionHeaders as headers } from '#app/utils/headers.ts'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Invite · Administration' }]
+
+export default function Invite({ loaderData, actionData }: Route.ComponentProps) {
+	const [form, fields] = useZodForm(schema, actionData && 'result' in actionData ? actionData.result : undefined)
+	return (
+		<section className="narrow">
+			<p>
+				<a href="/admin/users">← Users</a>
+			</p>
+			<h1>Invite someone</h1>
+			{loaderData.sent ? <Notice tone="ok">{`Invitation sent to ${loaderData.sent}. The link works for 7 days.`}</Notice> : null}
+			{actionData && 'error' in actionData ? <Notice tone="error">{String(actionData.error)}</Notice> : null}
+			<Form method="post" className="stack" {...getFormProps(form)}>
+				<FormError errors={form.errors} id={form.errorId} />
+				<Field label="Email" meta={fields.email} type="email" autoComplete="off" />
+				<SelectField
+					label="Role"
+					meta={fields.role}
+					options={[
+						{ value: 'student', label: 'Student' },
+						{ value: 'course_admin', label: 'Course admin' },
+						{ value: 'tenant_admin', label: 'Tenant admin' },
+					]}
+				/>
+				<SelectField label="Course (for a course admin)" meta={fields.course_slug} options={[{ value: '', label: 'None' }, ...loaderData.courses]} />
+				<Submit>Send invitation</Submit>
+			</Form>
+		</section>
+	)
+}

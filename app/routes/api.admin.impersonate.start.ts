@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto'
+import { getRequestContext } from '#app/context.ts'
+import { auditAdmin, impersonatorCookie } from '#app/utils/admin.server.ts'
+import { authenticate, mintConsumedTokenProof, roleLanding } from '#app/utils/auth.server.ts'
+import { jsonError } from '#app/utils/errors.ts'
+import { commitUserSession, getSession } from '#app/utils/session.server.ts'
+import { findScopedUser } from '#db/admin.ts'
+import type { Route } from './+types/api.admin.impersonate.start.ts'
+
+export const loader = () => jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST', { headers: { allow: 'POST' } })
+
+/**
+ * Impersonation start (spec, Authentication 12): a super_admin, on the target
+ * user's tenant host, becomes that user through a one-time proof on the
+ * consumed-token path. The session is a normal session of the target; the
+ * signed, HTTP-only `__impersonator_uid` cookie remembers who to go back to.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+	const ctx = getRequestContext(context)
+	const session = getSession(context)
+	if (!session) return jsonError(401, 'UNAUTHORIZED', 'Sign in first')
+	if (session.user.role !== 'super_admin') return jsonError(403, 'FORBIDDEN', 'Only a super admin can impersonate')
+	if (!ctx.tenant) return jsonError(400, 'BAD_REQUEST', 'Open the tenant’s own site to impersonate one of its users')
+	const body = request.headers.get('content-type')?.includes('application/json') ? await request.json().catch(() => ({})) : Object.fromEntries(await request.formData())
+	const userId = typeof body?.userId === 'string' ? body.userId : ''
+	const target = userId ? await findScopedUser(ctx.db, ctx.tenant.id, userId) : null
+	if (!target || target.role === 'super_admin') return jsonError(404, 'NOT_FOUND', 'No such user on this site')
+	if (target.deactivated_at) return jsonError(400, 'BAD_REQUEST', 'This account is deactivated')
+
+	const proof = mintConsumedTokenProof(ctx, target.id, `impersonate-${randomBytes(9).toString('base64url')}`)
+	const result = await authenticate(ctx, { kind: 'consumed_token', userId: target.id, proof })
+	if (!result.ok) return jsonError(400, 'BAD_REQUEST', 'Could not start impersonating')
+	const { cookie, claims } = await commitUserSession(ctx, result.user)
+	await auditAdmin({ ctx, session }, request, 'auth.impersonate.start', { kind: 'user', id: target.id, tenantId: ctx.tenant.id }, { impersonatorId: session.user.id })
+	const headers = new Headers({ location: roleLanding(claims) })
+	headers.append('set-cookie', cookie)
+	headers.append('set-cookie', await impersonatorCookie(ctx).serialize(session.user.id))
+	return new Response(null, { status: 303, headers })
+}

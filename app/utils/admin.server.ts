@@ -1,0 +1,115 @@
+import { createCookie, data, type RouterContextProvider } from 'react-router'
+import { getRequestContext, type RequestContext } from '#app/context.ts'
+import { writeAudit } from '#db/audit.ts'
+import { assignedCourseSlugs } from '#db/learning.ts'
+import type { Tenant } from '#db/tenants.ts'
+import { requireSession } from './auth.server.ts'
+import { TOO_MANY } from './forms.server.ts'
+import type { CurrentSession } from './session.server.ts'
+
+export const IMPERSONATOR_COOKIE = '__impersonator_uid'
+
+export interface AdminScope {
+	ctx: RequestContext
+	session: CurrentSession
+	/** The tenant of this host; null on the apex, where only a super_admin gets here. */
+	tenant: Tenant | null
+	isSuper: boolean
+}
+
+const forbidden = () => new Response('You do not have access to this page.', { status: 403 })
+const notFound = () => new Response(null, { status: 404 })
+
+/**
+ * /admin and its pages outside a course: tenant_admin (of this host's tenant)
+ * and super_admin. A course_admin gets 404 (spec, rule 10), any other signed-in
+ * user 403, a visitor the sign-in redirect. Call it in every loader and action.
+ */
+export function requireAdmin(context: Readonly<RouterContextProvider>, request: Request): AdminScope {
+	const session = requireSession(context, request)
+	const ctx = getRequestContext(context)
+	const { role } = session.user
+	if (role === 'course_admin') throw notFound()
+	if (role !== 'tenant_admin' && role !== 'super_admin') throw forbidden()
+	return { ctx, session, tenant: ctx.tenant, isSuper: role === 'super_admin' }
+}
+
+/**
+ * /admin/courses/<slug>/...: tenant_admin and super_admin, and a course_admin
+ * assigned to the course (checked in the database, not the session claim, so
+ * a revoked assignment takes effect at once); other course_admins 404.
+ */
+export async function requireCourseAdmin(context: Readonly<RouterContextProvider>, request: Request, courseSlug: string): Promise<AdminScope> {
+	const session = requireSession(context, request)
+	const ctx = getRequestContext(context)
+	const { role } = session.user
+	if (role === 'tenant_admin' || role === 'super_admin') return { ctx, session, tenant: ctx.tenant, isSuper: role === 'super_admin' }
+	if (role !== 'course_admin') throw forbidden()
+	if (!ctx.tenant) throw notFound()
+	const assigned = await assignedCourseSlugs(ctx.db, { tenantId: ctx.tenant.id, userId: session.user.id })
+	if (!assigned.includes(courseSlug)) throw notFound()
+	return { ctx, session, tenant: ctx.tenant, isSuper: false }
+}
+
+/** super_admin only (tenants, impersonation). */
+export function requireSuperAdmin(context: Readonly<RouterContextProvider>, request: Request): AdminScope {
+	const scope = requireAdmin(context, request)
+	if (!scope.isSuper) throw forbidden()
+	return scope
+}
+
+/**
+ * adminMutation policy: 60 mutations per minute per admin. Exhausted: a 429
+ * answer that re-renders the form with the message (return it); else null.
+ */
+export async function limitAdminMutation(scope: AdminScope) {
+	const { allowed, retryAfter } = await scope.ctx.rateLimit.consume('adminMutation', `user|${scope.session.user.id}`)
+	return allowed ? null : data({ error: TOO_MANY, fieldErrors: {} }, { status: 429, headers: { 'retry-after': String(retryAfter) } })
+}
+
+/**
+ * `__impersonator_uid`: the original super_admin's id while impersonating.
+ * HTTP-only and signed with AUTH_SECRET, so nobody can forge their way back
+ * into a super_admin session through impersonation stop.
+ */
+export function impersonatorCookie(ctx: Pick<RequestContext, 'env' | 'origin'>) {
+	return createCookie(IMPERSONATOR_COOKIE, {
+		httpOnly: true,
+		sameSite: 'lax',
+		path: '/',
+		secure: ctx.origin.startsWith('https:'),
+		secrets: [ctx.env.AUTH_SECRET],
+		maxAge: 8 * 3600,
+	})
+}
+
+/** The super_admin behind an impersonated session, if any. */
+export async function impersonatorOf(ctx: RequestContext, request: Request): Promise<string | null> {
+	const value = await impersonatorCookie(ctx).parse(request.headers.get('cookie'))
+	return typeof value === 'string' ? value : null
+}
+
+/** An audit row for an admin action; the impersonator, when there is one, goes into the metadata. */
+export async function auditAdmin(
+	scope: Pick<AdminScope, 'ctx' | 'session'>,
+	request: Request,
+	action: string,
+	target: { kind: string; id: string | null; tenantId: string | null },
+	metadata: Record<string, unknown> = {},
+) {
+	const impersonator = await impersonatorOf(scope.ctx, request)
+	await writeAudit(scope.ctx.db, {
+		actorUserId: scope.session.user.id,
+		action,
+		targetKind: target.kind,
+		targetId: target.id,
+		tenantId: target.tenantId,
+		metadata: impersonator ? { ...metadata, impersonatorId: impersonator } : metadata,
+	})
+}
+
+/** The tenant's subdomain origin, with the scheme and port this request came in on. */
+export function tenantOrigin(ctx: RequestContext, tenant: Tenant) {
+	const url = new URL(ctx.origin)
+	return `${url.protocol}//${tenant.slug}.${ctx.env.APP_BASE_DOMAIN}${url.port ? `:${url.port}` : ''}`
+}

@@ -1,0 +1,200 @@
+import { and, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, like, lt, or, sql, type SQL } from 'drizzle-orm'
+import type { Database } from './client.ts'
+import type { Role } from './schema/values.ts'
+
+export const PAGE_SIZE = 50
+
+export interface UserFilters {
+	/** null: every tenant (super_admin on the apex host). */
+	tenantId: string | null
+	q?: string
+	role?: Role
+	status?: 'active' | 'deactivated' | 'unverified'
+	page?: number
+}
+
+/** One page of users, newest first, with the total for the filters. */
+export async function listUsers(db: Database, filters: UserFilters) {
+	const u = db.t.users
+	const where: SQL[] = []
+	if (filters.tenantId) where.push(eq(u.tenant_id, filters.tenantId))
+	if (filters.q) {
+		// Wildcards typed by the admin are dropped rather than escaped (SQLite's LIKE has no default escape).
+		const pattern = `%${filters.q.replace(/[\\%_]/g, '')}%`
+		// Emails are stored lower-case; names match case-insensitively on both databases.
+		const match = db.dialect === 'pg' ? ilike : like
+		where.push(or(like(u.email, pattern.toLowerCase()), match(u.name, pattern))!)
+	}
+	if (filters.role) where.push(eq(u.role, filters.role))
+	if (filters.status === 'active') where.push(isNull(u.deactivated_at))
+	if (filters.status === 'deactivated') where.push(isNotNull(u.deactivated_at))
+	if (filters.status === 'unverified') where.push(isNull(u.email_verified_at))
+	const condition = where.length ? and(...where) : undefined
+	const page = Math.max(1, filters.page ?? 1)
+	const [rows, [{ total }]] = await Promise.all([
+		db.orm
+			.select({
+				id: u.id,
+				tenant_id: u.tenant_id,
+				email: u.email,
+				name: u.name,
+				role: u.role,
+				email_verified_at: u.email_verified_at,
+				deactivated_at: u.deactivated_at,
+				created_at: u.created_at,
+			})
+			.from(u)
+			.where(condition)
+			.orderBy(desc(u.created_at), desc(u.id))
+			.limit(PAGE_SIZE)
+			.offset((page - 1) * PAGE_SIZE),
+		db.orm.select({ total: count() }).from(u).where(condition),
+	])
+	return { rows, total: Number(total), page, pages: Math.max(1, Math.ceil(Number(total) / PAGE_SIZE)) }
+}
+
+/** A user of this tenant (or any user for the apex super_admin), else null: cross-tenant targets are not found. */
+export async function findScopedUser(db: Database, tenantId: string | null, userId: string) {
+	const u = db.t.users
+	const [row] = await db.orm
+		.select()
+		.from(u)
+		.where(tenantId ? and(eq(u.id, userId), eq(u.tenant_id, tenantId)) : eq(u.id, userId))
+		.limit(1)
+	return row ?? null
+}
+
+export async function adminCounts(db: Database, tenantId: string | null) {
+	const { users: u, enrollments: e, tenants: t, quiz_attempts: q } = db.t
+	const [[users], [enrollments], [attempts], [tenants]] = await Promise.all([
+		db.orm.select({ n: count() }).from(u).where(tenantId ? eq(u.tenant_id, tenantId) : undefined),
+		db.orm.select({ n: count() }).from(e).where(tenantId ? and(eq(e.tenant_id, tenantId), inArray(e.status, ['active', 'completed'])) : inArray(e.status, ['active', 'completed'])),
+		db.orm.select({ n: count() }).from(q).where(tenantId ? eq(q.tenant_id, tenantId) : undefined),
+		db.orm.select({ n: count() }).from(t),
+	])
+	return { users: Number(users.n), enrollments: Number(enrollments.n), attempts: Number(attempts.n), tenants: Number(tenants.n) }
+}
+
+export interface AuditFilters {
+	tenantId: string | null
+	action?: string
+	actorUserId?: string
+	targetKind?: string
+	before?: Date
+	since?: Date
+	limit?: number
+}
+
+export async function listAudit(db: Database, filters: AuditFilters) {
+	const a = db.t.audit_log
+	const where: SQL[] = []
+	if (filters.tenantId) where.push(eq(a.tenant_id, filters.tenantId))
+	if (filters.action) where.push(like(a.action, `${filters.action.replace(/[\\%_]/g, '')}%`))
+	if (filters.actorUserId) where.push(eq(a.actor_user_id, filters.actorUserId))
+	if (filters.targetKind) where.push(eq(a.target_kind, filters.targetKind))
+	if (filters.since) where.push(gte(a.created_at, filters.since))
+	if (filters.before) where.push(lt(a.created_at, filters.before))
+	return db.orm
+		.select()
+		.from(a)
+		.where(where.length ? and(...where) : undefined)
+		.orderBy(desc(a.created_at), desc(a.id))
+		.limit(filters.limit ?? 100)
+}
+
+/** Invalidates every session of a tenant's users (suspension). */
+export async function bumpTenantTokenVersions(db: Database, tenantId: string) {
+	const u = db.t.users
+	await db.orm
+		.update(u)
+		.set({ token_version: sql`${u.token_version} + 1`, updated_at: new Date() })
+		.where(eq(u.tenant_id, tenantId))
+}
+
+/**
+ * A page of a course's roster (every enrollment when `page` is omitted, for
+ * the CSV export) with the progress and quiz attempts of just those learners.
+ */
+export async function courseRoster(db: Database, tenantId: string, courseSlug: string, page?: number) {
+	const { enrollments: e, users: u, entry_progress: p, quiz_attempts: q } = db.t
+	const where = and(eq(e.tenant_id, tenantId), eq(e.course_slug, courseSlug))
+	const query = db.orm
+		.select({ userId: u.id, name: u.name, email: u.email, status: e.status, enrolledAt: e.enrolled_at, completedAt: e.completed_at })
+		.from(e)
+		.innerJoin(u, eq(u.id, e.user_id))
+		.where(where)
+		.orderBy(u.email)
+	const [roster, [{ total }]] = await Promise.all([
+		page ? query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE) : query,
+		db.orm.select({ total: count() }).from(e).where(where),
+	])
+	const ids = roster.map((r) => r.userId)
+	if (ids.length === 0) return { roster, progress: [], attempts: [], total: Number(total) }
+	// Chunks keep the IN lists within SQLite's parameter limit for a full export.
+	const chunks = Array.from({ length: Math.ceil(ids.length / 500) }, (_, i) => ids.slice(i * 500, i * 500 + 500))
+	const [progress, attempts] = await Promise.all([
+		Promise.all(
+			chunks.map((chunk) =>
+				db.orm
+					.select({ userId: p.user_id, entrySlug: p.entry_slug })
+					.from(p)
+					.where(and(eq(p.tenant_id, tenantId), eq(p.course_slug, courseSlug), isNotNull(p.completed_at), inArray(p.user_id, chunk))),
+			),
+		),
+		Promise.all(
+			chunks.map((chunk) =>
+				db.orm
+					.select({ userId: q.user_id, entrySlug: q.entry_slug, score: q.score, passed: q.passed })
+					.from(q)
+					.where(and(eq(q.tenant_id, tenantId), eq(q.course_slug, courseSlug), inArray(q.user_id, chunk))),
+			),
+		),
+	])
+	return { roster, progress: progress.flat(), attempts: attempts.flat(), total: Number(total) }
+}
+
+/** Per-entry counts computed in the database (they stay cheap at a million progress rows). */
+export async function courseEntryStats(db: Database, tenantId: string, courseSlug: string) {
+	const { entry_progress: p, quiz_attempts: q, enrollments: e } = db.t
+	const [completions, scores, distribution, [enrolled]] = await Promise.all([
+		db.orm
+			.select({ entrySlug: p.entry_slug, completed: count() })
+			.from(p)
+			.where(and(eq(p.tenant_id, tenantId), eq(p.course_slug, courseSlug), isNotNull(p.completed_at)))
+			.groupBy(p.entry_slug),
+		db.orm
+			.select({ entrySlug: q.entry_slug, average: sql<number>`avg(${q.score})`, attempts: count() })
+			.from(q)
+			.where(and(eq(q.tenant_id, tenantId), eq(q.course_slug, courseSlug)))
+			.groupBy(q.entry_slug),
+		db.orm
+			.select({ entrySlug: q.entry_slug, attemptNumber: q.attempt_number, n: count() })
+			.from(q)
+			.where(and(eq(q.tenant_id, tenantId), eq(q.course_slug, courseSlug)))
+			.groupBy(q.entry_slug, q.attempt_number),
+		db.orm
+			.select({ n: count() })
+			.from(e)
+			.where(and(eq(e.tenant_id, tenantId), eq(e.course_slug, courseSlug), inArray(e.status, ['active', 'completed']))),
+	])
+	return { completions, scores, distribution, enrolled: Number(enrolled.n) }
+}
+
+export async function courseAssignments(db: Database, tenantId: string, courseSlug: string) {
+	const { course_admin_assignments: a, users: u } = db.t
+	return db.orm
+		.select({ id: a.id, userId: u.id, name: u.name, email: u.email, assignedAt: a.assigned_at })
+		.from(a)
+		.innerJoin(u, eq(u.id, a.user_id))
+		.where(and(eq(a.tenant_id, tenantId), eq(a.course_slug, courseSlug)))
+		.orderBy(u.email)
+}
+
+export async function revokeAssignment(db: Database, tenantId: string, courseSlug: string, userId: string) {
+	const a = db.t.course_admin_assignments
+	const rows = await db.orm
+		.delete(a)
+		.where(and(eq(a.tenant_id, tenantId), eq(a.course_slug, courseSlug), eq(a.user_id, userId)))
+		.returning({ id: a.id })
+	return rows.length > 0
+}
