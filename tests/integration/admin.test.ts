@@ -1,0 +1,346 @@
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { auditRowsFor } from '#db/audit.ts'
+import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import { createUser, findUserById } from '#db/users.ts'
+import type { Browser } from '#tests/support/client.ts'
+import { DIALECTS } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { linkIn } from '#tests/support/mail.ts'
+import { startStack, type Stack } from '#tests/support/stack.ts'
+
+const ACME = 'acme.localhost'
+
+// Every admin page of a tenant host, and the course pages of the assigned course.
+const TENANT_PAGES = ['/admin', '/admin/users', '/admin/users/invite', '/admin/courses', '/admin/audit', '/admin/courses/intro-to-web/admins']
+const ASSIGNED_COURSE_PAGES = ['/admin/courses/intro-to-web/dashboard', '/admin/courses/intro-to-web/settings', '/admin/courses/intro-to-web/export']
+
+describe.each(DIALECTS)('administration on %s', (dialect) => {
+	let stack: Stack
+	let acme: Tenant
+	let globex: Tenant
+	let passwordHash: string
+	beforeAll(async () => {
+		stack = await startStack(dialect)
+		acme = (await findTenantBySlug(stack.db, 'acme'))!
+		globex = (await findTenantBySlug(stack.db, 'globex'))!
+		passwordHash = await hashPassword(DEMO_PASSWORD)
+	})
+	afterAll(() => stack?.close())
+
+	const user = (key: string) => stack.seeded.users[key]
+	async function signedIn(email: string, host = ACME) {
+		const b = stack.browser(host)
+		const res = await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
+		expect(res.status, email).toBe(302)
+		return b
+	}
+	let n = 0
+	async function newUser(role: 'student' | 'course_admin' | 'tenant_admin', tenant = acme) {
+		return createUser(stack.db, { tenant_id: tenant.id, email: `admin-test-${++n}@acme.test`, name: `Person ${n}`, role, password_hash: passwordHash, email_verified_at: new Date() })
+	}
+	/** The super_admin signed in on the apex, then entered into a tenant host through /admin/tenants. */
+	async function superOn(tenant: Tenant) {
+		const apex = await signedIn('root@platform.test', 'localhost')
+		const enter = await apex.post('/admin/tenants', { intent: 'enter', tenantId: tenant.id })
+		expect(enter.status).toBe(302)
+		const url = new URL(String(enter.headers.location))
+		expect(url.host).toBe(`${tenant.slug}.localhost:${stack.port}`)
+		const b = stack.browser(`${tenant.slug}.localhost`)
+		const landed = await b.get(`${url.pathname}${url.search}`)
+		expect(landed.headers.location).toBe('/admin')
+		return { apex, b }
+	}
+
+	describe('who reaches what', () => {
+		it('sends visitors to sign-in', async () => {
+			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES, '/admin/tenants']) {
+				const res = await stack.request(ACME, path)
+				expect(res.status, path).toBe(302)
+				expect(res.headers.location).toMatch(/^\/learn\/sign-in\?callbackUrl=/)
+			}
+		})
+
+		it('refuses students with 403', async () => {
+			const b = await signedIn('learner@acme.test')
+			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES, '/admin/tenants']) expect((await b.get(path)).status, path).toBe(403)
+			expect((await b.post(`/admin/users/${user('acme:newbie@acme.test').id}`, { intent: 'force-sign-out' })).status).toBe(403)
+		})
+
+		it('lets an assigned course_admin into their course only; 404 everywhere else', async () => {
+			const b = await signedIn('author@acme.test')
+			for (const path of ASSIGNED_COURSE_PAGES) expect((await b.get(path)).status, path).toBe(200)
+			for (const path of [...TENANT_PAGES, '/admin/tenants', '/admin/courses/advanced-css/dashboard', '/admin/courses/advanced-css/settings']) {
+				expect((await b.get(path)).status, path).toBe(404)
+			}
+			expect((await b.post('/admin/courses/advanced-css/settings', { sequential: 'on' })).status).toBe(404)
+			expect((await b.post(`/admin/users/${user('acme:newbie@acme.test').id}`, { intent: 'force-sign-out' })).status).toBe(404)
+		})
+
+		it('gives an unassigned course_admin 404 on every admin page', async () => {
+			const unassigned = await newUser('course_admin')
+			const b = await signedIn(unassigned.email)
+			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES, '/admin/tenants']) expect((await b.get(path)).status, path).toBe(404)
+		})
+
+		it('lets a tenant_admin use every tenant page but not tenants (403), and not another tenant', async () => {
+			const b = await signedIn('admin@acme.test')
+			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES]) expect((await b.get(path)).status, path).toBe(200)
+			expect((await b.get('/admin/tenants')).status).toBe(403)
+			// A user of another tenant is not found here, and nothing changes.
+			const other = user('globex:learner@globex.test')
+			expect((await b.get(`/admin/users/${other.id}`)).status).toBe(404)
+			expect((await b.post(`/admin/users/${other.id}`, { intent: 'deactivate' })).status).toBe(404)
+			expect((await findUserById(stack.db, other.id))!.deactivated_at).toBeNull()
+			// Globex's admin has no session on Acme's host.
+			const globexAdmin = await signedIn('admin@globex.test', 'globex.localhost')
+			const cookie = globexAdmin.cookieHeader()
+			expect((await stack.request(ACME, '/admin', { headers: { cookie } })).status).toBe(302)
+		})
+
+		it('lets the super_admin run the platform on the apex and a tenant after entering it', async () => {
+			const apex = await signedIn('root@platform.test', 'localhost')
+			for (const path of ['/admin', '/admin/users', '/admin/audit', '/admin/tenants', '/admin/courses', '/admin/courses/intro-to-web/settings']) {
+				expect((await apex.get(path)).status, path).toBe(200)
+			}
+			expect((await apex.get('/admin/courses/intro-to-web/settings')).text).toContain('Open the tenant')
+			const { b } = await superOn(acme)
+			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES, '/admin/tenants']) expect((await b.get(path)).status, path).toBe(200)
+			// The entry proof is bound to its tenant.
+			const enter = await apex.post('/admin/tenants', { intent: 'enter', tenantId: acme.id })
+			const url = new URL(String(enter.headers.location))
+			expect((await stack.request('globex.localhost', `${url.pathname}${url.search}`)).status).toBe(404)
+		})
+	})
+
+	describe('user actions', () => {
+		it('changes a role within student, course_admin and tenant_admin, bumping token_version and auditing', async () => {
+			const target = await newUser('student')
+			const targetSession = await signedIn(target.email)
+			const admin = await signedIn('admin@acme.test')
+			const res = await admin.post(`/admin/users/${target.id}`, { intent: 'change-role', role: 'course_admin' })
+			expect(res.headers.location).toBe(`/admin/users/${target.id}?notice=role-changed`)
+			const after = (await findUserById(stack.db, target.id))!
+			expect(after.role).toBe('course_admin')
+			expect(after.token_version).toBe(target.token_version + 1)
+			expect((await targetSession.get('/learn/dashboard')).status).toBe(302)
+			const audit = await auditRowsFor(stack.db, acme.id, target.id)
+			expect(audit[0]).toMatchObject({ action: 'user.role_changed', actor_user_id: user('acme:admin@acme.test').id, metadata: { from: 'student', to: 'course_admin' } })
+
+			const refused = await admin.post(`/admin/users/${target.id}`, { intent: 'change-role', role: 'super_admin' })
+			expect(refused.status).toBe(400)
+			expect(refused.text).toContain('Choose student, course admin or tenant admin')
+			expect((await findUserById(stack.db, target.id))!.role).toBe('course_admin')
+		})
+
+		it('deactivates (signing the user out and refusing sign-in), reactivates and forces sign-out', async () => {
+			const target = await newUser('student')
+			const admin = await signedIn('admin@acme.test')
+			await admin.post(`/admin/users/${target.id}`, { intent: 'deactivate' })
+			const off = (await findUserById(stack.db, target.id))!
+			expect(off.deactivated_at).not.toBeNull()
+			expect(off.token_version).toBe(target.token_version + 1)
+			expect((await stack.browser(ACME).post('/learn/sign-in', { email: target.email, password: DEMO_PASSWORD })).status).toBe(403)
+			await admin.post(`/admin/users/${target.id}`, { intent: 'reactivate' })
+			expect((await findUserById(stack.db, target.id))!.deactivated_at).toBeNull()
+			const again = await signedIn(target.email)
+			await admin.post(`/admin/users/${target.id}`, { intent: 'force-sign-out' })
+			expect((await again.get('/learn/dashboard')).status).toBe(302)
+			const actions = (await auditRowsFor(stack.db, acme.id, target.id)).map((a) => a.action)
+			expect(actions.sort()).toEqual(['user.deactivated', 'user.reactivated', 'user.signed_out'])
+			// No one can deactivate or demote themselves.
+			const self = user('acme:admin@acme.test')
+			expect((await admin.post(`/admin/users/${self.id}`, { intent: 'deactivate' })).status).toBe(400)
+		})
+
+		it('sends a verification email and a password-reset link', async () => {
+			const target = await createUser(stack.db, { tenant_id: acme.id, email: 'unverified-admin-test@acme.test', name: 'U', role: 'student', password_hash: passwordHash })
+			const admin = await signedIn('admin@acme.test')
+			await admin.post(`/admin/users/${target.id}`, { intent: 'resend-verification' })
+			expect(linkIn(await stack.mail.waitFor(target.email), '/learn/verify/')).toMatch(/^\/learn\/verify\//)
+			await admin.post(`/admin/users/${target.id}`, { intent: 'send-reset' })
+			expect(linkIn(await stack.mail.waitFor(target.email, 1), '/learn/reset/')).toMatch(/^\/learn\/reset\//)
+		})
+
+		it('lists, searches and filters users', async () => {
+			const admin = await signedIn('admin@acme.test')
+			const all = await admin.get('/admin/users')
+			expect(all.text).toContain('learner@acme.test')
+			expect(all.text).not.toContain('learner@globex.test')
+			const search = await admin.get('/admin/users?q=NEWBIE')
+			expect(search.text).toContain('newbie@acme.test')
+			expect(search.text).not.toContain('learner@acme.test')
+			const deactivated = await admin.get('/admin/users?status=deactivated')
+			expect(deactivated.text).toContain('gone@acme.test')
+			expect(deactivated.text).not.toContain('newbie@acme.test')
+			const admins = await admin.get('/admin/users?role=course_admin')
+			expect(admins.text).toContain('author@acme.test')
+			expect((await admin.get('/admin/users?role=bogus&page=-3')).status).toBe(200)
+		})
+
+		it('invites with a role, requiring a course for a course admin', async () => {
+			const admin = await signedIn('admin@acme.test')
+			const missing = await admin.post('/admin/users/invite', { email: 'new-author@acme.test', role: 'course_admin', course_slug: '' })
+			expect(missing.status).toBe(400)
+			expect(missing.text).toContain('A course admin needs a course')
+			const unknown = await admin.post('/admin/users/invite', { email: 'new-author@acme.test', role: 'course_admin', course_slug: 'draft-course' })
+			expect(unknown.text).toContain('Choose a published course')
+			const sent = await admin.post('/admin/users/invite', { email: 'new-author@acme.test', role: 'course_admin', course_slug: 'intro-to-web' })
+			expect(sent.status).toBe(302)
+			const mail = await stack.mail.waitFor('new-author@acme.test')
+			const link = linkIn(mail, '/invite/')
+			const [row] = await stack.db.orm.select().from(stack.db.t.invitations).where(eq(stack.db.t.invitations.email, 'new-author@acme.test'))
+			expect(row).toMatchObject({ role: 'course_admin', course_slug: 'intro-to-web', tenant_id: acme.id })
+			expect(link).not.toContain(row.token_hash)
+			expect(row.expires_at.getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3600_000)
+			expect((await auditRowsFor(stack.db, acme.id, row.id))[0].action).toBe('invitation.sent')
+		})
+	})
+
+	describe('courses', () => {
+		it('shows roster, results and per-entry analytics, and exports CSV', async () => {
+			const learner = await newUser('student')
+			// A name that a spreadsheet would run as a formula.
+			await stack.db.orm.update(stack.db.t.users).set({ name: '=HYPERLINK("x")' }).where(eq(stack.db.t.users.id, learner.id))
+			const b = await signedIn(learner.email)
+			await b.post('/learn/course/intro-to-web/enroll', {})
+			await b.post('/learn/course/intro-to-web/entry/what-is-http', { intent: 'complete' })
+			await b.post('/learn/course/intro-to-web/entry/html-forms', { intent: 'complete' })
+			await b.post('/learn/course/intro-to-web/entry/basics-quiz', { intent: 'submit-quiz', 'q:q-method': 'post', 'q:q-nojs': 'true', 'q:q-element': 'div' })
+
+			const author = await signedIn('author@acme.test')
+			const page = await author.get('/admin/courses/intro-to-web/dashboard')
+			expect(page.status).toBe(200)
+			expect(page.text).toContain(learner.email)
+			expect(page.text).toMatch(/67% \(1 attempt\)/)
+			expect(page.text).toContain('#1: 1')
+
+			const csv = await author.get('/admin/courses/intro-to-web/export')
+			expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8')
+			expect(csv.headers['content-disposition']).toBe('attachment; filename="intro-to-web-roster.csv"')
+			const lines = csv.text.trim().split('\r\n')
+			expect(lines[0]).toBe('name,email,status,enrolled_at,completed_at,progress_percent,basics-quiz_best_score,basics-quiz_attempts,basics-quiz_passed')
+			const mine = lines.find((l) => l.includes(learner.email))!
+			expect(mine.startsWith(`"'=HYPERLINK(""x"")",${learner.email},active,`)).toBe(true)
+			expect(mine.endsWith(',40,67,1,no')).toBe(true)
+		})
+
+		it('turns on sequential gating from the settings page', async () => {
+			const admin = await signedIn('admin@acme.test')
+			await admin.post('/admin/courses/intro-to-web/settings', { sequential: 'on' })
+			const t = (await findTenantBySlug(stack.db, 'acme'))!
+			expect(t.feature_flags_json).toMatchObject({ courses: { 'intro-to-web': { sequential: true } } })
+			await admin.post('/admin/courses/intro-to-web/settings', {})
+			expect((await findTenantBySlug(stack.db, 'acme'))!.feature_flags_json).toMatchObject({ courses: { 'intro-to-web': { sequential: false } } })
+			const audit = await auditRowsFor(stack.db, acme.id, 'intro-to-web')
+			expect(audit.map((a) => a.action)).toEqual(['course.settings_changed', 'course.settings_changed'])
+		})
+
+		it('assigns and revokes course admins; a revoked admin loses access at once', async () => {
+			const helper = await newUser('course_admin')
+			const admin = await signedIn('admin@acme.test')
+			const student = await newUser('student')
+			const refused = await admin.post('/admin/courses/advanced-css/admins', { intent: 'assign', email: student.email })
+			expect(refused.text).toContain('Only course admins can be assigned')
+			await admin.post('/admin/courses/advanced-css/admins', { intent: 'assign', email: helper.email })
+			const b = await signedIn(helper.email)
+			expect((await b.get('/admin/courses/advanced-css/dashboard')).status).toBe(200)
+			await admin.post('/admin/courses/advanced-css/admins', { intent: 'revoke', userId: helper.id })
+			const again = await signedIn(helper.email)
+			expect((await again.get('/admin/courses/advanced-css/dashboard')).status).toBe(404)
+			const rows = await stack.db.orm
+				.select()
+				.from(stack.db.t.course_admin_assignments)
+				.where(and(eq(stack.db.t.course_admin_assignments.user_id, helper.id), eq(stack.db.t.course_admin_assignments.course_slug, 'advanced-css')))
+			expect(rows).toHaveLength(0)
+			expect((await auditRowsFor(stack.db, acme.id, helper.id)).map((a) => a.action).sort()).toEqual(['course.admin_assigned', 'course.admin_revoked'])
+		})
+	})
+
+	describe('tenants', () => {
+		it('creates, suspends (503 at once, sessions ended, audited), activates and archives', async () => {
+			const apex = await signedIn('root@platform.test', 'localhost')
+			const bad = await apex.post('/admin/tenants', { intent: 'create', slug: 'Not OK!', name: '' })
+			expect(bad.status).toBe(400)
+			const created = await apex.post('/admin/tenants', { intent: 'create', slug: 'umbrella', name: 'Umbrella Learning' })
+			expect(created.headers.location).toBe('/admin/tenants?notice=created')
+			expect((await apex.post('/admin/tenants', { intent: 'create', slug: 'umbrella', name: 'Again' })).status).toBe(409)
+			const umbrella = (await findTenantBySlug(stack.db, 'umbrella'))!
+			const member = await newUser('student', umbrella)
+			const session = await signedIn(member.email, 'umbrella.localhost')
+
+			await apex.post('/admin/tenants', { intent: 'status', tenantId: umbrella.id, status: 'suspended' })
+			expect((await stack.request('umbrella.localhost', '/learn')).status).toBe(503)
+			expect((await findUserById(stack.db, member.id))!.token_version).toBe(member.token_version + 1)
+			await apex.post('/admin/tenants', { intent: 'status', tenantId: umbrella.id, status: 'active' })
+			expect((await session.get('/learn/dashboard')).status).toBe(302)
+			expect((await stack.request('umbrella.localhost', '/learn')).status).toBe(200)
+			await apex.post('/admin/tenants', { intent: 'status', tenantId: umbrella.id, status: 'archived' })
+			expect((await stack.request('umbrella.localhost', '/learn')).status).toBe(404)
+			const audit = await auditRowsFor(stack.db, umbrella.id, umbrella.id)
+			expect(audit.map((a) => a.action).sort()).toEqual(['tenant.activated', 'tenant.archived', 'tenant.created', 'tenant.suspended'])
+			expect(audit.every((a) => a.actor_user_id === user('platform:root@platform.test').id)).toBe(true)
+		})
+	})
+
+	describe('impersonation', () => {
+		it('starts and stops only for a super_admin on the tenant host, with a signed cookie and audit rows', async () => {
+			const target = user('acme:newbie@acme.test')
+			expect((await stack.browser(ACME).post('/api/admin/impersonate/start', { userId: target.id })).status).toBe(401)
+			const admin = await signedIn('admin@acme.test')
+			expect((await admin.post('/api/admin/impersonate/start', { userId: target.id })).status).toBe(403)
+			const { apex, b } = await superOn(acme)
+			expect((await apex.post('/api/admin/impersonate/start', { userId: target.id })).status).toBe(400)
+			expect((await b.post('/api/admin/impersonate/start', { userId: user('globex:learner@globex.test').id })).status).toBe(404)
+
+			const start = await b.post('/api/admin/impersonate/start', { userId: target.id })
+			expect(start.status).toBe(303)
+			expect(start.headers.location).toBe('/learn/dashboard')
+			const cookies = String(start.headers['set-cookie'])
+			expect(cookies).toMatch(/__impersonator_uid=[^;]+;.*HttpOnly/)
+			const dashboard = await b.get('/learn/dashboard')
+			expect(dashboard.text).toContain('Noah Newbie')
+			expect(dashboard.text).toContain('Stop impersonating')
+
+			const stop = await b.post('/api/admin/impersonate/stop', {})
+			expect(stop.headers.location).toBe(`/admin/users/${target.id}`)
+			expect(b.jar.has('__impersonator_uid')).toBe(false)
+			expect((await b.get('/admin')).status).toBe(200)
+
+			const rows = await auditRowsFor(stack.db, acme.id, target.id)
+			const root = user('platform:root@platform.test').id
+			expect(rows.filter((r) => r.action.startsWith('auth.impersonate')).map((r) => [r.action, r.actor_user_id, r.tenant_id])).toEqual([
+				['auth.impersonate.stop', root, acme.id],
+				['auth.impersonate.start', root, acme.id],
+			])
+		})
+
+		it('refuses a stop without the signed cookie, or with a forged one', async () => {
+			const b: Browser = await signedIn('learner@acme.test')
+			expect((await b.post('/api/admin/impersonate/stop', {})).status).toBe(403)
+			b.jar.set('__impersonator_uid', user('platform:root@platform.test').id)
+			expect((await b.post('/api/admin/impersonate/stop', {})).status).toBe(403)
+			expect((await b.get('/admin')).status).toBe(403)
+		})
+	})
+
+	it('filters the audit log and scopes it to the tenant', async () => {
+		const admin = await signedIn('admin@acme.test')
+		const page = await admin.get('/admin/audit?action=user.')
+		expect(page.status).toBe(200)
+		expect(page.text).toContain('user.role_changed')
+		expect(page.text).not.toContain('tenant.created')
+		const apex = await signedIn('root@platform.test', 'localhost')
+		expect((await apex.get('/admin/audit?action=tenant.')).text).toContain('tenant.created')
+	})
+
+	it('rate-limits admin mutations with 429', async () => {
+		const admin = await signedIn('admin@globex.test', 'globex.localhost')
+		const target = await newUser('student', globex)
+		const answers = []
+		for (let i = 0; i < 61; i++) answers.push((await admin.post(`/admin/users/${target.id}`, { intent: 'force-sign-out' })).status)
+		expect(answers.slice(0, 60).every((s) => s === 302)).toBe(true)
+		expect(answers[60]).toBe(429)
+	})
+})
