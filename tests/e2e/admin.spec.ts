@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs'
+import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { findTenantBySlug } from '#db/tenants.ts'
+import { createUser } from '#db/users.ts'
+import { at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
+
+const ACME = 'acme.localhost'
+
+/** A fresh Acme user for this test and project (the js and no-js runs share one database). */
+async function acmeUser(info: TestInfo, name: string, role: 'student' | 'course_admin' = 'student') {
+	const db = e2eDatabase()
+	const acme = (await findTenantBySlug(db, 'acme'))!
+	const user = await createUser(db, { tenant_id: acme.id, email: uniqueEmail(info, name), name: `Target ${name} ${info.project.name}`, role, password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	await db.close()
+	return user
+}
+
+async function signInAs(page: Page, host: string, email: string, landing: string) {
+	await signIn(page, host, email)
+	await expect(page).toHaveURL(at(host, landing))
+}
+
+test('a tenant admin finds a user and changes role, deactivates, reactivates, signs out and sends a reset link', async ({ page }, info) => {
+	const target = await acmeUser(info, 'managed')
+	await signInAs(page, ACME, 'admin@acme.test', '/admin')
+	await page.getByRole('link', { name: 'Users' }).click()
+	await page.getByLabel('Search').fill(target.email)
+	await page.getByRole('button', { name: 'Filter' }).click()
+	await expect(page).toHaveURL(/[?&]q=/)
+	await page.getByRole('link', { name: target.name }).click()
+
+	await page.getByLabel('Role').selectOption('course_admin')
+	await page.getByRole('button', { name: 'Change role' }).click()
+	await expect(page.getByText('The role was changed.')).toBeVisible()
+	await page.getByRole('button', { name: 'Deactivate' }).click()
+	await expect(page.getByText('The account was deactivated')).toBeVisible()
+	await page.getByRole('button', { name: 'Reactivate' }).click()
+	await expect(page.getByText('The account was reactivated')).toBeVisible()
+	await page.getByRole('button', { name: 'Sign out everywhere' }).click()
+	await expect(page.getByText('Every session of this user was signed out.')).toBeVisible()
+	await page.getByRole('button', { name: 'Send password-reset link' }).click()
+	await expect(page.getByText('A password-reset link is on its way.')).toBeVisible()
+
+	await page.goto(at(ACME, '/admin/audit?action=user.'))
+	await expect(page.getByRole('cell', { name: 'user.role_changed' }).first()).toBeVisible()
+})
+
+test('a tenant admin invites a course admin, with the error beside the course field first', async ({ page }, info) => {
+	await signInAs(page, ACME, 'admin@acme.test', '/admin')
+	await page.goto(at(ACME, '/admin/users/invite'))
+	const email = uniqueEmail(info, 'invitee')
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Role').selectOption('course_admin')
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText('A course admin needs a course')).toBeVisible()
+	await page.getByLabel('Course (for a course admin)').selectOption('intro-to-web')
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible()
+})
+
+test('a course admin sees the dashboard, downloads the CSV and changes settings; admins are assigned and revoked', async ({ page }, info) => {
+	await signInAs(page, ACME, 'author@acme.test', '/admin/courses/intro-to-web/dashboard')
+	await expect(page.getByRole('heading', { name: 'Introduction to the Web' })).toBeVisible()
+	await expect(page.getByRole('cell', { name: /Lena Learner/ })).toBeVisible()
+	const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Download roster and results/ }).click()])
+	expect(download.suggestedFilename()).toBe('intro-to-web-roster.csv')
+	expect(readFileSync(await download.path(), 'utf8')).toContain('learner@acme.test')
+	await page.getByRole('link', { name: 'Settings' }).click()
+	await page.getByRole('button', { name: 'Save settings' }).click()
+	await expect(page.getByText('Settings saved.')).toBeVisible()
+
+	const helper = await acmeUser(info, 'helper', 'course_admin')
+	await page.context().clearCookies()
+	await signInAs(page, ACME, 'admin@acme.test', '/admin')
+	await page.goto(at(ACME, '/admin/courses/advanced-css/admins'))
+	await page.getByLabel('Email of a course admin').fill(helper.email)
+	await page.getByRole('button', { name: 'Assign' }).click()
+	await expect(page.getByText('Assigned.')).toBeVisible()
+	await page.getByRole('button', { name: `Revoke ${helper.name}` }).click()
+	await expect(page.getByText('Revoked.')).toBeVisible()
+})
+
+test('the super admin creates and suspends a tenant, enters Acme and impersonates a learner', async ({ page }, info) => {
+	await signInAs(page, 'localhost', 'root@platform.test', '/admin')
+	await page.getByRole('link', { name: 'Tenants' }).click()
+	const slug = `e2e-${info.project.name}-${Date.now() % 100000}`
+	await page.getByLabel('Slug (the subdomain)').fill(slug)
+	await page.getByLabel('Name').fill(`Tenant ${slug}`)
+	await page.getByRole('button', { name: 'Create tenant' }).click()
+	await expect(page.getByText('The tenant was created.')).toBeVisible()
+	await page.getByRole('button', { name: `Suspend Tenant ${slug}` }).click()
+	await expect(page.getByText('The tenant was suspended')).toBeVisible()
+	const suspended = await page.goto(at(`${slug}.localhost`, '/learn'))
+	expect(suspended?.status()).toBe(503)
+	await page.goto(at('localhost', '/admin/tenants'))
+
+	const target = await acmeUser(info, 'impersonated')
+	await page.getByRole('button', { name: 'Open Acme Academy' }).click()
+	await expect(page).toHaveURL(at(ACME, '/admin'))
+	await page.goto(at(ACME, `/admin/users/${target.id}`))
+	await page.getByRole('button', { name: 'Impersonate' }).click()
+	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
+	await expect(page.getByRole('heading', { name: `Welcome, ${target.name}` })).toBeVisible()
+	await page.getByRole('button', { name: 'Stop impersonating' }).click()
+	await expect(page).toHaveURL(at(ACME, `/admin/users/${target.id}`))
+	await expect(page.getByRole('button', { name: 'Stop impersonating' })).toHaveCount(0)
+})
