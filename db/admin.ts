@@ -123,7 +123,7 @@ export async function courseRoster(db: Database, tenantId: string, courseSlug: s
 		.from(e)
 		.innerJoin(u, eq(u.id, e.user_id))
 		.where(where)
-		.orderBy(u.email)
+		.orderBy(desc(e.enrolled_at), desc(e.id))
 	const [roster, [{ total }]] = await Promise.all([
 		page ? query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE) : query,
 		db.orm.select({ total: count() }).from(e).where(where),

@@ -115,6 +115,8 @@ export const enrollments = pgTable(
 	(t) => [
 		uniqueIndex('enrollments_unique').on(t.tenant_id, t.user_id, t.course_slug),
 		index('enrollments_course_idx').on(t.tenant_id, t.course_slug, t.status),
+		// The course roster, newest enrollments first, a page at a time.
+		index('enrollments_roster_idx').on(t.tenant_id, t.course_slug, t.enrolled_at),
 		check('enrollments_status_check', sql.raw(`status IN (${sqlList(ENROLLMENT_STATUSES)})`)),
 	],
 )
@@ -132,7 +134,8 @@ export const entry_progress = pgTable(
 	},
 	(t) => [
 		uniqueIndex('entry_progress_unique').on(t.user_id, t.tenant_id, t.course_slug, t.entry_slug),
-		index('entry_progress_course_idx').on(t.tenant_id, t.course_slug, t.entry_slug),
+		// Covers per-entry completion counts of the course dashboard without reading rows.
+		index('entry_progress_course_idx').on(t.tenant_id, t.course_slug, t.entry_slug, t.completed_at),
 		index('entry_progress_resume_idx').on(t.user_id, t.tenant_id, t.last_viewed_at),
 	],
 )
@@ -155,7 +158,8 @@ export const quiz_attempts = pgTable(
 	},
 	(t) => [
 		uniqueIndex('quiz_attempts_unique').on(t.user_id, t.tenant_id, t.course_slug, t.entry_slug, t.attempt_number),
-		index('quiz_attempts_course_idx').on(t.tenant_id, t.course_slug, t.entry_slug),
+		// Covers the dashboard's score averages and attempt distribution.
+		index('quiz_attempts_course_idx').on(t.tenant_id, t.course_slug, t.entry_slug, t.attempt_number, t.score),
 		check('quiz_attempts_number_check', sql`attempt_number >= 1`),
 		check('quiz_attempts_score_check', sql`score BETWEEN 0 AND 100`),
 	],
