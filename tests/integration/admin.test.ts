@@ -99,6 +99,40 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			expect((await stack.request(ACME, '/admin', { headers: { cookie } })).status).toBe(302)
 		})
 
+		it('refuses every admin action to those without the right, writing nothing', async () => {
+			const newbie = user('acme:newbie@acme.test').id
+			const actions: Array<[string, Record<string, string>]> = [
+				[`/admin/users/${newbie}`, { intent: 'deactivate' }],
+				[`/admin/users/${newbie}`, { intent: 'change-role', role: 'tenant_admin' }],
+				['/admin/users/invite', { email: 'matrix@acme.test', role: 'tenant_admin' }],
+				['/admin/courses/intro-to-web/settings', { sequential: 'on' }],
+				['/admin/courses/intro-to-web/admins', { intent: 'revoke', userId: user('acme:author@acme.test').id }],
+				['/admin/tenants', { intent: 'create', slug: 'matrix', name: 'Matrix' }],
+				['/api/admin/impersonate/start', { userId: newbie }],
+			]
+			const expected: Array<[string, Browser, number[]]> = [
+				['student', await signedIn('learner@acme.test'), [403, 403, 403, 403, 403, 403, 403]],
+				['unassigned course_admin', await signedIn((await newUser('course_admin')).email), [404, 404, 404, 404, 404, 404, 403]],
+				['assigned course_admin', await signedIn('author@acme.test'), [404, 404, 404, 302, 404, 404, 403]],
+			]
+			for (const [who, b, statuses] of expected) {
+				for (const [i, [path, body]] of actions.entries()) {
+					const res = await b.post(path, body)
+					expect(res.status, `${who} ${path} ${JSON.stringify(body)}`).toBe(statuses[i])
+				}
+			}
+			// The assigned course_admin's settings change was allowed; put it back.
+			await (await signedIn('author@acme.test')).post('/admin/courses/intro-to-web/settings', {})
+			const tenantAdmin = await signedIn('admin@acme.test')
+			expect((await tenantAdmin.post('/admin/tenants', { intent: 'create', slug: 'matrix', name: 'Matrix' })).status).toBe(403)
+			expect((await tenantAdmin.post('/api/admin/impersonate/start', { userId: newbie })).status).toBe(403)
+
+			expect((await findUserById(stack.db, newbie))!).toMatchObject({ deactivated_at: null, role: 'student' })
+			expect(await stack.db.orm.select().from(stack.db.t.invitations).where(eq(stack.db.t.invitations.email, 'matrix@acme.test'))).toHaveLength(0)
+			expect(await findTenantBySlug(stack.db, 'matrix')).toBeNull()
+			expect(await stack.db.orm.select().from(stack.db.t.course_admin_assignments).where(eq(stack.db.t.course_admin_assignments.course_slug, 'intro-to-web'))).toHaveLength(1)
+		})
+
 		it('lets the super_admin run the platform on the apex and a tenant after entering it', async () => {
 			const apex = await signedIn('root@platform.test', 'localhost')
 			for (const path of ['/admin', '/admin/users', '/admin/audit', '/admin/tenants', '/admin/courses', '/admin/courses/intro-to-web/settings']) {
