@@ -38,6 +38,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		locale: ctx.locale,
 		site,
 		isApex: ctx.tenant === null,
+		origin: ctx.origin,
 		menu,
 		user: session ? { name: session.claims.name, role: session.claims.role } : null,
 		impersonating: session && (await impersonatorOf(ctx, request)) ? session.claims.name : null,

@@ -49,6 +49,21 @@ export default [
 	route('api/test-idp/*', 'routes/api.test-idp.$.ts'),
 	route('api/avatar', 'routes/api.avatar.ts'),
 
+	// Well-known and discovery files, per request host
+	route('api/favicon', 'routes/api.favicon.ts'),
+	route('icon.png', 'routes/icon.png.ts'),
+	route('apple-icon.png', 'routes/apple-icon.png.ts'),
+	route('opengraph-image', 'routes/opengraph-image.ts'),
+	route('twitter-image', 'routes/opengraph-image.ts', { id: 'twitter-image' }),
+	route('robots.txt', 'routes/robots.txt.ts'),
+	route('sitemap.xml', 'routes/sitemap.xml.ts'),
+	route('sitemap/:id', 'routes/sitemap.$id.ts'),
+	route('manifest.webmanifest', 'routes/manifest.webmanifest.ts'),
+	route('.well-known/security.txt', 'routes/well-known.security.txt.ts'),
+	route('.well-known/change-password', 'routes/well-known.change-password.ts'),
+	route('llms.txt', 'routes/llms.txt.ts'),
+	route('llms-full.txt', 'routes/llms-full.txt.ts'),
+
 	// Public content of the host's site
 	route('blog', 'routes/blog.tsx'),
 	route('blog/:slug', 'routes/blog.$slug.tsx'),

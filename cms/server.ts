@@ -57,12 +57,16 @@ function readJson(path: string): Json {
 	return JSON.parse(readFileSync(path, 'utf8'))
 }
 
+/** A collection: one JSON file per item in `<dir>/`, plus any items in a `<dir>.json` array (large generated sets). */
 function readDir(dir: string): Json[] {
-	if (!existsSync(dir)) return []
-	return readdirSync(dir)
-		.filter((f) => f.endsWith('.json'))
-		.sort()
-		.map((f) => readJson(join(dir, f)))
+	const files = existsSync(dir)
+		? readdirSync(dir)
+				.filter((f) => f.endsWith('.json'))
+				.sort()
+				.map((f) => readJson(join(dir, f)))
+		: []
+	const bundle = `${dir}.json`
+	return existsSync(bundle) ? [...files, ...(readJson(bundle) as Json[])] : files
 }
 
 export function loadContent(contentDir = defaultContentDir): Map<string, Site> {
@@ -185,15 +189,15 @@ export function createCmsServer(options: CmsOptions) {
 		const [kind, slug, sub, subSlug] = rest
 		if (kind === 'site' && rest.length === 1) return send(res, 200, { data: view.site(site.site) })
 		if (kind === 'page-hierarchy' && rest.length === 1) return send(res, 200, { data: view.hierarchy(site.pages) })
-		if (kind === 'courses' && rest.length === 1) return send(res, 200, paginate(url, site.courses.map((c) => view.courseSummary(c))))
+		if (kind === 'courses' && rest.length === 1) return send(res, 200, paginate(url, site.courses, (c) => view.courseSummary(c)))
 		if (kind === 'courses' && rest.length === 2) return send(res, 200, { data: view.course(find(site.courses, slug)) })
 		if (kind === 'courses' && sub === 'entries' && rest.length === 4) {
 			const course = find(site.courses, slug)
 			return send(res, 200, { data: view.entry(course, subSlug) })
 		}
-		if (kind === 'pages' && rest.length === 1) return send(res, 200, paginate(url, site.pages.map((p) => view.pageSummary(p))))
+		if (kind === 'pages' && rest.length === 1) return send(res, 200, paginate(url, site.pages, (p) => view.pageSummary(p)))
 		if (kind === 'pages' && rest.length === 2) return send(res, 200, { data: view.page(find(site.pages, slug)) })
-		if (kind === 'blog-posts' && rest.length === 1) return send(res, 200, paginate(url, site.blog.map((p) => view.postSummary(p))))
+		if (kind === 'blog-posts' && rest.length === 1) return send(res, 200, paginate(url, site.blog, (p) => view.postSummary(p)))
 		if (kind === 'blog-posts' && rest.length === 2) return send(res, 200, { data: view.post(find(site.blog, slug)) })
 		throw new ApiError(404, 'Not found')
 	}
@@ -249,14 +253,15 @@ function find(items: Json[], slug: string) {
 	return item
 }
 
-function paginate(url: URL, items: Json[]) {
+/** One page of `items`, each shaped by `view` (only the page's items are shaped). */
+function paginate(url: URL, items: Json[], view: (item: Json) => Json) {
 	const page = intParam(url, 'page', 1)
 	const pageSize = intParam(url, 'pageSize', DEFAULT_PAGE_SIZE)
 	if (page < 1) throw new ApiError(400, 'page must be 1 or more')
 	if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new ApiError(400, `pageSize must be between 1 and ${MAX_PAGE_SIZE}`)
 	const total = items.length
 	return {
-		data: items.slice((page - 1) * pageSize, page * pageSize),
+		data: items.slice((page - 1) * pageSize, page * pageSize).map(view),
 		meta: { page, pageSize, total, totalPages: Math.max(1, Math.ceil(total / pageSize)) },
 	}
 }
@@ -293,7 +298,9 @@ class View {
 		return `${this.base}/assets/${id}`
 	}
 
+	/** `{ "asset": "<id>" }` becomes this service's asset URL; a plain string (an external URL) is passed through. */
 	assetRef(ref: Json) {
+		if (typeof ref === 'string') return ref
 		return ref && typeof ref === 'object' && typeof ref.asset === 'string' ? this.assetUrl(ref.asset) : null
 	}
 

@@ -101,6 +101,8 @@ export function createApp(options: AppOptions) {
 			return send(res, isApi(path) ? jsonError(403, 'FORBIDDEN', 'Cross-site request refused') : statusPage({ status: 403, title: 'Request refused', message: 'This form was sent from another site. Go back, reload the page and try again.', lang: locale }))
 		}
 
+		// The favicon is a route handler (spec: /favicon.ico is rewritten to /api/favicon).
+		if (path === '/favicon.ico') req.url = '/api/favicon'
 		// Markdown of a published discovery URL: /<page>.md, /blog/<post>.md, /learn/course/<course>.md.
 		const markdown = MARKDOWN_URL.exec(path)
 		if (markdown) req.url = `/api/aeo/markdown/${markdown[1] ?? ''}${markdown[2]}${(req.url ?? '').slice(path.length)}`
@@ -171,8 +173,9 @@ export function createApp(options: AppOptions) {
 const MARKDOWN_URL = /^\/(blog\/|learn\/course\/)?([a-z0-9][a-z0-9-]*)\.md$/
 
 // An external sign-in that was under way when the tenant was suspended ends on
-// the spec's refusal page (oauth_tenant_suspended), not on the 503.
-const SUSPENDED_PASSTHROUGH = ['/api/auth/callback/', '/learn/sign-in/error']
+// the spec's refusal page (oauth_tenant_suspended), not on the 503; and
+// security.txt stays reachable so that vulnerabilities can still be reported.
+const SUSPENDED_PASSTHROUGH = ['/api/auth/callback/', '/learn/sign-in/error', '/.well-known/security.txt']
 
 function isSafeMethod(method: string | undefined) {
 	return method === 'GET' || method === 'HEAD' || method === 'OPTIONS'

@@ -2,6 +2,7 @@ import { getRequestContext } from '#app/context.ts'
 import { formatDate } from '#app/utils/format.ts'
 import { renderMarkdown } from '#app/utils/markdown.server.ts'
 import { requirePost, stripLeadingTitle } from '#app/utils/public-content.server.ts'
+import { socialMeta } from '#app/utils/social.ts'
 import type { Route } from './+types/blog.$slug.ts'
 
 export async function loader({ context, params }: Route.LoaderArgs) {
@@ -15,7 +16,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	}
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title ?? 'Blog' }]
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+	const root = matches[0]?.loaderData && 'origin' in matches[0].loaderData ? matches[0].loaderData : null
+	// A post's hero image is its social card.
+	return [{ title: loaderData?.title ?? 'Blog' }, ...socialMeta(root?.origin, loaderData?.hero)]
+}
 
 export default function BlogPost({ loaderData }: Route.ComponentProps) {
 	return (

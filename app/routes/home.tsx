@@ -1,4 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
+import { socialMeta } from '#app/utils/social.ts'
 import type { Route } from './+types/home.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -7,8 +8,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-	const site = matches[0]?.loaderData && 'site' in matches[0].loaderData ? matches[0].loaderData.site : null
-	return [{ title: site?.name ?? 'Open LMS' }, { name: 'description', content: site?.description ?? '' }]
+	const root = matches[0]?.loaderData && 'site' in matches[0].loaderData ? matches[0].loaderData : null
+	return [{ title: root?.site.name ?? 'Open LMS' }, { name: 'description', content: root?.site.description ?? '' }, ...socialMeta(root?.origin)]
 }
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {

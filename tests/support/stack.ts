@@ -24,10 +24,10 @@ export async function loadBuiltServer(): Promise<ServerModule> {
  * database of the dialect, the local content service and the built app, each
  * on a free port.
  */
-export async function startStack(dialect: Dialect, envOverrides: Record<string, string> = {}) {
+export async function startStack(dialect: Dialect, envOverrides: Record<string, string> = {}, options: { cmsContentDir?: string } = {}) {
 	const db = await createTestDatabase(dialect)
 	const seeded = await seedDemoData(db, DEMO_PASSWORD)
-	const cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID })
+	const cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID, contentDir: options.cmsContentDir })
 	const mail = await startMailSink()
 	const { listen } = await loadBuiltServer()
 	const env = testEnv({ CMS_API_URL: cms.url, DATABASE_URL: db.url, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mail.port), ...envOverrides })
