@@ -33,6 +33,8 @@ export interface RequestContext {
 	mailer: Mailer
 	/** Cache-tag versions: revalidated by the webhook and by this service's own writes. */
 	tags: TagStore
+	/** The Redis client when REDIS_URL is set (health probe; rate limits and invalidation use it too). */
+	redis: { ping(): Promise<unknown> } | null
 }
 
 export const requestContext = createContext<RequestContext>()

@@ -28,6 +28,11 @@ export interface Database {
 	t: Tables
 	/** Round trip to the server; throws when the database does not answer. */
 	ping(): Promise<void>
+	/** PostgreSQL only: LISTEN/NOTIFY between the processes sharing the database. */
+	pubsub?: {
+		listen(channel: string, onMessage: (payload: string) => void): Promise<{ unlisten(): Promise<void> }>
+		notify(channel: string, payload: string): Promise<void>
+	}
 	close(): Promise<void>
 }
 
@@ -55,6 +60,13 @@ export function openDatabase(url: string, options: { max?: number } = {}): Datab
 			t: pgSchema,
 			ping: async () => {
 				await client`select 1`
+			},
+			pubsub: {
+				// postgres.js keeps one dedicated connection for LISTEN and re-listens after reconnects.
+				listen: (channel, onMessage) => client.listen(channel, onMessage),
+				notify: async (channel, payload) => {
+					await client.notify(channel, payload)
+				},
 			},
 			close: () => client.end({ timeout: 5 }),
 		}

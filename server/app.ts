@@ -16,11 +16,13 @@ import { parseEnv, EnvError, type Env } from '#app/utils/env.server.ts'
 import { createTagStore } from '#app/utils/cache-tags.server.ts'
 import { createMailer } from '#app/utils/email.server.ts'
 import { jsonError } from '#app/utils/errors.ts'
-import { createMemoryDriver, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
+import { createMemoryDriver, createRedisDriver, createUpstashDriver, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
 import { negotiateLocale } from '#app/utils/locale.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
 import { normalizeHost, resolveHost, type HostResolution } from '#app/utils/tenant.server.ts'
 import { openDatabase, type Database } from '#db/client.ts'
+import { createClient } from 'redis'
+import { connectInvalidation } from './invalidation.ts'
 import { createPageCache } from './page-cache.ts'
 import { statusPage } from './status-page.ts'
 
@@ -58,7 +60,14 @@ export function createApp(options: AppOptions) {
 	)
 	const assets = sirv(options.clientDir ?? resolve('build/client'), { immutable: true, maxAge: 31536000, gzip: true, brotli: true })
 	const trustProxy = env.AUTH_TRUST_HOST === 'true'
-	const rateLimit = options.rateLimit ?? createMemoryDriver()
+	const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL) : null
+	const rateLimit =
+		options.rateLimit ??
+		(env.RATE_LIMIT_DRIVER === 'redis'
+			? createRedisDriver(redis!)
+			: env.RATE_LIMIT_DRIVER === 'upstash'
+				? createUpstashDriver(env.UPSTASH_REDIS_REST_URL!, env.UPSTASH_REDIS_REST_TOKEN!)
+				: createMemoryDriver())
 	const mailer = createMailer(env)
 	const pageCache = createPageCache(tags)
 
@@ -131,6 +140,7 @@ export function createApp(options: AppOptions) {
 			rateLimit,
 			mailer,
 			tags,
+			redis,
 		}
 		context.set(requestContext, value)
 		const request = createRequest(req, res, { protocol, host: hostHeader })
@@ -167,7 +177,7 @@ export function createApp(options: AppOptions) {
 		})
 	}
 
-	return { listener, db, cms, rateLimit, tags, pageCache }
+	return { listener, db, cms, rateLimit, tags, pageCache, redis }
 }
 
 const MARKDOWN_URL = /^\/(blog\/|learn\/course\/)?([a-z0-9][a-z0-9-]*)\.md$/
@@ -212,6 +222,21 @@ function cookieValue(header: string | undefined, name: string) {
 /** Starts an HTTP server; resolves once it listens. Used by server.js and the tests. */
 export async function listen(options: AppOptions & { port?: number; host?: string }) {
 	const app = createApp(options)
+	// Revalidations reach the other processes (PostgreSQL LISTEN/NOTIFY, Redis pub/sub).
+	const subscriber = app.redis ? app.redis.duplicate() : null
+	subscriber?.on('error', (error) => log.error('redis/error', { error: describeError(error) }))
+	if (subscriber) await subscriber.connect()
+	const bus = await connectInvalidation(app.tags, {
+		db: app.db,
+		redis:
+			app.redis && subscriber
+				? {
+						publish: (channel, message) => app.redis!.publish(channel, message),
+						subscribe: (channel, onMessage) => subscriber.subscribe(channel, onMessage),
+						unsubscribe: (channel) => subscriber.unsubscribe(channel),
+					}
+				: null,
+	})
 	const server = createServer(app.listener)
 	server.keepAliveTimeout = 65_000
 	await new Promise<void>((resolve) => server.listen(options.port ?? options.env.PORT, options.host ?? '0.0.0.0', resolve))
@@ -221,12 +246,26 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 		...app,
 		server,
 		port,
+		/** Stops accepting, lets in-flight requests finish (15 s at most), then closes the connections it owns. */
 		async close() {
+			const closed = new Promise<void>((resolve) => server.close(() => resolve()))
 			server.closeIdleConnections()
-			await new Promise<void>((resolve) => server.close(() => resolve()))
+			const force = setTimeout(() => server.closeAllConnections(), 15_000)
+			await closed
+			clearTimeout(force)
+			await bus.close()
+			await Promise.allSettled([subscriber?.quit(), app.redis?.quit()])
 			if (!options.db) await app.db.close()
 		},
 	}
+}
+
+/** A node-redis client, connecting in the background (commands queue until it is ready). */
+function connectRedis(url: string) {
+	const client = createClient({ url, socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(retries * 200, 3_000) } })
+	client.on('error', (error) => log.error('redis/error', { error: describeError(error) }))
+	client.connect().catch((error) => log.error('redis/connect-failed', { error: describeError(error) }))
+	return client
 }
 
 /** The production start: one clear line and exit code 1 on a configuration error. */

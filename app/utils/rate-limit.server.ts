@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+import { describeError, log } from './log.server.ts'
 import { RateLimiter } from 'limiter'
 
 /** Named policies (spec, Limits). Numbers the spec leaves open are in docs/decisions/0004-accounts.md. */
@@ -23,8 +25,8 @@ export interface RateLimitResult {
 }
 
 /**
- * Where counts live. `memory` is one process; the redis and upstash drivers
- * (issue 10) share counts across processes behind this same interface.
+ * Where counts live. `memory` (the limiter package) is one process; `redis`
+ * and `upstash` share counts across every process behind this interface.
  */
 export interface RateLimitDriver {
 	consume(policy: Policy, key: string): Promise<RateLimitResult>
@@ -49,6 +51,64 @@ export function createMemoryDriver(): RateLimitDriver {
 			return { allowed: false, retryAfter: Math.max(1, Math.ceil((entry.expires - now) / 1000)) }
 		},
 	}
+}
+
+// One fixed window per policy and key, shared by every process: the first hit
+// starts the window, later hits count, and the remaining time is the answer's
+// Retry-After. One atomic script, so concurrent hits from several processes
+// count exactly.
+const WINDOW_SCRIPT = `local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+return {n, ttl}`
+
+function storeKey(policy: Policy, key: string) {
+	return `lms:rl:${policy}:${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`
+}
+
+/** The shared-store drivers: `hit` runs WINDOW_SCRIPT and answers [count, ttlMs]. */
+function fixedWindowDriver(name: string, hit: (key: string, windowMs: number) => Promise<[number, number]>): RateLimitDriver {
+	return {
+		async consume(policy, key) {
+			const { points, windowMs } = POLICIES[policy]
+			try {
+				const [count, ttl] = await hit(storeKey(policy, key), windowMs)
+				if (count <= points) return { allowed: true, retryAfter: 0 }
+				return { allowed: false, retryAfter: Math.max(1, Math.ceil((ttl > 0 ? ttl : windowMs) / 1000)) }
+			} catch (error) {
+				// The store is down: let the request through rather than lock everyone out, and say so loudly.
+				log.error('rate-limit/unavailable', { driver: name, policy, error: describeError(error) })
+				return { allowed: true, retryAfter: 0 }
+			}
+		},
+	}
+}
+
+export interface RedisLike {
+	eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
+}
+
+/** RATE_LIMIT_DRIVER=redis: a self-hosted Redis (REDIS_URL). */
+export function createRedisDriver(client: RedisLike): RateLimitDriver {
+	return fixedWindowDriver('redis', async (key, windowMs) => {
+		const [count, ttl] = (await client.eval(WINDOW_SCRIPT, { keys: [key], arguments: [String(windowMs)] })) as [number, number]
+		return [Number(count), Number(ttl)]
+	})
+}
+
+/** RATE_LIMIT_DRIVER=upstash: the Upstash REST protocol (UPSTASH_REDIS_REST_URL and _TOKEN). */
+export function createUpstashDriver(url: string, token: string): RateLimitDriver {
+	return fixedWindowDriver('upstash', async (key, windowMs) => {
+		const response = await fetch(url.replace(/\/+$/, ''), {
+			method: 'POST',
+			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+			body: JSON.stringify(['EVAL', WINDOW_SCRIPT, '1', key, String(windowMs)]),
+			signal: AbortSignal.timeout(2000),
+		})
+		const body = (await response.json()) as { result?: [number, number]; error?: string }
+		if (!response.ok || !body.result) throw new Error(body.error ?? `status ${response.status}`)
+		return [Number(body.result[0]), Number(body.result[1])]
+	})
 }
 
 /** The rate-limit key of a request with an email: client IP plus the normalized email. */

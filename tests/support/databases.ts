@@ -18,11 +18,13 @@ export interface TestDatabase extends Database {
 }
 
 /** A new, empty, migrated database of the dialect, private to the caller. */
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+/** A new, empty database of the dialect, private to the caller; migrated unless `migrate: false`. */
+export async function createTestDatabase(dialect: Dialect, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+	const migrate = options.migrate ?? true
 	if (dialect === 'sqlite') {
 		const dir = mkdtempSync(join(tmpdir(), 'lms-test-'))
 		const db = openDatabase(`file:${join(dir, 'test.sqlite')}`)
-		await migrateDatabase(db)
+		if (migrate) await migrateDatabase(db)
 		return {
 			...db,
 			async drop() {
@@ -43,7 +45,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
 	const url = new URL(adminUrl)
 	url.pathname = `/${name}`
 	const db = openDatabase(url.toString())
-	await migrateDatabase(db)
+	if (migrate) await migrateDatabase(db)
 	return {
 		...db,
 		async drop() {

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto'
+import type { TagStore } from '#app/utils/cache-tags.server.ts'
+import { describeError, log } from '#app/utils/log.server.ts'
+import type { Database } from '#db/client.ts'
+
+export const CHANNEL = 'lms_tags'
+
+export interface RedisPubSub {
+	publish(channel: string, message: string): Promise<unknown>
+	/** A second connection in subscriber mode (node-redis `duplicate()`). */
+	subscribe(channel: string, onMessage: (message: string) => void): Promise<unknown>
+	unsubscribe(channel: string): Promise<unknown>
+}
+
+/**
+ * Carries cache-tag revalidations between the processes of one deployment:
+ * PostgreSQL LISTEN/NOTIFY when the database is PostgreSQL, Redis pub/sub
+ * when REDIS_URL is set, both when both are. A revalidation made here is
+ * sent out; one received is applied as `remote` and not sent on. Messages
+ * carry an id, so one that arrives on both transports is applied once.
+ * SQLite without Redis is a single process: nothing to do.
+ */
+export async function connectInvalidation(tags: TagStore, transports: { db: Database; redis?: RedisPubSub | null }) {
+	const self = randomUUID()
+	const seen = new Set<string>()
+	const closers: Array<() => Promise<unknown>> = []
+
+	const receive = (raw: string) => {
+		try {
+			const message = JSON.parse(raw) as { id: string; from: string; tags: string[] }
+			if (message.from === self || seen.has(message.id) || !Array.isArray(message.tags)) return
+			seen.add(message.id)
+			if (seen.size > 1000) seen.delete(seen.values().next().value!)
+			tags.revalidate(message.tags.filter((t) => typeof t === 'string'), 'remote')
+		} catch (error) {
+			log.warn('invalidation/bad-message', { error: describeError(error) })
+		}
+	}
+
+	const senders: Array<(payload: string) => Promise<unknown>> = []
+	if (transports.db.pubsub) {
+		const pubsub = transports.db.pubsub
+		const listening = await pubsub.listen(CHANNEL, receive)
+		closers.push(() => listening.unlisten())
+		senders.push((payload) => pubsub.notify(CHANNEL, payload))
+	}
+	if (transports.redis) {
+		const redis = transports.redis
+		await redis.subscribe(CHANNEL, receive)
+		closers.push(() => redis.unsubscribe(CHANNEL))
+		senders.push((payload) => redis.publish(CHANNEL, payload))
+	}
+
+	const unsubscribe = tags.subscribe((list, origin) => {
+		if (origin === 'remote' || senders.length === 0) return
+		// NOTIFY payloads stop at 8000 bytes: long lists go out in several messages.
+		for (const chunk of chunks(list, 6000)) {
+			const payload = JSON.stringify({ id: randomUUID(), from: self, tags: chunk })
+			for (const send of senders) send(payload).catch((error) => log.error('invalidation/send-failed', { error: describeError(error) }))
+		}
+	})
+
+	return {
+		transports: senders.length,
+		async close() {
+			unsubscribe()
+			await Promise.allSettled(closers.map((close) => close()))
+		},
+	}
+}
+
+function chunks(tags: string[], maxBytes: number) {
+	const out: string[][] = [[]]
+	let size = 0
+	for (const tag of tags) {
+		const bytes = Buffer.byteLength(tag) + 3
+		if (size + bytes > maxBytes && out[out.length - 1].length) {
+			out.push([])
+			size = 0
+		}
+		out[out.length - 1].push(tag)
+		size += bytes
+	}
+	return out
+}

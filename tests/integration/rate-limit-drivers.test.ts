@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto'
+import { createClient } from 'redis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMemoryDriver, createRedisDriver, createUpstashDriver, POLICIES, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
+import { REDIS_URL, startUpstashAdapter } from '#tests/support/upstash.ts'
+
+type Factory = () => RateLimitDriver
+const closers: Array<() => Promise<unknown>> = []
+const drivers: Record<'memory' | 'redis' | 'upstash', { make?: Factory; shared: boolean }> = {
+	memory: { make: createMemoryDriver, shared: false },
+	redis: { shared: true },
+	upstash: { shared: true },
+}
+
+beforeAll(async () => {
+	// Each `make` is a fresh connection, as a separate process would have.
+	drivers.redis.make = () => {
+		const client = createClient({ url: REDIS_URL })
+		void client.connect()
+		closers.push(() => client.quit())
+		return createRedisDriver(client)
+	}
+	const adapter = await startUpstashAdapter('test-upstash-token')
+	closers.push(() => adapter.close())
+	drivers.upstash.make = () => createUpstashDriver(adapter.url, 'test-upstash-token')
+})
+afterAll(async () => {
+	for (const close of closers.reverse()) await close()
+})
+
+describe.each(Object.keys(drivers) as Array<keyof typeof drivers>)('the %s rate-limit driver', (name) => {
+	const make = () => drivers[name].make!()
+	const key = () => `test|${randomUUID()}`
+
+	it('allows exactly the policy’s points, then refuses with a Retry-After inside the window', async () => {
+		const driver = make()
+		const k = key()
+		for (let i = 0; i < POLICIES['auth.signIn'].points; i++) expect((await driver.consume('auth.signIn', k)).allowed, `attempt ${i + 1}`).toBe(true)
+		const refused = await driver.consume('auth.signIn', k)
+		expect(refused.allowed).toBe(false)
+		expect(refused.retryAfter).toBeGreaterThan(0)
+		expect(refused.retryAfter).toBeLessThanOrEqual(POLICIES['auth.signIn'].windowMs / 1000)
+	})
+
+	it('counts keys and policies apart', async () => {
+		const driver = make()
+		const k = key()
+		for (let i = 0; i < POLICIES.magic.points; i++) await driver.consume('magic', k)
+		expect((await driver.consume('magic', k)).allowed).toBe(false)
+		expect((await driver.consume('magic', key())).allowed).toBe(true)
+		expect((await driver.consume('auth.signIn', k)).allowed).toBe(true)
+	})
+
+	it('lets exactly the points through under 50 concurrent hits', async () => {
+		const driver = make()
+		const k = key()
+		const results = await Promise.all(Array.from({ length: 50 }, () => driver.consume('auth.signIn', k)))
+		expect(results.filter((r) => r.allowed)).toHaveLength(POLICIES['auth.signIn'].points)
+	})
+
+	it(drivers[name].shared ? 'shares counts between two processes' : 'keeps counts inside its process', async () => {
+		const [a, b] = [make(), make()]
+		const k = key()
+		for (let i = 0; i < 5; i++) await a.consume('magic', k)
+		expect((await b.consume('magic', k)).allowed).toBe(!drivers[name].shared)
+	})
+})
+
+describe('a shared driver whose store is down', () => {
+	it('lets requests through rather than locking everyone out', async () => {
+		const driver = createUpstashDriver('http://127.0.0.1:9', 'token')
+		expect(await driver.consume('auth.signIn', 'any')).toEqual({ allowed: true, retryAfter: 0 })
+	})
+})
