@@ -81,4 +81,5 @@ export default [
 	route('api/cms/site/assets/:assetId/download', 'routes/api.cms.site.assets.$assetId.ts', { id: 'site-asset-download' }),
 
 	route('api/health', 'routes/api.health.ts'),
+	route('openapi.yaml', 'routes/openapi.yaml.ts'),
 ] satisfies RouteConfig

@@ -15,7 +15,7 @@ import { createContentCache } from '#app/utils/content-cache.server.ts'
 import { parseEnv, EnvError, type Env } from '#app/utils/env.server.ts'
 import { createTagStore } from '#app/utils/cache-tags.server.ts'
 import { createMailer } from '#app/utils/email.server.ts'
-import { jsonError } from '#app/utils/errors.ts'
+import { jsonError, type ErrorCode } from '#app/utils/errors.ts'
 import { createMemoryDriver, createRedisDriver, createUpstashDriver, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
 import { negotiateLocale } from '#app/utils/locale.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
@@ -144,7 +144,12 @@ export function createApp(options: AppOptions) {
 		}
 		context.set(requestContext, value)
 		const request = createRequest(req, res, { protocol, host: hostHeader })
-		const response = await handleRequest(request, context)
+		let response = await handleRequest(request, context)
+		// Under /api/ every error is the JSON envelope, also for URLs no route matches.
+		if (isApi(path) && response.status >= 400 && !response.headers.get('content-type')?.startsWith('application/json')) {
+			await response.body?.cancel()
+			response = jsonError(response.status, STATUS_CODES[response.status] ?? (response.status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST'), response.status === 404 ? 'Not found' : 'Request refused')
+		}
 		if (cacheKey) {
 			const stored = await pageCache.store(cacheKey, response.clone(), [...readTags.keys()], [...readTags.values()])
 			if (stored) {
@@ -178,6 +183,19 @@ export function createApp(options: AppOptions) {
 	}
 
 	return { listener, db, cms, rateLimit, tags, pageCache, redis }
+}
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+	400: 'BAD_REQUEST',
+	401: 'UNAUTHORIZED',
+	403: 'FORBIDDEN',
+	404: 'NOT_FOUND',
+	405: 'METHOD_NOT_ALLOWED',
+	410: 'GONE',
+	413: 'PAYLOAD_TOO_LARGE',
+	429: 'RATE_LIMITED',
+	501: 'NOT_IMPLEMENTED',
+	503: 'SERVICE_UNAVAILABLE',
 }
 
 const MARKDOWN_URL = /^\/(blog\/|learn\/course\/)?([a-z0-9][a-z0-9-]*)\.md$/
@@ -225,7 +243,8 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 	// Revalidations reach the other processes (PostgreSQL LISTEN/NOTIFY, Redis pub/sub).
 	const subscriber = app.redis ? app.redis.duplicate() : null
 	subscriber?.on('error', (error) => log.error('redis/error', { error: describeError(error) }))
-	if (subscriber) await subscriber.connect()
+	// Connects in the background like the main client: a Redis outage at start must not stop the process.
+	subscriber?.connect().catch((error) => log.error('redis/connect-failed', { error: describeError(error) }))
 	const bus = await connectInvalidation(app.tags, {
 		db: app.db,
 		redis:

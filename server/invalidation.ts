@@ -38,18 +38,39 @@ export async function connectInvalidation(tags: TagStore, transports: { db: Data
 	}
 
 	const senders: Array<(payload: string) => Promise<unknown>> = []
+	let closed = false
+	// A transport that is down at start (the database restarting) is retried in
+	// the background: the process serves meanwhile, and health reports the outage.
+	const subscribe = async (name: string, start: () => Promise<() => Promise<unknown>>) => {
+		for (let attempt = 0; !closed; attempt++) {
+			try {
+				closers.push(await start())
+				return
+			} catch (error) {
+				log.error('invalidation/subscribe-failed', { transport: name, error: describeError(error) })
+				await new Promise((r) => setTimeout(r, Math.min(1000 * 2 ** attempt, 10_000)).unref?.())
+			}
+		}
+	}
+	const started: Array<Promise<void>> = []
 	if (transports.db.pubsub) {
 		const pubsub = transports.db.pubsub
-		const listening = await pubsub.listen(CHANNEL, receive)
-		closers.push(() => listening.unlisten())
+		started.push(subscribe('postgres', async () => {
+			const listening = await pubsub.listen(CHANNEL, receive)
+			return () => listening.unlisten()
+		}))
 		senders.push((payload) => pubsub.notify(CHANNEL, payload))
 	}
 	if (transports.redis) {
 		const redis = transports.redis
-		await redis.subscribe(CHANNEL, receive)
-		closers.push(() => redis.unsubscribe(CHANNEL))
+		started.push(subscribe('redis', async () => {
+			await redis.subscribe(CHANNEL, receive)
+			return () => redis.unsubscribe(CHANNEL)
+		}))
 		senders.push((payload) => redis.publish(CHANNEL, payload))
 	}
+	// Wait a moment for the subscriptions, but never block the start on them.
+	await Promise.race([Promise.all(started), new Promise((r) => setTimeout(r, 3_000).unref?.())])
 
 	const unsubscribe = tags.subscribe((list, origin) => {
 		if (origin === 'remote' || senders.length === 0) return
@@ -63,6 +84,7 @@ export async function connectInvalidation(tags: TagStore, transports: { db: Data
 	return {
 		transports: senders.length,
 		async close() {
+			closed = true
 			unsubscribe()
 			await Promise.allSettled(closers.map((close) => close()))
 		},

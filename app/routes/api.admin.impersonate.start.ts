@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { auditAdmin, impersonatorCookie } from '#app/utils/admin.server.ts'
+import { impersonationRequest } from '#app/utils/api-contract.ts'
 import { authenticate, mintConsumedTokenProof, roleLanding } from '#app/utils/auth.server.ts'
 import { jsonError } from '#app/utils/errors.ts'
 import { commitUserSession, getSession } from '#app/utils/session.server.ts'
@@ -22,8 +23,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (session.user.role !== 'super_admin') return jsonError(403, 'FORBIDDEN', 'Only a super admin can impersonate')
 	if (!ctx.tenant) return jsonError(400, 'BAD_REQUEST', 'Open the tenant’s own site to impersonate one of its users')
 	const body = request.headers.get('content-type')?.includes('application/json') ? await request.json().catch(() => ({})) : Object.fromEntries(await request.formData())
-	const userId = typeof body?.userId === 'string' ? body.userId : ''
-	const target = userId ? await findScopedUser(ctx.db, ctx.tenant.id, userId) : null
+	const parsed = impersonationRequest.safeParse(body)
+	if (!parsed.success) return jsonError(404, 'NOT_FOUND', 'No such user on this site')
+	const target = await findScopedUser(ctx.db, ctx.tenant.id, parsed.data.userId)
 	if (!target || target.role === 'super_admin') return jsonError(404, 'NOT_FOUND', 'No such user on this site')
 	if (target.deactivated_at) return jsonError(400, 'BAD_REQUEST', 'This account is deactivated')
 

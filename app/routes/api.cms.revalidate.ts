@@ -1,31 +1,12 @@
 import { timingSafeEqual } from 'node:crypto'
-import { z } from 'zod'
 import { getRequestContext } from '#app/context.ts'
 import { APEX_SITE } from '#app/utils/cms.server.ts'
+import { revalidationBody, revalidationResponse } from '#app/utils/api-contract.ts'
 import { jsonError } from '#app/utils/errors.ts'
 import { normalizeHost, resolveHost } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/api.cms.revalidate.ts'
 
 const MAX_BODY_BYTES = 64 * 1024
-
-/** Accepted tags (spec, Events 1): course:, entry:, site:, progress: and the exact cms:page-hierarchy. */
-export const revalidationTag = z
-	.string()
-	.max(300)
-	.regex(/^(?:(?:course|entry|site|progress):\S+|cms:page-hierarchy)$/, 'unsupported tag: use course:, entry:, site:, progress: or cms:page-hierarchy')
-
-export const revalidationBody = z.union([
-	z.strictObject({ tag: revalidationTag }),
-	z.strictObject({
-		tags: z
-			.array(revalidationTag)
-			.min(1, 'tags must not be empty')
-			.max(100)
-			.refine((tags) => new Set(tags).size === tags.length, 'tags must not repeat'),
-	}),
-])
-
-export const revalidationResponse = z.object({ revalidated: z.array(z.string()) })
 
 function secretMatches(given: string | null, expected: string) {
 	if (!given) return false
@@ -75,5 +56,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 		if (resolution.kind === 'apex') internal.push(`site:${APEX_SITE}`)
 	}
 	ctx.tags.revalidate([...new Set([...tags, ...internal])])
-	return Response.json({ revalidated: tags }, { headers: { 'cache-control': 'no-store' } })
+	return Response.json(revalidationResponse.parse({ revalidated: tags }), { headers: { 'cache-control': 'no-store' } })
 }

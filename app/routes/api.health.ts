@@ -1,4 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
+import { healthResponse } from '#app/utils/api-contract.ts'
 import { jsonError } from '#app/utils/errors.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
 import type { Route } from './+types/api.health.ts'
@@ -20,5 +21,5 @@ export async function loader({ context }: Route.LoaderArgs) {
 			return jsonError(503, 'SERVICE_UNAVAILABLE', 'Redis unreachable')
 		}
 	}
-	return Response.json({ status: 'ok', database: 'up', ...(redis ? { redis: 'up' } : {}) }, { headers: { 'cache-control': 'no-store' } })
+	return Response.json(healthResponse.parse({ status: 'ok', database: 'up', ...(redis ? { redis: 'up' } : {}) }), { headers: { 'cache-control': 'no-store' } })
 }

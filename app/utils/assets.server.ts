@@ -32,7 +32,12 @@ export async function proxyAsset(ctx: RequestContext, request: Request, assetId:
 		await upstream.body?.cancel()
 		return jsonError(404, 'NOT_FOUND', 'No such file')
 	}
-	if (![200, 206, 304, 416].includes(upstream.status)) {
+	if (upstream.status === 416) {
+		await upstream.body?.cancel()
+		const range = upstream.headers.get('content-range')
+		return jsonError(416, 'BAD_REQUEST', 'The byte range cannot be satisfied', { headers: range ? { 'content-range': range } : {} })
+	}
+	if (![200, 206, 304].includes(upstream.status)) {
 		await upstream.body?.cancel()
 		log.error('cms/asset-failed', { assetId, status: upstream.status })
 		return jsonError(503, 'SERVICE_UNAVAILABLE', 'The file is temporarily unavailable')

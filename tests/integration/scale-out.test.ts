@@ -101,10 +101,12 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('two app processes on %s and R
 	})
 
 	it('answers the 11th sign-in attempt across both processes with 429', async () => {
+		// Redis outlives test runs: an address of this run only.
+		const email = `nobody-${Date.now()}@acme.test`
 		const statuses: number[] = []
 		for (let i = 0; i < 11; i++) {
 			const p = i % 2 === 0 ? a : b
-			statuses.push((await browser(p.port, ACME).post('/learn/sign-in', { email: 'newbie@acme.test', password: 'wrong-password' })).status)
+			statuses.push((await browser(p.port, ACME).post('/learn/sign-in', { email, password: 'wrong-password' })).status)
 		}
 		expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true)
 		expect(statuses[10]).toBe(429)

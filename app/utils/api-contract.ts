@@ -1,0 +1,198 @@
+// The route contract: every documented route handler, with the zod schemas it
+// validates requests with and shapes responses by. The handlers import their
+// schemas from here; scripts/generate-openapi.ts turns this list into
+// openapi/openapi.yaml; tests/integration/contract.test.ts calls every
+// operation and checks each answer against it.
+import { z } from 'zod'
+import { ERROR_CODES } from './errors.ts'
+
+export const errorEnvelope = z
+	.object({
+		error: z.string(),
+		code: z.enum(ERROR_CODES),
+		issues: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })).optional(),
+	})
+	.meta({ id: 'Error', description: 'Every JSON error: `{error, code, issues?}`, code from ERROR_CODES.' })
+
+export const healthResponse = z
+	.object({
+		status: z.literal('ok'),
+		database: z.literal('up'),
+		redis: z.literal('up').optional().meta({ description: 'Present when REDIS_URL is set.' }),
+	})
+	.meta({ id: 'Health' })
+
+/** Accepted tags (spec, Events 1): course:, entry:, site:, progress: and the exact cms:page-hierarchy. */
+export const revalidationTag = z
+	.string()
+	.max(300)
+	.regex(/^(?:(?:course|entry|site|progress):\S+|cms:page-hierarchy)$/, 'unsupported tag: use course:, entry:, site:, progress: or cms:page-hierarchy')
+	.meta({ id: 'RevalidationTag' })
+
+export const revalidationBody = z
+	.union([
+		z.strictObject({ tag: revalidationTag }),
+		z.strictObject({
+			tags: z
+				.array(revalidationTag)
+				.min(1, 'tags must not be empty')
+				.max(100)
+				.refine((tags) => new Set(tags).size === tags.length, 'tags must not repeat'),
+		}),
+	])
+	.meta({ id: 'RevalidationRequest' })
+
+export const revalidationResponse = z.object({ revalidated: z.array(z.string()) }).meta({ id: 'RevalidationResponse' })
+
+export const impersonationRequest = z.object({ userId: z.string().min(1).max(100) }).meta({ id: 'ImpersonationRequest' })
+
+// Path parameters: one segment each.
+const slug = z.string().min(1).max(200).meta({ description: 'A content slug.' })
+const assetId = z.string().min(1).max(200).meta({ description: 'A content-service asset id.' })
+
+type Json = z.ZodType
+export interface ApiResponse {
+	description: string
+	/** A JSON body shaped by this schema. */
+	json?: Json
+	/** A non-JSON body: its media type (binary, Markdown, SVG, YAML). */
+	media?: string
+	headers?: Record<string, string>
+}
+
+export interface ApiOperation {
+	method: 'get' | 'post'
+	/** OpenAPI form: /api/cms/site/assets/{assetId} */
+	path: string
+	summary: string
+	description?: string
+	security?: 'session' | 'webhook'
+	params?: z.ZodObject
+	body?: { media: 'application/json' | 'application/x-www-form-urlencoded'; schema: Json }
+	responses: Record<number, ApiResponse>
+	/** A request that succeeds against the seeded demo data (contract test). */
+	example?: { host?: string; params?: Record<string, string>; body?: unknown; signedInAs?: string; expect: number }
+}
+
+const error = (description: string): ApiResponse => ({ description, json: errorEnvelope })
+const binary = (description: string): ApiResponse => ({ description, media: 'application/octet-stream' })
+const assetResponses: Record<number, ApiResponse> = {
+	200: binary('The file, streamed, with the content service’s Content-Type, Content-Length, ETag, Last-Modified and Accept-Ranges.'),
+	206: binary('The requested byte range (Range), with Content-Range.'),
+	304: { description: 'Not modified (If-None-Match or If-Modified-Since).' },
+	404: error('Unknown file, or unknown or unpublished course.'),
+	416: error('The byte range cannot be satisfied (Content-Range gives the size).'),
+	503: error('The content service is unavailable.'),
+}
+function markdownResponses(gone: boolean) {
+	const responses: Record<number, ApiResponse> = {
+		200: { description: 'Markdown.', media: 'text/markdown' },
+		404: error('Unknown or unpublished.'),
+		503: error('The content service is unavailable.'),
+	}
+	if (gone) responses[410] = error('The course was archived after publication.')
+	return responses
+}
+const postOnly = (path: string, summary: string): ApiOperation => ({
+	method: 'get',
+	path,
+	summary: `${summary} (GET is refused)`,
+	responses: { 405: error('Use POST.') },
+})
+
+export const API_OPERATIONS: ApiOperation[] = [
+	{
+		method: 'get',
+		path: '/api/health',
+		summary: 'Database (and, where REDIS_URL is set, Redis) connectivity probe',
+		responses: { 200: { description: 'Everything answered.', json: healthResponse }, 503: error('The database or Redis did not answer.') },
+		example: { expect: 200 },
+	},
+	{
+		method: 'get',
+		path: '/api/favicon',
+		summary: 'The host’s favicon (also at /favicon.ico)',
+		description: 'The site document’s favicon as a 32x32 PNG in an ICO container, or the static fallback. Never an error.',
+		responses: { 200: { description: 'The icon (Cache-Control: public, max-age=31536000, immutable).', media: 'image/x-icon' } },
+		example: { expect: 200 },
+	},
+	{
+		method: 'get',
+		path: '/api/avatar',
+		summary: 'The signed-in user’s picture',
+		description: 'A 302 to the linked identity provider’s picture, else an SVG of the initials in the site’s theme colour. Cached privately for 300 s, with ETag.',
+		security: 'session',
+		responses: {
+			200: { description: 'Generated initials image.', media: 'image/svg+xml' },
+			302: { description: 'Redirect to the identity provider’s picture.' },
+			304: { description: 'Not modified (If-None-Match).' },
+			401: error('No session.'),
+		},
+		example: { signedInAs: 'learner@acme.test', expect: 200 },
+	},
+	{
+		method: 'post',
+		path: '/api/cms/revalidate',
+		summary: 'Content invalidation webhook',
+		description:
+			'Requires CMS_WEBHOOK_SECRET as `Authorization: Bearer <secret>` or in `x-cms-webhook-secret`. Rate limit 60 per minute per IP. A `site:<host>` tag also invalidates the content of the site that host serves.',
+		security: 'webhook',
+		body: { media: 'application/json', schema: revalidationBody },
+		responses: {
+			200: { description: 'The tags were revalidated.', json: revalidationResponse },
+			401: error('Missing or wrong secret.'),
+			413: error('Body larger than 64 KiB.'),
+			422: error('Malformed JSON, empty body, empty array, duplicate tags or unsupported prefix.'),
+			429: error('Rate limit exhausted (Retry-After).'),
+		},
+		example: { body: { tags: ['course:intro-to-web', 'cms:page-hierarchy'] }, expect: 200 },
+	},
+	postOnly('/api/cms/revalidate', 'Content invalidation webhook'),
+	{ method: 'get', path: '/api/cms/courses/{courseSlug}/assets/{assetId}', summary: 'A published course’s asset, streamed', params: z.object({ courseSlug: slug, assetId }), responses: assetResponses, example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 } },
+	{ method: 'get', path: '/api/cms/courses/{courseSlug}/assets/{assetId}/download', summary: 'A published course’s asset as a download (Content-Disposition: attachment)', params: z.object({ courseSlug: slug, assetId }), responses: assetResponses, example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 } },
+	{ method: 'get', path: '/api/cms/site/assets/{assetId}', summary: 'An asset of the host’s site, streamed', params: z.object({ assetId }), responses: assetResponses, example: { params: { assetId: 'acme-icon' }, expect: 200 } },
+	{ method: 'get', path: '/api/cms/site/assets/{assetId}/download', summary: 'An asset of the host’s site as a download (Content-Disposition: attachment)', params: z.object({ assetId }), responses: assetResponses, example: { params: { assetId: 'acme-icon' }, expect: 200 } },
+	{ method: 'get', path: '/api/aeo/markdown/{slug}', summary: 'A published top-level page as Markdown (also at /<slug>.md)', params: z.object({ slug }), responses: markdownResponses(false), example: { params: { slug: 'about' }, expect: 200 } },
+	{ method: 'get', path: '/api/aeo/markdown/blog/{slug}', summary: 'A published blog post as Markdown (also at /blog/<slug>.md)', params: z.object({ slug }), responses: markdownResponses(false), example: { params: { slug: 'welcome' }, expect: 200 } },
+	{ method: 'get', path: '/api/aeo/markdown/learn/course/{slug}', summary: 'A published course landing as Markdown (also at /learn/course/<slug>.md); never entry content', params: z.object({ slug }), responses: markdownResponses(true), example: { params: { slug: 'intro-to-web' }, expect: 200 } },
+	{
+		method: 'post',
+		path: '/api/admin/impersonate/start',
+		summary: 'Start impersonating a user (super_admin, on the user’s tenant host)',
+		description: 'Mints a one-time proof through the consumed-token path, sets the target’s session and the signed HTTP-only cookie `__impersonator_uid`, and redirects (303) to the target’s landing page. Audited as auth.impersonate.start.',
+		security: 'session',
+		body: { media: 'application/x-www-form-urlencoded', schema: impersonationRequest },
+		responses: {
+			303: { description: 'Now signed in as the target.' },
+			400: error('Not on a tenant host, or the target is deactivated.'),
+			401: error('No session.'),
+			403: error('Not a super_admin.'),
+			404: error('No such user on this tenant.'),
+		},
+		example: { body: { userId: 'nobody' }, expect: 401 },
+	},
+	postOnly('/api/admin/impersonate/start', 'Start impersonating'),
+	{
+		method: 'post',
+		path: '/api/admin/impersonate/stop',
+		summary: 'Stop impersonating: back to the original super_admin',
+		description: 'Reads the signed `__impersonator_uid` cookie, restores the super_admin’s session, clears the cookie and redirects (303) to the user’s admin page. Audited as auth.impersonate.stop.',
+		security: 'session',
+		responses: { 303: { description: 'Signed in as the super_admin again.' }, 401: error('No session.'), 403: error('Not impersonating.') },
+		example: { expect: 401 },
+	},
+	postOnly('/api/admin/impersonate/stop', 'Stop impersonating'),
+	{
+		method: 'get',
+		path: '/openapi.yaml',
+		summary: 'This document',
+		responses: { 200: { description: 'The generated OpenAPI 3.0 YAML.', media: 'application/yaml' } },
+		example: { expect: 200 },
+	},
+]
+
+/**
+ * Route handlers under /api/ that are outside the contract (spec, Endpoints):
+ * the authentication framework's transport and the test-only identity provider.
+ */
+export const EXCLUDED_FROM_CONTRACT = [/^\/api\/auth\//, /^\/api\/test-idp\//]

@@ -1,0 +1,86 @@
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { API_OPERATIONS, errorEnvelope, type ApiOperation } from '#app/utils/api-contract.ts'
+import { DIALECTS } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
+import type { TestResponse } from '#tests/support/http.ts'
+import { startStack, type Stack } from '#tests/support/stack.ts'
+
+const ACME = 'acme.localhost'
+const RUNS = 20
+
+/**
+ * Calls every operation of the contract on the running app: its documented
+ * example, then generated inputs (fast-check: arbitrary path parameters,
+ * bodies, headers and sessions). Each answer must have a status the contract
+ * declares for the operation, never a 5xx, and a JSON body that matches the
+ * declared schema for that status.
+ */
+describe.each(DIALECTS)('the contract against the running app on %s', (dialect) => {
+	let stack: Stack
+	let sessionCookie = ''
+	let requests = 0
+	beforeAll(async () => {
+		stack = await startStack(dialect)
+		const b = stack.browser(ACME)
+		await b.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD })
+		sessionCookie = b.cookieHeader()
+	})
+	afterAll(async () => {
+		console.log(`contract (${dialect}): ${requests} requests`)
+		await stack?.close()
+	})
+
+	function send(op: ApiOperation, input: { params: Record<string, string>; body?: unknown; rawBody?: string; signedIn: boolean; secret?: string }) {
+		const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params[name] ?? ''))
+		const headers: Record<string, string> = {}
+		if (input.signedIn) headers.cookie = sessionCookie
+		if (input.secret !== undefined) headers.authorization = `Bearer ${input.secret}`
+		let body: string | undefined
+		if (op.method === 'post') {
+			if (op.body?.media === 'application/x-www-form-urlencoded') {
+				headers['content-type'] = 'application/x-www-form-urlencoded'
+				body = input.rawBody ?? new URLSearchParams(Object.entries((input.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString()
+			} else {
+				headers['content-type'] = 'application/json'
+				body = input.rawBody ?? JSON.stringify(input.body ?? {})
+			}
+		}
+		requests++
+		return stack.request(ACME, path, { method: op.method.toUpperCase(), headers, body })
+	}
+
+	function conforms(op: ApiOperation, res: TestResponse) {
+		const label = `${op.method.toUpperCase()} ${op.path} → ${res.status}`
+		expect(res.status, label).toBeLessThan(500)
+		const declared = op.responses[res.status]
+		expect(declared, `${label} is not declared`).toBeDefined()
+		const type = String(res.headers['content-type'] ?? '')
+		if (declared.json) {
+			expect(type, label).toMatch(/^application\/json/)
+			const parsed = declared.json.safeParse(res.json())
+			expect(parsed.success, `${label}: ${parsed.success ? '' : parsed.error.message}`).toBe(true)
+		}
+		if (type.startsWith('application/json') && res.status >= 400) expect(errorEnvelope.safeParse(res.json()).success, label).toBe(true)
+	}
+
+	it.each(API_OPERATIONS.filter((op) => op.example))('answers the example of $method $path as documented', async (op) => {
+		const example = op.example!
+		const res = await send(op, { params: example.params ?? {}, body: example.body, signedIn: Boolean(example.signedInAs), secret: op.security === 'webhook' ? TEST_SECRETS.CMS_WEBHOOK_SECRET : undefined })
+		expect(res.status).toBe(example.expect)
+		conforms(op, res)
+	})
+
+	it.each(API_OPERATIONS)('answers generated inputs to $method $path within the contract', async (op) => {
+		const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
+		const params = fc.record(Object.fromEntries(names.map((n) => [n, fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('intro-to-web', 'draft-course', 'acme-icon', 'http-diagram', '..', '%', 'about'))])))
+		const body = fc.oneof(fc.jsonValue(), fc.record({ tag: fc.string() }), fc.record({ tags: fc.array(fc.string(), { maxLength: 5 }) }), fc.record({ userId: fc.string() }))
+		await fc.assert(
+			fc.asyncProperty(params, body, fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), fc.boolean(), fc.boolean(), async (p, b, raw, signedIn, rightSecret) => {
+				const secret = op.security === 'webhook' ? (rightSecret ? TEST_SECRETS.CMS_WEBHOOK_SECRET : 'wrong') : undefined
+				conforms(op, await send(op, { params: p as Record<string, string>, body: b, rawBody: raw, signedIn, secret }))
+			}),
+			{ numRuns: RUNS },
+		)
+	})
+})
