@@ -37,6 +37,8 @@ export default [
 	route('admin/courses/:slug/settings', 'routes/admin.courses.$slug.settings.tsx'),
 	route('admin/courses/:slug/admins', 'routes/admin.courses.$slug.admins.tsx'),
 	route('admin/audit', 'routes/admin.audit.tsx'),
+	route('admin/api-docs', 'routes/admin.api-docs.tsx'),
+	route('admin/api-docs/:file', 'routes/admin.api-docs.$file.ts'),
 	route('admin/tenants', 'routes/admin.tenants.tsx'),
 	route('admin/enter', 'routes/admin.enter.tsx'),
 	route('api/admin/impersonate/start', 'routes/api.admin.impersonate.start.ts'),

@@ -48,6 +48,7 @@ export default function Admin({ loaderData: d }: Route.ComponentProps) {
 				{d.onTenant ? <a href="/admin/users/invite">Invite</a> : null}
 				<a href="/admin/courses">Courses</a>
 				<a href="/admin/audit">Audit log</a>
+				<a href="/admin/api-docs">API documentation</a>
 				{d.isSuper ? <a href="/admin/tenants">Tenants</a> : null}
 			</nav>
 			<h2>Recent activity</h2>

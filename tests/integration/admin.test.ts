@@ -13,7 +13,7 @@ import { startStack, type Stack } from '#tests/support/stack.ts'
 const ACME = 'acme.localhost'
 
 // Every admin page of a tenant host, and the course pages of the assigned course.
-const TENANT_PAGES = ['/admin', '/admin/users', '/admin/users/invite', '/admin/courses', '/admin/audit', '/admin/courses/intro-to-web/admins']
+const TENANT_PAGES = ['/admin', '/admin/users', '/admin/users/invite', '/admin/courses', '/admin/audit', '/admin/api-docs', '/admin/api-docs/swagger-ui-bundle.js', '/admin/courses/intro-to-web/admins']
 const ASSIGNED_COURSE_PAGES = ['/admin/courses/intro-to-web/dashboard', '/admin/courses/intro-to-web/settings', '/admin/courses/intro-to-web/export']
 
 describe.each(DIALECTS)('administration on %s', (dialect) => {

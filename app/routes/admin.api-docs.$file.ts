@@ -1,0 +1,35 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { Readable } from 'node:stream'
+import { requireAdmin } from '#app/utils/admin.server.ts'
+import type { Route } from './+types/admin.api-docs.$file.ts'
+
+const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+const FILES: Record<string, string> = { 'swagger-ui.css': 'text/css; charset=utf-8', 'swagger-ui-bundle.js': 'text/javascript; charset=utf-8' }
+
+// Loads the bundle, then mounts Swagger UI on /openapi.yaml and hides the server-rendered list.
+const INIT = `(function () {
+	var s = document.createElement('script');
+	s.src = '/admin/api-docs/swagger-ui-bundle.js';
+	s.onload = function () {
+		window.SwaggerUIBundle({ url: '/openapi.yaml', dom_id: '#swagger-ui', deepLinking: true });
+		var fallback = document.getElementById('api-fallback');
+		if (fallback) fallback.hidden = true;
+	};
+	document.head.appendChild(s);
+})();
+`
+
+/** Swagger UI's files from the installed swagger-ui-dist package (no CDN), for admins only. */
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+	requireAdmin(context, request)
+	const headers = { 'cache-control': 'private, max-age=86400' }
+	if (params.file === 'init.js') return new Response(INIT, { headers: { ...headers, 'content-type': 'text/javascript; charset=utf-8' } })
+	const type = FILES[params.file]
+	if (!type) throw new Response(null, { status: 404 })
+	const path = join(swaggerDir, params.file)
+	const { size } = await stat(path)
+	return new Response(Readable.toWeb(createReadStream(path)) as ReadableStream, { headers: { ...headers, 'content-type': type, 'content-length': String(size) } })
+}

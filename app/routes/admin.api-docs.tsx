@@ -1,0 +1,75 @@
+import { parse } from 'yaml'
+import document from '../../openapi/openapi.yaml?raw'
+import { requireAdmin } from '#app/utils/admin.server.ts'
+import type { Route } from './+types/admin.api-docs.ts'
+
+interface Operation {
+	summary?: string
+	responses: Record<string, { description: string }>
+}
+
+/** The route contract: Swagger UI (from the installed package) over a server-rendered list that works without JavaScript. */
+export function loader({ context, request }: Route.LoaderArgs) {
+	requireAdmin(context, request)
+	const spec = parse(document) as { info: { title: string; description: string }; paths: Record<string, Record<string, Operation>> }
+	return {
+		title: spec.info.title,
+		description: spec.info.description,
+		operations: Object.entries(spec.paths).flatMap(([path, methods]) =>
+			Object.entries(methods).map(([method, op]) => ({
+				key: `${method} ${path}`,
+				method: method.toUpperCase(),
+				path,
+				summary: op.summary ?? '',
+				statuses: Object.entries(op.responses).map(([status, r]) => `${status}: ${r.description}`),
+			})),
+		),
+	}
+}
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: '/admin/api-docs/swagger-ui.css' }]
+
+export const meta: Route.MetaFunction = () => [{ title: 'API documentation · Administration' }]
+
+export default function ApiDocs({ loaderData: d }: Route.ComponentProps) {
+	return (
+		<section>
+			<h1>API documentation</h1>
+			<p>
+				<a href="/openapi.yaml">Download openapi.yaml</a>
+			</p>
+			{/* Swagger UI mounts here when JavaScript runs; React leaves this element's content alone. */}
+			<div id="swagger-ui" dangerouslySetInnerHTML={{ __html: '' }} />
+			<div id="api-fallback">
+				<p className="lead">{d.description}</p>
+				<table>
+					<thead>
+						<tr>
+							<th scope="col">Operation</th>
+							<th scope="col">Summary</th>
+							<th scope="col">Answers</th>
+						</tr>
+					</thead>
+					<tbody>
+						{d.operations.map((op) => (
+							<tr key={op.key}>
+								<td>
+									<code>{`${op.method} ${op.path}`}</code>
+								</td>
+								<td>{op.summary}</td>
+								<td>
+									<ul>
+										{op.statuses.map((s) => (
+											<li key={s}>{s}</li>
+										))}
+									</ul>
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+			</div>
+			<script src="/admin/api-docs/init.js" async />
+		</section>
+	)
+}

@@ -1,0 +1,18 @@
+import { expect, test } from '@playwright/test'
+import { at, signIn } from './support.ts'
+
+const ACME = 'acme.localhost'
+
+test('an admin reads the API documentation: Swagger UI with JavaScript, the server-rendered list without', async ({ page }, info) => {
+	await signIn(page, ACME, 'admin@acme.test')
+	await expect(page).toHaveURL(at(ACME, '/admin'))
+	await page.getByRole('link', { name: 'API documentation' }).click()
+	await expect(page.getByRole('heading', { name: 'API documentation' })).toBeVisible()
+	if (info.project.name === 'no-js') {
+		await expect(page.getByRole('cell', { name: 'GET /api/health' })).toBeVisible()
+		await expect(page.getByRole('cell', { name: 'POST /api/cms/revalidate' })).toBeVisible()
+	} else {
+		await expect(page.locator('#swagger-ui .opblock-summary-path', { hasText: '/api/cms/revalidate' }).first()).toBeVisible({ timeout: 15_000 })
+		await expect(page.locator('#api-fallback')).toBeHidden()
+	}
+})
