@@ -10,6 +10,11 @@ export interface Scope {
 	userId: string
 }
 
+/** The key columns of a new per-user, per-entry row (progress, attempts). */
+function entryRow(scope: Scope, courseSlug: string, entrySlug: string) {
+	return { id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, entry_slug: entrySlug }
+}
+
 export async function findEnrollment(db: Database, scope: Scope, courseSlug: string) {
 	const { enrollments: e } = db.t
 	const [row] = await db.orm
@@ -96,23 +101,12 @@ export async function listAllProgress(db: Database, scope: Scope) {
 		.where(and(eq(p.tenant_id, scope.tenantId), eq(p.user_id, scope.userId)))
 }
 
-/** The user's viewed entries in every course, most recent first (resume on any device). */
-export async function recentlyViewed(db: Database, scope: Scope, limit = 20) {
-	const p = db.t.entry_progress
-	return db.orm
-		.select()
-		.from(p)
-		.where(and(eq(p.tenant_id, scope.tenantId), eq(p.user_id, scope.userId), isNotNull(p.last_viewed_at)))
-		.orderBy(desc(p.last_viewed_at))
-		.limit(limit)
-}
-
 /** Records that the entry was just viewed, keeping any completion. */
 export async function touchEntry(db: Database, scope: Scope, courseSlug: string, entrySlug: string, at = new Date()) {
 	const p = db.t.entry_progress
 	await db.orm
 		.insert(p)
-		.values({ id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, entry_slug: entrySlug, last_viewed_at: at })
+		.values({ ...entryRow(scope, courseSlug, entrySlug), last_viewed_at: at })
 		.onConflictDoUpdate({ target: [p.user_id, p.tenant_id, p.course_slug, p.entry_slug], set: { last_viewed_at: at } })
 }
 
@@ -165,11 +159,7 @@ export async function recordAttempt(db: Database, scope: Scope, courseSlug: stri
 		const [row] = await db.orm
 			.insert(q)
 			.values({
-				id: newId(),
-				tenant_id: scope.tenantId,
-				user_id: scope.userId,
-				course_slug: courseSlug,
-				entry_slug: entrySlug,
+				...entryRow(scope, courseSlug, entrySlug),
 				attempt_number: next,
 				score: input.score,
 				passed: input.passed,
@@ -189,15 +179,7 @@ export async function markEntryCompleteRow(db: Database, scope: Scope, courseSlu
 	const { entry_progress: p } = db.t
 	const [row] = await db.orm
 		.insert(p)
-		.values({
-			id: newId(),
-			tenant_id: scope.tenantId,
-			user_id: scope.userId,
-			course_slug: courseSlug,
-			entry_slug: entrySlug,
-			completed_at: at,
-			last_viewed_at: at,
-		})
+		.values({ ...entryRow(scope, courseSlug, entrySlug), completed_at: at, last_viewed_at: at })
 		.onConflictDoUpdate({ target: [p.user_id, p.tenant_id, p.course_slug, p.entry_slug], set: { completed_at: at } })
 		.returning()
 	return row

@@ -33,11 +33,7 @@ export function Field({
 				autoComplete={autoComplete}
 				aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
 			/>
-			{errorId ? (
-				<p id={errorId} className="field-error">
-					{meta.errors!.join(' ')}
-				</p>
-			) : null}
+			<FieldErrors meta={meta} />
 		</div>
 	)
 }
@@ -72,6 +68,16 @@ export function Notice({ children, tone = 'info' }: { children: React.ReactNode;
 	)
 }
 
+/** The field's errors beside it, under the id its control's aria-describedby names. */
+function FieldErrors({ meta }: { meta: FieldMetadata<string> }) {
+	if (!meta.errors?.length) return null
+	return (
+		<p id={meta.errorId} className="field-error">
+			{meta.errors.join(' ')}
+		</p>
+	)
+}
+
 /** A labelled select with its error beside it. */
 export function SelectField({ label, meta, options }: { label: string; meta: FieldMetadata<string>; options: Array<{ value: string; label: string }> }) {
 	const errorId = meta.errors?.length ? meta.errorId : undefined
@@ -85,11 +91,7 @@ export function SelectField({ label, meta, options }: { label: string; meta: Fie
 					</option>
 				))}
 			</select>
-			{errorId ? (
-				<p id={errorId} className="field-error">
-					{meta.errors!.join(' ')}
-				</p>
-			) : null}
+			<FieldErrors meta={meta} />
 		</div>
 	)
 }

@@ -19,3 +19,16 @@ export function ProgressBar({ percent, label }: { percent: number; label: string
 		</div>
 	)
 }
+
+/** Shown to a super_admin on the apex for pages that belong to one tenant. */
+export function TenantHint({ title, what }: { title: string; what: string }) {
+	return (
+		<section>
+			<h1>{title}</h1>
+			<p className="notice notice-info">
+				{`${what} belong to a tenant. `}
+				<a href="/admin/tenants">Open the tenant</a> first.
+			</p>
+		</section>
+	)
+}

@@ -10,6 +10,7 @@ import { courseAssignments, revokeAssignment } from '#db/admin.ts'
 import { assignCourseAdmin } from '#db/learning.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import type { Route } from './+types/admin.courses.$slug.admins.ts'
+import { TenantHint } from '#app/components/learning.tsx'
 
 const assignSchema = z.object({ intent: z.literal('assign'), email: emailField })
 
@@ -65,16 +66,7 @@ export const meta: Route.MetaFunction = () => [{ title: 'Course admins · Admini
 
 export default function CourseAdmins({ loaderData: d, actionData }: Route.ComponentProps) {
 	const [form, fields] = useZodForm(assignSchema, actionData && 'result' in actionData ? actionData.result : undefined)
-	if (d.hint) {
-		return (
-			<section>
-				<h1>Course admins</h1>
-				<p className="notice notice-info">
-					Course admins belong to a tenant. <a href="/admin/tenants">Open the tenant</a> first.
-				</p>
-			</section>
-		)
-	}
+	if (d.hint) return <TenantHint title="Course admins" what="Course admins" />
 	return (
 		<section className="narrow">
 			<p>

@@ -2,6 +2,7 @@ import { requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { entryAnalytics, requireAdminCourse, rosterRows } from '#app/utils/course-analytics.server.ts'
 import { PAGE_SIZE } from '#db/admin.ts'
 import type { Route } from './+types/admin.courses.$slug.dashboard.ts'
+import { TenantHint } from '#app/components/learning.tsx'
 
 /** Roster, results and per-entry analytics of one course, drawn as HTML bars. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -34,16 +35,7 @@ function Bar({ percent, label }: { percent: number; label: string }) {
 }
 
 export default function CourseDashboard({ loaderData: d }: Route.ComponentProps) {
-	if (d.hint) {
-		return (
-			<section>
-				<h1>Course dashboard</h1>
-				<p className="notice notice-info">
-					Course dashboards need the tenant’s own host. <a href="/admin/tenants">Open the tenant</a> first.
-				</p>
-			</section>
-		)
-	}
+	if (d.hint) return <TenantHint title="Course dashboard" what="Course dashboards" />
 	const maxAttempts = Math.max(1, ...d.entries.flatMap((e) => e.distribution.map((x) => x.count)))
 	return (
 		<section>

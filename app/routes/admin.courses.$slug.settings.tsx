@@ -5,6 +5,7 @@ import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
 import { courseFlags } from '#app/utils/learning.server.ts'
 import { setCourseFlags } from '#db/tenants.ts'
 import type { Route } from './+types/admin.courses.$slug.settings.ts'
+import { TenantHint } from '#app/components/learning.tsx'
 
 /** Per-course flags; needs a tenant host (a super_admin on the apex sees a hint instead of 404). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -32,16 +33,7 @@ export { actionHeaders as headers } from '#app/utils/headers.ts'
 export const meta: Route.MetaFunction = () => [{ title: 'Course settings · Administration' }]
 
 export default function CourseSettings({ loaderData: d, actionData }: Route.ComponentProps) {
-	if (d.hint) {
-		return (
-			<section>
-				<h1>Course settings</h1>
-				<p className="notice notice-info">
-					Course settings belong to a tenant. <a href="/admin/tenants">Open the tenant</a> to change them.
-				</p>
-			</section>
-		)
-	}
+	if (d.hint) return <TenantHint title="Course settings" what="Course settings" />
 	return (
 		<section className="narrow">
 			<p>
