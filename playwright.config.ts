@@ -28,8 +28,12 @@ export default defineConfig({
 		},
 	},
 	projects: [
-		{ name: 'js', use: { javaScriptEnabled: true } },
-		{ name: 'no-js', use: { javaScriptEnabled: false } },
+		{ name: 'js', use: { javaScriptEnabled: true }, testIgnore: /(a11y|screenshots)\.spec\.ts/ },
+		{ name: 'no-js', use: { javaScriptEnabled: false }, testIgnore: /(a11y|screenshots)\.spec\.ts/ },
+		// axe-core runs inside the page, so it needs JavaScript; the server-rendered HTML it checks is the same.
+		{ name: 'a11y', use: { javaScriptEnabled: true }, testMatch: /a11y\.spec\.ts/ },
+		// Only with `npm run screenshots`.
+		...(process.env.SCREENSHOTS ? [{ name: 'screenshots', use: { javaScriptEnabled: true }, testMatch: /screenshots\.spec\.ts/ }] : []),
 	],
 	webServer: {
 		command: 'node --import tsx tests/e2e/serve.ts',

@@ -135,6 +135,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 	}
 	return (
 		<section className="notice-page">
+			<title>{title}</title>
 			<h1>{title}</h1>
 			<p>{message}</p>
 			<p>

@@ -29,7 +29,10 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderD
 function Bar({ percent, label }: { percent: number; label: string }) {
 	return (
 		<span className="bar-cell">
-			<span className="bar" style={{ width: `${Math.max(percent, 1) * 1.2}px` }} aria-hidden="true" /> {label}
+			<span className="bar-track" aria-hidden="true">
+				<span className="bar" style={{ width: `${Math.min(100, Math.max(percent, 1))}%` }} />
+			</span>
+			{label}
 		</span>
 	)
 }

@@ -98,7 +98,7 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 								<td>
 									<a href={`/admin/users/${u.id}`}>{u.name}</a>
 								</td>
-								<td>{u.email}</td>
+								<td className="break">{u.email}</td>
 								<td>{u.role.replace('_', ' ')}</td>
 								<td>{u.status}</td>
 							</tr>
