@@ -35,6 +35,9 @@ export interface AppOptions {
 	rateLimit?: RateLimitDriver
 }
 
+/** Request bodies above this answer 413 before anything reads them (forms, JSON, the webhook's own 64 KiB limit is lower). */
+export const MAX_BODY_BYTES = 1024 * 1024
+
 const SECURITY_HEADERS: Record<string, string> = {
 	'x-content-type-options': 'nosniff',
 	'referrer-policy': 'strict-origin-when-cross-origin',
@@ -106,6 +109,13 @@ export function createApp(options: AppOptions) {
 		}
 
 		const origin = `${protocol}//${hostHeader}`
+		// Bodies must declare their length (browsers always do), so the limit holds before reading.
+		if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined && !isSafeMethod(req.method)) {
+			return send(res, isApi(path) ? jsonError(411, 'BAD_REQUEST', 'Send the body with a Content-Length') : statusPage({ status: 411, title: 'Request refused', message: 'The request did not say how long it was. Please try again.', lang: locale }), protocol)
+		}
+		if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+			return send(res, isApi(path) ? jsonError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large') : statusPage({ status: 413, title: 'Too much data', message: 'What you sent is larger than this site accepts (1 MB). Shorten it and try again.', lang: locale }), protocol)
+		}
 		if (!isSafeMethod(req.method) && !sameOriginRequest(req, origin) && path !== '/api/cms/revalidate') {
 			return send(res, isApi(path) ? jsonError(403, 'FORBIDDEN', 'Cross-site request refused') : statusPage({ status: 403, title: 'Request refused', message: 'This form was sent from another site. Go back, reload the page and try again.', lang: locale }))
 		}
@@ -120,7 +130,7 @@ export function createApp(options: AppOptions) {
 		const cacheKey = pageCache.keyFor(req.method, req.url ?? '/', host, locale, req.headers.cookie)
 		const conditional = { method: req.method, ifNoneMatch: req.headers['if-none-match'], acceptEncoding: req.headers['accept-encoding'] }
 		const cached = cacheKey ? pageCache.lookup(cacheKey) : null
-		if (cached) return send(res, pageCache.respond(cached, conditional, 'hit'))
+		if (cached) return send(res, pageCache.respond(cached, conditional, 'hit'), protocol)
 		// The content tags this render reads, with their versions when read.
 		const readTags = new Map<string, number>()
 
@@ -154,16 +164,18 @@ export function createApp(options: AppOptions) {
 			const stored = await pageCache.store(cacheKey, response.clone(), [...readTags.keys()], [...readTags.values()])
 			if (stored) {
 				await response.body?.cancel()
-				return send(res, pageCache.respond(stored, conditional, 'miss'))
+				return send(res, pageCache.respond(stored, conditional, 'miss'), protocol)
 			}
 		}
-		return send(res, response)
+		return send(res, response, protocol)
 	}
 
-	async function send(res: ServerResponse, response: Response) {
+	async function send(res: ServerResponse, response: Response, protocol?: string) {
 		for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
 			if (!response.headers.has(name)) response.headers.set(name, value)
 		}
+		// Over https, browsers remember to never use plain http for this host.
+		if (protocol === 'https:') response.headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains')
 		await sendResponse(res, response)
 	}
 

@@ -110,10 +110,39 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 		}
 	})
 
-	it('sets baseline security headers', async () => {
+	it('sets baseline security headers, and HSTS only over https', async () => {
 		const res = await stack.request('acme.localhost', '/learn')
 		expect(res.headers['x-content-type-options']).toBe('nosniff')
 		expect(res.headers['x-frame-options']).toBe('DENY')
+		expect(res.headers['strict-transport-security']).toBeUndefined()
+	})
+
+	it('answers 413 to bodies over 1 MB before reading them: a page for forms, the envelope for the API', async () => {
+		const big = 'x'.repeat(1024 * 1024 + 1)
+		const headers = { 'content-type': 'application/x-www-form-urlencoded', origin: `http://acme.localhost:${stack.port}` }
+		const form = await stack.request('acme.localhost', '/learn/sign-in', { method: 'POST', body: `email=${big}`, headers })
+		expect(form.status).toBe(413)
+		expect(form.text).toContain('Too much data')
+		const api = await stack.request('acme.localhost', '/api/cms/revalidate', { method: 'POST', body: big, headers: { 'content-type': 'application/json' } })
+		expect(api.status).toBe(413)
+		expect(api.json()).toEqual({ error: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' })
+		// A chunked upload cannot slip past the limit: it is refused outright.
+		const chunked = await stack.request('acme.localhost', '/api/cms/revalidate', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } })
+		expect(chunked.status).toBe(411)
+	})
+})
+
+describe.each(DIALECTS)('behind a proxy that terminates https, on %s', (dialect) => {
+	it('sends Strict-Transport-Security', async () => {
+		const stack = await startStack(dialect, { AUTH_TRUST_HOST: 'true' })
+		try {
+			const res = await stack.request('acme.localhost', '/learn', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'acme.localhost' } })
+			expect(res.status).toBe(200)
+			expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains')
+			expect(String(res.headers['set-cookie'] ?? '')).not.toMatch(/lms_session=/)
+		} finally {
+			await stack.close()
+		}
 	})
 })
 

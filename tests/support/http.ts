@@ -20,7 +20,14 @@ export function request(
 ): Promise<TestResponse> {
 	return new Promise((resolve, reject) => {
 		const req = httpRequest(
-			{ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: { host: `${host}:${port}`, ...init.headers } },
+			{
+				host: '127.0.0.1',
+				port,
+				path,
+				method: init.method ?? 'GET',
+				// As browsers do, a body goes with its Content-Length (the app refuses chunked uploads).
+				headers: { host: `${host}:${port}`, ...(init.body !== undefined && !init.headers?.['transfer-encoding'] ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}), ...init.headers },
+			},
 			(res) => {
 				const chunks: Buffer[] = []
 				res.on('data', (c: Buffer) => chunks.push(c))
