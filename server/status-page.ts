@@ -1,9 +1,10 @@
+import { escapeHtml as esc } from '#app/utils/html.ts'
+
 /**
  * Minimal self-contained pages for answers given before routing (unknown host,
  * suspended tenant, database down). They carry no script and no internals.
  */
 export function statusPage(opts: { status: number; title: string; message: string; brand?: string; lang?: string }) {
-	const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 	const brand = opts.brand ? `<p class="brand">${esc(opts.brand)}</p>` : ''
 	const html = `<!doctype html>
 <html lang="${esc(opts.lang ?? 'en')}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { jsonError } from '#app/utils/errors.ts'
+import { escapeHtml } from '#app/utils/html.ts'
 import { getSession } from '#app/utils/session.server.ts'
 import { loadSiteChrome } from '#app/utils/site.server.ts'
 import { findProviderPicture } from '#db/oauth.ts'
@@ -39,6 +40,6 @@ export function initials(name: string) {
 }
 
 function initialsSvg(text: string, background: string, foreground: string) {
-	const safe = text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+	const safe = escapeHtml(text)
 	return `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128" role="img" aria-label="${safe}"><rect width="128" height="128" rx="64" fill="${background}"/><text x="64" y="64" dy=".35em" text-anchor="middle" font-family="system-ui,sans-serif" font-size="52" font-weight="600" fill="${foreground}">${safe}</text></svg>`
 }

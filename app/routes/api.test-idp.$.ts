@@ -8,6 +8,7 @@ import { getRequestContext } from '#app/context.ts'
 import { isProvider, type Provider } from '#app/utils/oauth.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import type { Route } from './+types/api.test-idp.$.ts'
+import { escapeHtml as esc } from '#app/utils/html.ts'
 
 interface Profile {
 	sub: string
@@ -32,7 +33,6 @@ const accessTokens = new Map<string, { provider: Provider; profile: Profile; exp
 const notFound = () => new Response('Not found', { status: 404 })
 const oauthError = (error: string, status = 400) => Response.json({ error }, { status, headers: { 'cache-control': 'no-store' } })
 const random = () => randomBytes(24).toString('base64url')
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 function clientOf(env: Env, provider: Provider) {
 	return provider === 'google' ? { id: env.AUTH_GOOGLE_ID, secret: env.AUTH_GOOGLE_SECRET } : { id: env.AUTH_GITHUB_ID, secret: env.AUTH_GITHUB_SECRET }

@@ -6,8 +6,7 @@ import { absoluteUrl } from './forms.server.ts'
 import { isLocale } from './locale.server.ts'
 import { loadSiteChrome } from './site.server.ts'
 import { issueToken } from './tokens.server.ts'
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+import { escapeHtml as esc } from './html.ts'
 
 export interface EmailInput {
 	kind: EmailKind

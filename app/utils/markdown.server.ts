@@ -1,6 +1,5 @@
 import { Marked } from 'marked'
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+import { escapeHtml } from './html.ts'
 
 // Content is Markdown from the content service. Raw HTML inside it is shown as
 // text, never interpreted, and links may only use safe schemes. Headings move
