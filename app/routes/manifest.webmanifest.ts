@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { siteDocument } from '#app/utils/discovery.server.ts'
+import { DEFAULT_BACKGROUND_COLOR, DEFAULT_THEME_COLOR, siteDocument } from '#app/utils/site.server.ts'
 import type { Route } from './+types/manifest.webmanifest.ts'
 
 /** Installable by Chromium's rules: name, start_url, display and 192 and 512 icons. The name falls back to the host. */
@@ -15,8 +15,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 		start_url: '/',
 		scope: '/',
 		display: 'standalone',
-		theme_color: site?.theme_color ?? '#1d4ed8',
-		background_color: site?.background_color ?? '#ffffff',
+		theme_color: site?.theme_color ?? DEFAULT_THEME_COLOR,
+		background_color: site?.background_color ?? DEFAULT_BACKGROUND_COLOR,
 		icons: [
 			{ src: '/icon.png?size=192', sizes: '192x192', type: 'image/png', purpose: 'any' },
 			{ src: '/icon.png?size=512', sizes: '512x512', type: 'image/png', purpose: 'any' },

@@ -2,8 +2,8 @@ import type { RequestContext } from '#app/context.ts'
 import { LOCALES, DEFAULT_LOCALE } from '#db/schema/values.ts'
 import { readContent } from './cms.server.ts'
 import { isPublished, type Site } from './content.ts'
-import { describeError, log } from './log.server.ts'
 import { courseMarkdown, isLivePost, pageMarkdown, postMarkdown } from './public-content.server.ts'
+import { siteDocument } from './site.server.ts'
 
 /** Disallowed on every host (spec, well-known rule 3). */
 const DISALLOWED = [
@@ -25,16 +25,6 @@ const UNPREFIXED = new Set(['/api', '/ingest', '/_next'])
 export function robotsTxt(host: string) {
 	const prefixed = LOCALES.filter((l) => l !== DEFAULT_LOCALE).flatMap((locale) => DISALLOWED.filter((p) => !UNPREFIXED.has(p)).map((p) => `/${locale}${p}`))
 	return ['User-agent: *', ...[...DISALLOWED, ...prefixed].map((p) => `Disallow: ${p}`), 'Allow: /', '', `Sitemap: https://${host}/sitemap.xml`, ''].join('\n')
-}
-
-/** The site document, or null when the content service has none or fails (callers fall back). */
-export async function siteDocument(ctx: RequestContext, locale: string = ctx.locale): Promise<Site | null> {
-	try {
-		return await ctx.cms.site(ctx.site, locale)
-	} catch (error) {
-		log.warn('cms/site-unavailable', { site: ctx.site, error: describeError(error) })
-		return null
-	}
 }
 
 export interface SitemapUrl {

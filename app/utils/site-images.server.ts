@@ -3,9 +3,8 @@ import { resolve } from 'node:path'
 import satori from 'satori'
 import sharp from 'sharp'
 import type { RequestContext } from '#app/context.ts'
-import { siteDocument } from './discovery.server.ts'
 import { describeError, log } from './log.server.ts'
-import { readableOn } from './site.server.ts'
+import { DEFAULT_THEME_COLOR, readableOn, siteDocument } from './site.server.ts'
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable'
 const MAX_SOURCE_BYTES = 5 * 1024 * 1024
@@ -101,7 +100,7 @@ export function socialCard(ctx: RequestContext, width: number, height: number) {
 				log.warn('site-image/undecodable', { site: ctx.site, error: describeError(error) })
 			}
 		}
-		const theme = site?.theme_color ?? '#1d4ed8'
+		const theme = site?.theme_color ?? DEFAULT_THEME_COLOR
 		const name = site?.name || ctx.tenant?.name || ctx.host
 		font ??= readFile(resolve('assets/fonts/DejaVuSans-Bold.ttf'))
 		const card = {

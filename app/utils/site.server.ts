@@ -13,22 +13,30 @@ export interface SiteChrome {
 }
 
 const PLATFORM_NAME = 'Open LMS'
+/** Colours of a site whose document has none (or cannot be read). */
+export const DEFAULT_THEME_COLOR = '#1d4ed8'
+export const DEFAULT_BACKGROUND_COLOR = '#ffffff'
+
+/** The site document, or null when the content service has none or fails (callers fall back). */
+export async function siteDocument(ctx: RequestContext, locale: string = ctx.locale): Promise<Site | null> {
+	try {
+		return await ctx.cms.site(ctx.site, locale)
+	} catch (error) {
+		log.warn('cms/site-unavailable', { site: ctx.site, error: describeError(error) })
+		return null
+	}
+}
 
 /** The site document for this host, or a plain fallback: the layout must render even when the content service is down. */
 export async function loadSiteChrome(ctx: RequestContext): Promise<SiteChrome> {
-	let site: Site | null = null
-	try {
-		site = await ctx.cms.site(ctx.site, ctx.locale)
-	} catch (error) {
-		log.warn('cms/site-unavailable', { site: ctx.site, error: describeError(error) })
-	}
-	const themeColor = site?.theme_color ?? '#1d4ed8'
+	const site = await siteDocument(ctx)
+	const themeColor = site?.theme_color ?? DEFAULT_THEME_COLOR
 	return {
 		name: site?.name || ctx.tenant?.name || PLATFORM_NAME,
 		description: site?.description ?? '',
 		themeColor,
 		onThemeColor: readableOn(themeColor),
-		backgroundColor: site?.background_color ?? '#ffffff',
+		backgroundColor: site?.background_color ?? DEFAULT_BACKGROUND_COLOR,
 		locale: site?.locale ?? ctx.locale,
 	}
 }
