@@ -15,7 +15,7 @@ import { createContentCache } from '#app/utils/content-cache.server.ts'
 import { parseEnv, EnvError, type Env } from '#app/utils/env.server.ts'
 import { createTagStore } from '#app/utils/cache-tags.server.ts'
 import { createMailer } from '#app/utils/email.server.ts'
-import { jsonError, type ErrorCode } from '#app/utils/errors.ts'
+import { errorCodeFor, jsonError } from '#app/utils/errors.ts'
 import { createMemoryDriver, createRedisDriver, createUpstashDriver, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
 import { negotiateLocale } from '#app/utils/locale.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
@@ -80,24 +80,27 @@ export function createApp(options: AppOptions) {
 		const protocol = trustProxy && firstHeader(req.headers['x-forwarded-proto']) === 'https' ? 'https:' : 'http:'
 		const path = (req.url ?? '/').split('?')[0]
 		const locale = negotiateLocale(firstHeader(req.headers['accept-language']), cookieValue(req.headers.cookie, 'lms_locale'))
+		const reply = (response: Response) => send(res, response, protocol)
+		// Refused before routing: the JSON envelope under /api/, else a branded page.
+		const refuse = (status: number, error: string, page: { title: string; message: string }) =>
+			reply(isApi(path) ? jsonError(status, errorCodeFor(status), error) : statusPage({ status, ...page, lang: locale }))
 
 		let resolution: HostResolution
 		try {
 			resolution = await resolveHost(db, host, env.APP_BASE_DOMAIN)
 		} catch (error) {
 			log.error('request/tenant-lookup-failed', { host, error: describeError(error) })
-			return send(res, unavailable(path, locale))
+			return refuse(503, 'Service temporarily unavailable', { title: 'Temporarily unavailable', message: 'We could not reach our database. Please try again in a moment.' })
 		}
 
 		if (resolution.kind === 'unknown') {
-			return send(res, isApi(path) ? jsonError(404, 'NOT_FOUND', 'Not found') : statusPage({ status: 404, title: 'Site not found', message: 'There is no learning site at this address.', lang: locale }))
+			return refuse(404, 'Not found', { title: 'Site not found', message: 'There is no learning site at this address.' })
 		}
-		if (path.startsWith('/assets/')) return assets(req, res, () => send(res, new Response('Not found', { status: 404 })))
+		if (path.startsWith('/assets/')) return assets(req, res, () => reply(new Response('Not found', { status: 404 })))
 
 		const tenant = resolution.kind === 'tenant' ? resolution.tenant : null
 		if (tenant?.status === 'suspended' && !SUSPENDED_PASSTHROUGH.some((prefix) => path.startsWith(prefix))) {
-			return send(
-				res,
+			return reply(
 				statusPage({
 					status: 503,
 					title: 'This site is temporarily unavailable',
@@ -111,13 +114,13 @@ export function createApp(options: AppOptions) {
 		const origin = `${protocol}//${hostHeader}`
 		// Bodies must declare their length (browsers always do), so the limit holds before reading.
 		if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined && !isSafeMethod(req.method)) {
-			return send(res, isApi(path) ? jsonError(411, 'BAD_REQUEST', 'Send the body with a Content-Length') : statusPage({ status: 411, title: 'Request refused', message: 'The request did not say how long it was. Please try again.', lang: locale }), protocol)
+			return refuse(411, 'Send the body with a Content-Length', { title: 'Request refused', message: 'The request did not say how long it was. Please try again.' })
 		}
 		if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-			return send(res, isApi(path) ? jsonError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large') : statusPage({ status: 413, title: 'Too much data', message: 'What you sent is larger than this site accepts (1 MB). Shorten it and try again.', lang: locale }), protocol)
+			return refuse(413, 'The request body is too large', { title: 'Too much data', message: 'What you sent is larger than this site accepts (1 MB). Shorten it and try again.' })
 		}
 		if (!isSafeMethod(req.method) && !sameOriginRequest(req, origin) && path !== '/api/cms/revalidate') {
-			return send(res, isApi(path) ? jsonError(403, 'FORBIDDEN', 'Cross-site request refused') : statusPage({ status: 403, title: 'Request refused', message: 'This form was sent from another site. Go back, reload the page and try again.', lang: locale }))
+			return refuse(403, 'Cross-site request refused', { title: 'Request refused', message: 'This form was sent from another site. Go back, reload the page and try again.' })
 		}
 
 		// The favicon is a route handler (spec: /favicon.ico is rewritten to /api/favicon).
@@ -130,7 +133,7 @@ export function createApp(options: AppOptions) {
 		const cacheKey = pageCache.keyFor(req.method, req.url ?? '/', host, locale, req.headers.cookie)
 		const conditional = { method: req.method, ifNoneMatch: req.headers['if-none-match'], acceptEncoding: req.headers['accept-encoding'] }
 		const cached = cacheKey ? pageCache.lookup(cacheKey) : null
-		if (cached) return send(res, pageCache.respond(cached, conditional, 'hit'), protocol)
+		if (cached) return reply(pageCache.respond(cached, conditional, 'hit'))
 		// The content tags this render reads, with their versions when read.
 		const readTags = new Map<string, number>()
 
@@ -158,31 +161,25 @@ export function createApp(options: AppOptions) {
 		// Under /api/ every error is the JSON envelope, also for URLs no route matches.
 		if (isApi(path) && response.status >= 400 && !response.headers.get('content-type')?.startsWith('application/json')) {
 			await response.body?.cancel()
-			response = jsonError(response.status, STATUS_CODES[response.status] ?? (response.status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST'), response.status === 404 ? 'Not found' : 'Request refused')
+			response = jsonError(response.status, errorCodeFor(response.status), response.status === 404 ? 'Not found' : 'Request refused')
 		}
 		if (cacheKey) {
 			const stored = await pageCache.store(cacheKey, response.clone(), [...readTags.keys()], [...readTags.values()])
 			if (stored) {
 				await response.body?.cancel()
-				return send(res, pageCache.respond(stored, conditional, 'miss'), protocol)
+				return reply(pageCache.respond(stored, conditional, 'miss'))
 			}
 		}
-		return send(res, response, protocol)
+		return reply(response)
 	}
 
-	async function send(res: ServerResponse, response: Response, protocol?: string) {
+	async function send(res: ServerResponse, response: Response, protocol: string) {
 		for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
 			if (!response.headers.has(name)) response.headers.set(name, value)
 		}
 		// Over https, browsers remember to never use plain http for this host.
 		if (protocol === 'https:') response.headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains')
 		await sendResponse(res, response)
-	}
-
-	function unavailable(path: string, locale: string) {
-		return isApi(path)
-			? jsonError(503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable')
-			: statusPage({ status: 503, title: 'Temporarily unavailable', message: 'We could not reach our database. Please try again in a moment.', lang: locale })
 	}
 
 	const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -195,19 +192,6 @@ export function createApp(options: AppOptions) {
 	}
 
 	return { listener, db, cms, rateLimit, tags, pageCache, redis }
-}
-
-const STATUS_CODES: Record<number, ErrorCode> = {
-	400: 'BAD_REQUEST',
-	401: 'UNAUTHORIZED',
-	403: 'FORBIDDEN',
-	404: 'NOT_FOUND',
-	405: 'METHOD_NOT_ALLOWED',
-	410: 'GONE',
-	413: 'PAYLOAD_TOO_LARGE',
-	429: 'RATE_LIMITED',
-	501: 'NOT_IMPLEMENTED',
-	503: 'SERVICE_UNAVAILABLE',
 }
 
 const MARKDOWN_URL = /^\/(blog\/|learn\/course\/)?([a-z0-9][a-z0-9-]*)\.md$/

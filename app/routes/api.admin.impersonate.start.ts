@@ -3,12 +3,12 @@ import { getRequestContext } from '#app/context.ts'
 import { auditAdmin, impersonatorCookie } from '#app/utils/admin.server.ts'
 import { impersonationRequest } from '#app/utils/api-contract.ts'
 import { authenticate, mintConsumedTokenProof, roleLanding } from '#app/utils/auth.server.ts'
-import { jsonError } from '#app/utils/errors.ts'
+import { jsonError, postOnly } from '#app/utils/errors.ts'
 import { commitUserSession, getSession } from '#app/utils/session.server.ts'
 import { findScopedUser } from '#db/admin.ts'
 import type { Route } from './+types/api.admin.impersonate.start.ts'
 
-export const loader = () => jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST', { headers: { allow: 'POST' } })
+export const loader = postOnly
 
 /**
  * Impersonation start (spec, Authentication 12): a super_admin, on the target

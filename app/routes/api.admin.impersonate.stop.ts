@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { impersonatorCookie, impersonatorOf } from '#app/utils/admin.server.ts'
 import { authenticate, mintConsumedTokenProof } from '#app/utils/auth.server.ts'
-import { jsonError } from '#app/utils/errors.ts'
+import { jsonError, postOnly } from '#app/utils/errors.ts'
 import { commitUserSession, getSession } from '#app/utils/session.server.ts'
 import { writeAudit } from '#db/audit.ts'
 import { findUserById } from '#db/users.ts'
 import type { Route } from './+types/api.admin.impersonate.stop.ts'
 
-export const loader = () => jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST', { headers: { allow: 'POST' } })
+export const loader = postOnly
 
 /** Impersonation stop: back to the original super_admin (from the signed cookie), cookie cleared, audited. */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { APEX_SITE } from '#app/utils/cms.server.ts'
 import { revalidationBody, revalidationResponse } from '#app/utils/api-contract.ts'
-import { jsonError } from '#app/utils/errors.ts'
+import { jsonError, postOnly } from '#app/utils/errors.ts'
 import { normalizeHost, resolveHost } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/api.cms.revalidate.ts'
 
@@ -15,14 +15,12 @@ function secretMatches(given: string | null, expected: string) {
 	return a.length === b.length && timingSafeEqual(a, b)
 }
 
-export function loader() {
-	return jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST', { headers: { allow: 'POST' } })
-}
+export const loader = postOnly
 
 /** The content service's invalidation webhook. */
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
-	if (request.method !== 'POST') return loader()
+	if (request.method !== 'POST') return postOnly()
 	const { allowed, retryAfter } = await ctx.rateLimit.consume('revalidation', `ip|${ctx.clientIp}`)
 	if (!allowed) return jsonError(429, 'RATE_LIMITED', 'Too many revalidation requests', { headers: { 'retry-after': String(retryAfter) } })
 

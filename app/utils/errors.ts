@@ -29,3 +29,24 @@ export function jsonError(status: number, code: ErrorCode, error: string, init: 
 	headers.set('cache-control', 'no-store')
 	return Response.json(body, { status, headers })
 }
+
+const CODE_OF_STATUS: Record<number, ErrorCode> = {
+	400: 'BAD_REQUEST',
+	401: 'UNAUTHORIZED',
+	403: 'FORBIDDEN',
+	404: 'NOT_FOUND',
+	405: 'METHOD_NOT_ALLOWED',
+	410: 'GONE',
+	413: 'PAYLOAD_TOO_LARGE',
+	429: 'RATE_LIMITED',
+	501: 'NOT_IMPLEMENTED',
+	503: 'SERVICE_UNAVAILABLE',
+}
+
+/** The error code an HTTP status stands for; other statuses map to BAD_REQUEST or INTERNAL_ERROR. */
+export function errorCodeFor(status: number): ErrorCode {
+	return CODE_OF_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST')
+}
+
+/** The answer of a POST-only route handler to GET. */
+export const postOnly = () => jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST', { headers: { allow: 'POST' } })
