@@ -4,6 +4,9 @@ import type { Role } from './schema/values.ts'
 
 export const PAGE_SIZE = 50
 
+/** Text an admin typed, for a LIKE pattern: wildcards are dropped rather than escaped (SQLite's LIKE has no default escape). */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, '')
+
 export interface UserFilters {
 	/** null: every tenant (super_admin on the apex host). */
 	tenantId: string | null
@@ -19,8 +22,7 @@ export async function listUsers(db: Database, filters: UserFilters) {
 	const where: SQL[] = []
 	if (filters.tenantId) where.push(eq(u.tenant_id, filters.tenantId))
 	if (filters.q) {
-		// Wildcards typed by the admin are dropped rather than escaped (SQLite's LIKE has no default escape).
-		const pattern = `%${filters.q.replace(/[\\%_]/g, '')}%`
+		const pattern = `%${likeLiteral(filters.q)}%`
 		// Emails are stored lower-case; names match case-insensitively on both databases.
 		const match = db.dialect === 'pg' ? ilike : like
 		where.push(or(like(u.email, pattern.toLowerCase()), match(u.name, pattern))!)
@@ -89,7 +91,7 @@ export async function listAudit(db: Database, filters: AuditFilters) {
 	const a = db.t.audit_log
 	const where: SQL[] = []
 	if (filters.tenantId) where.push(eq(a.tenant_id, filters.tenantId))
-	if (filters.action) where.push(like(a.action, `${filters.action.replace(/[\\%_]/g, '')}%`))
+	if (filters.action) where.push(like(a.action, `${likeLiteral(filters.action)}%`))
 	if (filters.actorUserId) where.push(eq(a.actor_user_id, filters.actorUserId))
 	if (filters.targetKind) where.push(eq(a.target_kind, filters.targetKind))
 	if (filters.since) where.push(gte(a.created_at, filters.since))

@@ -70,15 +70,15 @@ export async function enrollActive(db: Database, scope: Scope, courseSlug: strin
 	return { enrollment: (await findEnrollment(db, scope, courseSlug))!, change: null }
 }
 
-/** Moves an active enrollment to completed once; true when this call did it. */
+/** Moves an active enrollment to completed once: its id when this call did it, else null. */
 export async function completeEnrollment(db: Database, scope: Scope, courseSlug: string, at = new Date()) {
 	const e = db.t.enrollments
-	const rows = await db.orm
+	const [row] = await db.orm
 		.update(e)
 		.set({ status: 'completed', completed_at: at })
 		.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug), eq(e.status, 'active')))
 		.returning({ id: e.id })
-	return rows.length > 0
+	return row?.id ?? null
 }
 
 export type EntryProgress = Database['t']['entry_progress']['$inferSelect']

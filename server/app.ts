@@ -237,10 +237,7 @@ function cookieValue(header: string | undefined, name: string) {
 export async function listen(options: AppOptions & { port?: number; host?: string }) {
 	const app = createApp(options)
 	// Revalidations reach the other processes (PostgreSQL LISTEN/NOTIFY, Redis pub/sub).
-	const subscriber = app.redis ? app.redis.duplicate() : null
-	subscriber?.on('error', (error) => log.error('redis/error', { error: describeError(error) }))
-	// Connects in the background like the main client: a Redis outage at start must not stop the process.
-	subscriber?.connect().catch((error) => log.error('redis/connect-failed', { error: describeError(error) }))
+	const subscriber = app.redis ? startRedis(app.redis.duplicate()) : null
 	const bus = await connectInvalidation(app.tags, {
 		db: app.db,
 		redis:
@@ -275,9 +272,15 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 	}
 }
 
-/** A node-redis client, connecting in the background (commands queue until it is ready). */
 function connectRedis(url: string) {
-	const client = createClient({ url, socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(retries * 200, 3_000) } })
+	return startRedis(createClient({ url, socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(retries * 200, 3_000) } }))
+}
+
+/**
+ * Connects a node-redis client in the background (commands queue until it is
+ * ready): a Redis outage at start must not stop the process; errors are logged.
+ */
+function startRedis<C extends { on(event: 'error', listener: (error: Error) => void): unknown; connect(): Promise<unknown> }>(client: C) {
 	client.on('error', (error) => log.error('redis/error', { error: describeError(error) }))
 	client.connect().catch((error) => log.error('redis/connect-failed', { error: describeError(error) }))
 	return client

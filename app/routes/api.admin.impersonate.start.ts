@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { auditAdmin, impersonatorCookie } from '#app/utils/admin.server.ts'
 import { impersonationRequest } from '#app/utils/api-contract.ts'
-import { authenticate, mintConsumedTokenProof, roleLanding } from '#app/utils/auth.server.ts'
+import { authenticateConsumed, roleLanding } from '#app/utils/auth.server.ts'
 import { jsonError, postOnly } from '#app/utils/errors.ts'
 import { commitUserSession, getSession } from '#app/utils/session.server.ts'
 import { findScopedUser } from '#db/admin.ts'
@@ -29,8 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (!target || target.role === 'super_admin') return jsonError(404, 'NOT_FOUND', 'No such user on this site')
 	if (target.deactivated_at) return jsonError(400, 'BAD_REQUEST', 'This account is deactivated')
 
-	const proof = mintConsumedTokenProof(ctx, target.id, `impersonate-${randomBytes(9).toString('base64url')}`)
-	const result = await authenticate(ctx, { kind: 'consumed_token', userId: target.id, proof })
+	const result = await authenticateConsumed(ctx, target.id, `impersonate-${randomBytes(9).toString('base64url')}`)
 	if (!result.ok) return jsonError(400, 'BAD_REQUEST', 'Could not start impersonating')
 	const { cookie, claims } = await commitUserSession(ctx, result.user)
 	await auditAdmin({ ctx, session }, request, 'auth.impersonate.start', { kind: 'user', id: target.id, tenantId: ctx.tenant.id }, { impersonatorId: session.user.id })

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { impersonatorCookie, impersonatorOf } from '#app/utils/admin.server.ts'
-import { authenticate, mintConsumedTokenProof } from '#app/utils/auth.server.ts'
+import { authenticateConsumed } from '#app/utils/auth.server.ts'
 import { jsonError, postOnly } from '#app/utils/errors.ts'
 import { commitUserSession, getSession } from '#app/utils/session.server.ts'
 import { writeAudit } from '#db/audit.ts'
@@ -19,8 +19,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const original = impersonatorId ? await findUserById(ctx.db, impersonatorId) : null
 	if (!original || original.role !== 'super_admin' || original.deactivated_at) return jsonError(403, 'FORBIDDEN', 'You are not impersonating anyone')
 
-	const proof = mintConsumedTokenProof(ctx, original.id, `impersonate-stop-${randomBytes(9).toString('base64url')}`)
-	const result = await authenticate(ctx, { kind: 'consumed_token', userId: original.id, proof })
+	const result = await authenticateConsumed(ctx, original.id, `impersonate-stop-${randomBytes(9).toString('base64url')}`)
 	if (!result.ok) return jsonError(403, 'FORBIDDEN', 'Could not restore your session')
 	const { cookie } = await commitUserSession(ctx, result.user)
 	await writeAudit(ctx.db, {

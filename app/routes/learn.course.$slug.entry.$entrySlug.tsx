@@ -105,10 +105,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 	if (form.get('intent') === 'complete') {
 		if (entry.type === 'quiz') return data({ outcome: 'invalid' as const, error: 'A quiz is completed by passing it or using every attempt.' }, { status: 400 })
-		await markEntryComplete(ctx, scope, course, entry.slug)
+		const courseDone = await markEntryComplete(ctx, scope, course, entry.slug)
 		const next = progress.entries[position + 1]
-		const after = await courseProgress(ctx, scope, course)
-		if (after.enrollment?.status === 'completed' && !next) return redirect(`/learn/course/${course.slug}?notice=course_completed`)
+		if (courseDone && !next) return redirect(`/learn/course/${course.slug}?notice=course_completed`)
 		return redirect(next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`)
 	}
 	throw new Response(null, { status: 400 })

@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { redirect, type RouterContextProvider } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
-import type { Role } from '#db/schema/values.ts'
 import type { TokenType } from '#db/schema/values.ts'
 import { findUserByEmail, findUserById, updateUser, type User } from '#db/users.ts'
 import { consumeToken } from './tokens.server.ts'
@@ -42,13 +41,6 @@ export function signInUrl(request: Request) {
 export function requireSession(context: Readonly<RouterContextProvider>, request: Request): CurrentSession {
 	const session = getSession(context)
 	if (!session) throw redirect(signInUrl(request))
-	return session
-}
-
-/** The session of one of the roles; 403 for any other signed-in role. */
-export function requireRole(context: Readonly<RouterContextProvider>, request: Request, roles: readonly Role[]) {
-	const session = requireSession(context, request)
-	if (!roles.includes(session.claims.role)) throw new Response('You do not have access to this page.', { status: 403 })
 	return session
 }
 
@@ -119,9 +111,14 @@ export async function signInAndRedirect(ctx: RequestContext, user: User, callbac
 	return redirect(target, { headers: { 'set-cookie': cookie } })
 }
 
+/** The single provider's consumed-token path, with a proof minted here for `ref` (a consumed token, invitation or impersonation). */
+export function authenticateConsumed(ctx: RequestContext, userId: string, ref: string) {
+	return authenticate(ctx, { kind: 'consumed_token', userId, proof: mintConsumedTokenProof(ctx, userId, ref) })
+}
+
 /** Finishes a consumed-token flow through the single provider. */
 export async function signInWithConsumedToken(ctx: RequestContext, userId: string, ref: string, callbackUrl?: string) {
-	const result = await authenticate(ctx, { kind: 'consumed_token', userId, proof: mintConsumedTokenProof(ctx, userId, ref) })
+	const result = await authenticateConsumed(ctx, userId, ref)
 	if (!result.ok) return null
 	return signInAndRedirect(ctx, result.user, callbackUrl)
 }

@@ -139,24 +139,27 @@ export async function enrollInCourse(ctx: RequestContext, scope: Scope, course: 
  * markEntryComplete: upserts the entry's progress, revalidates the course and
  * progress tags, and completes the enrollment when every entry is done (the
  * row moves to status completed with completed_at set; an audit row records
- * it). Callers check access mode and gating first.
+ * it). Answers whether every entry of the course is now complete. Callers
+ * check access mode and gating first.
  */
 export async function markEntryComplete(ctx: RequestContext, scope: Scope, course: Course, entrySlug: string) {
 	await markEntryCompleteRow(ctx.db, scope, course.slug, entrySlug)
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
 	const done = new Set((await listProgress(ctx.db, scope, course.slug)).filter((r) => r.completed_at).map((r) => r.entry_slug))
 	const all = flattenEntries(course)
-	if (all.length && all.every((e) => done.has(e.slug)) && (await completeEnrollment(ctx.db, scope, course.slug))) {
-		const enrollment = await findEnrollment(ctx.db, scope, course.slug)
+	const courseDone = all.length > 0 && all.every((e) => done.has(e.slug))
+	const completedId = courseDone ? await completeEnrollment(ctx.db, scope, course.slug) : null
+	if (completedId) {
 		await writeAudit(ctx.db, {
 			actorUserId: scope.userId,
 			action: 'enrollment.completed',
 			targetKind: 'enrollment',
-			targetId: enrollment?.id ?? null,
+			targetId: completedId,
 			tenantId: scope.tenantId,
 			metadata: { courseSlug: course.slug },
 		})
 	}
+	return courseDone
 }
 
 /** Updates last_viewed_at for resume; a failure is logged and never breaks the page. */

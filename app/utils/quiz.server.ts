@@ -85,5 +85,5 @@ export async function submitQuizAttempt(ctx: RequestContext, scope: Scope, cours
 	})
 	if (!attempt) return { kind: 'exhausted' }
 	if (attempt.passed || attempt.attempt_number === quiz.maxAttempts) await markEntryComplete(ctx, scope, course, entrySlug)
-	return { kind: 'graded', result: { ...grade, attemptNumber: attempt.attempt_number, attemptsRemaining: quiz.maxAttempts - attempt.attempt_number } }
+	return { kind: 'graded', result: attemptResult(attempt, quiz.maxAttempts, quiz.questions.length) }
 }
