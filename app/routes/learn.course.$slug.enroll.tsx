@@ -2,7 +2,7 @@ import { data, Form, redirect } from 'react-router'
 import { Notice } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
-import { TOO_MANY } from '#app/utils/forms.server.ts'
+import { limitAction, TOO_MANY } from '#app/utils/forms.server.ts'
 import { formatPrice } from '#app/utils/format.ts'
 import { enrollInCourse, isActiveEnrollment, requireCourse } from '#app/utils/learning.server.ts'
 import { findEnrollment } from '#db/learning.ts'
@@ -26,8 +26,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
 	const scope = { tenantId: ctx.tenant!.id, userId: session.user.id }
-	const { allowed, retryAfter } = await ctx.rateLimit.consume('enrollment', `user|${scope.userId}`)
-	if (!allowed) return data({ error: TOO_MANY }, { status: 429, headers: { 'retry-after': String(retryAfter) } })
+	const limited = await limitAction(ctx, 'enrollment', `user|${scope.userId}`, { error: TOO_MANY })
+	if (limited) return limited
 	const outcome = await enrollInCourse(ctx, scope, course)
 	if (outcome.kind === 'paid') return data({ error: PAID }, { status: 501 })
 	return redirect(`/learn/course/${course.slug}${outcome.change ? '?notice=enrolled' : ''}`)

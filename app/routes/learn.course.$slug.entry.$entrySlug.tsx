@@ -5,7 +5,7 @@ import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { toQuizPublic, type Course } from '#app/utils/content.ts'
-import { TOO_MANY } from '#app/utils/forms.server.ts'
+import { limitAction, TOO_MANY } from '#app/utils/forms.server.ts'
 import { canPreview, courseProgress, isActiveEnrollment, markEntryComplete, recordView, requireCourse, wantsPreview } from '#app/utils/learning.server.ts'
 import { renderMarkdown } from '#app/utils/markdown.server.ts'
 import { noticeText } from '#app/utils/notices.ts'
@@ -93,8 +93,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const here = `/learn/course/${course.slug}/entry/${entry.slug}`
 
 	if (form.get('intent') === 'submit-quiz') {
-		const { allowed, retryAfter } = await ctx.rateLimit.consume('quizSubmission', `user|${scope.userId}`)
-		if (!allowed) return data({ outcome: 'rateLimited' as const, error: TOO_MANY }, { status: 429, headers: { 'retry-after': String(retryAfter) } })
+		const limited = await limitAction(ctx, 'quizSubmission', `user|${scope.userId}`, { outcome: 'rateLimited' as const, error: TOO_MANY })
+		if (limited) return limited
 		const answers: Record<string, string> = {}
 		for (const [key, value] of form) if (key.startsWith('q:') && typeof value === 'string') answers[key.slice(2)] = value
 		const outcome = await submitQuizAttempt(ctx, scope, course, entry.slug, answers)

@@ -1,10 +1,10 @@
-import { createCookie, data, type RouterContextProvider } from 'react-router'
+import { createCookie, type RouterContextProvider } from 'react-router'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { writeAudit } from '#db/audit.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { requireSession } from './auth.server.ts'
-import { TOO_MANY } from './forms.server.ts'
+import { limitAction, TOO_MANY } from './forms.server.ts'
 import type { CurrentSession } from './session.server.ts'
 
 export const IMPERSONATOR_COOKIE = '__impersonator_uid'
@@ -62,9 +62,8 @@ export function requireSuperAdmin(context: Readonly<RouterContextProvider>, requ
  * adminMutation policy: 60 mutations per minute per admin. Exhausted: a 429
  * answer that re-renders the form with the message (return it); else null.
  */
-export async function limitAdminMutation(scope: AdminScope) {
-	const { allowed, retryAfter } = await scope.ctx.rateLimit.consume('adminMutation', `user|${scope.session.user.id}`)
-	return allowed ? null : data({ error: TOO_MANY, fieldErrors: {} }, { status: 429, headers: { 'retry-after': String(retryAfter) } })
+export function limitAdminMutation(scope: AdminScope) {
+	return limitAction(scope.ctx, 'adminMutation', `user|${scope.session.user.id}`, { error: TOO_MANY, fieldErrors: {} })
 }
 
 /**

@@ -6,16 +6,18 @@ import type { Policy } from './rate-limit.server.ts'
 export const TOO_MANY = 'Too many attempts. Please wait a few minutes and try again.'
 
 /**
- * Consumes one attempt of the policy; when exhausted, answers 429 with the
- * form re-rendered and a Retry-After header. Returns null when allowed.
+ * Consumes one attempt of the policy. Exhausted: a 429 answer with a
+ * Retry-After header carrying `body` (the action's usual shape with the
+ * message); the action returns it. Null when allowed.
  */
-export async function limitForm(ctx: RequestContext, policy: Policy, key: string, submission: Submission<unknown>, hideFields?: string[]) {
+export async function limitAction<T extends object>(ctx: RequestContext, policy: Policy, key: string, body: T) {
 	const { allowed, retryAfter } = await ctx.rateLimit.consume(policy, key)
-	if (allowed) return null
-	return data(
-		{ result: submission.reply({ formErrors: [TOO_MANY], hideFields }) },
-		{ status: 429, headers: { 'retry-after': String(retryAfter) } },
-	)
+	return allowed ? null : data(body, { status: 429, headers: { 'retry-after': String(retryAfter) } })
+}
+
+/** limitAction for a conform form: exhausted, the form is re-rendered with the message. */
+export function limitForm(ctx: RequestContext, policy: Policy, key: string, submission: Submission<unknown>, hideFields?: string[]) {
+	return limitAction(ctx, policy, key, { result: submission.reply({ formErrors: [TOO_MANY], hideFields }) })
 }
 
 /** The absolute URL of a path on this host (email links). */
