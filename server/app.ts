@@ -80,7 +80,11 @@ export function createApp(options: AppOptions) {
 		const protocol = trustProxy && firstHeader(req.headers['x-forwarded-proto']) === 'https' ? 'https:' : 'http:'
 		const path = (req.url ?? '/').split('?')[0]
 		const locale = negotiateLocale(firstHeader(req.headers['accept-language']), cookieValue(req.headers.cookie, 'lms_locale'))
-		const reply = (response: Response) => send(res, response, protocol)
+		const reply = (response: Response) => {
+			// A token in the URL never leaves in a Referer header, not even to this site's own assets.
+			if (TOKEN_PAGE.test(path)) response.headers.set('referrer-policy', 'no-referrer')
+			return send(res, response, protocol)
+		}
 		// Refused before routing: the JSON envelope under /api/, else a branded page.
 		const refuse = (status: number, error: string, page: { title: string; message: string }) =>
 			reply(isApi(path) ? jsonError(status, errorCodeFor(status), error) : statusPage({ status, ...page, lang: locale }))
@@ -194,6 +198,8 @@ export function createApp(options: AppOptions) {
 	return { listener, db, cms, rateLimit, tags, pageCache, redis }
 }
 
+const TOKEN_PAGE = /^\/(?:learn\/(?:verify|reset|magic|account\/email)\/[^/]+|invite\/[^/]+|admin\/enter)$/
+
 const MARKDOWN_URL = /^\/(blog\/|learn\/course\/)?([a-z0-9][a-z0-9-]*)\.md$/
 
 // An external sign-in that was under way when the tenant was suspended ends on
@@ -214,7 +220,14 @@ function isSafeMethod(method: string | undefined) {
 function sameOriginRequest(req: IncomingMessage, origin: string) {
 	const given = firstHeader(req.headers.origin)
 	const site = firstHeader(req.headers['sec-fetch-site'])
-	// `Origin: null` (sandboxed or no-referrer pages) is refused: our own pages never send it.
+	// Token pages are served with `Referrer-Policy: no-referrer`, under which browsers send
+	// `Origin: null` on the page's own form post; Sec-Fetch-Site (which no page can forge)
+	// still says same-origin. Any other `Origin: null` (sandboxed frames, hostile pages) is refused.
+	if (given === 'null' && site === 'same-origin') {
+		// React Router's own origin check would refuse `null`; this check has already decided.
+		delete req.headers.origin
+		return true
+	}
 	if (given !== undefined) return given === origin
 	return site === undefined || site === 'same-origin' || site === 'none'
 }

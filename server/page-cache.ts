@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { TagStore } from '#app/utils/cache-tags.server.ts'
+import { hashInlineScripts } from '#app/utils/csp.ts'
 
 const brotli = promisify(brotliCompress)
 const gz = promisify(gzip)
@@ -64,8 +65,14 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 	async function store(key: string, response: Response, readTags: string[], versions: number[]): Promise<Entry | null> {
 		const type = response.headers.get('content-type') ?? ''
 		if (response.status !== 200 || !type.startsWith('text/html') || response.headers.has('set-cookie')) return null
-		const identity = Buffer.from(await response.arrayBuffer())
+		let identity = Buffer.from(await response.arrayBuffer())
 		if (identity.length > maxBytes) return null
+		const policy = response.headers.get('content-security-policy')
+		if (policy) {
+			const hashed = hashInlineScripts(identity.toString('utf8'), policy)
+			identity = Buffer.from(hashed.html)
+			response.headers.set('content-security-policy', hashed.policy)
+		}
 		const [brBody, gzBody] = await Promise.all([brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }), gz(identity, { level: 9 })])
 		const headers = [...response.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'etag', 'cache-control', 'vary'].includes(name))
 		const entry: Entry = {

@@ -5,8 +5,6 @@ import { commitUserSession } from '#app/utils/session.server.ts'
 import { writeAudit } from '#db/audit.ts'
 import type { Route } from './+types/admin.enter.ts'
 
-export const meta: Route.MetaFunction = () => [{ name: 'referrer', content: 'same-origin' }]
-
 /**
  * The tenant override: a super_admin (who belongs to no tenant) arrives here
  * from /admin/tenants on the apex with a proof, valid for 60 seconds and bound

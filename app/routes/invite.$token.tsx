@@ -43,7 +43,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	return data({ problem: 'invalid' as const, result: undefined }, { status: 403 })
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Invitation' }, { name: 'referrer', content: 'same-origin' }]
+export const meta: Route.MetaFunction = () => [{ title: 'Invitation' }]
 
 export default function Invite({ loaderData, actionData }: Route.ComponentProps) {
 	const [form, fields] = useZodForm(newUserSchema, actionData?.result)

@@ -35,7 +35,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 	throw redirect('/learn/account?notice=email-changed', { headers: { 'set-cookie': cookie } })
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Confirm new email address' }, { name: 'referrer', content: 'same-origin' }]
+export const meta: Route.MetaFunction = () => [{ title: 'Confirm new email address' }]
 
 export default function ConfirmEmail({ loaderData, actionData }: Route.ComponentProps) {
 	const state = actionData ?? loaderData

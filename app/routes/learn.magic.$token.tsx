@@ -14,7 +14,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	return result
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Sign-in link' }, { name: 'referrer', content: 'same-origin' }]
+export const meta: Route.MetaFunction = () => [{ title: 'Sign-in link' }]
 
 export default function MagicToken({ loaderData }: Route.ComponentProps) {
 	return <TokenProblem reason={loaderData.reason} retryHref="/learn/magic" retryLabel="Email me a new link" />

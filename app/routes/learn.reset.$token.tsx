@@ -36,7 +36,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	return data({ result: submission.reply(), problem: 'invalid' as const }, { status: 403 })
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password' }, { name: 'referrer', content: 'same-origin' }]
+export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password' }]
 
 export default function Reset({ loaderData, actionData }: Route.ComponentProps) {
 	const [form, fields] = useZodForm(schema, actionData?.result)

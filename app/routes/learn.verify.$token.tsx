@@ -9,7 +9,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	return result
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Confirm your email' }, { name: 'referrer', content: 'same-origin' }]
+export const meta: Route.MetaFunction = () => [{ title: 'Confirm your email' }]
 
 export default function Verify({ loaderData }: Route.ComponentProps) {
 	return <TokenProblem reason={loaderData.reason} retryHref="/learn/sign-in" retryLabel="Go to sign in" />

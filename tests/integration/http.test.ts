@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DIALECTS } from '#tests/support/databases.ts'
-import { TEST_SECRETS, testEnv } from '#tests/support/env.ts'
+import { DEMO_PASSWORD, TEST_SECRETS, testEnv } from '#tests/support/env.ts'
 import { request } from '#tests/support/http.ts'
 import { loadBuiltServer, startStack, type Stack } from '#tests/support/stack.ts'
 
@@ -115,6 +116,47 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 		expect(res.headers['x-content-type-options']).toBe('nosniff')
 		expect(res.headers['x-frame-options']).toBe('DENY')
 		expect(res.headers['strict-transport-security']).toBeUndefined()
+	})
+
+	it('sends a Content-Security-Policy with a fresh nonce on every rendered page', async () => {
+		const b = stack.browser('acme.localhost')
+		await b.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD })
+		const nonces = new Set<string>()
+		for (let i = 0; i < 2; i++) {
+			const res = await b.get('/learn/dashboard')
+			expect(res.status).toBe(200)
+			const policy = String(res.headers['content-security-policy'])
+			for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "default-src 'self'"]) expect(policy).toContain(directive)
+			const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)'(;|$)/.exec(policy)?.[1]
+			expect(nonce, policy).toBeTruthy()
+			nonces.add(nonce!)
+			const scripts = [...res.text.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1])
+			expect(scripts.length).toBeGreaterThan(0)
+			for (const attrs of scripts) expect(attrs).toContain(`nonce="${nonce}"`)
+		}
+		expect(nonces.size).toBe(2)
+	})
+
+	it('lists the hashes of the inline scripts, and no nonce, on pages from the page cache', async () => {
+		for (const state of ['miss', 'hit']) {
+			const res = await stack.request('acme.localhost', '/blog')
+			expect(res.headers['x-page-cache']).toBe(state)
+			const policy = String(res.headers['content-security-policy'])
+			expect(policy).not.toContain('nonce-')
+			expect(res.text).not.toContain('nonce=')
+			const inline = [...res.text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(([, attrs, body]) => !attrs.includes('src=') && body)
+			expect(inline.length).toBeGreaterThan(0)
+			const listed = [...policy.matchAll(/'sha256-([^']+)'/g)].map((m) => m[1]).sort()
+			expect(listed).toEqual([...new Set(inline.map(([, , body]) => createHash('sha256').update(body).digest('base64')))].sort())
+			for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) expect(policy).toContain(directive)
+		}
+	})
+
+	it('keeps token URLs out of Referer headers', async () => {
+		const token = await stack.request('acme.localhost', '/learn/reset/not-a-real-token')
+		expect(token.headers['referrer-policy']).toBe('no-referrer')
+		expect(token.text).not.toMatch(/<meta name="referrer"/)
+		expect((await stack.request('acme.localhost', '/learn')).headers['referrer-policy']).toBe('strict-origin-when-cross-origin')
 	})
 
 	it('answers 413 to bodies over 1 MB before reading them: a page for forms, the envelope for the API', async () => {
