@@ -28,10 +28,12 @@ export default defineConfig({
 		},
 	},
 	projects: [
-		{ name: 'js', use: { javaScriptEnabled: true }, testIgnore: /(a11y|screenshots)\.spec\.ts/ },
-		{ name: 'no-js', use: { javaScriptEnabled: false }, testIgnore: /(a11y|screenshots)\.spec\.ts/ },
+		{ name: 'js', use: { javaScriptEnabled: true }, testIgnore: /(a11y|lab|screenshots)\.spec\.ts/ },
+		{ name: 'no-js', use: { javaScriptEnabled: false }, testIgnore: /(a11y|lab|screenshots)\.spec\.ts/ },
 		// axe-core runs inside the page, so it needs JavaScript; the server-rendered HTML it checks is the same.
 		{ name: 'a11y', use: { javaScriptEnabled: true }, testMatch: /a11y\.spec\.ts/ },
+		// The throttled largest-contentful-paint check reads the paint timing in the page.
+		{ name: 'lab', use: { javaScriptEnabled: true }, testMatch: /lab\.spec\.ts/ },
 		// Only with `npm run screenshots`.
 		...(process.env.SCREENSHOTS ? [{ name: 'screenshots', use: { javaScriptEnabled: true }, testMatch: /screenshots\.spec\.ts/ }] : []),
 	],

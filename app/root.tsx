@@ -1,4 +1,5 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { useEffect, useRef } from 'react'
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from 'react-router'
 import { getRequestContext } from './context.ts'
 import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
 import { loadMenu, loadSiteChrome } from './utils/site.server.ts'
@@ -105,11 +106,43 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<footer className="site-footer">
 					<div className="wrap">{site?.name ?? 'Open LMS'}</div>
 				</footer>
+				<FocusAfterNavigation />
 				<ScrollRestoration />
 				<Scripts />
 			</body>
 		</html>
 	)
+}
+
+/**
+ * Without JavaScript every submission loads a new page and the browser starts
+ * at its top. With JavaScript, React Router swaps the page in place, so focus
+ * is moved where a new page would put the reader: the first field in error,
+ * else the form's error, else the page's heading (announced by screen readers).
+ */
+function FocusAfterNavigation() {
+	const navigation = useNavigation()
+	const busy = useRef(false)
+	useEffect(() => {
+		if (navigation.state !== 'idle') {
+			busy.current = true
+			return
+		}
+		if (!busy.current || window.location.hash) return
+		busy.current = false
+		// Two frames later: conform renders the action's errors in an update of its own.
+		let frame = requestAnimationFrame(() => {
+			frame = requestAnimationFrame(() => {
+				const main = document.getElementById('main')
+				const target = main?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? main?.querySelector<HTMLElement>('[role="alert"]') ?? main?.querySelector<HTMLElement>('h1')
+				if (!target) return
+				if (!target.matches('input, select, textarea, button')) target.tabIndex = -1
+				target.focus()
+			})
+		})
+		return () => cancelAnimationFrame(frame)
+	}, [navigation.state])
+	return null
 }
 
 export default function App() {

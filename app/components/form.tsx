@@ -50,11 +50,12 @@ export function FormError({ errors, id }: { errors?: string[]; id?: string }) {
 	)
 }
 
-export function Submit({ children, name, value, className = 'button' }: { children: React.ReactNode; name?: string; value?: string; className?: string }) {
+/** A submit button that says it is working while its form is being sent (with JavaScript; without it, the browser shows its own progress). */
+export function Submit({ children, name, value, className = 'button', disabled }: { children: React.ReactNode; name?: string; value?: string; className?: string; disabled?: boolean }) {
 	const navigation = useNavigation()
 	const pending = navigation.state === 'submitting' && (value === undefined || navigation.formData?.get(name ?? '') === value)
 	return (
-		<button type="submit" className={className} name={name} value={value} aria-disabled={pending || undefined}>
+		<button type="submit" className={className} name={name} value={value} disabled={disabled} aria-disabled={pending || undefined}>
 			{pending ? 'Working…' : children}
 		</button>
 	)

@@ -1,5 +1,5 @@
 import { data, Form, redirect } from 'react-router'
-import { Notice } from '#app/components/form.tsx'
+import { Notice, Submit } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { limitAction, TOO_MANY } from '#app/utils/forms.server.ts'
@@ -53,9 +53,7 @@ export default function Enroll({ loaderData, actionData }: Route.ComponentProps)
 				<Form method="post" className="stack">
 					<p>{loaderData.again ? 'Welcome back. Your earlier progress is kept.' : 'This course is free. You can start right away.'}</p>
 					<div className="actions">
-						<button type="submit" className="button">
-							{loaderData.again ? 'Enroll again' : 'Enroll for free'}
-						</button>
+						<Submit>{loaderData.again ? 'Enroll again' : 'Enroll for free'}</Submit>
 						<a href={`/learn/course/${loaderData.slug}`}>Back to the course</a>
 					</div>
 				</Form>

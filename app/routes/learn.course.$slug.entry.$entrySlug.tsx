@@ -1,5 +1,5 @@
 import { data, Form, redirect } from 'react-router'
-import { Notice } from '#app/components/form.tsx'
+import { Notice, Submit } from '#app/components/form.tsx'
 import { PreviewBanner } from '#app/components/learning.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
@@ -138,9 +138,7 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 				) : (
 					<Form method="post">
 						<input type="hidden" name="intent" value="complete" />
-						<button type="submit" className="button" disabled={d.preview}>
-							{d.entry.type === 'assignment' ? 'I have finished this assignment' : 'Mark as complete'}
-						</button>
+						<Submit disabled={d.preview}>{d.entry.type === 'assignment' ? 'I have finished this assignment' : 'Mark as complete'}</Submit>
 					</Form>
 				)
 			) : null}
@@ -213,9 +211,7 @@ function QuizSection({ quiz, preview }: { quiz: QuizData; preview: boolean }) {
 							)}
 						</fieldset>
 					))}
-					<button type="submit" className="button" disabled={preview}>
-						{`Submit answers (${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} left)`}
-					</button>
+					<Submit disabled={preview}>{`Submit answers (${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} left)`}</Submit>
 				</Form>
 			)}
 		</section>

@@ -1,6 +1,6 @@
 import { Form } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
-import { Notice } from '#app/components/form.tsx'
+import { Notice, Submit } from '#app/components/form.tsx'
 import { PreviewBanner, ProgressBar } from '#app/components/learning.tsx'
 import { canPreview, courseProgress, isActiveEnrollment, requireCourse, wantsPreview } from '#app/utils/learning.server.ts'
 import { formatMinutes, formatPrice } from '#app/utils/format.ts'
@@ -79,9 +79,7 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 						<Notice tone="info">This is a paid course. Online payment is not available yet.</Notice>
 					) : (
 						<Form method="post" action={`/learn/course/${data.slug}/enroll`}>
-							<button type="submit" className="button">
-								{data.enrollmentStatus === 'cancelled' ? 'Enroll again' : data.signedIn ? 'Enroll for free' : 'Sign in to enroll'}
-							</button>
+							<Submit>{data.enrollmentStatus === 'cancelled' ? 'Enroll again' : data.signedIn ? 'Enroll for free' : 'Sign in to enroll'}</Submit>
 						</Form>
 					)}
 					<h2>What you will learn</h2>

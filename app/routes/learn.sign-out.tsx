@@ -1,6 +1,7 @@
 import { Form, redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { destroySessionCookie, getSession } from '#app/utils/session.server.ts'
+import { Submit } from '#app/components/form.tsx'
 import type { Route } from './+types/learn.sign-out.ts'
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -22,9 +23,7 @@ export default function SignOut() {
 			<p>You will need to sign in again to continue your courses on this device.</p>
 			<div className="actions">
 				<Form method="post">
-					<button type="submit" className="button">
-						Sign out
-					</button>
+					<Submit>Sign out</Submit>
 				</Form>
 				<a className="button-secondary" href="/learn/dashboard">
 					Back to my dashboard

@@ -1,0 +1,92 @@
+import { expect, test, type Page } from '@playwright/test'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { findTenantBySlug } from '#db/tenants.ts'
+import { createUser } from '#db/users.ts'
+import { at, DEMO_PASSWORD, e2eDatabase, uniqueEmail } from './support.ts'
+
+const ACME = 'acme.localhost'
+
+/** What has focus: its accessible text and whether a focus indicator is drawn. */
+function focused(page: Page) {
+	return page.evaluate(() => {
+		const el = document.activeElement as HTMLElement | null
+		if (!el || el === document.body) return { text: '', tag: '', outline: 'none' }
+		const label = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null
+		return { text: (label ?? el.getAttribute('aria-label') ?? el.textContent ?? '').trim(), tag: el.tagName.toLowerCase(), outline: getComputedStyle(el).outlineStyle }
+	})
+}
+
+/** Presses Tab until the focused control's text matches, failing after `limit` presses; every stop must show focus. */
+async function tabTo(page: Page, name: string | RegExp, limit = 40) {
+	const wanted = typeof name === 'string' ? new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : name
+	for (let i = 0; i < limit; i++) {
+		await page.keyboard.press('Tab')
+		const now = await focused(page)
+		if (now.tag) expect(now.outline, `visible focus on "${now.text}"`).not.toBe('none')
+		if (wanted.test(now.text)) return
+	}
+	throw new Error(`Tab never reached ${wanted}`)
+}
+
+test('a learner signs in, enrolls and completes a lesson with the keyboard alone', async ({ page }, info) => {
+	const email = uniqueEmail(info, 'keys')
+	const db = e2eDatabase()
+	const acme = (await findTenantBySlug(db, 'acme'))!
+	await createUser(db, { tenant_id: acme.id, email, name: 'Kim Keys', role: 'student', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	await db.close()
+
+	await page.goto(at(ACME, '/learn/sign-in'))
+	await tabTo(page, 'Email')
+	await page.keyboard.type(email)
+	await tabTo(page, 'Password')
+	await page.keyboard.type(DEMO_PASSWORD)
+	await page.keyboard.press('Enter')
+	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
+
+	await tabTo(page, 'Courses')
+	await page.keyboard.press('Enter')
+	await expect(page).toHaveURL(at(ACME, '/learn'))
+	await tabTo(page, 'Introduction to the Web')
+	await page.keyboard.press('Enter')
+	await expect(page).toHaveURL(at(ACME, '/learn/course/intro-to-web'))
+	await tabTo(page, 'Enroll for free')
+	await page.keyboard.press('Space')
+	await expect(page.getByText('You are enrolled. Welcome to the course!')).toBeVisible()
+
+	await tabTo(page, /What is HTTP/)
+	await page.keyboard.press('Enter')
+	await expect(page.getByRole('heading', { name: 'What is HTTP', level: 1 })).toBeVisible()
+	await tabTo(page, 'Mark as complete')
+	await page.keyboard.press('Enter')
+	await expect(page.getByRole('heading', { name: 'HTML forms', level: 1 })).toBeVisible()
+	if (info.project.name === 'js') {
+		// The page changed in place: focus went to its heading, where a new page would start reading.
+		await expect.poll(() => focused(page)).toMatchObject({ tag: 'h1', text: 'HTML forms' })
+	}
+})
+
+test('after a refused submission, focus lands on the error (JavaScript) or the page starts afresh (no JavaScript)', async ({ page }, info) => {
+	await page.goto(at(ACME, '/learn/sign-in'))
+	await tabTo(page, 'Email')
+	await page.keyboard.type('nobody@acme.test')
+	await tabTo(page, 'Password')
+	await page.keyboard.type('not-the-password')
+	await page.keyboard.press('Enter')
+	await expect(page.getByRole('alert')).toContainText(/incorrect|not match|invalid/i)
+	if (info.project.name === 'js') await expect.poll(async () => (await focused(page)).text).toMatch(/incorrect/i)
+})
+
+test('a submit button says it is working while its form is on its way', async ({ page }, info) => {
+	await page.goto(at(ACME, '/learn/sign-in'))
+	// Hold the submission for a moment, as a slow link would.
+	await page.route('**/learn/sign-in**', async (route) => {
+		if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 800))
+		await route.continue()
+	})
+	await page.getByLabel('Email').fill('nobody@acme.test')
+	await page.getByLabel('Password').fill('not-the-password')
+	await page.getByRole('button', { name: 'Sign in' }).click({ noWaitAfter: true })
+	if (info.project.name === 'js') await expect(page.getByRole('button', { name: 'Working…' })).toBeVisible()
+	await expect(page.getByRole('alert')).toContainText('Email or password is incorrect.')
+	await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible()
+})
