@@ -230,7 +230,7 @@ function AttemptFeedback({ result, prompts }: { result: AttemptResult; prompts: 
 			<ul>
 				{result.perQuestionFeedback.map((f) => (
 					<li key={f.questionId}>
-						{`${prompts[f.questionId] ?? f.questionId}: ${f.correct ? 'correct' : 'not correct'}. ${f.explanation}`}
+						<span className="feedback-prompt">{prompts[f.questionId] ?? f.questionId}</span> {`${f.correct ? 'Correct' : 'Not correct'}. ${f.explanation}`}
 					</li>
 				))}
 			</ul>
