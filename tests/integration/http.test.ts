@@ -175,13 +175,25 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 })
 
 describe.each(DIALECTS)('behind a proxy that terminates https, on %s', (dialect) => {
-	it('sends Strict-Transport-Security', async () => {
+	it('sends Strict-Transport-Security and a __Host- session cookie with Secure, HttpOnly and SameSite=Lax', async () => {
 		const stack = await startStack(dialect, { AUTH_TRUST_HOST: 'true' })
 		try {
 			const res = await stack.request('acme.localhost', '/learn', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'acme.localhost' } })
 			expect(res.status).toBe(200)
 			expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains')
 			expect(String(res.headers['set-cookie'] ?? '')).not.toMatch(/lms_session=/)
+			// Over https the session cookie is __Host- prefixed: Secure, Path=/, no Domain, HttpOnly, SameSite=Lax.
+			const signIn = await stack.request('acme.localhost', '/learn/sign-in', {
+				method: 'POST',
+				body: new URLSearchParams({ email: 'learner@acme.test', password: DEMO_PASSWORD }).toString(),
+				headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://acme.localhost', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'acme.localhost' },
+			})
+			expect(signIn.status).toBe(302)
+			const cookie = [signIn.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('__Host-lms_session='))
+			expect(cookie).toBeTruthy()
+			const attributes = cookie!.split(';').slice(1).map((a) => a.trim().toLowerCase())
+			expect(attributes).toEqual(expect.arrayContaining(['path=/', 'httponly', 'secure', 'samesite=lax']))
+			expect(attributes.some((a) => a.startsWith('domain='))).toBe(false)
 		} finally {
 			await stack.close()
 		}
