@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import type { TokenType } from './schema/values.ts'
@@ -13,26 +13,43 @@ export async function insertToken(db: Database, input: { userId: string; type: T
 	return row
 }
 
-export async function findTokenByHash(db: Database, tokenHash: string, type: TokenType) {
+/**
+ * The tenant a token must belong to (through its user): a tenant id, or null
+ * for platform accounts. Without it the lookup is unscoped.
+ */
+export type TokenScope = { tenantId: string | null }
+
+function ownedBy(db: Database, scope: TokenScope | undefined): SQL | undefined {
+	if (!scope) return undefined
+	const u = db.t.users
+	const owners = db.orm
+		.select({ id: u.id })
+		.from(u)
+		.where(scope.tenantId === null ? isNull(u.tenant_id) : eq(u.tenant_id, scope.tenantId))
+	return inArray(db.t.verification_tokens.user_id, owners)
+}
+
+export async function findTokenByHash(db: Database, tokenHash: string, type: TokenType, scope?: TokenScope) {
 	const t = db.t.verification_tokens
 	const [row] = await db.orm
 		.select()
 		.from(t)
-		.where(and(eq(t.token_hash, tokenHash), eq(t.type, type)))
+		.where(and(eq(t.token_hash, tokenHash), eq(t.type, type), ownedBy(db, scope)))
 		.limit(1)
 	return row ?? null
 }
 
 /**
  * Marks the token used in one statement, so of any number of concurrent
- * consumers exactly one gets the row back and the rest get null.
+ * consumers exactly one gets the row back and the rest get null. With a
+ * scope, a token of another tenant's user is neither found nor used.
  */
-export async function consumeTokenByHash(db: Database, tokenHash: string, type: TokenType, now = new Date()) {
+export async function consumeTokenByHash(db: Database, tokenHash: string, type: TokenType, now = new Date(), scope?: TokenScope) {
 	const t = db.t.verification_tokens
 	const [row] = await db.orm
 		.update(t)
 		.set({ used_at: now })
-		.where(and(eq(t.token_hash, tokenHash), eq(t.type, type), isNull(t.used_at), gt(t.expires_at, now)))
+		.where(and(eq(t.token_hash, tokenHash), eq(t.type, type), isNull(t.used_at), gt(t.expires_at, now), ownedBy(db, scope)))
 		.returning()
 	return row ?? null
 }

@@ -7,7 +7,7 @@ import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { signInWithConsumedToken } from '#app/utils/auth.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { consumeToken, peekToken } from '#app/utils/tokens.server.ts'
+import { consumeToken, hostTokenScope, peekToken } from '#app/utils/tokens.server.ts'
 import { newPasswordField } from '#app/utils/validation.ts'
 import { findUserById, updateUser } from '#db/users.ts'
 import type { Route } from './+types/learn.reset.$token.ts'
@@ -17,7 +17,8 @@ const schema = z
 	.refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords do not match' })
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-	const check = await peekToken(getRequestContext(context).db, params.token, 'password_reset')
+	const ctx = getRequestContext(context)
+	const check = await peekToken(ctx.db, params.token, 'password_reset', new Date(), hostTokenScope(ctx))
 	return check.ok ? { problem: null } : { problem: check.reason }
 }
 
@@ -25,7 +26,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const submission = parseWithZod(await request.formData(), { schema })
 	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: null }, { status: 400 })
-	const check = await consumeToken(ctx.db, params.token, 'password_reset')
+	// Another tenant's token is invalid here and stays unused.
+	const check = await consumeToken(ctx.db, params.token, 'password_reset', new Date(), hostTokenScope(ctx))
 	if (!check.ok) return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: check.reason }, { status: 410 })
 	const user = await findUserById(ctx.db, check.token.user_id)
 	if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return data({ result: submission.reply(), problem: 'invalid' as const }, { status: 410 })

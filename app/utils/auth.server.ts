@@ -3,7 +3,7 @@ import { redirect, type RouterContextProvider } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
 import type { TokenType } from '#db/schema/values.ts'
 import { findUserByEmail, findUserById, updateUser, type User } from '#db/users.ts'
-import { consumeToken } from './tokens.server.ts'
+import { consumeToken, hostTokenScope } from './tokens.server.ts'
 import { hashPassword, verifyPassword } from './password.server.ts'
 import { commitUserSession, getSession, type CurrentSession, type SessionClaims } from './session.server.ts'
 
@@ -129,7 +129,8 @@ export async function signInWithConsumedToken(ctx: RequestContext, userId: strin
  * (opening the link proves it) and signs in. Returns the redirect, or why not.
  */
 export async function signInWithEmailedToken(ctx: RequestContext, raw: string, type: Extract<TokenType, 'email_verify' | 'magic_link'>) {
-	const check = await consumeToken(ctx.db, raw, type)
+	// Scoped to the host's tenant: another tenant's token is not used up here.
+	const check = await consumeToken(ctx.db, raw, type, new Date(), hostTokenScope(ctx))
 	if (!check.ok) return { reason: check.reason }
 	const user = await findUserById(ctx.db, check.token.user_id)
 	if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return { reason: 'invalid' as const }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Database } from '#db/client.ts'
-import { consumeTokenByHash, findTokenByHash, insertToken, type VerificationToken } from '#db/tokens.ts'
+import { consumeTokenByHash, findTokenByHash, insertToken, type TokenScope, type VerificationToken } from '#db/tokens.ts'
 import type { TokenType } from '#db/schema/values.ts'
 
 /** Lifetimes; the spec fixes magic_link (900 s) and password_reset (1 h). */
@@ -57,17 +57,28 @@ function explain(row: VerificationToken | null, now: Date): TokenCheck {
 	return { ok: true, token: row }
 }
 
-/** Checks a token without using it (the email-change link, the reset form). */
-export async function peekToken(db: Database, raw: string, type: TokenType, now = new Date()): Promise<TokenCheck> {
+/**
+ * Checks a token without using it (the email-change link, the reset form).
+ * With a scope (the host's tenant), another tenant's token is `invalid`.
+ */
+export async function peekToken(db: Database, raw: string, type: TokenType, now = new Date(), scope?: TokenScope): Promise<TokenCheck> {
 	if (!isTokenShaped(raw)) return { ok: false, reason: 'invalid' }
-	return explain(await findTokenByHash(db, hashToken(raw), type), now)
+	return explain(await findTokenByHash(db, hashToken(raw), type, scope), now)
 }
 
-/** Uses a token once; the losers of a race get `used`. */
-export async function consumeToken(db: Database, raw: string, type: TokenType, now = new Date()): Promise<TokenCheck> {
+/**
+ * Uses a token once; the losers of a race get `used`. With a scope (the
+ * host's tenant), another tenant's token is `invalid` and stays unused.
+ */
+export async function consumeToken(db: Database, raw: string, type: TokenType, now = new Date(), scope?: TokenScope): Promise<TokenCheck> {
 	if (!isTokenShaped(raw)) return { ok: false, reason: 'invalid' }
 	const hash = hashToken(raw)
-	const row = await consumeTokenByHash(db, hash, type, now)
+	const row = await consumeTokenByHash(db, hash, type, now, scope)
 	if (row) return { ok: true, token: row }
-	return explain(await findTokenByHash(db, hash, type), now)
+	return explain(await findTokenByHash(db, hash, type, scope), now)
+}
+
+/** The scope of tokens usable on this host: its tenant's users (platform accounts on the apex). */
+export function hostTokenScope(ctx: { tenant: { id: string } | null }): TokenScope {
+	return { tenantId: ctx.tenant?.id ?? null }
 }

@@ -9,9 +9,11 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/
 describe.each(DIALECTS)('single-use tokens on %s', (dialect) => {
 	let db: TestDatabase
 	let userId: string
+	let tenantId: string
 	beforeAll(async () => {
 		db = await createTestDatabase(dialect)
 		const tenant = await upsertTenant(db, { slug: 'acme', name: 'Acme' })
+		tenantId = tenant.id
 		userId = (await upsertUser(db, { tenant_id: tenant.id, email: 'u@acme.test', role: 'student', name: 'U' })).id
 	})
 	afterAll(() => db?.drop())
@@ -44,11 +46,35 @@ describe.each(DIALECTS)('single-use tokens on %s', (dialect) => {
 		expect(await consumeToken(db, "'; drop table users; --", 'password_reset')).toEqual({ ok: false, reason: 'invalid' })
 	})
 
-	it('lets exactly one of 20 concurrent consumers win', async () => {
+	it('lets exactly one of 50 concurrent consumers win', async () => {
 		const raw = await issueToken(db, userId, 'email_verify')
-		const results = await Promise.all(Array.from({ length: 20 }, () => consumeToken(db, raw, 'email_verify')))
+		const results = await Promise.all(Array.from({ length: 50 }, () => consumeToken(db, raw, 'email_verify')))
+		const won = results.filter((r) => r.ok).length
+		const used = results.filter((r) => !r.ok && r.reason === 'used').length
+		console.log(`token race on ${dialect}: 50 consumers, ${won} won, ${used} got "used"`)
+		expect(won).toBe(1)
+		expect(used).toBe(49)
+		const [row] = await db.orm.select().from(db.t.verification_tokens).where(eq(db.t.verification_tokens.token_hash, hashToken(raw)))
+		expect(row.used_at).not.toBeNull()
+	})
+
+	it('lets exactly one of 50 concurrent consumers win when scoped to the tenant', async () => {
+		const raw = await issueToken(db, userId, 'magic_link')
+		const results = await Promise.all(Array.from({ length: 50 }, () => consumeToken(db, raw, 'magic_link', new Date(), { tenantId })))
 		expect(results.filter((r) => r.ok)).toHaveLength(1)
-		expect(results.filter((r) => !r.ok && r.reason === 'used')).toHaveLength(19)
+		expect(results.filter((r) => !r.ok && r.reason === 'used')).toHaveLength(49)
+	})
+
+	it("neither finds nor uses another tenant's token when scoped to a tenant", async () => {
+		const other = await upsertTenant(db, { slug: 'globex', name: 'Globex' })
+		const raw = await issueToken(db, userId, 'password_reset')
+		expect(await peekToken(db, raw, 'password_reset', new Date(), { tenantId: other.id })).toEqual({ ok: false, reason: 'invalid' })
+		expect(await consumeToken(db, raw, 'password_reset', new Date(), { tenantId: other.id })).toEqual({ ok: false, reason: 'invalid' })
+		// Nor on the apex, whose tokens are the platform accounts'.
+		expect(await consumeToken(db, raw, 'password_reset', new Date(), { tenantId: null })).toEqual({ ok: false, reason: 'invalid' })
+		const [row] = await db.orm.select().from(db.t.verification_tokens).where(eq(db.t.verification_tokens.token_hash, hashToken(raw)))
+		expect(row.used_at).toBeNull()
+		expect((await consumeToken(db, raw, 'password_reset', new Date(), { tenantId })).ok).toBe(true)
 	})
 
 	it('binds a payload into the token so it cannot be altered', async () => {
