@@ -165,7 +165,10 @@ export function createApp(options: AppOptions) {
 		// Under /api/ every error is the JSON envelope, also for URLs no route matches.
 		if (isApi(path) && response.status >= 400 && !response.headers.get('content-type')?.startsWith('application/json')) {
 			await response.body?.cancel()
+			const cookies = response.headers.getSetCookie()
 			response = jsonError(response.status, errorCodeFor(response.status), response.status === 404 ? 'Not found' : 'Request refused')
+			// A rejected session's cookie is still cleared.
+			for (const cookie of cookies) response.headers.append('set-cookie', cookie)
 		}
 		if (cacheKey) {
 			const stored = await pageCache.store(cacheKey, response.clone(), [...readTags.keys()], [...readTags.values()])

@@ -4,6 +4,7 @@ import { getRequestContext } from '#app/context.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { limitAction, TOO_MANY } from '#app/utils/forms.server.ts'
 import { formatPrice } from '#app/utils/format.ts'
+import { noticeText } from '#app/utils/notices.ts'
 import { enrollInCourse, isActiveEnrollment, requireCourse } from '#app/utils/learning.server.ts'
 import { findEnrollment } from '#db/learning.ts'
 import type { Route } from './+types/learn.course.$slug.enroll.ts'
@@ -16,8 +17,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
 	const enrollment = await findEnrollment(ctx.db, { tenantId: ctx.tenant!.id, userId: session.user.id }, course.slug)
-	if (isActiveEnrollment(enrollment)) throw redirect(`/learn/course/${course.slug}?notice=already_enrolled`)
-	return { slug: course.slug, title: course.title, price: course.price, locale: ctx.locale, again: enrollment?.status === 'cancelled' }
+	// Already enrolled: a page that says so rather than a redirect, so that a refused post (429) keeps its status.
+	return { slug: course.slug, title: course.title, price: course.price, locale: ctx.locale, again: enrollment?.status === 'cancelled', enrolled: isActiveEnrollment(enrollment) }
 }
 
 // enrollInCourse
@@ -42,7 +43,12 @@ export default function Enroll({ loaderData, actionData }: Route.ComponentProps)
 		<section className="narrow">
 			<h1>Enroll in {loaderData.title}</h1>
 			{actionData?.error ? <Notice tone="error">{actionData.error}</Notice> : null}
-			{loaderData.price ? (
+			{loaderData.enrolled ? (
+				<p>
+					{`${noticeText('already_enrolled')} `}
+					<a href={`/learn/course/${loaderData.slug}`}>Go to the course</a>
+				</p>
+			) : loaderData.price ? (
 				<>
 					<p>
 						Price: <strong>{formatPrice(loaderData.price, loaderData.locale)}</strong>
