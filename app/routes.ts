@@ -84,4 +84,7 @@ export default [
 
 	route('api/health', 'routes/api.health.ts'),
 	route('openapi.yaml', 'routes/openapi.yaml.ts'),
+
+	// The benchmark suite's baseline (npm run bench): 404 unless BENCH_ROUTES=true
+	route('bench/bare', 'routes/bench.bare.tsx'),
 ] satisfies RouteConfig

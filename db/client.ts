@@ -45,14 +45,22 @@ export function sqlitePath(url: string) {
 	return url.replace(/^(file|sqlite):(\/\/)?/, '')
 }
 
-export function openDatabase(url: string, options: { max?: number } = {}): Database {
+export interface OpenOptions {
+	/** PostgreSQL pool size (10). */
+	max?: number
+	/** Called with every SQL statement the query builder sends (the benchmark counts queries per page); off by default. */
+	onQuery?: (sql: string) => void
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Database {
+	const logger = options.onQuery ? { logQuery: options.onQuery } : undefined
 	if (isPostgresUrl(url)) {
 		const client = postgres(url, {
 			max: options.max ?? 10,
 			onnotice: () => {},
 			connect_timeout: 5,
 		})
-		const orm = drizzlePg(client, { schema: pgSchema })
+		const orm = drizzlePg(client, { schema: pgSchema, logger })
 		return {
 			dialect: 'pg',
 			url,
@@ -78,7 +86,7 @@ export function openDatabase(url: string, options: { max?: number } = {}): Datab
 	client.pragma('synchronous = NORMAL')
 	client.pragma('busy_timeout = 5000')
 	client.pragma('foreign_keys = ON')
-	const orm = drizzleSqlite(client, { schema: sqliteSchema })
+	const orm = drizzleSqlite(client, { schema: sqliteSchema, logger })
 	return {
 		dialect: 'sqlite',
 		url,

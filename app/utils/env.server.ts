@@ -35,6 +35,8 @@ const schema = z
 			.toLowerCase()
 			.regex(/^[a-z0-9.-]+$/, 'must be a host name without scheme or port'),
 		SEED_DEMO_PASSWORD: optional,
+		// The benchmark suite's baseline route (/bench/bare) answers only when this is true.
+		BENCH_ROUTES: flag,
 	})
 	.superRefine((env, ctx) => {
 		const need = (name: keyof typeof env, when: string) => {

@@ -1,0 +1,449 @@
+// The benchmark suite (issue 13): `npm run bench` builds the app, then this
+// file (through bench/run.ts) seeds the data sets, runs every scenario against the production build
+// on loopback, prints one table and writes bench/results.json. Every figure
+// that can be one is a ratio against a baseline measured side by side in the
+// same run. Method and budgets: docs/decisions/0011-benchmarks.md.
+//
+//   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
+//
+// Settings (environment): BENCH_DURATION seconds per load run (5),
+// BENCH_ROUNDS alternating rounds per comparison (2), BENCH_USERS users of the
+// large data set (100000), BENCH_SAMPLES sequential requests per page and data
+// set in the scale scenario (40), BENCH_OUT the results file (bench/results.json).
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { eq, like, sql } from 'drizzle-orm'
+import { startCms } from '#cms/server.ts'
+import type { Dialect } from '#db/client.ts'
+import { seedDemoData } from '#db/seed.ts'
+import { findTenantBySlug } from '#db/tenants.ts'
+import type { User } from '#db/users.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
+import { compareSizes } from './scale.ts'
+import { seedWriters } from './scale-data.ts'
+import {
+	ACME,
+	appEnv,
+	appVariables,
+	get,
+	load,
+	median,
+	sessionCookie,
+	sideBySide,
+	snapshotBuild,
+	spawnApp,
+	spawnRawServer,
+	summarizeProfile,
+	type AppProcess,
+	type LoadOptions,
+} from './support.ts'
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 5)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
+const LARGE_USERS = Number(process.env.BENCH_USERS ?? 100_000)
+const SMALL_USERS = 100
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40)
+const OUT = process.env.BENCH_OUT ?? 'bench/results.json'
+const WRITERS = 4_000
+const PUBLIC_CONNECTIONS = 32
+const SIGNED_IN_CONNECTIONS = 16
+const WRITE_CONNECTIONS = 16
+const TMP = '.tmp/bench'
+
+// Budgets (issue 13)
+const PUBLIC_MIN_RATIO = 0.5
+const PUBLIC_MAX_P99_MS = 20
+const SIGNED_IN_MIN_RATIO = 0.75
+const SCALE_MAX_GROWTH = 2
+const MAX_QUERIES_PER_PAGE = 12
+const MAX_RSS_MB = 250
+const MAX_START_MS = 2_000
+const MAX_PAGE_WEIGHT_BYTES = 50 * 1024
+
+const PUBLIC_PATHS = ['/learn', '/learn/course/intro-to-web', '/blog/welcome', '/robots.txt', '/sitemap.xml']
+const SIGNED_IN_PATHS: Array<[string, string]> = [
+	['entry view', '/learn/course/intro-to-web/entry/what-is-http'],
+	['course home', '/learn/course/intro-to-web'],
+	['dashboard', '/learn/dashboard'],
+]
+const WEIGHED = {
+	anonymous: ['/learn', '/learn/course/intro-to-web', '/blog/welcome', '/learn/sign-in'],
+	signedIn: ['/learn/dashboard', '/learn/course/intro-to-web', '/learn/course/intro-to-web/entry/what-is-http', '/learn/course/intro-to-web/entry/html-forms'],
+}
+/** What a browser sends with a page request (the page cache answers in the best encoding accepted). */
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en' }
+const QUIZ_BODY = new URLSearchParams({ intent: 'submit-quiz', 'q:q-method': 'post', 'q:q-nojs': 'true', 'q:q-element': 'div' }).toString()
+
+type Row = { scenario: string; subject: string; figure: string; budget: string; pass: boolean | null }
+const rows: Row[] = []
+const profiles: Record<string, unknown> = {}
+const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`)
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
+
+const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'pg'] : ['sqlite']
+const started = performance.now()
+const loadBefore = loadavg()[0]
+mkdirSync(TMP, { recursive: true })
+await snapshotBuild()
+
+const cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID })
+const results: Record<string, any> = {}
+
+async function prepareDatabase(dialect: Dialect) {
+	const db = await createTestDatabase(dialect)
+	await seedDemoData(db, DEMO_PASSWORD)
+	const acme = (await findTenantBySlug(db, 'acme'))!
+	await seedWriters(db, acme.id, WRITERS)
+	return db
+}
+
+const userBy = async (db: TestDatabase, email: string) => (await db.orm.select().from(db.t.users).where(eq(db.t.users.email, email)))[0] as User
+
+// ---------------------------------------------------------------------------
+// 4. Content service calls per page view
+async function contentCalls(app: AppProcess, learner: string) {
+	const pages: Array<[string, Record<string, string>]> = [...PUBLIC_PATHS.map((p): [string, Record<string, string>] => [p, BROWSER]), ...SIGNED_IN_PATHS.map(([, p]): [string, Record<string, string>] => [p, { ...BROWSER, cookie: learner }])]
+	for (const [path, headers] of pages) await get(app.port, path, headers)
+	await new Promise((r) => setTimeout(r, 300))
+	const before = cms.stats.total
+	let views = 0
+	for (const [path, headers] of pages) views += (await load({ port: app.port, path, headers, connections: 8, duration: 1 })).total
+	const steadyCalls = cms.stats.total - before
+
+	cms.faults.delayMs = 100
+	const revalidated = await get(app.port, '/api/cms/revalidate', { 'content-type': 'application/json', authorization: `Bearer ${TEST_SECRETS.CMS_WEBHOOK_SECRET}` }, { method: 'POST', body: '{"tag":"course:intro-to-web"}' })
+	const pathsBefore = { ...cms.stats.byPath }
+	const totalBefore = cms.stats.total
+	const answers = await Promise.all(Array.from({ length: 100 }, () => get(app.port, '/learn/course/intro-to-web', BROWSER, { agent: false })))
+	const afterInvalidation = cms.stats.total - totalBefore
+	cms.faults.delayMs = 0
+	const calledPaths = Object.fromEntries(Object.entries(cms.stats.byPath).filter(([p, n]) => n !== (pathsBefore[p] ?? 0)).map(([p, n]) => [p.replace(/^.*\/sites\//, 'sites/'), n - (pathsBefore[p] ?? 0)]))
+	const ok = answers.filter((a) => a.status === 200).length
+	results.contentCalls = { steadyState: { views, calls: steadyCalls, perView: steadyCalls / views }, afterInvalidation: { webhookStatus: revalidated.status, concurrentRequests: 100, answered200: ok, calls: afterInvalidation, calledPaths } }
+	rows.push({ scenario: '4 content calls', subject: 'steady state, per page view', figure: `${steadyCalls} calls / ${fmt(views)} views`, budget: '0', pass: steadyCalls === 0 })
+	rows.push({ scenario: '4 content calls', subject: 'after 1 invalidation, 100 concurrent', figure: `${afterInvalidation} call (${ok}/100 answered 200)`, budget: 'exactly 1', pass: afterInvalidation === 1 && ok === 100 && revalidated.status === 200 })
+}
+
+// ---------------------------------------------------------------------------
+// 7. Page weight
+async function pageWeight(app: AppProcess, learner: string) {
+	const pages: Record<string, { htmlCssGzip: number; jsGzip: number }> = {}
+	const weigh = async (path: string, cookie?: string) => {
+		const page = await get(app.port, path, cookie ? { cookie } : {})
+		if (page.status !== 200) throw new Error(`${path} answered ${page.status}`)
+		const html = page.body.toString('utf8')
+		let htmlCss = gzipSync(page.body).length
+		for (const [, href] of html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)) htmlCss += gzipSync((await get(app.port, href)).body).length
+		let js = 0
+		for (const src of new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]))) js += gzipSync((await get(app.port, src)).body).length
+		const key = `${cookie ? 'signed in' : 'anonymous'} ${path}`
+		pages[key] = { htmlCssGzip: htmlCss, jsGzip: js }
+		rows.push({ scenario: '7 page weight', subject: key, figure: `HTML+CSS ${kb(htmlCss)}, JS ${kb(js)} (gzip)`, budget: 'HTML+CSS ≤ 50 KB', pass: htmlCss <= MAX_PAGE_WEIGHT_BYTES })
+	}
+	for (const path of WEIGHED.anonymous) await weigh(path)
+	for (const path of WEIGHED.signedIn) await weigh(path, learner)
+	results.pageWeight = { budgetBytes: MAX_PAGE_WEIGHT_BYTES, pages }
+}
+
+// ---------------------------------------------------------------------------
+// 1. Anonymous public pages against a raw node:http server sending the same bytes
+async function publicPages(app: AppProcess) {
+	const recorded: Record<string, { status: number; headers: Record<string, string>; body: string }> = {}
+	const cacheState: Record<string, string> = {}
+	for (const path of PUBLIC_PATHS) {
+		await get(app.port, path, BROWSER)
+		const res = await get(app.port, path, BROWSER)
+		if (res.status !== 200) throw new Error(`${path} answered ${res.status}`)
+		cacheState[path] = String(res.headers['x-page-cache'] ?? 'not a page-cache path')
+		const headers: Record<string, string> = {}
+		for (const [name, value] of Object.entries(res.headers)) {
+			if (value !== undefined && !['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value
+		}
+		recorded[path] = { status: res.status, headers, body: res.body.toString('base64') }
+	}
+	const file = join(TMP, 'raw-answers.json')
+	writeFileSync(file, JSON.stringify(recorded))
+	const raw = await spawnRawServer(file)
+	const out: Record<string, unknown> = {}
+	try {
+		for (const path of PUBLIC_PATHS) {
+			const common = { path, headers: BROWSER, connections: PUBLIC_CONNECTIONS }
+			const r = await sideBySide({ ...common, port: app.port }, { ...common, port: raw.port }, DURATION, ROUNDS)
+			const bytes = Buffer.from(recorded[path].body, 'base64').length
+			out[path] = { loadAverage1m: round2(loadavg()[0]), pageCache: cacheState[path], bytes, encoding: recorded[path].headers['content-encoding'] ?? 'identity', ratio: round2(r.ratio), app: r.subject, raw: r.baseline }
+			const pass = r.ratio >= PUBLIC_MIN_RATIO && r.subject.p99 < PUBLIC_MAX_P99_MS && r.subject.errors === 0
+			rows.push({
+				scenario: '1 public pages',
+				subject: path,
+				figure: `${round2(r.ratio)} of raw (${fmt(r.subject.rps)} / ${fmt(r.baseline.rps)} req/s), p99 ${r.subject.p99} ms`,
+				budget: `≥ ${PUBLIC_MIN_RATIO}, p99 < ${PUBLIC_MAX_P99_MS} ms`,
+				pass,
+			})
+			log(`public ${path}: ratio ${round2(r.ratio)} app ${fmt(r.subject.rps)} raw ${fmt(r.baseline.rps)} p99 ${r.subject.p99}`)
+		}
+	} finally {
+		await raw.stop()
+	}
+	results.publicPages = { connections: PUBLIC_CONNECTIONS, requestHeaders: BROWSER, pages: out }
+}
+
+// ---------------------------------------------------------------------------
+// 2. Signed-in pages against the bare route of the same size
+async function signedInPages(app: AppProcess, learner: string) {
+	const htmlLength = async (path: string, cookie?: string) => {
+		const res = await get(app.port, path, cookie ? { cookie } : {})
+		if (res.status !== 200) throw new Error(`${path} answered ${res.status}`)
+		return res.body.length
+	}
+	const out: Record<string, unknown> = {}
+	const base = await htmlLength('/bench/bare?bytes=0')
+	const perByte = ((await htmlLength('/bench/bare?bytes=10000')) - base) / 10000
+	for (const [name, path] of SIGNED_IN_PATHS) {
+		const size = await htmlLength(path, learner)
+		const padding = Math.max(0, Math.round((size - base) / perByte))
+		const bare = `/bench/bare?bytes=${padding}`
+		const bareSize = await htmlLength(bare)
+		const r = await sideBySide(
+			{ port: app.port, path, headers: { ...BROWSER, cookie: learner }, connections: SIGNED_IN_CONNECTIONS },
+			{ port: app.port, path: bare, headers: BROWSER, connections: SIGNED_IN_CONNECTIONS },
+			DURATION,
+			ROUNDS,
+		)
+		out[name] = { loadAverage1m: round2(loadavg()[0]), path, htmlBytes: size, bareHtmlBytes: bareSize, ratio: round2(r.ratio), page: r.subject, bare: r.baseline }
+		rows.push({
+			scenario: '2 signed-in pages',
+			subject: `${name} (${path})`,
+			figure: `${round2(r.ratio)} of bare (${fmt(r.subject.rps)} / ${fmt(r.baseline.rps)} req/s), p50 ${r.subject.p50} ms, p99 ${r.subject.p99} ms`,
+			budget: `≥ ${SIGNED_IN_MIN_RATIO}`,
+			pass: r.ratio >= SIGNED_IN_MIN_RATIO && r.subject.errors === 0,
+		})
+		log(`signed in ${name}: ratio ${round2(r.ratio)} page ${fmt(r.subject.rps)} bare ${fmt(r.baseline.rps)}`)
+	}
+	results.signedInPages = { connections: SIGNED_IN_CONNECTIONS, baseline: 'GET /bench/bare?bytes=N without a session: root middleware and loader, then padding HTML of the same size; no data access of its own', pages: out }
+}
+
+// ---------------------------------------------------------------------------
+// 3. Writes
+async function writes(app: AppProcess, db: TestDatabase, dialect: Dialect) {
+	const env = appEnv({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
+	const writers = (await db.orm.select().from(db.t.users).where(like(db.t.users.id, 'bw-%'))) as User[]
+	const cookies = await Promise.all(writers.map((u) => sessionCookie(env, app.port, u)))
+	let turn = 0
+	// Round-robin over the writers: one learner's requests never overlap, and none reaches the quiz's limits.
+	const base: Omit<LoadOptions, 'path' | 'body'> = {
+		port: app.port,
+		method: 'POST',
+		connections: WRITE_CONNECTIONS,
+		duration: DURATION,
+		headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${ACME}:${app.port}` },
+		setupRequest: (req) => ({ ...req, headers: { ...req.headers, cookie: cookies[turn++ % cookies.length] } }),
+	}
+	const attempts = async () => Number((await db.orm.select({ n: sql<number>`count(*)` }).from(db.t.quiz_attempts).where(like(db.t.quiz_attempts.user_id, 'bw-%')))[0].n)
+	const out: Record<string, unknown> = {}
+	for (const [name, path, body] of [
+		['markEntryComplete', '/learn/course/intro-to-web/entry/progressive-enhancement', 'intent=complete'],
+		['quiz submission', '/learn/course/intro-to-web/entry/basics-quiz', QUIZ_BODY],
+	] as const) {
+		turn = 0
+		const attemptsBefore = await attempts()
+		const cmsBefore = cms.stats.total
+		const r = await load({ ...base, path, body })
+		const cmsCalls = cms.stats.total - cmsBefore
+		const written = (await attempts()) - attemptsBefore
+		out[name] = {
+			perSecond: Math.round(r.rps),
+			total: r.total,
+			p50: r.p50,
+			p99: r.p99,
+			errors: r.errors,
+			statuses: r.statuses,
+			contentServiceCallsPerWrite: round2(cmsCalls / Math.max(1, r.total)),
+			...(name === 'quiz submission' ? { attemptRowsWritten: written } : {}),
+		}
+		// Each answered submission wrote one attempt; requests still in flight when the run ended may have written one more each.
+		const redirected = (r.statuses['302'] ?? 0) + (r.statuses['303'] ?? 0)
+		const consistent = name !== 'quiz submission' || (written >= redirected && written <= redirected + WRITE_CONNECTIONS)
+		rows.push({
+			scenario: '3 writes',
+			subject: `${name} (${dialect === 'pg' ? 'PostgreSQL' : 'SQLite'})`,
+			figure: `${fmt(r.rps)}/s, ${r.errors} errors (p50 ${r.p50} ms, p99 ${r.p99} ms)`,
+			budget: '0 errors',
+			pass: r.errors === 0 && r.total > 0 && consistent,
+		})
+		log(`writes ${dialect} ${name}: ${fmt(r.rps)}/s, errors ${r.errors}, statuses ${JSON.stringify(r.statuses)}`)
+	}
+	results.writes ??= { connections: WRITE_CONNECTIONS, learners: WRITERS }
+	results.writes[dialect] = out
+}
+
+// ---------------------------------------------------------------------------
+// 6. Memory and start
+/** Starts the app three times (two probes, then the one that serves the scenarios); start time is the median. */
+async function startMeasured(variables: Record<string, string>) {
+	const probes: number[] = []
+	for (let i = 0; i < 2; i++) {
+		const probe = await spawnApp(variables)
+		probes.push(probe.startMs)
+		await probe.stop()
+	}
+	const app = await spawnApp(variables)
+	const startSamples = [...probes, app.startMs].map(Math.round)
+	const timeline: Record<string, number> = { 'after start': Math.round(app.memory().rssMb) }
+	return { app, startSamples, timeline, snapshot: (label: string) => void (timeline[label] = Math.round(app.memory().rssMb)) }
+}
+
+function memoryAndStart(app: AppProcess, dialect: Dialect, after: string, startSamples: number[], timeline: Record<string, number>) {
+	const { rssMb, peakRssMb } = app.memory()
+	const startMs = median(startSamples)
+	results.memoryAndStart ??= {}
+	results.memoryAndStart[dialect] = { startToFirst200Ms: startMs, startSamplesMs: startSamples, rssAfterRunMb: Math.round(rssMb), peakRssMb: Math.round(peakRssMb), rssTimelineMb: timeline, after }
+	const label = dialect === 'pg' ? 'PostgreSQL' : 'SQLite'
+	rows.push({ scenario: '6 memory, start', subject: `start to first 200 of /learn (${label}, median of 3)`, figure: `${startMs} ms (${startSamples.join(', ')})`, budget: `< ${MAX_START_MS} ms`, pass: startMs < MAX_START_MS })
+	rows.push({ scenario: '6 memory, start', subject: `RSS after the run (${label}; ${after})`, figure: `${Math.round(rssMb)} MB (peak ${Math.round(peakRssMb)} MB, ${timeline['after start']} MB after start)`, budget: `< ${MAX_RSS_MB} MB`, pass: rssMb < MAX_RSS_MB })
+}
+
+/** A --cpu-prof run of the app under the load of one failing comparison: the top functions by self time. */
+async function profileUnderLoad(variables: Record<string, string>, name: string, options: Omit<LoadOptions, 'port' | 'duration'>) {
+	const dir = join(TMP, `prof-${name.replace(/[^a-z0-9]+/gi, '-')}`)
+	rmSync(dir, { recursive: true, force: true })
+	const spawned = performance.now()
+	const app = await spawnApp(variables, { cpuProfDir: dir })
+	// Start-up and warm-up are left out of the summary: only the samples of the measured run count.
+	let skipMs = 0
+	try {
+		await load({ ...options, port: app.port, duration: 1 })
+		skipMs = performance.now() - spawned
+		await load({ ...options, port: app.port, duration: Math.min(DURATION, 4) })
+	} finally {
+		await app.stop()
+	}
+	const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
+	profiles[name] = file ? summarizeProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')), 12, skipMs) : 'no profile written'
+}
+
+function round2(n: number) {
+	return Number(n.toFixed(2))
+}
+
+// ---------------------------------------------------------------------------
+try {
+	// SQLite: scenarios 4, 7, 1, 2, 3, then 6 on the process that served them all.
+	{
+		log('SQLite: seeding')
+		const db = await prepareDatabase('sqlite')
+		const variables = appVariables({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
+		const { app, startSamples, timeline, snapshot } = await startMeasured(variables)
+		log(`SQLite app pid ${app.pid} answered after ${startSamples.join(', ')} ms`)
+		try {
+			const env = appEnv({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
+			const learner = await sessionCookie(env, app.port, await userBy(db, 'learner@acme.test'))
+			await contentCalls(app, learner)
+			snapshot('after 4 content calls')
+			await pageWeight(app, learner)
+			snapshot('after 7 page weight')
+			await publicPages(app)
+			snapshot('after 1 public pages')
+			await signedInPages(app, learner)
+			snapshot('after 2 signed-in pages')
+			await writes(app, db, 'sqlite')
+			snapshot('after 3 writes')
+			memoryAndStart(app, 'sqlite', 'scenarios 1 to 4 and 7', startSamples, timeline)
+		} finally {
+			await app.stop()
+		}
+		// Profiles of the comparisons that missed their budget, on a separate --cpu-prof process.
+		const failing = rows.filter((r) => r.pass === false && (r.scenario.startsWith('1 ') || r.scenario.startsWith('2 ')))
+		for (const row of failing) {
+			const env = appEnv({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
+			const profApp = variables
+			if (row.scenario.startsWith('1 ')) {
+				await profileUnderLoad(profApp, `public ${row.subject}`, { path: row.subject, headers: BROWSER, connections: PUBLIC_CONNECTIONS })
+			} else {
+				const path = /\((.*)\)$/.exec(row.subject)![1]
+				// The cookie is signed with the same secret and names the same user, so it is valid on the profiled process too.
+				const learner = await sessionCookie(env, 0, await userBy(db, 'learner@acme.test'))
+				await profileUnderLoad(profApp, `signed in ${path}`, { path, headers: { ...BROWSER, cookie: learner }, connections: SIGNED_IN_CONNECTIONS })
+			}
+		}
+		await db.drop()
+	}
+
+	// PostgreSQL: scenario 3 and 6 on its own process.
+	if (dialects.includes('pg')) {
+		log('PostgreSQL: seeding')
+		const db = await prepareDatabase('pg')
+		const { app, startSamples, timeline } = await startMeasured(appVariables({ DATABASE_URL: db.url, CMS_API_URL: cms.url }))
+		log(`PostgreSQL app pid ${app.pid} answered after ${startSamples.join(', ')} ms`)
+		try {
+			await writes(app, db, 'pg')
+			memoryAndStart(app, 'pg', 'scenario 3', startSamples, timeline)
+		} finally {
+			await app.stop()
+			await db.drop()
+		}
+	} else {
+		rows.push({ scenario: '3 writes', subject: 'PostgreSQL', figure: 'not run (TEST_DATABASE_URL is not set)', budget: '0 errors', pass: null })
+	}
+
+	// 5. Scale, in this process, on each dialect.
+	results.scale = { smallUsers: SMALL_USERS, largeUsers: LARGE_USERS, tenants: 100, samplesPerPage: SAMPLES, maxQueriesPerPage: MAX_QUERIES_PER_PAGE }
+	for (const dialect of dialects) {
+		const label = dialect === 'pg' ? 'PostgreSQL' : 'SQLite'
+		log(`${label}: scale, seeding ${fmt(SMALL_USERS)} and ${fmt(LARGE_USERS)} users`)
+		const scale = await compareSizes(dialect, { small: SMALL_USERS, large: LARGE_USERS }, cms.url, SAMPLES, SCALE_MAX_GROWTH)
+		const { profile, ...measured } = scale
+		if (profile) profiles[`scale ${label} ${profile.page}`] = profile.top
+		results.scale[dialect] = measured
+		for (const [path, p] of Object.entries(scale.pages)) {
+			rows.push({
+				scenario: '5 scale',
+				subject: `${label} ${path}`,
+				figure: `p95 ${p.small.p95} → ${p.large.p95} ms (×${p.p95Growth}); ${p.large.queriesMax} queries (small: ${p.small.queriesMax})`,
+				budget: `< ${SCALE_MAX_GROWTH}×; ≤ ${MAX_QUERIES_PER_PAGE} queries, same count`,
+				pass: p.p95Growth < SCALE_MAX_GROWTH && p.large.queriesMax <= MAX_QUERIES_PER_PAGE && p.large.queriesMax === p.small.queriesMax && p.large.status === 200 && p.small.status === 200,
+			})
+		}
+		for (const [name, q] of Object.entries(scale.queries)) {
+			rows.push({ scenario: '5 scale', subject: `${label} query: ${name}`, figure: `p95 ${q.small.p95} → ${q.large.p95} ms (×${q.p95Growth})`, budget: `< ${SCALE_MAX_GROWTH}×`, pass: q.p95Growth < SCALE_MAX_GROWTH })
+		}
+		log(`${label}: scale done (large set seeded in ${scale.seedSeconds.large} s, ${fmt(scale.progressRows.large)} progress rows)`)
+	}
+} finally {
+	await cms.close()
+}
+
+// ---------------------------------------------------------------------------
+const order = (r: Row) => Number(r.scenario[0])
+rows.sort((a, b) => order(a) - order(b))
+const passed = rows.filter((r) => r.pass === true).length
+const failed = rows.filter((r) => r.pass === false)
+const widths = [18, 58, 78, 36]
+const line = (cells: string[]) => cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]) : c)).join(' ')
+console.log(`\n${line(['Scenario', 'Subject', 'Figure', 'Budget', 'Pass'])}`)
+for (const r of rows) console.log(line([r.scenario, r.subject, r.figure, r.budget, r.pass === null ? '-' : r.pass ? 'yes' : 'NO']))
+const elapsed = Math.round((performance.now() - started) / 1000)
+console.log(`\n${passed} of ${rows.length} budgets met${failed.length ? `; missed: ${failed.map((r) => `${r.scenario} ${r.subject}`).join('; ')}` : ''} (${elapsed} s)`)
+
+writeFileSync(
+	OUT,
+	`${JSON.stringify(
+		{
+			command: `${process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL=… ' : ''}npm run bench`,
+			generatedAt: new Date().toISOString(),
+			machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), loadAverage1mBefore: round2(loadBefore), loadAverage1mAfter: round2(loadavg()[0]) },
+			settings: { durationSeconds: DURATION, rounds: ROUNDS, dialects, elapsedSeconds: elapsed },
+			summary: { budgets: rows.length, met: passed, missed: failed.length, notRun: rows.filter((r) => r.pass === null).length },
+			table: rows,
+			scenarios: results,
+			profiles,
+		},
+		null,
+		2,
+	)}\n`,
+)
+console.log(`written to ${OUT}`)
+process.exit(0)
