@@ -57,6 +57,8 @@ export async function listUsers(db: Database, filters: UserFilters) {
 
 /** A user of this tenant (or any user for the apex super_admin), else null: cross-tenant targets are not found. */
 export async function findScopedUser(db: Database, tenantId: string | null, userId: string) {
+	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter.
+	if (userId.includes('\u0000')) return null
 	const u = db.t.users
 	const [row] = await db.orm
 		.select()
@@ -193,6 +195,7 @@ export async function courseAssignments(db: Database, tenantId: string, courseSl
 }
 
 export async function revokeAssignment(db: Database, tenantId: string, courseSlug: string, userId: string) {
+	if (userId.includes('\u0000')) return false
 	const a = db.t.course_admin_assignments
 	const rows = await db.orm
 		.delete(a)

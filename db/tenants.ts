@@ -50,6 +50,8 @@ export async function listTenants(db: Database) {
 }
 
 export async function findTenantById(db: Database, id: string) {
+	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter.
+	if (id.includes('\u0000')) return null
 	const [row] = await db.orm.select().from(db.t.tenants).where(eq(db.t.tenants.id, id)).limit(1)
 	return row ?? null
 }

@@ -60,6 +60,8 @@ export async function upsertUser(db: Database, input: UserInput): Promise<User> 
 }
 
 export async function findUserById(db: Database, id: string) {
+	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter.
+	if (id.includes('\u0000')) return null
 	const [row] = await db.orm.select().from(db.t.users).where(eq(db.t.users.id, id)).limit(1)
 	return row ?? null
 }

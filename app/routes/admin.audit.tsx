@@ -1,4 +1,5 @@
 import { Form } from 'react-router'
+import { NO_NUL } from '#app/utils/validation.ts'
 import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { formatDate } from '#app/utils/format.ts'
@@ -6,9 +7,9 @@ import { listAudit } from '#db/admin.ts'
 import type { Route } from './+types/admin.audit.ts'
 
 const filters = z.object({
-	action: z.string().trim().max(100).optional().catch(undefined),
-	target: z.string().trim().max(50).optional().catch(undefined),
-	actor: z.string().trim().max(100).optional().catch(undefined),
+	action: z.string().trim().max(100).regex(NO_NUL).optional().catch(undefined),
+	target: z.string().trim().max(50).regex(NO_NUL).optional().catch(undefined),
+	actor: z.string().trim().max(100).regex(NO_NUL).optional().catch(undefined),
 	since: z.iso.date().optional().catch(undefined),
 	before: z.iso.datetime().optional().catch(undefined),
 })

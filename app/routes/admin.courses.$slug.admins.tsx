@@ -1,3 +1,4 @@
+import { readForm } from '#app/utils/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
@@ -36,7 +37,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
 	const course = await requireAdminCourse(scope, params.slug)
-	const form = await request.formData()
+	const form = await readForm(request)
 	const { db } = scope.ctx
 	const audit = (action: string, userId: string) => auditAdmin(scope, request, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
 

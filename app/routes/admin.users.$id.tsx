@@ -1,3 +1,4 @@
+import { readForm } from '#app/utils/forms.server.ts'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { Notice } from '#app/components/form.tsx'
@@ -57,7 +58,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const target = await requireTarget(scope, params.id)
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
-	const form = await request.formData()
+	const form = await readForm(request)
 	const intent = String(form.get('intent') ?? '')
 	const { ctx } = scope
 	const self = target.id === scope.session.user.id

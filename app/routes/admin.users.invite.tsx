@@ -1,3 +1,4 @@
+import { readForm } from '#app/utils/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
@@ -39,7 +40,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	if (!tenant) throw new Response(null, { status: 404 })
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
-	const submission = parseWithZod(await request.formData(), { schema })
+	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const { email, role } = submission.value
 	const courseSlug = role === 'course_admin' ? submission.value.course_slug! : null

@@ -1,4 +1,5 @@
 import { Form } from 'react-router'
+import { NO_NUL } from '#app/utils/validation.ts'
 import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { listUsers } from '#db/admin.ts'
@@ -6,7 +7,7 @@ import { ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
 
 const filters = z.object({
-	q: z.string().trim().max(200).optional().catch(undefined),
+	q: z.string().trim().max(200).regex(NO_NUL).optional().catch(undefined),
 	role: z.enum(ROLES).optional().catch(undefined),
 	status: z.enum(['active', 'deactivated', 'unverified']).optional().catch(undefined),
 	page: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),

@@ -1,3 +1,4 @@
+import { readForm } from '#app/utils/forms.server.ts'
 import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { auditAdmin, impersonatorCookie } from '#app/utils/admin.server.ts'
@@ -22,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (!session) return jsonError(401, 'UNAUTHORIZED', 'Sign in first')
 	if (session.user.role !== 'super_admin') return jsonError(403, 'FORBIDDEN', 'Only a super admin can impersonate')
 	if (!ctx.tenant) return jsonError(400, 'BAD_REQUEST', 'Open the tenant’s own site to impersonate one of its users')
-	const body = request.headers.get('content-type')?.includes('application/json') ? await request.json().catch(() => ({})) : Object.fromEntries(await request.formData())
+	const body = request.headers.get('content-type')?.includes('application/json') ? await request.json().catch(() => ({})) : Object.fromEntries(await readForm(request))
 	const parsed = impersonationRequest.safeParse(body)
 	if (!parsed.success) return jsonError(404, 'NOT_FOUND', 'No such user on this site')
 	const target = await findScopedUser(ctx.db, ctx.tenant.id, parsed.data.userId)

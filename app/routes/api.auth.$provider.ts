@@ -1,3 +1,4 @@
+import { readForm } from '#app/utils/forms.server.ts'
 import { redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { safeCallbackUrl } from '#app/utils/auth.server.ts'
@@ -15,7 +16,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const provider = params.provider
 	if (!ctx.tenant) return redirect('/learn/sign-in/error?error=oauth_tenant_unknown')
 	if (!isProvider(provider) || !enabledProviders(ctx).includes(provider)) return redirect('/learn/sign-in')
-	const next = safeCallbackUrl((await request.formData()).get('callbackUrl'))
+	const next = safeCallbackUrl((await readForm(request)).get('callbackUrl'))
 	try {
 		await createStrategy(ctx, request, provider)!.authenticate(request)
 		throw new Error('the strategy did not redirect to the provider')

@@ -3,6 +3,7 @@
 // suites run the real redirect, code exchange with PKCE and profile calls.
 // It answers 404 unless NODE_ENV=test. The consent page lets a test choose
 // the profile, including a missing or unverified email.
+import { readForm } from '#app/utils/forms.server.ts'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { isProvider, type Provider } from '#app/utils/oauth.server.ts'
@@ -70,7 +71,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const { env } = getRequestContext(context)
 	const target = parse(params['*'])
 	if (env.NODE_ENV !== 'test' || !target) return notFound()
-	const form = await request.formData()
+	const form = await readForm(request)
 	const field = (name: string) => String(form.get(name) ?? '')
 	if (target.endpoint === 'authorize') return grantConsent(env, target.provider, field)
 	if (target.endpoint === 'token') return exchangeCode(env, target.provider, request, field)

@@ -1,3 +1,4 @@
+import { readForm } from '#app/utils/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
@@ -32,7 +33,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	const hasAccount = Boolean(await findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email))
 	let newUser: { name: string; passwordHash: string } | null = null
 	if (!hasAccount) {
-		const submission = parseWithZod(await request.formData(), { schema: newUserSchema })
+		const submission = parseWithZod(await readForm(request), { schema: newUserSchema })
 		if (submission.status !== 'success') return data({ problem: null, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 		newUser = { name: submission.value.name, passwordHash: await hashPassword(submission.value.password) }
 	}

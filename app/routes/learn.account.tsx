@@ -6,7 +6,7 @@ import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
-import { limitForm } from '#app/utils/forms.server.ts'
+import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { destroySessionCookie } from '#app/utils/session.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
@@ -22,7 +22,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const { user } = requireSession(context, request)
-	const formData = await request.formData()
+	const formData = await readForm(request)
 
 	// signOutEverywhereAction
 	if (formData.get('intent') === 'sign-out-everywhere') {

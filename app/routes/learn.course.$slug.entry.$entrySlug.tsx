@@ -5,7 +5,7 @@ import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { toQuizPublic, type Course } from '#app/utils/content.ts'
-import { limitAction, TOO_MANY } from '#app/utils/forms.server.ts'
+import { limitAction, TOO_MANY, readForm } from '#app/utils/forms.server.ts'
 import { canPreview, courseProgress, isActiveEnrollment, markEntryComplete, recordView, requireCourse, wantsPreview } from '#app/utils/learning.server.ts'
 import { renderMarkdown } from '#app/utils/markdown.server.ts'
 import { noticeText } from '#app/utils/notices.ts'
@@ -87,7 +87,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
 	const { mode, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
-	const form = await request.formData()
+	const form = await readForm(request)
 	if (mode === 'previewReadOnly') return data({ outcome: 'previewReadOnly' as const, error: 'Preview is read-only: nothing was saved.' }, { status: 403 })
 	const entry = progress.entries[position]
 	const here = `/learn/course/${course.slug}/entry/${entry.slug}`

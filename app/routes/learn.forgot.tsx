@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
-import { limitForm } from '#app/utils/forms.server.ts'
+import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { findUserByEmail } from '#db/users.ts'
@@ -15,7 +15,7 @@ const schema = z.object({ email: emailField })
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
-	const formData = await request.formData()
+	const formData = await readForm(request)
 	const submission = parseWithZod(formData, { schema })
 	const limited = await limitForm(ctx, 'passwordReset', ipEmailKey(ctx.clientIp, formData.get('email')), submission)
 	if (limited) return limited

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
-import { limitForm } from '#app/utils/forms.server.ts'
+import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { magicLinkEnabled } from '#app/utils/tenant-flags.server.ts'
 import { emailField } from '#app/utils/validation.ts'
@@ -29,7 +29,7 @@ export function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const tenant = requireMagicLinks(ctx)
-	const formData = await request.formData()
+	const formData = await readForm(request)
 	const submission = parseWithZod(formData, { schema })
 	const limited = await limitForm(ctx, 'magic', ipEmailKey(ctx.clientIp, formData.get('email')), submission)
 	if (limited) return limited

@@ -1,3 +1,4 @@
+import { readForm } from '#app/utils/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
@@ -24,7 +25,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ params, request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
-	const submission = parseWithZod(await request.formData(), { schema })
+	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: null }, { status: 400 })
 	// Another tenant's token is invalid here and stays unused.
 	const check = await consumeToken(ctx.db, params.token, 'password_reset', new Date(), hostTokenScope(ctx))

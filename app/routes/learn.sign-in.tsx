@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { authenticate, roleLanding, safeCallbackUrl, signInAndRedirect } from '#app/utils/auth.server.ts'
-import { limitForm } from '#app/utils/forms.server.ts'
+import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { getSession } from '#app/utils/session.server.ts'
 import { enabledProviders, PROVIDER_LABELS } from '#app/utils/oauth.server.ts'
@@ -42,7 +42,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
-	const formData = await request.formData()
+	const formData = await readForm(request)
 	const submission = parseWithZod(formData, { schema })
 	const limited = await limitForm(ctx, 'auth.signIn', ipEmailKey(ctx.clientIp, formData.get('email')), submission, ['password'])
 	if (limited) return limited

@@ -24,3 +24,16 @@ export function limitForm(ctx: RequestContext, policy: Policy, key: string, subm
 export function absoluteUrl(ctx: RequestContext, path: string) {
 	return `${ctx.origin}${path}`
 }
+
+/**
+ * The posted form. A body that is not a form (JSON, plain text, multipart
+ * without a boundary, no Content-Type) answers 400 instead of failing the
+ * request with a 500.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+	try {
+		return await request.formData()
+	} catch {
+		throw new Response('The request body is not a form', { status: 400 })
+	}
+}

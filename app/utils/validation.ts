@@ -25,4 +25,12 @@ export const newPasswordField = z
 	.max(128, 'Use at most 128 characters')
 	.refine((p) => !isCommonPassword(p), 'This password is too common. Choose another one.')
 
-export const nameField = z.string({ error: 'Enter your name' }).trim().min(1, 'Enter your name').max(100, 'Use at most 100 characters')
+/** Text without NUL (U+0000): PostgreSQL cannot store or compare it, so both databases refuse it at the boundary. */
+export const NO_NUL = /^[^\u0000]*$/
+
+export const nameField = z
+	.string({ error: 'Enter your name' })
+	.trim()
+	.min(1, 'Enter your name')
+	.max(100, 'Use at most 100 characters')
+	.regex(NO_NUL, 'Remove the control characters')
