@@ -20,6 +20,9 @@ export const ACME = 'acme.localhost'
 /** The suite's private copy of server.js and build/: a rebuild by someone else during a run cannot pull the app from under it. */
 export const APP_DIR = '.tmp/bench/app'
 
+/** The Node flags production starts with (`npm run start:app`, e.g. the heap limit), so the figures are of that process. */
+const PRODUCTION_NODE_FLAGS = (JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:app'] as string).split(/\s+/).filter((a) => a.startsWith('--'))
+
 /** Copies the current production build (server.js and build/) into APP_DIR. */
 export async function snapshotBuild() {
 	for (let waited = 0; !existsSync('build/server/index.js') || !existsSync('build/client/assets'); waited += 500) {
@@ -130,7 +133,7 @@ export interface AppProcess {
  */
 export async function spawnApp(variables: Record<string, string>, options: { cpuProfDir?: string } = {}): Promise<AppProcess> {
 	const port = await freePort()
-	const args = [...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : []), `${APP_DIR}/server.js`]
+	const args = [...PRODUCTION_NODE_FLAGS, ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : []), `${APP_DIR}/server.js`]
 	const started = performance.now()
 	const child: ChildProcess = spawn(process.execPath, args, { env: { ...variables, PORT: String(port), PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] })
 	let stderr = ''

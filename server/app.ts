@@ -19,11 +19,11 @@ import { errorCodeFor, jsonError } from '#app/utils/errors.ts'
 import { createMemoryDriver, createRedisDriver, createUpstashDriver, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
 import { negotiateLocale } from '#app/utils/locale.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
-import { normalizeHost, resolveHost, type HostResolution } from '#app/utils/tenant.server.ts'
+import { createHostResolver, normalizeHost, type HostResolution } from '#app/utils/tenant.server.ts'
 import { openDatabase, type Database } from '#db/client.ts'
 import { createClient } from 'redis'
 import { connectInvalidation } from './invalidation.ts'
-import { createPageCache } from './page-cache.ts'
+import { createPageCache, type CachedAnswer } from './page-cache.ts'
 import { statusPage } from './status-page.ts'
 
 export interface AppOptions {
@@ -37,6 +37,8 @@ export interface AppOptions {
 
 /** Request bodies above this answer 413 before anything reads them (forms, JSON, the webhook's own 64 KiB limit is lower). */
 export const MAX_BODY_BYTES = 1024 * 1024
+
+const HSTS = 'max-age=31536000; includeSubDomains'
 
 const SECURITY_HEADERS: Record<string, string> = {
 	'x-content-type-options': 'nosniff',
@@ -72,7 +74,8 @@ export function createApp(options: AppOptions) {
 				? createUpstashDriver(env.UPSTASH_REDIS_REST_URL!, env.UPSTASH_REDIS_REST_TOKEN!)
 				: createMemoryDriver())
 	const mailer = createMailer(env)
-	const pageCache = createPageCache(tags)
+	const pageCache = createPageCache(tags, { baseHeaders: SECURITY_HEADERS })
+	const resolveTenantHost = createHostResolver(db, env.APP_BASE_DOMAIN, tags)
 
 	async function handle(req: IncomingMessage, res: ServerResponse) {
 		const hostHeader = (trustProxy && firstHeader(req.headers['x-forwarded-host'])) || req.headers.host
@@ -91,10 +94,10 @@ export function createApp(options: AppOptions) {
 
 		let resolution: HostResolution
 		try {
-			resolution = await resolveHost(db, host, env.APP_BASE_DOMAIN)
+			resolution = await resolveTenantHost(host)
 		} catch (error) {
 			log.error('request/tenant-lookup-failed', { host, error: describeError(error) })
-			return refuse(503, 'Service temporarily unavailable', { title: 'Temporarily unavailable', message: 'We could not reach our database. Please try again in a moment.' })
+			return refuse(503, 'Service temporarily unavailable', DATABASE_DOWN)
 		}
 
 		if (resolution.kind === 'unknown') {
@@ -137,7 +140,7 @@ export function createApp(options: AppOptions) {
 		const cacheKey = pageCache.keyFor(req.method, req.url ?? '/', host, locale, req.headers.cookie)
 		const conditional = { method: req.method, ifNoneMatch: req.headers['if-none-match'], acceptEncoding: req.headers['accept-encoding'] }
 		const cached = cacheKey ? pageCache.lookup(cacheKey) : null
-		if (cached) return reply(pageCache.respond(cached, conditional, 'hit'))
+		if (cached) return sendCached(res, pageCache.respond(cached, conditional, 'hit'), protocol)
 		// The content tags this render reads, with their versions when read.
 		const readTags = new Map<string, number>()
 
@@ -162,6 +165,12 @@ export function createApp(options: AppOptions) {
 		context.set(requestContext, value)
 		const request = createRequest(req, res, { protocol, host: hostHeader })
 		let response = await handleRequest(request, context)
+		// Host lookups are cached, so a database outage may first show inside a loader or action:
+		// answered like the outage before routing, not as a generic error.
+		if (response.status === 500 && value.databaseUnavailable) {
+			await response.body?.cancel()
+			return refuse(503, 'Service temporarily unavailable', DATABASE_DOWN)
+		}
 		// Under /api/ every error is the JSON envelope, also for URLs no route matches.
 		if (isApi(path) && response.status >= 400 && !response.headers.get('content-type')?.startsWith('application/json')) {
 			await response.body?.cancel()
@@ -174,7 +183,7 @@ export function createApp(options: AppOptions) {
 			const stored = await pageCache.store(cacheKey, response.clone(), [...readTags.keys()], [...readTags.values()])
 			if (stored) {
 				await response.body?.cancel()
-				return reply(pageCache.respond(stored, conditional, 'miss'))
+				return sendCached(res, pageCache.respond(stored, conditional, 'miss'), protocol)
 			}
 		}
 		return reply(response)
@@ -185,8 +194,14 @@ export function createApp(options: AppOptions) {
 			if (!response.headers.has(name)) response.headers.set(name, value)
 		}
 		// Over https, browsers remember to never use plain http for this host.
-		if (protocol === 'https:') response.headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains')
+		if (protocol === 'https:') response.headers.set('strict-transport-security', HSTS)
 		await sendResponse(res, response)
+	}
+
+	/** A page-cache answer straight onto the socket: the hot path for visitors, with no Response or stream in between. */
+	function sendCached(res: ServerResponse, answer: CachedAnswer, protocol: string) {
+		res.writeHead(answer.status, protocol === 'https:' ? { ...answer.headers, 'strict-transport-security': HSTS } : answer.headers)
+		res.end(answer.body)
 	}
 
 	const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -200,6 +215,8 @@ export function createApp(options: AppOptions) {
 
 	return { listener, db, cms, rateLimit, tags, pageCache, redis }
 }
+
+const DATABASE_DOWN = { title: 'Temporarily unavailable', message: 'We could not reach our database. Please try again in a moment.' }
 
 const TOKEN_PAGE = /^\/(?:learn\/(?:verify|reset|magic|account\/email)\/[^/]+|invite\/[^/]+|admin\/enter)$/
 
@@ -246,7 +263,13 @@ function firstHeader(value: string | string[] | undefined) {
 
 function cookieValue(header: string | undefined, name: string) {
 	const match = header?.split(';').map((c) => c.trim().split('=')).find(([k]) => k === name)
-	return match ? decodeURIComponent(match[1] ?? '') : null
+	if (!match) return null
+	try {
+		return decodeURIComponent(match[1] ?? '')
+	} catch {
+		// A malformed value (`%`) is no value.
+		return null
+	}
 }
 
 /** Starts an HTTP server; resolves once it listens. Used by server.js and the tests. */

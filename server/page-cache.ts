@@ -8,12 +8,21 @@ const brotli = promisify(brotliCompress)
 const gz = promisify(gzip)
 
 /** Public pages that never depend on a session: the catalogue, course landings, content pages and the blog. */
-const CACHEABLE = [/^\/$/, /^\/learn$/, /^\/learn\/course\/[a-z0-9-]+$/, /^\/blog$/, /^\/blog\/[a-z0-9-]+$/, /^\/[a-z0-9-]+$/]
+const CACHEABLE = [/^\/$/, /^\/learn$/, /^\/learn\/course\/[a-z0-9-]+$/, /^\/blog$/, /^\/blog\/[a-z0-9-]+$/, /^\/[a-z0-9-]+$/, /^\/robots\.txt$/, /^\/sitemap\.xml$/]
+/** Pages are revalidated on every visit (their ETag answers 304); the discovery files keep the max-age their routes chose. */
+const STORABLE_TYPES = ['text/html', 'text/plain', 'application/xml']
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-)?lms_session=/
+
+export interface CachedAnswer {
+	status: number
+	headers: Record<string, string>
+	body: Buffer | null
+}
 
 interface Entry {
 	status: number
 	headers: [string, string][]
+	cacheControl: string | null
 	identity: Buffer
 	gzip: Buffer
 	br: Buffer
@@ -21,12 +30,19 @@ interface Entry {
 	storedAt: number
 	tags: string[]
 	versions: number[]
+	/** Answer headers per variant (state, encoding or 304), built on first use. */
+	answers: Map<string, Record<string, string>>
 }
 
 export interface PageCacheOptions {
 	ttlMs?: number
 	maxEntries?: number
+	/** Largest single page stored (1 MiB). */
 	maxBytes?: number
+	/** All variants of all entries together (48 MiB): the cache never decides how much memory the process needs. */
+	maxTotalBytes?: number
+	/** Sent with every answer (the server's security headers), folded in once per entry. */
+	baseHeaders?: Record<string, string>
 }
 
 /**
@@ -41,7 +57,17 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 	const ttlMs = options.ttlMs ?? 60_000
 	const maxEntries = options.maxEntries ?? 2_000
 	const maxBytes = options.maxBytes ?? 1024 * 1024
+	const maxTotalBytes = options.maxTotalBytes ?? 48 * 1024 * 1024
+	const baseHeaders = options.baseHeaders ?? {}
 	const entries = new Map<string, Entry>()
+	let totalBytes = 0
+	const sizeOf = (e: Entry) => e.identity.length + e.gzip.length + e.br.length
+	function remove(key: string) {
+		const entry = entries.get(key)
+		if (!entry) return
+		entries.delete(key)
+		totalBytes -= sizeOf(entry)
+	}
 
 	function keyFor(method: string | undefined, url: string, host: string, locale: string, cookie: string | undefined) {
 		if (method !== 'GET' && method !== 'HEAD') return null
@@ -55,7 +81,7 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 		if (!entry) return null
 		const stale = Date.now() - entry.storedAt >= ttlMs || entry.tags.some((t, i) => tags.version(t) !== entry.versions[i])
 		if (stale) {
-			entries.delete(key)
+			remove(key)
 			return null
 		}
 		return entry
@@ -64,7 +90,7 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 	/** Stores a rendered page; `versions` were taken before the render began, so an invalidation during it wins. */
 	async function store(key: string, response: Response, readTags: string[], versions: number[]): Promise<Entry | null> {
 		const type = response.headers.get('content-type') ?? ''
-		if (response.status !== 200 || !type.startsWith('text/html') || response.headers.has('set-cookie')) return null
+		if (response.status !== 200 || !STORABLE_TYPES.some((t) => type.startsWith(t)) || response.headers.has('set-cookie')) return null
 		let identity = Buffer.from(await response.arrayBuffer())
 		if (identity.length > maxBytes) return null
 		const policy = response.headers.get('content-security-policy')
@@ -78,6 +104,7 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 		const entry: Entry = {
 			status: 200,
 			headers,
+			cacheControl: type.startsWith('text/html') ? 'public, max-age=0, must-revalidate' : response.headers.get('cache-control'),
 			identity,
 			br: brBody,
 			gzip: gzBody,
@@ -85,30 +112,42 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 			storedAt: Date.now(),
 			tags: readTags,
 			versions,
+			answers: new Map(),
 		}
-		entries.delete(key)
+		remove(key)
 		entries.set(key, entry)
-		if (entries.size > maxEntries) entries.delete(entries.keys().next().value!)
+		totalBytes += sizeOf(entry)
+		// Oldest first (a Map keeps insertion order).
+		while (entries.size > maxEntries || totalBytes > maxTotalBytes) remove(entries.keys().next().value!)
 		return entry
 	}
 
-	/** The cached answer for this request: 304 on a matching If-None-Match, else the best encoding the client accepts. */
-	function respond(entry: Entry, request: { method?: string; ifNoneMatch?: string; acceptEncoding?: string }, state: 'hit' | 'miss') {
-		const headers = new Headers(entry.headers)
-		headers.set('etag', entry.etag)
-		headers.set('cache-control', 'public, max-age=0, must-revalidate')
-		headers.set('vary', 'Accept-Encoding, Accept-Language, Cookie')
-		headers.set('x-page-cache', state)
-		if (request.ifNoneMatch && request.ifNoneMatch.split(',').some((t) => t.trim() === entry.etag)) return new Response(null, { status: 304, headers })
-		const accepted = acceptedEncodings(request.acceptEncoding)
-		const accepts = (name: string) => accepted.has(name)
-		const [body, encoding] = accepts('br') ? [entry.br, 'br'] : accepts('gzip') ? [entry.gzip, 'gzip'] : [entry.identity, null]
-		if (encoding) headers.set('content-encoding', encoding)
-		headers.set('content-length', String(body.length))
-		return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: entry.status, headers })
+	/**
+	 * The cached answer for this request: 304 on a matching If-None-Match, else
+	 * the best encoding the client accepts. Plain status, headers and bytes, so
+	 * the server writes them to the socket without building a Response.
+	 */
+	function respond(entry: Entry, request: { method?: string; ifNoneMatch?: string; acceptEncoding?: string }, state: 'hit' | 'miss'): CachedAnswer {
+		const notModified = !!request.ifNoneMatch && request.ifNoneMatch.split(',').some((t) => t.trim() === entry.etag)
+		const accepted = notModified ? null : acceptedEncodings(request.acceptEncoding)
+		const encoding = accepted?.has('br') ? 'br' : accepted?.has('gzip') ? 'gzip' : 'identity'
+		const variant = `${state}|${notModified ? 304 : encoding}`
+		// Built once per entry and variant: a cache hit allocates no headers.
+		let headers = entry.answers.get(variant)
+		if (!headers) {
+			headers = { ...baseHeaders, ...Object.fromEntries(entry.headers), etag: entry.etag, vary: 'Accept-Encoding, Accept-Language, Cookie', 'x-page-cache': state }
+			if (entry.cacheControl) headers['cache-control'] = entry.cacheControl
+			if (!notModified) {
+				if (encoding !== 'identity') headers['content-encoding'] = encoding
+				headers['content-length'] = String(entry[encoding].length)
+			}
+			entry.answers.set(variant, headers)
+		}
+		if (notModified) return { status: 304, headers, body: null }
+		return { status: entry.status, headers, body: request.method === 'HEAD' ? null : entry[encoding] }
 	}
 
-	return { keyFor, lookup, store, respond, size: () => entries.size }
+	return { keyFor, lookup, store, respond, size: () => entries.size, bytes: () => totalBytes }
 }
 
 export type PageCache = ReturnType<typeof createPageCache>

@@ -1,9 +1,11 @@
+import { readForm } from '#app/utils/forms.server.ts'
 import { Form, redirect } from 'react-router'
 import { Notice } from '#app/components/form.tsx'
 import { auditAdmin, limitAdminMutation, requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
 import { courseFlags } from '#app/utils/learning.server.ts'
 import { setCourseFlags } from '#db/tenants.ts'
+import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/admin.courses.$slug.settings.ts'
 import { TenantHint } from '#app/components/learning.tsx'
 
@@ -21,9 +23,10 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
 	const course = await requireAdminCourse(scope, params.slug)
-	const form = await request.formData()
+	const form = await readForm(request)
 	const flags = { sequential: form.get('sequential') === 'on' }
 	await setCourseFlags(scope.ctx.db, scope.tenant, course.slug, flags)
+	scope.ctx.tags.revalidate([TENANTS_TAG])
 	await auditAdmin(scope, request, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: scope.tenant.id }, flags)
 	return redirect(`/admin/courses/${course.slug}/settings?saved`)
 }

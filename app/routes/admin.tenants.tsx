@@ -1,3 +1,5 @@
+import { readForm } from '#app/utils/forms.server.ts'
+import { NO_NUL } from '#app/utils/validation.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
@@ -8,6 +10,7 @@ import { mintConsumedTokenProof } from '#app/utils/auth.server.ts'
 import { bumpTenantTokenVersions } from '#db/admin.ts'
 import { TENANT_STATUSES } from '#db/schema/values.ts'
 import { createTenant, findTenantById, listTenants, setTenantStatus } from '#db/tenants.ts'
+import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/admin.tenants.ts'
 
 const createSchema = z.object({
@@ -17,7 +20,7 @@ const createSchema = z.object({
 		.trim()
 		.toLowerCase()
 		.regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'Use lower-case letters, digits and inner hyphens (at most 63)'),
-	name: z.string({ message: 'Enter a name' }).trim().min(1, 'Enter a name').max(120),
+	name: z.string({ message: 'Enter a name' }).trim().min(1, 'Enter a name').max(120).regex(NO_NUL, 'Remove the control characters'),
 	custom_domain: z
 		.string()
 		.trim()
@@ -42,7 +45,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	const scope = requireSuperAdmin(context, request)
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
-	const form = await request.formData()
+	const form = await readForm(request)
 	const { ctx } = scope
 
 	if (form.get('intent') === 'enter') {
@@ -59,6 +62,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 		if (!tenant) throw new Response(null, { status: 404 })
 		if (tenant.status === parsed.data.status) return redirect('/admin/tenants')
 		await setTenantStatus(ctx.db, tenant.id, parsed.data.status)
+		ctx.tags.revalidate([TENANTS_TAG])
 		// Suspension and archiving end every session of the tenant's users at once.
 		if (parsed.data.status !== 'active') await bumpTenantTokenVersions(ctx.db, tenant.id)
 		const action = { suspended: 'tenant.suspended', active: 'tenant.activated', archived: 'tenant.archived' }[parsed.data.status]
@@ -70,6 +74,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: submission.reply(), error: null }, { status: 400 })
 	const { slug, name, custom_domain } = submission.value
 	const tenant = await createTenant(ctx.db, { slug, name, custom_domain: custom_domain ?? null })
+	if (tenant) ctx.tags.revalidate([TENANTS_TAG])
 	if (!tenant) return data({ result: submission.reply({ fieldErrors: { slug: ['That slug or custom domain is already taken'] } }), error: null }, { status: 409 })
 	await auditAdmin(scope, request, 'tenant.created', { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { slug, name })
 	return redirect('/admin/tenants?notice=created')

@@ -1,14 +1,22 @@
 import type { z } from 'zod'
 import type { price } from './content.ts'
 
+// Building an Intl formatter costs far more than using one, and pages format in a handful of locales and styles.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+	let f = formatters.get(key) as T | undefined
+	if (!f) formatters.set(key, (f = make()))
+	return f
+}
+
 export function formatPrice(p: z.infer<typeof price>, locale: string) {
-	return new Intl.NumberFormat(locale, { style: 'currency', currency: p.currency }).format(p.amount / 100)
+	return formatter(`price|${locale}|${p.currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency: p.currency })).format(p.amount / 100)
 }
 
 export function formatMinutes(minutes: number, locale: string) {
-	return new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'long' }).format(minutes)
+	return formatter(`minutes|${locale}`, () => new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'long' })).format(minutes)
 }
 
 export function formatDate(iso: string, locale: string) {
-	return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))
+	return formatter(`date|${locale}`, () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })).format(new Date(iso))
 }

@@ -1,5 +1,9 @@
 import type { Database } from '#db/client.ts'
 import { findTenantsByDomainOrSlug, type Tenant } from '#db/tenants.ts'
+import type { TagStore } from './cache-tags.server.ts'
+
+/** Revalidated by every write to a tenants row this service makes; other processes hear it on the invalidation bus. */
+export const TENANTS_TAG = 'tenants'
 
 export type HostResolution =
 	| { kind: 'apex' }
@@ -32,4 +36,24 @@ export async function resolveHost(db: Database, host: string, baseDomain: string
 	const tenant = rows.find((t) => t.custom_domain === host) ?? rows.find((t) => slug !== null && t.slug === slug)
 	if (!tenant || tenant.status === 'archived') return { kind: 'unknown' }
 	return { kind: 'tenant', tenant }
+}
+
+/**
+ * resolveHost behind a per-process cache: every request starts with the
+ * host, and the answer changes only when a tenant is created, suspended,
+ * archived or reconfigured, each of which revalidates TENANTS_TAG. A row
+ * changed outside the service (by hand in SQL) is picked up within `ttlMs`.
+ */
+export function createHostResolver(db: Database, baseDomain: string, tags: TagStore, ttlMs = 60_000) {
+	const cache = new Map<string, { resolution: HostResolution; version: number; at: number }>()
+	return async function resolve(host: string): Promise<HostResolution> {
+		const version = tags.version(TENANTS_TAG)
+		const hit = cache.get(host)
+		if (hit && hit.version === version && Date.now() - hit.at < ttlMs) return hit.resolution
+		const resolution = await resolveHost(db, host, baseDomain)
+		// Arbitrary Host headers cannot grow it without bound.
+		if (cache.size >= 10_000) cache.clear()
+		cache.set(host, { resolution, version, at: Date.now() })
+		return resolution
+	}
 }

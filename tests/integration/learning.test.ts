@@ -186,11 +186,14 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		const { b } = await enrolled()
 		const t = stack.db.t.tenants
 		await stack.db.orm.update(t).set({ feature_flags_json: { courses: { 'intro-to-web': { sequential: true } } } }).where(eq(t.id, acme.id))
+		// Written behind the app's back, so tell it (as the admin settings action does).
+		stack.tags.revalidate(['tenants'])
 		try {
 			const res = await b.get(entryPath('progressive-enhancement'))
 			expect(res.headers.location).toBe(entryPath('what-is-http', '?notice=complete_previous_in_course'))
 		} finally {
 			await stack.db.orm.update(t).set({ feature_flags_json: {} }).where(eq(t.id, acme.id))
+			stack.tags.revalidate(['tenants'])
 		}
 	})
 
