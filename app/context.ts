@@ -35,6 +35,8 @@ export interface RequestContext {
 	tags: TagStore
 	/** The Redis client when REDIS_URL is set (health probe; rate limits and invalidation use it too). */
 	redis: { ping(): Promise<unknown> } | null
+	/** Set when a loader or action failed because the database was out of reach (the server entry answers 503). */
+	databaseUnavailable?: boolean
 }
 
 export const requestContext = createContext<RequestContext>()

@@ -3,8 +3,11 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server'
-import { ServerRouter, type EntryContext } from 'react-router'
+import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from 'react-router'
+import { isDatabaseUnavailable } from '#db/client.ts'
+import { getRequestContext } from './context.ts'
 import { contentSecurityPolicy } from './utils/csp.ts'
+import { describeError, log } from './utils/log.server.ts'
 
 export const streamTimeout = 5_000
 
@@ -51,4 +54,16 @@ export default function handleRequest(request: Request, status: number, headers:
 			},
 		})
 	})
+}
+
+/**
+ * Every error a loader, action or middleware throws (not thrown Responses).
+ * A database out of reach is remembered on the request so that the server
+ * entry answers the branded 503, as it does when the outage shows before
+ * routing; the log line carries the message, never the stack.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+	if (request.signal.aborted) return
+	if (isDatabaseUnavailable(error)) getRequestContext(context as RouterContextProvider).databaseUnavailable = true
+	log.error('request/route-error', { path: new URL(request.url).pathname, error: describeError(error) })
 }

@@ -36,6 +36,23 @@ export interface Database {
 	close(): Promise<void>
 }
 
+// postgres.js connection errors, PostgreSQL's connection-exception class (08), refusals to
+// connect (57P01-57P03 shutdown, cannot connect now; 53300 too many connections; 3D000 no such
+// database; 28xxx authentication), SQLite's can't-open and I/O errors.
+const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08\w{3}|57P0[123]|53300|3D000|28\w{3}|SQLITE_CANTOPEN|SQLITE_IOERR\w*|SQLITE_BUSY)$/
+// 55000 is a broad class; as a connection refusal it is a database that does not allow connections.
+const REFUSED_CONNECTION = /not currently accepting connections/
+
+/** Whether an error (or one it wraps, as drizzle's query errors do) says the database is out of reach, not that a query was wrong. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+	for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+		const code = (e as { code?: unknown }).code
+		if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) return true
+		if (code === '55000' && REFUSED_CONNECTION.test(String((e as { message?: unknown }).message))) return true
+	}
+	return false
+}
+
 export function isPostgresUrl(url: string) {
 	return /^postgres(ql)?:\/\//.test(url)
 }

@@ -13,7 +13,13 @@ export const log = {
 	error: (event: string, fields: Fields = {}) => write('error', event, fields),
 }
 
-/** Message and name of an error, never its stack, for log lines. */
-export function describeError(error: unknown) {
-	return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+/**
+ * Message and name of an error, never its stack, for log lines. A query
+ * builder's wrapper ("Failed query: <sql> params: <values>") is replaced by
+ * the driver's error it wraps, so values never reach the log.
+ */
+export function describeError(error: unknown): string {
+	if (!(error instanceof Error)) return String(error)
+	if (error.message.startsWith('Failed query:')) return error.cause instanceof Error ? describeError(error.cause) : `${error.name}: query failed`
+	return `${error.name}: ${error.message}`
 }
