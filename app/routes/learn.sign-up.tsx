@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
-import { limitForm } from '#app/utils/forms.server.ts'
+import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { emailField, nameField, newPasswordField } from '#app/utils/validation.ts'
@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const tenant = ctx.tenant
 	if (!tenant) throw new Response(null, { status: 404 })
-	const formData = await request.formData()
+	const formData = await readForm(request)
 	const submission = parseWithZod(formData, { schema })
 	const limited =
 		(await limitForm(ctx, 'signUp', ipEmailKey(ctx.clientIp, formData.get('email')), submission, ['password'])) ??
@@ -32,9 +32,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 
 	const { name, email, password } = submission.value
-	// An existing address gets the same answer and no new account, so sign-up does not reveal who has one.
+	// An existing address gets the same answer, in the same time (the hash is computed
+	// either way), and no new account, so sign-up does not reveal who has one.
+	const passwordHash = await hashPassword(password)
 	if (!(await findUserByEmail(ctx.db, tenant.id, email))) {
-		const user = await createUser(ctx.db, { tenant_id: tenant.id, email, name, role: 'student', password_hash: await hashPassword(password), locale: ctx.locale })
+		const user = await createUser(ctx.db, { tenant_id: tenant.id, email, name, role: 'student', password_hash: passwordHash, locale: ctx.locale })
 		if (user) void mailTokenLink(ctx, user, email, 'email_verify')
 	}
 	return redirect('/learn/sign-up?notice=check-email')
