@@ -137,7 +137,10 @@ async function pageWeight(app: AppProcess, learner: string) {
 		if (page.status !== 200) throw new Error(`${path} answered ${page.status}`)
 		const html = page.body.toString('utf8')
 		let htmlCss = gzipSync(page.body).length
-		for (const [, href] of html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)) htmlCss += gzipSync((await get(app.port, href)).body).length
+		// Attribute order varies (a nonce may come first).
+		const sheets = [...html.matchAll(/<link\b[^>]*>/g)].filter((m) => m[0].includes('rel="stylesheet"')).map((m) => /href="([^"]+)"/.exec(m[0])![1])
+		if (sheets.length === 0) throw new Error(`no stylesheet on ${path}`)
+		for (const href of sheets) htmlCss += gzipSync((await get(app.port, href)).body).length
 		let js = 0
 		for (const src of new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]))) js += gzipSync((await get(app.port, src)).body).length
 		const key = `${cookie ? 'signed in' : 'anonymous'} ${path}`
