@@ -57,13 +57,14 @@ export default function handleRequest(request: Request, status: number, headers:
 }
 
 /**
- * Every error a loader, action or middleware throws (not thrown Responses).
+ * Every Error a loader, action or middleware throws.
  * A database out of reach is remembered on the request so that the server
  * entry answers the branded 503, as it does when the outage shows before
  * routing; the log line carries the message, never the stack.
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
-	if (request.signal.aborted) return
+	// Thrown `data()` and error responses are answers a route chose, not failures.
+	if (request.signal.aborted || !(error instanceof Error)) return
 	if (isDatabaseUnavailable(error)) getRequestContext(context as RouterContextProvider).databaseUnavailable = true
 	log.error('request/route-error', { path: new URL(request.url).pathname, error: describeError(error) })
 }

@@ -1,5 +1,5 @@
-import { and, desc, eq, isNotNull, isNull, max } from 'drizzle-orm'
-import type { Database } from './client.ts'
+import { and, desc, eq, isNotNull, isNull, max, sql } from 'drizzle-orm'
+import { preparedFor, type Database } from './client.ts'
 import { newId } from './ids.ts'
 import type { EnrollmentStatus } from './schema/values.ts'
 
@@ -16,14 +16,18 @@ function entryRow(scope: Scope, courseSlug: string, entrySlug: string) {
 }
 
 export async function findEnrollment(db: Database, scope: Scope, courseSlug: string) {
-	const { enrollments: e } = db.t
-	const [row] = await db.orm
-		.select()
-		.from(e)
-		.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug)))
-		.limit(1)
+	const [row] = await enrollmentOf(db).execute({ ...scope, courseSlug })
 	return row ?? null
 }
+const enrollmentOf = preparedFor((db) => {
+	const e = db.t.enrollments
+	return db.orm
+		.select()
+		.from(e)
+		.where(and(eq(e.tenant_id, sql.placeholder('tenantId')), eq(e.user_id, sql.placeholder('userId')), eq(e.course_slug, sql.placeholder('courseSlug'))))
+		.limit(1)
+		.prepare('enrollment_of')
+})
 
 export async function listEnrollments(db: Database, scope: Scope) {
 	const { enrollments: e } = db.t
@@ -85,21 +89,29 @@ export type EntryProgress = Database['t']['entry_progress']['$inferSelect']
 
 /** The user's progress rows in one course. */
 export async function listProgress(db: Database, scope: Scope, courseSlug: string) {
+	return progressIn(db).execute({ ...scope, courseSlug })
+}
+const progressIn = preparedFor((db) => {
 	const p = db.t.entry_progress
 	return db.orm
 		.select()
 		.from(p)
-		.where(and(eq(p.tenant_id, scope.tenantId), eq(p.user_id, scope.userId), eq(p.course_slug, courseSlug)))
-}
+		.where(and(eq(p.tenant_id, sql.placeholder('tenantId')), eq(p.user_id, sql.placeholder('userId')), eq(p.course_slug, sql.placeholder('courseSlug'))))
+		.prepare('progress_in')
+})
 
 /** The user's progress rows in every course. */
 export async function listAllProgress(db: Database, scope: Scope) {
+	return allProgress(db).execute({ ...scope })
+}
+const allProgress = preparedFor((db) => {
 	const p = db.t.entry_progress
 	return db.orm
 		.select()
 		.from(p)
-		.where(and(eq(p.tenant_id, scope.tenantId), eq(p.user_id, scope.userId)))
-}
+		.where(and(eq(p.tenant_id, sql.placeholder('tenantId')), eq(p.user_id, sql.placeholder('userId'))))
+		.prepare('all_progress')
+})
 
 /** Records that the entry was just viewed, keeping any completion. */
 export async function touchEntry(db: Database, scope: Scope, courseSlug: string, entrySlug: string, at = new Date()) {

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { Database } from './client.ts'
+import { preparedFor, type Database } from './client.ts'
 import { newId } from './ids.ts'
 import type { Locale, Role } from './schema/values.ts'
 
@@ -62,9 +62,10 @@ export async function upsertUser(db: Database, input: UserInput): Promise<User> 
 export async function findUserById(db: Database, id: string) {
 	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter.
 	if (id.includes('\u0000')) return null
-	const [row] = await db.orm.select().from(db.t.users).where(eq(db.t.users.id, id)).limit(1)
+	const [row] = await userById(db).execute({ id })
 	return row ?? null
 }
+const userById = preparedFor((db) => db.orm.select().from(db.t.users).where(eq(db.t.users.id, sql.placeholder('id'))).limit(1).prepare('user_by_id'))
 
 export async function createUser(db: Database, input: UserInput): Promise<User> {
 	const now = new Date()
