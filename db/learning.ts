@@ -30,12 +30,16 @@ const enrollmentOf = preparedFor((db) => {
 })
 
 export async function listEnrollments(db: Database, scope: Scope) {
-	const { enrollments: e } = db.t
+	return enrollmentsOf(db).execute({ ...scope })
+}
+const enrollmentsOf = preparedFor((db) => {
+	const e = db.t.enrollments
 	return db.orm
 		.select()
 		.from(e)
-		.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId)))
-}
+		.where(and(eq(e.tenant_id, sql.placeholder('tenantId')), eq(e.user_id, sql.placeholder('userId'))))
+		.prepare('enrollments_of')
+})
 
 /** Sets the enrollment's status, creating the one row (tenant, user, course) if needed. */
 export async function putEnrollment(db: Database, scope: Scope, courseSlug: string, status: EnrollmentStatus) {
@@ -125,23 +129,38 @@ export async function touchEntry(db: Database, scope: Scope, courseSlug: string,
 export type QuizAttempt = Database['t']['quiz_attempts']['$inferSelect']
 
 export async function listAttempts(db: Database, scope: Scope, courseSlug: string, entrySlug: string) {
+	return attemptsAt(db).execute({ ...scope, courseSlug, entrySlug })
+}
+const attemptsAt = preparedFor((db) => {
 	const q = db.t.quiz_attempts
 	return db.orm
 		.select()
 		.from(q)
-		.where(and(eq(q.tenant_id, scope.tenantId), eq(q.user_id, scope.userId), eq(q.course_slug, courseSlug), eq(q.entry_slug, entrySlug)))
+		.where(
+			and(
+				eq(q.tenant_id, sql.placeholder('tenantId')),
+				eq(q.user_id, sql.placeholder('userId')),
+				eq(q.course_slug, sql.placeholder('courseSlug')),
+				eq(q.entry_slug, sql.placeholder('entrySlug')),
+			),
+		)
 		.orderBy(q.attempt_number)
-}
+		.prepare('attempts_at')
+})
 
 export async function recentAttempts(db: Database, scope: Scope, limit = 5) {
+	return recentAttemptsOf(db).execute({ ...scope, limit })
+}
+const recentAttemptsOf = preparedFor((db) => {
 	const q = db.t.quiz_attempts
 	return db.orm
 		.select()
 		.from(q)
-		.where(and(eq(q.tenant_id, scope.tenantId), eq(q.user_id, scope.userId), isNotNull(q.submitted_at)))
+		.where(and(eq(q.tenant_id, sql.placeholder('tenantId')), eq(q.user_id, sql.placeholder('userId')), isNotNull(q.submitted_at)))
 		.orderBy(desc(q.submitted_at))
-		.limit(limit)
-}
+		.limit(sql.placeholder('limit'))
+		.prepare('recent_attempts_of')
+})
 
 export interface AttemptInput {
 	score: number
