@@ -23,7 +23,16 @@ const marked = new Marked({
 	},
 })
 
-/** Markdown to HTML for a page body. */
+// Bodies come from the content cache and repeat on every view; parsing them is the costliest step of an entry page.
+const rendered = new Map<string, string>()
+const MAX_RENDERED = 500
+
+/** Markdown to HTML for a page body, remembered for the most recent bodies. */
 export function renderMarkdown(source: string) {
-	return marked.parse(source, { async: false })
+	const hit = rendered.get(source)
+	if (hit !== undefined) return hit
+	const html = marked.parse(source, { async: false })
+	if (rendered.size >= MAX_RENDERED) rendered.delete(rendered.keys().next().value!)
+	rendered.set(source, html)
+	return html
 }
