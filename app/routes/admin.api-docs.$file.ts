@@ -27,7 +27,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	requireAdmin(context, request)
 	const headers = { 'cache-control': 'private, max-age=86400' }
 	if (params.file === 'init.js') return new Response(INIT, { headers: { ...headers, 'content-type': 'text/javascript; charset=utf-8' } })
-	const type = FILES[params.file]
+	// Own keys only: `__proto__` or `constructor` must not reach the file system.
+	const type = Object.hasOwn(FILES, params.file) ? FILES[params.file] : undefined
 	if (!type) throw new Response(null, { status: 404 })
 	const path = join(swaggerDir, params.file)
 	const { size } = await stat(path)
