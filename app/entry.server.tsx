@@ -6,6 +6,7 @@ import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'reac
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from 'react-router'
 import { isDatabaseUnavailable } from '#db/client.ts'
 import { getRequestContext } from './context.ts'
+import './i18n/catalogues.server.ts'
 import { contentSecurityPolicy } from './utils/csp.ts'
 import { describeError, log } from './utils/log.server.ts'
 

@@ -1,10 +1,11 @@
 import { useEffect, useRef } from 'react'
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from 'react-router'
+import { isRouteErrorResponse, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from 'react-router'
 import { getRequestContext } from './context.ts'
+import { useI18n } from './i18n/index.ts'
+import { isLocale, LOCALE_NAMES, LOCALES, localePath, splitLocalePath, DEFAULT_LOCALE } from './i18n/locales.ts'
 import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
 import { loadMenu, loadSiteChrome } from './utils/site.server.ts'
 import { impersonatorOf } from './utils/admin.server.ts'
-import { isLocale } from './utils/locale.server.ts'
 import appCss from './styles/app.css?url'
 import type { Route } from './+types/root.ts'
 
@@ -20,7 +21,17 @@ export const middleware: Route.MiddlewareFunction[] = [
 		const ctx = getRequestContext(context)
 		const read = await readSession(ctx, request)
 		context.set(sessionContext, read.state === 'valid' ? read.session : null)
-		if (read.state === 'valid' && isLocale(read.session.user.locale)) ctx.locale = read.session.user.locale
+		if (read.state === 'valid' && isLocale(read.session.user.locale)) {
+			const userLocale = read.session.user.locale
+			const url = new URL(request.url)
+			const { locale: urlLocale, path } = splitLocalePath(url.pathname)
+			// Pages only a signed-in user sees are always in the user's locale, under its prefix;
+			// public pages keep an explicit prefix and otherwise follow the user too.
+			if (SIGNED_IN_ONLY.test(path)) {
+				if ((urlLocale ?? DEFAULT_LOCALE) !== userLocale && request.method === 'GET') throw redirect(localePath(userLocale, path) + url.search)
+				ctx.locale = userLocale
+			} else if (!urlLocale) ctx.locale = userLocale
+		}
 		const response = await next()
 		if (read.state === 'rejected' && !response.headers.get('set-cookie')?.includes('lms_session=')) {
 			const headers = new Headers(response.headers)
@@ -31,12 +42,19 @@ export const middleware: Route.MiddlewareFunction[] = [
 	},
 ]
 
+/** The account, the dashboard, enrollment, entries and administration (their locale is the user's). */
+const SIGNED_IN_ONLY = /^\/(?:learn\/(?:dashboard|account)(?:\/|$)|learn\/course\/[^/]+\/(?:enroll$|entry\/)|admin(?:\/|$))/
+
 export async function loader({ context, request }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const [site, menu] = await Promise.all([loadSiteChrome(ctx), loadMenu(ctx)])
 	const session = getSession(context)
+	const url = new URL(request.url)
 	return {
 		locale: ctx.locale,
+		/** This page's path without a locale prefix: the switcher and the hreflang alternates add their own. */
+		path: splitLocalePath(url.pathname).path,
+		search: url.search,
 		site,
 		isApex: ctx.tenant === null,
 		origin: ctx.origin,
@@ -48,54 +66,62 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
 	const data = useRouteLoaderData<typeof loader>('root')
+	const t = useI18n()
+	const { m } = t
 	const site = data?.site
 	const style = site
 		? ({ '--brand': site.themeColor, '--on-brand': site.onThemeColor } as React.CSSProperties)
 		: undefined
+	const siteName = site?.name ?? m.common.platformName
 	return (
-		<html lang={data?.locale ?? 'en'}>
+		<html lang={t.locale}>
 			<head>
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				{site ? <meta name="theme-color" content={site.themeColor} /> : null}
+				{data
+					? [...LOCALES, 'x-default' as const].map((l) => (
+							<link key={l} rel="alternate" hrefLang={l} href={data.origin + localePath(l === 'x-default' ? DEFAULT_LOCALE : l, data.path)} />
+						))
+					: null}
 				<Meta />
 				<Links />
 			</head>
 			<body style={style}>
 				<a className="skip-link" href="#main">
-					Skip to content
+					{m.common.skipToContent}
 				</a>
 				{data?.impersonating ? (
 					<div className="banner banner-impersonation" role="status">
 						<form method="post" action="/api/admin/impersonate/stop" className="wrap">
-							{`You are signed in as ${data.impersonating} (impersonation). `}
+							{`${t.format(m.common.impersonation.banner, { name: data.impersonating })} `}
 							<button type="submit" className="link-button">
-								Stop impersonating
+								{m.common.impersonation.stop}
 							</button>
 						</form>
 					</div>
 				) : null}
 				<header className="site-header">
 					<div className="wrap">
-						<a className="site-name" href="/">
-							{site?.name ?? 'Open LMS'}
+						<a className="site-name" href={t.href('/')}>
+							{siteName}
 						</a>
-						<nav aria-label="Main">
-							{data && !data.isApex ? <a href="/learn">Courses</a> : null}
+						<nav aria-label={m.common.nav.label}>
+							{data && !data.isApex ? <a href={t.href('/learn')}>{m.common.nav.courses}</a> : null}
 							{data?.menu.map((item) => (
-								<a key={item.slug} href={`/${item.slug}`}>
+								<a key={item.slug} href={t.href(`/${item.slug}`)}>
 									{item.title}
 								</a>
 							))}
-							{data ? <a href="/blog">Blog</a> : null}
+							{data ? <a href={t.href('/blog')}>{m.common.nav.blog}</a> : null}
 							{data?.user ? (
 								<>
-									{data.user.role === 'student' ? <a href="/learn/dashboard">Dashboard</a> : <a href="/admin">Admin</a>}
-									<a href="/learn/account">Account</a>
-									<a href="/learn/sign-out">Sign out</a>
+									{data.user.role === 'student' ? <a href={t.href('/learn/dashboard')}>{m.common.nav.dashboard}</a> : <a href={t.href('/admin')}>{m.common.nav.admin}</a>}
+									<a href={t.href('/learn/account')}>{m.common.nav.account}</a>
+									<a href={t.href('/learn/sign-out')}>{m.common.nav.signOut}</a>
 								</>
 							) : data ? (
-								<a href="/learn/sign-in">Sign in</a>
+								<a href={t.href('/learn/sign-in')}>{m.common.nav.signIn}</a>
 							) : null}
 						</nav>
 					</div>
@@ -104,13 +130,40 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					{children}
 				</main>
 				<footer className="site-footer">
-					<div className="wrap">{site?.name ?? 'Open LMS'}</div>
+					<div className="wrap">
+						<span>{siteName}</span>
+						{data ? <LocaleSwitcher redirectTo={data.path + data.search} /> : null}
+					</div>
 				</footer>
 				<FocusAfterNavigation />
 				<ScrollRestoration />
 				<Scripts />
 			</body>
 		</html>
+	)
+}
+
+/**
+ * A plain form, so it works without JavaScript and always reloads the whole
+ * page in the new language (routes/learn.locale.ts).
+ */
+function LocaleSwitcher({ redirectTo }: { redirectTo: string }) {
+	const { m, locale } = useI18n()
+	return (
+		<form method="post" action="/learn/locale" className="locale-switcher">
+			<input type="hidden" name="redirectTo" value={redirectTo} />
+			<label htmlFor="locale-switcher">{m.common.switcher.label}</label>
+			<select id="locale-switcher" name="locale" defaultValue={locale}>
+				{LOCALES.map((l) => (
+					<option key={l} value={l} lang={l}>
+						{LOCALE_NAMES[l]}
+					</option>
+				))}
+			</select>
+			<button type="submit" className="button button-secondary">
+				{m.common.switcher.submit}
+			</button>
+		</form>
 	)
 }
 
@@ -150,20 +203,26 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-	let title = 'Something went wrong'
-	let message = 'Please try again in a moment.'
+	const t = useI18n()
+	const text = t.m.common.errors
+	let title = text.title
+	let message = text.message
 	if (isRouteErrorResponse(error)) {
 		if (error.status === 404) {
-			title = 'Page not found'
-			message = 'We could not find that page.'
+			title = text.notFoundTitle
+			message = text.notFound
 		} else if (error.status === 410) {
-			title = 'No longer available'
-			message = 'This content has been retired.'
+			title = text.goneTitle
+			message = text.gone
 		} else if (error.status === 503) {
-			title = 'Temporarily unavailable'
-			message = 'Course content could not be loaded right now. Please try again in a moment.'
+			title = text.unavailableTitle
+			message = text.contentUnavailable
+		} else if (error.status === 403) {
+			title = text.forbiddenTitle
+			message = text.forbidden
 		} else if (typeof error.data === 'string' && error.status < 500) {
-			message = error.data
+			// Thrown answers carry a catalogue key (or, from older code, plain text).
+			message = t.text(error.data)
 		}
 	}
 	return (
@@ -172,7 +231,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 			<h1>{title}</h1>
 			<p>{message}</p>
 			<p>
-				<a href="/">Go to the home page</a>
+				<a href={t.href('/')}>{text.home}</a>
 			</p>
 		</section>
 	)

@@ -1,8 +1,14 @@
-import { type RouteConfig, index, route } from '@react-router/dev/routes'
+import { type RouteConfig, type RouteConfigEntry, index, prefix, route } from '@react-router/dev/routes'
+import { PREFIXED_LOCALES } from './i18n/locales.ts'
 
 // The whole URL map. One module per URL: pages export a default component,
 // resource routes (APIs, webhooks, files) only a loader or action.
-export default [
+//
+// The learner, admin and public content routes also answer under each
+// non-default locale's prefix (/es/learn, /fr/admin/users, /de/blog); the
+// server entry reads the prefix as the page's locale. Platform paths (API,
+// well-known and discovery files, assets) stay unprefixed.
+const localized = [
 	index('routes/home.tsx'),
 	route('learn', 'routes/learn.tsx'),
 
@@ -41,6 +47,21 @@ export default [
 	route('admin/api-docs/:file', 'routes/admin.api-docs.$file.ts'),
 	route('admin/tenants', 'routes/admin.tenants.tsx'),
 	route('admin/enter', 'routes/admin.enter.tsx'),
+
+	// Public content of the host's site
+	route('blog', 'routes/blog.tsx'),
+	route('blog/:slug', 'routes/blog.$slug.tsx'),
+	route(':slug', 'routes/page.$slug.tsx'),
+]
+
+export default [
+	...localized,
+	...PREFIXED_LOCALES.flatMap((locale) =>
+		prefix(locale, localized).map((entry): RouteConfigEntry => ({ ...entry, id: `${locale}/${entry.id ?? entry.file.replace(/\.tsx?$/, '')}` })),
+	),
+	// The interface language (the locale switcher's form): a cookie, and users.locale when signed in
+	route('learn/locale', 'routes/learn.locale.ts'),
+
 	route('api/admin/impersonate/start', 'routes/api.admin.impersonate.start.ts'),
 	route('api/admin/impersonate/stop', 'routes/api.admin.impersonate.stop.ts'),
 
@@ -65,11 +86,6 @@ export default [
 	route('.well-known/change-password', 'routes/well-known.change-password.ts'),
 	route('llms.txt', 'routes/llms.txt.ts'),
 	route('llms-full.txt', 'routes/llms-full.txt.ts'),
-
-	// Public content of the host's site
-	route('blog', 'routes/blog.tsx'),
-	route('blog/:slug', 'routes/blog.$slug.tsx'),
-	route(':slug', 'routes/page.$slug.tsx'),
 
 	// Content pipeline (and Markdown projections; /<url>.md is rewritten to them in server/app.ts)
 	route('api/aeo/markdown/:slug', 'routes/api.aeo.markdown.$slug.ts'),

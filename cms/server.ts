@@ -43,6 +43,8 @@ export interface CmsOptions {
 export interface CmsStats {
 	total: number
 	byPath: Record<string, number>
+	/** Content requests by their `locale` query parameter (`none` when absent, as for assets). */
+	byLocale: Record<string, number>
 }
 
 /** Fault injection for tests: delay every answer, fail it, or answer garbage. */
@@ -109,7 +111,7 @@ class ApiError extends Error {
 export function createCmsServer(options: CmsOptions) {
 	const contentDir = options.contentDir ?? defaultContentDir
 	let sites = loadContent(contentDir)
-	const stats: CmsStats = { total: 0, byPath: {} }
+	const stats: CmsStats = { total: 0, byPath: {}, byLocale: {} }
 	const faults: CmsFaults = { delayMs: 0, mode: 'ok' }
 	const expectedKey = Buffer.from(options.apiKey)
 
@@ -138,6 +140,7 @@ export function createCmsServer(options: CmsOptions) {
 			if (req.method === 'POST') {
 				stats.total = 0
 				stats.byPath = {}
+				stats.byLocale = {}
 			}
 			return send(res, 200, stats)
 		}
@@ -151,6 +154,8 @@ export function createCmsServer(options: CmsOptions) {
 
 		stats.total++
 		stats.byPath[url.pathname] = (stats.byPath[url.pathname] ?? 0) + 1
+		const requested = url.searchParams.get('locale') ?? 'none'
+		stats.byLocale[requested] = (stats.byLocale[requested] ?? 0) + 1
 		if (faults.delayMs > 0) await new Promise((r) => setTimeout(r, faults.delayMs))
 		if (faults.mode === 'error') return send(res, 500, { error: { status: 500, message: 'Injected failure' } })
 		if (faults.mode === 'garbage') {

@@ -18,6 +18,9 @@ import { createMailer } from '#app/utils/email.server.ts'
 import { errorCodeFor, jsonError } from '#app/utils/errors.ts'
 import { createMemoryDriver, createRedisDriver, createUpstashDriver, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
 import { negotiateLocale } from '#app/utils/locale.server.ts'
+import { i18n } from '#app/i18n/index.ts'
+import { splitLocalePath } from '#app/i18n/locales.ts'
+import '#app/i18n/catalogues.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
 import { createHostResolver, normalizeHost, type HostResolution } from '#app/utils/tenant.server.ts'
 import { openDatabase, type Database } from '#db/client.ts'
@@ -82,26 +85,32 @@ export function createApp(options: AppOptions) {
 		const host = normalizeHost(hostHeader)
 		const protocol = trustProxy && firstHeader(req.headers['x-forwarded-proto']) === 'https' ? 'https:' : 'http:'
 		const path = (req.url ?? '/').split('?')[0]
-		const locale = negotiateLocale(firstHeader(req.headers['accept-language']), cookieValue(req.headers.cookie, 'lms_locale'))
+		// The locale: a URL prefix (/es/learn) first, then the lms_locale cookie, Accept-Language, en.
+		// A signed-in user's own locale takes over in the root middleware (app/root.tsx).
+		const localized = splitLocalePath(path)
+		const locale = localized.locale ?? negotiateLocale(req.headers['accept-language'], cookieValue(req.headers.cookie, 'lms_locale'))
+		const t = i18n(locale)
+		const text = t.m.common.status
 		const reply = (response: Response) => {
 			// A token in the URL never leaves in a Referer header, not even to this site's own assets.
-			if (TOKEN_PAGE.test(path)) response.headers.set('referrer-policy', 'no-referrer')
+			if (TOKEN_PAGE.test(localized.path)) response.headers.set('referrer-policy', 'no-referrer')
 			return send(res, response, protocol)
 		}
 		// Refused before routing: the JSON envelope under /api/, else a branded page.
 		const refuse = (status: number, error: string, page: { title: string; message: string }) =>
 			reply(isApi(path) ? jsonError(status, errorCodeFor(status), error) : statusPage({ status, ...page, lang: locale }))
+		const databaseDown = { title: t.m.common.errors.unavailableTitle, message: text.databaseDown }
 
 		let resolution: HostResolution
 		try {
 			resolution = await resolveTenantHost(host)
 		} catch (error) {
 			log.error('request/tenant-lookup-failed', { host, error: describeError(error) })
-			return refuse(503, 'Service temporarily unavailable', DATABASE_DOWN)
+			return refuse(503, 'Service temporarily unavailable', databaseDown)
 		}
 
 		if (resolution.kind === 'unknown') {
-			return refuse(404, 'Not found', { title: 'Site not found', message: 'There is no learning site at this address.' })
+			return refuse(404, 'Not found', { title: text.siteNotFoundTitle, message: text.siteNotFound })
 		}
 		if (path.startsWith('/assets/')) return assets(req, res, () => reply(new Response('Not found', { status: 404 })))
 
@@ -110,8 +119,8 @@ export function createApp(options: AppOptions) {
 			return reply(
 				statusPage({
 					status: 503,
-					title: 'This site is temporarily unavailable',
-					message: `${tenant.name} has paused this learning site. Please check back later or contact your administrator.`,
+					title: text.suspendedTitle,
+					message: t.format(text.suspended, { site: tenant.name }),
 					brand: tenant.name,
 					lang: locale,
 				}),
@@ -121,13 +130,13 @@ export function createApp(options: AppOptions) {
 		const origin = `${protocol}//${hostHeader}`
 		// Bodies must declare their length (browsers always do), so the limit holds before reading.
 		if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined && !isSafeMethod(req.method)) {
-			return refuse(411, 'Send the body with a Content-Length', { title: 'Request refused', message: 'The request did not say how long it was. Please try again.' })
+			return refuse(411, 'Send the body with a Content-Length', { title: text.refusedTitle, message: text.noLength })
 		}
 		if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-			return refuse(413, 'The request body is too large', { title: 'Too much data', message: 'What you sent is larger than this site accepts (1 MB). Shorten it and try again.' })
+			return refuse(413, 'The request body is too large', { title: text.tooLargeTitle, message: text.tooLarge })
 		}
 		if (!isSafeMethod(req.method) && !sameOriginRequest(req, origin) && path !== '/api/cms/revalidate') {
-			return refuse(403, 'Cross-site request refused', { title: 'Request refused', message: 'This form was sent from another site. Go back, reload the page and try again.' })
+			return refuse(403, 'Cross-site request refused', { title: text.refusedTitle, message: text.crossSite })
 		}
 
 		// The favicon is a route handler (spec: /favicon.ico is rewritten to /api/favicon).
@@ -169,7 +178,7 @@ export function createApp(options: AppOptions) {
 		// answered like the outage before routing, not as a generic error.
 		if (response.status === 500 && value.databaseUnavailable) {
 			await response.body?.cancel()
-			return refuse(503, 'Service temporarily unavailable', DATABASE_DOWN)
+			return refuse(503, 'Service temporarily unavailable', databaseDown)
 		}
 		// Under /api/ every error is the JSON envelope, also for URLs no route matches.
 		if (isApi(path) && response.status >= 400 && !response.headers.get('content-type')?.startsWith('application/json')) {
@@ -215,8 +224,6 @@ export function createApp(options: AppOptions) {
 
 	return { listener, db, cms, rateLimit, tags, pageCache, redis }
 }
-
-const DATABASE_DOWN = { title: 'Temporarily unavailable', message: 'We could not reach our database. Please try again in a moment.' }
 
 const TOKEN_PAGE = /^\/(?:learn\/(?:verify|reset|magic|account\/email)\/[^/]+|invite\/[^/]+|admin\/enter)$/
 

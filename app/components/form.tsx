@@ -2,6 +2,7 @@ import { getInputProps, getSelectProps, useForm, type FieldMetadata, type Submis
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { z } from 'zod'
 import { useNavigation } from 'react-router'
+import { useI18n } from '#app/i18n/index.ts'
 
 /** A labelled input with its error beside it, tied by aria-describedby; works without JavaScript. */
 export function Field({
@@ -38,13 +39,14 @@ export function Field({
 	)
 }
 
-/** Errors that belong to the whole form (wrong password, rate limit). */
+/** Errors that belong to the whole form (wrong password, rate limit): catalogue keys, shown in the page's locale. */
 export function FormError({ errors, id }: { errors?: string[]; id?: string }) {
+	const t = useI18n()
 	if (!errors?.length) return null
 	return (
 		<div className="notice notice-error" role="alert" id={id}>
 			{errors.map((e) => (
-				<p key={e}>{e}</p>
+				<p key={e}>{t.text(e)}</p>
 			))}
 		</div>
 	)
@@ -53,10 +55,11 @@ export function FormError({ errors, id }: { errors?: string[]; id?: string }) {
 /** A submit button that says it is working while its form is being sent (with JavaScript; without it, the browser shows its own progress). */
 export function Submit({ children, name, value, className = 'button', disabled }: { children: React.ReactNode; name?: string; value?: string; className?: string; disabled?: boolean }) {
 	const navigation = useNavigation()
+	const { m } = useI18n()
 	const pending = navigation.state === 'submitting' && (value === undefined || navigation.formData?.get(name ?? '') === value)
 	return (
 		<button type="submit" className={className} name={name} value={value} disabled={disabled} aria-disabled={pending || undefined}>
-			{pending ? 'Working…' : children}
+			{pending ? m.common.working : children}
 		</button>
 	)
 }
@@ -71,10 +74,11 @@ export function Notice({ children, tone = 'info' }: { children: React.ReactNode;
 
 /** The field's errors beside it, under the id its control's aria-describedby names. */
 function FieldErrors({ meta }: { meta: FieldMetadata<string> }) {
+	const t = useI18n()
 	if (!meta.errors?.length) return null
 	return (
 		<p id={meta.errorId} className="field-error">
-			{meta.errors.join(' ')}
+			{meta.errors.map(t.text).join(' ')}
 		</p>
 	)
 }
@@ -102,9 +106,10 @@ export function SelectField({ label, meta, options }: { label: string; meta: Fie
  * the action's lastResult (works without JavaScript), and in the browser
  * when JavaScript runs.
  */
-export function useZodForm(schema: z.ZodType, lastResult: SubmissionResult<string[]> | null | undefined) {
+export function useZodForm(schema: z.ZodType, lastResult: SubmissionResult<string[]> | null | undefined, defaultValue?: Record<string, string>) {
 	return useForm<Record<string, string>>({
 		lastResult,
+		defaultValue,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: schema as never }),
 		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',

@@ -1,33 +1,36 @@
+import { useI18n } from '#app/i18n/index.ts'
+
 /** Shown on every page of a course while staff preview it: nothing is recorded. */
 export function PreviewBanner() {
+	const { m } = useI18n()
 	return (
 		<div className="banner banner-preview" role="status">
-			<strong>Preview mode.</strong> You see the course as a learner would, without enrollment or locks. Nothing you do here is saved.
+			<strong>{m.common.preview.title}</strong> {m.common.preview.body}
 		</div>
 	)
 }
 
 export function ProgressBar({ percent, label }: { percent: number; label: string }) {
+	const t = useI18n()
 	return (
 		<div className="progress">
 			<progress max={100} value={percent} aria-label={label}>
-				{percent}%
+				{t.percent(percent)}
 			</progress>
-			<span>
-				{`${percent}% · ${label}`}
-			</span>
+			<span>{`${t.percent(percent)} · ${label}`}</span>
 		</div>
 	)
 }
 
 /** Shown to a super_admin on the apex for pages that belong to one tenant. */
 export function TenantHint({ title, what }: { title: string; what: string }) {
+	const t = useI18n()
 	return (
 		<section>
 			<h1>{title}</h1>
 			<p className="notice notice-info">
-				{`${what} belong to a tenant. `}
-				<a href="/admin/tenants">Open the tenant</a> first.
+				{`${t.format(t.m.common.tenantHint.body, { what })} `}
+				<a href={t.href('/admin/tenants')}>{t.m.common.tenantHint.open}</a> {t.m.common.tenantHint.after}
 			</p>
 		</section>
 	)

@@ -2,6 +2,7 @@ import { parse } from 'yaml'
 import document from '../../openapi/openapi.yaml?raw'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import type { Route } from './+types/admin.api-docs.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 
 interface Operation {
 	summary?: string
@@ -29,14 +30,15 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: '/admin/api-docs/swagger-ui.css' }]
 
-export const meta: Route.MetaFunction = () => [{ title: 'API documentation · Administration' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.apiDocs.metaTitle }]
 
 export default function ApiDocs({ loaderData: d }: Route.ComponentProps) {
+	const m = useI18n().m.adminCourses.apiDocs
 	return (
 		<section>
-			<h1>API documentation</h1>
+			<h1>{m.title}</h1>
 			<p>
-				<a href="/openapi.yaml">Download openapi.yaml</a>
+				<a href="/openapi.yaml">{m.download}</a>
 			</p>
 			{/* Swagger UI mounts here when JavaScript runs; React leaves this element's content alone. */}
 			<div id="swagger-ui" dangerouslySetInnerHTML={{ __html: '' }} />
@@ -45,9 +47,9 @@ export default function ApiDocs({ loaderData: d }: Route.ComponentProps) {
 				<table>
 					<thead>
 						<tr>
-							<th scope="col">Operation</th>
-							<th scope="col">Summary</th>
-							<th scope="col">Answers</th>
+							<th scope="col">{m.operation}</th>
+							<th scope="col">{m.summary}</th>
+							<th scope="col">{m.answers}</th>
 						</tr>
 					</thead>
 					<tbody>

@@ -2,7 +2,7 @@ import { Form } from 'react-router'
 import { NO_NUL } from '#app/utils/validation.ts'
 import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
-import { formatDate } from '#app/utils/format.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { listAudit } from '#db/admin.ts'
 import type { Route } from './+types/admin.audit.ts'
 
@@ -31,7 +31,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 	return {
 		filters: f,
 		global: !tenant,
-		locale: ctx.locale,
 		rows: page.map((a) => ({
 			id: a.id,
 			at: a.created_at.toISOString(),
@@ -46,9 +45,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 	}
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Audit log · Administration' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.audit.metaTitle }]
 
 export default function Audit({ loaderData: d }: Route.ComponentProps) {
+	const t = useI18n()
+	const m = t.m.adminCourses.audit
 	const older = () => {
 		const search = new URLSearchParams(Object.entries(d.filters).filter(([, v]) => v) as [string, string][])
 		search.set('before', d.next!)
@@ -56,47 +57,47 @@ export default function Audit({ loaderData: d }: Route.ComponentProps) {
 	}
 	return (
 		<section>
-			<h1>Audit log</h1>
-			<p className="hint">{d.global ? 'Every tenant and the platform.' : 'This site only.'}</p>
+			<h1>{m.title}</h1>
+			<p className="hint">{d.global ? m.global : m.tenant}</p>
 			<Form method="get" className="filters" role="search">
 				<label>
-					Action starts with <input name="action" defaultValue={d.filters.action ?? ''} placeholder="user." />
+					{m.actionFilter} <input name="action" defaultValue={d.filters.action ?? ''} placeholder="user." />
 				</label>
 				<label>
-					Target kind <input name="target" defaultValue={d.filters.target ?? ''} placeholder="user" />
+					{m.targetFilter} <input name="target" defaultValue={d.filters.target ?? ''} placeholder="user" />
 				</label>
 				<label>
-					Actor id <input name="actor" defaultValue={d.filters.actor ?? ''} />
+					{m.actorFilter} <input name="actor" defaultValue={d.filters.actor ?? ''} />
 				</label>
 				<label>
-					Since <input type="date" name="since" defaultValue={d.filters.since ?? ''} />
+					{m.sinceFilter} <input type="date" name="since" defaultValue={d.filters.since ?? ''} />
 				</label>
 				<button type="submit" className="button button-secondary">
-					Filter
+					{m.filter}
 				</button>
 			</Form>
 			{d.rows.length === 0 ? (
-				<p className="empty">No audit rows match.</p>
+				<p className="empty">{m.empty}</p>
 			) : (
 				<table>
 					<thead>
 						<tr>
-							<th scope="col">When</th>
-							<th scope="col">Action</th>
-							<th scope="col">Actor</th>
-							<th scope="col">Target</th>
-							{d.global ? <th scope="col">Tenant</th> : null}
-							<th scope="col">Details</th>
+							<th scope="col">{m.when}</th>
+							<th scope="col">{m.action}</th>
+							<th scope="col">{m.actor}</th>
+							<th scope="col">{m.target}</th>
+							{d.global ? <th scope="col">{m.tenantColumn}</th> : null}
+							<th scope="col">{m.details}</th>
 						</tr>
 					</thead>
 					<tbody>
 						{d.rows.map((r) => (
 							<tr key={r.id}>
-								<td>{formatDate(r.at, d.locale)}</td>
+								<td>{t.date(r.at)}</td>
 								<td>{r.action}</td>
 								<td>{r.actor ?? '—'}</td>
 								<td>{r.target}</td>
-								{d.global ? <td>{r.tenant ?? 'platform'}</td> : null}
+								{d.global ? <td>{r.tenant ?? m.platform}</td> : null}
 								<td>
 									<code>{r.metadata}</code>
 								</td>
@@ -107,7 +108,7 @@ export default function Audit({ loaderData: d }: Route.ComponentProps) {
 			)}
 			{d.next ? (
 				<p>
-					<a href={older()}>Older →</a>
+					<a href={older()}>{m.older}</a>
 				</p>
 			) : null}
 		</section>

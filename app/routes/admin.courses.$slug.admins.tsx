@@ -12,6 +12,8 @@ import { assignCourseAdmin } from '#db/learning.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import type { Route } from './+types/admin.courses.$slug.admins.ts'
 import { TenantHint } from '#app/components/learning.tsx'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
 
 const assignSchema = z.object({ intent: z.literal('assign'), email: emailField })
 
@@ -47,37 +49,39 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 		// Their session claims list the course: end those sessions.
 		await updateUser(db, userId, {}, { bumpTokenVersion: true })
 		await audit('course.admin_revoked', userId)
-		return redirect(`/admin/courses/${course.slug}/admins?notice=revoked`)
+		return redirect(localePath(scope.ctx.locale, `/admin/courses/${course.slug}/admins?notice=revoked`))
 	}
 
 	const submission = parseWithZod(form, { schema: assignSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const user = await findUserByEmail(db, tenant.id, submission.value.email)
-	if (!user) return data({ result: submission.reply({ fieldErrors: { email: ['Nobody on this site has that address. Invite them as a course admin instead.'] } }) }, { status: 400 })
-	if (user.role !== 'course_admin') return data({ result: submission.reply({ fieldErrors: { email: ['Only course admins can be assigned. Change their role first.'] } }) }, { status: 400 })
+	if (!user) return data({ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.unknownEmail'] } }) }, { status: 400 })
+	if (user.role !== 'course_admin') return data({ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.notCourseAdmin'] } }) }, { status: 400 })
 	await assignCourseAdmin(db, { tenantId: tenant.id, userId: user.id }, course.slug, scope.session.user.id)
 	await updateUser(db, user.id, {}, { bumpTokenVersion: true })
 	await audit('course.admin_assigned', user.id)
-	return redirect(`/admin/courses/${course.slug}/admins?notice=assigned`)
+	return redirect(localePath(scope.ctx.locale, `/admin/courses/${course.slug}/admins?notice=assigned`))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Course admins · Administration' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.admins.metaTitle }]
 
 export default function CourseAdmins({ loaderData: d, actionData }: Route.ComponentProps) {
 	const [form, fields] = useZodForm(assignSchema, actionData && 'result' in actionData ? actionData.result : undefined)
-	if (d.hint) return <TenantHint title="Course admins" what="Course admins" />
+	const t = useI18n()
+	const m = t.m.adminCourses
+	if (d.hint) return <TenantHint title={m.admins.hintTitle} what={m.admins.hintWhat} />
 	return (
 		<section className="narrow">
 			<p>
-				<a href={`/admin/courses/${d.slug}/dashboard`}>← Dashboard</a>
+				<a href={t.href(`/admin/courses/${d.slug}/dashboard`)}>{m.nav.backToDashboard}</a>
 			</p>
-			<h1>{`Admins · ${d.title}`}</h1>
-			{d.notice === 'assigned' ? <Notice tone="ok">Assigned.</Notice> : d.notice === 'revoked' ? <Notice tone="ok">Revoked.</Notice> : null}
-			{actionData && 'error' in actionData ? <Notice tone="error">{String(actionData.error)}</Notice> : null}
+			<h1>{t.format(m.admins.title, { course: d.title })}</h1>
+			{d.notice === 'assigned' ? <Notice tone="ok">{m.admins.assigned}</Notice> : d.notice === 'revoked' ? <Notice tone="ok">{m.admins.revoked}</Notice> : null}
+			{actionData && 'error' in actionData ? <Notice tone="error">{t.text(String(actionData.error))}</Notice> : null}
 			{d.admins.length === 0 ? (
-				<p className="empty">No course admins yet.</p>
+				<p className="empty">{m.admins.empty}</p>
 			) : (
 				<ul>
 					{d.admins.map((a) => (
@@ -86,18 +90,18 @@ export default function CourseAdmins({ loaderData: d, actionData }: Route.Compon
 							<Form method="post">
 								<input type="hidden" name="intent" value="revoke" />
 								<input type="hidden" name="userId" value={a.userId} />
-								<button type="submit" className="link-button">{`Revoke ${a.name}`}</button>
+								<button type="submit" className="link-button">{t.format(m.admins.revoke, { name: a.name })}</button>
 							</Form>
 						</li>
 					))}
 				</ul>
 			)}
-			<h2>Assign a course admin</h2>
+			<h2>{m.admins.assignTitle}</h2>
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<input type="hidden" name="intent" value="assign" />
 				<FormError errors={form.errors} id={form.errorId} />
-				<Field label="Email of a course admin" meta={fields.email} type="email" autoComplete="off" />
-				<Submit>Assign</Submit>
+				<Field label={m.admins.email} meta={fields.email} type="email" autoComplete="off" />
+				<Submit>{m.admins.assign}</Submit>
 			</Form>
 		</section>
 	)

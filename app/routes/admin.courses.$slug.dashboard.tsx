@@ -1,8 +1,10 @@
 import { requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { entryAnalytics, requireAdminCourse, rosterRows } from '#app/utils/course-analytics.server.ts'
 import { PAGE_SIZE } from '#db/admin.ts'
+import type { EnrollmentStatus } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.courses.$slug.dashboard.ts'
 import { TenantHint } from '#app/components/learning.tsx'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 
 /** Roster, results and per-entry analytics of one course, drawn as HTML bars. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -24,7 +26,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	}
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData && !loaderData.hint ? loaderData.course.title : 'Course'} · Dashboard` }]
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+	const t = metaI18n(matches)
+	const m = t.m.adminCourses.dashboard
+	return [{ title: t.format(m.metaTitle, { course: loaderData && !loaderData.hint ? loaderData.course.title : m.metaCourse }) }]
+}
 
 function Bar({ percent, label }: { percent: number; label: string }) {
 	return (
@@ -38,26 +44,28 @@ function Bar({ percent, label }: { percent: number; label: string }) {
 }
 
 export default function CourseDashboard({ loaderData: d }: Route.ComponentProps) {
-	if (d.hint) return <TenantHint title="Course dashboard" what="Course dashboards" />
+	const t = useI18n()
+	const m = t.m.adminCourses
+	if (d.hint) return <TenantHint title={m.dashboard.hintTitle} what={m.dashboard.hintWhat} />
 	const maxAttempts = Math.max(1, ...d.entries.flatMap((e) => e.distribution.map((x) => x.count)))
 	return (
 		<section>
 			<p className="actions">
-				<a href="/admin/courses">← Courses</a>
-				<a href={`/admin/courses/${d.course.slug}/settings`}>Settings</a>
-				{d.canManage ? <a href={`/admin/courses/${d.course.slug}/admins`}>Admins</a> : null}
-				<a href={`/admin/courses/${d.course.slug}/export`}>Download roster and results (CSV)</a>
+				<a href={t.href('/admin/courses')}>{m.nav.backToCourses}</a>
+				<a href={t.href(`/admin/courses/${d.course.slug}/settings`)}>{m.nav.settings}</a>
+				{d.canManage ? <a href={t.href(`/admin/courses/${d.course.slug}/admins`)}>{m.nav.admins}</a> : null}
+				<a href={t.href(`/admin/courses/${d.course.slug}/export`)}>{m.dashboard.export}</a>
 			</p>
 			<h1>{d.course.title}</h1>
 
-			<h2>Entries</h2>
+			<h2>{m.dashboard.entries}</h2>
 			<table>
 				<thead>
 					<tr>
-						<th scope="col">Entry</th>
-						<th scope="col">Completed</th>
-						<th scope="col">Average score</th>
-						<th scope="col">Attempts by number</th>
+						<th scope="col">{m.dashboard.entry}</th>
+						<th scope="col">{m.dashboard.completed}</th>
+						<th scope="col">{m.dashboard.averageScore}</th>
+						<th scope="col">{m.dashboard.attemptsByNumber}</th>
 					</tr>
 				</thead>
 				<tbody>
@@ -65,15 +73,15 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 						<tr key={e.slug}>
 							<td>{e.title}</td>
 							<td>
-								<Bar percent={e.completionRate} label={`${e.completionRate}% (${e.completed})`} />
+								<Bar percent={e.completionRate} label={`${t.percent(e.completionRate)} (${t.number(e.completed)})`} />
 							</td>
-							<td>{e.averageScore === null ? '—' : <Bar percent={e.averageScore} label={`${e.averageScore}%`} />}</td>
+							<td>{e.averageScore === null ? '—' : <Bar percent={e.averageScore} label={t.percent(e.averageScore)} />}</td>
 							<td>
 								{e.distribution.length === 0
 									? '—'
 									: e.distribution.map((x) => (
 											<div key={x.attemptNumber}>
-												<Bar percent={Math.round((x.count / maxAttempts) * 100)} label={`#${x.attemptNumber}: ${x.count}`} />
+												<Bar percent={Math.round((x.count / maxAttempts) * 100)} label={t.format(m.dashboard.attemptCount, { number: t.number(x.attemptNumber), count: t.number(x.count) })} />
 											</div>
 										))}
 							</td>
@@ -82,16 +90,16 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 				</tbody>
 			</table>
 
-			<h2>{`Roster (${d.total})`}</h2>
+			<h2>{t.format(m.dashboard.roster, { count: t.number(d.total) })}</h2>
 			{d.roster.length === 0 ? (
-				<p className="empty">Nobody is enrolled yet.</p>
+				<p className="empty">{m.dashboard.empty}</p>
 			) : (
 				<table>
 					<thead>
 						<tr>
-							<th scope="col">Learner</th>
-							<th scope="col">Status</th>
-							<th scope="col">Progress</th>
+							<th scope="col">{m.dashboard.learner}</th>
+							<th scope="col">{m.dashboard.status}</th>
+							<th scope="col">{m.dashboard.progress}</th>
 							{d.quizzes.map((q) => (
 								<th scope="col" key={q.slug}>
 									{q.title}
@@ -103,21 +111,21 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 						{d.roster.map((r) => (
 							<tr key={r.userId}>
 								<td>{`${r.name} <${r.email}>`}</td>
-								<td>{r.status}</td>
+								<td>{m.enrollmentStatus[r.status as EnrollmentStatus] ?? r.status}</td>
 								<td>
-									<Bar percent={r.progress} label={`${r.progress}%`} />
+									<Bar percent={r.progress} label={t.percent(r.progress)} />
 								</td>
 								{r.quizzes.map((q) => (
-									<td key={q.slug}>{q.best === null ? '—' : `${q.best}% (${q.attempts} ${q.attempts === 1 ? 'attempt' : 'attempts'}${q.passed ? ', passed' : ''})`}</td>
+									<td key={q.slug}>{q.best === null ? '—' : t.plural(q.passed ? m.dashboard.bestPassed : m.dashboard.best, q.attempts, { score: t.percent(q.best) })}</td>
 								))}
 							</tr>
 						))}
 					</tbody>
 				</table>
 			)}
-			<nav aria-label="Roster pages" className="actions">
-				{d.page > 1 ? <a href={`?page=${d.page - 1}`}>← Previous</a> : null}
-				{d.page < d.pages ? <a href={`?page=${d.page + 1}`}>Next →</a> : null}
+			<nav aria-label={m.dashboard.pages} className="actions">
+				{d.page > 1 ? <a href={`?page=${d.page - 1}`}>{m.dashboard.previous}</a> : null}
+				{d.page < d.pages ? <a href={`?page=${d.page + 1}`}>{m.dashboard.next}</a> : null}
 			</nav>
 		</section>
 	)

@@ -8,6 +8,8 @@ import { setCourseFlags } from '#db/tenants.ts'
 import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/admin.courses.$slug.settings.ts'
 import { TenantHint } from '#app/components/learning.tsx'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
 
 /** Per-course flags; needs a tenant host (a super_admin on the apex sees a hint instead of 404). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -28,30 +30,31 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	await setCourseFlags(scope.ctx.db, scope.tenant, course.slug, flags)
 	scope.ctx.tags.revalidate([TENANTS_TAG])
 	await auditAdmin(scope, request, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: scope.tenant.id }, flags)
-	return redirect(`/admin/courses/${course.slug}/settings?saved`)
+	return redirect(localePath(scope.ctx.locale, `/admin/courses/${course.slug}/settings?saved`))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Course settings · Administration' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.settings.metaTitle }]
 
 export default function CourseSettings({ loaderData: d, actionData }: Route.ComponentProps) {
-	if (d.hint) return <TenantHint title="Course settings" what="Course settings" />
+	const t = useI18n()
+	const m = t.m.adminCourses
+	if (d.hint) return <TenantHint title={m.settings.hintTitle} what={m.settings.hintWhat} />
 	return (
 		<section className="narrow">
 			<p>
-				<a href={`/admin/courses/${d.slug}/dashboard`}>← Dashboard</a>
+				<a href={t.href(`/admin/courses/${d.slug}/dashboard`)}>{m.nav.backToDashboard}</a>
 			</p>
-			<h1>{`Settings · ${d.title}`}</h1>
-			{d.saved ? <Notice tone="ok">Settings saved.</Notice> : null}
-			{actionData && 'error' in actionData ? <Notice tone="error">{actionData.error}</Notice> : null}
+			<h1>{t.format(m.settings.title, { course: d.title })}</h1>
+			{d.saved ? <Notice tone="ok">{m.settings.saved}</Notice> : null}
+			{actionData && 'error' in actionData ? <Notice tone="error">{t.text(actionData.error)}</Notice> : null}
 			<Form method="post" className="stack">
 				<label className="choice">
-					<input type="checkbox" name="sequential" defaultChecked={d.flags.sequential} /> Sequential: learners finish every earlier entry of the course
-					before the next opens (within a module this always applies)
+					<input type="checkbox" name="sequential" defaultChecked={d.flags.sequential} /> {m.settings.sequential}
 				</label>
 				<button type="submit" className="button">
-					Save settings
+					{m.settings.save}
 				</button>
 			</Form>
 		</section>

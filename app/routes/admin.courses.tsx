@@ -2,6 +2,7 @@ import { requireAdmin } from '#app/utils/admin.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import type { Route } from './+types/admin.courses.ts'
 import { TenantHint } from '#app/components/learning.tsx'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 
 /** Read-only catalogue of the tenant's courses in every state, with links to each course's admin pages. */
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -14,32 +15,40 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 	}
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Courses · Administration' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.courses.metaTitle }]
 
 export default function AdminCourses({ loaderData: d }: Route.ComponentProps) {
-	if (d.hint) return <TenantHint title="Courses" what="Courses" />
+	const t = useI18n()
+	const m = t.m.adminCourses
+	if (d.hint) return <TenantHint title={m.courses.title} what={m.courses.hintWhat} />
+	// The status label, then "(unlisted)" and "· paid" wrapped around it as they apply.
+	const status = (c: (typeof d.courses)[number]) => {
+		let label = m.courseStatus[c.status]
+		if (!c.listed) label = t.format(m.courses.unlisted, { status: label })
+		return c.paid ? t.format(m.courses.paid, { status: label }) : label
+	}
 	return (
 		<section>
-			<h1>Courses</h1>
+			<h1>{m.courses.title}</h1>
 			<table>
 				<thead>
 					<tr>
-						<th scope="col">Course</th>
-						<th scope="col">Status</th>
-						<th scope="col">Entries</th>
-						<th scope="col">Admin</th>
+						<th scope="col">{m.courses.course}</th>
+						<th scope="col">{m.courses.status}</th>
+						<th scope="col">{m.courses.entries}</th>
+						<th scope="col">{m.courses.admin}</th>
 					</tr>
 				</thead>
 				<tbody>
 					{d.courses.map((c) => (
 						<tr key={c.slug}>
 							<td>{c.title}</td>
-							<td>{`${c.status}${c.listed ? '' : ' (unlisted)'}${c.paid ? ' · paid' : ''}`}</td>
-							<td>{c.entryCount}</td>
+							<td>{status(c)}</td>
+							<td>{t.number(c.entryCount)}</td>
 							<td className="actions">
-								<a href={`/admin/courses/${c.slug}/dashboard`}>Dashboard</a>
-								<a href={`/admin/courses/${c.slug}/settings`}>Settings</a>
-								<a href={`/admin/courses/${c.slug}/admins`}>Admins</a>
+								<a href={t.href(`/admin/courses/${c.slug}/dashboard`)}>{m.nav.dashboard}</a>
+								<a href={t.href(`/admin/courses/${c.slug}/settings`)}>{m.nav.settings}</a>
+								<a href={t.href(`/admin/courses/${c.slug}/admins`)}>{m.nav.admins}</a>
 							</td>
 						</tr>
 					))}

@@ -1,5 +1,6 @@
 import { redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { authenticate } from '#app/utils/auth.server.ts'
 import { commitUserSession } from '#app/utils/session.server.ts'
 import { writeAudit } from '#db/audit.ts'
@@ -20,5 +21,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	if (!result.ok || result.user.role !== 'super_admin') throw new Response(null, { status: 404 })
 	const { cookie } = await commitUserSession(ctx, result.user)
 	await writeAudit(ctx.db, { actorUserId: result.user.id, action: 'auth.tenant_override', targetKind: 'tenant', targetId: ctx.tenant.id, tenantId: ctx.tenant.id })
-	return redirect('/admin', { headers: { 'set-cookie': cookie } })
+	return redirect(localePath(ctx.locale, '/admin'), { headers: { 'set-cookie': cookie } })
 }

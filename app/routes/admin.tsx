@@ -1,6 +1,7 @@
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireAdmin } from '#app/utils/admin.server.ts'
-import { formatDate } from '#app/utils/format.ts'
 import { adminCounts, listAudit } from '#db/admin.ts'
+import type { Role } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.ts'
 
 /** Counts and recent audit rows: the tenant's on a tenant host, the whole platform's for a super_admin on the apex. */
@@ -10,54 +11,57 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 	const [counts, recent] = await Promise.all([adminCounts(ctx.db, tenantId), listAudit(ctx.db, { tenantId, limit: 10 })])
 	return {
 		name: session.user.name,
-		role: session.user.role,
-		scope: tenant ? tenant.name : 'the whole platform',
+		// The role column is CHECK-constrained to ROLES
+		role: session.user.role as Role,
+		tenantName: tenant ? tenant.name : null,
 		isSuper,
 		onTenant: Boolean(tenant),
-		locale: ctx.locale,
 		counts,
 		recent: recent.map((a) => ({ id: a.id, action: a.action, targetKind: a.target_kind, createdAt: a.created_at.toISOString() })),
 	}
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Administration' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.admin.home.title }]
 
 export default function Admin({ loaderData: d }: Route.ComponentProps) {
+	const t = useI18n()
+	const m = t.m.admin.home
 	return (
 		<section>
-			<h1>Administration</h1>
-			<p className="lead">{`Signed in as ${d.name} (${d.role.replace('_', ' ')}) · ${d.scope}`}</p>
-			<ul className="stats" aria-label="Counts">
+			<h1>{m.title}</h1>
+			<p className="lead">{t.format(m.signedInAs, { name: d.name, role: t.m.admin.roleNames[d.role], scope: d.tenantName ?? m.wholePlatform })}</p>
+			<ul className="stats" aria-label={m.countsLabel}>
 				<li>
-					<strong>{d.counts.users}</strong> users
+					<strong>{t.number(d.counts.users)}</strong> {t.plural(m.counts.users, d.counts.users)}
 				</li>
 				<li>
-					<strong>{d.counts.enrollments}</strong> enrollments
+					<strong>{t.number(d.counts.enrollments)}</strong> {t.plural(m.counts.enrollments, d.counts.enrollments)}
 				</li>
 				<li>
-					<strong>{d.counts.attempts}</strong> quiz attempts
+					<strong>{t.number(d.counts.attempts)}</strong> {t.plural(m.counts.attempts, d.counts.attempts)}
 				</li>
 				{d.isSuper && !d.onTenant ? (
 					<li>
-						<strong>{d.counts.tenants}</strong> tenants
+						<strong>{t.number(d.counts.tenants)}</strong> {t.plural(m.counts.tenants, d.counts.tenants)}
 					</li>
 				) : null}
 			</ul>
-			<nav aria-label="Administration" className="actions">
-				<a href="/admin/users">Users</a>
-				{d.onTenant ? <a href="/admin/users/invite">Invite</a> : null}
-				<a href="/admin/courses">Courses</a>
-				<a href="/admin/audit">Audit log</a>
-				<a href="/admin/api-docs">API documentation</a>
-				{d.isSuper ? <a href="/admin/tenants">Tenants</a> : null}
+			<nav aria-label={m.title} className="actions">
+				<a href={t.href('/admin/users')}>{m.nav.users}</a>
+				{d.onTenant ? <a href={t.href('/admin/users/invite')}>{m.nav.invite}</a> : null}
+				<a href={t.href('/admin/courses')}>{m.nav.courses}</a>
+				<a href={t.href('/admin/audit')}>{m.nav.audit}</a>
+				<a href={t.href('/admin/api-docs')}>{m.nav.apiDocs}</a>
+				{d.isSuper ? <a href={t.href('/admin/tenants')}>{m.nav.tenants}</a> : null}
 			</nav>
-			<h2>Recent activity</h2>
+			<h2>{m.recent}</h2>
 			{d.recent.length === 0 ? (
-				<p className="empty">Nothing has happened yet.</p>
+				<p className="empty">{m.empty}</p>
 			) : (
 				<ul>
+					{/* Audit action names and target kinds are stored codes, shown as they are */}
 					{d.recent.map((a) => (
-						<li key={a.id}>{`${formatDate(a.createdAt, d.locale)} · ${a.action} (${a.targetKind})`}</li>
+						<li key={a.id}>{`${t.date(a.createdAt)} · ${a.action} (${a.targetKind})`}</li>
 					))}
 				</ul>
 			)}

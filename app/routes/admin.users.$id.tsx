@@ -2,11 +2,12 @@ import { readForm } from '#app/utils/forms.server.ts'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { Notice } from '#app/components/form.tsx'
+import { metaI18n, useI18n, type I18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { auditAdmin, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
-import { formatDate } from '#app/utils/format.ts'
 import { findScopedUser } from '#db/admin.ts'
-import { INVITABLE_ROLES } from '#db/schema/values.ts'
+import { INVITABLE_ROLES, type Role } from '#db/schema/values.ts'
 import { updateUser, type User } from '#db/users.ts'
 import type { Route } from './+types/admin.users.$id.ts'
 
@@ -27,7 +28,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 			id: u.id,
 			name: u.name,
 			email: u.email,
-			role: u.role,
+			// The role column is CHECK-constrained to ROLES
+			role: u.role as Role,
 			locale: u.locale,
 			verified: Boolean(u.email_verified_at),
 			deactivated: Boolean(u.deactivated_at),
@@ -38,19 +40,19 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 		// Impersonation needs the target's tenant host (spec, Authentication 12).
 		canImpersonate: scope.isSuper && scope.tenant !== null && u.id !== scope.session.user.id && u.role !== 'super_admin',
 		notice: new URL(request.url).searchParams.get('notice'),
-		uiLocale: scope.ctx.locale,
 	}
 }
 
-const roleSchema = z.object({ role: z.enum(INVITABLE_ROLES, { message: 'Choose student, course admin or tenant admin' }) })
+const roleSchema = z.object({ role: z.enum(INVITABLE_ROLES, { message: 'admin.user.errors.chooseRole' }) })
 
-const NOTICES: Record<string, string> = {
-	'role-changed': 'The role was changed. Their sessions were signed out.',
-	deactivated: 'The account was deactivated and signed out everywhere.',
-	reactivated: 'The account was reactivated. They can sign in again.',
-	'signed-out': 'Every session of this user was signed out.',
-	'verification-sent': 'A new verification email is on its way.',
-	'reset-sent': 'A password-reset link is on its way.',
+// ?notice=<value> after an action → its text in the catalogue (admin.user.notices)
+const NOTICES: Record<string, keyof I18n['m']['admin']['user']['notices']> = {
+	'role-changed': 'roleChanged',
+	deactivated: 'deactivated',
+	reactivated: 'reactivated',
+	'signed-out': 'signedOut',
+	'verification-sent': 'verificationSent',
+	'reset-sent': 'resetSent',
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -64,14 +66,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const self = target.id === scope.session.user.id
 	const audit = (action: string, metadata: Record<string, unknown> = {}) =>
 		auditAdmin(scope, request, action, { kind: 'user', id: target.id, tenantId: target.tenant_id }, metadata)
-	const done = (notice: string) => redirect(`/admin/users/${target.id}?notice=${notice}`)
+	const done = (notice: string) => redirect(localePath(ctx.locale, `/admin/users/${target.id}?notice=${notice}`))
 
 	// Admins cannot lock themselves out: role changes and deactivation of one's own account are refused.
-	if (self && ['change-role', 'deactivate'].includes(intent)) return data({ error: 'You cannot do that to your own account.', fieldErrors: {} }, { status: 400 })
+	if (self && ['change-role', 'deactivate'].includes(intent)) return data({ error: 'admin.user.errors.self', fieldErrors: {} }, { status: 400 })
 
 	switch (intent) {
 		case 'change-role': {
-			if (target.role === 'super_admin') return data({ error: 'A platform account’s role cannot be changed here.', fieldErrors: {} }, { status: 400 })
+			if (target.role === 'super_admin') return data({ error: 'admin.user.errors.platformRole', fieldErrors: {} }, { status: 400 })
 			const parsed = roleSchema.safeParse({ role: form.get('role') })
 			if (!parsed.success) return data({ error: null, fieldErrors: { role: parsed.error.issues.map((i) => i.message) } }, { status: 400 })
 			if (parsed.data.role === target.role) return done('role-changed')
@@ -92,7 +94,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			await audit('user.signed_out')
 			return done('signed-out')
 		case 'resend-verification':
-			if (target.email_verified_at) return data({ error: 'This address is already verified.', fieldErrors: {} }, { status: 400 })
+			if (target.email_verified_at) return data({ error: 'admin.user.errors.alreadyVerified', fieldErrors: {} }, { status: 400 })
 			await mailTokenLink(ctx, target as User, target.email, 'email_verify')
 			await audit('user.verification_resent')
 			return done('verification-sent')
@@ -101,13 +103,16 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			await audit('user.password_reset_sent')
 			return done('reset-sent')
 		default:
-			return data({ error: 'Unknown action.', fieldErrors: {} }, { status: 400 })
+			return data({ error: 'admin.user.errors.unknownAction', fieldErrors: {} }, { status: 400 })
 	}
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.user.name ?? 'User'} · Administration` }]
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+	const t = metaI18n(matches)
+	return [{ title: t.format(t.m.admin.pageTitle, { page: loaderData?.user.name ?? t.m.admin.user.metaTitle }) }]
+}
 
 function Intent({ intent, label, secondary }: { intent: string; label: string; secondary?: boolean }) {
 	return (
@@ -121,61 +126,65 @@ function Intent({ intent, label, secondary }: { intent: string; label: string; s
 }
 
 export default function AdminUser({ loaderData: d, actionData }: Route.ComponentProps) {
+	const t = useI18n()
+	const m = t.m.admin.user
 	const u = d.user
 	const roleError = actionData?.fieldErrors && 'role' in actionData.fieldErrors ? (actionData.fieldErrors.role as string[]) : null
 	return (
 		<section>
 			<p>
-				<a href="/admin/users">← Users</a>
+				<a href={t.href('/admin/users')}>{m.back}</a>
 			</p>
 			<h1>{u.name}</h1>
-			{d.notice && NOTICES[d.notice] ? <Notice tone="ok">{NOTICES[d.notice]}</Notice> : null}
-			{actionData?.error ? <Notice tone="error">{actionData.error}</Notice> : null}
+			{d.notice && Object.hasOwn(NOTICES, d.notice) ? <Notice tone="ok">{m.notices[NOTICES[d.notice]]}</Notice> : null}
+			{actionData?.error ? <Notice tone="error">{t.text(actionData.error)}</Notice> : null}
 			<dl className="facts">
-				<dt>Email</dt>
+				<dt>{m.email}</dt>
 				<dd>{u.email}</dd>
-				<dt>Role</dt>
-				<dd>{u.role.replace('_', ' ')}</dd>
-				<dt>Status</dt>
-				<dd>{u.deactivated ? 'Deactivated' : u.verified ? 'Active' : 'Email not verified'}</dd>
-				<dt>Sign-in</dt>
-				<dd>{u.hasPassword ? 'Password' : 'External provider or emailed link only'}</dd>
-				<dt>Joined</dt>
-				<dd>{formatDate(u.createdAt, d.uiLocale)}</dd>
+				<dt>{m.role}</dt>
+				<dd>{t.m.admin.roleNames[u.role]}</dd>
+				<dt>{m.status}</dt>
+				<dd>{u.deactivated ? t.m.admin.userStatuses.deactivated : u.verified ? t.m.admin.userStatuses.active : m.emailNotVerified}</dd>
+				<dt>{m.signIn}</dt>
+				<dd>{u.hasPassword ? m.password : m.passwordless}</dd>
+				<dt>{m.joined}</dt>
+				<dd>{t.date(u.createdAt)}</dd>
 			</dl>
 
 			{!d.self && u.role !== 'super_admin' ? (
 				<Form method="post" className="stack narrow">
 					<input type="hidden" name="intent" value="change-role" />
 					<div className="field">
-						<label htmlFor="role">Role</label>
+						<label htmlFor="role">{m.role}</label>
 						<select id="role" name="role" defaultValue={u.role} aria-invalid={roleError ? true : undefined} aria-describedby={roleError ? 'role-error' : undefined}>
-							<option value="student">Student</option>
-							<option value="course_admin">Course admin</option>
-							<option value="tenant_admin">Tenant admin</option>
+							{INVITABLE_ROLES.map((r) => (
+								<option key={r} value={r}>
+									{t.m.admin.roles[r]}
+								</option>
+							))}
 						</select>
 						{roleError ? (
 							<p id="role-error" className="field-error">
-								{roleError.join(' ')}
+								{roleError.map(t.text).join(' ')}
 							</p>
 						) : null}
 					</div>
 					<button type="submit" className="button">
-						Change role
+						{m.changeRole}
 					</button>
 				</Form>
 			) : null}
 
 			<div className="actions">
-				{d.self ? null : u.deactivated ? <Intent intent="reactivate" label="Reactivate" /> : <Intent intent="deactivate" label="Deactivate" secondary />}
-				<Intent intent="force-sign-out" label="Sign out everywhere" secondary />
-				{u.verified ? null : <Intent intent="resend-verification" label="Resend verification email" secondary />}
-				<Intent intent="send-reset" label="Send password-reset link" secondary />
+				{d.self ? null : u.deactivated ? <Intent intent="reactivate" label={m.reactivate} /> : <Intent intent="deactivate" label={m.deactivate} secondary />}
+				<Intent intent="force-sign-out" label={m.signOutEverywhere} secondary />
+				{u.verified ? null : <Intent intent="resend-verification" label={m.resendVerification} secondary />}
+				<Intent intent="send-reset" label={m.sendReset} secondary />
 				{d.canImpersonate ? (
 					<form method="post" action="/api/admin/impersonate/start">
 						<input type="hidden" name="userId" value={u.id} />
 						<button type="submit" className="button button-secondary">
-							Impersonate
+							{m.impersonate}
 						</button>
 					</form>
 				) : null}

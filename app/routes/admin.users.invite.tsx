@@ -4,6 +4,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { Field, FormError, Notice, SelectField, Submit, useZodForm } from '#app/components/form.tsx'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { auditAdmin, limitAdminMutation, requireAdmin } from '#app/utils/admin.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { isPublished } from '#app/utils/content.ts'
@@ -15,11 +17,11 @@ import type { Route } from './+types/admin.users.invite.ts'
 const schema = z
 	.object({
 		email: emailField,
-		role: z.enum(INVITABLE_ROLES, { message: 'Choose a role' }),
+		role: z.enum(INVITABLE_ROLES, { message: 'admin.invite.chooseRole' }),
 		course_slug: z.string().trim().optional(),
 	})
 	.superRefine((v, issue) => {
-		if (v.role === 'course_admin' && !v.course_slug) issue.addIssue({ code: 'custom', path: ['course_slug'], message: 'A course admin needs a course' })
+		if (v.role === 'course_admin' && !v.course_slug) issue.addIssue({ code: 'custom', path: ['course_slug'], message: 'admin.invite.courseRequired' })
 	})
 
 async function publishedCourses(scope: ReturnType<typeof requireAdmin>) {
@@ -45,41 +47,38 @@ export async function action({ context, request }: Route.ActionArgs) {
 	const { email, role } = submission.value
 	const courseSlug = role === 'course_admin' ? submission.value.course_slug! : null
 	if (courseSlug && !(await publishedCourses(scope)).some((c) => c.value === courseSlug)) {
-		return data({ result: submission.reply({ fieldErrors: { course_slug: ['Choose a published course of this site'] } }) }, { status: 400 })
+		return data({ result: submission.reply({ fieldErrors: { course_slug: ['admin.invite.unpublishedCourse'] } }) }, { status: 400 })
 	}
 	const { invitation } = await sendInvitation(scope.ctx, { tenantId: tenant.id, email, role, courseSlug, invitedBy: scope.session.user.id })
 	await auditAdmin(scope, request, 'invitation.sent', { kind: 'invitation', id: invitation.id, tenantId: tenant.id }, { email: invitation.email, role, courseSlug })
-	return redirect(`/admin/users/invite?sent=${encodeURIComponent(invitation.email)}`)
+	return redirect(localePath(scope.ctx.locale, `/admin/users/invite?sent=${encodeURIComponent(invitation.email)}`))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Invite · Administration' }]
+export const meta: Route.MetaFunction = ({ matches }) => {
+	const t = metaI18n(matches)
+	return [{ title: t.format(t.m.admin.pageTitle, { page: t.m.admin.invite.metaTitle }) }]
+}
 
 export default function Invite({ loaderData, actionData }: Route.ComponentProps) {
+	const t = useI18n()
+	const m = t.m.admin.invite
 	const [form, fields] = useZodForm(schema, actionData && 'result' in actionData ? actionData.result : undefined)
 	return (
 		<section className="narrow">
 			<p>
-				<a href="/admin/users">← Users</a>
+				<a href={t.href('/admin/users')}>{m.back}</a>
 			</p>
-			<h1>Invite someone</h1>
-			{loaderData.sent ? <Notice tone="ok">{`Invitation sent to ${loaderData.sent}. The link works for 7 days.`}</Notice> : null}
-			{actionData && 'error' in actionData ? <Notice tone="error">{String(actionData.error)}</Notice> : null}
+			<h1>{m.title}</h1>
+			{loaderData.sent ? <Notice tone="ok">{t.format(m.sent, { email: loaderData.sent })}</Notice> : null}
+			{actionData && 'error' in actionData ? <Notice tone="error">{t.text(String(actionData.error))}</Notice> : null}
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
-				<Field label="Email" meta={fields.email} type="email" autoComplete="off" />
-				<SelectField
-					label="Role"
-					meta={fields.role}
-					options={[
-						{ value: 'student', label: 'Student' },
-						{ value: 'course_admin', label: 'Course admin' },
-						{ value: 'tenant_admin', label: 'Tenant admin' },
-					]}
-				/>
-				<SelectField label="Course (for a course admin)" meta={fields.course_slug} options={[{ value: '', label: 'None' }, ...loaderData.courses]} />
-				<Submit>Send invitation</Submit>
+				<Field label={m.email} meta={fields.email} type="email" autoComplete="off" />
+				<SelectField label={m.role} meta={fields.role} options={INVITABLE_ROLES.map((r) => ({ value: r, label: t.m.admin.roles[r] }))} />
+				<SelectField label={m.course} meta={fields.course_slug} options={[{ value: '', label: m.noCourse }, ...loaderData.courses]} />
+				<Submit>{m.submit}</Submit>
 			</Form>
 		</section>
 	)

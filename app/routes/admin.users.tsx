@@ -1,15 +1,19 @@
 import { Form } from 'react-router'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { NO_NUL } from '#app/utils/validation.ts'
 import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { listUsers } from '#db/admin.ts'
-import { ROLES } from '#db/schema/values.ts'
+import { ROLES, type Role } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
+
+// The order of the status filter's options
+const USER_STATUSES = ['active', 'unverified', 'deactivated'] as const
 
 const filters = z.object({
 	q: z.string().trim().max(200).regex(NO_NUL).optional().catch(undefined),
 	role: z.enum(ROLES).optional().catch(undefined),
-	status: z.enum(['active', 'deactivated', 'unverified']).optional().catch(undefined),
+	status: z.enum(USER_STATUSES).optional().catch(undefined),
 	page: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
 })
 
@@ -26,15 +30,21 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 			id: u.id,
 			email: u.email,
 			name: u.name,
-			role: u.role,
-			status: u.deactivated_at ? 'deactivated' : u.email_verified_at ? 'active' : 'unverified',
+			// The role column is CHECK-constrained to ROLES
+			role: u.role as Role,
+			status: (u.deactivated_at ? 'deactivated' : u.email_verified_at ? 'active' : 'unverified') as (typeof USER_STATUSES)[number],
 		})),
 	}
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Users · Administration' }]
+export const meta: Route.MetaFunction = ({ matches }) => {
+	const t = metaI18n(matches)
+	return [{ title: t.format(t.m.admin.pageTitle, { page: t.m.admin.users.title }) }]
+}
 
 export default function Users({ loaderData: d }: Route.ComponentProps) {
+	const t = useI18n()
+	const m = t.m.admin.users
 	const query = (page: number) => {
 		const search = new URLSearchParams()
 		if (d.params.q) search.set('q', d.params.q)
@@ -45,71 +55,74 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 	}
 	return (
 		<section>
-			<h1>Users</h1>
+			<h1>{m.title}</h1>
 			{d.onTenant ? (
 				<p>
-					<a className="button" href="/admin/users/invite">
-						Invite someone
+					<a className="button" href={t.href('/admin/users/invite')}>
+						{m.invite}
 					</a>
 				</p>
 			) : null}
 			<Form method="get" className="filters" role="search">
 				<label>
-					Search <input type="search" name="q" defaultValue={d.params.q ?? ''} placeholder="Name or email" />
+					{m.search} <input type="search" name="q" defaultValue={d.params.q ?? ''} placeholder={m.searchPlaceholder} />
 				</label>
 				<label>
-					Role{' '}
+					{m.role}{' '}
 					<select name="role" defaultValue={d.params.role ?? ''}>
-						<option value="">Any</option>
-						<option value="student">Student</option>
-						<option value="course_admin">Course admin</option>
-						<option value="tenant_admin">Tenant admin</option>
-						<option value="super_admin">Super admin</option>
+						<option value="">{m.any}</option>
+						{ROLES.map((r) => (
+							<option key={r} value={r}>
+								{t.m.admin.roles[r]}
+							</option>
+						))}
 					</select>
 				</label>
 				<label>
-					Status{' '}
+					{m.status}{' '}
 					<select name="status" defaultValue={d.params.status ?? ''}>
-						<option value="">Any</option>
-						<option value="active">Active</option>
-						<option value="unverified">Unverified</option>
-						<option value="deactivated">Deactivated</option>
+						<option value="">{m.any}</option>
+						{USER_STATUSES.map((s) => (
+							<option key={s} value={s}>
+								{t.m.admin.userStatuses[s]}
+							</option>
+						))}
 					</select>
 				</label>
 				<button type="submit" className="button button-secondary">
-					Filter
+					{m.filter}
 				</button>
 			</Form>
-			<p className="hint">{`${d.total} users · page ${d.page} of ${d.pages}`}</p>
+			<p className="hint">{t.plural(m.summary, d.total, { page: t.number(d.page), pages: t.number(d.pages) })}</p>
 			{d.rows.length === 0 ? (
-				<p className="empty">No users match.</p>
+				<p className="empty">{m.empty}</p>
 			) : (
 				<table>
 					<thead>
 						<tr>
-							<th scope="col">Name</th>
-							<th scope="col">Email</th>
-							<th scope="col">Role</th>
-							<th scope="col">Status</th>
+							<th scope="col">{m.name}</th>
+							<th scope="col">{m.email}</th>
+							<th scope="col">{m.role}</th>
+							<th scope="col">{m.status}</th>
 						</tr>
 					</thead>
 					<tbody>
 						{d.rows.map((u) => (
 							<tr key={u.id}>
 								<td>
-									<a href={`/admin/users/${u.id}`}>{u.name}</a>
+									<a href={t.href(`/admin/users/${u.id}`)}>{u.name}</a>
 								</td>
 								<td className="break">{u.email}</td>
-								<td>{u.role.replace('_', ' ')}</td>
-								<td>{u.status}</td>
+								<td>{t.m.admin.roleNames[u.role]}</td>
+								<td>{t.m.admin.userStatusNames[u.status]}</td>
 							</tr>
 						))}
 					</tbody>
 				</table>
 			)}
-			<nav aria-label="Pages" className="actions">
-				{d.page > 1 ? <a href={query(d.page - 1)}>← Previous</a> : null}
-				{d.page < d.pages ? <a href={query(d.page + 1)}>Next →</a> : null}
+			<nav aria-label={m.pages} className="actions">
+				{d.page > 1 ? <a href={query(d.page - 1)}>{m.previous}</a> : null}
+				{d.page < d.pages ? <a href={query(d.page + 1)}>{m.next}</a> : null}
 			</nav>
 		</section>
 	)

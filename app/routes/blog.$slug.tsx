@@ -1,5 +1,6 @@
+import { ContentLanguage } from '#app/components/content-language.tsx'
 import { getRequestContext } from '#app/context.ts'
-import { formatDate } from '#app/utils/format.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { renderMarkdown } from '#app/utils/markdown.server.ts'
 import { requirePost, stripLeadingTitle } from '#app/utils/public-content.server.ts'
 import { socialMeta } from '#app/utils/social.ts'
@@ -10,7 +11,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const post = await requirePost(ctx, params.slug)
 	return {
 		title: post.title,
-		byline: [post.author, formatDate(post.publishedAt!, ctx.locale)].filter(Boolean).join(' · '),
+		author: post.author,
+		publishedAt: post.publishedAt!,
+		locale: post.locale,
 		hero: post.hero,
 		html: renderMarkdown(stripLeadingTitle(post.body, post.title)),
 	}
@@ -19,16 +22,22 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	const root = matches[0]?.loaderData && 'origin' in matches[0].loaderData ? matches[0].loaderData : null
 	// A post's hero image is its social card.
-	return [{ title: loaderData?.title ?? 'Blog' }, ...socialMeta(root?.origin, loaderData?.hero)]
+	return [{ title: loaderData?.title ?? metaI18n(matches).m.content.blog.title }, ...socialMeta(root?.origin, loaderData?.hero)]
 }
 
 export default function BlogPost({ loaderData }: Route.ComponentProps) {
+	const t = useI18n()
 	return (
-		<article>
-			<h1>{loaderData.title}</h1>
-			<p className="meta">{loaderData.byline}</p>
-			{loaderData.hero ? <img className="hero" src={loaderData.hero} alt="" /> : null}
-			<div className="prose" dangerouslySetInnerHTML={{ __html: loaderData.html }} />
-		</article>
+		<>
+			<ContentLanguage served={loaderData.locale} />
+			<article lang={loaderData.locale}>
+				<h1>{loaderData.title}</h1>
+				<p className="meta" lang={t.locale}>
+					{[loaderData.author, t.date(loaderData.publishedAt)].filter(Boolean).join(' · ')}
+				</p>
+				{loaderData.hero ? <img className="hero" src={loaderData.hero} alt="" /> : null}
+				<div className="prose" dangerouslySetInnerHTML={{ __html: loaderData.html }} />
+			</article>
+		</>
 	)
 }

@@ -1,31 +1,35 @@
 import { getRequestContext } from '#app/context.ts'
-import { formatDate } from '#app/utils/format.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { listPosts } from '#app/utils/public-content.server.ts'
 import type { Route } from './+types/blog.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const posts = await listPosts(ctx)
-	return { locale: ctx.locale, posts: posts.map(({ slug, title, excerpt, publishedAt, author }) => ({ slug, title, excerpt, publishedAt: publishedAt!, author })) }
+	return { posts: posts.map(({ slug, title, excerpt, publishedAt, author, locale }) => ({ slug, title, excerpt, publishedAt: publishedAt!, author, locale })) }
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Blog' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.content.blog.title }]
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
+	const t = useI18n()
+	const text = t.m.content.blog
 	return (
 		<>
-			<h1>Blog</h1>
+			<h1>{text.title}</h1>
 			{loaderData.posts.length === 0 ? (
-				<p className="empty">Nothing has been posted yet.</p>
+				<p className="empty">{text.empty}</p>
 			) : (
-				<ul className="cards" aria-label="Posts">
+				<ul className="cards" aria-label={text.posts}>
 					{loaderData.posts.map((post) => (
-						<li key={post.slug} className="card">
+						<li key={post.slug} className="card" lang={post.locale}>
 							<h2>
-								<a href={`/blog/${post.slug}`}>{post.title}</a>
+								<a href={t.href(`/blog/${post.slug}`)}>{post.title}</a>
 							</h2>
 							<p>{post.excerpt}</p>
-							<p className="meta">{[post.author, formatDate(post.publishedAt, loaderData.locale)].filter(Boolean).join(' · ')}</p>
+							<p className="meta" lang={t.locale}>
+								{[post.author, t.date(post.publishedAt)].filter(Boolean).join(' · ')}
+							</p>
 						</li>
 					))}
 				</ul>

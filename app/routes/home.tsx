@@ -1,4 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { socialMeta } from '#app/utils/social.ts'
 import type { Route } from './+types/home.ts'
 
@@ -9,20 +10,18 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches }) => {
 	const root = matches[0]?.loaderData && 'site' in matches[0].loaderData ? matches[0].loaderData : null
-	return [{ title: root?.site.name ?? 'Open LMS' }, { name: 'description', content: root?.site.description ?? '' }, ...socialMeta(root?.origin)]
+	return [{ title: root?.site.name ?? metaI18n(matches).m.common.platformName }, { name: 'description', content: root?.site.description ?? '' }, ...socialMeta(root?.origin)]
 }
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
+	const t = useI18n()
 	const site = matches[0].loaderData.site
 	if (loaderData.isApex) {
 		return (
 			<section className="hero">
 				<h1>{site.name}</h1>
 				<p className="lead">{site.description}</p>
-				<p>
-					Each school or company has its own learning site on its own address, such as{' '}
-					<code>yourschool.{loaderData.baseDomain}</code> or a domain of its own.
-				</p>
+				<p>{t.rich(t.m.content.home.apexIntro, { example: <code>yourschool.{loaderData.baseDomain}</code> })}</p>
 			</section>
 		)
 	}
@@ -31,8 +30,8 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
 			<h1>{site.name}</h1>
 			<p className="lead">{site.description}</p>
 			<p>
-				<a className="button" href="/learn">
-					Browse courses
+				<a className="button" href={t.href('/learn')}>
+					{t.m.content.home.browse}
 				</a>
 			</p>
 		</section>

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { signInWithConsumedToken } from '#app/utils/auth.server.ts'
 import { acceptInvitation, checkInvitation } from '#app/utils/invitations.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
@@ -44,30 +45,39 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	return data({ problem: 'invalid' as const, result: undefined }, { status: 403 })
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Invitation' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.invite.title }]
 
 export default function Invite({ loaderData, actionData }: Route.ComponentProps) {
+	const t = useI18n()
+	const { m } = t
+	const text = m.accounts.invite
 	const [form, fields] = useZodForm(newUserSchema, actionData?.result)
 	const problem = actionData?.problem ?? loaderData.problem
-	if (problem || !loaderData.invite) return <TokenProblem reason={problem ?? 'invalid'} retryHref="/learn/sign-in" retryLabel="Go to sign in" />
+	if (problem || !loaderData.invite) return <TokenProblem reason={problem ?? 'invalid'} retryHref="/learn/sign-in" retryLabel={m.accounts.goToSignIn} />
 	const { invite } = loaderData
+	// The stored role code stays as it is; the person reads its label.
+	const role = Object.hasOwn(text.roles, invite.role) ? text.roles[invite.role as keyof typeof text.roles] : invite.role.replace('_', ' ')
 	return (
 		<section className="narrow">
-			<h1>You are invited</h1>
+			<h1>{text.heading}</h1>
 			<p>
-				Join as <strong>{invite.role.replace('_', ' ')}</strong>
-				{invite.courseSlug ? ` of ${invite.courseSlug}` : ''} with <strong>{invite.email}</strong>.
+				{t.rich(invite.courseSlug ? text.joinAsCourse : text.joinAs, {
+					role: <strong>{role}</strong>,
+					course: invite.courseSlug,
+					email: <strong>{invite.email}</strong>,
+				})}
 			</p>
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				{invite.hasAccount ? null : (
 					<>
-						<Field label="Your name" meta={fields.name} autoComplete="name" />
-						<Field label="Choose a password" meta={fields.password} type="password" autoComplete="new-password" hint="At least 8 characters, and not a common password." />
+						<Field label={text.yourName} meta={fields.name} autoComplete="name" />
+						<Field label={text.choosePassword} meta={fields.password} type="password" autoComplete="new-password" hint={m.accounts.fields.passwordHint} />
 					</>
 				)}
-				<Submit>Accept invitation</Submit>
+				<Submit>{text.submit}</Submit>
 			</Form>
 		</section>
 	)
 }
+

@@ -2,6 +2,8 @@ import { Form, redirect } from 'react-router'
 import { Submit } from '#app/components/form.tsx'
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { commitUserSession } from '#app/utils/session.server.ts'
 import { consumeToken, peekToken, tokenPayload } from '#app/utils/tokens.server.ts'
@@ -32,24 +34,25 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 	const updated = await updateUser(ctx.db, user.id, { email: newEmail.data, email_verified_at: new Date() })
 	// The session's email claim changes with it.
 	const { cookie } = await commitUserSession(ctx, updated!)
-	throw redirect('/learn/account?notice=email-changed', { headers: { 'set-cookie': cookie } })
+	throw redirect(localePath(ctx.locale, '/learn/account?notice=email-changed'), { headers: { 'set-cookie': cookie } })
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Confirm new email address' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.confirmEmail.title }]
 
 export default function ConfirmEmail({ loaderData, actionData }: Route.ComponentProps) {
+	const t = useI18n()
+	const text = t.m.accounts.confirmEmail
 	const state = actionData ?? loaderData
-	if (state.problem) return <TokenProblem reason={state.problem} retryHref="/learn/account" retryLabel="Back to my account" />
+	if (state.problem) return <TokenProblem reason={state.problem} retryHref="/learn/account" retryLabel={text.retry} />
 	return (
 		<section className="narrow">
-			<h1>Confirm your new email address</h1>
-			<p>
-				Use <strong>{state.newEmail}</strong> for your account from now on?
-			</p>
+			<h1>{text.heading}</h1>
+			<p>{t.rich(text.question, { email: <strong>{state.newEmail}</strong> })}</p>
 			<Form method="post" className="actions">
-				<Submit>Confirm new address</Submit>
-				<a href="/learn/account">Cancel</a>
+				<Submit>{text.submit}</Submit>
+				<a href={t.href('/learn/account')}>{text.cancel}</a>
 			</Form>
 		</section>
 	)
 }
+

@@ -2,21 +2,25 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
+import { Field, FormError, SelectField, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { destroySessionCookie } from '#app/utils/session.server.ts'
 import { emailField } from '#app/utils/validation.ts'
+import { LOCALE_NAMES, LOCALES, localePath } from '#app/i18n/locales.ts'
+import { localeCookie } from '#app/utils/locale.server.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import type { Route } from './+types/learn.account.ts'
 
 const emailSchema = z.object({ intent: z.literal('change-email'), newEmail: emailField })
+const localeSchema = z.object({ intent: z.literal('locale'), locale: z.enum(LOCALES, 'common.validation.choose') })
 
 export function loader({ context, request }: Route.LoaderArgs) {
-	const { claims } = requireSession(context, request)
-	return { name: claims.name, email: claims.email }
+	const { claims, user } = requireSession(context, request)
+	return { name: claims.name, email: claims.email, locale: user.locale }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -27,7 +31,18 @@ export async function action({ request, context }: Route.ActionArgs) {
 	// signOutEverywhereAction
 	if (formData.get('intent') === 'sign-out-everywhere') {
 		await updateUser(ctx.db, user.id, {}, { bumpTokenVersion: true })
-		return redirect('/learn/sign-in?notice=signed-out', { headers: { 'set-cookie': await destroySessionCookie(ctx) } })
+		return redirect(localePath(ctx.locale, '/learn/sign-in?notice=signed-out'), { headers: { 'set-cookie': await destroySessionCookie(ctx) } })
+	}
+
+	// The interface language: users.locale (and the visitor cookie, for after sign-out)
+	if (formData.get('intent') === 'locale') {
+		const submission = parseWithZod(formData, { schema: localeSchema })
+		if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+		const { locale } = submission.value
+		await updateUser(ctx.db, user.id, { locale })
+		return redirect(`${localePath(locale, '/learn/account')}?notice=locale-changed`, {
+			headers: { 'set-cookie': localeCookie(locale, ctx.origin.startsWith('https:')) },
+		})
 	}
 
 	// requestEmailChangeAction
@@ -36,42 +51,52 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (limited) return limited
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const { newEmail } = submission.value
-	if (newEmail === user.email) return data({ result: submission.reply({ fieldErrors: { newEmail: ['That is already your address'] } }) }, { status: 400 })
+	if (newEmail === user.email) return data({ result: submission.reply({ fieldErrors: { newEmail: ['accounts.account.sameEmail'] } }) }, { status: 400 })
 	if (await findUserByEmail(ctx.db, user.tenant_id, newEmail)) {
-		return data({ result: submission.reply({ fieldErrors: { newEmail: ['Another account already uses that address'] } }) }, { status: 400 })
+		return data({ result: submission.reply({ fieldErrors: { newEmail: ['accounts.account.emailTaken'] } }) }, { status: 400 })
 	}
 	void mailTokenLink(ctx, user, newEmail, 'email_change', newEmail)
-	return redirect('/learn/account?notice=email-sent')
+	return redirect(localePath(ctx.locale, '/learn/account?notice=email-sent'))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Account' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.account.title }]
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+	const { m } = useI18n()
+	const text = m.accounts.account
 	const [params] = useSearchParams()
 	const [form, fields] = useZodForm(emailSchema, actionData?.result)
+	const [localeForm, localeFields] = useZodForm(localeSchema, actionData?.result, { locale: loaderData.locale })
 	const notice = params.get('notice')
 	return (
 		<section className="narrow stack">
-			<h1>Account</h1>
-			{notice === 'email-sent' ? <p className="notice notice-ok" role="status">We sent a confirmation link to the new address. Your email changes when you confirm it.</p> : null}
-			{notice === 'email-changed' ? <p className="notice notice-ok" role="status">Your email address has been changed.</p> : null}
+			<h1>{text.title}</h1>
+			{notice === 'email-sent' ? <p className="notice notice-ok" role="status">{text.emailSent}</p> : null}
+			{notice === 'locale-changed' ? <p className="notice notice-ok" role="status">{text.localeChanged}</p> : null}
+			{notice === 'email-changed' ? <p className="notice notice-ok" role="status">{text.emailChanged}</p> : null}
 			<p>
 				{loaderData.name} · {loaderData.email}
 			</p>
-			<h2>Change email address</h2>
+			<h2>{text.changeEmail}</h2>
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				<input type="hidden" name="intent" value="change-email" />
-				<Field label="New email address" meta={fields.newEmail} type="email" autoComplete="email" />
-				<Submit>Send confirmation link</Submit>
+				<Field label={text.newEmail} meta={fields.newEmail} type="email" autoComplete="email" />
+				<Submit>{text.sendConfirmation}</Submit>
 			</Form>
-			<h2>Sessions</h2>
+			<h2>{text.language}</h2>
+			<Form method="post" className="stack" {...getFormProps(localeForm)}>
+				<input type="hidden" name="intent" value="locale" />
+				<SelectField label={text.languageLabel} meta={localeFields.locale} options={LOCALES.map((l) => ({ value: l, label: LOCALE_NAMES[l] }))} />
+				<Submit>{text.saveLanguage}</Submit>
+			</Form>
+			<h2>{text.sessions}</h2>
 			<Form method="post">
-				<p>Signs you out on every device, including this one.</p>
+				<p>{text.signOutEverywhereHint}</p>
 				<Submit name="intent" value="sign-out-everywhere" className="button-secondary">
-					Sign out everywhere
+					{text.signOutEverywhere}
 				</Submit>
 			</Form>
 		</section>

@@ -1,6 +1,8 @@
 import { data, Form, redirect } from 'react-router'
 import { Notice, Submit } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { limitAction, TOO_MANY } from '#app/utils/forms.server.ts'
 import { formatPrice } from '#app/utils/format.ts'
@@ -9,7 +11,8 @@ import { enrollInCourse, isActiveEnrollment, requireCourse } from '#app/utils/le
 import { findEnrollment } from '#db/learning.ts'
 import type { Route } from './+types/learn.course.$slug.enroll.ts'
 
-const PAID = 'This course is paid, and online payment is not available on this site yet. Nothing was charged. Contact the site’s administrator to join it.'
+// A catalogue key: the page shows it in its locale.
+const PAID = 'learning.enroll.paid'
 
 /** Confirmation page (the landing's button posts here directly). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -31,36 +34,41 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	if (limited) return limited
 	const outcome = await enrollInCourse(ctx, scope, course)
 	if (outcome.kind === 'paid') return data({ error: PAID }, { status: 501 })
-	return redirect(`/learn/course/${course.slug}${outcome.change ? '?notice=enrolled' : ''}`)
+	return redirect(localePath(ctx.locale, `/learn/course/${course.slug}${outcome.change ? '?notice=enrolled' : ''}`))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `Enroll · ${loaderData?.title ?? 'Course'}` }]
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+	const t = metaI18n(matches)
+	return [{ title: t.format(t.m.learning.enroll.metaTitle, { course: loaderData?.title ?? t.m.learning.course.fallbackTitle }) }]
+}
 
 export default function Enroll({ loaderData, actionData }: Route.ComponentProps) {
+	const t = useI18n()
+	const l = t.m.learning
 	return (
 		<section className="narrow">
-			<h1>Enroll in {loaderData.title}</h1>
-			{actionData?.error ? <Notice tone="error">{actionData.error}</Notice> : null}
+			<h1>{t.format(l.enroll.heading, { course: loaderData.title })}</h1>
+			{actionData?.error ? <Notice tone="error">{t.text(actionData.error)}</Notice> : null}
 			{loaderData.enrolled ? (
 				<p>
-					{`${noticeText('already_enrolled')} `}
-					<a href={`/learn/course/${loaderData.slug}`}>Go to the course</a>
+					{`${noticeText(t, 'already_enrolled')} `}
+					<a href={t.href(`/learn/course/${loaderData.slug}`)}>{l.enroll.goToCourse}</a>
 				</p>
 			) : loaderData.price ? (
 				<>
 					<p>
-						Price: <strong>{formatPrice(loaderData.price, loaderData.locale)}</strong>
+						{l.enroll.price} <strong>{formatPrice(loaderData.price, loaderData.locale)}</strong>
 					</p>
-					{actionData?.error ? null : <Notice tone="info">Online payment is not available on this site yet.</Notice>}
+					{actionData?.error ? null : <Notice tone="info">{l.enroll.paymentUnavailable}</Notice>}
 				</>
 			) : (
 				<Form method="post" className="stack">
-					<p>{loaderData.again ? 'Welcome back. Your earlier progress is kept.' : 'This course is free. You can start right away.'}</p>
+					<p>{loaderData.again ? l.enroll.welcomeBack : l.enroll.free}</p>
 					<div className="actions">
-						<Submit>{loaderData.again ? 'Enroll again' : 'Enroll for free'}</Submit>
-						<a href={`/learn/course/${loaderData.slug}`}>Back to the course</a>
+						<Submit>{loaderData.again ? l.enrollAgain : l.enrollFree}</Submit>
+						<a href={t.href(`/learn/course/${loaderData.slug}`)}>{l.backToCourse}</a>
 					</div>
 				</Form>
 			)}

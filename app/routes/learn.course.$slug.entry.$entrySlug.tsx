@@ -1,7 +1,10 @@
 import { data, Form, redirect } from 'react-router'
+import { ContentLanguage } from '#app/components/content-language.tsx'
 import { Notice, Submit } from '#app/components/form.tsx'
 import { PreviewBanner } from '#app/components/learning.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath, type Locale } from '#app/i18n/locales.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { toQuizPublic, type Course } from '#app/utils/content.ts'
@@ -25,11 +28,11 @@ async function resolveAccess(ctx: RequestContext, session: CurrentSession, reque
 	const progress = await courseProgress(ctx, scope, course, preview)
 	const position = progress.entries.findIndex((e) => e.slug === entrySlug)
 	if (position === -1) throw new Response(null, { status: 404 })
-	if (!preview && !isActiveEnrollment(progress.enrollment)) throw redirect(`/learn/course/${course.slug}?notice=enroll_first`)
+	if (!preview && !isActiveEnrollment(progress.enrollment)) throw redirect(localePath(ctx.locale, `/learn/course/${course.slug}?notice=enroll_first`))
 	const lock = progress.locks.get(entrySlug)
 	if (lock) {
 		const target = progress.firstOpen ? `/learn/course/${course.slug}/entry/${progress.firstOpen.slug}` : `/learn/course/${course.slug}`
-		throw redirect(`${target}?notice=${lock}`)
+		throw redirect(localePath(ctx.locale, `${target}?notice=${lock}`))
 	}
 	return { preview, scope, progress, position, mode: preview ? ('previewReadOnly' as const) : ('enrolled' as const) }
 }
@@ -69,6 +72,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	return {
 		course: { slug: course.slug, title: course.title },
 		entry: { slug: entry.slug, type: entry.type, title: entry.title, bodyHtml: renderMarkdown(entry.body), moduleTitle: entries[position].moduleTitle },
+		// The locales the entry and its course were served in (en when there is no translation in the page's locale).
+		contentLocale: entry.locale,
+		courseLocale: course.locale,
 		done: completed.has(entry.slug),
 		preview,
 		notice: url.searchParams.get('notice'),
@@ -88,7 +94,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const course = await requireCourse(ctx, params.slug)
 	const { mode, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
 	const form = await readForm(request)
-	if (mode === 'previewReadOnly') return data({ outcome: 'previewReadOnly' as const, error: 'Preview is read-only: nothing was saved.' }, { status: 403 })
+	// Errors are catalogue keys: the page shows them in its locale.
+	if (mode === 'previewReadOnly') return data({ outcome: 'previewReadOnly' as const, error: 'learning.entry.previewReadOnly' }, { status: 403 })
 	const entry = progress.entries[position]
 	const here = `/learn/course/${course.slug}/entry/${entry.slug}`
 
@@ -99,64 +106,72 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		for (const [key, value] of form) if (key.startsWith('q:') && typeof value === 'string') answers[key.slice(2)] = value
 		const outcome = await submitQuizAttempt(ctx, scope, course, entry.slug, answers)
 		if (outcome.kind === 'not_a_quiz') throw new Response(null, { status: 400 })
-		if (outcome.kind === 'exhausted') return data({ outcome: 'exhausted' as const, error: 'You have used every attempt on this quiz. It is now review-only.' }, { status: 409 })
-		return redirect(`${here}?attempt=${outcome.result.attemptNumber}`)
+		if (outcome.kind === 'exhausted') return data({ outcome: 'exhausted' as const, error: 'learning.entry.attemptsExhausted' }, { status: 409 })
+		return redirect(localePath(ctx.locale, `${here}?attempt=${outcome.result.attemptNumber}`))
 	}
 
 	if (form.get('intent') === 'complete') {
-		if (entry.type === 'quiz') return data({ outcome: 'invalid' as const, error: 'A quiz is completed by passing it or using every attempt.' }, { status: 400 })
+		if (entry.type === 'quiz') return data({ outcome: 'invalid' as const, error: 'learning.entry.quizNotCompletable' }, { status: 400 })
 		const courseDone = await markEntryComplete(ctx, scope, course, entry.slug)
 		const next = progress.entries[position + 1]
-		if (courseDone && !next) return redirect(`/learn/course/${course.slug}?notice=course_completed`)
-		return redirect(next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`)
+		if (courseDone && !next) return redirect(localePath(ctx.locale, `/learn/course/${course.slug}?notice=course_completed`))
+		return redirect(localePath(ctx.locale, next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`))
 	}
 	throw new Response(null, { status: 400 })
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData ? `${loaderData.entry.title} · ${loaderData.course.title}` : 'Entry' }]
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
+	{ title: loaderData ? `${loaderData.entry.title} · ${loaderData.course.title}` : metaI18n(matches).m.learning.entry.fallbackTitle },
+]
 
 export default function EntryPage({ loaderData: d, actionData }: Route.ComponentProps) {
-	const notice = d.notice ? noticeText(d.notice) : null
+	const t = useI18n()
+	const l = t.m.learning
+	const notice = d.notice ? noticeText(t, d.notice) : null
 	return (
 		<article className="entry-view">
 			{d.preview ? <PreviewBanner /> : null}
-			<nav aria-label="Breadcrumb" className="hint">
-				<a href={d.courseHref}>{d.course.title}</a> {`· ${d.entry.moduleTitle} · ${d.position} of ${d.total}`}
+			<nav aria-label={l.entry.breadcrumb} className="hint">
+				<a href={t.href(d.courseHref)} lang={d.courseLocale}>
+					{d.course.title}
+				</a>{' '}
+				{t.format(l.entry.position, { module: d.entry.moduleTitle, position: t.number(d.position), total: t.number(d.total) })}
 			</nav>
 			{notice ? <Notice tone="info">{notice}</Notice> : null}
-			{actionData?.error ? <Notice tone="error">{actionData.error}</Notice> : null}
-			<h1>{d.entry.title}</h1>
-			<div className="prose" dangerouslySetInnerHTML={{ __html: d.entry.bodyHtml }} />
+			{actionData?.error ? <Notice tone="error">{t.text(actionData.error)}</Notice> : null}
+			<h1 lang={d.contentLocale}>{d.entry.title}</h1>
+			<ContentLanguage served={d.contentLocale} />
+			<div className="prose" lang={d.contentLocale} dangerouslySetInnerHTML={{ __html: d.entry.bodyHtml }} />
 
-			{d.quiz ? <QuizSection quiz={d.quiz} preview={d.preview} /> : null}
+			{d.quiz ? <QuizSection quiz={d.quiz} preview={d.preview} lang={d.contentLocale} /> : null}
 
 			{d.entry.type !== 'quiz' ? (
 				d.done ? (
-					<Notice tone="ok">You have completed this {d.entry.type}.</Notice>
+					<Notice tone="ok">{d.entry.type === 'assignment' ? l.entry.completedAssignment : l.entry.completedLesson}</Notice>
 				) : (
 					<Form method="post">
 						<input type="hidden" name="intent" value="complete" />
-						<Submit disabled={d.preview}>{d.entry.type === 'assignment' ? 'I have finished this assignment' : 'Mark as complete'}</Submit>
+						<Submit disabled={d.preview}>{d.entry.type === 'assignment' ? l.entry.finishedAssignment : l.entry.markComplete}</Submit>
 					</Form>
 				)
 			) : null}
 
-			<nav aria-label="Entries" className="entry-nav">
+			<nav aria-label={l.entry.navLabel} className="entry-nav">
 				{d.prev ? (
-					<a href={d.prev.href} rel="prev">
+					<a href={t.href(d.prev.href)} rel="prev" lang={d.courseLocale}>
 						← {d.prev.title}
 					</a>
 				) : (
 					<span />
 				)}
 				{d.next ? (
-					<a href={d.next.href} rel="next">
+					<a href={t.href(d.next.href)} rel="next" lang={d.courseLocale}>
 						{d.next.title} →
 					</a>
 				) : (
-					<a href={d.courseHref}>Back to the course</a>
+					<a href={t.href(d.courseHref)}>{l.backToCourse}</a>
 				)}
 			</nav>
 		</article>
@@ -165,72 +180,90 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 
 type QuizData = NonNullable<Route.ComponentProps['loaderData']['quiz']>
 
-function QuizSection({ quiz, preview }: { quiz: QuizData; preview: boolean }) {
+/** `lang` is the locale the quiz's prompts and options were served in. */
+function QuizSection({ quiz, preview, lang }: { quiz: QuizData; preview: boolean; lang: Locale }) {
+	const t = useI18n()
+	const m = t.m.learning.quiz
 	const { public: q, result } = quiz
 	const remaining = q.maxAttempts - quiz.attemptsUsed
+	const summary = [
+		t.format(m.passMark, { score: t.percent(q.passingScore) }),
+		t.plural(m.attemptsUsed, q.maxAttempts, { used: t.number(quiz.attemptsUsed) }),
+		quiz.attemptsUsed ? t.format(m.bestScore, { score: t.percent(quiz.best) }) : null,
+	]
 	return (
 		<section aria-labelledby="quiz-heading" className="quiz">
-			<h2 id="quiz-heading">Quiz</h2>
-			<p className="hint">
-				{`Pass mark ${q.passingScore}% · ${quiz.attemptsUsed} of ${q.maxAttempts} attempts used${quiz.attemptsUsed ? ` · best score ${quiz.best}%` : ''}`}
-			</p>
-			{result ? <AttemptFeedback result={result} prompts={Object.fromEntries(q.questions.map((x) => [x.id, x.prompt]))} /> : null}
+			<h2 id="quiz-heading">{m.heading}</h2>
+			<p className="hint">{summary.filter(Boolean).join(' · ')}</p>
+			{result ? <AttemptFeedback result={result} prompts={Object.fromEntries(q.questions.map((x) => [x.id, x.prompt]))} lang={lang} /> : null}
 			{quiz.exhausted ? (
-				<Notice tone="info">You have used all {q.maxAttempts} attempts. This quiz is now review-only.</Notice>
+				<Notice tone="info">{t.plural(m.allUsed, q.maxAttempts)}</Notice>
 			) : quiz.passed && !result ? (
-				<Notice tone="ok">You passed this quiz. You may still try again to improve your score.</Notice>
+				<Notice tone="ok">{m.passed}</Notice>
 			) : null}
 			{quiz.exhausted ? null : (
 				<Form method="post" className="stack">
 					<input type="hidden" name="intent" value="submit-quiz" />
 					{q.questions.map((question, i) => (
 						<fieldset key={question.id} className="question">
-							<legend>
+							<legend lang={lang}>
 								{i + 1}. {question.prompt}
 							</legend>
 							{question.type === 'multiple_choice' ? (
 								question.options.map((o) => (
-									<label key={o.id} className="choice">
+									<label key={o.id} className="choice" lang={lang}>
 										<input type="radio" name={`q:${question.id}`} value={o.id} required /> {o.text}
 									</label>
 								))
 							) : question.type === 'true_false' ? (
 								<>
 									<label className="choice">
-										<input type="radio" name={`q:${question.id}`} value="true" required /> True
+										<input type="radio" name={`q:${question.id}`} value="true" required /> {m.trueLabel}
 									</label>
 									<label className="choice">
-										<input type="radio" name={`q:${question.id}`} value="false" /> False
+										<input type="radio" name={`q:${question.id}`} value="false" /> {m.falseLabel}
 									</label>
 								</>
 							) : (
 								<label className="field">
-									<span>Your answer</span>
+									<span>{m.answer}</span>
 									<input type="text" name={`q:${question.id}`} autoComplete="off" maxLength={500} required />
 								</label>
 							)}
 						</fieldset>
 					))}
-					<Submit disabled={preview}>{`Submit answers (${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} left)`}</Submit>
+					<Submit disabled={preview}>{t.plural(m.submit, remaining)}</Submit>
 				</Form>
 			)}
 		</section>
 	)
 }
 
-function AttemptFeedback({ result, prompts }: { result: AttemptResult; prompts: Record<string, string> }) {
+function AttemptFeedback({ result, prompts, lang }: { result: AttemptResult; prompts: Record<string, string>; lang: Locale }) {
+	const t = useI18n()
+	const m = t.m.learning.quiz
 	return (
 		<div className={`notice ${result.passed ? 'notice-ok' : 'notice-error'}`} role="status">
 			<p>
 				<strong>
-					{`Attempt ${result.attemptNumber}: ${result.score}% · ${result.correctCount} of ${result.totalCount} correct · ${result.passed ? 'Passed' : 'Not passed'}`}
+					{t.format(m.result, {
+						number: t.number(result.attemptNumber),
+						score: t.percent(result.score),
+						correct: t.number(result.correctCount),
+						total: t.number(result.totalCount),
+						outcome: result.passed ? m.resultPassed : m.resultNotPassed,
+					})}
 				</strong>
 			</p>
-			<p>{result.attemptsRemaining === 0 ? 'No attempts left.' : `${result.attemptsRemaining} ${result.attemptsRemaining === 1 ? 'attempt' : 'attempts'} left.`}</p>
+			<p>{result.attemptsRemaining === 0 ? m.noneLeft : t.plural(m.left, result.attemptsRemaining)}</p>
 			<ul>
 				{result.perQuestionFeedback.map((f) => (
 					<li key={f.questionId}>
-						<span className="feedback-prompt">{prompts[f.questionId] ?? f.questionId}</span> {`${f.correct ? 'Correct' : 'Not correct'}. ${f.explanation}`}
+						{/* The explanation was stored with the attempt, in the locale the quiz was graded in: it is content, shown as stored. */}
+						<span className="feedback-prompt" lang={lang}>
+							{prompts[f.questionId] ?? f.questionId}
+						</span>{' '}
+						{`${f.correct ? m.correct : m.notCorrect} ${f.explanation}`}
 					</li>
 				))}
 			</ul>

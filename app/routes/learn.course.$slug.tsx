@@ -1,7 +1,9 @@
 import { Form } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
+import { ContentLanguage } from '#app/components/content-language.tsx'
 import { Notice, Submit } from '#app/components/form.tsx'
 import { PreviewBanner, ProgressBar } from '#app/components/learning.tsx'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { canPreview, courseProgress, isActiveEnrollment, requireCourse, wantsPreview } from '#app/utils/learning.server.ts'
 import { formatMinutes, formatPrice } from '#app/utils/format.ts'
 import { renderMarkdown } from '#app/utils/markdown.server.ts'
@@ -24,6 +26,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		price: course.price,
 		estimatedMinutes: course.estimatedMinutes,
 		locale: ctx.locale,
+		// The locale the course was served in (en when it has no translation in the page's locale).
+		contentLocale: course.locale,
 		notice: new URL(request.url).searchParams.get('notice'),
 	}
 	if (!progress || (!preview && !isActiveEnrollment(progress.enrollment))) {
@@ -55,42 +59,45 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	}
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title ?? 'Course' }]
-
-const TYPE_LABEL = { lesson: 'Lesson', quiz: 'Quiz', assignment: 'Assignment' } as const
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: loaderData?.title ?? metaI18n(matches).m.learning.course.fallbackTitle }]
 
 export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
+	const t = useI18n()
+	const l = t.m.learning
 	const q = data.view === 'home' && data.preview ? '?preview=1' : ''
+	const notice = data.notice ? noticeText(t, data.notice) : null
 	return (
 		<article className="course">
 			{data.view === 'home' && data.preview ? <PreviewBanner /> : null}
-			{data.notice ? <Notice tone="info">{noticeText(data.notice)}</Notice> : null}
-			<h1>{data.title}</h1>
+			{notice ? <Notice tone="info">{notice}</Notice> : null}
+			<h1 lang={data.contentLocale}>{data.title}</h1>
+			<ContentLanguage served={data.contentLocale} />
 			{data.view === 'landing' ? (
 				<>
-					<div className="prose" dangerouslySetInnerHTML={{ __html: data.descriptionHtml }} />
+					<div className="prose" lang={data.contentLocale} dangerouslySetInnerHTML={{ __html: data.descriptionHtml }} />
 					<p className="meta">
-						<span className={data.price ? 'badge' : 'badge badge-free'}>{data.price ? formatPrice(data.price, data.locale) : 'Free'}</span>
+						<span className={data.price ? 'badge' : 'badge badge-free'}>{data.price ? formatPrice(data.price, data.locale) : t.m.common.free}</span>
 						{data.estimatedMinutes ? <span>{formatMinutes(data.estimatedMinutes, data.locale)}</span> : null}
 					</p>
 					{data.enrollmentStatus === 'pending' ? (
-						<Notice tone="error">Your enrollment is waiting for payment, and payments are not available on this site yet. Contact the site's administrator.</Notice>
+						<Notice tone="error">{l.course.pending}</Notice>
 					) : data.price ? (
-						<Notice tone="info">This is a paid course. Online payment is not available yet.</Notice>
+						<Notice tone="info">{l.course.paid}</Notice>
 					) : (
-						<Form method="post" action={`/learn/course/${data.slug}/enroll`}>
-							<Submit>{data.enrollmentStatus === 'cancelled' ? 'Enroll again' : data.signedIn ? 'Enroll for free' : 'Sign in to enroll'}</Submit>
+						<Form method="post" action={t.href(`/learn/course/${data.slug}/enroll`)}>
+							<Submit>{data.enrollmentStatus === 'cancelled' ? l.enrollAgain : data.signedIn ? l.enrollFree : l.course.signInToEnroll}</Submit>
 						</Form>
 					)}
-					<h2>What you will learn</h2>
+					<h2>{l.course.outline}</h2>
 					<ol className="outline">
 						{data.modules.map((m) => (
 							<li key={m.slug}>
-								<strong>{m.title}</strong>
+								<strong lang={data.contentLocale}>{m.title}</strong>
 								<ul>
 									{m.entries.map((e) => (
 										<li key={e.slug}>
-											{e.title} <span className="hint">({TYPE_LABEL[e.type]})</span>
+											<span lang={data.contentLocale}>{e.title}</span>{' '}
+											<span className="hint">{t.format(l.course.typeHint, { type: l.entryTypes[e.type] })}</span>
 										</li>
 									))}
 								</ul>
@@ -100,24 +107,32 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 				</>
 			) : (
 				<>
-					<ProgressBar percent={data.percent} label={`${data.completedCount} of ${data.total} entries complete`} />
-					{data.status === 'completed' ? <Notice tone="ok">You have completed this course. Well done!</Notice> : null}
+					<ProgressBar percent={data.percent} label={t.plural(l.entriesComplete, data.total, { done: t.number(data.completedCount) })} />
+					{data.status === 'completed' ? <Notice tone="ok">{l.course.completed}</Notice> : null}
 					{data.continueSlug ? (
 						<p>
-							<a className="button" href={`/learn/course/${data.slug}/entry/${data.continueSlug}${q}`}>
-								{data.completedCount ? 'Continue where you left off' : 'Start the course'}
+							<a className="button" href={t.href(`/learn/course/${data.slug}/entry/${data.continueSlug}${q}`)}>
+								{data.completedCount ? l.continue : l.course.start}
 							</a>
 						</p>
 					) : null}
 					{data.modules.map((m) => (
 						<section key={m.slug} aria-labelledby={`module-${m.slug}`}>
-							<h2 id={`module-${m.slug}`}>{m.title}</h2>
+							<h2 id={`module-${m.slug}`} lang={data.contentLocale}>
+								{m.title}
+							</h2>
 							<ol className="entries">
 								{m.entries.map((e) => (
 									<li key={e.slug} className={e.done ? 'entry entry-done' : e.locked ? 'entry entry-locked' : 'entry'}>
-										{e.locked ? <span>{e.title}</span> : <a href={`/learn/course/${data.slug}/entry/${e.slug}${q}`}>{e.title}</a>}{' '}
+										{e.locked ? (
+											<span lang={data.contentLocale}>{e.title}</span>
+										) : (
+											<a href={t.href(`/learn/course/${data.slug}/entry/${e.slug}${q}`)} lang={data.contentLocale}>
+												{e.title}
+											</a>
+										)}{' '}
 										<span className="hint">
-											{TYPE_LABEL[e.type]} · {e.done ? 'Complete' : e.locked ? 'Locked' : 'Open'}
+											{l.entryTypes[e.type]} · {e.done ? l.course.state.done : e.locked ? l.course.state.locked : l.course.state.open}
 										</span>
 									</li>
 								))}

@@ -1,5 +1,6 @@
 import { ProgressBar } from '#app/components/learning.tsx'
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { formatDate } from '#app/utils/format.ts'
@@ -29,9 +30,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 			{
 				slug: course.slug,
 				title: course.title,
+				// The locale the course's titles were served in (en when it has no translation).
+				lang: course.locale,
 				status: enrollment.status,
 				percent: entries.length ? Math.round((completedCount / entries.length) * 100) : 0,
-				label: `${completedCount} of ${entries.length} entries complete`,
+				completedCount,
+				total: entries.length,
 				entries,
 				done,
 			},
@@ -45,7 +49,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 			const card = cards.find((c) => c.slug === p.course_slug)
 			const entry = card?.entries.find((e) => e.slug === p.entry_slug)
 			return card && entry && card.status !== 'pending'
-				? [{ href: `/learn/course/${card.slug}/entry/${entry.slug}`, title: entry.title, course: card.title, viewedAt: p.last_viewed_at!.toISOString() }]
+				? [{ href: `/learn/course/${card.slug}/entry/${entry.slug}`, title: entry.title, course: card.title, lang: card.lang, viewedAt: p.last_viewed_at!.toISOString() }]
 				: []
 		})
 		.slice(0, 5)
@@ -56,6 +60,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 			href: `/learn/course/${a.course_slug}/entry/${a.entry_slug}?attempt=${a.attempt_number}`,
 			title: card?.entries.find((e) => e.slug === a.entry_slug)?.title ?? a.entry_slug,
 			course: card?.title ?? a.course_slug,
+			lang: card?.lang,
 			score: a.score,
 			passed: a.passed,
 			attempt: a.attempt_number,
@@ -71,68 +76,73 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 	}
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Dashboard' }]
-
-const STATUS = { active: 'In progress', completed: 'Completed', pending: 'Waiting for payment', cancelled: 'Cancelled' } as Record<string, string>
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.learning.dashboard.title }]
 
 export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
+	const t = useI18n()
+	const m = t.m.learning.dashboard
+	// The stored status shown as words; an unknown one is shown as stored.
+	const status = (s: string) => (Object.hasOwn(m.status, s) ? m.status[s as keyof typeof m.status] : s)
 	return (
 		<section>
-			<h1>Welcome, {d.name}</h1>
-			<p className="lead">Signed in as {d.email}</p>
+			<h1>{t.format(m.welcome, { name: d.name })}</h1>
+			<p className="lead">{t.format(m.signedInAs, { email: d.email })}</p>
 			{d.resume.length ? (
 				<section aria-labelledby="resume-heading">
-					<h2 id="resume-heading">Continue where you left off</h2>
+					<h2 id="resume-heading">{t.m.learning.continue}</h2>
 					<ul className="resume">
 						{d.resume.map((r) => (
 							<li key={r.href}>
-								<a href={r.href}>{r.title}</a> <span className="hint">{`· ${r.course} · viewed ${formatDate(r.viewedAt, d.locale)}`}</span>
+								<a href={t.href(r.href)} lang={r.lang}>
+									{r.title}
+								</a>{' '}
+								<span className="hint">{t.format(m.viewed, { course: r.course, date: formatDate(r.viewedAt, d.locale) })}</span>
 							</li>
 						))}
 					</ul>
 				</section>
 			) : null}
-			<h2>My courses</h2>
+			<h2>{m.myCourses}</h2>
 			{d.courses.length === 0 ? (
 				<p className="empty">
-					You are not enrolled in any course yet. <a href="/learn">Browse courses</a>
+					{m.empty} <a href={t.href('/learn')}>{m.browse}</a>
 				</p>
 			) : (
-				<ul className="cards" aria-label="My courses">
+				<ul className="cards" aria-label={m.myCourses}>
 					{d.courses.map((c) => (
 						<li key={c.slug} className="card">
-							<h3>
-								<a href={`/learn/course/${c.slug}`}>{c.title}</a>
+							<h3 lang={c.lang}>
+								<a href={t.href(`/learn/course/${c.slug}`)}>{c.title}</a>
 							</h3>
-							<p className="hint">{STATUS[c.status] ?? c.status}</p>
-							<ProgressBar percent={c.percent} label={c.label} />
+							<p className="hint">{status(c.status)}</p>
+							<ProgressBar percent={c.percent} label={t.plural(t.m.learning.entriesComplete, c.total, { done: t.number(c.completedCount) })} />
 						</li>
 					))}
 				</ul>
 			)}
 			{d.scores.length ? (
 				<section aria-labelledby="scores-heading">
-					<h2 id="scores-heading">Recent quiz scores</h2>
+					<h2 id="scores-heading">{m.scores}</h2>
 					<table>
 						<thead>
 							<tr>
-								<th scope="col">Quiz</th>
-								<th scope="col">Course</th>
-								<th scope="col">Attempt</th>
-								<th scope="col">Score</th>
+								<th scope="col">{m.columns.quiz}</th>
+								<th scope="col">{m.columns.course}</th>
+								<th scope="col">{m.columns.attempt}</th>
+								<th scope="col">{m.columns.score}</th>
 							</tr>
 						</thead>
 						<tbody>
 							{d.scores.map((s) => (
 								<tr key={s.key}>
 									<td>
-										<a href={s.href}>{s.title}</a>
+										<a href={t.href(s.href)} lang={s.lang}>
+											{s.title}
+										</a>
 									</td>
-									<td>{s.course}</td>
-									<td>{s.attempt}</td>
-									<td>
-										{`${s.score}% ${s.passed ? '(passed)' : '(not passed)'}`}
-									</td>
+									<td lang={s.lang}>{s.course}</td>
+									<td>{t.number(s.attempt)}</td>
+									<td>{t.format(s.passed ? m.passed : m.notPassed, { score: t.percent(s.score) })}</td>
 								</tr>
 							))}
 						</tbody>

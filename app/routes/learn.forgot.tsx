@@ -4,6 +4,8 @@ import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
@@ -22,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	// The same answer whether or not mail goes out; the work happens after responding.
 	void sendResetIfEligible(ctx, submission.value.email)
-	return redirect('/learn/forgot?notice=sent')
+	return redirect(localePath(ctx.locale, '/learn/forgot?notice=sent'))
 }
 
 /** Mail only for an active tenant, a matching user and a local password (spec, Authentication 8). */
@@ -35,27 +37,29 @@ async function sendResetIfEligible(ctx: ReturnType<typeof getRequestContext>, em
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Forgot your password?' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.forgot.title }]
 
 export default function Forgot({ actionData }: Route.ComponentProps) {
+	const t = useI18n()
+	const text = t.m.accounts
 	const [params] = useSearchParams()
 	const [form, fields] = useZodForm(schema, actionData?.result)
 	return (
 		<section className="narrow">
-			<h1>Forgot your password?</h1>
+			<h1>{text.forgot.title}</h1>
 			{params.get('notice') === 'sent' ? (
 				<p className="notice notice-ok" role="status">
-					If an account with a password exists for that address, we have sent it a link to choose a new password.
+					{text.forgot.sent}
 				</p>
 			) : (
-				<p>Enter your email address and we will send you a link to choose a new password.</p>
+				<p>{text.forgot.intro}</p>
 			)}
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
-				<Field label="Email" meta={fields.email} type="email" autoComplete="email" />
+				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />
 				<div className="actions">
-					<Submit>Send reset link</Submit>
-					<a href="/learn/sign-in">Back to sign in</a>
+					<Submit>{text.forgot.submit}</Submit>
+					<a href={t.href('/learn/sign-in')}>{text.backToSignIn}</a>
 				</div>
 			</Form>
 		</section>

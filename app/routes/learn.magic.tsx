@@ -4,6 +4,8 @@ import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
@@ -16,7 +18,7 @@ const schema = z.object({ email: emailField })
 
 /** Magic links exist only on tenant hosts whose magicLink flag is on. */
 function requireMagicLinks(ctx: RequestContext) {
-	if (!ctx.tenant || !magicLinkEnabled(ctx.tenant)) throw redirect('/learn/sign-in')
+	if (!ctx.tenant || !magicLinkEnabled(ctx.tenant)) throw redirect(localePath(ctx.locale, '/learn/sign-in'))
 	return ctx.tenant
 }
 
@@ -39,32 +41,34 @@ export async function action({ request, context }: Route.ActionArgs) {
 		if (!user || user.deactivated_at) return
 		await mailTokenLink(ctx, user, user.email, 'magic_link')
 	})()
-	return redirect('/learn/magic?notice=sent')
+	return redirect(localePath(ctx.locale, '/learn/magic?notice=sent'))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Email me a sign-in link' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.magic.title }]
 
 export default function Magic({ actionData }: Route.ComponentProps) {
+	const t = useI18n()
+	const text = t.m.accounts
 	const [params] = useSearchParams()
 	const [form, fields] = useZodForm(schema, actionData?.result)
 	return (
 		<section className="narrow">
-			<h1>Sign in with a link</h1>
+			<h1>{text.magic.heading}</h1>
 			{params.get('notice') === 'sent' ? (
 				<p className="notice notice-ok" role="status">
-					If an account exists for that address, we have emailed it a sign-in link. It works for 15 minutes.
+					{text.magic.sent}
 				</p>
 			) : (
-				<p>We will email you a link that signs you in without a password.</p>
+				<p>{text.magic.intro}</p>
 			)}
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
-				<Field label="Email" meta={fields.email} type="email" autoComplete="email" />
+				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />
 				<div className="actions">
-					<Submit>Email me a link</Submit>
-					<a href="/learn/sign-in">Sign in with a password</a>
+					<Submit>{text.magic.submit}</Submit>
+					<a href={t.href('/learn/sign-in')}>{text.magic.withPassword}</a>
 				</div>
 			</Form>
 		</section>

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { signInWithConsumedToken } from '#app/utils/auth.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { consumeToken, hostTokenScope, peekToken } from '#app/utils/tokens.server.ts'
@@ -14,8 +15,8 @@ import { findUserById, updateUser } from '#db/users.ts'
 import type { Route } from './+types/learn.reset.$token.ts'
 
 const schema = z
-	.object({ password: newPasswordField, confirm: z.string({ error: 'Type the password again' }) })
-	.refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords do not match' })
+	.object({ password: newPasswordField, confirm: z.string({ error: 'accounts.reset.confirmRequired' }) })
+	.refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'accounts.reset.mismatch' })
 
 export async function loader({ params, context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
@@ -39,20 +40,22 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	return data({ result: submission.reply(), problem: 'invalid' as const }, { status: 403 })
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.reset.title }]
 
 export default function Reset({ loaderData, actionData }: Route.ComponentProps) {
+	const { m } = useI18n()
+	const text = m.accounts
 	const [form, fields] = useZodForm(schema, actionData?.result)
 	const problem = actionData?.problem ?? loaderData.problem
-	if (problem) return <TokenProblem reason={problem} retryHref="/learn/forgot" retryLabel="Ask for a new link" />
+	if (problem) return <TokenProblem reason={problem} retryHref="/learn/forgot" retryLabel={text.reset.retry} />
 	return (
 		<section className="narrow">
-			<h1>Choose a new password</h1>
+			<h1>{text.reset.title}</h1>
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
-				<Field label="New password" meta={fields.password} type="password" autoComplete="new-password" hint="At least 8 characters, and not a common password." />
-				<Field label="New password again" meta={fields.confirm} type="password" autoComplete="new-password" />
-				<Submit>Save password</Submit>
+				<Field label={text.reset.newPassword} meta={fields.password} type="password" autoComplete="new-password" hint={text.fields.passwordHint} />
+				<Field label={text.reset.newPasswordAgain} meta={fields.confirm} type="password" autoComplete="new-password" />
+				<Submit>{text.reset.submit}</Submit>
 			</Form>
 		</section>
 	)

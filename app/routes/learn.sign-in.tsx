@@ -4,7 +4,9 @@ import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
-import { authenticate, roleLanding, safeCallbackUrl, signInAndRedirect } from '#app/utils/auth.server.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
+import { authenticate, localeLanding, roleLanding, safeCallbackUrl, signInAndRedirect, type CredentialsFailure } from '#app/utils/auth.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { getSession } from '#app/utils/session.server.ts'
@@ -19,23 +21,24 @@ const schema = z.object({
 	callbackUrl: z.string().optional(),
 })
 
-const MESSAGES = {
-	invalid: 'Email or password is incorrect.',
-	deactivated: 'This account has been deactivated. Contact your administrator.',
-	no_password: 'This account has no password. Sign in with your external provider or a sign-in link.',
-	tenant_inactive: 'This site is not accepting sign-ins right now.',
-	apex_account_wrong_host: 'This is a platform account. Sign in on the platform site instead.',
+// Catalogue keys: the form shows them in the page's locale.
+const MESSAGES: Record<CredentialsFailure, string> = {
+	invalid: 'accounts.signIn.errors.invalid',
+	deactivated: 'accounts.signIn.errors.deactivated',
+	no_password: 'accounts.signIn.errors.noPassword',
+	tenant_inactive: 'accounts.signIn.errors.tenantInactive',
+	apex_account_wrong_host: 'accounts.signIn.errors.apexAccountWrongHost',
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const session = getSession(context)
 	const callbackUrl = safeCallbackUrl(new URL(request.url).searchParams.get('callbackUrl'))
-	if (session) throw redirect(callbackUrl ?? roleLanding(session.claims))
+	if (session) throw redirect(localeLanding(ctx.locale, callbackUrl ?? roleLanding(session.claims)))
 	return {
 		isApex: ctx.tenant === null,
 		magicLink: ctx.tenant ? magicLinkEnabled(ctx.tenant) : false,
-		apexSignIn: `${ctx.env.AUTH_URL}/learn/sign-in`,
+		apexSignIn: `${ctx.env.AUTH_URL}${localePath(ctx.locale, '/learn/sign-in')}`,
 		providers: enabledProviders(ctx).map((id) => ({ id, label: PROVIDER_LABELS[id] })),
 	}
 }
@@ -60,40 +63,42 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Sign in' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.signIn.title }]
 
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
+	const t = useI18n()
+	const text = t.m.accounts
 	const [params] = useSearchParams()
 	const [form, fields] = useZodForm(schema, actionData?.result)
 	const reason = actionData && 'reason' in actionData ? actionData.reason : null
 	return (
 		<section className="narrow">
-			<h1>Sign in</h1>
-			{params.get('notice') === 'signed-out' ? <p className="notice notice-ok" role="status">You have been signed out.</p> : null}
-			{params.get('notice') === 'password-reset' ? <p className="notice notice-ok" role="status">Your password has been changed. Sign in with the new one.</p> : null}
+			<h1>{text.signIn.title}</h1>
+			{params.get('notice') === 'signed-out' ? <p className="notice notice-ok" role="status">{text.signIn.signedOut}</p> : null}
+			{params.get('notice') === 'password-reset' ? <p className="notice notice-ok" role="status">{text.signIn.passwordReset}</p> : null}
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				{reason === 'apex_account_wrong_host' ? (
 					<p>
-						<a href={loaderData.apexSignIn}>Go to the platform sign-in</a>
+						<a href={loaderData.apexSignIn}>{text.signIn.platformSignIn}</a>
 					</p>
 				) : null}
 				<input type="hidden" name="callbackUrl" value={params.get('callbackUrl') ?? ''} />
-				<Field label="Email" meta={fields.email} type="email" autoComplete="email" />
-				<Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
+				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />
+				<Field label={text.fields.password} meta={fields.password} type="password" autoComplete="current-password" />
 				<div className="actions">
-					<Submit>Sign in</Submit>
-					<a href="/learn/forgot">Forgot your password?</a>
+					<Submit>{text.signIn.submit}</Submit>
+					<a href={t.href('/learn/forgot')}>{text.signIn.forgot}</a>
 				</div>
 			</Form>
 			{loaderData.providers.length ? (
-				<div className="stack" aria-label="Other ways to sign in" role="group">
+				<div className="stack" aria-label={text.signIn.otherWays} role="group">
 					{loaderData.providers.map((p) => (
 						// A native post: the answer is a redirect to the provider's site.
 						<form key={p.id} method="post" action={`/api/auth/${p.id}`}>
 							<input type="hidden" name="callbackUrl" value={params.get('callbackUrl') ?? ''} />
 							<button type="submit" className="button button-secondary">
-								Continue with {p.label}
+								{t.format(text.signIn.continueWith, { provider: p.label })}
 							</button>
 						</form>
 					))}
@@ -101,8 +106,8 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 			) : null}
 			{!loaderData.isApex ? (
 				<p className="actions">
-					{loaderData.magicLink ? <a href="/learn/magic">Email me a sign-in link</a> : null}
-					<a href="/learn/sign-up">Create an account</a>
+					{loaderData.magicLink ? <a href={t.href('/learn/magic')}>{text.signIn.magicLink}</a> : null}
+					<a href={t.href('/learn/sign-up')}>{text.signIn.signUp}</a>
 				</p>
 			) : null}
 		</section>

@@ -1,34 +1,38 @@
 import { Form, redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { destroySessionCookie, getSession } from '#app/utils/session.server.ts'
 import { Submit } from '#app/components/form.tsx'
 import type { Route } from './+types/learn.sign-out.ts'
 
 export function loader({ context }: Route.LoaderArgs) {
-	if (!getSession(context)) throw redirect('/')
+	if (!getSession(context)) throw redirect(localePath(getRequestContext(context).locale, '/'))
 	return null
 }
 
 export async function action({ context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
-	return redirect('/', { headers: { 'set-cookie': await destroySessionCookie(ctx) } })
+	return redirect(localePath(ctx.locale, '/'), { headers: { 'set-cookie': await destroySessionCookie(ctx) } })
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Sign out' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.signOut.title }]
 
 export default function SignOut() {
+	const t = useI18n()
+	const text = t.m.accounts.signOut
 	return (
 		<section className="narrow">
-			<h1>Sign out?</h1>
-			<p>You will need to sign in again to continue your courses on this device.</p>
+			<h1>{text.heading}</h1>
+			<p>{text.body}</p>
 			<div className="actions">
 				<Form method="post">
-					<Submit>Sign out</Submit>
+					<Submit>{text.submit}</Submit>
 				</Form>
-				<a className="button-secondary" href="/learn/dashboard">
-					Back to my dashboard
+				<a className="button-secondary" href={t.href('/learn/dashboard')}>
+					{text.dashboard}
 				</a>
-				<a href="/">Cancel</a>
+				<a href={t.href('/')}>{text.cancel}</a>
 			</div>
 		</section>
 	)

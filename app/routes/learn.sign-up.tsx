@@ -4,6 +4,8 @@ import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
@@ -39,27 +41,29 @@ export async function action({ request, context }: Route.ActionArgs) {
 		const user = await createUser(ctx.db, { tenant_id: tenant.id, email, name, role: 'student', password_hash: passwordHash, locale: ctx.locale })
 		if (user) void mailTokenLink(ctx, user, email, 'email_verify')
 	}
-	return redirect('/learn/sign-up?notice=check-email')
+	return redirect(localePath(ctx.locale, '/learn/sign-up?notice=check-email'))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Create an account' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.signUp.title }]
 
 export default function SignUp({ actionData }: Route.ComponentProps) {
+	const t = useI18n()
+	const text = t.m.accounts
 	const [form, fields] = useZodForm(schema, actionData?.result)
 	return (
 		<section className="narrow">
-			<h1>Create an account</h1>
+			<h1>{text.signUp.title}</h1>
 			<SignUpNotice />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
-				<Field label="Name" meta={fields.name} autoComplete="name" />
-				<Field label="Email" meta={fields.email} type="email" autoComplete="email" />
-				<Field label="Password" meta={fields.password} type="password" autoComplete="new-password" hint="At least 8 characters, and not a common password." />
+				<Field label={text.fields.name} meta={fields.name} autoComplete="name" />
+				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />
+				<Field label={text.fields.password} meta={fields.password} type="password" autoComplete="new-password" hint={text.fields.passwordHint} />
 				<div className="actions">
-					<Submit>Create account</Submit>
-					<a href="/learn/sign-in">I already have an account</a>
+					<Submit>{text.signUp.submit}</Submit>
+					<a href={t.href('/learn/sign-in')}>{text.signUp.haveAccount}</a>
 				</div>
 			</Form>
 		</section>
@@ -67,11 +71,12 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
 }
 
 function SignUpNotice() {
+	const { m } = useI18n()
 	const [params] = useSearchParams()
 	if (params.get('notice') !== 'check-email') return null
 	return (
 		<p className="notice notice-ok" role="status">
-			Check your email: we sent a link to confirm your address. Then sign in.
+			{m.accounts.signUp.checkEmail}
 		</p>
 	)
 }

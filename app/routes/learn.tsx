@@ -1,4 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { isPublished } from '#app/utils/content.ts'
 import { formatMinutes, formatPrice } from '#app/utils/format.ts'
@@ -12,36 +13,40 @@ export async function loader({ context }: Route.LoaderArgs) {
 		locale: ctx.locale,
 		courses: courses
 			.filter((c) => isPublished(c) && c.listed)
-			.map(({ slug, title, summary, price, estimatedMinutes, entryCount }) => ({ slug, title, summary, price, estimatedMinutes, entryCount })),
+			// Each card keeps the locale its text was served in (en when the course has no translation).
+			.map(({ slug, title, summary, price, estimatedMinutes, entryCount, locale }) => ({ slug, title, summary, price, estimatedMinutes, entryCount, locale })),
 	}
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
+	const t = metaI18n(matches)
 	const site = matches[0]?.loaderData && 'site' in matches[0].loaderData ? matches[0].loaderData.site : null
-	return [{ title: `Courses · ${site?.name ?? 'Open LMS'}` }]
+	return [{ title: t.format(t.m.learning.catalogue.metaTitle, { site: site?.name ?? t.m.common.platformName }) }]
 }
 
 export default function Catalogue({ loaderData }: Route.ComponentProps) {
 	const { courses, locale } = loaderData
+	const t = useI18n()
+	const m = t.m.learning.catalogue
 	return (
 		<>
-			<h1>Courses</h1>
+			<h1>{m.title}</h1>
 			{courses.length === 0 ? (
-				<p className="empty">No courses are published yet.</p>
+				<p className="empty">{m.empty}</p>
 			) : (
-				<ul className="cards" aria-label="Courses">
+				<ul className="cards" aria-label={m.listLabel}>
 					{courses.map((course) => (
 						<li key={course.slug} className="card">
-							<h2>
-								<a href={`/learn/course/${course.slug}`}>{course.title}</a>
+							<h2 lang={course.locale}>
+								<a href={t.href(`/learn/course/${course.slug}`)}>{course.title}</a>
 							</h2>
-							<p>{course.summary}</p>
+							<p lang={course.locale}>{course.summary}</p>
 							<p className="meta">
 								<span className={course.price ? 'badge' : 'badge badge-free'}>
-									{course.price ? formatPrice(course.price, locale) : 'Free'}
+									{course.price ? formatPrice(course.price, locale) : t.m.common.free}
 								</span>
 								{course.estimatedMinutes ? <span>{formatMinutes(course.estimatedMinutes, locale)}</span> : null}
-								<span>{course.entryCount} entries</span>
+								<span>{t.plural(m.entries, course.entryCount)}</span>
 							</p>
 						</li>
 					))}

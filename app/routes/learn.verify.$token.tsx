@@ -1,5 +1,6 @@
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { signInWithEmailedToken } from '#app/utils/auth.server.ts'
 import type { Route } from './+types/learn.verify.$token.ts'
 
@@ -9,8 +10,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	return result
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Confirm your email' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.verify.title }]
 
 export default function Verify({ loaderData }: Route.ComponentProps) {
-	return <TokenProblem reason={loaderData.reason} retryHref="/learn/sign-in" retryLabel="Go to sign in" />
+	const { m } = useI18n()
+	return <TokenProblem reason={loaderData.reason} retryHref="/learn/sign-in" retryLabel={m.accounts.goToSignIn} />
 }

@@ -17,7 +17,7 @@ export interface AdminScope {
 	isSuper: boolean
 }
 
-const forbidden = () => new Response('You do not have access to this page.', { status: 403 })
+const forbidden = () => new Response('common.errors.forbidden', { status: 403 })
 const notFound = () => new Response(null, { status: 404 })
 
 /**

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { redirect, type RouterContextProvider } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
+import { isLocale, localePath, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
 import type { TokenType } from '#db/schema/values.ts'
 import { findUserByEmail, findUserById, updateUser, type User } from '#db/users.ts'
 import { consumeToken, hostTokenScope } from './tokens.server.ts'
@@ -32,9 +33,21 @@ export function roleLanding(claims: Pick<SessionClaims, 'role' | 'assignedCourse
 	}
 }
 
+/** Sign-in in the locale of the page that asked for it (its URL prefix), coming back to that page. */
 export function signInUrl(request: Request) {
 	const url = new URL(request.url)
-	return `/learn/sign-in?callbackUrl=${encodeURIComponent(`${url.pathname}${url.search}`)}`
+	const locale = splitLocalePath(url.pathname).locale
+	const path = `/learn/sign-in?callbackUrl=${encodeURIComponent(`${url.pathname}${url.search}`)}`
+	return locale ? localePath(locale, path) : path
+}
+
+/**
+ * A landing path in `locale`: a path that already carries a locale prefix
+ * keeps it, and platform paths (API, well-known files) are never prefixed.
+ */
+export function localeLanding(locale: Locale, path: string) {
+	if (splitLocalePath(path.split(/[?#]/)[0]).locale || /^\/(?:api|\.well-known)(?:[/?#]|$)/.test(path)) return path
+	return localePath(locale, path)
 }
 
 /** The signed-in session, or a redirect to sign-in that comes back here. */
@@ -104,11 +117,14 @@ function sign(ctx: Pick<RequestContext, 'env'>, value: string) {
 	return createHmac('sha256', ctx.env.AUTH_SECRET).update(`consumed_token:${value}`).digest('base64url')
 }
 
-/** Signs the user in and redirects: to callbackUrl when it is a same-origin path, else the role landing. */
+/**
+ * Signs the user in and redirects: to callbackUrl when it is a same-origin path, else the role landing,
+ * in the user's own locale unless the callback names one.
+ */
 export async function signInAndRedirect(ctx: RequestContext, user: User, callbackUrl?: unknown) {
 	const { cookie, claims } = await commitUserSession(ctx, user)
 	const target = safeCallbackUrl(callbackUrl) ?? roleLanding(claims)
-	return redirect(target, { headers: { 'set-cookie': cookie } })
+	return redirect(isLocale(user.locale) ? localeLanding(user.locale, target) : target, { headers: { 'set-cookie': cookie } })
 }
 
 /** The single provider's consumed-token path, with a proof minted here for `ref` (a consumed token, invitation or impersonation). */

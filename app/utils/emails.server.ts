@@ -3,6 +3,7 @@ import { EMAIL_CATALOGUES, type EmailKind } from '#app/i18n/emails.ts'
 import type { Locale, TokenType } from '#db/schema/values.ts'
 import type { Email } from './email.server.ts'
 import { absoluteUrl } from './forms.server.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { isLocale } from './locale.server.ts'
 import { loadSiteChrome } from './site.server.ts'
 import { issueToken } from './tokens.server.ts'
@@ -48,5 +49,5 @@ export async function mailTokenLink(ctx: RequestContext, user: { id: string; loc
 	const site = await loadSiteChrome(ctx)
 	const { path, kind } = TOKEN_LINKS[type]
 	const locale = isLocale(user.locale) ? user.locale : 'en'
-	return ctx.mailer.send(composeEmail({ kind, to, locale, site: site.name, url: absoluteUrl(ctx, `${path}${token}`) }))
+	return ctx.mailer.send(composeEmail({ kind, to, locale, site: site.name, url: absoluteUrl(ctx, localePath(locale, `${path}${token}`)) }))
 }

@@ -20,3 +20,12 @@ export function formatMinutes(minutes: number, locale: string) {
 export function formatDate(iso: string, locale: string) {
 	return formatter(`date|${locale}`, () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })).format(new Date(iso))
 }
+
+export function formatNumber(n: number, locale: string) {
+	return formatter(`number|${locale}`, () => new Intl.NumberFormat(locale)).format(n)
+}
+
+/** A whole percentage (0 to 100) in the locale's style: `75 %` in French, `75%` in English. */
+export function formatPercent(percent: number, locale: string) {
+	return formatter(`percent|${locale}`, () => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 })).format(percent / 100)
+}

@@ -3,7 +3,8 @@ import { data } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
 import type { Policy } from './rate-limit.server.ts'
 
-export const TOO_MANY = 'Too many attempts. Please wait a few minutes and try again.'
+/** A catalogue key, like every message an action returns: the page shows it in its locale. */
+export const TOO_MANY = 'common.errors.tooMany'
 
 /**
  * Consumes one attempt of the policy. Exhausted: a 429 answer with a
@@ -34,6 +35,6 @@ export async function readForm(request: Request): Promise<FormData> {
 	try {
 		return await request.formData()
 	} catch {
-		throw new Response('The request body is not a form', { status: 400 })
+		throw new Response('common.errors.notAForm', { status: 400 })
 	}
 }

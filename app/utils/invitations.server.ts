@@ -4,6 +4,7 @@ import { acceptInvitationRow, findInvitation, insertInvitation, type Invitation 
 import { createUser, findUserByEmail, updateUser } from '#db/users.ts'
 import { composeEmail } from './emails.server.ts'
 import { absoluteUrl } from './forms.server.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { isLocale } from './locale.server.ts'
 import { loadSiteChrome } from './site.server.ts'
 import { hashToken, INVITATION_TTL_MS, isTokenShaped, newRawToken } from './tokens.server.ts'
@@ -28,7 +29,8 @@ export async function sendInvitation(ctx: RequestContext, input: Parameters<type
 	const existing = await findUserByEmail(ctx.db, input.tenantId, input.email)
 	const site = await loadSiteChrome(ctx)
 	const locale = existing && isLocale(existing.locale) ? existing.locale : ctx.locale
-	const url = absoluteUrl(ctx, `/invite/${raw}`)
+	// The page opens in the language the email is written in.
+	const url = absoluteUrl(ctx, localePath(locale, `/invite/${raw}`))
 	const delivered = await ctx.mailer.send(composeEmail({ kind: 'invitation', to: invitation.email, locale, site: site.name, url, role: input.role }))
 	return { invitation, delivered }
 }

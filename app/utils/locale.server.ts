@@ -1,8 +1,6 @@
-import { DEFAULT_LOCALE, LOCALES, type Locale } from '#db/schema/values.ts'
+import { DEFAULT_LOCALE, isLocale, type Locale } from '#app/i18n/locales.ts'
 
-export function isLocale(value: unknown): value is Locale {
-	return typeof value === 'string' && (LOCALES as readonly string[]).includes(value)
-}
+export { isLocale }
 
 /** Picks the best supported locale from an Accept-Language header (q-values honoured, `pt-BR` matches `pt`). */
 export function negotiateLocale(acceptLanguage: string | null | undefined, cookieLocale?: string | null): Locale {
@@ -18,4 +16,9 @@ export function negotiateLocale(acceptLanguage: string | null | undefined, cooki
 		.filter((l) => l.q > 0)
 		.sort((a, b) => b.q - a.q || a.index - b.index)
 	return ranked.map((l) => l.base).find(isLocale) ?? DEFAULT_LOCALE
+}
+
+/** The visitor's chosen interface language, remembered for a year (read by the server entry's negotiation). */
+export function localeCookie(locale: Locale, secure: boolean) {
+	return `lms_locale=${locale}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly${secure ? '; Secure' : ''}`
 }

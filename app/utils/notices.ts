@@ -1,13 +1,8 @@
-// Reasons carried in ?notice=<reasonKey> after a redirect, and what the page says.
-const NOTICES: Record<string, string> = {
-	complete_previous_in_module: 'That entry is locked. Finish the earlier entries of its module first; here is the next one to do.',
-	complete_previous_in_course: 'This course is taken in order. Finish the earlier entries first; here is the next one to do.',
-	enroll_first: 'Enroll in this course to open its entries.',
-	enrolled: 'You are enrolled. Welcome to the course!',
-	already_enrolled: 'You are already enrolled in this course.',
-	course_completed: 'You have completed every entry of this course. Well done!',
-}
+import type { I18n } from '#app/i18n/index.ts'
 
-export function noticeText(key: string) {
-	return NOTICES[key] ?? null
+type NoticeKey = keyof I18n['m']['common']['notices']
+
+/** What the page says for a reason carried in ?notice=<reasonKey> after a redirect; null for an unknown reason. */
+export function noticeText(t: I18n, key: string) {
+	return Object.hasOwn(t.m.common.notices, key) ? t.m.common.notices[key as NoticeKey] : null
 }

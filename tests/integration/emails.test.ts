@@ -68,7 +68,12 @@ describe.each(DIALECTS)('email delivery and enumeration on %s', (dialect) => {
 		const reset = await stack.mail.waitFor('de@acme.test')
 		expect(reset.subject).toMatch(/^Setzen Sie Ihr Passwort zurück · /)
 		expect(reset.html).toContain('lang="de"')
-		expect(linkIn(reset, '/learn/reset/')).toMatch(/^\/learn\/reset\/\S+$/)
+		// The link opens the page in the language of the email.
+		const resetLink = linkIn(reset, '/de/learn/reset/')
+		expect(resetLink).toMatch(/^\/de\/learn\/reset\/\S+$/)
+		const resetPage = await stack.request(ACME, resetLink)
+		expect(resetPage.status).toBe(200)
+		expect(resetPage.text).toContain('<html lang="de"')
 
 		await stack.browser(ACME).post('/learn/magic', { email: 'zh@acme.test' })
 		const magic = await stack.mail.waitFor('zh@acme.test')

@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import { eq, inArray, or } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import routeConfig from '#app/routes.ts'
+import { PREFIXED_LOCALES } from '#app/i18n/locales.ts'
 import { createInvitation } from '#app/utils/invitations.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { issueToken } from '#app/utils/tokens.server.ts'
@@ -45,9 +46,21 @@ interface FlatRoute {
 	file: string
 }
 
+/**
+ * The routes of the matrix. Locale-prefixed variants (/es/learn/...) are left
+ * out: each serves its unprefixed route's module (checked below), and the
+ * prefix only picks the locale, so the matrix's answers carry over.
+ */
+function matrixRoutes() {
+	return flattenRoutes(routeConfig as unknown as ConfigEntry[]).filter((r) => !PREFIXED.test(r.pattern))
+}
+const PREFIXED = new RegExp(`^(${PREFIXED_LOCALES.join('|')})(/|$)`)
+/** The learner, admin and public content routes: these have locale-prefixed variants; platform paths do not. */
+const LOCALIZED = /^(|learn(\/(?!locale$).*)?|invite\/.*|admin(\/.*)?|blog(\/.*)?|:slug)$/
+
 function flattenRoutes(entries: readonly ConfigEntry[], parent = ''): FlatRoute[] {
 	return entries.flatMap((entry) => {
-		const own = entry.index ? '' : (entry.path ?? '')
+		const own = entry.path ?? ''
 		const pattern = [parent, own].filter(Boolean).join('/')
 		const id = entry.id ?? entry.file.replace(/\.[^./]+$/, '')
 		// A pathless layout route contributes no URL of its own, only its children's.
@@ -214,6 +227,8 @@ const SPEC: Record<string, RouteSpec> = {
 		getMustNotContain: ['Confirm new address'],
 		post: { rule: session(all(200)), variants: (): Variant[] => [{ form: {} }] },
 	},
+	// The locale switcher: changes only the signed-in user's own users.locale.
+	'learn/locale': { get: all(302, '/'), post: { rule: all(303, '/learn'), variants: (): Variant[] => [{ form: { locale: 'en', redirectTo: '/learn' } }] } },
 	'learn/sign-out': { get: (c) => (c.role === 'anonymous' ? { status: 302, location: '/' } : 200), post: { rule: all(302, '/'), variants: (): Variant[] => [{ form: {} }] } },
 	'invite/:token': {
 		params: (f) => ({ token: f.invite }),
@@ -404,8 +419,13 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 	})
 
 	it('covers every route of the route table with expectations', () => {
-		const flat = flattenRoutes(routeConfig as unknown as ConfigEntry[])
+		const all = flattenRoutes(routeConfig as unknown as ConfigEntry[])
+		const flat = matrixRoutes()
 		expect(flat.length).toBeGreaterThan(50)
+		// Every prefixed route is an unprefixed route's module under a locale.
+		const prefixed = all.filter((r) => PREFIXED.test(r.pattern))
+		expect(prefixed.length).toBe(PREFIXED_LOCALES.length * flat.filter((r) => LOCALIZED.test(r.pattern)).length)
+		for (const r of prefixed) expect(flat.find((u) => u.pattern === r.pattern.replace(PREFIXED, '').replace(/^\//, ''))?.file, r.pattern).toBe(r.file)
 		const missing = flat.filter((r) => !(r.pattern in SPEC)).map((r) => `${r.pattern} (${r.id})`)
 		expect(missing, 'routes without an isolation expectation').toEqual([])
 		const stale = Object.keys(SPEC).filter((p) => !flat.some((r) => r.pattern === p))
@@ -527,7 +547,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 		cookies.super_admin = { apex: apexCookie, own: await enter(tenants.acme, HOSTS.own), custom: await enter(tenants.acme, HOSTS.custom), other: await enter(tenants.globex, HOSTS.other) }
 
 		// The cases, generated from the route table and the rules.
-		const flat = flattenRoutes(routeConfig as unknown as ConfigEntry[])
+		const flat = matrixRoutes()
 		const cases: Case[] = []
 		for (const route of flat) {
 			const spec = SPEC[route.pattern]

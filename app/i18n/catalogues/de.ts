@@ -1,0 +1,8 @@
+import common from '../common/de.ts'
+import accounts from '../accounts/de.ts'
+import learning from '../learning/de.ts'
+import admin from '../admin/de.ts'
+import adminCourses from '../adminCourses/de.ts'
+import content from '../content/de.ts'
+
+export default { common, accounts, learning, admin, adminCourses, content }

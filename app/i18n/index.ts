@@ -1,0 +1,139 @@
+/**
+ * The interface's message catalogues and the helpers pages use to read them.
+ *
+ * English is bundled (it is the default and the fallback); the browser loads
+ * only its page's other catalogue before hydrating (app/entry.client.tsx), and
+ * the server registers all of them (./catalogues.server.ts).
+ */
+import { createElement, Fragment, use, type ReactNode } from 'react'
+import { useRouteLoaderData } from 'react-router'
+import { formatDate, formatNumber, formatPercent } from '#app/utils/format.ts'
+import en from './catalogues/en.ts'
+import { DEFAULT_LOCALE, isLocale, LOCALE_NAMES, localePath, type Locale } from './locales.ts'
+
+export type Messages = typeof en
+/** Plural forms by Intl.PluralRules category; `other` is the fallback and `{count}` the number. */
+export type Plural = { one?: string; other: string }
+
+const loaded: Partial<Record<Locale, Messages>> = { en }
+
+const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Messages }>> = {
+	es: () => import('./catalogues/es.ts'),
+	fr: () => import('./catalogues/fr.ts'),
+	de: () => import('./catalogues/de.ts'),
+	pt: () => import('./catalogues/pt.ts'),
+	zh: () => import('./catalogues/zh.ts'),
+}
+
+export function registerCatalogue(locale: Locale, messages: Messages) {
+	loaded[locale] = messages
+}
+
+const loading = new Map<Locale, Promise<void>>()
+
+/** Loads a catalogue once; the same promise for every caller (React's `use` needs a stable one). */
+export function loadCatalogue(locale: string): Promise<void> {
+	if (!isLocale(locale) || locale === DEFAULT_LOCALE || loaded[locale]) return Promise.resolve()
+	let promise = loading.get(locale)
+	if (!promise) {
+		promise = loaders[locale]().then((module) => {
+			loaded[locale] = module.default
+		})
+		loading.set(locale, promise)
+	}
+	return promise
+}
+
+export interface I18n {
+	locale: Locale
+	m: Messages
+	/** Fills `{name}` placeholders. */
+	format(template: string, values: Record<string, string | number>): string
+	/** Fills `{name}` placeholders with elements (`<strong>`, `<code>`), so word order stays the translation's. */
+	rich(template: string, nodes: Record<string, ReactNode>): ReactNode[]
+	/** The plural form for `count` (formatted for the locale into `{count}`), other placeholders filled from `values`. */
+	plural(forms: Plural, count: number, values?: Record<string, string | number>): string
+	/**
+	 * A catalogue key (`common.validation.emailRequired`) in this locale. Errors
+	 * travel from schemas and actions as keys, so one validation run serves
+	 * every locale; anything that is not a key comes back unchanged.
+	 */
+	text(keyOrText: string): string
+	/** A path of this site in this locale: `/learn` → `/es/learn`. */
+	href(path: string): string
+	date(iso: string): string
+	number(n: number): string
+	percent(n: number): string
+	/** A locale's name in this locale (for "shown in English"). */
+	languageName(locale: Locale): string
+}
+
+const instances = new Map<Locale, I18n>()
+
+export function i18n(locale: Locale): I18n {
+	let instance = instances.get(locale)
+	if (instance && instance.m === loaded[locale]) return instance
+	const m = loaded[locale] ?? en
+	const pluralRules = new Intl.PluralRules(locale)
+	const names = new Intl.DisplayNames([locale], { type: 'language' })
+	const format = (template: string, values: Record<string, string | number>) =>
+		template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole))
+	instance = {
+		locale,
+		m,
+		format,
+		rich: (template, nodes) =>
+			template.split(/(\{\w+\})/).map((part, i) => {
+				const name = /^\{(\w+)\}$/.exec(part)?.[1]
+				return name && Object.hasOwn(nodes, name) ? createElement(Fragment, { key: i }, nodes[name]) : part
+			}),
+		plural: (forms, count, values = {}) => {
+			const category = pluralRules.select(count) as keyof Plural
+			return format(forms[category] ?? forms.other, { ...values, count: formatNumber(count, locale) })
+		},
+		text: (keyOrText) => {
+			const found = lookup(m, keyOrText)
+			return typeof found === 'string' ? found : keyOrText
+		},
+		href: (path) => localePath(locale, path),
+		date: (iso) => formatDate(iso, locale),
+		number: (n) => formatNumber(n, locale),
+		percent: (n) => formatPercent(n, locale),
+		languageName: (other) => names.of(other) ?? LOCALE_NAMES[other],
+	}
+	if (loaded[locale]) instances.set(locale, instance)
+	return instance
+}
+
+function lookup(messages: Messages, key: string): unknown {
+	if (!/^[a-zA-Z]+(\.[\w]+)+$/.test(key)) return undefined
+	let node: unknown = messages
+	for (const part of key.split('.')) {
+		if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return undefined
+		node = (node as Record<string, unknown>)[part]
+	}
+	return node
+}
+
+/** The page's i18n: its locale comes from the root loader (negotiated, or the signed-in user's). */
+export function useI18n(): I18n {
+	const data = useRouteLoaderData('root') as { locale?: string } | undefined
+	const locale = isLocale(data?.locale) ? data.locale : DEFAULT_LOCALE
+	// A client-side navigation can change the locale (signing in lands in the user's own):
+	// the new page waits, inside React Router's transition, for its catalogue.
+	if (!loaded[locale]) use(loadCatalogue(locale))
+	return i18n(locale)
+}
+
+/** Every leaf key of a catalogue (`common.nav.courses`), for the completeness check. */
+export function catalogueKeys(messages: object, prefix = ''): string[] {
+	return Object.entries(messages).flatMap(([key, value]) =>
+		typeof value === 'object' && value !== null ? catalogueKeys(value, `${prefix}${key}.`) : [`${prefix}${key}`],
+	)
+}
+
+/** The i18n of a route's `meta` function, from the root loader's locale among its matches. */
+export function metaI18n(matches: ReadonlyArray<{ id: string; data?: unknown } | undefined>): I18n {
+	const locale = (matches.find((match) => match?.id === 'root')?.data as { locale?: string } | undefined)?.locale
+	return i18n(isLocale(locale) ? locale : DEFAULT_LOCALE)
+}

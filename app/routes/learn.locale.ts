@@ -1,0 +1,34 @@
+import { redirect } from 'react-router'
+import { getRequestContext } from '#app/context.ts'
+import { isLocale, localePath, splitLocalePath } from '#app/i18n/locales.ts'
+import { safeCallbackUrl } from '#app/utils/auth.server.ts'
+import { readForm } from '#app/utils/forms.server.ts'
+import { localeCookie } from '#app/utils/locale.server.ts'
+import { getSession } from '#app/utils/session.server.ts'
+import { updateUser } from '#db/users.ts'
+import type { Route } from './+types/learn.locale.ts'
+
+/**
+ * The locale switcher's form (in every page's footer). Remembers the choice
+ * in the lms_locale cookie and, for a signed-in user, in users.locale, then
+ * returns to the same page under the new locale's prefix. A plain form post,
+ * so it works without JavaScript.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+	const ctx = getRequestContext(context)
+	const form = await readForm(request)
+	const locale = form.get('locale')
+	const back = safeCallbackUrl(form.get('redirectTo')) ?? '/'
+	if (!isLocale(locale)) return redirect(back, 303)
+	const session = getSession(context)
+	if (session && session.user.locale !== locale) await updateUser(ctx.db, session.user.id, { locale })
+	const url = new URL(back, 'http://same.origin')
+	return redirect(localePath(locale, splitLocalePath(url.pathname).path) + url.search, {
+		status: 303,
+		headers: { 'set-cookie': localeCookie(locale, ctx.origin.startsWith('https:')) },
+	})
+}
+
+export function loader() {
+	return redirect('/')
+}

@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test'
+import de from '#app/i18n/catalogues/de.ts'
+import en from '#app/i18n/catalogues/en.ts'
+import es from '#app/i18n/catalogues/es.ts'
+import fr from '#app/i18n/catalogues/fr.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { findTenantBySlug } from '#db/tenants.ts'
+import { createUser, findUserByEmail } from '#db/users.ts'
+import { at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
+
+const ACME = 'acme.localhost'
+
+// Runs in the js and the no-js projects: the switcher is a plain form either way.
+test('a visitor switches the interface to Spanish and back with the footer switcher', async ({ page }) => {
+	await page.goto(at(ACME, '/learn/course/intro-to-web'))
+	await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+	await page.getByLabel(en.common.switcher.label).selectOption('es')
+	await page.getByRole('button', { name: en.common.switcher.submit }).click()
+
+	await expect(page).toHaveURL(at(ACME, '/es/learn/course/intro-to-web'))
+	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Introducción a la Web')
+	await expect(page.getByRole('navigation', { name: es.common.nav.label }).getByRole('link', { name: es.common.nav.courses })).toHaveAttribute('href', '/es/learn')
+
+	// The cookie carries the choice to unprefixed addresses too.
+	await page.goto(at(ACME, '/learn'))
+	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
+
+	await page.getByLabel(es.common.switcher.label).selectOption('en')
+	await page.getByRole('button', { name: es.common.switcher.submit }).click()
+	await expect(page).toHaveURL(at(ACME, '/learn'))
+	await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+	await expect(page.getByRole('link', { name: en.common.nav.courses })).toBeVisible()
+})
+
+test('a learner saves German on the account page and the dashboard follows', async ({ page }, info) => {
+	const db = e2eDatabase()
+	const acme = (await findTenantBySlug(db, 'acme'))!
+	const email = uniqueEmail(info, 'polyglot')
+	await createUser(db, { tenant_id: acme.id, email, name: 'Polly Glot', role: 'student', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	await signIn(page, ACME, email)
+	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
+
+	await page.goto(at(ACME, '/learn/account'))
+	await page.getByLabel(en.accounts.account.languageLabel).selectOption('de')
+	await page.getByRole('button', { name: en.accounts.account.saveLanguage }).click()
+	await expect(page).toHaveURL(at(ACME, '/de/learn/account?notice=locale-changed'))
+	await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText(de.accounts.account.title)
+	expect((await findUserByEmail(db, acme.id, email))?.locale).toBe('de')
+
+	await page.getByRole('link', { name: de.common.nav.dashboard }).click()
+	await expect(page).toHaveURL(at(ACME, '/de/learn/dashboard'))
+	await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+	await db.close()
+})
+
+test('signing in lands in the learner’s own locale (with JavaScript, its catalogue loads during the navigation)', async ({ page }, info) => {
+	const db = e2eDatabase()
+	const acme = (await findTenantBySlug(db, 'acme'))!
+	const email = uniqueEmail(info, 'francophone')
+	await createUser(db, { tenant_id: acme.id, email, name: 'Fanny Franco', role: 'student', locale: 'fr', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	await db.close()
+	await signIn(page, ACME, email)
+	await expect(page).toHaveURL(at(ACME, '/fr/learn/dashboard'))
+	await expect(page.locator('html')).toHaveAttribute('lang', 'fr')
+	await expect(page.getByRole('navigation', { name: fr.common.nav.label }).getByRole('link', { name: fr.common.nav.account })).toHaveAttribute('href', '/fr/learn/account')
+	await expect(page.getByRole('link', { name: en.common.nav.account })).toHaveCount(0)
+})
