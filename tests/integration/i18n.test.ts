@@ -149,6 +149,25 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 		expect(lang((await stack.request(ACME, '/zh/blog')).text)).toBe('zh')
 	})
 
+	it('answers errors in the page locale: field errors, the 404 page, the branded 503', async () => {
+		const signIn = await stack.browser(ACME).post('/es/learn/sign-in', { email: 'not-an-address', password: 'x' })
+		expect(signIn.status).toBe(400)
+		expect(lang(signIn.text)).toBe('es')
+		expect(has(signIn.text, es.common.validation.emailInvalid)).toBe(true)
+		// The key travels in the hydration data; the reader never sees it.
+		expect(signIn.text.replace(/<script[\s\S]*?<\/script>/g, '')).not.toContain('common.validation')
+
+		const missing = await stack.request(ACME, '/de/learn/course/no-such-course')
+		expect(missing.status).toBe(404)
+		expect(has(missing.text, de.common.errors.notFoundTitle)).toBe(true)
+
+		const suspended = await stack.request('initech.localhost', '/learn', { headers: { 'accept-language': 'fr-FR,fr;q=0.9' } })
+		expect(suspended.status).toBe(503)
+		expect(lang(suspended.text)).toBe('fr')
+		expect(has(suspended.text, fr.common.status.suspendedTitle)).toBe(true)
+		expect(has((await stack.request('nowhere.example', '/zh/learn')).text, zh.common.status.siteNotFoundTitle)).toBe(true)
+	})
+
 	it('says which language content is shown in when it is missing in the page locale', async () => {
 		// Advanced CSS exists in English and Spanish only.
 		const res = await stack.request(ACME, '/fr/learn/course/advanced-css')
