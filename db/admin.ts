@@ -22,10 +22,19 @@ export async function listUsers(db: Database, filters: UserFilters) {
 	const where: SQL[] = []
 	if (filters.tenantId) where.push(eq(u.tenant_id, filters.tenantId))
 	if (filters.q) {
-		const pattern = `%${likeLiteral(filters.q)}%`
-		// Emails are stored lower-case; names match case-insensitively on both databases.
-		const match = db.dialect === 'pg' ? ilike : like
-		where.push(or(like(u.email, pattern.toLowerCase()), match(u.name, pattern))!)
+		const literal = likeLiteral(filters.q)
+		if (db.dialect === 'sqlite' && literal.length >= 3) {
+			// The FTS5 trigram index of drizzle/sqlite/0003_user_search.sql: a phrase is any substring
+			// of the email or name, case-insensitively, as the LIKE below matches.
+			const phrase = `{email name} : "${literal.replaceAll('"', '""')}"`
+			where.push(sql`${u.id} IN (SELECT id FROM users_search WHERE users_search MATCH ${phrase})`)
+		} else {
+			const pattern = `%${literal}%`
+			// Emails are stored lower-case; names match case-insensitively on both databases
+			// (on PostgreSQL through the trigram indexes of drizzle/pg/0003_user_search.sql).
+			const match = db.dialect === 'pg' ? ilike : like
+			where.push(or(like(u.email, pattern.toLowerCase()), match(u.name, pattern))!)
+		}
 	}
 	if (filters.role) where.push(eq(u.role, filters.role))
 	if (filters.status === 'active') where.push(isNull(u.deactivated_at))

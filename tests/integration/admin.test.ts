@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
-import { createUser, findUserById } from '#db/users.ts'
+import { createUser, findUserById, updateUser } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
@@ -219,6 +219,26 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			const admins = await admin.get('/admin/users?role=course_admin')
 			expect(admins.text).toContain('author@acme.test')
 			expect((await admin.get('/admin/users?role=bogus&page=-3')).status).toBe(200)
+		})
+
+		it('finds users by any part of their email or name, following renames and address changes', async () => {
+			const admin = await signedIn('admin@acme.test')
+			const target = await createUser(stack.db, { tenant_id: acme.id, email: 'zebra.crossing@acme.test', name: 'Quentin Quokka', role: 'student', password_hash: passwordHash })
+			const found = async (q: string) => (await admin.get(`/admin/users?q=${encodeURIComponent(q)}`)).text.includes(`/admin/users/${target.id}`)
+			// Substrings in the middle, any case; two letters still search (without the index).
+			expect(await found('RA.CROSS')).toBe(true)
+			expect(await found('tin quo')).toBe(true)
+			expect(await found('qu')).toBe(true)
+			expect(await found('"quokka"')).toBe(false)
+			await updateUser(stack.db, target.id, { name: 'Rita Renamed', email: 'moved-away@acme.test' })
+			expect(await found('Quokka')).toBe(false)
+			expect(await found('crossing')).toBe(false)
+			expect(await found('renamed')).toBe(true)
+			expect(await found('ved-awa')).toBe(true)
+			// Another tenant's user with the same words is not listed.
+			const globex = (await findTenantBySlug(stack.db, 'globex'))!
+			const other = await createUser(stack.db, { tenant_id: globex.id, email: 'renamed@globex.test', name: 'Rita Renamed', role: 'student', password_hash: passwordHash })
+			expect((await admin.get('/admin/users?q=renamed')).text).not.toContain(other.id)
 		})
 
 		it('invites with a role, requiring a course for a course admin', async () => {
