@@ -59,9 +59,21 @@ export async function listUsers(db: Database, filters: UserFilters) {
 			.orderBy(desc(u.created_at), desc(u.id))
 			.limit(PAGE_SIZE)
 			.offset((page - 1) * PAGE_SIZE),
-		db.orm.select({ total: count() }).from(u).where(condition),
+		unfilteredTenant(filters) ? tenantUserCount(db, filters.tenantId!) : db.orm.select({ total: count() }).from(u).where(condition),
 	])
 	return { rows, total: Number(total), page, pages: Math.max(1, Math.ceil(Number(total) / PAGE_SIZE)) }
+}
+
+const unfilteredTenant = (f: UserFilters) => Boolean(f.tenantId && !f.q && !f.role && !f.status)
+
+/** A tenant's number of users, from its counter (counting the rows grows with the tenant). */
+async function tenantUserCount(db: Database, tenantId: string) {
+	const c = db.t.stats_counters
+	const [row] = await db.orm
+		.select({ total: c.n })
+		.from(c)
+		.where(and(eq(c.tenant_id, tenantId), eq(c.course_slug, ''), eq(c.entry_slug, ''), eq(c.metric, 'users'), eq(c.bucket, 0)))
+	return [{ total: row?.total ?? 0 }]
 }
 
 /** A user of this tenant (or any user for the apex super_admin), else null: cross-tenant targets are not found. */
@@ -77,15 +89,21 @@ export async function findScopedUser(db: Database, tenantId: string | null, user
 	return row ?? null
 }
 
+/** The admin home's counts: from stats_counters on a tenant, summed over every tenant on the apex. */
 export async function adminCounts(db: Database, tenantId: string | null) {
-	const { users: u, enrollments: e, tenants: t, quiz_attempts: q } = db.t
-	const [[users], [enrollments], [attempts], [tenants]] = await Promise.all([
-		db.orm.select({ n: count() }).from(u).where(tenantId ? eq(u.tenant_id, tenantId) : undefined),
-		db.orm.select({ n: count() }).from(e).where(tenantId ? and(eq(e.tenant_id, tenantId), inArray(e.status, ['active', 'completed'])) : inArray(e.status, ['active', 'completed'])),
-		db.orm.select({ n: count() }).from(q).where(tenantId ? eq(q.tenant_id, tenantId) : undefined),
+	const { users: u, tenants: t, stats_counters: c } = db.t
+	const [rows, [tenants], [platformUsers]] = await Promise.all([
+		db.orm
+			.select({ metric: c.metric, n: sql<number>`sum(${c.n})` })
+			.from(c)
+			.where(and(tenantId ? eq(c.tenant_id, tenantId) : undefined, inArray(c.metric, ['users', 'enrolled', 'attempts'])))
+			.groupBy(c.metric),
 		db.orm.select({ n: count() }).from(t),
+		// Platform accounts (super_admin) belong to no tenant, so no counter holds them.
+		tenantId ? [{ n: 0 }] : db.orm.select({ n: count() }).from(u).where(isNull(u.tenant_id)),
 	])
-	return { users: Number(users.n), enrollments: Number(enrollments.n), attempts: Number(attempts.n), tenants: Number(tenants.n) }
+	const sum = (metric: string) => Number(rows.find((r) => r.metric === metric)?.n ?? 0)
+	return { users: sum('users') + Number(platformUsers.n), enrollments: sum('enrolled'), attempts: sum('attempts'), tenants: Number(tenants.n) }
 }
 
 export interface AuditFilters {
@@ -166,31 +184,20 @@ export async function courseRoster(db: Database, tenantId: string, courseSlug: s
 	return { roster, progress: progress.flat(), attempts: attempts.flat(), total: Number(total) }
 }
 
-/** Per-entry counts computed in the database (they stay cheap at a million progress rows). */
+/**
+ * Per-entry counts of a course, read from stats_counters (kept by triggers on
+ * every write): one small read however many learners the course has.
+ */
 export async function courseEntryStats(db: Database, tenantId: string, courseSlug: string) {
-	const { entry_progress: p, quiz_attempts: q, enrollments: e } = db.t
-	const [completions, scores, distribution, [enrolled]] = await Promise.all([
-		db.orm
-			.select({ entrySlug: p.entry_slug, completed: count() })
-			.from(p)
-			.where(and(eq(p.tenant_id, tenantId), eq(p.course_slug, courseSlug), isNotNull(p.completed_at)))
-			.groupBy(p.entry_slug),
-		db.orm
-			.select({ entrySlug: q.entry_slug, average: sql<number>`avg(${q.score})`, attempts: count() })
-			.from(q)
-			.where(and(eq(q.tenant_id, tenantId), eq(q.course_slug, courseSlug)))
-			.groupBy(q.entry_slug),
-		db.orm
-			.select({ entrySlug: q.entry_slug, attemptNumber: q.attempt_number, n: count() })
-			.from(q)
-			.where(and(eq(q.tenant_id, tenantId), eq(q.course_slug, courseSlug)))
-			.groupBy(q.entry_slug, q.attempt_number),
-		db.orm
-			.select({ n: count() })
-			.from(e)
-			.where(and(eq(e.tenant_id, tenantId), eq(e.course_slug, courseSlug), inArray(e.status, ['active', 'completed']))),
-	])
-	return { completions, scores, distribution, enrolled: Number(enrolled.n) }
+	const c = db.t.stats_counters
+	const rows = await db.orm.select().from(c).where(and(eq(c.tenant_id, tenantId), eq(c.course_slug, courseSlug)))
+	const of = (metric: string) => rows.filter((r) => r.metric === metric && r.n > 0)
+	return {
+		completions: of('completed').map((r) => ({ entrySlug: r.entry_slug, completed: r.n })),
+		scores: of('attempts').map((r) => ({ entrySlug: r.entry_slug, average: Number(r.total) / r.n, attempts: r.n })),
+		distribution: of('attempt_number').map((r) => ({ entrySlug: r.entry_slug, attemptNumber: r.bucket, n: r.n })),
+		enrolled: of('enrolled').reduce((sum, r) => sum + r.n, 0),
+	}
 }
 
 export async function courseAssignments(db: Database, tenantId: string, courseSlug: string) {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { ENROLLMENT_STATUSES, LOCALES, ROLES, TENANT_STATUSES, TOKEN_TYPES, INVITABLE_ROLES, sqlList } from './values.ts'
 
 // Same tables, columns, nullability and keys as pg.ts (tests/integration/schema-parity.test.ts
@@ -214,4 +214,28 @@ export const audit_log = sqliteTable(
 		index('audit_log_created_idx').on(t.created_at),
 		index('audit_log_actor_idx').on(t.actor_user_id),
 	],
+)
+
+/**
+ * Derived, not a record of its own: counts and sums of the specification's
+ * tables, kept in step by database triggers in the transaction of every write
+ * (drizzle/<dialect>/0005_stats_counters.sql), so dashboards read a handful of rows
+ * instead of aggregating a tenant's progress. Metrics: `users` per tenant,
+ * `enrolled` (active or completed) per course, `completed` per entry,
+ * `attempts` (n and the sum of scores) per quiz, `attempt_number` per quiz and
+ * attempt number (`bucket`). Tenant- and course-level rows use '' for the
+ * slugs below their level. Decision: docs/decisions/0013-derived-counters.md.
+ */
+export const stats_counters = sqliteTable(
+	'stats_counters',
+	{
+		tenant_id: text('tenant_id').notNull(),
+		course_slug: text('course_slug').notNull(),
+		entry_slug: text('entry_slug').notNull(),
+		metric: text('metric').notNull(),
+		bucket: integer('bucket').notNull(),
+		n: integer('n').notNull(),
+		total: integer('total').notNull(),
+	},
+	(t) => [primaryKey({ columns: [t.tenant_id, t.course_slug, t.entry_slug, t.metric, t.bucket] })],
 )

@@ -1,0 +1,113 @@
+import { and, count, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { courseEntryStats } from '#db/admin.ts'
+import { markEntryCompleteRow, putEnrollment, recordAttempt, touchEntry } from '#db/learning.ts'
+import { seedDemoData } from '#db/seed.ts'
+import { findTenantBySlug } from '#db/tenants.ts'
+import { createUser, noPassword } from '#db/users.ts'
+import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD } from '#tests/support/env.ts'
+
+type Row = { tenant: string; course: string; entry: string; metric: string; bucket: number; n: number; total: number }
+const key = (r: Row) => `${r.tenant}|${r.course}|${r.entry}|${r.metric}|${r.bucket}`
+
+/** What stats_counters must hold: the same aggregates counted from the specification's tables. */
+async function recount(db: TestDatabase): Promise<Row[]> {
+	const { users: u, enrollments: e, entry_progress: p, quiz_attempts: q } = db.t
+	const [users, enrolled, completed, attempts, numbers] = await Promise.all([
+		db.orm.select({ tenant: u.tenant_id, n: count() }).from(u).where(isNotNull(u.tenant_id)).groupBy(u.tenant_id),
+		db.orm.select({ tenant: e.tenant_id, course: e.course_slug, n: count() }).from(e).where(inArray(e.status, ['active', 'completed'])).groupBy(e.tenant_id, e.course_slug),
+		db.orm.select({ tenant: p.tenant_id, course: p.course_slug, entry: p.entry_slug, n: count() }).from(p).where(isNotNull(p.completed_at)).groupBy(p.tenant_id, p.course_slug, p.entry_slug),
+		db.orm.select({ tenant: q.tenant_id, course: q.course_slug, entry: q.entry_slug, n: count(), total: sql<number>`sum(${q.score})` }).from(q).groupBy(q.tenant_id, q.course_slug, q.entry_slug),
+		db.orm.select({ tenant: q.tenant_id, course: q.course_slug, entry: q.entry_slug, bucket: q.attempt_number, n: count() }).from(q).groupBy(q.tenant_id, q.course_slug, q.entry_slug, q.attempt_number),
+	])
+	const rows: Row[] = [
+		...users.map((r) => ({ tenant: r.tenant!, course: '', entry: '', metric: 'users', bucket: 0, n: r.n, total: 0 })),
+		...enrolled.map((r) => ({ tenant: r.tenant, course: r.course, entry: '', metric: 'enrolled', bucket: 0, n: r.n, total: 0 })),
+		...completed.map((r) => ({ tenant: r.tenant, course: r.course, entry: r.entry, metric: 'completed', bucket: 0, n: r.n, total: 0 })),
+		...attempts.map((r) => ({ tenant: r.tenant, course: r.course, entry: r.entry, metric: 'attempts', bucket: 0, n: r.n, total: Number(r.total) })),
+		...numbers.map((r) => ({ tenant: r.tenant, course: r.course, entry: r.entry, metric: 'attempt_number', bucket: r.bucket, n: r.n, total: 0 })),
+	]
+	return rows.map((r) => ({ ...r, n: Number(r.n) })).sort((a, b) => key(a).localeCompare(key(b)))
+}
+
+async function counters(db: TestDatabase): Promise<Row[]> {
+	const c = db.t.stats_counters
+	const rows = await db.orm.select().from(c)
+	return rows
+		.filter((r) => r.n !== 0 || Number(r.total) !== 0)
+		.map((r) => ({ tenant: r.tenant_id, course: r.course_slug, entry: r.entry_slug, metric: r.metric, bucket: r.bucket, n: r.n, total: Number(r.total) }))
+		.sort((a, b) => key(a).localeCompare(key(b)))
+}
+
+describe.each(DIALECTS)('derived counters on %s', (dialect) => {
+	let db: TestDatabase
+	let acme: string
+	let globex: string
+	beforeAll(async () => {
+		db = await createTestDatabase(dialect)
+		await seedDemoData(db, DEMO_PASSWORD)
+		acme = (await findTenantBySlug(db, 'acme'))!.id
+		globex = (await findTenantBySlug(db, 'globex'))!.id
+	})
+	afterAll(() => db?.drop())
+
+	let counter = 0
+	const learner = async (tenantId: string) => {
+		const user = await createUser(db, { tenant_id: tenantId, email: `counted-${++counter}@example.test`, name: `Counted ${counter}`, role: 'student', password_hash: noPassword(db) })
+		return { tenantId, userId: user.id }
+	}
+
+	it('start equal to the seeded records (the migration counted what was there, the triggers the seed)', async () => {
+		const expected = await recount(db)
+		expect(expected.length).toBeGreaterThan(3)
+		expect(await counters(db)).toEqual(expected)
+	})
+
+	it('follow inserts, upserts, status changes, re-completions and deletions', async () => {
+		const a = await learner(acme)
+		const b = await learner(globex)
+		await putEnrollment(db, a, 'intro-to-web', 'active')
+		await putEnrollment(db, b, 'intro-to-web', 'pending')
+		await touchEntry(db, a, 'intro-to-web', 'what-is-http')
+		await markEntryCompleteRow(db, a, 'intro-to-web', 'what-is-http')
+		await markEntryCompleteRow(db, a, 'intro-to-web', 'what-is-http') // again: no double count
+		await markEntryCompleteRow(db, b, 'intro-to-web', 'html-forms')
+		for (const score of [40, 90]) await recordAttempt(db, a, 'intro-to-web', 'basics-quiz', 3, { score, passed: score >= 70, answers: {}, feedback: [] })
+		await putEnrollment(db, a, 'intro-to-web', 'completed') // active → completed: still enrolled
+		await putEnrollment(db, b, 'intro-to-web', 'active') // pending → active
+		await putEnrollment(db, b, 'intro-to-web', 'cancelled') // active → cancelled
+		const { entry_progress: p, quiz_attempts: q, users: u } = db.t
+		await db.orm.update(p).set({ completed_at: null }).where(and(eq(p.user_id, b.userId), eq(p.entry_slug, 'html-forms')))
+		await db.orm.delete(q).where(and(eq(q.user_id, a.userId), eq(q.attempt_number, 2)))
+		const gone = await learner(acme)
+		await db.orm.delete(u).where(eq(u.id, gone.userId))
+		expect(await counters(db)).toEqual(await recount(db))
+	})
+
+	it('stay exact under concurrent writes', async () => {
+		const people = await Promise.all(Array.from({ length: 20 }, () => learner(acme)))
+		await Promise.all(people.map((s) => putEnrollment(db, s, 'advanced-css', 'active')))
+		await Promise.all([
+			...people.map((s) => markEntryCompleteRow(db, s, 'advanced-css', 'grid')),
+			// One learner completing the same entry in parallel: one completion.
+			...Array.from({ length: 10 }, () => markEntryCompleteRow(db, people[0], 'advanced-css', 'flexbox')),
+			// Parallel quiz submissions of one learner: numbers 1..3 and no more.
+			...Array.from({ length: 6 }, (_, i) => recordAttempt(db, people[1], 'advanced-css', 'final-quiz', 3, { score: 10 * i, passed: false, answers: {}, feedback: [] })),
+		])
+		expect(await counters(db)).toEqual(await recount(db))
+	})
+
+	it('feed the course dashboard the same figures as counting the rows', async () => {
+		const stats = await courseEntryStats(db, acme, 'intro-to-web')
+		const { entry_progress: p, quiz_attempts: q, enrollments: e } = db.t
+		const completions = await db.orm.select({ entrySlug: p.entry_slug, completed: count() }).from(p).where(and(eq(p.tenant_id, acme), eq(p.course_slug, 'intro-to-web'), isNotNull(p.completed_at))).groupBy(p.entry_slug)
+		expect(stats.completions.map((c) => ({ ...c })).sort((x, y) => x.entrySlug.localeCompare(y.entrySlug))).toEqual(completions.map((c) => ({ ...c, completed: Number(c.completed) })).sort((x, y) => x.entrySlug.localeCompare(y.entrySlug)))
+		const [scores] = await db.orm.select({ average: sql<number>`avg(${q.score})`, attempts: count() }).from(q).where(and(eq(q.tenant_id, acme), eq(q.course_slug, 'intro-to-web'), eq(q.entry_slug, 'basics-quiz')))
+		const quiz = stats.scores.find((s) => s.entrySlug === 'basics-quiz')!
+		expect(quiz.attempts).toBe(Number(scores.attempts))
+		expect(quiz.average).toBeCloseTo(Number(scores.average), 6)
+		const [enrolled] = await db.orm.select({ n: count() }).from(e).where(and(eq(e.tenant_id, acme), eq(e.course_slug, 'intro-to-web'), inArray(e.status, ['active', 'completed'])))
+		expect(stats.enrolled).toBe(Number(enrolled.n))
+	})
+})
