@@ -42,6 +42,8 @@ export async function listUsers(db: Database, filters: UserFilters) {
 	if (filters.status === 'unverified') where.push(isNull(u.email_verified_at))
 	const condition = where.length ? and(...where) : undefined
 	const page = Math.max(1, filters.page ?? 1)
+	// Totals from stats_counters where one exists: counting grows with the tenant.
+	const counter = userCounter(filters)
 	const [rows, [{ total }]] = await Promise.all([
 		db.orm
 			.select({
@@ -59,21 +61,36 @@ export async function listUsers(db: Database, filters: UserFilters) {
 			.orderBy(desc(u.created_at), desc(u.id))
 			.limit(PAGE_SIZE)
 			.offset((page - 1) * PAGE_SIZE),
-		unfilteredTenant(filters) ? tenantUserCount(db, filters.tenantId!) : db.orm.select({ total: count() }).from(u).where(condition),
+		counter ? countedTotal(db, filters.tenantId!, counter) : db.orm.select({ total: count() }).from(u).where(condition),
 	])
 	return { rows, total: Number(total), page, pages: Math.max(1, Math.ceil(Number(total) / PAGE_SIZE)) }
 }
 
-const unfilteredTenant = (f: UserFilters) => Boolean(f.tenantId && !f.q && !f.role && !f.status)
+/**
+ * The counter that holds the total of a tenant's user list for these filters,
+ * or null when the rows must be counted (a search, role and status together,
+ * the apex). `active` is every user minus the deactivated ones.
+ */
+function userCounter(f: UserFilters): { plus: string; minus?: string } | null {
+	if (!f.tenantId || f.q || (f.role && f.status)) return null
+	if (f.role) return { plus: `role:${f.role}` }
+	if (f.status === 'active') return { plus: 'users', minus: 'deactivated' }
+	return { plus: f.status ?? 'users' }
+}
 
-/** A tenant's number of users, from its counter (counting the rows grows with the tenant). */
-async function tenantUserCount(db: Database, tenantId: string) {
+/** A tenant-level counter's value (0 when no row exists yet). */
+async function tenantCounter(db: Database, tenantId: string, metric: string, courseSlug = '') {
 	const c = db.t.stats_counters
 	const [row] = await db.orm
-		.select({ total: c.n })
+		.select({ n: c.n })
 		.from(c)
-		.where(and(eq(c.tenant_id, tenantId), eq(c.course_slug, ''), eq(c.entry_slug, ''), eq(c.metric, 'users'), eq(c.bucket, 0)))
-	return [{ total: row?.total ?? 0 }]
+		.where(and(eq(c.tenant_id, tenantId), eq(c.course_slug, courseSlug), eq(c.entry_slug, ''), eq(c.metric, metric), eq(c.bucket, 0)))
+	return row?.n ?? 0
+}
+
+async function countedTotal(db: Database, tenantId: string, counter: { plus: string; minus?: string }) {
+	const [plus, minus] = await Promise.all([tenantCounter(db, tenantId, counter.plus), counter.minus ? tenantCounter(db, tenantId, counter.minus) : 0])
+	return [{ total: plus - minus }]
 }
 
 /** A user of this tenant (or any user for the apex super_admin), else null: cross-tenant targets are not found. */
@@ -157,7 +174,7 @@ export async function courseRoster(db: Database, tenantId: string, courseSlug: s
 		.orderBy(desc(e.enrolled_at), desc(e.id))
 	const [roster, [{ total }]] = await Promise.all([
 		page ? query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE) : query,
-		db.orm.select({ total: count() }).from(e).where(where),
+		tenantCounter(db, tenantId, 'enrollments', courseSlug).then((total) => [{ total }]),
 	])
 	const ids = roster.map((r) => r.userId)
 	if (ids.length === 0) return { roster, progress: [], attempts: [], total: Number(total) }

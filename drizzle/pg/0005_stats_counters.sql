@@ -9,7 +9,10 @@ BEGIN
 	IF TG_OP = 'INSERT' THEN
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, '' AS course_slug, '' AS entry_slug, 'users' AS metric, 0 AS bucket, 1 AS n, 0 AS total FROM new_rows WHERE tenant_id IS NOT NULL
+			SELECT new_row.tenant_id, '', '', 'users', 0, 1, 0 FROM new_rows AS new_row WHERE new_row.tenant_id IS NOT NULL
+			UNION ALL SELECT new_row.tenant_id, '', '', 'role:' || new_row.role, 0, 1, 0 FROM new_rows AS new_row WHERE new_row.tenant_id IS NOT NULL
+			UNION ALL SELECT new_row.tenant_id, '', '', 'deactivated', 0, 1, 0 FROM new_rows AS new_row WHERE new_row.tenant_id IS NOT NULL AND new_row.deactivated_at IS NOT NULL
+			UNION ALL SELECT new_row.tenant_id, '', '', 'unverified', 0, 1, 0 FROM new_rows AS new_row WHERE new_row.tenant_id IS NOT NULL AND new_row.email_verified_at IS NULL
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -17,7 +20,10 @@ BEGIN
 	ELSIF TG_OP = 'DELETE' THEN
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, '' AS course_slug, '' AS entry_slug, 'users' AS metric, 0 AS bucket, -1 AS n, 0 AS total FROM old_rows WHERE tenant_id IS NOT NULL
+			SELECT old_row.tenant_id, '', '', 'users', 0, -1, 0 FROM old_rows AS old_row WHERE old_row.tenant_id IS NOT NULL
+			UNION ALL SELECT old_row.tenant_id, '', '', 'role:' || old_row.role, 0, -1, 0 FROM old_rows AS old_row WHERE old_row.tenant_id IS NOT NULL
+			UNION ALL SELECT old_row.tenant_id, '', '', 'deactivated', 0, -1, 0 FROM old_rows AS old_row WHERE old_row.tenant_id IS NOT NULL AND old_row.deactivated_at IS NOT NULL
+			UNION ALL SELECT old_row.tenant_id, '', '', 'unverified', 0, -1, 0 FROM old_rows AS old_row WHERE old_row.tenant_id IS NOT NULL AND old_row.email_verified_at IS NULL
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -25,8 +31,14 @@ BEGIN
 	ELSE
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, '' AS course_slug, '' AS entry_slug, 'users' AS metric, 0 AS bucket, 1 AS n, 0 AS total FROM new_rows WHERE tenant_id IS NOT NULL
-			UNION ALL SELECT tenant_id, '' AS course_slug, '' AS entry_slug, 'users' AS metric, 0 AS bucket, -1 AS n, 0 AS total FROM old_rows WHERE tenant_id IS NOT NULL
+			SELECT new_row.tenant_id, '', '', 'users', 0, 1, 0 FROM new_rows AS new_row WHERE new_row.tenant_id IS NOT NULL
+			UNION ALL SELECT new_row.tenant_id, '', '', 'role:' || new_row.role, 0, 1, 0 FROM new_rows AS new_row WHERE new_row.tenant_id IS NOT NULL
+			UNION ALL SELECT new_row.tenant_id, '', '', 'deactivated', 0, 1, 0 FROM new_rows AS new_row WHERE new_row.tenant_id IS NOT NULL AND new_row.deactivated_at IS NOT NULL
+			UNION ALL SELECT new_row.tenant_id, '', '', 'unverified', 0, 1, 0 FROM new_rows AS new_row WHERE new_row.tenant_id IS NOT NULL AND new_row.email_verified_at IS NULL
+			UNION ALL SELECT old_row.tenant_id, '', '', 'users', 0, -1, 0 FROM old_rows AS old_row WHERE old_row.tenant_id IS NOT NULL
+			UNION ALL SELECT old_row.tenant_id, '', '', 'role:' || old_row.role, 0, -1, 0 FROM old_rows AS old_row WHERE old_row.tenant_id IS NOT NULL
+			UNION ALL SELECT old_row.tenant_id, '', '', 'deactivated', 0, -1, 0 FROM old_rows AS old_row WHERE old_row.tenant_id IS NOT NULL AND old_row.deactivated_at IS NOT NULL
+			UNION ALL SELECT old_row.tenant_id, '', '', 'unverified', 0, -1, 0 FROM old_rows AS old_row WHERE old_row.tenant_id IS NOT NULL AND old_row.email_verified_at IS NULL
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -47,7 +59,8 @@ BEGIN
 	IF TG_OP = 'INSERT' THEN
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, course_slug, '', 'enrolled', 0, 1, 0 FROM new_rows WHERE status IN ('active', 'completed')
+			SELECT new_row.tenant_id, new_row.course_slug, '', 'enrollments', 0, 1, 0 FROM new_rows AS new_row WHERE 1 = 1
+			UNION ALL SELECT new_row.tenant_id, new_row.course_slug, '', 'enrolled', 0, 1, 0 FROM new_rows AS new_row WHERE new_row.status IN ('active', 'completed')
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -55,7 +68,8 @@ BEGIN
 	ELSIF TG_OP = 'DELETE' THEN
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, course_slug, '', 'enrolled', 0, -1, 0 FROM old_rows WHERE status IN ('active', 'completed')
+			SELECT old_row.tenant_id, old_row.course_slug, '', 'enrollments', 0, -1, 0 FROM old_rows AS old_row WHERE 1 = 1
+			UNION ALL SELECT old_row.tenant_id, old_row.course_slug, '', 'enrolled', 0, -1, 0 FROM old_rows AS old_row WHERE old_row.status IN ('active', 'completed')
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -63,8 +77,10 @@ BEGIN
 	ELSE
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, course_slug, '', 'enrolled', 0, 1, 0 FROM new_rows WHERE status IN ('active', 'completed')
-			UNION ALL SELECT tenant_id, course_slug, '', 'enrolled', 0, -1, 0 FROM old_rows WHERE status IN ('active', 'completed')
+			SELECT new_row.tenant_id, new_row.course_slug, '', 'enrollments', 0, 1, 0 FROM new_rows AS new_row WHERE 1 = 1
+			UNION ALL SELECT new_row.tenant_id, new_row.course_slug, '', 'enrolled', 0, 1, 0 FROM new_rows AS new_row WHERE new_row.status IN ('active', 'completed')
+			UNION ALL SELECT old_row.tenant_id, old_row.course_slug, '', 'enrollments', 0, -1, 0 FROM old_rows AS old_row WHERE 1 = 1
+			UNION ALL SELECT old_row.tenant_id, old_row.course_slug, '', 'enrolled', 0, -1, 0 FROM old_rows AS old_row WHERE old_row.status IN ('active', 'completed')
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -85,7 +101,7 @@ BEGIN
 	IF TG_OP = 'INSERT' THEN
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, course_slug, entry_slug, 'completed', 0, 1, 0 FROM new_rows WHERE completed_at IS NOT NULL
+			SELECT new_row.tenant_id, new_row.course_slug, new_row.entry_slug, 'completed', 0, 1, 0 FROM new_rows AS new_row WHERE new_row.completed_at IS NOT NULL
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -93,7 +109,7 @@ BEGIN
 	ELSIF TG_OP = 'DELETE' THEN
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, course_slug, entry_slug, 'completed', 0, -1, 0 FROM old_rows WHERE completed_at IS NOT NULL
+			SELECT old_row.tenant_id, old_row.course_slug, old_row.entry_slug, 'completed', 0, -1, 0 FROM old_rows AS old_row WHERE old_row.completed_at IS NOT NULL
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -101,8 +117,8 @@ BEGIN
 	ELSE
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, course_slug, entry_slug, 'completed', 0, 1, 0 FROM new_rows WHERE completed_at IS NOT NULL
-			UNION ALL SELECT tenant_id, course_slug, entry_slug, 'completed', 0, -1, 0 FROM old_rows WHERE completed_at IS NOT NULL
+			SELECT new_row.tenant_id, new_row.course_slug, new_row.entry_slug, 'completed', 0, 1, 0 FROM new_rows AS new_row WHERE new_row.completed_at IS NOT NULL
+			UNION ALL SELECT old_row.tenant_id, old_row.course_slug, old_row.entry_slug, 'completed', 0, -1, 0 FROM old_rows AS old_row WHERE old_row.completed_at IS NOT NULL
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -123,8 +139,8 @@ BEGIN
 	IF TG_OP = 'INSERT' THEN
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, course_slug, entry_slug, 'attempts', 0, 1, 1 * score FROM new_rows
-			UNION ALL SELECT tenant_id, course_slug, entry_slug, 'attempt_number', attempt_number, 1, 0 FROM new_rows
+			SELECT new_row.tenant_id, new_row.course_slug, new_row.entry_slug, 'attempts', 0, 1, 1 * new_row.score FROM new_rows AS new_row WHERE 1 = 1
+			UNION ALL SELECT new_row.tenant_id, new_row.course_slug, new_row.entry_slug, 'attempt_number', new_row.attempt_number, 1, 0 FROM new_rows AS new_row WHERE 1 = 1
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -132,8 +148,8 @@ BEGIN
 	ELSIF TG_OP = 'DELETE' THEN
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, course_slug, entry_slug, 'attempts', 0, -1, -1 * score FROM old_rows
-			UNION ALL SELECT tenant_id, course_slug, entry_slug, 'attempt_number', attempt_number, -1, 0 FROM old_rows
+			SELECT old_row.tenant_id, old_row.course_slug, old_row.entry_slug, 'attempts', 0, -1, -1 * old_row.score FROM old_rows AS old_row WHERE 1 = 1
+			UNION ALL SELECT old_row.tenant_id, old_row.course_slug, old_row.entry_slug, 'attempt_number', old_row.attempt_number, -1, 0 FROM old_rows AS old_row WHERE 1 = 1
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -141,10 +157,10 @@ BEGIN
 	ELSE
 		INSERT INTO stats_counters
 		SELECT tenant_id, course_slug, entry_slug, metric, bucket, sum(n), sum(total) FROM (
-			SELECT tenant_id, course_slug, entry_slug, 'attempts', 0, 1, 1 * score FROM new_rows
-			UNION ALL SELECT tenant_id, course_slug, entry_slug, 'attempt_number', attempt_number, 1, 0 FROM new_rows
-			UNION ALL SELECT tenant_id, course_slug, entry_slug, 'attempts', 0, -1, -1 * score FROM old_rows
-			UNION ALL SELECT tenant_id, course_slug, entry_slug, 'attempt_number', attempt_number, -1, 0 FROM old_rows
+			SELECT new_row.tenant_id, new_row.course_slug, new_row.entry_slug, 'attempts', 0, 1, 1 * new_row.score FROM new_rows AS new_row WHERE 1 = 1
+			UNION ALL SELECT new_row.tenant_id, new_row.course_slug, new_row.entry_slug, 'attempt_number', new_row.attempt_number, 1, 0 FROM new_rows AS new_row WHERE 1 = 1
+			UNION ALL SELECT old_row.tenant_id, old_row.course_slug, old_row.entry_slug, 'attempts', 0, -1, -1 * old_row.score FROM old_rows AS old_row WHERE 1 = 1
+			UNION ALL SELECT old_row.tenant_id, old_row.course_slug, old_row.entry_slug, 'attempt_number', old_row.attempt_number, -1, 0 FROM old_rows AS old_row WHERE 1 = 1
 		) AS d (tenant_id, course_slug, entry_slug, metric, bucket, n, total)
 		GROUP BY tenant_id, course_slug, entry_slug, metric, bucket
 		HAVING sum(n) <> 0 OR sum(total) <> 0
@@ -160,12 +176,20 @@ CREATE TRIGGER stats_quiz_attempts_delete AFTER DELETE ON quiz_attempts REFERENC
 --> statement-breakpoint
 CREATE TRIGGER stats_quiz_attempts_update AFTER UPDATE ON quiz_attempts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION stats_quiz_attempts();
 --> statement-breakpoint
-INSERT INTO stats_counters SELECT tenant_id, '', '', 'users', 0, count(*), 0 FROM users WHERE tenant_id IS NOT NULL GROUP BY tenant_id;
+INSERT INTO stats_counters SELECT r.tenant_id, '', '', 'users', 0, count(*), 0 FROM users AS r WHERE r.tenant_id IS NOT NULL GROUP BY 1, 2, 3, 4, 5;
 --> statement-breakpoint
-INSERT INTO stats_counters SELECT tenant_id, course_slug, '', 'enrolled', 0, count(*), 0 FROM enrollments WHERE status IN ('active', 'completed') GROUP BY tenant_id, course_slug;
+INSERT INTO stats_counters SELECT r.tenant_id, '', '', 'role:' || r.role, 0, count(*), 0 FROM users AS r WHERE r.tenant_id IS NOT NULL GROUP BY 1, 2, 3, 4, 5;
 --> statement-breakpoint
-INSERT INTO stats_counters SELECT tenant_id, course_slug, entry_slug, 'completed', 0, count(*), 0 FROM entry_progress WHERE completed_at IS NOT NULL GROUP BY tenant_id, course_slug, entry_slug;
+INSERT INTO stats_counters SELECT r.tenant_id, '', '', 'deactivated', 0, count(*), 0 FROM users AS r WHERE r.tenant_id IS NOT NULL AND r.deactivated_at IS NOT NULL GROUP BY 1, 2, 3, 4, 5;
 --> statement-breakpoint
-INSERT INTO stats_counters SELECT tenant_id, course_slug, entry_slug, 'attempts', 0, count(*), sum(score) FROM quiz_attempts GROUP BY tenant_id, course_slug, entry_slug;
+INSERT INTO stats_counters SELECT r.tenant_id, '', '', 'unverified', 0, count(*), 0 FROM users AS r WHERE r.tenant_id IS NOT NULL AND r.email_verified_at IS NULL GROUP BY 1, 2, 3, 4, 5;
 --> statement-breakpoint
-INSERT INTO stats_counters SELECT tenant_id, course_slug, entry_slug, 'attempt_number', attempt_number, count(*), 0 FROM quiz_attempts GROUP BY tenant_id, course_slug, entry_slug, attempt_number;
+INSERT INTO stats_counters SELECT r.tenant_id, r.course_slug, '', 'enrollments', 0, count(*), 0 FROM enrollments AS r WHERE 1 = 1 GROUP BY 1, 2, 3, 4, 5;
+--> statement-breakpoint
+INSERT INTO stats_counters SELECT r.tenant_id, r.course_slug, '', 'enrolled', 0, count(*), 0 FROM enrollments AS r WHERE r.status IN ('active', 'completed') GROUP BY 1, 2, 3, 4, 5;
+--> statement-breakpoint
+INSERT INTO stats_counters SELECT r.tenant_id, r.course_slug, r.entry_slug, 'completed', 0, count(*), 0 FROM entry_progress AS r WHERE r.completed_at IS NOT NULL GROUP BY 1, 2, 3, 4, 5;
+--> statement-breakpoint
+INSERT INTO stats_counters SELECT r.tenant_id, r.course_slug, r.entry_slug, 'attempts', 0, count(*), sum(r.score) FROM quiz_attempts AS r WHERE 1 = 1 GROUP BY 1, 2, 3, 4, 5;
+--> statement-breakpoint
+INSERT INTO stats_counters SELECT r.tenant_id, r.course_slug, r.entry_slug, 'attempt_number', r.attempt_number, count(*), 0 FROM quiz_attempts AS r WHERE 1 = 1 GROUP BY 1, 2, 3, 4, 5;

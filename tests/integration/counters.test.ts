@@ -1,10 +1,10 @@
-import { and, count, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import { and, count, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { courseEntryStats } from '#db/admin.ts'
+import { courseEntryStats, courseRoster, listUsers } from '#db/admin.ts'
 import { markEntryCompleteRow, putEnrollment, recordAttempt, touchEntry } from '#db/learning.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser, noPassword } from '#db/users.ts'
+import { createUser, noPassword, updateUser } from '#db/users.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 
@@ -14,8 +14,12 @@ const key = (r: Row) => `${r.tenant}|${r.course}|${r.entry}|${r.metric}|${r.buck
 /** What stats_counters must hold: the same aggregates counted from the specification's tables. */
 async function recount(db: TestDatabase): Promise<Row[]> {
 	const { users: u, enrollments: e, entry_progress: p, quiz_attempts: q } = db.t
-	const [users, enrolled, completed, attempts, numbers] = await Promise.all([
+	const [users, roles, deactivated, unverified, enrollments, enrolled, completed, attempts, numbers] = await Promise.all([
 		db.orm.select({ tenant: u.tenant_id, n: count() }).from(u).where(isNotNull(u.tenant_id)).groupBy(u.tenant_id),
+		db.orm.select({ tenant: u.tenant_id, role: u.role, n: count() }).from(u).where(isNotNull(u.tenant_id)).groupBy(u.tenant_id, u.role),
+		db.orm.select({ tenant: u.tenant_id, n: count() }).from(u).where(and(isNotNull(u.tenant_id), isNotNull(u.deactivated_at))).groupBy(u.tenant_id),
+		db.orm.select({ tenant: u.tenant_id, n: count() }).from(u).where(and(isNotNull(u.tenant_id), isNull(u.email_verified_at))).groupBy(u.tenant_id),
+		db.orm.select({ tenant: e.tenant_id, course: e.course_slug, n: count() }).from(e).groupBy(e.tenant_id, e.course_slug),
 		db.orm.select({ tenant: e.tenant_id, course: e.course_slug, n: count() }).from(e).where(inArray(e.status, ['active', 'completed'])).groupBy(e.tenant_id, e.course_slug),
 		db.orm.select({ tenant: p.tenant_id, course: p.course_slug, entry: p.entry_slug, n: count() }).from(p).where(isNotNull(p.completed_at)).groupBy(p.tenant_id, p.course_slug, p.entry_slug),
 		db.orm.select({ tenant: q.tenant_id, course: q.course_slug, entry: q.entry_slug, n: count(), total: sql<number>`sum(${q.score})` }).from(q).groupBy(q.tenant_id, q.course_slug, q.entry_slug),
@@ -23,6 +27,10 @@ async function recount(db: TestDatabase): Promise<Row[]> {
 	])
 	const rows: Row[] = [
 		...users.map((r) => ({ tenant: r.tenant!, course: '', entry: '', metric: 'users', bucket: 0, n: r.n, total: 0 })),
+		...roles.map((r) => ({ tenant: r.tenant!, course: '', entry: '', metric: `role:${r.role}`, bucket: 0, n: r.n, total: 0 })),
+		...deactivated.map((r) => ({ tenant: r.tenant!, course: '', entry: '', metric: 'deactivated', bucket: 0, n: r.n, total: 0 })),
+		...unverified.map((r) => ({ tenant: r.tenant!, course: '', entry: '', metric: 'unverified', bucket: 0, n: r.n, total: 0 })),
+		...enrollments.map((r) => ({ tenant: r.tenant, course: r.course, entry: '', metric: 'enrollments', bucket: 0, n: r.n, total: 0 })),
 		...enrolled.map((r) => ({ tenant: r.tenant, course: r.course, entry: '', metric: 'enrolled', bucket: 0, n: r.n, total: 0 })),
 		...completed.map((r) => ({ tenant: r.tenant, course: r.course, entry: r.entry, metric: 'completed', bucket: 0, n: r.n, total: 0 })),
 		...attempts.map((r) => ({ tenant: r.tenant, course: r.course, entry: r.entry, metric: 'attempts', bucket: 0, n: r.n, total: Number(r.total) })),
@@ -80,6 +88,11 @@ describe.each(DIALECTS)('derived counters on %s', (dialect) => {
 		const { entry_progress: p, quiz_attempts: q, users: u } = db.t
 		await db.orm.update(p).set({ completed_at: null }).where(and(eq(p.user_id, b.userId), eq(p.entry_slug, 'html-forms')))
 		await db.orm.delete(q).where(and(eq(q.user_id, a.userId), eq(q.attempt_number, 2)))
+		await updateUser(db, a.userId, { role: 'course_admin', email_verified_at: new Date() })
+		await updateUser(db, b.userId, { role: 'tenant_admin' })
+		await updateUser(db, b.userId, { deactivated_at: new Date() })
+		await updateUser(db, b.userId, { deactivated_at: null, email_verified_at: new Date() })
+		await updateUser(db, b.userId, { deactivated_at: new Date() })
 		const gone = await learner(acme)
 		await db.orm.delete(u).where(eq(u.id, gone.userId))
 		expect(await counters(db)).toEqual(await recount(db))
@@ -109,5 +122,25 @@ describe.each(DIALECTS)('derived counters on %s', (dialect) => {
 		expect(quiz.average).toBeCloseTo(Number(scores.average), 6)
 		const [enrolled] = await db.orm.select({ n: count() }).from(e).where(and(eq(e.tenant_id, acme), eq(e.course_slug, 'intro-to-web'), inArray(e.status, ['active', 'completed'])))
 		expect(stats.enrolled).toBe(Number(enrolled.n))
+	})
+
+	it('give the users list and the roster the totals that counting the rows gives', async () => {
+		const u = db.t.users
+		const where = {
+			all: undefined,
+			student: eq(u.role, 'student'),
+			course_admin: eq(u.role, 'course_admin'),
+			active: isNull(u.deactivated_at),
+			deactivated: isNotNull(u.deactivated_at),
+			unverified: isNull(u.email_verified_at),
+		}
+		const filters = { all: {}, student: { role: 'student' }, course_admin: { role: 'course_admin' }, active: { status: 'active' }, deactivated: { status: 'deactivated' }, unverified: { status: 'unverified' } } as const
+		for (const [name, filter] of Object.entries(filters)) {
+			const [{ n }] = await db.orm.select({ n: count() }).from(u).where(and(eq(u.tenant_id, acme), where[name as keyof typeof where]))
+			expect((await listUsers(db, { tenantId: acme, ...filter })).total, name).toBe(Number(n))
+		}
+		const e = db.t.enrollments
+		const [{ n }] = await db.orm.select({ n: count() }).from(e).where(and(eq(e.tenant_id, acme), eq(e.course_slug, 'intro-to-web')))
+		expect((await courseRoster(db, acme, 'intro-to-web', 1)).total).toBe(Number(n))
 	})
 })
