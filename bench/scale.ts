@@ -5,7 +5,7 @@
 // between the two apps, so each page's server time and query count are exact
 // and drifting machine load hits both sizes alike.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import { courseEntryStats, courseRoster, listUsers } from '#db/admin.ts'
 import { openDatabase, type Dialect } from '#db/client.ts'
 import { seedDemoData } from '#db/seed.ts'
@@ -22,7 +22,9 @@ export const SCALE_PAGES: Array<{ path: string; as: 'learner' | 'admin' }> = [
 	{ path: '/learn/course/intro-to-web/entry/what-is-http', as: 'learner' },
 	{ path: '/admin', as: 'admin' },
 	{ path: '/admin/users', as: 'admin' },
-	{ path: '/admin/users?page=2', as: 'admin' },
+	// Keyset pages: {second} and {last} stand for the cursors of each data set (see cursors below).
+	{ path: '/admin/users?after={second}', as: 'admin' },
+	{ path: '/admin/users?after={last}', as: 'admin' },
 	{ path: '/admin/users?q=bench-9999', as: 'admin' },
 	{ path: '/admin/users?role=course_admin', as: 'admin' },
 	{ path: '/admin/users?status=deactivated', as: 'admin' },
@@ -32,7 +34,7 @@ export const SCALE_PAGES: Array<{ path: string; as: 'learner' | 'admin' }> = [
 
 export const SCALE_QUERIES = [
 	'users: first page (with total)',
-	'users: page 1,000 (offset 49,950)',
+	'users: last page (keyset, after all but the oldest 50)',
 	'users: search by part of an email',
 	'users: role filter',
 	'users: status filter (deactivated)',
@@ -73,9 +75,13 @@ async function openDataSet(dialect: Dialect, users: number, cmsUrl: string) {
 			learner: await sessionCookie(env, app.port, await userBy('learner@acme.test')),
 			admin: await sessionCookie(env, app.port, await userBy('admin@acme.test')),
 		}
+		// The users list's cursors: the last user of the first page, and the one after which the last 50 follow.
+		const u = db.t.users
+		const nth = async (n: number) => (await db.orm.select({ id: u.id }).from(u).where(eq(u.tenant_id, acme.id)).orderBy(desc(u.created_at), desc(u.id)).limit(1).offset(n))[0].id
+		const cursors = { second: await nth(49), last: await nth((await db.orm.$count(u, eq(u.tenant_id, acme.id))) - 51) }
 		const queries: Record<(typeof SCALE_QUERIES)[number], () => Promise<unknown>> = {
 			'users: first page (with total)': () => listUsers(db, { tenantId: acme.id }),
-			'users: page 1,000 (offset 49,950)': () => listUsers(db, { tenantId: acme.id, page: 1000 }),
+			'users: last page (keyset, after all but the oldest 50)': () => listUsers(db, { tenantId: acme.id, after: cursors.last }),
 			'users: search by part of an email': () => listUsers(db, { tenantId: acme.id, q: 'bench-9999' }),
 			'users: role filter': () => listUsers(db, { tenantId: acme.id, role: 'course_admin' }),
 			'users: status filter (deactivated)': () => listUsers(db, { tenantId: acme.id, status: 'deactivated' }),
@@ -89,7 +95,7 @@ async function openDataSet(dialect: Dialect, users: number, cmsUrl: string) {
 			/** One page request: the server's time for it (request to last byte) and the SQL statements it sent. */
 			async page(path: string, as: 'learner' | 'admin') {
 				queryCount = 0
-				const res = await get(app.port, path, { cookie: cookies[as] })
+				const res = await get(app.port, path.replace(/\{(second|last)\}/, (_, name: keyof typeof cursors) => cursors[name]), { cookie: cookies[as] })
 				return { status: res.status, ms: serverMs, queries: queryCount }
 			},
 			async query(name: (typeof SCALE_QUERIES)[number]) {

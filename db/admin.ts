@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, like, lt, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, like, lt, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import type { Role } from './schema/values.ts'
 
@@ -13,38 +13,45 @@ export interface UserFilters {
 	q?: string
 	role?: Role
 	status?: 'active' | 'deactivated' | 'unverified'
-	page?: number
+	/** Keyset paging: the page of users listed after (older than) this user id, or before (newer than) it. */
+	after?: string
+	before?: string
 }
 
-/** One page of users, newest first, with the total for the filters. */
+/** Totals that no counter holds are counted up to here: beyond it the list says "more than". */
+export const COUNT_CAP = 10_000
+
+/**
+ * One page of users, newest first, with the total for the filters. Pages are
+ * keyset pages (after or before a user of the list), so the hundredth page
+ * costs what the first does; the cursor's position is read from its row,
+ * within the caller's tenant.
+ */
 export async function listUsers(db: Database, filters: UserFilters) {
 	const u = db.t.users
 	const where: SQL[] = []
 	if (filters.tenantId) where.push(eq(u.tenant_id, filters.tenantId))
-	if (filters.q) {
-		const literal = likeLiteral(filters.q)
-		if (db.dialect === 'sqlite' && literal.length >= 3) {
-			// The FTS5 trigram index of drizzle/sqlite/0003_user_search.sql: a phrase is any substring
-			// of the email or name, case-insensitively, as the LIKE below matches.
-			const phrase = `{email name} : "${literal.replaceAll('"', '""')}"`
-			where.push(sql`${u.id} IN (SELECT id FROM users_search WHERE users_search MATCH ${phrase})`)
-		} else {
-			const pattern = `%${literal}%`
-			// Emails are stored lower-case; names match case-insensitively on both databases
-			// (on PostgreSQL through the trigram indexes of drizzle/pg/0003_user_search.sql).
-			const match = db.dialect === 'pg' ? ilike : like
-			where.push(or(like(u.email, pattern.toLowerCase()), match(u.name, pattern))!)
-		}
-	}
+	if (filters.q) where.push(userSearch(db, filters.q))
 	if (filters.role) where.push(eq(u.role, filters.role))
 	if (filters.status === 'active') where.push(isNull(u.deactivated_at))
 	if (filters.status === 'deactivated') where.push(isNotNull(u.deactivated_at))
 	if (filters.status === 'unverified') where.push(isNull(u.email_verified_at))
 	const condition = where.length ? and(...where) : undefined
-	const page = Math.max(1, filters.page ?? 1)
+	const cursor = filters.after ?? filters.before
+	const backwards = !filters.after && filters.before !== undefined
+	const page: SQL[] = []
+	if (cursor !== undefined) {
+		// No stored id contains NUL, and PostgreSQL refuses it in a query parameter.
+		const id = cursor.replaceAll('\u0000', '')
+		const at = sql`(SELECT c.created_at FROM users c WHERE c.id = ${id}${filters.tenantId ? sql` AND c.tenant_id = ${filters.tenantId}` : sql``})`
+		// The first bound lets both databases seek in (tenant_id, created_at); the second breaks ties by id.
+		page.push(backwards ? sql`${u.created_at} >= ${at}` : sql`${u.created_at} <= ${at}`)
+		page.push(backwards ? or(sql`${u.created_at} > ${at}`, gt(u.id, id))! : or(sql`${u.created_at} < ${at}`, lt(u.id, id))!)
+	}
+	const order = backwards ? [asc(u.created_at), asc(u.id)] : [desc(u.created_at), desc(u.id)]
 	// Totals from stats_counters where one exists: counting grows with the tenant.
 	const counter = userCounter(filters)
-	const [rows, [{ total }]] = await Promise.all([
+	const [found, total] = await Promise.all([
 		db.orm
 			.select({
 				id: u.id,
@@ -57,13 +64,52 @@ export async function listUsers(db: Database, filters: UserFilters) {
 				created_at: u.created_at,
 			})
 			.from(u)
-			.where(condition)
-			.orderBy(desc(u.created_at), desc(u.id))
-			.limit(PAGE_SIZE)
-			.offset((page - 1) * PAGE_SIZE),
-		counter ? countedTotal(db, filters.tenantId!, counter) : db.orm.select({ total: count() }).from(u).where(condition),
+			.where(and(condition, ...page))
+			.orderBy(...order)
+			.limit(PAGE_SIZE + 1),
+		counter ? countedTotal(db, filters.tenantId!, counter) : cappedCount(db, condition),
 	])
-	return { rows, total: Number(total), page, pages: Math.max(1, Math.ceil(Number(total) / PAGE_SIZE)) }
+	const more = found.length > PAGE_SIZE
+	const rows = found.slice(0, PAGE_SIZE)
+	if (backwards) rows.reverse()
+	return {
+		rows,
+		total,
+		/** The total is COUNT_CAP and there are more. */
+		totalCapped: !counter && total > COUNT_CAP,
+		/** Cursors of the neighbouring pages (null: none). */
+		previous: (backwards ? more : filters.after !== undefined) ? (rows[0]?.id ?? null) : null,
+		next: (backwards ? cursor !== undefined : more) ? (rows.at(-1)?.id ?? null) : null,
+		firstPage: cursor === undefined,
+	}
+}
+
+/** Any part of the email or the name, case-insensitively, through the trigram index of each database. */
+function userSearch(db: Database, q: string) {
+	const u = db.t.users
+	const literal = likeLiteral(q)
+	if (db.dialect === 'sqlite' && literal.length >= 3) {
+		// The FTS5 trigram index of drizzle/sqlite/0003_user_search.sql: a phrase is any substring
+		// of the email or name, case-insensitively, as the LIKE below matches.
+		const phrase = `{email name} : "${literal.replaceAll('"', '""')}"`
+		return sql`${u.id} IN (SELECT id FROM users_search WHERE users_search MATCH ${phrase})`
+	}
+	if (db.dialect === 'pg') {
+		// One trigram index over both (drizzle/pg/0006_user_search_one_index.sql): one index scan instead
+		// of two. Emails are stored lower-case; a line break joins them, which a search cannot contain.
+		const text = literal.toLowerCase().replaceAll('\n', ' ')
+		return sql`(${u.email} || chr(10) || lower(${u.name})) LIKE ${`%${text}%`}`
+	}
+	const pattern = `%${literal}%`
+	return or(like(u.email, pattern.toLowerCase()), like(u.name, pattern))!
+}
+
+/** Rows matching, counted up to COUNT_CAP + 1: a broad search over a large tenant stops there. */
+async function cappedCount(db: Database, condition: SQL | undefined) {
+	const u = db.t.users
+	const matching = db.orm.select({ one: sql`1` }).from(u).where(condition).limit(COUNT_CAP + 1).as('matching')
+	const [{ n }] = await db.orm.select({ n: count() }).from(matching)
+	return Number(n)
 }
 
 /**
@@ -90,7 +136,7 @@ async function tenantCounter(db: Database, tenantId: string, metric: string, cou
 
 async function countedTotal(db: Database, tenantId: string, counter: { plus: string; minus?: string }) {
 	const [plus, minus] = await Promise.all([tenantCounter(db, tenantId, counter.plus), counter.minus ? tenantCounter(db, tenantId, counter.minus) : 0])
-	return [{ total: plus - minus }]
+	return plus - minus
 }
 
 /** A user of this tenant (or any user for the apex super_admin), else null: cross-tenant targets are not found. */

@@ -3,7 +3,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { NO_NUL } from '#app/utils/validation.ts'
 import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
-import { listUsers } from '#db/admin.ts'
+import { COUNT_CAP, listUsers } from '#db/admin.ts'
 import { ROLES, type Role } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
 
@@ -14,7 +14,9 @@ const filters = z.object({
 	q: z.string().trim().max(200).regex(NO_NUL).optional().catch(undefined),
 	role: z.enum(ROLES).optional().catch(undefined),
 	status: z.enum(USER_STATUSES).optional().catch(undefined),
-	page: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
+	// Keyset cursors: a user id of the list (see listUsers)
+	after: z.string().max(100).regex(NO_NUL).optional().catch(undefined),
+	before: z.string().max(100).regex(NO_NUL).optional().catch(undefined),
 })
 
 /** Users of this tenant (every user for a super_admin on the apex), searchable and filterable, 50 a page. */
@@ -25,6 +27,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 	return {
 		params,
 		onTenant: Boolean(tenant),
+		countCap: COUNT_CAP,
 		...result,
 		rows: result.rows.map((u) => ({
 			id: u.id,
@@ -45,13 +48,13 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export default function Users({ loaderData: d }: Route.ComponentProps) {
 	const t = useI18n()
 	const m = t.m.admin.users
-	const query = (page: number) => {
+	const query = (cursor?: { after: string } | { before: string }) => {
 		const search = new URLSearchParams()
 		if (d.params.q) search.set('q', d.params.q)
 		if (d.params.role) search.set('role', d.params.role)
 		if (d.params.status) search.set('status', d.params.status)
-		search.set('page', String(page))
-		return `?${search}`
+		for (const [name, id] of Object.entries(cursor ?? {})) search.set(name, id)
+		return search.size ? `?${search}` : t.href('/admin/users')
 	}
 	return (
 		<section>
@@ -93,7 +96,7 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 					{m.filter}
 				</button>
 			</Form>
-			<p className="hint">{t.plural(m.summary, d.total, { page: t.number(d.page), pages: t.number(d.pages) })}</p>
+			<p className="hint">{d.totalCapped ? t.format(m.summaryMore, { count: t.number(d.countCap) }) : t.plural(m.summary, d.total)}</p>
 			{d.rows.length === 0 ? (
 				<p className="empty">{m.empty}</p>
 			) : (
@@ -121,8 +124,9 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 				</table>
 			)}
 			<nav aria-label={m.pages} className="actions">
-				{d.page > 1 ? <a href={query(d.page - 1)}>{m.previous}</a> : null}
-				{d.page < d.pages ? <a href={query(d.page + 1)}>{m.next}</a> : null}
+				{d.firstPage ? null : <a href={query()}>{m.first}</a>}
+				{d.previous ? <a href={query({ before: d.previous })}>{m.previous}</a> : null}
+				{d.next ? <a href={query({ after: d.next })}>{m.next}</a> : null}
 			</nav>
 		</section>
 	)

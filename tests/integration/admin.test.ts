@@ -221,6 +221,28 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			expect((await admin.get('/admin/users?role=bogus&page=-3')).status).toBe(200)
 		})
 
+		it('pages through users with next, previous and first-page links', async () => {
+			for (let i = 0; i < 55; i++) await newUser('student')
+			const admin = await signedIn('admin@acme.test')
+			const ids = (html: string) => [...html.matchAll(/href="\/admin\/users\/([^"/]+)"/g)].map((m) => m[1]).filter((id) => id !== 'invite')
+			const link = (html: string, label: string) => {
+				const found = new RegExp(`<a href="([^"]*)">${label}</a>`).exec(html)?.[1]
+				return found ? (found.startsWith('?') ? `/admin/users${found}` : found).replaceAll('&amp;', '&') : null
+			}
+			const first = await admin.get('/admin/users')
+			expect(ids(first.text)).toHaveLength(50)
+			expect(link(first.text, '← Previous')).toBeNull()
+			const nextUrl = link(first.text, 'Next →')!
+			expect(nextUrl).toMatch(/^\/admin\/users\?after=/)
+			const second = await admin.get(nextUrl)
+			expect(second.status).toBe(200)
+			expect(ids(second.text).length).toBeGreaterThan(0)
+			expect(ids(second.text).some((id) => ids(first.text).includes(id))).toBe(false)
+			expect(link(second.text, '« First page')).toBe('/admin/users')
+			const back = await admin.get(link(second.text, '← Previous')!)
+			expect(ids(back.text)).toEqual(ids(first.text))
+		})
+
 		it('finds users by any part of their email or name, following renames and address changes', async () => {
 			const admin = await signedIn('admin@acme.test')
 			const target = await createUser(stack.db, { tenant_id: acme.id, email: 'zebra.crossing@acme.test', name: 'Quentin Quokka', role: 'student', password_hash: passwordHash })

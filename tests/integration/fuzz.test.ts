@@ -161,7 +161,7 @@ const segment = fc.oneof(
 )
 
 const queryValue = fc.oneof(shortString.map((s) => encodeURIComponent(wellFormed(s))), fc.constantFrom('1', '0', '-1', '1e309', '99999999999999999999', '%', '%ZZ', '%00', 'a%0d%0ab', 'https%3A%2F%2Fevil.test', '%2F%2Fevil.test'))
-const QUERY_KEYS = ['q', 'role', 'status', 'page', 'size', 'callbackUrl', 'notice', 'error', 'preview', 'attempt', 'sent', 'user', 'proof', 'action', 'target', 'actor', 'since', 'before', 'code', 'state', 'locale', 'format', 'saved', 'pageSize']
+const QUERY_KEYS = ['q', 'role', 'status', 'page', 'after', 'size', 'callbackUrl', 'notice', 'error', 'preview', 'attempt', 'sent', 'user', 'proof', 'action', 'target', 'actor', 'since', 'before', 'code', 'state', 'locale', 'format', 'saved', 'pageSize']
 const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 8 }).map((s) => encodeURIComponent(wellFormed(s)))), queryValue), { maxLength: 5 }).map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''))
 
 const headerSafe = fc.oneof(fc.constantFrom('es', 'zh-CN,zh;q=0.9', '*', 'xx-YY', ';q=abc', ',,,', 'en;q=1e309', 'de'.repeat(500)), fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')))
