@@ -9,6 +9,8 @@ import { resolve } from 'node:path'
 import { createRequest, sendResponse } from '@remix-run/node-fetch-server'
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
 import sirv from 'sirv'
+// The virtual module React Router provides at build time: the routes compiled into this bundle.
+import * as serverBuild from 'virtual:react-router/server-build'
 import { requestContext, type RequestContext } from '#app/context.ts'
 import { APEX_SITE, createCmsClient } from '#app/utils/cms.server.ts'
 import { createContentCache } from '#app/utils/content-cache.server.ts'
@@ -61,11 +63,10 @@ export function createApp(options: AppOptions) {
 		}),
 		tags,
 	)
-	const handleRequest = createRequestHandler(
-		// virtual module provided by React Router at build time
-		() => import('virtual:react-router/server-build') as Promise<ServerBuild>,
-		env.NODE_ENV,
-	)
+	// The build itself, not a function returning it: given a function, React Router derives its
+	// route tables again on every request (meant for development reloads), which was most of the
+	// time a page took with this many routes.
+	const handleRequest = createRequestHandler(serverBuild as ServerBuild, env.NODE_ENV)
 	const assets = sirv(options.clientDir ?? resolve('build/client'), { immutable: true, maxAge: 31536000, gzip: true, brotli: true })
 	const trustProxy = env.AUTH_TRUST_HOST === 'true'
 	const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL) : null
