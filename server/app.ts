@@ -104,7 +104,8 @@ export function createApp(options: AppOptions) {
 
 		let resolution: HostResolution
 		try {
-			resolution = await resolveTenantHost(host)
+			// Cached hosts answer without a wait, so a page-cache hit is served in this same turn.
+			resolution = resolveTenantHost.fresh(host) ?? (await resolveTenantHost(host))
 		} catch (error) {
 			log.error('request/tenant-lookup-failed', { host, error: describeError(error) })
 			return refuse(503, 'Service temporarily unavailable', databaseDown)

@@ -3,6 +3,7 @@ import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { TagStore } from '#app/utils/cache-tags.server.ts'
 import { hashInlineScripts } from '#app/utils/csp.ts'
+import { memoizeByString } from '#app/utils/memo.ts'
 
 const brotli = promisify(brotliCompress)
 const gz = promisify(gzip)
@@ -129,8 +130,7 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 	 */
 	function respond(entry: Entry, request: { method?: string; ifNoneMatch?: string; acceptEncoding?: string }, state: 'hit' | 'miss'): CachedAnswer {
 		const notModified = !!request.ifNoneMatch && request.ifNoneMatch.split(',').some((t) => t.trim() === entry.etag)
-		const accepted = notModified ? null : acceptedEncodings(request.acceptEncoding)
-		const encoding = accepted?.has('br') ? 'br' : accepted?.has('gzip') ? 'gzip' : 'identity'
+		const encoding = notModified ? 'identity' : preferredEncoding(request.acceptEncoding ?? '')
 		const variant = `${state}|${notModified ? 304 : encoding}`
 		// Built once per entry and variant: a cache hit allocates no headers.
 		let headers = entry.answers.get(variant)
@@ -152,13 +152,13 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 
 export type PageCache = ReturnType<typeof createPageCache>
 
-/** Encodings the client accepts (q > 0), from Accept-Encoding. */
-function acceptedEncodings(header: string | undefined) {
-	const names = new Set<string>()
-	for (const part of (header ?? '').split(',')) {
+/** The stored variant to send for an Accept-Encoding header: brotli, else gzip, else none (q=0 refuses one). */
+const preferredEncoding = memoizeByString((header): 'br' | 'gzip' | 'identity' => {
+	const accepted = new Set<string>()
+	for (const part of header.split(',')) {
 		const [name, ...params] = part.trim().toLowerCase().split(';')
 		const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean)
-		if (name && (q === undefined || Number(q) > 0)) names.add(name)
+		if (name && (q === undefined || Number(q) > 0)) accepted.add(name)
 	}
-	return names
-}
+	return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : 'identity'
+})

@@ -1,11 +1,15 @@
 import { DEFAULT_LOCALE, isLocale, type Locale } from '#app/i18n/locales.ts'
+import { memoizeByString } from './memo.ts'
 
 export { isLocale }
 
 /** Picks the best supported locale from an Accept-Language header (q-values honoured, `pt-BR` matches `pt`). */
 export function negotiateLocale(acceptLanguage: string | null | undefined, cookieLocale?: string | null): Locale {
 	if (isLocale(cookieLocale)) return cookieLocale
-	if (!acceptLanguage) return DEFAULT_LOCALE
+	return acceptLanguage ? fromAcceptLanguage(acceptLanguage) : DEFAULT_LOCALE
+}
+
+const fromAcceptLanguage = memoizeByString((acceptLanguage): Locale => {
 	const ranked = acceptLanguage
 		.split(',')
 		.map((part, index) => {
@@ -16,7 +20,7 @@ export function negotiateLocale(acceptLanguage: string | null | undefined, cooki
 		.filter((l) => l.q > 0)
 		.sort((a, b) => b.q - a.q || a.index - b.index)
 	return ranked.map((l) => l.base).find(isLocale) ?? DEFAULT_LOCALE
-}
+})
 
 /** The visitor's chosen interface language, remembered for a year (read by the server entry's negotiation). */
 export function localeCookie(locale: Locale, secure: boolean) {

@@ -46,14 +46,20 @@ export async function resolveHost(db: Database, host: string, baseDomain: string
  */
 export function createHostResolver(db: Database, baseDomain: string, tags: TagStore, ttlMs = 60_000) {
 	const cache = new Map<string, { resolution: HostResolution; version: number; at: number }>()
-	return async function resolve(host: string): Promise<HostResolution> {
-		const version = tags.version(TENANTS_TAG)
+	/** The cached answer while it is current, else undefined: lets a request that needs nothing else stay synchronous. */
+	function fresh(host: string): HostResolution | undefined {
 		const hit = cache.get(host)
-		if (hit && hit.version === version && Date.now() - hit.at < ttlMs) return hit.resolution
+		if (hit && hit.version === tags.version(TENANTS_TAG) && Date.now() - hit.at < ttlMs) return hit.resolution
+	}
+	async function resolve(host: string): Promise<HostResolution> {
+		const known = fresh(host)
+		if (known) return known
+		const version = tags.version(TENANTS_TAG)
 		const resolution = await resolveHost(db, host, baseDomain)
 		// Arbitrary Host headers cannot grow it without bound.
 		if (cache.size >= 10_000) cache.clear()
 		cache.set(host, { resolution, version, at: Date.now() })
 		return resolution
 	}
+	return Object.assign(resolve, { fresh })
 }
