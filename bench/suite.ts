@@ -7,7 +7,7 @@
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
 //
 // Settings (environment): BENCH_DURATION seconds per load run (5),
-// BENCH_ROUNDS alternating rounds per comparison (2), BENCH_USERS users of the
+// BENCH_ROUNDS alternating rounds per comparison (3), BENCH_USERS users of the
 // large data set (100000), BENCH_SAMPLES sequential requests per page and data
 // set in the scale scenario (40), BENCH_OUT the results file (bench/results.json).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -42,7 +42,7 @@ import {
 } from './support.ts'
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const LARGE_USERS = Number(process.env.BENCH_USERS ?? 100_000)
 const SMALL_USERS = 100
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40)
