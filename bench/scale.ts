@@ -122,7 +122,7 @@ const round = (ms: number) => Number(ms.toFixed(1))
  * Small and large data sets of the dialect, measured in alternation; then a
  * CPU profile of the large set's page that grew most, when it grew 2x or more.
  */
-export async function compareSizes(dialect: Dialect, sizes: { small: number; large: number }, cmsUrl: string, samples: number, maxGrowth: number) {
+export async function compareSizes(dialect: Dialect, sizes: { small: number; large: number }, cmsUrl: string, samples: { pages: number; queries: number }, maxGrowth: number) {
 	const small = await openDataSet(dialect, sizes.small, cmsUrl)
 	let large: Awaited<ReturnType<typeof openDataSet>> | null = null
 	try {
@@ -133,7 +133,7 @@ export async function compareSizes(dialect: Dialect, sizes: { small: number; lar
 		const pages: Record<string, { small: PageStats; large: PageStats; p95Growth: number }> = {}
 		for (const { path, as } of SCALE_PAGES) {
 			const seen = { small: [] as Array<{ ms: number; queries: number; status: number }>, large: [] as Array<{ ms: number; queries: number; status: number }> }
-			for (let i = 0; i < samples; i++) for (const key of ['small', 'large'] as const) seen[key].push(await sets[key].page(path, as))
+			for (let i = 0; i < samples.pages; i++) for (const key of ['small', 'large'] as const) seen[key].push(await sets[key].page(path, as))
 			const stats = (list: typeof seen.small): PageStats => ({
 				p50: round(median(list.map((s) => s.ms))),
 				p95: round(percentile(list.map((s) => s.ms), 95)),
@@ -150,7 +150,7 @@ export async function compareSizes(dialect: Dialect, sizes: { small: number; lar
 			await small.query(name)
 			await large.query(name)
 			const seen = { small: [] as number[], large: [] as number[] }
-			for (let i = 0; i < samples; i++) for (const key of ['small', 'large'] as const) seen[key].push(await sets[key].query(name))
+			for (let i = 0; i < samples.queries; i++) for (const key of ['small', 'large'] as const) seen[key].push(await sets[key].query(name))
 			const stats = (list: number[]): Stats => ({ p50: round(median(list)), p95: round(percentile(list, 95)) })
 			const s = stats(seen.small)
 			const l = stats(seen.large)

@@ -51,24 +51,18 @@ export async function listUsers(db: Database, filters: UserFilters) {
 	const order = backwards ? [asc(u.created_at), asc(u.id)] : [desc(u.created_at), desc(u.id)]
 	// Totals from stats_counters where one exists: counting grows with the tenant.
 	const counter = userCounter(filters)
-	const [found, total] = await Promise.all([
-		db.orm
-			.select({
-				id: u.id,
-				tenant_id: u.tenant_id,
-				email: u.email,
-				name: u.name,
-				role: u.role,
-				email_verified_at: u.email_verified_at,
-				deactivated_at: u.deactivated_at,
-				created_at: u.created_at,
-			})
-			.from(u)
-			.where(and(condition, ...page))
-			.orderBy(...order)
-			.limit(PAGE_SIZE + 1),
-		counter ? countedTotal(db, filters.tenantId!, counter) : cappedCount(db, condition),
-	])
+	const [found, total] =
+		counter || cursor !== undefined
+			? await Promise.all([
+					db.orm
+						.select(listedColumns(db))
+						.from(u)
+						.where(and(condition, ...page))
+						.orderBy(...order)
+						.limit(PAGE_SIZE + 1),
+					counter ? countedTotal(db, filters.tenantId!, counter) : cappedCount(db, condition),
+				])
+			: await firstPageCounted(db, condition)
 	const more = found.length > PAGE_SIZE
 	const rows = found.slice(0, PAGE_SIZE)
 	if (backwards) rows.reverse()
@@ -102,6 +96,39 @@ function userSearch(db: Database, q: string) {
 	}
 	const pattern = `%${literal}%`
 	return or(like(u.email, pattern.toLowerCase()), like(u.name, pattern))!
+}
+
+/** What the list shows of a user. */
+function listedColumns(db: Database) {
+	const u = db.t.users
+	return {
+		id: u.id,
+		tenant_id: u.tenant_id,
+		email: u.email,
+		name: u.name,
+		role: u.role,
+		email_verified_at: u.email_verified_at,
+		deactivated_at: u.deactivated_at,
+		created_at: u.created_at,
+	}
+}
+
+/**
+ * A first page and the total of the same matches (up to COUNT_CAP + 1) from
+ * one statement: a search reads its index once instead of once per query.
+ */
+async function firstPageCounted(db: Database, condition: SQL | undefined) {
+	const u = db.t.users
+	const columns = listedColumns(db)
+	const matching = db.orm.select(columns).from(u).where(condition).orderBy(desc(u.created_at), desc(u.id)).limit(COUNT_CAP + 1).as('matching')
+	// The same columns, read from the subquery.
+	const outer = Object.fromEntries(Object.keys(columns).map((name) => [name, matching[name as keyof typeof columns]])) as { [K in keyof typeof columns]: (typeof matching)[K] }
+	const rows = await db.orm
+		.select({ ...outer, total: sql<number>`count(*) over ()`.mapWith(Number) })
+		.from(matching)
+		.orderBy(desc(matching.created_at), desc(matching.id))
+		.limit(PAGE_SIZE + 1)
+	return [rows.map(({ total: _, ...row }) => row), rows[0]?.total ?? 0] as const
 }
 
 /** Rows matching, counted up to COUNT_CAP + 1: a broad search over a large tenant stops there. */
