@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { desc, eq } from 'drizzle-orm'
 import { courseEntryStats, courseRoster, listUsers } from '#db/admin.ts'
-import { openDatabase, type Dialect } from '#db/client.ts'
+import { openDatabase, type Database, type Dialect } from '#db/client.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import type { User } from '#db/users.ts'
@@ -56,7 +56,13 @@ export interface PageStats extends Stats {
 async function openDataSet(dialect: Dialect, users: number, cmsUrl: string) {
 	const db = await createTestDatabase(dialect)
 	let queryCount = 0
-	const counting = openDatabase(db.url, { onQuery: () => void queryCount++ })
+	let captured: Array<{ sql: string; params: unknown[] }> | null = null
+	const counting = openDatabase(db.url, {
+		onQuery: (sql, params) => {
+			queryCount++
+			captured?.push({ sql, params })
+		},
+	})
 	try {
 		await seedDemoData(db, DEMO_PASSWORD)
 		const acme = (await findTenantBySlug(db, 'acme'))!
@@ -79,14 +85,14 @@ async function openDataSet(dialect: Dialect, users: number, cmsUrl: string) {
 		const u = db.t.users
 		const nth = async (n: number) => (await db.orm.select({ id: u.id }).from(u).where(eq(u.tenant_id, acme.id)).orderBy(desc(u.created_at), desc(u.id)).limit(1).offset(n))[0].id
 		const cursors = { second: await nth(49), last: await nth((await db.orm.$count(u, eq(u.tenant_id, acme.id))) - 51) }
-		const queries: Record<(typeof SCALE_QUERIES)[number], () => Promise<unknown>> = {
-			'users: first page (with total)': () => listUsers(db, { tenantId: acme.id }),
-			'users: last page (keyset, after all but the oldest 50)': () => listUsers(db, { tenantId: acme.id, after: cursors.last }),
-			'users: search by part of an email': () => listUsers(db, { tenantId: acme.id, q: 'bench-9999' }),
-			'users: role filter': () => listUsers(db, { tenantId: acme.id, role: 'course_admin' }),
-			'users: status filter (deactivated)': () => listUsers(db, { tenantId: acme.id, status: 'deactivated' }),
-			'dashboard: per-entry analytics': () => courseEntryStats(db, acme.id, 'intro-to-web'),
-			'dashboard: roster page 1 with progress and results': () => courseRoster(db, acme.id, 'intro-to-web', 1),
+		const queries: Record<(typeof SCALE_QUERIES)[number], (on: Database) => Promise<unknown>> = {
+			'users: first page (with total)': (on) => listUsers(on, { tenantId: acme.id }),
+			'users: last page (keyset, after all but the oldest 50)': (on) => listUsers(on, { tenantId: acme.id, after: cursors.last }),
+			'users: search by part of an email': (on) => listUsers(on, { tenantId: acme.id, q: 'bench-9999' }),
+			'users: role filter': (on) => listUsers(on, { tenantId: acme.id, role: 'course_admin' }),
+			'users: status filter (deactivated)': (on) => listUsers(on, { tenantId: acme.id, status: 'deactivated' }),
+			'dashboard: per-entry analytics': (on) => courseEntryStats(on, acme.id, 'intro-to-web'),
+			'dashboard: roster page 1 with progress and results': (on) => courseRoster(on, acme.id, 'intro-to-web', 1),
 		}
 		return {
 			users,
@@ -100,8 +106,26 @@ async function openDataSet(dialect: Dialect, users: number, cmsUrl: string) {
 			},
 			async query(name: (typeof SCALE_QUERIES)[number]) {
 				const t = performance.now()
-				await queries[name]()
+				await queries[name](db)
 				return performance.now() - t
+			},
+			/** The profile of a query: the plan of each statement it sends, as the database ran it (PostgreSQL: with timings and buffers). */
+			async explain(name: (typeof SCALE_QUERIES)[number]) {
+				captured = []
+				await queries[name](counting)
+				const statements = captured
+				captured = null
+				const plans: string[][] = []
+				for (const { sql, params } of statements) {
+					if (db.dialect === 'pg') {
+						const client = (db.orm as unknown as { $client: { unsafe(q: string, p: unknown[]): Promise<Array<Record<string, string>>> } }).$client
+						plans.push((await client.unsafe(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).map((r) => r['QUERY PLAN']))
+					} else {
+						const client = (db.orm as unknown as { $client: { prepare(q: string): { all(...p: unknown[]): Array<{ detail: string }> } } }).$client
+						plans.push(client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((r) => r.detail))
+					}
+				}
+				return statements.map((s, i) => ({ sql: s.sql, plan: plans[i] }))
 			},
 			async close() {
 				await app.close()
@@ -120,7 +144,8 @@ const round = (ms: number) => Number(ms.toFixed(1))
 
 /**
  * Small and large data sets of the dialect, measured in alternation; then a
- * CPU profile of the large set's page that grew most, when it grew 2x or more.
+ * CPU profile of the large set's page that grew most, when it grew 2x or more,
+ * and the query plans of each query timed directly that grew 2x or more.
  */
 export async function compareSizes(dialect: Dialect, sizes: { small: number; large: number }, cmsUrl: string, samples: { pages: number; queries: number }, maxGrowth: number) {
 	const small = await openDataSet(dialect, sizes.small, cmsUrl)
@@ -156,6 +181,13 @@ export async function compareSizes(dialect: Dialect, sizes: { small: number; lar
 			const l = stats(seen.large)
 			queries[name] = { small: s, large: l, p95Growth: Number((l.p95 / Math.max(s.p95, 0.1)).toFixed(2)) }
 		}
+		// A query that grew too much is profiled by its plans, on both data sets.
+		const plans: Record<string, unknown> = {}
+		for (const [name, q] of Object.entries(queries)) {
+			if (q.p95Growth < maxGrowth) continue
+			const query = name as (typeof SCALE_QUERIES)[number]
+			plans[name] = { small: await small.explain(query), large: await large.explain(query) }
+		}
 		const worst = Object.entries(pages).sort((a, b) => b[1].p95Growth - a[1].p95Growth)[0]
 		let profile = null
 		if (worst && worst[1].p95Growth >= maxGrowth) {
@@ -174,6 +206,7 @@ export async function compareSizes(dialect: Dialect, sizes: { small: number; lar
 			pages,
 			queries,
 			profile,
+			plans,
 		}
 	} finally {
 		await large?.close()

@@ -400,8 +400,9 @@ try {
 		const label = dialect === 'pg' ? 'PostgreSQL' : 'SQLite'
 		log(`${label}: scale, seeding ${fmt(SMALL_USERS)} and ${fmt(LARGE_USERS)} users`)
 		const scale = await compareSizes(dialect, { small: SMALL_USERS, large: LARGE_USERS }, cms.url, { pages: SAMPLES, queries: QUERY_SAMPLES }, SCALE_MAX_GROWTH)
-		const { profile, ...measured } = scale
+		const { profile, plans, ...measured } = scale
 		if (profile) profiles[`scale ${label} ${profile.page}`] = profile.top
+		for (const [name, plan] of Object.entries(plans)) profiles[`scale ${label} query: ${name}`] = plan
 		results.scale[dialect] = measured
 		for (const [path, p] of Object.entries(scale.pages)) {
 			rows.push({

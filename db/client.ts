@@ -80,8 +80,8 @@ export function sqlitePath(url: string) {
 export interface OpenOptions {
 	/** PostgreSQL pool size (10). */
 	max?: number
-	/** Called with every SQL statement the query builder sends (the benchmark counts queries per page); off by default. */
-	onQuery?: (sql: string) => void
+	/** Called with every SQL statement the query builder sends and its parameters (the benchmark counts and explains them); off by default. */
+	onQuery?: (sql: string, params: unknown[]) => void
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
