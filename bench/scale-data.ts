@@ -2,7 +2,7 @@
 // written with one INSERT … SELECT per table so that a million rows take
 // seconds, on either dialect.
 import type { Database } from '#db/client.ts'
-import { execRaw } from '#tests/support/databases.ts'
+import { execRaw, seriesSql as series } from '#tests/support/databases.ts'
 
 /** Five entries of intro-to-web and five of a second course: ten progress rows per user. */
 export const SCALE_ENTRIES = ['what-is-http', 'html-forms', 'basics-quiz', 'progressive-enhancement', 'build-a-form']
@@ -20,12 +20,6 @@ export interface ScaleOptions {
 /** SQL for "n-th second of 2026" in the dialect's timestamp representation. */
 function timestamp(db: Database) {
 	return db.dialect === 'pg' ? (expr: string) => `(timestamp '2026-01-01' + (${expr}) * interval '1 second')` : (expr: string) => `(1767225600000 + (${expr}) * 1000)`
-}
-
-function series(db: Database, count: number) {
-	return db.dialect === 'pg'
-		? `generate_series(1, ${count}) AS s(n)`
-		: `(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${count}) SELECT n FROM s) AS s`
 }
 
 /**

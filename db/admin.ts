@@ -73,7 +73,7 @@ export async function listUsers(db: Database, filters: UserFilters) {
 		totalCapped: !counter && total > COUNT_CAP,
 		/** Cursors of the neighbouring pages (null: none). */
 		previous: (backwards ? more : filters.after !== undefined) ? (rows[0]?.id ?? null) : null,
-		next: (backwards ? cursor !== undefined : more) ? (rows.at(-1)?.id ?? null) : null,
+		next: backwards || more ? (rows.at(-1)?.id ?? null) : null,
 		firstPage: cursor === undefined,
 	}
 }
@@ -90,7 +90,7 @@ function userSearch(db: Database, q: string) {
 	}
 	if (db.dialect === 'pg') {
 		// One trigram index over both (drizzle/pg/0006_user_search_one_index.sql): one index scan instead
-		// of two. Emails are stored lower-case; a line break joins them, which a search cannot contain.
+		// of two. Emails are stored lower-case; a line break joins them (one in a search becomes a space).
 		const text = literal.toLowerCase().replaceAll('\n', ' ')
 		return sql`(${u.email} || chr(10) || lower(${u.name})) LIKE ${`%${text}%`}`
 	}

@@ -3,12 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COUNT_CAP, listUsers, PAGE_SIZE } from '#db/admin.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
-import { createTestDatabase, DIALECTS, execRaw, type TestDatabase } from '#tests/support/databases.ts'
+import { createTestDatabase, DIALECTS, execRaw, seriesSql as series, type TestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
-
-/** `count` rows of 1 … count: generate_series on PostgreSQL, a recursive CTE on SQLite. */
-const series = (db: TestDatabase, count: number) =>
-	db.dialect === 'pg' ? `generate_series(1, ${count}) AS s(n)` : `(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${count}) SELECT n FROM s) AS s`
 
 describe.each(DIALECTS)('the admin users list on %s', (dialect) => {
 	let db: TestDatabase

@@ -65,3 +65,10 @@ export async function execRaw(db: Database, statement: string) {
 	if (db.dialect === 'pg') await db.orm.execute(sql.raw(statement))
 	else (db.orm as unknown as { run(q: unknown): unknown }).run(sql.raw(statement))
 }
+
+/** SQL for a FROM item of rows n = 1 … count: generate_series on PostgreSQL, a recursive CTE on SQLite (bulk inserts as INSERT … SELECT). */
+export function seriesSql(db: Database, count: number) {
+	return db.dialect === 'pg'
+		? `generate_series(1, ${count}) AS s(n)`
+		: `(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${count}) SELECT n FROM s) AS s`
+}
