@@ -106,3 +106,34 @@ test('the super admin creates and suspends a tenant, enters Acme and impersonate
 	await expect(page).toHaveURL(at(ACME, `/admin/users/${target.id}`))
 	await expect(page.getByRole('button', { name: 'Stop impersonating' })).toHaveCount(0)
 })
+
+test('a tenant admin pages through a search of the users list: next, previous and first page', async ({ page }, info) => {
+	// 55 matches of one search: a page of 50 and a page of 5.
+	const db = e2eDatabase()
+	const acme = (await findTenantBySlug(db, 'acme'))!
+	const tag = `pager-${info.project.name}-${Date.now()}`
+	for (let i = 1; i <= 55; i++) await createUser(db, { tenant_id: acme.id, email: `${tag}-${i}@acme.test`, name: `Pager ${i}`, role: 'student' })
+	await db.close()
+	const rows = page.locator('tbody tr')
+
+	await signInAs(page, ACME, 'admin@acme.test', '/admin')
+	await page.goto(at(ACME, '/admin/users'))
+	await page.getByLabel('Search').fill(tag)
+	await page.getByRole('button', { name: 'Filter' }).click()
+	await expect(page.getByText('55 users')).toBeVisible()
+	await expect(rows).toHaveCount(50)
+	await expect(page.getByRole('link', { name: '← Previous' })).toHaveCount(0)
+
+	await page.getByRole('link', { name: 'Next →' }).click()
+	await expect(page).toHaveURL(/[?&]after=/)
+	await expect(rows).toHaveCount(5)
+	await expect(page.getByRole('link', { name: 'Next →' })).toHaveCount(0)
+
+	await page.getByRole('link', { name: '← Previous' }).click()
+	await expect(page).toHaveURL(/[?&]before=/)
+	await expect(rows).toHaveCount(50)
+	await page.getByRole('link', { name: '« First page' }).click()
+	await expect(page).not.toHaveURL(/after=|before=/)
+	await expect(page).toHaveURL(new RegExp(`q=${tag}`))
+	await expect(rows).toHaveCount(50)
+})
