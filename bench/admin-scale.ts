@@ -5,12 +5,12 @@
 //   npm run bench:admin                       # SQLite
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:admin   # and PostgreSQL
 import { writeFileSync, mkdirSync } from 'node:fs'
-import { desc, eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { courseEntryStats, courseRoster, listUsers } from '#db/admin.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createTestDatabase, DIALECTS } from '#tests/support/databases.ts'
-import { seedScale } from './scale-data.ts'
+import { lastPageCursor, seedScale } from './scale-data.ts'
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000)
 const RUNS = 7
@@ -35,12 +35,10 @@ for (const dialect of DIALECTS) {
 		const seedMs = await seedScale(db, { users: USERS, tenantId: acme.id })
 		const [{ n: progressRows }] = (await db.orm.select({ n: sql<number>`count(*)` }).from(db.t.entry_progress)) as Array<{ n: number }>
 		console.log(`${dialect}: seeded ${USERS} users and ${progressRows} progress rows in ${(seedMs / 1000).toFixed(1)} s`)
-		const u = db.t.users
-		const listed = await db.orm.$count(u, eq(u.tenant_id, acme.id))
-		const [last] = await db.orm.select({ id: u.id }).from(u).where(eq(u.tenant_id, acme.id)).orderBy(desc(u.created_at), desc(u.id)).limit(1).offset(listed - 51)
+		const last = await lastPageCursor(db, acme.id)
 		const cases: Array<[string, () => Promise<unknown>]> = [
 			['users: first page', () => listUsers(db, { tenantId: acme.id })],
-			['users: last page (keyset cursor)', () => listUsers(db, { tenantId: acme.id, after: last.id })],
+			['users: last page (keyset cursor)', () => listUsers(db, { tenantId: acme.id, after: last })],
 			['users: search "bench-99999"', () => listUsers(db, { tenantId: acme.id, q: 'bench-99999' })],
 			['users: role course_admin', () => listUsers(db, { tenantId: acme.id, role: 'course_admin' })],
 			['users: status deactivated', () => listUsers(db, { tenantId: acme.id, status: 'deactivated' })],

@@ -1,6 +1,7 @@
 // The large data set of the benchmarks (bench/admin-scale.ts and bench/run.ts),
 // written with one INSERT … SELECT per table so that a million rows take
 // seconds, on either dialect.
+import { desc, eq } from 'drizzle-orm'
 import type { Database } from '#db/client.ts'
 import { execRaw, seriesSql as series } from '#tests/support/databases.ts'
 
@@ -89,4 +90,16 @@ export async function seedWriters(db: Database, tenantId: string, count: number)
 		'ANALYZE',
 	]
 	for (const statement of statements) await execRaw(db, statement)
+}
+
+/** The id of the tenant's user at position `n` (0-based) of the admin users list, newest first: a keyset cursor. */
+export async function userCursorAt(db: Database, tenantId: string, n: number) {
+	const u = db.t.users
+	const [row] = await db.orm.select({ id: u.id }).from(u).where(eq(u.tenant_id, tenantId)).orderBy(desc(u.created_at), desc(u.id)).limit(1).offset(n)
+	return row.id
+}
+
+/** The cursor after which the tenant's oldest 50 users follow: the users list's last page. */
+export async function lastPageCursor(db: Database, tenantId: string) {
+	return userCursorAt(db, tenantId, (await db.orm.$count(db.t.users, eq(db.t.users.tenant_id, tenantId))) - 51)
 }

@@ -5,7 +5,7 @@
 // between the two apps, so each page's server time and query count are exact
 // and drifting machine load hits both sizes alike.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { desc, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { courseEntryStats, courseRoster, listUsers } from '#db/admin.ts'
 import { openDatabase, type Database, type Dialect } from '#db/client.ts'
 import { seedDemoData } from '#db/seed.ts'
@@ -13,7 +13,7 @@ import { findTenantBySlug } from '#db/tenants.ts'
 import type { User } from '#db/users.ts'
 import { createTestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
-import { seedScale } from './scale-data.ts'
+import { lastPageCursor, seedScale, userCursorAt } from './scale-data.ts'
 import { appEnv, get, loadSnapshotServer, median, percentile, profileHere, sessionCookie, SNAPSHOT_CLIENT_DIR } from './support.ts'
 
 export const SCALE_PAGES: Array<{ path: string; as: 'learner' | 'admin' }> = [
@@ -82,9 +82,7 @@ async function openDataSet(dialect: Dialect, users: number, cmsUrl: string) {
 			admin: await sessionCookie(env, app.port, await userBy('admin@acme.test')),
 		}
 		// The users list's cursors: the last user of the first page, and the one after which the last 50 follow.
-		const u = db.t.users
-		const nth = async (n: number) => (await db.orm.select({ id: u.id }).from(u).where(eq(u.tenant_id, acme.id)).orderBy(desc(u.created_at), desc(u.id)).limit(1).offset(n))[0].id
-		const cursors = { second: await nth(49), last: await nth((await db.orm.$count(u, eq(u.tenant_id, acme.id))) - 51) }
+		const cursors = { second: await userCursorAt(db, acme.id, 49), last: await lastPageCursor(db, acme.id) }
 		const queries: Record<(typeof SCALE_QUERIES)[number], (on: Database) => Promise<unknown>> = {
 			'users: first page (with total)': (on) => listUsers(on, { tenantId: acme.id }),
 			'users: last page (keyset, after all but the oldest 50)': (on) => listUsers(on, { tenantId: acme.id, after: cursors.last }),
