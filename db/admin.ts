@@ -41,8 +41,9 @@ export async function listUsers(db: Database, filters: UserFilters) {
 	const backwards = !filters.after && filters.before !== undefined
 	const page: SQL[] = []
 	if (cursor !== undefined) {
-		// No stored id contains NUL, and PostgreSQL refuses it in a query parameter.
-		const id = cursor.replaceAll('\u0000', '')
+		// No stored id contains NUL (and PostgreSQL refuses it in a query parameter): such a cursor names no user,
+		// as in findScopedUser, rather than being cut down to an id that might exist.
+		const id = cursor.includes('\u0000') ? '' : cursor
 		const at = sql`(SELECT c.created_at FROM users c WHERE c.id = ${id}${filters.tenantId ? sql` AND c.tenant_id = ${filters.tenantId}` : sql``})`
 		// The first bound lets both databases seek in (tenant_id, created_at); the second breaks ties by id.
 		page.push(backwards ? sql`${u.created_at} >= ${at}` : sql`${u.created_at} <= ${at}`)
