@@ -27,7 +27,7 @@ export interface RequestContext {
 	origin: string
 	/** Negotiated for visitors; the user's own locale once signed in. */
 	locale: Locale
-	/** The client address (X-Forwarded-For's first hop when AUTH_TRUST_HOST=true). */
+	/** The client address: the socket's peer, or the one the outermost of TRUSTED_PROXY_HOPS proxies saw (server/proxy.ts). */
 	clientIp: string
 	rateLimit: RateLimitDriver
 	mailer: Mailer
@@ -35,6 +35,8 @@ export interface RequestContext {
 	tags: TagStore
 	/** The Redis client when REDIS_URL is set (health probe; rate limits and invalidation use it too). */
 	redis: { ping(): Promise<unknown> } | null
+	/** Runs `task` once the answer has been sent, so neither its work nor its outcome shows in the answer (account-existence oracles). */
+	afterResponse(task: () => Promise<unknown>): void
 	/** Set when a loader or action failed because the database was out of reach (the server entry answers 503). */
 	databaseUnavailable?: boolean
 }

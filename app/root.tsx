@@ -5,7 +5,6 @@ import { useI18n } from './i18n/index.ts'
 import { isLocale, LOCALE_NAMES, LOCALES, localePath, splitLocalePath, DEFAULT_LOCALE } from './i18n/locales.ts'
 import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
 import { loadMenu, loadSiteChrome } from './utils/site.server.ts'
-import { impersonatorOf } from './utils/admin.server.ts'
 import appCss from './styles/app.css?url'
 import type { Route } from './+types/root.ts'
 
@@ -33,14 +32,20 @@ export const middleware: Route.MiddlewareFunction[] = [
 			} else if (!urlLocale) ctx.locale = userLocale
 		}
 		const response = await next()
-		if (read.state === 'rejected' && !response.headers.get('set-cookie')?.includes('lms_session=')) {
-			const headers = new Headers(response.headers)
-			headers.append('set-cookie', await destroySessionCookie(ctx))
-			return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
+		const headers = new Headers(response.headers)
+		// What a signed-in user is shown, and any answer that sets a session, stays out of every shared or disk cache.
+		if (read.state === 'valid' || headers.getSetCookie().some((c) => SESSION_COOKIE.test(c))) {
+			const type = headers.get('content-type') ?? ''
+			if (!headers.has('cache-control') || type.startsWith('text/html') || type.startsWith('text/x-script')) headers.set('cache-control', 'private, no-store')
 		}
-		return response
+		if (read.state === 'rejected' && !headers.getSetCookie().some((c) => SESSION_COOKIE.test(c))) {
+			headers.append('set-cookie', await destroySessionCookie(ctx))
+		}
+		return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 	},
 ]
+
+const SESSION_COOKIE = /^(?:__Host-)?lms_session=/
 
 /** The account, the dashboard, enrollment, entries and administration (their locale is the user's). */
 const SIGNED_IN_ONLY = /^\/(?:learn\/(?:dashboard|account)(?:\/|$)|learn\/course\/[^/]+\/(?:enroll$|entry\/)|admin(?:\/|$))/
@@ -60,7 +65,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		origin: ctx.origin,
 		menu,
 		user: session ? { name: session.claims.name, role: session.claims.role } : null,
-		impersonating: session && (await impersonatorOf(ctx, request)) ? session.claims.name : null,
+		impersonating: session?.impersonator ? session.claims.name : null,
 	}
 }
 

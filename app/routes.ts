@@ -54,7 +54,9 @@ const localized = [
 	route(':slug', 'routes/page.$slug.tsx'),
 ]
 
-export default [
+// Every route is case-sensitive: `/ADMIN` or `/Learn/Reset/<token>` would otherwise reach a route
+// that the server entry's path rules (written in lower case) do not recognise.
+const routes: RouteConfigEntry[] = [
 	...localized,
 	...PREFIXED_LOCALES.flatMap((locale) =>
 		prefix(locale, localized).map((entry): RouteConfigEntry => ({ ...entry, id: `${locale}/${entry.id ?? entry.file.replace(/\.tsx?$/, '')}` })),
@@ -103,4 +105,6 @@ export default [
 
 	// The benchmark suite's baseline (npm run bench): 404 unless BENCH_ROUTES=true
 	route('bench/bare', 'routes/bench.bare.tsx'),
-] satisfies RouteConfig
+]
+
+export default routes.map((entry) => ({ ...entry, caseSensitive: true })) satisfies RouteConfig

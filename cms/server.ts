@@ -232,7 +232,8 @@ export function createCmsServer(options: CmsOptions) {
 			start = Math.max(0, start)
 			end = Math.min(end, stat.size - 1)
 			if (start > end) {
-				res.writeHead(416, { 'content-range': `bytes */${stat.size}` })
+				// The owner goes with every answer about an asset: the app's proxy decides scope by it, also for this one.
+				res.writeHead(416, { 'content-range': `bytes */${stat.size}`, ...(meta.courseSlug ? { 'x-asset-course': meta.courseSlug } : {}) })
 				return res.end()
 			}
 			res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${stat.size}`, 'content-length': String(end - start + 1) })

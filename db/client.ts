@@ -53,6 +53,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 	return false
 }
 
+/** Whether an error (or one it wraps) is a unique key refusing a duplicate: PostgreSQL 23505, SQLite's UNIQUE constraint. */
+export function isUniqueViolation(error: unknown): boolean {
+	for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+		const code = (e as { code?: unknown }).code
+		if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return true
+	}
+	return false
+}
+
 /**
  * A query built and prepared once per database handle, then only executed:
  * for the reads every signed-in request makes (session user, enrollment,

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, isNull, or, sql } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
 import { newId } from './ids.ts'
 import type { Locale, Role } from './schema/values.ts'
@@ -106,4 +106,19 @@ export async function updateUser(
 		.where(eq(users.id, id))
 		.returning()
 	return row ?? null
+}
+
+/**
+ * The accounts a sign-in with this address may concern, in one read: the
+ * host's tenant's, and on a tenant host also the platform account
+ * (apex_account_wrong_host). The same query whichever exists.
+ */
+export async function findSignInCandidates(db: Database, tenantId: string | null, email: string) {
+	const { users } = db.t
+	const scope = tenantId ? or(eq(users.tenant_id, tenantId), isNull(users.tenant_id)) : isNull(users.tenant_id)
+	return db.orm
+		.select()
+		.from(users)
+		.where(and(scope, eq(users.email, normalizeEmail(email))))
+		.limit(2)
 }

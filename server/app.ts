@@ -27,7 +27,10 @@ import { describeError, log } from '#app/utils/log.server.ts'
 import { createHostResolver, normalizeHost, type HostResolution } from '#app/utils/tenant.server.ts'
 import { openDatabase, type Database } from '#db/client.ts'
 import { createClient } from 'redis'
+import { createDeferredWork } from './deferred.ts'
 import { connectInvalidation } from './invalidation.ts'
+import { clientAddress, configuredOrigin, requestHost } from './proxy.ts'
+import { ALLOWED_METHODS, pagePathOf, readRequestTarget } from './request-target.ts'
 import { createPageCache, type CachedAnswer } from './page-cache.ts'
 import { statusPage } from './status-page.ts'
 
@@ -65,10 +68,15 @@ export function createApp(options: AppOptions) {
 	)
 	// The build itself, not a function returning it: given a function, React Router derives its
 	// route tables again on every request (meant for development reloads), which was most of the
-	// time a page took with this many routes.
-	const handleRequest = createRequestHandler(serverBuild as ServerBuild, env.NODE_ENV)
+	// time a page took with this many routes. Always in production mode: in any other, React Router
+	// sends error messages and stacks to the browser (errors are logged by handleError instead).
+	const handleRequest = createRequestHandler(serverBuild as ServerBuild, 'production')
 	const assets = sirv(options.clientDir ?? resolve('build/client'), { immutable: true, maxAge: 31536000, gzip: true, brotli: true })
-	const trustProxy = env.AUTH_TRUST_HOST === 'true'
+	const trustForwardedHost = env.AUTH_TRUST_HOST === 'true'
+	const configured = new URL(env.AUTH_URL)
+	// Over https, browsers remember to never use plain http for this host.
+	const baseHeaders = configured.protocol === 'https:' ? { ...SECURITY_HEADERS, 'strict-transport-security': HSTS } : SECURITY_HEADERS
+	const afterResponse = createDeferredWork()
 	const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL) : null
 	const rateLimit =
 		options.rateLimit ??
@@ -78,30 +86,39 @@ export function createApp(options: AppOptions) {
 				? createUpstashDriver(env.UPSTASH_REDIS_REST_URL!, env.UPSTASH_REDIS_REST_TOKEN!)
 				: createMemoryDriver())
 	const mailer = createMailer(env)
-	const pageCache = createPageCache(tags, { baseHeaders: SECURITY_HEADERS })
+	const pageCache = createPageCache(tags, { baseHeaders })
 	const resolveTenantHost = createHostResolver(db, env.APP_BASE_DOMAIN, tags)
 
 	async function handle(req: IncomingMessage, res: ServerResponse) {
-		const hostHeader = (trustProxy && firstHeader(req.headers['x-forwarded-host'])) || req.headers.host
-		const host = normalizeHost(hostHeader)
-		const protocol = trustProxy && firstHeader(req.headers['x-forwarded-proto']) === 'https' ? 'https:' : 'http:'
-		const path = (req.url ?? '/').split('?')[0]
+		const target = readRequestTarget(req.method, req.url)
+		const { path } = target
+		// Rules about a page apply to its React Router data request (`/learn.data`) too.
+		const localized = splitLocalePath(pagePathOf(path))
 		// The locale: a URL prefix (/es/learn) first, then the lms_locale cookie, Accept-Language, en.
 		// A signed-in user's own locale takes over in the root middleware (app/root.tsx).
-		const localized = splitLocalePath(path)
 		const locale = localized.locale ?? negotiateLocale(req.headers['accept-language'], cookieValue(req.headers.cookie, 'lms_locale'))
 		const t = i18n(locale)
 		const text = t.m.common.status
 		const reply = (response: Response) => {
 			// A token in the URL never leaves in a Referer header, not even to this site's own assets.
 			if (TOKEN_PAGE.test(localized.path)) response.headers.set('referrer-policy', 'no-referrer')
-			return send(res, response, protocol)
+			return send(res, response)
 		}
 		// Refused before routing: the JSON envelope under /api/, else a branded page.
-		const refuse = (status: number, error: string, page: { title: string; message: string }) =>
-			reply(isApi(path) ? jsonError(status, errorCodeFor(status), error) : statusPage({ status, ...page, lang: locale }))
+		const refuse = (status: number, error: string, page: { title: string; message: string }, headers: Record<string, string> = {}) => {
+			const response = isApi(path) ? jsonError(status, errorCodeFor(status), error) : statusPage({ status, ...page, lang: locale })
+			for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
+			return reply(response)
+		}
 		const databaseDown = { title: t.m.common.errors.unavailableTitle, message: text.databaseDown }
 
+		if (target.kind === 'refused') {
+			return target.status === 405
+				? refuse(405, 'Method not allowed', { title: text.refusedTitle, message: text.methodNotAllowed }, { allow: ALLOWED_METHODS })
+				: refuse(400, 'Bad request', { title: text.refusedTitle, message: text.badRequest })
+		}
+
+		const host = normalizeHost(requestHost(req.headers.host, req.headers['x-forwarded-host'], trustForwardedHost))
 		let resolution: HostResolution
 		try {
 			// Cached hosts answer without a wait, so a page-cache hit is served in this same turn.
@@ -110,14 +127,18 @@ export function createApp(options: AppOptions) {
 			log.error('request/tenant-lookup-failed', { host, error: describeError(error) })
 			return refuse(503, 'Service temporarily unavailable', databaseDown)
 		}
-
 		if (resolution.kind === 'unknown') {
 			return refuse(404, 'Not found', { title: text.siteNotFoundTitle, message: text.siteNotFound })
+		}
+		// Another spelling of a path (dot segments, doubled or trailing slashes, escapes) is sent to
+		// the one the rules below are written for; the token it may carry stays out of Referer.
+		if (target.kind === 'redirect') {
+			return send(res, new Response(null, { status: 308, headers: { location: target.location, 'referrer-policy': 'no-referrer' } }))
 		}
 		if (path.startsWith('/assets/')) return assets(req, res, () => reply(new Response('Not found', { status: 404 })))
 
 		const tenant = resolution.kind === 'tenant' ? resolution.tenant : null
-		if (tenant?.status === 'suspended' && !SUSPENDED_PASSTHROUGH.some((prefix) => path.startsWith(prefix))) {
+		if (tenant?.status === 'suspended' && !SUSPENDED_PASSTHROUGH.some((allowed) => allowed.test(localized.path))) {
 			return reply(
 				statusPage({
 					status: 503,
@@ -129,7 +150,9 @@ export function createApp(options: AppOptions) {
 			)
 		}
 
-		const origin = `${protocol}//${hostHeader}`
+		// Scheme and port from configuration, the name only once it resolved: a Host header cannot
+		// put its own port or name into links, emails or cached pages.
+		const origin = configuredOrigin(env.AUTH_URL, host)
 		// Bodies must declare their length (browsers always do), so the limit holds before reading.
 		if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined && !isSafeMethod(req.method)) {
 			return refuse(411, 'Send the body with a Content-Length', { title: text.refusedTitle, message: text.noLength })
@@ -141,19 +164,23 @@ export function createApp(options: AppOptions) {
 			return refuse(403, 'Cross-site request refused', { title: text.refusedTitle, message: text.crossSite })
 		}
 
+		// From here on the router reads the normal form of the target.
+		let url = path + target.search
 		// The favicon is a route handler (spec: /favicon.ico is rewritten to /api/favicon).
-		if (path === '/favicon.ico') req.url = '/api/favicon'
+		if (path === '/favicon.ico') url = '/api/favicon'
 		// Markdown of a published discovery URL: /<page>.md, /blog/<post>.md, /learn/course/<course>.md.
 		const markdown = MARKDOWN_URL.exec(path)
-		if (markdown) req.url = `/api/aeo/markdown/${markdown[1] ?? ''}${markdown[2]}${(req.url ?? '').slice(path.length)}`
+		if (markdown) url = `/api/aeo/markdown/${markdown[1] ?? ''}${markdown[2]}${target.search}`
+		req.url = url
 
 		// Visitors without a session get public pages from the page cache.
-		const cacheKey = pageCache.keyFor(req.method, req.url ?? '/', host, locale, req.headers.cookie)
+		const cacheKey = pageCache.keyFor(req.method, url, host, locale, req.headers.cookie)
 		const conditional = { method: req.method, ifNoneMatch: req.headers['if-none-match'], acceptEncoding: req.headers['accept-encoding'] }
 		const cached = cacheKey ? pageCache.lookup(cacheKey) : null
-		if (cached) return sendCached(res, pageCache.respond(cached, conditional, 'hit'), protocol)
+		if (cached) return sendCached(res, pageCache.respond(cached, conditional, 'hit'))
 		// The content tags this render reads, with their versions when read.
 		const readTags = new Map<string, number>()
+		const deferred: Array<() => Promise<unknown>> = []
 
 		const context = new RouterContextProvider()
 		const value: RequestContext = {
@@ -167,64 +194,68 @@ export function createApp(options: AppOptions) {
 			host,
 			origin,
 			locale,
-			clientIp: (trustProxy && firstHeader(req.headers['x-forwarded-for'])) || req.socket.remoteAddress || 'unknown',
+			clientIp: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], env.TRUSTED_PROXY_HOPS),
 			rateLimit,
 			mailer,
 			tags,
 			redis,
+			afterResponse: (task) => void deferred.push(task),
 		}
 		context.set(requestContext, value)
-		const request = createRequest(req, res, { protocol, host: hostHeader })
-		let response = await handleRequest(request, context)
-		// Host lookups are cached, so a database outage may first show inside a loader or action:
-		// answered like the outage before routing, not as a generic error.
-		if (response.status === 500 && value.databaseUnavailable) {
-			await response.body?.cancel()
-			return refuse(503, 'Service temporarily unavailable', databaseDown)
-		}
-		// Under /api/ every error is the JSON envelope, also for URLs no route matches.
-		if (isApi(path) && response.status >= 400 && !response.headers.get('content-type')?.startsWith('application/json')) {
-			await response.body?.cancel()
-			const cookies = response.headers.getSetCookie()
-			response = jsonError(response.status, errorCodeFor(response.status), response.status === 404 ? 'Not found' : 'Request refused')
-			// A rejected session's cookie is still cleared.
-			for (const cookie of cookies) response.headers.append('set-cookie', cookie)
-		}
-		if (cacheKey) {
-			const stored = await pageCache.store(cacheKey, response.clone(), [...readTags.keys()], [...readTags.values()])
-			if (stored) {
+		const request = createRequest(req, res, { protocol: configured.protocol, host: new URL(origin).host })
+		try {
+			let response = await handleRequest(request, context)
+			// Host lookups are cached, so a database outage may first show inside a loader or action:
+			// answered like the outage before routing, not as a generic error.
+			if (response.status === 500 && value.databaseUnavailable) {
 				await response.body?.cancel()
-				return sendCached(res, pageCache.respond(stored, conditional, 'miss'), protocol)
+				return await refuse(503, 'Service temporarily unavailable', databaseDown)
 			}
+			// Under /api/ every error is the JSON envelope, also for URLs no route matches.
+			if (isApi(path) && response.status >= 400 && !response.headers.get('content-type')?.startsWith('application/json')) {
+				await response.body?.cancel()
+				const cookies = response.headers.getSetCookie()
+				response = jsonError(response.status, errorCodeFor(response.status), response.status === 404 ? 'Not found' : 'Request refused')
+				// A rejected session's cookie is still cleared.
+				for (const cookie of cookies) response.headers.append('set-cookie', cookie)
+			}
+			if (cacheKey) {
+				const stored = await pageCache.store(cacheKey, response.clone(), [...readTags.keys()], [...readTags.values()])
+				if (stored) {
+					await response.body?.cancel()
+					return sendCached(res, pageCache.respond(stored, conditional, 'miss'))
+				}
+			}
+			return await reply(response)
+		} finally {
+			// Work that must not change the answer or its timing (mail that may or may not go out) starts once it is sent.
+			if (deferred.length) afterResponse.run(deferred)
 		}
-		return reply(response)
 	}
 
-	async function send(res: ServerResponse, response: Response, protocol: string) {
-		for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+	async function send(res: ServerResponse, response: Response) {
+		for (const [name, value] of Object.entries(baseHeaders)) {
 			if (!response.headers.has(name)) response.headers.set(name, value)
 		}
-		// Over https, browsers remember to never use plain http for this host.
-		if (protocol === 'https:') response.headers.set('strict-transport-security', HSTS)
 		await sendResponse(res, response)
 	}
 
 	/** A page-cache answer straight onto the socket: the hot path for visitors, with no Response or stream in between. */
-	function sendCached(res: ServerResponse, answer: CachedAnswer, protocol: string) {
-		res.writeHead(answer.status, protocol === 'https:' ? { ...answer.headers, 'strict-transport-security': HSTS } : answer.headers)
+	function sendCached(res: ServerResponse, answer: CachedAnswer) {
+		res.writeHead(answer.status, answer.headers)
 		res.end(answer.body)
 	}
 
 	const listener = (req: IncomingMessage, res: ServerResponse) => {
 		handle(req, res).catch((error) => {
-			log.error('request/failed', { url: req.url, error: describeError(error) })
+			log.error('request/failed', { path: (req.url ?? '').split('?')[0], error: describeError(error) })
 			if (res.headersSent) return res.destroy()
-			res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+			res.writeHead(500, { ...baseHeaders, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
 			res.end('Something went wrong on our side. Please try again.')
 		})
 	}
 
-	return { listener, db, cms, rateLimit, tags, pageCache, redis }
+	return { listener, db, cms, rateLimit, tags, pageCache, redis, afterResponse }
 }
 
 const TOKEN_PAGE = /^\/(?:learn\/(?:verify|reset|magic|account\/email)\/[^/]+|invite\/[^/]+|admin\/enter)$/
@@ -234,7 +265,8 @@ const MARKDOWN_URL = /^\/(blog\/|learn\/course\/)?([a-z0-9][a-z0-9-]*)\.md$/
 // An external sign-in that was under way when the tenant was suspended ends on
 // the spec's refusal page (oauth_tenant_suspended), not on the 503; and
 // security.txt stays reachable so that vulnerabilities can still be reported.
-const SUSPENDED_PASSTHROUGH = ['/api/auth/callback/', '/learn/sign-in/error', '/.well-known/security.txt']
+// Whole normal-form paths, never prefixes.
+const SUSPENDED_PASSTHROUGH = [/^\/api\/auth\/callback\/[a-z]+$/, /^\/learn\/sign-in\/error$/, /^\/\.well-known\/security\.txt$/]
 
 function isSafeMethod(method: string | undefined) {
 	return method === 'GET' || method === 'HEAD' || method === 'OPTIONS'
@@ -313,6 +345,7 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 			const force = setTimeout(() => server.closeAllConnections(), 15_000)
 			await closed
 			clearTimeout(force)
+			await app.afterResponse.settled()
 			await bus.close()
 			await Promise.allSettled([subscriber?.quit(), app.redis?.quit()])
 			if (!options.db) await app.db.close()

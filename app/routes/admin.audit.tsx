@@ -1,5 +1,5 @@
 import { Form } from 'react-router'
-import { NO_NUL } from '#app/utils/validation.ts'
+import { instantParam, NO_NUL } from '#app/utils/validation.ts'
 import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -10,8 +10,8 @@ const filters = z.object({
 	action: z.string().trim().max(100).regex(NO_NUL).optional().catch(undefined),
 	target: z.string().trim().max(50).regex(NO_NUL).optional().catch(undefined),
 	actor: z.string().trim().max(100).regex(NO_NUL).optional().catch(undefined),
-	since: z.iso.date().optional().catch(undefined),
-	before: z.iso.datetime().optional().catch(undefined),
+	since: instantParam('date'),
+	before: instantParam('datetime'),
 })
 
 /** The audit log, newest first: this tenant's rows on a tenant host, every row for a super_admin on the apex. */

@@ -41,7 +41,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const course = await requireAdminCourse(scope, params.slug)
 	const form = await readForm(request)
 	const { db } = scope.ctx
-	const audit = (action: string, userId: string) => auditAdmin(scope, request, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
+	const audit = (action: string, userId: string) => auditAdmin(scope, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
 
 	if (form.get('intent') === 'revoke') {
 		const userId = String(form.get('userId') ?? '')

@@ -2,6 +2,7 @@ import { requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { entryAnalytics, requireAdminCourse, rosterRows } from '#app/utils/course-analytics.server.ts'
 import { PAGE_SIZE } from '#db/admin.ts'
 import type { EnrollmentStatus } from '#db/schema/values.ts'
+import { pageParam } from '#app/utils/validation.ts'
 import type { Route } from './+types/admin.courses.$slug.dashboard.ts'
 import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -11,7 +12,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	const scope = await requireCourseAdmin(context, request, params.slug)
 	if (!scope.tenant) return { hint: true as const }
 	const course = await requireAdminCourse(scope, params.slug)
-	const page = Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)
+	const page = pageParam.parse(new URL(request.url).searchParams.get('page'))
 	const [{ rows, total }, entries] = await Promise.all([rosterRows(scope, course, page), entryAnalytics(scope, course)])
 	return {
 		hint: false as const,

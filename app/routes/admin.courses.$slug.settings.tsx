@@ -29,7 +29,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const flags = { sequential: form.get('sequential') === 'on' }
 	await setCourseFlags(scope.ctx.db, scope.tenant, course.slug, flags)
 	scope.ctx.tags.revalidate([TENANTS_TAG])
-	await auditAdmin(scope, request, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: scope.tenant.id }, flags)
+	await auditAdmin(scope, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: scope.tenant.id }, flags)
 	return redirect(localePath(scope.ctx.locale, `/admin/courses/${course.slug}/settings?saved`))
 }
 

@@ -8,8 +8,8 @@ import type { Route } from './+types/admin.enter.ts'
 
 /**
  * The tenant override: a super_admin (who belongs to no tenant) arrives here
- * from /admin/tenants on the apex with a proof, valid for 60 seconds and bound
- * to this tenant, and gets a session on this tenant's host.
+ * from /admin/tenants on the apex with a proof, valid for 60 seconds, once, and
+ * bound to this tenant, and gets a session on this tenant's host.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
@@ -19,7 +19,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	if (!ctx.tenant || proof.split('.')[0] !== `enter-${ctx.tenant.id}`) throw new Response(null, { status: 404 })
 	const result = await authenticate(ctx, { kind: 'consumed_token', userId, proof })
 	if (!result.ok || result.user.role !== 'super_admin') throw new Response(null, { status: 404 })
-	const { cookie } = await commitUserSession(ctx, result.user)
+	// Each proof mints one session: a replayed link (history, logs, a shared screen) is a 404.
+	const commit = await commitUserSession(ctx, result.user, { proof })
+	if (!commit) throw new Response(null, { status: 404 })
+	const cookie = commit.cookie
 	await writeAudit(ctx.db, { actorUserId: result.user.id, action: 'auth.tenant_override', targetKind: 'tenant', targetId: ctx.tenant.id, tenantId: ctx.tenant.id })
 	return redirect(localePath(ctx.locale, '/admin'), { headers: { 'set-cookie': cookie } })
 }

@@ -74,7 +74,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 		// Suspension and archiving end every session of the tenant's users at once.
 		if (parsed.data.status !== 'active') await bumpTenantTokenVersions(ctx.db, tenant.id)
 		const action = { suspended: 'tenant.suspended', active: 'tenant.activated', archived: 'tenant.archived' }[parsed.data.status]
-		await auditAdmin(scope, request, action, { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { from: tenant.status, to: parsed.data.status })
+		await auditAdmin(scope, action, { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { from: tenant.status, to: parsed.data.status })
 		return redirect(localePath(ctx.locale, `/admin/tenants?notice=${parsed.data.status}`))
 	}
 
@@ -84,7 +84,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	const tenant = await createTenant(ctx.db, { slug, name, custom_domain: custom_domain ?? null })
 	if (tenant) ctx.tags.revalidate([TENANTS_TAG])
 	if (!tenant) return data({ result: submission.reply({ fieldErrors: { slug: ['admin.tenants.errors.taken'] } }), error: null }, { status: 409 })
-	await auditAdmin(scope, request, 'tenant.created', { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { slug, name })
+	await auditAdmin(scope, 'tenant.created', { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { slug, name })
 	return redirect(localePath(ctx.locale, '/admin/tenants?notice=created'))
 }
 

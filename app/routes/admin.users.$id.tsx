@@ -65,7 +65,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const { ctx } = scope
 	const self = target.id === scope.session.user.id
 	const audit = (action: string, metadata: Record<string, unknown> = {}) =>
-		auditAdmin(scope, request, action, { kind: 'user', id: target.id, tenantId: target.tenant_id }, metadata)
+		auditAdmin(scope, action, { kind: 'user', id: target.id, tenantId: target.tenant_id }, metadata)
 	const done = (notice: string) => redirect(localePath(ctx.locale, `/admin/users/${target.id}?notice=${notice}`))
 
 	// Admins cannot lock themselves out: role changes and deactivation of one's own account are refused.

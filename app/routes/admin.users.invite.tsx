@@ -50,7 +50,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 		return data({ result: submission.reply({ fieldErrors: { course_slug: ['admin.invite.unpublishedCourse'] } }) }, { status: 400 })
 	}
 	const { invitation } = await sendInvitation(scope.ctx, { tenantId: tenant.id, email, role, courseSlug, invitedBy: scope.session.user.id })
-	await auditAdmin(scope, request, 'invitation.sent', { kind: 'invitation', id: invitation.id, tenantId: tenant.id }, { email: invitation.email, role, courseSlug })
+	await auditAdmin(scope, 'invitation.sent', { kind: 'invitation', id: invitation.id, tenantId: tenant.id }, { email: invitation.email, role, courseSlug })
 	return redirect(localePath(scope.ctx.locale, `/admin/users/invite?sent=${encodeURIComponent(invitation.email)}`))
 }
 

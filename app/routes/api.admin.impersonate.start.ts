@@ -1,10 +1,10 @@
-import { readForm } from '#app/utils/forms.server.ts'
 import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { auditAdmin, impersonatorCookie } from '#app/utils/admin.server.ts'
 import { impersonationRequest } from '#app/utils/api-contract.ts'
 import { authenticateConsumed, roleLanding } from '#app/utils/auth.server.ts'
 import { jsonError, postOnly } from '#app/utils/errors.ts'
+import { readForm } from '#app/utils/forms.server.ts'
 import { commitUserSession, getSession } from '#app/utils/session.server.ts'
 import { findScopedUser } from '#db/admin.ts'
 import type { Route } from './+types/api.admin.impersonate.start.ts'
@@ -14,14 +14,15 @@ export const loader = postOnly
 /**
  * Impersonation start (spec, Authentication 12): a super_admin, on the target
  * user's tenant host, becomes that user through a one-time proof on the
- * consumed-token path. The session is a normal session of the target; the
+ * consumed-token path. The session is a normal session of the target that
+ * names the super_admin session it was started from and lasts an hour; the
  * signed, HTTP-only `__impersonator_uid` cookie remembers who to go back to.
  */
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const session = getSession(context)
 	if (!session) return jsonError(401, 'UNAUTHORIZED', 'Sign in first')
-	if (session.user.role !== 'super_admin') return jsonError(403, 'FORBIDDEN', 'Only a super admin can impersonate')
+	if (session.user.role !== 'super_admin' || session.impersonator) return jsonError(403, 'FORBIDDEN', 'Only a super admin can impersonate')
 	if (!ctx.tenant) return jsonError(400, 'BAD_REQUEST', 'Open the tenant’s own site to impersonate one of its users')
 	const body = request.headers.get('content-type')?.includes('application/json') ? await request.json().catch(() => ({})) : Object.fromEntries(await readForm(request))
 	const parsed = impersonationRequest.safeParse(body)
@@ -31,11 +32,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (target.deactivated_at) return jsonError(400, 'BAD_REQUEST', 'This account is deactivated')
 
 	const result = await authenticateConsumed(ctx, target.id, `impersonate-${randomBytes(9).toString('base64url')}`)
-	if (!result.ok) return jsonError(400, 'BAD_REQUEST', 'Could not start impersonating')
-	const { cookie, claims } = await commitUserSession(ctx, result.user)
-	await auditAdmin({ ctx, session }, request, 'auth.impersonate.start', { kind: 'user', id: target.id, tenantId: ctx.tenant.id }, { impersonatorId: session.user.id })
-	const headers = new Headers({ location: roleLanding(claims) })
-	headers.append('set-cookie', cookie)
+	const commit = result.ok ? await commitUserSession(ctx, result.user, { proof: result.proof ?? '', impersonatorSessionId: session.id }) : null
+	if (!commit) return jsonError(400, 'BAD_REQUEST', 'Could not start impersonating')
+	await auditAdmin({ ctx, session }, 'auth.impersonate.start', { kind: 'user', id: target.id, tenantId: ctx.tenant.id }, { impersonatorId: session.user.id })
+	const headers = new Headers({ location: roleLanding(commit.claims) })
+	headers.append('set-cookie', commit.cookie)
 	headers.append('set-cookie', await impersonatorCookie(ctx).serialize(session.user.id))
 	return new Response(null, { status: 303, headers })
 }

@@ -8,6 +8,8 @@ import { requireSession } from '#app/utils/auth.server.ts'
 import { commitUserSession } from '#app/utils/session.server.ts'
 import { consumeToken, peekToken, tokenPayload } from '#app/utils/tokens.server.ts'
 import { emailField } from '#app/utils/validation.ts'
+import { isUniqueViolation } from '#db/client.ts'
+import { revokeSession } from '#db/sessions.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import type { Route } from './+types/learn.account.email.$token.ts'
 
@@ -24,16 +26,23 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 // confirmEmailChangeAction: re-checks ownership, consumes the token, updates users.email.
 export async function action({ params, context, request }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
-	const { user } = requireSession(context, request)
+	const session = requireSession(context, request)
+	const { user } = session
 	const newEmail = emailField.safeParse(tokenPayload(params.token))
 	const pending = await peekToken(ctx.db, params.token, 'email_change')
 	if (!newEmail.success || !pending.ok || pending.token.user_id !== user.id) return { problem: 'invalid' as const, newEmail: null }
-	if (await findUserByEmail(ctx.db, user.tenant_id, newEmail.data)) return { problem: 'invalid' as const, newEmail: null }
+	if (await findUserByEmail(ctx.db, user.tenant_id, newEmail.data)) return { problem: 'taken' as const, newEmail: null }
 	const check = await consumeToken(ctx.db, params.token, 'email_change')
 	if (!check.ok) return { problem: check.reason, newEmail: null }
-	const updated = await updateUser(ctx.db, user.id, { email: newEmail.data, email_verified_at: new Date() })
-	// The session's email claim changes with it.
-	const { cookie } = await commitUserSession(ctx, updated!)
+	const updated = await updateUser(ctx.db, user.id, { email: newEmail.data, email_verified_at: new Date() }).catch((error) => {
+		// Taken between the check and the update: the unique key decided.
+		if (isUniqueViolation(error)) return null
+		throw error
+	})
+	if (!updated) return { problem: 'taken' as const, newEmail: null }
+	// The session's email claim changes with it: a new session replaces this one.
+	const { cookie } = await commitUserSession(ctx, updated)
+	await revokeSession(ctx.db, session.id)
 	throw redirect(localePath(ctx.locale, '/learn/account?notice=email-changed'), { headers: { 'set-cookie': cookie } })
 }
 
@@ -43,6 +52,19 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
 	const t = useI18n()
 	const text = t.m.accounts.confirmEmail
 	const state = actionData ?? loaderData
+	if (state.problem === 'taken') {
+		return (
+			<section className="narrow">
+				<h1>{text.heading}</h1>
+				<p role="alert">{t.m.accounts.account.emailTaken}</p>
+				<p>
+					<a className="button" href={t.href('/learn/account')}>
+						{text.retry}
+					</a>
+				</p>
+			</section>
+		)
+	}
 	if (state.problem) return <TokenProblem reason={state.problem} retryHref="/learn/account" retryLabel={text.retry} />
 	return (
 		<section className="narrow">

@@ -22,17 +22,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const limited = await limitForm(ctx, 'passwordReset', ipEmailKey(ctx.clientIp, formData.get('email')), submission)
 	if (limited) return limited
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-	// The same answer whether or not mail goes out; the work happens after responding.
-	void sendResetIfEligible(ctx, submission.value.email)
+	// The same answer whether or not mail goes out, in the same time: the one lookup happens for every
+	// address, the token and the mail after the answer is sent.
+	const user = ctx.tenant?.status === 'active' ? await findUserByEmail(ctx.db, ctx.tenant.id, submission.value.email) : null
+	// Mail only for an active tenant, a matching user and a local password (spec, Authentication 8).
+	if (user?.password_hash && !user.deactivated_at) ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'password_reset'))
 	return redirect(localePath(ctx.locale, '/learn/forgot?notice=sent'))
-}
-
-/** Mail only for an active tenant, a matching user and a local password (spec, Authentication 8). */
-async function sendResetIfEligible(ctx: ReturnType<typeof getRequestContext>, email: string) {
-	if (!ctx.tenant || ctx.tenant.status !== 'active') return
-	const user = await findUserByEmail(ctx.db, ctx.tenant.id, email)
-	if (!user || !user.password_hash || user.deactivated_at) return
-	await mailTokenLink(ctx, user, user.email, 'password_reset')
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'

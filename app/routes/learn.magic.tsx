@@ -36,11 +36,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const limited = await limitForm(ctx, 'magic', ipEmailKey(ctx.clientIp, formData.get('email')), submission)
 	if (limited) return limited
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-	void (async () => {
-		const user = await findUserByEmail(ctx.db, tenant.id, submission.value.email)
-		if (!user || user.deactivated_at) return
-		await mailTokenLink(ctx, user, user.email, 'magic_link')
-	})()
+	// The same answer for every address, in the same time: the one lookup happens for every address,
+	// the token and the mail after the answer is sent.
+	const user = await findUserByEmail(ctx.db, tenant.id, submission.value.email)
+	if (user && !user.deactivated_at) ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'magic_link'))
 	return redirect(localePath(ctx.locale, '/learn/magic?notice=sent'))
 }
 

@@ -21,13 +21,16 @@ const schema = z.object({
 	callbackUrl: z.string().optional(),
 })
 
-// Catalogue keys: the form shows them in the page's locale.
-const MESSAGES: Record<CredentialsFailure, string> = {
-	invalid: 'accounts.signIn.errors.invalid',
-	deactivated: 'accounts.signIn.errors.deactivated',
-	no_password: 'accounts.signIn.errors.noPassword',
-	tenant_inactive: 'accounts.signIn.errors.tenantInactive',
-	apex_account_wrong_host: 'accounts.signIn.errors.apexAccountWrongHost',
+// Catalogue keys: the form shows them in the page's locale. An account without a password gets the
+// answer of a wrong password (anyone can type any address: it must not tell that an account exists),
+// with a hint that helps whoever it is.
+const INVALID = ['accounts.signIn.errors.invalid', 'accounts.signIn.errors.noPassword']
+const MESSAGES: Record<CredentialsFailure, string[]> = {
+	invalid: INVALID,
+	no_password: INVALID,
+	deactivated: ['accounts.signIn.errors.deactivated'],
+	tenant_inactive: ['accounts.signIn.errors.tenantInactive'],
+	apex_account_wrong_host: ['accounts.signIn.errors.apexAccountWrongHost'],
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -53,9 +56,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 	const result = await authenticate(ctx, { kind: 'credentials', ...submission.value })
 	if (!result.ok) {
+		const invalid = result.reason === 'invalid' || result.reason === 'no_password'
 		return data(
-			{ result: submission.reply({ formErrors: [MESSAGES[result.reason]], hideFields: ['password'] }), reason: result.reason },
-			{ status: result.reason === 'invalid' ? 401 : 403 },
+			{ result: submission.reply({ formErrors: MESSAGES[result.reason], hideFields: ['password'] }), reason: invalid ? 'invalid' : result.reason },
+			{ status: invalid ? 401 : 403 },
 		)
 	}
 	return signInAndRedirect(ctx, result.user, submission.value.callbackUrl)

@@ -2,7 +2,8 @@ import { Form, redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { destroySessionCookie, getSession } from '#app/utils/session.server.ts'
+import { impersonatorCookie } from '#app/utils/admin.server.ts'
+import { endSession, getSession } from '#app/utils/session.server.ts'
 import { Submit } from '#app/components/form.tsx'
 import type { Route } from './+types/learn.sign-out.ts'
 
@@ -11,9 +12,13 @@ export function loader({ context }: Route.LoaderArgs) {
 	return null
 }
 
+/** Ends this session on the server (its cookie signs nobody in again) and forgets any impersonation marker. */
 export async function action({ context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
-	return redirect(localePath(ctx.locale, '/'), { headers: { 'set-cookie': await destroySessionCookie(ctx) } })
+	const headers = new Headers()
+	headers.append('set-cookie', await endSession(ctx, getSession(context)))
+	headers.append('set-cookie', await impersonatorCookie(ctx).serialize('', { maxAge: 0 }))
+	return redirect(localePath(ctx.locale, '/'), { headers })
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.signOut.title }]

@@ -8,7 +8,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
-import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
+import { addressKey, ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { emailField, nameField, newPasswordField } from '#app/utils/validation.ts'
 import { createUser, findUserByEmail } from '#db/users.ts'
@@ -29,17 +29,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const submission = parseWithZod(formData, { schema })
 	const limited =
 		(await limitForm(ctx, 'signUp', ipEmailKey(ctx.clientIp, formData.get('email')), submission, ['password'])) ??
-		(await limitForm(ctx, 'signUpIp', ctx.clientIp, submission, ['password']))
+		(await limitForm(ctx, 'signUpIp', addressKey(ctx.clientIp), submission, ['password']))
 	if (limited) return limited
 	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 
 	const { name, email, password } = submission.value
-	// An existing address gets the same answer, in the same time (the hash is computed
-	// either way), and no new account, so sign-up does not reveal who has one.
-	const passwordHash = await hashPassword(password)
-	if (!(await findUserByEmail(ctx.db, tenant.id, email))) {
-		const user = await createUser(ctx.db, { tenant_id: tenant.id, email, name, role: 'student', password_hash: passwordHash, locale: ctx.locale })
-		if (user) void mailTokenLink(ctx, user, email, 'email_verify')
+	// An existing address gets the same answer and no new account, so sign-up does not reveal who has
+	// one. The lookup is made before answering (a database out of reach is a 503, not a lost sign-up);
+	// what differs between a new and a known address, the account and its mail, after the answer is sent.
+	const known = await findUserByEmail(ctx.db, tenant.id, email)
+	if (!known) {
+		ctx.afterResponse(async () => {
+			const user = await createUser(ctx.db, { tenant_id: tenant.id, email, name, role: 'student', password_hash: await hashPassword(password), locale: ctx.locale })
+			if (user) await mailTokenLink(ctx, user, email, 'email_verify')
+		})
 	}
 	return redirect(localePath(ctx.locale, '/learn/sign-up?notice=check-email'))
 }

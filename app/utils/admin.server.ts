@@ -5,7 +5,7 @@ import { assignedCourseSlugs } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { requireSession } from './auth.server.ts'
 import { limitAction, TOO_MANY } from './forms.server.ts'
-import type { CurrentSession } from './session.server.ts'
+import { SESSION_LIFETIMES, type CurrentSession } from './session.server.ts'
 
 export const IMPERSONATOR_COOKIE = '__impersonator_uid'
 
@@ -67,9 +67,10 @@ export function limitAdminMutation(scope: AdminScope) {
 }
 
 /**
- * `__impersonator_uid`: the original super_admin's id while impersonating.
- * HTTP-only and signed with AUTH_SECRET, so nobody can forge their way back
- * into a super_admin session through impersonation stop.
+ * `__impersonator_uid`: the original super_admin's id while impersonating
+ * (spec). HTTP-only and signed, but never trusted alone: impersonation stop
+ * also needs the current session to be the impersonated one, started from a
+ * super_admin session of that id that is still valid (session.server.ts).
  */
 export function impersonatorCookie(ctx: Pick<RequestContext, 'env' | 'origin'>) {
 	return createCookie(IMPERSONATOR_COOKIE, {
@@ -78,25 +79,18 @@ export function impersonatorCookie(ctx: Pick<RequestContext, 'env' | 'origin'>) 
 		path: '/',
 		secure: ctx.origin.startsWith('https:'),
 		secrets: [ctx.env.AUTH_SECRET],
-		maxAge: 8 * 3600,
+		maxAge: SESSION_LIFETIMES.impersonation.absoluteMs / 1000,
 	})
-}
-
-/** The super_admin behind an impersonated session, if any. */
-export async function impersonatorOf(ctx: RequestContext, request: Request): Promise<string | null> {
-	const value = await impersonatorCookie(ctx).parse(request.headers.get('cookie'))
-	return typeof value === 'string' ? value : null
 }
 
 /** An audit row for an admin action; the impersonator, when there is one, goes into the metadata. */
 export async function auditAdmin(
 	scope: Pick<AdminScope, 'ctx' | 'session'>,
-	request: Request,
 	action: string,
 	target: { kind: string; id: string | null; tenantId: string | null },
 	metadata: Record<string, unknown> = {},
 ) {
-	const impersonator = await impersonatorOf(scope.ctx, request)
+	const impersonator = scope.session.impersonator?.userId
 	await writeAudit(scope.ctx.db, {
 		actorUserId: scope.session.user.id,
 		action,

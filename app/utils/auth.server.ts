@@ -3,21 +3,33 @@ import { redirect, type RouterContextProvider } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
 import { isLocale, localePath, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
 import type { TokenType } from '#db/schema/values.ts'
-import { findUserByEmail, findUserById, updateUser, type User } from '#db/users.ts'
+import { findSignInCandidates, findUserById, updateUser, type User } from '#db/users.ts'
 import { consumeToken, hostTokenScope } from './tokens.server.ts'
 import { hashPassword, verifyPassword } from './password.server.ts'
-import { commitUserSession, getSession, type CurrentSession, type SessionClaims } from './session.server.ts'
+import { commitUserSession, getSession, type CurrentSession, type SessionClaims, type SessionCommit } from './session.server.ts'
 
-/** A same-origin path, or null: absolute, protocol-relative and backslash tricks are ignored. */
+const HERE = 'http://same.origin'
+
+/**
+ * A redirect target taken from input, as a path on this origin, or null. It is
+ * resolved as a browser resolves a Location header (WHATWG URL: tabs and
+ * newlines dropped, backslashes read as slashes, `.`, `..` and `%2e`
+ * segments applied), and accepted only if the result stays on this origin and
+ * is itself a one-slash path that the browser will read the same way again
+ * (`/.//evil.com` resolves to `//evil.com`, which is another site).
+ */
 export function safeCallbackUrl(raw: unknown): string | null {
-	if (typeof raw !== 'string' || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return null
+	if (typeof raw !== 'string' || raw.length > 2048 || !raw.startsWith('/')) return null
+	let url: URL
 	try {
-		const url = new URL(raw, 'http://same.origin')
-		if (url.origin !== 'http://same.origin') return null
-		return `${url.pathname}${url.search}${url.hash}`
+		url = new URL(raw, HERE)
 	} catch {
 		return null
 	}
+	if (url.origin !== HERE) return null
+	const path = `${url.pathname}${url.search}${url.hash}`
+	if (path.startsWith('//') || path.includes('\\') || new URL(path, HERE).origin !== HERE) return null
+	return path
 }
 
 /** Where a role lands after signing in (spec, Authentication 2). */
@@ -61,15 +73,22 @@ export type CredentialsFailure = 'invalid' | 'deactivated' | 'no_password' | 'te
 export type AuthInput =
 	| { kind: 'credentials'; email: string; password: string }
 	| { kind: 'consumed_token'; userId: string; proof: string }
-export type AuthResult = { ok: true; user: User } | { ok: false; reason: CredentialsFailure }
+/** `proof`: the consumed-token proof that authenticated, which can mint one session only (commitUserSession). */
+export type AuthResult = { ok: true; user: User; proof?: string } | { ok: false; reason: CredentialsFailure }
 
-// Verified against when no account matches, so both answers take the same time.
+// Verified against when no account with a password matches, so every answer costs one hash check.
 let dummyHash: Promise<string> | null = null
+function checkAgainstNothing(password: string) {
+	dummyHash ??= hashPassword('not-a-real-password')
+	return dummyHash.then((hash) => verifyPassword(password, hash))
+}
 
 /**
  * The one sign-in provider. The tenant comes from the host (ctx), never from
  * input. `consumed_token` is how a consumed verification, reset, magic-link,
- * invitation or impersonation proof becomes a session.
+ * invitation or impersonation proof becomes a session. Credentials cost one
+ * read and one hash check whichever account matches, or none: the time of an
+ * answer does not tell whether an address has an account here or on the apex.
  */
 export async function authenticate(ctx: RequestContext, input: AuthInput): Promise<AuthResult> {
 	if (ctx.tenant && ctx.tenant.status !== 'active') return { ok: false, reason: 'tenant_inactive' }
@@ -78,21 +97,17 @@ export async function authenticate(ctx: RequestContext, input: AuthInput): Promi
 		const belongsHere = user && (user.tenant_id === (ctx.tenant?.id ?? null) || (user.role === 'super_admin' && user.tenant_id === null))
 		if (!user || !belongsHere) return { ok: false, reason: 'invalid' }
 		if (user.deactivated_at) return { ok: false, reason: 'deactivated' }
-		return { ok: true, user }
+		return { ok: true, user, proof: input.proof }
 	}
-	const user = await findUserByEmail(ctx.db, ctx.tenant?.id ?? null, input.email)
-	if (!user) {
-		// A platform account tried on a tenant host: say so, but only when the password is right.
-		if (ctx.tenant) {
-			const apex = await findUserByEmail(ctx.db, null, input.email)
-			if (apex && (await verifyPassword(input.password, apex.password_hash))) return { ok: false, reason: 'apex_account_wrong_host' }
-		}
-		dummyHash ??= hashPassword('not-a-real-password')
-		await verifyPassword(input.password, await dummyHash)
-		return { ok: false, reason: 'invalid' }
-	}
+	const tenantId = ctx.tenant?.id ?? null
+	const candidates = await findSignInCandidates(ctx.db, tenantId, input.email)
+	const user = candidates.find((c) => c.tenant_id === tenantId)
+	// On a tenant host, a platform account of this address is checked instead (apex_account_wrong_host).
+	const checked = user ?? candidates.find((c) => c.tenant_id === null)
+	const matches = checked?.password_hash ? await verifyPassword(input.password, checked.password_hash) : await checkAgainstNothing(input.password)
+	if (!user) return { ok: false, reason: checked && matches ? 'apex_account_wrong_host' : 'invalid' }
 	if (!user.password_hash) return { ok: false, reason: 'no_password' }
-	if (!(await verifyPassword(input.password, user.password_hash))) return { ok: false, reason: 'invalid' }
+	if (!matches) return { ok: false, reason: 'invalid' }
 	if (user.deactivated_at) return { ok: false, reason: 'deactivated' }
 	return { ok: true, user }
 }
@@ -107,7 +122,8 @@ export function mintConsumedTokenProof(ctx: Pick<RequestContext, 'env'>, userId:
 
 function verifyConsumedTokenProof(ctx: RequestContext, userId: string, proof: string) {
 	const [ref, issued, mac] = proof.split('.')
-	if (!ref || !issued || !mac || Date.now() - Number(issued) > PROOF_TTL_MS) return false
+	const age = Date.now() - Number(issued)
+	if (!ref || !mac || !(age >= 0 && age <= PROOF_TTL_MS)) return false
 	const expected = Buffer.from(sign(ctx, `${userId}.${ref}.${issued}`))
 	const given = Buffer.from(mac)
 	return given.length === expected.length && timingSafeEqual(given, expected)
@@ -122,9 +138,12 @@ function sign(ctx: Pick<RequestContext, 'env'>, value: string) {
  * in the user's own locale unless the callback names one.
  */
 export async function signInAndRedirect(ctx: RequestContext, user: User, callbackUrl?: unknown) {
-	const { cookie, claims } = await commitUserSession(ctx, user)
-	const target = safeCallbackUrl(callbackUrl) ?? roleLanding(claims)
-	return redirect(isLocale(user.locale) ? localeLanding(user.locale, target) : target, { headers: { 'set-cookie': cookie } })
+	return redirectSignedIn(user, await commitUserSession(ctx, user), callbackUrl)
+}
+
+function redirectSignedIn(user: User, commit: SessionCommit, callbackUrl?: unknown) {
+	const target = safeCallbackUrl(callbackUrl) ?? roleLanding(commit.claims)
+	return redirect(isLocale(user.locale) ? localeLanding(user.locale, target) : target, { headers: { 'set-cookie': commit.cookie } })
 }
 
 /** The single provider's consumed-token path, with a proof minted here for `ref` (a consumed token, invitation or impersonation). */
@@ -132,11 +151,11 @@ export function authenticateConsumed(ctx: RequestContext, userId: string, ref: s
 	return authenticate(ctx, { kind: 'consumed_token', userId, proof: mintConsumedTokenProof(ctx, userId, ref) })
 }
 
-/** Finishes a consumed-token flow through the single provider. */
+/** Finishes a consumed-token flow through the single provider; null when it cannot (or its proof was used). */
 export async function signInWithConsumedToken(ctx: RequestContext, userId: string, ref: string, callbackUrl?: string) {
 	const result = await authenticateConsumed(ctx, userId, ref)
-	if (!result.ok) return null
-	return signInAndRedirect(ctx, result.user, callbackUrl)
+	const commit = result.ok ? await commitUserSession(ctx, result.user, { proof: result.proof ?? '' }) : null
+	return result.ok && commit ? redirectSignedIn(result.user, commit, callbackUrl) : null
 }
 
 /**

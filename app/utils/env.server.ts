@@ -5,12 +5,15 @@ const flag = z.enum(['true', 'false']).optional()
 
 const schema = z
 	.object({
-		NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+		// Production unless told otherwise: `npm start` and `npm run start:prod` serve real users.
+		NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
 		PORT: z.coerce.number().int().min(0).max(65535).default(3000),
 		AUTH_SECRET: z.string().min(32, 'must be at least 32 characters'),
 		DATABASE_URL: z.string().min(1),
 		AUTH_URL: z.url().transform((u) => new URL(u).origin),
 		AUTH_TRUST_HOST: flag,
+		// Proxies in front of the app that append to X-Forwarded-For; 0 (the default) trusts none.
+		TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
 		AUTH_GOOGLE_ID: optional,
 		AUTH_GOOGLE_SECRET: optional,
 		AUTH_GITHUB_ID: optional,

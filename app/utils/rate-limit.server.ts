@@ -111,7 +111,24 @@ export function createUpstashDriver(url: string, token: string): RateLimitDriver
 	})
 }
 
-/** The rate-limit key of a request with an email: client IP plus the normalized email. */
+/**
+ * The rate-limit key of a client address: an IPv4 address, or the /64 network
+ * of an IPv6 one (a single subscriber is usually given a whole /64, so counting
+ * per address would give one person 2^64 budgets).
+ */
+export function addressKey(ip: string) {
+	if (!ip.includes(':')) return ip
+	const [head, tail = ''] = ip.toLowerCase().split('::')
+	const left = head ? head.split(':') : []
+	const right = tail ? tail.split(':') : []
+	const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left
+	return `${groups
+		.slice(0, 4)
+		.map((g) => g.replace(/^0+(?=.)/, ''))
+		.join(':')}::/64`
+}
+
+/** The rate-limit key of a request with an email: client address (addressKey) plus the normalized email. */
 export function ipEmailKey(ip: string, email: unknown) {
-	return `${ip}|${typeof email === 'string' ? email.trim().toLowerCase() : ''}`
+	return `${addressKey(ip)}|${typeof email === 'string' ? email.trim().toLowerCase() : ''}`
 }

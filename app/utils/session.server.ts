@@ -1,8 +1,10 @@
+import { createHash, randomBytes } from 'node:crypto'
 import { createContext, createCookieSessionStorage, type RouterContextProvider, type SessionStorage } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
 import type { Role } from '#db/schema/values.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
-import { findUserById, type User } from '#db/users.ts'
+import { findSessionWithUser, insertSession, pruneSessions, renewSession, revokeSession, type SessionRow } from '#db/sessions.ts'
+import type { User } from '#db/users.ts'
 
 /** Exactly the claims the spec lists (Resources, Session claims). */
 export interface SessionClaims {
@@ -18,8 +20,12 @@ export interface SessionClaims {
 }
 
 export interface CurrentSession {
+	/** The stored session's id (db/sessions.ts): what sign-out revokes. */
+	id: string
 	claims: SessionClaims
 	user: User
+	/** Set while a super_admin impersonates this user: the session they started it from. */
+	impersonator: { sessionId: string; userId: string } | null
 }
 
 /** Set once per request by the root middleware: the validated session, or null. */
@@ -36,7 +42,27 @@ const PERMISSIONS: Record<Role, string[]> = {
 	super_admin: ['learn', 'course.preview', 'course.analytics', 'course.assign', 'users.manage', 'audit.read', 'invitations.send', 'tenants.manage', 'users.impersonate'],
 }
 
-export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+/**
+ * How long a session lasts (docs/decisions/0015-sessions.md): it ends after
+ * `idleMs` without a request or `absoluteMs` after sign-in, whichever is first.
+ * Platform accounts reach every tenant and get a working day; an impersonated
+ * session an hour.
+ */
+export const SESSION_LIFETIMES = {
+	standard: { idleMs: 14 * DAY, absoluteMs: 30 * DAY },
+	platform: { idleMs: 2 * HOUR, absoluteMs: 12 * HOUR },
+	impersonation: { idleMs: HOUR, absoluteMs: HOUR },
+} as const
+
+type Lifetime = (typeof SESSION_LIFETIMES)[keyof typeof SESSION_LIFETIMES]
+
+function lifetimeOf(user: Pick<User, 'role'>, impersonated: boolean): Lifetime {
+	if (impersonated) return SESSION_LIFETIMES.impersonation
+	return user.role === 'super_admin' ? SESSION_LIFETIMES.platform : SESSION_LIFETIMES.standard
+}
 
 const storages = new Map<string, SessionStorage>()
 
@@ -53,7 +79,6 @@ export function sessionStorageFor(ctx: Pick<RequestContext, 'env' | 'origin'>) {
 				sameSite: 'lax',
 				secure,
 				path: '/',
-				maxAge: SESSION_MAX_AGE_SECONDS,
 				secrets: [ctx.env.AUTH_SECRET],
 			},
 		})
@@ -81,43 +106,114 @@ export async function claimsFor(ctx: RequestContext, user: User): Promise<Sessio
 export type SessionRead = { state: 'none' } | { state: 'valid'; session: CurrentSession } | { state: 'rejected' }
 
 /**
- * Reads and re-validates the session cookie against the database: the user
- * exists, is not deactivated, belongs to this host's tenant (a session minted
- * on another tenant's host is worthless here), and its token_version still
- * matches the claim. Anything else is a forced sign-out.
+ * Whether a stored session may still sign its user in on this host: not
+ * revoked, not expired (idle or absolute), issued on this host's tenant, minted
+ * under the user's current token_version, and the user still active and of
+ * this tenant (a super_admin's session names the tenant it entered).
+ */
+function usable(ctx: RequestContext, session: SessionRow, user: User, now: number) {
+	const hostTenantId = ctx.tenant?.id ?? null
+	const platformAdmin = user.role === 'super_admin' && user.tenant_id === null
+	return (
+		session.revoked_at === null &&
+		session.expires_at.getTime() > now &&
+		session.idle_expires_at.getTime() > now &&
+		session.tenant_id === hostTenantId &&
+		session.token_version === user.token_version &&
+		!user.deactivated_at &&
+		(platformAdmin || user.tenant_id === hostTenantId)
+	)
+}
+
+/**
+ * Reads and re-validates the session cookie against the database on every
+ * request: the session row (revocation, expiry, host), the user (exists, not
+ * deactivated, of this host's tenant) and the claims' token_version. An
+ * impersonated session also needs the super_admin session it came from to be
+ * valid. Anything else is a forced sign-out.
  */
 export async function readSession(ctx: RequestContext, request: Request): Promise<SessionRead> {
 	const cookie = request.headers.get('cookie')
 	if (!cookie) return { state: 'none' }
-	const session = await sessionStorageFor(ctx).getSession(cookie)
-	const claims = session.get('claims') as SessionClaims | undefined
+	const data = await sessionStorageFor(ctx).getSession(cookie)
+	const claims = data.get('claims') as SessionClaims | undefined
+	const sessionId = data.get('sid') as unknown
 	if (!claims || typeof claims.userId !== 'string') return { state: 'none' }
-	const user = await findUserById(ctx.db, claims.userId)
-	const hostTenantId = ctx.tenant?.id ?? null
-	// A super_admin belongs to no tenant: their session is valid on the apex and,
-	// once entered through the tenant override (admin.server.ts), on a tenant host.
-	const platformAdmin = user?.role === 'super_admin' && user.tenant_id === null && claims.tenantId === null
-	if (
-		!user ||
-		user.deactivated_at ||
-		(!platformAdmin && (user.tenant_id !== hostTenantId || claims.tenantId !== hostTenantId)) ||
-		user.token_version !== claims.tokenVersion
-	) {
+	if (typeof sessionId !== 'string') return { state: 'rejected' }
+	const found = await findSessionWithUser(ctx.db, sessionId)
+	const now = Date.now()
+	if (!found || found.user.id !== claims.userId || claims.tokenVersion !== found.user.token_version || !usable(ctx, found.session, found.user, now)) {
 		return { state: 'rejected' }
 	}
-	return { state: 'valid', session: { claims, user } }
+	const { session, user } = found
+	let impersonator: CurrentSession['impersonator'] = null
+	if (session.impersonator_session_id) {
+		const origin = await findSessionWithUser(ctx.db, session.impersonator_session_id)
+		if (!origin || origin.user.role !== 'super_admin' || !usable(ctx, origin.session, origin.user, now)) return { state: 'rejected' }
+		impersonator = { sessionId: origin.session.id, userId: origin.user.id }
+	}
+	// Renewed at most every 1/24 of the idle time, after the answer: a read, not a write, per request.
+	const { idleMs } = lifetimeOf(user, impersonator !== null)
+	if (session.idle_expires_at.getTime() - now < (idleMs * 23) / 24) {
+		const next = new Date(Math.min(now + idleMs, session.expires_at.getTime()))
+		ctx.afterResponse(() => renewSession(ctx.db, session.id, next))
+	}
+	return { state: 'valid', session: { id: session.id, claims, user, impersonator } }
 }
 
-/** Set-Cookie value of a new session for the user, and the claims it carries. */
-export async function commitUserSession(ctx: RequestContext, user: User) {
+export interface SessionCommit {
+	/** Set-Cookie value of the new session. */
+	cookie: string
+	claims: SessionClaims
+	sessionId: string
+}
+
+/**
+ * A new session for the user on this host: its own random id, its own expiry,
+ * stored so that sign-out can end it. With `proof`, the consumed-token proof it
+ * is minted from: null when that proof has already minted a session (replay).
+ */
+export async function commitUserSession(ctx: RequestContext, user: User, options: { proof: string; impersonatorSessionId?: string }): Promise<SessionCommit | null>
+export async function commitUserSession(ctx: RequestContext, user: User, options?: { impersonatorSessionId?: string }): Promise<SessionCommit>
+export async function commitUserSession(
+	ctx: RequestContext,
+	user: User,
+	options: { proof?: string; impersonatorSessionId?: string } = {},
+): Promise<SessionCommit | null> {
+	const now = Date.now()
+	const lifetime = lifetimeOf(user, Boolean(options.impersonatorSessionId))
+	const sessionId = randomBytes(24).toString('base64url')
+	await pruneSessions(ctx.db, user.id, new Date(now))
+	const row = await insertSession(ctx.db, {
+		id: sessionId,
+		userId: user.id,
+		tenantId: ctx.tenant?.id ?? null,
+		tokenVersion: user.token_version,
+		idleExpiresAt: new Date(now + lifetime.idleMs),
+		expiresAt: new Date(now + lifetime.absoluteMs),
+		impersonatorSessionId: options.impersonatorSessionId,
+		proofHash: options.proof === undefined ? null : createHash('sha256').update(options.proof).digest('hex'),
+	})
+	if (!row) {
+		if (options.proof === undefined) throw new Error('session could not be stored')
+		return null
+	}
 	const storage = sessionStorageFor(ctx)
 	const session = await storage.getSession()
 	const claims = await claimsFor(ctx, user)
 	session.set('claims', claims)
-	return { cookie: await storage.commitSession(session), claims }
+	session.set('sid', sessionId)
+	return { cookie: await storage.commitSession(session, { maxAge: lifetime.absoluteMs / 1000 }), claims, sessionId }
 }
 
+/** Set-Cookie value that clears the session cookie. */
 export async function destroySessionCookie(ctx: RequestContext) {
 	const storage = sessionStorageFor(ctx)
 	return storage.destroySession(await storage.getSession())
+}
+
+/** Sign-out: the session ends on the server (revoked), and its cookie is cleared. */
+export async function endSession(ctx: RequestContext, session: Pick<CurrentSession, 'id'> | null) {
+	if (session) await revokeSession(ctx.db, session.id)
+	return destroySessionCookie(ctx)
 }

@@ -36,3 +36,20 @@ export const nameField = z
 	.min(1, 'common.validation.nameRequired')
 	.max(100, 'common.validation.max100')
 	.regex(NO_NUL, 'common.validation.controlCharacters')
+
+/**
+ * A page number from a query string: a whole number from 1 to 10,000, else 1.
+ * `Number()` alone lets `1e309` (Infinity), `1.5` and `-0` through to the database.
+ */
+export const pageParam = z.coerce.number().int().min(1).max(10_000).catch(1)
+
+/** A date or instant from a query string that both databases can store (years 1970 to 9999), else undefined. */
+export function instantParam(format: 'date' | 'datetime') {
+	return (format === 'date' ? z.iso.date() : z.iso.datetime())
+		.refine((v) => {
+			const time = new Date(format === 'date' ? `${v}T00:00:00Z` : v).getTime()
+			return time >= 0 && time < Date.UTC(10_000, 0, 1)
+		})
+		.optional()
+		.catch(undefined)
+}

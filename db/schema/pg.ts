@@ -227,6 +227,32 @@ export const audit_log = pgTable(
 )
 
 /**
+ * Not in the specification's list: one row per signed-in session, so that the
+ * signed cookie (which carries the spec's claims) names a session the server
+ * can end. Sign-out revokes the row; expiry is checked here (idle and
+ * absolute); an impersonated session names the super_admin session it was
+ * started from; a consumed-token proof can mint one session only (unique
+ * proof_hash). Decision: docs/decisions/0015-sessions.md.
+ */
+export const sessions = pgTable(
+	'sessions',
+	{
+		id: id(),
+		user_id: text('user_id').notNull().references(() => users.id),
+		// The host's tenant it was issued on (null on the apex); a super_admin's can name a tenant.
+		tenant_id: text('tenant_id').references(() => tenants.id),
+		token_version: integer('token_version').notNull(),
+		created_at: ts('created_at').notNull().defaultNow(),
+		idle_expires_at: ts('idle_expires_at').notNull(),
+		expires_at: ts('expires_at').notNull(),
+		revoked_at: ts('revoked_at'),
+		impersonator_session_id: text('impersonator_session_id'),
+		proof_hash: text('proof_hash'),
+	},
+	(t) => [index('sessions_user_idx').on(t.user_id), uniqueIndex('sessions_proof_hash_unique').on(t.proof_hash)],
+)
+
+/**
  * Derived, not a record of its own: counts and sums of the specification's
  * tables, kept in step by database triggers in the transaction of every write
  * (drizzle/<dialect>/0005_stats_counters.sql), so dashboards read a handful of rows

@@ -78,7 +78,11 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 		await fc.assert(
 			fc.asyncProperty(params, body, fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), fc.boolean(), fc.boolean(), async (p, b, raw, signedIn, rightSecret) => {
 				const secret = op.security === 'webhook' ? (rightSecret ? TEST_SECRETS.CMS_WEBHOOK_SECRET : 'wrong') : undefined
-				conforms(op, await send(op, { params: p as Record<string, string>, body: b, rawBody: raw, signedIn, secret }))
+				const res = await send(op, { params: p as Record<string, string>, body: b, rawBody: raw, signedIn, secret })
+				// `.` and `..` are dot segments, not values (RFC 3986): the URL names another path, and the
+				// server sends a GET to that path's normal form and refuses anything else.
+				if (Object.values(p).some((v) => v === '.' || v === '..')) expect(res.status).toBe(op.method === 'get' ? 308 : 400)
+				else conforms(op, res)
 			}),
 			{ numRuns: RUNS },
 		)

@@ -176,7 +176,8 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 
 describe.each(DIALECTS)('behind a proxy that terminates https, on %s', (dialect) => {
 	it('sends Strict-Transport-Security and a __Host- session cookie with Secure, HttpOnly and SameSite=Lax', async () => {
-		const stack = await startStack(dialect, { AUTH_TRUST_HOST: 'true' })
+		// The proxy's public origin is AUTH_URL (spec: the origin the browser uses); it forwards the host it was asked for.
+		const stack = await startStack(dialect, { AUTH_URL: 'https://localhost', AUTH_TRUST_HOST: 'true', TRUSTED_PROXY_HOPS: '1' })
 		try {
 			const res = await stack.request('acme.localhost', '/learn', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'acme.localhost' } })
 			expect(res.status).toBe(200)

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http'
+import { createServer, request as httpRequest } from 'node:http'
 
 export interface TestResponse {
 	status: number
@@ -42,5 +42,20 @@ export function request(
 		req.on('error', reject)
 		if (init.body !== undefined) req.write(init.body)
 		req.end()
+	})
+}
+
+/**
+ * A port that is free now, for a server whose configuration must name its own
+ * origin (AUTH_URL) before it listens.
+ */
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const probe = createServer()
+		probe.on('error', reject)
+		probe.listen(0, '127.0.0.1', () => {
+			const { port } = probe.address() as { port: number }
+			probe.close(() => resolve(port))
+		})
 	})
 }

@@ -6,7 +6,7 @@ import type { Dialect } from '#db/client.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { createTestDatabase } from './databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS, testEnv } from './env.ts'
-import { request } from './http.ts'
+import { freePort, request } from './http.ts'
 import { startMailSink } from './mail.ts'
 import { browser } from './client.ts'
 
@@ -30,8 +30,10 @@ export async function startStack(dialect: Dialect, envOverrides: Record<string, 
 	const cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID, contentDir: options.cmsContentDir })
 	const mail = await startMailSink()
 	const { listen } = await loadBuiltServer()
-	const env = testEnv({ CMS_API_URL: cms.url, DATABASE_URL: db.url, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mail.port), ...envOverrides })
-	const app = await listen({ env, db, port: 0, host: '127.0.0.1' })
+	// AUTH_URL is the origin browsers use (spec): its scheme and port are those of every absolute URL.
+	const port = await freePort()
+	const env = testEnv({ AUTH_URL: `http://localhost:${port}`, CMS_API_URL: cms.url, DATABASE_URL: db.url, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mail.port), ...envOverrides })
+	const app = await listen({ env, db, port, host: '127.0.0.1' })
 	return {
 		db,
 		cms,

@@ -23,7 +23,7 @@ export default {
 		errors: {
 			invalid: 'E-Mail-Adresse oder Passwort ist falsch.',
 			deactivated: 'Dieses Konto wurde deaktiviert. Wenden Sie sich an Ihre Verwaltung.',
-			noPassword: 'Dieses Konto hat kein Passwort. Melden Sie sich über Ihren externen Anbieter oder mit einem Anmeldelink an.',
+			noPassword: 'Wenn Sie sich sonst über einen externen Anbieter oder einen Anmeldelink anmelden, hat Ihr Konto vielleicht kein Passwort: Melden Sie sich auf diesem Weg an.',
 			tenantInactive: 'Auf dieser Lernplattform sind derzeit keine Anmeldungen möglich.',
 			apexAccountWrongHost: 'Dies ist ein Plattformkonto. Melden Sie sich stattdessen auf der Website der Plattform an.',
 		},

@@ -23,7 +23,7 @@ export default {
 		errors: {
 			invalid: 'Email or password is incorrect.',
 			deactivated: 'This account has been deactivated. Contact your administrator.',
-			noPassword: 'This account has no password. Sign in with your external provider or a sign-in link.',
+			noPassword: 'If you usually sign in with an external provider or a sign-in link, your account may have no password: sign in that way instead.',
 			tenantInactive: 'This site is not accepting sign-ins right now.',
 			apexAccountWrongHost: 'This is a platform account. Sign in on the platform site instead.',
 		},

@@ -23,7 +23,7 @@ export default {
 		errors: {
 			invalid: 'El correo electrónico o la contraseña no son correctos.',
 			deactivated: 'Esta cuenta se ha desactivado. Contacta con tu administrador.',
-			noPassword: 'Esta cuenta no tiene contraseña. Inicia sesión con tu proveedor externo o con un enlace de inicio de sesión.',
+			noPassword: 'Si sueles iniciar sesión con un proveedor externo o con un enlace de inicio de sesión, puede que tu cuenta no tenga contraseña: entra por esa vía.',
 			tenantInactive: 'Este sitio no admite inicios de sesión en este momento.',
 			apexAccountWrongHost: 'Esta es una cuenta de la plataforma. Inicia sesión en el sitio de la plataforma.',
 		},

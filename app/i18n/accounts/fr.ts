@@ -23,7 +23,7 @@ export default {
 		errors: {
 			invalid: 'L’adresse e-mail ou le mot de passe est incorrect.',
 			deactivated: 'Ce compte a été désactivé. Contactez votre administrateur.',
-			noPassword: 'Ce compte n’a pas de mot de passe. Connectez-vous avec votre fournisseur externe ou avec un lien de connexion.',
+			noPassword: 'Si vous vous connectez d’habitude avec un fournisseur externe ou un lien de connexion, votre compte n’a peut-être pas de mot de passe : connectez-vous de cette façon.',
 			tenantInactive: 'Ce site n’accepte pas de connexions pour le moment.',
 			apexAccountWrongHost: 'Il s’agit d’un compte de la plateforme. Connectez-vous plutôt sur le site de la plateforme.',
 		},

@@ -23,7 +23,7 @@ export default {
 		errors: {
 			invalid: 'E-mail ou senha incorretos.',
 			deactivated: 'Esta conta foi desativada. Fale com o seu administrador.',
-			noPassword: 'Esta conta não tem senha. Entre com o seu provedor externo ou com um link de acesso.',
+			noPassword: 'Se você costuma entrar com um provedor externo ou com um link de acesso, sua conta pode não ter senha: entre por esse caminho.',
 			tenantInactive: 'Este site não está aceitando logins no momento.',
 			apexAccountWrongHost: 'Esta é uma conta da plataforma. Entre pelo site da plataforma.',
 		},

@@ -23,7 +23,7 @@ export default {
 		errors: {
 			invalid: '电子邮件或密码不正确。',
 			deactivated: '此账户已被停用。请联系你的管理员。',
-			noPassword: '此账户没有密码。请通过外部登录服务或登录链接登录。',
+			noPassword: '如果你通常通过外部登录服务或登录链接登录，你的账户可能没有密码：请改用该方式登录。',
 			tenantInactive: '此站点目前不接受登录。',
 			apexAccountWrongHost: '这是平台账户。请改在平台站点上登录。',
 		},

@@ -49,6 +49,8 @@ export default {
 		crossSite: 'Dieses Formular wurde von einer anderen Website gesendet. Gehen Sie zurück, laden Sie die Seite neu und versuchen Sie es erneut.',
 		tooLargeTitle: 'Zu viele Daten',
 		tooLarge: 'Ihre Sendung ist größer, als diese Website annimmt (1 MB). Kürzen Sie sie und versuchen Sie es erneut.',
+		badRequest: 'Diese Adresse kann diese Website nicht beantworten. Prüfen Sie den Link und versuchen Sie es erneut.',
+		methodNotAllowed: 'Diese Website nimmt diese Art von Anfrage nicht an.',
 	},
 	validation: {
 		emailRequired: 'Geben Sie Ihre E-Mail-Adresse ein',

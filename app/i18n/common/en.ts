@@ -51,6 +51,8 @@ export default {
 		crossSite: 'This form was sent from another site. Go back, reload the page and try again.',
 		tooLargeTitle: 'Too much data',
 		tooLarge: 'What you sent is larger than this site accepts (1 MB). Shorten it and try again.',
+		badRequest: 'This address is not one this site can answer. Check the link and try again.',
+		methodNotAllowed: 'This site does not accept that kind of request.',
 	},
 	validation: {
 		emailRequired: 'Enter your email address',

@@ -49,6 +49,8 @@ export default {
 		crossSite: 'Este formulario se envió desde otro sitio. Vuelve atrás, recarga la página e inténtalo de nuevo.',
 		tooLargeTitle: 'Demasiados datos',
 		tooLarge: 'Lo que has enviado supera lo que acepta este sitio (1 MB). Acórtalo y vuelve a intentarlo.',
+		badRequest: 'Esta dirección no es una que este sitio pueda responder. Revisa el enlace y vuelve a intentarlo.',
+		methodNotAllowed: 'Este sitio no acepta ese tipo de petición.',
 	},
 	validation: {
 		emailRequired: 'Escribe tu dirección de correo',

@@ -49,6 +49,8 @@ export default {
 		crossSite: 'Ce formulaire a été envoyé depuis un autre site. Revenez en arrière, rechargez la page et réessayez.',
 		tooLargeTitle: 'Trop de données',
 		tooLarge: 'Ce que vous avez envoyé dépasse ce que ce site accepte (1 Mo). Raccourcissez-le et réessayez.',
+		badRequest: 'Ce site ne peut pas répondre à cette adresse. Vérifiez le lien et réessayez.',
+		methodNotAllowed: 'Ce site n’accepte pas ce type de requête.',
 	},
 	validation: {
 		emailRequired: 'Saisissez votre adresse e-mail',

@@ -49,6 +49,8 @@ export default {
 		crossSite: 'Este formulário foi enviado de outro site. Volte, recarregue a página e tente novamente.',
 		tooLargeTitle: 'Dados demais',
 		tooLarge: 'O que você enviou é maior do que este site aceita (1 MB). Reduza e tente novamente.',
+		badRequest: 'Este site não consegue responder a este endereço. Verifique o link e tente novamente.',
+		methodNotAllowed: 'Este site não aceita esse tipo de pedido.',
 	},
 	validation: {
 		emailRequired: 'Informe o seu endereço de e-mail',

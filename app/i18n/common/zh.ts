@@ -49,6 +49,8 @@ export default {
 		crossSite: '此表单是从其他站点提交的。请返回并刷新页面后重试。',
 		tooLargeTitle: '数据过多',
 		tooLarge: '你发送的内容超过了本站接受的上限（1 MB）。请删减后重试。',
+		badRequest: '本站无法响应此地址。请检查链接后重试。',
+		methodNotAllowed: '本站不接受此类请求。',
 	},
 	validation: {
 		emailRequired: '请输入你的电子邮件地址',

@@ -1,0 +1,24 @@
+import { describeError, log } from '#app/utils/log.server.ts'
+
+/**
+ * Work a request leaves for after its answer is sent (RequestContext.afterResponse):
+ * whether it runs, and how long it takes, cannot show in the answer. Failures
+ * are logged; shutdown waits for what is under way.
+ */
+export function createDeferredWork() {
+	const running = new Set<Promise<unknown>>()
+	return {
+		run(tasks: Array<() => Promise<unknown>>) {
+			for (const task of tasks) {
+				const done = Promise.resolve()
+					.then(task)
+					.catch((error) => log.error('request/deferred-failed', { error: describeError(error) }))
+					.finally(() => running.delete(done))
+				running.add(done)
+			}
+		},
+		async settled() {
+			await Promise.allSettled([...running])
+		},
+	}
+}

@@ -1,0 +1,145 @@
+/**
+ * Hostile class: redirect targets taken from input. Each shape of a known open
+ * redirect bypass goes through every place that redirects to a target from
+ * input: sign-in's callbackUrl (posted, and signed-in GET in two locales), the
+ * locale switcher's redirectTo, the external sign-in's return path, and the
+ * request target itself (the server entry's normalisation redirect). Every
+ * Location is resolved as the browser resolves it and must stay on the page's
+ * origin.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DIALECTS } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { startStack, type Stack } from '#tests/support/stack.ts'
+import { hostileClass, staysOnOrigin } from './support.ts'
+
+const ACME = 'acme.localhost'
+
+/** Shapes of open-redirect bypasses: dot segments, backslashes, encodings, schemes, whitespace, userinfo, look-alikes. */
+export const REDIRECT_CORPUS = [
+	'//evil.test',
+	'///evil.test',
+	'////evil.test/x',
+	'/\\evil.test',
+	'\\\\evil.test',
+	'\\/evil.test',
+	'/\\/evil.test',
+	'/\\\\evil.test',
+	'/\\/\\/evil.test',
+	'/.//evil.test',
+	'/./\\evil.test',
+	'/.\\/evil.test',
+	'/..//evil.test/x',
+	'/../..//evil.test',
+	'/..\\\\evil.test',
+	'/x/../..//evil.test',
+	'/%2e//evil.test',
+	'/%2E//evil.test',
+	'/%2e%2e//evil.test',
+	'/.%2e//evil.test',
+	'/%2e./\\evil.test',
+	'/%2e%2e/%2e%2e//evil.test',
+	'/%2F%2Fevil.test',
+	'/%5Cevil.test',
+	'/%5c%5cevil.test',
+	'/%252e%252e//evil.test',
+	'/\t/evil.test',
+	'/\n/evil.test',
+	'/\r\n/evil.test',
+	'\t//evil.test',
+	' //evil.test',
+	'/\u0000/evil.test',
+	'\u0000//evil.test',
+	'https://evil.test',
+	'http://evil.test/learn',
+	'HTTPS://evil.test',
+	'https:evil.test',
+	'https:/evil.test',
+	'https:\\\\evil.test',
+	'//evil.test@acme.localhost',
+	'//acme.localhost@evil.test',
+	'/\\acme.localhost@evil.test',
+	'//evil.test\\@acme.localhost',
+	'//evil.test#@acme.localhost',
+	'//evil.test%2F%2E%2E',
+	'//evil%E3%80%82test',
+	'//evil\u3002test',
+	'//%65vil.test',
+	'//evil.test:80',
+	'//127.0.0.1',
+	'//0x7f.1/',
+	'//[::1]/',
+	'javascript:alert(1)',
+	'JaVaScRiPt:alert(1)',
+	'java\tscript:alert(1)',
+	'data:text/html,<script>alert(1)</script>',
+	'vbscript:msgbox(1)',
+	'/%0d%0aLocation:%20//evil.test',
+	'/\r\nLocation: //evil.test',
+	'/learn/..//evil.test',
+	'/es/..//evil.test',
+	'/learn/%2e%2e//evil.test',
+	'/learn\\..\\..\\\\evil.test',
+	'/?next=//evil.test',
+	'/#//evil.test',
+	'/@evil.test',
+	`/${'a'.repeat(3000)}//evil.test`,
+]
+
+describe.each(DIALECTS)('hostile redirect targets on %s', (dialect) => {
+	let stack: Stack
+	const hostile = hostileClass('redirects', dialect)
+	// Each case signs in from its own address (behind one trusted proxy) so the sign-in limit of 10 does not end the run.
+	let address = 0
+	const nextAddress = () => `203.0.${Math.floor(address / 250)}.${(address++ % 250) + 1}`
+	beforeAll(async () => {
+		stack = await startStack(dialect, { TRUSTED_PROXY_HOPS: '1' })
+	})
+	afterAll(async () => {
+		hostile.report()
+		await stack?.close()
+	})
+
+	it(`has at least 50 bypass shapes (${REDIRECT_CORPUS.length})`, () => {
+		expect(REDIRECT_CORPUS.length).toBeGreaterThanOrEqual(50)
+	})
+
+	it('keeps every Location on the page origin, whatever the target', async () => {
+		const page = (path: string) => `http://${ACME}:${stack.port}${path}`
+		const signedIn = stack.browser(ACME)
+		expect((await signedIn.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD }, { 'x-forwarded-for': nextAddress() })).status).toBe(302)
+		const location = (res: { headers: Record<string, unknown> }) => String(res.headers.location ?? '')
+
+		for (const target of REDIRECT_CORPUS) {
+			const shown = JSON.stringify(target).slice(0, 60)
+			// 1. Sign-in posted with callbackUrl.
+			const b = stack.browser(ACME)
+			const posted = await b.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD, callbackUrl: target }, { 'x-forwarded-for': nextAddress() })
+			hostile.check(`sign-in post ${shown}`, posted.status === 302 && staysOnOrigin(location(posted), page('/learn/sign-in')), `${posted.status} → ${location(posted)}`)
+
+			// 2. Signed-in GET of the sign-in page, unprefixed and under a locale prefix.
+			for (const path of ['/learn/sign-in', '/es/learn/sign-in']) {
+				const res = await signedIn.get(`${path}?callbackUrl=${encodeURIComponent(target)}`)
+				hostile.check(`signed-in GET ${path} ${shown}`, res.status === 302 && staysOnOrigin(location(res), page(path)), `${res.status} → ${location(res)}`)
+			}
+
+			// 3. The locale switcher.
+			const switched = await stack.browser(ACME).post('/learn/locale', { locale: 'fr', redirectTo: target })
+			hostile.check(`locale switcher ${shown}`, switched.status === 303 && staysOnOrigin(location(switched), page('/learn')), `${switched.status} → ${location(switched)}`)
+
+			// 4. The external sign-in's return path: remembered only as a path of this origin.
+			const started = await stack.browser(ACME).post('/api/auth/google', { callbackUrl: target })
+			const remembered = ([] as string[]).concat(started.headers['set-cookie'] ?? []).find((c) => c.startsWith('lms_oauth_next='))
+			const value = remembered ? JSON.parse(Buffer.from(decodeURIComponent(remembered.split(';')[0].split('=')[1]), 'base64').toString('utf8')) : null
+			hostile.check(`external sign-in return ${shown}`, value === null || (typeof value === 'string' && staysOnOrigin(value, page('/api/auth/callback/google'))), `remembered ${JSON.stringify(value)}`)
+
+			// 5. The request target itself, where Node lets it through: the normalisation redirect stays here.
+			if (target.startsWith('/') && !/[\u0000-\u0020\u007f-\uffff]/.test(target)) {
+				const res = await stack.request(ACME, target)
+				const ok = res.status < 300 || res.status >= 400 || staysOnOrigin(location(res), page('/'))
+				hostile.check(`request target ${shown}`, ok, `${res.status} → ${location(res)}`)
+			}
+		}
+		expect(hostile.newFailures()).toEqual([])
+	}, 120_000)
+})
