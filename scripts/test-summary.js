@@ -1,6 +1,6 @@
 // Prints one closing line over the vitest and Playwright JSON reports:
-// "tests: N passed, N failed, N skipped".
-import { existsSync, readFileSync } from 'node:fs'
+// "tests: N passed, N failed, N skipped", after the hostile suite's cases per class.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 
 let passed = 0
 let failed = 0
@@ -23,5 +23,15 @@ if (playwright) {
 	skipped += s.skipped
 	console.log(`playwright: ${s.expected} passed, ${s.unexpected + s.flaky} failed`)
 } else console.log('playwright: no report')
+
+// tests/hostile writes one file per class and database: .tmp/hostile/<class>.<dialect>.json
+if (existsSync('.tmp/hostile')) {
+	const byClass = new Map()
+	for (const file of readdirSync('.tmp/hostile').sort()) {
+		const { class: name, dialect, cases, failures } = read(`.tmp/hostile/${file}`)
+		byClass.set(name, [...(byClass.get(name) ?? []), `${dialect} ${cases} cases, ${failures} failures`])
+	}
+	for (const [name, lines] of byClass) console.log(`hostile ${name}: ${lines.join('; ')}`)
+} else console.log('hostile: no report')
 
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)

@@ -131,7 +131,7 @@ describe.each(DIALECTS)('hostile path spellings on %s', (dialect) => {
 					const servedAt = get.status === 308 ? location : normalPath(spelling)
 					const answer = get.status === 308 ? (await stack.request(SUSPENDED, location)).status : get.status
 					hostile.check(`GET ${SUSPENDED}${spelling}`, answer !== 200 || passthroughs.includes(pagePathOf(servedAt ?? '')), `${get.status} ${location} → ${answer}`)
-					for (const form of [{ name: 'Ivy', email: `ivy-${Math.random()}@initech.test`, password: 'a-long-enough-secret' }, { email: 'learner@initech.test' }]) {
+					for (const form of [{ name: 'Ivy', email: `ivy-${Math.random()}@initech.test`, password: 'a-long-enough-secret' }, { email: 'learner@initech.test' }] as Record<string, string>[]) {
 						const post = await stack.request(SUSPENDED, spelling, {
 							method: 'POST',
 							body: new URLSearchParams(form).toString(),

@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCms } from '#cms/server.ts'
 import { seedDemoData } from '#db/seed.ts'
@@ -9,25 +7,11 @@ import { findUserByEmail, updateUser } from '#db/users.ts'
 import { browser } from '#tests/support/client.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
+import { startAppProcess, type AppProcess } from '#tests/support/process.ts'
 import { request } from '#tests/support/http.ts'
 import { REDIS_URL } from '#tests/support/upstash.ts'
 
 const ACME = 'acme.localhost'
-
-async function freePort() {
-	const server = createServer()
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-	const { port } = server.address() as { port: number }
-	await new Promise<void>((resolve) => server.close(() => resolve()))
-	return port
-}
-
-interface Proc {
-	port: number
-	child: ChildProcess
-	output: string[]
-	exited: Promise<number | null>
-}
 
 /**
  * Two app processes started with `npm run start:prod`'s script on an
@@ -38,48 +22,16 @@ interface Proc {
 describe.each(DIALECTS.filter((d) => d === 'pg'))('two app processes on %s and Redis', () => {
 	let db: TestDatabase
 	let cms: Awaited<ReturnType<typeof startCms>>
-	const procs: Proc[] = []
+	const procs: AppProcess[] = []
 
-	async function startProcess(): Promise<Proc> {
-		const port = await freePort()
-		const output: string[] = []
-		const child = spawn(process.execPath, ['scripts/start-prod.js'], {
-			env: {
-				PATH: process.env.PATH,
-				NODE_ENV: 'test',
-				PORT: String(port),
-				DATABASE_URL: db.url,
-				REDIS_URL,
-				RATE_LIMIT_DRIVER: 'redis',
-				AUTH_URL: `http://localhost:${port}`,
-				CMS_API_URL: cms.url,
-				EMAIL_FROM: 'noreply@lms.test',
-				APP_BASE_DOMAIN: 'localhost',
-				SEED_DEMO_PASSWORD: DEMO_PASSWORD,
-				...TEST_SECRETS,
-			},
-			stdio: ['ignore', 'pipe', 'pipe'],
-		})
-		child.stdout!.on('data', (d) => output.push(String(d)))
-		child.stderr!.on('data', (d) => output.push(String(d)))
-		const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-		const deadline = Date.now() + 60_000
-		for (;;) {
-			if (Date.now() > deadline) throw new Error(`process on ${port} did not start:\n${output.join('')}`)
-			try {
-				if ((await request(port, 'localhost', '/api/health')).status === 200) break
-			} catch {
-				/* not listening yet */
-			}
-			await new Promise((r) => setTimeout(r, 200))
-		}
-		const proc = { port, child, output, exited }
+	async function startProcess() {
+		const proc = await startAppProcess({ DATABASE_URL: db.url, REDIS_URL, RATE_LIMIT_DRIVER: 'redis', CMS_API_URL: cms.url }, { script: 'start-prod' })
 		procs.push(proc)
 		return proc
 	}
 
-	let a: Proc
-	let b: Proc
+	let a: AppProcess
+	let b: AppProcess
 	beforeAll(async () => {
 		db = await createTestDatabase('pg', { migrate: false })
 		cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID })

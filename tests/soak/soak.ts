@@ -12,12 +12,7 @@
 //   soak (<dialect>): <s> s, <clients> clients, <n> requests (…), statuses …, <k> 5xx, <w> acknowledged writes checked, <m> missing
 // and exits non-zero on any 5xx, network error, timeout, missing write or a
 // crashed server.
-import { spawn } from 'node:child_process'
 import { request as httpRequest, Agent } from 'node:http'
-import { createServer } from 'node:net'
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { startCms } from '#cms/server.ts'
 import { listAttempts, listProgress, putEnrollment } from '#db/learning.ts'
@@ -26,6 +21,7 @@ import { createUser } from '#db/users.ts'
 import { createTestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import { startMailSink } from '#tests/support/mail.ts'
+import { startAppProcess } from '#tests/support/process.ts'
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60)
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 50)
@@ -49,16 +45,6 @@ interface Response {
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS * 2 })
-
-function freePort() {
-	return new Promise<number>((resolvePort) => {
-		const server = createServer()
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number }
-			server.close(() => resolvePort(port))
-		})
-	})
-}
 
 function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Response> {
 	return new Promise((resolveResponse, reject) => {
@@ -106,46 +92,8 @@ async function main() {
 	}
 
 	// The app: the production build in a child process.
-	const entry = resolve('build/server/index.js')
-	if (!existsSync(entry)) throw new Error('build/server/index.js is missing: run `npm run build` first')
-	const port = await freePort()
-	const output: string[] = []
-	const child = spawn(
-		process.execPath,
-		['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(pathToFileURL(entry).href)}); await main({ clientDir: ${JSON.stringify(resolve('build/client'))} })`],
-		{
-			env: {
-				PATH: process.env.PATH,
-				NODE_ENV: 'test',
-				PORT: String(port),
-				DATABASE_URL: db.url,
-				AUTH_URL: `http://localhost:${port}`,
-				CMS_API_URL: cms.url,
-				EMAIL_FROM: 'noreply@lms.test',
-				APP_BASE_DOMAIN: 'localhost',
-				RATE_LIMIT_DRIVER: 'memory',
-				SEED_DEMO_PASSWORD: DEMO_PASSWORD,
-				SMTP_HOST: '127.0.0.1',
-				SMTP_PORT: String(mail.port),
-				...TEST_SECRETS,
-			},
-			stdio: ['ignore', 'pipe', 'pipe'],
-		},
-	)
-	child.stdout!.on('data', (d) => output.push(String(d)))
-	child.stderr!.on('data', (d) => output.push(String(d)))
-	let exitCode: number | null = null
-	const exited = new Promise<void>((r) => child.on('exit', (code) => ((exitCode = code), r())))
-	const deadline = Date.now() + 60_000
-	for (;;) {
-		if (exitCode !== null || Date.now() > deadline) throw new Error(`the app did not start:\n${output.join('')}`)
-		try {
-			if ((await send(port, 'GET', '/api/health', {})).status === 200) break
-		} catch {
-			/* not listening yet */
-		}
-		await new Promise((r) => setTimeout(r, 200))
-	}
+	const app = await startAppProcess({ DATABASE_URL: db.url, CMS_API_URL: cms.url, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mail.port) })
+	const { port, child, output } = app
 
 	// Counters.
 	const byKind = new Map<Kind, number>()
@@ -244,7 +192,7 @@ async function main() {
 
 	// Stop the app (SIGTERM drains in-flight requests), then check every acknowledged write.
 	child.kill('SIGTERM')
-	await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))])
+	const exitCode = await Promise.race([app.exited, new Promise((r) => setTimeout(() => r('still running after 20 s'), 20_000))])
 	if (exitCode !== 0) failures.push(`the app exited with ${exitCode}`)
 	const crashLines = output.join('').split('\n').filter((l) => /"event":"request\/failed"|Unhandled|FATAL/.test(l))
 	for (const l of crashLines.slice(0, 5)) failures.push(`server log: ${l.slice(0, 300)}`)

@@ -43,6 +43,8 @@ export async function startStack(dialect: Dialect, envOverrides: Record<string, 
 		port: app.port,
 		/** The app's cache-tag versions (revalidation is observable through them). */
 		tags: app.tags,
+		/** Resolves once the work requests left for after their answers (mail) is done. */
+		settled: () => app.afterResponse.settled(),
 		request: (host: string, path: string, init?: Parameters<typeof request>[3]) => request(app.port, host, path, init),
 		browser: (host: string) => browser(app.port, host),
 		async close() {

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { normalPath, pagePathOf, readRequestTarget } from './request-target.ts'
+
+describe('normalPath', () => {
+	it.each([
+		['/learn', '/learn'],
+		['/learn/', '/learn'],
+		['//learn//sign-in//', '/learn/sign-in'],
+		['/learn/./sign-in', '/learn/sign-in'],
+		['/x/../learn', '/learn'],
+		['/x/%2e%2e/learn', '/learn'],
+		['/x/%2E%2e/learn', '/learn'],
+		['/x/%252e%252e/learn', '/x/%252e%252e/learn'],
+		['/le%61rn', '/learn'],
+		['/learn%2fsign-in', '/learn%2Fsign-in'],
+		['/learn\\sign-in', '/learn/sign-in'],
+		['/.well-known/security.txt/../../learn', '/learn'],
+		['/', '/'],
+		['/..', '/'],
+		['/~user', '/~user'],
+		['/%7euser', '/~user'],
+	])('%s is %s', (raw, normal) => {
+		expect(normalPath(raw)).toBe(normal)
+	})
+})
+
+describe('readRequestTarget', () => {
+	it('routes a path already in normal form, with its query', () => {
+		expect(readRequestTarget('GET', '/learn?x=1')).toEqual({ kind: 'path', path: '/learn', search: '?x=1' })
+	})
+	it('redirects another spelling of a GET and refuses it for a POST', () => {
+		expect(readRequestTarget('GET', '/learn/?x=1')).toMatchObject({ kind: 'redirect', location: '/learn?x=1' })
+		expect(readRequestTarget('HEAD', '//evil.test')).toMatchObject({ kind: 'redirect', location: '/evil.test' })
+		expect(readRequestTarget('POST', '/learn/')).toMatchObject({ kind: 'refused', status: 400, path: '/learn' })
+	})
+	it('refuses methods it does not serve and targets that are not paths', () => {
+		expect(readRequestTarget('TRACE', '/')).toMatchObject({ kind: 'refused', status: 405 })
+		expect(readRequestTarget('GET', 'http://evil.test/')).toMatchObject({ kind: 'refused', status: 400 })
+		expect(readRequestTarget('OPTIONS', '*')).toMatchObject({ kind: 'refused', status: 400 })
+	})
+})
+
+describe('pagePathOf', () => {
+	it('reads React Router data requests as their page', () => {
+		expect(pagePathOf('/learn/reset/abc.data')).toBe('/learn/reset/abc')
+		expect(pagePathOf('/_root.data')).toBe('/')
+		expect(pagePathOf('/learn')).toBe('/learn')
+	})
+})
