@@ -30,6 +30,9 @@ process.on('SIGTERM', () => stop(0))
 
 const localCms = /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(process.env.CMS_API_URL ?? '')
 if (localCms) run('content service', process.execPath, ['--import', 'tsx', 'cms/server.ts'])
+// The app runs in production mode; mail sent to a loopback SMTP server is printed by this one.
+const localMail = /^(127\.0\.0\.1|localhost)$/.test(process.env.SMTP_HOST ?? '') && !process.env.RESEND_API_KEY
+if (localMail) run('mail console', process.execPath, ['--import', 'tsx', 'scripts/mail-console.ts'])
 run('app', process.execPath, ['server.js'])
 
 // Print the URLs once the app answers.
