@@ -86,6 +86,19 @@ export function sqlitePath(url: string) {
 	return url.replace(/^(file|sqlite):(\/\/)?/, '')
 }
 
+/**
+ * Every wait on PostgreSQL is bounded (docs/decisions/0017-faults.md): a new
+ * connection gets 2 s; after a failed one the pool tries again within 50 to
+ * 500 ms (postgres.js grows its default backoff to 20 s, shared by the pool, so
+ * one outage kept requests waiting long after the server was back); on the
+ * server a statement may run 10 s and wait 3 s for a lock.
+ */
+export const POSTGRES_TIMEOUTS = {
+	connect_timeout: 2,
+	backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
+	connection: { statement_timeout: 10_000, lock_timeout: 3_000 },
+}
+
 export interface OpenOptions {
 	/** PostgreSQL pool size (10). */
 	max?: number
@@ -99,7 +112,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
 		const client = postgres(url, {
 			max: options.max ?? 10,
 			onnotice: () => {},
-			connect_timeout: 5,
+			...POSTGRES_TIMEOUTS,
 		})
 		const orm = drizzlePg(client, { schema: pgSchema, logger })
 		return {

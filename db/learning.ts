@@ -232,3 +232,13 @@ export async function assignedCourseSlugs(db: Database, scope: Scope) {
 		.where(and(eq(a.tenant_id, scope.tenantId), eq(a.user_id, scope.userId)))
 	return rows.map((r) => r.slug)
 }
+
+/** Removes every course assignment of the user in the tenant (a course_admin given another role); the course slugs removed. */
+export async function removeCourseAssignments(db: Database, scope: Scope) {
+	const { course_admin_assignments: a } = db.t
+	const rows = await db.orm
+		.delete(a)
+		.where(and(eq(a.tenant_id, scope.tenantId), eq(a.user_id, scope.userId)))
+		.returning({ slug: a.course_slug })
+	return rows.map((r) => r.slug)
+}

@@ -1,4 +1,4 @@
-import { eq, or } from 'drizzle-orm'
+import { eq, or, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import type { TenantStatus } from './schema/values.ts'
@@ -77,9 +77,18 @@ export async function setTenantStatus(db: Database, id: string, status: TenantSt
 	return row ?? null
 }
 
-/** Replaces the per-course flags of one course in the tenant's feature_flags_json. */
-export async function setCourseFlags(db: Database, tenant: Tenant, courseSlug: string, flags: Record<string, boolean>) {
-	const current = (tenant.feature_flags_json ?? {}) as { courses?: Record<string, Record<string, boolean>> }
-	const next = { ...current, courses: { ...(current.courses ?? {}), [courseSlug]: flags } }
-	await db.orm.update(db.t.tenants).set({ feature_flags_json: next, updated_at: new Date() }).where(eq(db.t.tenants.id, tenant.id))
+/**
+ * Replaces the per-course flags of one course in the tenant's
+ * feature_flags_json, inside the database on the row as it is now: concurrent
+ * saves of other courses, and flags changed since this process read the
+ * tenant, are kept (a JSON written back from a cached copy lost them).
+ */
+export async function setCourseFlags(db: Database, tenantId: string, courseSlug: string, flags: Record<string, boolean>) {
+	const t = db.t.tenants
+	const value = JSON.stringify(flags)
+	const merged =
+		db.dialect === 'pg'
+			? sql`jsonb_set(jsonb_set(coalesce(${t.feature_flags_json}, '{}'::jsonb), '{courses}', coalesce(${t.feature_flags_json} -> 'courses', '{}'::jsonb)), array['courses', ${courseSlug}::text], ${value}::jsonb)`
+			: sql`json_set(coalesce(${t.feature_flags_json}, '{}'), ${`$.courses."${courseSlug}"`}, json(${value}))`
+	await db.orm.update(t).set({ feature_flags_json: merged, updated_at: new Date() }).where(eq(t.id, tenantId))
 }

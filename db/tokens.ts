@@ -53,3 +53,13 @@ export async function consumeTokenByHash(db: Database, tokenHash: string, type: 
 		.returning()
 	return row ?? null
 }
+
+/**
+ * Uses up every token of the user not used yet (after a password reset, an
+ * email change or a sign-out everywhere): a link mailed before, perhaps to an
+ * address that is no longer the user's, signs nobody in afterwards.
+ */
+export async function retireTokens(db: Database, userId: string, now = new Date()) {
+	const t = db.t.verification_tokens
+	await db.orm.update(t).set({ used_at: now }).where(and(eq(t.user_id, userId), isNull(t.used_at)))
+}

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { resolve } from 'node:path'
 import { createRequest, sendResponse } from '@remix-run/node-fetch-server'
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
+import { parse as parseCookie } from 'cookie'
 import sirv from 'sirv'
 // The virtual module React Router provides at build time: the routes compiled into this bundle.
 import * as serverBuild from 'virtual:react-router/server-build'
@@ -96,12 +97,13 @@ export function createApp(options: AppOptions) {
 		const localized = splitLocalePath(pagePathOf(path))
 		// The locale: a URL prefix (/es/learn) first, then the lms_locale cookie, Accept-Language, en.
 		// A signed-in user's own locale takes over in the root middleware (app/root.tsx).
-		const locale = localized.locale ?? negotiateLocale(req.headers['accept-language'], cookieValue(req.headers.cookie, 'lms_locale'))
+		const locale = localized.locale ?? negotiateLocale(req.headers['accept-language'], req.headers.cookie ? parseCookie(req.headers.cookie).lms_locale : null)
 		const t = i18n(locale)
 		const text = t.m.common.status
 		const reply = (response: Response) => {
-			// A token in the URL never leaves in a Referer header, not even to this site's own assets.
-			if (TOKEN_PAGE.test(localized.path)) response.headers.set('referrer-policy', 'no-referrer')
+			// A token in the URL never leaves in a Referer header, not even to this site's own assets;
+			// nor one carried in a callbackUrl (a token page's sign-in redirect).
+			if (TOKEN_PAGE.test(localized.path) || /[?&]callbackUrl=/.test(target.search)) response.headers.set('referrer-policy', 'no-referrer')
 			return send(res, response)
 		}
 		// Refused before routing: the JSON envelope under /api/, else a branded page.
@@ -139,6 +141,7 @@ export function createApp(options: AppOptions) {
 
 		const tenant = resolution.kind === 'tenant' ? resolution.tenant : null
 		if (tenant?.status === 'suspended' && !SUSPENDED_PASSTHROUGH.some((allowed) => allowed.test(localized.path))) {
+			if (isApi(path)) return reply(jsonError(503, 'SERVICE_UNAVAILABLE', 'This site is temporarily unavailable'))
 			return reply(
 				statusPage({
 					status: 503,
@@ -300,17 +303,6 @@ function isApi(path: string) {
 function firstHeader(value: string | string[] | undefined) {
 	const v = Array.isArray(value) ? value[0] : value
 	return v?.split(',')[0]?.trim() || undefined
-}
-
-function cookieValue(header: string | undefined, name: string) {
-	const match = header?.split(';').map((c) => c.trim().split('=')).find(([k]) => k === name)
-	if (!match) return null
-	try {
-		return decodeURIComponent(match[1] ?? '')
-	} catch {
-		// A malformed value (`%`) is no value.
-		return null
-	}
 }
 
 /** Starts an HTTP server; resolves once it listens. Used by server.js and the tests. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
+import { parse as parseCookie } from 'cookie'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { TagStore } from '#app/utils/cache-tags.server.ts'
 import { hashInlineScripts } from '#app/utils/csp.ts'
@@ -12,7 +13,7 @@ const gz = promisify(gzip)
 const CACHEABLE = [/^\/$/, /^\/learn$/, /^\/learn\/course\/[a-z0-9-]+$/, /^\/blog$/, /^\/blog\/[a-z0-9-]+$/, /^\/[a-z0-9-]+$/, /^\/robots\.txt$/, /^\/sitemap\.xml$/]
 /** Pages are revalidated on every visit (their ETag answers 304); the discovery files keep the max-age their routes chose. */
 const STORABLE_TYPES = ['text/html', 'text/plain', 'application/xml']
-const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-)?lms_session=/
+const SESSION_COOKIES = ['lms_session', '__Host-lms_session']
 
 export interface CachedAnswer {
 	status: number
@@ -72,7 +73,8 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 
 	function keyFor(method: string | undefined, url: string, host: string, locale: string, cookie: string | undefined) {
 		if (method !== 'GET' && method !== 'HEAD') return null
-		if (url.includes('?') || (cookie && SESSION_COOKIE.test(cookie))) return null
+		// Read with the parser the session is read with (`lms_session =x` is a session to it).
+		if (url.includes('?') || (cookie && SESSION_COOKIES.some((name) => name in parseCookie(cookie)))) return null
 		if (!CACHEABLE.some((re) => re.test(url))) return null
 		return `${host}|${locale}|${url}`
 	}
@@ -91,7 +93,9 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 	/** Stores a rendered page; `versions` were taken before the render began, so an invalidation during it wins. */
 	async function store(key: string, response: Response, readTags: string[], versions: number[]): Promise<Entry | null> {
 		const type = response.headers.get('content-type') ?? ''
-		if (response.status !== 200 || !STORABLE_TYPES.some((t) => type.startsWith(t)) || response.headers.has('set-cookie')) return null
+		// An answer for one person (private, no-store: every signed-in page) is never filed for everyone.
+		const personal = /\b(?:private|no-store)\b/i.test(response.headers.get('cache-control') ?? '')
+		if (response.status !== 200 || !STORABLE_TYPES.some((t) => type.startsWith(t)) || response.headers.has('set-cookie') || personal) return null
 		let identity = Buffer.from(await response.arrayBuffer())
 		if (identity.length > maxBytes) return null
 		const policy = response.headers.get('content-security-policy')

@@ -1,14 +1,12 @@
+import { stringify } from 'csv-stringify/sync'
 import { requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { requireAdminCourse, rosterRows } from '#app/utils/course-analytics.server.ts'
 import { flattenEntries } from '#app/utils/learning.server.ts'
 import type { Route } from './+types/admin.courses.$slug.export.ts'
 
-// Cells that start with = + - @ would run as formulas in a spreadsheet: prefix them.
-const cell = (value: string | number | null) => {
-	const text = value === null ? '' : String(value)
-	const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text
-	return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
-}
+// Every cell quoted (a spreadsheet whose list separator is `;` would split `a;=1+1` and run the
+// formula), and cells that start like a formula (= + - @ tab cr) prefixed with '.
+const toCsv = (rows: Array<Array<string | number | null>>) => stringify(rows, { quoted: true, escape_formulas: true, record_delimiter: 'windows' })
 
 /** The roster and quiz results of a course as CSV. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -18,10 +16,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	const { rows } = await rosterRows(scope, course)
 	const quizzes = flattenEntries(course).filter((e) => e.type === 'quiz')
 	const header = ['name', 'email', 'status', 'enrolled_at', 'completed_at', 'progress_percent', ...quizzes.flatMap((q) => [`${q.slug}_best_score`, `${q.slug}_attempts`, `${q.slug}_passed`])]
-	const lines = rows.map((r) =>
-		[r.name, r.email, r.status, r.enrolledAt, r.completedAt, r.progress, ...r.quizzes.flatMap((q) => [q.best, q.attempts, q.passed ? 'yes' : 'no'])].map(cell).join(','),
-	)
-	return new Response(`${[header.join(','), ...lines].join('\r\n')}\r\n`, {
+	const lines = rows.map((r) => [r.name, r.email, r.status, r.enrolledAt, r.completedAt, r.progress, ...r.quizzes.flatMap((q) => [q.best, q.attempts, q.passed ? 'yes' : 'no'])])
+	return new Response(toCsv([header, ...lines]), {
 		headers: {
 			'content-type': 'text/csv; charset=utf-8',
 			'content-disposition': `attachment; filename="${course.slug}-roster.csv"`,

@@ -27,7 +27,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const course = await requireAdminCourse(scope, params.slug)
 	const form = await readForm(request)
 	const flags = { sequential: form.get('sequential') === 'on' }
-	await setCourseFlags(scope.ctx.db, scope.tenant, course.slug, flags)
+	await setCourseFlags(scope.ctx.db, scope.tenant.id, course.slug, flags)
 	scope.ctx.tags.revalidate([TENANTS_TAG])
 	await auditAdmin(scope, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: scope.tenant.id }, flags)
 	return redirect(localePath(scope.ctx.locale, `/admin/courses/${course.slug}/settings?saved`))

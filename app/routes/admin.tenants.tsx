@@ -1,5 +1,5 @@
 import { readForm } from '#app/utils/forms.server.ts'
-import { NO_NUL } from '#app/utils/validation.ts'
+import { DISPLAY_TEXT } from '#app/utils/validation.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
@@ -27,7 +27,7 @@ const createSchema = z.object({
 		.trim()
 		.min(1, 'admin.tenants.errors.nameRequired')
 		.max(120, 'admin.tenants.errors.nameTooLong')
-		.regex(NO_NUL, 'common.validation.controlCharacters'),
+		.regex(DISPLAY_TEXT, 'common.validation.controlCharacters'),
 	custom_domain: z
 		.string()
 		.trim()
@@ -81,6 +81,10 @@ export async function action({ context, request }: Route.ActionArgs) {
 	const submission = parseWithZod(form, { schema: createSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), error: null }, { status: 400 })
 	const { slug, name, custom_domain } = submission.value
+	// Hosts under APP_BASE_DOMAIN are tenants' subdomains and the apex: a custom domain there would take another's.
+	if (custom_domain && (custom_domain === ctx.env.APP_BASE_DOMAIN || custom_domain.endsWith(`.${ctx.env.APP_BASE_DOMAIN}`))) {
+		return data({ result: submission.reply({ fieldErrors: { custom_domain: ['admin.tenants.errors.domainReserved'] } }), error: null }, { status: 400 })
+	}
 	const tenant = await createTenant(ctx.db, { slug, name, custom_domain: custom_domain ?? null })
 	if (tenant) ctx.tags.revalidate([TENANTS_TAG])
 	if (!tenant) return data({ result: submission.reply({ fieldErrors: { slug: ['admin.tenants.errors.taken'] } }), error: null }, { status: 409 })

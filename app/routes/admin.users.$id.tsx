@@ -7,6 +7,8 @@ import { localePath } from '#app/i18n/locales.ts'
 import { auditAdmin, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { findScopedUser } from '#db/admin.ts'
+import { removeCourseAssignments } from '#db/learning.ts'
+import { retireTokens } from '#db/tokens.ts'
 import { INVITABLE_ROLES, type Role } from '#db/schema/values.ts'
 import { updateUser, type User } from '#db/users.ts'
 import type { Route } from './+types/admin.users.$id.ts'
@@ -78,7 +80,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			if (!parsed.success) return data({ error: null, fieldErrors: { role: parsed.error.issues.map((i) => i.message) } }, { status: 400 })
 			if (parsed.data.role === target.role) return done('role-changed')
 			await updateUser(ctx.db, target.id, { role: parsed.data.role }, { bumpTokenVersion: true })
-			await audit('user.role_changed', { from: target.role, to: parsed.data.role })
+			// Course assignments belong to the course_admin role: they do not wait for a later promotion.
+			const unassigned = target.role === 'course_admin' ? await removeCourseAssignments(ctx.db, { tenantId: target.tenant_id!, userId: target.id }) : []
+			await audit('user.role_changed', { from: target.role, to: parsed.data.role, ...(unassigned.length ? { unassigned } : {}) })
 			return done('role-changed')
 		}
 		case 'deactivate':
@@ -90,6 +94,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			await audit('user.reactivated')
 			return done('reactivated')
 		case 'force-sign-out':
+			await retireTokens(ctx.db, target.id)
 			await updateUser(ctx.db, target.id, {}, { bumpTokenVersion: true })
 			await audit('user.signed_out')
 			return done('signed-out')

@@ -23,7 +23,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	const existing = await findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email)
 	return {
 		problem: null,
-		invite: { email: check.invitation.email, role: check.invitation.role, courseSlug: check.invitation.course_slug, hasAccount: Boolean(existing) },
+		invite: { email: check.invitation.email, role: check.invitation.role, courseSlug: check.invitation.course_slug, hasAccount: Boolean(existing?.email_verified_at) },
 	}
 }
 
@@ -31,7 +31,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const check = await checkInvitation(ctx, params.token)
 	if (!check.ok) return data({ problem: check.reason, result: undefined }, { status: 410 })
-	const hasAccount = Boolean(await findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email))
+	// An account whose address was never proven gets the invitee's own name and password too.
+	const hasAccount = Boolean((await findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email))?.email_verified_at)
 	let newUser: { name: string; passwordHash: string } | null = null
 	if (!hasAccount) {
 		const submission = parseWithZod(await readForm(request), { schema: newUserSchema })

@@ -10,6 +10,7 @@ import { consumeToken, peekToken, tokenPayload } from '#app/utils/tokens.server.
 import { emailField } from '#app/utils/validation.ts'
 import { isUniqueViolation } from '#db/client.ts'
 import { revokeSession } from '#db/sessions.ts'
+import { retireTokens } from '#db/tokens.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import type { Route } from './+types/learn.account.email.$token.ts'
 
@@ -34,7 +35,9 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 	if (await findUserByEmail(ctx.db, user.tenant_id, newEmail.data)) return { problem: 'taken' as const, newEmail: null }
 	const check = await consumeToken(ctx.db, params.token, 'email_change')
 	if (!check.ok) return { problem: check.reason, newEmail: null }
-	const updated = await updateUser(ctx.db, user.id, { email: newEmail.data, email_verified_at: new Date() }).catch((error) => {
+	// Links mailed to the old address no longer sign in, and every other session ends (this one is replaced).
+	await retireTokens(ctx.db, user.id)
+	const updated = await updateUser(ctx.db, user.id, { email: newEmail.data, email_verified_at: new Date() }, { bumpTokenVersion: true }).catch((error) => {
 		// Taken between the check and the update: the unique key decided.
 		if (isUniqueViolation(error)) return null
 		throw error

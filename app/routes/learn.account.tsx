@@ -9,18 +9,21 @@ import { requireSession } from '#app/utils/auth.server.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { endSession } from '#app/utils/session.server.ts'
-import { emailField } from '#app/utils/validation.ts'
+import { emailField, passwordField } from '#app/utils/validation.ts'
+import { verifyPassword } from '#app/utils/password.server.ts'
 import { LOCALE_NAMES, LOCALES, localePath } from '#app/i18n/locales.ts'
 import { localeCookie } from '#app/utils/locale.server.ts'
+import { retireTokens } from '#db/tokens.ts'
 import { updateUser } from '#db/users.ts'
 import type { Route } from './+types/learn.account.ts'
 
-const emailSchema = z.object({ intent: z.literal('change-email'), newEmail: emailField })
+// The current password, for an account that has one: a session alone (a borrowed device) cannot move the account away.
+const emailSchema = z.object({ intent: z.literal('change-email'), newEmail: emailField, currentPassword: passwordField.optional() })
 const localeSchema = z.object({ intent: z.literal('locale'), locale: z.enum(LOCALES, 'common.validation.choose') })
 
 export function loader({ context, request }: Route.LoaderArgs) {
 	const { claims, user } = requireSession(context, request)
-	return { name: claims.name, email: claims.email, locale: user.locale }
+	return { name: claims.name, email: claims.email, locale: user.locale, hasPassword: Boolean(user.password_hash) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -31,6 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 	// signOutEverywhereAction
 	if (formData.get('intent') === 'sign-out-everywhere') {
+		await retireTokens(ctx.db, user.id)
 		await updateUser(ctx.db, user.id, {}, { bumpTokenVersion: true })
 		return redirect(localePath(ctx.locale, '/learn/sign-in?notice=signed-out'), { headers: { 'set-cookie': await endSession(ctx, session) } })
 	}
@@ -50,8 +54,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const submission = parseWithZod(formData, { schema: emailSchema })
 	const limited = await limitForm(ctx, 'magic', `email-change|${user.id}`, submission)
 	if (limited) return limited
-	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-	const { newEmail } = submission.value
+	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['currentPassword'] }) }, { status: 400 })
+	const { newEmail, currentPassword } = submission.value
+	if (user.password_hash && !(await verifyPassword(currentPassword ?? '', user.password_hash))) {
+		return data({ result: submission.reply({ fieldErrors: { currentPassword: ['accounts.account.wrongPassword'] }, hideFields: ['currentPassword'] }) }, { status: 400 })
+	}
 	if (newEmail === user.email) return data({ result: submission.reply({ fieldErrors: { newEmail: ['accounts.account.sameEmail'] } }) }, { status: 400 })
 	// The same answer whether or not another account uses the address (no account oracle): the link goes
 	// out either way, after the answer, and confirming it says when the address is taken.
@@ -84,6 +91,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 				<FormError errors={form.errors} id={form.errorId} />
 				<input type="hidden" name="intent" value="change-email" />
 				<Field label={text.newEmail} meta={fields.newEmail} type="email" autoComplete="email" />
+				{loaderData.hasPassword ? <Field label={text.currentPassword} meta={fields.currentPassword} type="password" autoComplete="current-password" /> : null}
 				<Submit>{text.sendConfirmation}</Submit>
 			</Form>
 			<h2>{text.language}</h2>

@@ -11,6 +11,7 @@ import { signInWithConsumedToken } from '#app/utils/auth.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { consumeToken, hostTokenScope, peekToken } from '#app/utils/tokens.server.ts'
 import { newPasswordField } from '#app/utils/validation.ts'
+import { retireTokens } from '#db/tokens.ts'
 import { findUserById, updateUser } from '#db/users.ts'
 import type { Route } from './+types/learn.reset.$token.ts'
 
@@ -33,8 +34,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	if (!check.ok) return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: check.reason }, { status: 410 })
 	const user = await findUserById(ctx.db, check.token.user_id)
 	if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return data({ result: submission.reply(), problem: 'invalid' as const }, { status: 410 })
-	// A new password signs out every other session.
-	await updateUser(ctx.db, user.id, { password_hash: await hashPassword(submission.value.password) }, { bumpTokenVersion: true })
+	// A new password signs out every other session and retires every other link mailed before it.
+	// Opening a reset link also proves the mailbox.
+	await retireTokens(ctx.db, user.id)
+	await updateUser(ctx.db, user.id, { password_hash: await hashPassword(submission.value.password), email_verified_at: user.email_verified_at ?? new Date() }, { bumpTokenVersion: true })
 	const signedIn = await signInWithConsumedToken(ctx, user.id, check.token.id)
 	if (signedIn) return signedIn
 	return data({ result: submission.reply(), problem: 'invalid' as const }, { status: 403 })

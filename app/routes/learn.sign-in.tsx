@@ -7,6 +7,7 @@ import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { authenticate, localeLanding, roleLanding, safeCallbackUrl, signInAndRedirect, type CredentialsFailure } from '#app/utils/auth.server.ts'
+import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { getSession } from '#app/utils/session.server.ts'
@@ -31,6 +32,7 @@ const MESSAGES: Record<CredentialsFailure, string[]> = {
 	deactivated: ['accounts.signIn.errors.deactivated'],
 	tenant_inactive: ['accounts.signIn.errors.tenantInactive'],
 	apex_account_wrong_host: ['accounts.signIn.errors.apexAccountWrongHost'],
+	unverified: ['accounts.signIn.errors.unverified'],
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -55,6 +57,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 
 	const result = await authenticate(ctx, { kind: 'credentials', ...submission.value })
+	// The right password for an address not confirmed yet: a new confirmation link (the sign-in limit bounds how many).
+	if (!result.ok && result.reason === 'unverified' && result.user) {
+		const user = result.user
+		ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'email_verify'))
+	}
 	if (!result.ok) {
 		const invalid = result.reason === 'invalid' || result.reason === 'no_password'
 		return data(

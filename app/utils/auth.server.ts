@@ -3,7 +3,7 @@ import { redirect, type RouterContextProvider } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
 import { isLocale, localePath, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
 import type { TokenType } from '#db/schema/values.ts'
-import { findSignInCandidates, findUserById, updateUser, type User } from '#db/users.ts'
+import { findSignInCandidates, findUserById, noPassword, updateUser, type User } from '#db/users.ts'
 import { consumeToken, hostTokenScope } from './tokens.server.ts'
 import { hashPassword, verifyPassword } from './password.server.ts'
 import { commitUserSession, getSession, type CurrentSession, type SessionClaims, type SessionCommit } from './session.server.ts'
@@ -16,7 +16,8 @@ const HERE = 'http://same.origin'
  * newlines dropped, backslashes read as slashes, `.`, `..` and `%2e`
  * segments applied), and accepted only if the result stays on this origin and
  * is itself a one-slash path that the browser will read the same way again
- * (`/.//evil.com` resolves to `//evil.com`, which is another site).
+ * (`/.//evil.com` resolves to `//evil.com`, which is another site). Callers
+ * that transform the path check the result again.
  */
 export function safeCallbackUrl(raw: unknown): string | null {
 	if (typeof raw !== 'string' || raw.length > 2048 || !raw.startsWith('/')) return null
@@ -27,7 +28,9 @@ export function safeCallbackUrl(raw: unknown): string | null {
 		return null
 	}
 	if (url.origin !== HERE) return null
-	const path = `${url.pathname}${url.search}${url.hash}`
+	// Runs of slashes collapsed, so that what is built from the path later (a locale prefix taken
+	// off: `/es//evil.com`) cannot turn into a protocol-relative URL either.
+	const path = `${url.pathname.replace(/\/{2,}/g, '/')}${url.search}${url.hash}`
 	if (path.startsWith('//') || path.includes('\\') || new URL(path, HERE).origin !== HERE) return null
 	return path
 }
@@ -69,12 +72,12 @@ export function requireSession(context: Readonly<RouterContextProvider>, request
 	return session
 }
 
-export type CredentialsFailure = 'invalid' | 'deactivated' | 'no_password' | 'tenant_inactive' | 'apex_account_wrong_host'
+export type CredentialsFailure = 'invalid' | 'deactivated' | 'no_password' | 'tenant_inactive' | 'apex_account_wrong_host' | 'unverified'
 export type AuthInput =
 	| { kind: 'credentials'; email: string; password: string }
 	| { kind: 'consumed_token'; userId: string; proof: string }
 /** `proof`: the consumed-token proof that authenticated, which can mint one session only (commitUserSession). */
-export type AuthResult = { ok: true; user: User; proof?: string } | { ok: false; reason: CredentialsFailure }
+export type AuthResult = { ok: true; user: User; proof?: string } | { ok: false; reason: CredentialsFailure; user?: User }
 
 // Verified against when no account with a password matches, so every answer costs one hash check.
 let dummyHash: Promise<string> | null = null
@@ -109,7 +112,24 @@ export async function authenticate(ctx: RequestContext, input: AuthInput): Promi
 	if (!user.password_hash) return { ok: false, reason: 'no_password' }
 	if (!matches) return { ok: false, reason: 'invalid' }
 	if (user.deactivated_at) return { ok: false, reason: 'deactivated' }
+	// A password chosen before the address was proven may not be its owner's (account pre-hijacking).
+	if (!user.email_verified_at) return { ok: false, reason: 'unverified', user }
 	return { ok: true, user }
+}
+
+/**
+ * The first proof that a person reads the account's mailbox: the address
+ * becomes verified and every session minted before is ended (token_version).
+ * A password set before it, by whoever signed up with the address, is kept
+ * only when the proof is that sign-up's own verification link; proven any
+ * other way (magic link, invitation, external sign-in, reset), it is dropped,
+ * so nobody who pre-registered someone else's address keeps a way in.
+ */
+export async function proveMailbox(ctx: RequestContext, user: User, via: 'verification' | 'other') {
+	if (user.email_verified_at) return user
+	const dropPassword = via === 'other' && Boolean(user.password_hash)
+	const updated = await updateUser(ctx.db, user.id, { email_verified_at: new Date(), ...(dropPassword ? { password_hash: noPassword(ctx.db) } : {}) }, { bumpTokenVersion: true })
+	return updated ?? user
 }
 
 const PROOF_TTL_MS = 60_000
@@ -169,6 +189,6 @@ export async function signInWithEmailedToken(ctx: RequestContext, raw: string, t
 	if (!check.ok) return { reason: check.reason }
 	const user = await findUserById(ctx.db, check.token.user_id)
 	if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return { reason: 'invalid' as const }
-	if (!user.email_verified_at) await updateUser(ctx.db, user.id, { email_verified_at: new Date() })
+	await proveMailbox(ctx, user, type === 'email_verify' ? 'verification' : 'other')
 	return (await signInWithConsumedToken(ctx, user.id, check.token.id)) ?? { reason: 'invalid' as const }
 }

@@ -3,7 +3,8 @@ import { OAuth2Strategy } from 'remix-auth-oauth2'
 import { z } from 'zod'
 import type { RequestContext } from '#app/context.ts'
 import { findLinkedUserId, linkIdentity } from '#db/oauth.ts'
-import { createUser, findUserByEmail, findUserById, noPassword, updateUser, type User } from '#db/users.ts'
+import { createUser, findUserByEmail, findUserById, noPassword, type User } from '#db/users.ts'
+import { proveMailbox } from './auth.server.ts'
 import type { Env } from './env.server.ts'
 
 export const PROVIDERS = ['google', 'github'] as const
@@ -184,8 +185,9 @@ export async function resolveExternalUser(ctx: RequestContext, profile: External
 			})) ?? (await findUserByEmail(ctx.db, tenant.id, profile.email))
 		if (!user) throw new Error('external sign-in could not create the user')
 		created = true
-	} else if (!user.email_verified_at) {
-		user = (await updateUser(ctx.db, user.id, { email_verified_at: new Date() })) ?? user
+	} else {
+		// The provider proved the address (rule 4.3): verified, and a password set before that dropped.
+		user = await proveMailbox(ctx, user, 'other')
 	}
 	await linkIdentity(ctx.db, { tenantId: tenant.id, userId: user.id, provider: profile.provider, subject: profile.subject, avatarUrl: profile.picture })
 	return { user, created }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addressKey, ipEmailKey } from './rate-limit.server.ts'
+import { addressKey, createMemoryDriver, ipEmailKey } from './rate-limit.server.ts'
 
 describe('addressKey', () => {
 	it('keeps an IPv4 address and counts an IPv6 one by its /64', () => {
@@ -11,5 +11,16 @@ describe('addressKey', () => {
 	})
 	it('keys sign-in by address and normalized email', () => {
 		expect(ipEmailKey('2001:db8:1:2::9', ' A@B.test ')).toBe('2001:db8:1:2::/64|a@b.test')
+	})
+})
+
+describe('the memory driver', () => {
+	it('keeps at most its number of keys however many clients come', async () => {
+		const driver = createMemoryDriver(1000)
+		for (let i = 0; i < 5000; i++) await driver.consume('auth.signIn', `198.51.100.${i}|x@y.test`)
+		expect(driver.size!()).toBeLessThanOrEqual(1000)
+		// A key still counts while it is kept.
+		for (let i = 0; i < 10; i++) await driver.consume('auth.signIn', 'kept')
+		expect((await driver.consume('auth.signIn', 'kept')).allowed).toBe(false)
 	})
 })

@@ -30,26 +30,38 @@ export interface RateLimitResult {
  */
 export interface RateLimitDriver {
 	consume(policy: Policy, key: string): Promise<RateLimitResult>
+	/** Keys held in this process (the memory driver). */
+	size?(): number
 }
 
-export function createMemoryDriver(): RateLimitDriver {
+/** Keys the memory driver keeps at most: past that, expired ones go, then the oldest (a flood of new keys cannot grow the process). */
+export const MEMORY_DRIVER_MAX_KEYS = 100_000
+
+export function createMemoryDriver(maxKeys = MEMORY_DRIVER_MAX_KEYS): RateLimitDriver {
 	const limiters = new Map<string, { limiter: RateLimiter; expires: number }>()
 	return {
 		async consume(policy, key) {
 			const { points, windowMs } = POLICIES[policy]
 			const now = Date.now()
-			if (limiters.size > 50_000) {
-				for (const [k, v] of limiters) if (v.expires < now) limiters.delete(k)
-			}
 			const id = `${policy}\u0000${key}`
 			let entry = limiters.get(id)
 			if (!entry || entry.expires < now) {
+				if (limiters.size >= maxKeys) {
+					for (const [k, v] of limiters) if (v.expires < now) limiters.delete(k)
+					// A Map iterates in insertion order: the oldest windows go first.
+					for (const k of limiters.keys()) {
+						if (limiters.size < maxKeys * 0.9) break
+						limiters.delete(k)
+					}
+				}
+				limiters.delete(id)
 				entry = { limiter: new RateLimiter({ tokensPerInterval: points, interval: windowMs }), expires: now + windowMs }
 				limiters.set(id, entry)
 			}
 			if (entry.limiter.tryRemoveTokens(1)) return { allowed: true, retryAfter: 0 }
 			return { allowed: false, retryAfter: Math.max(1, Math.ceil((entry.expires - now) / 1000)) }
 		},
+		size: () => limiters.size,
 	}
 }
 

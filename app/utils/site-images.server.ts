@@ -4,6 +4,7 @@ import satori from 'satori'
 import sharp from 'sharp'
 import type { RequestContext } from '#app/context.ts'
 import { describeError, log } from './log.server.ts'
+import { fetchPublic } from './public-fetch.server.ts'
 import { DEFAULT_THEME_COLOR, readableOn, siteDocument } from './site.server.ts'
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable'
@@ -21,17 +22,17 @@ export function fallbackFile(name: FallbackFile) {
 
 /**
  * The bytes behind an image field of the site document: a same-origin asset
- * URL is read from the content service (with its key), an absolute http(s)
- * URL is fetched (3 s, 5 MiB at most). Null for a missing field, an invalid
- * URL or any retrieval error (logged).
+ * URL is read from the content service (with its key), an absolute https URL
+ * on a public address is fetched (3 s, 5 MiB at most, no redirects:
+ * fetchPublic). Null for a missing field, an invalid or refused URL or any
+ * retrieval error (logged).
  */
 async function sourceBytes(ctx: RequestContext, url: string | null | undefined): Promise<Buffer | null> {
 	if (!url) return null
 	try {
-		let response: Response
-		if (url.startsWith('/api/cms/site/assets/')) response = await ctx.cms.asset(ctx.site, decodeURIComponent(url.slice('/api/cms/site/assets/'.length).split('/')[0]), {})
-		else if (/^https?:\/\//i.test(url)) response = await fetch(url, { signal: AbortSignal.timeout(3000), redirect: 'follow' })
-		else return null
+		if (/^https?:\/\//i.test(url)) return await fetchPublic(url, { timeoutMs: 3000, maxBytes: MAX_SOURCE_BYTES })
+		if (!url.startsWith('/api/cms/site/assets/')) return null
+		const response = await ctx.cms.asset(ctx.site, decodeURIComponent(url.slice('/api/cms/site/assets/'.length).split('/')[0]), {})
 		if (!response.ok) {
 			await response.body?.cancel()
 			throw new Error(`status ${response.status}`)

@@ -33,7 +33,9 @@ export async function resolveHost(db: Database, host: string, baseDomain: string
 	const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : null
 	const slug = label && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : null
 	const rows = await findTenantsByDomainOrSlug(db, host, slug)
-	const tenant = rows.find((t) => t.custom_domain === host) ?? rows.find((t) => slug !== null && t.slug === slug)
+	// A host under the base domain is always a slug's: no custom domain can take another tenant's subdomain.
+	const byDomain = label === null ? rows.find((t) => t.custom_domain === host) : undefined
+	const tenant = byDomain ?? rows.find((t) => slug !== null && t.slug === slug)
 	if (!tenant || tenant.status === 'archived') return { kind: 'unknown' }
 	return { kind: 'tenant', tenant }
 }

@@ -30,12 +30,19 @@ export const newPasswordField = z
 /** Text without NUL (U+0000): PostgreSQL cannot store or compare it, so both databases refuse it at the boundary. */
 export const NO_NUL = /^[^\u0000]*$/
 
+/**
+ * Text shown to other people (names): no control characters and no
+ * bidirectional overrides, embeddings, isolates or marks, which make a name
+ * display as something else (`\u202egnp.exe`).
+ */
+export const DISPLAY_TEXT = /^[^\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/
+
 export const nameField = z
 	.string({ error: 'common.validation.nameRequired' })
 	.trim()
 	.min(1, 'common.validation.nameRequired')
 	.max(100, 'common.validation.max100')
-	.regex(NO_NUL, 'common.validation.controlCharacters')
+	.regex(DISPLAY_TEXT, 'common.validation.controlCharacters')
 
 /**
  * A page number from a query string: a whole number from 1 to 10,000, else 1.

@@ -194,12 +194,12 @@ describe.each(DIALECTS)('hostile enumeration on %s', (dialect) => {
 				await user('password')
 				const email = `free-${++n}@acme.test`
 				const cookie = await signedIn()
-				return { send: () => post('/learn/account', { intent: 'change-email', newEmail: email }, cookie), email }
+				return { send: () => post('/learn/account', { intent: 'change-email', newEmail: email, currentPassword: 'a-good-long-secret' }, cookie), email }
 			},
 			taken: async () => {
 				const email = await user('password')
 				const cookie = await signedIn()
-				return { send: () => post('/learn/account', { intent: 'change-email', newEmail: email }, cookie), email }
+				return { send: () => post('/learn/account', { intent: 'change-email', newEmail: email, currentPassword: 'a-good-long-secret' }, cookie), email }
 			},
 		})
 		expect(hostile.newFailures()).toEqual([])

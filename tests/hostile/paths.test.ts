@@ -15,6 +15,7 @@ import { issueToken } from '#app/utils/tokens.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 import { normalPath, pagePathOf } from '#server/request-target.ts'
 import { hostileClass, staysOnOrigin } from './support.ts'
@@ -195,6 +196,20 @@ describe.each(DIALECTS)('hostile path spellings on %s', (dialect) => {
 			const res = await stack.request(ACME, spelling)
 			hostile.check(`cache ${spelling}`, res.status !== 200 || normalPath(spelling) === '/learn', `${res.status} ${res.headers['x-page-cache']}`)
 		}
+		// A session cookie in a spelling the session reader accepts: the page is the user's, never filed for everyone.
+		const b = stack.browser(ACME)
+		await b.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD })
+		const value = b.jar.get('lms_session')!
+		for (const cookie of [`lms_session =${value}`, `lms_session\t=${value}`, ` lms_session = ${value}`, `x=1;lms_session =${value}`]) {
+			for (const page of ['/learn/course/intro-to-web', '/', '/blog']) {
+				const mine = await stack.request(ACME, page, { headers: { cookie, 'accept-language': 'de' } })
+				const anonymous = await stack.request(ACME, page, { headers: { 'accept-language': 'de' } })
+				hostile.check(`${JSON.stringify(cookie.slice(0, 16))} on ${page}`, mine.headers['cache-control'] === 'private, no-store' && !anonymous.text.includes('Lena Learner') && !anonymous.text.includes('/learn/sign-out'), `${mine.headers['cache-control']} ${anonymous.headers['x-page-cache']}`)
+			}
+		}
+		// A token carried in a callbackUrl stays out of Referer too.
+		const signIn = await stack.request(ACME, `/learn/sign-in?callbackUrl=${encodeURIComponent(`/learn/account/email/${resetToken}`)}`)
+		hostile.check('sign-in page with a token in its callbackUrl', signIn.headers['referrer-policy'] === 'no-referrer', `${signIn.headers['referrer-policy']}`)
 		expect(hostile.newFailures()).toEqual([])
 	})
 })

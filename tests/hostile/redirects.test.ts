@@ -53,9 +53,11 @@ describe.each(DIALECTS)('hostile redirect targets on %s', (dialect) => {
 				hostile.check(`signed-in GET ${path} ${shown}`, res.status === 302 && staysOnOrigin(location(res), page(path)), `${res.status} → ${location(res)}`)
 			}
 
-			// 3. The locale switcher.
-			const switched = await stack.browser(ACME).post('/learn/locale', { locale: 'fr', redirectTo: target })
-			hostile.check(`locale switcher ${shown}`, switched.status === 303 && staysOnOrigin(location(switched), page('/learn')), `${switched.status} → ${location(switched)}`)
+			// 3. The locale switcher, to the default locale (no prefix) and to another.
+			for (const locale of ['en', 'fr']) {
+				const switched = await stack.browser(ACME).post('/learn/locale', { locale, redirectTo: target })
+				hostile.check(`locale switcher to ${locale} ${shown}`, switched.status === 303 && staysOnOrigin(location(switched), page('/learn')), `${switched.status} → ${location(switched)}`)
+			}
 
 			// 4. The external sign-in's return path: remembered only as a path of this origin.
 			const started = await stack.browser(ACME).post('/api/auth/google', { callbackUrl: target })

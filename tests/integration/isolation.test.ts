@@ -216,10 +216,15 @@ const SPEC: Record<string, RouteSpec> = {
 			variants: (f, c): Variant[] => [{ form: { email: f.pool[c.roleIndex] } }],
 		},
 	},
-	'learn/magic/:token': { params: (f) => ({ token: f.tokens.magic_link }), get: (c) => (c.host === 'own' || c.host === 'custom' ? 200 : { status: 302, location: '/learn/sign-in' }) },
+	// Opening the link asks; the confirm post signs in. Another tenant's token is invalid here, and stays unused.
+	'learn/magic/:token': {
+		params: (f) => ({ token: f.tokens.magic_link }),
+		get: (c) => (c.host === 'own' || c.host === 'custom' ? 200 : { status: 302, location: '/learn/sign-in' }),
+		post: { rule: (c) => (c.host === 'own' || c.host === 'custom' ? 200 : { status: 302, location: '/learn/sign-in' }), variants: (): Variant[] => [{ form: {} }] },
+	},
 	'learn/account': {
 		get: session(all(200)),
-		post: { rule: session(all(302, '/learn/account?notice=email-sent')), variants: (f): Variant[] => [{ form: { intent: 'change-email', newEmail: f.courseAdminEmail } }] },
+		post: { rule: session(all(302, '/learn/account?notice=email-sent')), variants: (f): Variant[] => [{ form: { intent: 'change-email', newEmail: f.courseAdminEmail, currentPassword: DEMO_PASSWORD } }] },
 	},
 	'learn/account/email/:token': {
 		params: (f) => ({ token: f.tokens.email_change }),

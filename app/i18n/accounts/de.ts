@@ -26,6 +26,7 @@ export default {
 			noPassword: 'Wenn Sie sich sonst über einen externen Anbieter oder einen Anmeldelink anmelden, hat Ihr Konto vielleicht kein Passwort: Melden Sie sich auf diesem Weg an.',
 			tenantInactive: 'Auf dieser Lernplattform sind derzeit keine Anmeldungen möglich.',
 			apexAccountWrongHost: 'Dies ist ein Plattformkonto. Melden Sie sich stattdessen auf der Website der Plattform an.',
+			unverified: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse: Wir haben Ihnen einen neuen Bestätigungslink geschickt.',
 		},
 	},
 	signInError: {
@@ -71,6 +72,9 @@ export default {
 		withPassword: 'Mit Passwort anmelden',
 	},
 	magicToken: {
+		heading: 'Mit diesem Link anmelden',
+		question: 'Als {email} fortfahren?',
+		submit: 'Anmelden',
 		title: 'Anmeldelink',
 		retry: 'Neuen Link senden',
 	},
@@ -84,6 +88,8 @@ export default {
 		sendConfirmation: 'Bestätigungslink senden',
 		sameEmail: 'Das ist bereits Ihre Adresse',
 		emailTaken: 'Diese Adresse wird bereits von einem anderen Konto verwendet',
+		currentPassword: 'Aktuelles Passwort',
+		wrongPassword: 'Das ist nicht Ihr aktuelles Passwort',
 		language: 'Sprache',
 		languageLabel: 'Sprache der Oberfläche und der E-Mails',
 		saveLanguage: 'Sprache speichern',

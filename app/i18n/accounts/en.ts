@@ -26,6 +26,7 @@ export default {
 			noPassword: 'If you usually sign in with an external provider or a sign-in link, your account may have no password: sign in that way instead.',
 			tenantInactive: 'This site is not accepting sign-ins right now.',
 			apexAccountWrongHost: 'This is a platform account. Sign in on the platform site instead.',
+			unverified: 'Confirm your email address first: we have sent a new confirmation link to it.',
 		},
 	},
 	signInError: {
@@ -72,6 +73,9 @@ export default {
 		withPassword: 'Sign in with a password',
 	},
 	magicToken: {
+		heading: 'Sign in with this link',
+		question: 'Continue as {email}?',
+		submit: 'Sign in',
 		title: 'Sign-in link',
 		retry: 'Email me a new link',
 	},
@@ -85,6 +89,8 @@ export default {
 		sendConfirmation: 'Send confirmation link',
 		sameEmail: 'That is already your address',
 		emailTaken: 'Another account already uses that address',
+		currentPassword: 'Current password',
+		wrongPassword: 'That is not your current password',
 		language: 'Language',
 		languageLabel: 'Interface and email language',
 		saveLanguage: 'Save language',

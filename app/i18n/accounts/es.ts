@@ -26,6 +26,7 @@ export default {
 			noPassword: 'Si sueles iniciar sesión con un proveedor externo o con un enlace de inicio de sesión, puede que tu cuenta no tenga contraseña: entra por esa vía.',
 			tenantInactive: 'Este sitio no admite inicios de sesión en este momento.',
 			apexAccountWrongHost: 'Esta es una cuenta de la plataforma. Inicia sesión en el sitio de la plataforma.',
+			unverified: 'Primero confirma tu dirección de correo: te hemos enviado un nuevo enlace de confirmación.',
 		},
 	},
 	signInError: {
@@ -71,6 +72,9 @@ export default {
 		withPassword: 'Iniciar sesión con contraseña',
 	},
 	magicToken: {
+		heading: 'Iniciar sesión con este enlace',
+		question: '¿Continuar como {email}?',
+		submit: 'Iniciar sesión',
 		title: 'Enlace de inicio de sesión',
 		retry: 'Envíame un enlace nuevo',
 	},
@@ -84,6 +88,8 @@ export default {
 		sendConfirmation: 'Enviar enlace de confirmación',
 		sameEmail: 'Esa ya es tu dirección',
 		emailTaken: 'Otra cuenta ya usa esa dirección',
+		currentPassword: 'Contraseña actual',
+		wrongPassword: 'Esa no es tu contraseña actual',
 		language: 'Idioma',
 		languageLabel: 'Idioma de la interfaz y de los correos',
 		saveLanguage: 'Guardar idioma',

@@ -26,6 +26,7 @@ export default {
 			noPassword: 'Si vous vous connectez d’habitude avec un fournisseur externe ou un lien de connexion, votre compte n’a peut-être pas de mot de passe : connectez-vous de cette façon.',
 			tenantInactive: 'Ce site n’accepte pas de connexions pour le moment.',
 			apexAccountWrongHost: 'Il s’agit d’un compte de la plateforme. Connectez-vous plutôt sur le site de la plateforme.',
+			unverified: 'Confirmez d’abord votre adresse e-mail : nous vous avons envoyé un nouveau lien de confirmation.',
 		},
 	},
 	signInError: {
@@ -71,6 +72,9 @@ export default {
 		withPassword: 'Se connecter avec un mot de passe',
 	},
 	magicToken: {
+		heading: 'Se connecter avec ce lien',
+		question: 'Continuer en tant que {email} ?',
+		submit: 'Se connecter',
 		title: 'Lien de connexion',
 		retry: 'M’envoyer un nouveau lien',
 	},
@@ -84,6 +88,8 @@ export default {
 		sendConfirmation: 'Envoyer le lien de confirmation',
 		sameEmail: 'C’est déjà votre adresse',
 		emailTaken: 'Un autre compte utilise déjà cette adresse',
+		currentPassword: 'Mot de passe actuel',
+		wrongPassword: 'Ce n’est pas votre mot de passe actuel',
 		language: 'Langue',
 		languageLabel: 'Langue de l’interface et des e-mails',
 		saveLanguage: 'Enregistrer la langue',

@@ -26,6 +26,7 @@ export default {
 			noPassword: 'Se você costuma entrar com um provedor externo ou com um link de acesso, sua conta pode não ter senha: entre por esse caminho.',
 			tenantInactive: 'Este site não está aceitando logins no momento.',
 			apexAccountWrongHost: 'Esta é uma conta da plataforma. Entre pelo site da plataforma.',
+			unverified: 'Confirme primeiro o seu endereço de e-mail: enviamos um novo link de confirmação.',
 		},
 	},
 	signInError: {
@@ -71,6 +72,9 @@ export default {
 		withPassword: 'Entrar com senha',
 	},
 	magicToken: {
+		heading: 'Entrar com este link',
+		question: 'Continuar como {email}?',
+		submit: 'Entrar',
 		title: 'Link de acesso',
 		retry: 'Enviar um novo link',
 	},
@@ -84,6 +88,8 @@ export default {
 		sendConfirmation: 'Enviar link de confirmação',
 		sameEmail: 'Esse já é o seu endereço',
 		emailTaken: 'Outra conta já usa esse endereço',
+		currentPassword: 'Senha atual',
+		wrongPassword: 'Essa não é a sua senha atual',
 		language: 'Idioma',
 		languageLabel: 'Idioma da interface e dos e-mails',
 		saveLanguage: 'Salvar idioma',

@@ -26,6 +26,7 @@ export default {
 			noPassword: '如果你通常通过外部登录服务或登录链接登录，你的账户可能没有密码：请改用该方式登录。',
 			tenantInactive: '此站点目前不接受登录。',
 			apexAccountWrongHost: '这是平台账户。请改在平台站点上登录。',
+			unverified: '请先确认你的电子邮件地址：我们已向其发送了新的确认链接。',
 		},
 	},
 	signInError: {
@@ -71,6 +72,9 @@ export default {
 		withPassword: '使用密码登录',
 	},
 	magicToken: {
+		heading: '使用此链接登录',
+		question: '以 {email} 的身份继续？',
+		submit: '登录',
 		title: '登录链接',
 		retry: '给我发送新链接',
 	},
@@ -84,6 +88,8 @@ export default {
 		sendConfirmation: '发送确认链接',
 		sameEmail: '这已经是你的地址',
 		emailTaken: '另一个账户已在使用该地址',
+		currentPassword: '当前密码',
+		wrongPassword: '这不是你当前的密码',
 		language: '语言',
 		languageLabel: '界面和邮件语言',
 		saveLanguage: '保存语言',

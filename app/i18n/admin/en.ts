@@ -156,6 +156,7 @@ export default {
 			nameRequired: 'Enter a name',
 			nameTooLong: 'Use at most 120 characters',
 			domainFormat: 'Enter a host name such as learn.example.com',
+			domainReserved: 'That domain belongs to this platform: choose one of the school’s or company’s own.',
 			chooseStatus: 'Choose a tenant and a status.',
 			taken: 'That slug or custom domain is already taken',
 		},

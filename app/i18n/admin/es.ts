@@ -153,6 +153,7 @@ export default {
 			nameRequired: 'Escribe un nombre',
 			nameTooLong: 'Usa como máximo 120 caracteres',
 			domainFormat: 'Escribe un nombre de host como learn.example.com',
+			domainReserved: 'Ese dominio pertenece a esta plataforma: elige uno propio del centro o de la empresa.',
 			chooseStatus: 'Elige un inquilino y un estado.',
 			taken: 'Ese slug o dominio propio ya está en uso',
 		},

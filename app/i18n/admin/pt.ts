@@ -153,6 +153,7 @@ export default {
 			nameRequired: 'Informe um nome',
 			nameTooLong: 'Use no máximo 120 caracteres',
 			domainFormat: 'Informe um nome de host como learn.example.com',
+			domainReserved: 'Esse domínio pertence a esta plataforma: escolha um domínio próprio da escola ou da empresa.',
 			chooseStatus: 'Escolha um locatário e um status.',
 			taken: 'Esse slug ou domínio próprio já está em uso',
 		},

@@ -153,6 +153,7 @@ export default {
 			nameRequired: '请输入名称',
 			nameTooLong: '最多 120 个字符',
 			domainFormat: '请输入主机名，例如 learn.example.com',
+			domainReserved: '该域名属于本平台：请选择学校或公司自己的域名。',
 			chooseStatus: '请选择租户和状态。',
 			taken: '该 slug 或自定义域名已被占用',
 		},
