@@ -101,6 +101,7 @@ const routes: RouteConfigEntry[] = [
 	route('api/cms/site/assets/:assetId/download', 'routes/api.cms.site.assets.$assetId.ts', { id: 'site-asset-download' }),
 
 	route('api/health', 'routes/api.health.ts'),
+	route('api/health/live', 'routes/api.health.live.ts'),
 	route('openapi.yaml', 'routes/openapi.yaml.ts'),
 
 	// The benchmark suite's baseline (npm run bench): 404 unless BENCH_ROUTES=true

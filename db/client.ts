@@ -38,8 +38,9 @@ export interface Database {
 
 // postgres.js connection errors, PostgreSQL's connection-exception class (08), refusals to
 // connect (57P01-57P03 shutdown, cannot connect now; 53300 too many connections; 3D000 no such
-// database; 28xxx authentication), SQLite's can't-open and I/O errors.
-const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08\w{3}|57P0[123]|53300|3D000|28\w{3}|SQLITE_CANTOPEN|SQLITE_IOERR\w*|SQLITE_BUSY)$/
+// database; 28xxx authentication), the bounded waits giving up (55P03 lock_timeout, 57014
+// statement_timeout: docs/decisions/0017-faults.md), SQLite's can't-open, I/O and busy errors.
+const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08\w{3}|57P0[123]|53300|3D000|28\w{3}|55P03|57014|SQLITE_CANTOPEN|SQLITE_IOERR\w*|SQLITE_BUSY)$/
 // 55000 is a broad class; as a connection refusal it is a database that does not allow connections.
 const REFUSED_CONNECTION = /not currently accepting connections/
 

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Database } from './client.ts'
+import { step, type Tx } from './transaction.ts'
 import { newId } from './ids.ts'
 
 export type Invitation = Database['t']['invitations']['$inferSelect']
@@ -36,12 +37,14 @@ export async function findInvitation(db: Database, tenantId: string, tokenHash: 
 }
 
 /** Accepts once: concurrent acceptances leave exactly one winner. */
-export async function acceptInvitationRow(db: Database, tenantId: string, tokenHash: string, now = new Date()) {
+export function* acceptInvitationRowSteps(db: Tx, tenantId: string, tokenHash: string, now = new Date()) {
 	const i = db.t.invitations
-	const [row] = await db.orm
-		.update(i)
-		.set({ accepted_at: now })
-		.where(and(eq(i.tenant_id, tenantId), eq(i.token_hash, tokenHash), isNull(i.accepted_at), gt(i.expires_at, now)))
-		.returning()
+	const [row] = yield* step(
+		db.orm
+			.update(i)
+			.set({ accepted_at: now })
+			.where(and(eq(i.tenant_id, tenantId), eq(i.token_hash, tokenHash), isNull(i.accepted_at), gt(i.expires_at, now)))
+			.returning(),
+	)
 	return row ?? null
 }

@@ -1,6 +1,8 @@
 import { and, desc, eq, isNotNull, isNull, max, sql } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
+import { auditSteps } from './audit.ts'
 import { newId } from './ids.ts'
+import { runSteps, step, type Tx } from './transaction.ts'
 import type { EnrollmentStatus } from './schema/values.ts'
 
 export type Enrollment = Database['t']['enrollments']['$inferSelect']
@@ -58,35 +60,35 @@ export async function putEnrollment(db: Database, scope: Scope, courseSlug: stri
 /**
  * Enrolls with the one row per (tenant, user, course): inserts an active row,
  * or revives a cancelled one (enrolled_at bumped, completed_at cleared).
- * `changed` is true only for the request that actually wrote, so concurrent
- * duplicates write one row and one audit event.
+ * `change` is set only for the request that actually wrote, so concurrent
+ * duplicates write one row (and one audit event, in the same transaction).
  */
-export async function enrollActive(db: Database, scope: Scope, courseSlug: string, now = new Date()) {
+export function* enrollSteps(db: Tx, scope: Scope, courseSlug: string, now = new Date()) {
 	const e = db.t.enrollments
-	const [created] = await db.orm
-		.insert(e)
-		.values({ id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, status: 'active', enrolled_at: now })
-		.onConflictDoNothing({ target: [e.tenant_id, e.user_id, e.course_slug] })
-		.returning()
+	const [created] = yield* step(
+		db.orm
+			.insert(e)
+			.values({ id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, status: 'active', enrolled_at: now })
+			.onConflictDoNothing({ target: [e.tenant_id, e.user_id, e.course_slug] })
+			.returning(),
+	)
 	if (created) return { enrollment: created, change: 'created' as const }
-	const [revived] = await db.orm
-		.update(e)
-		.set({ status: 'active', enrolled_at: now, completed_at: null })
-		.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug), eq(e.status, 'cancelled')))
-		.returning()
+	const [revived] = yield* step(
+		db.orm
+			.update(e)
+			.set({ status: 'active', enrolled_at: now, completed_at: null })
+			.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug), eq(e.status, 'cancelled')))
+			.returning(),
+	)
 	if (revived) return { enrollment: revived, change: 'reactivated' as const }
-	return { enrollment: (await findEnrollment(db, scope, courseSlug))!, change: null }
-}
-
-/** Moves an active enrollment to completed once: its id when this call did it, else null. */
-export async function completeEnrollment(db: Database, scope: Scope, courseSlug: string, at = new Date()) {
-	const e = db.t.enrollments
-	const [row] = await db.orm
-		.update(e)
-		.set({ status: 'completed', completed_at: at })
-		.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug), eq(e.status, 'active')))
-		.returning({ id: e.id })
-	return row?.id ?? null
+	const [existing] = yield* step(
+		db.orm
+			.select()
+			.from(e)
+			.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug)))
+			.limit(1),
+	)
+	return { enrollment: existing, change: null }
 }
 
 export type EntryProgress = Database['t']['entry_progress']['$inferSelect']
@@ -163,6 +165,8 @@ const recentAttemptsOf = preparedFor((db) => {
 })
 
 export interface AttemptInput {
+	/** The attempt row's id, derived from the submission (see recordAttemptSteps). */
+	id?: string
 	score: number
 	passed: boolean
 	answers: Record<string, unknown>
@@ -175,53 +179,118 @@ export interface AttemptInput {
  * maxAttempts. The unique key (user, tenant, course, entry, attempt_number)
  * makes concurrent submissions that picked the same number collide in the
  * database; the loser re-reads and tries the next number. So numbers stay
- * exactly 1..n with no gaps, and never exceed maxAttempts. Returns null when
- * no attempts remain.
+ * exactly 1..n with no gaps, and never exceed maxAttempts. `input.id`, when
+ * given, names the submission (derived from the form's submission key): a
+ * submission already stored is answered with its attempt (`replayed`), so a
+ * learner who was told it failed, or pressed twice, never spends a second
+ * attempt on it. Null when no attempts remain.
  */
-export async function recordAttempt(db: Database, scope: Scope, courseSlug: string, entrySlug: string, maxAttempts: number, input: AttemptInput) {
+export function* recordAttemptSteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string, maxAttempts: number, input: AttemptInput) {
 	const q = db.t.quiz_attempts
 	const where = and(eq(q.tenant_id, scope.tenantId), eq(q.user_id, scope.userId), eq(q.course_slug, courseSlug), eq(q.entry_slug, entrySlug))
+	function* stored() {
+		if (!input.id) return null
+		const [row] = yield* step(db.orm.select().from(q).where(and(where, eq(q.id, input.id))).limit(1))
+		return row ?? null
+	}
+	const earlier = yield* stored()
+	if (earlier) return { attempt: earlier, replayed: true }
 	// Each lost race means another attempt was stored, so this ends within maxAttempts + 1 rounds.
 	for (let round = 0; round <= maxAttempts; round++) {
-		const [{ highest }] = await db.orm.select({ highest: max(q.attempt_number) }).from(q).where(where)
+		const [{ highest }] = yield* step(db.orm.select({ highest: max(q.attempt_number) }).from(q).where(where))
 		const next = (highest ?? 0) + 1
 		if (next > maxAttempts) return null
 		const now = new Date()
-		const [row] = await db.orm
-			.insert(q)
-			.values({
-				...entryRow(scope, courseSlug, entrySlug),
-				attempt_number: next,
-				score: input.score,
-				passed: input.passed,
-				answers_json: input.answers,
-				feedback_json: input.feedback,
-				started_at: input.startedAt ?? now,
-				submitted_at: now,
-			})
-			.onConflictDoNothing({ target: [q.user_id, q.tenant_id, q.course_slug, q.entry_slug, q.attempt_number] })
-			.returning()
-		if (row) return row
+		const [row] = yield* step(
+			db.orm
+				.insert(q)
+				.values({
+					...entryRow(scope, courseSlug, entrySlug),
+					...(input.id ? { id: input.id } : {}),
+					attempt_number: next,
+					score: input.score,
+					passed: input.passed,
+					answers_json: input.answers,
+					feedback_json: input.feedback,
+					started_at: input.startedAt ?? now,
+					submitted_at: now,
+				})
+				.onConflictDoNothing()
+				.returning(),
+		)
+		if (row) return { attempt: row, replayed: false }
+		// The same submission, stored meanwhile by its twin (a double press).
+		const twin = yield* stored()
+		if (twin) return { attempt: twin, replayed: true }
 	}
 	return null
 }
 
-export async function markEntryCompleteRow(db: Database, scope: Scope, courseSlug: string, entrySlug: string, at = new Date()) {
+export async function recordAttempt(db: Database, scope: Scope, courseSlug: string, entrySlug: string, maxAttempts: number, input: AttemptInput) {
+	return (await runSteps(db, (tx) => recordAttemptSteps(tx, scope, courseSlug, entrySlug, maxAttempts, input)))?.attempt ?? null
+}
+
+function* markEntryCompleteRowSteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string, at: Date) {
 	const { entry_progress: p } = db.t
-	const [row] = await db.orm
-		.insert(p)
-		.values({ ...entryRow(scope, courseSlug, entrySlug), completed_at: at, last_viewed_at: at })
-		.onConflictDoUpdate({ target: [p.user_id, p.tenant_id, p.course_slug, p.entry_slug], set: { completed_at: at } })
-		.returning()
+	const [row] = yield* step(
+		db.orm
+			.insert(p)
+			.values({ ...entryRow(scope, courseSlug, entrySlug), completed_at: at, last_viewed_at: at })
+			.onConflictDoUpdate({ target: [p.user_id, p.tenant_id, p.course_slug, p.entry_slug], set: { completed_at: at } })
+			.returning(),
+	)
 	return row
 }
 
-export async function assignCourseAdmin(db: Database, scope: Scope, courseSlug: string, assignedBy: string | null) {
+export function markEntryCompleteRow(db: Database, scope: Scope, courseSlug: string, entrySlug: string, at = new Date()) {
+	return runSteps(db, (tx) => markEntryCompleteRowSteps(tx, scope, courseSlug, entrySlug, at))
+}
+
+/**
+ * Completes an entry and, when that completes every entry of the course
+ * (`entrySlugs`), the enrollment (active to completed, with its audit row):
+ * the steps of one transaction, so a completion the learner earned is never
+ * stored without what it completes.
+ */
+export function* completeEntrySteps(db: Tx, scope: Scope, courseSlug: string, entrySlugs: string[], entrySlug: string, at = new Date()) {
+	yield* markEntryCompleteRowSteps(db, scope, courseSlug, entrySlug, at)
+	const p = db.t.entry_progress
+	const rows = yield* step(
+		db.orm
+			.select({ entrySlug: p.entry_slug, completedAt: p.completed_at })
+			.from(p)
+			.where(and(eq(p.tenant_id, scope.tenantId), eq(p.user_id, scope.userId), eq(p.course_slug, courseSlug))),
+	)
+	const done = new Set(rows.filter((r) => r.completedAt).map((r) => r.entrySlug))
+	const courseDone = entrySlugs.length > 0 && entrySlugs.every((slug) => done.has(slug))
+	if (!courseDone) return { courseDone }
+	const e = db.t.enrollments
+	const [completed] = yield* step(
+		db.orm
+			.update(e)
+			.set({ status: 'completed', completed_at: at })
+			.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug), eq(e.status, 'active')))
+			.returning({ id: e.id }),
+	)
+	if (completed) {
+		yield* auditSteps(db, { actorUserId: scope.userId, action: 'enrollment.completed', targetKind: 'enrollment', targetId: completed.id, tenantId: scope.tenantId, metadata: { courseSlug } })
+	}
+	return { courseDone }
+}
+
+export function* assignCourseAdminSteps(db: Tx, scope: Scope, courseSlug: string, assignedBy: string | null) {
 	const { course_admin_assignments: a } = db.t
-	await db.orm
-		.insert(a)
-		.values({ id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, assigned_by: assignedBy })
-		.onConflictDoNothing({ target: [a.user_id, a.tenant_id, a.course_slug] })
+	yield* step(
+		db.orm
+			.insert(a)
+			.values({ id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, assigned_by: assignedBy })
+			.onConflictDoNothing({ target: [a.user_id, a.tenant_id, a.course_slug] })
+			.returning({ id: a.id }),
+	)
+}
+
+export function assignCourseAdmin(db: Database, scope: Scope, courseSlug: string, assignedBy: string | null) {
+	return runSteps(db, (tx) => assignCourseAdminSteps(tx, scope, courseSlug, assignedBy))
 }
 
 export async function assignedCourseSlugs(db: Database, scope: Scope) {
@@ -234,11 +303,13 @@ export async function assignedCourseSlugs(db: Database, scope: Scope) {
 }
 
 /** Removes every course assignment of the user in the tenant (a course_admin given another role); the course slugs removed. */
-export async function removeCourseAssignments(db: Database, scope: Scope) {
+export function* removeCourseAssignmentsSteps(db: Tx, scope: Scope) {
 	const { course_admin_assignments: a } = db.t
-	const rows = await db.orm
-		.delete(a)
-		.where(and(eq(a.tenant_id, scope.tenantId), eq(a.user_id, scope.userId)))
-		.returning({ slug: a.course_slug })
+	const rows = yield* step(
+		db.orm
+			.delete(a)
+			.where(and(eq(a.tenant_id, scope.tenantId), eq(a.user_id, scope.userId)))
+			.returning({ slug: a.course_slug }),
+	)
 	return rows.map((r) => r.slug)
 }

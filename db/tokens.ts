@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
+import { runSteps, step, type Tx } from './transaction.ts'
 import type { TokenType } from './schema/values.ts'
 
 export type VerificationToken = Database['t']['verification_tokens']['$inferSelect']
@@ -19,7 +20,7 @@ export async function insertToken(db: Database, input: { userId: string; type: T
  */
 export type TokenScope = { tenantId: string | null }
 
-function ownedBy(db: Database, scope: TokenScope | undefined): SQL | undefined {
+function ownedBy(db: Tx, scope: TokenScope | undefined): SQL | undefined {
 	if (!scope) return undefined
 	const u = db.t.users
 	const owners = db.orm
@@ -29,14 +30,20 @@ function ownedBy(db: Database, scope: TokenScope | undefined): SQL | undefined {
 	return inArray(db.t.verification_tokens.user_id, owners)
 }
 
-export async function findTokenByHash(db: Database, tokenHash: string, type: TokenType, scope?: TokenScope) {
+export function* findTokenByHashSteps(db: Tx, tokenHash: string, type: TokenType, scope?: TokenScope) {
 	const t = db.t.verification_tokens
-	const [row] = await db.orm
-		.select()
-		.from(t)
-		.where(and(eq(t.token_hash, tokenHash), eq(t.type, type), ownedBy(db, scope)))
-		.limit(1)
+	const [row] = yield* step(
+		db.orm
+			.select()
+			.from(t)
+			.where(and(eq(t.token_hash, tokenHash), eq(t.type, type), ownedBy(db, scope)))
+			.limit(1),
+	)
 	return row ?? null
+}
+
+export function findTokenByHash(db: Database, tokenHash: string, type: TokenType, scope?: TokenScope) {
+	return runSteps(db, (tx) => findTokenByHashSteps(tx, tokenHash, type, scope))
 }
 
 /**
@@ -44,13 +51,15 @@ export async function findTokenByHash(db: Database, tokenHash: string, type: Tok
  * consumers exactly one gets the row back and the rest get null. With a
  * scope, a token of another tenant's user is neither found nor used.
  */
-export async function consumeTokenByHash(db: Database, tokenHash: string, type: TokenType, now = new Date(), scope?: TokenScope) {
+export function* consumeTokenByHashSteps(db: Tx, tokenHash: string, type: TokenType, now = new Date(), scope?: TokenScope) {
 	const t = db.t.verification_tokens
-	const [row] = await db.orm
-		.update(t)
-		.set({ used_at: now })
-		.where(and(eq(t.token_hash, tokenHash), eq(t.type, type), isNull(t.used_at), gt(t.expires_at, now), ownedBy(db, scope)))
-		.returning()
+	const [row] = yield* step(
+		db.orm
+			.update(t)
+			.set({ used_at: now })
+			.where(and(eq(t.token_hash, tokenHash), eq(t.type, type), isNull(t.used_at), gt(t.expires_at, now), ownedBy(db, scope)))
+			.returning(),
+	)
 	return row ?? null
 }
 
@@ -59,7 +68,11 @@ export async function consumeTokenByHash(db: Database, tokenHash: string, type: 
  * email change or a sign-out everywhere): a link mailed before, perhaps to an
  * address that is no longer the user's, signs nobody in afterwards.
  */
-export async function retireTokens(db: Database, userId: string, now = new Date()) {
+export function* retireTokensSteps(db: Tx, userId: string, now = new Date()) {
 	const t = db.t.verification_tokens
-	await db.orm.update(t).set({ used_at: now }).where(and(eq(t.user_id, userId), isNull(t.used_at)))
+	yield* step(db.orm.update(t).set({ used_at: now }).where(and(eq(t.user_id, userId), isNull(t.used_at))).returning({ id: t.id }))
+}
+
+export function retireTokens(db: Database, userId: string, now = new Date()) {
+	return runSteps(db, (tx) => retireTokensSteps(tx, userId, now))
 }

@@ -1,12 +1,13 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
 import { newId } from './ids.ts'
+import { runSteps, step, type Tx } from './transaction.ts'
 import type { Locale, Role } from './schema/values.ts'
 
 export type User = Database['t']['users']['$inferSelect']
 
 /** The stored form of "no local password": null on PostgreSQL, '' on SQLite (spec). */
-export function noPassword(db: Database): string | null {
+export function noPassword(db: Pick<Database, 'dialect'>): string | null {
 	return db.dialect === 'pg' ? null : ''
 }
 
@@ -14,14 +15,20 @@ export function normalizeEmail(email: string) {
 	return email.trim().toLowerCase()
 }
 
-export async function findUserByEmail(db: Database, tenantId: string | null, email: string) {
+export function* findUserByEmailSteps(db: Tx, tenantId: string | null, email: string) {
 	const { users } = db.t
-	const [row] = await db.orm
-		.select()
-		.from(users)
-		.where(and(tenantId ? eq(users.tenant_id, tenantId) : isNull(users.tenant_id), eq(users.email, normalizeEmail(email))))
-		.limit(1)
-	return row ?? null
+	const [row] = yield* step(
+		db.orm
+			.select()
+			.from(users)
+			.where(and(tenantId ? eq(users.tenant_id, tenantId) : isNull(users.tenant_id), eq(users.email, normalizeEmail(email))))
+			.limit(1),
+	)
+	return (row as User | undefined) ?? null
+}
+
+export function findUserByEmail(db: Database, tenantId: string | null, email: string) {
+	return runSteps(db, (tx) => findUserByEmailSteps(tx, tenantId, email))
 }
 
 export interface UserInput {
@@ -59,6 +66,12 @@ export async function upsertUser(db: Database, input: UserInput): Promise<User> 
 	return row
 }
 
+export function* findUserByIdSteps(db: Tx, id: string) {
+	if (id.includes('\u0000')) return null
+	const [row] = yield* step(db.orm.select().from(db.t.users).where(eq(db.t.users.id, id)).limit(1))
+	return (row as User | undefined) ?? null
+}
+
 export async function findUserById(db: Database, id: string) {
 	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter.
 	if (id.includes('\u0000')) return null
@@ -67,9 +80,10 @@ export async function findUserById(db: Database, id: string) {
 }
 const userById = preparedFor((db) => db.orm.select().from(db.t.users).where(eq(db.t.users.id, sql.placeholder('id'))).limit(1).prepare('user_by_id'))
 
-export async function createUser(db: Database, input: UserInput): Promise<User> {
+export function* createUserSteps(db: Tx, input: UserInput) {
 	const now = new Date()
-	const [row] = await db.orm
+	const [row] = yield* step(
+		db.orm
 		.insert(db.t.users)
 		.values({
 			id: newId(),
@@ -84,28 +98,37 @@ export async function createUser(db: Database, input: UserInput): Promise<User> 
 			updated_at: now,
 		})
 		.onConflictDoNothing()
-		.returning()
-	return row
+		.returning(),
+	)
+	return row as User | undefined
 }
 
+/** A new user; undefined when the (tenant, email) is taken. */
+export function createUser(db: Database, input: UserInput): Promise<User> {
+	return runSteps(db, (tx) => createUserSteps(tx, input)) as Promise<User>
+}
+
+type UserValues = Partial<Pick<User, 'password_hash' | 'email' | 'name' | 'locale' | 'role' | 'email_verified_at' | 'deactivated_at'>>
+
 /** Updates columns of one user and, where asked, invalidates every session of theirs. */
-export async function updateUser(
-	db: Database,
-	id: string,
-	values: Partial<Pick<User, 'password_hash' | 'email' | 'name' | 'locale' | 'role' | 'email_verified_at' | 'deactivated_at'>>,
-	options: { bumpTokenVersion?: boolean } = {},
-) {
+export function* updateUserSteps(db: Tx, id: string, values: UserValues, options: { bumpTokenVersion?: boolean } = {}) {
 	const { users } = db.t
-	const [row] = await db.orm
-		.update(users)
-		.set({
-			...values,
-			updated_at: new Date(),
-			...(options.bumpTokenVersion ? { token_version: sql`${users.token_version} + 1` } : {}),
-		})
-		.where(eq(users.id, id))
-		.returning()
-	return row ?? null
+	const [row] = yield* step(
+		db.orm
+			.update(users)
+			.set({
+				...values,
+				updated_at: new Date(),
+				...(options.bumpTokenVersion ? { token_version: sql`${users.token_version} + 1` } : {}),
+			})
+			.where(eq(users.id, id))
+			.returning(),
+	)
+	return (row as User | undefined) ?? null
+}
+
+export function updateUser(db: Database, id: string, values: UserValues, options: { bumpTokenVersion?: boolean } = {}) {
+	return runSteps(db, (tx) => updateUserSteps(tx, id, values, options))
 }
 
 /**

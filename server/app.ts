@@ -42,6 +42,8 @@ export interface AppOptions {
 	/** The built browser assets; server.js passes its own build/client. */
 	clientDir?: string
 	rateLimit?: RateLimitDriver
+	/** How long a host's tenant is remembered before the database is asked again (60 s; tests shorten it). */
+	hostCacheTtlMs?: number
 }
 
 /** Request bodies above this answer 413 before anything reads them (forms, JSON, the webhook's own 64 KiB limit is lower). */
@@ -88,7 +90,7 @@ export function createApp(options: AppOptions) {
 				: createMemoryDriver())
 	const mailer = createMailer(env)
 	const pageCache = createPageCache(tags, { baseHeaders })
-	const resolveTenantHost = createHostResolver(db, env.APP_BASE_DOMAIN, tags)
+	const resolveTenantHost = createHostResolver(db, env.APP_BASE_DOMAIN, tags, options.hostCacheTtlMs)
 
 	async function handle(req: IncomingMessage, res: ServerResponse) {
 		const target = readRequestTarget(req.method, req.url)
@@ -249,7 +251,9 @@ export function createApp(options: AppOptions) {
 		res.end(answer.body)
 	}
 
+	const drain = createDrain()
 	const listener = (req: IncomingMessage, res: ServerResponse) => {
+		drain.track(res)
 		handle(req, res).catch((error) => {
 			log.error('request/failed', { path: (req.url ?? '').split('?')[0], error: describeError(error) })
 			if (res.headersSent) return res.destroy()
@@ -258,7 +262,33 @@ export function createApp(options: AppOptions) {
 		})
 	}
 
-	return { listener, db, cms, rateLimit, tags, pageCache, redis, afterResponse }
+	return { listener, db, cms, rateLimit, tags, pageCache, redis, afterResponse, drain }
+}
+
+/**
+ * Draining (SIGTERM): every answer from then on says `Connection: close`,
+ * including those of requests already under way, and each connection is
+ * closed as soon as its answer is sent, so no client sends a next request on
+ * a keep-alive connection of a process that is going away.
+ */
+function createDrain() {
+	const inFlight = new Set<ServerResponse>()
+	let draining = false
+	const closeAfter = (res: ServerResponse) => {
+		if (!res.headersSent) res.shouldKeepAlive = false
+		else res.once('finish', () => res.socket?.end())
+	}
+	return {
+		track(res: ServerResponse) {
+			if (draining) return closeAfter(res)
+			inFlight.add(res)
+			res.once('close', () => inFlight.delete(res))
+		},
+		start() {
+			draining = true
+			for (const res of inFlight) closeAfter(res)
+		},
+	}
 }
 
 const TOKEN_PAGE = /^\/(?:learn\/(?:verify|reset|magic|account\/email)\/[^/]+|invite\/[^/]+|admin\/enter)$/
@@ -330,11 +360,15 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 		...app,
 		server,
 		port,
-		/** Stops accepting, lets in-flight requests finish (15 s at most), then closes the connections it owns. */
+		/**
+		 * Stops accepting, answers what is under way with `Connection: close`, closes each connection
+		 * as its answer ends, and cuts whatever is left after DRAIN_TIMEOUT_SECONDS (15 s).
+		 */
 		async close() {
+			app.drain.start()
 			const closed = new Promise<void>((resolve) => server.close(() => resolve()))
 			server.closeIdleConnections()
-			const force = setTimeout(() => server.closeAllConnections(), 15_000)
+			const force = setTimeout(() => server.closeAllConnections(), options.env.DRAIN_TIMEOUT_SECONDS * 1000)
 			await closed
 			clearTimeout(force)
 			await app.afterResponse.settled()
@@ -345,9 +379,24 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 	}
 }
 
+/**
+ * Every wait on Redis is bounded (docs/decisions/0017-faults.md): commands are
+ * refused at once while the connection is down (no offline queue) and time
+ * out after 250 ms when Redis does not answer; reconnects are tried within a
+ * second. The rate limits then count in this process's memory instead.
+ */
 function connectRedis(url: string) {
-	return startRedis(createClient({ url, socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(retries * 200, 3_000) } }))
+	return startRedis(
+		createClient({
+			url,
+			disableOfflineQueue: true,
+			commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
+			socket: { connectTimeout: 1_000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1_000) },
+		}),
+	)
 }
+
+const REDIS_COMMAND_TIMEOUT_MS = 250
 
 /**
  * Connects a node-redis client in the background (commands queue until it is

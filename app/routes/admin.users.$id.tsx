@@ -4,13 +4,15 @@ import { z } from 'zod'
 import { Notice } from '#app/components/form.tsx'
 import { metaI18n, useI18n, type I18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { auditAdmin, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
+import { adminAudit, auditAdmin, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { findScopedUser } from '#db/admin.ts'
-import { removeCourseAssignments } from '#db/learning.ts'
+import { auditSteps } from '#db/audit.ts'
+import { removeCourseAssignmentsSteps } from '#db/learning.ts'
+import { inTransaction } from '#db/transaction.ts'
 import { retireTokens } from '#db/tokens.ts'
 import { INVITABLE_ROLES, type Role } from '#db/schema/values.ts'
-import { updateUser, type User } from '#db/users.ts'
+import { updateUser, updateUserSteps, type User } from '#db/users.ts'
 import type { Route } from './+types/admin.users.$id.ts'
 
 /** The target user, in this admin's scope: another tenant's user (or a malformed id) is 404. */
@@ -79,10 +81,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			const parsed = roleSchema.safeParse({ role: form.get('role') })
 			if (!parsed.success) return data({ error: null, fieldErrors: { role: parsed.error.issues.map((i) => i.message) } }, { status: 400 })
 			if (parsed.data.role === target.role) return done('role-changed')
-			await updateUser(ctx.db, target.id, { role: parsed.data.role }, { bumpTokenVersion: true })
-			// Course assignments belong to the course_admin role: they do not wait for a later promotion.
-			const unassigned = target.role === 'course_admin' ? await removeCourseAssignments(ctx.db, { tenantId: target.tenant_id!, userId: target.id }) : []
-			await audit('user.role_changed', { from: target.role, to: parsed.data.role, ...(unassigned.length ? { unassigned } : {}) })
+			const role = parsed.data.role
+			// The role, the end of its course assignments and the audit row, together or not at all.
+			await inTransaction(ctx.db, function* (tx) {
+				yield* updateUserSteps(tx, target.id, { role }, { bumpTokenVersion: true })
+				// Course assignments belong to the course_admin role: they do not wait for a later promotion.
+				const unassigned = target.role === 'course_admin' ? yield* removeCourseAssignmentsSteps(tx, { tenantId: target.tenant_id!, userId: target.id }) : []
+				yield* auditSteps(tx, adminAudit(scope, 'user.role_changed', { kind: 'user', id: target.id, tenantId: target.tenant_id }, { from: target.role, to: role, ...(unassigned.length ? { unassigned } : {}) }))
+			})
 			return done('role-changed')
 		}
 		case 'deactivate':

@@ -6,12 +6,13 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { commitUserSession } from '#app/utils/session.server.ts'
-import { consumeToken, peekToken, tokenPayload } from '#app/utils/tokens.server.ts'
+import { consumeTokenSteps, peekToken, tokenPayload } from '#app/utils/tokens.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { isUniqueViolation } from '#db/client.ts'
 import { revokeSession } from '#db/sessions.ts'
-import { retireTokens } from '#db/tokens.ts'
-import { findUserByEmail, updateUser } from '#db/users.ts'
+import { retireTokensSteps } from '#db/tokens.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { findUserByEmail, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.account.email.$token.ts'
 
 // Opening the link only checks it: link scanners that fetch it cannot use it up.
@@ -33,16 +34,23 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 	const pending = await peekToken(ctx.db, params.token, 'email_change')
 	if (!newEmail.success || !pending.ok || pending.token.user_id !== user.id) return { problem: 'invalid' as const, newEmail: null }
 	if (await findUserByEmail(ctx.db, user.tenant_id, newEmail.data)) return { problem: 'taken' as const, newEmail: null }
-	const check = await consumeToken(ctx.db, params.token, 'email_change')
-	if (!check.ok) return { problem: check.reason, newEmail: null }
-	// Links mailed to the old address no longer sign in, and every other session ends (this one is replaced).
-	await retireTokens(ctx.db, user.id)
-	const updated = await updateUser(ctx.db, user.id, { email: newEmail.data, email_verified_at: new Date() }, { bumpTokenVersion: true }).catch((error) => {
-		// Taken between the check and the update: the unique key decided.
-		if (isUniqueViolation(error)) return null
+	let updated
+	try {
+		// The token, the address and the links it retires, together or not at all. Links mailed to the old
+		// address no longer sign in, and every other session ends (this one is replaced below).
+		updated = await inTransaction(ctx.db, function* (tx) {
+			const check = yield* consumeTokenSteps(tx, params.token, 'email_change')
+			if (!check.ok) return check
+			yield* retireTokensSteps(tx, user.id)
+			return yield* updateUserSteps(tx, user.id, { email: newEmail.data, email_verified_at: new Date() }, { bumpTokenVersion: true })
+		})
+	} catch (error) {
+		// Taken between the check and the update: the unique key decided, and nothing was stored.
+		if (isUniqueViolation(error)) return { problem: 'taken' as const, newEmail: null }
 		throw error
-	})
-	if (!updated) return { problem: 'taken' as const, newEmail: null }
+	}
+	if (!updated) return { problem: 'invalid' as const, newEmail: null }
+	if ('ok' in updated) return { problem: updated.ok ? ('invalid' as const) : updated.reason, newEmail: null }
 	// The session's email claim changes with it: a new session replaces this one.
 	const { cookie } = await commitUserSession(ctx, updated)
 	await revokeSession(ctx.db, session.id)

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { data, Form, redirect } from 'react-router'
 import { ContentLanguage } from '#app/components/content-language.tsx'
 import { Notice, Submit } from '#app/components/form.tsx'
@@ -66,6 +67,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			passed: attempts.some((a) => a.passed),
 			best,
 			result: result ? attemptResult(result, entry.quiz.maxAttempts, entry.quiz.questions.length) : null,
+			// Names this rendering's submission: sent again (a retry after an error, a double press) it is the same attempt.
+			submissionKey: randomBytes(18).toString('base64url'),
 		}
 	}
 
@@ -104,7 +107,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		if (limited) return limited
 		const answers: Record<string, string> = {}
 		for (const [key, value] of form) if (key.startsWith('q:') && typeof value === 'string') answers[key.slice(2)] = value
-		const outcome = await submitQuizAttempt(ctx, scope, course, entry.slug, answers)
+		const outcome = await submitQuizAttempt(ctx, scope, course, entry.slug, answers, form.get('submission'))
 		if (outcome.kind === 'not_a_quiz') throw new Response(null, { status: 400 })
 		if (outcome.kind === 'exhausted') return data({ outcome: 'exhausted' as const, error: 'learning.entry.attemptsExhausted' }, { status: 409 })
 		return redirect(localePath(ctx.locale, `${here}?attempt=${outcome.result.attemptNumber}`))
@@ -204,6 +207,7 @@ function QuizSection({ quiz, preview, lang }: { quiz: QuizData; preview: boolean
 			{quiz.exhausted ? null : (
 				<Form method="post" className="stack">
 					<input type="hidden" name="intent" value="submit-quiz" />
+					<input type="hidden" name="submission" value={quiz.submissionKey} />
 					{q.questions.map((question, i) => (
 						<fieldset key={question.id} className="question">
 							<legend lang={lang}>

@@ -9,10 +9,11 @@ import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { signInWithConsumedToken } from '#app/utils/auth.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { consumeToken, hostTokenScope, peekToken } from '#app/utils/tokens.server.ts'
+import { consumeTokenSteps, hostTokenScope, peekToken } from '#app/utils/tokens.server.ts'
 import { newPasswordField } from '#app/utils/validation.ts'
-import { retireTokens } from '#db/tokens.ts'
-import { findUserById, updateUser } from '#db/users.ts'
+import { retireTokensSteps } from '#db/tokens.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { findUserByIdSteps, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.reset.$token.ts'
 
 const schema = z
@@ -29,15 +30,25 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: null }, { status: 400 })
+	// Hashing costs: only for a token that looks usable (the transaction below decides).
+	const peek = await peekToken(ctx.db, params.token, 'password_reset', new Date(), hostTokenScope(ctx))
+	if (!peek.ok) return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: peek.reason }, { status: 410 })
+	const passwordHash = await hashPassword(submission.value.password)
+	// The token, the new password and the links it retires are stored together or not at all.
 	// Another tenant's token is invalid here and stays unused.
-	const check = await consumeToken(ctx.db, params.token, 'password_reset', new Date(), hostTokenScope(ctx))
-	if (!check.ok) return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: check.reason }, { status: 410 })
-	const user = await findUserById(ctx.db, check.token.user_id)
-	if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return data({ result: submission.reply(), problem: 'invalid' as const }, { status: 410 })
-	// A new password signs out every other session and retires every other link mailed before it.
-	// Opening a reset link also proves the mailbox.
-	await retireTokens(ctx.db, user.id)
-	await updateUser(ctx.db, user.id, { password_hash: await hashPassword(submission.value.password), email_verified_at: user.email_verified_at ?? new Date() }, { bumpTokenVersion: true })
+	const outcome = await inTransaction(ctx.db, function* (tx) {
+		const check = yield* consumeTokenSteps(tx, params.token, 'password_reset', new Date(), hostTokenScope(ctx))
+		if (!check.ok) return { problem: check.reason }
+		const user = yield* findUserByIdSteps(tx, check.token.user_id)
+		if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return { problem: 'invalid' as const }
+		// A new password signs out every other session and retires every other link mailed before it.
+		// Opening a reset link also proves the mailbox.
+		yield* retireTokensSteps(tx, user.id)
+		yield* updateUserSteps(tx, user.id, { password_hash: passwordHash, email_verified_at: user.email_verified_at ?? new Date() }, { bumpTokenVersion: true })
+		return { user, check }
+	})
+	if ('problem' in outcome) return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: outcome.problem }, { status: 410 })
+	const { user, check } = outcome
 	const signedIn = await signInWithConsumedToken(ctx, user.id, check.token.id)
 	if (signedIn) return signedIn
 	return data({ result: submission.reply(), problem: 'invalid' as const }, { status: 403 })

@@ -1,6 +1,6 @@
 import { createCookie, type RouterContextProvider } from 'react-router'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
-import { writeAudit } from '#db/audit.ts'
+import { writeAudit, type AuditInput } from '#db/audit.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { requireSession } from './auth.server.ts'
@@ -83,22 +83,32 @@ export function impersonatorCookie(ctx: Pick<RequestContext, 'env' | 'origin'>) 
 	})
 }
 
-/** An audit row for an admin action; the impersonator, when there is one, goes into the metadata. */
-export async function auditAdmin(
-	scope: Pick<AdminScope, 'ctx' | 'session'>,
+/** The audit row of an admin action; the impersonator, when there is one, goes into the metadata. */
+export function adminAudit(
+	scope: Pick<AdminScope, 'session'>,
 	action: string,
 	target: { kind: string; id: string | null; tenantId: string | null },
 	metadata: Record<string, unknown> = {},
-) {
+): AuditInput {
 	const impersonator = scope.session.impersonator?.userId
-	await writeAudit(scope.ctx.db, {
+	return {
 		actorUserId: scope.session.user.id,
 		action,
 		targetKind: target.kind,
 		targetId: target.id,
 		tenantId: target.tenantId,
 		metadata: impersonator ? { ...metadata, impersonatorId: impersonator } : metadata,
-	})
+	}
+}
+
+/** Writes adminAudit's row (for an action whose write is a single statement). */
+export function auditAdmin(
+	scope: Pick<AdminScope, 'ctx' | 'session'>,
+	action: string,
+	target: { kind: string; id: string | null; tenantId: string | null },
+	metadata: Record<string, unknown> = {},
+) {
+	return writeAudit(scope.ctx.db, adminAudit(scope, action, target, metadata))
 }
 
 /** The tenant's subdomain origin, with the scheme and port this request came in on. */

@@ -18,9 +18,14 @@ export const healthResponse = z
 	.object({
 		status: z.literal('ok'),
 		database: z.literal('up'),
-		redis: z.literal('up').optional().meta({ description: 'Present when REDIS_URL is set.' }),
+		redis: z
+			.enum(['up', 'down'])
+			.optional()
+			.meta({ description: 'Present when REDIS_URL is set. While it is down the rate limits count per process; the service stays ready.' }),
 	})
 	.meta({ id: 'Health' })
+
+export const livenessResponse = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' })
 
 /** Accepted tags (spec, Events 1): course:, entry:, site:, progress: and the exact cms:page-hierarchy. */
 export const revalidationTag = z
@@ -104,8 +109,18 @@ export const API_OPERATIONS: ApiOperation[] = [
 	{
 		method: 'get',
 		path: '/api/health',
-		summary: 'Database (and, where REDIS_URL is set, Redis) connectivity probe',
-		responses: { 200: { description: 'Everything answered.', json: healthResponse }, 503: error('The database or Redis did not answer.') },
+		summary: 'Readiness: database connectivity probe (Redis reported, not required)',
+		description:
+			'For load balancers deciding whether to send traffic: 503 while the database does not answer within 1 s. Redis being down is reported in the body but keeps the answer 200, since everything but shared rate limits works without it.',
+		responses: { 200: { description: 'The database answered.', json: healthResponse }, 503: error('The database did not answer.') },
+		example: { expect: 200 },
+	},
+	{
+		method: 'get',
+		path: '/api/health/live',
+		summary: 'Liveness: the process answers',
+		description: 'For orchestrators deciding whether to restart the process: 200 whenever it can answer at all, whatever the database and Redis do.',
+		responses: { 200: { description: 'The process is alive.', json: livenessResponse } },
 		example: { expect: 200 },
 	},
 	{

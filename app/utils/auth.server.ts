@@ -3,8 +3,9 @@ import { redirect, type RouterContextProvider } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
 import { isLocale, localePath, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
 import type { TokenType } from '#db/schema/values.ts'
-import { findSignInCandidates, findUserById, noPassword, updateUser, type User } from '#db/users.ts'
-import { consumeToken, hostTokenScope } from './tokens.server.ts'
+import { inTransaction, runSteps, type Tx } from '#db/transaction.ts'
+import { findSignInCandidates, findUserById, findUserByIdSteps, noPassword, updateUserSteps, type User } from '#db/users.ts'
+import { consumeTokenSteps, hostTokenScope } from './tokens.server.ts'
 import { hashPassword, verifyPassword } from './password.server.ts'
 import { commitUserSession, getSession, type CurrentSession, type SessionClaims, type SessionCommit } from './session.server.ts'
 
@@ -125,11 +126,15 @@ export async function authenticate(ctx: RequestContext, input: AuthInput): Promi
  * other way (magic link, invitation, external sign-in, reset), it is dropped,
  * so nobody who pre-registered someone else's address keeps a way in.
  */
-export async function proveMailbox(ctx: RequestContext, user: User, via: 'verification' | 'other') {
+export function* proveMailboxSteps(db: Tx, user: User, via: 'verification' | 'other') {
 	if (user.email_verified_at) return user
 	const dropPassword = via === 'other' && Boolean(user.password_hash)
-	const updated = await updateUser(ctx.db, user.id, { email_verified_at: new Date(), ...(dropPassword ? { password_hash: noPassword(ctx.db) } : {}) }, { bumpTokenVersion: true })
+	const updated = yield* updateUserSteps(db, user.id, { email_verified_at: new Date(), ...(dropPassword ? { password_hash: noPassword(db) } : {}) }, { bumpTokenVersion: true })
 	return updated ?? user
+}
+
+export function proveMailbox(ctx: RequestContext, user: User, via: 'verification' | 'other') {
+	return runSteps(ctx.db, (tx) => proveMailboxSteps(tx, user, via))
 }
 
 const PROOF_TTL_MS = 60_000
@@ -184,11 +189,16 @@ export async function signInWithConsumedToken(ctx: RequestContext, userId: strin
  * (opening the link proves it) and signs in. Returns the redirect, or why not.
  */
 export async function signInWithEmailedToken(ctx: RequestContext, raw: string, type: Extract<TokenType, 'email_verify' | 'magic_link'>) {
-	// Scoped to the host's tenant: another tenant's token is not used up here.
-	const check = await consumeToken(ctx.db, raw, type, new Date(), hostTokenScope(ctx))
-	if (!check.ok) return { reason: check.reason }
-	const user = await findUserById(ctx.db, check.token.user_id)
-	if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return { reason: 'invalid' as const }
-	await proveMailbox(ctx, user, type === 'email_verify' ? 'verification' : 'other')
-	return (await signInWithConsumedToken(ctx, user.id, check.token.id)) ?? { reason: 'invalid' as const }
+	// The token and the proof of the mailbox are stored together; the session follows. Scoped to the
+	// host's tenant: another tenant's token is not used up here.
+	const proven = await inTransaction(ctx.db, function* (tx) {
+		const check = yield* consumeTokenSteps(tx, raw, type, new Date(), hostTokenScope(ctx))
+		if (!check.ok) return { ok: false as const, reason: check.reason }
+		const user = yield* findUserByIdSteps(tx, check.token.user_id)
+		if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return { ok: false as const, reason: 'invalid' as const }
+		yield* proveMailboxSteps(tx, user, type === 'email_verify' ? 'verification' : 'other')
+		return { ok: true as const, userId: user.id, tokenId: check.token.id }
+	})
+	if (!proven.ok) return { reason: proven.reason }
+	return (await signInWithConsumedToken(ctx, proven.userId, proven.tokenId)) ?? { reason: 'invalid' as const }
 }

@@ -8,6 +8,8 @@ const schema = z
 		// Production unless told otherwise: `npm start` and `npm run start:prod` serve real users.
 		NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
 		PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+		// How long a stopping process (SIGTERM) lets requests under way finish before it cuts them.
+		DRAIN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(600).default(15),
 		AUTH_SECRET: z.string().min(32, 'must be at least 32 characters'),
 		DATABASE_URL: z.string().min(1),
 		AUTH_URL: z.url().transform((u) => new URL(u).origin),

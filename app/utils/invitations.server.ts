@@ -1,8 +1,9 @@
 import type { RequestContext } from '#app/context.ts'
-import { proveMailbox } from './auth.server.ts'
-import { assignCourseAdmin } from '#db/learning.ts'
-import { acceptInvitationRow, findInvitation, insertInvitation, type Invitation } from '#db/invitations.ts'
-import { createUser, findUserByEmail, updateUser } from '#db/users.ts'
+import { proveMailboxSteps } from './auth.server.ts'
+import { assignCourseAdminSteps } from '#db/learning.ts'
+import { acceptInvitationRowSteps, findInvitation, insertInvitation, type Invitation } from '#db/invitations.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { createUserSteps, findUserByEmail, findUserByEmailSteps, updateUserSteps } from '#db/users.ts'
 import { composeEmail } from './emails.server.ts'
 import { absoluteUrl } from './forms.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -46,44 +47,49 @@ export async function checkInvitation(ctx: RequestContext, raw: string, now = ne
 }
 
 /**
- * Accepts the invitation once, then grants its role: to the existing user of
- * that address in this tenant, or to a new user with the given name and
- * password hash (also given for an existing account whose address was never
- * proven, whose name and password it replaces). A course_admin invitation also creates the course assignment.
+ * Accepts the invitation once and grants its role, in one transaction (never
+ * an invitation used up without its account): to the existing user of that
+ * address in this tenant, or to a new user with the given name and password
+ * hash (also given for an existing account whose address was never proven,
+ * whose name and password it replaces). A course_admin invitation also
+ * creates the course assignment.
  */
-export async function acceptInvitation(ctx: RequestContext, raw: string, newUser: { name: string; passwordHash: string } | null) {
+export function acceptInvitation(ctx: RequestContext, raw: string, newUser: { name: string; passwordHash: string } | null) {
 	const tenant = ctx.tenant!
-	const invitation = await acceptInvitationRow(ctx.db, tenant.id, hashToken(raw))
-	if (!invitation) return null
-	let user = await findUserByEmail(ctx.db, tenant.id, invitation.email)
-	if (user && !user.email_verified_at) {
-		// An address nobody had proven: whoever signed up with it may not be the invitee, so the
-		// invitee's own name and password replace theirs and their sessions end.
-		user = newUser
-			? await updateUser(ctx.db, user.id, { name: newUser.name, password_hash: newUser.passwordHash, email_verified_at: new Date() }, { bumpTokenVersion: true })
-			: await proveMailbox(ctx, user, 'other')
-	}
-	if (user) {
-		// An invitation never demotes: a tenant_admin invited as student stays tenant_admin.
-		const rank = { student: 0, course_admin: 1, tenant_admin: 2, super_admin: 3 } as const
-		if (rank[invitation.role as keyof typeof rank] > rank[user.role as keyof typeof rank]) {
-			user = await updateUser(ctx.db, user.id, { role: invitation.role }, { bumpTokenVersion: true })
+	return inTransaction(ctx.db, function* (tx) {
+		const invitation = yield* acceptInvitationRowSteps(tx, tenant.id, hashToken(raw))
+		if (!invitation) return null
+		let user = yield* findUserByEmailSteps(tx, tenant.id, invitation.email)
+		if (user && !user.email_verified_at) {
+			// An address nobody had proven: whoever signed up with it may not be the invitee, so the
+			// invitee's own name and password replace theirs and their sessions end.
+			user = newUser
+				? yield* updateUserSteps(tx, user.id, { name: newUser.name, password_hash: newUser.passwordHash, email_verified_at: new Date() }, { bumpTokenVersion: true })
+				: yield* proveMailboxSteps(tx, user, 'other')
 		}
-	} else {
-		if (!newUser) return null
-		user = await createUser(ctx.db, {
-			tenant_id: tenant.id,
-			email: invitation.email,
-			name: newUser.name,
-			role: invitation.role as 'student',
-			password_hash: newUser.passwordHash,
-			email_verified_at: new Date(),
-			locale: ctx.locale,
-		})
-	}
-	if (!user) return null
-	if (invitation.role === 'course_admin' && invitation.course_slug) {
-		await assignCourseAdmin(ctx.db, { tenantId: tenant.id, userId: user.id }, invitation.course_slug, invitation.invited_by)
-	}
-	return { user, invitation }
+		if (user) {
+			// An invitation never demotes: a tenant_admin invited as student stays tenant_admin.
+			const rank = { student: 0, course_admin: 1, tenant_admin: 2, super_admin: 3 } as const
+			if (rank[invitation.role as keyof typeof rank] > rank[user.role as keyof typeof rank]) {
+				user = yield* updateUserSteps(tx, user.id, { role: invitation.role }, { bumpTokenVersion: true })
+			}
+		} else {
+			if (!newUser) return null
+			user =
+				(yield* createUserSteps(tx, {
+					tenant_id: tenant.id,
+					email: invitation.email,
+					name: newUser.name,
+					role: invitation.role as 'student',
+					password_hash: newUser.passwordHash,
+					email_verified_at: new Date(),
+					locale: ctx.locale,
+				})) ?? null
+		}
+		if (!user) return null
+		if (invitation.role === 'course_admin' && invitation.course_slug) {
+			yield* assignCourseAdminSteps(tx, { tenantId: tenant.id, userId: user.id }, invitation.course_slug, invitation.invited_by)
+		}
+		return { user, invitation }
+	})
 }

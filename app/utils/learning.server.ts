@@ -1,15 +1,7 @@
 import type { RequestContext } from '#app/context.ts'
-import { writeAudit } from '#db/audit.ts'
-import {
-	completeEnrollment,
-	enrollActive,
-	findEnrollment,
-	listProgress,
-	markEntryCompleteRow,
-	touchEntry,
-	type Enrollment,
-	type Scope,
-} from '#db/learning.ts'
+import { auditSteps } from '#db/audit.ts'
+import { completeEntrySteps, enrollSteps, findEnrollment, listProgress, touchEntry, type Enrollment, type Scope } from '#db/learning.ts'
+import { inTransaction } from '#db/transaction.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { readContent } from './cms.server.ts'
 import { isPublished, type Course, type Entry } from './content.ts'
@@ -117,48 +109,32 @@ export const tags = {
 
 export type EnrollOutcome = { kind: 'enrolled'; change: 'created' | 'reactivated' | null } | { kind: 'paid' }
 
-/** enrollInCourse: free courses only (paid answers 501 upstream); idempotent; one row per user and course. */
+/** enrollInCourse: free courses only (paid answers 501 upstream); idempotent; one row per user and course, with its audit row in one transaction. */
 export async function enrollInCourse(ctx: RequestContext, scope: Scope, course: Course): Promise<EnrollOutcome> {
 	if (course.price && course.price.amount > 0) return { kind: 'paid' }
-	const { enrollment, change } = await enrollActive(ctx.db, scope, course.slug)
-	if (change) {
-		await writeAudit(ctx.db, {
-			actorUserId: scope.userId,
-			action: change === 'created' ? 'enrollment.created' : 'enrollment.reactivated',
-			targetKind: 'enrollment',
-			targetId: enrollment.id,
-			tenantId: scope.tenantId,
-			metadata: { courseSlug: course.slug },
-		})
-		ctx.tags.revalidate([tags.progress(scope.userId)])
-	}
+	const change = await inTransaction(ctx.db, function* (tx) {
+		const { enrollment, change } = yield* enrollSteps(tx, scope, course.slug)
+		if (change) {
+			const action = change === 'created' ? 'enrollment.created' : 'enrollment.reactivated'
+			yield* auditSteps(tx, { actorUserId: scope.userId, action, targetKind: 'enrollment', targetId: enrollment.id, tenantId: scope.tenantId, metadata: { courseSlug: course.slug } })
+		}
+		return change
+	})
+	if (change) ctx.tags.revalidate([tags.progress(scope.userId)])
 	return { kind: 'enrolled', change }
 }
 
 /**
- * markEntryComplete: upserts the entry's progress, revalidates the course and
- * progress tags, and completes the enrollment when every entry is done (the
- * row moves to status completed with completed_at set; an audit row records
- * it). Answers whether every entry of the course is now complete. Callers
+ * markEntryComplete: upserts the entry's progress and, when every entry is
+ * done, completes the enrollment (status completed, completed_at, an audit
+ * row), all in one transaction; then revalidates the course and progress
+ * tags. Answers whether every entry of the course is now complete. Callers
  * check access mode and gating first.
  */
 export async function markEntryComplete(ctx: RequestContext, scope: Scope, course: Course, entrySlug: string) {
-	await markEntryCompleteRow(ctx.db, scope, course.slug, entrySlug)
+	const all = flattenEntries(course).map((e) => e.slug)
+	const { courseDone } = await inTransaction(ctx.db, (tx) => completeEntrySteps(tx, scope, course.slug, all, entrySlug))
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
-	const done = new Set((await listProgress(ctx.db, scope, course.slug)).filter((r) => r.completed_at).map((r) => r.entry_slug))
-	const all = flattenEntries(course)
-	const courseDone = all.length > 0 && all.every((e) => done.has(e.slug))
-	const completedId = courseDone ? await completeEnrollment(ctx.db, scope, course.slug) : null
-	if (completedId) {
-		await writeAudit(ctx.db, {
-			actorUserId: scope.userId,
-			action: 'enrollment.completed',
-			targetKind: 'enrollment',
-			targetId: completedId,
-			tenantId: scope.tenantId,
-			metadata: { courseSlug: course.slug },
-		})
-	}
 	return courseDone
 }
 

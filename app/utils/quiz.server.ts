@@ -1,8 +1,10 @@
 import type { RequestContext } from '#app/context.ts'
-import { recordAttempt, type QuizAttempt, type Scope } from '#db/learning.ts'
+import { createHash } from 'node:crypto'
+import { completeEntrySteps, recordAttemptSteps, type QuizAttempt, type Scope } from '#db/learning.ts'
+import { inTransaction } from '#db/transaction.ts'
 import { readContent } from './cms.server.ts'
 import type { Course, Quiz } from './content.ts'
-import { markEntryComplete } from './learning.server.ts'
+import { flattenEntries, tags } from './learning.server.ts'
 
 /**
  * Short answers match when equal after Unicode NFKC, trimming, lower-casing
@@ -65,25 +67,50 @@ export function attemptResult(attempt: QuizAttempt, maxAttempts: number, totalCo
 export type SubmitOutcome = { kind: 'graded'; result: AttemptResult } | { kind: 'exhausted' } | { kind: 'not_a_quiz' }
 
 /**
+ * The attempt row's id for a form's submission key: the same submission of
+ * the same learner and quiz is always the same row (recordAttemptSteps).
+ * Without a well-formed key, a fresh id.
+ */
+function attemptIdFor(scope: Scope, courseSlug: string, entrySlug: string, submissionKey: unknown) {
+	if (typeof submissionKey !== 'string' || !/^[A-Za-z0-9_-]{16,64}$/.test(submissionKey)) return undefined
+	const hex = createHash('sha256').update(`quiz-attempt:${scope.tenantId}:${scope.userId}:${courseSlug}:${entrySlug}:${submissionKey}`).digest('hex')
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
+}
+
+/**
  * submitQuizAttempt for an enrolled learner on an open entry (the caller
  * checks both): grades against the quiz fetched fresh from the content
- * service, stores the next sequential attempt, and completes the entry when
- * passed or when this was the last allowed attempt.
+ * service, then in one transaction stores the next sequential attempt and,
+ * when it passed or was the last allowed one, completes the entry (and the
+ * enrollment when that was the last entry): an attempt is never stored
+ * without the completion it earns. A submission sent again is answered with
+ * the attempt it already made.
  */
-export async function submitQuizAttempt(ctx: RequestContext, scope: Scope, course: Course, entrySlug: string, answers: Record<string, string | undefined>): Promise<SubmitOutcome> {
+export async function submitQuizAttempt(
+	ctx: RequestContext,
+	scope: Scope,
+	course: Course,
+	entrySlug: string,
+	answers: Record<string, string | undefined>,
+	submissionKey?: unknown,
+): Promise<SubmitOutcome> {
 	const entry = await readContent(`quiz ${course.slug}/${entrySlug}`, () => ctx.cms.uncached.entry(ctx.site, course.slug, entrySlug, ctx.locale))
 	const quiz = entry?.type === 'quiz' ? entry.quiz : null
 	if (!quiz) return { kind: 'not_a_quiz' }
 	const grade = gradeQuiz(quiz, answers)
 	const stored: Record<string, string> = {}
 	for (const q of quiz.questions) stored[q.id] = (answers[q.id] ?? '').slice(0, 500)
-	const attempt = await recordAttempt(ctx.db, scope, course.slug, entrySlug, quiz.maxAttempts, {
-		score: grade.score,
-		passed: grade.passed,
-		answers: stored,
-		feedback: grade.perQuestionFeedback,
+	const all = flattenEntries(course).map((e) => e.slug)
+	const recorded = await inTransaction(ctx.db, function* (tx) {
+		const input = { id: attemptIdFor(scope, course.slug, entrySlug, submissionKey), score: grade.score, passed: grade.passed, answers: stored, feedback: grade.perQuestionFeedback }
+		const recorded = yield* recordAttemptSteps(tx, scope, course.slug, entrySlug, quiz.maxAttempts, input)
+		const { attempt } = recorded ?? {}
+		if (attempt && !recorded?.replayed && (attempt.passed || attempt.attempt_number === quiz.maxAttempts)) {
+			yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
+		}
+		return recorded
 	})
-	if (!attempt) return { kind: 'exhausted' }
-	if (attempt.passed || attempt.attempt_number === quiz.maxAttempts) await markEntryComplete(ctx, scope, course, entrySlug)
-	return { kind: 'graded', result: attemptResult(attempt, quiz.maxAttempts, quiz.questions.length) }
+	if (!recorded) return { kind: 'exhausted' }
+	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
+	return { kind: 'graded', result: attemptResult(recorded.attempt, quiz.maxAttempts, quiz.questions.length) }
 }

@@ -32,6 +32,8 @@ export interface RateLimitDriver {
 	consume(policy: Policy, key: string): Promise<RateLimitResult>
 	/** Keys held in this process (the memory driver). */
 	size?(): number
+	/** True while a shared store fails and the limits count in this process only. */
+	degraded?(): boolean
 }
 
 /** Keys the memory driver keeps at most: past that, expired ones go, then the oldest (a flood of new keys cannot grow the process). */
@@ -78,21 +80,36 @@ function storeKey(policy: Policy, key: string) {
 	return `lms:rl:${policy}:${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`
 }
 
-/** The shared-store drivers: `hit` runs WINDOW_SCRIPT and answers [count, ttlMs]. */
-function fixedWindowDriver(name: string, hit: (key: string, windowMs: number) => Promise<[number, number]>): RateLimitDriver {
+/**
+ * The shared-store drivers: `hit` runs WINDOW_SCRIPT and answers [count, ttlMs].
+ * While the store fails (down, or slower than its client's timeout), the
+ * limits count in this process's memory instead: each process then allows at
+ * most the policy's numbers (so N processes allow N times them), never
+ * unlimited, and no request waits on the store.
+ */
+function fixedWindowDriver(name: string, hit: (key: string, windowMs: number) => Promise<[number, number]>, local = createMemoryDriver()): RateLimitDriver {
+	let failing = false
+	let nextTry = 0
 	return {
 		async consume(policy, key) {
 			const { points, windowMs } = POLICIES[policy]
+			// While failing, the store is asked again at most once a second; the rest count locally at once.
+			if (failing && Date.now() < nextTry) return local.consume(policy, key)
 			try {
 				const [count, ttl] = await hit(storeKey(policy, key), windowMs)
+				if (failing) log.info('rate-limit/shared-again', { driver: name })
+				failing = false
 				if (count <= points) return { allowed: true, retryAfter: 0 }
 				return { allowed: false, retryAfter: Math.max(1, Math.ceil((ttl > 0 ? ttl : windowMs) / 1000)) }
 			} catch (error) {
-				// The store is down: let the request through rather than lock everyone out, and say so loudly.
-				log.error('rate-limit/unavailable', { driver: name, policy, error: describeError(error) })
-				return { allowed: true, retryAfter: 0 }
+				// Said once per outage, not once per request.
+				if (!failing) log.error('rate-limit/unavailable', { driver: name, policy, fallback: 'memory', error: describeError(error) })
+				failing = true
+				nextTry = Date.now() + 1_000
+				return local.consume(policy, key)
 			}
 		},
+		degraded: () => failing,
 	}
 }
 
@@ -115,7 +132,7 @@ export function createUpstashDriver(url: string, token: string): RateLimitDriver
 			method: 'POST',
 			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
 			body: JSON.stringify(['EVAL', WINDOW_SCRIPT, '1', key, String(windowMs)]),
-			signal: AbortSignal.timeout(2000),
+			signal: AbortSignal.timeout(500),
 		})
 		const body = (await response.json()) as { result?: [number, number]; error?: string }
 		if (!response.ok || !body.result) throw new Error(body.error ?? `status ${response.status}`)

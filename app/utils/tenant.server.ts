@@ -1,6 +1,7 @@
 import type { Database } from '#db/client.ts'
 import { findTenantsByDomainOrSlug, type Tenant } from '#db/tenants.ts'
 import type { TagStore } from './cache-tags.server.ts'
+import { describeError, log } from './log.server.ts'
 
 /** Revalidated by every write to a tenants row this service makes; other processes hear it on the invalidation bus. */
 export const TENANTS_TAG = 'tenants'
@@ -45,6 +46,9 @@ export async function resolveHost(db: Database, host: string, baseDomain: string
  * host, and the answer changes only when a tenant is created, suspended,
  * archived or reconfigured, each of which revalidates TENANTS_TAG. A row
  * changed outside the service (by hand in SQL) is picked up within `ttlMs`.
+ * When the database cannot answer, the last answer it gave for the host is
+ * used (logged): a known host keeps being served from the page cache and the
+ * static files during an outage, instead of every request waiting on it.
  */
 export function createHostResolver(db: Database, baseDomain: string, tags: TagStore, ttlMs = 60_000) {
 	const cache = new Map<string, { resolution: HostResolution; version: number; at: number }>()
@@ -57,7 +61,15 @@ export function createHostResolver(db: Database, baseDomain: string, tags: TagSt
 		const known = fresh(host)
 		if (known) return known
 		const version = tags.version(TENANTS_TAG)
-		const resolution = await resolveHost(db, host, baseDomain)
+		let resolution: HostResolution
+		try {
+			resolution = await resolveHost(db, host, baseDomain)
+		} catch (error) {
+			const lastGood = cache.get(host)
+			if (!lastGood) throw error
+			log.warn('tenant/last-good-host', { host, error: describeError(error) })
+			return lastGood.resolution
+		}
 		// Arbitrary Host headers cannot grow it without bound.
 		if (cache.size >= 10_000) cache.clear()
 		cache.set(host, { resolution, version, at: Date.now() })

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Database } from '#db/client.ts'
-import { consumeTokenByHash, findTokenByHash, insertToken, type TokenScope, type VerificationToken } from '#db/tokens.ts'
+import { consumeTokenByHashSteps, findTokenByHash, findTokenByHashSteps, insertToken, type TokenScope, type VerificationToken } from '#db/tokens.ts'
+import { runSteps, type Tx } from '#db/transaction.ts'
 import type { TokenType } from '#db/schema/values.ts'
 
 /** Lifetimes; the spec fixes magic_link (900 s) and password_reset (1 h). */
@@ -68,14 +69,19 @@ export async function peekToken(db: Database, raw: string, type: TokenType, now 
 
 /**
  * Uses a token once; the losers of a race get `used`. With a scope (the
- * host's tenant), another tenant's token is `invalid` and stays unused.
+ * host's tenant), another tenant's token is `invalid` and stays unused. As
+ * steps, so that the token and what it is used for are stored together.
  */
-export async function consumeToken(db: Database, raw: string, type: TokenType, now = new Date(), scope?: TokenScope): Promise<TokenCheck> {
-	if (!isTokenShaped(raw)) return { ok: false, reason: 'invalid' }
+export function* consumeTokenSteps(db: Tx, raw: string, type: TokenType, now = new Date(), scope?: TokenScope) {
+	if (!isTokenShaped(raw)) return explain(null, now)
 	const hash = hashToken(raw)
-	const row = await consumeTokenByHash(db, hash, type, now, scope)
-	if (row) return { ok: true, token: row }
-	return explain(await findTokenByHash(db, hash, type, scope), now)
+	const row = yield* consumeTokenByHashSteps(db, hash, type, now, scope)
+	if (row) return { ok: true, token: row } satisfies TokenCheck as TokenCheck
+	return explain(yield* findTokenByHashSteps(db, hash, type, scope), now)
+}
+
+export function consumeToken(db: Database, raw: string, type: TokenType, now = new Date(), scope?: TokenScope) {
+	return runSteps(db, (tx) => consumeTokenSteps(tx, raw, type, now, scope))
 }
 
 /** The scope of tokens usable on this host: its tenant's users (platform accounts on the apex). */

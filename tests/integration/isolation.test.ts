@@ -366,6 +366,7 @@ const SPEC: Record<string, RouteSpec> = {
 	'api/cms/site/assets/:assetId/download': { params: (f) => ({ assetId: f.siteAsset }), get: all(404) },
 
 	'api/health': { get: all(200) },
+	'api/health/live': { get: all(200) },
 	// The benchmark baseline exists only with BENCH_ROUTES=true.
 	'bench/bare': { get: all(404) },
 	'openapi.yaml': { get: all(200) },

@@ -67,8 +67,16 @@ describe.each(Object.keys(drivers) as Array<keyof typeof drivers>)('the %s rate-
 })
 
 describe('a shared driver whose store is down', () => {
-	it('lets requests through rather than locking everyone out', async () => {
+	it("counts in the process's memory instead, without waiting on the store", async () => {
 		const driver = createUpstashDriver('http://127.0.0.1:9', 'token')
-		expect(await driver.consume('auth.signIn', 'any')).toEqual({ allowed: true, retryAfter: 0 })
+		const started = performance.now()
+		const results = []
+		for (let i = 0; i <= POLICIES['auth.signIn'].points; i++) results.push(await driver.consume('auth.signIn', 'any'))
+		// Neither locked out nor unlimited: the policy's points in this process, then 429.
+		expect(results.slice(0, -1).every((r) => r.allowed)).toBe(true)
+		expect(results.at(-1)!.allowed).toBe(false)
+		expect(driver.degraded!()).toBe(true)
+		// One failed call to the store, then a second of local counting: no request waits on it.
+		expect(performance.now() - started).toBeLessThan(1_000)
 	})
 })

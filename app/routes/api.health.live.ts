@@ -1,0 +1,6 @@
+import { livenessResponse } from '#app/utils/api-contract.ts'
+
+/** Liveness: the process answers; nothing it depends on is asked (docs/decisions/0017-faults.md). */
+export function loader() {
+	return Response.json(livenessResponse.parse({ status: 'ok' }), { headers: { 'cache-control': 'no-store' } })
+}
