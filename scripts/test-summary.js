@@ -1,5 +1,5 @@
 // Prints one closing line over the vitest and Playwright JSON reports:
-// "tests: N passed, N failed, N skipped", after the hostile suite's cases per class.
+// "tests: N passed, N failed, N skipped", after the hostile suite's cases per class and the fault suite's lines.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 
 let passed = 0
@@ -33,5 +33,9 @@ if (existsSync('.tmp/hostile')) {
 	}
 	for (const [name, lines] of byClass) console.log(`hostile ${name}: ${lines.join('; ')}`)
 } else console.log('hostile: no report')
+
+// tests/faults writes one line per fault and database: .tmp/faults/<fault>.<dialect>.txt
+if (existsSync('.tmp/faults')) for (const file of readdirSync('.tmp/faults').sort()) console.log(readFileSync(`.tmp/faults/${file}`, 'utf8'))
+else console.log('faults: no report')
 
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
