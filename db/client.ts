@@ -100,11 +100,67 @@ export const POSTGRES_TIMEOUTS = {
 	connection: { statement_timeout: 10_000, lock_timeout: 3_000 },
 }
 
+/** How long a query or transaction may wait for a connection of the pool before it is given up (and answered 503). */
+export const POSTGRES_ACQUIRE_TIMEOUT_MS = 2_000
+
+/** The error of a query given up waiting for a connection: code 57014 (query_canceled), as PostgreSQL's own timeouts. */
+function acquireTimeout() {
+	return Object.assign(new Error('no database connection within the acquire timeout'), { code: '57014' })
+}
+
+/**
+ * postgres.js has no limit on how long a query waits in the pool for a
+ * connection: when its connections are stuck reconnecting, queries wait
+ * without end. This bounds that wait (POSTGRES_ACQUIRE_TIMEOUT_MS): a query
+ * not yet sent to a connection by then is cancelled (taken out of the queue,
+ * so it never runs), and a transaction whose body has not started yet is
+ * given up and its body refused if a connection comes later. What has been
+ * sent is left to the server's statement and lock timeouts.
+ */
+function boundAcquire(client: postgres.Sql, ms: number): postgres.Sql {
+	const watch = (query: postgres.PendingQuery<postgres.Row[]>) => {
+		setTimeout(() => {
+			if (!(query as unknown as { state: unknown }).state) void query.cancel()
+		}, ms).unref()
+		return query
+	}
+	return new Proxy(client, {
+		get(target, property, receiver) {
+			if (property === 'unsafe') return (...args: Parameters<postgres.Sql['unsafe']>) => watch(target.unsafe(...args))
+			if (property === 'begin') {
+				return (...args: unknown[]) => {
+					const body = args.pop() as (sql: postgres.TransactionSql) => unknown
+					let started = false
+					let abandoned = false
+					const transaction = (target.begin as (...a: unknown[]) => Promise<unknown>)(...args, (sql: postgres.TransactionSql) => {
+						if (abandoned) throw acquireTimeout()
+						started = true
+						return body(sql)
+					})
+					return new Promise((resolve, reject) => {
+						const timer = setTimeout(() => {
+							if (started) return
+							abandoned = true
+							// Its rejection, when a connection comes after all, has nobody waiting for it.
+							transaction.catch(() => {})
+							reject(acquireTimeout())
+						}, ms).unref()
+						transaction.then(resolve, reject).finally(() => clearTimeout(timer))
+					})
+				}
+			}
+			return Reflect.get(target, property, receiver)
+		},
+	})
+}
+
 export interface OpenOptions {
 	/** PostgreSQL pool size (10). */
 	max?: number
 	/** Called with every SQL statement the query builder sends and its parameters (the benchmark counts and explains them); off by default. */
 	onQuery?: (sql: string, params: unknown[]) => void
+	/** PostgreSQL: how long a query may wait for a connection (POSTGRES_ACQUIRE_TIMEOUT_MS). */
+	acquireTimeoutMs?: number
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
@@ -115,7 +171,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
 			onnotice: () => {},
 			...POSTGRES_TIMEOUTS,
 		})
-		const orm = drizzlePg(client, { schema: pgSchema, logger })
+		const orm = drizzlePg(boundAcquire(client, options.acquireTimeoutMs ?? POSTGRES_ACQUIRE_TIMEOUT_MS), { schema: pgSchema, logger })
 		return {
 			dialect: 'pg',
 			url,

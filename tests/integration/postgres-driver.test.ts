@@ -1,0 +1,103 @@
+/**
+ * The PostgreSQL client when its connections are reset under it, many times
+ * over, as in an outage: every query and transaction must settle (rows or an
+ * error) within the acquire timeout and the server's own, and nothing may
+ * escape as an uncaught exception. Two defects of postgres.js 3.4.9 failed
+ * this: a deferred write running after its socket closed threw from a timer
+ * (an uncaught TypeError that ends the process; patched in
+ * patches/postgres+3.4.9.patch, upstream porsager/postgres#1154, #1208), and
+ * queries waited in the pool without end while its connections were stuck
+ * reconnecting (bounded by boundAcquire in db/client.ts). Seen in the fault
+ * suite as a request that never got an answer after an outage.
+ */
+import { sql } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { openDatabase, POSTGRES_ACQUIRE_TIMEOUT_MS } from '#db/client.ts'
+import { inTransaction, step } from '#db/transaction.ts'
+import { DIALECTS } from '#tests/support/databases.ts'
+import { startFaultProxy } from '#tests/support/fault-proxy.ts'
+
+describe.each(DIALECTS.filter((d) => d === 'pg'))('the PostgreSQL client with connections reset under it (%s)', () => {
+	it('gives up a query or transaction that waits too long for a connection, and never runs it later', async () => {
+		const direct = openDatabase(process.env.TEST_DATABASE_URL!)
+		await direct.orm.execute(sql`create table if not exists waited (n int)`)
+		await direct.orm.execute(sql`delete from waited`)
+		const url = new URL(process.env.TEST_DATABASE_URL!)
+		const proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port) })
+		url.host = `127.0.0.1:${proxy.port}`
+		// Connections stall (the server accepts and says nothing): queries wait for one. The acquire
+		// timeout is shorter here than the 2 s connect timeout, so it is what answers.
+		const db = openDatabase(url.toString(), { max: 2, acquireTimeoutMs: 500 })
+		proxy.mode = 'stall'
+		try {
+			const started = Date.now()
+			const queued = db.orm.execute(sql`insert into waited values (1)`).then(
+				() => 'ran',
+				(error: { code?: string; cause?: { code?: string } }) => error.code ?? error.cause?.code,
+			)
+			const transaction = inTransaction(db, function* (tx) {
+				yield* step(tx.orm.execute(sql`insert into waited values (2)`))
+			}).then(
+				() => 'ran',
+				(error: { code?: string }) => error.code,
+			)
+			expect(await queued).toBe('57014')
+			expect(await transaction).toBe('57014')
+			expect(Date.now() - started).toBeLessThan(1_500)
+			// The server answers again: what was given up must not run then.
+			proxy.up()
+			proxy.cut()
+			await new Promise((r) => setTimeout(r, 2_500))
+			expect(await db.orm.execute(sql`select 1 as one`)).toEqual([{ one: 1 }])
+			expect(await direct.orm.execute(sql`select n from waited`)).toEqual([])
+		} finally {
+			await db.close()
+			await direct.orm.execute(sql`drop table waited`)
+			await direct.close()
+			await proxy.close()
+		}
+	})
+
+	it('settles every query and transaction within the bounds, and throws nothing outside them', async () => {
+		const url = new URL(process.env.TEST_DATABASE_URL!)
+		const proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port) })
+		url.host = `127.0.0.1:${proxy.port}`
+		const db = openDatabase(url.toString(), { max: 4 })
+		const uncaught: unknown[] = []
+		const onUncaught = (error: unknown) => uncaught.push(error)
+		process.on('uncaughtException', onUncaught)
+		const bound = POSTGRES_ACQUIRE_TIMEOUT_MS + 1_500
+		const outcomes = new Map<string, number>()
+		let slowest = 0
+		try {
+			for (let round = 0; round < 30; round++) {
+				const work = Array.from({ length: 12 }, (_, i) => {
+					const started = Date.now()
+					const run =
+						i % 3 === 0
+							? inTransaction(db, function* (tx) {
+									return yield* step(tx.orm.execute(sql`select ${i}::int as n`))
+								})
+							: db.orm.execute(sql`select ${i}::int as n`)
+					const settled = run.then(
+						() => 'rows',
+						(error: { code?: string; cause?: { code?: string } }) => `error ${error.code ?? error.cause?.code ?? ''}`.trim(),
+					)
+					return Promise.race([settled.then((o) => ((slowest = Math.max(slowest, Date.now() - started)), o)), new Promise<string>((r) => setTimeout(() => r('unsettled'), bound))])
+				})
+				await new Promise((r) => setTimeout(r, round % 4))
+				proxy.cut()
+				for (const outcome of await Promise.all(work)) outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1)
+			}
+			const [after] = (await db.orm.execute(sql`select 42::int as n`)) as unknown as Array<{ n: number }>
+			console.log(`postgres client under 30 resets: ${[...outcomes].map(([k, n]) => `${k} ${n}`).join(', ')}; slowest ${slowest} ms; ${uncaught.length} uncaught`)
+			expect(outcomes.get('unsettled') ?? 0).toBe(0)
+			expect(uncaught.map(String)).toEqual([])
+			expect(after.n).toBe(42)
+		} finally {
+			process.off('uncaughtException', onUncaught)
+			await db.close()
+			await proxy.close()
+		}
+	}, 200_000)
+})
