@@ -133,19 +133,18 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 			}
 		})()
 		const work = Promise.all(learners.map((_, i) => learner(i)))
+		const outage = async (ms: number) => {
+			const down = http.now()
+			proxy.down()
+			await sleep(ms)
+			proxy.up()
+			outages.push({ down, up: http.now() })
+		}
 		// A four-second outage early in the work, then a 0.3 s restart.
 		await sleep(400)
-		outages.push({ down: http.now(), up: 0 })
-		proxy.down()
-		await sleep(4_000)
-		proxy.up()
-		outages[0].up = http.now()
+		await outage(4_000)
 		await sleep(1_500)
-		outages.push({ down: http.now(), up: 0 })
-		proxy.down()
-		await sleep(300)
-		proxy.up()
-		outages[1].up = http.now()
+		await outage(300)
 		await work
 		await sleep(1_000)
 		probing = false
