@@ -1,5 +1,5 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm'
-import { preparedFor, type Database } from './client.ts'
+import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import { runSteps, step, type Tx } from './transaction.ts'
 import type { Locale, Role } from './schema/values.ts'
@@ -67,38 +67,35 @@ export async function upsertUser(db: Database, input: UserInput): Promise<User> 
 }
 
 export function* findUserByIdSteps(db: Tx, id: string) {
+	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter.
 	if (id.includes('\u0000')) return null
 	const [row] = yield* step(db.orm.select().from(db.t.users).where(eq(db.t.users.id, id)).limit(1))
 	return (row as User | undefined) ?? null
 }
 
-export async function findUserById(db: Database, id: string) {
-	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter.
-	if (id.includes('\u0000')) return null
-	const [row] = await userById(db).execute({ id })
-	return row ?? null
+export function findUserById(db: Database, id: string) {
+	return runSteps(db, (tx) => findUserByIdSteps(tx, id))
 }
-const userById = preparedFor((db) => db.orm.select().from(db.t.users).where(eq(db.t.users.id, sql.placeholder('id'))).limit(1).prepare('user_by_id'))
 
 export function* createUserSteps(db: Tx, input: UserInput) {
 	const now = new Date()
 	const [row] = yield* step(
 		db.orm
-		.insert(db.t.users)
-		.values({
-			id: newId(),
-			tenant_id: input.tenant_id,
-			email: normalizeEmail(input.email),
-			role: input.role,
-			name: input.name,
-			password_hash: input.password_hash ?? noPassword(db),
-			locale: input.locale ?? 'en',
-			email_verified_at: input.email_verified_at ?? null,
-			created_at: now,
-			updated_at: now,
-		})
-		.onConflictDoNothing()
-		.returning(),
+			.insert(db.t.users)
+			.values({
+				id: newId(),
+				tenant_id: input.tenant_id,
+				email: normalizeEmail(input.email),
+				role: input.role,
+				name: input.name,
+				password_hash: input.password_hash ?? noPassword(db),
+				locale: input.locale ?? 'en',
+				email_verified_at: input.email_verified_at ?? null,
+				created_at: now,
+				updated_at: now,
+			})
+			.onConflictDoNothing()
+			.returning(),
 	)
 	return row as User | undefined
 }
