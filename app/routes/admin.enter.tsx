@@ -1,8 +1,7 @@
 import { redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { authenticate } from '#app/utils/auth.server.ts'
-import { commitUserSession } from '#app/utils/session.server.ts'
+import { sessionFromProof } from '#app/utils/auth.server.ts'
 import { writeAudit } from '#db/audit.ts'
 import type { Route } from './+types/admin.enter.ts'
 
@@ -17,12 +16,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const userId = url.searchParams.get('user') ?? ''
 	const proof = url.searchParams.get('proof') ?? ''
 	if (!ctx.tenant || proof.split('.')[0] !== `enter-${ctx.tenant.id}`) throw new Response(null, { status: 404 })
-	const result = await authenticate(ctx, { kind: 'consumed_token', userId, proof })
-	if (!result.ok || result.user.role !== 'super_admin') throw new Response(null, { status: 404 })
 	// Each proof mints one session: a replayed link (history, logs, a shared screen) is a 404.
-	const commit = await commitUserSession(ctx, result.user, { proof })
-	if (!commit) throw new Response(null, { status: 404 })
-	const cookie = commit.cookie
-	await writeAudit(ctx.db, { actorUserId: result.user.id, action: 'auth.tenant_override', targetKind: 'tenant', targetId: ctx.tenant.id, tenantId: ctx.tenant.id })
-	return redirect(localePath(ctx.locale, '/admin'), { headers: { 'set-cookie': cookie } })
+	const signedIn = await sessionFromProof(ctx, userId, proof, { role: 'super_admin' })
+	if (!signedIn) throw new Response(null, { status: 404 })
+	await writeAudit(ctx.db, { actorUserId: signedIn.user.id, action: 'auth.tenant_override', targetKind: 'tenant', targetId: ctx.tenant.id, tenantId: ctx.tenant.id })
+	return redirect(localePath(ctx.locale, '/admin'), { headers: { 'set-cookie': signedIn.cookie } })
 }

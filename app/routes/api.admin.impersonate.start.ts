@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { auditAdmin, impersonatorCookie } from '#app/utils/admin.server.ts'
 import { impersonationRequest } from '#app/utils/api-contract.ts'
-import { authenticateConsumed, roleLanding } from '#app/utils/auth.server.ts'
+import { mintConsumedTokenProof, roleLanding, sessionFromProof } from '#app/utils/auth.server.ts'
 import { jsonError, postOnly } from '#app/utils/errors.ts'
 import { readForm } from '#app/utils/forms.server.ts'
-import { commitUserSession, getSession } from '#app/utils/session.server.ts'
+import { getSession } from '#app/utils/session.server.ts'
 import { findScopedUser } from '#db/admin.ts'
 import type { Route } from './+types/api.admin.impersonate.start.ts'
 
@@ -31,8 +31,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (!target || target.role === 'super_admin') return jsonError(404, 'NOT_FOUND', 'No such user on this site')
 	if (target.deactivated_at) return jsonError(400, 'BAD_REQUEST', 'This account is deactivated')
 
-	const result = await authenticateConsumed(ctx, target.id, `impersonate-${randomBytes(9).toString('base64url')}`)
-	const commit = result.ok ? await commitUserSession(ctx, result.user, { proof: result.proof ?? '', impersonatorSessionId: session.id }) : null
+	const proof = mintConsumedTokenProof(ctx, target.id, `impersonate-${randomBytes(9).toString('base64url')}`)
+	const commit = await sessionFromProof(ctx, target.id, proof, { impersonatorSessionId: session.id })
 	if (!commit) return jsonError(400, 'BAD_REQUEST', 'Could not start impersonating')
 	await auditAdmin({ ctx, session }, 'auth.impersonate.start', { kind: 'user', id: target.id, tenantId: ctx.tenant.id }, { impersonatorId: session.user.id })
 	const headers = new Headers({ location: roleLanding(commit.claims) })

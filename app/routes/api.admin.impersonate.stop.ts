@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { impersonatorCookie } from '#app/utils/admin.server.ts'
-import { authenticateConsumed } from '#app/utils/auth.server.ts'
+import { mintConsumedTokenProof, sessionFromProof } from '#app/utils/auth.server.ts'
 import { jsonError, postOnly } from '#app/utils/errors.ts'
-import { commitUserSession, getSession } from '#app/utils/session.server.ts'
+import { getSession } from '#app/utils/session.server.ts'
 import { writeAudit } from '#db/audit.ts'
 import { revokeSession } from '#db/sessions.ts'
 import type { Route } from './+types/api.admin.impersonate.stop.ts'
@@ -26,8 +26,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const origin = session.impersonator
 	if (!origin || marker !== origin.userId) return jsonError(403, 'FORBIDDEN', 'You are not impersonating anyone')
 
-	const result = await authenticateConsumed(ctx, origin.userId, `impersonate-stop-${randomBytes(9).toString('base64url')}`)
-	const commit = result.ok && result.user.role === 'super_admin' ? await commitUserSession(ctx, result.user, { proof: result.proof ?? '' }) : null
+	const proof = mintConsumedTokenProof(ctx, origin.userId, `impersonate-stop-${randomBytes(9).toString('base64url')}`)
+	const commit = await sessionFromProof(ctx, origin.userId, proof, { role: 'super_admin' })
 	if (!commit) return jsonError(403, 'FORBIDDEN', 'Could not restore your session')
 	// The impersonated session and the one it was started from are both replaced by the new one.
 	await revokeSession(ctx.db, session.id)

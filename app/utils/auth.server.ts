@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { redirect, type RouterContextProvider } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
 import { isLocale, localePath, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
-import type { TokenType } from '#db/schema/values.ts'
+import type { Role, TokenType } from '#db/schema/values.ts'
 import { inTransaction, runSteps, type Tx } from '#db/transaction.ts'
 import { findSignInCandidates, findUserById, findUserByIdSteps, noPassword, updateUserSteps, type User } from '#db/users.ts'
 import { consumeTokenSteps, hostTokenScope } from './tokens.server.ts'
@@ -77,8 +77,7 @@ export type CredentialsFailure = 'invalid' | 'deactivated' | 'no_password' | 'te
 export type AuthInput =
 	| { kind: 'credentials'; email: string; password: string }
 	| { kind: 'consumed_token'; userId: string; proof: string }
-/** `proof`: the consumed-token proof that authenticated, which can mint one session only (commitUserSession). */
-export type AuthResult = { ok: true; user: User; proof?: string } | { ok: false; reason: CredentialsFailure; user?: User }
+export type AuthResult = { ok: true; user: User } | { ok: false; reason: CredentialsFailure; user?: User }
 
 // Verified against when no account with a password matches, so every answer costs one hash check.
 let dummyHash: Promise<string> | null = null
@@ -101,7 +100,7 @@ export async function authenticate(ctx: RequestContext, input: AuthInput): Promi
 		const belongsHere = user && (user.tenant_id === (ctx.tenant?.id ?? null) || (user.role === 'super_admin' && user.tenant_id === null))
 		if (!user || !belongsHere) return { ok: false, reason: 'invalid' }
 		if (user.deactivated_at) return { ok: false, reason: 'deactivated' }
-		return { ok: true, user, proof: input.proof }
+		return { ok: true, user }
 	}
 	const tenantId = ctx.tenant?.id ?? null
 	const candidates = await findSignInCandidates(ctx.db, tenantId, input.email)
@@ -171,16 +170,22 @@ function redirectSignedIn(user: User, commit: SessionCommit, callbackUrl?: unkno
 	return redirect(isLocale(user.locale) ? localeLanding(user.locale, target) : target, { headers: { 'set-cookie': commit.cookie } })
 }
 
-/** The single provider's consumed-token path, with a proof minted here for `ref` (a consumed token, invitation or impersonation). */
-export function authenticateConsumed(ctx: RequestContext, userId: string, ref: string) {
-	return authenticate(ctx, { kind: 'consumed_token', userId, proof: mintConsumedTokenProof(ctx, userId, ref) })
+/**
+ * A consumed-token proof made into a new session through the single provider:
+ * null when the proof is not valid, the user does not belong here, is
+ * deactivated or not of `role`, or the proof has already minted a session.
+ */
+export async function sessionFromProof(ctx: RequestContext, userId: string, proof: string, options: { role?: Role; impersonatorSessionId?: string } = {}) {
+	const result = await authenticate(ctx, { kind: 'consumed_token', userId, proof })
+	if (!result.ok || (options.role && result.user.role !== options.role)) return null
+	const commit = await commitUserSession(ctx, result.user, { proof, impersonatorSessionId: options.impersonatorSessionId })
+	return commit && { ...commit, user: result.user }
 }
 
-/** Finishes a consumed-token flow through the single provider; null when it cannot (or its proof was used). */
+/** Finishes a consumed-token flow (`ref`: the consumed token or invitation) and redirects; null when it cannot. */
 export async function signInWithConsumedToken(ctx: RequestContext, userId: string, ref: string, callbackUrl?: string) {
-	const result = await authenticateConsumed(ctx, userId, ref)
-	const commit = result.ok ? await commitUserSession(ctx, result.user, { proof: result.proof ?? '' }) : null
-	return result.ok && commit ? redirectSignedIn(result.user, commit, callbackUrl) : null
+	const signedIn = await sessionFromProof(ctx, userId, mintConsumedTokenProof(ctx, userId, ref))
+	return signedIn && redirectSignedIn(signedIn.user, signedIn, callbackUrl)
 }
 
 /**

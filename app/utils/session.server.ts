@@ -165,7 +165,6 @@ export interface SessionCommit {
 	/** Set-Cookie value of the new session. */
 	cookie: string
 	claims: SessionClaims
-	sessionId: string
 }
 
 /**
@@ -203,7 +202,7 @@ export async function commitUserSession(
 	const claims = await claimsFor(ctx, user)
 	session.set('claims', claims)
 	session.set('sid', sessionId)
-	return { cookie: await storage.commitSession(session, { maxAge: lifetime.absoluteMs / 1000 }), claims, sessionId }
+	return { cookie: await storage.commitSession(session, { maxAge: lifetime.absoluteMs / 1000 }), claims }
 }
 
 /** Set-Cookie value that clears the session cookie. */
