@@ -99,7 +99,9 @@ export function createApp(options: AppOptions) {
 		const localized = splitLocalePath(pagePathOf(path))
 		// The locale: a URL prefix (/es/learn) first, then the lms_locale cookie, Accept-Language, en.
 		// A signed-in user's own locale takes over in the root middleware (app/root.tsx).
-		const locale = localized.locale ?? negotiateLocale(req.headers['accept-language'], req.headers.cookie ? parseCookie(req.headers.cookie).lms_locale : null)
+		// Read once, with the parser the session is read with (the page cache asks it too).
+		const cookies = parseCookie(req.headers.cookie ?? '')
+		const locale = localized.locale ?? negotiateLocale(req.headers['accept-language'], cookies.lms_locale)
 		const t = i18n(locale)
 		const text = t.m.common.status
 		const reply = (response: Response) => {
@@ -157,7 +159,7 @@ export function createApp(options: AppOptions) {
 
 		// Scheme and port from configuration, the name only once it resolved: a Host header cannot
 		// put its own port or name into links, emails or cached pages.
-		const origin = configuredOrigin(env.AUTH_URL, host)
+		const origin = configuredOrigin(configured, host)
 		// Bodies must declare their length (browsers always do), so the limit holds before reading.
 		if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined && !isSafeMethod(req.method)) {
 			return refuse(411, 'Send the body with a Content-Length', { title: text.refusedTitle, message: text.noLength })
@@ -179,7 +181,7 @@ export function createApp(options: AppOptions) {
 		req.url = url
 
 		// Visitors without a session get public pages from the page cache.
-		const cacheKey = pageCache.keyFor(req.method, url, host, locale, req.headers.cookie)
+		const cacheKey = pageCache.keyFor(req.method, url, host, locale, cookies)
 		const conditional = { method: req.method, ifNoneMatch: req.headers['if-none-match'], acceptEncoding: req.headers['accept-encoding'] }
 		const cached = cacheKey ? pageCache.lookup(cacheKey) : null
 		if (cached) return sendCached(res, pageCache.respond(cached, conditional, 'hit'))

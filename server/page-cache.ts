@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
-import { parse as parseCookie } from 'cookie'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { TagStore } from '#app/utils/cache-tags.server.ts'
 import { hashInlineScripts } from '#app/utils/csp.ts'
@@ -71,10 +70,10 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 		totalBytes -= sizeOf(entry)
 	}
 
-	function keyFor(method: string | undefined, url: string, host: string, locale: string, cookie: string | undefined) {
+	/** `cookies`: the request's Cookie header as the session parser reads it (`lms_session =x` is a session to it). */
+	function keyFor(method: string | undefined, url: string, host: string, locale: string, cookies: Record<string, string | undefined>) {
 		if (method !== 'GET' && method !== 'HEAD') return null
-		// Read with the parser the session is read with (`lms_session =x` is a session to it).
-		if (url.includes('?') || (cookie && SESSION_COOKIES.some((name) => name in parseCookie(cookie)))) return null
+		if (url.includes('?') || SESSION_COOKIES.some((name) => name in cookies)) return null
 		if (!CACHEABLE.some((re) => re.test(url))) return null
 		return `${host}|${locale}|${url}`
 	}

@@ -27,7 +27,7 @@ describe('requestHost and configuredOrigin', () => {
 		expect(requestHost('app:3000', 'evil.test, acme.example.com', true)).toBe('acme.example.com')
 	})
 	it('builds the origin from AUTH_URL and the host name only', () => {
-		expect(configuredOrigin('https://example.com', 'acme.example.com')).toBe('https://acme.example.com')
-		expect(configuredOrigin('http://localhost:3000', 'acme.localhost')).toBe('http://acme.localhost:3000')
+		expect(configuredOrigin(new URL('https://example.com'), 'acme.example.com')).toBe('https://acme.example.com')
+		expect(configuredOrigin(new URL('http://localhost:3000'), 'acme.localhost')).toBe('http://acme.localhost:3000')
 	})
 })

@@ -46,8 +46,7 @@ export function requestHost(host: string | undefined, forwardedHost: string | st
 	return host
 }
 
-/** This site's origin: the scheme and port of AUTH_URL (the origin browsers use) with the resolved host name. */
-export function configuredOrigin(authUrl: string, hostName: string) {
-	const base = new URL(authUrl)
+/** This site's origin: the scheme and port of AUTH_URL (the origin browsers use, parsed once at start) with the resolved host name. */
+export function configuredOrigin(base: Pick<URL, 'protocol' | 'port'>, hostName: string) {
 	return `${base.protocol}//${hostName}${base.port ? `:${base.port}` : ''}`
 }
