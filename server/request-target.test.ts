@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { normalPath, pagePathOf, readRequestTarget } from './request-target.ts'
+import { normalPath, pagePathOf, pageSearchOf, readRequestTarget } from './request-target.ts'
 
 describe('normalPath', () => {
 	it.each([
@@ -45,5 +45,18 @@ describe('pagePathOf', () => {
 		expect(pagePathOf('/learn/reset/abc.data')).toBe('/learn/reset/abc')
 		expect(pagePathOf('/_root.data')).toBe('/')
 		expect(pagePathOf('/learn')).toBe('/learn')
+		expect(pagePathOf('/es/_root.data')).toBe('/es')
+		expect(pagePathOf('/es/learn/course/intro-to-web/enroll.data')).toBe('/es/learn/course/intro-to-web/enroll')
+	})
+})
+
+describe('pageSearchOf', () => {
+	it("takes React Router's transport parameters off and leaves any other query as sent", () => {
+		expect(pageSearchOf('?_routes=routes%2Flearn.course.%24slug')).toBe('')
+		expect(pageSearchOf('?index&_routes=root')).toBe('')
+		expect(pageSearchOf('?preview=1&_routes=root')).toBe('?preview=1')
+		expect(pageSearchOf('?q=a+b%20c')).toBe('?q=a+b%20c')
+		expect(pageSearchOf('?index=2&_routes=root')).toBe('?index=2')
+		expect(pageSearchOf('')).toBe('')
 	})
 })

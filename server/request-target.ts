@@ -61,10 +61,29 @@ export function readRequestTarget(method: string | undefined, rawTarget: string 
 }
 
 /**
- * The page a React Router data request (`/learn.data`, `/_root.data`) is for:
+ * The page a React Router data request is for (`/learn.data` is `/learn`; the
+ * home page's is `/_root.data`, under a locale's basename `/es/_root.data`):
  * rules about a page apply to its data too.
  */
 export function pagePathOf(path: string) {
 	if (path === '/_root.data') return '/'
+	if (path.endsWith('/_root.data')) return path.slice(0, -'/_root.data'.length)
 	return path.endsWith('.data') ? path.slice(0, -'.data'.length) : path
+}
+
+/**
+ * The query of the page a request is for: React Router's transport parameters
+ * (`_routes`, an empty `index`) taken off, never part of a URL a person sees
+ * (a callbackUrl, the locale switcher's target); any other query as sent.
+ */
+export function pageSearchOf(search: string) {
+	const params = new URLSearchParams(search)
+	const transport = params.has('_routes') || params.getAll('index').includes('')
+	if (!transport) return search
+	const kept = params.getAll('index').filter(Boolean)
+	params.delete('_routes')
+	params.delete('index')
+	for (const value of kept) params.append('index', value)
+	const rest = params.toString()
+	return rest ? `?${rest}` : ''
 }
