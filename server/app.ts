@@ -29,6 +29,7 @@ import { createHostResolver, normalizeHost, type HostResolution } from '#app/uti
 import { openDatabase, type Database } from '#db/client.ts'
 import { createClient } from 'redis'
 import { createDeferredWork } from './deferred.ts'
+import { compressResponse, negotiateEncoding } from './compression.ts'
 import { connectInvalidation } from './invalidation.ts'
 import { clientAddress, configuredOrigin, requestHost } from './proxy.ts'
 import { ALLOWED_METHODS, pagePathOf, readRequestTarget } from './request-target.ts'
@@ -108,7 +109,7 @@ export function createApp(options: AppOptions) {
 			// A token in the URL never leaves in a Referer header, not even to this site's own assets;
 			// nor one carried in a callbackUrl (a token page's sign-in redirect).
 			if (TOKEN_PAGE.test(localized.path) || /[?&]callbackUrl=/.test(target.search)) response.headers.set('referrer-policy', 'no-referrer')
-			return send(res, response)
+			return send(req, res, response)
 		}
 		// Refused before routing: the JSON envelope under /api/, else a branded page.
 		const refuse = (status: number, error: string, page: { title: string; message: string }, headers: Record<string, string> = {}) => {
@@ -139,9 +140,13 @@ export function createApp(options: AppOptions) {
 		// Another spelling of a path (dot segments, doubled or trailing slashes, escapes) is sent to
 		// the one the rules below are written for; the token it may carry stays out of Referer.
 		if (target.kind === 'redirect') {
-			return send(res, new Response(null, { status: 308, headers: { location: target.location, 'referrer-policy': 'no-referrer' } }))
+			return send(req, res, new Response(null, { status: 308, headers: { location: target.location, 'referrer-policy': 'no-referrer' } }))
 		}
-		if (path.startsWith('/assets/')) return assets(req, res, () => reply(new Response('Not found', { status: 404 })))
+		if (path.startsWith('/assets/')) {
+			// sirv picks its precompressed file by substring and ignores q-values: it is told the negotiated one.
+			req.headers['accept-encoding'] = negotiateEncoding(req.headers['accept-encoding'] ?? '')
+			return assets(req, res, () => reply(new Response('Not found', { status: 404 })))
+		}
 
 		const tenant = resolution.kind === 'tenant' ? resolution.tenant : null
 		if (tenant?.status === 'suspended' && !SUSPENDED_PASSTHROUGH.some((allowed) => allowed.test(localized.path))) {
@@ -240,11 +245,11 @@ export function createApp(options: AppOptions) {
 		}
 	}
 
-	async function send(res: ServerResponse, response: Response) {
+	async function send(req: IncomingMessage, res: ServerResponse, response: Response) {
 		for (const [name, value] of Object.entries(baseHeaders)) {
 			if (!response.headers.has(name)) response.headers.set(name, value)
 		}
-		await sendResponse(res, response)
+		await sendResponse(res, await compressResponse(response, req.method, req.headers['accept-encoding']))
 	}
 
 	/** A page-cache answer straight onto the socket: the hot path for visitors, with no Response or stream in between. */

@@ -3,7 +3,7 @@ import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { TagStore } from '#app/utils/cache-tags.server.ts'
 import { hashInlineScripts } from '#app/utils/csp.ts'
-import { memoizeByString } from '#app/utils/memo.ts'
+import { negotiateEncoding } from './compression.ts'
 
 const brotli = promisify(brotliCompress)
 const gz = promisify(gzip)
@@ -133,7 +133,7 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 	 */
 	function respond(entry: Entry, request: { method?: string; ifNoneMatch?: string; acceptEncoding?: string }, state: 'hit' | 'miss'): CachedAnswer {
 		const notModified = !!request.ifNoneMatch && request.ifNoneMatch.split(',').some((t) => t.trim() === entry.etag)
-		const encoding = notModified ? 'identity' : preferredEncoding(request.acceptEncoding ?? '')
+		const encoding = notModified ? 'identity' : negotiateEncoding(request.acceptEncoding ?? '')
 		const variant = `${state}|${notModified ? 304 : encoding}`
 		// Built once per entry and variant: a cache hit allocates no headers.
 		let headers = entry.answers.get(variant)
@@ -154,14 +154,3 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 }
 
 export type PageCache = ReturnType<typeof createPageCache>
-
-/** The stored variant to send for an Accept-Encoding header: brotli, else gzip, else none (q=0 refuses one). */
-const preferredEncoding = memoizeByString((header): 'br' | 'gzip' | 'identity' => {
-	const accepted = new Set<string>()
-	for (const part of header.split(',')) {
-		const [name, ...params] = part.trim().toLowerCase().split(';')
-		const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean)
-		if (name && (q === undefined || Number(q) > 0)) accepted.add(name)
-	}
-	return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : 'identity'
-})

@@ -1,0 +1,109 @@
+import { Readable, pipeline } from 'node:stream'
+import { constants, createBrotliCompress, createGzip } from 'node:zlib'
+import compressible from 'compressible'
+import Negotiator from 'negotiator'
+import { memoizeByString } from '#app/utils/memo.ts'
+
+export type Encoding = 'br' | 'gzip' | 'identity'
+
+const OFFERED: Encoding[] = ['br', 'gzip', 'identity']
+
+/**
+ * The encoding to answer in for an Accept-Encoding header: q-values and `*`
+ * honoured, brotli first among equals. A header that refuses everything
+ * (`identity;q=0` alone) still gets identity: a readable answer beats a 406.
+ */
+export const negotiateEncoding = memoizeByString(
+	(header): Encoding => (new Negotiator({ headers: { 'accept-encoding': header } }).encoding(OFFERED, { preferred: OFFERED }) as Encoding | undefined) ?? 'identity',
+)
+
+// Below this a compressed body saves less than its framing costs.
+const MIN_BYTES = 1024
+
+// YAML and NDJSON are text, but mime-db does not mark them compressible.
+const TEXT_TYPES = /^\s*(?:application\/(?:yaml|x-yaml|x-ndjson)|text\/yaml)\s*(?:;|$)/i
+
+function isCompressibleType(contentType: string | null) {
+	return !!contentType && (TEXT_TYPES.test(contentType) || compressible(contentType) === true)
+}
+
+/**
+ * The answer as it goes on the wire: compressed on the fly when the client
+ * accepts it and the body is text of at least 1 KB. Streaming is kept: the
+ * compressor is flushed whenever the body pauses (a suspended render), not
+ * after every chunk, so a page's shell reaches the browser before its end
+ * without costing the ratio of a flush per write.
+ */
+export async function compressResponse(response: Response, method: string | undefined, acceptEncoding: string | undefined): Promise<Response> {
+	const { headers, status } = response
+	if (!response.body || method === 'HEAD' || status === 204 || status === 206 || status === 304) return response
+	if (headers.has('content-encoding') || headers.has('content-range') || !isCompressibleType(headers.get('content-type'))) return response
+	if (/\bno-transform\b/i.test(headers.get('cache-control') ?? '')) return response
+	// Caches must keep one copy per encoding of anything that may be compressed.
+	headers.append('vary', 'Accept-Encoding')
+	const encoding = negotiateEncoding(acceptEncoding ?? '')
+	if (encoding === 'identity') return response
+	const declared = headers.get('content-length')
+	if (declared !== null && Number(declared) < MIN_BYTES) return response
+
+	const { head, size, done, reader } = await peek(response.body, MIN_BYTES)
+	const rest = replay(head, done ? null : reader)
+	if (done && size < MIN_BYTES) return new Response(rest, { status, headers })
+
+	headers.delete('content-length')
+	headers.set('content-encoding', encoding)
+	// Another representation of the same resource: no longer byte-for-byte the tagged one.
+	const etag = headers.get('etag')
+	if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`)
+	return new Response(compressStream(rest, encoding), { status, headers })
+}
+
+/** Reads until `limit` bytes or the end, whichever comes first. */
+async function peek(body: ReadableStream<Uint8Array>, limit: number) {
+	const reader = body.getReader()
+	const head: Uint8Array[] = []
+	let size = 0
+	while (size < limit) {
+		const { done, value } = await reader.read()
+		if (done) return { head, size, done: true, reader }
+		head.push(value)
+		size += value.byteLength
+	}
+	return { head, size, done: false, reader }
+}
+
+/** The peeked chunks, then the rest of the body. */
+function replay(head: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array> | null) {
+	return new ReadableStream<Uint8Array>({
+		start(controller) {
+			for (const chunk of head) controller.enqueue(chunk)
+			if (!reader) controller.close()
+		},
+		async pull(controller) {
+			const { done, value } = await reader!.read()
+			if (done) controller.close()
+			else controller.enqueue(value)
+		},
+		cancel: (reason) => reader?.cancel(reason),
+	})
+}
+
+function compressStream(body: ReadableStream<Uint8Array>, encoding: 'br' | 'gzip') {
+	// Brotli 4 and gzip 6: near their best ratio for HTML at a fraction of the CPU of the top levels
+	// (the page cache and the build compress at the top levels once instead).
+	const zip =
+		encoding === 'br'
+			? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } })
+			: createGzip({ level: 6 })
+	const source = Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>)
+	let idle: NodeJS.Immediate | undefined
+	// Chunks that are already there arrive before the check runs; only a real pause flushes.
+	source.on('data', () => {
+		clearImmediate(idle)
+		idle = setImmediate(() => zip.flush())
+	})
+	source.on('end', () => clearImmediate(idle))
+	// Either side failing or the client going away tears down both (and cancels the render).
+	pipeline(source, zip, () => clearImmediate(idle))
+	return Readable.toWeb(zip) as ReadableStream<Uint8Array>
+}
