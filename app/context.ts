@@ -25,6 +25,11 @@ export interface RequestContext {
 	host: string
 	/** scheme://host[:port] as the browser sees it */
 	origin: string
+	/**
+	 * The page as the address bar shows it: the normal-form path with its locale prefix and the
+	 * query, without React Router's transport (`.data`, `_routes`), which loaders see in the request.
+	 */
+	page: { path: string; search: string }
 	/** Negotiated for visitors; the user's own locale once signed in. */
 	locale: Locale
 	/** The client address: the socket's peer, or the one the outermost of TRUSTED_PROXY_HOPS proxies saw (server/proxy.ts). */

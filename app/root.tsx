@@ -22,12 +22,11 @@ export const middleware: Route.MiddlewareFunction[] = [
 		context.set(sessionContext, read.state === 'valid' ? read.session : null)
 		if (read.state === 'valid' && isLocale(read.session.user.locale)) {
 			const userLocale = read.session.user.locale
-			const url = new URL(request.url)
-			const { locale: urlLocale, path } = splitLocalePath(url.pathname)
+			const { locale: urlLocale, path } = splitLocalePath(ctx.page.path)
 			// Pages only a signed-in user sees are always in the user's locale, under its prefix;
 			// public pages keep an explicit prefix and otherwise follow the user too.
 			if (SIGNED_IN_ONLY.test(path)) {
-				if ((urlLocale ?? DEFAULT_LOCALE) !== userLocale && request.method === 'GET') throw redirect(localePath(userLocale, path) + url.search)
+				if ((urlLocale ?? DEFAULT_LOCALE) !== userLocale && request.method === 'GET') throw redirect(localePath(userLocale, path) + ctx.page.search)
 				ctx.locale = userLocale
 			} else if (!urlLocale) ctx.locale = userLocale
 		}
@@ -50,16 +49,15 @@ const SESSION_COOKIE = /^(?:__Host-)?lms_session=/
 /** The account, the dashboard, enrollment, entries and administration (their locale is the user's). */
 const SIGNED_IN_ONLY = /^\/(?:learn\/(?:dashboard|account)(?:\/|$)|learn\/course\/[^/]+\/(?:enroll$|entry\/)|admin(?:\/|$))/
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const [site, menu] = await Promise.all([loadSiteChrome(ctx), loadMenu(ctx)])
 	const session = getSession(context)
-	const url = new URL(request.url)
 	return {
 		locale: ctx.locale,
 		/** This page's path without a locale prefix: the switcher and the hreflang alternates add their own. */
-		path: splitLocalePath(url.pathname).path,
-		search: url.search,
+		path: splitLocalePath(ctx.page.path).path,
+		search: ctx.page.search,
 		site,
 		isApex: ctx.tenant === null,
 		origin: ctx.origin,

@@ -32,7 +32,7 @@ import { createDeferredWork } from './deferred.ts'
 import { compressResponse, negotiateEncoding } from './compression.ts'
 import { connectInvalidation } from './invalidation.ts'
 import { clientAddress, configuredOrigin, requestHost } from './proxy.ts'
-import { ALLOWED_METHODS, pagePathOf, readRequestTarget } from './request-target.ts'
+import { ALLOWED_METHODS, pagePathOf, pageSearchOf, readRequestTarget } from './request-target.ts'
 import { createPageCache, type CachedAnswer } from './page-cache.ts'
 import { statusPage } from './status-page.ts'
 
@@ -205,6 +205,7 @@ export function createApp(options: AppOptions) {
 			site: tenant ? tenant.slug : APEX_SITE,
 			host,
 			origin,
+			page: { path: pagePathOf(path), search: pageSearchOf(target.search) },
 			locale,
 			clientIp: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], env.TRUSTED_PROXY_HOPS),
 			rateLimit,

@@ -13,9 +13,12 @@ const OFFERED: Encoding[] = ['br', 'gzip', 'identity']
  * honoured, brotli first among equals. A header that refuses everything
  * (`identity;q=0` alone) still gets identity: a readable answer beats a 406.
  */
-export const negotiateEncoding = memoizeByString(
-	(header): Encoding => (new Negotiator({ headers: { 'accept-encoding': header } }).encoding(OFFERED, { preferred: OFFERED }) as Encoding | undefined) ?? 'identity',
-)
+export const negotiateEncoding = memoizeByString((header): Encoding => {
+	const negotiator = new Negotiator({ headers: { 'accept-encoding': header } })
+	// negotiator 1.x takes `preferred` (ties go to brotli, not to the header's order); its types predate it.
+	const encoding = negotiator.encoding as (available: Encoding[], options: { preferred: Encoding[] }) => Encoding | undefined
+	return encoding.call(negotiator, OFFERED, { preferred: OFFERED }) ?? 'identity'
+})
 
 // Below this a compressed body saves less than its framing costs.
 const MIN_BYTES = 1024

@@ -43,9 +43,10 @@ describe('readRequestTarget', () => {
 describe('pagePathOf', () => {
 	it('reads React Router data requests as their page', () => {
 		expect(pagePathOf('/learn/reset/abc.data')).toBe('/learn/reset/abc')
-		expect(pagePathOf('/_root.data')).toBe('/')
+		expect(pagePathOf('/_.data')).toBe('/')
 		expect(pagePathOf('/learn')).toBe('/learn')
-		expect(pagePathOf('/es/_root.data')).toBe('/es')
+		expect(pagePathOf('/es/_.data')).toBe('/es')
+		expect(pagePathOf('/admin/_.data')).toBe('/admin')
 		expect(pagePathOf('/es/learn/course/intro-to-web/enroll.data')).toBe('/es/learn/course/intro-to-web/enroll')
 	})
 })

@@ -61,13 +61,13 @@ export function readRequestTarget(method: string | undefined, rawTarget: string 
 }
 
 /**
- * The page a React Router data request is for (`/learn.data` is `/learn`; the
- * home page's is `/_root.data`, under a locale's basename `/es/_root.data`):
- * rules about a page apply to its data too.
+ * The page a React Router data request is for (`/learn.data` is `/learn`; a
+ * path ending in a slash asks as `<path>/_.data`, the home page as `/_.data`,
+ * react-router.config.ts's v8_trailingSlashAwareDataRequests): rules about a
+ * page apply to its data too. Pages have no trailing slash but the home page's.
  */
 export function pagePathOf(path: string) {
-	if (path === '/_root.data') return '/'
-	if (path.endsWith('/_root.data')) return path.slice(0, -'/_root.data'.length)
+	if (path.endsWith('/_.data')) return path.slice(0, -'_.data'.length).replace(/(.)\/$/, '$1')
 	return path.endsWith('.data') ? path.slice(0, -'.data'.length) : path
 }
 

@@ -24,7 +24,7 @@ const INIT = `(function () {
 
 /** Swagger UI's files from the installed swagger-ui-dist package (no CDN), for admins only. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-	requireAdmin(context, request)
+	requireAdmin(context)
 	const headers = { 'cache-control': 'private, max-age=86400' }
 	if (params.file === 'init.js') return new Response(INIT, { headers: { ...headers, 'content-type': 'text/javascript; charset=utf-8' } })
 	// Own keys only: `__proto__` or `constructor` must not reach the file system.

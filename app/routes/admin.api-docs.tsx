@@ -11,7 +11,7 @@ interface Operation {
 
 /** The route contract: Swagger UI (from the installed package) over a server-rendered list that works without JavaScript. */
 export function loader({ context, request }: Route.LoaderArgs) {
-	requireAdmin(context, request)
+	requireAdmin(context)
 	const spec = parse(document) as { info: { title: string; description: string }; paths: Record<string, Record<string, Operation>> }
 	return {
 		title: spec.info.title,

@@ -16,7 +16,7 @@ const filters = z.object({
 
 /** The audit log, newest first: this tenant's rows on a tenant host, every row for a super_admin on the apex. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-	const { ctx, tenant } = requireAdmin(context, request)
+	const { ctx, tenant } = requireAdmin(context)
 	const f = filters.parse(Object.fromEntries(new URL(request.url).searchParams))
 	const rows = await listAudit(ctx.db, {
 		tenantId: tenant?.id ?? null,

@@ -19,7 +19,7 @@ const assignSchema = z.object({ intent: z.literal('assign'), email: emailField }
 
 /** Who administers this course: tenant_admin and super_admin only (a course_admin gets 404, like any /admin page outside their courses' dashboards and settings). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-	const scope = requireAdmin(context, request)
+	const scope = requireAdmin(context)
 	if (!scope.tenant) return { hint: true as const }
 	const course = await requireAdminCourse(scope, params.slug)
 	const rows = await courseAssignments(scope.ctx.db, scope.tenant.id, course.slug)
@@ -33,7 +33,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-	const scope = requireAdmin(context, request)
+	const scope = requireAdmin(context)
 	const tenant = scope.tenant
 	if (!tenant) throw new Response(null, { status: 404 })
 	const limited = await limitAdminMutation(scope)

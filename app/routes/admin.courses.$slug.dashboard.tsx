@@ -9,7 +9,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 
 /** Roster, results and per-entry analytics of one course, drawn as HTML bars. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-	const scope = await requireCourseAdmin(context, request, params.slug)
+	const scope = await requireCourseAdmin(context, params.slug)
 	if (!scope.tenant) return { hint: true as const }
 	const course = await requireAdminCourse(scope, params.slug)
 	const page = pageParam.parse(new URL(request.url).searchParams.get('page'))

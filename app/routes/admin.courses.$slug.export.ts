@@ -10,7 +10,7 @@ const toCsv = (rows: Array<Array<string | number | null>>) => stringify(rows, { 
 
 /** The roster and quiz results of a course as CSV. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-	const scope = await requireCourseAdmin(context, request, params.slug)
+	const scope = await requireCourseAdmin(context, params.slug)
 	if (!scope.tenant) throw new Response(null, { status: 404 })
 	const course = await requireAdminCourse(scope, params.slug)
 	const { rows } = await rosterRows(scope, course)

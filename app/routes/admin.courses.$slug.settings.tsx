@@ -13,14 +13,14 @@ import { localePath } from '#app/i18n/locales.ts'
 
 /** Per-course flags; needs a tenant host (a super_admin on the apex sees a hint instead of 404). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-	const scope = await requireCourseAdmin(context, request, params.slug)
+	const scope = await requireCourseAdmin(context, params.slug)
 	if (!scope.tenant) return { hint: true as const }
 	const course = await requireAdminCourse(scope, params.slug)
 	return { hint: false as const, slug: course.slug, title: course.title, flags: courseFlags(scope.tenant, course.slug), saved: new URL(request.url).searchParams.has('saved') }
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-	const scope = await requireCourseAdmin(context, request, params.slug)
+	const scope = await requireCourseAdmin(context, params.slug)
 	if (!scope.tenant) throw new Response(null, { status: 404 })
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited

@@ -6,7 +6,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 
 /** Read-only catalogue of the tenant's courses in every state, with links to each course's admin pages. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-	const { ctx, tenant } = requireAdmin(context, request)
+	const { ctx, tenant } = requireAdmin(context)
 	if (!tenant) return { hint: true as const, courses: [] }
 	const courses = await readContent('catalogue', () => ctx.cms.courses(ctx.site, ctx.locale))
 	return {

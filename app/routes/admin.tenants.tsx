@@ -39,7 +39,7 @@ const createSchema = z.object({
 const statusSchema = z.object({ intent: z.literal('status'), tenantId: z.string().min(1), status: z.enum(TENANT_STATUSES) })
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-	const scope = requireSuperAdmin(context, request)
+	const scope = requireSuperAdmin(context)
 	const tenants = await listTenants(scope.ctx.db)
 	return {
 		notice: new URL(request.url).searchParams.get('notice'),
@@ -50,7 +50,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /** Create, change status (suspend, activate, archive) and enter a tenant; each audited. */
 export async function action({ context, request }: Route.ActionArgs) {
-	const scope = requireSuperAdmin(context, request)
+	const scope = requireSuperAdmin(context)
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
 	const form = await readForm(request)

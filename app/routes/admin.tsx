@@ -6,7 +6,7 @@ import type { Route } from './+types/admin.ts'
 
 /** Counts and recent audit rows: the tenant's on a tenant host, the whole platform's for a super_admin on the apex. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-	const { ctx, session, tenant, isSuper } = requireAdmin(context, request)
+	const { ctx, session, tenant, isSuper } = requireAdmin(context)
 	const tenantId = tenant?.id ?? null
 	const [counts, recent] = await Promise.all([adminCounts(ctx.db, tenantId), listAudit(ctx.db, { tenantId, limit: 10 })])
 	return {

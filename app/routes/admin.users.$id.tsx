@@ -25,7 +25,7 @@ async function requireTarget(scope: AdminScope, id: string) {
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-	const scope = requireAdmin(context, request)
+	const scope = requireAdmin(context)
 	const u = await requireTarget(scope, params.id)
 	return {
 		user: {
@@ -60,7 +60,7 @@ const NOTICES: Record<string, keyof I18n['m']['admin']['user']['notices']> = {
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-	const scope = requireAdmin(context, request)
+	const scope = requireAdmin(context)
 	const target = await requireTarget(scope, params.id)
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited

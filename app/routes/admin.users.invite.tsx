@@ -31,13 +31,13 @@ async function publishedCourses(scope: ReturnType<typeof requireAdmin>) {
 
 /** Invitations belong to a tenant: this page needs a tenant host. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-	const scope = requireAdmin(context, request)
+	const scope = requireAdmin(context)
 	if (!scope.tenant) throw new Response(null, { status: 404 })
 	return { courses: await publishedCourses(scope), sent: new URL(request.url).searchParams.get('sent') }
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-	const scope = requireAdmin(context, request)
+	const scope = requireAdmin(context)
 	const tenant = scope.tenant
 	if (!tenant) throw new Response(null, { status: 404 })
 	const limited = await limitAdminMutation(scope)

@@ -21,7 +21,7 @@ const filters = z.object({
 
 /** Users of this tenant (every user for a super_admin on the apex), searchable and filterable, 50 a page. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-	const { ctx, tenant } = requireAdmin(context, request)
+	const { ctx, tenant } = requireAdmin(context)
 	const params = filters.parse(Object.fromEntries(new URL(request.url).searchParams))
 	const result = await listUsers(ctx.db, { tenantId: tenant?.id ?? null, ...params, q: params.q || undefined })
 	return {

@@ -18,7 +18,7 @@ import type { Route } from './+types/learn.account.email.$token.ts'
 // Opening the link only checks it: link scanners that fetch it cannot use it up.
 export async function loader({ params, context, request }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
-	const { user } = requireSession(context, request)
+	const { user } = requireSession(context)
 	const check = await peekToken(ctx.db, params.token, 'email_change')
 	if (!check.ok) return { problem: check.reason, newEmail: null }
 	if (check.token.user_id !== user.id) return { problem: 'invalid' as const, newEmail: null }
@@ -28,7 +28,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 // confirmEmailChangeAction: re-checks ownership, consumes the token, updates users.email.
 export async function action({ params, context, request }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
-	const session = requireSession(context, request)
+	const session = requireSession(context)
 	const { user } = session
 	const newEmail = emailField.safeParse(tokenPayload(params.token))
 	const pending = await peekToken(ctx.db, params.token, 'email_change')

@@ -22,13 +22,13 @@ const emailSchema = z.object({ intent: z.literal('change-email'), newEmail: emai
 const localeSchema = z.object({ intent: z.literal('locale'), locale: z.enum(LOCALES, 'common.validation.choose') })
 
 export function loader({ context, request }: Route.LoaderArgs) {
-	const { claims, user } = requireSession(context, request)
+	const { claims, user } = requireSession(context)
 	return { name: claims.name, email: claims.email, locale: user.locale, hasPassword: Boolean(user.password_hash) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
-	const session = requireSession(context, request)
+	const session = requireSession(context)
 	const { user } = session
 	const formData = await readForm(request)
 

@@ -16,7 +16,7 @@ const PAID = 'learning.enroll.paid'
 
 /** Confirmation page (the landing's button posts here directly). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-	const session = requireSession(context, request)
+	const session = requireSession(context)
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
 	const enrollment = await findEnrollment(ctx.db, { tenantId: ctx.tenant!.id, userId: session.user.id }, course.slug)
@@ -26,7 +26,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 // enrollInCourse
 export async function action({ request, context, params }: Route.ActionArgs) {
-	const session = requireSession(context, request)
+	const session = requireSession(context)
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
 	const scope = { tenantId: ctx.tenant!.id, userId: session.user.id }

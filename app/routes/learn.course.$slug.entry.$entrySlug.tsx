@@ -39,7 +39,7 @@ async function resolveAccess(ctx: RequestContext, session: CurrentSession, reque
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-	const session = requireSession(context, request)
+	const session = requireSession(context)
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
 	const { preview, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
@@ -92,7 +92,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 // markEntryComplete and submitQuizAttempt
 export async function action({ request, context, params }: Route.ActionArgs) {
-	const session = requireSession(context, request)
+	const session = requireSession(context)
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
 	const { mode, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)

@@ -10,7 +10,7 @@ import type { Route } from './+types/learn.dashboard.ts'
 
 /** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores. Scoped by tenant and user. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-	const { claims, user } = requireSession(context, request)
+	const { claims, user } = requireSession(context)
 	const ctx = getRequestContext(context)
 	if (!ctx.tenant) return { name: claims.name, email: claims.email, locale: ctx.locale, courses: [], resume: [], scores: [] }
 	const scope = { tenantId: ctx.tenant.id, userId: user.id }

@@ -25,8 +25,8 @@ const notFound = () => new Response(null, { status: 404 })
  * and super_admin. A course_admin gets 404 (spec, rule 10), any other signed-in
  * user 403, a visitor the sign-in redirect. Call it in every loader and action.
  */
-export function requireAdmin(context: Readonly<RouterContextProvider>, request: Request): AdminScope {
-	const session = requireSession(context, request)
+export function requireAdmin(context: Readonly<RouterContextProvider>): AdminScope {
+	const session = requireSession(context)
 	const ctx = getRequestContext(context)
 	const { role } = session.user
 	if (role === 'course_admin') throw notFound()
@@ -39,8 +39,8 @@ export function requireAdmin(context: Readonly<RouterContextProvider>, request: 
  * assigned to the course (checked in the database, not the session claim, so
  * a revoked assignment takes effect at once); other course_admins 404.
  */
-export async function requireCourseAdmin(context: Readonly<RouterContextProvider>, request: Request, courseSlug: string): Promise<AdminScope> {
-	const session = requireSession(context, request)
+export async function requireCourseAdmin(context: Readonly<RouterContextProvider>, courseSlug: string): Promise<AdminScope> {
+	const session = requireSession(context)
 	const ctx = getRequestContext(context)
 	const { role } = session.user
 	if (role === 'tenant_admin' || role === 'super_admin') return { ctx, session, tenant: ctx.tenant, isSuper: role === 'super_admin' }
@@ -52,8 +52,8 @@ export async function requireCourseAdmin(context: Readonly<RouterContextProvider
 }
 
 /** super_admin only (tenants, impersonation). */
-export function requireSuperAdmin(context: Readonly<RouterContextProvider>, request: Request): AdminScope {
-	const scope = requireAdmin(context, request)
+export function requireSuperAdmin(context: Readonly<RouterContextProvider>): AdminScope {
+	const scope = requireAdmin(context)
 	if (!scope.isSuper) throw forbidden()
 	return scope
 }

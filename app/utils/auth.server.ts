@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { redirect, type RouterContextProvider } from 'react-router'
-import type { RequestContext } from '#app/context.ts'
+import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { isLocale, localePath, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
 import type { Role, TokenType } from '#db/schema/values.ts'
 import { inTransaction, runSteps, type Tx } from '#db/transaction.ts'
@@ -50,10 +50,9 @@ export function roleLanding(claims: Pick<SessionClaims, 'role' | 'assignedCourse
 }
 
 /** Sign-in in the locale of the page that asked for it (its URL prefix), coming back to that page. */
-export function signInUrl(request: Request) {
-	const url = new URL(request.url)
-	const locale = splitLocalePath(url.pathname).locale
-	const path = `/learn/sign-in?callbackUrl=${encodeURIComponent(`${url.pathname}${url.search}`)}`
+export function signInUrl(page: RequestContext['page']) {
+	const locale = splitLocalePath(page.path).locale
+	const path = `/learn/sign-in?callbackUrl=${encodeURIComponent(`${page.path}${page.search}`)}`
 	return locale ? localePath(locale, path) : path
 }
 
@@ -67,9 +66,9 @@ export function localeLanding(locale: Locale, path: string) {
 }
 
 /** The signed-in session, or a redirect to sign-in that comes back here. */
-export function requireSession(context: Readonly<RouterContextProvider>, request: Request): CurrentSession {
+export function requireSession(context: Readonly<RouterContextProvider>): CurrentSession {
 	const session = getSession(context)
-	if (!session) throw redirect(signInUrl(request))
+	if (!session) throw redirect(signInUrl(getRequestContext(context).page))
 	return session
 }
 

@@ -74,4 +74,19 @@ describe.each(DIALECTS)('hostile redirect targets on %s', (dialect) => {
 		}
 		expect(hostile.newFailures()).toEqual([])
 	}, 120_000)
+	// React Router's data requests (JavaScript on) reach the same loaders as `/x.data?_routes=…`; the page the
+	// person comes back to after signing in is the page's own URL, never the transport's.
+	it.each([
+		['/learn/course/intro-to-web/enroll.data', '/learn/course/intro-to-web/enroll'],
+		['/learn/dashboard.data?_routes=routes%2Flearn.dashboard', '/learn/dashboard'],
+		['/es/learn/course/intro-to-web/entry/what-is-http.data?x=1', '/es/learn/course/intro-to-web/entry/what-is-http?x=1'],
+		['/admin/_.data', '/admin'],
+		['/admin/users.data?index', '/admin/users'],
+	])('sends a visitor of %s to sign in with callbackUrl %s', async (requested, page) => {
+		const res = await stack.request(ACME, requested)
+		const body = res.text
+		const sent = /callbackUrl=([^"\\]+)/.exec(body)?.[1] ?? /callbackUrl=([^&]+)/.exec(String(res.headers.location ?? ''))?.[1]
+		expect(sent, body).toBeDefined()
+		expect(decodeURIComponent(sent!)).toBe(page)
+	})
 })
