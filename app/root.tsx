@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { isRouteErrorResponse, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from 'react-router'
+import { isRouteErrorResponse, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useMatches, useNavigation, useRouteError, useRouteLoaderData, type UIMatch } from 'react-router'
 import { getRequestContext } from './context.ts'
 import { useI18n } from './i18n/index.ts'
 import { isLocale, LOCALE_NAMES, LOCALES, localePath, splitLocalePath, DEFAULT_LOCALE } from './i18n/locales.ts'
@@ -32,6 +32,8 @@ export const middleware: Route.MiddlewareFunction[] = [
 		}
 		const response = await next()
 		const headers = new Headers(response.headers)
+		// Whether a page ships its scripts depends on the data-saver hint (the JavaScript policy below).
+		if (headers.get('content-type')?.startsWith('text/html')) headers.append('vary', 'Save-Data')
 		// What a signed-in user is shown, and any answer that sets a session, stays out of every shared or disk cache.
 		if (read.state === 'valid' || headers.getSetCookie().some((c) => SESSION_COOKIE.test(c))) {
 			const type = headers.get('content-type') ?? ''
@@ -49,7 +51,7 @@ const SESSION_COOKIE = /^(?:__Host-)?lms_session=/
 /** The account, the dashboard, enrollment, entries and administration (their locale is the user's). */
 const SIGNED_IN_ONLY = /^\/(?:learn\/(?:dashboard|account)(?:\/|$)|learn\/course\/[^/]+\/(?:enroll$|entry\/)|admin(?:\/|$))/
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const [site, menu] = await Promise.all([loadSiteChrome(ctx), loadMenu(ctx)])
 	const session = getSession(context)
@@ -64,13 +66,33 @@ export async function loader({ context }: Route.LoaderArgs) {
 		menu,
 		user: session ? { name: session.claims.name, role: session.claims.role } : null,
 		impersonating: session?.impersonator ? session.claims.name : null,
+		/** `Save-Data: on` (a data-saver mode): the page without JavaScript, whatever the route says. */
+		saveData: request.headers.get('save-data')?.trim().toLowerCase() === 'on',
 	}
+}
+
+/**
+ * The JavaScript policy (docs/decisions/0019-javascript-policy.md): a page ships
+ * its scripts only when one of its routes asks with `handle.scripts` (true, or
+ * a function of that route's loader data), it is not an error page, and the
+ * browser did not ask to save data. Everything else is HTML and CSS only.
+ */
+export type ScriptsHandle = { scripts: true | ((data: any) => boolean) }
+
+function usePageScripts(saveData: boolean | undefined) {
+	const matches = useMatches() as Array<UIMatch<unknown, Partial<ScriptsHandle> | undefined>>
+	const error = useRouteError()
+	// Running in the browser means the page shipped them: they stay through client navigations.
+	if (typeof document !== 'undefined') return true
+	if (saveData || error) return false
+	return matches.some(({ handle, loaderData }) => (typeof handle?.scripts === 'function' ? handle.scripts(loaderData) : handle?.scripts === true))
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
 	const data = useRouteLoaderData<typeof loader>('root')
 	const t = useI18n()
 	const { m } = t
+	const scripts = usePageScripts(data?.saveData)
 	const site = data?.site
 	const style = site
 		? ({ '--brand': site.themeColor, '--on-brand': site.onThemeColor } as React.CSSProperties)
@@ -138,9 +160,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 						{data ? <LocaleSwitcher redirectTo={data.path + data.search} /> : null}
 					</div>
 				</footer>
-				<FocusAfterNavigation />
-				<ScrollRestoration />
-				<Scripts />
+				{scripts ? (
+					<>
+						<FocusAfterNavigation />
+						<ScrollRestoration />
+						<Scripts />
+					</>
+				) : null}
 			</body>
 		</html>
 	)

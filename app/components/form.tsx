@@ -1,6 +1,4 @@
 import { getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
-import type { z } from 'zod'
 import { useNavigation } from 'react-router'
 import { useI18n } from '#app/i18n/index.ts'
 
@@ -102,16 +100,12 @@ export function SelectField({ label, meta, options }: { label: string; meta: Fie
 }
 
 /**
- * A conform form validated by the route's zod schema: on the server through
- * the action's lastResult (works without JavaScript), and in the browser
- * when JavaScript runs.
+ * A conform form validated by the route's zod schema in its action, the one
+ * place it runs: the action's lastResult carries the field errors, with
+ * JavaScript or without. The schema never ships to the browser (zod and its
+ * bridge were a 37 KB gzip chunk on every page with a form; the JavaScript policy
+ * in docs/decisions/0019-javascript-policy.md).
  */
-export function useZodForm(schema: z.ZodType, lastResult: SubmissionResult<string[]> | null | undefined, defaultValue?: Record<string, string>) {
-	return useForm<Record<string, string>>({
-		lastResult,
-		defaultValue,
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: schema as never }),
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-	})
+export function useActionForm(lastResult: SubmissionResult<string[]> | null | undefined, defaultValue?: Record<string, string>) {
+	return useForm<Record<string, string>>({ lastResult, defaultValue })
 }

@@ -1,23 +1,23 @@
 /**
  * The interface's message catalogues and the helpers pages use to read them.
  *
- * English is bundled (it is the default and the fallback); the browser loads
- * only its page's other catalogue before hydrating (app/entry.client.tsx), and
- * the server registers all of them (./catalogues.server.ts).
+ * The browser loads only its page's catalogue, before hydrating
+ * (app/entry.client.tsx), English included: no page ships a language it is
+ * not in. The server registers all of them (./catalogues.server.ts).
  */
 import { createElement, Fragment, use, type ReactNode } from 'react'
 import { useRouteLoaderData } from 'react-router'
 import { formatDate, formatNumber, formatPercent } from '#app/utils/format.ts'
-import en from './catalogues/en.ts'
 import { DEFAULT_LOCALE, isLocale, LOCALE_NAMES, localePath, type Locale } from './locales.ts'
 
-export type Messages = typeof en
+export type Messages = typeof import('./catalogues/en.ts').default
 /** Plural forms by Intl.PluralRules category; `other` is the fallback and `{count}` the number. */
 export type Plural = { one?: string; other: string }
 
-const loaded: Partial<Record<Locale, Messages>> = { en }
+const loaded: Partial<Record<Locale, Messages>> = {}
 
-const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Messages }>> = {
+const loaders: Record<Locale, () => Promise<{ default: Messages }>> = {
+	en: () => import('./catalogues/en.ts'),
 	es: () => import('./catalogues/es.ts'),
 	fr: () => import('./catalogues/fr.ts'),
 	de: () => import('./catalogues/de.ts'),
@@ -33,7 +33,7 @@ const loading = new Map<Locale, Promise<void>>()
 
 /** Loads a catalogue once; the same promise for every caller (React's `use` needs a stable one). */
 export function loadCatalogue(locale: string): Promise<void> {
-	if (!isLocale(locale) || locale === DEFAULT_LOCALE || loaded[locale]) return Promise.resolve()
+	if (!isLocale(locale) || loaded[locale]) return Promise.resolve()
 	let promise = loading.get(locale)
 	if (!promise) {
 		promise = loaders[locale]().then((module) => {
@@ -73,7 +73,8 @@ const instances = new Map<Locale, I18n>()
 export function i18n(locale: Locale): I18n {
 	let instance = instances.get(locale)
 	if (instance && instance.m === loaded[locale]) return instance
-	const m = loaded[locale] ?? en
+	const m = loaded[locale] ?? loaded[DEFAULT_LOCALE]
+	if (!m) throw new Error(`No message catalogue loaded for ${locale}`)
 	const pluralRules = new Intl.PluralRules(locale)
 	const names = new Intl.DisplayNames([locale], { type: 'language' })
 	const format = (template: string, values: Record<string, string | number>) =>

@@ -3,11 +3,15 @@ import document from '../../openapi/openapi.yaml?raw'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import type { Route } from './+types/admin.api-docs.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
 
 interface Operation {
 	summary?: string
 	responses: Record<string, { description: string }>
 }
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** The route contract: Swagger UI (from the installed package) over a server-rendered list that works without JavaScript. */
 export function loader({ context, request }: Route.LoaderArgs) {

@@ -5,6 +5,7 @@ import { requireAdmin } from '#app/utils/admin.server.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { listAudit } from '#db/admin.ts'
 import type { Route } from './+types/admin.audit.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
 
 const filters = z.object({
 	action: z.string().trim().max(100).regex(NO_NUL).optional().catch(undefined),
@@ -13,6 +14,9 @@ const filters = z.object({
 	since: instantParam('date'),
 	before: instantParam('datetime'),
 })
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** The audit log, newest first: this tenant's rows on a tenant host, every row for a super_admin on the apex. */
 export async function loader({ context, request }: Route.LoaderArgs) {

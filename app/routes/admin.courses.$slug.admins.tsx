@@ -3,7 +3,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Notice, Submit, useZodForm } from '#app/components/form.tsx'
+import { Field, FormError, Notice, Submit, useActionForm } from '#app/components/form.tsx'
 import { auditAdmin, limitAdminMutation, requireAdmin } from '#app/utils/admin.server.ts'
 import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
 import { emailField } from '#app/utils/validation.ts'
@@ -14,8 +14,12 @@ import type { Route } from './+types/admin.courses.$slug.admins.ts'
 import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
 
 const assignSchema = z.object({ intent: z.literal('assign'), email: emailField })
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Who administers this course: tenant_admin and super_admin only (a course_admin gets 404, like any /admin page outside their courses' dashboards and settings). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -68,7 +72,7 @@ export { actionHeaders as headers } from '#app/utils/headers.ts'
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.admins.metaTitle }]
 
 export default function CourseAdmins({ loaderData: d, actionData }: Route.ComponentProps) {
-	const [form, fields] = useZodForm(assignSchema, actionData && 'result' in actionData ? actionData.result : undefined)
+	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined)
 	const t = useI18n()
 	const m = t.m.adminCourses
 	if (d.hint) return <TenantHint title={m.admins.hintTitle} what={m.admins.hintWhat} />

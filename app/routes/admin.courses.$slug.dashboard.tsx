@@ -6,6 +6,10 @@ import { pageParam } from '#app/utils/validation.ts'
 import type { Route } from './+types/admin.courses.$slug.dashboard.ts'
 import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Roster, results and per-entry analytics of one course, drawn as HTML bars. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {

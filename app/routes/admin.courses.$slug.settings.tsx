@@ -10,6 +10,10 @@ import type { Route } from './+types/admin.courses.$slug.settings.ts'
 import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Per-course flags; needs a tenant host (a super_admin on the apex sees a hint instead of 404). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {

@@ -3,6 +3,10 @@ import { readContent } from '#app/utils/cms.server.ts'
 import type { Route } from './+types/admin.courses.ts'
 import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Read-only catalogue of the tenant's courses in every state, with links to each course's admin pages. */
 export async function loader({ context, request }: Route.LoaderArgs) {

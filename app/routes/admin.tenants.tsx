@@ -4,7 +4,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Notice, Submit, useZodForm } from '#app/components/form.tsx'
+import { Field, FormError, Notice, Submit, useActionForm } from '#app/components/form.tsx'
 import { metaI18n, useI18n, type I18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { auditAdmin, limitAdminMutation, requireSuperAdmin, tenantOrigin } from '#app/utils/admin.server.ts'
@@ -14,6 +14,7 @@ import { TENANT_STATUSES, type TenantStatus } from '#db/schema/values.ts'
 import { createTenant, findTenantById, listTenants, setTenantStatus } from '#db/tenants.ts'
 import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/admin.tenants.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
 
 const createSchema = z.object({
 	intent: z.literal('create'),
@@ -37,6 +38,10 @@ const createSchema = z.object({
 })
 
 const statusSchema = z.object({ intent: z.literal('status'), tenantId: z.string().min(1), status: z.enum(TENANT_STATUSES) })
+
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 export async function loader({ context, request }: Route.LoaderArgs) {
 	const scope = requireSuperAdmin(context)
@@ -104,7 +109,7 @@ type NoticeKey = keyof I18n['m']['admin']['tenants']['notices']
 export default function Tenants({ loaderData: d, actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const m = t.m.admin.tenants
-	const [form, fields] = useZodForm(createSchema, actionData && 'result' in actionData ? actionData.result : undefined)
+	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined)
 	return (
 		<section>
 			<h1>{m.title}</h1>

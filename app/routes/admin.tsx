@@ -3,6 +3,10 @@ import { requireAdmin } from '#app/utils/admin.server.ts'
 import { adminCounts, listAudit } from '#db/admin.ts'
 import type { Role } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Counts and recent audit rows: the tenant's on a tenant host, the whole platform's for a super_admin on the apex. */
 export async function loader({ context, request }: Route.LoaderArgs) {

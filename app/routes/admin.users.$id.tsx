@@ -14,6 +14,7 @@ import { retireTokens } from '#db/tokens.ts'
 import { INVITABLE_ROLES, type Role } from '#db/schema/values.ts'
 import { updateUser, updateUserSteps, type User } from '#db/users.ts'
 import type { Route } from './+types/admin.users.$id.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
 
 /** The target user, in this admin's scope: another tenant's user (or a malformed id) is 404. */
 async function requireTarget(scope: AdminScope, id: string) {
@@ -23,6 +24,10 @@ async function requireTarget(scope: AdminScope, id: string) {
 	if (target.role === 'super_admin' && !scope.isSuper) throw new Response(null, { status: 404 })
 	return target
 }
+
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
 	const scope = requireAdmin(context)

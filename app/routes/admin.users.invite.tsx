@@ -3,7 +3,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Notice, SelectField, Submit, useZodForm } from '#app/components/form.tsx'
+import { Field, FormError, Notice, SelectField, Submit, useActionForm } from '#app/components/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { auditAdmin, limitAdminMutation, requireAdmin } from '#app/utils/admin.server.ts'
@@ -13,6 +13,7 @@ import { sendInvitation } from '#app/utils/invitations.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.invite.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
 
 const schema = z
 	.object({
@@ -28,6 +29,9 @@ async function publishedCourses(scope: ReturnType<typeof requireAdmin>) {
 	const courses = await readContent('catalogue', () => scope.ctx.cms.courses(scope.ctx.site, scope.ctx.locale))
 	return courses.filter(isPublished).map((c) => ({ value: c.slug, label: c.title }))
 }
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Invitations belong to a tenant: this page needs a tenant host. */
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -64,7 +68,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export default function Invite({ loaderData, actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const m = t.m.admin.invite
-	const [form, fields] = useZodForm(schema, actionData && 'result' in actionData ? actionData.result : undefined)
+	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined)
 	return (
 		<section className="narrow">
 			<p>

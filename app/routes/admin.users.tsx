@@ -6,6 +6,7 @@ import { requireAdmin } from '#app/utils/admin.server.ts'
 import { COUNT_CAP, listUsers } from '#db/admin.ts'
 import { ROLES, type Role } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
 
 // The order of the status filter's options
 const USER_STATUSES = ['active', 'unverified', 'deactivated'] as const
@@ -18,6 +19,9 @@ const filters = z.object({
 	after: z.string().max(100).regex(NO_NUL).optional().catch(undefined),
 	before: z.string().max(100).regex(NO_NUL).optional().catch(undefined),
 })
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Users of this tenant (every user for a super_admin on the apex), searchable and filterable, 50 a page. */
 export async function loader({ context, request }: Route.LoaderArgs) {

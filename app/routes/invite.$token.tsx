@@ -3,7 +3,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
+import { Field, FormError, Submit, useActionForm } from '#app/components/form.tsx'
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -52,7 +52,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 	const t = useI18n()
 	const { m } = t
 	const text = m.accounts.invite
-	const [form, fields] = useZodForm(newUserSchema, actionData?.result)
+	const [form, fields] = useActionForm(actionData?.result)
 	const problem = actionData?.problem ?? loaderData.problem
 	if (problem || !loaderData.invite) return <TokenProblem reason={problem ?? 'invalid'} retryHref="/learn/sign-in" retryLabel={m.accounts.goToSignIn} />
 	const { invite } = loaderData

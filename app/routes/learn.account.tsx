@@ -2,7 +2,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, SelectField, Submit, useZodForm } from '#app/components/form.tsx'
+import { Field, FormError, SelectField, Submit, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
@@ -74,8 +74,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 	const { m } = useI18n()
 	const text = m.accounts.account
 	const [params] = useSearchParams()
-	const [form, fields] = useZodForm(emailSchema, actionData?.result)
-	const [localeForm, localeFields] = useZodForm(localeSchema, actionData?.result, { locale: loaderData.locale })
+	const [form, fields] = useActionForm(actionData?.result)
+	const [localeForm, localeFields] = useActionForm(actionData?.result, { locale: loaderData.locale })
 	const notice = params.get('notice')
 	return (
 		<section className="narrow stack">

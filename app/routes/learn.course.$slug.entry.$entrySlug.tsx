@@ -17,6 +17,7 @@ import { attemptResult, submitQuizAttempt, type AttemptResult } from '#app/utils
 import type { CurrentSession } from '#app/utils/session.server.ts'
 import { listAttempts } from '#db/learning.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
 
 /**
  * Who is asking and how: an enrolled learner, or staff previewing (read-only,
@@ -37,6 +38,10 @@ async function resolveAccess(ctx: RequestContext, session: CurrentSession, reque
 	}
 	return { preview, scope, progress, position, mode: preview ? ('previewReadOnly' as const) : ('enrolled' as const) }
 }
+
+
+// Lessons and quizzes ship JavaScript: the next entry is prefetched, answers keep their state, submits show progress.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const session = requireSession(context)

@@ -10,6 +10,10 @@ import { renderMarkdown } from '#app/utils/markdown.server.ts'
 import { getSession } from '#app/utils/session.server.ts'
 import { noticeText } from '#app/utils/notices.ts'
 import type { Route } from './+types/learn.course.$slug.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
+
+// The enrolled course home ships JavaScript (entries open client-side, prefetched); the landing is HTML only.
+export const handle = { scripts: (data: { view: 'landing' | 'home' }) => data?.view === 'home' } satisfies ScriptsHandle
 
 /** The public landing for visitors and unenrolled users; the course home once enrolled (or previewing). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {

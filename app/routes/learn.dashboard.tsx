@@ -7,6 +7,10 @@ import { formatDate } from '#app/utils/format.ts'
 import { flattenEntries } from '#app/utils/learning.server.ts'
 import { listAllProgress, listEnrollments, recentAttempts } from '#db/learning.ts'
 import type { Route } from './+types/learn.dashboard.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
+
+// JavaScript earns its keep here: courses open client-side, prefetched on intent.
+export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores. Scoped by tenant and user. */
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -2,7 +2,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
+import { Field, FormError, Submit, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -51,7 +51,7 @@ export default function Magic({ actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const text = t.m.accounts
 	const [params] = useSearchParams()
-	const [form, fields] = useZodForm(schema, actionData?.result)
+	const [form, fields] = useActionForm(actionData?.result)
 	return (
 		<section className="narrow">
 			<h1>{text.magic.heading}</h1>

@@ -3,7 +3,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
+import { Field, FormError, Submit, useActionForm } from '#app/components/form.tsx'
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -59,7 +59,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matc
 export default function Reset({ loaderData, actionData }: Route.ComponentProps) {
 	const { m } = useI18n()
 	const text = m.accounts
-	const [form, fields] = useZodForm(schema, actionData?.result)
+	const [form, fields] = useActionForm(actionData?.result)
 	const problem = actionData?.problem ?? loaderData.problem
 	if (problem) return <TokenProblem reason={problem} retryHref="/learn/forgot" retryLabel={text.reset.retry} />
 	return (

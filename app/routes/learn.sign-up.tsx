@@ -2,7 +2,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { Field, FormError, Submit, useZodForm } from '#app/components/form.tsx'
+import { Field, FormError, Submit, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -54,7 +54,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matc
 export default function SignUp({ actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const text = t.m.accounts
-	const [form, fields] = useZodForm(schema, actionData?.result)
+	const [form, fields] = useActionForm(actionData?.result)
 	return (
 		<section className="narrow">
 			<h1>{text.signUp.title}</h1>

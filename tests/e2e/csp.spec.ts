@@ -12,26 +12,39 @@ function recordViolations(page: Page) {
 	return seen
 }
 
-async function expectHydrated(page: Page, javaScript: boolean) {
-	// With JavaScript, the inline context script and the client entry both ran.
+/** With JavaScript on, a page that ships scripts hydrates; one that ships none (the JavaScript policy) runs none. */
+async function expectScripts(page: Page, javaScript: boolean, ships: boolean) {
 	if (!javaScript) return
+	const wanted = ships ? { context: 'object', router: 'object' } : { context: 'undefined', router: 'undefined' }
 	// The client entry hydrates after loading the route modules, which may finish after the load event.
-	await expect.poll(() => page.evaluate(() => ({ context: typeof (window as any).__reactRouterContext, router: typeof (window as any).__reactRouterDataRouter }))).toEqual({ context: 'object', router: 'object' })
+	await expect.poll(() => page.evaluate(() => ({ context: typeof (window as any).__reactRouterContext, router: typeof (window as any).__reactRouterDataRouter }))).toEqual(wanted)
 }
 
 test('pages run under the Content-Security-Policy without a single violation, fresh and from the page cache', async ({ page }, info) => {
 	const violations = recordViolations(page)
 	const javaScript = info.project.name !== 'no-js'
+	// Message catalogues are chunks named by locale: only the page's own may ever be fetched.
+	const catalogues = new Set<string>()
+	page.on('request', (request) => {
+		const locale = /\/assets\/(en|es|fr|de|pt|zh)-[\w-]+\.js$/.exec(new URL(request.url()).pathname)?.[1]
+		if (locale) catalogues.add(locale)
+	})
 	// /blog twice: the second answer comes from the page cache, with hashes instead of a nonce.
 	for (const path of ['/blog', '/blog', '/learn/course/intro-to-web', '/learn/sign-in']) {
 		await page.goto(at(ACME, path))
-		await expectHydrated(page, javaScript)
+		await expectScripts(page, javaScript, false)
 	}
 	await signIn(page, ACME, 'learner@acme.test')
 	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
-	for (const path of ['/learn/dashboard', '/learn/course/intro-to-web', '/learn/course/intro-to-web/entry/what-is-http', '/learn/account']) {
+	for (const [path, ships] of [
+		['/learn/dashboard', true],
+		['/learn/course/intro-to-web', true],
+		['/learn/course/intro-to-web/entry/what-is-http', true],
+		['/learn/account', false],
+	] as const) {
 		await page.goto(at(ACME, path))
-		await expectHydrated(page, javaScript)
+		await expectScripts(page, javaScript, ships)
 	}
 	expect(violations).toEqual([])
+	expect([...catalogues]).toEqual(javaScript ? ['en'] : [])
 })

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DIALECTS } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { startStack, type Stack } from '#tests/support/stack.ts'
+
+const ACME = 'acme.localhost'
+
+/** The scripts a page makes the browser fetch: module scripts and module preloads. */
+function scriptsOf(html: string) {
+	return [...html.matchAll(/<(?:script|link)\b[^>]*?(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1])
+}
+
+/**
+ * The JavaScript policy (docs/decisions/0019-javascript-policy.md): public and
+ * account pages are HTML and CSS only; the signed-in learning and admin pages
+ * ship their scripts, except to a browser that asks to save data.
+ */
+describe.each(DIALECTS)('the JavaScript policy on %s', (dialect) => {
+	let stack: Stack
+	let learner: string
+	let admin: string
+	beforeAll(async () => {
+		stack = await startStack(dialect)
+		const signIn = async (email: string) => {
+			const b = stack.browser(ACME)
+			await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
+			return b.cookieHeader()
+		}
+		learner = await signIn('learner@acme.test')
+		admin = await signIn('admin@acme.test')
+	})
+	afterAll(() => stack?.close())
+
+	it('ships no script to public pages, account pages, course landings and status pages', async () => {
+		const visitor = ['/', '/learn', '/es/learn', '/learn/course/intro-to-web', '/learn/course/advanced-css', '/blog', '/blog/welcome', '/about', '/learn/sign-in', '/learn/sign-up', '/learn/forgot', '/learn/magic', '/no-such-page', '/learn/course/no-such-course']
+		for (const path of visitor) {
+			const page = await stack.request(ACME, path)
+			expect(page.headers['content-type'], path).toMatch(/^text\/html/)
+			expect(page.text, path).not.toMatch(/<script\b/)
+			expect(scriptsOf(page.text), path).toEqual([])
+		}
+		// Signed in, the account page and a course not enrolled in (its landing) still ship none.
+		for (const path of ['/learn/account', '/learn/course/advanced-css', '/learn/course/no-such-course']) {
+			const page = await stack.request(ACME, path, { headers: { cookie: learner } })
+			expect(scriptsOf(page.text), path).toEqual([])
+		}
+	})
+
+	it('ships scripts to the dashboard, an enrolled course, its entries and administration, but not with Save-Data: on', async () => {
+		const pages: Array<[string, string]> = [
+			['/learn/dashboard', learner],
+			['/learn/course/intro-to-web', learner],
+			['/learn/course/intro-to-web/entry/what-is-http', learner],
+			['/admin', admin],
+			['/admin/users', admin],
+		]
+		for (const [path, cookie] of pages) {
+			const page = await stack.request(ACME, path, { headers: { cookie } })
+			expect(page.status, path).toBe(200)
+			expect(scriptsOf(page.text).length, path).toBeGreaterThan(0)
+			expect(page.headers.vary, path).toMatch(/Save-Data/)
+			const saving = await stack.request(ACME, path, { headers: { cookie, 'save-data': 'on' } })
+			expect(saving.status, path).toBe(200)
+			expect(saving.text, path).not.toMatch(/<script\b/)
+		}
+	})
+
+	it('preloads no message catalogue: the page loads its own, and only it', async () => {
+		const page = await stack.request(ACME, '/learn/dashboard', { headers: { cookie: learner } })
+		// "Skip to content" in each interface language, as its catalogue spells it.
+		const phrases = await Promise.all(['en', 'es', 'fr', 'de', 'pt'].map(async (l) => (await import(`#app/i18n/catalogues/${l}.ts`)).default.common.skipToContent as string))
+		for (const src of scriptsOf(page.text)) {
+			const body = (await stack.request(ACME, src)).text
+			for (const phrase of phrases) expect(body.includes(phrase), `${src} holds "${phrase}"`).toBe(false)
+		}
+	})
+})
