@@ -429,7 +429,7 @@ export async function main(options: { clientDir?: string } = {}) {
 		throw error
 	}
 	const running = await listen({ env, clientDir: options.clientDir })
-	log.info('server/listening', { port: running.port, baseDomain: env.APP_BASE_DOMAIN })
+	log.info('server/listening', { port: running.port, baseDomain: env.APP_BASE_DOMAIN, mode: process.env.NODE_ENV ?? 'unset' })
 	let stopping = false
 	const stop = async (signal: string) => {
 		if (stopping) return
