@@ -104,6 +104,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				{site ? <meta name="theme-color" content={site.themeColor} /> : null}
+				{/* The site's own summary until a page says more (search results show it under the title). */}
+				{site?.description ? <meta name="description" content={site.description} /> : null}
 				{data
 					? [...LOCALES, 'x-default' as const].map((l) => (
 							<link key={l} rel="alternate" hrefLang={l} href={data.origin + localePath(l === 'x-default' ? DEFAULT_LOCALE : l, data.path)} />

@@ -10,7 +10,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches }) => {
 	const root = matches[0]?.loaderData && 'site' in matches[0].loaderData ? matches[0].loaderData : null
-	return [{ title: root?.site.name ?? metaI18n(matches).m.common.platformName }, { name: 'description', content: root?.site.description ?? '' }, ...socialMeta(root?.origin)]
+	return [{ title: root?.site.name ?? metaI18n(matches).m.common.platformName }, ...socialMeta(root?.origin)]
 }
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
