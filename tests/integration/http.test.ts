@@ -141,6 +141,8 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 		expect(nonces.size).toBe(2)
 	})
 
+	// Pages from the page cache are HTML-only by the JavaScript policy; were one to ship inline scripts,
+	// their hashes would replace the nonce (app/utils/csp.test.ts).
 	it('lists the hashes of the inline scripts, and no nonce, on pages from the page cache', async () => {
 		for (const state of ['miss', 'hit']) {
 			const res = await stack.request('acme.localhost', '/blog')
@@ -149,7 +151,6 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 			expect(policy).not.toContain('nonce-')
 			expect(res.text).not.toContain('nonce=')
 			const inline = [...res.text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(([, attrs, body]) => !attrs.includes('src=') && body)
-			expect(inline.length).toBeGreaterThan(0)
 			const listed = [...policy.matchAll(/'sha256-([^']+)'/g)].map((m) => m[1]).sort()
 			expect(listed).toEqual([...new Set(inline.map(([, , body]) => createHash('sha256').update(body).digest('base64')))].sort())
 			for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) expect(policy).toContain(directive)
