@@ -45,6 +45,8 @@ export interface CmsStats {
 	byPath: Record<string, number>
 	/** Content requests by their `locale` query parameter (`none` when absent, as for assets). */
 	byLocale: Record<string, number>
+	/** Content answers by status code (a 304 sent no body). */
+	byStatus: Record<string, number>
 }
 
 /** Fault injection for tests: delay every answer, fail it, or answer garbage. */
@@ -111,7 +113,7 @@ class ApiError extends Error {
 export function createCmsServer(options: CmsOptions) {
 	const contentDir = options.contentDir ?? defaultContentDir
 	let sites = loadContent(contentDir)
-	const stats: CmsStats = { total: 0, byPath: {}, byLocale: {} }
+	const stats: CmsStats = { total: 0, byPath: {}, byLocale: {}, byStatus: {} }
 	const faults: CmsFaults = { delayMs: 0, mode: 'ok' }
 	const expectedKey = Buffer.from(options.apiKey)
 
@@ -141,6 +143,7 @@ export function createCmsServer(options: CmsOptions) {
 				stats.total = 0
 				stats.byPath = {}
 				stats.byLocale = {}
+				stats.byStatus = {}
 			}
 			return send(res, 200, stats)
 		}
@@ -156,6 +159,7 @@ export function createCmsServer(options: CmsOptions) {
 		stats.byPath[url.pathname] = (stats.byPath[url.pathname] ?? 0) + 1
 		const requested = url.searchParams.get('locale') ?? 'none'
 		stats.byLocale[requested] = (stats.byLocale[requested] ?? 0) + 1
+		res.once('finish', () => (stats.byStatus[res.statusCode] = (stats.byStatus[res.statusCode] ?? 0) + 1))
 		if (faults.delayMs > 0) await new Promise((r) => setTimeout(r, faults.delayMs))
 		if (faults.mode === 'error') return send(res, 500, { error: { status: 500, message: 'Injected failure' } })
 		if (faults.mode === 'garbage') {

@@ -79,7 +79,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 	return {
 		course: { slug: course.slug, title: course.title },
-		entry: { slug: entry.slug, type: entry.type, title: entry.title, bodyHtml: renderMarkdown(entry.body), moduleTitle: entries[position].moduleTitle },
+		entry: { slug: entry.slug, type: entry.type, title: entry.title, bodyHtml: await renderMarkdown(ctx, entry.body, { courseSlug: course.slug }), moduleTitle: entries[position].moduleTitle },
 		// The locales the entry and its course were served in (en when there is no translation in the page's locale).
 		contentLocale: entry.locale,
 		courseLocale: course.locale,

@@ -26,7 +26,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const summary = {
 		slug: course.slug,
 		title: course.title,
-		descriptionHtml: renderMarkdown(course.description),
+		descriptionHtml: await renderMarkdown(ctx, course.description, { courseSlug: course.slug }),
 		price: course.price,
 		estimatedMinutes: course.estimatedMinutes,
 		locale: ctx.locale,

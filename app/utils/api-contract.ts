@@ -55,6 +55,15 @@ export const impersonationRequest = z.object({ userId: z.string().min(1).max(100
 const slug = z.string().min(1).max(200).meta({ description: 'A content slug.' })
 const assetId = z.string().min(1).max(200).meta({ description: 'A content-service asset id.' })
 
+/** The widths an asset proxy resizes images to on request (decision 0018). */
+export const IMAGE_WIDTHS = [320, 480, 640, 960, 1280, 1920] as const
+const assetQuery = z.object({
+	w: z
+		.enum(IMAGE_WIDTHS.map(String) as [string, ...string[]])
+		.optional()
+		.meta({ description: 'A JPEG, PNG or WebP image at most this many pixels wide, in its own format (never enlarged; Range is ignored). Other types are sent unchanged. Any other value: 400.' }),
+})
+
 type Json = z.ZodType
 export interface ApiResponse {
 	description: string
@@ -73,6 +82,7 @@ export interface ApiOperation {
 	description?: string
 	security?: 'session' | 'webhook'
 	params?: z.ZodObject
+	query?: z.ZodObject
 	body?: { media: 'application/json' | 'application/x-www-form-urlencoded'; schema: Json }
 	responses: Record<number, ApiResponse>
 	/** A request that succeeds against the seeded demo data (contract test). */
@@ -85,6 +95,7 @@ const assetResponses: Record<number, ApiResponse> = {
 	200: binary('The file, streamed, with the content service’s Content-Type, Content-Length, ETag, Last-Modified and Accept-Ranges.'),
 	206: binary('The requested byte range (Range), with Content-Range.'),
 	304: { description: 'Not modified (If-None-Match or If-Modified-Since).' },
+	400: error('A w other than one of the listed widths.'),
 	404: error('Unknown file, or unknown or unpublished course.'),
 	416: error('The byte range cannot be satisfied (Content-Range gives the size).'),
 	503: error('The content service is unavailable.'),
@@ -163,10 +174,10 @@ export const API_OPERATIONS: ApiOperation[] = [
 		example: { body: { tags: ['course:intro-to-web', 'cms:page-hierarchy'] }, expect: 200 },
 	},
 	postOnly('/api/cms/revalidate', 'Content invalidation webhook'),
-	{ method: 'get', path: '/api/cms/courses/{courseSlug}/assets/{assetId}', summary: 'A published course’s asset, streamed', params: z.object({ courseSlug: slug, assetId }), responses: assetResponses, example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 } },
-	{ method: 'get', path: '/api/cms/courses/{courseSlug}/assets/{assetId}/download', summary: 'A published course’s asset as a download (Content-Disposition: attachment)', params: z.object({ courseSlug: slug, assetId }), responses: assetResponses, example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 } },
-	{ method: 'get', path: '/api/cms/site/assets/{assetId}', summary: 'An asset of the host’s site, streamed', params: z.object({ assetId }), responses: assetResponses, example: { params: { assetId: 'acme-icon' }, expect: 200 } },
-	{ method: 'get', path: '/api/cms/site/assets/{assetId}/download', summary: 'An asset of the host’s site as a download (Content-Disposition: attachment)', params: z.object({ assetId }), responses: assetResponses, example: { params: { assetId: 'acme-icon' }, expect: 200 } },
+	{ method: 'get', path: '/api/cms/courses/{courseSlug}/assets/{assetId}', summary: 'A published course’s asset, streamed', params: z.object({ courseSlug: slug, assetId }), query: assetQuery, responses: assetResponses, example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 } },
+	{ method: 'get', path: '/api/cms/courses/{courseSlug}/assets/{assetId}/download', summary: 'A published course’s asset as a download (Content-Disposition: attachment)', params: z.object({ courseSlug: slug, assetId }), query: assetQuery, responses: assetResponses, example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 } },
+	{ method: 'get', path: '/api/cms/site/assets/{assetId}', summary: 'An asset of the host’s site, streamed', params: z.object({ assetId }), query: assetQuery, responses: assetResponses, example: { params: { assetId: 'acme-icon' }, expect: 200 } },
+	{ method: 'get', path: '/api/cms/site/assets/{assetId}/download', summary: 'An asset of the host’s site as a download (Content-Disposition: attachment)', params: z.object({ assetId }), query: assetQuery, responses: assetResponses, example: { params: { assetId: 'acme-icon' }, expect: 200 } },
 	{ method: 'get', path: '/api/aeo/markdown/{slug}', summary: 'A published top-level page as Markdown (also at /<slug>.md)', params: z.object({ slug }), responses: markdownResponses(false), example: { params: { slug: 'about' }, expect: 200 } },
 	{ method: 'get', path: '/api/aeo/markdown/blog/{slug}', summary: 'A published blog post as Markdown (also at /blog/<slug>.md)', params: z.object({ slug }), responses: markdownResponses(false), example: { params: { slug: 'welcome' }, expect: 200 } },
 	{ method: 'get', path: '/api/aeo/markdown/learn/course/{slug}', summary: 'A published course landing as Markdown (also at /learn/course/<slug>.md); never entry content', params: z.object({ slug }), responses: markdownResponses(true), example: { params: { slug: 'intro-to-web' }, expect: 200 } },

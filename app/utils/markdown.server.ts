@@ -1,9 +1,25 @@
-import { Marked } from 'marked'
+import { randomUUID } from 'node:crypto'
+import { Marked, Renderer } from 'marked'
+import type { RequestContext } from '#app/context.ts'
 import { escapeHtml } from './html.ts'
+import { imageAttributes, imageAttributesHtml, imageSizes, PROSE_SIZES, type ImageSize } from './images.server.ts'
+
+interface MarkdownImage {
+	src: string
+	alt: string
+	title: string | null
+}
+
+// Where an image goes in the cached HTML: its attributes depend on sizes looked up per render.
+// Random per process, so no content can contain it.
+const SLOT = `\u{E000}${randomUUID()}\u{E000}`
+const SLOTS = new RegExp(`${SLOT}(\\d+)${SLOT}`)
+let collected: MarkdownImage[] = []
 
 // Content is Markdown from the content service. Raw HTML inside it is shown as
 // text, never interpreted, and links may only use safe schemes. Headings move
-// one level down: the page's own title is its only h1.
+// one level down: the page's own title is its only h1. Tables scroll inside
+// their own box on a narrow screen instead of widening the page.
 const marked = new Marked({
 	gfm: true,
 	renderer: {
@@ -17,22 +33,60 @@ const marked = new Marked({
 			return `<a href="${escapeHtml(safe)}"${title ? ` title="${escapeHtml(title)}"` : ''}>${this.parser.parseInline(tokens)}</a>`
 		},
 		image({ href, title, text }) {
-			const safe = /^(https?:|\/)/i.test(href) ? href : ''
-			return `<img src="${escapeHtml(safe)}" alt="${escapeHtml(text)}"${title ? ` title="${escapeHtml(title)}"` : ''} loading="lazy">`
+			collected.push({ src: /^(https?:|\/)/i.test(href) ? href : '', alt: text, title })
+			return `${SLOT}${collected.length - 1}${SLOT}`
+		},
+		table(token) {
+			return `<div class="table-scroll">${Renderer.prototype.table.call(this, token)}</div>\n`
 		},
 	},
 })
 
-// Bodies come from the content cache and repeat on every view; parsing them is the costliest step of an entry page.
-const rendered = new Map<string, string>()
-const MAX_RENDERED = 500
+interface Parsed {
+	/** HTML split at the images: text, image index, text, … */
+	parts: string[]
+	images: MarkdownImage[]
+}
 
-/** Markdown to HTML for a page body, remembered for the most recent bodies. */
-export function renderMarkdown(source: string) {
-	const hit = rendered.get(source)
-	if (hit !== undefined) return hit
+// Bodies come from the content cache and repeat on every view; parsing them is the costliest step of an entry page.
+const parsed = new Map<string, Parsed>()
+const MAX_PARSED = 500
+
+function parse(source: string): Parsed {
+	const hit = parsed.get(source)
+	if (hit) return hit
+	collected = []
 	const html = marked.parse(source, { async: false })
-	if (rendered.size >= MAX_RENDERED) rendered.delete(rendered.keys().next().value!)
-	rendered.set(source, html)
+	const result = { parts: html.split(SLOTS), images: collected }
+	collected = []
+	if (parsed.size >= MAX_PARSED) parsed.delete(parsed.keys().next().value!)
+	parsed.set(source, result)
+	return result
+}
+
+function imageHtml(image: MarkdownImage, size: ImageSize | undefined) {
+	const title = image.title ? ` title="${escapeHtml(image.title)}"` : ''
+	return `<img ${imageAttributesHtml(imageAttributes(image.src, size, PROSE_SIZES))} alt="${escapeHtml(image.alt)}"${title} loading="lazy" decoding="async">`
+}
+
+/** The image URLs of a Markdown body, in order. */
+export function markdownImageUrls(source: string) {
+	return parse(source).images.map((image) => image.src)
+}
+
+/** Markdown to HTML; an image whose URL has a size in `sizes` gets width, height, srcset and sizes. */
+export function markdownToHtml(source: string, sizes: ReadonlyMap<string, ImageSize> = new Map()) {
+	const { parts, images } = parse(source)
+	let html = parts[0]
+	for (let i = 1; i < parts.length; i += 2) html += imageHtml(images[Number(parts[i])], sizes.get(images[Number(parts[i])].src)) + parts[i + 1]
 	return html
+}
+
+/**
+ * Markdown of a page to HTML, its own images sized: those served by the asset
+ * proxy of the document's scope (the course's for a course or entry, else
+ * the site's). Parsing is cached; only the sizes are looked up per render.
+ */
+export async function renderMarkdown(ctx: RequestContext, source: string, scope: { courseSlug?: string } = {}) {
+	return markdownToHtml(source, await imageSizes(ctx, markdownImageUrls(source), scope.courseSlug))
 }

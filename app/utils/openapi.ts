@@ -26,6 +26,7 @@ export function generateOpenApiYaml() {
 			security: op.security === 'session' ? [{ session: [] }] : op.security === 'webhook' ? [{ webhookBearer: [] }, { webhookHeader: [] }] : undefined,
 			request: {
 				params: op.params,
+				query: op.query,
 				body: op.body ? { required: true, content: { [op.body.media]: { schema: op.body.schema } } } : undefined,
 			},
 			responses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, { description: r.description, content: content(r) }])),
