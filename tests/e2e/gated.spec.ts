@@ -1,9 +1,5 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
-import { hashPassword } from '#app/utils/password.server.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser } from '#db/users.ts'
-import type { Role } from '#db/schema/values.ts'
-import { at, DEMO_PASSWORD, e2eDatabase, uniqueEmail } from './support.ts'
+import { expect, test, type Page } from '@playwright/test'
+import { acmeAccount, at, DEMO_PASSWORD } from './support.ts'
 
 // Every way into a page that needs an account, walked the way a visitor meets it: anonymous first,
 // sent to sign in, and back on the page asked for, with JavaScript on (project js) and off (no-js).
@@ -11,16 +7,6 @@ import { at, DEMO_PASSWORD, e2eDatabase, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
 const COURSE = '/learn/course/intro-to-web'
-
-/** A fresh account of this project's run: the js and no-js runs share one database. */
-async function account(info: TestInfo, name: string, role: Role = 'student') {
-	const email = uniqueEmail(info, name)
-	const db = e2eDatabase()
-	const acme = (await findTenantBySlug(db, 'acme'))!
-	await createUser(db, { tenant_id: acme.id, email, name: 'Gated Visitor', role, password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
-	await db.close()
-	return email
-}
 
 /** Every URL the page was at, for the check that no transport suffix ever showed. */
 function recordUrls(page: Page) {
@@ -48,7 +34,7 @@ function expectNoTransport(urls: string[]) {
 
 test('enrolling from a course landing, signed out', async ({ page }, info) => {
 	const urls = recordUrls(page)
-	const email = await account(info, 'enroll')
+	const email = await acmeAccount(info, 'enroll')
 	await page.goto(at(ACME, COURSE))
 	await page.getByRole('button', { name: 'Sign in to enroll' }).click()
 	await page.waitForURL(/\/learn\/sign-in/)
@@ -61,7 +47,7 @@ test('enrolling from a course landing, signed out', async ({ page }, info) => {
 
 test('a deep link to an entry, signed out', async ({ page }, info) => {
 	const urls = recordUrls(page)
-	const email = await account(info, 'deep')
+	const email = await acmeAccount(info, 'deep')
 	await page.goto(at(ACME, `${COURSE}/entry/what-is-http?from=mail`))
 	await signInHere(page, email, `${COURSE}/entry/what-is-http?from=mail`)
 	// Not enrolled yet: the entry sends the learner on to the course's landing, signed in now.
@@ -72,7 +58,7 @@ test('a deep link to an entry, signed out', async ({ page }, info) => {
 
 test('the dashboard, signed out', async ({ page }, info) => {
 	const urls = recordUrls(page)
-	const email = await account(info, 'dash')
+	const email = await acmeAccount(info, 'dash')
 	await page.goto(at(ACME, '/learn/dashboard'))
 	await signInHere(page, email, '/learn/dashboard')
 	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
@@ -82,7 +68,7 @@ test('the dashboard, signed out', async ({ page }, info) => {
 
 test('an admin page, signed out', async ({ page }, info) => {
 	const urls = recordUrls(page)
-	const email = await account(info, 'admin', 'tenant_admin')
+	const email = await acmeAccount(info, 'admin', { role: 'tenant_admin' })
 	await page.goto(at(ACME, '/admin/users?q=gated'))
 	await signInHere(page, email, '/admin/users?q=gated')
 	await expect(page).toHaveURL(at(ACME, '/admin/users?q=gated'))
@@ -92,7 +78,7 @@ test('an admin page, signed out', async ({ page }, info) => {
 
 test('a session that ends while an admin page is open', async ({ page, context }, info) => {
 	const urls = recordUrls(page)
-	const email = await account(info, 'expired', 'tenant_admin')
+	const email = await acmeAccount(info, 'expired', { role: 'tenant_admin' })
 	await page.goto(at(ACME, '/admin'))
 	await signInHere(page, email, '/admin')
 	await expect(page).toHaveURL(at(ACME, '/admin'))

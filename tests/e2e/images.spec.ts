@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { at, signIn } from './support.ts'
+import { acmeAccount, at, signIn } from './support.ts'
 
 const ACME = 'acme.localhost'
 const HERO = '/api/cms/site/assets/welcome-hero'
@@ -42,9 +42,9 @@ for (const width of [320, 360]) {
 		}
 	})
 
-	test(`a course entry with an image fits a ${width} px screen`, async ({ page }) => {
+	test(`a course entry with an image fits a ${width} px screen`, async ({ page }, info) => {
 		await page.setViewportSize({ width, height: 740 })
-		await signIn(page, ACME, 'learner@acme.test')
+		await signIn(page, ACME, await acmeAccount(info, `images${width}`, { enrolledIn: 'intro-to-web' }))
 		await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
 		await page.goto(at(ACME, '/learn/course/intro-to-web/entry/what-is-http'))
 		const diagram = page.getByRole('img', { name: 'A request and its response' })

@@ -1,8 +1,8 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page, type TestInfo } from '@playwright/test'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
-import { at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
+import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
 
@@ -67,15 +67,15 @@ test('a learner signs in, enrolls and completes a lesson with the keyboard alone
 
 // Both on the invitation form, a page that ships JavaScript (the sign-in page ships none: with
 // JavaScript on it behaves as it does off, which the no-js run covers).
-async function openInvite(page: Page) {
-	await signIn(page, ACME, 'admin@acme.test')
+async function openInvite(page: Page, info: TestInfo) {
+	await signIn(page, ACME, await acmeAccount(info, 'inviter', { role: 'tenant_admin' }))
 	await expect(page).toHaveURL(at(ACME, '/admin'))
 	await page.goto(at(ACME, '/admin/users/invite'))
 	await page.getByLabel('Role').selectOption('course_admin')
 }
 
 test('after a refused submission, focus lands on the error (JavaScript) or the page starts afresh (no JavaScript)', async ({ page }, info) => {
-	await openInvite(page)
+	await openInvite(page, info)
 	await tabTo(page, 'Email')
 	await page.keyboard.type(uniqueEmail(info, 'refused'))
 	await page.keyboard.press('Enter')
@@ -84,7 +84,7 @@ test('after a refused submission, focus lands on the error (JavaScript) or the p
 })
 
 test('a submit button says it is working while its form is on its way', async ({ page }, info) => {
-	await openInvite(page)
+	await openInvite(page, info)
 	// Hold the submission for a moment, as a slow link would.
 	await page.route('**/admin/users/invite**', async (route) => {
 		if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 800))

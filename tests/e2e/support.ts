@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Page, TestInfo } from '@playwright/test'
+import { hashPassword } from '#app/utils/password.server.ts'
 import { openDatabase } from '#db/client.ts'
+import { putEnrollment } from '#db/learning.ts'
+import type { Role } from '#db/schema/values.ts'
+import { findTenantBySlug } from '#db/tenants.ts'
+import { createUser } from '#db/users.ts'
 
 export const PORT = Number(process.env.E2E_PORT ?? 3210)
 export const DEMO_PASSWORD = 'demo-password-2026'
@@ -31,6 +36,20 @@ export async function mailedLink(to: string, prefix: string, timeoutMs = 5000) {
 /** The e2e server's database, for setting up what has no screen yet. */
 export function e2eDatabase() {
 	return openDatabase(`file:${resolve('.tmp/e2e/e2e.sqlite')}`)
+}
+
+/**
+ * A fresh verified Acme account of this test and project (password DEMO_PASSWORD), enrolled in
+ * `enrolledIn` if given. Sign-ins are limited per address, so suites that sign in often use their own.
+ */
+export async function acmeAccount(info: TestInfo, name: string, options: { role?: Role; enrolledIn?: string } = {}) {
+	const email = uniqueEmail(info, name)
+	const db = e2eDatabase()
+	const acme = (await findTenantBySlug(db, 'acme'))!
+	const user = await createUser(db, { tenant_id: acme.id, email, name: `E2E ${name}`, role: options.role ?? 'student', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	if (options.enrolledIn) await putEnrollment(db, { tenantId: acme.id, userId: user.id }, options.enrolledIn, 'active')
+	await db.close()
+	return email
 }
 
 export async function signIn(page: Page, host: string, email: string, password = DEMO_PASSWORD) {
