@@ -1,5 +1,4 @@
 import { getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
-import { useNavigation } from 'react-router'
 import { useI18n } from '#app/i18n/index.ts'
 
 /** A labelled input with its error beside it, tied by aria-describedby; works without JavaScript. */
@@ -46,26 +45,6 @@ export function FormError({ errors, id }: { errors?: string[]; id?: string }) {
 			{errors.map((e) => (
 				<p key={e}>{t.text(e)}</p>
 			))}
-		</div>
-	)
-}
-
-/** A submit button that says it is working while its form is being sent (with JavaScript; without it, the browser shows its own progress). */
-export function Submit({ children, name, value, className = 'button', disabled }: { children: React.ReactNode; name?: string; value?: string; className?: string; disabled?: boolean }) {
-	const navigation = useNavigation()
-	const { m } = useI18n()
-	const pending = navigation.state === 'submitting' && (value === undefined || navigation.formData?.get(name ?? '') === value)
-	return (
-		<button type="submit" className={className} name={name} value={value} disabled={disabled} aria-disabled={pending || undefined}>
-			{pending ? m.common.working : children}
-		</button>
-	)
-}
-
-export function Notice({ children, tone = 'info' }: { children: React.ReactNode; tone?: 'info' | 'ok' | 'error' }) {
-	return (
-		<div className={`notice notice-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
-			{children}
 		</div>
 	)
 }

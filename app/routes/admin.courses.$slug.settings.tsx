@@ -1,6 +1,6 @@
 import { readForm } from '#app/utils/forms.server.ts'
 import { Form, redirect } from 'react-router'
-import { Notice } from '#app/components/form.tsx'
+import { Notice } from '#app/components/feedback.tsx'
 import { auditAdmin, limitAdminMutation, requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
 import { courseFlags } from '#app/utils/learning.server.ts'

@@ -1,7 +1,7 @@
 import { readForm } from '#app/utils/forms.server.ts'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Notice } from '#app/components/form.tsx'
+import { Notice } from '#app/components/feedback.tsx'
 import { metaI18n, useI18n, type I18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { adminAudit, auditAdmin, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'

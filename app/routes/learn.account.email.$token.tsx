@@ -1,5 +1,5 @@
 import { Form, redirect } from 'react-router'
-import { Submit } from '#app/components/form.tsx'
+import { Submit } from '#app/components/feedback.tsx'
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'

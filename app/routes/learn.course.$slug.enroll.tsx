@@ -1,5 +1,5 @@
 import { data, Form, redirect } from 'react-router'
-import { Notice, Submit } from '#app/components/form.tsx'
+import { Notice, Submit } from '#app/components/feedback.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { data, Form, redirect } from 'react-router'
 import { ContentLanguage } from '#app/components/content-language.tsx'
-import { Notice, Submit } from '#app/components/form.tsx'
+import { Notice, Submit } from '#app/components/feedback.tsx'
 import { PreviewBanner } from '#app/components/learning.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'

@@ -1,7 +1,7 @@
 import { Form } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { ContentLanguage } from '#app/components/content-language.tsx'
-import { Notice, Submit } from '#app/components/form.tsx'
+import { Notice, Submit } from '#app/components/feedback.tsx'
 import { PreviewBanner, ProgressBar } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { canPreview, courseProgress, isActiveEnrollment, requireCourse, wantsPreview } from '#app/utils/learning.server.ts'

@@ -4,7 +4,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { impersonatorCookie } from '#app/utils/admin.server.ts'
 import { endSession, getSession } from '#app/utils/session.server.ts'
-import { Submit } from '#app/components/form.tsx'
+import { Submit } from '#app/components/feedback.tsx'
 import type { Route } from './+types/learn.sign-out.ts'
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -1,0 +1,199 @@
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DIALECTS } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { startStack, type Stack } from '#tests/support/stack.ts'
+
+const ACME = 'acme.localhost'
+const KB = 1024
+// What a browser sends; the answers are counted as they cross the wire, compressed.
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
+const BUDGET = { htmlCss: 50 * KB, js: 140 * KB, beyondRuntime: 25 * KB, first: 200 * KB, repeat: 20 * KB }
+// React, React DOM and React Router: the client entry and the shared chunk it is built with (a floor we accept).
+const RUNTIME = /^\/assets\/(?:entry\.client|chunk)-[\w-]+\.js$/
+
+// The JavaScript policy (docs/decisions/0019-javascript-policy.md): these ship none.
+const HTML_ONLY = new Set(['home', 'catalogue', 'catalogue (es)', 'course landing', 'blog post', 'sign-in', 'account'])
+
+interface Answer {
+	status: number
+	headers: Record<string, string | string[] | undefined>
+	/** Every byte received on the connection: status line, headers and the (compressed) body. */
+	wire: number
+	text: string
+}
+
+/** One request on a connection of its own, so the socket's byte count is this answer's alone. */
+function fetchWire(port: number, path: string, headers: Record<string, string>): Promise<Answer> {
+	return new Promise((resolve, reject) => {
+		const req = httpRequest({ host: '127.0.0.1', port, path, agent: false, headers: { host: `${ACME}:${port}`, ...BROWSER, ...headers } }, (res) => {
+			const chunks: Buffer[] = []
+			res.on('data', (c: Buffer) => chunks.push(c))
+			res.on('end', () => {
+				const body = Buffer.concat(chunks)
+				resolve({ status: res.statusCode ?? 0, headers: res.headers, wire: res.socket.bytesRead, text: res.headers['content-encoding'] ? '' : body.toString('utf8') })
+			})
+			res.on('error', reject)
+		})
+		req.on('error', reject)
+		req.end()
+	})
+}
+
+type Kind = 'html' | 'css' | 'js' | 'other'
+interface Resource {
+	path: string
+	kind: Kind
+}
+
+/**
+ * What a browser fetches for a document: its stylesheets, the images it does
+ * not lazy-load (their `src`), the favicon and, with JavaScript, every module
+ * the document names (scripts, preloads, inline imports) and the message
+ * catalogue the client entry then imports for <html lang>.
+ */
+function subresources(html: string, javaScript: boolean): Resource[] {
+	const found = new Map<string, Kind>()
+	for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
+		const href = /\shref="([^"]+)"/.exec(tag)?.[1]
+		if (href && /\srel="stylesheet"/.test(tag)) found.set(href, 'css')
+	}
+	for (const [tag] of html.matchAll(/<img\b[^>]*>/g)) {
+		const src = /\ssrc="([^"]+)"/.exec(tag)?.[1]
+		if (src?.startsWith('/') && !/\sloading="lazy"/.test(tag)) found.set(src.replaceAll('&amp;', '&'), 'other')
+	}
+	found.set('/favicon.ico', 'other')
+	if (javaScript) {
+		for (const [path] of html.matchAll(/\/assets\/[\w.-]+\.js/g)) found.set(path, 'js')
+		const lang = /<html[^>]*\slang="([^"]+)"/.exec(html)?.[1]
+		if (found.size && [...found.values()].includes('js') && lang) {
+			const catalogue = readdirSync('build/client/assets').find((f) => new RegExp(`^${lang}-[\\w-]+\\.js$`).test(f))
+			if (catalogue) found.set(`/assets/${catalogue}`, 'js')
+		}
+	}
+	return [...found].map(([path, kind]) => ({ path, kind }))
+}
+
+/** Whether a browser may reuse its copy without asking (repeat visits cost nothing for it). */
+function freshInCache(headers: Answer['headers']) {
+	const control = String(headers['cache-control'] ?? '')
+	return /\bimmutable\b/.test(control) || (/\bmax-age=([1-9]\d*)/.test(control) && !/no-store|no-cache|private/.test(control))
+}
+
+interface Row {
+	page: string
+	who: string
+	javaScript: boolean
+	html: number
+	css: number
+	js: number
+	/** JavaScript beyond the runtime: route modules, the manifest, components, the catalogue. */
+	beyond: number
+	other: number
+	first: number
+	repeat: number
+}
+
+const kb = (n: number) => (n / KB).toFixed(1)
+
+/**
+ * Bytes on the wire per page type, as a browser fetches them (issue 21):
+ * anonymous and signed in, JavaScript on and off, a first visit (empty
+ * cache) and a repeat visit (the document again, conditionally when it has an
+ * ETag; everything cacheable reused). Fails above the budgets; prints the
+ * table and writes it to .tmp/wire.txt for CI's summary.
+ */
+describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
+	let stack: Stack
+	const rows: Row[] = []
+	const cookies: Record<string, string> = {}
+	beforeAll(async () => {
+		stack = await startStack(dialect)
+		for (const [who, email] of [
+			['learner', 'learner@acme.test'],
+			['admin', 'admin@acme.test'],
+		]) {
+			const b = stack.browser(ACME)
+			await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
+			cookies[who] = b.cookieHeader()
+			// The quiz opens once the lessons before it are done.
+			if (who === 'learner') for (const entry of ['what-is-http', 'html-forms']) await b.post(`/learn/course/intro-to-web/entry/${entry}`, { intent: 'complete' })
+		}
+	})
+	afterAll(async () => {
+		const header = `${'page'.padEnd(22)} ${'who'.padEnd(9)} ${'js'.padEnd(3)} ${'html'.padStart(6)} ${'css'.padStart(6)} ${'js KB'.padStart(6)} ${'beyond'.padStart(6)} ${'other'.padStart(6)} ${'first'.padStart(6)} ${'repeat'.padStart(6)}`
+		const lines = rows.map((r) => `${r.page.padEnd(22)} ${r.who.padEnd(9)} ${(r.javaScript ? 'on' : 'off').padEnd(3)} ${kb(r.html).padStart(6)} ${kb(r.css).padStart(6)} ${kb(r.js).padStart(6)} ${kb(r.beyond).padStart(6)} ${kb(r.other).padStart(6)} ${kb(r.first).padStart(6)} ${kb(r.repeat).padStart(6)}`)
+		const table = `bytes on the wire (${dialect}, KB as sent with Accept-Encoding: gzip, deflate, br; headers included)\n${header}\n${lines.join('\n')}\n`
+		console.log(table)
+		mkdirSync('.tmp', { recursive: true })
+		writeFileSync(`.tmp/wire.${dialect}.txt`, table)
+		writeFileSync(`.tmp/wire.${dialect}.json`, JSON.stringify(rows, null, '\t'))
+		await stack?.close()
+	})
+
+	async function weigh(page: string, path: string, who: 'visitor' | 'learner' | 'admin', javaScript: boolean) {
+		const cookie: Record<string, string> = who === 'visitor' ? {} : { cookie: cookies[who] }
+		const doc = await fetchWire(stack.port, path, cookie)
+		expect(doc.status, path).toBe(200)
+		// The document as text, to read what it names (the wire count above is of the compressed answer).
+		const html = (await stack.request(ACME, path, { headers: cookie })).text
+		const row: Row = { page, who, javaScript, html: doc.wire, css: 0, js: 0, beyond: 0, other: 0, first: doc.wire, repeat: 0 }
+		let reusedAll = true
+		for (const resource of subresources(html, javaScript)) {
+			const answer = await fetchWire(stack.port, resource.path, cookie)
+			expect(answer.status, `${path}: ${resource.path}`).toBe(200)
+			if (resource.kind !== 'html') row[resource.kind] += answer.wire
+			if (resource.kind === 'js' && !RUNTIME.test(resource.path)) row.beyond += answer.wire
+			row.first += answer.wire
+			if (!freshInCache(answer.headers)) {
+				reusedAll = false
+				row.repeat += answer.wire
+			}
+		}
+		const etag = doc.headers.etag
+		const again = await fetchWire(stack.port, path, { ...cookie, ...(typeof etag === 'string' ? { 'if-none-match': etag } : {}) })
+		row.repeat += again.wire
+		rows.push(row)
+		expect(reusedAll || row.repeat <= BUDGET.repeat, `${path}: every subresource reusable`).toBe(true)
+		return row
+	}
+
+	const pages: Array<[string, string, 'visitor' | 'learner' | 'admin']> = [
+		['home', '/', 'visitor'],
+		['catalogue', '/learn', 'visitor'],
+		['catalogue (es)', '/es/learn', 'visitor'],
+		['course landing', '/learn/course/intro-to-web', 'visitor'],
+		['blog post', '/blog/welcome', 'visitor'],
+		['sign-in', '/learn/sign-in', 'visitor'],
+		['dashboard', '/learn/dashboard', 'learner'],
+		['course home', '/learn/course/intro-to-web', 'learner'],
+		['lesson', '/learn/course/intro-to-web/entry/what-is-http', 'learner'],
+		['quiz', '/learn/course/intro-to-web/entry/basics-quiz', 'learner'],
+		['account', '/learn/account', 'learner'],
+		['admin users', '/admin/users', 'admin'],
+		['admin course', '/admin/courses/intro-to-web/dashboard', 'admin'],
+	]
+
+	it.each(pages)('keeps %s within the budgets, JavaScript on and off', async (page, path, who) => {
+		for (const javaScript of [false, true]) {
+			const row = await weigh(page, path, who, javaScript)
+			const label = `${page} (${who}, JavaScript ${javaScript ? 'on' : 'off'})`
+			expect(row.html + row.css, `${label}: HTML + CSS`).toBeLessThanOrEqual(BUDGET.htmlCss)
+			expect(row.js, `${label}: JavaScript`).toBeLessThanOrEqual(HTML_ONLY.has(page) || !javaScript ? 0 : BUDGET.js)
+			if (javaScript && !HTML_ONLY.has(page)) expect(row.js, `${label}: ships its scripts`).toBeGreaterThan(0)
+			expect(row.beyond, `${label}: JavaScript beyond the runtime`).toBeLessThanOrEqual(BUDGET.beyondRuntime)
+			expect(row.first, `${label}: first visit`).toBeLessThanOrEqual(BUDGET.first)
+			expect(row.repeat, `${label}: repeat visit`).toBeLessThanOrEqual(BUDGET.repeat)
+		}
+	})
+
+	it('sends no render-blocking script: every script is a module or deferred', async () => {
+		for (const [, path, who] of pages) {
+			const html = (await stack.request(ACME, path, { headers: who === 'visitor' ? {} : { cookie: cookies[who] } })).text
+			for (const [, attrs] of html.matchAll(/<script([^>]*)>/g)) {
+				if (/\ssrc=/.test(attrs)) expect(attrs, path).toMatch(/type="module"|\basync\b|\bdefer\b/)
+			}
+		}
+	})
+})
