@@ -1,5 +1,6 @@
 // Prints one closing line over the vitest and Playwright JSON reports:
-// "tests: N passed, N failed, N skipped", after the hostile suite's cases per class and the fault suite's lines.
+// "tests: N passed, N failed, N skipped", after the hostile suite's cases per class, the fault suite's lines,
+// the bytes-on-the-wire table and Lighthouse's scores.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 
 let passed = 0
@@ -37,5 +38,24 @@ if (existsSync('.tmp/hostile')) {
 // tests/faults writes one line per fault and database: .tmp/faults/<fault>.<dialect>.txt
 if (existsSync('.tmp/faults')) for (const file of readdirSync('.tmp/faults').sort()) console.log(readFileSync(`.tmp/faults/${file}`, 'utf8'))
 else console.log('faults: no report')
+
+// tests/integration/wire.test.ts: one table per database (the same bytes on both; SQLite's is printed)
+for (const dialect of ['sqlite', 'pg']) {
+	if (!existsSync(`.tmp/wire.${dialect}.txt`)) continue
+	console.log(readFileSync(`.tmp/wire.${dialect}.txt`, 'utf8'))
+	break
+}
+if (!existsSync('.tmp/wire.sqlite.txt') && !existsSync('.tmp/wire.pg.txt')) console.log('wire: no report')
+
+// tests/lighthouse/run.ts
+const lighthouse = read('.tmp/lighthouse.json')
+if (lighthouse) {
+	console.log(readFileSync('.tmp/lighthouse.txt', 'utf8'))
+	if (lighthouse.failures.length) failed += 1
+	else passed += 1
+} else {
+	console.log('lighthouse: no report')
+	failed += 1
+}
 
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)

@@ -11,15 +11,17 @@ import { startMailSink } from '#tests/support/mail.ts'
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210)
 
-const file = resolve('.tmp/e2e/e2e.sqlite')
-rmSync(resolve('.tmp/e2e'), { recursive: true, force: true })
+// Lighthouse's run (tests/lighthouse/run.ts) starts its own in another directory.
+const dir = resolve(process.env.E2E_DIR ?? '.tmp/e2e')
+const file = `${dir}/e2e.sqlite`
+rmSync(dir, { recursive: true, force: true })
 const db = openDatabase(`file:${file}`)
 await migrateDatabase(db)
 await seedDemoData(db, DEMO_PASSWORD)
 
 // Delivered mail, one JSON line per message, for the browser tests to read links from.
-mkdirSync(resolve('.tmp/e2e'), { recursive: true })
-const mail = await startMailSink((m) => appendFileSync(resolve('.tmp/e2e/mail.jsonl'), `${JSON.stringify(m)}\n`))
+mkdirSync(dir, { recursive: true })
+const mail = await startMailSink((m) => appendFileSync(`${dir}/mail.jsonl`, `${JSON.stringify(m)}\n`))
 
 const cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID, port: E2E_PORT + 1 })
 const { listen } = await loadBuiltServer()

@@ -1,0 +1,19 @@
+// `npm test` (after pretest has built the app): every stage runs even when an
+// earlier one fails, so one failure never hides the results after it; the
+// exit code is non-zero if any stage failed.
+import { spawnSync } from 'node:child_process'
+
+const STAGES = [
+	['typecheck', 'npm', ['run', 'typecheck']],
+	['vitest', 'npx', ['vitest', 'run']],
+	['playwright', 'npx', ['playwright', 'test']],
+	// Last and alone: it measures this machine's CPU (tests/lighthouse/run.ts).
+	['lighthouse', 'npx', ['tsx', 'tests/lighthouse/run.ts']],
+]
+
+const results = STAGES.map(([name, command, args]) => {
+	const { status } = spawnSync(command, args, { stdio: 'inherit' })
+	return [name, status ?? 1]
+})
+for (const [name, status] of results) console.log(`${name}: ${status === 0 ? 'passed' : `failed (exit ${status})`}`)
+process.exit(results.some(([, status]) => status !== 0) ? 1 : 0)
