@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
-import { isRouteErrorResponse, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useMatches, useNavigation, useRouteError, useRouteLoaderData, type UIMatch } from 'react-router'
-import { getRequestContext } from './context.ts'
+import { isRouteErrorResponse, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useMatches, useNavigation, useRouteError, useRouteLoaderData, type UIMatch, Link } from 'react-router'
+import { getRequestContext, type RequestContext } from './context.ts'
 import { useI18n } from './i18n/index.ts'
 import { isLocale, LOCALE_NAMES, LOCALES, localePath, splitLocalePath, DEFAULT_LOCALE } from './i18n/locales.ts'
 import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
@@ -26,12 +26,14 @@ export const middleware: Route.MiddlewareFunction[] = [
 			// Pages only a signed-in user sees are always in the user's locale, under its prefix;
 			// public pages keep an explicit prefix and otherwise follow the user too.
 			if (SIGNED_IN_ONLY.test(path)) {
-				if ((urlLocale ?? DEFAULT_LOCALE) !== userLocale && request.method === 'GET') throw redirect(localePath(userLocale, path) + ctx.page.search)
+				if ((urlLocale ?? DEFAULT_LOCALE) !== userLocale && request.method === 'GET') throw redirect(redirectTarget(ctx, request, localePath(userLocale, path) + ctx.page.search))
 				ctx.locale = userLocale
 			} else if (!urlLocale) ctx.locale = userLocale
 		}
 		const response = await next()
 		const headers = new Headers(response.headers)
+		const location = headers.get('location')
+		if (location && response.status >= 300 && response.status < 400) headers.set('location', redirectTarget(ctx, request, withoutBasename(ctx, location)))
 		// Whether a page ships its scripts depends on the data-saver hint (the JavaScript policy below).
 		if (headers.get('content-type')?.startsWith('text/html')) headers.append('vary', 'Save-Data')
 		// What a signed-in user is shown, and any answer that sets a session, stays out of every shared or disk cache.
@@ -47,6 +49,28 @@ export const middleware: Route.MiddlewareFunction[] = [
 ]
 
 const SESSION_COOKIE = /^(?:__Host-)?lms_session=/
+
+// One route table serves every locale: a prefixed locale's pages are served under its prefix as
+// React Router's basename (server/app.ts). Our redirect paths carry their locale already.
+
+/** Takes off the basename React Router puts before the path of a redirect from a loader or action. */
+function withoutBasename(ctx: RequestContext, location: string) {
+	const base = splitLocalePath(ctx.page.path).locale
+	if (!base || !new RegExp(`^/${base}(?=[/?#]|$)`).test(location)) return location
+	const rest = location.slice(base.length + 1)
+	return rest.startsWith('/') ? rest : `/${rest}`
+}
+
+/**
+ * Where a redirect sends the browser. A data request (a client-side navigation) follows a
+ * path under its own basename; one that leaves this page's locale prefix gets an absolute
+ * URL, which the browser loads as a new document rather than routing it under the wrong prefix.
+ */
+function redirectTarget(ctx: RequestContext, request: Request, location: string) {
+	if (!location.startsWith('/') || location.startsWith('//') || !new URL(request.url).pathname.endsWith('.data')) return location
+	const here = splitLocalePath(ctx.page.path).locale
+	return splitLocalePath(location.split(/[?#]/)[0]).locale === here ? location : new URL(location, ctx.origin).href
+}
 
 /** The account, the dashboard, enrollment, entries and administration (their locale is the user's). */
 const SIGNED_IN_ONLY = /^\/(?:learn\/(?:dashboard|account)(?:\/|$)|learn\/course\/[^/]+\/(?:enroll$|entry\/)|admin(?:\/|$))/
@@ -130,25 +154,25 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				) : null}
 				<header className="site-header">
 					<div className="wrap">
-						<a className="site-name" href={t.href('/')}>
+						<Link className="site-name" prefetch="intent" to={'/'}>
 							{siteName}
-						</a>
+						</Link>
 						<nav aria-label={m.common.nav.label}>
-							{data && !data.isApex ? <a href={t.href('/learn')}>{m.common.nav.courses}</a> : null}
+							{data && !data.isApex ? <Link prefetch="intent" to={'/learn'}>{m.common.nav.courses}</Link> : null}
 							{data?.menu.map((item) => (
-								<a key={item.slug} href={t.href(`/${item.slug}`)}>
+								<Link key={item.slug} prefetch="intent" to={`/${item.slug}`}>
 									{item.title}
-								</a>
+								</Link>
 							))}
-							{data ? <a href={t.href('/blog')}>{m.common.nav.blog}</a> : null}
+							{data ? <Link prefetch="intent" to={'/blog'}>{m.common.nav.blog}</Link> : null}
 							{data?.user ? (
 								<>
-									{data.user.role === 'student' ? <a href={t.href('/learn/dashboard')}>{m.common.nav.dashboard}</a> : <a href={t.href('/admin')}>{m.common.nav.admin}</a>}
-									<a href={t.href('/learn/account')}>{m.common.nav.account}</a>
-									<a href={t.href('/learn/sign-out')}>{m.common.nav.signOut}</a>
+									{data.user.role === 'student' ? <Link prefetch="intent" to={'/learn/dashboard'}>{m.common.nav.dashboard}</Link> : <Link prefetch="intent" to={'/admin'}>{m.common.nav.admin}</Link>}
+									<Link prefetch="intent" to={'/learn/account'}>{m.common.nav.account}</Link>
+									<Link prefetch="intent" to={'/learn/sign-out'}>{m.common.nav.signOut}</Link>
 								</>
 							) : data ? (
-								<a href={t.href('/learn/sign-in')}>{m.common.nav.signIn}</a>
+								<Link prefetch="intent" to={'/learn/sign-in'}>{m.common.nav.signIn}</Link>
 							) : null}
 						</nav>
 					</div>
@@ -262,7 +286,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 			<h1>{title}</h1>
 			<p>{message}</p>
 			<p>
-				<a href={t.href('/')}>{text.home}</a>
+				<Link prefetch="intent" to={'/'}>{text.home}</Link>
 			</p>
 		</section>
 	)

@@ -1,13 +1,17 @@
-import { type RouteConfig, type RouteConfigEntry, index, prefix, route } from '@react-router/dev/routes'
-import { PREFIXED_LOCALES } from './i18n/locales.ts'
+import { type RouteConfig, type RouteConfigEntry, index, route } from '@react-router/dev/routes'
 
 // The whole URL map. One module per URL: pages export a default component,
 // resource routes (APIs, webhooks, files) only a loader or action.
 //
 // The learner, admin and public content routes also answer under each
-// non-default locale's prefix (/es/learn, /fr/admin/users, /de/blog); the
-// server entry reads the prefix as the page's locale. Platform paths (API,
-// well-known and discovery files, assets) stay unprefixed.
+// non-default locale's prefix (/es/learn, /fr/admin/users, /de/blog): the
+// server entry serves this one table under that prefix as React Router's
+// basename and reads the prefix as the page's locale. Platform paths (API,
+// well-known and discovery files, assets) stay unprefixed: their ids start
+// with `platform/`, which is how the server entry leaves them out of the
+// prefixed tables (server/app.ts).
+const platform = (path: string, file: string, id = file.replace(/^routes\//, '').replace(/\.tsx?$/, '')) => route(path, file, { id: `platform/${id}` })
+
 const localized = [
 	index('routes/home.tsx'),
 	route('learn', 'routes/learn.tsx'),
@@ -58,54 +62,51 @@ const localized = [
 // that the server entry's path rules (written in lower case) do not recognise.
 const routes: RouteConfigEntry[] = [
 	...localized,
-	...PREFIXED_LOCALES.flatMap((locale) =>
-		prefix(locale, localized).map((entry): RouteConfigEntry => ({ ...entry, id: `${locale}/${entry.id ?? entry.file.replace(/\.tsx?$/, '')}` })),
-	),
 	// The interface language (the locale switcher's form): a cookie, and users.locale when signed in
-	route('learn/locale', 'routes/learn.locale.ts'),
+	platform('learn/locale', 'routes/learn.locale.ts'),
 
-	route('api/admin/impersonate/start', 'routes/api.admin.impersonate.start.ts'),
-	route('api/admin/impersonate/stop', 'routes/api.admin.impersonate.stop.ts'),
+	platform('api/admin/impersonate/start', 'routes/api.admin.impersonate.start.ts'),
+	platform('api/admin/impersonate/stop', 'routes/api.admin.impersonate.stop.ts'),
 
 	// Authentication transport (outside the OpenAPI contract) and the signed-in user's picture
-	route('api/auth/signout', 'routes/api.auth.signout.ts'),
-	route('api/auth/callback/:provider', 'routes/api.auth.callback.$provider.ts'),
-	route('api/auth/:provider', 'routes/api.auth.$provider.ts'),
-	route('api/test-idp/*', 'routes/api.test-idp.$.ts'),
-	route('api/avatar', 'routes/api.avatar.ts'),
+	platform('api/auth/signout', 'routes/api.auth.signout.ts'),
+	platform('api/auth/callback/:provider', 'routes/api.auth.callback.$provider.ts'),
+	platform('api/auth/:provider', 'routes/api.auth.$provider.ts'),
+	platform('api/test-idp/*', 'routes/api.test-idp.$.ts'),
+	platform('api/avatar', 'routes/api.avatar.ts'),
 
 	// Well-known and discovery files, per request host
-	route('api/favicon', 'routes/api.favicon.ts'),
-	route('icon.png', 'routes/icon.png.ts'),
-	route('apple-icon.png', 'routes/apple-icon.png.ts'),
-	route('opengraph-image', 'routes/opengraph-image.ts'),
-	route('twitter-image', 'routes/opengraph-image.ts', { id: 'twitter-image' }),
-	route('robots.txt', 'routes/robots.txt.ts'),
-	route('sitemap.xml', 'routes/sitemap.xml.ts'),
-	route('sitemap/:id', 'routes/sitemap.$id.ts'),
-	route('manifest.webmanifest', 'routes/manifest.webmanifest.ts'),
-	route('.well-known/security.txt', 'routes/well-known.security.txt.ts'),
-	route('.well-known/change-password', 'routes/well-known.change-password.ts'),
-	route('llms.txt', 'routes/llms.txt.ts'),
-	route('llms-full.txt', 'routes/llms-full.txt.ts'),
+	platform('api/favicon', 'routes/api.favicon.ts'),
+	platform('icon.png', 'routes/icon.png.ts'),
+	platform('apple-icon.png', 'routes/apple-icon.png.ts'),
+	platform('opengraph-image', 'routes/opengraph-image.ts'),
+	platform('twitter-image', 'routes/opengraph-image.ts', 'twitter-image'),
+	platform('robots.txt', 'routes/robots.txt.ts'),
+	platform('sitemap.xml', 'routes/sitemap.xml.ts'),
+	platform('sitemap/:id', 'routes/sitemap.$id.ts'),
+	platform('manifest.webmanifest', 'routes/manifest.webmanifest.ts'),
+	platform('.well-known/security.txt', 'routes/well-known.security.txt.ts'),
+	platform('.well-known/change-password', 'routes/well-known.change-password.ts'),
+	platform('llms.txt', 'routes/llms.txt.ts'),
+	platform('llms-full.txt', 'routes/llms-full.txt.ts'),
 
 	// Content pipeline (and Markdown projections; /<url>.md is rewritten to them in server/app.ts)
-	route('api/aeo/markdown/:slug', 'routes/api.aeo.markdown.$slug.ts'),
-	route('api/aeo/markdown/blog/:slug', 'routes/api.aeo.markdown.blog.$slug.ts'),
-	route('api/aeo/markdown/learn/course/:slug', 'routes/api.aeo.markdown.learn.course.$slug.ts'),
-	route('api/cms/revalidate', 'routes/api.cms.revalidate.ts'),
-	route('api/cms/courses/:courseSlug/assets/:assetId', 'routes/api.cms.courses.$courseSlug.assets.$assetId.ts'),
+	platform('api/aeo/markdown/:slug', 'routes/api.aeo.markdown.$slug.ts'),
+	platform('api/aeo/markdown/blog/:slug', 'routes/api.aeo.markdown.blog.$slug.ts'),
+	platform('api/aeo/markdown/learn/course/:slug', 'routes/api.aeo.markdown.learn.course.$slug.ts'),
+	platform('api/cms/revalidate', 'routes/api.cms.revalidate.ts'),
+	platform('api/cms/courses/:courseSlug/assets/:assetId', 'routes/api.cms.courses.$courseSlug.assets.$assetId.ts'),
 	// The /download variants share their module (same rules, Content-Disposition: attachment).
-	route('api/cms/courses/:courseSlug/assets/:assetId/download', 'routes/api.cms.courses.$courseSlug.assets.$assetId.ts', { id: 'course-asset-download' }),
-	route('api/cms/site/assets/:assetId', 'routes/api.cms.site.assets.$assetId.ts'),
-	route('api/cms/site/assets/:assetId/download', 'routes/api.cms.site.assets.$assetId.ts', { id: 'site-asset-download' }),
+	platform('api/cms/courses/:courseSlug/assets/:assetId/download', 'routes/api.cms.courses.$courseSlug.assets.$assetId.ts', 'course-asset-download'),
+	platform('api/cms/site/assets/:assetId', 'routes/api.cms.site.assets.$assetId.ts'),
+	platform('api/cms/site/assets/:assetId/download', 'routes/api.cms.site.assets.$assetId.ts', 'site-asset-download'),
 
-	route('api/health', 'routes/api.health.ts'),
-	route('api/health/live', 'routes/api.health.live.ts'),
-	route('openapi.yaml', 'routes/openapi.yaml.ts'),
+	platform('api/health', 'routes/api.health.ts'),
+	platform('api/health/live', 'routes/api.health.live.ts'),
+	platform('openapi.yaml', 'routes/openapi.yaml.ts'),
 
 	// The benchmark suite's baseline (npm run bench): 404 unless BENCH_ROUTES=true
-	route('bench/bare', 'routes/bench.bare.tsx'),
+	platform('bench/bare', 'routes/bench.bare.tsx'),
 ]
 
 export default routes.map((entry) => ({ ...entry, caseSensitive: true })) satisfies RouteConfig

@@ -22,7 +22,7 @@ import { errorCodeFor, jsonError } from '#app/utils/errors.ts'
 import { createMemoryDriver, createRedisDriver, createUpstashDriver, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
 import { negotiateLocale } from '#app/utils/locale.server.ts'
 import { i18n } from '#app/i18n/index.ts'
-import { splitLocalePath } from '#app/i18n/locales.ts'
+import { PREFIXED_LOCALES, splitLocalePath } from '#app/i18n/locales.ts'
 import '#app/i18n/catalogues.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
 import { createHostResolver, normalizeHost, type HostResolution } from '#app/utils/tenant.server.ts'
@@ -74,7 +74,13 @@ export function createApp(options: AppOptions) {
 	// route tables again on every request (meant for development reloads), which was most of the
 	// time a page took with this many routes. Always in production mode: in any other, React Router
 	// sends error messages and stacks to the browser (errors are logged by handleError instead).
-	const handleRequest = createRequestHandler(serverBuild as ServerBuild, 'production')
+	const build = serverBuild as ServerBuild
+	// One route table for every locale (app/routes.ts): a prefixed locale's pages are the same routes
+	// under its basename (/es/learn is /learn), without the platform routes, whose URLs take no prefix.
+	const pages = <T,>(routes: Record<string, T>) => Object.fromEntries(Object.entries(routes).filter(([id]) => !id.startsWith('platform/')))
+	const prefixedBuild = { ...build, routes: pages(build.routes), assets: { ...build.assets, routes: pages(build.assets.routes) } }
+	const handlers = new Map<string, ReturnType<typeof createRequestHandler>>(PREFIXED_LOCALES.map((locale) => [locale, createRequestHandler({ ...prefixedBuild, basename: `/${locale}` }, 'production')]))
+	const handleUnprefixed = createRequestHandler(build, 'production')
 	const assets = sirv(options.clientDir ?? resolve('build/client'), { immutable: true, maxAge: 31536000, gzip: true, brotli: true })
 	const trustForwardedHost = env.AUTH_TRUST_HOST === 'true'
 	const configured = new URL(env.AUTH_URL)
@@ -217,7 +223,7 @@ export function createApp(options: AppOptions) {
 		context.set(requestContext, value)
 		const request = createRequest(req, res, { protocol: configured.protocol, host: new URL(origin).host })
 		try {
-			let response = await handleRequest(request, context)
+			let response = await (localized.locale ? handlers.get(localized.locale)! : handleUnprefixed)(request, context)
 			// Host lookups are cached, so a database outage may first show inside a loader or action:
 			// answered like the outage before routing, not as a generic error.
 			if (response.status === 500 && value.databaseUnavailable) {

@@ -1,7 +1,7 @@
 import { readForm } from '#app/utils/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
 import { Notice, Submit } from '#app/components/feedback.tsx'
 import { Field, FormError, useActionForm } from '#app/components/form.tsx'
@@ -80,7 +80,7 @@ export default function CourseAdmins({ loaderData: d, actionData }: Route.Compon
 	return (
 		<section className="narrow">
 			<p>
-				<a href={t.href(`/admin/courses/${d.slug}/dashboard`)}>{m.nav.backToDashboard}</a>
+				<Link prefetch="intent" to={`/admin/courses/${d.slug}/dashboard`}>{m.nav.backToDashboard}</Link>
 			</p>
 			<h1>{t.format(m.admins.title, { course: d.title })}</h1>
 			{d.notice === 'assigned' ? <Notice tone="ok">{m.admins.assigned}</Notice> : d.notice === 'revoked' ? <Notice tone="ok">{m.admins.revoked}</Notice> : null}

@@ -1,4 +1,5 @@
 import { requireCourseAdmin } from '#app/utils/admin.server.ts'
+import { Link } from 'react-router'
 import { entryAnalytics, requireAdminCourse, rosterRows } from '#app/utils/course-analytics.server.ts'
 import { PAGE_SIZE } from '#db/admin.ts'
 import type { EnrollmentStatus } from '#db/schema/values.ts'
@@ -56,9 +57,9 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 	return (
 		<section>
 			<p className="actions">
-				<a href={t.href('/admin/courses')}>{m.nav.backToCourses}</a>
-				<a href={t.href(`/admin/courses/${d.course.slug}/settings`)}>{m.nav.settings}</a>
-				{d.canManage ? <a href={t.href(`/admin/courses/${d.course.slug}/admins`)}>{m.nav.admins}</a> : null}
+				<Link prefetch="intent" to={'/admin/courses'}>{m.nav.backToCourses}</Link>
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/settings`}>{m.nav.settings}</Link>
+				{d.canManage ? <Link prefetch="intent" to={`/admin/courses/${d.course.slug}/admins`}>{m.nav.admins}</Link> : null}
 				<a href={t.href(`/admin/courses/${d.course.slug}/export`)}>{m.dashboard.export}</a>
 			</p>
 			<h1>{d.course.title}</h1>

@@ -1,5 +1,5 @@
 import { readForm } from '#app/utils/forms.server.ts'
-import { Form, redirect } from 'react-router'
+import { Form, redirect, Link } from 'react-router'
 import { Notice } from '#app/components/feedback.tsx'
 import { auditAdmin, limitAdminMutation, requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
@@ -48,7 +48,7 @@ export default function CourseSettings({ loaderData: d, actionData }: Route.Comp
 	return (
 		<section className="narrow">
 			<p>
-				<a href={t.href(`/admin/courses/${d.slug}/dashboard`)}>{m.nav.backToDashboard}</a>
+				<Link prefetch="intent" to={`/admin/courses/${d.slug}/dashboard`}>{m.nav.backToDashboard}</Link>
 			</p>
 			<h1>{t.format(m.settings.title, { course: d.title })}</h1>
 			{d.saved ? <Notice tone="ok">{m.settings.saved}</Notice> : null}

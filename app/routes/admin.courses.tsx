@@ -1,4 +1,5 @@
 import { requireAdmin } from '#app/utils/admin.server.ts'
+import { Link } from 'react-router'
 import { readContent } from '#app/utils/cms.server.ts'
 import type { Route } from './+types/admin.courses.ts'
 import { TenantHint } from '#app/components/learning.tsx'
@@ -50,9 +51,9 @@ export default function AdminCourses({ loaderData: d }: Route.ComponentProps) {
 							<td>{status(c)}</td>
 							<td>{t.number(c.entryCount)}</td>
 							<td className="actions">
-								<a href={t.href(`/admin/courses/${c.slug}/dashboard`)}>{m.nav.dashboard}</a>
-								<a href={t.href(`/admin/courses/${c.slug}/settings`)}>{m.nav.settings}</a>
-								<a href={t.href(`/admin/courses/${c.slug}/admins`)}>{m.nav.admins}</a>
+								<Link prefetch="intent" to={`/admin/courses/${c.slug}/dashboard`}>{m.nav.dashboard}</Link>
+								<Link prefetch="intent" to={`/admin/courses/${c.slug}/settings`}>{m.nav.settings}</Link>
+								<Link prefetch="intent" to={`/admin/courses/${c.slug}/admins`}>{m.nav.admins}</Link>
 							</td>
 						</tr>
 					))}

@@ -1,4 +1,5 @@
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { Link } from 'react-router'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { adminCounts, listAudit } from '#db/admin.ts'
 import type { Role } from '#db/schema/values.ts'
@@ -51,12 +52,12 @@ export default function Admin({ loaderData: d }: Route.ComponentProps) {
 				) : null}
 			</ul>
 			<nav aria-label={m.title} className="actions">
-				<a href={t.href('/admin/users')}>{m.nav.users}</a>
-				{d.onTenant ? <a href={t.href('/admin/users/invite')}>{m.nav.invite}</a> : null}
-				<a href={t.href('/admin/courses')}>{m.nav.courses}</a>
-				<a href={t.href('/admin/audit')}>{m.nav.audit}</a>
+				<Link prefetch="intent" to={'/admin/users'}>{m.nav.users}</Link>
+				{d.onTenant ? <Link prefetch="intent" to={'/admin/users/invite'}>{m.nav.invite}</Link> : null}
+				<Link prefetch="intent" to={'/admin/courses'}>{m.nav.courses}</Link>
+				<Link prefetch="intent" to={'/admin/audit'}>{m.nav.audit}</Link>
 				<a href={t.href('/admin/api-docs')}>{m.nav.apiDocs}</a>
-				{d.isSuper ? <a href={t.href('/admin/tenants')}>{m.nav.tenants}</a> : null}
+				{d.isSuper ? <Link prefetch="intent" to={'/admin/tenants'}>{m.nav.tenants}</Link> : null}
 			</nav>
 			<h2>{m.recent}</h2>
 			{d.recent.length === 0 ? (

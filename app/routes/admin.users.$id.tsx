@@ -1,5 +1,5 @@
 import { readForm } from '#app/utils/forms.server.ts'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
 import { Notice } from '#app/components/feedback.tsx'
 import { metaI18n, useI18n, type I18n } from '#app/i18n/index.ts'
@@ -149,7 +149,7 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 	return (
 		<section>
 			<p>
-				<a href={t.href('/admin/users')}>{m.back}</a>
+				<Link prefetch="intent" to={'/admin/users'}>{m.back}</Link>
 			</p>
 			<h1>{u.name}</h1>
 			{d.notice && Object.hasOwn(NOTICES, d.notice) ? <Notice tone="ok">{m.notices[NOTICES[d.notice]]}</Notice> : null}

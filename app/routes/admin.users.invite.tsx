@@ -1,7 +1,7 @@
 import { readForm } from '#app/utils/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
 import { Notice, Submit } from '#app/components/feedback.tsx'
 import { Field, FormError, SelectField, useActionForm } from '#app/components/form.tsx'
@@ -73,7 +73,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 	return (
 		<section className="narrow">
 			<p>
-				<a href={t.href('/admin/users')}>{m.back}</a>
+				<Link prefetch="intent" to={'/admin/users'}>{m.back}</Link>
 			</p>
 			<h1>{m.title}</h1>
 			{loaderData.sent ? <Notice tone="ok">{t.format(m.sent, { email: loaderData.sent })}</Notice> : null}

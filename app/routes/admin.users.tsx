@@ -1,4 +1,4 @@
-import { Form } from 'react-router'
+import { Form, Link } from 'react-router'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { NO_NUL } from '#app/utils/validation.ts'
 import { z } from 'zod'
@@ -65,9 +65,9 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 			<h1>{m.title}</h1>
 			{d.onTenant ? (
 				<p>
-					<a className="button" href={t.href('/admin/users/invite')}>
+					<Link className="button" prefetch="intent" to={'/admin/users/invite'}>
 						{m.invite}
-					</a>
+					</Link>
 				</p>
 			) : null}
 			<Form method="get" className="filters" role="search">
@@ -117,7 +117,7 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 						{d.rows.map((u) => (
 							<tr key={u.id}>
 								<td>
-									<a href={t.href(`/admin/users/${u.id}`)}>{u.name}</a>
+									<Link prefetch="intent" to={`/admin/users/${u.id}`}>{u.name}</Link>
 								</td>
 								<td className="break">{u.email}</td>
 								<td>{t.m.admin.roleNames[u.role]}</td>

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, redirect, Link } from 'react-router'
 import { ContentLanguage } from '#app/components/content-language.tsx'
 import { Notice, Submit } from '#app/components/feedback.tsx'
 import { PreviewBanner } from '#app/components/learning.tsx'
@@ -142,9 +142,9 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 		<article className="entry-view">
 			{d.preview ? <PreviewBanner /> : null}
 			<nav aria-label={l.entry.breadcrumb} className="hint">
-				<a href={t.href(d.courseHref)} lang={d.courseLocale}>
+				<Link prefetch="intent" to={d.courseHref} lang={d.courseLocale}>
 					{d.course.title}
-				</a>{' '}
+				</Link>{' '}
 				{t.format(l.entry.position, { module: d.entry.moduleTitle, position: t.number(d.position), total: t.number(d.total) })}
 			</nav>
 			{notice ? <Notice tone="info">{notice}</Notice> : null}
@@ -168,18 +168,18 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 
 			<nav aria-label={l.entry.navLabel} className="entry-nav">
 				{d.prev ? (
-					<a href={t.href(d.prev.href)} rel="prev" lang={d.courseLocale}>
+					<Link prefetch="intent" to={d.prev.href} rel="prev" lang={d.courseLocale}>
 						← {d.prev.title}
-					</a>
+					</Link>
 				) : (
 					<span />
 				)}
 				{d.next ? (
-					<a href={t.href(d.next.href)} rel="next" lang={d.courseLocale}>
+					<Link prefetch="intent" to={d.next.href} rel="next" lang={d.courseLocale}>
 						{d.next.title} →
-					</a>
+					</Link>
 				) : (
-					<a href={t.href(d.courseHref)}>{l.backToCourse}</a>
+					<Link prefetch="intent" to={d.courseHref}>{l.backToCourse}</Link>
 				)}
 			</nav>
 		</article>

@@ -1,4 +1,4 @@
-import { Form } from 'react-router'
+import { Form, Link } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { ContentLanguage } from '#app/components/content-language.tsx'
 import { Notice, Submit } from '#app/components/feedback.tsx'
@@ -88,7 +88,8 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 					) : data.price ? (
 						<Notice tone="info">{l.course.paid}</Notice>
 					) : (
-						<Form method="post" action={t.href(`/learn/course/${data.slug}/enroll`)}>
+						// Router paths take no locale prefix: React Router adds the page's basename (/es).
+						<Form method="post" action={`/learn/course/${data.slug}/enroll`}>
 							<Submit>{data.enrollmentStatus === 'cancelled' ? l.enrollAgain : data.signedIn ? l.enrollFree : l.course.signInToEnroll}</Submit>
 						</Form>
 					)}
@@ -115,9 +116,9 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 					{data.status === 'completed' ? <Notice tone="ok">{l.course.completed}</Notice> : null}
 					{data.continueSlug ? (
 						<p>
-							<a className="button" href={t.href(`/learn/course/${data.slug}/entry/${data.continueSlug}${q}`)}>
+							<Link className="button" prefetch="intent" to={`/learn/course/${data.slug}/entry/${data.continueSlug}${q}`}>
 								{data.completedCount ? l.continue : l.course.start}
-							</a>
+							</Link>
 						</p>
 					) : null}
 					{data.modules.map((m) => (
@@ -131,9 +132,9 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 										{e.locked ? (
 											<span lang={data.contentLocale}>{e.title}</span>
 										) : (
-											<a href={t.href(`/learn/course/${data.slug}/entry/${e.slug}${q}`)} lang={data.contentLocale}>
+											<Link prefetch="intent" to={`/learn/course/${data.slug}/entry/${e.slug}${q}`} lang={data.contentLocale}>
 												{e.title}
-											</a>
+											</Link>
 										)}{' '}
 										<span className="hint">
 											{l.entryTypes[e.type]} · {e.done ? l.course.state.done : e.locked ? l.course.state.locked : l.course.state.open}

@@ -1,4 +1,5 @@
 import { ProgressBar } from '#app/components/learning.tsx'
+import { Link } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
@@ -97,9 +98,9 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 					<ul className="resume">
 						{d.resume.map((r) => (
 							<li key={r.href}>
-								<a href={t.href(r.href)} lang={r.lang}>
+								<Link prefetch="intent" to={r.href} lang={r.lang}>
 									{r.title}
-								</a>{' '}
+								</Link>{' '}
 								<span className="hint">{t.format(m.viewed, { course: r.course, date: formatDate(r.viewedAt, d.locale) })}</span>
 							</li>
 						))}
@@ -109,14 +110,14 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 			<h2>{m.myCourses}</h2>
 			{d.courses.length === 0 ? (
 				<p className="empty">
-					{m.empty} <a href={t.href('/learn')}>{m.browse}</a>
+					{m.empty} <Link prefetch="intent" to={'/learn'}>{m.browse}</Link>
 				</p>
 			) : (
 				<ul className="cards" aria-label={m.myCourses}>
 					{d.courses.map((c) => (
 						<li key={c.slug} className="card">
 							<h3 lang={c.lang}>
-								<a href={t.href(`/learn/course/${c.slug}`)}>{c.title}</a>
+								<Link prefetch="intent" to={`/learn/course/${c.slug}`}>{c.title}</Link>
 							</h3>
 							<p className="hint">{status(c.status)}</p>
 							<ProgressBar percent={c.percent} label={t.plural(t.m.learning.entriesComplete, c.total, { done: t.number(c.completedCount) })} />
@@ -140,9 +141,9 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 							{d.scores.map((s) => (
 								<tr key={s.key}>
 									<td>
-										<a href={t.href(s.href)} lang={s.lang}>
+										<Link prefetch="intent" to={s.href} lang={s.lang}>
 											{s.title}
-										</a>
+										</Link>
 									</td>
 									<td lang={s.lang}>{s.course}</td>
 									<td>{t.number(s.attempt)}</td>

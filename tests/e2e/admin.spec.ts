@@ -29,6 +29,8 @@ test('a tenant admin finds a user and changes role, deactivates, reactivates, si
 	await page.getByRole('button', { name: 'Filter' }).click()
 	await expect(page).toHaveURL(/[?&]q=/)
 	await page.getByRole('link', { name: target.name }).click()
+	// With JavaScript the user's page opens client-side: the list's own Role filter is still there until it has.
+	await expect(page.getByRole('heading', { name: target.name, level: 1 })).toBeVisible()
 
 	await page.getByLabel('Role').selectOption('course_admin')
 	await page.getByRole('button', { name: 'Change role' }).click()

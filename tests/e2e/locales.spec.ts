@@ -6,7 +6,7 @@ import fr from '#app/i18n/catalogues/fr.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser, findUserByEmail } from '#db/users.ts'
-import { at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
+import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
 
@@ -66,4 +66,21 @@ test('signing in lands in the learner’s own locale (with JavaScript, its catal
 	await expect(page.locator('html')).toHaveAttribute('lang', 'fr')
 	await expect(page.getByRole('navigation', { name: fr.common.nav.label }).getByRole('link', { name: fr.common.nav.account })).toHaveAttribute('href', '/fr/learn/account')
 	await expect(page.getByRole('link', { name: en.common.nav.account })).toHaveCount(0)
+})
+
+test('a Spanish learner moves between pages under /es, client-side with JavaScript', async ({ page }, info) => {
+	const email = await acmeAccount(info, 'hispanohablante', { enrolledIn: 'intro-to-web', locale: 'es' })
+	await signIn(page, ACME, email)
+	await expect(page).toHaveURL(at(ACME, '/es/learn/dashboard'))
+	await page.goto(at(ACME, '/es/learn/course/intro-to-web'))
+	// A mark on the window survives only navigations that load no new document.
+	await page.evaluate(() => ((window as any).sameDocument = true))
+	await page.getByRole('link', { name: '¿Qué es HTTP?' }).click()
+	await expect(page).toHaveURL(at(ACME, '/es/learn/course/intro-to-web/entry/what-is-http'))
+	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
+	await page.getByRole('navigation', { name: es.common.nav.label }).getByRole('link', { name: es.common.nav.dashboard }).click()
+	await expect(page).toHaveURL(at(ACME, '/es/learn/dashboard'))
+	await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+	const sameDocument = await page.evaluate(() => (window as any).sameDocument === true)
+	expect(sameDocument).toBe(info.project.name === 'js')
 })

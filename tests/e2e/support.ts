@@ -4,6 +4,7 @@ import type { Page, TestInfo } from '@playwright/test'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { openDatabase } from '#db/client.ts'
 import { putEnrollment } from '#db/learning.ts'
+import type { Locale } from '#app/i18n/locales.ts'
 import type { Role } from '#db/schema/values.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
@@ -42,11 +43,11 @@ export function e2eDatabase() {
  * A fresh verified Acme account of this test and project (password DEMO_PASSWORD), enrolled in
  * `enrolledIn` if given. Sign-ins are limited per address, so suites that sign in often use their own.
  */
-export async function acmeAccount(info: TestInfo, name: string, options: { role?: Role; enrolledIn?: string } = {}) {
+export async function acmeAccount(info: TestInfo, name: string, options: { role?: Role; enrolledIn?: string; locale?: Locale } = {}) {
 	const email = uniqueEmail(info, name)
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
-	const user = await createUser(db, { tenant_id: acme.id, email, name: `E2E ${name}`, role: options.role ?? 'student', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	const user = await createUser(db, { tenant_id: acme.id, email, name: `E2E ${name}`, role: options.role ?? 'student', locale: options.locale, password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
 	if (options.enrolledIn) await putEnrollment(db, { tenantId: acme.id, userId: user.id }, options.enrolledIn, 'active')
 	await db.close()
 	return email
