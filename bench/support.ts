@@ -1,7 +1,7 @@
 // Shared pieces of the benchmark suite: the app as a child process of the
 // production build, the load generator, side-by-side runs, medians, and the
 // CPU profile summary.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { createServer } from 'node:net'
@@ -173,14 +173,24 @@ export async function spawnApp(variables: Record<string, string>, options: { cpu
 }
 
 /** The raw node:http baseline (bench/raw-server.mjs) in its own process, serving the recorded answers. */
-export async function spawnRawServer(recordedFile: string) {
-	const child = spawn(process.execPath, ['bench/raw-server.mjs', recordedFile], { stdio: ['ignore', 'pipe', 'inherit'] })
+export function spawnRawServer(recordedFile: string) {
+	return spawnBaseline('bench/raw-server.mjs', [recordedFile])
+}
+
+/** The minimal React Router app of one route (bench/minimal-rr.mjs) in its own process. */
+export function spawnMinimalRouter() {
+	return spawnBaseline('bench/minimal-rr.mjs', [])
+}
+
+/** A baseline server script in its own process; it prints `listening <port>`. */
+async function spawnBaseline(script: string, args: string[]) {
+	const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } })
 	const port = await new Promise<number>((resolve, reject) => {
 		child.stdout!.on('data', (c: Buffer) => {
 			const m = /listening (\d+)/.exec(c.toString())
 			if (m) resolve(Number(m[1]))
 		})
-		child.on('exit', (code) => reject(new Error(`raw server exited with ${code}`)))
+		child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)))
 	})
 	return {
 		port,
@@ -246,6 +256,26 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 		errors: failed + result.errors + result.timeouts,
 		statuses,
 	}
+}
+
+/**
+ * One wrk run (Debian's, a C load generator on its own threads) against 127.0.0.1:port, for
+ * the check that autocannon, which shares this process's event loop, is not what caps a baseline.
+ * null when wrk is not installed.
+ */
+export function wrk(options: { port: number; path: string; headers?: Record<string, string>; connections: number; duration: number }): LoadResult | null {
+	const headers = { host: `${ACME}:${options.port}`, ...options.headers }
+	const args = ['-t2', `-c${options.connections}`, `-d${options.duration}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), `http://127.0.0.1:${options.port}${options.path}`]
+	const run = spawnSync('wrk', args, { encoding: 'utf8' })
+	if (run.error || run.status !== 0) return null
+	const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(run.stdout)?.[1] ?? 0)
+	const total = Number(/(\d+) requests in/.exec(run.stdout)?.[1] ?? 0)
+	const ms = (label: string) => {
+		const m = new RegExp(`${label}%\\s+([\\d.]+)(us|ms|s)`).exec(run.stdout)
+		return m ? Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1) : 0
+	}
+	const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(run.stdout)?.[1] ?? 0) + Number(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(run.stdout)?.slice(1).reduce((n, v) => n + Number(v), 0) ?? 0)
+	return { rps, p50: ms('50'), p99: ms('99'), total, errors, statuses: {} }
 }
 
 export function median(values: number[]) {
