@@ -78,8 +78,8 @@ async function openDataSet(dialect: Dialect, users: number, cmsUrl: string) {
 		})
 		const userBy = async (email: string) => (await db.orm.select().from(db.t.users).where(eq(db.t.users.email, email)))[0] as User
 		const cookies = {
-			learner: await sessionCookie(env, app.port, await userBy('learner@acme.test')),
-			admin: await sessionCookie(env, app.port, await userBy('admin@acme.test')),
+			learner: await sessionCookie(env, db, app.port, await userBy('learner@acme.test')),
+			admin: await sessionCookie(env, db, app.port, await userBy('admin@acme.test')),
 		}
 		// The users list's cursors: the last user of the first page, and the one after which the last 50 follow.
 		const cursors = { second: await userCursorAt(db, acme.id, 49), last: await lastPageCursor(db, acme.id) }

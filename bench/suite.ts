@@ -336,7 +336,7 @@ async function againstMinimalRouter(app: AppProcess, learner: string) {
 async function writes(app: AppProcess, db: TestDatabase, dialect: Dialect) {
 	const env = appEnv({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
 	const writers = (await db.orm.select().from(db.t.users).where(like(db.t.users.id, 'bw-%'))) as User[]
-	const cookies = await Promise.all(writers.map((u) => sessionCookie(env, app.port, u)))
+	const cookies = await Promise.all(writers.map((u) => sessionCookie(env, db, app.port, u)))
 	let turn = 0
 	// Round-robin over the writers: one learner's requests never overlap, and none reaches the quiz's limits.
 	const base: Omit<LoadOptions, 'path' | 'body'> = {
@@ -445,7 +445,7 @@ try {
 		log(`SQLite app pid ${app.pid} answered after ${startSamples.join(', ')} ms`)
 		try {
 			const env = appEnv({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
-			const learner = await sessionCookie(env, app.port, await userBy(db, 'learner@acme.test'))
+			const learner = await sessionCookie(env, db, app.port, await userBy(db, 'learner@acme.test'))
 			await contentCalls(app, learner)
 			snapshot('after 4 content calls')
 			await pageWeight(app, learner)
@@ -470,7 +470,7 @@ try {
 			} else {
 				const path = /\((.*)\)$/.exec(row.subject)![1]
 				// The cookie is signed with the same secret and names the same user, so it is valid on the profiled process too.
-				const learner = await sessionCookie(env, 0, await userBy(db, 'learner@acme.test'))
+				const learner = await sessionCookie(env, db, 0, await userBy(db, 'learner@acme.test'))
 				await profileUnderLoad(profApp, `signed in ${path}`, { path, headers: { ...BROWSER, cookie: learner }, connections: SIGNED_IN_CONNECTIONS })
 			}
 		}

@@ -12,6 +12,7 @@ import autocannon from 'autocannon'
 import type { RequestContext } from '#app/context.ts'
 import { parseEnv, type Env } from '#app/utils/env.server.ts'
 import { commitUserSession } from '#app/utils/session.server.ts'
+import type { Database } from '#db/client.ts'
 import type { User } from '#db/users.ts'
 import { TEST_SECRETS } from '#tests/support/env.ts'
 
@@ -108,9 +109,9 @@ export function get(port: number, path: string, headers: Record<string, string> 
 	})
 }
 
-/** The session cookie (name=value) a sign-in of the user on ACME would set. */
-export async function sessionCookie(env: Env, port: number, user: User) {
-	const ctx = { env, origin: `http://${ACME}:${port}`, db: null } as unknown as RequestContext
+/** The session cookie (name=value) a sign-in of the user on ACME would set; the session is stored in `db`, as the app's are. */
+export async function sessionCookie(env: Env, db: Database, port: number, user: User) {
+	const ctx = { env, db, origin: `http://${ACME}:${port}`, tenant: user.tenant_id ? { id: user.tenant_id } : null } as unknown as RequestContext
 	const { cookie } = await commitUserSession(ctx, user)
 	return cookie.split(';')[0]
 }
