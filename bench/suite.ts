@@ -344,7 +344,8 @@ async function writes(app: AppProcess, db: TestDatabase, dialect: Dialect) {
 		method: 'POST',
 		connections: WRITE_CONNECTIONS,
 		duration: DURATION,
-		headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${ACME}:${app.port}` },
+		// The app's origin is AUTH_URL's scheme and port with the tenant's name (http://acme.localhost), not the socket's port.
+		headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${ACME}` },
 		setupRequest: (req) => ({ ...req, headers: { ...req.headers, cookie: cookies[turn++ % cookies.length] } }),
 	}
 	const attempts = async () => Number((await db.orm.select({ n: sql<number>`count(*)` }).from(db.t.quiz_attempts).where(like(db.t.quiz_attempts.user_id, 'bw-%')))[0].n)

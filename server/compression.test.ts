@@ -53,6 +53,46 @@ describe('compressResponse', () => {
 		expect(text).toContain('<p>late</p>')
 	})
 
+	// A body that makes 64 KB of incompressible-ish text each time it is pulled, and counts the pulls.
+	function endlessBody() {
+		const state = { pulls: 0, cancelled: false }
+		let seed = 1
+		const random = () => (seed = (seed * 48271) % 2147483647)
+		const body = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				state.pulls++
+				controller.enqueue(new TextEncoder().encode(Array.from({ length: 8192 }, () => random().toString(36).slice(-7)).join(' ')))
+			},
+			cancel() {
+				state.cancelled = true
+			},
+		})
+		return { body, state }
+	}
+
+	it('holds the body back while the client does not read (backpressure)', async () => {
+		const { body, state } = endlessBody()
+		const response = await compressResponse(new Response(body, { headers: HTML }), 'GET', 'gzip')
+		const reader = response.body!.getReader()
+		await reader.read()
+		await new Promise((resolve) => setTimeout(resolve, 200))
+		// Without waiting for the client, the loop reads the endless body into memory as fast as it can.
+		expect(state.pulls).toBeLessThan(20)
+		await reader.cancel()
+	})
+
+	it('cancels the body when the client goes away, also while the compressor is full', async () => {
+		const { body, state } = endlessBody()
+		const response = await compressResponse(new Response(body, { headers: HTML }), 'GET', 'br')
+		const reader = response.body!.getReader()
+		await reader.read()
+		await reader.cancel()
+		expect(state.cancelled).toBe(true)
+		const pulls = state.pulls
+		await new Promise((resolve) => setTimeout(resolve, 50))
+		expect(state.pulls).toBe(pulls)
+	})
+
 	it('leaves tiny, binary, ranged, no-transform and already-encoded answers alone', async () => {
 		const cases: Array<[string, Response]> = [
 			['tiny', new Response('<p>hi</p>', { headers: HTML })],

@@ -1,4 +1,4 @@
-import { Readable, pipeline } from 'node:stream'
+import { once } from 'node:events'
 import { constants, createBrotliCompress, createGzip } from 'node:zlib'
 import compressible from 'compressible'
 import Negotiator from 'negotiator'
@@ -93,20 +93,61 @@ function replay(head: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Arr
 
 function compressStream(body: ReadableStream<Uint8Array>, encoding: 'br' | 'gzip') {
 	// Brotli 4 and gzip 6: near their best ratio for HTML at a fraction of the CPU of the top levels
-	// (the page cache and the build compress at the top levels once instead).
+	// (the page cache and the build compress at the top levels once instead). A 256 KB window
+	// (brotli's default is 4 MB) holds any page we render, and allocating the default window
+	// per response cost more than compressing the page did.
 	const zip =
 		encoding === 'br'
-			? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } })
+			? createBrotliCompress({
+					params: {
+						[constants.BROTLI_PARAM_QUALITY]: 4,
+						[constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+						[constants.BROTLI_PARAM_LGWIN]: 18,
+					},
+				})
 			: createGzip({ level: 6 })
-	const source = Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>)
+	const reader = body.getReader()
+	let cancelled = false
 	let idle: NodeJS.Immediate | undefined
-	// Chunks that are already there arrive before the check runs; only a real pause flushes.
-	source.on('data', () => {
-		clearImmediate(idle)
-		idle = setImmediate(() => zip.flush())
+	let wake: (() => void) | undefined
+	// The body is read in this loop and written to the compressor, whose output is queued for the
+	// client as it comes: no conversion between web and Node streams on either side.
+	async function pump(controller: ReadableStreamDefaultController<Uint8Array>) {
+		try {
+			for (;;) {
+				// A slow client holds the render back instead of letting its answer pile up here.
+				while (!cancelled && (controller.desiredSize ?? 0) <= 0) await new Promise<void>((resolve) => (wake = resolve))
+				if (cancelled) return
+				const { done, value } = await reader.read()
+				clearImmediate(idle)
+				if (done) break
+				if (!zip.write(value)) await once(zip, 'drain')
+				// Chunks that are already there arrive before the check runs; only a real pause flushes.
+				idle = setImmediate(() => zip.flush())
+			}
+			zip.end()
+		} catch (error) {
+			zip.destroy(error as Error)
+		}
+	}
+	return new ReadableStream<Uint8Array>({
+		start(controller) {
+			zip.on('data', (chunk: Buffer) => cancelled || controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)))
+			zip.on('end', () => cancelled || controller.close())
+			zip.on('error', (error) => cancelled || controller.error(error))
+			void pump(controller)
+		},
+		pull() {
+			wake?.()
+		},
+		// The client went away: stop the render and the compressor.
+		cancel(reason) {
+			cancelled = true
+			clearImmediate(idle)
+			// With an error, so a write waiting for 'drain' ends instead of waiting forever.
+			zip.destroy(new Error('The client went away'))
+			wake?.()
+			return reader.cancel(reason)
+		},
 	})
-	source.on('end', () => clearImmediate(idle))
-	// Either side failing or the client going away tears down both (and cancels the render).
-	pipeline(source, zip, () => clearImmediate(idle))
-	return Readable.toWeb(zip) as ReadableStream<Uint8Array>
 }
