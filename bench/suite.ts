@@ -336,7 +336,9 @@ async function againstMinimalRouter(app: AppProcess, learner: string) {
 async function writes(app: AppProcess, db: TestDatabase, dialect: Dialect) {
 	const env = appEnv({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
 	const writers = (await db.orm.select().from(db.t.users).where(like(db.t.users.id, 'bw-%'))) as User[]
-	const cookies = await Promise.all(writers.map((u) => sessionCookie(env, db, app.port, u)))
+	// In batches: 4,000 at once queue past the PostgreSQL client's statement timeout.
+	const cookies: string[] = []
+	for (let i = 0; i < writers.length; i += 32) cookies.push(...(await Promise.all(writers.slice(i, i + 32).map((u) => sessionCookie(env, db, app.port, u)))))
 	let turn = 0
 	// Round-robin over the writers: one learner's requests never overlap, and none reaches the quiz's limits.
 	const base: Omit<LoadOptions, 'path' | 'body'> = {
