@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import type { Route } from './+types/admin.api-docs.$file.ts'
+import { notFound } from '#app/utils/errors.ts'
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
 const FILES: Record<string, string> = { 'swagger-ui.css': 'text/css; charset=utf-8', 'swagger-ui-bundle.js': 'text/javascript; charset=utf-8' }
@@ -23,13 +24,13 @@ const INIT = `(function () {
 `
 
 /** Swagger UI's files from the installed swagger-ui-dist package (no CDN), for admins only. */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
+export async function loader({ context, params }: Route.LoaderArgs) {
 	requireAdmin(context)
 	const headers = { 'cache-control': 'private, max-age=86400' }
 	if (params.file === 'init.js') return new Response(INIT, { headers: { ...headers, 'content-type': 'text/javascript; charset=utf-8' } })
 	// Own keys only: `__proto__` or `constructor` must not reach the file system.
 	const type = Object.hasOwn(FILES, params.file) ? FILES[params.file] : undefined
-	if (!type) throw new Response(null, { status: 404 })
+	if (!type) throw notFound()
 	const path = join(swaggerDir, params.file)
 	const { size } = await stat(path)
 	return new Response(Readable.toWeb(createReadStream(path)) as ReadableStream, { headers: { ...headers, 'content-type': type, 'content-length': String(size) } })

@@ -16,6 +16,7 @@ import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { notFound } from '#app/utils/errors.ts'
 
 const assignSchema = z.object({ intent: z.literal('assign'), email: emailField })
 
@@ -40,7 +41,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export async function action({ context, request, params }: Route.ActionArgs) {
 	const scope = requireAdmin(context)
 	const tenant = scope.tenant
-	if (!tenant) throw new Response(null, { status: 404 })
+	if (!tenant) throw notFound()
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
 	const course = await requireAdminCourse(scope, params.slug)
@@ -50,7 +51,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 	if (form.get('intent') === 'revoke') {
 		const userId = String(form.get('userId') ?? '')
-		if (!(await revokeAssignment(db, tenant.id, course.slug, userId))) throw new Response(null, { status: 404 })
+		if (!(await revokeAssignment(db, tenant.id, course.slug, userId))) throw notFound()
 		// Their session claims list the course: end those sessions.
 		await updateUser(db, userId, {}, { bumpTokenVersion: true })
 		await audit('course.admin_revoked', userId)

@@ -11,6 +11,7 @@ import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { notFound } from '#app/utils/errors.ts'
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -25,7 +26,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 export async function action({ context, request, params }: Route.ActionArgs) {
 	const scope = await requireCourseAdmin(context, params.slug)
-	if (!scope.tenant) throw new Response(null, { status: 404 })
+	if (!scope.tenant) throw notFound()
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
 	const course = await requireAdminCourse(scope, params.slug)

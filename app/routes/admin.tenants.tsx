@@ -16,6 +16,7 @@ import { createTenant, findTenantById, listTenants, setTenantStatus } from '#db/
 import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/admin.tenants.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { notFound } from '#app/utils/errors.ts'
 
 const createSchema = z.object({
 	intent: z.literal('create'),
@@ -64,7 +65,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 	if (form.get('intent') === 'enter') {
 		const tenant = await findTenantById(ctx.db, String(form.get('tenantId') ?? ''))
-		if (!tenant || tenant.status !== 'active') throw new Response(null, { status: 404 })
+		if (!tenant || tenant.status !== 'active') throw notFound()
 		const proof = mintConsumedTokenProof(ctx, scope.session.user.id, `enter-${tenant.id}`)
 		return redirect(`${tenantOrigin(ctx, tenant)}${localePath(ctx.locale, '/admin/enter')}?user=${scope.session.user.id}&proof=${encodeURIComponent(proof)}`)
 	}
@@ -73,7 +74,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 		const parsed = statusSchema.safeParse(Object.fromEntries(form))
 		if (!parsed.success) return data({ result: null, error: 'admin.tenants.errors.chooseStatus' }, { status: 400 })
 		const tenant = await findTenantById(ctx.db, parsed.data.tenantId)
-		if (!tenant) throw new Response(null, { status: 404 })
+		if (!tenant) throw notFound()
 		if (tenant.status === parsed.data.status) return redirect(localePath(ctx.locale, '/admin/tenants'))
 		await setTenantStatus(ctx.db, tenant.id, parsed.data.status)
 		ctx.tags.revalidate([TENANTS_TAG])

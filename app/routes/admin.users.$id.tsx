@@ -15,13 +15,14 @@ import { INVITABLE_ROLES, type Role } from '#db/schema/values.ts'
 import { updateUser, updateUserSteps, type User } from '#db/users.ts'
 import type { Route } from './+types/admin.users.$id.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { notFound } from '#app/utils/errors.ts'
 
 /** The target user, in this admin's scope: another tenant's user (or a malformed id) is 404. */
 async function requireTarget(scope: AdminScope, id: string) {
 	const target = await findScopedUser(scope.ctx.db, scope.tenant?.id ?? null, id)
-	if (!target) throw new Response(null, { status: 404 })
+	if (!target) throw notFound()
 	// A tenant_admin manages the tenant's people, not platform accounts.
-	if (target.role === 'super_admin' && !scope.isSuper) throw new Response(null, { status: 404 })
+	if (target.role === 'super_admin' && !scope.isSuper) throw notFound()
 	return target
 }
 

@@ -15,6 +15,7 @@ import { emailField } from '#app/utils/validation.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.invite.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { notFound } from '#app/utils/errors.ts'
 
 const schema = z
 	.object({
@@ -37,14 +38,14 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 /** Invitations belong to a tenant: this page needs a tenant host. */
 export async function loader({ context, request }: Route.LoaderArgs) {
 	const scope = requireAdmin(context)
-	if (!scope.tenant) throw new Response(null, { status: 404 })
+	if (!scope.tenant) throw notFound()
 	return { courses: await publishedCourses(scope), sent: new URL(request.url).searchParams.get('sent') }
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
 	const scope = requireAdmin(context)
 	const tenant = scope.tenant
-	if (!tenant) throw new Response(null, { status: 404 })
+	if (!tenant) throw notFound()
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
 	const submission = parseWithZod(await readForm(request), { schema })

@@ -1,5 +1,6 @@
 import { getRequestContext } from '#app/context.ts'
 import type { Route } from './+types/bench.bare.ts'
+import { notFound } from '#app/utils/errors.ts'
 
 const MAX_BYTES = 512 * 1024
 
@@ -11,7 +12,7 @@ const MAX_BYTES = 512 * 1024
  * process runs with BENCH_ROUTES=true.
  */
 export function loader({ request, context }: Route.LoaderArgs) {
-	if (getRequestContext(context).env.BENCH_ROUTES !== 'true') throw new Response(null, { status: 404 })
+	if (getRequestContext(context).env.BENCH_ROUTES !== 'true') throw notFound()
 	const bytes = Math.min(MAX_BYTES, Math.max(0, Math.floor(Number(new URL(request.url).searchParams.get('bytes')) || 0)))
 	return { padding: 'x'.repeat(bytes) }
 }

@@ -18,6 +18,7 @@ import type { CurrentSession } from '#app/utils/session.server.ts'
 import { listAttempts } from '#db/learning.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { badRequest, notFound } from '#app/utils/errors.ts'
 
 /**
  * Who is asking and how: an enrolled learner, or staff previewing (read-only,
@@ -29,7 +30,7 @@ async function resolveAccess(ctx: RequestContext, session: CurrentSession, reque
 	const scope = { tenantId: ctx.tenant!.id, userId: session.user.id }
 	const progress = await courseProgress(ctx, scope, course, preview)
 	const position = progress.entries.findIndex((e) => e.slug === entrySlug)
-	if (position === -1) throw new Response(null, { status: 404 })
+	if (position === -1) throw notFound()
 	if (!preview && !isActiveEnrollment(progress.enrollment)) throw redirect(localePath(ctx.locale, `/learn/course/${course.slug}?notice=enroll_first`))
 	const lock = progress.locks.get(entrySlug)
 	if (lock) {
@@ -49,7 +50,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const course = await requireCourse(ctx, params.slug)
 	const { preview, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
 	const entry = await readContent(`entry ${course.slug}/${params.entrySlug}`, () => ctx.cms.entry(ctx.site, course.slug, params.entrySlug, ctx.locale))
-	if (!entry) throw new Response(null, { status: 404 })
+	if (!entry) throw notFound()
 	if (!preview) await recordView(ctx, scope, course.slug, entry.slug)
 
 	const { entries, completed } = progress
@@ -113,7 +114,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		const answers: Record<string, string> = {}
 		for (const [key, value] of form) if (key.startsWith('q:') && typeof value === 'string') answers[key.slice(2)] = value
 		const outcome = await submitQuizAttempt(ctx, scope, course, entry.slug, answers, form.get('submission'))
-		if (outcome.kind === 'not_a_quiz') throw new Response(null, { status: 400 })
+		if (outcome.kind === 'not_a_quiz') throw badRequest()
 		if (outcome.kind === 'exhausted') return data({ outcome: 'exhausted' as const, error: 'learning.entry.attemptsExhausted' }, { status: 409 })
 		return redirect(localePath(ctx.locale, `${here}?attempt=${outcome.result.attemptNumber}`))
 	}
@@ -125,7 +126,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		if (courseDone && !next) return redirect(localePath(ctx.locale, `/learn/course/${course.slug}?notice=course_completed`))
 		return redirect(localePath(ctx.locale, next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`))
 	}
-	throw new Response(null, { status: 400 })
+	throw badRequest()
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'

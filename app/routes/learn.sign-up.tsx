@@ -14,18 +14,19 @@ import { hashPassword } from '#app/utils/password.server.ts'
 import { emailField, nameField, newPasswordField } from '#app/utils/validation.ts'
 import { createUser, findUserByEmail } from '#db/users.ts'
 import type { Route } from './+types/learn.sign-up.ts'
+import { notFound } from '#app/utils/errors.ts'
 
 const schema = z.object({ name: nameField, email: emailField, password: newPasswordField })
 
 export function loader({ context }: Route.LoaderArgs) {
-	if (!getRequestContext(context).tenant) throw new Response(null, { status: 404 })
+	if (!getRequestContext(context).tenant) throw notFound()
 	return null
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const tenant = ctx.tenant
-	if (!tenant) throw new Response(null, { status: 404 })
+	if (!tenant) throw notFound()
 	const formData = await readForm(request)
 	const submission = parseWithZod(formData, { schema })
 	const limited =

@@ -4,10 +4,11 @@ import { readContent } from '#app/utils/cms.server.ts'
 import { isPublished } from '#app/utils/content.ts'
 import { formatMinutes, formatPrice } from '#app/utils/format.ts'
 import type { Route } from './+types/learn.ts'
+import { notFound } from '#app/utils/errors.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
-	if (!ctx.tenant) throw new Response(null, { status: 404 })
+	if (!ctx.tenant) throw notFound()
 	const courses = await readContent('catalogue', () => ctx.cms.courses(ctx.site, ctx.locale))
 	return {
 		locale: ctx.locale,

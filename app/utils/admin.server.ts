@@ -6,6 +6,7 @@ import type { Tenant } from '#db/tenants.ts'
 import { requireSession } from './auth.server.ts'
 import { limitAction, TOO_MANY } from './forms.server.ts'
 import { SESSION_LIFETIMES, type CurrentSession } from './session.server.ts'
+import { notFound } from '#app/utils/errors.ts'
 
 export const IMPERSONATOR_COOKIE = '__impersonator_uid'
 
@@ -18,7 +19,6 @@ export interface AdminScope {
 }
 
 const forbidden = () => new Response('common.errors.forbidden', { status: 403 })
-const notFound = () => new Response(null, { status: 404 })
 
 /**
  * /admin and its pages outside a course: tenant_admin (of this host's tenant)

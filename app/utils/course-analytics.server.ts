@@ -3,11 +3,12 @@ import { readContent } from './cms.server.ts'
 import type { Course } from './content.ts'
 import { flattenEntries } from './learning.server.ts'
 import { courseEntryStats, courseRoster } from '#db/admin.ts'
+import { notFound } from '#app/utils/errors.ts'
 
 /** The course as the content service has it, in any state (admins see drafts too); 404 when unknown. */
 export async function requireAdminCourse(scope: AdminScope, slug: string): Promise<Course> {
 	const course = await readContent(`course ${slug}`, () => scope.ctx.cms.course(scope.ctx.site, slug, scope.ctx.locale))
-	if (!course) throw new Response(null, { status: 404 })
+	if (!course) throw notFound()
 	return course
 }
 

@@ -50,3 +50,8 @@ export function errorCodeFor(status: number): ErrorCode {
 
 /** The answer of a POST-only route handler to GET. */
 export const postOnly = () => jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST', { headers: { allow: 'POST' } })
+
+/** Thrown by a loader or action: the error boundary shows the page for the status. */
+export const notFound = () => new Response(null, { status: 404 })
+export const gone = () => new Response(null, { status: 410 })
+export const badRequest = () => new Response(null, { status: 400 })

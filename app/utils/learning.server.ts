@@ -7,14 +7,15 @@ import { readContent } from './cms.server.ts'
 import { isPublished, type Course, type Entry } from './content.ts'
 import { describeError, log } from './log.server.ts'
 import type { CurrentSession } from './session.server.ts'
+import { gone, notFound } from '#app/utils/errors.ts'
 
 /** A published course of this host, or the spec's 404 (unknown, draft) / 410 (archived after publication). */
 export async function requireCourse(ctx: RequestContext, slug: string): Promise<Course> {
-	if (!ctx.tenant) throw new Response(null, { status: 404 })
+	if (!ctx.tenant) throw notFound()
 	const course = await readContent(`course ${slug}`, () => ctx.cms.course(ctx.site, slug, ctx.locale))
-	if (!course || course.publishedAt === null) throw new Response(null, { status: 404 })
-	if (course.status === 'archived') throw new Response(null, { status: 410 })
-	if (!isPublished(course)) throw new Response(null, { status: 404 })
+	if (!course || course.publishedAt === null) throw notFound()
+	if (course.status === 'archived') throw gone()
+	if (!isPublished(course)) throw notFound()
 	return course
 }
 

@@ -1,13 +1,14 @@
 import type { RequestContext } from '#app/context.ts'
 import { readContent } from './cms.server.ts'
 import type { BlogPost, Course, Page } from './content.ts'
+import { notFound } from '#app/utils/errors.ts'
 
 // Public content: only what is published. Unlisted pages are reachable by
 // their URL but never listed (menu, sitemap, llms.txt).
 
 export async function requirePage(ctx: RequestContext, slug: string): Promise<Page> {
 	const page = await readContent(`page ${slug}`, () => ctx.cms.page(ctx.site, slug, ctx.locale))
-	if (!page || page.status !== 'published') throw new Response(null, { status: 404 })
+	if (!page || page.status !== 'published') throw notFound()
 	return page
 }
 
@@ -20,7 +21,7 @@ export async function listPosts(ctx: RequestContext) {
 
 export async function requirePost(ctx: RequestContext, slug: string): Promise<BlogPost> {
 	const post = await readContent(`blog ${slug}`, () => ctx.cms.blogPost(ctx.site, slug, ctx.locale))
-	if (!post || !isLivePost(post)) throw new Response(null, { status: 404 })
+	if (!post || !isLivePost(post)) throw notFound()
 	return post
 }
 
