@@ -101,6 +101,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
  * a function of that route's loader data), it is not an error page, and the
  * browser did not ask to save data. Everything else is HTML and CSS only.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route's function takes its own loader data
 export type ScriptsHandle = { scripts: true | ((data: any) => boolean) }
 
 function usePageScripts(saveData: boolean | undefined) {

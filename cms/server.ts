@@ -13,6 +13,7 @@ export const CMS_LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh'] as const
 const DEFAULT_PAGE_SIZE = 20
 const MAX_PAGE_SIZE = 100
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- fixture files of any shape, checked by the app's zod schemas
 type Json = any
 type Localized = Record<string, string>
 

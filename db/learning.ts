@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, max, sql } from 'drizzle-orm'
+import { and, desc, eq, isNotNull, max, sql } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
 import { auditSteps } from './audit.ts'
 import { newId } from './ids.ts'

@@ -40,7 +40,9 @@ for (let i = 0; i < 100 && !stopping; i++) {
 	try {
 		const res = await fetch(`http://127.0.0.1:${port}/api/health`, { headers: { host: `${base}:${port}` } })
 		if (res.ok) break
-	} catch {}
+	} catch {
+		// Not listening yet.
+	}
 	await new Promise((r) => setTimeout(r, 200))
 }
 if (!stopping) {

@@ -14,7 +14,7 @@ interface Operation {
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** The route contract: Swagger UI (from the installed package) over a server-rendered list that works without JavaScript. */
-export function loader({ context, request }: Route.LoaderArgs) {
+export function loader({ context }: Route.LoaderArgs) {
 	requireAdmin(context)
 	const spec = parse(document) as { info: { title: string; description: string }; paths: Record<string, Record<string, Operation>> }
 	return {

@@ -10,7 +10,7 @@ import type { ScriptsHandle } from '#app/root.tsx'
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Read-only catalogue of the tenant's courses in every state, with links to each course's admin pages. */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
 	const { ctx, tenant } = requireAdmin(context)
 	if (!tenant) return { hint: true as const, courses: [] }
 	const courses = await readContent('catalogue', () => ctx.cms.courses(ctx.site, ctx.locale))

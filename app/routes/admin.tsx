@@ -10,7 +10,7 @@ import type { ScriptsHandle } from '#app/root.tsx'
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Counts and recent audit rows: the tenant's on a tenant host, the whole platform's for a super_admin on the apex. */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
 	const { ctx, session, tenant, isSuper } = requireAdmin(context)
 	const tenantId = tenant?.id ?? null
 	const [counts, recent] = await Promise.all([adminCounts(ctx.db, tenantId), listAudit(ctx.db, { tenantId, limit: 10 })])

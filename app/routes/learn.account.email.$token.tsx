@@ -16,7 +16,7 @@ import { findUserByEmail, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.account.email.$token.ts'
 
 // Opening the link only checks it: link scanners that fetch it cannot use it up.
-export async function loader({ params, context, request }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const { user } = requireSession(context)
 	const check = await peekToken(ctx.db, params.token, 'email_change')
@@ -26,7 +26,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 }
 
 // confirmEmailChangeAction: re-checks ownership, consumes the token, updates users.email.
-export async function action({ params, context, request }: Route.ActionArgs) {
+export async function action({ params, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const session = requireSession(context)
 	const { user } = session

@@ -22,7 +22,7 @@ import type { Route } from './+types/learn.account.ts'
 const emailSchema = z.object({ intent: z.literal('change-email'), newEmail: emailField, currentPassword: passwordField.optional() })
 const localeSchema = z.object({ intent: z.literal('locale'), locale: z.enum(LOCALES, 'common.validation.choose') })
 
-export function loader({ context, request }: Route.LoaderArgs) {
+export function loader({ context }: Route.LoaderArgs) {
 	const { claims, user } = requireSession(context)
 	return { name: claims.name, email: claims.email, locale: user.locale, hasPassword: Boolean(user.password_hash) }
 }

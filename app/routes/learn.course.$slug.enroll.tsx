@@ -15,7 +15,7 @@ import type { Route } from './+types/learn.course.$slug.enroll.ts'
 const PAID = 'learning.enroll.paid'
 
 /** Confirmation page (the landing's button posts here directly). */
-export async function loader({ request, context, params }: Route.LoaderArgs) {
+export async function loader({ context, params }: Route.LoaderArgs) {
 	const session = requireSession(context)
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
@@ -25,7 +25,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 // enrollInCourse
-export async function action({ request, context, params }: Route.ActionArgs) {
+export async function action({ context, params }: Route.ActionArgs) {
 	const session = requireSession(context)
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)

@@ -14,7 +14,7 @@ import type { ScriptsHandle } from '#app/root.tsx'
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores. Scoped by tenant and user. */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
 	const { claims, user } = requireSession(context)
 	const ctx = getRequestContext(context)
 	if (!ctx.tenant) return { name: claims.name, email: claims.email, locale: ctx.locale, courses: [], resume: [], scores: [] }

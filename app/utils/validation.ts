@@ -28,6 +28,7 @@ export const newPasswordField = z
 	.refine((p) => !isCommonPassword(p), 'common.validation.passwordCommon')
 
 /** Text without NUL (U+0000): PostgreSQL cannot store or compare it, so both databases refuse it at the boundary. */
+// eslint-disable-next-line no-control-regex -- the control character is what this refuses
 export const NO_NUL = /^[^\u0000]*$/
 
 /**
@@ -35,6 +36,7 @@ export const NO_NUL = /^[^\u0000]*$/
  * bidirectional overrides, embeddings, isolates or marks, which make a name
  * display as something else (`\u202egnp.exe`).
  */
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
 export const DISPLAY_TEXT = /^[^\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/
 
 export const nameField = z

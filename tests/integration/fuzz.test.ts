@@ -233,7 +233,6 @@ function targets(): Target[] {
 	const slug = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('intro-to-web', 'advanced-css', 'draft-course', 'retired-course') }, { weight: 2, arbitrary: segment })
 	const entry = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('what-is-http', 'html-forms', 'basics-quiz', 'progressive-enhancement', 'build-a-form') }, { weight: 1, arbitrary: segment })
 	const token = fc.oneof(segment, fc.string({ minLength: 20, maxLength: 60 }).map((s) => encodeURIComponent(wellFormed(s))), fc.uuid())
-	const anyone: Who[] = ['anon', 'student', 'foreign', 'forged']
 	const admins: Who[] = ['tenant_admin', 'super_admin', 'student', 'course_admin', 'anon', 'forged']
 	const webhookHeaders = fc.oneof(
 		fc.constant({ authorization: `Bearer ${TEST_SECRETS.CMS_WEBHOOK_SECRET}` }),
@@ -504,7 +503,7 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 		const location = res.headers.location === undefined ? '' : String(res.headers.location)
 		if (location) {
 			const to = new URL(location, `http://${t.host}:${stack.port}`)
-			if (!/(^|\.)localhost$/.test(to.hostname) || /^\/[\/\\]/.test(location)) fail(`redirect off-site: ${location.slice(0, 200)}`)
+			if (!/(^|\.)localhost$/.test(to.hostname) || /^\/[/\\]/.test(location)) fail(`redirect off-site: ${location.slice(0, 200)}`)
 		}
 		return res
 	}
