@@ -16,7 +16,10 @@ export default tseslint.config(
 		languageOptions: { globals: { ...globals.node, ...globals.browser } },
 		rules: {
 			// `_`-prefixed names are deliberately unused (destructuring a field away, an unused argument).
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+			],
 		},
 	},
 	{

@@ -35,7 +35,9 @@ export default defineConfig({
 		// The throttled largest-contentful-paint check reads the paint timing in the page.
 		{ name: 'lab', use: { javaScriptEnabled: true }, testMatch: /lab\.spec\.ts/ },
 		// Only with `npm run screenshots`.
-		...(process.env.SCREENSHOTS ? [{ name: 'screenshots', use: { javaScriptEnabled: true }, testMatch: /screenshots\.spec\.ts/ }] : []),
+		...(process.env.SCREENSHOTS
+			? [{ name: 'screenshots', use: { javaScriptEnabled: true }, testMatch: /screenshots\.spec\.ts/ }]
+			: []),
 	],
 	webServer: {
 		command: 'node --import tsx tests/e2e/serve.ts',

@@ -25,35 +25,39 @@ export default function handleRequest(request: Request, status: number, headers:
 	headers.set('content-security-policy', contentSecurityPolicy(`'nonce-${nonce}'`))
 	const userAgent = request.headers.get('user-agent')
 	// Crawlers and SPA mode get the whole document at once.
-	const readyOption: keyof RenderToPipeableStreamOptions = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
+	const readyOption: keyof RenderToPipeableStreamOptions =
+		(userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
 
 	return new Promise<Response>((resolve, reject) => {
 		let shellRendered = false
 		let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000)
-		const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
-			nonce,
-			[readyOption]() {
-				shellRendered = true
-				const body = new PassThrough({
-					final(callback) {
-						clearTimeout(timeoutId)
-						timeoutId = undefined
-						callback()
-					},
-				})
-				headers.set('content-type', 'text/html; charset=utf-8')
-				pipe(body)
-				resolve(new Response(createReadableStreamFromReadable(body), { headers, status }))
+		const { pipe, abort } = renderToPipeableStream(
+			<ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
+			{
+				nonce,
+				[readyOption]() {
+					shellRendered = true
+					const body = new PassThrough({
+						final(callback) {
+							clearTimeout(timeoutId)
+							timeoutId = undefined
+							callback()
+						},
+					})
+					headers.set('content-type', 'text/html; charset=utf-8')
+					pipe(body)
+					resolve(new Response(createReadableStreamFromReadable(body), { headers, status }))
+				},
+				onShellError(error: unknown) {
+					reject(error)
+				},
+				onError(error: unknown) {
+					status = 500
+					// Errors in the shell are logged by React Router; these come later in the stream.
+					if (shellRendered) console.error(error)
+				},
 			},
-			onShellError(error: unknown) {
-				reject(error)
-			},
-			onError(error: unknown) {
-				status = 500
-				// Errors in the shell are logged by React Router; these come later in the stream.
-				if (shellRendered) console.error(error)
-			},
-		})
+		)
 	})
 }
 

@@ -1,5 +1,19 @@
 import { useEffect, useRef } from 'react'
-import { isRouteErrorResponse, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useMatches, useNavigation, useRouteError, useRouteLoaderData, type UIMatch, Link } from 'react-router'
+import {
+	isRouteErrorResponse,
+	Links,
+	Meta,
+	Outlet,
+	redirect,
+	Scripts,
+	ScrollRestoration,
+	useMatches,
+	useNavigation,
+	useRouteError,
+	useRouteLoaderData,
+	type UIMatch,
+	Link,
+} from 'react-router'
 import { getRequestContext, type RequestContext } from './context.ts'
 import { useI18n } from './i18n/index.ts'
 import { isLocale, LOCALE_NAMES, LOCALES, localePath, splitLocalePath, DEFAULT_LOCALE } from './i18n/locales.ts'
@@ -26,20 +40,23 @@ export const middleware: Route.MiddlewareFunction[] = [
 			// Pages only a signed-in user sees are always in the user's locale, under its prefix;
 			// public pages keep an explicit prefix and otherwise follow the user too.
 			if (SIGNED_IN_ONLY.test(path)) {
-				if ((urlLocale ?? DEFAULT_LOCALE) !== userLocale && request.method === 'GET') throw redirect(redirectTarget(ctx, request, localePath(userLocale, path) + ctx.page.search))
+				if ((urlLocale ?? DEFAULT_LOCALE) !== userLocale && request.method === 'GET')
+					throw redirect(redirectTarget(ctx, request, localePath(userLocale, path) + ctx.page.search))
 				ctx.locale = userLocale
 			} else if (!urlLocale) ctx.locale = userLocale
 		}
 		const response = await next()
 		const headers = new Headers(response.headers)
 		const location = headers.get('location')
-		if (location && response.status >= 300 && response.status < 400) headers.set('location', redirectTarget(ctx, request, withoutBasename(ctx, location)))
+		if (location && response.status >= 300 && response.status < 400)
+			headers.set('location', redirectTarget(ctx, request, withoutBasename(ctx, location)))
 		// Whether a page ships its scripts depends on the data-saver hint (the JavaScript policy below).
 		if (headers.get('content-type')?.startsWith('text/html')) headers.append('vary', 'Save-Data')
 		// What a signed-in user is shown, and any answer that sets a session, stays out of every shared or disk cache.
 		if (read.state === 'valid' || headers.getSetCookie().some((c) => SESSION_COOKIE.test(c))) {
 			const type = headers.get('content-type') ?? ''
-			if (!headers.has('cache-control') || type.startsWith('text/html') || type.startsWith('text/x-script')) headers.set('cache-control', 'private, no-store')
+			if (!headers.has('cache-control') || type.startsWith('text/html') || type.startsWith('text/x-script'))
+				headers.set('cache-control', 'private, no-store')
 		}
 		if (read.state === 'rejected' && !headers.getSetCookie().some((c) => SESSION_COOKIE.test(c))) {
 			headers.append('set-cookie', await destroySessionCookie(ctx))
@@ -67,13 +84,15 @@ function withoutBasename(ctx: RequestContext, location: string) {
  * URL, which the browser loads as a new document rather than routing it under the wrong prefix.
  */
 function redirectTarget(ctx: RequestContext, request: Request, location: string) {
-	if (!location.startsWith('/') || location.startsWith('//') || !new URL(request.url).pathname.endsWith('.data')) return location
+	if (!location.startsWith('/') || location.startsWith('//') || !new URL(request.url).pathname.endsWith('.data'))
+		return location
 	const here = splitLocalePath(ctx.page.path).locale
 	return splitLocalePath(location.split(/[?#]/)[0]).locale === here ? location : new URL(location, ctx.origin).href
 }
 
 /** The account, the dashboard, enrollment, entries and administration (their locale is the user's). */
-const SIGNED_IN_ONLY = /^\/(?:learn\/(?:dashboard|account)(?:\/|$)|learn\/course\/[^/]+\/(?:enroll$|entry\/)|admin(?:\/|$))/
+const SIGNED_IN_ONLY =
+	/^\/(?:learn\/(?:dashboard|account)(?:\/|$)|learn\/course\/[^/]+\/(?:enroll$|entry\/)|admin(?:\/|$))/
 
 export async function loader({ context, request }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
@@ -110,7 +129,9 @@ function usePageScripts(saveData: boolean | undefined) {
 	// Running in the browser means the page shipped them: they stay through client navigations.
 	if (typeof document !== 'undefined') return true
 	if (saveData || error) return false
-	return matches.some(({ handle, loaderData }) => (typeof handle?.scripts === 'function' ? handle.scripts(loaderData) : handle?.scripts === true))
+	return matches.some(({ handle, loaderData }) =>
+		typeof handle?.scripts === 'function' ? handle.scripts(loaderData) : handle?.scripts === true,
+	)
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -133,7 +154,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				{site?.description ? <meta name="description" content={site.description} /> : null}
 				{data
 					? [...LOCALES, 'x-default' as const].map((l) => (
-							<link key={l} rel="alternate" hrefLang={l} href={data.origin + localePath(l === 'x-default' ? DEFAULT_LOCALE : l, data.path)} />
+							<link
+								key={l}
+								rel="alternate"
+								hrefLang={l}
+								href={data.origin + localePath(l === 'x-default' ? DEFAULT_LOCALE : l, data.path)}
+							/>
 						))
 					: null}
 				<Meta />
@@ -159,21 +185,43 @@ export function Layout({ children }: { children: React.ReactNode }) {
 							{siteName}
 						</Link>
 						<nav aria-label={m.common.nav.label}>
-							{data && !data.isApex ? <Link prefetch="intent" to={'/learn'}>{m.common.nav.courses}</Link> : null}
+							{data && !data.isApex ? (
+								<Link prefetch="intent" to={'/learn'}>
+									{m.common.nav.courses}
+								</Link>
+							) : null}
 							{data?.menu.map((item) => (
 								<Link key={item.slug} prefetch="intent" to={`/${item.slug}`}>
 									{item.title}
 								</Link>
 							))}
-							{data ? <Link prefetch="intent" to={'/blog'}>{m.common.nav.blog}</Link> : null}
+							{data ? (
+								<Link prefetch="intent" to={'/blog'}>
+									{m.common.nav.blog}
+								</Link>
+							) : null}
 							{data?.user ? (
 								<>
-									{data.user.role === 'student' ? <Link prefetch="intent" to={'/learn/dashboard'}>{m.common.nav.dashboard}</Link> : <Link prefetch="intent" to={'/admin'}>{m.common.nav.admin}</Link>}
-									<Link prefetch="intent" to={'/learn/account'}>{m.common.nav.account}</Link>
-									<Link prefetch="intent" to={'/learn/sign-out'}>{m.common.nav.signOut}</Link>
+									{data.user.role === 'student' ? (
+										<Link prefetch="intent" to={'/learn/dashboard'}>
+											{m.common.nav.dashboard}
+										</Link>
+									) : (
+										<Link prefetch="intent" to={'/admin'}>
+											{m.common.nav.admin}
+										</Link>
+									)}
+									<Link prefetch="intent" to={'/learn/account'}>
+										{m.common.nav.account}
+									</Link>
+									<Link prefetch="intent" to={'/learn/sign-out'}>
+										{m.common.nav.signOut}
+									</Link>
 								</>
 							) : data ? (
-								<Link prefetch="intent" to={'/learn/sign-in'}>{m.common.nav.signIn}</Link>
+								<Link prefetch="intent" to={'/learn/sign-in'}>
+									{m.common.nav.signIn}
+								</Link>
 							) : null}
 						</nav>
 					</div>
@@ -243,7 +291,10 @@ function FocusAfterNavigation() {
 		let frame = requestAnimationFrame(() => {
 			frame = requestAnimationFrame(() => {
 				const main = document.getElementById('main')
-				const target = main?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? main?.querySelector<HTMLElement>('[role="alert"]') ?? main?.querySelector<HTMLElement>('h1')
+				const target =
+					main?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+					main?.querySelector<HTMLElement>('[role="alert"]') ??
+					main?.querySelector<HTMLElement>('h1')
 				if (!target) return
 				if (!target.matches('input, select, textarea, button')) target.tabIndex = -1
 				target.focus()
@@ -287,7 +338,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 			<h1>{title}</h1>
 			<p>{message}</p>
 			<p>
-				<Link prefetch="intent" to={'/'}>{text.home}</Link>
+				<Link prefetch="intent" to={'/'}>
+					{text.home}
+				</Link>
 			</p>
 		</section>
 	)

@@ -10,7 +10,8 @@ import { type RouteConfig, type RouteConfigEntry, index, route } from '@react-ro
 // well-known and discovery files, assets) stay unprefixed: their ids start
 // with `platform/`, which is how the server entry leaves them out of the
 // prefixed tables (server/app.ts).
-const platform = (path: string, file: string, id = file.replace(/^routes\//, '').replace(/\.tsx?$/, '')) => route(path, file, { id: `platform/${id}` })
+const platform = (path: string, file: string, id = file.replace(/^routes\//, '').replace(/\.tsx?$/, '')) =>
+	route(path, file, { id: `platform/${id}` })
 
 const localized = [
 	index('routes/home.tsx'),
@@ -97,7 +98,11 @@ const routes: RouteConfigEntry[] = [
 	platform('api/cms/revalidate', 'routes/api.cms.revalidate.ts'),
 	platform('api/cms/courses/:courseSlug/assets/:assetId', 'routes/api.cms.courses.$courseSlug.assets.$assetId.ts'),
 	// The /download variants share their module (same rules, Content-Disposition: attachment).
-	platform('api/cms/courses/:courseSlug/assets/:assetId/download', 'routes/api.cms.courses.$courseSlug.assets.$assetId.ts', 'course-asset-download'),
+	platform(
+		'api/cms/courses/:courseSlug/assets/:assetId/download',
+		'routes/api.cms.courses.$courseSlug.assets.$assetId.ts',
+		'course-asset-download',
+	),
 	platform('api/cms/site/assets/:assetId', 'routes/api.cms.site.assets.$assetId.ts'),
 	platform('api/cms/site/assets/:assetId/download', 'routes/api.cms.site.assets.$assetId.ts', 'site-asset-download'),
 

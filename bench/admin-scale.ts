@@ -33,8 +33,12 @@ for (const dialect of DIALECTS) {
 		await seedDemoData(db, 'bench-password-123')
 		const acme = (await findTenantBySlug(db, 'acme'))!
 		const seedMs = await seedScale(db, { users: USERS, tenantId: acme.id })
-		const [{ n: progressRows }] = (await db.orm.select({ n: sql<number>`count(*)` }).from(db.t.entry_progress)) as Array<{ n: number }>
-		console.log(`${dialect}: seeded ${USERS} users and ${progressRows} progress rows in ${(seedMs / 1000).toFixed(1)} s`)
+		const [{ n: progressRows }] = (await db.orm
+			.select({ n: sql<number>`count(*)` })
+			.from(db.t.entry_progress)) as Array<{ n: number }>
+		console.log(
+			`${dialect}: seeded ${USERS} users and ${progressRows} progress rows in ${(seedMs / 1000).toFixed(1)} s`,
+		)
 		const last = await lastPageCursor(db, acme.id)
 		const cases: Array<[string, () => Promise<unknown>]> = [
 			['users: first page', () => listUsers(db, { tenantId: acme.id })],
@@ -48,7 +52,9 @@ for (const dialect of DIALECTS) {
 		for (const [name, fn] of cases) {
 			const { median, max } = await time(fn)
 			results.push({ dialect, query: name, medianMs: Number(median.toFixed(1)), maxMs: Number(max.toFixed(1)) })
-			console.log(`${dialect.padEnd(6)} ${name.padEnd(52)} median ${median.toFixed(1).padStart(7)} ms   max ${max.toFixed(1).padStart(7)} ms`)
+			console.log(
+				`${dialect.padEnd(6)} ${name.padEnd(52)} median ${median.toFixed(1).padStart(7)} ms   max ${max.toFixed(1).padStart(7)} ms`,
+			)
 		}
 	} finally {
 		await db.drop()

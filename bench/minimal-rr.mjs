@@ -27,7 +27,9 @@ function Root() {
 
 const root = {
 	default: Root,
-	loader: ({ request }) => ({ padding: 'x'.repeat(Math.min(Number(new URL(request.url).searchParams.get('bytes')) || 0, 1_000_000)) }),
+	loader: ({ request }) => ({
+		padding: 'x'.repeat(Math.min(Number(new URL(request.url).searchParams.get('bytes')) || 0, 1_000_000)),
+	}),
 }
 
 function handleDocumentRequest(request, status, headers, context) {
@@ -49,7 +51,20 @@ const build = {
 	routes: { root: { id: 'root', path: '', module: root } },
 	assets: {
 		entry: { module: '/entry.js', imports: [] },
-		routes: { root: { id: 'root', path: '', module: '/root.js', imports: [], hasLoader: true, hasAction: false, hasClientLoader: false, hasClientAction: false, hasClientMiddleware: false, hasErrorBoundary: false } },
+		routes: {
+			root: {
+				id: 'root',
+				path: '',
+				module: '/root.js',
+				imports: [],
+				hasLoader: true,
+				hasAction: false,
+				hasClientLoader: false,
+				hasClientAction: false,
+				hasClientMiddleware: false,
+				hasErrorBoundary: false,
+			},
+		},
 		url: '/manifest.js',
 		version: '1',
 	},

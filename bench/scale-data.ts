@@ -20,7 +20,9 @@ export interface ScaleOptions {
 
 /** SQL for "n-th second of 2026" in the dialect's timestamp representation. */
 function timestamp(db: Database) {
-	return db.dialect === 'pg' ? (expr: string) => `(timestamp '2026-01-01' + (${expr}) * interval '1 second')` : (expr: string) => `(1767225600000 + (${expr}) * 1000)`
+	return db.dialect === 'pg'
+		? (expr: string) => `(timestamp '2026-01-01' + (${expr}) * interval '1 second')`
+		: (expr: string) => `(1767225600000 + (${expr}) * 1000)`
 }
 
 /**
@@ -38,7 +40,10 @@ export async function seedScale(db: Database, options: ScaleOptions) {
 	const from = series(db, users)
 	const empty = db.dialect === 'pg' ? 'NULL' : `''`
 	// With extra tenants, even users belong to the main tenant and odd ones to bench-t1 … bench-tK in turn.
-	const tenant = extra > 0 ? `CASE WHEN n % 2 = 0 THEN '${tenantId}' ELSE 'bench-t' || (((n / 2) % ${extra}) + 1) END` : `'${tenantId}'`
+	const tenant =
+		extra > 0
+			? `CASE WHEN n % 2 = 0 THEN '${tenantId}' ELSE 'bench-t' || (((n / 2) % ${extra}) + 1) END`
+			: `'${tenantId}'`
 	const statements: string[] = []
 	if (extra > 0) {
 		statements.push(
@@ -95,7 +100,13 @@ export async function seedWriters(db: Database, tenantId: string, count: number)
 /** The id of the tenant's user at position `n` (0-based) of the admin users list, newest first: a keyset cursor. */
 export async function userCursorAt(db: Database, tenantId: string, n: number) {
 	const u = db.t.users
-	const [row] = await db.orm.select({ id: u.id }).from(u).where(eq(u.tenant_id, tenantId)).orderBy(desc(u.created_at), desc(u.id)).limit(1).offset(n)
+	const [row] = await db.orm
+		.select({ id: u.id })
+		.from(u)
+		.where(eq(u.tenant_id, tenantId))
+		.orderBy(desc(u.created_at), desc(u.id))
+		.limit(1)
+		.offset(n)
 	return row.id
 }
 

@@ -14,7 +14,16 @@ import type { User } from '#db/users.ts'
 import { createTestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { lastPageCursor, seedScale, userCursorAt } from './scale-data.ts'
-import { appEnv, get, loadSnapshotServer, median, percentile, profileHere, sessionCookie, SNAPSHOT_CLIENT_DIR } from './support.ts'
+import {
+	appEnv,
+	get,
+	loadSnapshotServer,
+	median,
+	percentile,
+	profileHere,
+	sessionCookie,
+	SNAPSHOT_CLIENT_DIR,
+} from './support.ts'
 
 export const SCALE_PAGES: Array<{ path: string; as: 'learner' | 'admin' }> = [
 	{ path: '/learn/dashboard', as: 'learner' },
@@ -76,7 +85,8 @@ async function openDataSet(dialect: Dialect, users: number, cmsUrl: string) {
 			const t = performance.now()
 			res.on('finish', () => (serverMs = performance.now() - t))
 		})
-		const userBy = async (email: string) => (await db.orm.select().from(db.t.users).where(eq(db.t.users.email, email)))[0] as User
+		const userBy = async (email: string) =>
+			(await db.orm.select().from(db.t.users).where(eq(db.t.users.email, email)))[0] as User
 		const cookies = {
 			learner: await sessionCookie(env, db, app.port, await userBy('learner@acme.test')),
 			admin: await sessionCookie(env, db, app.port, await userBy('admin@acme.test')),
@@ -85,7 +95,8 @@ async function openDataSet(dialect: Dialect, users: number, cmsUrl: string) {
 		const cursors = { second: await userCursorAt(db, acme.id, 49), last: await lastPageCursor(db, acme.id) }
 		const queries: Record<(typeof SCALE_QUERIES)[number], (on: Database) => Promise<unknown>> = {
 			'users: first page (with total)': (on) => listUsers(on, { tenantId: acme.id }),
-			'users: last page (keyset, after all but the oldest 50)': (on) => listUsers(on, { tenantId: acme.id, after: cursors.last }),
+			'users: last page (keyset, after all but the oldest 50)': (on) =>
+				listUsers(on, { tenantId: acme.id, after: cursors.last }),
 			'users: search by part of an email': (on) => listUsers(on, { tenantId: acme.id, q: 'bench-9999' }),
 			'users: role filter': (on) => listUsers(on, { tenantId: acme.id, role: 'course_admin' }),
 			'users: status filter (deactivated)': (on) => listUsers(on, { tenantId: acme.id, status: 'deactivated' }),
@@ -99,7 +110,11 @@ async function openDataSet(dialect: Dialect, users: number, cmsUrl: string) {
 			/** One page request: the server's time for it (request to last byte) and the SQL statements it sent. */
 			async page(path: string, as: 'learner' | 'admin') {
 				queryCount = 0
-				const res = await get(app.port, path.replace(/\{(second|last)\}/, (_, name: keyof typeof cursors) => cursors[name]), { cookie: cookies[as] })
+				const res = await get(
+					app.port,
+					path.replace(/\{(second|last)\}/, (_, name: keyof typeof cursors) => cursors[name]),
+					{ cookie: cookies[as] },
+				)
 				return { status: res.status, ms: serverMs, queries: queryCount }
 			},
 			async query(name: (typeof SCALE_QUERIES)[number]) {
@@ -116,11 +131,24 @@ async function openDataSet(dialect: Dialect, users: number, cmsUrl: string) {
 				const plans: string[][] = []
 				for (const { sql, params } of statements) {
 					if (db.dialect === 'pg') {
-						const client = (db.orm as unknown as { $client: { unsafe(q: string, p: unknown[]): Promise<Array<Record<string, string>>> } }).$client
+						const client = (
+							db.orm as unknown as {
+								$client: { unsafe(q: string, p: unknown[]): Promise<Array<Record<string, string>>> }
+							}
+						).$client
 						plans.push((await client.unsafe(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).map((r) => r['QUERY PLAN']))
 					} else {
-						const client = (db.orm as unknown as { $client: { prepare(q: string): { all(...p: unknown[]): Array<{ detail: string }> } } }).$client
-						plans.push(client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((r) => r.detail))
+						const client = (
+							db.orm as unknown as {
+								$client: { prepare(q: string): { all(...p: unknown[]): Array<{ detail: string }> } }
+							}
+						).$client
+						plans.push(
+							client
+								.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+								.all(...params)
+								.map((r) => r.detail),
+						)
 					}
 				}
 				return statements.map((s, i) => ({ sql: s.sql, plan: plans[i] }))
@@ -145,21 +173,37 @@ const round = (ms: number) => Number(ms.toFixed(1))
  * CPU profile of the large set's page that grew most, when it grew 2x or more,
  * and the query plans of each query timed directly that grew 2x or more.
  */
-export async function compareSizes(dialect: Dialect, sizes: { small: number; large: number }, cmsUrl: string, samples: { pages: number; queries: number }, maxGrowth: number) {
+export async function compareSizes(
+	dialect: Dialect,
+	sizes: { small: number; large: number },
+	cmsUrl: string,
+	samples: { pages: number; queries: number },
+	maxGrowth: number,
+) {
 	const small = await openDataSet(dialect, sizes.small, cmsUrl)
 	let large: Awaited<ReturnType<typeof openDataSet>> | null = null
 	try {
 		large = await openDataSet(dialect, sizes.large, cmsUrl)
 		const sets = { small, large }
 		// Warm-up: every page on both, several times (JIT, content cache).
-		for (let i = 0; i < 5; i++) for (const { path, as } of SCALE_PAGES) for (const set of [small, large]) await set.page(path, as)
+		for (let i = 0; i < 5; i++)
+			for (const { path, as } of SCALE_PAGES) for (const set of [small, large]) await set.page(path, as)
 		const pages: Record<string, { small: PageStats; large: PageStats; p95Growth: number }> = {}
 		for (const { path, as } of SCALE_PAGES) {
-			const seen = { small: [] as Array<{ ms: number; queries: number; status: number }>, large: [] as Array<{ ms: number; queries: number; status: number }> }
-			for (let i = 0; i < samples.pages; i++) for (const key of ['small', 'large'] as const) seen[key].push(await sets[key].page(path, as))
+			const seen = {
+				small: [] as Array<{ ms: number; queries: number; status: number }>,
+				large: [] as Array<{ ms: number; queries: number; status: number }>,
+			}
+			for (let i = 0; i < samples.pages; i++)
+				for (const key of ['small', 'large'] as const) seen[key].push(await sets[key].page(path, as))
 			const stats = (list: typeof seen.small): PageStats => ({
 				p50: round(median(list.map((s) => s.ms))),
-				p95: round(percentile(list.map((s) => s.ms), 95)),
+				p95: round(
+					percentile(
+						list.map((s) => s.ms),
+						95,
+					),
+				),
 				queriesMin: Math.min(...list.map((s) => s.queries)),
 				queriesMax: Math.max(...list.map((s) => s.queries)),
 				status: list.find((s) => s.status !== 200)?.status ?? 200,
@@ -173,7 +217,8 @@ export async function compareSizes(dialect: Dialect, sizes: { small: number; lar
 			await small.query(name)
 			await large.query(name)
 			const seen = { small: [] as number[], large: [] as number[] }
-			for (let i = 0; i < samples.queries; i++) for (const key of ['small', 'large'] as const) seen[key].push(await sets[key].query(name))
+			for (let i = 0; i < samples.queries; i++)
+				for (const key of ['small', 'large'] as const) seen[key].push(await sets[key].query(name))
 			const stats = (list: number[]): Stats => ({ p50: round(median(list)), p95: round(percentile(list, 95)) })
 			const s = stats(seen.small)
 			const l = stats(seen.large)

@@ -80,11 +80,21 @@ const SIGNED_IN_PATHS: Array<[string, string]> = [
 ]
 const WEIGHED = {
 	anonymous: ['/learn', '/learn/course/intro-to-web', '/blog/welcome', '/learn/sign-in'],
-	signedIn: ['/learn/dashboard', '/learn/course/intro-to-web', '/learn/course/intro-to-web/entry/what-is-http', '/learn/course/intro-to-web/entry/html-forms'],
+	signedIn: [
+		'/learn/dashboard',
+		'/learn/course/intro-to-web',
+		'/learn/course/intro-to-web/entry/what-is-http',
+		'/learn/course/intro-to-web/entry/html-forms',
+	],
 }
 /** What a browser sends with a page request (the page cache answers in the best encoding accepted). */
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en' }
-const QUIZ_BODY = new URLSearchParams({ intent: 'submit-quiz', 'q:q-method': 'post', 'q:q-nojs': 'true', 'q:q-element': 'div' }).toString()
+const QUIZ_BODY = new URLSearchParams({
+	intent: 'submit-quiz',
+	'q:q-method': 'post',
+	'q:q-nojs': 'true',
+	'q:q-element': 'div',
+}).toString()
 
 type Row = { scenario: string; subject: string; figure: string; budget: string; pass: boolean | null }
 const rows: Row[] = []
@@ -110,31 +120,68 @@ async function prepareDatabase(dialect: Dialect) {
 	return db
 }
 
-const userBy = async (db: TestDatabase, email: string) => (await db.orm.select().from(db.t.users).where(eq(db.t.users.email, email)))[0] as User
+const userBy = async (db: TestDatabase, email: string) =>
+	(await db.orm.select().from(db.t.users).where(eq(db.t.users.email, email)))[0] as User
 
 // ---------------------------------------------------------------------------
 // 4. Content service calls per page view
 async function contentCalls(app: AppProcess, learner: string) {
-	const pages: Array<[string, Record<string, string>]> = [...PUBLIC_PATHS.map((p): [string, Record<string, string>] => [p, BROWSER]), ...SIGNED_IN_PATHS.map(([, p]): [string, Record<string, string>] => [p, { ...BROWSER, cookie: learner }])]
+	const pages: Array<[string, Record<string, string>]> = [
+		...PUBLIC_PATHS.map((p): [string, Record<string, string>] => [p, BROWSER]),
+		...SIGNED_IN_PATHS.map(([, p]): [string, Record<string, string>] => [p, { ...BROWSER, cookie: learner }]),
+	]
 	for (const [path, headers] of pages) await get(app.port, path, headers)
 	await new Promise((r) => setTimeout(r, 300))
 	const before = cms.stats.total
 	let views = 0
-	for (const [path, headers] of pages) views += (await load({ port: app.port, path, headers, connections: 8, duration: 1 })).total
+	for (const [path, headers] of pages)
+		views += (await load({ port: app.port, path, headers, connections: 8, duration: 1 })).total
 	const steadyCalls = cms.stats.total - before
 
 	cms.faults.delayMs = 100
-	const revalidated = await get(app.port, '/api/cms/revalidate', { 'content-type': 'application/json', authorization: `Bearer ${TEST_SECRETS.CMS_WEBHOOK_SECRET}` }, { method: 'POST', body: '{"tag":"course:intro-to-web"}' })
+	const revalidated = await get(
+		app.port,
+		'/api/cms/revalidate',
+		{ 'content-type': 'application/json', authorization: `Bearer ${TEST_SECRETS.CMS_WEBHOOK_SECRET}` },
+		{ method: 'POST', body: '{"tag":"course:intro-to-web"}' },
+	)
 	const pathsBefore = { ...cms.stats.byPath }
 	const totalBefore = cms.stats.total
-	const answers = await Promise.all(Array.from({ length: 100 }, () => get(app.port, '/learn/course/intro-to-web', BROWSER, { agent: false })))
+	const answers = await Promise.all(
+		Array.from({ length: 100 }, () => get(app.port, '/learn/course/intro-to-web', BROWSER, { agent: false })),
+	)
 	const afterInvalidation = cms.stats.total - totalBefore
 	cms.faults.delayMs = 0
-	const calledPaths = Object.fromEntries(Object.entries(cms.stats.byPath).filter(([p, n]) => n !== (pathsBefore[p] ?? 0)).map(([p, n]) => [p.replace(/^.*\/sites\//, 'sites/'), n - (pathsBefore[p] ?? 0)]))
+	const calledPaths = Object.fromEntries(
+		Object.entries(cms.stats.byPath)
+			.filter(([p, n]) => n !== (pathsBefore[p] ?? 0))
+			.map(([p, n]) => [p.replace(/^.*\/sites\//, 'sites/'), n - (pathsBefore[p] ?? 0)]),
+	)
 	const ok = answers.filter((a) => a.status === 200).length
-	results.contentCalls = { steadyState: { views, calls: steadyCalls, perView: steadyCalls / views }, afterInvalidation: { webhookStatus: revalidated.status, concurrentRequests: 100, answered200: ok, calls: afterInvalidation, calledPaths } }
-	rows.push({ scenario: '4 content calls', subject: 'steady state, per page view', figure: `${steadyCalls} calls / ${fmt(views)} views`, budget: '0', pass: steadyCalls === 0 })
-	rows.push({ scenario: '4 content calls', subject: 'after 1 invalidation, 100 concurrent', figure: `${afterInvalidation} call (${ok}/100 answered 200)`, budget: 'exactly 1', pass: afterInvalidation === 1 && ok === 100 && revalidated.status === 200 })
+	results.contentCalls = {
+		steadyState: { views, calls: steadyCalls, perView: steadyCalls / views },
+		afterInvalidation: {
+			webhookStatus: revalidated.status,
+			concurrentRequests: 100,
+			answered200: ok,
+			calls: afterInvalidation,
+			calledPaths,
+		},
+	}
+	rows.push({
+		scenario: '4 content calls',
+		subject: 'steady state, per page view',
+		figure: `${steadyCalls} calls / ${fmt(views)} views`,
+		budget: '0',
+		pass: steadyCalls === 0,
+	})
+	rows.push({
+		scenario: '4 content calls',
+		subject: 'after 1 invalidation, 100 concurrent',
+		figure: `${afterInvalidation} call (${ok}/100 answered 200)`,
+		budget: 'exactly 1',
+		pass: afterInvalidation === 1 && ok === 100 && revalidated.status === 200,
+	})
 }
 
 // ---------------------------------------------------------------------------
@@ -148,19 +195,33 @@ async function pageWeight(app: AppProcess, learner: string) {
 		const html = (await get(app.port, path, cookie ? { cookie } : {})).body.toString('utf8')
 		let htmlCss = page.body.length
 		// Attribute order varies (a nonce may come first).
-		const sheets = [...html.matchAll(/<link\b[^>]*>/g)].filter((m) => m[0].includes('rel="stylesheet"')).map((m) => /href="([^"]+)"/.exec(m[0])![1])
+		const sheets = [...html.matchAll(/<link\b[^>]*>/g)]
+			.filter((m) => m[0].includes('rel="stylesheet"'))
+			.map((m) => /href="([^"]+)"/.exec(m[0])![1])
 		if (sheets.length === 0) throw new Error(`no stylesheet on ${path}`)
 		for (const href of sheets) htmlCss += (await get(app.port, href, BROWSER)).body.length
 		let js = 0
-		for (const src of new Set([...html.matchAll(/\/assets\/[\w.-]+\.js/g)].map((m) => m[0]))) js += (await get(app.port, src, BROWSER)).body.length
+		for (const src of new Set([...html.matchAll(/\/assets\/[\w.-]+\.js/g)].map((m) => m[0])))
+			js += (await get(app.port, src, BROWSER)).body.length
 		const key = `${cookie ? 'signed in' : 'anonymous'} ${path}`
 		pages[key] = { htmlCss, js }
 		const jsBudget = cookie ? MAX_PAGE_JS_BYTES : 0
-		rows.push({ scenario: '7 bytes on the wire', subject: key, figure: `HTML+CSS ${kb(htmlCss)}, JS ${kb(js)} (as sent)`, budget: `HTML+CSS ≤ 50 KB, JS ≤ ${kb(jsBudget)}`, pass: htmlCss <= MAX_PAGE_WEIGHT_BYTES && js <= jsBudget })
+		rows.push({
+			scenario: '7 bytes on the wire',
+			subject: key,
+			figure: `HTML+CSS ${kb(htmlCss)}, JS ${kb(js)} (as sent)`,
+			budget: `HTML+CSS ≤ 50 KB, JS ≤ ${kb(jsBudget)}`,
+			pass: htmlCss <= MAX_PAGE_WEIGHT_BYTES && js <= jsBudget,
+		})
 	}
 	for (const path of WEIGHED.anonymous) await weigh(path)
 	for (const path of WEIGHED.signedIn) await weigh(path, learner)
-	results.pageWeight = { budgetBytes: MAX_PAGE_WEIGHT_BYTES, jsBudgetBytes: MAX_PAGE_JS_BYTES, requestHeaders: BROWSER, pages }
+	results.pageWeight = {
+		budgetBytes: MAX_PAGE_WEIGHT_BYTES,
+		jsBudgetBytes: MAX_PAGE_JS_BYTES,
+		requestHeaders: BROWSER,
+		pages,
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -175,13 +236,21 @@ async function publicPages(app: AppProcess) {
 		cacheState[path] = String(res.headers['x-page-cache'] ?? 'not a page-cache path')
 		const headers: Record<string, string> = {}
 		for (const [name, value] of Object.entries(res.headers)) {
-			if (value !== undefined && !['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value
+			if (
+				value !== undefined &&
+				!['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name)
+			)
+				headers[name] = Array.isArray(value) ? value.join(', ') : value
 		}
 		recorded[path] = { status: res.status, headers, body: res.body.toString('base64') }
 	}
 	// A tiny static answer: what the load generator reaches when the server does next to nothing.
 	const STATIC = '/static.txt'
-	recorded[STATIC] = { status: 200, headers: { 'content-type': 'text/plain' }, body: Buffer.from('ok\n').toString('base64') }
+	recorded[STATIC] = {
+		status: 200,
+		headers: { 'content-type': 'text/plain' },
+		body: Buffer.from('ok\n').toString('base64'),
+	}
 	const file = join(TMP, 'raw-answers.json')
 	writeFileSync(file, JSON.stringify(recorded))
 	const raw = await spawnRawServer(file)
@@ -191,7 +260,15 @@ async function publicPages(app: AppProcess) {
 			const common = { path, headers: BROWSER, connections: PUBLIC_CONNECTIONS }
 			const r = await sideBySide({ ...common, port: app.port }, { ...common, port: raw.port }, DURATION, ROUNDS)
 			const bytes = Buffer.from(recorded[path].body, 'base64').length
-			out[path] = { loadAverage1m: round2(loadavg()[0]), pageCache: cacheState[path], bytes, encoding: recorded[path].headers['content-encoding'] ?? 'identity', ratio: round2(r.ratio), app: r.subject, raw: r.baseline }
+			out[path] = {
+				loadAverage1m: round2(loadavg()[0]),
+				pageCache: cacheState[path],
+				bytes,
+				encoding: recorded[path].headers['content-encoding'] ?? 'identity',
+				ratio: round2(r.ratio),
+				app: r.subject,
+				raw: r.baseline,
+			}
 			const pass = r.ratio >= PUBLIC_MIN_RATIO && r.subject.p99 < PUBLIC_MAX_P99_MS && r.subject.errors === 0
 			rows.push({
 				scenario: '1 public pages',
@@ -200,7 +277,9 @@ async function publicPages(app: AppProcess) {
 				budget: `≥ ${PUBLIC_MIN_RATIO}, p99 < ${PUBLIC_MAX_P99_MS} ms`,
 				pass,
 			})
-			log(`public ${path}: ratio ${round2(r.ratio)} app ${fmt(r.subject.rps)} raw ${fmt(r.baseline.rps)} p99 ${r.subject.p99}`)
+			log(
+				`public ${path}: ratio ${round2(r.ratio)} app ${fmt(r.subject.rps)} raw ${fmt(r.baseline.rps)} p99 ${r.subject.p99}`,
+			)
 		}
 		out.generator = await generatorCeiling(raw.port, STATIC)
 	} finally {
@@ -238,7 +317,12 @@ async function compressionCost(app: AppProcess) {
 	const path = '/learn/course/intro-to-web'
 	const plain = { 'accept-language': 'en' }
 	await get(app.port, path, BROWSER)
-	const r = await sideBySide({ port: app.port, path, headers: BROWSER, connections: PUBLIC_CONNECTIONS }, { port: app.port, path, headers: plain, connections: PUBLIC_CONNECTIONS }, DURATION, ROUNDS)
+	const r = await sideBySide(
+		{ port: app.port, path, headers: BROWSER, connections: PUBLIC_CONNECTIONS },
+		{ port: app.port, path, headers: plain, connections: PUBLIC_CONNECTIONS },
+		DURATION,
+		ROUNDS,
+	)
 	rows.push({
 		scenario: '1 compression',
 		subject: `${path} (page cache) brotli vs plain`,
@@ -272,7 +356,15 @@ async function signedInPages(app: AppProcess, learner: string) {
 			DURATION,
 			ROUNDS,
 		)
-		out[name] = { loadAverage1m: round2(loadavg()[0]), path, htmlBytes: size, bareHtmlBytes: bareSize, ratio: round2(r.ratio), page: r.subject, bare: r.baseline }
+		out[name] = {
+			loadAverage1m: round2(loadavg()[0]),
+			path,
+			htmlBytes: size,
+			bareHtmlBytes: bareSize,
+			ratio: round2(r.ratio),
+			page: r.subject,
+			bare: r.baseline,
+		}
 		rows.push({
 			scenario: '2 signed-in pages',
 			subject: `${name} (${path})`,
@@ -286,13 +378,34 @@ async function signedInPages(app: AppProcess, learner: string) {
 	const dashboard = SIGNED_IN_PATHS.find(([name]) => name === 'dashboard')![1]
 	const compressed = await sideBySide(
 		{ port: app.port, path: dashboard, headers: { ...BROWSER, cookie: learner }, connections: SIGNED_IN_CONNECTIONS },
-		{ port: app.port, path: dashboard, headers: { 'accept-language': 'en', cookie: learner }, connections: SIGNED_IN_CONNECTIONS },
+		{
+			port: app.port,
+			path: dashboard,
+			headers: { 'accept-language': 'en', cookie: learner },
+			connections: SIGNED_IN_CONNECTIONS,
+		},
 		DURATION,
 		ROUNDS,
 	)
-	out.compression = { path: dashboard, ratio: round2(compressed.ratio), compressed: compressed.subject, plain: compressed.baseline }
-	rows.push({ scenario: '2 compression', subject: `dashboard compressed on the fly vs plain`, figure: `${round2(compressed.ratio)} of plain (${fmt(compressed.subject.rps)} / ${fmt(compressed.baseline.rps)} req/s)`, budget: 'reported', pass: null })
-	results.signedInPages = { connections: SIGNED_IN_CONNECTIONS, baseline: 'GET /bench/bare?bytes=N without a session: root middleware and loader, then padding HTML of the same size; no data access of its own', pages: out }
+	out.compression = {
+		path: dashboard,
+		ratio: round2(compressed.ratio),
+		compressed: compressed.subject,
+		plain: compressed.baseline,
+	}
+	rows.push({
+		scenario: '2 compression',
+		subject: `dashboard compressed on the fly vs plain`,
+		figure: `${round2(compressed.ratio)} of plain (${fmt(compressed.subject.rps)} / ${fmt(compressed.baseline.rps)} req/s)`,
+		budget: 'reported',
+		pass: null,
+	})
+	results.signedInPages = {
+		connections: SIGNED_IN_CONNECTIONS,
+		baseline:
+			'GET /bench/bare?bytes=N without a session: root middleware and loader, then padding HTML of the same size; no data access of its own',
+		pages: out,
+	}
 }
 
 /**
@@ -303,7 +416,8 @@ async function againstMinimalRouter(app: AppProcess, learner: string) {
 	const minimal = await spawnMinimalRouter()
 	const out: Record<string, unknown> = {}
 	try {
-		const size = async (port: number, path: string, headers: Record<string, string> = {}) => (await get(port, path, headers)).body.length
+		const size = async (port: number, path: string, headers: Record<string, string> = {}) =>
+			(await get(port, path, headers)).body.length
 		const base = await size(minimal.port, '/?bytes=0')
 		const perByte = ((await size(minimal.port, '/?bytes=10000')) - base) / 10000
 		for (const [name, path] of SIGNED_IN_PATHS) {
@@ -315,7 +429,13 @@ async function againstMinimalRouter(app: AppProcess, learner: string) {
 				DURATION,
 				ROUNDS,
 			)
-			out[name] = { htmlBytes: pageSize, minimalHtmlBytes: await size(minimal.port, baseline), ratio: round2(r.ratio), page: r.subject, minimal: r.baseline }
+			out[name] = {
+				htmlBytes: pageSize,
+				minimalHtmlBytes: await size(minimal.port, baseline),
+				ratio: round2(r.ratio),
+				page: r.subject,
+				minimal: r.baseline,
+			}
 			rows.push({
 				scenario: '2 against minimal React Router',
 				subject: `${name} (${path})`,
@@ -338,7 +458,8 @@ async function writes(app: AppProcess, db: TestDatabase, dialect: Dialect) {
 	const writers = (await db.orm.select().from(db.t.users).where(like(db.t.users.id, 'bw-%'))) as User[]
 	// In batches: 4,000 at once queue past the PostgreSQL client's statement timeout.
 	const cookies: string[] = []
-	for (let i = 0; i < writers.length; i += 32) cookies.push(...(await Promise.all(writers.slice(i, i + 32).map((u) => sessionCookie(env, db, app.port, u)))))
+	for (let i = 0; i < writers.length; i += 32)
+		cookies.push(...(await Promise.all(writers.slice(i, i + 32).map((u) => sessionCookie(env, db, app.port, u)))))
 	let turn = 0
 	// Round-robin over the writers: one learner's requests never overlap, and none reaches the quiz's limits.
 	const base: Omit<LoadOptions, 'path' | 'body'> = {
@@ -350,7 +471,15 @@ async function writes(app: AppProcess, db: TestDatabase, dialect: Dialect) {
 		headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${ACME}` },
 		setupRequest: (req) => ({ ...req, headers: { ...req.headers, cookie: cookies[turn++ % cookies.length] } }),
 	}
-	const attempts = async () => Number((await db.orm.select({ n: sql<number>`count(*)` }).from(db.t.quiz_attempts).where(like(db.t.quiz_attempts.user_id, 'bw-%')))[0].n)
+	const attempts = async () =>
+		Number(
+			(
+				await db.orm
+					.select({ n: sql<number>`count(*)` })
+					.from(db.t.quiz_attempts)
+					.where(like(db.t.quiz_attempts.user_id, 'bw-%'))
+			)[0].n,
+		)
 	const out: Record<string, unknown> = {}
 	for (const [name, path, body] of [
 		['markEntryComplete', '/learn/course/intro-to-web/entry/progressive-enhancement', 'intent=complete'],
@@ -374,7 +503,8 @@ async function writes(app: AppProcess, db: TestDatabase, dialect: Dialect) {
 		}
 		// Each answered submission wrote one attempt; requests still in flight when the run ended may have written one more each.
 		const redirected = (r.statuses['302'] ?? 0) + (r.statuses['303'] ?? 0)
-		const consistent = name !== 'quiz submission' || (written >= redirected && written <= redirected + WRITE_CONNECTIONS)
+		const consistent =
+			name !== 'quiz submission' || (written >= redirected && written <= redirected + WRITE_CONNECTIONS)
 		rows.push({
 			scenario: '3 writes',
 			subject: `${name} (${dialect === 'pg' ? 'PostgreSQL' : 'SQLite'})`,
@@ -401,21 +531,55 @@ async function startMeasured(variables: Record<string, string>) {
 	const app = await spawnApp(variables)
 	const startSamples = [...probes, app.startMs].map(Math.round)
 	const timeline: Record<string, number> = { 'after start': Math.round(app.memory().rssMb) }
-	return { app, startSamples, timeline, snapshot: (label: string) => void (timeline[label] = Math.round(app.memory().rssMb)) }
+	return {
+		app,
+		startSamples,
+		timeline,
+		snapshot: (label: string) => void (timeline[label] = Math.round(app.memory().rssMb)),
+	}
 }
 
-function memoryAndStart(app: AppProcess, dialect: Dialect, after: string, startSamples: number[], timeline: Record<string, number>) {
+function memoryAndStart(
+	app: AppProcess,
+	dialect: Dialect,
+	after: string,
+	startSamples: number[],
+	timeline: Record<string, number>,
+) {
 	const { rssMb, peakRssMb } = app.memory()
 	const startMs = median(startSamples)
 	results.memoryAndStart ??= {}
-	results.memoryAndStart[dialect] = { startToFirst200Ms: startMs, startSamplesMs: startSamples, rssAfterRunMb: Math.round(rssMb), peakRssMb: Math.round(peakRssMb), rssTimelineMb: timeline, after }
+	results.memoryAndStart[dialect] = {
+		startToFirst200Ms: startMs,
+		startSamplesMs: startSamples,
+		rssAfterRunMb: Math.round(rssMb),
+		peakRssMb: Math.round(peakRssMb),
+		rssTimelineMb: timeline,
+		after,
+	}
 	const label = dialect === 'pg' ? 'PostgreSQL' : 'SQLite'
-	rows.push({ scenario: '6 memory, start', subject: `start to first 200 of /learn (${label}, median of 3)`, figure: `${startMs} ms (${startSamples.join(', ')})`, budget: `< ${MAX_START_MS} ms`, pass: startMs < MAX_START_MS })
-	rows.push({ scenario: '6 memory, start', subject: `RSS after the run (${label}; ${after})`, figure: `${Math.round(rssMb)} MB (peak ${Math.round(peakRssMb)} MB, ${timeline['after start']} MB after start)`, budget: `< ${MAX_RSS_MB} MB`, pass: rssMb < MAX_RSS_MB })
+	rows.push({
+		scenario: '6 memory, start',
+		subject: `start to first 200 of /learn (${label}, median of 3)`,
+		figure: `${startMs} ms (${startSamples.join(', ')})`,
+		budget: `< ${MAX_START_MS} ms`,
+		pass: startMs < MAX_START_MS,
+	})
+	rows.push({
+		scenario: '6 memory, start',
+		subject: `RSS after the run (${label}; ${after})`,
+		figure: `${Math.round(rssMb)} MB (peak ${Math.round(peakRssMb)} MB, ${timeline['after start']} MB after start)`,
+		budget: `< ${MAX_RSS_MB} MB`,
+		pass: rssMb < MAX_RSS_MB,
+	})
 }
 
 /** A --cpu-prof run of the app under the load of one failing comparison: the top functions by self time. */
-async function profileUnderLoad(variables: Record<string, string>, name: string, options: Omit<LoadOptions, 'port' | 'duration'>) {
+async function profileUnderLoad(
+	variables: Record<string, string>,
+	name: string,
+	options: Omit<LoadOptions, 'port' | 'duration'>,
+) {
 	const dir = join(TMP, `prof-${name.replace(/[^a-z0-9]+/gi, '-')}`)
 	rmSync(dir, { recursive: true, force: true })
 	const spawned = performance.now()
@@ -430,7 +594,9 @@ async function profileUnderLoad(variables: Record<string, string>, name: string,
 		await app.stop()
 	}
 	const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
-	profiles[name] = file ? summarizeProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')), 12, skipMs) : 'no profile written'
+	profiles[name] = file
+		? summarizeProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')), 12, skipMs)
+		: 'no profile written'
 }
 
 function round2(n: number) {
@@ -469,12 +635,20 @@ try {
 			const env = appEnv({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
 			const profApp = variables
 			if (row.scenario.startsWith('1 ')) {
-				await profileUnderLoad(profApp, `public ${row.subject}`, { path: row.subject, headers: BROWSER, connections: PUBLIC_CONNECTIONS })
+				await profileUnderLoad(profApp, `public ${row.subject}`, {
+					path: row.subject,
+					headers: BROWSER,
+					connections: PUBLIC_CONNECTIONS,
+				})
 			} else {
 				const path = /\((.*)\)$/.exec(row.subject)![1]
 				// The cookie is signed with the same secret and names the same user, so it is valid on the profiled process too.
 				const learner = await sessionCookie(env, db, 0, await userBy(db, 'learner@acme.test'))
-				await profileUnderLoad(profApp, `signed in ${path}`, { path, headers: { ...BROWSER, cookie: learner }, connections: SIGNED_IN_CONNECTIONS })
+				await profileUnderLoad(profApp, `signed in ${path}`, {
+					path,
+					headers: { ...BROWSER, cookie: learner },
+					connections: SIGNED_IN_CONNECTIONS,
+				})
 			}
 		}
 		await db.drop()
@@ -484,7 +658,9 @@ try {
 	if (dialects.includes('pg')) {
 		log('PostgreSQL: seeding')
 		const db = await prepareDatabase('pg')
-		const { app, startSamples, timeline } = await startMeasured(appVariables({ DATABASE_URL: db.url, CMS_API_URL: cms.url }))
+		const { app, startSamples, timeline } = await startMeasured(
+			appVariables({ DATABASE_URL: db.url, CMS_API_URL: cms.url }),
+		)
 		log(`PostgreSQL app pid ${app.pid} answered after ${startSamples.join(', ')} ms`)
 		try {
 			await writes(app, db, 'pg')
@@ -494,15 +670,34 @@ try {
 			await db.drop()
 		}
 	} else {
-		rows.push({ scenario: '3 writes', subject: 'PostgreSQL', figure: 'not run (TEST_DATABASE_URL is not set)', budget: '0 errors', pass: null })
+		rows.push({
+			scenario: '3 writes',
+			subject: 'PostgreSQL',
+			figure: 'not run (TEST_DATABASE_URL is not set)',
+			budget: '0 errors',
+			pass: null,
+		})
 	}
 
 	// 5. Scale, in this process, on each dialect.
-	results.scale = { smallUsers: SMALL_USERS, largeUsers: LARGE_USERS, tenants: 100, samplesPerPage: SAMPLES, samplesPerQuery: QUERY_SAMPLES, maxQueriesPerPage: MAX_QUERIES_PER_PAGE }
+	results.scale = {
+		smallUsers: SMALL_USERS,
+		largeUsers: LARGE_USERS,
+		tenants: 100,
+		samplesPerPage: SAMPLES,
+		samplesPerQuery: QUERY_SAMPLES,
+		maxQueriesPerPage: MAX_QUERIES_PER_PAGE,
+	}
 	for (const dialect of dialects) {
 		const label = dialect === 'pg' ? 'PostgreSQL' : 'SQLite'
 		log(`${label}: scale, seeding ${fmt(SMALL_USERS)} and ${fmt(LARGE_USERS)} users`)
-		const scale = await compareSizes(dialect, { small: SMALL_USERS, large: LARGE_USERS }, cms.url, { pages: SAMPLES, queries: QUERY_SAMPLES }, SCALE_MAX_GROWTH)
+		const scale = await compareSizes(
+			dialect,
+			{ small: SMALL_USERS, large: LARGE_USERS },
+			cms.url,
+			{ pages: SAMPLES, queries: QUERY_SAMPLES },
+			SCALE_MAX_GROWTH,
+		)
 		const { profile, plans, ...measured } = scale
 		if (profile) profiles[`scale ${label} ${profile.page}`] = profile.top
 		for (const [name, plan] of Object.entries(plans)) profiles[`scale ${label} query: ${name}`] = plan
@@ -513,13 +708,26 @@ try {
 				subject: `${label} ${path}`,
 				figure: `p95 ${p.small.p95} → ${p.large.p95} ms (×${p.p95Growth}); ${p.large.queriesMax} queries (small: ${p.small.queriesMax})`,
 				budget: `< ${SCALE_MAX_GROWTH}×; ≤ ${MAX_QUERIES_PER_PAGE} queries, same count`,
-				pass: p.p95Growth < SCALE_MAX_GROWTH && p.large.queriesMax <= MAX_QUERIES_PER_PAGE && p.large.queriesMax === p.small.queriesMax && p.large.status === 200 && p.small.status === 200,
+				pass:
+					p.p95Growth < SCALE_MAX_GROWTH &&
+					p.large.queriesMax <= MAX_QUERIES_PER_PAGE &&
+					p.large.queriesMax === p.small.queriesMax &&
+					p.large.status === 200 &&
+					p.small.status === 200,
 			})
 		}
 		for (const [name, q] of Object.entries(scale.queries)) {
-			rows.push({ scenario: '5 scale', subject: `${label} query: ${name}`, figure: `p95 ${q.small.p95} → ${q.large.p95} ms (×${q.p95Growth})`, budget: `< ${SCALE_MAX_GROWTH}×`, pass: q.p95Growth < SCALE_MAX_GROWTH })
+			rows.push({
+				scenario: '5 scale',
+				subject: `${label} query: ${name}`,
+				figure: `p95 ${q.small.p95} → ${q.large.p95} ms (×${q.p95Growth})`,
+				budget: `< ${SCALE_MAX_GROWTH}×`,
+				pass: q.p95Growth < SCALE_MAX_GROWTH,
+			})
 		}
-		log(`${label}: scale done (large set seeded in ${scale.seedSeconds.large} s, ${fmt(scale.progressRows.large)} progress rows)`)
+		log(
+			`${label}: scale done (large set seeded in ${scale.seedSeconds.large} s, ${fmt(scale.progressRows.large)} progress rows)`,
+		)
 	}
 } finally {
 	await cms.close()
@@ -533,9 +741,12 @@ const failed = rows.filter((r) => r.pass === false)
 const widths = [18, 58, 78, 36]
 const line = (cells: string[]) => cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]) : c)).join(' ')
 console.log(`\n${line(['Scenario', 'Subject', 'Figure', 'Budget', 'Pass'])}`)
-for (const r of rows) console.log(line([r.scenario, r.subject, r.figure, r.budget, r.pass === null ? '-' : r.pass ? 'yes' : 'NO']))
+for (const r of rows)
+	console.log(line([r.scenario, r.subject, r.figure, r.budget, r.pass === null ? '-' : r.pass ? 'yes' : 'NO']))
 const elapsed = Math.round((performance.now() - started) / 1000)
-console.log(`\n${passed} of ${rows.length} budgets met${failed.length ? `; missed: ${failed.map((r) => `${r.scenario} ${r.subject}`).join('; ')}` : ''} (${elapsed} s)`)
+console.log(
+	`\n${passed} of ${rows.length} budgets met${failed.length ? `; missed: ${failed.map((r) => `${r.scenario} ${r.subject}`).join('; ')}` : ''} (${elapsed} s)`,
+)
 
 writeFileSync(
 	OUT,
@@ -543,9 +754,21 @@ writeFileSync(
 		{
 			command: `${process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL=… ' : ''}npm run bench`,
 			generatedAt: new Date().toISOString(),
-			machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), loadAverage1mBefore: round2(loadBefore), loadAverage1mAfter: round2(loadavg()[0]) },
+			machine: {
+				node: process.version,
+				cpus: cpus().length,
+				cpuModel: cpus()[0]?.model,
+				memoryGb: Math.round(totalmem() / 2 ** 30),
+				loadAverage1mBefore: round2(loadBefore),
+				loadAverage1mAfter: round2(loadavg()[0]),
+			},
 			settings: { durationSeconds: DURATION, rounds: ROUNDS, dialects, elapsedSeconds: elapsed },
-			summary: { budgets: rows.length, met: passed, missed: failed.length, notRun: rows.filter((r) => r.pass === null).length },
+			summary: {
+				budgets: rows.length,
+				met: passed,
+				missed: failed.length,
+				notRun: rows.filter((r) => r.pass === null).length,
+			},
 			table: rows,
 			scenarios: results,
 			profiles,

@@ -22,7 +22,9 @@ export const ACME = 'acme.localhost'
 export const APP_DIR = '.tmp/bench/app'
 
 /** The Node flags production starts with (`npm run start:app`, e.g. the heap limit), so the figures are of that process. */
-const PRODUCTION_NODE_FLAGS = (JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:app'] as string).split(/\s+/).filter((a) => a.startsWith('--'))
+const PRODUCTION_NODE_FLAGS = (JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:app'] as string)
+	.split(/\s+/)
+	.filter((a) => a.startsWith('--'))
 
 /** Copies the current production build (server.js and build/) into APP_DIR. */
 export async function snapshotBuild() {
@@ -49,7 +51,11 @@ const ENV_NAMES = readFileSync('.env.example', 'utf8')
 	.filter((name): name is string => Boolean(name))
 
 /** The production configuration of the app under test, as environment variables. */
-export function appVariables(overrides: { DATABASE_URL: string; CMS_API_URL: string; PORT?: string }): Record<string, string> {
+export function appVariables(overrides: {
+	DATABASE_URL: string
+	CMS_API_URL: string
+	PORT?: string
+}): Record<string, string> {
 	return {
 		...Object.fromEntries(ENV_NAMES.map((name) => [name, ''])),
 		NODE_ENV: 'production',
@@ -85,7 +91,12 @@ export interface Reply {
 }
 
 /** One request to 127.0.0.1:port with an explicit Host header; the body is left as sent (compressed when it was). */
-export function get(port: number, path: string, headers: Record<string, string> = {}, init: { method?: string; body?: string; agent?: false } = {}): Promise<Reply> {
+export function get(
+	port: number,
+	path: string,
+	headers: Record<string, string> = {},
+	init: { method?: string; body?: string; agent?: false } = {},
+): Promise<Reply> {
 	return new Promise((resolve, reject) => {
 		const req = httpRequest(
 			{
@@ -94,7 +105,11 @@ export function get(port: number, path: string, headers: Record<string, string> 
 				path,
 				method: init.method ?? 'GET',
 				agent: init.agent,
-				headers: { host: `${ACME}:${port}`, ...(init.body !== undefined ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}), ...headers },
+				headers: {
+					host: `${ACME}:${port}`,
+					...(init.body !== undefined ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}),
+					...headers,
+				},
 			},
 			(res) => {
 				const chunks: Buffer[] = []
@@ -111,7 +126,12 @@ export function get(port: number, path: string, headers: Record<string, string> 
 
 /** The session cookie (name=value) a sign-in of the user on ACME would set; the session is stored in `db`, as the app's are. */
 export async function sessionCookie(env: Env, db: Database, port: number, user: User) {
-	const ctx = { env, db, origin: `http://${ACME}:${port}`, tenant: user.tenant_id ? { id: user.tenant_id } : null } as unknown as RequestContext
+	const ctx = {
+		env,
+		db,
+		origin: `http://${ACME}:${port}`,
+		tenant: user.tenant_id ? { id: user.tenant_id } : null,
+	} as unknown as RequestContext
 	const { cookie } = await commitUserSession(ctx, user)
 	return cookie.split(';')[0]
 }
@@ -132,11 +152,21 @@ export interface AppProcess {
  * the repository root) in its own process, as `npm run start:app` runs it;
  * resolves once /learn answers 200.
  */
-export async function spawnApp(variables: Record<string, string>, options: { cpuProfDir?: string } = {}): Promise<AppProcess> {
+export async function spawnApp(
+	variables: Record<string, string>,
+	options: { cpuProfDir?: string } = {},
+): Promise<AppProcess> {
 	const port = await freePort()
-	const args = [...PRODUCTION_NODE_FLAGS, ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : []), `${APP_DIR}/server.js`]
+	const args = [
+		...PRODUCTION_NODE_FLAGS,
+		...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : []),
+		`${APP_DIR}/server.js`,
+	]
 	const started = performance.now()
-	const child: ChildProcess = spawn(process.execPath, args, { env: { ...variables, PORT: String(port), PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] })
+	const child: ChildProcess = spawn(process.execPath, args, {
+		env: { ...variables, PORT: String(port), PATH: process.env.PATH ?? '' },
+		stdio: ['ignore', 'ignore', 'pipe'],
+	})
 	let stderr = ''
 	child.stderr!.on('data', (c: Buffer) => {
 		stderr = (stderr + c.toString()).slice(-20_000)
@@ -145,7 +175,10 @@ export async function spawnApp(variables: Record<string, string>, options: { cpu
 	let startMs = 0
 	for (;;) {
 		if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}: ${stderr}`)
-		const ok = await get(port, '/learn', {}, { agent: false }).then((r) => r.status === 200, () => false)
+		const ok = await get(port, '/learn', {}, { agent: false }).then(
+			(r) => r.status === 200,
+			() => false,
+		)
 		if (ok) {
 			startMs = performance.now() - started
 			break
@@ -185,7 +218,10 @@ export function spawnMinimalRouter() {
 
 /** A baseline server script in its own process; it prints `listening <port>`. */
 async function spawnBaseline(script: string, args: string[]) {
-	const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } })
+	const child = spawn(process.execPath, [script, ...args], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+		env: { ...process.env, NODE_ENV: 'production' },
+	})
 	const port = await new Promise<number>((resolve, reject) => {
 		child.stdout!.on('data', (c: Buffer) => {
 			const m = /listening (\d+)/.exec(c.toString())
@@ -222,7 +258,10 @@ export interface LoadOptions {
 	connections: number
 	duration: number
 	/** Called for each request: may change its headers (per-user cookies). */
-	setupRequest?: (req: { headers?: Record<string, string>; body?: string | Buffer }) => { headers?: Record<string, string>; body?: string | Buffer }
+	setupRequest?: (req: { headers?: Record<string, string>; body?: string | Buffer }) => {
+		headers?: Record<string, string>
+		body?: string | Buffer
+	}
 }
 
 /** One autocannon run from this process against 127.0.0.1:port. */
@@ -245,7 +284,9 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 	})
 	const statuses: Record<string, number> = {}
 	let failed = 0
-	for (const [code, { count }] of Object.entries((result as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {})) {
+	for (const [code, { count }] of Object.entries(
+		(result as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {},
+	)) {
 		statuses[code] = count
 		if (Number(code) >= 400) failed += count
 	}
@@ -264,9 +305,22 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
  * the check that autocannon, which shares this process's event loop, is not what caps a baseline.
  * null when wrk is not installed.
  */
-export function wrk(options: { port: number; path: string; headers?: Record<string, string>; connections: number; duration: number }): LoadResult | null {
+export function wrk(options: {
+	port: number
+	path: string
+	headers?: Record<string, string>
+	connections: number
+	duration: number
+}): LoadResult | null {
 	const headers = { host: `${ACME}:${options.port}`, ...options.headers }
-	const args = ['-t2', `-c${options.connections}`, `-d${options.duration}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), `http://127.0.0.1:${options.port}${options.path}`]
+	const args = [
+		'-t2',
+		`-c${options.connections}`,
+		`-d${options.duration}s`,
+		'--latency',
+		...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+		`http://127.0.0.1:${options.port}${options.path}`,
+	]
 	const run = spawnSync('wrk', args, { encoding: 'utf8' })
 	if (run.error || run.status !== 0) return null
 	const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(run.stdout)?.[1] ?? 0)
@@ -275,7 +329,14 @@ export function wrk(options: { port: number; path: string; headers?: Record<stri
 		const m = new RegExp(`${label}%\\s+([\\d.]+)(us|ms|s)`).exec(run.stdout)
 		return m ? Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1) : 0
 	}
-	const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(run.stdout)?.[1] ?? 0) + Number(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(run.stdout)?.slice(1).reduce((n, v) => n + Number(v), 0) ?? 0)
+	const errors =
+		Number(/Non-2xx or 3xx responses: (\d+)/.exec(run.stdout)?.[1] ?? 0) +
+		Number(
+			/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+				.exec(run.stdout)
+				?.slice(1)
+				.reduce((n, v) => n + Number(v), 0) ?? 0,
+		)
 	return { rps, p50: ms('50'), p99: ms('99'), total, errors, statuses: {} }
 }
 
@@ -294,7 +355,12 @@ export function percentile(values: number[], p: number) {
  * Subject and baseline side by side: a short warm-up of each, then
  * `rounds` alternating runs (subject, baseline, subject, baseline, …).
  */
-export async function sideBySide(subject: Omit<LoadOptions, 'duration'>, baseline: Omit<LoadOptions, 'duration'>, duration: number, rounds: number) {
+export async function sideBySide(
+	subject: Omit<LoadOptions, 'duration'>,
+	baseline: Omit<LoadOptions, 'duration'>,
+	duration: number,
+	rounds: number,
+) {
 	await load({ ...subject, duration: 1 })
 	await load({ ...baseline, duration: 1 })
 	const a: LoadResult[] = []

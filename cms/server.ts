@@ -173,7 +173,8 @@ export function createCmsServer(options: CmsOptions) {
 			const origin = `http://${req.headers.host}`
 			return route(url, origin, req, res)
 		} catch (error) {
-			if (error instanceof ApiError) return send(res, error.status, { error: { status: error.status, message: error.message } })
+			if (error instanceof ApiError)
+				return send(res, error.status, { error: { status: error.status, message: error.message } })
 			throw error
 		}
 	}
@@ -199,15 +200,30 @@ export function createCmsServer(options: CmsOptions) {
 		const [kind, slug, sub, subSlug] = rest
 		if (kind === 'site' && rest.length === 1) return send(res, 200, { data: view.site(site.site) })
 		if (kind === 'page-hierarchy' && rest.length === 1) return send(res, 200, { data: view.hierarchy(site.pages) })
-		if (kind === 'courses' && rest.length === 1) return send(res, 200, paginate(url, site.courses, (c) => view.courseSummary(c)))
+		if (kind === 'courses' && rest.length === 1)
+			return send(
+				res,
+				200,
+				paginate(url, site.courses, (c) => view.courseSummary(c)),
+			)
 		if (kind === 'courses' && rest.length === 2) return send(res, 200, { data: view.course(find(site.courses, slug)) })
 		if (kind === 'courses' && sub === 'entries' && rest.length === 4) {
 			const course = find(site.courses, slug)
 			return send(res, 200, { data: view.entry(course, subSlug) })
 		}
-		if (kind === 'pages' && rest.length === 1) return send(res, 200, paginate(url, site.pages, (p) => view.pageSummary(p)))
+		if (kind === 'pages' && rest.length === 1)
+			return send(
+				res,
+				200,
+				paginate(url, site.pages, (p) => view.pageSummary(p)),
+			)
 		if (kind === 'pages' && rest.length === 2) return send(res, 200, { data: view.page(find(site.pages, slug)) })
-		if (kind === 'blog-posts' && rest.length === 1) return send(res, 200, paginate(url, site.blog, (p) => view.postSummary(p)))
+		if (kind === 'blog-posts' && rest.length === 1)
+			return send(
+				res,
+				200,
+				paginate(url, site.blog, (p) => view.postSummary(p)),
+			)
 		if (kind === 'blog-posts' && rest.length === 2) return send(res, 200, { data: view.post(find(site.blog, slug)) })
 		throw new ApiError(404, 'Not found')
 	}
@@ -238,10 +254,17 @@ export function createCmsServer(options: CmsOptions) {
 			end = Math.min(end, stat.size - 1)
 			if (start > end) {
 				// The owner goes with every answer about an asset: the app's proxy decides scope by it, also for this one.
-				res.writeHead(416, { 'content-range': `bytes */${stat.size}`, ...(meta.courseSlug ? { 'x-asset-course': meta.courseSlug } : {}) })
+				res.writeHead(416, {
+					'content-range': `bytes */${stat.size}`,
+					...(meta.courseSlug ? { 'x-asset-course': meta.courseSlug } : {}),
+				})
 				return res.end()
 			}
-			res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${stat.size}`, 'content-length': String(end - start + 1) })
+			res.writeHead(206, {
+				...headers,
+				'content-range': `bytes ${start}-${end}/${stat.size}`,
+				'content-length': String(end - start + 1),
+			})
 			return createReadStream(path, { start, end }).pipe(res)
 		}
 		res.writeHead(200, { ...headers, 'content-length': String(stat.size) })
@@ -269,7 +292,8 @@ function paginate(url: URL, items: Json[], view: (item: Json) => Json) {
 	const page = intParam(url, 'page', 1)
 	const pageSize = intParam(url, 'pageSize', DEFAULT_PAGE_SIZE)
 	if (page < 1) throw new ApiError(400, 'page must be 1 or more')
-	if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new ApiError(400, `pageSize must be between 1 and ${MAX_PAGE_SIZE}`)
+	if (pageSize < 1 || pageSize > MAX_PAGE_SIZE)
+		throw new ApiError(400, `pageSize must be between 1 and ${MAX_PAGE_SIZE}`)
 	const total = items.length
 	return {
 		data: items.slice((page - 1) * pageSize, page * pageSize).map(view),
@@ -395,7 +419,10 @@ class View {
 				prompt: this.text(q.prompt),
 				explanation: this.text(q.explanation),
 				...(q.type === 'multiple_choice'
-					? { options: q.options.map((o: Json) => ({ id: o.id, text: this.text(o.text) })), correctOptionId: q.correctOptionId }
+					? {
+							options: q.options.map((o: Json) => ({ id: o.id, text: this.text(o.text) })),
+							correctOptionId: q.correctOptionId,
+						}
 					: {}),
 				...(q.type === 'true_false' ? { correct: q.correct } : {}),
 				...(q.type === 'short_answer' ? { acceptedAnswers: q.acceptedAnswers } : {}),
@@ -451,7 +478,10 @@ class View {
 
 function send(res: ServerResponse, status: number, body: unknown) {
 	const payload = JSON.stringify(body)
-	res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) })
+	res.writeHead(status, {
+		'content-type': 'application/json; charset=utf-8',
+		'content-length': Buffer.byteLength(payload),
+	})
 	res.end(payload)
 }
 

@@ -1,4 +1,20 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, like, lt, or, sql, type SQL } from 'drizzle-orm'
+import {
+	and,
+	asc,
+	count,
+	desc,
+	eq,
+	gt,
+	gte,
+	inArray,
+	isNotNull,
+	isNull,
+	like,
+	lt,
+	or,
+	sql,
+	type SQL,
+} from 'drizzle-orm'
 import type { Database } from './client.ts'
 import type { Role } from './schema/values.ts'
 
@@ -47,7 +63,9 @@ export async function listUsers(db: Database, filters: UserFilters) {
 		const at = sql`(SELECT c.created_at FROM users c WHERE c.id = ${id}${filters.tenantId ? sql` AND c.tenant_id = ${filters.tenantId}` : sql``})`
 		// The first bound lets both databases seek in (tenant_id, created_at); the second breaks ties by id.
 		page.push(backwards ? sql`${u.created_at} >= ${at}` : sql`${u.created_at} <= ${at}`)
-		page.push(backwards ? or(sql`${u.created_at} > ${at}`, gt(u.id, id))! : or(sql`${u.created_at} < ${at}`, lt(u.id, id))!)
+		page.push(
+			backwards ? or(sql`${u.created_at} > ${at}`, gt(u.id, id))! : or(sql`${u.created_at} < ${at}`, lt(u.id, id))!,
+		)
 	}
 	const order = backwards ? [asc(u.created_at), asc(u.id)] : [desc(u.created_at), desc(u.id)]
 	// Totals from stats_counters where one exists: counting grows with the tenant.
@@ -121,9 +139,17 @@ function listedColumns(db: Database) {
 async function firstPageCounted(db: Database, condition: SQL | undefined) {
 	const u = db.t.users
 	const columns = listedColumns(db)
-	const matching = db.orm.select(columns).from(u).where(condition).orderBy(desc(u.created_at), desc(u.id)).limit(COUNT_CAP + 1).as('matching')
+	const matching = db.orm
+		.select(columns)
+		.from(u)
+		.where(condition)
+		.orderBy(desc(u.created_at), desc(u.id))
+		.limit(COUNT_CAP + 1)
+		.as('matching')
 	// The same columns, read from the subquery.
-	const outer = Object.fromEntries(Object.keys(columns).map((name) => [name, matching[name as keyof typeof columns]])) as { [K in keyof typeof columns]: (typeof matching)[K] }
+	const outer = Object.fromEntries(
+		Object.keys(columns).map((name) => [name, matching[name as keyof typeof columns]]),
+	) as { [K in keyof typeof columns]: (typeof matching)[K] }
 	const rows = await db.orm
 		.select({ ...outer, total: sql<number>`count(*) over ()`.mapWith(Number) })
 		.from(matching)
@@ -135,7 +161,12 @@ async function firstPageCounted(db: Database, condition: SQL | undefined) {
 /** Rows matching, counted up to COUNT_CAP + 1: a broad search over a large tenant stops there. */
 async function cappedCount(db: Database, condition: SQL | undefined) {
 	const u = db.t.users
-	const matching = db.orm.select({ one: sql`1` }).from(u).where(condition).limit(COUNT_CAP + 1).as('matching')
+	const matching = db.orm
+		.select({ one: sql`1` })
+		.from(u)
+		.where(condition)
+		.limit(COUNT_CAP + 1)
+		.as('matching')
 	const [{ n }] = await db.orm.select({ n: count() }).from(matching)
 	return Number(n)
 }
@@ -158,12 +189,23 @@ async function tenantCounter(db: Database, tenantId: string, metric: string, cou
 	const [row] = await db.orm
 		.select({ n: c.n })
 		.from(c)
-		.where(and(eq(c.tenant_id, tenantId), eq(c.course_slug, courseSlug), eq(c.entry_slug, ''), eq(c.metric, metric), eq(c.bucket, 0)))
+		.where(
+			and(
+				eq(c.tenant_id, tenantId),
+				eq(c.course_slug, courseSlug),
+				eq(c.entry_slug, ''),
+				eq(c.metric, metric),
+				eq(c.bucket, 0),
+			),
+		)
 	return row?.n ?? 0
 }
 
 async function countedTotal(db: Database, tenantId: string, counter: { plus: string; minus?: string }) {
-	const [plus, minus] = await Promise.all([tenantCounter(db, tenantId, counter.plus), counter.minus ? tenantCounter(db, tenantId, counter.minus) : 0])
+	const [plus, minus] = await Promise.all([
+		tenantCounter(db, tenantId, counter.plus),
+		counter.minus ? tenantCounter(db, tenantId, counter.minus) : 0,
+	])
 	return plus - minus
 }
 
@@ -187,14 +229,21 @@ export async function adminCounts(db: Database, tenantId: string | null) {
 		db.orm
 			.select({ metric: c.metric, n: sql<number>`sum(${c.n})` })
 			.from(c)
-			.where(and(tenantId ? eq(c.tenant_id, tenantId) : undefined, inArray(c.metric, ['users', 'enrolled', 'attempts'])))
+			.where(
+				and(tenantId ? eq(c.tenant_id, tenantId) : undefined, inArray(c.metric, ['users', 'enrolled', 'attempts'])),
+			)
 			.groupBy(c.metric),
 		db.orm.select({ n: count() }).from(t),
 		// Platform accounts (super_admin) belong to no tenant, so no counter holds them.
 		tenantId ? [{ n: 0 }] : db.orm.select({ n: count() }).from(u).where(isNull(u.tenant_id)),
 	])
 	const sum = (metric: string) => Number(rows.find((r) => r.metric === metric)?.n ?? 0)
-	return { users: sum('users') + Number(platformUsers.n), enrollments: sum('enrolled'), attempts: sum('attempts'), tenants: Number(tenants.n) }
+	return {
+		users: sum('users') + Number(platformUsers.n),
+		enrollments: sum('enrolled'),
+		attempts: sum('attempts'),
+		tenants: Number(tenants.n),
+	}
 }
 
 export interface AuditFilters {
@@ -241,7 +290,14 @@ export async function courseRoster(db: Database, tenantId: string, courseSlug: s
 	const { enrollments: e, users: u, entry_progress: p, quiz_attempts: q } = db.t
 	const where = and(eq(e.tenant_id, tenantId), eq(e.course_slug, courseSlug))
 	const query = db.orm
-		.select({ userId: u.id, name: u.name, email: u.email, status: e.status, enrolledAt: e.enrolled_at, completedAt: e.completed_at })
+		.select({
+			userId: u.id,
+			name: u.name,
+			email: u.email,
+			status: e.status,
+			enrolledAt: e.enrolled_at,
+			completedAt: e.completed_at,
+		})
 		.from(e)
 		.innerJoin(u, eq(u.id, e.user_id))
 		.where(where)
@@ -260,7 +316,14 @@ export async function courseRoster(db: Database, tenantId: string, courseSlug: s
 				db.orm
 					.select({ userId: p.user_id, entrySlug: p.entry_slug })
 					.from(p)
-					.where(and(eq(p.tenant_id, tenantId), eq(p.course_slug, courseSlug), isNotNull(p.completed_at), inArray(p.user_id, chunk))),
+					.where(
+						and(
+							eq(p.tenant_id, tenantId),
+							eq(p.course_slug, courseSlug),
+							isNotNull(p.completed_at),
+							inArray(p.user_id, chunk),
+						),
+					),
 			),
 		),
 		Promise.all(
@@ -281,7 +344,10 @@ export async function courseRoster(db: Database, tenantId: string, courseSlug: s
  */
 export async function courseEntryStats(db: Database, tenantId: string, courseSlug: string) {
 	const c = db.t.stats_counters
-	const rows = await db.orm.select().from(c).where(and(eq(c.tenant_id, tenantId), eq(c.course_slug, courseSlug)))
+	const rows = await db.orm
+		.select()
+		.from(c)
+		.where(and(eq(c.tenant_id, tenantId), eq(c.course_slug, courseSlug)))
 	const of = (metric: string) => rows.filter((r) => r.metric === metric && r.n > 0)
 	return {
 		completions: of('completed').map((r) => ({ entrySlug: r.entry_slug, completed: r.n })),

@@ -40,13 +40,18 @@ export interface Database {
 // connect (57P01-57P03 shutdown, cannot connect now; 53300 too many connections; 3D000 no such
 // database; 28xxx authentication), the bounded waits giving up (55P03 lock_timeout, 57014
 // statement_timeout: docs/decisions/0017-faults.md), SQLite's can't-open, I/O and busy errors.
-const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08\w{3}|57P0[123]|53300|3D000|28\w{3}|55P03|57014|SQLITE_CANTOPEN|SQLITE_IOERR\w*|SQLITE_BUSY)$/
+const UNAVAILABLE_CODES =
+	/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08\w{3}|57P0[123]|53300|3D000|28\w{3}|55P03|57014|SQLITE_CANTOPEN|SQLITE_IOERR\w*|SQLITE_BUSY)$/
 // 55000 is a broad class; as a connection refusal it is a database that does not allow connections.
 const REFUSED_CONNECTION = /not currently accepting connections/
 
 /** Whether an error (or one it wraps, as drizzle's query errors do) says the database is out of reach, not that a query was wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-	for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+	for (
+		let e = error, depth = 0;
+		e && typeof e === 'object' && depth < 5;
+		e = (e as { cause?: unknown }).cause, depth++
+	) {
 		const code = (e as { code?: unknown }).code
 		if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) return true
 		if (code === '55000' && REFUSED_CONNECTION.test(String((e as { message?: unknown }).message))) return true
@@ -56,7 +61,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** Whether an error (or one it wraps) is a unique key refusing a duplicate: PostgreSQL 23505, SQLite's UNIQUE constraint. */
 export function isUniqueViolation(error: unknown): boolean {
-	for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+	for (
+		let e = error, depth = 0;
+		e && typeof e === 'object' && depth < 5;
+		e = (e as { cause?: unknown }).cause, depth++
+	) {
 		const code = (e as { code?: unknown }).code
 		if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return true
 	}
@@ -132,11 +141,14 @@ function boundAcquire(client: postgres.Sql, ms: number): postgres.Sql {
 					const body = args.pop() as (sql: postgres.TransactionSql) => unknown
 					let started = false
 					let abandoned = false
-					const transaction = (target.begin as (...a: unknown[]) => Promise<unknown>)(...args, (sql: postgres.TransactionSql) => {
-						if (abandoned) throw acquireTimeout()
-						started = true
-						return body(sql)
-					})
+					const transaction = (target.begin as (...a: unknown[]) => Promise<unknown>)(
+						...args,
+						(sql: postgres.TransactionSql) => {
+							if (abandoned) throw acquireTimeout()
+							started = true
+							return body(sql)
+						},
+					)
 					return new Promise((resolve, reject) => {
 						const timer = setTimeout(() => {
 							if (started) return
@@ -171,7 +183,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
 			onnotice: () => {},
 			...POSTGRES_TIMEOUTS,
 		})
-		const orm = drizzlePg(boundAcquire(client, options.acquireTimeoutMs ?? POSTGRES_ACQUIRE_TIMEOUT_MS), { schema: pgSchema, logger })
+		const orm = drizzlePg(boundAcquire(client, options.acquireTimeoutMs ?? POSTGRES_ACQUIRE_TIMEOUT_MS), {
+			schema: pgSchema,
+			logger,
+		})
 		return {
 			dialect: 'pg',
 			url,

@@ -7,7 +7,15 @@ export type Invitation = Database['t']['invitations']['$inferSelect']
 
 export async function insertInvitation(
 	db: Database,
-	input: { tenantId: string; email: string; role: 'student' | 'course_admin' | 'tenant_admin'; courseSlug?: string | null; tokenHash: string; invitedBy: string | null; expiresAt: Date },
+	input: {
+		tenantId: string
+		email: string
+		role: 'student' | 'course_admin' | 'tenant_admin'
+		courseSlug?: string | null
+		tokenHash: string
+		invitedBy: string | null
+		expiresAt: Date
+	},
 ) {
 	const [row] = await db.orm
 		.insert(db.t.invitations)

@@ -14,7 +14,13 @@ export interface Scope {
 
 /** The key columns of a new per-user, per-entry row (progress, attempts). */
 function entryRow(scope: Scope, courseSlug: string, entrySlug: string) {
-	return { id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, entry_slug: entrySlug }
+	return {
+		id: newId(),
+		tenant_id: scope.tenantId,
+		user_id: scope.userId,
+		course_slug: courseSlug,
+		entry_slug: entrySlug,
+	}
 }
 
 export async function findEnrollment(db: Database, scope: Scope, courseSlug: string) {
@@ -26,7 +32,13 @@ const enrollmentOf = preparedFor((db) => {
 	return db.orm
 		.select()
 		.from(e)
-		.where(and(eq(e.tenant_id, sql.placeholder('tenantId')), eq(e.user_id, sql.placeholder('userId')), eq(e.course_slug, sql.placeholder('courseSlug'))))
+		.where(
+			and(
+				eq(e.tenant_id, sql.placeholder('tenantId')),
+				eq(e.user_id, sql.placeholder('userId')),
+				eq(e.course_slug, sql.placeholder('courseSlug')),
+			),
+		)
 		.limit(1)
 		.prepare('enrollment_of')
 })
@@ -48,7 +60,14 @@ export async function putEnrollment(db: Database, scope: Scope, courseSlug: stri
 	const now = new Date()
 	const [row] = await db.orm
 		.insert(db.t.enrollments)
-		.values({ id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, status, enrolled_at: now })
+		.values({
+			id: newId(),
+			tenant_id: scope.tenantId,
+			user_id: scope.userId,
+			course_slug: courseSlug,
+			status,
+			enrolled_at: now,
+		})
 		.onConflictDoUpdate({
 			target: [db.t.enrollments.tenant_id, db.t.enrollments.user_id, db.t.enrollments.course_slug],
 			set: { status },
@@ -68,7 +87,14 @@ export function* enrollSteps(db: Tx, scope: Scope, courseSlug: string, now = new
 	const [created] = yield* step(
 		db.orm
 			.insert(e)
-			.values({ id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, status: 'active', enrolled_at: now })
+			.values({
+				id: newId(),
+				tenant_id: scope.tenantId,
+				user_id: scope.userId,
+				course_slug: courseSlug,
+				status: 'active',
+				enrolled_at: now,
+			})
 			.onConflictDoNothing({ target: [e.tenant_id, e.user_id, e.course_slug] })
 			.returning(),
 	)
@@ -77,7 +103,14 @@ export function* enrollSteps(db: Tx, scope: Scope, courseSlug: string, now = new
 		db.orm
 			.update(e)
 			.set({ status: 'active', enrolled_at: now, completed_at: null })
-			.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug), eq(e.status, 'cancelled')))
+			.where(
+				and(
+					eq(e.tenant_id, scope.tenantId),
+					eq(e.user_id, scope.userId),
+					eq(e.course_slug, courseSlug),
+					eq(e.status, 'cancelled'),
+				),
+			)
 			.returning(),
 	)
 	if (revived) return { enrollment: revived, change: 'reactivated' as const }
@@ -102,7 +135,13 @@ const progressIn = preparedFor((db) => {
 	return db.orm
 		.select()
 		.from(p)
-		.where(and(eq(p.tenant_id, sql.placeholder('tenantId')), eq(p.user_id, sql.placeholder('userId')), eq(p.course_slug, sql.placeholder('courseSlug'))))
+		.where(
+			and(
+				eq(p.tenant_id, sql.placeholder('tenantId')),
+				eq(p.user_id, sql.placeholder('userId')),
+				eq(p.course_slug, sql.placeholder('courseSlug')),
+			),
+		)
 		.prepare('progress_in')
 })
 
@@ -158,7 +197,13 @@ const recentAttemptsOf = preparedFor((db) => {
 	return db.orm
 		.select()
 		.from(q)
-		.where(and(eq(q.tenant_id, sql.placeholder('tenantId')), eq(q.user_id, sql.placeholder('userId')), isNotNull(q.submitted_at)))
+		.where(
+			and(
+				eq(q.tenant_id, sql.placeholder('tenantId')),
+				eq(q.user_id, sql.placeholder('userId')),
+				isNotNull(q.submitted_at),
+			),
+		)
 		.orderBy(desc(q.submitted_at))
 		.limit(sql.placeholder('limit'))
 		.prepare('recent_attempts_of')
@@ -185,19 +230,42 @@ export interface AttemptInput {
  * learner who was told it failed, or pressed twice, never spends a second
  * attempt on it. Null when no attempts remain.
  */
-export function* recordAttemptSteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string, maxAttempts: number, input: AttemptInput) {
+export function* recordAttemptSteps(
+	db: Tx,
+	scope: Scope,
+	courseSlug: string,
+	entrySlug: string,
+	maxAttempts: number,
+	input: AttemptInput,
+) {
 	const q = db.t.quiz_attempts
-	const where = and(eq(q.tenant_id, scope.tenantId), eq(q.user_id, scope.userId), eq(q.course_slug, courseSlug), eq(q.entry_slug, entrySlug))
+	const where = and(
+		eq(q.tenant_id, scope.tenantId),
+		eq(q.user_id, scope.userId),
+		eq(q.course_slug, courseSlug),
+		eq(q.entry_slug, entrySlug),
+	)
 	function* stored() {
 		if (!input.id) return null
-		const [row] = yield* step(db.orm.select().from(q).where(and(where, eq(q.id, input.id))).limit(1))
+		const [row] = yield* step(
+			db.orm
+				.select()
+				.from(q)
+				.where(and(where, eq(q.id, input.id)))
+				.limit(1),
+		)
 		return row ?? null
 	}
 	const earlier = yield* stored()
 	if (earlier) return { attempt: earlier, replayed: true }
 	// Each lost race means another attempt was stored, so this ends within maxAttempts + 1 rounds.
 	for (let round = 0; round <= maxAttempts; round++) {
-		const [{ highest }] = yield* step(db.orm.select({ highest: max(q.attempt_number) }).from(q).where(where))
+		const [{ highest }] = yield* step(
+			db.orm
+				.select({ highest: max(q.attempt_number) })
+				.from(q)
+				.where(where),
+		)
 		const next = (highest ?? 0) + 1
 		if (next > maxAttempts) return null
 		const now = new Date()
@@ -226,8 +294,18 @@ export function* recordAttemptSteps(db: Tx, scope: Scope, courseSlug: string, en
 	return null
 }
 
-export async function recordAttempt(db: Database, scope: Scope, courseSlug: string, entrySlug: string, maxAttempts: number, input: AttemptInput) {
-	return (await runSteps(db, (tx) => recordAttemptSteps(tx, scope, courseSlug, entrySlug, maxAttempts, input)))?.attempt ?? null
+export async function recordAttempt(
+	db: Database,
+	scope: Scope,
+	courseSlug: string,
+	entrySlug: string,
+	maxAttempts: number,
+	input: AttemptInput,
+) {
+	return (
+		(await runSteps(db, (tx) => recordAttemptSteps(tx, scope, courseSlug, entrySlug, maxAttempts, input)))?.attempt ??
+		null
+	)
 }
 
 function* markEntryCompleteRowSteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string, at: Date) {
@@ -242,7 +320,13 @@ function* markEntryCompleteRowSteps(db: Tx, scope: Scope, courseSlug: string, en
 	return row
 }
 
-export function markEntryCompleteRow(db: Database, scope: Scope, courseSlug: string, entrySlug: string, at = new Date()) {
+export function markEntryCompleteRow(
+	db: Database,
+	scope: Scope,
+	courseSlug: string,
+	entrySlug: string,
+	at = new Date(),
+) {
 	return runSteps(db, (tx) => markEntryCompleteRowSteps(tx, scope, courseSlug, entrySlug, at))
 }
 
@@ -252,7 +336,14 @@ export function markEntryCompleteRow(db: Database, scope: Scope, courseSlug: str
  * the steps of one transaction, so a completion the learner earned is never
  * stored without what it completes.
  */
-export function* completeEntrySteps(db: Tx, scope: Scope, courseSlug: string, entrySlugs: string[], entrySlug: string, at = new Date()) {
+export function* completeEntrySteps(
+	db: Tx,
+	scope: Scope,
+	courseSlug: string,
+	entrySlugs: string[],
+	entrySlug: string,
+	at = new Date(),
+) {
 	yield* markEntryCompleteRowSteps(db, scope, courseSlug, entrySlug, at)
 	const p = db.t.entry_progress
 	const rows = yield* step(
@@ -269,11 +360,25 @@ export function* completeEntrySteps(db: Tx, scope: Scope, courseSlug: string, en
 		db.orm
 			.update(e)
 			.set({ status: 'completed', completed_at: at })
-			.where(and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug), eq(e.status, 'active')))
+			.where(
+				and(
+					eq(e.tenant_id, scope.tenantId),
+					eq(e.user_id, scope.userId),
+					eq(e.course_slug, courseSlug),
+					eq(e.status, 'active'),
+				),
+			)
 			.returning({ id: e.id }),
 	)
 	if (completed) {
-		yield* auditSteps(db, { actorUserId: scope.userId, action: 'enrollment.completed', targetKind: 'enrollment', targetId: completed.id, tenantId: scope.tenantId, metadata: { courseSlug } })
+		yield* auditSteps(db, {
+			actorUserId: scope.userId,
+			action: 'enrollment.completed',
+			targetKind: 'enrollment',
+			targetId: completed.id,
+			tenantId: scope.tenantId,
+			metadata: { courseSlug },
+		})
 	}
 	return { courseDone }
 }
@@ -283,7 +388,13 @@ export function* assignCourseAdminSteps(db: Tx, scope: Scope, courseSlug: string
 	yield* step(
 		db.orm
 			.insert(a)
-			.values({ id: newId(), tenant_id: scope.tenantId, user_id: scope.userId, course_slug: courseSlug, assigned_by: assignedBy })
+			.values({
+				id: newId(),
+				tenant_id: scope.tenantId,
+				user_id: scope.userId,
+				course_slug: courseSlug,
+				assigned_by: assignedBy,
+			})
 			.onConflictDoNothing({ target: [a.user_id, a.tenant_id, a.course_slug] })
 			.returning({ id: a.id }),
 	)

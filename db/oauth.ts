@@ -39,7 +39,10 @@ export async function linkIdentity(db: Database, link: IdentityLink) {
 			avatar_url: link.avatarUrl,
 			created_at: new Date(),
 		})
-		.onConflictDoUpdate({ target: [o.tenant_id, o.provider, o.provider_account_id], set: { avatar_url: link.avatarUrl } })
+		.onConflictDoUpdate({
+			target: [o.tenant_id, o.provider, o.provider_account_id],
+			set: { avatar_url: link.avatarUrl },
+		})
 }
 
 /** The picture of the user's most recently linked identity that has one. */

@@ -15,7 +15,13 @@ export const DEMO_TENANTS = {
 	initech: { slug: 'initech', name: 'Initech Learning', status: 'suspended' },
 } as const
 
-type DemoUser = { tenant: keyof typeof DEMO_TENANTS | null; email: string; role: Role; name: string; deactivated?: boolean }
+type DemoUser = {
+	tenant: keyof typeof DEMO_TENANTS | null
+	email: string
+	role: Role
+	name: string
+	deactivated?: boolean
+}
 
 export const DEMO_USERS: DemoUser[] = [
 	{ tenant: null, email: 'root@platform.test', role: 'super_admin', name: 'Platform Root' },
@@ -52,7 +58,12 @@ export async function seedDemoData(db: Database, password: string) {
 		users[`${u.tenant ?? 'platform'}:${u.email}`] = user
 	}
 	const acme = tenants.acme.id
-	await assignCourseAdmin(db, { tenantId: acme, userId: users['acme:author@acme.test'].id }, 'intro-to-web', users['acme:admin@acme.test'].id)
+	await assignCourseAdmin(
+		db,
+		{ tenantId: acme, userId: users['acme:author@acme.test'].id },
+		'intro-to-web',
+		users['acme:admin@acme.test'].id,
+	)
 	const learner = { tenantId: acme, userId: users['acme:learner@acme.test'].id }
 	await putEnrollment(db, learner, 'intro-to-web', 'active')
 	await markEntryCompleteRow(db, learner, 'intro-to-web', 'what-is-http', new Date('2026-10-01T10:00:00Z'))

@@ -37,7 +37,10 @@ export async function insertSession(db: Database, input: SessionInput, now = new
 }
 
 /** A session with its user, in one read: what every signed-in request checks. */
-export async function findSessionWithUser(db: Database, id: string): Promise<{ session: SessionRow; user: User } | null> {
+export async function findSessionWithUser(
+	db: Database,
+	id: string,
+): Promise<{ session: SessionRow; user: User } | null> {
 	if (id.includes('\u0000')) return null
 	const [row] = await sessionWithUser(db).execute({ id })
 	return row ?? null
@@ -54,13 +57,19 @@ const sessionWithUser = preparedFor((db) =>
 
 /** Pushes the idle expiry out (never past the absolute one). */
 export async function renewSession(db: Database, id: string, idleExpiresAt: Date) {
-	await db.orm.update(db.t.sessions).set({ idle_expires_at: idleExpiresAt }).where(and(eq(db.t.sessions.id, id), isNull(db.t.sessions.revoked_at)))
+	await db.orm
+		.update(db.t.sessions)
+		.set({ idle_expires_at: idleExpiresAt })
+		.where(and(eq(db.t.sessions.id, id), isNull(db.t.sessions.revoked_at)))
 }
 
 /** Ends one session on the server: its cookie, wherever it is kept, signs nobody in again. */
 export async function revokeSession(db: Database, id: string, now = new Date()) {
 	const s = db.t.sessions
-	await db.orm.update(s).set({ revoked_at: now }).where(and(eq(s.id, id), isNull(s.revoked_at)))
+	await db.orm
+		.update(s)
+		.set({ revoked_at: now })
+		.where(and(eq(s.id, id), isNull(s.revoked_at)))
 }
 
 /** Forgets the user's sessions that can no longer be used (expired or revoked), at each new sign-in. */
@@ -68,5 +77,10 @@ export async function pruneSessions(db: Database, userId: string, now = new Date
 	const s = db.t.sessions
 	await db.orm
 		.delete(s)
-		.where(and(eq(s.user_id, userId), or(lt(s.expires_at, now), lt(s.idle_expires_at, now), sql`${s.revoked_at} IS NOT NULL`)))
+		.where(
+			and(
+				eq(s.user_id, userId),
+				or(lt(s.expires_at, now), lt(s.idle_expires_at, now), sql`${s.revoked_at} IS NOT NULL`),
+			),
+		)
 }

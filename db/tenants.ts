@@ -61,7 +61,16 @@ export async function createTenant(db: Database, input: { slug: string; name: st
 	const now = new Date()
 	const [row] = await db.orm
 		.insert(db.t.tenants)
-		.values({ id: newId(), slug: input.slug, name: input.name, custom_domain: input.custom_domain, status: 'active', feature_flags_json: {}, created_at: now, updated_at: now })
+		.values({
+			id: newId(),
+			slug: input.slug,
+			name: input.name,
+			custom_domain: input.custom_domain,
+			status: 'active',
+			feature_flags_json: {},
+			created_at: now,
+			updated_at: now,
+		})
 		.onConflictDoNothing()
 		.returning()
 	return row ?? null
@@ -83,7 +92,12 @@ export async function setTenantStatus(db: Database, id: string, status: TenantSt
  * saves of other courses, and flags changed since this process read the
  * tenant, are kept (a JSON written back from a cached copy lost them).
  */
-export async function setCourseFlags(db: Database, tenantId: string, courseSlug: string, flags: Record<string, boolean>) {
+export async function setCourseFlags(
+	db: Database,
+	tenantId: string,
+	courseSlug: string,
+	flags: Record<string, boolean>,
+) {
 	const t = db.t.tenants
 	const value = JSON.stringify(flags)
 	const merged =

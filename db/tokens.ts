@@ -6,10 +6,20 @@ import type { TokenType } from './schema/values.ts'
 
 export type VerificationToken = Database['t']['verification_tokens']['$inferSelect']
 
-export async function insertToken(db: Database, input: { userId: string; type: TokenType; tokenHash: string; expiresAt: Date }) {
+export async function insertToken(
+	db: Database,
+	input: { userId: string; type: TokenType; tokenHash: string; expiresAt: Date },
+) {
 	const [row] = await db.orm
 		.insert(db.t.verification_tokens)
-		.values({ id: newId(), user_id: input.userId, type: input.type, token_hash: input.tokenHash, expires_at: input.expiresAt, created_at: new Date() })
+		.values({
+			id: newId(),
+			user_id: input.userId,
+			type: input.type,
+			token_hash: input.tokenHash,
+			expires_at: input.expiresAt,
+			created_at: new Date(),
+		})
 		.returning()
 	return row
 }
@@ -51,13 +61,27 @@ export function findTokenByHash(db: Database, tokenHash: string, type: TokenType
  * consumers exactly one gets the row back and the rest get null. With a
  * scope, a token of another tenant's user is neither found nor used.
  */
-export function* consumeTokenByHashSteps(db: Tx, tokenHash: string, type: TokenType, now = new Date(), scope?: TokenScope) {
+export function* consumeTokenByHashSteps(
+	db: Tx,
+	tokenHash: string,
+	type: TokenType,
+	now = new Date(),
+	scope?: TokenScope,
+) {
 	const t = db.t.verification_tokens
 	const [row] = yield* step(
 		db.orm
 			.update(t)
 			.set({ used_at: now })
-			.where(and(eq(t.token_hash, tokenHash), eq(t.type, type), isNull(t.used_at), gt(t.expires_at, now), ownedBy(db, scope)))
+			.where(
+				and(
+					eq(t.token_hash, tokenHash),
+					eq(t.type, type),
+					isNull(t.used_at),
+					gt(t.expires_at, now),
+					ownedBy(db, scope),
+				),
+			)
 			.returning(),
 	)
 	return row ?? null
@@ -70,7 +94,13 @@ export function* consumeTokenByHashSteps(db: Tx, tokenHash: string, type: TokenT
  */
 export function* retireTokensSteps(db: Tx, userId: string, now = new Date()) {
 	const t = db.t.verification_tokens
-	yield* step(db.orm.update(t).set({ used_at: now }).where(and(eq(t.user_id, userId), isNull(t.used_at))).returning({ id: t.id }))
+	yield* step(
+		db.orm
+			.update(t)
+			.set({ used_at: now })
+			.where(and(eq(t.user_id, userId), isNull(t.used_at)))
+			.returning({ id: t.id }),
+	)
 }
 
 export function retireTokens(db: Database, userId: string, now = new Date()) {

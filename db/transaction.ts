@@ -29,9 +29,12 @@ export function* step<T>(query: PromiseLike<T>): Generator<Query<T>, T, T> {
  * anything but their queries; they may branch and loop freely.
  */
 export async function inTransaction<T>(db: Database, steps: (tx: Tx) => Steps<T>): Promise<T> {
-	if (db.dialect === 'pg') return db.orm.transaction((orm) => drive(steps({ ...db, orm: orm as unknown as Database['orm'] })))
+	if (db.dialect === 'pg')
+		return db.orm.transaction((orm) => drive(steps({ ...db, orm: orm as unknown as Database['orm'] })))
 	const sqlite = db.orm as unknown as BetterSQLite3Database
-	return sqlite.transaction((orm) => driveSync(steps({ ...db, orm: orm as unknown as Database['orm'] })), { behavior: 'immediate' })
+	return sqlite.transaction((orm) => driveSync(steps({ ...db, orm: orm as unknown as Database['orm'] })), {
+		behavior: 'immediate',
+	})
 }
 
 /** Runs the steps one query after another, outside a transaction (a write of one statement, or one that needs none). */

@@ -21,7 +21,9 @@ export function* findUserByEmailSteps(db: Tx, tenantId: string | null, email: st
 		db.orm
 			.select()
 			.from(users)
-			.where(and(tenantId ? eq(users.tenant_id, tenantId) : isNull(users.tenant_id), eq(users.email, normalizeEmail(email))))
+			.where(
+				and(tenantId ? eq(users.tenant_id, tenantId) : isNull(users.tenant_id), eq(users.email, normalizeEmail(email))),
+			)
 			.limit(1),
 	)
 	return (row as User | undefined) ?? null
@@ -105,7 +107,9 @@ export function createUser(db: Database, input: UserInput): Promise<User> {
 	return runSteps(db, (tx) => createUserSteps(tx, input)) as Promise<User>
 }
 
-type UserValues = Partial<Pick<User, 'password_hash' | 'email' | 'name' | 'locale' | 'role' | 'email_verified_at' | 'deactivated_at'>>
+type UserValues = Partial<
+	Pick<User, 'password_hash' | 'email' | 'name' | 'locale' | 'role' | 'email_verified_at' | 'deactivated_at'>
+>
 
 /** Updates columns of one user and, where asked, invalidates every session of theirs. */
 export function* updateUserSteps(db: Tx, id: string, values: UserValues, options: { bumpTokenVersion?: boolean } = {}) {

@@ -20,7 +20,9 @@ function walk(dir) {
 		else if (TEXT.test(name)) {
 			const body = readFileSync(path)
 			if (body.length < MIN_BYTES) continue
-			const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+			const br = brotliCompressSync(body, {
+				params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+			})
 			writeFileSync(`${path}.br`, br)
 			writeFileSync(`${path}.gz`, gzipSync(body, { level: 9 }))
 			files++
@@ -30,4 +32,6 @@ function walk(dir) {
 	}
 }
 walk(ROOT)
-console.log(`compressed ${files} client assets: ${(before / 1024).toFixed(0)} KB, ${(after / 1024).toFixed(0)} KB as brotli`)
+console.log(
+	`compressed ${files} client assets: ${(before / 1024).toFixed(0)} KB, ${(after / 1024).toFixed(0)} KB as brotli`,
+)

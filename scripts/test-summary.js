@@ -36,7 +36,8 @@ if (existsSync('.tmp/hostile')) {
 } else console.log('hostile: no report')
 
 // tests/faults writes one line per fault and database: .tmp/faults/<fault>.<dialect>.txt
-if (existsSync('.tmp/faults')) for (const file of readdirSync('.tmp/faults').sort()) console.log(readFileSync(`.tmp/faults/${file}`, 'utf8'))
+if (existsSync('.tmp/faults'))
+	for (const file of readdirSync('.tmp/faults').sort()) console.log(readFileSync(`.tmp/faults/${file}`, 'utf8'))
 else console.log('faults: no report')
 
 // tests/integration/wire.test.ts: one table per database (the same bytes on both; SQLite's is printed)

@@ -19,7 +19,12 @@ import { parseEnv, EnvError, type Env } from '#app/utils/env.server.ts'
 import { createTagStore } from '#app/utils/cache-tags.server.ts'
 import { createMailer } from '#app/utils/email.server.ts'
 import { errorCodeFor, jsonError } from '#app/utils/errors.ts'
-import { createMemoryDriver, createRedisDriver, createUpstashDriver, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
+import {
+	createMemoryDriver,
+	createRedisDriver,
+	createUpstashDriver,
+	type RateLimitDriver,
+} from '#app/utils/rate-limit.server.ts'
 import { negotiateLocale } from '#app/utils/locale.server.ts'
 import { i18n } from '#app/i18n/index.ts'
 import { PREFIXED_LOCALES, splitLocalePath } from '#app/i18n/locales.ts'
@@ -77,15 +82,31 @@ export function createApp(options: AppOptions) {
 	const build = serverBuild as ServerBuild
 	// One route table for every locale (app/routes.ts): a prefixed locale's pages are the same routes
 	// under its basename (/es/learn is /learn), without the platform routes, whose URLs take no prefix.
-	const pages = <T,>(routes: Record<string, T>) => Object.fromEntries(Object.entries(routes).filter(([id]) => !id.startsWith('platform/')))
-	const prefixedBuild = { ...build, routes: pages(build.routes), assets: { ...build.assets, routes: pages(build.assets.routes) } }
-	const handlers = new Map<string, ReturnType<typeof createRequestHandler>>(PREFIXED_LOCALES.map((locale) => [locale, createRequestHandler({ ...prefixedBuild, basename: `/${locale}` }, 'production')]))
+	const pages = <T>(routes: Record<string, T>) =>
+		Object.fromEntries(Object.entries(routes).filter(([id]) => !id.startsWith('platform/')))
+	const prefixedBuild = {
+		...build,
+		routes: pages(build.routes),
+		assets: { ...build.assets, routes: pages(build.assets.routes) },
+	}
+	const handlers = new Map<string, ReturnType<typeof createRequestHandler>>(
+		PREFIXED_LOCALES.map((locale) => [
+			locale,
+			createRequestHandler({ ...prefixedBuild, basename: `/${locale}` }, 'production'),
+		]),
+	)
 	const handleUnprefixed = createRequestHandler(build, 'production')
-	const assets = sirv(options.clientDir ?? resolve('build/client'), { immutable: true, maxAge: 31536000, gzip: true, brotli: true })
+	const assets = sirv(options.clientDir ?? resolve('build/client'), {
+		immutable: true,
+		maxAge: 31536000,
+		gzip: true,
+		brotli: true,
+	})
 	const trustForwardedHost = env.AUTH_TRUST_HOST === 'true'
 	const configured = new URL(env.AUTH_URL)
 	// Over https, browsers remember to never use plain http for this host.
-	const baseHeaders = configured.protocol === 'https:' ? { ...SECURITY_HEADERS, 'strict-transport-security': HSTS } : SECURITY_HEADERS
+	const baseHeaders =
+		configured.protocol === 'https:' ? { ...SECURITY_HEADERS, 'strict-transport-security': HSTS } : SECURITY_HEADERS
 	const afterResponse = createDeferredWork()
 	const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL) : null
 	const rateLimit =
@@ -114,12 +135,20 @@ export function createApp(options: AppOptions) {
 		const reply = (response: Response) => {
 			// A token in the URL never leaves in a Referer header, not even to this site's own assets;
 			// nor one carried in a callbackUrl (a token page's sign-in redirect).
-			if (TOKEN_PAGE.test(localized.path) || /[?&]callbackUrl=/.test(target.search)) response.headers.set('referrer-policy', 'no-referrer')
+			if (TOKEN_PAGE.test(localized.path) || /[?&]callbackUrl=/.test(target.search))
+				response.headers.set('referrer-policy', 'no-referrer')
 			return send(req, res, response)
 		}
 		// Refused before routing: the JSON envelope under /api/, else a branded page.
-		const refuse = (status: number, error: string, page: { title: string; message: string }, headers: Record<string, string> = {}) => {
-			const response = isApi(path) ? jsonError(status, errorCodeFor(status), error) : statusPage({ status, ...page, lang: locale })
+		const refuse = (
+			status: number,
+			error: string,
+			page: { title: string; message: string },
+			headers: Record<string, string> = {},
+		) => {
+			const response = isApi(path)
+				? jsonError(status, errorCodeFor(status), error)
+				: statusPage({ status, ...page, lang: locale })
 			for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
 			return reply(response)
 		}
@@ -127,7 +156,12 @@ export function createApp(options: AppOptions) {
 
 		if (target.kind === 'refused') {
 			return target.status === 405
-				? refuse(405, 'Method not allowed', { title: text.refusedTitle, message: text.methodNotAllowed }, { allow: ALLOWED_METHODS })
+				? refuse(
+						405,
+						'Method not allowed',
+						{ title: text.refusedTitle, message: text.methodNotAllowed },
+						{ allow: ALLOWED_METHODS },
+					)
 				: refuse(400, 'Bad request', { title: text.refusedTitle, message: text.badRequest })
 		}
 
@@ -146,7 +180,11 @@ export function createApp(options: AppOptions) {
 		// Another spelling of a path (dot segments, doubled or trailing slashes, escapes) is sent to
 		// the one the rules below are written for; the token it may carry stays out of Referer.
 		if (target.kind === 'redirect') {
-			return send(req, res, new Response(null, { status: 308, headers: { location: target.location, 'referrer-policy': 'no-referrer' } }))
+			return send(
+				req,
+				res,
+				new Response(null, { status: 308, headers: { location: target.location, 'referrer-policy': 'no-referrer' } }),
+			)
 		}
 		if (path.startsWith('/assets/')) {
 			// sirv picks its precompressed file by substring and ignores q-values: it is told the negotiated one.
@@ -193,7 +231,11 @@ export function createApp(options: AppOptions) {
 
 		// Visitors without a session get public pages from the page cache.
 		const cacheKey = pageCache.keyFor(req.method, url, host, locale, cookies)
-		const conditional = { method: req.method, ifNoneMatch: req.headers['if-none-match'], acceptEncoding: req.headers['accept-encoding'] }
+		const conditional = {
+			method: req.method,
+			ifNoneMatch: req.headers['if-none-match'],
+			acceptEncoding: req.headers['accept-encoding'],
+		}
 		const cached = cacheKey ? pageCache.lookup(cacheKey) : null
 		if (cached) return sendCached(res, pageCache.respond(cached, conditional, 'hit'))
 		// The content tags this render reads, with their versions when read.
@@ -231,10 +273,18 @@ export function createApp(options: AppOptions) {
 				return await refuse(503, 'Service temporarily unavailable', databaseDown)
 			}
 			// Under /api/ every error is the JSON envelope, also for URLs no route matches.
-			if (isApi(path) && response.status >= 400 && !response.headers.get('content-type')?.startsWith('application/json')) {
+			if (
+				isApi(path) &&
+				response.status >= 400 &&
+				!response.headers.get('content-type')?.startsWith('application/json')
+			) {
 				await response.body?.cancel()
 				const cookies = response.headers.getSetCookie()
-				response = jsonError(response.status, errorCodeFor(response.status), response.status === 404 ? 'Not found' : 'Request refused')
+				response = jsonError(
+					response.status,
+					errorCodeFor(response.status),
+					response.status === 404 ? 'Not found' : 'Request refused',
+				)
 				// A rejected session's cookie is still cleared.
 				for (const cookie of cookies) response.headers.append('set-cookie', cookie)
 			}
@@ -313,7 +363,11 @@ const MARKDOWN_URL = /^\/(blog\/|learn\/course\/)?([a-z0-9][a-z0-9-]*)\.md$/
 // the spec's refusal page (oauth_tenant_suspended), not on the 503; and
 // security.txt stays reachable so that vulnerabilities can still be reported.
 // Whole normal-form paths, never prefixes.
-const SUSPENDED_PASSTHROUGH = [/^\/api\/auth\/callback\/[a-z]+$/, /^\/learn\/sign-in\/error$/, /^\/\.well-known\/security\.txt$/]
+const SUSPENDED_PASSTHROUGH = [
+	/^\/api\/auth\/callback\/[a-z]+$/,
+	/^\/learn\/sign-in\/error$/,
+	/^\/\.well-known\/security\.txt$/,
+]
 
 function isSafeMethod(method: string | undefined) {
 	return method === 'GET' || method === 'HEAD' || method === 'OPTIONS'
@@ -367,7 +421,9 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 	})
 	const server = createServer(app.listener)
 	server.keepAliveTimeout = 65_000
-	await new Promise<void>((resolve) => server.listen(options.port ?? options.env.PORT, options.host ?? '0.0.0.0', resolve))
+	await new Promise<void>((resolve) =>
+		server.listen(options.port ?? options.env.PORT, options.host ?? '0.0.0.0', resolve),
+	)
 	const address = server.address()
 	const port = typeof address === 'object' && address ? address.port : options.env.PORT
 	return {
@@ -416,7 +472,9 @@ const REDIS_COMMAND_TIMEOUT_MS = 250
  * Connects a node-redis client in the background (commands queue until it is
  * ready): a Redis outage at start must not stop the process; errors are logged.
  */
-function startRedis<C extends { on(event: 'error', listener: (error: Error) => void): unknown; connect(): Promise<unknown> }>(client: C) {
+function startRedis<
+	C extends { on(event: 'error', listener: (error: Error) => void): unknown; connect(): Promise<unknown> },
+>(client: C) {
 	client.on('error', (error) => log.error('redis/error', { error: describeError(error) }))
 	client.connect().catch((error) => log.error('redis/connect-failed', { error: describeError(error) }))
 	return client
@@ -435,7 +493,11 @@ export async function main(options: { clientDir?: string } = {}) {
 		throw error
 	}
 	const running = await listen({ env, clientDir: options.clientDir })
-	log.info('server/listening', { port: running.port, baseDomain: env.APP_BASE_DOMAIN, mode: process.env.NODE_ENV ?? 'unset' })
+	log.info('server/listening', {
+		port: running.port,
+		baseDomain: env.APP_BASE_DOMAIN,
+		mode: process.env.NODE_ENV ?? 'unset',
+	})
 	let stopping = false
 	const stop = async (signal: string) => {
 		if (stopping) return

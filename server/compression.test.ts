@@ -61,7 +61,9 @@ describe('compressResponse', () => {
 		const body = new ReadableStream<Uint8Array>({
 			pull(controller) {
 				state.pulls++
-				controller.enqueue(new TextEncoder().encode(Array.from({ length: 8192 }, () => random().toString(36).slice(-7)).join(' ')))
+				controller.enqueue(
+					new TextEncoder().encode(Array.from({ length: 8192 }, () => random().toString(36).slice(-7)).join(' ')),
+				)
 			},
 			cancel() {
 				state.cancelled = true
@@ -97,7 +99,10 @@ describe('compressResponse', () => {
 		const cases: Array<[string, Response]> = [
 			['tiny', new Response('<p>hi</p>', { headers: HTML })],
 			['binary', new Response(new Uint8Array(4096), { headers: { 'content-type': 'image/png' } })],
-			['ranged', new Response('x'.repeat(4096), { status: 206, headers: { ...HTML, 'content-range': 'bytes 0-4095/9000' } })],
+			[
+				'ranged',
+				new Response('x'.repeat(4096), { status: 206, headers: { ...HTML, 'content-range': 'bytes 0-4095/9000' } }),
+			],
 			['no-transform', new Response('x'.repeat(4096), { headers: { ...HTML, 'cache-control': 'no-transform' } })],
 			['encoded', new Response('x'.repeat(4096), { headers: { ...HTML, 'content-encoding': 'gzip' } })],
 		]
@@ -108,7 +113,11 @@ describe('compressResponse', () => {
 	})
 
 	it('compresses YAML (which mime-db does not list as compressible) and weakens its ETag', async () => {
-		const out = await compressResponse(new Response('a: b\n'.repeat(500), { headers: { 'content-type': 'application/yaml', etag: '"v1"' } }), 'GET', 'gzip')
+		const out = await compressResponse(
+			new Response('a: b\n'.repeat(500), { headers: { 'content-type': 'application/yaml', etag: '"v1"' } }),
+			'GET',
+			'gzip',
+		)
 		expect(out.headers.get('content-encoding')).toBe('gzip')
 		expect(out.headers.get('etag')).toBe('W/"v1"')
 		expect(out.headers.get('vary')).toBe('Accept-Encoding')

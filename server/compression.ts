@@ -16,7 +16,10 @@ const OFFERED: Encoding[] = ['br', 'gzip', 'identity']
 export const negotiateEncoding = memoizeByString((header): Encoding => {
 	const negotiator = new Negotiator({ headers: { 'accept-encoding': header } })
 	// negotiator 1.x takes `preferred` (ties go to brotli, not to the header's order); its types predate it.
-	const encoding = negotiator.encoding as (available: Encoding[], options: { preferred: Encoding[] }) => Encoding | undefined
+	const encoding = negotiator.encoding as (
+		available: Encoding[],
+		options: { preferred: Encoding[] },
+	) => Encoding | undefined
 	return encoding.call(negotiator, OFFERED, { preferred: OFFERED }) ?? 'identity'
 })
 
@@ -37,10 +40,19 @@ function isCompressibleType(contentType: string | null) {
  * after every chunk, so a page's shell reaches the browser before its end
  * without costing the ratio of a flush per write.
  */
-export async function compressResponse(response: Response, method: string | undefined, acceptEncoding: string | undefined): Promise<Response> {
+export async function compressResponse(
+	response: Response,
+	method: string | undefined,
+	acceptEncoding: string | undefined,
+): Promise<Response> {
 	const { headers, status } = response
 	if (!response.body || method === 'HEAD' || status === 204 || status === 206 || status === 304) return response
-	if (headers.has('content-encoding') || headers.has('content-range') || !isCompressibleType(headers.get('content-type'))) return response
+	if (
+		headers.has('content-encoding') ||
+		headers.has('content-range') ||
+		!isCompressibleType(headers.get('content-type'))
+	)
+		return response
 	if (/\bno-transform\b/i.test(headers.get('cache-control') ?? '')) return response
 	// Caches must keep one copy per encoding of anything that may be compressed.
 	headers.append('vary', 'Accept-Encoding')
@@ -132,7 +144,11 @@ function compressStream(body: ReadableStream<Uint8Array>, encoding: 'br' | 'gzip
 	}
 	return new ReadableStream<Uint8Array>({
 		start(controller) {
-			zip.on('data', (chunk: Buffer) => cancelled || controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)))
+			zip.on(
+				'data',
+				(chunk: Buffer) =>
+					cancelled || controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)),
+			)
 			zip.on('end', () => cancelled || controller.close())
 			zip.on('error', (error) => cancelled || controller.error(error))
 			void pump(controller)

@@ -31,7 +31,10 @@ export async function connectInvalidation(tags: TagStore, transports: { db: Data
 			if (message.from === self || seen.has(message.id) || !Array.isArray(message.tags)) return
 			seen.add(message.id)
 			if (seen.size > 1000) seen.delete(seen.values().next().value!)
-			tags.revalidate(message.tags.filter((t) => typeof t === 'string'), 'remote')
+			tags.revalidate(
+				message.tags.filter((t) => typeof t === 'string'),
+				'remote',
+			)
 		} catch (error) {
 			log.warn('invalidation/bad-message', { error: describeError(error) })
 		}
@@ -55,18 +58,22 @@ export async function connectInvalidation(tags: TagStore, transports: { db: Data
 	const started: Array<Promise<void>> = []
 	if (transports.db.pubsub) {
 		const pubsub = transports.db.pubsub
-		started.push(subscribe('postgres', async () => {
-			const listening = await pubsub.listen(CHANNEL, receive)
-			return () => listening.unlisten()
-		}))
+		started.push(
+			subscribe('postgres', async () => {
+				const listening = await pubsub.listen(CHANNEL, receive)
+				return () => listening.unlisten()
+			}),
+		)
 		senders.push((payload) => pubsub.notify(CHANNEL, payload))
 	}
 	if (transports.redis) {
 		const redis = transports.redis
-		started.push(subscribe('redis', async () => {
-			await redis.subscribe(CHANNEL, receive)
-			return () => redis.unsubscribe(CHANNEL)
-		}))
+		started.push(
+			subscribe('redis', async () => {
+				await redis.subscribe(CHANNEL, receive)
+				return () => redis.unsubscribe(CHANNEL)
+			}),
+		)
 		senders.push((payload) => redis.publish(CHANNEL, payload))
 	}
 	// Wait a moment for the subscriptions, but never block the start on them.
@@ -77,7 +84,8 @@ export async function connectInvalidation(tags: TagStore, transports: { db: Data
 		// NOTIFY payloads stop at 8000 bytes: long lists go out in several messages.
 		for (const chunk of chunks(list, 6000)) {
 			const payload = JSON.stringify({ id: randomUUID(), from: self, tags: chunk })
-			for (const send of senders) send(payload).catch((error) => log.error('invalidation/send-failed', { error: describeError(error) }))
+			for (const send of senders)
+				send(payload).catch((error) => log.error('invalidation/send-failed', { error: describeError(error) }))
 		}
 	})
 

@@ -9,7 +9,16 @@ const brotli = promisify(brotliCompress)
 const gz = promisify(gzip)
 
 /** Public pages that never depend on a session: the catalogue, course landings, content pages and the blog. */
-const CACHEABLE = [/^\/$/, /^\/learn$/, /^\/learn\/course\/[a-z0-9-]+$/, /^\/blog$/, /^\/blog\/[a-z0-9-]+$/, /^\/[a-z0-9-]+$/, /^\/robots\.txt$/, /^\/sitemap\.xml$/]
+const CACHEABLE = [
+	/^\/$/,
+	/^\/learn$/,
+	/^\/learn\/course\/[a-z0-9-]+$/,
+	/^\/blog$/,
+	/^\/blog\/[a-z0-9-]+$/,
+	/^\/[a-z0-9-]+$/,
+	/^\/robots\.txt$/,
+	/^\/sitemap\.xml$/,
+]
 /** Pages are revalidated on every visit (their ETag answers 304); the discovery files keep the max-age their routes chose. */
 const STORABLE_TYPES = ['text/html', 'text/plain', 'application/xml']
 const SESSION_COOKIES = ['lms_session', '__Host-lms_session']
@@ -71,7 +80,13 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 	}
 
 	/** `cookies`: the request's Cookie header as the session parser reads it (`lms_session =x` is a session to it). */
-	function keyFor(method: string | undefined, url: string, host: string, locale: string, cookies: Record<string, string | undefined>) {
+	function keyFor(
+		method: string | undefined,
+		url: string,
+		host: string,
+		locale: string,
+		cookies: Record<string, string | undefined>,
+	) {
 		if (method !== 'GET' && method !== 'HEAD') return null
 		if (url.includes('?') || SESSION_COOKIES.some((name) => name in cookies)) return null
 		if (!CACHEABLE.some((re) => re.test(url))) return null
@@ -81,7 +96,8 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 	function lookup(key: string) {
 		const entry = entries.get(key)
 		if (!entry) return null
-		const stale = Date.now() - entry.storedAt >= ttlMs || entry.tags.some((t, i) => tags.version(t) !== entry.versions[i])
+		const stale =
+			Date.now() - entry.storedAt >= ttlMs || entry.tags.some((t, i) => tags.version(t) !== entry.versions[i])
 		if (stale) {
 			remove(key)
 			return null
@@ -94,7 +110,13 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 		const type = response.headers.get('content-type') ?? ''
 		// An answer for one person (private, no-store: every signed-in page) is never filed for everyone.
 		const personal = /\b(?:private|no-store)\b/i.test(response.headers.get('cache-control') ?? '')
-		if (response.status !== 200 || !STORABLE_TYPES.some((t) => type.startsWith(t)) || response.headers.has('set-cookie') || personal) return null
+		if (
+			response.status !== 200 ||
+			!STORABLE_TYPES.some((t) => type.startsWith(t)) ||
+			response.headers.has('set-cookie') ||
+			personal
+		)
+			return null
 		let identity = Buffer.from(await response.arrayBuffer())
 		if (identity.length > maxBytes) return null
 		const policy = response.headers.get('content-security-policy')
@@ -103,12 +125,20 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 			identity = Buffer.from(hashed.html)
 			response.headers.set('content-security-policy', hashed.policy)
 		}
-		const [brBody, gzBody] = await Promise.all([brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }), gz(identity, { level: 9 })])
-		const headers = [...response.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'etag', 'cache-control', 'vary'].includes(name))
+		const [brBody, gzBody] = await Promise.all([
+			brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
+			gz(identity, { level: 9 }),
+		])
+		const headers = [...response.headers].filter(
+			([name]) =>
+				!['content-length', 'content-encoding', 'transfer-encoding', 'etag', 'cache-control', 'vary'].includes(name),
+		)
 		const entry: Entry = {
 			status: 200,
 			headers,
-			cacheControl: type.startsWith('text/html') ? 'public, max-age=0, must-revalidate' : response.headers.get('cache-control'),
+			cacheControl: type.startsWith('text/html')
+				? 'public, max-age=0, must-revalidate'
+				: response.headers.get('cache-control'),
 			identity,
 			br: brBody,
 			gzip: gzBody,
@@ -131,14 +161,24 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 	 * the best encoding the client accepts. Plain status, headers and bytes, so
 	 * the server writes them to the socket without building a Response.
 	 */
-	function respond(entry: Entry, request: { method?: string; ifNoneMatch?: string; acceptEncoding?: string }, state: 'hit' | 'miss'): CachedAnswer {
+	function respond(
+		entry: Entry,
+		request: { method?: string; ifNoneMatch?: string; acceptEncoding?: string },
+		state: 'hit' | 'miss',
+	): CachedAnswer {
 		const notModified = !!request.ifNoneMatch && request.ifNoneMatch.split(',').some((t) => t.trim() === entry.etag)
 		const encoding = notModified ? 'identity' : negotiateEncoding(request.acceptEncoding ?? '')
 		const variant = `${state}|${notModified ? 304 : encoding}`
 		// Built once per entry and variant: a cache hit allocates no headers.
 		let headers = entry.answers.get(variant)
 		if (!headers) {
-			headers = { ...baseHeaders, ...Object.fromEntries(entry.headers), etag: entry.etag, vary: 'Accept-Encoding, Accept-Language, Cookie', 'x-page-cache': state }
+			headers = {
+				...baseHeaders,
+				...Object.fromEntries(entry.headers),
+				etag: entry.etag,
+				vary: 'Accept-Encoding, Accept-Language, Cookie',
+				'x-page-cache': state,
+			}
 			if (entry.cacheControl) headers['cache-control'] = entry.cacheControl
 			if (!notModified) {
 				if (encoding !== 'identity') headers['content-encoding'] = encoding

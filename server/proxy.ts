@@ -37,7 +37,11 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | s
  * its name is used, and only once it resolves to a known site: scheme and port
  * of every absolute URL come from configuration (configuredOrigin).
  */
-export function requestHost(host: string | undefined, forwardedHost: string | string[] | undefined, trustForwardedHost: boolean) {
+export function requestHost(
+	host: string | undefined,
+	forwardedHost: string | string[] | undefined,
+	trustForwardedHost: boolean,
+) {
 	if (trustForwardedHost && forwardedHost) {
 		const values = (Array.isArray(forwardedHost) ? forwardedHost.join(',') : forwardedHost).split(',')
 		const nearest = values[values.length - 1]?.trim()

@@ -7,9 +7,7 @@
  * reads as the same route.
  */
 export type RequestTarget = { path: string; search: string } & (
-	| { kind: 'path' }
-	| { kind: 'redirect'; location: string }
-	| { kind: 'refused'; status: 400 | 405 }
+	{ kind: 'path' } | { kind: 'redirect'; location: string } | { kind: 'refused'; status: 400 | 405 }
 )
 
 /** Methods this service answers; anything else (TRACE, CONNECT, WebDAV verbs) is 405. */
@@ -47,7 +45,8 @@ export function normalPath(rawPath: string): string | null {
 export function readRequestTarget(method: string | undefined, rawTarget: string | undefined): RequestTarget {
 	// Only origin-form (`/path?query`, or `\path` that URL parsing reads the same); absolute-form,
 	// authority-form and `*` are not for us.
-	if (!rawTarget || !(rawTarget.startsWith('/') || rawTarget.startsWith('\\'))) return { kind: 'refused', status: 400, path: '/', search: '' }
+	if (!rawTarget || !(rawTarget.startsWith('/') || rawTarget.startsWith('\\')))
+		return { kind: 'refused', status: 400, path: '/', search: '' }
 	const queryAt = rawTarget.indexOf('?')
 	const rawPath = queryAt === -1 ? rawTarget : rawTarget.slice(0, queryAt)
 	const search = queryAt === -1 ? '' : rawTarget.slice(queryAt)

@@ -5,12 +5,32 @@ import { useI18n } from '#app/i18n/index.ts'
 // fields (the course home, entries) load no form library.
 
 /** A submit button that says it is working while its form is being sent (with JavaScript; without it, the browser shows its own progress). */
-export function Submit({ children, name, value, className = 'button', disabled }: { children: React.ReactNode; name?: string; value?: string; className?: string; disabled?: boolean }) {
+export function Submit({
+	children,
+	name,
+	value,
+	className = 'button',
+	disabled,
+}: {
+	children: React.ReactNode
+	name?: string
+	value?: string
+	className?: string
+	disabled?: boolean
+}) {
 	const navigation = useNavigation()
 	const { m } = useI18n()
-	const pending = navigation.state === 'submitting' && (value === undefined || navigation.formData?.get(name ?? '') === value)
+	const pending =
+		navigation.state === 'submitting' && (value === undefined || navigation.formData?.get(name ?? '') === value)
 	return (
-		<button type="submit" className={className} name={name} value={value} disabled={disabled} aria-disabled={pending || undefined}>
+		<button
+			type="submit"
+			className={className}
+			name={name}
+			value={value}
+			disabled={disabled}
+			aria-disabled={pending || undefined}
+		>
 			{pending ? m.common.working : children}
 		</button>
 	)

@@ -61,7 +61,15 @@ function FieldErrors({ meta }: { meta: FieldMetadata<string> }) {
 }
 
 /** A labelled select with its error beside it. */
-export function SelectField({ label, meta, options }: { label: string; meta: FieldMetadata<string>; options: Array<{ value: string; label: string }> }) {
+export function SelectField({
+	label,
+	meta,
+	options,
+}: {
+	label: string
+	meta: FieldMetadata<string>
+	options: Array<{ value: string; label: string }>
+}) {
 	const errorId = meta.errors?.length ? meta.errorId : undefined
 	return (
 		<div className="field">
@@ -85,6 +93,9 @@ export function SelectField({ label, meta, options }: { label: string; meta: Fie
  * bridge were a 37 KB gzip chunk on every page with a form; the JavaScript policy
  * in docs/decisions/0019-javascript-policy.md).
  */
-export function useActionForm(lastResult: SubmissionResult<string[]> | null | undefined, defaultValue?: Record<string, string>) {
+export function useActionForm(
+	lastResult: SubmissionResult<string[]> | null | undefined,
+	defaultValue?: Record<string, string>,
+) {
 	return useForm<Record<string, string>>({ lastResult, defaultValue })
 }

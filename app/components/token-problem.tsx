@@ -1,7 +1,15 @@
 import { useI18n } from '#app/i18n/index.ts'
 
 /** The friendly page for an expired, used or unknown link. */
-export function TokenProblem({ reason, retryHref, retryLabel }: { reason: 'invalid' | 'expired' | 'used'; retryHref: string; retryLabel: string }) {
+export function TokenProblem({
+	reason,
+	retryHref,
+	retryLabel,
+}: {
+	reason: 'invalid' | 'expired' | 'used'
+	retryHref: string
+	retryLabel: string
+}) {
 	const t = useI18n()
 	const text = t.m.common.token
 	const { title, body } = {

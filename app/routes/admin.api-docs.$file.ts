@@ -8,7 +8,10 @@ import type { Route } from './+types/admin.api-docs.$file.ts'
 import { notFound } from '#app/utils/errors.ts'
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
-const FILES: Record<string, string> = { 'swagger-ui.css': 'text/css; charset=utf-8', 'swagger-ui-bundle.js': 'text/javascript; charset=utf-8' }
+const FILES: Record<string, string> = {
+	'swagger-ui.css': 'text/css; charset=utf-8',
+	'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+}
 
 // Loads the bundle, then mounts Swagger UI on /openapi.yaml and hides the server-rendered list.
 const INIT = `(function () {
@@ -27,11 +30,14 @@ const INIT = `(function () {
 export async function loader({ context, params }: Route.LoaderArgs) {
 	requireAdmin(context)
 	const headers = { 'cache-control': 'private, max-age=86400' }
-	if (params.file === 'init.js') return new Response(INIT, { headers: { ...headers, 'content-type': 'text/javascript; charset=utf-8' } })
+	if (params.file === 'init.js')
+		return new Response(INIT, { headers: { ...headers, 'content-type': 'text/javascript; charset=utf-8' } })
 	// Own keys only: `__proto__` or `constructor` must not reach the file system.
 	const type = Object.hasOwn(FILES, params.file) ? FILES[params.file] : undefined
 	if (!type) throw notFound()
 	const path = join(swaggerDir, params.file)
 	const { size } = await stat(path)
-	return new Response(Readable.toWeb(createReadStream(path)) as ReadableStream, { headers: { ...headers, 'content-type': type, 'content-length': String(size) } })
+	return new Response(Readable.toWeb(createReadStream(path)) as ReadableStream, {
+		headers: { ...headers, 'content-type': type, 'content-length': String(size) },
+	})
 }

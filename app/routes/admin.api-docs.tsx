@@ -16,7 +16,10 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 /** The route contract: Swagger UI (from the installed package) over a server-rendered list that works without JavaScript. */
 export function loader({ context }: Route.LoaderArgs) {
 	requireAdmin(context)
-	const spec = parse(document) as { info: { title: string; description: string }; paths: Record<string, Record<string, Operation>> }
+	const spec = parse(document) as {
+		info: { title: string; description: string }
+		paths: Record<string, Record<string, Operation>>
+	}
 	return {
 		title: spec.info.title,
 		description: spec.info.description,

@@ -47,7 +47,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const course = await requireAdminCourse(scope, params.slug)
 	const form = await readForm(request)
 	const { db } = scope.ctx
-	const audit = (action: string, userId: string) => auditAdmin(scope, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
+	const audit = (action: string, userId: string) =>
+		auditAdmin(scope, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
 
 	if (form.get('intent') === 'revoke') {
 		const userId = String(form.get('userId') ?? '')
@@ -61,8 +62,16 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const submission = parseWithZod(form, { schema: assignSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const user = await findUserByEmail(db, tenant.id, submission.value.email)
-	if (!user) return data({ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.unknownEmail'] } }) }, { status: 400 })
-	if (user.role !== 'course_admin') return data({ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.notCourseAdmin'] } }) }, { status: 400 })
+	if (!user)
+		return data(
+			{ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.unknownEmail'] } }) },
+			{ status: 400 },
+		)
+	if (user.role !== 'course_admin')
+		return data(
+			{ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.notCourseAdmin'] } }) },
+			{ status: 400 },
+		)
 	await assignCourseAdmin(db, { tenantId: tenant.id, userId: user.id }, course.slug, scope.session.user.id)
 	await updateUser(db, user.id, {}, { bumpTokenVersion: true })
 	await audit('course.admin_assigned', user.id)
@@ -81,10 +90,16 @@ export default function CourseAdmins({ loaderData: d, actionData }: Route.Compon
 	return (
 		<section className="narrow">
 			<p>
-				<Link prefetch="intent" to={`/admin/courses/${d.slug}/dashboard`}>{m.nav.backToDashboard}</Link>
+				<Link prefetch="intent" to={`/admin/courses/${d.slug}/dashboard`}>
+					{m.nav.backToDashboard}
+				</Link>
 			</p>
 			<h1>{t.format(m.admins.title, { course: d.title })}</h1>
-			{d.notice === 'assigned' ? <Notice tone="ok">{m.admins.assigned}</Notice> : d.notice === 'revoked' ? <Notice tone="ok">{m.admins.revoked}</Notice> : null}
+			{d.notice === 'assigned' ? (
+				<Notice tone="ok">{m.admins.assigned}</Notice>
+			) : d.notice === 'revoked' ? (
+				<Notice tone="ok">{m.admins.revoked}</Notice>
+			) : null}
 			{actionData && 'error' in actionData ? <Notice tone="error">{t.text(String(actionData.error))}</Notice> : null}
 			{d.admins.length === 0 ? (
 				<p className="empty">{m.admins.empty}</p>
@@ -96,7 +111,9 @@ export default function CourseAdmins({ loaderData: d, actionData }: Route.Compon
 							<Form method="post">
 								<input type="hidden" name="intent" value="revoke" />
 								<input type="hidden" name="userId" value={a.userId} />
-								<button type="submit" className="link-button">{t.format(m.admins.revoke, { name: a.name })}</button>
+								<button type="submit" className="link-button">
+									{t.format(m.admins.revoke, { name: a.name })}
+								</button>
 							</Form>
 						</li>
 					))}

@@ -35,7 +35,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	const t = metaI18n(matches)
 	const m = t.m.adminCourses.dashboard
-	return [{ title: t.format(m.metaTitle, { course: loaderData && !loaderData.hint ? loaderData.course.title : m.metaCourse }) }]
+	return [
+		{
+			title: t.format(m.metaTitle, { course: loaderData && !loaderData.hint ? loaderData.course.title : m.metaCourse }),
+		},
+	]
 }
 
 function Bar({ percent, label }: { percent: number; label: string }) {
@@ -57,9 +61,17 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 	return (
 		<section>
 			<p className="actions">
-				<Link prefetch="intent" to={'/admin/courses'}>{m.nav.backToCourses}</Link>
-				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/settings`}>{m.nav.settings}</Link>
-				{d.canManage ? <Link prefetch="intent" to={`/admin/courses/${d.course.slug}/admins`}>{m.nav.admins}</Link> : null}
+				<Link prefetch="intent" to={'/admin/courses'}>
+					{m.nav.backToCourses}
+				</Link>
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/settings`}>
+					{m.nav.settings}
+				</Link>
+				{d.canManage ? (
+					<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/admins`}>
+						{m.nav.admins}
+					</Link>
+				) : null}
 				<a href={t.href(`/admin/courses/${d.course.slug}/export`)}>{m.dashboard.export}</a>
 			</p>
 			<h1>{d.course.title}</h1>
@@ -81,13 +93,21 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 							<td>
 								<Bar percent={e.completionRate} label={`${t.percent(e.completionRate)} (${t.number(e.completed)})`} />
 							</td>
-							<td>{e.averageScore === null ? '—' : <Bar percent={e.averageScore} label={t.percent(e.averageScore)} />}</td>
+							<td>
+								{e.averageScore === null ? '—' : <Bar percent={e.averageScore} label={t.percent(e.averageScore)} />}
+							</td>
 							<td>
 								{e.distribution.length === 0
 									? '—'
 									: e.distribution.map((x) => (
 											<div key={x.attemptNumber}>
-												<Bar percent={Math.round((x.count / maxAttempts) * 100)} label={t.format(m.dashboard.attemptCount, { number: t.number(x.attemptNumber), count: t.number(x.count) })} />
+												<Bar
+													percent={Math.round((x.count / maxAttempts) * 100)}
+													label={t.format(m.dashboard.attemptCount, {
+														number: t.number(x.attemptNumber),
+														count: t.number(x.count),
+													})}
+												/>
 											</div>
 										))}
 							</td>
@@ -122,7 +142,13 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 									<Bar percent={r.progress} label={t.percent(r.progress)} />
 								</td>
 								{r.quizzes.map((q) => (
-									<td key={q.slug}>{q.best === null ? '—' : t.plural(q.passed ? m.dashboard.bestPassed : m.dashboard.best, q.attempts, { score: t.percent(q.best) })}</td>
+									<td key={q.slug}>
+										{q.best === null
+											? '—'
+											: t.plural(q.passed ? m.dashboard.bestPassed : m.dashboard.best, q.attempts, {
+													score: t.percent(q.best),
+												})}
+									</td>
 								))}
 							</tr>
 						))}

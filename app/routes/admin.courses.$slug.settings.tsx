@@ -21,7 +21,13 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	const scope = await requireCourseAdmin(context, params.slug)
 	if (!scope.tenant) return { hint: true as const }
 	const course = await requireAdminCourse(scope, params.slug)
-	return { hint: false as const, slug: course.slug, title: course.title, flags: courseFlags(scope.tenant, course.slug), saved: new URL(request.url).searchParams.has('saved') }
+	return {
+		hint: false as const,
+		slug: course.slug,
+		title: course.title,
+		flags: courseFlags(scope.tenant, course.slug),
+		saved: new URL(request.url).searchParams.has('saved'),
+	}
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -34,13 +40,20 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const flags = { sequential: form.get('sequential') === 'on' }
 	await setCourseFlags(scope.ctx.db, scope.tenant.id, course.slug, flags)
 	scope.ctx.tags.revalidate([TENANTS_TAG])
-	await auditAdmin(scope, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: scope.tenant.id }, flags)
+	await auditAdmin(
+		scope,
+		'course.settings_changed',
+		{ kind: 'course', id: course.slug, tenantId: scope.tenant.id },
+		flags,
+	)
 	return redirect(localePath(scope.ctx.locale, `/admin/courses/${course.slug}/settings?saved`))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.settings.metaTitle }]
+export const meta: Route.MetaFunction = ({ matches }) => [
+	{ title: metaI18n(matches).m.adminCourses.settings.metaTitle },
+]
 
 export default function CourseSettings({ loaderData: d, actionData }: Route.ComponentProps) {
 	const t = useI18n()
@@ -49,7 +62,9 @@ export default function CourseSettings({ loaderData: d, actionData }: Route.Comp
 	return (
 		<section className="narrow">
 			<p>
-				<Link prefetch="intent" to={`/admin/courses/${d.slug}/dashboard`}>{m.nav.backToDashboard}</Link>
+				<Link prefetch="intent" to={`/admin/courses/${d.slug}/dashboard`}>
+					{m.nav.backToDashboard}
+				</Link>
 			</p>
 			<h1>{t.format(m.settings.title, { course: d.title })}</h1>
 			{d.saved ? <Notice tone="ok">{m.settings.saved}</Notice> : null}

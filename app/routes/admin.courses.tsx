@@ -16,7 +16,14 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const courses = await readContent('catalogue', () => ctx.cms.courses(ctx.site, ctx.locale))
 	return {
 		hint: false as const,
-		courses: courses.map((c) => ({ slug: c.slug, title: c.title, status: c.status, listed: c.listed, entryCount: c.entryCount, paid: Boolean(c.price) })),
+		courses: courses.map((c) => ({
+			slug: c.slug,
+			title: c.title,
+			status: c.status,
+			listed: c.listed,
+			entryCount: c.entryCount,
+			paid: Boolean(c.price),
+		})),
 	}
 }
 
@@ -51,9 +58,15 @@ export default function AdminCourses({ loaderData: d }: Route.ComponentProps) {
 							<td>{status(c)}</td>
 							<td>{t.number(c.entryCount)}</td>
 							<td className="actions">
-								<Link prefetch="intent" to={`/admin/courses/${c.slug}/dashboard`}>{m.nav.dashboard}</Link>
-								<Link prefetch="intent" to={`/admin/courses/${c.slug}/settings`}>{m.nav.settings}</Link>
-								<Link prefetch="intent" to={`/admin/courses/${c.slug}/admins`}>{m.nav.admins}</Link>
+								<Link prefetch="intent" to={`/admin/courses/${c.slug}/dashboard`}>
+									{m.nav.dashboard}
+								</Link>
+								<Link prefetch="intent" to={`/admin/courses/${c.slug}/settings`}>
+									{m.nav.settings}
+								</Link>
+								<Link prefetch="intent" to={`/admin/courses/${c.slug}/admins`}>
+									{m.nav.admins}
+								</Link>
 							</td>
 						</tr>
 					))}

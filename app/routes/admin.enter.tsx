@@ -20,6 +20,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	// Each proof mints one session: a replayed link (history, logs, a shared screen) is a 404.
 	const signedIn = await sessionFromProof(ctx, userId, proof, { role: 'super_admin' })
 	if (!signedIn) throw notFound()
-	await writeAudit(ctx.db, { actorUserId: signedIn.user.id, action: 'auth.tenant_override', targetKind: 'tenant', targetId: ctx.tenant.id, tenantId: ctx.tenant.id })
+	await writeAudit(ctx.db, {
+		actorUserId: signedIn.user.id,
+		action: 'auth.tenant_override',
+		targetKind: 'tenant',
+		targetId: ctx.tenant.id,
+		tenantId: ctx.tenant.id,
+	})
 	return redirect(localePath(ctx.locale, '/admin'), { headers: { 'set-cookie': signedIn.cookie } })
 }

@@ -39,8 +39,11 @@ const createSchema = z.object({
 		.optional(),
 })
 
-const statusSchema = z.object({ intent: z.literal('status'), tenantId: z.string().min(1), status: z.enum(TENANT_STATUSES) })
-
+const statusSchema = z.object({
+	intent: z.literal('status'),
+	tenantId: z.string().min(1),
+	status: z.enum(TENANT_STATUSES),
+})
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -51,7 +54,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 	return {
 		notice: new URL(request.url).searchParams.get('notice'),
 		// The status column is CHECK-constrained to TENANT_STATUSES
-		tenants: tenants.map((t) => ({ id: t.id, slug: t.slug, name: t.name, status: t.status as TenantStatus, customDomain: t.custom_domain, host: new URL(tenantOrigin(scope.ctx, t)).host })),
+		tenants: tenants.map((t) => ({
+			id: t.id,
+			slug: t.slug,
+			name: t.name,
+			status: t.status as TenantStatus,
+			customDomain: t.custom_domain,
+			host: new URL(tenantOrigin(scope.ctx, t)).host,
+		})),
 	}
 }
 
@@ -67,7 +77,9 @@ export async function action({ context, request }: Route.ActionArgs) {
 		const tenant = await findTenantById(ctx.db, String(form.get('tenantId') ?? ''))
 		if (!tenant || tenant.status !== 'active') throw notFound()
 		const proof = mintConsumedTokenProof(ctx, scope.session.user.id, `enter-${tenant.id}`)
-		return redirect(`${tenantOrigin(ctx, tenant)}${localePath(ctx.locale, '/admin/enter')}?user=${scope.session.user.id}&proof=${encodeURIComponent(proof)}`)
+		return redirect(
+			`${tenantOrigin(ctx, tenant)}${localePath(ctx.locale, '/admin/enter')}?user=${scope.session.user.id}&proof=${encodeURIComponent(proof)}`,
+		)
 	}
 
 	if (form.get('intent') === 'status') {
@@ -80,8 +92,15 @@ export async function action({ context, request }: Route.ActionArgs) {
 		ctx.tags.revalidate([TENANTS_TAG])
 		// Suspension and archiving end every session of the tenant's users at once.
 		if (parsed.data.status !== 'active') await bumpTenantTokenVersions(ctx.db, tenant.id)
-		const action = { suspended: 'tenant.suspended', active: 'tenant.activated', archived: 'tenant.archived' }[parsed.data.status]
-		await auditAdmin(scope, action, { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { from: tenant.status, to: parsed.data.status })
+		const action = { suspended: 'tenant.suspended', active: 'tenant.activated', archived: 'tenant.archived' }[
+			parsed.data.status
+		]
+		await auditAdmin(
+			scope,
+			action,
+			{ kind: 'tenant', id: tenant.id, tenantId: tenant.id },
+			{ from: tenant.status, to: parsed.data.status },
+		)
 		return redirect(localePath(ctx.locale, `/admin/tenants?notice=${parsed.data.status}`))
 	}
 
@@ -89,12 +108,25 @@ export async function action({ context, request }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: submission.reply(), error: null }, { status: 400 })
 	const { slug, name, custom_domain } = submission.value
 	// Hosts under APP_BASE_DOMAIN are tenants' subdomains and the apex: a custom domain there would take another's.
-	if (custom_domain && (custom_domain === ctx.env.APP_BASE_DOMAIN || custom_domain.endsWith(`.${ctx.env.APP_BASE_DOMAIN}`))) {
-		return data({ result: submission.reply({ fieldErrors: { custom_domain: ['admin.tenants.errors.domainReserved'] } }), error: null }, { status: 400 })
+	if (
+		custom_domain &&
+		(custom_domain === ctx.env.APP_BASE_DOMAIN || custom_domain.endsWith(`.${ctx.env.APP_BASE_DOMAIN}`))
+	) {
+		return data(
+			{
+				result: submission.reply({ fieldErrors: { custom_domain: ['admin.tenants.errors.domainReserved'] } }),
+				error: null,
+			},
+			{ status: 400 },
+		)
 	}
 	const tenant = await createTenant(ctx.db, { slug, name, custom_domain: custom_domain ?? null })
 	if (tenant) ctx.tags.revalidate([TENANTS_TAG])
-	if (!tenant) return data({ result: submission.reply({ fieldErrors: { slug: ['admin.tenants.errors.taken'] } }), error: null }, { status: 409 })
+	if (!tenant)
+		return data(
+			{ result: submission.reply({ fieldErrors: { slug: ['admin.tenants.errors.taken'] } }), error: null },
+			{ status: 409 },
+		)
 	await auditAdmin(scope, 'tenant.created', { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { slug, name })
 	return redirect(localePath(ctx.locale, '/admin/tenants?notice=created'))
 }
@@ -115,7 +147,9 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 	return (
 		<section>
 			<h1>{m.title}</h1>
-			{d.notice && Object.hasOwn(m.notices, d.notice) ? <Notice tone="ok">{m.notices[d.notice as NoticeKey]}</Notice> : null}
+			{d.notice && Object.hasOwn(m.notices, d.notice) ? (
+				<Notice tone="ok">{m.notices[d.notice as NoticeKey]}</Notice>
+			) : null}
 			{actionData?.error ? <Notice tone="error">{t.text(actionData.error)}</Notice> : null}
 			<table>
 				<thead>
@@ -137,7 +171,9 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 									<Form method="post">
 										<input type="hidden" name="intent" value="enter" />
 										<input type="hidden" name="tenantId" value={tenant.id} />
-										<button type="submit" className="link-button">{t.format(m.open, { name: tenant.name })}</button>
+										<button type="submit" className="link-button">
+											{t.format(m.open, { name: tenant.name })}
+										</button>
 									</Form>
 								) : null}
 								{(['active', 'suspended', 'archived'] as const)

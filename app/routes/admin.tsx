@@ -13,7 +13,10 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 export async function loader({ context }: Route.LoaderArgs) {
 	const { ctx, session, tenant, isSuper } = requireAdmin(context)
 	const tenantId = tenant?.id ?? null
-	const [counts, recent] = await Promise.all([adminCounts(ctx.db, tenantId), listAudit(ctx.db, { tenantId, limit: 10 })])
+	const [counts, recent] = await Promise.all([
+		adminCounts(ctx.db, tenantId),
+		listAudit(ctx.db, { tenantId, limit: 10 }),
+	])
 	return {
 		name: session.user.name,
 		// The role column is CHECK-constrained to ROLES
@@ -22,7 +25,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 		isSuper,
 		onTenant: Boolean(tenant),
 		counts,
-		recent: recent.map((a) => ({ id: a.id, action: a.action, targetKind: a.target_kind, createdAt: a.created_at.toISOString() })),
+		recent: recent.map((a) => ({
+			id: a.id,
+			action: a.action,
+			targetKind: a.target_kind,
+			createdAt: a.created_at.toISOString(),
+		})),
 	}
 }
 
@@ -34,7 +42,13 @@ export default function Admin({ loaderData: d }: Route.ComponentProps) {
 	return (
 		<section>
 			<h1>{m.title}</h1>
-			<p className="lead">{t.format(m.signedInAs, { name: d.name, role: t.m.admin.roleNames[d.role], scope: d.tenantName ?? m.wholePlatform })}</p>
+			<p className="lead">
+				{t.format(m.signedInAs, {
+					name: d.name,
+					role: t.m.admin.roleNames[d.role],
+					scope: d.tenantName ?? m.wholePlatform,
+				})}
+			</p>
 			<ul className="stats" aria-label={m.countsLabel}>
 				<li>
 					<strong>{t.number(d.counts.users)}</strong> {t.plural(m.counts.users, d.counts.users)}
@@ -52,12 +66,26 @@ export default function Admin({ loaderData: d }: Route.ComponentProps) {
 				) : null}
 			</ul>
 			<nav aria-label={m.title} className="actions">
-				<Link prefetch="intent" to={'/admin/users'}>{m.nav.users}</Link>
-				{d.onTenant ? <Link prefetch="intent" to={'/admin/users/invite'}>{m.nav.invite}</Link> : null}
-				<Link prefetch="intent" to={'/admin/courses'}>{m.nav.courses}</Link>
-				<Link prefetch="intent" to={'/admin/audit'}>{m.nav.audit}</Link>
+				<Link prefetch="intent" to={'/admin/users'}>
+					{m.nav.users}
+				</Link>
+				{d.onTenant ? (
+					<Link prefetch="intent" to={'/admin/users/invite'}>
+						{m.nav.invite}
+					</Link>
+				) : null}
+				<Link prefetch="intent" to={'/admin/courses'}>
+					{m.nav.courses}
+				</Link>
+				<Link prefetch="intent" to={'/admin/audit'}>
+					{m.nav.audit}
+				</Link>
 				<a href={t.href('/admin/api-docs')}>{m.nav.apiDocs}</a>
-				{d.isSuper ? <Link prefetch="intent" to={'/admin/tenants'}>{m.nav.tenants}</Link> : null}
+				{d.isSuper ? (
+					<Link prefetch="intent" to={'/admin/tenants'}>
+						{m.nav.tenants}
+					</Link>
+				) : null}
 			</nav>
 			<h2>{m.recent}</h2>
 			{d.recent.length === 0 ? (

@@ -26,7 +26,6 @@ async function requireTarget(scope: AdminScope, id: string) {
 	return target
 }
 
-
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
@@ -48,7 +47,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 		},
 		self: u.id === scope.session.user.id,
 		// Impersonation needs the target's tenant host (spec, Authentication 12).
-		canImpersonate: scope.isSuper && scope.tenant !== null && u.id !== scope.session.user.id && u.role !== 'super_admin',
+		canImpersonate:
+			scope.isSuper && scope.tenant !== null && u.id !== scope.session.user.id && u.role !== 'super_admin',
 		notice: new URL(request.url).searchParams.get('notice'),
 	}
 }
@@ -79,21 +79,35 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const done = (notice: string) => redirect(localePath(ctx.locale, `/admin/users/${target.id}?notice=${notice}`))
 
 	// Admins cannot lock themselves out: role changes and deactivation of one's own account are refused.
-	if (self && ['change-role', 'deactivate'].includes(intent)) return data({ error: 'admin.user.errors.self', fieldErrors: {} }, { status: 400 })
+	if (self && ['change-role', 'deactivate'].includes(intent))
+		return data({ error: 'admin.user.errors.self', fieldErrors: {} }, { status: 400 })
 
 	switch (intent) {
 		case 'change-role': {
-			if (target.role === 'super_admin') return data({ error: 'admin.user.errors.platformRole', fieldErrors: {} }, { status: 400 })
+			if (target.role === 'super_admin')
+				return data({ error: 'admin.user.errors.platformRole', fieldErrors: {} }, { status: 400 })
 			const parsed = roleSchema.safeParse({ role: form.get('role') })
-			if (!parsed.success) return data({ error: null, fieldErrors: { role: parsed.error.issues.map((i) => i.message) } }, { status: 400 })
+			if (!parsed.success)
+				return data({ error: null, fieldErrors: { role: parsed.error.issues.map((i) => i.message) } }, { status: 400 })
 			if (parsed.data.role === target.role) return done('role-changed')
 			const role = parsed.data.role
 			// The role, the end of its course assignments and the audit row, together or not at all.
 			await inTransaction(ctx.db, function* (tx) {
 				yield* updateUserSteps(tx, target.id, { role }, { bumpTokenVersion: true })
 				// Course assignments belong to the course_admin role: they do not wait for a later promotion.
-				const unassigned = target.role === 'course_admin' ? yield* removeCourseAssignmentsSteps(tx, { tenantId: target.tenant_id!, userId: target.id }) : []
-				yield* auditSteps(tx, adminAudit(scope, 'user.role_changed', { kind: 'user', id: target.id, tenantId: target.tenant_id }, { from: target.role, to: role, ...(unassigned.length ? { unassigned } : {}) }))
+				const unassigned =
+					target.role === 'course_admin'
+						? yield* removeCourseAssignmentsSteps(tx, { tenantId: target.tenant_id!, userId: target.id })
+						: []
+				yield* auditSteps(
+					tx,
+					adminAudit(
+						scope,
+						'user.role_changed',
+						{ kind: 'user', id: target.id, tenantId: target.tenant_id },
+						{ from: target.role, to: role, ...(unassigned.length ? { unassigned } : {}) },
+					),
+				)
 			})
 			return done('role-changed')
 		}
@@ -111,7 +125,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			await audit('user.signed_out')
 			return done('signed-out')
 		case 'resend-verification':
-			if (target.email_verified_at) return data({ error: 'admin.user.errors.alreadyVerified', fieldErrors: {} }, { status: 400 })
+			if (target.email_verified_at)
+				return data({ error: 'admin.user.errors.alreadyVerified', fieldErrors: {} }, { status: 400 })
 			await mailTokenLink(ctx, target as User, target.email, 'email_verify')
 			await audit('user.verification_resent')
 			return done('verification-sent')
@@ -146,11 +161,14 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 	const t = useI18n()
 	const m = t.m.admin.user
 	const u = d.user
-	const roleError = actionData?.fieldErrors && 'role' in actionData.fieldErrors ? (actionData.fieldErrors.role as string[]) : null
+	const roleError =
+		actionData?.fieldErrors && 'role' in actionData.fieldErrors ? (actionData.fieldErrors.role as string[]) : null
 	return (
 		<section>
 			<p>
-				<Link prefetch="intent" to={'/admin/users'}>{m.back}</Link>
+				<Link prefetch="intent" to={'/admin/users'}>
+					{m.back}
+				</Link>
 			</p>
 			<h1>{u.name}</h1>
 			{d.notice && Object.hasOwn(NOTICES, d.notice) ? <Notice tone="ok">{m.notices[NOTICES[d.notice]]}</Notice> : null}
@@ -161,7 +179,13 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 				<dt>{m.role}</dt>
 				<dd>{t.m.admin.roleNames[u.role]}</dd>
 				<dt>{m.status}</dt>
-				<dd>{u.deactivated ? t.m.admin.userStatuses.deactivated : u.verified ? t.m.admin.userStatuses.active : m.emailNotVerified}</dd>
+				<dd>
+					{u.deactivated
+						? t.m.admin.userStatuses.deactivated
+						: u.verified
+							? t.m.admin.userStatuses.active
+							: m.emailNotVerified}
+				</dd>
 				<dt>{m.signIn}</dt>
 				<dd>{u.hasPassword ? m.password : m.passwordless}</dd>
 				<dt>{m.joined}</dt>
@@ -173,7 +197,13 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 					<input type="hidden" name="intent" value="change-role" />
 					<div className="field">
 						<label htmlFor="role">{m.role}</label>
-						<select id="role" name="role" defaultValue={u.role} aria-invalid={roleError ? true : undefined} aria-describedby={roleError ? 'role-error' : undefined}>
+						<select
+							id="role"
+							name="role"
+							defaultValue={u.role}
+							aria-invalid={roleError ? true : undefined}
+							aria-describedby={roleError ? 'role-error' : undefined}
+						>
 							{INVITABLE_ROLES.map((r) => (
 								<option key={r} value={r}>
 									{t.m.admin.roles[r]}
@@ -193,7 +223,11 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 			) : null}
 
 			<div className="actions">
-				{d.self ? null : u.deactivated ? <Intent intent="reactivate" label={m.reactivate} /> : <Intent intent="deactivate" label={m.deactivate} secondary />}
+				{d.self ? null : u.deactivated ? (
+					<Intent intent="reactivate" label={m.reactivate} />
+				) : (
+					<Intent intent="deactivate" label={m.deactivate} secondary />
+				)}
 				<Intent intent="force-sign-out" label={m.signOutEverywhere} secondary />
 				{u.verified ? null : <Intent intent="resend-verification" label={m.resendVerification} secondary />}
 				<Intent intent="send-reset" label={m.sendReset} secondary />

@@ -24,7 +24,8 @@ const schema = z
 		course_slug: z.string().trim().optional(),
 	})
 	.superRefine((v, issue) => {
-		if (v.role === 'course_admin' && !v.course_slug) issue.addIssue({ code: 'custom', path: ['course_slug'], message: 'admin.invite.courseRequired' })
+		if (v.role === 'course_admin' && !v.course_slug)
+			issue.addIssue({ code: 'custom', path: ['course_slug'], message: 'admin.invite.courseRequired' })
 	})
 
 async function publishedCourses(scope: ReturnType<typeof requireAdmin>) {
@@ -53,10 +54,24 @@ export async function action({ context, request }: Route.ActionArgs) {
 	const { email, role } = submission.value
 	const courseSlug = role === 'course_admin' ? submission.value.course_slug! : null
 	if (courseSlug && !(await publishedCourses(scope)).some((c) => c.value === courseSlug)) {
-		return data({ result: submission.reply({ fieldErrors: { course_slug: ['admin.invite.unpublishedCourse'] } }) }, { status: 400 })
+		return data(
+			{ result: submission.reply({ fieldErrors: { course_slug: ['admin.invite.unpublishedCourse'] } }) },
+			{ status: 400 },
+		)
 	}
-	const { invitation } = await sendInvitation(scope.ctx, { tenantId: tenant.id, email, role, courseSlug, invitedBy: scope.session.user.id })
-	await auditAdmin(scope, 'invitation.sent', { kind: 'invitation', id: invitation.id, tenantId: tenant.id }, { email: invitation.email, role, courseSlug })
+	const { invitation } = await sendInvitation(scope.ctx, {
+		tenantId: tenant.id,
+		email,
+		role,
+		courseSlug,
+		invitedBy: scope.session.user.id,
+	})
+	await auditAdmin(
+		scope,
+		'invitation.sent',
+		{ kind: 'invitation', id: invitation.id, tenantId: tenant.id },
+		{ email: invitation.email, role, courseSlug },
+	)
 	return redirect(localePath(scope.ctx.locale, `/admin/users/invite?sent=${encodeURIComponent(invitation.email)}`))
 }
 
@@ -74,7 +89,9 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 	return (
 		<section className="narrow">
 			<p>
-				<Link prefetch="intent" to={'/admin/users'}>{m.back}</Link>
+				<Link prefetch="intent" to={'/admin/users'}>
+					{m.back}
+				</Link>
 			</p>
 			<h1>{m.title}</h1>
 			{loaderData.sent ? <Notice tone="ok">{t.format(m.sent, { email: loaderData.sent })}</Notice> : null}
@@ -82,8 +99,16 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				<Field label={m.email} meta={fields.email} type="email" autoComplete="off" />
-				<SelectField label={m.role} meta={fields.role} options={INVITABLE_ROLES.map((r) => ({ value: r, label: t.m.admin.roles[r] }))} />
-				<SelectField label={m.course} meta={fields.course_slug} options={[{ value: '', label: m.noCourse }, ...loaderData.courses]} />
+				<SelectField
+					label={m.role}
+					meta={fields.role}
+					options={INVITABLE_ROLES.map((r) => ({ value: r, label: t.m.admin.roles[r] }))}
+				/>
+				<SelectField
+					label={m.course}
+					meta={fields.course_slug}
+					options={[{ value: '', label: m.noCourse }, ...loaderData.courses]}
+				/>
 				<Submit>{m.submit}</Submit>
 			</Form>
 		</section>

@@ -39,7 +39,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 			name: u.name,
 			// The role column is CHECK-constrained to ROLES
 			role: u.role as Role,
-			status: (u.deactivated_at ? 'deactivated' : u.email_verified_at ? 'active' : 'unverified') as (typeof USER_STATUSES)[number],
+			status: (u.deactivated_at
+				? 'deactivated'
+				: u.email_verified_at
+					? 'active'
+					: 'unverified') as (typeof USER_STATUSES)[number],
 		})),
 	}
 }
@@ -100,7 +104,9 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 					{m.filter}
 				</button>
 			</Form>
-			<p className="hint">{d.totalCapped ? t.format(m.summaryMore, { count: t.number(d.countCap) }) : t.plural(m.summary, d.total)}</p>
+			<p className="hint">
+				{d.totalCapped ? t.format(m.summaryMore, { count: t.number(d.countCap) }) : t.plural(m.summary, d.total)}
+			</p>
 			{d.rows.length === 0 ? (
 				<p className="empty">{m.empty}</p>
 			) : (
@@ -117,7 +123,9 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 						{d.rows.map((u) => (
 							<tr key={u.id}>
 								<td>
-									<Link prefetch="intent" to={`/admin/users/${u.id}`}>{u.name}</Link>
+									<Link prefetch="intent" to={`/admin/users/${u.id}`}>
+										{u.name}
+									</Link>
 								</td>
 								<td className="break">{u.email}</td>
 								<td>{t.m.admin.roleNames[u.role]}</td>

@@ -22,9 +22,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const session = getSession(context)
 	if (!session) return jsonError(401, 'UNAUTHORIZED', 'Sign in first')
-	if (session.user.role !== 'super_admin' || session.impersonator) return jsonError(403, 'FORBIDDEN', 'Only a super admin can impersonate')
+	if (session.user.role !== 'super_admin' || session.impersonator)
+		return jsonError(403, 'FORBIDDEN', 'Only a super admin can impersonate')
 	if (!ctx.tenant) return jsonError(400, 'BAD_REQUEST', 'Open the tenant’s own site to impersonate one of its users')
-	const body = request.headers.get('content-type')?.includes('application/json') ? await request.json().catch(() => ({})) : Object.fromEntries(await readForm(request))
+	const body = request.headers.get('content-type')?.includes('application/json')
+		? await request.json().catch(() => ({}))
+		: Object.fromEntries(await readForm(request))
 	const parsed = impersonationRequest.safeParse(body)
 	if (!parsed.success) return jsonError(404, 'NOT_FOUND', 'No such user on this site')
 	const target = await findScopedUser(ctx.db, ctx.tenant.id, parsed.data.userId)
@@ -34,7 +37,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const proof = mintConsumedTokenProof(ctx, target.id, `impersonate-${randomBytes(9).toString('base64url')}`)
 	const commit = await sessionFromProof(ctx, target.id, proof, { impersonatorSessionId: session.id })
 	if (!commit) return jsonError(400, 'BAD_REQUEST', 'Could not start impersonating')
-	await auditAdmin({ ctx, session }, 'auth.impersonate.start', { kind: 'user', id: target.id, tenantId: ctx.tenant.id }, { impersonatorId: session.user.id })
+	await auditAdmin(
+		{ ctx, session },
+		'auth.impersonate.start',
+		{ kind: 'user', id: target.id, tenantId: ctx.tenant.id },
+		{ impersonatorId: session.user.id },
+	)
 	const headers = new Headers({ location: roleLanding(commit.claims) })
 	headers.append('set-cookie', commit.cookie)
 	headers.append('set-cookie', await impersonatorCookie(ctx).serialize(session.user.id))

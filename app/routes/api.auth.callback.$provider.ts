@@ -1,7 +1,13 @@
 import { redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { signInAndRedirect } from '#app/utils/auth.server.ts'
-import { clearOAuthCookies, createStrategy, isProvider, oauthReturnCookie, resolveExternalUser } from '#app/utils/oauth.server.ts'
+import {
+	clearOAuthCookies,
+	createStrategy,
+	isProvider,
+	oauthReturnCookie,
+	resolveExternalUser,
+} from '#app/utils/oauth.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
 import type { Route } from './+types/api.auth.callback.$provider.ts'
 
@@ -24,7 +30,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		profile = await strategy.authenticate(request)
 	} catch (error) {
 		// A cancelled consent, a stale or forged state, or a provider failure: a generic refusal.
-		log.warn('auth/oauth-failed', { provider: params.provider, error: error instanceof Response ? `status ${error.status}` : describeError(error) })
+		log.warn('auth/oauth-failed', {
+			provider: params.provider,
+			error: error instanceof Response ? `status ${error.status}` : describeError(error),
+		})
 		return refuse()
 	}
 

@@ -26,14 +26,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const chrome = await loadSiteChrome(ctx)
 	const svg = initialsSvg(initials(user.name || user.email), chrome.themeColor, chrome.onThemeColor)
 	const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 16)}"`
-	const headers = { 'content-type': 'image/svg+xml', 'cache-control': CACHE, etag, vary: 'cookie', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }
+	const headers = {
+		'content-type': 'image/svg+xml',
+		'cache-control': CACHE,
+		etag,
+		vary: 'cookie',
+		'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+	}
 	if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
 	return new Response(svg, { headers })
 }
 
 /** Up to two initials: first and last word, in any script. */
 export function initials(name: string) {
-	const words = name.trim().split(/[\s@._-]+/u).filter(Boolean)
+	const words = name
+		.trim()
+		.split(/[\s@._-]+/u)
+		.filter(Boolean)
 	const first = Array.from(words[0] ?? '?')[0] ?? '?'
 	const last = words.length > 1 ? (Array.from(words[words.length - 1])[0] ?? '') : ''
 	return (first + last).toLocaleUpperCase()

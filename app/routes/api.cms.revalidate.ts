@@ -23,11 +23,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	if (request.method !== 'POST') return postOnly()
 	const { allowed, retryAfter } = await ctx.rateLimit.consume('revalidation', `ip|${addressKey(ctx.clientIp)}`)
-	if (!allowed) return jsonError(429, 'RATE_LIMITED', 'Too many revalidation requests', { headers: { 'retry-after': String(retryAfter) } })
+	if (!allowed)
+		return jsonError(429, 'RATE_LIMITED', 'Too many revalidation requests', {
+			headers: { 'retry-after': String(retryAfter) },
+		})
 
 	const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
 	const secret = bearer ?? request.headers.get('x-cms-webhook-secret')
-	if (!secretMatches(secret, ctx.env.CMS_WEBHOOK_SECRET)) return jsonError(401, 'UNAUTHORIZED', 'Missing or wrong webhook secret')
+	if (!secretMatches(secret, ctx.env.CMS_WEBHOOK_SECRET))
+		return jsonError(401, 'UNAUTHORIZED', 'Missing or wrong webhook secret')
 
 	const text = await request.text()
 	if (Buffer.byteLength(text) > MAX_BODY_BYTES) return jsonError(413, 'PAYLOAD_TOO_LARGE', 'Body too large')
@@ -40,9 +44,17 @@ export async function action({ request, context }: Route.ActionArgs) {
 	}
 	const parsed = revalidationBody.safeParse(json)
 	if (!parsed.success) {
-		return jsonError(422, 'VALIDATION_FAILED', 'Send {"tag": "..."} or {"tags": ["..."]} with supported, distinct tags', {
-			issues: parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), message: i.message })),
-		})
+		return jsonError(
+			422,
+			'VALIDATION_FAILED',
+			'Send {"tag": "..."} or {"tags": ["..."]} with supported, distinct tags',
+			{
+				issues: parsed.error.issues.map((i) => ({
+					path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
+					message: i.message,
+				})),
+			},
+		)
 	}
 	const tags = 'tag' in parsed.data ? [parsed.data.tag] : parsed.data.tags
 

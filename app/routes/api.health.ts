@@ -8,7 +8,10 @@ const PROBE_TIMEOUT_MS = 1_000
 
 /** Fails after `ms`: a probe answers within its time whatever the dependency does. */
 function within<T>(ms: number, work: Promise<T>) {
-	return Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())])
+	return Promise.race([
+		work,
+		new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref()),
+	])
 }
 
 /**
@@ -35,5 +38,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 			},
 		)
 	}
-	return Response.json(healthResponse.parse({ status: 'ok', database: 'up', ...(redisState ? { redis: redisState } : {}) }), { headers: { 'cache-control': 'no-store' } })
+	return Response.json(
+		healthResponse.parse({ status: 'ok', database: 'up', ...(redisState ? { redis: redisState } : {}) }),
+		{ headers: { 'cache-control': 'no-store' } },
+	)
 }

@@ -32,11 +32,14 @@ const codes = new Map<string, Grant>()
 const accessTokens = new Map<string, { provider: Provider; profile: Profile; expires: number }>()
 
 const notFound = () => new Response('Not found', { status: 404 })
-const oauthError = (error: string, status = 400) => Response.json({ error }, { status, headers: { 'cache-control': 'no-store' } })
+const oauthError = (error: string, status = 400) =>
+	Response.json({ error }, { status, headers: { 'cache-control': 'no-store' } })
 const random = () => randomBytes(24).toString('base64url')
 
 function clientOf(env: Env, provider: Provider) {
-	return provider === 'google' ? { id: env.AUTH_GOOGLE_ID, secret: env.AUTH_GOOGLE_SECRET } : { id: env.AUTH_GITHUB_ID, secret: env.AUTH_GITHUB_SECRET }
+	return provider === 'google'
+		? { id: env.AUTH_GOOGLE_ID, secret: env.AUTH_GOOGLE_SECRET }
+		: { id: env.AUTH_GITHUB_ID, secret: env.AUTH_GITHUB_SECRET }
 }
 
 function parse(splat: string | undefined) {
@@ -53,15 +56,29 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 	const token = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1]
 	const grant = token ? accessTokens.get(token) : undefined
-	if (!grant || grant.provider !== target.provider || grant.expires < Date.now()) return oauthError('invalid_token', 401)
+	if (!grant || grant.provider !== target.provider || grant.expires < Date.now())
+		return oauthError('invalid_token', 401)
 	const p = grant.profile
 	switch (`${target.provider}/${target.endpoint}`) {
 		case 'google/userinfo':
-			return Response.json({ sub: p.sub, name: p.name, picture: p.picture || undefined, ...(p.email ? { email: p.email, email_verified: p.email_verified } : {}) })
+			return Response.json({
+				sub: p.sub,
+				name: p.name,
+				picture: p.picture || undefined,
+				...(p.email ? { email: p.email, email_verified: p.email_verified } : {}),
+			})
 		case 'github/user':
-			return Response.json({ id: Number(p.sub) || p.sub, login: p.sub, name: p.name, avatar_url: p.picture || null, email: null })
+			return Response.json({
+				id: Number(p.sub) || p.sub,
+				login: p.sub,
+				name: p.name,
+				avatar_url: p.picture || null,
+				email: null,
+			})
 		case 'github/user/emails':
-			return Response.json(p.email ? [{ email: p.email, primary: true, verified: p.email_verified, visibility: 'private' }] : [])
+			return Response.json(
+				p.email ? [{ email: p.email, primary: true, verified: p.email_verified, visibility: 'private' }] : [],
+			)
 		default:
 			return notFound()
 	}
@@ -80,13 +97,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 function consentPage(env: Env, provider: Provider, query: URLSearchParams) {
 	const client = clientOf(env, provider)
-	if (query.get('client_id') !== client.id || query.get('response_type') !== 'code' || !query.get('redirect_uri') || !query.get('code_challenge')) {
+	if (
+		query.get('client_id') !== client.id ||
+		query.get('response_type') !== 'code' ||
+		!query.get('redirect_uri') ||
+		!query.get('code_challenge')
+	) {
 		return new Response('invalid authorization request', { status: 400 })
 	}
 	const hidden = ['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method']
 		.map((name) => `<input type="hidden" name="${name}" value="${esc(query.get(name) ?? '')}">`)
 		.join('')
-	const input = (name: string, label: string, value: string) => `<p><label>${label} <input name="${name}" value="${esc(value)}"></label></p>`
+	const input = (name: string, label: string, value: string) =>
+		`<p><label>${label} <input name="${name}" value="${esc(value)}"></label></p>`
 	const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test identity provider</title></head><body>
 <main><h1>Test identity provider (${provider})</h1><form method="post">${hidden}
 ${input('sub', 'Subject', '1001')}${input('email', 'Email', 'oauth.learner@example.com')}
@@ -97,7 +120,8 @@ ${input('name', 'Name', 'OAuth Learner')}${input('picture', 'Picture', '')}
 }
 
 function grantConsent(env: Env, provider: Provider, field: (name: string) => string) {
-	if (field('client_id') !== clientOf(env, provider).id || field('code_challenge_method') !== 'S256') return new Response('invalid request', { status: 400 })
+	if (field('client_id') !== clientOf(env, provider).id || field('code_challenge_method') !== 'S256')
+		return new Response('invalid request', { status: 400 })
 	const back = new URL(field('redirect_uri'))
 	back.searchParams.set('state', field('state'))
 	if (field('decision') !== 'allow') {
@@ -110,7 +134,13 @@ function grantConsent(env: Env, provider: Provider, field: (name: string) => str
 		clientId: field('client_id'),
 		redirectUri: field('redirect_uri'),
 		challenge: field('code_challenge'),
-		profile: { sub: field('sub'), email: field('email'), email_verified: field('email_verified') === 'true', name: field('name'), picture: field('picture') },
+		profile: {
+			sub: field('sub'),
+			email: field('email'),
+			email_verified: field('email_verified') === 'true',
+			name: field('name'),
+			picture: field('picture'),
+		},
 		expires: Date.now() + 60_000,
 	})
 	back.searchParams.set('code', code)
@@ -120,7 +150,9 @@ function grantConsent(env: Env, provider: Provider, field: (name: string) => str
 function exchangeCode(env: Env, provider: Provider, request: Request, field: (name: string) => string) {
 	const client = clientOf(env, provider)
 	const basic = /^Basic (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1]
-	const [id, secret] = basic ? Buffer.from(basic, 'base64').toString().split(':').map(decodeURIComponent) : [field('client_id'), field('client_secret')]
+	const [id, secret] = basic
+		? Buffer.from(basic, 'base64').toString().split(':').map(decodeURIComponent)
+		: [field('client_id'), field('client_secret')]
 	if (id !== client.id || !equal(secret ?? '', client.secret ?? '')) return oauthError('invalid_client', 401)
 	const grant = codes.get(field('code'))
 	codes.delete(field('code'))
@@ -138,7 +170,10 @@ function exchangeCode(env: Env, provider: Provider, request: Request, field: (na
 	}
 	const accessToken = random()
 	accessTokens.set(accessToken, { provider, profile: grant.profile, expires: Date.now() + 300_000 })
-	return Response.json({ access_token: accessToken, token_type: 'Bearer', expires_in: 300, scope: '' }, { headers: { 'cache-control': 'no-store' } })
+	return Response.json(
+		{ access_token: accessToken, token_type: 'Bearer', expires_in: 300, scope: '' },
+		{ headers: { 'cache-control': 'no-store' } },
+	)
 }
 
 // (Response.redirect's headers are immutable; the server adds security headers.)

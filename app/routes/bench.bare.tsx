@@ -13,7 +13,10 @@ const MAX_BYTES = 512 * 1024
  */
 export function loader({ request, context }: Route.LoaderArgs) {
 	if (getRequestContext(context).env.BENCH_ROUTES !== 'true') throw notFound()
-	const bytes = Math.min(MAX_BYTES, Math.max(0, Math.floor(Number(new URL(request.url).searchParams.get('bytes')) || 0)))
+	const bytes = Math.min(
+		MAX_BYTES,
+		Math.max(0, Math.floor(Number(new URL(request.url).searchParams.get('bytes')) || 0)),
+	)
 	return { padding: 'x'.repeat(bytes) }
 }
 

@@ -10,7 +10,10 @@ import type { Route } from './+types/blog.$slug.ts'
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const post = await requirePost(ctx, params.slug)
-	const [hero, html] = await Promise.all([post.hero ? heroImage(ctx, post.hero) : null, renderMarkdown(ctx, stripLeadingTitle(post.body, post.title))])
+	const [hero, html] = await Promise.all([
+		post.hero ? heroImage(ctx, post.hero) : null,
+		renderMarkdown(ctx, stripLeadingTitle(post.body, post.title)),
+	])
 	return {
 		title: post.title,
 		author: post.author,
@@ -24,7 +27,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	const root = matches[0]?.loaderData && 'origin' in matches[0].loaderData ? matches[0].loaderData : null
 	// A post's hero image is its social card.
-	return [{ title: loaderData?.title ?? metaI18n(matches).m.content.blog.title }, ...socialMeta(root?.origin, loaderData?.hero?.src)]
+	return [
+		{ title: loaderData?.title ?? metaI18n(matches).m.content.blog.title },
+		...socialMeta(root?.origin, loaderData?.hero?.src),
+	]
 }
 
 export default function BlogPost({ loaderData }: Route.ComponentProps) {

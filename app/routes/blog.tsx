@@ -6,7 +6,16 @@ import type { Route } from './+types/blog.ts'
 export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const posts = await listPosts(ctx)
-	return { posts: posts.map(({ slug, title, excerpt, publishedAt, author, locale }) => ({ slug, title, excerpt, publishedAt: publishedAt!, author, locale })) }
+	return {
+		posts: posts.map(({ slug, title, excerpt, publishedAt, author, locale }) => ({
+			slug,
+			title,
+			excerpt,
+			publishedAt: publishedAt!,
+			author,
+			locale,
+		})),
+	}
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.content.blog.title }]

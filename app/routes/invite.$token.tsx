@@ -24,7 +24,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	const existing = await findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email)
 	return {
 		problem: null,
-		invite: { email: check.invitation.email, role: check.invitation.role, courseSlug: check.invitation.course_slug, hasAccount: Boolean(existing?.email_verified_at) },
+		invite: {
+			email: check.invitation.email,
+			role: check.invitation.role,
+			courseSlug: check.invitation.course_slug,
+			hasAccount: Boolean(existing?.email_verified_at),
+		},
 	}
 }
 
@@ -37,7 +42,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	let newUser: { name: string; passwordHash: string } | null = null
 	if (!hasAccount) {
 		const submission = parseWithZod(await readForm(request), { schema: newUserSchema })
-		if (submission.status !== 'success') return data({ problem: null, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+		if (submission.status !== 'success')
+			return data({ problem: null, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 		newUser = { name: submission.value.name, passwordHash: await hashPassword(submission.value.password) }
 	}
 	const accepted = await acceptInvitation(ctx, params.token, newUser)
@@ -55,10 +61,13 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 	const text = m.accounts.invite
 	const [form, fields] = useActionForm(actionData?.result)
 	const problem = actionData?.problem ?? loaderData.problem
-	if (problem || !loaderData.invite) return <TokenProblem reason={problem ?? 'invalid'} retryHref="/learn/sign-in" retryLabel={m.accounts.goToSignIn} />
+	if (problem || !loaderData.invite)
+		return <TokenProblem reason={problem ?? 'invalid'} retryHref="/learn/sign-in" retryLabel={m.accounts.goToSignIn} />
 	const { invite } = loaderData
 	// The stored role code stays as it is; the person reads its label.
-	const role = Object.hasOwn(text.roles, invite.role) ? text.roles[invite.role as keyof typeof text.roles] : invite.role.replace('_', ' ')
+	const role = Object.hasOwn(text.roles, invite.role)
+		? text.roles[invite.role as keyof typeof text.roles]
+		: invite.role.replace('_', ' ')
 	return (
 		<section className="narrow">
 			<h1>{text.heading}</h1>
@@ -74,7 +83,13 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 				{invite.hasAccount ? null : (
 					<>
 						<Field label={text.yourName} meta={fields.name} autoComplete="name" />
-						<Field label={text.choosePassword} meta={fields.password} type="password" autoComplete="new-password" hint={m.accounts.fields.passwordHint} />
+						<Field
+							label={text.choosePassword}
+							meta={fields.password}
+							type="password"
+							autoComplete="new-password"
+							hint={m.accounts.fields.passwordHint}
+						/>
 					</>
 				)}
 				<Submit>{text.submit}</Submit>
@@ -82,4 +97,3 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 		</section>
 	)
 }
-

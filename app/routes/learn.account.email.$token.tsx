@@ -32,7 +32,8 @@ export async function action({ params, context }: Route.ActionArgs) {
 	const { user } = session
 	const newEmail = emailField.safeParse(tokenPayload(params.token))
 	const pending = await peekToken(ctx.db, params.token, 'email_change')
-	if (!newEmail.success || !pending.ok || pending.token.user_id !== user.id) return { problem: 'invalid' as const, newEmail: null }
+	if (!newEmail.success || !pending.ok || pending.token.user_id !== user.id)
+		return { problem: 'invalid' as const, newEmail: null }
 	if (await findUserByEmail(ctx.db, user.tenant_id, newEmail.data)) return { problem: 'taken' as const, newEmail: null }
 	let updated
 	try {
@@ -42,7 +43,12 @@ export async function action({ params, context }: Route.ActionArgs) {
 			const check = yield* consumeTokenSteps(tx, params.token, 'email_change')
 			if (!check.ok) return check
 			yield* retireTokensSteps(tx, user.id)
-			return yield* updateUserSteps(tx, user.id, { email: newEmail.data, email_verified_at: new Date() }, { bumpTokenVersion: true })
+			return yield* updateUserSteps(
+				tx,
+				user.id,
+				{ email: newEmail.data, email_verified_at: new Date() },
+				{ bumpTokenVersion: true },
+			)
 		})
 	} catch (error) {
 		// Taken between the check and the update: the unique key decided, and nothing was stored.
@@ -88,4 +94,3 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
 		</section>
 	)
 }
-

@@ -19,7 +19,11 @@ import { updateUser } from '#db/users.ts'
 import type { Route } from './+types/learn.account.ts'
 
 // The current password, for an account that has one: a session alone (a borrowed device) cannot move the account away.
-const emailSchema = z.object({ intent: z.literal('change-email'), newEmail: emailField, currentPassword: passwordField.optional() })
+const emailSchema = z.object({
+	intent: z.literal('change-email'),
+	newEmail: emailField,
+	currentPassword: passwordField.optional(),
+})
 const localeSchema = z.object({ intent: z.literal('locale'), locale: z.enum(LOCALES, 'common.validation.choose') })
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -37,7 +41,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (formData.get('intent') === 'sign-out-everywhere') {
 		await retireTokens(ctx.db, user.id)
 		await updateUser(ctx.db, user.id, {}, { bumpTokenVersion: true })
-		return redirect(localePath(ctx.locale, '/learn/sign-in?notice=signed-out'), { headers: { 'set-cookie': await endSession(ctx, session) } })
+		return redirect(localePath(ctx.locale, '/learn/sign-in?notice=signed-out'), {
+			headers: { 'set-cookie': await endSession(ctx, session) },
+		})
 	}
 
 	// The interface language: users.locale (and the visitor cookie, for after sign-out)
@@ -55,12 +61,25 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const submission = parseWithZod(formData, { schema: emailSchema })
 	const limited = await limitForm(ctx, 'magic', `email-change|${user.id}`, submission)
 	if (limited) return limited
-	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['currentPassword'] }) }, { status: 400 })
+	if (submission.status !== 'success')
+		return data({ result: submission.reply({ hideFields: ['currentPassword'] }) }, { status: 400 })
 	const { newEmail, currentPassword } = submission.value
 	if (user.password_hash && !(await verifyPassword(currentPassword ?? '', user.password_hash))) {
-		return data({ result: submission.reply({ fieldErrors: { currentPassword: ['accounts.account.wrongPassword'] }, hideFields: ['currentPassword'] }) }, { status: 400 })
+		return data(
+			{
+				result: submission.reply({
+					fieldErrors: { currentPassword: ['accounts.account.wrongPassword'] },
+					hideFields: ['currentPassword'],
+				}),
+			},
+			{ status: 400 },
+		)
 	}
-	if (newEmail === user.email) return data({ result: submission.reply({ fieldErrors: { newEmail: ['accounts.account.sameEmail'] } }) }, { status: 400 })
+	if (newEmail === user.email)
+		return data(
+			{ result: submission.reply({ fieldErrors: { newEmail: ['accounts.account.sameEmail'] } }) },
+			{ status: 400 },
+		)
 	// The same answer whether or not another account uses the address (no account oracle): the link goes
 	// out either way, after the answer, and confirming it says when the address is taken.
 	ctx.afterResponse(() => mailTokenLink(ctx, user, newEmail, 'email_change', newEmail))
@@ -81,9 +100,21 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 	return (
 		<section className="narrow stack">
 			<h1>{text.title}</h1>
-			{notice === 'email-sent' ? <p className="notice notice-ok" role="status">{text.emailSent}</p> : null}
-			{notice === 'locale-changed' ? <p className="notice notice-ok" role="status">{text.localeChanged}</p> : null}
-			{notice === 'email-changed' ? <p className="notice notice-ok" role="status">{text.emailChanged}</p> : null}
+			{notice === 'email-sent' ? (
+				<p className="notice notice-ok" role="status">
+					{text.emailSent}
+				</p>
+			) : null}
+			{notice === 'locale-changed' ? (
+				<p className="notice notice-ok" role="status">
+					{text.localeChanged}
+				</p>
+			) : null}
+			{notice === 'email-changed' ? (
+				<p className="notice notice-ok" role="status">
+					{text.emailChanged}
+				</p>
+			) : null}
 			<p>
 				{loaderData.name} · {loaderData.email}
 			</p>
@@ -92,13 +123,24 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 				<FormError errors={form.errors} id={form.errorId} />
 				<input type="hidden" name="intent" value="change-email" />
 				<Field label={text.newEmail} meta={fields.newEmail} type="email" autoComplete="email" />
-				{loaderData.hasPassword ? <Field label={text.currentPassword} meta={fields.currentPassword} type="password" autoComplete="current-password" /> : null}
+				{loaderData.hasPassword ? (
+					<Field
+						label={text.currentPassword}
+						meta={fields.currentPassword}
+						type="password"
+						autoComplete="current-password"
+					/>
+				) : null}
 				<Submit>{text.sendConfirmation}</Submit>
 			</Form>
 			<h2>{text.language}</h2>
 			<Form method="post" className="stack" {...getFormProps(localeForm)}>
 				<input type="hidden" name="intent" value="locale" />
-				<SelectField label={text.languageLabel} meta={localeFields.locale} options={LOCALES.map((l) => ({ value: l, label: LOCALE_NAMES[l] }))} />
+				<SelectField
+					label={text.languageLabel}
+					meta={localeFields.locale}
+					options={LOCALES.map((l) => ({ value: l, label: LOCALE_NAMES[l] }))}
+				/>
 				<Submit>{text.saveLanguage}</Submit>
 			</Form>
 			<h2>{text.sessions}</h2>

@@ -21,7 +21,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const course = await requireCourse(ctx, params.slug)
 	const enrollment = await findEnrollment(ctx.db, { tenantId: ctx.tenant!.id, userId: session.user.id }, course.slug)
 	// Already enrolled: a page that says so rather than a redirect, so that a refused post (429) keeps its status.
-	return { slug: course.slug, title: course.title, price: course.price, locale: ctx.locale, again: enrollment?.status === 'cancelled', enrolled: isActiveEnrollment(enrollment) }
+	return {
+		slug: course.slug,
+		title: course.title,
+		price: course.price,
+		locale: ctx.locale,
+		again: enrollment?.status === 'cancelled',
+		enrolled: isActiveEnrollment(enrollment),
+	}
 }
 
 // enrollInCourse
@@ -41,7 +48,13 @@ export { actionHeaders as headers } from '#app/utils/headers.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	const t = metaI18n(matches)
-	return [{ title: t.format(t.m.learning.enroll.metaTitle, { course: loaderData?.title ?? t.m.learning.course.fallbackTitle }) }]
+	return [
+		{
+			title: t.format(t.m.learning.enroll.metaTitle, {
+				course: loaderData?.title ?? t.m.learning.course.fallbackTitle,
+			}),
+		},
+	]
 }
 
 export default function Enroll({ loaderData, actionData }: Route.ComponentProps) {

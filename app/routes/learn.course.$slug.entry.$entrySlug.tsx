@@ -10,7 +10,15 @@ import { requireSession } from '#app/utils/auth.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { toQuizPublic, type Course } from '#app/utils/content.ts'
 import { limitAction, TOO_MANY, readForm } from '#app/utils/forms.server.ts'
-import { canPreview, courseProgress, isActiveEnrollment, markEntryComplete, recordView, requireCourse, wantsPreview } from '#app/utils/learning.server.ts'
+import {
+	canPreview,
+	courseProgress,
+	isActiveEnrollment,
+	markEntryComplete,
+	recordView,
+	requireCourse,
+	wantsPreview,
+} from '#app/utils/learning.server.ts'
 import { renderMarkdown } from '#app/utils/markdown.server.ts'
 import { noticeText } from '#app/utils/notices.ts'
 import { attemptResult, submitQuizAttempt, type AttemptResult } from '#app/utils/quiz.server.ts'
@@ -25,21 +33,29 @@ import { badRequest, notFound } from '#app/utils/errors.ts'
  * no enrollment, no locks). Anyone else goes to the course landing. A locked
  * entry sends the learner to the next open one with the reason.
  */
-async function resolveAccess(ctx: RequestContext, session: CurrentSession, request: Request, course: Course, entrySlug: string) {
+async function resolveAccess(
+	ctx: RequestContext,
+	session: CurrentSession,
+	request: Request,
+	course: Course,
+	entrySlug: string,
+) {
 	const preview = wantsPreview(request) && canPreview(session, course.slug)
 	const scope = { tenantId: ctx.tenant!.id, userId: session.user.id }
 	const progress = await courseProgress(ctx, scope, course, preview)
 	const position = progress.entries.findIndex((e) => e.slug === entrySlug)
 	if (position === -1) throw notFound()
-	if (!preview && !isActiveEnrollment(progress.enrollment)) throw redirect(localePath(ctx.locale, `/learn/course/${course.slug}?notice=enroll_first`))
+	if (!preview && !isActiveEnrollment(progress.enrollment))
+		throw redirect(localePath(ctx.locale, `/learn/course/${course.slug}?notice=enroll_first`))
 	const lock = progress.locks.get(entrySlug)
 	if (lock) {
-		const target = progress.firstOpen ? `/learn/course/${course.slug}/entry/${progress.firstOpen.slug}` : `/learn/course/${course.slug}`
+		const target = progress.firstOpen
+			? `/learn/course/${course.slug}/entry/${progress.firstOpen.slug}`
+			: `/learn/course/${course.slug}`
 		throw redirect(localePath(ctx.locale, `${target}?notice=${lock}`))
 	}
 	return { preview, scope, progress, position, mode: preview ? ('previewReadOnly' as const) : ('enrolled' as const) }
 }
-
 
 // Lessons and quizzes ship JavaScript: the next entry is prefetched, answers keep their state, submits show progress.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -49,7 +65,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
 	const { preview, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
-	const entry = await readContent(`entry ${course.slug}/${params.entrySlug}`, () => ctx.cms.entry(ctx.site, course.slug, params.entrySlug, ctx.locale))
+	const entry = await readContent(`entry ${course.slug}/${params.entrySlug}`, () =>
+		ctx.cms.entry(ctx.site, course.slug, params.entrySlug, ctx.locale),
+	)
 	if (!entry) throw notFound()
 	if (!preview) await recordView(ctx, scope, course.slug, entry.slug)
 
@@ -80,7 +98,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 	return {
 		course: { slug: course.slug, title: course.title },
-		entry: { slug: entry.slug, type: entry.type, title: entry.title, bodyHtml: await renderMarkdown(ctx, entry.body, { courseSlug: course.slug }), moduleTitle: entries[position].moduleTitle },
+		entry: {
+			slug: entry.slug,
+			type: entry.type,
+			title: entry.title,
+			bodyHtml: await renderMarkdown(ctx, entry.body, { courseSlug: course.slug }),
+			moduleTitle: entries[position].moduleTitle,
+		},
 		// The locales the entry and its course were served in (en when there is no translation in the page's locale).
 		contentLocale: entry.locale,
 		courseLocale: course.locale,
@@ -90,7 +114,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		position: position + 1,
 		total: entries.length,
 		prev: prev ? { title: prev.title, href: link(prev.slug) } : null,
-		next: next ? { title: next.title, href: link(next.slug), locked: Boolean(progress.locks.get(next.slug)) && !completed.has(entry.slug) } : null,
+		next: next
+			? {
+					title: next.title,
+					href: link(next.slug),
+					locked: Boolean(progress.locks.get(next.slug)) && !completed.has(entry.slug),
+				}
+			: null,
 		courseHref: `/learn/course/${course.slug}${preview ? '?preview=1' : ''}`,
 		quiz,
 	}
@@ -104,27 +134,37 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const { mode, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
 	const form = await readForm(request)
 	// Errors are catalogue keys: the page shows them in its locale.
-	if (mode === 'previewReadOnly') return data({ outcome: 'previewReadOnly' as const, error: 'learning.entry.previewReadOnly' }, { status: 403 })
+	if (mode === 'previewReadOnly')
+		return data({ outcome: 'previewReadOnly' as const, error: 'learning.entry.previewReadOnly' }, { status: 403 })
 	const entry = progress.entries[position]
 	const here = `/learn/course/${course.slug}/entry/${entry.slug}`
 
 	if (form.get('intent') === 'submit-quiz') {
-		const limited = await limitAction(ctx, 'quizSubmission', `user|${scope.userId}`, { outcome: 'rateLimited' as const, error: TOO_MANY })
+		const limited = await limitAction(ctx, 'quizSubmission', `user|${scope.userId}`, {
+			outcome: 'rateLimited' as const,
+			error: TOO_MANY,
+		})
 		if (limited) return limited
 		const answers: Record<string, string> = {}
-		for (const [key, value] of form) if (key.startsWith('q:') && typeof value === 'string') answers[key.slice(2)] = value
+		for (const [key, value] of form)
+			if (key.startsWith('q:') && typeof value === 'string') answers[key.slice(2)] = value
 		const outcome = await submitQuizAttempt(ctx, scope, course, entry.slug, answers, form.get('submission'))
 		if (outcome.kind === 'not_a_quiz') throw badRequest()
-		if (outcome.kind === 'exhausted') return data({ outcome: 'exhausted' as const, error: 'learning.entry.attemptsExhausted' }, { status: 409 })
+		if (outcome.kind === 'exhausted')
+			return data({ outcome: 'exhausted' as const, error: 'learning.entry.attemptsExhausted' }, { status: 409 })
 		return redirect(localePath(ctx.locale, `${here}?attempt=${outcome.result.attemptNumber}`))
 	}
 
 	if (form.get('intent') === 'complete') {
-		if (entry.type === 'quiz') return data({ outcome: 'invalid' as const, error: 'learning.entry.quizNotCompletable' }, { status: 400 })
+		if (entry.type === 'quiz')
+			return data({ outcome: 'invalid' as const, error: 'learning.entry.quizNotCompletable' }, { status: 400 })
 		const courseDone = await markEntryComplete(ctx, scope, course, entry.slug)
 		const next = progress.entries[position + 1]
-		if (courseDone && !next) return redirect(localePath(ctx.locale, `/learn/course/${course.slug}?notice=course_completed`))
-		return redirect(localePath(ctx.locale, next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`))
+		if (courseDone && !next)
+			return redirect(localePath(ctx.locale, `/learn/course/${course.slug}?notice=course_completed`))
+		return redirect(
+			localePath(ctx.locale, next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`),
+		)
 	}
 	throw badRequest()
 }
@@ -132,7 +172,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
-	{ title: loaderData ? `${loaderData.entry.title} · ${loaderData.course.title}` : metaI18n(matches).m.learning.entry.fallbackTitle },
+	{
+		title: loaderData
+			? `${loaderData.entry.title} · ${loaderData.course.title}`
+			: metaI18n(matches).m.learning.entry.fallbackTitle,
+	},
 ]
 
 export default function EntryPage({ loaderData: d, actionData }: Route.ComponentProps) {
@@ -146,7 +190,11 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 				<Link prefetch="intent" to={d.courseHref} lang={d.courseLocale}>
 					{d.course.title}
 				</Link>{' '}
-				{t.format(l.entry.position, { module: d.entry.moduleTitle, position: t.number(d.position), total: t.number(d.total) })}
+				{t.format(l.entry.position, {
+					module: d.entry.moduleTitle,
+					position: t.number(d.position),
+					total: t.number(d.total),
+				})}
 			</nav>
 			{notice ? <Notice tone="info">{notice}</Notice> : null}
 			{actionData?.error ? <Notice tone="error">{t.text(actionData.error)}</Notice> : null}
@@ -158,11 +206,15 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 
 			{d.entry.type !== 'quiz' ? (
 				d.done ? (
-					<Notice tone="ok">{d.entry.type === 'assignment' ? l.entry.completedAssignment : l.entry.completedLesson}</Notice>
+					<Notice tone="ok">
+						{d.entry.type === 'assignment' ? l.entry.completedAssignment : l.entry.completedLesson}
+					</Notice>
 				) : (
 					<Form method="post">
 						<input type="hidden" name="intent" value="complete" />
-						<Submit disabled={d.preview}>{d.entry.type === 'assignment' ? l.entry.finishedAssignment : l.entry.markComplete}</Submit>
+						<Submit disabled={d.preview}>
+							{d.entry.type === 'assignment' ? l.entry.finishedAssignment : l.entry.markComplete}
+						</Submit>
 					</Form>
 				)
 			) : null}
@@ -180,7 +232,9 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 						{d.next.title} →
 					</Link>
 				) : (
-					<Link prefetch="intent" to={d.courseHref}>{l.backToCourse}</Link>
+					<Link prefetch="intent" to={d.courseHref}>
+						{l.backToCourse}
+					</Link>
 				)}
 			</nav>
 		</article>
@@ -204,7 +258,13 @@ function QuizSection({ quiz, preview, lang }: { quiz: QuizData; preview: boolean
 		<section aria-labelledby="quiz-heading" className="quiz">
 			<h2 id="quiz-heading">{m.heading}</h2>
 			<p className="hint">{summary.filter(Boolean).join(' · ')}</p>
-			{result ? <AttemptFeedback result={result} prompts={Object.fromEntries(q.questions.map((x) => [x.id, x.prompt]))} lang={lang} /> : null}
+			{result ? (
+				<AttemptFeedback
+					result={result}
+					prompts={Object.fromEntries(q.questions.map((x) => [x.id, x.prompt]))}
+					lang={lang}
+				/>
+			) : null}
 			{quiz.exhausted ? (
 				<Notice tone="info">{t.plural(m.allUsed, q.maxAttempts)}</Notice>
 			) : quiz.passed && !result ? (
@@ -249,7 +309,15 @@ function QuizSection({ quiz, preview, lang }: { quiz: QuizData; preview: boolean
 	)
 }
 
-function AttemptFeedback({ result, prompts, lang }: { result: AttemptResult; prompts: Record<string, string>; lang: Locale }) {
+function AttemptFeedback({
+	result,
+	prompts,
+	lang,
+}: {
+	result: AttemptResult
+	prompts: Record<string, string>
+	lang: Locale
+}) {
 	const t = useI18n()
 	const m = t.m.learning.quiz
 	return (

@@ -4,7 +4,13 @@ import { ContentLanguage } from '#app/components/content-language.tsx'
 import { Notice, Submit } from '#app/components/feedback.tsx'
 import { PreviewBanner, ProgressBar } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { canPreview, courseProgress, isActiveEnrollment, requireCourse, wantsPreview } from '#app/utils/learning.server.ts'
+import {
+	canPreview,
+	courseProgress,
+	isActiveEnrollment,
+	requireCourse,
+	wantsPreview,
+} from '#app/utils/learning.server.ts'
 import { formatMinutes, formatPrice } from '#app/utils/format.ts'
 import { renderMarkdown } from '#app/utils/markdown.server.ts'
 import { getSession } from '#app/utils/session.server.ts'
@@ -40,7 +46,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			...summary,
 			signedIn: Boolean(session),
 			enrollmentStatus: progress?.enrollment?.status ?? null,
-			modules: course.modules.map((m) => ({ slug: m.slug, title: m.title, entries: m.entries.map((e) => ({ slug: e.slug, title: e.title, type: e.type })) })),
+			modules: course.modules.map((m) => ({
+				slug: m.slug,
+				title: m.title,
+				entries: m.entries.map((e) => ({ slug: e.slug, title: e.title, type: e.type })),
+			})),
 		}
 	}
 	const { entries, completed, locks, continueSlug, percent, enrollment } = progress
@@ -58,12 +68,20 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			title: m.title,
 			entries: entries
 				.filter((e) => e.moduleSlug === m.slug)
-				.map((e) => ({ slug: e.slug, title: e.title, type: e.type, done: completed.has(e.slug), locked: Boolean(locks.get(e.slug)) })),
+				.map((e) => ({
+					slug: e.slug,
+					title: e.title,
+					type: e.type,
+					done: completed.has(e.slug),
+					locked: Boolean(locks.get(e.slug)),
+				})),
 		})),
 	}
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: loaderData?.title ?? metaI18n(matches).m.learning.course.fallbackTitle }]
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
+	{ title: loaderData?.title ?? metaI18n(matches).m.learning.course.fallbackTitle },
+]
 
 export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 	const t = useI18n()
@@ -80,7 +98,9 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 				<>
 					<div className="prose" lang={data.contentLocale} dangerouslySetInnerHTML={{ __html: data.descriptionHtml }} />
 					<p className="meta">
-						<span className={data.price ? 'badge' : 'badge badge-free'}>{data.price ? formatPrice(data.price, data.locale) : t.m.common.free}</span>
+						<span className={data.price ? 'badge' : 'badge badge-free'}>
+							{data.price ? formatPrice(data.price, data.locale) : t.m.common.free}
+						</span>
 						{data.estimatedMinutes ? <span>{formatMinutes(data.estimatedMinutes, data.locale)}</span> : null}
 					</p>
 					{data.enrollmentStatus === 'pending' ? (
@@ -90,7 +110,13 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 					) : (
 						// Router paths take no locale prefix: React Router adds the page's basename (/es).
 						<Form method="post" action={`/learn/course/${data.slug}/enroll`}>
-							<Submit>{data.enrollmentStatus === 'cancelled' ? l.enrollAgain : data.signedIn ? l.enrollFree : l.course.signInToEnroll}</Submit>
+							<Submit>
+								{data.enrollmentStatus === 'cancelled'
+									? l.enrollAgain
+									: data.signedIn
+										? l.enrollFree
+										: l.course.signInToEnroll}
+							</Submit>
 						</Form>
 					)}
 					<h2>{l.course.outline}</h2>
@@ -112,11 +138,18 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 				</>
 			) : (
 				<>
-					<ProgressBar percent={data.percent} label={t.plural(l.entriesComplete, data.total, { done: t.number(data.completedCount) })} />
+					<ProgressBar
+						percent={data.percent}
+						label={t.plural(l.entriesComplete, data.total, { done: t.number(data.completedCount) })}
+					/>
 					{data.status === 'completed' ? <Notice tone="ok">{l.course.completed}</Notice> : null}
 					{data.continueSlug ? (
 						<p>
-							<Link className="button" prefetch="intent" to={`/learn/course/${data.slug}/entry/${data.continueSlug}${q}`}>
+							<Link
+								className="button"
+								prefetch="intent"
+								to={`/learn/course/${data.slug}/entry/${data.continueSlug}${q}`}
+							>
 								{data.completedCount ? l.continue : l.course.start}
 							</Link>
 						</p>
@@ -132,12 +165,17 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 										{e.locked ? (
 											<span lang={data.contentLocale}>{e.title}</span>
 										) : (
-											<Link prefetch="intent" to={`/learn/course/${data.slug}/entry/${e.slug}${q}`} lang={data.contentLocale}>
+											<Link
+												prefetch="intent"
+												to={`/learn/course/${data.slug}/entry/${e.slug}${q}`}
+												lang={data.contentLocale}
+											>
 												{e.title}
 											</Link>
 										)}{' '}
 										<span className="hint">
-											{l.entryTypes[e.type]} · {e.done ? l.course.state.done : e.locked ? l.course.state.locked : l.course.state.open}
+											{l.entryTypes[e.type]} ·{' '}
+											{e.done ? l.course.state.done : e.locked ? l.course.state.locked : l.course.state.open}
 										</span>
 									</li>
 								))}

@@ -17,12 +17,21 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 export async function loader({ context }: Route.LoaderArgs) {
 	const { claims, user } = requireSession(context)
 	const ctx = getRequestContext(context)
-	if (!ctx.tenant) return { name: claims.name, email: claims.email, locale: ctx.locale, courses: [], resume: [], scores: [] }
+	if (!ctx.tenant)
+		return { name: claims.name, email: claims.email, locale: ctx.locale, courses: [], resume: [], scores: [] }
 	const scope = { tenantId: ctx.tenant.id, userId: user.id }
-	const [enrollments, progress, attempts] = await Promise.all([listEnrollments(ctx.db, scope), listAllProgress(ctx.db, scope), recentAttempts(ctx.db, scope)])
+	const [enrollments, progress, attempts] = await Promise.all([
+		listEnrollments(ctx.db, scope),
+		listAllProgress(ctx.db, scope),
+		recentAttempts(ctx.db, scope),
+	])
 	const visible = enrollments.filter((e) => e.status !== 'cancelled')
 	// One content read per enrolled course, in parallel: titles, entry order and counts.
-	const courses = await Promise.all(visible.map((e) => readContent(`course ${e.course_slug}`, () => ctx.cms.course(ctx.site, e.course_slug, ctx.locale))))
+	const courses = await Promise.all(
+		visible.map((e) =>
+			readContent(`course ${e.course_slug}`, () => ctx.cms.course(ctx.site, e.course_slug, ctx.locale)),
+		),
+	)
 
 	const cards = visible.flatMap((enrollment, i) => {
 		const course = courses[i]
@@ -54,7 +63,15 @@ export async function loader({ context }: Route.LoaderArgs) {
 			const card = cards.find((c) => c.slug === p.course_slug)
 			const entry = card?.entries.find((e) => e.slug === p.entry_slug)
 			return card && entry && card.status !== 'pending'
-				? [{ href: `/learn/course/${card.slug}/entry/${entry.slug}`, title: entry.title, course: card.title, lang: card.lang, viewedAt: p.last_viewed_at!.toISOString() }]
+				? [
+						{
+							href: `/learn/course/${card.slug}/entry/${entry.slug}`,
+							title: entry.title,
+							course: card.title,
+							lang: card.lang,
+							viewedAt: p.last_viewed_at!.toISOString(),
+						},
+					]
 				: []
 		})
 		.slice(0, 5)
@@ -101,7 +118,9 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 								<Link prefetch="intent" to={r.href} lang={r.lang}>
 									{r.title}
 								</Link>{' '}
-								<span className="hint">{t.format(m.viewed, { course: r.course, date: formatDate(r.viewedAt, d.locale) })}</span>
+								<span className="hint">
+									{t.format(m.viewed, { course: r.course, date: formatDate(r.viewedAt, d.locale) })}
+								</span>
 							</li>
 						))}
 					</ul>
@@ -110,17 +129,25 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 			<h2>{m.myCourses}</h2>
 			{d.courses.length === 0 ? (
 				<p className="empty">
-					{m.empty} <Link prefetch="intent" to={'/learn'}>{m.browse}</Link>
+					{m.empty}{' '}
+					<Link prefetch="intent" to={'/learn'}>
+						{m.browse}
+					</Link>
 				</p>
 			) : (
 				<ul className="cards" aria-label={m.myCourses}>
 					{d.courses.map((c) => (
 						<li key={c.slug} className="card">
 							<h3 lang={c.lang}>
-								<Link prefetch="intent" to={`/learn/course/${c.slug}`}>{c.title}</Link>
+								<Link prefetch="intent" to={`/learn/course/${c.slug}`}>
+									{c.title}
+								</Link>
 							</h3>
 							<p className="hint">{status(c.status)}</p>
-							<ProgressBar percent={c.percent} label={t.plural(t.m.learning.entriesComplete, c.total, { done: t.number(c.completedCount) })} />
+							<ProgressBar
+								percent={c.percent}
+								label={t.plural(t.m.learning.entriesComplete, c.total, { done: t.number(c.completedCount) })}
+							/>
 						</li>
 					))}
 				</ul>

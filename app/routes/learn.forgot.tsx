@@ -25,9 +25,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	// The same answer whether or not mail goes out, in the same time: the one lookup happens for every
 	// address, the token and the mail after the answer is sent.
-	const user = ctx.tenant?.status === 'active' ? await findUserByEmail(ctx.db, ctx.tenant.id, submission.value.email) : null
+	const user =
+		ctx.tenant?.status === 'active' ? await findUserByEmail(ctx.db, ctx.tenant.id, submission.value.email) : null
 	// Mail only for an active tenant, a matching user and a local password (spec, Authentication 8).
-	if (user?.password_hash && !user.deactivated_at) ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'password_reset'))
+	if (user?.password_hash && !user.deactivated_at)
+		ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'password_reset'))
 	return redirect(localePath(ctx.locale, '/learn/forgot?notice=sent'))
 }
 

@@ -24,7 +24,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (session && session.user.locale !== locale) await updateUser(ctx.db, session.user.id, { locale })
 	const url = new URL(back, 'http://same.origin')
 	// Checked again after the prefix is swapped: the redirect is what must stay on this origin.
-	const target = safeCallbackUrl(localePath(locale, splitLocalePath(url.pathname).path) + url.search) ?? localePath(locale, '/')
+	const target =
+		safeCallbackUrl(localePath(locale, splitLocalePath(url.pathname).path) + url.search) ?? localePath(locale, '/')
 	return redirect(target, {
 		status: 303,
 		headers: { 'set-cookie': localeCookie(locale, ctx.origin.startsWith('https:')) },

@@ -43,7 +43,8 @@ export default function MagicToken({ loaderData, actionData }: Route.ComponentPr
 	const t = useI18n()
 	const text = t.m.accounts.magicToken
 	const state = actionData ?? loaderData
-	if (state.problem || !state.email) return <TokenProblem reason={state.problem ?? 'invalid'} retryHref="/learn/magic" retryLabel={text.retry} />
+	if (state.problem || !state.email)
+		return <TokenProblem reason={state.problem ?? 'invalid'} retryHref="/learn/magic" retryLabel={text.retry} />
 	return (
 		<section className="narrow">
 			<h1>{text.heading}</h1>

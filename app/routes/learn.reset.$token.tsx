@@ -30,10 +30,15 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export async function action({ params, request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const submission = parseWithZod(await readForm(request), { schema })
-	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: null }, { status: 400 })
+	if (submission.status !== 'success')
+		return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: null }, { status: 400 })
 	// Hashing costs: only for a token that looks usable (the transaction below decides).
 	const peek = await peekToken(ctx.db, params.token, 'password_reset', new Date(), hostTokenScope(ctx))
-	if (!peek.ok) return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: peek.reason }, { status: 410 })
+	if (!peek.ok)
+		return data(
+			{ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: peek.reason },
+			{ status: 410 },
+		)
 	const passwordHash = await hashPassword(submission.value.password)
 	// The token, the new password and the links it retires are stored together or not at all.
 	// Another tenant's token is invalid here and stays unused.
@@ -45,10 +50,19 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 		// A new password signs out every other session and retires every other link mailed before it.
 		// Opening a reset link also proves the mailbox.
 		yield* retireTokensSteps(tx, user.id)
-		yield* updateUserSteps(tx, user.id, { password_hash: passwordHash, email_verified_at: user.email_verified_at ?? new Date() }, { bumpTokenVersion: true })
+		yield* updateUserSteps(
+			tx,
+			user.id,
+			{ password_hash: passwordHash, email_verified_at: user.email_verified_at ?? new Date() },
+			{ bumpTokenVersion: true },
+		)
 		return { user, check }
 	})
-	if ('problem' in outcome) return data({ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: outcome.problem }, { status: 410 })
+	if ('problem' in outcome)
+		return data(
+			{ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: outcome.problem },
+			{ status: 410 },
+		)
 	const { user, check } = outcome
 	const signedIn = await signInWithConsumedToken(ctx, user.id, check.token.id)
 	if (signedIn) return signedIn
@@ -68,7 +82,13 @@ export default function Reset({ loaderData, actionData }: Route.ComponentProps) 
 			<h1>{text.reset.title}</h1>
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
-				<Field label={text.reset.newPassword} meta={fields.password} type="password" autoComplete="new-password" hint={text.fields.passwordHint} />
+				<Field
+					label={text.reset.newPassword}
+					meta={fields.password}
+					type="password"
+					autoComplete="new-password"
+					hint={text.fields.passwordHint}
+				/>
 				<Field label={text.reset.newPasswordAgain} meta={fields.confirm} type="password" autoComplete="new-password" />
 				<Submit>{text.reset.submit}</Submit>
 			</Form>

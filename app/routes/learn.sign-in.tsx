@@ -7,7 +7,14 @@ import { Field, FormError, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { authenticate, localeLanding, roleLanding, safeCallbackUrl, signInAndRedirect, type CredentialsFailure } from '#app/utils/auth.server.ts'
+import {
+	authenticate,
+	localeLanding,
+	roleLanding,
+	safeCallbackUrl,
+	signInAndRedirect,
+	type CredentialsFailure,
+} from '#app/utils/auth.server.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
@@ -53,9 +60,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const formData = await readForm(request)
 	const submission = parseWithZod(formData, { schema })
-	const limited = await limitForm(ctx, 'auth.signIn', ipEmailKey(ctx.clientIp, formData.get('email')), submission, ['password'])
+	const limited = await limitForm(ctx, 'auth.signIn', ipEmailKey(ctx.clientIp, formData.get('email')), submission, [
+		'password',
+	])
 	if (limited) return limited
-	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+	if (submission.status !== 'success')
+		return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 
 	const result = await authenticate(ctx, { kind: 'credentials', ...submission.value })
 	// The right password for an address not confirmed yet: a new confirmation link (the sign-in limit bounds how many).
@@ -66,7 +76,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (!result.ok) {
 		const invalid = result.reason === 'invalid' || result.reason === 'no_password'
 		return data(
-			{ result: submission.reply({ formErrors: MESSAGES[result.reason], hideFields: ['password'] }), reason: invalid ? 'invalid' : result.reason },
+			{
+				result: submission.reply({ formErrors: MESSAGES[result.reason], hideFields: ['password'] }),
+				reason: invalid ? 'invalid' : result.reason,
+			},
 			{ status: invalid ? 401 : 403 },
 		)
 	}
@@ -86,8 +99,16 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 	return (
 		<section className="narrow">
 			<h1>{text.signIn.title}</h1>
-			{params.get('notice') === 'signed-out' ? <p className="notice notice-ok" role="status">{text.signIn.signedOut}</p> : null}
-			{params.get('notice') === 'password-reset' ? <p className="notice notice-ok" role="status">{text.signIn.passwordReset}</p> : null}
+			{params.get('notice') === 'signed-out' ? (
+				<p className="notice notice-ok" role="status">
+					{text.signIn.signedOut}
+				</p>
+			) : null}
+			{params.get('notice') === 'password-reset' ? (
+				<p className="notice notice-ok" role="status">
+					{text.signIn.passwordReset}
+				</p>
+			) : null}
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				{reason === 'apex_account_wrong_host' ? (

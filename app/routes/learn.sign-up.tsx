@@ -33,7 +33,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 		(await limitForm(ctx, 'signUp', ipEmailKey(ctx.clientIp, formData.get('email')), submission, ['password'])) ??
 		(await limitForm(ctx, 'signUpIp', addressKey(ctx.clientIp), submission, ['password']))
 	if (limited) return limited
-	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+	if (submission.status !== 'success')
+		return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 
 	const { name, email, password } = submission.value
 	// An existing address gets the same answer and no new account, so sign-up does not reveal who has
@@ -42,7 +43,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const known = await findUserByEmail(ctx.db, tenant.id, email)
 	if (!known) {
 		ctx.afterResponse(async () => {
-			const user = await createUser(ctx.db, { tenant_id: tenant.id, email, name, role: 'student', password_hash: await hashPassword(password), locale: ctx.locale })
+			const user = await createUser(ctx.db, {
+				tenant_id: tenant.id,
+				email,
+				name,
+				role: 'student',
+				password_hash: await hashPassword(password),
+				locale: ctx.locale,
+			})
 			if (user) await mailTokenLink(ctx, user, email, 'email_verify')
 		})
 	}
@@ -65,7 +73,13 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
 				<FormError errors={form.errors} id={form.errorId} />
 				<Field label={text.fields.name} meta={fields.name} autoComplete="name" />
 				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />
-				<Field label={text.fields.password} meta={fields.password} type="password" autoComplete="new-password" hint={text.fields.passwordHint} />
+				<Field
+					label={text.fields.password}
+					meta={fields.password}
+					type="password"
+					autoComplete="new-password"
+					hint={text.fields.passwordHint}
+				/>
 				<div className="actions">
 					<Submit>{text.signUp.submit}</Submit>
 					<a href={t.href('/learn/sign-in')}>{text.signUp.haveAccount}</a>

@@ -15,7 +15,15 @@ export async function loader({ context }: Route.LoaderArgs) {
 		courses: courses
 			.filter((c) => isPublished(c) && c.listed)
 			// Each card keeps the locale its text was served in (en when the course has no translation).
-			.map(({ slug, title, summary, price, estimatedMinutes, entryCount, locale }) => ({ slug, title, summary, price, estimatedMinutes, entryCount, locale })),
+			.map(({ slug, title, summary, price, estimatedMinutes, entryCount, locale }) => ({
+				slug,
+				title,
+				summary,
+				price,
+				estimatedMinutes,
+				entryCount,
+				locale,
+			})),
 	}
 }
 

@@ -22,5 +22,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 			{ src: '/icon.png?size=512', sizes: '512x512', type: 'image/png', purpose: 'any' },
 		],
 	}
-	return new Response(JSON.stringify(manifest), { headers: { 'content-type': 'application/manifest+json; charset=utf-8', 'cache-control': 'public, max-age=3600' } })
+	return new Response(JSON.stringify(manifest), {
+		headers: { 'content-type': 'application/manifest+json; charset=utf-8', 'cache-control': 'public, max-age=3600' },
+	})
 }

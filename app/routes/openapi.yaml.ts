@@ -2,5 +2,7 @@
 import document from '../../openapi/openapi.yaml?raw'
 
 export function loader() {
-	return new Response(document, { headers: { 'content-type': 'application/yaml; charset=utf-8', 'cache-control': 'public, max-age=300' } })
+	return new Response(document, {
+		headers: { 'content-type': 'application/yaml; charset=utf-8', 'cache-control': 'public, max-age=300' },
+	})
 }

@@ -9,10 +9,16 @@ import type { Route } from './+types/page.$slug.ts'
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const page = await requirePage(ctx, params.slug)
-	return { title: page.title, locale: page.locale, html: await renderMarkdown(ctx, stripLeadingTitle(page.body, page.title)) }
+	return {
+		title: page.title,
+		locale: page.locale,
+		html: await renderMarkdown(ctx, stripLeadingTitle(page.body, page.title)),
+	}
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: loaderData?.title ?? metaI18n(matches).m.content.page.title }]
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
+	{ title: loaderData?.title ?? metaI18n(matches).m.content.page.title },
+]
 
 export default function ContentPage({ loaderData }: Route.ComponentProps) {
 	return (

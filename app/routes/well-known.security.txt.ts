@@ -6,5 +6,7 @@ import type { Route } from './+types/well-known.security.txt.ts'
 /** RFC 9116; served even for a suspended tenant, so security reports always have a contact. */
 export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
-	return new Response(securityTxt(ctx, await siteDocument(ctx)), { headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=86400' } })
+	return new Response(securityTxt(ctx, await siteDocument(ctx)), {
+		headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=86400' },
+	})
 }

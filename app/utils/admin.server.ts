@@ -39,11 +39,15 @@ export function requireAdmin(context: Readonly<RouterContextProvider>): AdminSco
  * assigned to the course (checked in the database, not the session claim, so
  * a revoked assignment takes effect at once); other course_admins 404.
  */
-export async function requireCourseAdmin(context: Readonly<RouterContextProvider>, courseSlug: string): Promise<AdminScope> {
+export async function requireCourseAdmin(
+	context: Readonly<RouterContextProvider>,
+	courseSlug: string,
+): Promise<AdminScope> {
 	const session = requireSession(context)
 	const ctx = getRequestContext(context)
 	const { role } = session.user
-	if (role === 'tenant_admin' || role === 'super_admin') return { ctx, session, tenant: ctx.tenant, isSuper: role === 'super_admin' }
+	if (role === 'tenant_admin' || role === 'super_admin')
+		return { ctx, session, tenant: ctx.tenant, isSuper: role === 'super_admin' }
 	if (role !== 'course_admin') throw forbidden()
 	if (!ctx.tenant) throw notFound()
 	const assigned = await assignedCourseSlugs(ctx.db, { tenantId: ctx.tenant.id, userId: session.user.id })

@@ -18,10 +18,10 @@ export const healthResponse = z
 	.object({
 		status: z.literal('ok'),
 		database: z.literal('up'),
-		redis: z
-			.enum(['up', 'down'])
-			.optional()
-			.meta({ description: 'Present when REDIS_URL is set. While it is down the rate limits count per process; the service stays ready.' }),
+		redis: z.enum(['up', 'down']).optional().meta({
+			description:
+				'Present when REDIS_URL is set. While it is down the rate limits count per process; the service stays ready.',
+		}),
 	})
 	.meta({ id: 'Health' })
 
@@ -31,7 +31,10 @@ export const livenessResponse = z.object({ status: z.literal('ok') }).meta({ id:
 export const revalidationTag = z
 	.string()
 	.max(300)
-	.regex(/^(?:(?:course|entry|site|progress):\S+|cms:page-hierarchy)$/, 'unsupported tag: use course:, entry:, site:, progress: or cms:page-hierarchy')
+	.regex(
+		/^(?:(?:course|entry|site|progress):\S+|cms:page-hierarchy)$/,
+		'unsupported tag: use course:, entry:, site:, progress: or cms:page-hierarchy',
+	)
 	.meta({ id: 'RevalidationTag' })
 
 export const revalidationBody = z
@@ -49,7 +52,9 @@ export const revalidationBody = z
 
 export const revalidationResponse = z.object({ revalidated: z.array(z.string()) }).meta({ id: 'RevalidationResponse' })
 
-export const impersonationRequest = z.object({ userId: z.string().min(1).max(100) }).meta({ id: 'ImpersonationRequest' })
+export const impersonationRequest = z
+	.object({ userId: z.string().min(1).max(100) })
+	.meta({ id: 'ImpersonationRequest' })
 
 // Path parameters: one segment each.
 const slug = z.string().min(1).max(200).meta({ description: 'A content slug.' })
@@ -61,7 +66,10 @@ const assetQuery = z.object({
 	w: z
 		.enum(IMAGE_WIDTHS.map(String) as [string, ...string[]])
 		.optional()
-		.meta({ description: 'A JPEG, PNG or WebP image at most this many pixels wide, in its own format (never enlarged; Range is ignored). Other types are sent unchanged. Any other value: 400.' }),
+		.meta({
+			description:
+				'A JPEG, PNG or WebP image at most this many pixels wide, in its own format (never enlarged; Range is ignored). Other types are sent unchanged. Any other value: 400.',
+		}),
 })
 
 type Json = z.ZodType
@@ -92,7 +100,9 @@ export interface ApiOperation {
 const error = (description: string): ApiResponse => ({ description, json: errorEnvelope })
 const binary = (description: string): ApiResponse => ({ description, media: 'application/octet-stream' })
 const assetResponses: Record<number, ApiResponse> = {
-	200: binary('The file, streamed, with the content service’s Content-Type, Content-Length, ETag, Last-Modified and Accept-Ranges.'),
+	200: binary(
+		'The file, streamed, with the content service’s Content-Type, Content-Length, ETag, Last-Modified and Accept-Ranges.',
+	),
 	206: binary('The requested byte range (Range), with Content-Range.'),
 	304: { description: 'Not modified (If-None-Match or If-Modified-Since).' },
 	400: error('A w other than one of the listed widths.'),
@@ -123,14 +133,18 @@ export const API_OPERATIONS: ApiOperation[] = [
 		summary: 'Readiness: database connectivity probe (Redis reported, not required)',
 		description:
 			'For load balancers deciding whether to send traffic: 503 while the database does not answer within 1 s. Redis being down is reported in the body but keeps the answer 200, since everything but shared rate limits works without it.',
-		responses: { 200: { description: 'The database answered.', json: healthResponse }, 503: error('The database did not answer.') },
+		responses: {
+			200: { description: 'The database answered.', json: healthResponse },
+			503: error('The database did not answer.'),
+		},
 		example: { expect: 200 },
 	},
 	{
 		method: 'get',
 		path: '/api/health/live',
 		summary: 'Liveness: the process answers',
-		description: 'For orchestrators deciding whether to restart the process: 200 whenever it can answer at all, whatever the database and Redis do.',
+		description:
+			'For orchestrators deciding whether to restart the process: 200 whenever it can answer at all, whatever the database and Redis do.',
 		responses: { 200: { description: 'The process is alive.', json: livenessResponse } },
 		example: { expect: 200 },
 	},
@@ -138,15 +152,19 @@ export const API_OPERATIONS: ApiOperation[] = [
 		method: 'get',
 		path: '/api/favicon',
 		summary: 'The host’s favicon (also at /favicon.ico)',
-		description: 'The site document’s favicon as a 32x32 PNG in an ICO container, or the static fallback. Never an error.',
-		responses: { 200: { description: 'The icon (Cache-Control: public, max-age=31536000, immutable).', media: 'image/x-icon' } },
+		description:
+			'The site document’s favicon as a 32x32 PNG in an ICO container, or the static fallback. Never an error.',
+		responses: {
+			200: { description: 'The icon (Cache-Control: public, max-age=31536000, immutable).', media: 'image/x-icon' },
+		},
 		example: { expect: 200 },
 	},
 	{
 		method: 'get',
 		path: '/api/avatar',
 		summary: 'The signed-in user’s picture',
-		description: 'A 302 to the linked identity provider’s picture, else an SVG of the initials in the site’s theme colour. Cached privately for 300 s, with ETag.',
+		description:
+			'A 302 to the linked identity provider’s picture, else an SVG of the initials in the site’s theme colour. Cached privately for 300 s, with ETag.',
 		security: 'session',
 		responses: {
 			200: { description: 'Generated initials image.', media: 'image/svg+xml' },
@@ -174,18 +192,72 @@ export const API_OPERATIONS: ApiOperation[] = [
 		example: { body: { tags: ['course:intro-to-web', 'cms:page-hierarchy'] }, expect: 200 },
 	},
 	postOnly('/api/cms/revalidate', 'Content invalidation webhook'),
-	{ method: 'get', path: '/api/cms/courses/{courseSlug}/assets/{assetId}', summary: 'A published course’s asset, streamed', params: z.object({ courseSlug: slug, assetId }), query: assetQuery, responses: assetResponses, example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 } },
-	{ method: 'get', path: '/api/cms/courses/{courseSlug}/assets/{assetId}/download', summary: 'A published course’s asset as a download (Content-Disposition: attachment)', params: z.object({ courseSlug: slug, assetId }), query: assetQuery, responses: assetResponses, example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 } },
-	{ method: 'get', path: '/api/cms/site/assets/{assetId}', summary: 'An asset of the host’s site, streamed', params: z.object({ assetId }), query: assetQuery, responses: assetResponses, example: { params: { assetId: 'acme-icon' }, expect: 200 } },
-	{ method: 'get', path: '/api/cms/site/assets/{assetId}/download', summary: 'An asset of the host’s site as a download (Content-Disposition: attachment)', params: z.object({ assetId }), query: assetQuery, responses: assetResponses, example: { params: { assetId: 'acme-icon' }, expect: 200 } },
-	{ method: 'get', path: '/api/aeo/markdown/{slug}', summary: 'A published top-level page as Markdown (also at /<slug>.md)', params: z.object({ slug }), responses: markdownResponses(false), example: { params: { slug: 'about' }, expect: 200 } },
-	{ method: 'get', path: '/api/aeo/markdown/blog/{slug}', summary: 'A published blog post as Markdown (also at /blog/<slug>.md)', params: z.object({ slug }), responses: markdownResponses(false), example: { params: { slug: 'welcome' }, expect: 200 } },
-	{ method: 'get', path: '/api/aeo/markdown/learn/course/{slug}', summary: 'A published course landing as Markdown (also at /learn/course/<slug>.md); never entry content', params: z.object({ slug }), responses: markdownResponses(true), example: { params: { slug: 'intro-to-web' }, expect: 200 } },
+	{
+		method: 'get',
+		path: '/api/cms/courses/{courseSlug}/assets/{assetId}',
+		summary: 'A published course’s asset, streamed',
+		params: z.object({ courseSlug: slug, assetId }),
+		query: assetQuery,
+		responses: assetResponses,
+		example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 },
+	},
+	{
+		method: 'get',
+		path: '/api/cms/courses/{courseSlug}/assets/{assetId}/download',
+		summary: 'A published course’s asset as a download (Content-Disposition: attachment)',
+		params: z.object({ courseSlug: slug, assetId }),
+		query: assetQuery,
+		responses: assetResponses,
+		example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 },
+	},
+	{
+		method: 'get',
+		path: '/api/cms/site/assets/{assetId}',
+		summary: 'An asset of the host’s site, streamed',
+		params: z.object({ assetId }),
+		query: assetQuery,
+		responses: assetResponses,
+		example: { params: { assetId: 'acme-icon' }, expect: 200 },
+	},
+	{
+		method: 'get',
+		path: '/api/cms/site/assets/{assetId}/download',
+		summary: 'An asset of the host’s site as a download (Content-Disposition: attachment)',
+		params: z.object({ assetId }),
+		query: assetQuery,
+		responses: assetResponses,
+		example: { params: { assetId: 'acme-icon' }, expect: 200 },
+	},
+	{
+		method: 'get',
+		path: '/api/aeo/markdown/{slug}',
+		summary: 'A published top-level page as Markdown (also at /<slug>.md)',
+		params: z.object({ slug }),
+		responses: markdownResponses(false),
+		example: { params: { slug: 'about' }, expect: 200 },
+	},
+	{
+		method: 'get',
+		path: '/api/aeo/markdown/blog/{slug}',
+		summary: 'A published blog post as Markdown (also at /blog/<slug>.md)',
+		params: z.object({ slug }),
+		responses: markdownResponses(false),
+		example: { params: { slug: 'welcome' }, expect: 200 },
+	},
+	{
+		method: 'get',
+		path: '/api/aeo/markdown/learn/course/{slug}',
+		summary: 'A published course landing as Markdown (also at /learn/course/<slug>.md); never entry content',
+		params: z.object({ slug }),
+		responses: markdownResponses(true),
+		example: { params: { slug: 'intro-to-web' }, expect: 200 },
+	},
 	{
 		method: 'post',
 		path: '/api/admin/impersonate/start',
 		summary: 'Start impersonating a user (super_admin, on the user’s tenant host)',
-		description: 'Mints a one-time proof through the consumed-token path, sets the target’s session and the signed HTTP-only cookie `__impersonator_uid`, and redirects (303) to the target’s landing page. Audited as auth.impersonate.start.',
+		description:
+			'Mints a one-time proof through the consumed-token path, sets the target’s session and the signed HTTP-only cookie `__impersonator_uid`, and redirects (303) to the target’s landing page. Audited as auth.impersonate.start.',
 		security: 'session',
 		body: { media: 'application/x-www-form-urlencoded', schema: impersonationRequest },
 		responses: {
@@ -202,9 +274,14 @@ export const API_OPERATIONS: ApiOperation[] = [
 		method: 'post',
 		path: '/api/admin/impersonate/stop',
 		summary: 'Stop impersonating: back to the original super_admin',
-		description: 'Reads the signed `__impersonator_uid` cookie, restores the super_admin’s session, clears the cookie and redirects (303) to the user’s admin page. Audited as auth.impersonate.stop.',
+		description:
+			'Reads the signed `__impersonator_uid` cookie, restores the super_admin’s session, clears the cookie and redirects (303) to the user’s admin page. Audited as auth.impersonate.stop.',
 		security: 'session',
-		responses: { 303: { description: 'Signed in as the super_admin again.' }, 401: error('No session.'), 403: error('Not impersonating.') },
+		responses: {
+			303: { description: 'Signed in as the super_admin again.' },
+			401: error('No session.'),
+			403: error('Not impersonating.'),
+		},
 		example: { expect: 401 },
 	},
 	postOnly('/api/admin/impersonate/stop', 'Stop impersonating'),

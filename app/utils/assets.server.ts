@@ -2,7 +2,15 @@ import type { RequestContext } from '#app/context.ts'
 import { jsonError } from './errors.ts'
 import { describeError, log } from './log.server.ts'
 import { ContentUnavailableError } from './cms.server.ts'
-import { cachedVariant, canDecode, IMAGE_WIDTHS, matchesIfNoneMatch, requestedWidth, variantOf, type Variant } from './images.server.ts'
+import {
+	cachedVariant,
+	canDecode,
+	IMAGE_WIDTHS,
+	matchesIfNoneMatch,
+	requestedWidth,
+	variantOf,
+	type Variant,
+} from './images.server.ts'
 
 // Headers of the content service's answer that reach the browser; nothing else does.
 const PASSED_THROUGH = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified']
@@ -46,7 +54,12 @@ export async function proxyAsset(ctx: RequestContext, request: Request, assetId:
 }
 
 /** The upstream answer about an asset this URL may serve, or the refusal to send instead. */
-async function ownAsset(ctx: RequestContext, assetId: string, courseSlug: string | undefined, headers: Record<string, string>) {
+async function ownAsset(
+	ctx: RequestContext,
+	assetId: string,
+	courseSlug: string | undefined,
+	headers: Record<string, string>,
+) {
 	let upstream: Response
 	try {
 		upstream = await ctx.cms.asset(ctx.site, assetId, headers)
@@ -63,7 +76,11 @@ async function ownAsset(ctx: RequestContext, assetId: string, courseSlug: string
 	if (upstream.status === 416) {
 		await upstream.body?.cancel()
 		const range = upstream.headers.get('content-range')
-		return { refused: jsonError(416, 'BAD_REQUEST', 'The byte range cannot be satisfied', { headers: range ? { 'content-range': range } : {} }) }
+		return {
+			refused: jsonError(416, 'BAD_REQUEST', 'The byte range cannot be satisfied', {
+				headers: range ? { 'content-range': range } : {},
+			}),
+		}
 	}
 	if (![200, 206, 304].includes(upstream.status)) {
 		await upstream.body?.cancel()
@@ -88,14 +105,16 @@ function variantResponse(request: Request, variant: Variant, assetId: string, op
 	const headers = new Headers({ 'content-type': variant.type, etag: variant.etag })
 	if (variant.lastModified) headers.set('last-modified', variant.lastModified)
 	finishHeaders(headers, variant.filename, assetId, options)
-	if (matchesIfNoneMatch(request.headers.get('if-none-match'), variant.etag)) return new Response(null, { status: 304, headers })
+	if (matchesIfNoneMatch(request.headers.get('if-none-match'), variant.etag))
+		return new Response(null, { status: 304, headers })
 	headers.set('content-length', String(variant.bytes.length))
 	return new Response(variant.bytes, { status: 200, headers })
 }
 
 function finishHeaders(headers: Headers, filename: string | null, assetId: string, options: AssetOptions) {
 	headers.set('cache-control', CACHE_CONTROL)
-	if (options.download) headers.set('content-disposition', `attachment; filename="${(filename ?? assetId).replace(/[^\w.-]+/g, '_')}"`)
+	if (options.download)
+		headers.set('content-disposition', `attachment; filename="${(filename ?? assetId).replace(/[^\w.-]+/g, '_')}"`)
 }
 
 /** The `/download` variant of an asset route. */

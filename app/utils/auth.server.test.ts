@@ -18,7 +18,8 @@ describe('safeCallbackUrl', () => {
 			expect(safeCallbackUrl(raw), raw).toBeNull()
 		}
 		// Dot segments resolved as the browser does, then runs of slashes collapsed: a path of this site.
-		for (const raw of ['/.//evil.test', '/%2e//evil.test', '/es//evil.test']) expect(safeCallbackUrl(raw), raw).toMatch(/^\/[^/\\]/)
+		for (const raw of ['/.//evil.test', '/%2e//evil.test', '/es//evil.test'])
+			expect(safeCallbackUrl(raw), raw).toMatch(/^\/[^/\\]/)
 		expect(safeCallbackUrl('/..//evil.test/x')).toBe('/evil.test/x')
 	})
 	it('never returns a target that leaves the origin, for the corpus and for any string', () => {
@@ -27,10 +28,35 @@ describe('safeCallbackUrl', () => {
 			if (kept !== null) expect(lands(kept), raw).toBe('http://acme.test')
 		}
 		fc.assert(
-			fc.property(fc.string({ unit: fc.constantFrom('/', '\\', '.', '%', '2', 'e', 'f', 'F', '5', 'c', '\t', '\n', ' ', 'a', ':', '@', '?', '#', 'h') }), (raw) => {
-				const kept = safeCallbackUrl(raw)
-				return kept === null || (kept.startsWith('/') && !kept.startsWith('//') && lands(kept) === 'http://acme.test')
-			}),
+			fc.property(
+				fc.string({
+					unit: fc.constantFrom(
+						'/',
+						'\\',
+						'.',
+						'%',
+						'2',
+						'e',
+						'f',
+						'F',
+						'5',
+						'c',
+						'\t',
+						'\n',
+						' ',
+						'a',
+						':',
+						'@',
+						'?',
+						'#',
+						'h',
+					),
+				}),
+				(raw) => {
+					const kept = safeCallbackUrl(raw)
+					return kept === null || (kept.startsWith('/') && !kept.startsWith('//') && lands(kept) === 'http://acme.test')
+				},
+			),
 			{ numRuns: 2000 },
 		)
 	})

@@ -4,10 +4,23 @@ import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { isLocale, localePath, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
 import type { Role, TokenType } from '#db/schema/values.ts'
 import { inTransaction, runSteps, type Tx } from '#db/transaction.ts'
-import { findSignInCandidates, findUserById, findUserByIdSteps, noPassword, updateUserSteps, type User } from '#db/users.ts'
+import {
+	findSignInCandidates,
+	findUserById,
+	findUserByIdSteps,
+	noPassword,
+	updateUserSteps,
+	type User,
+} from '#db/users.ts'
 import { consumeTokenSteps, hostTokenScope } from './tokens.server.ts'
 import { hashPassword, verifyPassword } from './password.server.ts'
-import { commitUserSession, getSession, type CurrentSession, type SessionClaims, type SessionCommit } from './session.server.ts'
+import {
+	commitUserSession,
+	getSession,
+	type CurrentSession,
+	type SessionClaims,
+	type SessionCommit,
+} from './session.server.ts'
 
 const HERE = 'http://same.origin'
 
@@ -72,10 +85,10 @@ export function requireSession(context: Readonly<RouterContextProvider>): Curren
 	return session
 }
 
-export type CredentialsFailure = 'invalid' | 'deactivated' | 'no_password' | 'tenant_inactive' | 'apex_account_wrong_host' | 'unverified'
+export type CredentialsFailure =
+	'invalid' | 'deactivated' | 'no_password' | 'tenant_inactive' | 'apex_account_wrong_host' | 'unverified'
 export type AuthInput =
-	| { kind: 'credentials'; email: string; password: string }
-	| { kind: 'consumed_token'; userId: string; proof: string }
+	{ kind: 'credentials'; email: string; password: string } | { kind: 'consumed_token'; userId: string; proof: string }
 export type AuthResult = { ok: true; user: User } | { ok: false; reason: CredentialsFailure; user?: User }
 
 // Verified against when no account with a password matches, so every answer costs one hash check.
@@ -95,8 +108,11 @@ function checkAgainstNothing(password: string) {
 export async function authenticate(ctx: RequestContext, input: AuthInput): Promise<AuthResult> {
 	if (ctx.tenant && ctx.tenant.status !== 'active') return { ok: false, reason: 'tenant_inactive' }
 	if (input.kind === 'consumed_token') {
-		const user = verifyConsumedTokenProof(ctx, input.userId, input.proof) ? await findUserById(ctx.db, input.userId) : null
-		const belongsHere = user && (user.tenant_id === (ctx.tenant?.id ?? null) || (user.role === 'super_admin' && user.tenant_id === null))
+		const user = verifyConsumedTokenProof(ctx, input.userId, input.proof)
+			? await findUserById(ctx.db, input.userId)
+			: null
+		const belongsHere =
+			user && (user.tenant_id === (ctx.tenant?.id ?? null) || (user.role === 'super_admin' && user.tenant_id === null))
 		if (!user || !belongsHere) return { ok: false, reason: 'invalid' }
 		if (user.deactivated_at) return { ok: false, reason: 'deactivated' }
 		return { ok: true, user }
@@ -106,7 +122,9 @@ export async function authenticate(ctx: RequestContext, input: AuthInput): Promi
 	const user = candidates.find((c) => c.tenant_id === tenantId)
 	// On a tenant host, a platform account of this address is checked instead (apex_account_wrong_host).
 	const checked = user ?? candidates.find((c) => c.tenant_id === null)
-	const matches = checked?.password_hash ? await verifyPassword(input.password, checked.password_hash) : await checkAgainstNothing(input.password)
+	const matches = checked?.password_hash
+		? await verifyPassword(input.password, checked.password_hash)
+		: await checkAgainstNothing(input.password)
 	if (!user) return { ok: false, reason: checked && matches ? 'apex_account_wrong_host' : 'invalid' }
 	if (!user.password_hash) return { ok: false, reason: 'no_password' }
 	if (!matches) return { ok: false, reason: 'invalid' }
@@ -127,7 +145,12 @@ export async function authenticate(ctx: RequestContext, input: AuthInput): Promi
 export function* proveMailboxSteps(db: Tx, user: User, via: 'verification' | 'other') {
 	if (user.email_verified_at) return user
 	const dropPassword = via === 'other' && Boolean(user.password_hash)
-	const updated = yield* updateUserSteps(db, user.id, { email_verified_at: new Date(), ...(dropPassword ? { password_hash: noPassword(db) } : {}) }, { bumpTokenVersion: true })
+	const updated = yield* updateUserSteps(
+		db,
+		user.id,
+		{ email_verified_at: new Date(), ...(dropPassword ? { password_hash: noPassword(db) } : {}) },
+		{ bumpTokenVersion: true },
+	)
 	return updated ?? user
 }
 
@@ -138,7 +161,12 @@ export function proveMailbox(ctx: RequestContext, user: User, via: 'verification
 const PROOF_TTL_MS = 60_000
 
 /** A short-lived proof that `ref` (a consumed token or invitation) was just used by `userId`. */
-export function mintConsumedTokenProof(ctx: Pick<RequestContext, 'env'>, userId: string, ref: string, now = Date.now()) {
+export function mintConsumedTokenProof(
+	ctx: Pick<RequestContext, 'env'>,
+	userId: string,
+	ref: string,
+	now = Date.now(),
+) {
 	const body = `${ref}.${now}`
 	return `${body}.${sign(ctx, `${userId}.${body}`)}`
 }
@@ -166,7 +194,9 @@ export async function signInAndRedirect(ctx: RequestContext, user: User, callbac
 
 function redirectSignedIn(user: User, commit: SessionCommit, callbackUrl?: unknown) {
 	const target = safeCallbackUrl(callbackUrl) ?? roleLanding(commit.claims)
-	return redirect(isLocale(user.locale) ? localeLanding(user.locale, target) : target, { headers: { 'set-cookie': commit.cookie } })
+	return redirect(isLocale(user.locale) ? localeLanding(user.locale, target) : target, {
+		headers: { 'set-cookie': commit.cookie },
+	})
 }
 
 /**
@@ -174,10 +204,18 @@ function redirectSignedIn(user: User, commit: SessionCommit, callbackUrl?: unkno
  * null when the proof is not valid, the user does not belong here, is
  * deactivated or not of `role`, or the proof has already minted a session.
  */
-export async function sessionFromProof(ctx: RequestContext, userId: string, proof: string, options: { role?: Role; impersonatorSessionId?: string } = {}) {
+export async function sessionFromProof(
+	ctx: RequestContext,
+	userId: string,
+	proof: string,
+	options: { role?: Role; impersonatorSessionId?: string } = {},
+) {
 	const result = await authenticate(ctx, { kind: 'consumed_token', userId, proof })
 	if (!result.ok || (options.role && result.user.role !== options.role)) return null
-	const commit = await commitUserSession(ctx, result.user, { proof, impersonatorSessionId: options.impersonatorSessionId })
+	const commit = await commitUserSession(ctx, result.user, {
+		proof,
+		impersonatorSessionId: options.impersonatorSessionId,
+	})
 	return commit && { ...commit, user: result.user }
 }
 
@@ -192,7 +230,11 @@ export async function signInWithConsumedToken(ctx: RequestContext, userId: strin
  * once, checks its user belongs to this host, marks the address verified
  * (opening the link proves it) and signs in. Returns the redirect, or why not.
  */
-export async function signInWithEmailedToken(ctx: RequestContext, raw: string, type: Extract<TokenType, 'email_verify' | 'magic_link'>) {
+export async function signInWithEmailedToken(
+	ctx: RequestContext,
+	raw: string,
+	type: Extract<TokenType, 'email_verify' | 'magic_link'>,
+) {
 	// The token and the proof of the mailbox are stored together; the session follows. Scoped to the
 	// host's tenant: another tenant's token is not used up here.
 	const proven = await inTransaction(ctx.db, function* (tx) {

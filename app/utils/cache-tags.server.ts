@@ -16,7 +16,9 @@ export function createTagStore() {
 		/** `remote`: the revalidation came from another process (it is not sent on again). */
 		revalidate(tags: string[], origin: TagOrigin = 'local') {
 			// `course:x` also moves `course:*`, the tag of lists that contain any course.
-			const moved = new Set(tags.flatMap((tag) => (tag.includes(':') ? [tag, `${tag.slice(0, tag.indexOf(':'))}:*`] : [tag])))
+			const moved = new Set(
+				tags.flatMap((tag) => (tag.includes(':') ? [tag, `${tag.slice(0, tag.indexOf(':'))}:*`] : [tag])),
+			)
 			for (const tag of moved) versions.set(tag, (versions.get(tag) ?? 0) + 1)
 			log.info('cache/revalidated', { tags, origin })
 			for (const listener of listeners) listener(tags, origin)

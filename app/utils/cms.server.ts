@@ -27,7 +27,8 @@ const MAX_PAGE_SIZE = 100
 export function createCmsClient(config: CmsConfig) {
 	const timeoutMs = config.timeoutMs ?? 2500
 	const retries = config.retries ?? 2
-	const siteBase = (site: SiteKey) => `${config.apiUrl}/projects/${encodeURIComponent(config.projectUuid)}/sites/${encodeURIComponent(site)}`
+	const siteBase = (site: SiteKey) =>
+		`${config.apiUrl}/projects/${encodeURIComponent(config.projectUuid)}/sites/${encodeURIComponent(site)}`
 
 	async function fetchWithRetry(url: string, init: RequestInit = {}) {
 		let lastError = 'no attempt'
@@ -77,17 +78,29 @@ export function createCmsClient(config: CmsConfig) {
 			throw new ContentUnavailableError('malformed JSON')
 		}
 		const parsed = schema.safeParse(json)
-		if (!parsed.success) throw new ContentUnavailableError(`unexpected shape at ${parsed.error.issues[0]?.path.join('.')}`)
+		if (!parsed.success)
+			throw new ContentUnavailableError(`unexpected shape at ${parsed.error.issues[0]?.path.join('.')}`)
 		return parsed.data
 	}
 
-	async function getData<T extends z.ZodType>(site: SiteKey, path: string, locale: string, schema: T, assetPrefix?: string) {
+	async function getData<T extends z.ZodType>(
+		site: SiteKey,
+		path: string,
+		locale: string,
+		schema: T,
+		assetPrefix?: string,
+	) {
 		const doc = await getJson(site, path, { locale }, z.object({ data: schema }), assetPrefix)
 		return doc ? ((doc as { data: unknown }).data as z.infer<T>) : null
 	}
 
 	/** Every item of a paginated list, fetched page by page at the maximum page size. */
-	async function getAll<T extends z.ZodType>(site: SiteKey, path: string, locale: string, item: T): Promise<z.infer<T>[]> {
+	async function getAll<T extends z.ZodType>(
+		site: SiteKey,
+		path: string,
+		locale: string,
+		item: T,
+	): Promise<z.infer<T>[]> {
 		const items: z.infer<T>[] = []
 		for (let page = 1; ; page++) {
 			const doc = await getJson(site, path, { locale, page, pageSize: MAX_PAGE_SIZE }, shape.paginated(item))
@@ -113,8 +126,10 @@ export function createCmsClient(config: CmsConfig) {
 				courseAssets(courseSlug),
 			),
 		pages: (site: SiteKey, locale: string) => getAll(site, '/pages', locale, shape.pageSummary),
-		page: (site: SiteKey, slug: string, locale: string) => getData(site, `/pages/${encodeURIComponent(slug)}`, locale, shape.page),
-		pageHierarchy: (site: SiteKey, locale: string) => getData(site, '/page-hierarchy', locale, z.array(shape.pageHierarchyNode)),
+		page: (site: SiteKey, slug: string, locale: string) =>
+			getData(site, `/pages/${encodeURIComponent(slug)}`, locale, shape.page),
+		pageHierarchy: (site: SiteKey, locale: string) =>
+			getData(site, '/page-hierarchy', locale, z.array(shape.pageHierarchyNode)),
 		blogPosts: (site: SiteKey, locale: string) => getAll(site, '/blog-posts', locale, shape.blogPostSummary),
 		blogPost: (site: SiteKey, slug: string, locale: string) =>
 			getData(site, `/blog-posts/${encodeURIComponent(slug)}`, locale, shape.blogPost),

@@ -91,16 +91,27 @@ export function createContentCache(cms: CmsClient, tags: TagStore, options: Cont
 		}
 		return {
 			uncached: cms,
-			site: (site: SiteKey, locale: string) => get(k(site, locale, 'site'), [`site:${site}`], () => cms.site(site, locale)),
-			courses: (site: SiteKey, locale: string) => get(k(site, locale, 'courses'), ['course:*'], () => cms.courses(site, locale)),
-			course: (site: SiteKey, slug: string, locale: string) => get(k(site, locale, 'course', slug), [`course:${slug}`], () => cms.course(site, slug, locale)),
+			site: (site: SiteKey, locale: string) =>
+				get(k(site, locale, 'site'), [`site:${site}`], () => cms.site(site, locale)),
+			courses: (site: SiteKey, locale: string) =>
+				get(k(site, locale, 'courses'), ['course:*'], () => cms.courses(site, locale)),
+			course: (site: SiteKey, slug: string, locale: string) =>
+				get(k(site, locale, 'course', slug), [`course:${slug}`], () => cms.course(site, slug, locale)),
 			entry: (site: SiteKey, courseSlug: string, entrySlug: string, locale: string) =>
-				get(k(site, locale, 'entry', courseSlug, entrySlug), [`course:${courseSlug}`, `entry:${courseSlug}:${entrySlug}`], () => cms.entry(site, courseSlug, entrySlug, locale)),
+				get(
+					k(site, locale, 'entry', courseSlug, entrySlug),
+					[`course:${courseSlug}`, `entry:${courseSlug}:${entrySlug}`],
+					() => cms.entry(site, courseSlug, entrySlug, locale),
+				),
 			pages: (site: SiteKey, locale: string) => get(k(site, locale, 'pages'), [PAGES], () => cms.pages(site, locale)),
-			page: (site: SiteKey, slug: string, locale: string) => get(k(site, locale, 'page', slug), [PAGES], () => cms.page(site, slug, locale)),
-			pageHierarchy: (site: SiteKey, locale: string) => get(k(site, locale, 'hierarchy'), [PAGES], () => cms.pageHierarchy(site, locale)),
-			blogPosts: (site: SiteKey, locale: string) => get(k(site, locale, 'blog'), [PAGES], () => cms.blogPosts(site, locale)),
-			blogPost: (site: SiteKey, slug: string, locale: string) => get(k(site, locale, 'blog', slug), [PAGES], () => cms.blogPost(site, slug, locale)),
+			page: (site: SiteKey, slug: string, locale: string) =>
+				get(k(site, locale, 'page', slug), [PAGES], () => cms.page(site, slug, locale)),
+			pageHierarchy: (site: SiteKey, locale: string) =>
+				get(k(site, locale, 'hierarchy'), [PAGES], () => cms.pageHierarchy(site, locale)),
+			blogPosts: (site: SiteKey, locale: string) =>
+				get(k(site, locale, 'blog'), [PAGES], () => cms.blogPosts(site, locale)),
+			blogPost: (site: SiteKey, slug: string, locale: string) =>
+				get(k(site, locale, 'blog', slug), [PAGES], () => cms.blogPost(site, slug, locale)),
 			asset: cms.asset,
 		}
 	}

@@ -41,7 +41,12 @@ const option = z.object({ id: z.string(), text: z.string() })
 
 /** Server-only: includes correct and accepted answers. */
 export const quizQuestion = z.discriminatedUnion('type', [
-	z.object({ ...questionBase, type: z.literal('multiple_choice'), options: z.array(option).min(2), correctOptionId: z.string() }),
+	z.object({
+		...questionBase,
+		type: z.literal('multiple_choice'),
+		options: z.array(option).min(2),
+		correctOptionId: z.string(),
+	}),
 	z.object({ ...questionBase, type: z.literal('true_false'), correct: z.boolean() }),
 	z.object({ ...questionBase, type: z.literal('short_answer'), acceptedAnswers: z.array(z.string()).min(1) }),
 ])
@@ -83,7 +88,10 @@ export const site = z.object({
 	description: z.string(),
 	theme_color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
 	background_color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
-	accent_color: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional(),
+	accent_color: z
+		.string()
+		.regex(/^#[0-9a-fA-F]{6}$/)
+		.optional(),
 	security_contact: z.string().nullable(),
 	favicon: z.string().nullable(),
 	icon: z.string().nullable(),
@@ -131,7 +139,12 @@ export const blogPost = blogPostSummary.extend({ body: z.string() })
 export const paginated = <T extends z.ZodType>(item: T) =>
 	z.object({
 		data: z.array(item),
-		meta: z.object({ page: z.number().int(), pageSize: z.number().int(), total: z.number().int(), totalPages: z.number().int() }),
+		meta: z.object({
+			page: z.number().int(),
+			pageSize: z.number().int(),
+			total: z.number().int(),
+			totalPages: z.number().int(),
+		}),
 	})
 
 export type CourseSummary = z.infer<typeof courseSummary>

@@ -52,7 +52,12 @@ export async function rosterRows(scope: AdminScope, course: Course, page?: numbe
 			progress: entries.length ? Math.round((completed / entries.length) * 100) : 0,
 			quizzes: quizzes.map((q) => {
 				const mine = attempts.filter((a) => a.userId === r.userId && a.entrySlug === q.slug)
-				return { slug: q.slug, best: mine.length ? Math.max(...mine.map((a) => a.score)) : null, attempts: mine.length, passed: mine.some((a) => a.passed) }
+				return {
+					slug: q.slug,
+					best: mine.length ? Math.max(...mine.map((a) => a.score)) : null,
+					attempts: mine.length,
+					passed: mine.some((a) => a.passed),
+				}
 			}),
 		}
 	})

@@ -6,7 +6,8 @@ const sha = (body: string) => `'sha256-${createHash('sha256').update(body).diges
 
 describe('hashInlineScripts', () => {
 	it('replaces the nonce with the hashes of the inline scripts, so no nonce is served twice', () => {
-		const html = '<script nonce="abc">window.a=1</script><script nonce="abc" type="module" src="/assets/x.js"></script><script nonce="abc">window.b=2</script><script nonce="abc"></script>'
+		const html =
+			'<script nonce="abc">window.a=1</script><script nonce="abc" type="module" src="/assets/x.js"></script><script nonce="abc">window.b=2</script><script nonce="abc"></script>'
 		const { html: out, policy } = hashInlineScripts(html, contentSecurityPolicy("'nonce-abc'"))
 		expect(out).not.toContain('nonce')
 		expect(policy).not.toContain('nonce-')

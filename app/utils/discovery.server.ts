@@ -23,8 +23,17 @@ const DISALLOWED = [
 const UNPREFIXED = new Set(['/api', '/ingest', '/_next'])
 
 export function robotsTxt(host: string) {
-	const prefixed = LOCALES.filter((l) => l !== DEFAULT_LOCALE).flatMap((locale) => DISALLOWED.filter((p) => !UNPREFIXED.has(p)).map((p) => `/${locale}${p}`))
-	return ['User-agent: *', ...[...DISALLOWED, ...prefixed].map((p) => `Disallow: ${p}`), 'Allow: /', '', `Sitemap: https://${host}/sitemap.xml`, ''].join('\n')
+	const prefixed = LOCALES.filter((l) => l !== DEFAULT_LOCALE).flatMap((locale) =>
+		DISALLOWED.filter((p) => !UNPREFIXED.has(p)).map((p) => `/${locale}${p}`),
+	)
+	return [
+		'User-agent: *',
+		...[...DISALLOWED, ...prefixed].map((p) => `Disallow: ${p}`),
+		'Allow: /',
+		'',
+		`Sitemap: https://${host}/sitemap.xml`,
+		'',
+	].join('\n')
 }
 
 export interface SitemapUrl {
@@ -48,15 +57,24 @@ export async function sitemapUrls(ctx: RequestContext): Promise<SitemapUrl[]> {
 
 export const SITEMAP_LIMIT = 50_000
 
-const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
+const xmlEscape = (s: string) =>
+	s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
 
 export function urlsetXml(urls: SitemapUrl[]) {
-	const body = urls.map((u) => `<url><loc>${xmlEscape(u.loc)}</loc>${u.lastmod ? `<lastmod>${xmlEscape(u.lastmod)}</lastmod>` : ''}</url>`).join('\n')
+	const body = urls
+		.map(
+			(u) =>
+				`<url><loc>${xmlEscape(u.loc)}</loc>${u.lastmod ? `<lastmod>${xmlEscape(u.lastmod)}</lastmod>` : ''}</url>`,
+		)
+		.join('\n')
 	return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>\n`
 }
 
 export function sitemapIndexXml(origin: string, chunks: number) {
-	const body = Array.from({ length: chunks }, (_, i) => `<sitemap><loc>${xmlEscape(`${origin}/sitemap/${i}`)}</loc></sitemap>`).join('\n')
+	const body = Array.from(
+		{ length: chunks },
+		(_, i) => `<sitemap><loc>${xmlEscape(`${origin}/sitemap/${i}`)}</loc></sitemap>`,
+	).join('\n')
 	return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</sitemapindex>\n`
 }
 
@@ -64,7 +82,13 @@ export function sitemapIndexXml(origin: string, chunks: number) {
 export function securityTxt(ctx: RequestContext, site: Site | null, now = new Date()) {
 	const host = ctx.host.replace(/:\d+$/, '')
 	const given = site?.security_contact?.trim()
-	const contact = !given ? `mailto:security@${host}` : /^(mailto:|https:\/\/)/i.test(given) ? given : given.includes('@') ? `mailto:${given}` : `https://${given}`
+	const contact = !given
+		? `mailto:security@${host}`
+		: /^(mailto:|https:\/\/)/i.test(given)
+			? given
+			: given.includes('@')
+				? `mailto:${given}`
+				: `https://${given}`
 	const expires = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 364, 23, 59, 59))
 	return [
 		`Contact: ${contact}`,
@@ -84,9 +108,18 @@ export async function llmsTxt(ctx: RequestContext) {
 		'',
 		`> ${(site?.description || `Learning site at ${ctx.host}`).replace(/\s+/g, ' ')}`,
 		'',
-		...section('Courses', urls.courses.map((c) => `- [${c.title}](${ctx.origin}/learn/course/${c.slug}.md): ${c.summary}`)),
-		...section('Pages', urls.pages.map((p) => `- [${p.title}](${ctx.origin}/${p.slug}.md)`)),
-		...section('Blog', urls.posts.map((p) => `- [${p.title}](${ctx.origin}/blog/${p.slug}.md): ${p.excerpt}`)),
+		...section(
+			'Courses',
+			urls.courses.map((c) => `- [${c.title}](${ctx.origin}/learn/course/${c.slug}.md): ${c.summary}`),
+		),
+		...section(
+			'Pages',
+			urls.pages.map((p) => `- [${p.title}](${ctx.origin}/${p.slug}.md)`),
+		),
+		...section(
+			'Blog',
+			urls.posts.map((p) => `- [${p.title}](${ctx.origin}/blog/${p.slug}.md): ${p.excerpt}`),
+		),
 	].join('\n')
 }
 

@@ -30,7 +30,13 @@ export function createMailer(env: Env) {
 		transports.push({
 			name: 'resend',
 			async send(email, from) {
-				const { error } = await resend.emails.send({ from, to: email.to, subject: email.subject, text: email.text, html: email.html })
+				const { error } = await resend.emails.send({
+					from,
+					to: email.to,
+					subject: email.subject,
+					text: email.text,
+					html: email.html,
+				})
 				if (error) throw new Error(`${error.name}: ${error.message}`)
 			},
 		})

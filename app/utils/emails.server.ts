@@ -44,10 +44,18 @@ const TOKEN_LINKS: Record<TokenType, { path: string; kind: EmailKind }> = {
  * Issues a token of the type for the user and mails its link to `to` in the
  * user's locale. Never throws on delivery.
  */
-export async function mailTokenLink(ctx: RequestContext, user: { id: string; locale: string }, to: string, type: TokenType, payload?: string) {
+export async function mailTokenLink(
+	ctx: RequestContext,
+	user: { id: string; locale: string },
+	to: string,
+	type: TokenType,
+	payload?: string,
+) {
 	const token = await issueToken(ctx.db, user.id, type, { payload })
 	const site = await loadSiteChrome(ctx)
 	const { path, kind } = TOKEN_LINKS[type]
 	const locale = isLocale(user.locale) ? user.locale : 'en'
-	return ctx.mailer.send(composeEmail({ kind, to, locale, site: site.name, url: absoluteUrl(ctx, localePath(locale, `${path}${token}`)) }))
+	return ctx.mailer.send(
+		composeEmail({ kind, to, locale, site: site.name, url: absoluteUrl(ctx, localePath(locale, `${path}${token}`)) }),
+	)
 }

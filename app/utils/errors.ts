@@ -23,7 +23,12 @@ export interface ErrorBody {
 }
 
 /** A JSON error response in the spec's envelope `{ error, code, issues? }`. */
-export function jsonError(status: number, code: ErrorCode, error: string, init: { issues?: ErrorBody['issues']; headers?: HeadersInit } = {}) {
+export function jsonError(
+	status: number,
+	code: ErrorCode,
+	error: string,
+	init: { issues?: ErrorBody['issues']; headers?: HeadersInit } = {},
+) {
 	const body: ErrorBody = { error, code, ...(init.issues ? { issues: init.issues } : {}) }
 	const headers = new Headers(init.headers)
 	headers.set('cache-control', 'no-store')

@@ -10,15 +10,24 @@ function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: strin
 }
 
 export function formatPrice(p: z.infer<typeof price>, locale: string) {
-	return formatter(`price|${locale}|${p.currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency: p.currency })).format(p.amount / 100)
+	return formatter(
+		`price|${locale}|${p.currency}`,
+		() => new Intl.NumberFormat(locale, { style: 'currency', currency: p.currency }),
+	).format(p.amount / 100)
 }
 
 export function formatMinutes(minutes: number, locale: string) {
-	return formatter(`minutes|${locale}`, () => new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'long' })).format(minutes)
+	return formatter(
+		`minutes|${locale}`,
+		() => new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'long' }),
+	).format(minutes)
 }
 
 export function formatDate(iso: string, locale: string) {
-	return formatter(`date|${locale}`, () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })).format(new Date(iso))
+	return formatter(
+		`date|${locale}`,
+		() => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+	).format(new Date(iso))
 }
 
 export function formatNumber(n: number, locale: string) {
@@ -27,5 +36,8 @@ export function formatNumber(n: number, locale: string) {
 
 /** A whole percentage (0 to 100) in the locale's style: `75 %` in French, `75%` in English. */
 export function formatPercent(percent: number, locale: string) {
-	return formatter(`percent|${locale}`, () => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 })).format(percent / 100)
+	return formatter(
+		`percent|${locale}`,
+		() => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }),
+	).format(percent / 100)
 }

@@ -17,7 +17,13 @@ export async function limitAction<T extends object>(ctx: RequestContext, policy:
 }
 
 /** limitAction for a conform form: exhausted, the form is re-rendered with the message. */
-export function limitForm(ctx: RequestContext, policy: Policy, key: string, submission: Submission<unknown>, hideFields?: string[]) {
+export function limitForm(
+	ctx: RequestContext,
+	policy: Policy,
+	key: string,
+	submission: Submission<unknown>,
+	hideFields?: string[],
+) {
 	return limitAction(ctx, policy, key, { result: submission.reply({ formErrors: [TOO_MANY], hideFields }) })
 }
 

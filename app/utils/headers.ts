@@ -8,7 +8,11 @@ export const actionHeaders: HeadersFunction = ({ actionHeaders, loaderHeaders })
 	return headers
 }
 
-const MESSAGES: Record<number, string> = { 404: 'Not found', 410: 'This course has been archived', 503: 'Content temporarily unavailable' }
+const MESSAGES: Record<number, string> = {
+	404: 'Not found',
+	410: 'This course has been archived',
+	503: 'Content temporarily unavailable',
+}
 
 /**
  * A Markdown projection: text/markdown, cached briefly. A thrown 404 or 410
@@ -16,7 +20,9 @@ const MESSAGES: Record<number, string> = { 404: 'Not found', 410: 'This course h
  */
 export async function markdownResponse(render: () => Promise<string>) {
 	try {
-		return new Response(await render(), { headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': 'public, max-age=60' } })
+		return new Response(await render(), {
+			headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': 'public, max-age=60' },
+		})
 	} catch (thrown) {
 		if (!(thrown instanceof Response) || !(thrown.status in MESSAGES)) throw thrown
 		return jsonError(thrown.status, errorCodeFor(thrown.status), MESSAGES[thrown.status])

@@ -42,16 +42,29 @@ export function isResizable(contentType: string | null) {
 /** Whether an upstream answer's body is one we may buffer and decode. */
 export function canDecode(response: Response) {
 	const length = Number(response.headers.get('content-length'))
-	return isResizable(response.headers.get('content-type')) && Number.isInteger(length) && length > 0 && length <= MAX_SOURCE_BYTES
+	return (
+		isResizable(response.headers.get('content-type')) &&
+		Number.isInteger(length) &&
+		length > 0 &&
+		length <= MAX_SOURCE_BYTES
+	)
 }
 
 /** Width and height as displayed (EXIF orientation applied; one frame of an animation); null when undecodable. */
-async function displayedSize(bytes: Uint8Array): Promise<(ImageSize & { animated: boolean; palette: boolean; format: string }) | null> {
+async function displayedSize(
+	bytes: Uint8Array,
+): Promise<(ImageSize & { animated: boolean; palette: boolean; format: string }) | null> {
 	try {
 		const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()
 		const animated = (meta.pages ?? 1) > 1
 		const { width, height } = meta.autoOrient
-		return { width, height: animated && meta.pageHeight ? meta.pageHeight : height, animated, palette: meta.isPalette, format: meta.format }
+		return {
+			width,
+			height: animated && meta.pageHeight ? meta.pageHeight : height,
+			animated,
+			palette: meta.isPalette,
+			format: meta.format,
+		}
 	} catch {
 		return null
 	}
@@ -124,9 +137,13 @@ async function resize(bytes: Uint8Array<ArrayBuffer>, width: number): Promise<Ui
 	const size = await displayedSize(bytes)
 	if (!size || size.animated || size.width <= width) return bytes
 	try {
-		let image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true }).resize({ width, withoutEnlargement: true })
+		let image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true }).resize({
+			width,
+			withoutEnlargement: true,
+		})
 		// Resampling adds colours, which PNG compresses badly: the strongest lossless settings, a palette only where the original had one.
-		if (size.format === 'png') image = image.png(size.palette ? { palette: true } : { compressionLevel: 9, adaptiveFiltering: true })
+		if (size.format === 'png')
+			image = image.png(size.palette ? { palette: true } : { compressionLevel: 9, adaptiveFiltering: true })
 		const resized = new Uint8Array(await image.toBuffer())
 		return resized.length < bytes.length ? resized : bytes
 	} catch (error) {
@@ -167,7 +184,8 @@ const originals = new LRUCache<string, Original>({ max: 5_000 })
 const lookups = new Map<string, Promise<Original>>()
 
 /** The proxy path of a site asset or of a course's assets (the content client rewrites asset URLs to these). */
-export const assetPrefix = (courseSlug?: string) => (courseSlug ? `/api/cms/courses/${encodeURIComponent(courseSlug)}/assets/` : '/api/cms/site/assets/')
+export const assetPrefix = (courseSlug?: string) =>
+	courseSlug ? `/api/cms/courses/${encodeURIComponent(courseSlug)}/assets/` : '/api/cms/site/assets/'
 
 /** The asset id of a plain proxy URL under `prefix` (no query, fragment or /download), else null. */
 function assetIdOf(url: string, prefix: string) {
@@ -181,7 +199,12 @@ function assetIdOf(url: string, prefix: string) {
 	}
 }
 
-async function lookUp(ctx: RequestContext, key: string, assetId: string, known: Original | undefined): Promise<Original> {
+async function lookUp(
+	ctx: RequestContext,
+	key: string,
+	assetId: string,
+	known: Original | undefined,
+): Promise<Original> {
 	try {
 		const response = await ctx.cms.asset(ctx.site, assetId, known?.etag ? { 'if-none-match': known.etag } : {})
 		const course = response.headers.get('x-asset-course')
@@ -192,7 +215,12 @@ async function lookUp(ctx: RequestContext, key: string, assetId: string, known: 
 			return { etag: null, course, size: null, freshUntil }
 		}
 		const size = await displayedSize(new Uint8Array(await response.arrayBuffer()))
-		return { etag: response.headers.get('etag'), course, size: size && { width: size.width, height: size.height }, freshUntil }
+		return {
+			etag: response.headers.get('etag'),
+			course,
+			size: size && { width: size.width, height: size.height },
+			freshUntil,
+		}
 	} catch (error) {
 		log.warn('image/size-unavailable', { site: ctx.site, assetId, error: describeError(error) })
 		return { ...(known ?? { etag: null, course: null, size: null }), freshUntil: Date.now() + RETRY_FAILED_AFTER_MS }

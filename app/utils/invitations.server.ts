@@ -11,14 +11,25 @@ import { isLocale } from './locale.server.ts'
 import { loadSiteChrome } from './site.server.ts'
 import { hashToken, INVITATION_TTL_MS, isTokenShaped, newRawToken } from './tokens.server.ts'
 
-export type InvitationCheck = { ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
+export type InvitationCheck =
+	{ ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
 
 export async function createInvitation(
 	ctx: Pick<RequestContext, 'db'>,
-	input: { tenantId: string; email: string; role: 'student' | 'course_admin' | 'tenant_admin'; courseSlug?: string | null; invitedBy: string | null },
+	input: {
+		tenantId: string
+		email: string
+		role: 'student' | 'course_admin' | 'tenant_admin'
+		courseSlug?: string | null
+		invitedBy: string | null
+	},
 ) {
 	const raw = newRawToken()
-	const invitation = await insertInvitation(ctx.db, { ...input, tokenHash: hashToken(raw), expiresAt: new Date(Date.now() + INVITATION_TTL_MS) })
+	const invitation = await insertInvitation(ctx.db, {
+		...input,
+		tokenHash: hashToken(raw),
+		expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+	})
 	return { raw, invitation }
 }
 
@@ -33,7 +44,9 @@ export async function sendInvitation(ctx: RequestContext, input: Parameters<type
 	const locale = existing && isLocale(existing.locale) ? existing.locale : ctx.locale
 	// The page opens in the language the email is written in.
 	const url = absoluteUrl(ctx, localePath(locale, `/invite/${raw}`))
-	const delivered = await ctx.mailer.send(composeEmail({ kind: 'invitation', to: invitation.email, locale, site: site.name, url, role: input.role }))
+	const delivered = await ctx.mailer.send(
+		composeEmail({ kind: 'invitation', to: invitation.email, locale, site: site.name, url, role: input.role }),
+	)
 	return { invitation, delivered }
 }
 
@@ -54,7 +67,11 @@ export async function checkInvitation(ctx: RequestContext, raw: string, now = ne
  * whose name and password it replaces). A course_admin invitation also
  * creates the course assignment.
  */
-export function acceptInvitation(ctx: RequestContext, raw: string, newUser: { name: string; passwordHash: string } | null) {
+export function acceptInvitation(
+	ctx: RequestContext,
+	raw: string,
+	newUser: { name: string; passwordHash: string } | null,
+) {
 	const tenant = ctx.tenant!
 	return inTransaction(ctx.db, function* (tx) {
 		const invitation = yield* acceptInvitationRowSteps(tx, tenant.id, hashToken(raw))
@@ -64,7 +81,12 @@ export function acceptInvitation(ctx: RequestContext, raw: string, newUser: { na
 			// An address nobody had proven: whoever signed up with it may not be the invitee, so the
 			// invitee's own name and password replace theirs and their sessions end.
 			user = newUser
-				? yield* updateUserSteps(tx, user.id, { name: newUser.name, password_hash: newUser.passwordHash, email_verified_at: new Date() }, { bumpTokenVersion: true })
+				? yield* updateUserSteps(
+						tx,
+						user.id,
+						{ name: newUser.name, password_hash: newUser.passwordHash, email_verified_at: new Date() },
+						{ bumpTokenVersion: true },
+					)
 				: yield* proveMailboxSteps(tx, user, 'other')
 		}
 		if (user) {
@@ -88,7 +110,12 @@ export function acceptInvitation(ctx: RequestContext, raw: string, newUser: { na
 		}
 		if (!user) return null
 		if (invitation.role === 'course_admin' && invitation.course_slug) {
-			yield* assignCourseAdminSteps(tx, { tenantId: tenant.id, userId: user.id }, invitation.course_slug, invitation.invited_by)
+			yield* assignCourseAdminSteps(
+				tx,
+				{ tenantId: tenant.id, userId: user.id },
+				invitation.course_slug,
+				invitation.invited_by,
+			)
 		}
 		return { user, invitation }
 	})

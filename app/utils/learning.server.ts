@@ -1,6 +1,14 @@
 import type { RequestContext } from '#app/context.ts'
 import { auditSteps } from '#db/audit.ts'
-import { completeEntrySteps, enrollSteps, findEnrollment, listProgress, touchEntry, type Enrollment, type Scope } from '#db/learning.ts'
+import {
+	completeEntrySteps,
+	enrollSteps,
+	findEnrollment,
+	listProgress,
+	touchEntry,
+	type Enrollment,
+	type Scope,
+} from '#db/learning.ts'
 import { inTransaction } from '#db/transaction.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { readContent } from './cms.server.ts'
@@ -31,7 +39,9 @@ export interface FlatEntry {
 }
 
 export function flattenEntries(course: Course): FlatEntry[] {
-	return course.modules.flatMap((m) => m.entries.map((e) => ({ ...e, moduleSlug: m.slug, moduleTitle: m.title }))).map((e, index) => ({ ...e, index }))
+	return course.modules
+		.flatMap((m) => m.entries.map((e) => ({ ...e, moduleSlug: m.slug, moduleTitle: m.title })))
+		.map((e, index) => ({ ...e, index }))
 }
 
 /**
@@ -50,12 +60,18 @@ export type LockReason = 'complete_previous_in_module' | 'complete_previous_in_c
  * Which entries are open: all earlier entries of the same module complete
  * (and, with the sequential flag, all earlier entries of the course).
  */
-export function entryLocks(entries: FlatEntry[], completed: ReadonlySet<string>, sequential: boolean): Map<string, LockReason | null> {
+export function entryLocks(
+	entries: FlatEntry[],
+	completed: ReadonlySet<string>,
+	sequential: boolean,
+): Map<string, LockReason | null> {
 	const locks = new Map<string, LockReason | null>()
 	entries.forEach((entry, i) => {
 		const earlier = entries.slice(0, i)
-		if (earlier.some((e) => e.moduleSlug === entry.moduleSlug && !completed.has(e.slug))) locks.set(entry.slug, 'complete_previous_in_module')
-		else if (sequential && earlier.some((e) => !completed.has(e.slug))) locks.set(entry.slug, 'complete_previous_in_course')
+		if (earlier.some((e) => e.moduleSlug === entry.moduleSlug && !completed.has(e.slug)))
+			locks.set(entry.slug, 'complete_previous_in_module')
+		else if (sequential && earlier.some((e) => !completed.has(e.slug)))
+			locks.set(entry.slug, 'complete_previous_in_course')
 		else locks.set(entry.slug, null)
 	})
 	return locks
@@ -67,7 +83,11 @@ export type AccessMode = 'enrolled' | 'previewReadOnly'
 export function canPreview(session: CurrentSession | null, courseSlug: string) {
 	const claims = session?.claims
 	if (!claims) return false
-	return claims.role === 'tenant_admin' || claims.role === 'super_admin' || (claims.role === 'course_admin' && claims.assignedCourses.includes(courseSlug))
+	return (
+		claims.role === 'tenant_admin' ||
+		claims.role === 'super_admin' ||
+		(claims.role === 'course_admin' && claims.assignedCourses.includes(courseSlug))
+	)
 }
 
 export function wantsPreview(request: Request) {
@@ -77,14 +97,20 @@ export function wantsPreview(request: Request) {
 /** The learner's standing in a course: enrollment, completed entries, locks and where to continue. */
 export async function courseProgress(ctx: RequestContext, scope: Scope, course: Course, preview = false) {
 	const entries = flattenEntries(course)
-	const [enrollment, rows] = preview ? [null, []] : await Promise.all([findEnrollment(ctx.db, scope, course.slug), listProgress(ctx.db, scope, course.slug)])
+	const [enrollment, rows] = preview
+		? [null, []]
+		: await Promise.all([findEnrollment(ctx.db, scope, course.slug), listProgress(ctx.db, scope, course.slug)])
 	const known = new Set(entries.map((e) => e.slug))
 	const completed = new Set(rows.filter((r) => r.completed_at && known.has(r.entry_slug)).map((r) => r.entry_slug))
-	const locks = preview ? new Map(entries.map((e) => [e.slug, null])) : entryLocks(entries, completed, courseFlags(ctx.tenant!, course.slug).sequential)
+	const locks = preview
+		? new Map(entries.map((e) => [e.slug, null]))
+		: entryLocks(entries, completed, courseFlags(ctx.tenant!, course.slug).sequential)
 	const firstOpen = entries.find((e) => !completed.has(e.slug) && !locks.get(e.slug)) ?? null
 	// Continue where the learner left off: the most recently viewed open entry not yet complete, else the next open one.
 	const lastViewed = rows
-		.filter((r) => r.last_viewed_at && known.has(r.entry_slug) && !completed.has(r.entry_slug) && !locks.get(r.entry_slug))
+		.filter(
+			(r) => r.last_viewed_at && known.has(r.entry_slug) && !completed.has(r.entry_slug) && !locks.get(r.entry_slug),
+		)
 		.sort((a, b) => b.last_viewed_at!.getTime() - a.last_viewed_at!.getTime())[0]
 	const continueSlug = lastViewed?.entry_slug ?? firstOpen?.slug ?? null
 	return {
@@ -117,7 +143,14 @@ export async function enrollInCourse(ctx: RequestContext, scope: Scope, course: 
 		const { enrollment, change } = yield* enrollSteps(tx, scope, course.slug)
 		if (change) {
 			const action = change === 'created' ? 'enrollment.created' : 'enrollment.reactivated'
-			yield* auditSteps(tx, { actorUserId: scope.userId, action, targetKind: 'enrollment', targetId: enrollment.id, tenantId: scope.tenantId, metadata: { courseSlug: course.slug } })
+			yield* auditSteps(tx, {
+				actorUserId: scope.userId,
+				action,
+				targetKind: 'enrollment',
+				targetId: enrollment.id,
+				tenantId: scope.tenantId,
+				metadata: { courseSlug: course.slug },
+			})
 		}
 		return change
 	})

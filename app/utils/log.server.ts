@@ -20,6 +20,7 @@ export const log = {
  */
 export function describeError(error: unknown): string {
 	if (!(error instanceof Error)) return String(error)
-	if (error.message.startsWith('Failed query:')) return error.cause instanceof Error ? describeError(error.cause) : `${error.name}: query failed`
+	if (error.message.startsWith('Failed query:'))
+		return error.cause instanceof Error ? describeError(error.cause) : `${error.name}: query failed`
 	return `${error.name}: ${error.message}`
 }

@@ -7,7 +7,9 @@ const SIZES = new Map([[OWN, { width: 1200, height: 630 }]])
 
 /** The attributes of each <img> in the HTML, in order. */
 function images(html: string) {
-	return [...html.matchAll(/<img ([^>]*)>/g)].map((m) => Object.fromEntries([...m[1].matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1], a[2]])))
+	return [...html.matchAll(/<img ([^>]*)>/g)].map((m) =>
+		Object.fromEntries([...m[1].matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1], a[2]])),
+	)
 }
 
 describe('Markdown images', () => {
@@ -26,7 +28,10 @@ describe('Markdown images', () => {
 	})
 
 	it('keeps only the src of an image without a known size: external, another scope, not resizable', () => {
-		const html = markdownToHtml('![x](https://images.example/a.png) ![y](/api/cms/courses/other/assets/a) ![z](javascript:alert(1))', SIZES)
+		const html = markdownToHtml(
+			'![x](https://images.example/a.png) ![y](/api/cms/courses/other/assets/a) ![z](javascript:alert(1))',
+			SIZES,
+		)
 		expect(images(html)).toEqual([
 			{ src: 'https://images.example/a.png', alt: 'x', loading: 'lazy', decoding: 'async' },
 			{ src: '/api/cms/courses/other/assets/a', alt: 'y', loading: 'lazy', decoding: 'async' },
@@ -58,7 +63,8 @@ describe('image widths', () => {
 	it('accepts exactly one of the fixed widths', () => {
 		expect(requestedWidth(new URLSearchParams(''))).toBeNull()
 		expect(requestedWidth(new URLSearchParams('w=640'))).toBe(640)
-		for (const bad of ['w=', 'w=641', 'w=0640', 'w=640.0', 'w=+640', 'w=640&w=640', 'w=abc', 'w=100000']) expect(requestedWidth(new URLSearchParams(bad)), bad).toBe('invalid')
+		for (const bad of ['w=', 'w=641', 'w=0640', 'w=640.0', 'w=+640', 'w=640&w=640', 'w=abc', 'w=100000'])
+			expect(requestedWidth(new URLSearchParams(bad)), bad).toBe('invalid')
 	})
 
 	it('offers the original at its own width, and no width at or above it', () => {

@@ -78,7 +78,8 @@ export function markdownImageUrls(source: string) {
 export function markdownToHtml(source: string, sizes: ReadonlyMap<string, ImageSize> = new Map()) {
 	const { parts, images } = parse(source)
 	let html = parts[0]
-	for (let i = 1; i < parts.length; i += 2) html += imageHtml(images[Number(parts[i])], sizes.get(images[Number(parts[i])].src)) + parts[i + 1]
+	for (let i = 1; i < parts.length; i += 2)
+		html += imageHtml(images[Number(parts[i])], sizes.get(images[Number(parts[i])].src)) + parts[i + 1]
 	return html
 }
 

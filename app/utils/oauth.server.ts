@@ -22,7 +22,12 @@ export interface ExternalProfile {
 	picture: string | null
 }
 
-export type RefusalReason = 'oauth_tenant_unknown' | 'oauth_tenant_suspended' | 'oauth_email_missing' | 'oauth_email_unverified' | 'oauth_account_deactivated'
+export type RefusalReason =
+	| 'oauth_tenant_unknown'
+	| 'oauth_tenant_suspended'
+	| 'oauth_email_missing'
+	| 'oauth_email_unverified'
+	| 'oauth_account_deactivated'
 
 interface Endpoints {
 	authorize: string
@@ -79,7 +84,11 @@ export function testIdpOrigin(request: Request) {
 function endpoints(ctx: RequestContext, request: Request, provider: Provider): Endpoints {
 	if (ctx.env.NODE_ENV !== 'test') return REAL_ENDPOINTS[provider]
 	const base = `${testIdpOrigin(request)}/api/test-idp/${provider}`
-	return { authorize: `${base}/authorize`, token: `${base}/token`, profile: provider === 'google' ? `${base}/userinfo` : base }
+	return {
+		authorize: `${base}/authorize`,
+		token: `${base}/token`,
+		profile: provider === 'google' ? `${base}/userinfo` : base,
+	}
 }
 
 const OAUTH_COOKIE = 'lms_oauth'
@@ -91,7 +100,14 @@ export function createStrategy(ctx: RequestContext, request: Request, provider: 
 	const urls = endpoints(ctx, request, provider)
 	return new OAuth2Strategy<ExternalProfile>(
 		{
-			cookie: { name: OAUTH_COOKIE, path: '/api/auth', sameSite: 'Lax', httpOnly: true, maxAge: 600, ...(ctx.origin.startsWith('https:') ? { secure: true as const } : {}) },
+			cookie: {
+				name: OAUTH_COOKIE,
+				path: '/api/auth',
+				sameSite: 'Lax',
+				httpOnly: true,
+				maxAge: 600,
+				...(ctx.origin.startsWith('https:') ? { secure: true as const } : {}),
+			},
 			clientId: creds.id,
 			clientSecret: creds.secret,
 			authorizationEndpoint: urls.authorize,
@@ -104,10 +120,18 @@ export function createStrategy(ctx: RequestContext, request: Request, provider: 
 }
 
 /** Set-Cookie values that clear the state and return-path cookies once the callback has used them. */
-export const clearOAuthCookies = [`${OAUTH_COOKIE}=; Path=/api/auth; Max-Age=0; HttpOnly; SameSite=Lax`, 'lms_oauth_next=; Path=/api/auth; Max-Age=0; HttpOnly; SameSite=Lax']
+export const clearOAuthCookies = [
+	`${OAUTH_COOKIE}=; Path=/api/auth; Max-Age=0; HttpOnly; SameSite=Lax`,
+	'lms_oauth_next=; Path=/api/auth; Max-Age=0; HttpOnly; SameSite=Lax',
+]
 
 /** Where to return after the provider's callback; read back through safeCallbackUrl. */
-export const oauthReturnCookie = createCookie('lms_oauth_next', { path: '/api/auth', maxAge: 600, httpOnly: true, sameSite: 'lax' })
+export const oauthReturnCookie = createCookie('lms_oauth_next', {
+	path: '/api/auth',
+	maxAge: 600,
+	httpOnly: true,
+	sameSite: 'lax',
+})
 
 const googleProfile = z.object({
 	sub: z.string().min(1),
@@ -116,7 +140,12 @@ const googleProfile = z.object({
 	name: z.string().optional(),
 	picture: z.string().optional(),
 })
-const githubUser = z.object({ id: z.union([z.number(), z.string()]), login: z.string(), name: z.string().nullish(), avatar_url: z.string().nullish() })
+const githubUser = z.object({
+	id: z.union([z.number(), z.string()]),
+	login: z.string(),
+	name: z.string().nullish(),
+	avatar_url: z.string().nullish(),
+})
 const githubEmails = z.array(z.object({ email: z.string(), primary: z.boolean(), verified: z.boolean() }))
 
 async function getJson(url: string, accessToken: string) {
@@ -140,7 +169,10 @@ async function fetchProfile(provider: Provider, url: string, accessToken: string
 			picture: p.picture || null,
 		}
 	}
-	const [user, emails] = await Promise.all([getJson(`${url}/user`, accessToken), getJson(`${url}/user/emails`, accessToken)])
+	const [user, emails] = await Promise.all([
+		getJson(`${url}/user`, accessToken),
+		getJson(`${url}/user/emails`, accessToken),
+	])
 	const u = githubUser.parse(user)
 	const primary = githubEmails.parse(emails).find((e) => e.primary) ?? null
 	return {
@@ -158,7 +190,10 @@ async function fetchProfile(provider: Provider, url: string, accessToken: string
  * the user to sign in, or the reason for refusing. Identities belong to one
  * tenant; the same external account elsewhere makes an independent user.
  */
-export async function resolveExternalUser(ctx: RequestContext, profile: ExternalProfile): Promise<{ user: User; created: boolean } | { reason: RefusalReason }> {
+export async function resolveExternalUser(
+	ctx: RequestContext,
+	profile: ExternalProfile,
+): Promise<{ user: User; created: boolean } | { reason: RefusalReason }> {
 	const tenant = ctx.tenant
 	if (!tenant) return { reason: 'oauth_tenant_unknown' }
 	if (tenant.status !== 'active') return { reason: 'oauth_tenant_suspended' }
@@ -189,6 +224,12 @@ export async function resolveExternalUser(ctx: RequestContext, profile: External
 		// The provider proved the address (rule 4.3): verified, and a password set before that dropped.
 		user = await proveMailbox(ctx, user, 'other')
 	}
-	await linkIdentity(ctx.db, { tenantId: tenant.id, userId: user.id, provider: profile.provider, subject: profile.subject, avatarUrl: profile.picture })
+	await linkIdentity(ctx.db, {
+		tenantId: tenant.id,
+		userId: user.id,
+		provider: profile.provider,
+		subject: profile.subject,
+		avatarUrl: profile.picture,
+	})
 	return { user, created }
 }

@@ -7,29 +7,62 @@ const HEADER = '# Generated from app/utils/api-contract.ts by `npm run openapi`.
 
 function content(response: ApiResponse) {
 	if (response.json) return { 'application/json': { schema: response.json } }
-	if (response.media) return { [response.media]: { schema: { type: 'string' as const, format: response.media === 'application/octet-stream' || response.media.startsWith('image/') ? 'binary' : undefined } } }
+	if (response.media)
+		return {
+			[response.media]: {
+				schema: {
+					type: 'string' as const,
+					format:
+						response.media === 'application/octet-stream' || response.media.startsWith('image/') ? 'binary' : undefined,
+				},
+			},
+		}
 	return undefined
 }
 
 /** The OpenAPI 3.0 document of API_OPERATIONS, as YAML. */
 export function generateOpenApiYaml() {
 	const registry = new OpenAPIRegistry()
-	registry.registerComponent('securitySchemes', 'session', { type: 'apiKey', in: 'cookie', name: 'lms_session', description: 'The signed session cookie (`__Host-lms_session` over https).' })
-	registry.registerComponent('securitySchemes', 'webhookBearer', { type: 'http', scheme: 'bearer', description: 'CMS_WEBHOOK_SECRET.' })
-	registry.registerComponent('securitySchemes', 'webhookHeader', { type: 'apiKey', in: 'header', name: 'x-cms-webhook-secret', description: 'CMS_WEBHOOK_SECRET.' })
+	registry.registerComponent('securitySchemes', 'session', {
+		type: 'apiKey',
+		in: 'cookie',
+		name: 'lms_session',
+		description: 'The signed session cookie (`__Host-lms_session` over https).',
+	})
+	registry.registerComponent('securitySchemes', 'webhookBearer', {
+		type: 'http',
+		scheme: 'bearer',
+		description: 'CMS_WEBHOOK_SECRET.',
+	})
+	registry.registerComponent('securitySchemes', 'webhookHeader', {
+		type: 'apiKey',
+		in: 'header',
+		name: 'x-cms-webhook-secret',
+		description: 'CMS_WEBHOOK_SECRET.',
+	})
 	for (const op of API_OPERATIONS) {
 		registry.registerPath({
 			method: op.method,
 			path: op.path,
 			summary: op.summary,
 			description: op.description,
-			security: op.security === 'session' ? [{ session: [] }] : op.security === 'webhook' ? [{ webhookBearer: [] }, { webhookHeader: [] }] : undefined,
+			security:
+				op.security === 'session'
+					? [{ session: [] }]
+					: op.security === 'webhook'
+						? [{ webhookBearer: [] }, { webhookHeader: [] }]
+						: undefined,
 			request: {
 				params: op.params,
 				query: op.query,
 				body: op.body ? { required: true, content: { [op.body.media]: { schema: op.body.schema } } } : undefined,
 			},
-			responses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, { description: r.description, content: content(r) }])),
+			responses: Object.fromEntries(
+				Object.entries(op.responses).map(([status, r]) => [
+					status,
+					{ description: r.description, content: content(r) },
+				]),
+			),
 		})
 	}
 	const document = new OpenApiGeneratorV3(registry.definitions).generateDocument({

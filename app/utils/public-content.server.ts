@@ -12,7 +12,8 @@ export async function requirePage(ctx: RequestContext, slug: string): Promise<Pa
 	return page
 }
 
-export const isLivePost = (p: { status: string; publishedAt: string | null }) => p.status === 'published' && p.publishedAt !== null
+export const isLivePost = (p: { status: string; publishedAt: string | null }) =>
+	p.status === 'published' && p.publishedAt !== null
 
 export async function listPosts(ctx: RequestContext) {
 	const posts = await readContent('blog', () => ctx.cms.blogPosts(ctx.site, ctx.locale))
@@ -37,7 +38,9 @@ export function postMarkdown(post: BlogPost) {
 /** The public landing as Markdown: summary, description and outline. Entry bodies are gated and never included. */
 export function courseMarkdown(course: Course, origin: string) {
 	const price = course.price ? `${(course.price.amount / 100).toFixed(2)} ${course.price.currency}` : 'Free'
-	const outline = course.modules.map((m) => `## ${m.title}\n\n${m.entries.map((e) => `- ${e.title} (${e.type})`).join('\n')}`).join('\n\n')
+	const outline = course.modules
+		.map((m) => `## ${m.title}\n\n${m.entries.map((e) => `- ${e.title} (${e.type})`).join('\n')}`)
+		.join('\n\n')
 	return `# ${course.title}\n\n${course.summary}\n\n${course.description}\n\n- Price: ${price}\n${course.estimatedMinutes ? `- Estimated time: ${course.estimatedMinutes} minutes\n` : ''}- Enroll: ${origin}/learn/course/${course.slug}\n\n${outline}\n`
 }
 

@@ -47,7 +47,10 @@ export function isPublicAddress(address: string) {
  * at most. Anything else rejects: content must not make the server reach
  * into its own network.
  */
-export function fetchPublic(url: string, { timeoutMs, maxBytes }: { timeoutMs: number; maxBytes: number }): Promise<Buffer> {
+export function fetchPublic(
+	url: string,
+	{ timeoutMs, maxBytes }: { timeoutMs: number; maxBytes: number },
+): Promise<Buffer> {
 	return new Promise((resolve, reject) => {
 		let target: URL
 		try {

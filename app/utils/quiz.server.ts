@@ -73,7 +73,9 @@ export type SubmitOutcome = { kind: 'graded'; result: AttemptResult } | { kind: 
  */
 function attemptIdFor(scope: Scope, courseSlug: string, entrySlug: string, submissionKey: unknown) {
 	if (typeof submissionKey !== 'string' || !/^[A-Za-z0-9_-]{16,64}$/.test(submissionKey)) return undefined
-	const hex = createHash('sha256').update(`quiz-attempt:${scope.tenantId}:${scope.userId}:${courseSlug}:${entrySlug}:${submissionKey}`).digest('hex')
+	const hex = createHash('sha256')
+		.update(`quiz-attempt:${scope.tenantId}:${scope.userId}:${courseSlug}:${entrySlug}:${submissionKey}`)
+		.digest('hex')
 	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
 }
 
@@ -94,7 +96,9 @@ export async function submitQuizAttempt(
 	answers: Record<string, string | undefined>,
 	submissionKey?: unknown,
 ): Promise<SubmitOutcome> {
-	const entry = await readContent(`quiz ${course.slug}/${entrySlug}`, () => ctx.cms.uncached.entry(ctx.site, course.slug, entrySlug, ctx.locale))
+	const entry = await readContent(`quiz ${course.slug}/${entrySlug}`, () =>
+		ctx.cms.uncached.entry(ctx.site, course.slug, entrySlug, ctx.locale),
+	)
 	const quiz = entry?.type === 'quiz' ? entry.quiz : null
 	if (!quiz) return { kind: 'not_a_quiz' }
 	const grade = gradeQuiz(quiz, answers)
@@ -102,7 +106,13 @@ export async function submitQuizAttempt(
 	for (const q of quiz.questions) stored[q.id] = (answers[q.id] ?? '').slice(0, 500)
 	const all = flattenEntries(course).map((e) => e.slug)
 	const recorded = await inTransaction(ctx.db, function* (tx) {
-		const input = { id: attemptIdFor(scope, course.slug, entrySlug, submissionKey), score: grade.score, passed: grade.passed, answers: stored, feedback: grade.perQuestionFeedback }
+		const input = {
+			id: attemptIdFor(scope, course.slug, entrySlug, submissionKey),
+			score: grade.score,
+			passed: grade.passed,
+			answers: stored,
+			feedback: grade.perQuestionFeedback,
+		}
 		const recorded = yield* recordAttemptSteps(tx, scope, course.slug, entrySlug, quiz.maxAttempts, input)
 		const { attempt } = recorded ?? {}
 		if (attempt && !recorded?.replayed && (attempt.passed || attempt.attempt_number === quiz.maxAttempts)) {

@@ -87,7 +87,11 @@ function storeKey(policy: Policy, key: string) {
  * most the policy's numbers (so N processes allow N times them), never
  * unlimited, and no request waits on the store.
  */
-function fixedWindowDriver(name: string, hit: (key: string, windowMs: number) => Promise<[number, number]>, local = createMemoryDriver()): RateLimitDriver {
+function fixedWindowDriver(
+	name: string,
+	hit: (key: string, windowMs: number) => Promise<[number, number]>,
+	local = createMemoryDriver(),
+): RateLimitDriver {
 	let failing = false
 	let nextTry = 0
 	return {
@@ -103,7 +107,8 @@ function fixedWindowDriver(name: string, hit: (key: string, windowMs: number) =>
 				return { allowed: false, retryAfter: Math.max(1, Math.ceil((ttl > 0 ? ttl : windowMs) / 1000)) }
 			} catch (error) {
 				// Said once per outage, not once per request.
-				if (!failing) log.error('rate-limit/unavailable', { driver: name, policy, fallback: 'memory', error: describeError(error) })
+				if (!failing)
+					log.error('rate-limit/unavailable', { driver: name, policy, fallback: 'memory', error: describeError(error) })
 				failing = true
 				nextTry = Date.now() + 1_000
 				return local.consume(policy, key)
@@ -120,7 +125,10 @@ export interface RedisLike {
 /** RATE_LIMIT_DRIVER=redis: a self-hosted Redis (REDIS_URL). */
 export function createRedisDriver(client: RedisLike): RateLimitDriver {
 	return fixedWindowDriver('redis', async (key, windowMs) => {
-		const [count, ttl] = (await client.eval(WINDOW_SCRIPT, { keys: [key], arguments: [String(windowMs)] })) as [number, number]
+		const [count, ttl] = (await client.eval(WINDOW_SCRIPT, { keys: [key], arguments: [String(windowMs)] })) as [
+			number,
+			number,
+		]
 		return [Number(count), Number(ttl)]
 	})
 }

@@ -1,9 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { createContext, createCookieSessionStorage, type RouterContextProvider, type SessionStorage } from 'react-router'
+import {
+	createContext,
+	createCookieSessionStorage,
+	type RouterContextProvider,
+	type SessionStorage,
+} from 'react-router'
 import type { RequestContext } from '#app/context.ts'
 import type { Role } from '#db/schema/values.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
-import { findSessionWithUser, insertSession, pruneSessions, renewSession, revokeSession, type SessionRow } from '#db/sessions.ts'
+import {
+	findSessionWithUser,
+	insertSession,
+	pruneSessions,
+	renewSession,
+	revokeSession,
+	type SessionRow,
+} from '#db/sessions.ts'
 import type { User } from '#db/users.ts'
 
 /** Exactly the claims the spec lists (Resources, Session claims). */
@@ -38,8 +50,26 @@ export function getSession(context: Readonly<RouterContextProvider>) {
 const PERMISSIONS: Record<Role, string[]> = {
 	student: ['learn'],
 	course_admin: ['learn', 'course.preview', 'course.analytics'],
-	tenant_admin: ['learn', 'course.preview', 'course.analytics', 'course.assign', 'users.manage', 'audit.read', 'invitations.send'],
-	super_admin: ['learn', 'course.preview', 'course.analytics', 'course.assign', 'users.manage', 'audit.read', 'invitations.send', 'tenants.manage', 'users.impersonate'],
+	tenant_admin: [
+		'learn',
+		'course.preview',
+		'course.analytics',
+		'course.assign',
+		'users.manage',
+		'audit.read',
+		'invitations.send',
+	],
+	super_admin: [
+		'learn',
+		'course.preview',
+		'course.analytics',
+		'course.assign',
+		'users.manage',
+		'audit.read',
+		'invitations.send',
+		'tenants.manage',
+		'users.impersonate',
+	],
 }
 
 const HOUR = 3_600_000
@@ -89,7 +119,9 @@ export function sessionStorageFor(ctx: Pick<RequestContext, 'env' | 'origin'>) {
 
 export async function claimsFor(ctx: RequestContext, user: User): Promise<SessionClaims> {
 	const assignedCourses =
-		user.role === 'course_admin' && user.tenant_id ? await assignedCourseSlugs(ctx.db, { tenantId: user.tenant_id, userId: user.id }) : []
+		user.role === 'course_admin' && user.tenant_id
+			? await assignedCourseSlugs(ctx.db, { tenantId: user.tenant_id, userId: user.id })
+			: []
 	return {
 		userId: user.id,
 		tenantId: user.tenant_id,
@@ -142,14 +174,20 @@ export async function readSession(ctx: RequestContext, request: Request): Promis
 	if (typeof sessionId !== 'string') return { state: 'rejected' }
 	const found = await findSessionWithUser(ctx.db, sessionId)
 	const now = Date.now()
-	if (!found || found.user.id !== claims.userId || claims.tokenVersion !== found.user.token_version || !usable(ctx, found.session, found.user, now)) {
+	if (
+		!found ||
+		found.user.id !== claims.userId ||
+		claims.tokenVersion !== found.user.token_version ||
+		!usable(ctx, found.session, found.user, now)
+	) {
 		return { state: 'rejected' }
 	}
 	const { session, user } = found
 	let impersonator: CurrentSession['impersonator'] = null
 	if (session.impersonator_session_id) {
 		const origin = await findSessionWithUser(ctx.db, session.impersonator_session_id)
-		if (!origin || origin.user.role !== 'super_admin' || !usable(ctx, origin.session, origin.user, now)) return { state: 'rejected' }
+		if (!origin || origin.user.role !== 'super_admin' || !usable(ctx, origin.session, origin.user, now))
+			return { state: 'rejected' }
 		impersonator = { sessionId: origin.session.id, userId: origin.user.id }
 	}
 	// Renewed at most every 1/24 of the idle time, after the answer: a read, not a write, per request.
@@ -172,8 +210,16 @@ export interface SessionCommit {
  * stored so that sign-out can end it. With `proof`, the consumed-token proof it
  * is minted from: null when that proof has already minted a session (replay).
  */
-export async function commitUserSession(ctx: RequestContext, user: User, options: { proof: string; impersonatorSessionId?: string }): Promise<SessionCommit | null>
-export async function commitUserSession(ctx: RequestContext, user: User, options?: { impersonatorSessionId?: string }): Promise<SessionCommit>
+export async function commitUserSession(
+	ctx: RequestContext,
+	user: User,
+	options: { proof: string; impersonatorSessionId?: string },
+): Promise<SessionCommit | null>
+export async function commitUserSession(
+	ctx: RequestContext,
+	user: User,
+	options?: { impersonatorSessionId?: string },
+): Promise<SessionCommit>
 export async function commitUserSession(
 	ctx: RequestContext,
 	user: User,

@@ -32,7 +32,11 @@ async function sourceBytes(ctx: RequestContext, url: string | null | undefined):
 	try {
 		if (/^https?:\/\//i.test(url)) return await fetchPublic(url, { timeoutMs: 3000, maxBytes: MAX_SOURCE_BYTES })
 		if (!url.startsWith('/api/cms/site/assets/')) return null
-		const response = await ctx.cms.asset(ctx.site, decodeURIComponent(url.slice('/api/cms/site/assets/'.length).split('/')[0]), {})
+		const response = await ctx.cms.asset(
+			ctx.site,
+			decodeURIComponent(url.slice('/api/cms/site/assets/'.length).split('/')[0]),
+			{},
+		)
 		if (!response.ok) {
 			await response.body?.cancel()
 			throw new Error(`status ${response.status}`)
@@ -105,22 +109,44 @@ export function socialCard(ctx: RequestContext, width: number, height: number) {
 		const name = site?.name || ctx.tenant?.name || ctx.host
 		font ??= readFile(resolve('assets/fonts/DejaVuSans-Bold.ttf'))
 		const card = {
-				type: 'div',
-				props: {
-					style: { width, height, display: 'flex', flexDirection: 'column', justifyContent: 'center', padding: 80, background: theme, color: readableOn(theme) },
-					children: [
-						{ type: 'div', props: { style: { fontSize: 72, lineHeight: 1.1 }, children: name } },
-						site?.description ? { type: 'div', props: { style: { fontSize: 32, marginTop: 24, opacity: 0.85 }, children: site.description.slice(0, 140) } } : null,
-					],
+			type: 'div',
+			props: {
+				style: {
+					width,
+					height,
+					display: 'flex',
+					flexDirection: 'column',
+					justifyContent: 'center',
+					padding: 80,
+					background: theme,
+					color: readableOn(theme),
 				},
-			}
+				children: [
+					{ type: 'div', props: { style: { fontSize: 72, lineHeight: 1.1 }, children: name } },
+					site?.description
+						? {
+								type: 'div',
+								props: {
+									style: { fontSize: 32, marginTop: 24, opacity: 0.85 },
+									children: site.description.slice(0, 140),
+								},
+							}
+						: null,
+				],
+			},
+		}
 		// satori takes React-element-shaped objects; no JSX runtime is needed on the server for this.
-		const svg = await satori(card as unknown as Parameters<typeof satori>[0], { width, height, fonts: [{ name: 'DejaVu Sans', data: await font, weight: 700, style: 'normal' }] },
-		)
+		const svg = await satori(card as unknown as Parameters<typeof satori>[0], {
+			width,
+			height,
+			fonts: [{ name: 'DejaVu Sans', data: await font, weight: 700, style: 'normal' }],
+		})
 		return sharp(Buffer.from(svg)).png().toBuffer()
 	})
 }
 
 export function imageResponse(bytes: Buffer, type: string) {
-	return new Response(new Uint8Array(bytes), { headers: { 'content-type': type, 'content-length': String(bytes.length), 'cache-control': IMMUTABLE } })
+	return new Response(new Uint8Array(bytes), {
+		headers: { 'content-type': type, 'content-length': String(bytes.length), 'cache-control': IMMUTABLE },
+	})
 }

@@ -6,10 +6,7 @@ import { describeError, log } from './log.server.ts'
 /** Revalidated by every write to a tenants row this service makes; other processes hear it on the invalidation bus. */
 export const TENANTS_TAG = 'tenants'
 
-export type HostResolution =
-	| { kind: 'apex' }
-	| { kind: 'tenant'; tenant: Tenant }
-	| { kind: 'unknown' }
+export type HostResolution = { kind: 'apex' } | { kind: 'tenant'; tenant: Tenant } | { kind: 'unknown' }
 
 /** Lower-cased host name without port or trailing dot; '' when absent or malformed. */
 export function normalizeHost(hostHeader: string | undefined | null) {

@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Database } from '#db/client.ts'
-import { consumeTokenByHashSteps, findTokenByHash, findTokenByHashSteps, insertToken, type TokenScope, type VerificationToken } from '#db/tokens.ts'
+import {
+	consumeTokenByHashSteps,
+	findTokenByHash,
+	findTokenByHashSteps,
+	insertToken,
+	type TokenScope,
+	type VerificationToken,
+} from '#db/tokens.ts'
 import { runSteps, type Tx } from '#db/transaction.ts'
 import type { TokenType } from '#db/schema/values.ts'
 
@@ -27,16 +34,27 @@ export function hashToken(raw: string) {
  * inside the token as `<random>.<base64url payload>`; the stored hash covers
  * both parts, so the payload cannot be altered.
  */
-export async function issueToken(db: Database, userId: string, type: TokenType, options: { payload?: string; now?: Date } = {}) {
+export async function issueToken(
+	db: Database,
+	userId: string,
+	type: TokenType,
+	options: { payload?: string; now?: Date } = {},
+) {
 	const now = options.now ?? new Date()
-	const raw = options.payload === undefined ? newRawToken() : `${newRawToken()}.${Buffer.from(options.payload).toString('base64url')}`
-	await insertToken(db, { userId, type, tokenHash: hashToken(raw), expiresAt: new Date(now.getTime() + TOKEN_TTL_MS[type]) })
+	const raw =
+		options.payload === undefined
+			? newRawToken()
+			: `${newRawToken()}.${Buffer.from(options.payload).toString('base64url')}`
+	await insertToken(db, {
+		userId,
+		type,
+		tokenHash: hashToken(raw),
+		expiresAt: new Date(now.getTime() + TOKEN_TTL_MS[type]),
+	})
 	return raw
 }
 
-export type TokenCheck =
-	| { ok: true; token: VerificationToken }
-	| { ok: false; reason: 'invalid' | 'expired' | 'used' }
+export type TokenCheck = { ok: true; token: VerificationToken } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
 
 /** The payload carried by a token issued with one. */
 export function tokenPayload(raw: string) {
@@ -62,7 +80,13 @@ function explain(row: VerificationToken | null, now: Date): TokenCheck {
  * Checks a token without using it (the email-change link, the reset form).
  * With a scope (the host's tenant), another tenant's token is `invalid`.
  */
-export async function peekToken(db: Database, raw: string, type: TokenType, now = new Date(), scope?: TokenScope): Promise<TokenCheck> {
+export async function peekToken(
+	db: Database,
+	raw: string,
+	type: TokenType,
+	now = new Date(),
+	scope?: TokenScope,
+): Promise<TokenCheck> {
 	if (!isTokenShaped(raw)) return { ok: false, reason: 'invalid' }
 	return explain(await findTokenByHash(db, hashToken(raw), type, scope), now)
 }

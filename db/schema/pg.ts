@@ -12,7 +12,15 @@ import {
 	timestamp,
 	uniqueIndex,
 } from 'drizzle-orm/pg-core'
-import { ENROLLMENT_STATUSES, LOCALES, ROLES, TENANT_STATUSES, TOKEN_TYPES, INVITABLE_ROLES, sqlList } from './values.ts'
+import {
+	ENROLLMENT_STATUSES,
+	LOCALES,
+	ROLES,
+	TENANT_STATUSES,
+	TOKEN_TYPES,
+	INVITABLE_ROLES,
+	sqlList,
+} from './values.ts'
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 const id = () => text('id').primaryKey()
@@ -57,13 +65,19 @@ export const users = pgTable(
 	(t) => [
 		uniqueIndex('users_tenant_email_unique').on(t.tenant_id, t.email),
 		// NULLs are distinct in a unique index, so platform accounts need their own
-		uniqueIndex('users_platform_email_unique').on(t.email).where(sql`tenant_id IS NULL`),
+		uniqueIndex('users_platform_email_unique')
+			.on(t.email)
+			.where(sql`tenant_id IS NULL`),
 		index('users_tenant_created_idx').on(t.tenant_id, t.created_at),
 		// The admin user list filters by role or status and shows the newest first: each filter has
 		// an index in that order, so a page reads 50 entries however many users the tenant has.
 		index('users_tenant_role_created_idx').on(t.tenant_id, t.role, t.created_at),
-		index('users_tenant_deactivated_idx').on(t.tenant_id, t.created_at).where(sql`deactivated_at IS NOT NULL`),
-		index('users_tenant_unverified_idx').on(t.tenant_id, t.created_at).where(sql`email_verified_at IS NULL`),
+		index('users_tenant_deactivated_idx')
+			.on(t.tenant_id, t.created_at)
+			.where(sql`deactivated_at IS NOT NULL`),
+		index('users_tenant_unverified_idx')
+			.on(t.tenant_id, t.created_at)
+			.where(sql`email_verified_at IS NULL`),
 		check('users_role_check', sql.raw(`role IN (${sqlList(ROLES)})`)),
 		check('users_locale_check', sql.raw(`locale IN (${sqlList(LOCALES)})`)),
 		check('users_tenant_role_check', sql`(role = 'super_admin') = (tenant_id IS NULL)`),
@@ -74,8 +88,12 @@ export const course_admin_assignments = pgTable(
 	'course_admin_assignments',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		course_slug: text('course_slug').notNull(),
 		assigned_by: text('assigned_by').references(() => users.id),
 		assigned_at: ts('assigned_at').notNull().defaultNow(),
@@ -91,7 +109,9 @@ export const invitations = pgTable(
 	{
 		id: id(),
 		email: text('email').notNull(),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		role: text('role').notNull(),
 		course_slug: text('course_slug'),
 		token_hash: text('token_hash').notNull(),
@@ -111,8 +131,12 @@ export const enrollments = pgTable(
 	'enrollments',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		course_slug: text('course_slug').notNull(),
 		status: text('status').notNull(),
 		enrolled_at: ts('enrolled_at').notNull().defaultNow(),
@@ -131,8 +155,12 @@ export const entry_progress = pgTable(
 	'entry_progress',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		course_slug: text('course_slug').notNull(),
 		entry_slug: text('entry_slug').notNull(),
 		completed_at: ts('completed_at'),
@@ -150,8 +178,12 @@ export const quiz_attempts = pgTable(
 	'quiz_attempts',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		course_slug: text('course_slug').notNull(),
 		entry_slug: text('entry_slug').notNull(),
 		attempt_number: integer('attempt_number').notNull(),
@@ -175,7 +207,9 @@ export const verification_tokens = pgTable(
 	'verification_tokens',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		token_hash: text('token_hash').notNull(),
 		type: text('type').notNull(),
 		expires_at: ts('expires_at').notNull(),
@@ -193,8 +227,12 @@ export const oauth_accounts = pgTable(
 	'oauth_accounts',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		provider: text('provider').notNull(),
 		provider_account_id: text('provider_account_id').notNull(),
 		avatar_url: text('avatar_url'),
@@ -238,7 +276,9 @@ export const sessions = pgTable(
 	'sessions',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		// The host's tenant it was issued on (null on the apex); a super_admin's can name a tenant.
 		tenant_id: text('tenant_id').references(() => tenants.id),
 		token_version: integer('token_version').notNull(),

@@ -1,6 +1,14 @@
 import { sql } from 'drizzle-orm'
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { ENROLLMENT_STATUSES, LOCALES, ROLES, TENANT_STATUSES, TOKEN_TYPES, INVITABLE_ROLES, sqlList } from './values.ts'
+import {
+	ENROLLMENT_STATUSES,
+	LOCALES,
+	ROLES,
+	TENANT_STATUSES,
+	TOKEN_TYPES,
+	INVITABLE_ROLES,
+	sqlList,
+} from './values.ts'
 
 // Same tables, columns, nullability and keys as pg.ts (tests/integration/schema-parity.test.ts
 // fails when they drift). Timestamps are epoch milliseconds, booleans 0/1, JSON as text.
@@ -48,13 +56,19 @@ export const users = sqliteTable(
 	},
 	(t) => [
 		uniqueIndex('users_tenant_email_unique').on(t.tenant_id, t.email),
-		uniqueIndex('users_platform_email_unique').on(t.email).where(sql`tenant_id IS NULL`),
+		uniqueIndex('users_platform_email_unique')
+			.on(t.email)
+			.where(sql`tenant_id IS NULL`),
 		index('users_tenant_created_idx').on(t.tenant_id, t.created_at),
 		// The admin user list filters by role or status and shows the newest first: each filter has
 		// an index in that order, so a page reads 50 entries however many users the tenant has.
 		index('users_tenant_role_created_idx').on(t.tenant_id, t.role, t.created_at),
-		index('users_tenant_deactivated_idx').on(t.tenant_id, t.created_at).where(sql`deactivated_at IS NOT NULL`),
-		index('users_tenant_unverified_idx').on(t.tenant_id, t.created_at).where(sql`email_verified_at IS NULL`),
+		index('users_tenant_deactivated_idx')
+			.on(t.tenant_id, t.created_at)
+			.where(sql`deactivated_at IS NOT NULL`),
+		index('users_tenant_unverified_idx')
+			.on(t.tenant_id, t.created_at)
+			.where(sql`email_verified_at IS NULL`),
 		check('users_role_check', sql.raw(`role IN (${sqlList(ROLES)})`)),
 		check('users_locale_check', sql.raw(`locale IN (${sqlList(LOCALES)})`)),
 		check('users_tenant_role_check', sql`(role = 'super_admin') = (tenant_id IS NULL)`),
@@ -65,8 +79,12 @@ export const course_admin_assignments = sqliteTable(
 	'course_admin_assignments',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		course_slug: text('course_slug').notNull(),
 		assigned_by: text('assigned_by').references(() => users.id),
 		assigned_at: ts('assigned_at').notNull().default(now),
@@ -82,7 +100,9 @@ export const invitations = sqliteTable(
 	{
 		id: id(),
 		email: text('email').notNull(),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		role: text('role').notNull(),
 		course_slug: text('course_slug'),
 		token_hash: text('token_hash').notNull(),
@@ -102,8 +122,12 @@ export const enrollments = sqliteTable(
 	'enrollments',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		course_slug: text('course_slug').notNull(),
 		status: text('status').notNull(),
 		enrolled_at: ts('enrolled_at').notNull().default(now),
@@ -122,8 +146,12 @@ export const entry_progress = sqliteTable(
 	'entry_progress',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		course_slug: text('course_slug').notNull(),
 		entry_slug: text('entry_slug').notNull(),
 		completed_at: ts('completed_at'),
@@ -141,8 +169,12 @@ export const quiz_attempts = sqliteTable(
 	'quiz_attempts',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		course_slug: text('course_slug').notNull(),
 		entry_slug: text('entry_slug').notNull(),
 		attempt_number: integer('attempt_number').notNull(),
@@ -166,7 +198,9 @@ export const verification_tokens = sqliteTable(
 	'verification_tokens',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		token_hash: text('token_hash').notNull(),
 		type: text('type').notNull(),
 		expires_at: ts('expires_at').notNull(),
@@ -184,8 +218,12 @@ export const oauth_accounts = sqliteTable(
 	'oauth_accounts',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
-		tenant_id: text('tenant_id').notNull().references(() => tenants.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		tenant_id: text('tenant_id')
+			.notNull()
+			.references(() => tenants.id),
 		provider: text('provider').notNull(),
 		provider_account_id: text('provider_account_id').notNull(),
 		avatar_url: text('avatar_url'),
@@ -228,7 +266,9 @@ export const sessions = sqliteTable(
 	'sessions',
 	{
 		id: id(),
-		user_id: text('user_id').notNull().references(() => users.id),
+		user_id: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		// The host's tenant it was issued on (null on the apex); a super_admin's can name a tenant.
 		tenant_id: text('tenant_id').references(() => tenants.id),
 		token_version: integer('token_version').notNull(),

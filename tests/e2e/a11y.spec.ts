@@ -9,12 +9,34 @@ const ACME = 'acme.localhost'
 
 /** WCAG 2.2 AA rules of axe-core on the page as it stands: zero violations. */
 async function expectAccessible(page: Page, label: string) {
-	const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
-	const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)
+	const results = await new AxeBuilder({ page })
+		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+		.analyze()
+	const summary = results.violations.map(
+		(v) =>
+			`${v.id} (${v.impact}): ${v.nodes
+				.map((n) => n.target.join(' '))
+				.slice(0, 3)
+				.join(', ')}`,
+	)
 	expect(summary, label).toEqual([])
 }
 
-const PUBLIC_PAGES = ['/', '/learn', '/learn/course/intro-to-web', '/learn/course/advanced-css', '/about', '/blog', '/blog/welcome', '/learn/sign-in', '/learn/sign-up', '/learn/forgot', '/learn/magic', '/learn/sign-in/error?error=oauth_email_missing', '/learn/no-such-page']
+const PUBLIC_PAGES = [
+	'/',
+	'/learn',
+	'/learn/course/intro-to-web',
+	'/learn/course/advanced-css',
+	'/about',
+	'/blog',
+	'/blog/welcome',
+	'/learn/sign-in',
+	'/learn/sign-up',
+	'/learn/forgot',
+	'/learn/magic',
+	'/learn/sign-in/error?error=oauth_email_missing',
+	'/learn/no-such-page',
+]
 
 test('public page types have no accessibility violations', async ({ page }) => {
 	for (const path of PUBLIC_PAGES) {
@@ -30,7 +52,14 @@ test('public page types have no accessibility violations', async ({ page }) => {
 test('learner page types have no accessibility violations', async ({ page }) => {
 	await signIn(page, ACME, 'learner@acme.test')
 	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
-	for (const path of ['/learn/dashboard', '/learn/course/intro-to-web', '/learn/course/intro-to-web/entry/what-is-http', '/learn/course/intro-to-web/entry/html-forms', '/learn/account', '/learn/sign-out']) {
+	for (const path of [
+		'/learn/dashboard',
+		'/learn/course/intro-to-web',
+		'/learn/course/intro-to-web/entry/what-is-http',
+		'/learn/course/intro-to-web/entry/html-forms',
+		'/learn/account',
+		'/learn/sign-out',
+	]) {
 		await page.goto(at(ACME, path))
 		await expectAccessible(page, path)
 	}
@@ -46,11 +75,27 @@ test('admin page types have no accessibility violations', async ({ page }, info)
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
 	const email = uniqueEmail(info, 'a11y-admin')
-	await createUser(db, { tenant_id: acme.id, email, name: 'Axe Admin', role: 'tenant_admin', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	await createUser(db, {
+		tenant_id: acme.id,
+		email,
+		name: 'Axe Admin',
+		role: 'tenant_admin',
+		password_hash: await hashPassword(DEMO_PASSWORD),
+		email_verified_at: new Date(),
+	})
 	await db.close()
 	await signIn(page, ACME, email)
 	await expect(page).toHaveURL(at(ACME, '/admin'))
-	for (const path of ['/admin', '/admin/users', '/admin/users/invite', '/admin/courses', '/admin/courses/intro-to-web/dashboard', '/admin/courses/intro-to-web/settings', '/admin/courses/intro-to-web/admins', '/admin/audit']) {
+	for (const path of [
+		'/admin',
+		'/admin/users',
+		'/admin/users/invite',
+		'/admin/courses',
+		'/admin/courses/intro-to-web/dashboard',
+		'/admin/courses/intro-to-web/settings',
+		'/admin/courses/intro-to-web/admins',
+		'/admin/audit',
+	]) {
 		await page.goto(at(ACME, path))
 		await expectAccessible(page, path)
 	}

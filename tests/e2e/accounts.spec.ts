@@ -48,7 +48,10 @@ test('sign in shows errors on the form, then lands by role and honours callbackU
 test('a platform account on a tenant host is sent to the apex sign-in', async ({ page }) => {
 	await signIn(page, ACME, 'root@platform.test')
 	await expect(page.getByRole('alert')).toContainText('platform account')
-	await expect(page.getByRole('link', { name: 'Go to the platform sign-in' })).toHaveAttribute('href', `http://localhost:${process.env.E2E_PORT ?? 3210}/learn/sign-in`)
+	await expect(page.getByRole('link', { name: 'Go to the platform sign-in' })).toHaveAttribute(
+		'href',
+		`http://localhost:${process.env.E2E_PORT ?? 3210}/learn/sign-in`,
+	)
 	await signIn(page, 'localhost', 'root@platform.test')
 	await expect(page).toHaveURL(at('localhost', '/admin'))
 })
@@ -60,7 +63,14 @@ test('forgot password, then reset through the emailed link', async ({ page }, in
 		const acme = (await findTenantBySlug(db, 'acme'))!
 		const { hashPassword } = await import('#app/utils/password.server.ts')
 		const { createUser } = await import('#db/users.ts')
-		await createUser(db, { tenant_id: acme.id, email, name: 'Rita Reset', role: 'student', password_hash: await hashPassword('old-secret-value'), email_verified_at: new Date() })
+		await createUser(db, {
+			tenant_id: acme.id,
+			email,
+			name: 'Rita Reset',
+			role: 'student',
+			password_hash: await hashPassword('old-secret-value'),
+			email_verified_at: new Date(),
+		})
 	} finally {
 		await db.close()
 	}
@@ -88,7 +98,9 @@ test('magic link signs in once', async ({ page }, info) => {
 	await page.goto(at(ACME, link))
 	await expect(page.getByText(`Continue as ${email}?`)).toBeVisible()
 	await page.getByRole('button', { name: 'Sign in' }).click()
-	await expect(page).toHaveURL(info.project.name === 'js' ? at(ACME, '/learn/dashboard') : at(ACME, '/admin/courses/intro-to-web/dashboard'))
+	await expect(page).toHaveURL(
+		info.project.name === 'js' ? at(ACME, '/learn/dashboard') : at(ACME, '/admin/courses/intro-to-web/dashboard'),
+	)
 	await page.context().clearCookies()
 	await page.goto(at(ACME, link))
 	await expect(page.getByRole('heading', { name: 'This link was already used' })).toBeVisible()
@@ -124,7 +136,12 @@ test('an invitation creates the account with its role', async ({ page }, info) =
 	let raw: string
 	try {
 		const acme = (await findTenantBySlug(db, 'acme'))!
-		raw = (await createInvitation({ db }, { tenantId: acme.id, email, role: 'course_admin', courseSlug: 'intro-to-web', invitedBy: null })).raw
+		raw = (
+			await createInvitation(
+				{ db },
+				{ tenantId: acme.id, email, role: 'course_admin', courseSlug: 'intro-to-web', invitedBy: null },
+			)
+		).raw
 	} finally {
 		await db.close()
 	}

@@ -11,7 +11,14 @@ const ACME = 'acme.localhost'
 async function acmeUser(info: TestInfo, name: string, role: 'student' | 'course_admin' = 'student') {
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
-	const user = await createUser(db, { tenant_id: acme.id, email: uniqueEmail(info, name), name: `Target ${name} ${info.project.name}`, role, password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	const user = await createUser(db, {
+		tenant_id: acme.id,
+		email: uniqueEmail(info, name),
+		name: `Target ${name} ${info.project.name}`,
+		role,
+		password_hash: await hashPassword(DEMO_PASSWORD),
+		email_verified_at: new Date(),
+	})
 	await db.close()
 	return user
 }
@@ -21,7 +28,9 @@ async function signInAs(page: Page, host: string, email: string, landing: string
 	await expect(page).toHaveURL(at(host, landing))
 }
 
-test('a tenant admin finds a user and changes role, deactivates, reactivates, signs out and sends a reset link', async ({ page }, info) => {
+test('a tenant admin finds a user and changes role, deactivates, reactivates, signs out and sends a reset link', async ({
+	page,
+}, info) => {
 	const target = await acmeUser(info, 'managed')
 	await signInAs(page, ACME, 'admin@acme.test', '/admin')
 	await page.getByRole('link', { name: 'Users' }).click()
@@ -61,11 +70,16 @@ test('a tenant admin invites a course admin, with the error beside the course fi
 	await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible()
 })
 
-test('a course admin sees the dashboard, downloads the CSV and changes settings; admins are assigned and revoked', async ({ page }, info) => {
+test('a course admin sees the dashboard, downloads the CSV and changes settings; admins are assigned and revoked', async ({
+	page,
+}, info) => {
 	await signInAs(page, ACME, 'author@acme.test', '/admin/courses/intro-to-web/dashboard')
 	await expect(page.getByRole('heading', { name: 'Introduction to the Web' })).toBeVisible()
 	await expect(page.getByRole('cell', { name: /Lena Learner/ })).toBeVisible()
-	const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Download roster and results/ }).click()])
+	const [download] = await Promise.all([
+		page.waitForEvent('download'),
+		page.getByRole('link', { name: /Download roster and results/ }).click(),
+	])
 	expect(download.suggestedFilename()).toBe('intro-to-web-roster.csv')
 	expect(readFileSync(await download.path(), 'utf8')).toContain('learner@acme.test')
 	await page.getByRole('link', { name: 'Settings' }).click()
@@ -83,7 +97,9 @@ test('a course admin sees the dashboard, downloads the CSV and changes settings;
 	await expect(page.getByText('Revoked.')).toBeVisible()
 })
 
-test('the super admin creates and suspends a tenant, enters Acme and impersonates a learner', async ({ page }, info) => {
+test('the super admin creates and suspends a tenant, enters Acme and impersonates a learner', async ({
+	page,
+}, info) => {
 	await signInAs(page, 'localhost', 'root@platform.test', '/admin')
 	await page.getByRole('link', { name: 'Tenants' }).click()
 	const slug = `e2e-${info.project.name}-${Date.now() % 100000}`
@@ -109,12 +125,15 @@ test('the super admin creates and suspends a tenant, enters Acme and impersonate
 	await expect(page.getByRole('button', { name: 'Stop impersonating' })).toHaveCount(0)
 })
 
-test('a tenant admin pages through a search of the users list: next, previous and first page', async ({ page }, info) => {
+test('a tenant admin pages through a search of the users list: next, previous and first page', async ({
+	page,
+}, info) => {
 	// 55 matches of one search: a page of 50 and a page of 5.
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
 	const tag = `pager-${info.project.name}-${Date.now()}`
-	for (let i = 1; i <= 55; i++) await createUser(db, { tenant_id: acme.id, email: `${tag}-${i}@acme.test`, name: `Pager ${i}`, role: 'student' })
+	for (let i = 1; i <= 55; i++)
+		await createUser(db, { tenant_id: acme.id, email: `${tag}-${i}@acme.test`, name: `Pager ${i}`, role: 'student' })
 	await db.close()
 	const rows = page.locator('tbody tr')
 

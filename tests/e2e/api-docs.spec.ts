@@ -3,7 +3,9 @@ import { acmeAccount, at, signIn } from './support.ts'
 
 const ACME = 'acme.localhost'
 
-test('an admin reads the API documentation: Swagger UI with JavaScript, the server-rendered list without', async ({ page }, info) => {
+test('an admin reads the API documentation: Swagger UI with JavaScript, the server-rendered list without', async ({
+	page,
+}, info) => {
 	// Its own tenant admin: sign-ins are limited per address, and other suites sign in as admin@acme.test.
 	await signIn(page, ACME, await acmeAccount(info, 'api-docs', { role: 'tenant_admin' }))
 	await expect(page).toHaveURL(at(ACME, '/admin'))
@@ -13,7 +15,9 @@ test('an admin reads the API documentation: Swagger UI with JavaScript, the serv
 		await expect(page.getByRole('cell', { name: 'GET /api/health', exact: true })).toBeVisible()
 		await expect(page.getByRole('cell', { name: 'POST /api/cms/revalidate' })).toBeVisible()
 	} else {
-		await expect(page.locator('#swagger-ui .opblock-summary-path', { hasText: '/api/cms/revalidate' }).first()).toBeVisible({ timeout: 15_000 })
+		await expect(
+			page.locator('#swagger-ui .opblock-summary-path', { hasText: '/api/cms/revalidate' }).first(),
+		).toBeVisible({ timeout: 15_000 })
 		await expect(page.locator('#api-fallback')).toBeHidden()
 	}
 })

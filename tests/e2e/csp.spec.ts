@@ -17,10 +17,19 @@ async function expectScripts(page: Page, javaScript: boolean, ships: boolean) {
 	if (!javaScript) return
 	const wanted = ships ? { context: 'object', router: 'object' } : { context: 'undefined', router: 'undefined' }
 	// The client entry hydrates after loading the route modules, which may finish after the load event.
-	await expect.poll(() => page.evaluate(() => ({ context: typeof (window as any).__reactRouterContext, router: typeof (window as any).__reactRouterDataRouter }))).toEqual(wanted)
+	await expect
+		.poll(() =>
+			page.evaluate(() => ({
+				context: typeof (window as any).__reactRouterContext,
+				router: typeof (window as any).__reactRouterDataRouter,
+			})),
+		)
+		.toEqual(wanted)
 }
 
-test('pages run under the Content-Security-Policy without a single violation, fresh and from the page cache', async ({ page }, info) => {
+test('pages run under the Content-Security-Policy without a single violation, fresh and from the page cache', async ({
+	page,
+}, info) => {
 	const violations = recordViolations(page)
 	const javaScript = info.project.name !== 'no-js'
 	// Message catalogues are chunks named by locale: only the page's own may ever be fetched.

@@ -7,7 +7,10 @@ test('a tenant host lists its published courses', async ({ page }) => {
 	await expect(page.getByRole('heading', { level: 1, name: 'Courses' })).toBeVisible()
 	const courses = page.getByRole('list', { name: 'Courses' }).getByRole('listitem')
 	await expect(courses).toHaveCount(2)
-	await expect(page.getByRole('link', { name: 'Introduction to the Web' })).toHaveAttribute('href', '/learn/course/intro-to-web')
+	await expect(page.getByRole('link', { name: 'Introduction to the Web' })).toHaveAttribute(
+		'href',
+		'/learn/course/intro-to-web',
+	)
 	await expect(page.getByText('Free')).toBeVisible()
 	await expect(page.getByText('$49.00')).toBeVisible()
 	await expect(page.getByText('Draft course')).toHaveCount(0)

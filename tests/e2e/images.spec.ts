@@ -12,7 +12,10 @@ async function loaded(image: Locator) {
 
 /** The page scrolls sideways exactly when its content is wider than the window. */
 async function expectNoSidewaysScroll(page: Page) {
-	const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }))
+	const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+		scrollWidth: document.documentElement.scrollWidth,
+		innerWidth: window.innerWidth,
+	}))
 	expect(scrollWidth).toBeLessThanOrEqual(innerWidth)
 }
 
@@ -23,7 +26,9 @@ async function expectInside(image: Locator, width: number) {
 }
 
 for (const width of [320, 360]) {
-	test(`the blog post fits a ${width} px screen, its hero a resized variant with its size reserved`, async ({ page }, info) => {
+	test(`the blog post fits a ${width} px screen, its hero a resized variant with its size reserved`, async ({
+		page,
+	}, info) => {
 		await page.setViewportSize({ width, height: 740 })
 		await page.goto(at(ACME, '/blog/welcome'))
 		const hero = page.locator('img.hero')

@@ -12,7 +12,11 @@ function focused(page: Page) {
 		const el = document.activeElement as HTMLElement | null
 		if (!el || el === document.body) return { text: '', tag: '', outline: 'none' }
 		const label = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null
-		return { text: (label ?? el.getAttribute('aria-label') ?? el.textContent ?? '').trim(), tag: el.tagName.toLowerCase(), outline: getComputedStyle(el).outlineStyle }
+		return {
+			text: (label ?? el.getAttribute('aria-label') ?? el.textContent ?? '').trim(),
+			tag: el.tagName.toLowerCase(),
+			outline: getComputedStyle(el).outlineStyle,
+		}
 	})
 }
 
@@ -32,7 +36,14 @@ test('a learner signs in, enrolls and completes a lesson with the keyboard alone
 	const email = uniqueEmail(info, 'keys')
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
-	await createUser(db, { tenant_id: acme.id, email, name: 'Kim Keys', role: 'student', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	await createUser(db, {
+		tenant_id: acme.id,
+		email,
+		name: 'Kim Keys',
+		role: 'student',
+		password_hash: await hashPassword(DEMO_PASSWORD),
+		email_verified_at: new Date(),
+	})
 	await db.close()
 
 	await page.goto(at(ACME, '/learn/sign-in'))
@@ -74,7 +85,9 @@ async function openInvite(page: Page, info: TestInfo) {
 	await page.getByLabel('Role').selectOption('course_admin')
 }
 
-test('after a refused submission, focus lands on the error (JavaScript) or the page starts afresh (no JavaScript)', async ({ page }, info) => {
+test('after a refused submission, focus lands on the error (JavaScript) or the page starts afresh (no JavaScript)', async ({
+	page,
+}, info) => {
 	await openInvite(page, info)
 	await tabTo(page, 'Email')
 	await page.keyboard.type(uniqueEmail(info, 'refused'))

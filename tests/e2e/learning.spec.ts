@@ -17,7 +17,14 @@ async function learnerFor(info: TestInfo, name: string) {
 	const email = uniqueEmail(info, name)
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
-	await createUser(db, { tenant_id: acme.id, email, name: 'Second Learner', role: 'student', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	await createUser(db, {
+		tenant_id: acme.id,
+		email,
+		name: 'Second Learner',
+		role: 'student',
+		password_hash: await hashPassword(DEMO_PASSWORD),
+		email_verified_at: new Date(),
+	})
 	await db.close()
 	return email
 }
@@ -45,7 +52,9 @@ async function answer(page: Page, right: boolean) {
 	await page.getByRole('button', { name: /Submit answers/ }).click()
 }
 
-test("a learner enrolls, meets a locked entry, completes lessons, fails then passes the quiz, and sees the dashboard", async ({ page }, info) => {
+test('a learner enrolls, meets a locked entry, completes lessons, fails then passes the quiz, and sees the dashboard', async ({
+	page,
+}, info) => {
 	await signIn(page, ACME, await learnerFor(info, 'newbie'))
 	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
 	await enroll(page)

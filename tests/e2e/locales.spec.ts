@@ -20,7 +20,9 @@ test('a visitor switches the interface to Spanish and back with the footer switc
 	await expect(page).toHaveURL(at(ACME, '/es/learn/course/intro-to-web'))
 	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Introducción a la Web')
-	await expect(page.getByRole('navigation', { name: es.common.nav.label }).getByRole('link', { name: es.common.nav.courses })).toHaveAttribute('href', '/es/learn')
+	await expect(
+		page.getByRole('navigation', { name: es.common.nav.label }).getByRole('link', { name: es.common.nav.courses }),
+	).toHaveAttribute('href', '/es/learn')
 
 	// The cookie carries the choice to unprefixed addresses too.
 	await page.goto(at(ACME, '/learn'))
@@ -37,7 +39,14 @@ test('a learner saves German on the account page and the dashboard follows', asy
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
 	const email = uniqueEmail(info, 'polyglot')
-	await createUser(db, { tenant_id: acme.id, email, name: 'Polly Glot', role: 'student', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	await createUser(db, {
+		tenant_id: acme.id,
+		email,
+		name: 'Polly Glot',
+		role: 'student',
+		password_hash: await hashPassword(DEMO_PASSWORD),
+		email_verified_at: new Date(),
+	})
 	await signIn(page, ACME, email)
 	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
 
@@ -55,16 +64,28 @@ test('a learner saves German on the account page and the dashboard follows', asy
 	await db.close()
 })
 
-test('signing in lands in the learner’s own locale (with JavaScript, its catalogue loads during the navigation)', async ({ page }, info) => {
+test('signing in lands in the learner’s own locale (with JavaScript, its catalogue loads during the navigation)', async ({
+	page,
+}, info) => {
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
 	const email = uniqueEmail(info, 'francophone')
-	await createUser(db, { tenant_id: acme.id, email, name: 'Fanny Franco', role: 'student', locale: 'fr', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	await createUser(db, {
+		tenant_id: acme.id,
+		email,
+		name: 'Fanny Franco',
+		role: 'student',
+		locale: 'fr',
+		password_hash: await hashPassword(DEMO_PASSWORD),
+		email_verified_at: new Date(),
+	})
 	await db.close()
 	await signIn(page, ACME, email)
 	await expect(page).toHaveURL(at(ACME, '/fr/learn/dashboard'))
 	await expect(page.locator('html')).toHaveAttribute('lang', 'fr')
-	await expect(page.getByRole('navigation', { name: fr.common.nav.label }).getByRole('link', { name: fr.common.nav.account })).toHaveAttribute('href', '/fr/learn/account')
+	await expect(
+		page.getByRole('navigation', { name: fr.common.nav.label }).getByRole('link', { name: fr.common.nav.account }),
+	).toHaveAttribute('href', '/fr/learn/account')
 	await expect(page.getByRole('link', { name: en.common.nav.account })).toHaveCount(0)
 })
 
@@ -78,7 +99,10 @@ test('a Spanish learner moves between pages under /es, client-side with JavaScri
 	await page.getByRole('link', { name: '¿Qué es HTTP?' }).click()
 	await expect(page).toHaveURL(at(ACME, '/es/learn/course/intro-to-web/entry/what-is-http'))
 	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
-	await page.getByRole('navigation', { name: es.common.nav.label }).getByRole('link', { name: es.common.nav.dashboard }).click()
+	await page
+		.getByRole('navigation', { name: es.common.nav.label })
+		.getByRole('link', { name: es.common.nav.dashboard })
+		.click()
 	await expect(page).toHaveURL(at(ACME, '/es/learn/dashboard'))
 	await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
 	const sameDocument = await page.evaluate(() => (window as any).sameDocument === true)

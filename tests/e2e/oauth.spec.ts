@@ -6,7 +6,11 @@ import { at, e2eDatabase, uniqueEmail } from './support.ts'
 const ACME = 'acme.localhost'
 
 /** Clicks the provider button and fills the test identity provider's consent page. */
-async function continueWith(page: Page, provider: 'Google' | 'GitHub', profile: { email: string; verified?: boolean; name?: string; sub?: string }) {
+async function continueWith(
+	page: Page,
+	provider: 'Google' | 'GitHub',
+	profile: { email: string; verified?: boolean; name?: string; sub?: string },
+) {
 	await page.goto(at(ACME, '/learn/sign-in'))
 	await page.getByRole('button', { name: `Continue with ${provider}` }).click()
 	await expect(page.getByRole('heading', { name: /Test identity provider/ })).toBeVisible()
@@ -47,7 +51,13 @@ test('external sign-in refuses a deactivated account', async ({ page }, info) =>
 	const email = uniqueEmail(info, 'deactivated')
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
-	const user = await createUser(db, { tenant_id: acme.id, email, name: 'Dee Activated', role: 'student', email_verified_at: new Date() })
+	const user = await createUser(db, {
+		tenant_id: acme.id,
+		email,
+		name: 'Dee Activated',
+		role: 'student',
+		email_verified_at: new Date(),
+	})
 	await updateUser(db, user.id, { deactivated_at: new Date() })
 	await db.close()
 	await continueWith(page, 'Google', { email })

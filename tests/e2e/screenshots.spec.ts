@@ -24,7 +24,14 @@ test('screenshots of the main pages', async ({ page }) => {
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
 	const email = `screenshots-${Date.now()}@acme.test`
-	await createUser(db, { tenant_id: acme.id, email, name: 'Sam Screens', role: 'student', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	await createUser(db, {
+		tenant_id: acme.id,
+		email,
+		name: 'Sam Screens',
+		role: 'student',
+		password_hash: await hashPassword(DEMO_PASSWORD),
+		email_verified_at: new Date(),
+	})
 	await db.close()
 	await signIn(page, ACME, email)
 	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))

@@ -23,7 +23,11 @@ await seedDemoData(db, DEMO_PASSWORD)
 mkdirSync(dir, { recursive: true })
 const mail = await startMailSink((m) => appendFileSync(`${dir}/mail.jsonl`, `${JSON.stringify(m)}\n`))
 
-const cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID, port: E2E_PORT + 1 })
+const cms = await startCms({
+	apiKey: TEST_SECRETS.CMS_API_UUID,
+	projectUuid: TEST_SECRETS.CMS_PROJECT_UUID,
+	port: E2E_PORT + 1,
+})
 const { listen } = await loadBuiltServer()
 const env = testEnv({
 	CMS_API_URL: cms.url,

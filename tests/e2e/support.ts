@@ -16,7 +16,8 @@ export const DEMO_PASSWORD = 'demo-password-2026'
 export const at = (host: string, path = '/') => `http://${host}:${PORT}${path}`
 
 /** An address unique to this test and project, so the js and no-js runs never share an account. */
-export const uniqueEmail = (info: TestInfo, name: string) => `${name}-${info.project.name}-${info.workerIndex}-${Date.now()}@acme.test`
+export const uniqueEmail = (info: TestInfo, name: string) =>
+	`${name}-${info.project.name}-${info.workerIndex}-${Date.now()}@acme.test`
 
 /** The path of the newest link under `prefix` in mail delivered to `to`. */
 export async function mailedLink(to: string, prefix: string, timeoutMs = 5000) {
@@ -24,9 +25,15 @@ export async function mailedLink(to: string, prefix: string, timeoutMs = 5000) {
 	const deadline = Date.now() + timeoutMs
 	while (Date.now() < deadline) {
 		if (existsSync(file)) {
-			const mails = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l))
+			const mails = readFileSync(file, 'utf8')
+				.trim()
+				.split('\n')
+				.filter(Boolean)
+				.map((l) => JSON.parse(l))
 			const mine = mails.filter((m) => m.to === to)
-			const match = mine.length ? new RegExp(`https?://[^\\s]+(${prefix}[^\\s]+)`).exec(mine[mine.length - 1].text) : null
+			const match = mine.length
+				? new RegExp(`https?://[^\\s]+(${prefix}[^\\s]+)`).exec(mine[mine.length - 1].text)
+				: null
 			if (match) return match[1]
 		}
 		await new Promise((r) => setTimeout(r, 50))
@@ -43,11 +50,23 @@ export function e2eDatabase() {
  * A fresh verified Acme account of this test and project (password DEMO_PASSWORD), enrolled in
  * `enrolledIn` if given. Sign-ins are limited per address, so suites that sign in often use their own.
  */
-export async function acmeAccount(info: TestInfo, name: string, options: { role?: Role; enrolledIn?: string; locale?: Locale } = {}) {
+export async function acmeAccount(
+	info: TestInfo,
+	name: string,
+	options: { role?: Role; enrolledIn?: string; locale?: Locale } = {},
+) {
 	const email = uniqueEmail(info, name)
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
-	const user = await createUser(db, { tenant_id: acme.id, email, name: `E2E ${name}`, role: options.role ?? 'student', locale: options.locale, password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+	const user = await createUser(db, {
+		tenant_id: acme.id,
+		email,
+		name: `E2E ${name}`,
+		role: options.role ?? 'student',
+		locale: options.locale,
+		password_hash: await hashPassword(DEMO_PASSWORD),
+		email_verified_at: new Date(),
+	})
 	if (options.enrolledIn) await putEnrollment(db, { tenantId: acme.id, userId: user.id }, options.enrolledIn, 'active')
 	await db.close()
 	return email

@@ -43,7 +43,14 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 		tenantId = seeded.tenants.acme.id
 		const hash = await hashPassword(DEMO_PASSWORD)
 		for (let i = 0; i < LEARNERS; i++) {
-			const user = await createUser(db, { tenant_id: tenantId, email: `outage-${i}@acme.test`, name: `Outage ${i}`, role: 'student', password_hash: hash, email_verified_at: new Date() })
+			const user = await createUser(db, {
+				tenant_id: tenantId,
+				email: `outage-${i}@acme.test`,
+				name: `Outage ${i}`,
+				role: 'student',
+				password_hash: hash,
+				email_verified_at: new Date(),
+			})
 			await putEnrollment(db, { tenantId, userId: user.id }, COURSE, 'active')
 			learners.push({ id: user.id, email: user.email })
 		}
@@ -52,7 +59,12 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 		const url = new URL(db.url)
 		proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port) })
 		url.host = `127.0.0.1:${proxy.port}`
-		app = await startAppProcess({ DATABASE_URL: url.toString(), CMS_API_URL: cms.url, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mail.port) })
+		app = await startAppProcess({
+			DATABASE_URL: url.toString(),
+			CMS_API_URL: cms.url,
+			SMTP_HOST: '127.0.0.1',
+			SMTP_PORT: String(mail.port),
+		})
 	}, 120_000)
 	afterAll(async () => {
 		app?.child.kill('SIGKILL')
@@ -66,7 +78,9 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 		const http = recorder(app.port, ACME)
 		const cookies = await Promise.all(
 			learners.map(async (l) => {
-				const res = await http.send('sign-in', 'POST', '/learn/sign-in', { form: { email: l.email, password: DEMO_PASSWORD } })
+				const res = await http.send('sign-in', 'POST', '/learn/sign-in', {
+					form: { email: l.email, password: DEMO_PASSWORD },
+				})
 				expect(res.status).toBe(302)
 				return String(res.headers['set-cookie']).match(/lms_session=[^;]+/)![0]
 			}),
@@ -77,9 +91,17 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 
 		const entry = (slug: string) => `/learn/course/${COURSE}/entry/${slug}`
 		const attempts = (userId: string) =>
-			db.orm.select().from(db.t.quiz_attempts).where(and(eq(db.t.quiz_attempts.user_id, userId), eq(db.t.quiz_attempts.entry_slug, 'basics-quiz')))
+			db.orm
+				.select()
+				.from(db.t.quiz_attempts)
+				.where(and(eq(db.t.quiz_attempts.user_id, userId), eq(db.t.quiz_attempts.entry_slug, 'basics-quiz')))
 		const completed = async (userId: string, slug: string) =>
-			(await db.orm.select().from(db.t.entry_progress).where(and(eq(db.t.entry_progress.user_id, userId), eq(db.t.entry_progress.entry_slug, slug))))[0]?.completed_at != null
+			(
+				await db.orm
+					.select()
+					.from(db.t.entry_progress)
+					.where(and(eq(db.t.entry_progress.user_id, userId), eq(db.t.entry_progress.entry_slug, slug)))
+			)[0]?.completed_at != null
 
 		/** One write, retried after each refusal until it is acknowledged; a refused one must have stored nothing. */
 		async function write(i: number, what: string, send: () => Promise<Answer>, stored: () => Promise<boolean>) {
@@ -98,7 +120,12 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 			const cookie = cookies[i]
 			const view = (slug: string) => http.send('view', 'GET', entry(slug), { cookie })
 			const complete = (slug: string) =>
-				write(i, `complete ${slug}`, () => http.send('complete', 'POST', entry(slug), { cookie, form: { intent: 'complete' } }), () => completed(id, slug))
+				write(
+					i,
+					`complete ${slug}`,
+					() => http.send('complete', 'POST', entry(slug), { cookie, form: { intent: 'complete' } }),
+					() => completed(id, slug),
+				)
 			const quiz = async (answers: Record<string, string>) => {
 				// The key a rendered form carries: a retry of the same submission is the same attempt.
 				const before = (await attempts(id)).length
@@ -106,7 +133,11 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 				await write(
 					i,
 					`quiz attempt ${before + 1}`,
-					() => http.send('quiz', 'POST', entry('basics-quiz'), { cookie, form: { intent: 'submit-quiz', submission, ...answers } }),
+					() =>
+						http.send('quiz', 'POST', entry('basics-quiz'), {
+							cookie,
+							form: { intent: 'submit-quiz', submission, ...answers },
+						}),
 					async () => (await attempts(id)).length > before,
 				)
 			}
@@ -154,15 +185,33 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 		const answers = http.answers
 		const during = answers.filter((a) => outages.some((o) => a.at >= o.down && a.at <= o.up))
 		const after = answers.filter((a) => outages.every((o) => a.at > o.up + 1_000 || a.at < o.down))
-		const firstGood = outages.map((o) => Math.min(...answers.filter((a) => a.at >= o.up && a.status > 0 && a.status < 500).map((a) => a.at)) - o.up)
-		const others = answers.filter((a) => a.status >= 500 && a.status !== 503).concat(answers.filter((a) => a.status === 0))
-		const unbranded = answers.filter((a) => a.status === 503 && !(a.body.includes('We could not reach our database') || a.body.includes('"SERVICE_UNAVAILABLE"')))
+		const firstGood = outages.map(
+			(o) => Math.min(...answers.filter((a) => a.at >= o.up && a.status > 0 && a.status < 500).map((a) => a.at)) - o.up,
+		)
+		const others = answers
+			.filter((a) => a.status >= 500 && a.status !== 503)
+			.concat(answers.filter((a) => a.status === 0))
+		const unbranded = answers.filter(
+			(a) =>
+				a.status === 503 &&
+				!(a.body.includes('We could not reach our database') || a.body.includes('"SERVICE_UNAVAILABLE"')),
+		)
 		const slowest = Math.max(...answers.map((a) => a.ms))
-		const finished = await db.orm.select().from(db.t.enrollments).where(and(eq(db.t.enrollments.tenant_id, tenantId), eq(db.t.enrollments.course_slug, COURSE), eq(db.t.enrollments.status, 'completed')))
+		const finished = await db.orm
+			.select()
+			.from(db.t.enrollments)
+			.where(
+				and(
+					eq(db.t.enrollments.tenant_id, tenantId),
+					eq(db.t.enrollments.course_slug, COURSE),
+					eq(db.t.enrollments.status, 'completed'),
+				),
+			)
 		const missing: string[] = []
 		for (const { learner: i, what } of acknowledged) {
 			const { id } = learners[i]
-			if (what.startsWith('complete ') && !(await completed(id, what.slice('complete '.length)))) missing.push(`${what} of learner ${i}`)
+			if (what.startsWith('complete ') && !(await completed(id, what.slice('complete '.length))))
+				missing.push(`${what} of learner ${i}`)
 		}
 		for (const [i, { id }] of learners.entries()) {
 			const rows = await attempts(id)
@@ -177,7 +226,7 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 			'recovery after 4 s / 0.3 s': `${firstGood.map((ms) => `${ms} ms`).join(' / ')}`,
 			'health probes': statusCounts(probes),
 			'writes acknowledged': acknowledged.length,
-			'found': acknowledged.length - missing.filter((m) => !m.includes('quiz attempts')).length,
+			found: acknowledged.length - missing.filter((m) => !m.includes('quiz attempts')).length,
 			'stored but answered as failed': storedButFailed.length,
 			'learners finished': `${finished.length} of ${LEARNERS}`,
 		})
@@ -185,7 +234,8 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 		expect(unbranded.map((a) => `${a.kind}: ${a.body.slice(0, 120)}`)).toEqual([])
 		expect(Math.max(...during.map((a) => a.ms)), 'slowest answer during an outage').toBeLessThanOrEqual(2_500)
 		expect(Math.max(...after.map((a) => a.ms)), 'slowest answer outside the outages').toBeLessThanOrEqual(2_500)
-		for (const ms of firstGood) expect(ms, 'time to the first good answer after the database came back').toBeLessThanOrEqual(1_000)
+		for (const ms of firstGood)
+			expect(ms, 'time to the first good answer after the database came back').toBeLessThanOrEqual(1_000)
 		expect(probes.filter((p) => p.status !== 200 && p.status !== 503)).toEqual([])
 		expect(missing).toEqual([])
 		expect(storedButFailed).toEqual([])

@@ -18,15 +18,30 @@ const ACME = 'acme.localhost'
 
 /** A GET over `agent`, with the socket it went over. */
 function get(port: number, path: string, agent: Agent) {
-	return new Promise<{ status: number; connection?: string; socketClosed: Promise<number>; error?: string; ms: number }>((resolve) => {
+	return new Promise<{
+		status: number
+		connection?: string
+		socketClosed: Promise<number>
+		error?: string
+		ms: number
+	}>((resolve) => {
 		const started = Date.now()
 		const req = httpRequest({ host: '127.0.0.1', port, path, agent, headers: { host: `${ACME}:${port}` } }, (res) => {
 			const socket = res.socket
 			const socketClosed = new Promise<number>((r) => socket.once('close', () => r(Date.now())))
 			res.resume()
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socketClosed, ms: Date.now() - started }))
+			res.on('end', () =>
+				resolve({
+					status: res.statusCode ?? 0,
+					connection: res.headers.connection,
+					socketClosed,
+					ms: Date.now() - started,
+				}),
+			)
 		})
-		req.on('error', (error) => resolve({ status: 0, error: String(error), socketClosed: Promise.resolve(Date.now()), ms: Date.now() - started }))
+		req.on('error', (error) =>
+			resolve({ status: 0, error: String(error), socketClosed: Promise.resolve(Date.now()), ms: Date.now() - started }),
+		)
 		req.end()
 	})
 }
@@ -91,7 +106,10 @@ describe.each(DIALECTS.filter((d) => d === 'sqlite'))('draining on SIGTERM (%s)'
 		const cutAfter = Date.now() - signalled
 		cms.faults.delayMs = 0
 		agent.destroy()
-		reportFault('drain limit', 'sqlite', { 'request longer than the limit': answer.error ? 'cut' : `answered ${answer.status}`, exit: `${code} after ${cutAfter} ms` })
+		reportFault('drain limit', 'sqlite', {
+			'request longer than the limit': answer.error ? 'cut' : `answered ${answer.status}`,
+			exit: `${code} after ${cutAfter} ms`,
+		})
 		expect(answer.status).toBe(0)
 		expect(code).toBe(0)
 		expect(cutAfter).toBeLessThan(3_000)

@@ -30,7 +30,12 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('Redis failing under a running
 		cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID })
 		const redis = new URL(REDIS_URL)
 		proxy = await startFaultProxy({ host: redis.hostname, port: Number(redis.port || 6379) })
-		app = await startAppProcess({ DATABASE_URL: db.url, CMS_API_URL: cms.url, REDIS_URL: `redis://127.0.0.1:${proxy.port}`, RATE_LIMIT_DRIVER: 'redis' })
+		app = await startAppProcess({
+			DATABASE_URL: db.url,
+			CMS_API_URL: cms.url,
+			REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+			RATE_LIMIT_DRIVER: 'redis',
+		})
 	}, 90_000)
 	afterAll(async () => {
 		app?.child.kill('SIGKILL')
@@ -45,10 +50,14 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('Redis failing under a running
 		const run = Date.now()
 		const signIns = async (label: string, email: string, n: number) => {
 			const out = []
-			for (let i = 0; i < n; i++) out.push(await http.send(label, 'POST', '/learn/sign-in', { form: { email, password: 'wrong-password' } }))
+			for (let i = 0; i < n; i++)
+				out.push(await http.send(label, 'POST', '/learn/sign-in', { form: { email, password: 'wrong-password' } }))
 			return out
 		}
-		const probe = async () => ({ ready: await http.send('ready', 'GET', '/api/health'), live: await http.send('live', 'GET', '/api/health/live') })
+		const probe = async () => ({
+			ready: await http.send('ready', 'GET', '/api/health'),
+			live: await http.send('live', 'GET', '/api/health/live'),
+		})
 
 		const normal = await signIns('redis up', `up-${run}@acme.test`, 3)
 		const normalHealth = await probe()
@@ -74,7 +83,9 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('Redis failing under a running
 			statuses: statusCounts(http.answers),
 			'slowest sign-in, Redis up / down / silent': `${slowest(normal)} / ${slowest(down)} / ${slowest(stalled)} ms`,
 			'11th attempt while down / silent': `${down[10].status} / ${stalled[10].status}`,
-			'readiness up / down / back / silent': [normalHealth, downHealth, back, stalledHealth].map((h) => `${h.ready.status} ${JSON.parse(h.ready.body).redis ?? ''}`).join(' / '),
+			'readiness up / down / back / silent': [normalHealth, downHealth, back, stalledHealth]
+				.map((h) => `${h.ready.status} ${JSON.parse(h.ready.body).redis ?? ''}`)
+				.join(' / '),
 			'liveness while down': downHealth.live.status,
 		})
 		expect(normalHealth.ready.status).toBe(200)

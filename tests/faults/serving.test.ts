@@ -17,7 +17,16 @@ import { loadBuiltServer } from '#tests/support/stack.ts'
 import { reportFault, sleep } from './support.ts'
 
 const ACME = 'acme.localhost'
-const CACHED = ['/', '/learn', '/learn/course/intro-to-web', '/blog', '/blog/welcome', '/about', '/robots.txt', '/sitemap.xml']
+const CACHED = [
+	'/',
+	'/learn',
+	'/learn/course/intro-to-web',
+	'/blog',
+	'/blog/welcome',
+	'/about',
+	'/robots.txt',
+	'/sitemap.xml',
+]
 
 describe.each(DIALECTS.filter((d) => d === 'pg'))('serving through a database outage (%s)', () => {
 	let db: TestDatabase
@@ -34,7 +43,12 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('serving through a database ou
 		url.host = `127.0.0.1:${proxy.port}`
 		const port = await freePort()
 		const { listen } = await loadBuiltServer()
-		app = await listen({ env: testEnv({ AUTH_URL: `http://localhost:${port}`, DATABASE_URL: url.toString(), CMS_API_URL: cms.url }), port, host: '127.0.0.1', hostCacheTtlMs: 300 })
+		app = await listen({
+			env: testEnv({ AUTH_URL: `http://localhost:${port}`, DATABASE_URL: url.toString(), CMS_API_URL: cms.url }),
+			port,
+			host: '127.0.0.1',
+			hostCacheTtlMs: 300,
+		})
 	}, 60_000)
 	afterAll(async () => {
 		proxy?.up()
@@ -56,7 +70,9 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('serving through a database ou
 			return { path, res, ms: Date.now() - started }
 		}
 		const cached = await Promise.all(CACHED.map((p) => timed(p)))
-		const needsDatabase = await Promise.all(['/learn/course/advanced-css', '/learn/sign-in', '/api/health'].map((p) => timed(p)))
+		const needsDatabase = await Promise.all(
+			['/learn/course/advanced-css', '/learn/sign-in', '/api/health'].map((p) => timed(p)),
+		)
 		const unknownHost = await timed('/learn', 'never-seen.localhost')
 		proxy.up()
 		await sleep(300)

@@ -20,25 +20,50 @@ export function recorder(port: number, host: string) {
 	const answers: Answer[] = []
 	const started = Date.now()
 	const agent = new Agent({ keepAlive: true, maxSockets: 64 })
-	function send(kind: string, method: string, path: string, init: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+	function send(
+		kind: string,
+		method: string,
+		path: string,
+		init: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+	) {
 		const body = init.form ? new URLSearchParams(init.form).toString() : undefined
 		const headers: Record<string, string> = { host: `${host}:${port}`, ...init.headers }
 		if (init.cookie) headers.cookie = init.cookie
-		if (body !== undefined) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), origin: `http://${host}:${port}` })
+		if (body !== undefined)
+			Object.assign(headers, {
+				'content-type': 'application/x-www-form-urlencoded',
+				'content-length': String(Buffer.byteLength(body)),
+				origin: `http://${host}:${port}`,
+			})
 		const at = Date.now()
 		return new Promise<Answer>((resolve) => {
 			const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
 				const chunks: Buffer[] = []
 				res.on('data', (c: Buffer) => chunks.push(c))
 				res.on('end', () => {
-					const answer: Answer = { kind, at: at - started, ms: Date.now() - at, status: res.statusCode ?? 0, location: res.headers.location, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }
+					const answer: Answer = {
+						kind,
+						at: at - started,
+						ms: Date.now() - at,
+						status: res.statusCode ?? 0,
+						location: res.headers.location,
+						body: Buffer.concat(chunks).toString('utf8'),
+						headers: res.headers,
+					}
 					answers.push(answer)
 					resolve(answer)
 				})
 			})
 			// A connection error is an answer too (status 0): the suite counts it as a failure.
 			req.on('error', (error) => {
-				const answer: Answer = { kind, at: at - started, ms: Date.now() - at, status: 0, body: String(error), headers: {} }
+				const answer: Answer = {
+					kind,
+					at: at - started,
+					ms: Date.now() - at,
+					status: 0,
+					body: String(error),
+					headers: {},
+				}
 				answers.push(answer)
 				resolve(answer)
 			})
@@ -54,7 +79,10 @@ export function recorder(port: number, host: string) {
 export function statusCounts(answers: Answer[]) {
 	const counts = new Map<number, number>()
 	for (const a of answers) counts.set(a.status, (counts.get(a.status) ?? 0) + 1)
-	return [...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ')
+	return [...counts]
+		.sort(([a], [b]) => a - b)
+		.map(([s, n]) => `${s}:${n}`)
+		.join(' ')
 }
 
 /** The suite's line per fault, in the log and in .tmp/faults/ (printed by scripts/test-summary.js). */

@@ -34,13 +34,41 @@ describe.each(DIALECTS)('a write failing half way on %s', (dialect) => {
 		const scope = { tenantId: acme, userId: learner.id }
 		// Two failed attempts already: the third is the last, and completes the entry whatever its score.
 		await markEntryCompleteRow(stack.db, scope, COURSE, 'html-forms')
-		for (let i = 0; i < 2; i++) await recordAttempt(stack.db, scope, COURSE, 'basics-quiz', 3, { score: 0, passed: false, answers: {}, feedback: [] })
+		for (let i = 0; i < 2; i++)
+			await recordAttempt(stack.db, scope, COURSE, 'basics-quiz', 3, {
+				score: 0,
+				passed: false,
+				answers: {},
+				feedback: [],
+			})
 		const b = stack.browser(ACME)
 		expect((await b.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD })).status).toBe(302)
-		const attempts = () => stack.db.orm.select().from(stack.db.t.quiz_attempts).where(and(eq(stack.db.t.quiz_attempts.user_id, learner.id), eq(stack.db.t.quiz_attempts.entry_slug, 'basics-quiz')))
+		const attempts = () =>
+			stack.db.orm
+				.select()
+				.from(stack.db.t.quiz_attempts)
+				.where(
+					and(eq(stack.db.t.quiz_attempts.user_id, learner.id), eq(stack.db.t.quiz_attempts.entry_slug, 'basics-quiz')),
+				)
 		const quizDone = async () =>
-			(await stack.db.orm.select().from(stack.db.t.entry_progress).where(and(eq(stack.db.t.entry_progress.user_id, learner.id), eq(stack.db.t.entry_progress.entry_slug, 'basics-quiz'))))[0]?.completed_at != null
-		const form = { intent: 'submit-quiz', submission: 'last-attempt-submission-key', 'q:q-method': 'get', 'q:q-nojs': 'false', 'q:q-element': 'div' }
+			(
+				await stack.db.orm
+					.select()
+					.from(stack.db.t.entry_progress)
+					.where(
+						and(
+							eq(stack.db.t.entry_progress.user_id, learner.id),
+							eq(stack.db.t.entry_progress.entry_slug, 'basics-quiz'),
+						),
+					)
+			)[0]?.completed_at != null
+		const form = {
+			intent: 'submit-quiz',
+			submission: 'last-attempt-submission-key',
+			'q:q-method': 'get',
+			'q:q-nojs': 'false',
+			'q:q-element': 'div',
+		}
 
 		let failed
 		if (dialect === 'pg') {
@@ -51,7 +79,8 @@ describe.each(DIALECTS)('a write failing half way on %s', (dialect) => {
 			await holder`lock table entry_progress in exclusive mode`
 			const pending = b.post(QUIZ, form)
 			await sleep(500)
-			const waiting = await other`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`
+			const waiting =
+				await other`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`
 			for (const { pid } of waiting) await other`select pg_terminate_backend(${pid})`
 			failed = await pending
 			await holder`rollback`
@@ -59,7 +88,10 @@ describe.each(DIALECTS)('a write failing half way on %s', (dialect) => {
 			await other.end()
 			expect(waiting.length, 'a statement waited on the lock').toBeGreaterThan(0)
 		} else {
-			await execRaw(stack.db, "CREATE TRIGGER refuse_progress BEFORE INSERT ON entry_progress BEGIN SELECT RAISE(ABORT, 'injected failure'); END")
+			await execRaw(
+				stack.db,
+				"CREATE TRIGGER refuse_progress BEFORE INSERT ON entry_progress BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+			)
 			try {
 				failed = await b.post(QUIZ, form)
 			} finally {
@@ -73,7 +105,8 @@ describe.each(DIALECTS)('a write failing half way on %s', (dialect) => {
 		const retried = await b.post(QUIZ, form)
 		const again = await b.post(QUIZ, form)
 		const rows = await attempts()
-		for (const slug of ['progressive-enhancement', 'build-a-form']) await b.post(`/learn/course/${COURSE}/entry/${slug}`, { intent: 'complete' })
+		for (const slug of ['progressive-enhancement', 'build-a-form'])
+			await b.post(`/learn/course/${COURSE}/entry/${slug}`, { intent: 'complete' })
 		const [enrollment] = await stack.db.orm
 			.select()
 			.from(stack.db.t.enrollments)

@@ -41,7 +41,11 @@ describe.each(DIALECTS)('hostile account takeovers on %s', (dialect) => {
 		const content = mkdtempSync(join(tmpdir(), 'lms-cms-'))
 		cpSync(resolve('cms/content'), content, { recursive: true })
 		const site = JSON.parse(readFileSync(join(content, 'globex/site.json'), 'utf8'))
-		Object.assign(site, { icon: `http://127.0.0.1:${port}/icon.png`, favicon: `https://127.0.0.1:${port}/favicon.png`, og_image: `https://localhost:${port}/card.png` })
+		Object.assign(site, {
+			icon: `http://127.0.0.1:${port}/icon.png`,
+			favicon: `https://127.0.0.1:${port}/favicon.png`,
+			og_image: `https://localhost:${port}/card.png`,
+		})
 		writeFileSync(join(content, 'globex/site.json'), JSON.stringify(site))
 		stack = await startStack(dialect, {}, { cmsContentDir: content })
 		acme = (await findTenantBySlug(stack.db, 'acme'))!
@@ -62,28 +66,48 @@ describe.each(DIALECTS)('hostile account takeovers on %s', (dialect) => {
 	it("keeps a pre-registered password out of the address's real owner's account", async () => {
 		// The attacker signs up the future colleague's address with a password of their own.
 		const attacker = stack.browser(ACME)
-		await attacker.post('/learn/sign-up', { name: 'Not The CFO', email: 'cfo@acme.test', password: 'attacker-pass-123' })
+		await attacker.post('/learn/sign-up', {
+			name: 'Not The CFO',
+			email: 'cfo@acme.test',
+			password: 'attacker-pass-123',
+		})
 		await stack.mail.waitFor('cfo@acme.test')
 		const early = await signIn('cfo@acme.test', 'attacker-pass-123')
-		hostile.check('an unverified address signs nobody in with a password', early.status === 403 && !String(early.headers['set-cookie'] ?? '').includes('lms_session=s'), `${early.status}`)
+		hostile.check(
+			'an unverified address signs nobody in with a password',
+			early.status === 403 && !String(early.headers['set-cookie'] ?? '').includes('lms_session=s'),
+			`${early.status}`,
+		)
 		// The real tenant admin invites the address; its owner accepts with a password of their own.
-		const { raw } = await createInvitation(stack, { tenantId: acme.id, email: 'cfo@acme.test', role: 'tenant_admin', invitedBy: null })
+		const { raw } = await createInvitation(stack, {
+			tenantId: acme.id,
+			email: 'cfo@acme.test',
+			role: 'tenant_admin',
+			invitedBy: null,
+		})
 		const page = await stack.request(ACME, `/invite/${raw}`)
 		hostile.check('the invitation asks an unproven account for a password', page.text.includes('name="password"'))
-		const accepted = await stack.browser(ACME).post(`/invite/${raw}`, { name: 'Carla CFO', password: 'owners-own-secret' })
+		const accepted = await stack
+			.browser(ACME)
+			.post(`/invite/${raw}`, { name: 'Carla CFO', password: 'owners-own-secret' })
 		hostile.check('the owner accepts', accepted.status === 302, `${accepted.status}`)
 		const late = await signIn('cfo@acme.test', 'attacker-pass-123')
 		hostile.check("the attacker's password after the invitation", late.status === 401, `${late.status}`)
 		hostile.check("the owner's password works", (await signIn('cfo@acme.test', 'owners-own-secret')).status === 302)
 
 		// The magic-link variant: the owner proves the mailbox with a link; the attacker's password is gone.
-		await stack.browser(ACME).post('/learn/sign-up', { name: 'Squatter', email: 'owner2@acme.test', password: 'attacker-pass-123' })
+		await stack
+			.browser(ACME)
+			.post('/learn/sign-up', { name: 'Squatter', email: 'owner2@acme.test', password: 'attacker-pass-123' })
 		await stack.mail.waitFor('owner2@acme.test')
 		const owner = stack.browser(ACME)
 		await owner.post('/learn/magic', { email: 'owner2@acme.test' })
 		const link = linkIn(await stack.mail.waitFor('owner2@acme.test', 1), '/learn/magic/')
 		hostile.check('the owner signs in with the link', (await owner.post(link, {})).status === 302)
-		hostile.check("the attacker's password after the owner's magic link", (await signIn('owner2@acme.test', 'attacker-pass-123')).status === 401)
+		hostile.check(
+			"the attacker's password after the owner's magic link",
+			(await signIn('owner2@acme.test', 'attacker-pass-123')).status === 401,
+		)
 		expect(hostile.newFailures()).toEqual([])
 	})
 
@@ -101,10 +125,25 @@ describe.each(DIALECTS)('hostile account takeovers on %s', (dialect) => {
 		const attackerUser = (await findUserByEmail(stack.db, acme.id, 'newbie@acme.test'))!
 		const raw = await issueToken(stack.db, attackerUser.id, 'magic_link')
 		const before = victim.cookieHeader()
-		const res = await victim.get(`/learn/magic/${raw}`, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' })
-		hostile.check('a cross-site GET of a magic link', res.status === 200 && victim.cookieHeader() === before, `${res.status}`)
-		const cross = await victim.post(`/learn/magic/${raw}`, {}, { origin: 'http://evil.test', 'sec-fetch-site': 'cross-site' })
-		hostile.check('a cross-site POST of a magic link', cross.status === 403 && victim.cookieHeader() === before, `${cross.status}`)
+		const res = await victim.get(`/learn/magic/${raw}`, {
+			'sec-fetch-site': 'cross-site',
+			'sec-fetch-mode': 'navigate',
+		})
+		hostile.check(
+			'a cross-site GET of a magic link',
+			res.status === 200 && victim.cookieHeader() === before,
+			`${res.status}`,
+		)
+		const cross = await victim.post(
+			`/learn/magic/${raw}`,
+			{},
+			{ origin: 'http://evil.test', 'sec-fetch-site': 'cross-site' },
+		)
+		hostile.check(
+			'a cross-site POST of a magic link',
+			cross.status === 403 && victim.cookieHeader() === before,
+			`${cross.status}`,
+		)
 		expect(hostile.newFailures()).toEqual([])
 	})
 
@@ -113,10 +152,22 @@ describe.each(DIALECTS)('hostile account takeovers on %s', (dialect) => {
 		const magic = await issueToken(stack.db, user.id, 'magic_link')
 		const olderReset = await issueToken(stack.db, user.id, 'password_reset')
 		const reset = await issueToken(stack.db, user.id, 'password_reset')
-		const done = await stack.browser(ACME).post(`/learn/reset/${reset}`, { password: 'a-brand-new-secret', confirm: 'a-brand-new-secret' })
+		const done = await stack
+			.browser(ACME)
+			.post(`/learn/reset/${reset}`, { password: 'a-brand-new-secret', confirm: 'a-brand-new-secret' })
 		hostile.check('reset', done.status === 302)
-		hostile.check('a magic link from before the reset', (await stack.browser(ACME).post(`/learn/magic/${magic}`, {})).status === 200)
-		hostile.check('a sibling reset link', (await stack.browser(ACME).post(`/learn/reset/${olderReset}`, { password: 'attackers-choice-1', confirm: 'attackers-choice-1' })).status === 410)
+		hostile.check(
+			'a magic link from before the reset',
+			(await stack.browser(ACME).post(`/learn/magic/${magic}`, {})).status === 200,
+		)
+		hostile.check(
+			'a sibling reset link',
+			(
+				await stack
+					.browser(ACME)
+					.post(`/learn/reset/${olderReset}`, { password: 'attackers-choice-1', confirm: 'attackers-choice-1' })
+			).status === 410,
+		)
 
 		// An email change retires links sent to the old address and ends every other session.
 		const other = stack.browser(ACME)
@@ -124,13 +175,23 @@ describe.each(DIALECTS)('hostile account takeovers on %s', (dialect) => {
 		const mover = stack.browser(ACME)
 		await mover.post('/learn/sign-in', { email: 'newbie@acme.test', password: 'a-brand-new-secret' })
 		const oldAddressLink = await issueToken(stack.db, user.id, 'password_reset')
-		await mover.post('/learn/account', { intent: 'change-email', newEmail: 'newbie-moved@acme.test', currentPassword: 'a-brand-new-secret' })
+		await mover.post('/learn/account', {
+			intent: 'change-email',
+			newEmail: 'newbie-moved@acme.test',
+			currentPassword: 'a-brand-new-secret',
+		})
 		const confirm = linkIn(await stack.mail.waitFor('newbie-moved@acme.test'), '/learn/account/email/')
 		hostile.check('email change confirmed', (await mover.post(confirm, {})).status === 302)
-		hostile.check('a reset link sent to the old address', (await stack.request(ACME, `/learn/reset/${oldAddressLink}`)).text.includes('already used'))
+		hostile.check(
+			'a reset link sent to the old address',
+			(await stack.request(ACME, `/learn/reset/${oldAddressLink}`)).text.includes('already used'),
+		)
 		hostile.check('another session after the email change', (await other.get('/learn/account')).status === 302)
 		hostile.check('this session after the email change', (await mover.get('/learn/account')).status === 200)
-		await stack.db.orm.update(stack.db.t.users).set({ email: 'newbie@acme.test' }).where(eq(stack.db.t.users.id, user.id))
+		await stack.db.orm
+			.update(stack.db.t.users)
+			.set({ email: 'newbie@acme.test' })
+			.where(eq(stack.db.t.users.id, user.id))
 		expect(hostile.newFailures()).toEqual([])
 	})
 
@@ -138,23 +199,45 @@ describe.each(DIALECTS)('hostile account takeovers on %s', (dialect) => {
 		const root = stack.browser('localhost')
 		await root.post('/learn/sign-in', { email: 'root@platform.test', password: DEMO_PASSWORD })
 		for (const domain of ['globex.localhost', 'localhost', 'www.localhost', 'x.acme.localhost']) {
-			const res = await root.post('/admin/tenants', { intent: 'create', slug: `shadow-${domain.length}`, name: 'Shadow', custom_domain: domain })
+			const res = await root.post('/admin/tenants', {
+				intent: 'create',
+				slug: `shadow-${domain.length}`,
+				name: 'Shadow',
+				custom_domain: domain,
+			})
 			// (`localhost` is refused as no host name with a dot before this rule is reached.)
-			hostile.check(`custom domain ${domain}`, res.status === 400 && (domain === 'localhost' || res.text.includes('belongs to this platform')), `${res.status}`)
+			hostile.check(
+				`custom domain ${domain}`,
+				res.status === 400 && (domain === 'localhost' || res.text.includes('belongs to this platform')),
+				`${res.status}`,
+			)
 		}
-		hostile.check('globex still answers as itself', (await stack.request('globex.localhost', '/learn')).text.includes('Globex'))
+		hostile.check(
+			'globex still answers as itself',
+			(await stack.request('globex.localhost', '/learn')).text.includes('Globex'),
+		)
 		expect(hostile.newFailures()).toEqual([])
 	})
 
 	it('keeps concurrent settings saves of different courses, and flags set elsewhere', async () => {
 		const admin = await signedInAs('admin@acme.test')
 		const courses = ['intro-to-web', 'advanced-css', 'draft-course', 'retired-course']
-		await stack.db.orm.update(stack.db.t.tenants).set({ feature_flags_json: { magicLink: true, courses: {} } }).where(eq(stack.db.t.tenants.id, acme.id))
+		await stack.db.orm
+			.update(stack.db.t.tenants)
+			.set({ feature_flags_json: { magicLink: true, courses: {} } })
+			.where(eq(stack.db.t.tenants.id, acme.id))
 		await Promise.all(courses.map((c) => admin.post(`/admin/courses/${c}/settings`, { sequential: 'on' })))
-		const flags = (await findTenantBySlug(stack.db, 'acme'))!.feature_flags_json as { magicLink?: boolean; courses: Record<string, { sequential: boolean }> }
-		for (const c of courses) hostile.check(`concurrent save of ${c} kept`, flags.courses[c]?.sequential === true, JSON.stringify(flags))
+		const flags = (await findTenantBySlug(stack.db, 'acme'))!.feature_flags_json as {
+			magicLink?: boolean
+			courses: Record<string, { sequential: boolean }>
+		}
+		for (const c of courses)
+			hostile.check(`concurrent save of ${c} kept`, flags.courses[c]?.sequential === true, JSON.stringify(flags))
 		hostile.check('a flag set elsewhere kept', flags.magicLink === true)
-		await stack.db.orm.update(stack.db.t.tenants).set({ feature_flags_json: {} }).where(eq(stack.db.t.tenants.id, acme.id))
+		await stack.db.orm
+			.update(stack.db.t.tenants)
+			.set({ feature_flags_json: {} })
+			.where(eq(stack.db.t.tenants.id, acme.id))
 		expect(hostile.newFailures()).toEqual([])
 	})
 
@@ -163,10 +246,15 @@ describe.each(DIALECTS)('hostile account takeovers on %s', (dialect) => {
 		const author = (await findUserByEmail(stack.db, acme.id, 'author@acme.test'))!
 		await admin.post(`/admin/users/${author.id}`, { intent: 'change-role', role: 'student' })
 		await admin.post(`/admin/users/${author.id}`, { intent: 'change-role', role: 'course_admin' })
-		const assignments = await stack.db.orm.select().from(stack.db.t.course_admin_assignments).where(eq(stack.db.t.course_admin_assignments.user_id, author.id))
+		const assignments = await stack.db.orm
+			.select()
+			.from(stack.db.t.course_admin_assignments)
+			.where(eq(stack.db.t.course_admin_assignments.user_id, author.id))
 		hostile.check('assignments after a demotion and a promotion', assignments.length === 0, `${assignments.length}`)
 		for (const name of ['\u202Egnp.exe', 'A\u2066B', 'Bell\u0007', 'X\u200FY']) {
-			const res = await stack.browser(ACME).post('/learn/sign-up', { name, email: `bidi-${name.length}@acme.test`, password: 'a-long-enough-secret' })
+			const res = await stack
+				.browser(ACME)
+				.post('/learn/sign-up', { name, email: `bidi-${name.length}@acme.test`, password: 'a-long-enough-secret' })
 			hostile.check(`name ${JSON.stringify(name)}`, res.status === 400, `${res.status}`)
 		}
 		expect(hostile.newFailures()).toEqual([])

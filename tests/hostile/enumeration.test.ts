@@ -37,7 +37,13 @@ describe.each(DIALECTS)('hostile enumeration on %s', (dialect) => {
 		stack = await startStack(dialect)
 		// The app measured runs in a process of its own, as it does for a client outside. Each try comes
 		// from its own address (behind one trusted proxy): rate limits stay out of the picture.
-		app = await startAppProcess({ DATABASE_URL: stack.db.url, CMS_API_URL: stack.cms.url, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(stack.mail.port), TRUSTED_PROXY_HOPS: '1' })
+		app = await startAppProcess({
+			DATABASE_URL: stack.db.url,
+			CMS_API_URL: stack.cms.url,
+			SMTP_HOST: '127.0.0.1',
+			SMTP_PORT: String(stack.mail.port),
+			TRUSTED_PROXY_HOPS: '1',
+		})
 		acme = (await findTenantBySlug(stack.db, 'acme'))!
 		hash = await hashPassword('a-good-long-secret')
 	}, 90_000)
@@ -50,7 +56,14 @@ describe.each(DIALECTS)('hostile enumeration on %s', (dialect) => {
 
 	const user = async (kind: 'password' | 'no-password') => {
 		const email = `enum-${kind}-${++n}@acme.test`
-		await createUser(stack.db, { tenant_id: acme.id, email, name: 'Enum Person', role: 'student', password_hash: kind === 'password' ? hash : noPassword(stack.db), email_verified_at: new Date() })
+		await createUser(stack.db, {
+			tenant_id: acme.id,
+			email,
+			name: 'Enum Person',
+			role: 'student',
+			password_hash: kind === 'password' ? hash : noPassword(stack.db),
+			email_verified_at: new Date(),
+		})
 		return email
 	}
 	const post = (path: string, form: Record<string, string>, cookie?: string) =>
@@ -70,7 +83,10 @@ describe.each(DIALECTS)('hostile enumeration on %s', (dialect) => {
 			.filter(([k]) => !['date', 'content-length', 'content-security-policy', 'etag'].includes(k))
 			.map(([k, v]) => `${k}: ${String(v).replace(/lms_session=[^;]+/, 'lms_session=…')}`)
 			.sort()
-		const body = res.text.replaceAll(email, 'EMAIL').replace(/nonce="[^"]+"/g, 'nonce').replace(/"_\d+":/g, '')
+		const body = res.text
+			.replaceAll(email, 'EMAIL')
+			.replace(/nonce="[^"]+"/g, 'nonce')
+			.replace(/"_\d+":/g, '')
 		return JSON.stringify([res.status, headers, body])
 	}
 
@@ -78,7 +94,10 @@ describe.each(DIALECTS)('hostile enumeration on %s', (dialect) => {
 	 * Times `TRIES` answers per group in random order and compares every group
 	 * with the first: the same answers, and no significant time difference.
 	 */
-	async function compare(label: string, groups: Record<string, () => Promise<{ email: string; send: () => Promise<TestResponse> }>>) {
+	async function compare(
+		label: string,
+		groups: Record<string, () => Promise<{ email: string; send: () => Promise<TestResponse> }>>,
+	) {
 		const names = Object.keys(groups)
 		const sample = async () => {
 			const order = names.flatMap((name) => Array.from({ length: TRIES }, () => name)).sort(() => Math.random() - 0.5)
@@ -101,8 +120,13 @@ describe.each(DIALECTS)('hostile enumeration on %s', (dialect) => {
 		let { times } = sampled
 		const [base, ...others] = names
 		for (const other of others) {
-			const same = answers[base].size === 1 && answers[other].size === 1 && [...answers[base]][0] === [...answers[other]][0]
-			hostile.check(`${label}: ${other} answered as ${base}`, same, `${[...answers[base]][0]?.slice(0, 300)}\n≠\n${[...answers[other]][0]?.slice(0, 300)}`)
+			const same =
+				answers[base].size === 1 && answers[other].size === 1 && [...answers[base]][0] === [...answers[other]][0]
+			hostile.check(
+				`${label}: ${other} answered as ${base}`,
+				same,
+				`${[...answers[base]][0]?.slice(0, 300)}\n≠\n${[...answers[other]][0]?.slice(0, 300)}`,
+			)
 			let p = mannWhitneyP(times[base], times[other])
 			const first = p
 			if (p < ALPHA) {
@@ -150,11 +174,17 @@ describe.each(DIALECTS)('hostile enumeration on %s', (dialect) => {
 			new: async () => {
 				await user('password')
 				const email = `new-${++n}@acme.test`
-				return { send: () => post('/learn/sign-up', { name: 'New Person', email, password: 'another-long-secret' }), email }
+				return {
+					send: () => post('/learn/sign-up', { name: 'New Person', email, password: 'another-long-secret' }),
+					email,
+				}
 			},
 			taken: async () => {
 				const email = await user('password')
-				return { send: () => post('/learn/sign-up', { name: 'New Person', email, password: 'another-long-secret' }), email }
+				return {
+					send: () => post('/learn/sign-up', { name: 'New Person', email, password: 'another-long-secret' }),
+					email,
+				}
 			},
 		})
 		expect(hostile.newFailures()).toEqual([])
@@ -196,12 +226,28 @@ describe.each(DIALECTS)('hostile enumeration on %s', (dialect) => {
 				await user('password')
 				const email = `free-${++n}@acme.test`
 				const cookie = await signedIn()
-				return { send: () => post('/learn/account', { intent: 'change-email', newEmail: email, currentPassword: 'a-good-long-secret' }, cookie), email }
+				return {
+					send: () =>
+						post(
+							'/learn/account',
+							{ intent: 'change-email', newEmail: email, currentPassword: 'a-good-long-secret' },
+							cookie,
+						),
+					email,
+				}
 			},
 			taken: async () => {
 				const email = await user('password')
 				const cookie = await signedIn()
-				return { send: () => post('/learn/account', { intent: 'change-email', newEmail: email, currentPassword: 'a-good-long-secret' }, cookie), email }
+				return {
+					send: () =>
+						post(
+							'/learn/account',
+							{ intent: 'change-email', newEmail: email, currentPassword: 'a-good-long-secret' },
+							cookie,
+						),
+					email,
+				}
 			},
 		})
 		expect(hostile.newFailures()).toEqual([])

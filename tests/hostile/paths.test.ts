@@ -72,19 +72,36 @@ describe.each(DIALECTS)('hostile path spellings on %s', (dialect) => {
 
 	it('normalises to a fixed point: the canonical form of a canonical path is itself', () => {
 		fc.assert(
-			fc.property(fc.string({ unit: fc.constantFrom('/', '.', '%', '2', 'e', 'E', '5', 'c', 'a', '\\', 'A', '~', 'f', 'F') }), (tail) => {
-				const once = normalPath(`/${tail}`)
-				if (once === null) return true
-				hostile.check(`fixed point /${tail}`, normalPath(once) === once && once.startsWith('/') && !once.startsWith('//'), `${once} → ${normalPath(once)}`)
-				return true
-			}),
+			fc.property(
+				fc.string({ unit: fc.constantFrom('/', '.', '%', '2', 'e', 'E', '5', 'c', 'a', '\\', 'A', '~', 'f', 'F') }),
+				(tail) => {
+					const once = normalPath(`/${tail}`)
+					if (once === null) return true
+					hostile.check(
+						`fixed point /${tail}`,
+						normalPath(once) === once && once.startsWith('/') && !once.startsWith('//'),
+						`${once} → ${normalPath(once)}`,
+					)
+					return true
+				},
+			),
 			{ numRuns: 500 },
 		)
 		expect(hostile.newFailures()).toEqual([])
 	})
 
 	it('redirects every other spelling of a GET to the canonical path, and refuses it for other methods', async () => {
-		const paths = ['/learn', '/learn/sign-in', `/learn/reset/${resetToken}`, '/api/health', '/api/cms/revalidate', '/.well-known/security.txt', '/admin/users', '/es/learn/course/intro-to-web', '/blog/welcome']
+		const paths = [
+			'/learn',
+			'/learn/sign-in',
+			`/learn/reset/${resetToken}`,
+			'/api/health',
+			'/api/cms/revalidate',
+			'/.well-known/security.txt',
+			'/admin/users',
+			'/es/learn/course/intro-to-web',
+			'/blog/welcome',
+		]
 		for (const path of paths) {
 			for (const spelling of respellings(path)) {
 				const res = await stack.request(ACME, spelling)
@@ -99,8 +116,16 @@ describe.each(DIALECTS)('hostile path spellings on %s', (dialect) => {
 					(res.status === 308 && location === canonical && staysOnOrigin(location, `http://${ACME}/`)) ||
 					(res.status === 404 && canonical !== path)
 				hostile.check(`GET ${spelling}`, ok, `${res.status} → ${location}`)
-				const post = await stack.request(ACME, spelling, { method: 'POST', body: 'x=1', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${ACME}:${stack.port}` } })
-				hostile.check(`POST ${spelling}`, spelling === path || post.status === 400 || post.status === 404 || post.status === 405, `${post.status}`)
+				const post = await stack.request(ACME, spelling, {
+					method: 'POST',
+					body: 'x=1',
+					headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${ACME}:${stack.port}` },
+				})
+				hostile.check(
+					`POST ${spelling}`,
+					spelling === path || post.status === 400 || post.status === 404 || post.status === 405,
+					`${post.status}`,
+				)
 			}
 		}
 		expect(hostile.newFailures()).toEqual([])
@@ -131,12 +156,22 @@ describe.each(DIALECTS)('hostile path spellings on %s', (dialect) => {
 					const location = String(get.headers.location ?? '')
 					const servedAt = get.status === 308 ? location : normalPath(spelling)
 					const answer = get.status === 308 ? (await stack.request(SUSPENDED, location)).status : get.status
-					hostile.check(`GET ${SUSPENDED}${spelling}`, answer !== 200 || passthroughs.includes(pagePathOf(servedAt ?? '')), `${get.status} ${location} → ${answer}`)
-					for (const form of [{ name: 'Ivy', email: `ivy-${Math.random()}@initech.test`, password: 'a-long-enough-secret' }, { email: 'learner@initech.test' }] as Record<string, string>[]) {
+					hostile.check(
+						`GET ${SUSPENDED}${spelling}`,
+						answer !== 200 || passthroughs.includes(pagePathOf(servedAt ?? '')),
+						`${get.status} ${location} → ${answer}`,
+					)
+					for (const form of [
+						{ name: 'Ivy', email: `ivy-${Math.random()}@initech.test`, password: 'a-long-enough-secret' },
+						{ email: 'learner@initech.test' },
+					] as Record<string, string>[]) {
 						const post = await stack.request(SUSPENDED, spelling, {
 							method: 'POST',
 							body: new URLSearchParams(form).toString(),
-							headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${SUSPENDED}:${stack.port}` },
+							headers: {
+								'content-type': 'application/x-www-form-urlencoded',
+								origin: `http://${SUSPENDED}:${stack.port}`,
+							},
 						})
 						hostile.check(`POST ${SUSPENDED}${spelling}`, post.status >= 400, `${post.status}`)
 					}
@@ -145,33 +180,67 @@ describe.each(DIALECTS)('hostile path spellings on %s', (dialect) => {
 		}
 		// Nothing was created or mailed on the suspended tenant.
 		const initech = (await findTenantBySlug(stack.db, 'initech'))!
-		hostile.check('no sign-up on the suspended tenant', (await stack.db.orm.select().from(stack.db.t.users)).filter((u) => u.tenant_id === initech.id).length === 1)
+		hostile.check(
+			'no sign-up on the suspended tenant',
+			(await stack.db.orm.select().from(stack.db.t.users)).filter((u) => u.tenant_id === initech.id).length === 1,
+		)
 		await new Promise((r) => setTimeout(r, 200))
-		hostile.check('no mail from the suspended tenant', stack.mail.messages.filter((m) => m.to.endsWith('@initech.test')).length === 0)
+		hostile.check(
+			'no mail from the suspended tenant',
+			stack.mail.messages.filter((m) => m.to.endsWith('@initech.test')).length === 0,
+		)
 		// The passthroughs themselves still answer.
-		hostile.check('security.txt of the suspended tenant', (await stack.request(SUSPENDED, '/.well-known/security.txt')).status === 200)
+		hostile.check(
+			'security.txt of the suspended tenant',
+			(await stack.request(SUSPENDED, '/.well-known/security.txt')).status === 200,
+		)
 		expect(hostile.newFailures()).toEqual([])
 	}, 180_000)
 
 	it('sends no-referrer with a token page under every spelling the router serves', async () => {
-		for (const path of [`/learn/reset/${resetToken}`, `/es/learn/reset/${resetToken}`, `/invite/${inviteLike}`, `/learn/verify/${inviteLike}`, `/learn/magic/${inviteLike}`, '/admin/enter']) {
+		for (const path of [
+			`/learn/reset/${resetToken}`,
+			`/es/learn/reset/${resetToken}`,
+			`/invite/${inviteLike}`,
+			`/learn/verify/${inviteLike}`,
+			`/learn/magic/${inviteLike}`,
+			'/admin/enter',
+		]) {
 			for (const spelling of [path, ...respellings(path), `${path}.data`]) {
 				const res = await stack.request(ACME, spelling)
-				const ok = res.status === 404 || res.status === 308 || refusedByNode(spelling, res.status) || res.headers['referrer-policy'] === 'no-referrer'
-				hostile.check(`token page ${spelling}`, ok, `${res.status} with referrer-policy ${res.headers['referrer-policy']}`)
+				const ok =
+					res.status === 404 ||
+					res.status === 308 ||
+					refusedByNode(spelling, res.status) ||
+					res.headers['referrer-policy'] === 'no-referrer'
+				hostile.check(
+					`token page ${spelling}`,
+					ok,
+					`${res.status} with referrer-policy ${res.headers['referrer-policy']}`,
+				)
 			}
 		}
 		expect(hostile.newFailures()).toEqual([])
 	})
 
 	it('answers every error under /api/ as the JSON envelope, however the path is spelled', async () => {
-		for (const path of ['/api/nope', '/api/health/x', '/api/cms/courses/x/assets/y', '/api/auth', '/api/admin/impersonate/stop']) {
+		for (const path of [
+			'/api/nope',
+			'/api/health/x',
+			'/api/cms/courses/x/assets/y',
+			'/api/auth',
+			'/api/admin/impersonate/stop',
+		]) {
 			for (const spelling of [path, ...respellings(path)]) {
 				const res = await stack.request(ACME, spelling)
 				const json = String(res.headers['content-type']).startsWith('application/json')
 				// A spelling of a path under /api/ that is not one (case) is simply not an API route.
 				const api = normalPath(spelling)?.startsWith('/api/') || normalPath(spelling) === '/api'
-				hostile.check(`API ${spelling}`, res.status === 308 || res.status < 400 || !api || json || refusedByNode(spelling, res.status), `${res.status} ${res.headers['content-type']}`)
+				hostile.check(
+					`API ${spelling}`,
+					res.status === 308 || res.status < 400 || !api || json || refusedByNode(spelling, res.status),
+					`${res.status} ${res.headers['content-type']}`,
+				)
 			}
 		}
 		expect(hostile.newFailures()).toEqual([])
@@ -180,9 +249,23 @@ describe.each(DIALECTS)('hostile path spellings on %s', (dialect) => {
 	it("exempts only the webhook's own path from the cross-site check", async () => {
 		const crossSite = { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://evil.test' }
 		for (const path of ['/learn/account', '/learn/sign-out', '/admin/users/invite', '/learn/locale']) {
-			for (const spelling of [`/api/cms/revalidate/../..${path}`, `/api/cms/revalidate/%2e%2e/%2e%2e${path}`, `/api/cms/revalidate${path}`, `/api/cms/revalidate\\..\\..${path}`, `/api//cms/revalidate/../../..${path}`]) {
-				const res = await stack.request(ACME, spelling, { method: 'POST', body: 'intent=sign-out-everywhere', headers: crossSite })
-				hostile.check(`cross-site POST ${spelling}`, res.status === 400 || res.status === 403 || res.status === 404, `${res.status}`)
+			for (const spelling of [
+				`/api/cms/revalidate/../..${path}`,
+				`/api/cms/revalidate/%2e%2e/%2e%2e${path}`,
+				`/api/cms/revalidate${path}`,
+				`/api/cms/revalidate\\..\\..${path}`,
+				`/api//cms/revalidate/../../..${path}`,
+			]) {
+				const res = await stack.request(ACME, spelling, {
+					method: 'POST',
+					body: 'intent=sign-out-everywhere',
+					headers: crossSite,
+				})
+				hostile.check(
+					`cross-site POST ${spelling}`,
+					res.status === 400 || res.status === 403 || res.status === 404,
+					`${res.status}`,
+				)
 			}
 		}
 		expect(hostile.newFailures()).toEqual([])
@@ -194,22 +277,44 @@ describe.each(DIALECTS)('hostile path spellings on %s', (dialect) => {
 		hostile.check('canonical /learn cached', canonical.status === 200)
 		for (const spelling of respellings('/learn')) {
 			const res = await stack.request(ACME, spelling)
-			hostile.check(`cache ${spelling}`, res.status !== 200 || normalPath(spelling) === '/learn', `${res.status} ${res.headers['x-page-cache']}`)
+			hostile.check(
+				`cache ${spelling}`,
+				res.status !== 200 || normalPath(spelling) === '/learn',
+				`${res.status} ${res.headers['x-page-cache']}`,
+			)
 		}
 		// A session cookie in a spelling the session reader accepts: the page is the user's, never filed for everyone.
 		const b = stack.browser(ACME)
 		await b.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD })
 		const value = b.jar.get('lms_session')!
-		for (const cookie of [`lms_session =${value}`, `lms_session\t=${value}`, ` lms_session = ${value}`, `x=1;lms_session =${value}`]) {
+		for (const cookie of [
+			`lms_session =${value}`,
+			`lms_session\t=${value}`,
+			` lms_session = ${value}`,
+			`x=1;lms_session =${value}`,
+		]) {
 			for (const page of ['/learn/course/intro-to-web', '/', '/blog']) {
 				const mine = await stack.request(ACME, page, { headers: { cookie, 'accept-language': 'de' } })
 				const anonymous = await stack.request(ACME, page, { headers: { 'accept-language': 'de' } })
-				hostile.check(`${JSON.stringify(cookie.slice(0, 16))} on ${page}`, mine.headers['cache-control'] === 'private, no-store' && !anonymous.text.includes('Lena Learner') && !anonymous.text.includes('/learn/sign-out'), `${mine.headers['cache-control']} ${anonymous.headers['x-page-cache']}`)
+				hostile.check(
+					`${JSON.stringify(cookie.slice(0, 16))} on ${page}`,
+					mine.headers['cache-control'] === 'private, no-store' &&
+						!anonymous.text.includes('Lena Learner') &&
+						!anonymous.text.includes('/learn/sign-out'),
+					`${mine.headers['cache-control']} ${anonymous.headers['x-page-cache']}`,
+				)
 			}
 		}
 		// A token carried in a callbackUrl stays out of Referer too.
-		const signIn = await stack.request(ACME, `/learn/sign-in?callbackUrl=${encodeURIComponent(`/learn/account/email/${resetToken}`)}`)
-		hostile.check('sign-in page with a token in its callbackUrl', signIn.headers['referrer-policy'] === 'no-referrer', `${signIn.headers['referrer-policy']}`)
+		const signIn = await stack.request(
+			ACME,
+			`/learn/sign-in?callbackUrl=${encodeURIComponent(`/learn/account/email/${resetToken}`)}`,
+		)
+		hostile.check(
+			'sign-in page with a token in its callbackUrl',
+			signIn.headers['referrer-policy'] === 'no-referrer',
+			`${signIn.headers['referrer-policy']}`,
+		)
 		expect(hostile.newFailures()).toEqual([])
 	})
 })

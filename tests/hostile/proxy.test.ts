@@ -29,20 +29,36 @@ describe.each(DIALECTS)('hostile proxy headers on %s', (dialect) => {
 			stack.request(ACME, '/learn/sign-in', {
 				method: 'POST',
 				body: new URLSearchParams({ email: 'victim@acme.test', password: 'wrong-password' }).toString(),
-				headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${ACME}:${stack.port}`, 'x-forwarded-for': forwardedFor },
+				headers: {
+					'content-type': 'application/x-www-form-urlencoded',
+					origin: `http://${ACME}:${stack.port}`,
+					'x-forwarded-for': forwardedFor,
+				},
 			})
 
 		it('counts sign-in attempts by the socket address whatever X-Forwarded-For says', async () => {
 			const statuses: number[] = []
 			for (let i = 0; i < 12; i++) statuses.push((await wrongSignIn(`198.51.100.${i}, 203.0.113.${i}`)).status)
-			hostile.check('11th attempt with a new X-Forwarded-For each time', statuses[10] === 429 && statuses.slice(0, 10).every((s) => s === 401), statuses.join(','))
+			hostile.check(
+				'11th attempt with a new X-Forwarded-For each time',
+				statuses[10] === 429 && statuses.slice(0, 10).every((s) => s === 401),
+				statuses.join(','),
+			)
 			expect(hostile.newFailures()).toEqual([])
 		})
 
 		it('keeps the webhook limit to the sender, so another client cannot spend it', async () => {
 			// 60 a minute per address: an attacker's spoofed X-Forwarded-For spends only the attacker's own (socket) budget.
 			const webhook = (forwardedFor?: string) =>
-				stack.request(ACME, '/api/cms/revalidate', { method: 'POST', body: '{"tag":"course:x"}', headers: { 'content-type': 'application/json', authorization: 'Bearer wrong', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) } })
+				stack.request(ACME, '/api/cms/revalidate', {
+					method: 'POST',
+					body: '{"tag":"course:x"}',
+					headers: {
+						'content-type': 'application/json',
+						authorization: 'Bearer wrong',
+						...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+					},
+				})
 			let last = 0
 			for (let i = 0; i < 61; i++) last = (await webhook(`192.0.2.${i}`)).status
 			hostile.check('61st webhook call with spoofed addresses is limited', last === 429, `${last}`)
@@ -50,14 +66,29 @@ describe.each(DIALECTS)('hostile proxy headers on %s', (dialect) => {
 		})
 
 		it('ignores X-Forwarded-Host and -Proto, and keeps the Host port out of every absolute URL', async () => {
-			const forwarded = await stack.request(ACME, '/learn', { headers: { 'x-forwarded-host': 'globex.localhost', 'x-forwarded-proto': 'https' } })
+			const forwarded = await stack.request(ACME, '/learn', {
+				headers: { 'x-forwarded-host': 'globex.localhost', 'x-forwarded-proto': 'https' },
+			})
 			hostile.check('X-Forwarded-Host ignored', forwarded.text.includes('Acme') && !forwarded.text.includes('Globex'))
 			hostile.check('X-Forwarded-Proto ignored', forwarded.headers['strict-transport-security'] === undefined)
-			for (const path of ['/learn', '/learn/course/intro-to-web', '/blog/welcome', '/', '/robots.txt', '/sitemap.xml', '/llms.txt', '/.well-known/security.txt', '/learn/course/intro-to-web.md']) {
+			for (const path of [
+				'/learn',
+				'/learn/course/intro-to-web',
+				'/blog/welcome',
+				'/',
+				'/robots.txt',
+				'/sitemap.xml',
+				'/llms.txt',
+				'/.well-known/security.txt',
+				'/learn/course/intro-to-web.md',
+			]) {
 				// The poisoning request first, then what everyone else gets (from the page cache where it applies).
 				const poisoned = await stack.request(ACME, path, { headers: { host: `${ACME}:31337` } })
 				const after = await stack.request(ACME, path)
-				for (const [label, res] of [['poisoning request', poisoned], ['next visitor', after]] as const) {
+				for (const [label, res] of [
+					['poisoning request', poisoned],
+					['next visitor', after],
+				] as const) {
 					hostile.check(`${path} ${label}`, res.status < 500 && !res.text.includes('31337'), `${res.status}`)
 				}
 			}
@@ -65,7 +96,11 @@ describe.each(DIALECTS)('hostile proxy headers on %s', (dialect) => {
 			await stack.request(ACME, '/learn/forgot', {
 				method: 'POST',
 				body: new URLSearchParams({ email: 'learner@acme.test' }).toString(),
-				headers: { host: `${ACME}:31337`, 'content-type': 'application/x-www-form-urlencoded', origin: `http://${ACME}:31337` },
+				headers: {
+					host: `${ACME}:31337`,
+					'content-type': 'application/x-www-form-urlencoded',
+					origin: `http://${ACME}:31337`,
+				},
 			})
 			const mails = stack.mail.messages.filter((m) => m.to === 'learner@acme.test')
 			hostile.check('cross-site post from a foreign port is refused', mails.length === 0)
@@ -75,7 +110,11 @@ describe.each(DIALECTS)('hostile proxy headers on %s', (dialect) => {
 				headers: { host: `${ACME}:31337`, 'content-type': 'application/x-www-form-urlencoded' },
 			})
 			const mail = await stack.mail.waitFor('learner@acme.test')
-			hostile.check('reset link origin', mail.text.includes(`http://${ACME}:${stack.port}/learn/reset/`) && !mail.text.includes('31337'), mail.text.slice(0, 200))
+			hostile.check(
+				'reset link origin',
+				mail.text.includes(`http://${ACME}:${stack.port}/learn/reset/`) && !mail.text.includes('31337'),
+				mail.text.slice(0, 200),
+			)
 			expect(hostile.newFailures()).toEqual([])
 		})
 	})
@@ -96,7 +135,11 @@ describe.each(DIALECTS)('hostile proxy headers on %s', (dialect) => {
 				stack.request(ACME, '/learn/sign-in', {
 					method: 'POST',
 					body: new URLSearchParams({ email, password: 'wrong-password' }).toString(),
-					headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${ACME}:${stack.port}`, 'x-forwarded-for': forwardedFor },
+					headers: {
+						'content-type': 'application/x-www-form-urlencoded',
+						origin: `http://${ACME}:${stack.port}`,
+						'x-forwarded-for': forwardedFor,
+					},
 				})
 			// The client varies what it writes; the proxy appends the same real address each time.
 			const statuses: number[] = []
@@ -112,15 +155,35 @@ describe.each(DIALECTS)('hostile proxy headers on %s', (dialect) => {
 		})
 
 		it('takes the host name from X-Forwarded-Host but scheme and port from configuration', async () => {
-			const res = await stack.request('proxy.internal', '/learn/course/intro-to-web', { headers: { host: 'proxy.internal:8080', 'x-forwarded-host': `evil.test, ${ACME}:31337`, 'x-forwarded-proto': 'https' } })
-			hostile.check('forwarded host resolves the tenant', res.status === 200 && res.text.includes('Introduction to the Web'), `${res.status}`)
-			hostile.check('no forwarded port or earlier value in the page', !res.text.includes('31337') && !res.text.includes('evil.test'))
-			hostile.check('alternates on the configured origin', res.text.includes(`href="http://${ACME}:${stack.port}/es/learn/course/intro-to-web"`))
+			const res = await stack.request('proxy.internal', '/learn/course/intro-to-web', {
+				headers: {
+					host: 'proxy.internal:8080',
+					'x-forwarded-host': `evil.test, ${ACME}:31337`,
+					'x-forwarded-proto': 'https',
+				},
+			})
+			hostile.check(
+				'forwarded host resolves the tenant',
+				res.status === 200 && res.text.includes('Introduction to the Web'),
+				`${res.status}`,
+			)
+			hostile.check(
+				'no forwarded port or earlier value in the page',
+				!res.text.includes('31337') && !res.text.includes('evil.test'),
+			)
+			hostile.check(
+				'alternates on the configured origin',
+				res.text.includes(`href="http://${ACME}:${stack.port}/es/learn/course/intro-to-web"`),
+			)
 			const unknown = await stack.request(ACME, '/learn', { headers: { 'x-forwarded-host': 'evil.test' } })
 			hostile.check('unknown forwarded host', unknown.status === 404, `${unknown.status}`)
 			// A sign-in through the proxy still works (Origin is the configured origin).
 			const b = stack.browser(ACME)
-			const signIn = await b.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD }, { 'x-forwarded-for': '198.51.100.99' })
+			const signIn = await b.post(
+				'/learn/sign-in',
+				{ email: 'learner@acme.test', password: DEMO_PASSWORD },
+				{ 'x-forwarded-for': '198.51.100.99' },
+			)
 			hostile.check('sign-in through the proxy', signIn.status === 302, `${signIn.status}`)
 			expect(hostile.newFailures()).toEqual([])
 		})

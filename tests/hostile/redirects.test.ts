@@ -37,33 +37,65 @@ describe.each(DIALECTS)('hostile redirect targets on %s', (dialect) => {
 	it('keeps every Location on the page origin, whatever the target', async () => {
 		const page = (path: string) => `http://${ACME}:${stack.port}${path}`
 		const signedIn = stack.browser(ACME)
-		expect((await signedIn.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD }, { 'x-forwarded-for': nextAddress() })).status).toBe(302)
+		expect(
+			(
+				await signedIn.post(
+					'/learn/sign-in',
+					{ email: 'learner@acme.test', password: DEMO_PASSWORD },
+					{ 'x-forwarded-for': nextAddress() },
+				)
+			).status,
+		).toBe(302)
 		const location = (res: { headers: Record<string, unknown> }) => String(res.headers.location ?? '')
 
 		for (const target of REDIRECT_CORPUS) {
 			const shown = JSON.stringify(target).slice(0, 60)
 			// 1. Sign-in posted with callbackUrl.
 			const b = stack.browser(ACME)
-			const posted = await b.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD, callbackUrl: target }, { 'x-forwarded-for': nextAddress() })
-			hostile.check(`sign-in post ${shown}`, posted.status === 302 && staysOnOrigin(location(posted), page('/learn/sign-in')), `${posted.status} → ${location(posted)}`)
+			const posted = await b.post(
+				'/learn/sign-in',
+				{ email: 'learner@acme.test', password: DEMO_PASSWORD, callbackUrl: target },
+				{ 'x-forwarded-for': nextAddress() },
+			)
+			hostile.check(
+				`sign-in post ${shown}`,
+				posted.status === 302 && staysOnOrigin(location(posted), page('/learn/sign-in')),
+				`${posted.status} → ${location(posted)}`,
+			)
 
 			// 2. Signed-in GET of the sign-in page, unprefixed and under a locale prefix.
 			for (const path of ['/learn/sign-in', '/es/learn/sign-in']) {
 				const res = await signedIn.get(`${path}?callbackUrl=${encodeURIComponent(target)}`)
-				hostile.check(`signed-in GET ${path} ${shown}`, res.status === 302 && staysOnOrigin(location(res), page(path)), `${res.status} → ${location(res)}`)
+				hostile.check(
+					`signed-in GET ${path} ${shown}`,
+					res.status === 302 && staysOnOrigin(location(res), page(path)),
+					`${res.status} → ${location(res)}`,
+				)
 			}
 
 			// 3. The locale switcher, to the default locale (no prefix) and to another.
 			for (const locale of ['en', 'fr']) {
 				const switched = await stack.browser(ACME).post('/learn/locale', { locale, redirectTo: target })
-				hostile.check(`locale switcher to ${locale} ${shown}`, switched.status === 303 && staysOnOrigin(location(switched), page('/learn')), `${switched.status} → ${location(switched)}`)
+				hostile.check(
+					`locale switcher to ${locale} ${shown}`,
+					switched.status === 303 && staysOnOrigin(location(switched), page('/learn')),
+					`${switched.status} → ${location(switched)}`,
+				)
 			}
 
 			// 4. The external sign-in's return path: remembered only as a path of this origin.
 			const started = await stack.browser(ACME).post('/api/auth/google', { callbackUrl: target })
-			const remembered = ([] as string[]).concat(started.headers['set-cookie'] ?? []).find((c) => c.startsWith('lms_oauth_next='))
-			const value = remembered ? JSON.parse(Buffer.from(decodeURIComponent(remembered.split(';')[0].split('=')[1]), 'base64').toString('utf8')) : null
-			hostile.check(`external sign-in return ${shown}`, value === null || (typeof value === 'string' && staysOnOrigin(value, page('/api/auth/callback/google'))), `remembered ${JSON.stringify(value)}`)
+			const remembered = ([] as string[])
+				.concat(started.headers['set-cookie'] ?? [])
+				.find((c) => c.startsWith('lms_oauth_next='))
+			const value = remembered
+				? JSON.parse(Buffer.from(decodeURIComponent(remembered.split(';')[0].split('=')[1]), 'base64').toString('utf8'))
+				: null
+			hostile.check(
+				`external sign-in return ${shown}`,
+				value === null || (typeof value === 'string' && staysOnOrigin(value, page('/api/auth/callback/google'))),
+				`remembered ${JSON.stringify(value)}`,
+			)
 
 			// 5. The request target itself, where Node lets it through: the normalisation redirect stays here.
 			if (target.startsWith('/') && !/[\u0000-\u0020\u007f-\uffff]/.test(target)) {
@@ -79,13 +111,17 @@ describe.each(DIALECTS)('hostile redirect targets on %s', (dialect) => {
 	it.each([
 		['/learn/course/intro-to-web/enroll.data', '/learn/course/intro-to-web/enroll'],
 		['/learn/dashboard.data?_routes=routes%2Flearn.dashboard', '/learn/dashboard'],
-		['/es/learn/course/intro-to-web/entry/what-is-http.data?x=1', '/es/learn/course/intro-to-web/entry/what-is-http?x=1'],
+		[
+			'/es/learn/course/intro-to-web/entry/what-is-http.data?x=1',
+			'/es/learn/course/intro-to-web/entry/what-is-http?x=1',
+		],
 		['/admin/_.data', '/admin'],
 		['/admin/users.data?index', '/admin/users'],
 	])('sends a visitor of %s to sign in with callbackUrl %s', async (requested, page) => {
 		const res = await stack.request(ACME, requested)
 		const body = res.text
-		const sent = /callbackUrl=([^"\\]+)/.exec(body)?.[1] ?? /callbackUrl=([^&]+)/.exec(String(res.headers.location ?? ''))?.[1]
+		const sent =
+			/callbackUrl=([^"\\]+)/.exec(body)?.[1] ?? /callbackUrl=([^&]+)/.exec(String(res.headers.location ?? ''))?.[1]
 		expect(sent, body).toBeDefined()
 		expect(decodeURIComponent(sent!)).toBe(page)
 	})

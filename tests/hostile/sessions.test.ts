@@ -65,7 +65,13 @@ describe.each(DIALECTS)('hostile sessions on %s', (dialect) => {
 		expect((await first.post('/learn/sign-out', {})).status).toBe(302)
 		lifecycle.check('a signed-out cookie replayed', !(await signedIn(copied)))
 		lifecycle.check('the other device stays signed in', await signedIn(second.cookieHeader()))
-		lifecycle.check('signed-out cookie on a data request', (await stack.request(ACME, '/learn/dashboard.data', { headers: { cookie: copied } })).status !== 200 || !(await stack.request(ACME, '/learn/dashboard.data', { headers: { cookie: copied } })).text.includes('Lee Learner'))
+		lifecycle.check(
+			'signed-out cookie on a data request',
+			(await stack.request(ACME, '/learn/dashboard.data', { headers: { cookie: copied } })).status !== 200 ||
+				!(await stack.request(ACME, '/learn/dashboard.data', { headers: { cookie: copied } })).text.includes(
+					'Lee Learner',
+				),
+		)
 		// Sign-out everywhere ends every session of the user.
 		const third = await signIn('learner@acme.test')
 		await third.post('/learn/account', { intent: 'sign-out-everywhere' })
@@ -77,28 +83,48 @@ describe.each(DIALECTS)('hostile sessions on %s', (dialect) => {
 		const { sessions } = stack.db.t
 		const idle = await signIn('learner@acme.test')
 		const id = (await rows()).sort((a, b) => b.created_at.getTime() - a.created_at.getTime())[0].id
-		await stack.db.orm.update(sessions).set({ idle_expires_at: new Date(Date.now() - 1000) }).where(eq(sessions.id, id))
+		await stack.db.orm
+			.update(sessions)
+			.set({ idle_expires_at: new Date(Date.now() - 1000) })
+			.where(eq(sessions.id, id))
 		lifecycle.check('idle-expired session', !(await signedIn(idle.cookieHeader())))
 
 		const old = await signIn('learner@acme.test')
 		const oldId = (await rows()).sort((a, b) => b.created_at.getTime() - a.created_at.getTime())[0].id
-		await stack.db.orm.update(sessions).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(sessions.id, oldId))
+		await stack.db.orm
+			.update(sessions)
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where(eq(sessions.id, oldId))
 		lifecycle.check('absolutely expired session', !(await signedIn(old.cookieHeader())))
 
 		// A session used near its idle limit is renewed, never past its absolute end.
 		const renewed = await signIn('learner@acme.test')
 		const renewedId = (await rows()).sort((a, b) => b.created_at.getTime() - a.created_at.getTime())[0].id
 		const end = new Date(Date.now() + 3 * 86_400_000)
-		await stack.db.orm.update(sessions).set({ idle_expires_at: new Date(Date.now() + 60_000), expires_at: end }).where(eq(sessions.id, renewedId))
+		await stack.db.orm
+			.update(sessions)
+			.set({ idle_expires_at: new Date(Date.now() + 60_000), expires_at: end })
+			.where(eq(sessions.id, renewedId))
 		lifecycle.check('near-idle session still works', await signedIn(renewed.cookieHeader()))
 		await new Promise((r) => setTimeout(r, 100))
 		const [row] = await stack.db.orm.select().from(sessions).where(eq(sessions.id, renewedId))
-		lifecycle.check('renewed up to the absolute end', row.idle_expires_at.getTime() === end.getTime(), `idle ${row.idle_expires_at.toISOString()} end ${end.toISOString()}`)
+		lifecycle.check(
+			'renewed up to the absolute end',
+			row.idle_expires_at.getTime() === end.getTime(),
+			`idle ${row.idle_expires_at.toISOString()} end ${end.toISOString()}`,
+		)
 		// The cookie itself expires with the session (Max-Age of the absolute lifetime).
-		const fresh = await stack.browser(ACME).post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD })
+		const fresh = await stack
+			.browser(ACME)
+			.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD })
 		const cookie = ([] as string[]).concat(fresh.headers['set-cookie'] ?? []).find((c) => c.startsWith('lms_session='))!
 		lifecycle.check('cookie lifetime', /Max-Age=2592000/i.test(cookie), cookie)
-		lifecycle.check('signed-in pages are not stored by caches', (await stack.request(ACME, '/learn/account', { headers: { cookie: renewed.cookieHeader() } })).headers['cache-control'] === 'private, no-store')
+		lifecycle.check(
+			'signed-in pages are not stored by caches',
+			(await stack.request(ACME, '/learn/account', { headers: { cookie: renewed.cookieHeader() } })).headers[
+				'cache-control'
+			] === 'private, no-store',
+		)
 		expect(lifecycle.newFailures()).toEqual([])
 	})
 
@@ -112,7 +138,11 @@ describe.each(DIALECTS)('hostile sessions on %s', (dialect) => {
 		const account = await stack.request(ACME, '/learn/account', { headers: { cookie: attacker.cookieHeader() } })
 		lifecycle.check("the planted cookie is still only the attacker's", !account.text.includes('learner@acme.test'))
 		// A cookie whose signature does not match, or names no stored session, is no session.
-		for (const forged of ['lms_session=x.y', `lms_session=${sessionId(attacker)!.slice(0, -4)}AAAA`, 'lms_session=eyJjbGFpbXMiOnsidXNlcklkIjoieCJ9fQ%3D%3D']) {
+		for (const forged of [
+			'lms_session=x.y',
+			`lms_session=${sessionId(attacker)!.slice(0, -4)}AAAA`,
+			'lms_session=eyJjbGFpbXMiOnsidXNlcklkIjoieCJ9fQ%3D%3D',
+		]) {
 			lifecycle.check(`forged ${forged.slice(0, 30)}`, !(await signedIn(forged)))
 		}
 		expect(lifecycle.newFailures()).toEqual([])
@@ -126,7 +156,9 @@ describe.each(DIALECTS)('hostile sessions on %s', (dialect) => {
 			expect((await b.post('/api/admin/impersonate/start', { userId: target.id })).status).toBe(303)
 			return { b, value: b.jar.get('__impersonator_uid')!, impersonated: b.cookieHeader() }
 		}
-		const asSuper = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie'] ?? '').includes('lms_session=') && !/lms_session=;/.test(String(res.headers['set-cookie']))
+		const asSuper = (res: { headers: Record<string, unknown> }) =>
+			String(res.headers['set-cookie'] ?? '').includes('lms_session=') &&
+			!/lms_session=;/.test(String(res.headers['set-cookie']))
 
 		// 1. A copied marker next to a student's own session.
 		const copied = await marker()
@@ -134,28 +166,53 @@ describe.each(DIALECTS)('hostile sessions on %s', (dialect) => {
 		for (const [k, v] of student.jar) s1.jar.set(k, v)
 		s1.jar.set('__impersonator_uid', copied.value)
 		const stolen = await s1.post('/api/admin/impersonate/stop', {})
-		lifecycle.check('copied marker with a student session', stolen.status === 403 && !asSuper(stolen), `${stolen.status}`)
+		lifecycle.check(
+			'copied marker with a student session',
+			stolen.status === 403 && !asSuper(stolen),
+			`${stolen.status}`,
+		)
 
 		// 2. The impersonated session after it signed out: the cookie is cleared, and a replay is nobody.
 		const out = await marker()
 		await out.b.post('/learn/sign-out', {})
 		lifecycle.check('sign-out clears the marker', !out.b.jar.has('__impersonator_uid'))
-		const replay = await stack.request(ACME, '/api/admin/impersonate/stop', { method: 'POST', body: '', headers: { cookie: out.impersonated, origin: `http://${ACME}:${stack.port}`, 'content-type': 'application/x-www-form-urlencoded' } })
-		lifecycle.check('marker and impersonated cookie after sign-out', replay.status === 401 && !asSuper(replay), `${replay.status}`)
+		const replay = await stack.request(ACME, '/api/admin/impersonate/stop', {
+			method: 'POST',
+			body: '',
+			headers: {
+				cookie: out.impersonated,
+				origin: `http://${ACME}:${stack.port}`,
+				'content-type': 'application/x-www-form-urlencoded',
+			},
+		})
+		lifecycle.check(
+			'marker and impersonated cookie after sign-out',
+			replay.status === 401 && !asSuper(replay),
+			`${replay.status}`,
+		)
 
 		// 3. The super_admin signs out everywhere: the impersonated session and its marker end.
 		const bumped = await marker()
 		const root = (await findUserByEmail(stack.db, null, 'root@platform.test'))!
 		await updateUser(stack.db, root.id, {}, { bumpTokenVersion: true })
 		const afterBump = await bumped.b.post('/api/admin/impersonate/stop', {})
-		lifecycle.check("marker after the super_admin's sign-out everywhere", afterBump.status >= 400 && !asSuper(afterBump), `${afterBump.status}`)
+		lifecycle.check(
+			"marker after the super_admin's sign-out everywhere",
+			afterBump.status >= 400 && !asSuper(afterBump),
+			`${afterBump.status}`,
+		)
 		lifecycle.check('impersonated session after it', !(await signedIn(bumped.impersonated, ACME, '/learn/dashboard')))
 
 		// 4. An hour later the impersonated session (and so its marker) is over.
 		const stale = await marker()
 		const { sessions } = stack.db.t
-		const [impersonatedRow] = (await rows()).filter((r) => r.user_id === target.id && r.impersonator_session_id).sort((a, b) => b.created_at.getTime() - a.created_at.getTime())
-		await stack.db.orm.update(sessions).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(sessions.id, impersonatedRow.id))
+		const [impersonatedRow] = (await rows())
+			.filter((r) => r.user_id === target.id && r.impersonator_session_id)
+			.sort((a, b) => b.created_at.getTime() - a.created_at.getTime())
+		await stack.db.orm
+			.update(sessions)
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where(eq(sessions.id, impersonatedRow.id))
 		const late = await stale.b.post('/api/admin/impersonate/stop', {})
 		lifecycle.check('stale marker', late.status >= 400 && !asSuper(late), `${late.status}`)
 
@@ -171,13 +228,24 @@ describe.each(DIALECTS)('hostile sessions on %s', (dialect) => {
 		const withMarker = await marker()
 		apex.jar.set('__impersonator_uid', withMarker.value)
 		const onApex = await apex.post('/api/admin/impersonate/stop', {})
-		lifecycle.check('marker with a super_admin session that is not impersonating', onApex.status === 403, `${onApex.status}`)
+		lifecycle.check(
+			'marker with a super_admin session that is not impersonating',
+			onApex.status === 403,
+			`${onApex.status}`,
+		)
 
 		// 6. The normal way still works, once.
 		const normal = await marker()
 		const stop = await normal.b.post('/api/admin/impersonate/stop', {})
-		lifecycle.check('stop from the impersonated session', stop.status === 303 && (await normal.b.get('/admin')).status === 200, `${stop.status}`)
-		lifecycle.check('the impersonated cookie is over after stop', !(await signedIn(normal.impersonated, ACME, '/learn/dashboard')))
+		lifecycle.check(
+			'stop from the impersonated session',
+			stop.status === 303 && (await normal.b.get('/admin')).status === 200,
+			`${stop.status}`,
+		)
+		lifecycle.check(
+			'the impersonated cookie is over after stop',
+			!(await signedIn(normal.impersonated, ACME, '/learn/dashboard')),
+		)
 		expect(lifecycle.newFailures()).toEqual([])
 	}, 60_000)
 
@@ -189,28 +257,48 @@ describe.each(DIALECTS)('hostile sessions on %s', (dialect) => {
 		const first = await stack.request(ACME, path)
 		lifecycle.check('first use of the override link', first.status === 302)
 		const again = await stack.request(ACME, path)
-		lifecycle.check('replayed override link', again.status === 404 && !String(again.headers['set-cookie'] ?? '').includes('lms_session=s'), `${again.status}`)
+		lifecycle.check(
+			'replayed override link',
+			again.status === 404 && !String(again.headers['set-cookie'] ?? '').includes('lms_session=s'),
+			`${again.status}`,
+		)
 		expect(lifecycle.newFailures()).toEqual([])
 	})
 
-	it("keeps cookies, markers and proofs of one tenant worthless on another and on the apex", async () => {
+	it('keeps cookies, markers and proofs of one tenant worthless on another and on the apex', async () => {
 		const learner = await signIn('learner@acme.test')
 		for (const host of [GLOBEX, APEX]) {
 			const res = await stack.request(host, '/learn/account', { headers: { cookie: learner.cookieHeader() } })
-			crossTenant.check(`acme session on ${host}`, res.status === 302 && /lms_session=;/.test(String(res.headers['set-cookie'])), `${res.status}`)
+			crossTenant.check(
+				`acme session on ${host}`,
+				res.status === 302 && /lms_session=;/.test(String(res.headers['set-cookie'])),
+				`${res.status}`,
+			)
 		}
 		// The custom domain is the same tenant: the session holds there.
 		crossTenant.check('acme session on its custom domain', await signedIn(learner.cookieHeader(), 'learn.acme.test'))
 		// A super_admin's session is bound to the host it was issued on.
 		const apex = await signIn('root@platform.test', APEX)
-		crossTenant.check('apex super_admin session on a tenant host', !(await signedIn(apex.cookieHeader(), ACME, '/admin')))
+		crossTenant.check(
+			'apex super_admin session on a tenant host',
+			!(await signedIn(apex.cookieHeader(), ACME, '/admin')),
+		)
 		const { b } = await superOn(acme)
-		crossTenant.check('acme-entered super_admin session on globex', !(await signedIn(b.cookieHeader(), GLOBEX, '/admin')))
-		crossTenant.check('acme-entered super_admin session on the apex', !(await signedIn(b.cookieHeader(), APEX, '/admin')))
+		crossTenant.check(
+			'acme-entered super_admin session on globex',
+			!(await signedIn(b.cookieHeader(), GLOBEX, '/admin')),
+		)
+		crossTenant.check(
+			'acme-entered super_admin session on the apex',
+			!(await signedIn(b.cookieHeader(), APEX, '/admin')),
+		)
 		// Acme's override proof on Globex's host.
 		const enter = await apex.post('/admin/tenants', { intent: 'enter', tenantId: acme.id })
 		const url = new URL(String(enter.headers.location))
-		crossTenant.check("acme's override link on globex", (await stack.request(GLOBEX, `${url.pathname}${url.search}`)).status === 404)
+		crossTenant.check(
+			"acme's override link on globex",
+			(await stack.request(GLOBEX, `${url.pathname}${url.search}`)).status === 404,
+		)
 		// An impersonation marker from Acme next to a Globex session.
 		const target = (await findUserByEmail(stack.db, acme.id, 'newbie@acme.test'))!
 		await b.post('/api/admin/impersonate/start', { userId: target.id })
@@ -219,7 +307,10 @@ describe.each(DIALECTS)('hostile sessions on %s', (dialect) => {
 		const stop = await globexLearner.post('/api/admin/impersonate/stop', {})
 		crossTenant.check("acme's marker on globex", stop.status === 403, `${stop.status}`)
 		// An impersonated Acme session replayed on Globex.
-		crossTenant.check('impersonated acme session on globex', !(await signedIn(b.cookieHeader(), GLOBEX, '/learn/dashboard')))
+		crossTenant.check(
+			'impersonated acme session on globex',
+			!(await signedIn(b.cookieHeader(), GLOBEX, '/learn/dashboard')),
+		)
 		expect(crossTenant.newFailures()).toEqual([])
 		void globex
 	})

@@ -25,7 +25,10 @@ export function hostileClass(name: string, dialect: string) {
 		},
 		report() {
 			mkdirSync('.tmp/hostile', { recursive: true })
-			writeFileSync(`.tmp/hostile/${name}.${dialect}.json`, JSON.stringify({ class: name, dialect, cases, failures: failures.length }))
+			writeFileSync(
+				`.tmp/hostile/${name}.${dialect}.json`,
+				JSON.stringify({ class: name, dialect, cases, failures: failures.length }),
+			)
 			console.log(`hostile ${name} on ${dialect}: ${cases} cases, ${failures.length} failures`)
 		},
 	}
@@ -52,7 +55,7 @@ export function mannWhitneyP(a: number[], b: number[]) {
 	const all = [...a.map((v) => ({ v, g: 0 })), ...b.map((v) => ({ v, g: 1 }))].sort((x, y) => x.v - y.v)
 	const ranks = new Array<number>(all.length)
 	let tieTerm = 0
-	for (let i = 0; i < all.length; ) {
+	for (let i = 0; i < all.length;) {
 		let j = i
 		while (j + 1 < all.length && all[j + 1].v === all[i].v) j++
 		const rank = (i + j) / 2 + 1

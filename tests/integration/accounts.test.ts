@@ -77,7 +77,9 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 			expect(res.status, email).toBe(status)
 			expect(res.text).toContain(message)
 			expect(res.headers['set-cookie']).toBeUndefined()
-			expect(res.text).not.toContain(password === DEMO_PASSWORD ? 'value="demo-password-2026"' : 'value="wrong-password"')
+			expect(res.text).not.toContain(
+				password === DEMO_PASSWORD ? 'value="demo-password-2026"' : 'value="wrong-password"',
+			)
 		}
 		const { res } = await signIn('root@platform.test', DEMO_PASSWORD, ACME)
 		expect(res.text).toContain(`href="${stack.env.AUTH_URL}/learn/sign-in"`)
@@ -173,7 +175,11 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 
 	it('signs up a student, sends a verification link, and verifies once', async () => {
 		const b = stack.browser(ACME)
-		const res = await b.post('/learn/sign-up', { name: 'Vera New', email: 'Vera@Acme.test', password: 'a-long-enough-secret' })
+		const res = await b.post('/learn/sign-up', {
+			name: 'Vera New',
+			email: 'Vera@Acme.test',
+			password: 'a-long-enough-secret',
+		})
 		expect(res.headers.location).toBe('/learn/sign-up?notice=check-email')
 		// The account and its mail are made after the answer is sent.
 		const link = linkIn(await stack.mail.waitFor('vera@acme.test'), '/learn/verify/')
@@ -193,7 +199,9 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 		expect(res.text).toContain('Enter your name')
 		expect(res.text).toContain('Enter a valid email address')
 		expect(res.text).toContain('Use at least 8 characters')
-		const common = await stack.browser(ACME).post('/learn/sign-up', { name: 'X', email: 'x@acme.test', password: 'password123' })
+		const common = await stack
+			.browser(ACME)
+			.post('/learn/sign-up', { name: 'X', email: 'x@acme.test', password: 'password123' })
 		expect(common.text).toContain('This password is too common')
 	})
 
@@ -216,7 +224,9 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 		expect(done.headers.location).toBe('/learn/dashboard')
 		expect((await oldSession.get('/learn/dashboard')).status).toBe(302)
 		expect((await signIn('learner@acme.test', 'brand-new-secret-1')).res.status).toBe(302)
-		expect((await b.post(link, { password: 'x-another-secret', confirm: 'x-another-secret' })).text).toContain('already used')
+		expect((await b.post(link, { password: 'x-another-secret', confirm: 'x-another-secret' })).text).toContain(
+			'already used',
+		)
 		const learner = (await findUserByEmail(stack.db, acmeId, 'learner@acme.test'))!
 		const { hashPassword } = await import('#app/utils/password.server.ts')
 		await updateUser(stack.db, learner.id, { password_hash: await hashPassword(DEMO_PASSWORD) })
@@ -224,8 +234,12 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 
 	it('signs in with a magic link once, and hides magic links where the flag is off', async () => {
 		const b = stack.browser(ACME)
-		expect((await b.post('/learn/magic', { email: 'author@acme.test' })).headers.location).toBe('/learn/magic?notice=sent')
-		expect((await b.post('/learn/magic', { email: 'nobody@acme.test' })).headers.location).toBe('/learn/magic?notice=sent')
+		expect((await b.post('/learn/magic', { email: 'author@acme.test' })).headers.location).toBe(
+			'/learn/magic?notice=sent',
+		)
+		expect((await b.post('/learn/magic', { email: 'nobody@acme.test' })).headers.location).toBe(
+			'/learn/magic?notice=sent',
+		)
 		const link = linkIn(await stack.mail.waitFor('author@acme.test'), '/learn/magic/')
 		// Opening the link asks (a scanner or another site's redirect signs nobody in); the button signs in.
 		const opened = await b.get(link)
@@ -239,7 +253,9 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 
 		const globex = stack.browser('globex.localhost')
 		expect((await globex.get('/learn/magic')).headers.location).toBe('/learn/sign-in')
-		expect((await globex.post('/learn/magic', { email: 'learner@globex.test' })).headers.location).toBe('/learn/sign-in')
+		expect((await globex.post('/learn/magic', { email: 'learner@globex.test' })).headers.location).toBe(
+			'/learn/sign-in',
+		)
 		expect((await globex.get('/learn/sign-in')).text).not.toContain('/learn/magic')
 		expect((await stack.request(ACME, '/learn/sign-in')).text).toContain('href="/learn/magic"')
 	})
@@ -249,14 +265,34 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 		// An address another account uses gets the same answer (no account oracle); its link says so when used.
 		const before = stack.mail.count('learner@acme.test')
 		// A session alone cannot move the account: the current password is asked for.
-		const wrong = await b.post('/learn/account', { intent: 'change-email', newEmail: 'boss@acme.test', currentPassword: 'not-it' })
+		const wrong = await b.post('/learn/account', {
+			intent: 'change-email',
+			newEmail: 'boss@acme.test',
+			currentPassword: 'not-it',
+		})
 		expect(wrong.status).toBe(400)
 		expect(wrong.text).toContain('That is not your current password')
-		expect((await b.post('/learn/account', { intent: 'change-email', newEmail: 'learner@acme.test', currentPassword: DEMO_PASSWORD })).headers.location).toBe('/learn/account?notice=email-sent')
+		expect(
+			(
+				await b.post('/learn/account', {
+					intent: 'change-email',
+					newEmail: 'learner@acme.test',
+					currentPassword: DEMO_PASSWORD,
+				})
+			).headers.location,
+		).toBe('/learn/account?notice=email-sent')
 		const taken = linkIn(await stack.mail.waitFor('learner@acme.test', before), '/learn/account/email/')
 		expect((await b.post(taken, {})).text).toContain('Another account already uses that address')
 		expect(await findUserByEmail(stack.db, acmeId, 'admin@acme.test')).not.toBeNull()
-		expect((await b.post('/learn/account', { intent: 'change-email', newEmail: 'boss@acme.test', currentPassword: DEMO_PASSWORD })).headers.location).toBe('/learn/account?notice=email-sent')
+		expect(
+			(
+				await b.post('/learn/account', {
+					intent: 'change-email',
+					newEmail: 'boss@acme.test',
+					currentPassword: DEMO_PASSWORD,
+				})
+			).headers.location,
+		).toBe('/learn/account?notice=email-sent')
 		const link = linkIn(await stack.mail.waitFor('boss@acme.test'), '/learn/account/email/')
 		const opened = await b.get(link)
 		expect(opened.text).toContain('Confirm your new email address')
@@ -272,7 +308,13 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 	})
 
 	it('accepts an invitation once, creating the user with the role and course assignment', async () => {
-		const { raw } = await createInvitation(stack, { tenantId: acmeId, email: 'teacher@acme.test', role: 'course_admin', courseSlug: 'intro-to-web', invitedBy: null })
+		const { raw } = await createInvitation(stack, {
+			tenantId: acmeId,
+			email: 'teacher@acme.test',
+			role: 'course_admin',
+			courseSlug: 'intro-to-web',
+			invitedBy: null,
+		})
 		const page = await stack.request(ACME, `/invite/${raw}`)
 		expect(page.text).toContain('course admin')
 		expect((await stack.request('globex.localhost', `/invite/${raw}`)).text).toContain('This link is not valid')
@@ -293,7 +335,11 @@ describe('cross-site request check', () => {
 	afterAll(() => stack?.close())
 
 	const post = (headers: Record<string, string>) =>
-		stack.request(ACME, '/learn/forgot', { method: 'POST', body: 'email=a%40acme.test', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } })
+		stack.request(ACME, '/learn/forgot', {
+			method: 'POST',
+			body: 'email=a%40acme.test',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+		})
 
 	it('accepts same-origin posts and posts from clients that are not browsers', async () => {
 		expect((await post({ origin: `http://${ACME}:${stack.port}` })).status).toBe(302)

@@ -13,8 +13,21 @@ import { startStack, type Stack } from '#tests/support/stack.ts'
 const ACME = 'acme.localhost'
 
 // Every admin page of a tenant host, and the course pages of the assigned course.
-const TENANT_PAGES = ['/admin', '/admin/users', '/admin/users/invite', '/admin/courses', '/admin/audit', '/admin/api-docs', '/admin/api-docs/swagger-ui-bundle.js', '/admin/courses/intro-to-web/admins']
-const ASSIGNED_COURSE_PAGES = ['/admin/courses/intro-to-web/dashboard', '/admin/courses/intro-to-web/settings', '/admin/courses/intro-to-web/export']
+const TENANT_PAGES = [
+	'/admin',
+	'/admin/users',
+	'/admin/users/invite',
+	'/admin/courses',
+	'/admin/audit',
+	'/admin/api-docs',
+	'/admin/api-docs/swagger-ui-bundle.js',
+	'/admin/courses/intro-to-web/admins',
+]
+const ASSIGNED_COURSE_PAGES = [
+	'/admin/courses/intro-to-web/dashboard',
+	'/admin/courses/intro-to-web/settings',
+	'/admin/courses/intro-to-web/export',
+]
 
 describe.each(DIALECTS)('administration on %s', (dialect) => {
 	let stack: Stack
@@ -46,7 +59,14 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 	}
 	let n = 0
 	async function newUser(role: 'student' | 'course_admin' | 'tenant_admin', tenant = acme) {
-		return createUser(stack.db, { tenant_id: tenant.id, email: `admin-test-${++n}@acme.test`, name: `Person ${n}`, role, password_hash: passwordHash, email_verified_at: new Date() })
+		return createUser(stack.db, {
+			tenant_id: tenant.id,
+			email: `admin-test-${++n}@acme.test`,
+			name: `Person ${n}`,
+			role,
+			password_hash: passwordHash,
+			email_verified_at: new Date(),
+		})
 	}
 	/** The super_admin signed in on the apex, then entered into a tenant host through /admin/tenants. */
 	async function superOn(tenant: Tenant) {
@@ -72,24 +92,35 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 
 		it('refuses students with 403', async () => {
 			const b = await signedIn('learner@acme.test')
-			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES, '/admin/tenants']) expect((await b.get(path)).status, path).toBe(403)
-			expect((await b.post(`/admin/users/${user('acme:newbie@acme.test').id}`, { intent: 'force-sign-out' })).status).toBe(403)
+			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES, '/admin/tenants'])
+				expect((await b.get(path)).status, path).toBe(403)
+			expect(
+				(await b.post(`/admin/users/${user('acme:newbie@acme.test').id}`, { intent: 'force-sign-out' })).status,
+			).toBe(403)
 		})
 
 		it('lets an assigned course_admin into their course only; 404 everywhere else', async () => {
 			const b = await signedIn('author@acme.test')
 			for (const path of ASSIGNED_COURSE_PAGES) expect((await b.get(path)).status, path).toBe(200)
-			for (const path of [...TENANT_PAGES, '/admin/tenants', '/admin/courses/advanced-css/dashboard', '/admin/courses/advanced-css/settings']) {
+			for (const path of [
+				...TENANT_PAGES,
+				'/admin/tenants',
+				'/admin/courses/advanced-css/dashboard',
+				'/admin/courses/advanced-css/settings',
+			]) {
 				expect((await b.get(path)).status, path).toBe(404)
 			}
 			expect((await b.post('/admin/courses/advanced-css/settings', { sequential: 'on' })).status).toBe(404)
-			expect((await b.post(`/admin/users/${user('acme:newbie@acme.test').id}`, { intent: 'force-sign-out' })).status).toBe(404)
+			expect(
+				(await b.post(`/admin/users/${user('acme:newbie@acme.test').id}`, { intent: 'force-sign-out' })).status,
+			).toBe(404)
 		})
 
 		it('gives an unassigned course_admin 404 on every admin page', async () => {
 			const unassigned = await newUser('course_admin')
 			const b = await signedIn(unassigned.email)
-			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES, '/admin/tenants']) expect((await b.get(path)).status, path).toBe(404)
+			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES, '/admin/tenants'])
+				expect((await b.get(path)).status, path).toBe(404)
 		})
 
 		it('lets a tenant_admin use every tenant page but not tenants (403), and not another tenant', async () => {
@@ -120,7 +151,11 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			]
 			const expected: Array<[string, Browser, number[]]> = [
 				['student', await signedIn('learner@acme.test'), [403, 403, 403, 403, 403, 403, 403]],
-				['unassigned course_admin', await signedIn((await newUser('course_admin')).email), [404, 404, 404, 404, 404, 404, 403]],
+				[
+					'unassigned course_admin',
+					await signedIn((await newUser('course_admin')).email),
+					[404, 404, 404, 404, 404, 404, 403],
+				],
 				['assigned course_admin', await signedIn('author@acme.test'), [404, 404, 404, 302, 404, 404, 403]],
 			]
 			for (const [who, b, statuses] of expected) {
@@ -132,23 +167,43 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			// The assigned course_admin's settings change was allowed; put it back.
 			await (await signedIn('author@acme.test')).post('/admin/courses/intro-to-web/settings', {})
 			const tenantAdmin = await signedIn('admin@acme.test')
-			expect((await tenantAdmin.post('/admin/tenants', { intent: 'create', slug: 'matrix', name: 'Matrix' })).status).toBe(403)
+			expect(
+				(await tenantAdmin.post('/admin/tenants', { intent: 'create', slug: 'matrix', name: 'Matrix' })).status,
+			).toBe(403)
 			expect((await tenantAdmin.post('/api/admin/impersonate/start', { userId: newbie })).status).toBe(403)
 
 			expect((await findUserById(stack.db, newbie))!).toMatchObject({ deactivated_at: null, role: 'student' })
-			expect(await stack.db.orm.select().from(stack.db.t.invitations).where(eq(stack.db.t.invitations.email, 'matrix@acme.test'))).toHaveLength(0)
+			expect(
+				await stack.db.orm
+					.select()
+					.from(stack.db.t.invitations)
+					.where(eq(stack.db.t.invitations.email, 'matrix@acme.test')),
+			).toHaveLength(0)
 			expect(await findTenantBySlug(stack.db, 'matrix')).toBeNull()
-			expect(await stack.db.orm.select().from(stack.db.t.course_admin_assignments).where(eq(stack.db.t.course_admin_assignments.course_slug, 'intro-to-web'))).toHaveLength(1)
+			expect(
+				await stack.db.orm
+					.select()
+					.from(stack.db.t.course_admin_assignments)
+					.where(eq(stack.db.t.course_admin_assignments.course_slug, 'intro-to-web')),
+			).toHaveLength(1)
 		})
 
 		it('lets the super_admin run the platform on the apex and a tenant after entering it', async () => {
 			const apex = await signedIn('root@platform.test', 'localhost')
-			for (const path of ['/admin', '/admin/users', '/admin/audit', '/admin/tenants', '/admin/courses', '/admin/courses/intro-to-web/settings']) {
+			for (const path of [
+				'/admin',
+				'/admin/users',
+				'/admin/audit',
+				'/admin/tenants',
+				'/admin/courses',
+				'/admin/courses/intro-to-web/settings',
+			]) {
 				expect((await apex.get(path)).status, path).toBe(200)
 			}
 			expect((await apex.get('/admin/courses/intro-to-web/settings')).text).toContain('Open the tenant')
 			const { b } = await superOn(acme)
-			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES, '/admin/tenants']) expect((await b.get(path)).status, path).toBe(200)
+			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES, '/admin/tenants'])
+				expect((await b.get(path)).status, path).toBe(200)
 			// The entry proof is bound to its tenant.
 			const enter = await apex.post('/admin/tenants', { intent: 'enter', tenantId: acme.id })
 			const url = new URL(String(enter.headers.location))
@@ -168,7 +223,11 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			expect(after.token_version).toBe(target.token_version + 1)
 			expect((await targetSession.get('/learn/dashboard')).status).toBe(302)
 			const audit = await auditRowsFor(stack.db, acme.id, target.id)
-			expect(audit[0]).toMatchObject({ action: 'user.role_changed', actor_user_id: user('acme:admin@acme.test').id, metadata: { from: 'student', to: 'course_admin' } })
+			expect(audit[0]).toMatchObject({
+				action: 'user.role_changed',
+				actor_user_id: user('acme:admin@acme.test').id,
+				metadata: { from: 'student', to: 'course_admin' },
+			})
 
 			const refused = await admin.post(`/admin/users/${target.id}`, { intent: 'change-role', role: 'super_admin' })
 			expect(refused.status).toBe(400)
@@ -183,7 +242,9 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			const off = (await findUserById(stack.db, target.id))!
 			expect(off.deactivated_at).not.toBeNull()
 			expect(off.token_version).toBe(target.token_version + 1)
-			expect((await stack.browser(ACME).post('/learn/sign-in', { email: target.email, password: DEMO_PASSWORD })).status).toBe(403)
+			expect(
+				(await stack.browser(ACME).post('/learn/sign-in', { email: target.email, password: DEMO_PASSWORD })).status,
+			).toBe(403)
 			await admin.post(`/admin/users/${target.id}`, { intent: 'reactivate' })
 			expect((await findUserById(stack.db, target.id))!.deactivated_at).toBeNull()
 			const again = await signedIn(target.email)
@@ -197,7 +258,13 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		})
 
 		it('sends a verification email and a password-reset link', async () => {
-			const target = await createUser(stack.db, { tenant_id: acme.id, email: 'unverified-admin-test@acme.test', name: 'U', role: 'student', password_hash: passwordHash })
+			const target = await createUser(stack.db, {
+				tenant_id: acme.id,
+				email: 'unverified-admin-test@acme.test',
+				name: 'U',
+				role: 'student',
+				password_hash: passwordHash,
+			})
 			const admin = await signedIn('admin@acme.test')
 			await admin.post(`/admin/users/${target.id}`, { intent: 'resend-verification' })
 			expect(linkIn(await stack.mail.waitFor(target.email), '/learn/verify/')).toMatch(/^\/learn\/verify\//)
@@ -224,7 +291,8 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		it('pages through users with next, previous and first-page links', async () => {
 			for (let i = 0; i < 55; i++) await newUser('student')
 			const admin = await signedIn('admin@acme.test')
-			const ids = (html: string) => [...html.matchAll(/href="\/admin\/users\/([^"/]+)"/g)].map((m) => m[1]).filter((id) => id !== 'invite')
+			const ids = (html: string) =>
+				[...html.matchAll(/href="\/admin\/users\/([^"/]+)"/g)].map((m) => m[1]).filter((id) => id !== 'invite')
 			const link = (html: string, label: string) => {
 				const found = new RegExp(`<a href="([^"]*)">${label}</a>`).exec(html)?.[1]
 				return found ? (found.startsWith('?') ? `/admin/users${found}` : found).replaceAll('&amp;', '&') : null
@@ -245,8 +313,15 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 
 		it('finds users by any part of their email or name, following renames and address changes', async () => {
 			const admin = await signedIn('admin@acme.test')
-			const target = await createUser(stack.db, { tenant_id: acme.id, email: 'zebra.crossing@acme.test', name: 'Quentin Quokka', role: 'student', password_hash: passwordHash })
-			const found = async (q: string) => (await admin.get(`/admin/users?q=${encodeURIComponent(q)}`)).text.includes(`/admin/users/${target.id}`)
+			const target = await createUser(stack.db, {
+				tenant_id: acme.id,
+				email: 'zebra.crossing@acme.test',
+				name: 'Quentin Quokka',
+				role: 'student',
+				password_hash: passwordHash,
+			})
+			const found = async (q: string) =>
+				(await admin.get(`/admin/users?q=${encodeURIComponent(q)}`)).text.includes(`/admin/users/${target.id}`)
 			// Substrings in the middle, any case; two letters still search (without the index).
 			expect(await found('RA.CROSS')).toBe(true)
 			expect(await found('tin quo')).toBe(true)
@@ -259,22 +334,43 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			expect(await found('ved-awa')).toBe(true)
 			// Another tenant's user with the same words is not listed.
 			const globex = (await findTenantBySlug(stack.db, 'globex'))!
-			const other = await createUser(stack.db, { tenant_id: globex.id, email: 'renamed@globex.test', name: 'Rita Renamed', role: 'student', password_hash: passwordHash })
+			const other = await createUser(stack.db, {
+				tenant_id: globex.id,
+				email: 'renamed@globex.test',
+				name: 'Rita Renamed',
+				role: 'student',
+				password_hash: passwordHash,
+			})
 			expect((await admin.get('/admin/users?q=renamed')).text).not.toContain(other.id)
 		})
 
 		it('invites with a role, requiring a course for a course admin', async () => {
 			const admin = await signedIn('admin@acme.test')
-			const missing = await admin.post('/admin/users/invite', { email: 'new-author@acme.test', role: 'course_admin', course_slug: '' })
+			const missing = await admin.post('/admin/users/invite', {
+				email: 'new-author@acme.test',
+				role: 'course_admin',
+				course_slug: '',
+			})
 			expect(missing.status).toBe(400)
 			expect(missing.text).toContain('A course admin needs a course')
-			const unknown = await admin.post('/admin/users/invite', { email: 'new-author@acme.test', role: 'course_admin', course_slug: 'draft-course' })
+			const unknown = await admin.post('/admin/users/invite', {
+				email: 'new-author@acme.test',
+				role: 'course_admin',
+				course_slug: 'draft-course',
+			})
 			expect(unknown.text).toContain('Choose a published course')
-			const sent = await admin.post('/admin/users/invite', { email: 'new-author@acme.test', role: 'course_admin', course_slug: 'intro-to-web' })
+			const sent = await admin.post('/admin/users/invite', {
+				email: 'new-author@acme.test',
+				role: 'course_admin',
+				course_slug: 'intro-to-web',
+			})
 			expect(sent.status).toBe(302)
 			const mail = await stack.mail.waitFor('new-author@acme.test')
 			const link = linkIn(mail, '/invite/')
-			const [row] = await stack.db.orm.select().from(stack.db.t.invitations).where(eq(stack.db.t.invitations.email, 'new-author@acme.test'))
+			const [row] = await stack.db.orm
+				.select()
+				.from(stack.db.t.invitations)
+				.where(eq(stack.db.t.invitations.email, 'new-author@acme.test'))
 			expect(row).toMatchObject({ role: 'course_admin', course_slug: 'intro-to-web', tenant_id: acme.id })
 			expect(link).not.toContain(row.token_hash)
 			expect(row.expires_at.getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3600_000)
@@ -286,12 +382,20 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		it('shows roster, results and per-entry analytics, and exports CSV', async () => {
 			const learner = await newUser('student')
 			// A name that a spreadsheet would run as a formula.
-			await stack.db.orm.update(stack.db.t.users).set({ name: '=HYPERLINK("x")' }).where(eq(stack.db.t.users.id, learner.id))
+			await stack.db.orm
+				.update(stack.db.t.users)
+				.set({ name: '=HYPERLINK("x")' })
+				.where(eq(stack.db.t.users.id, learner.id))
 			const b = await signedIn(learner.email)
 			await b.post('/learn/course/intro-to-web/enroll', {})
 			await b.post('/learn/course/intro-to-web/entry/what-is-http', { intent: 'complete' })
 			await b.post('/learn/course/intro-to-web/entry/html-forms', { intent: 'complete' })
-			await b.post('/learn/course/intro-to-web/entry/basics-quiz', { intent: 'submit-quiz', 'q:q-method': 'post', 'q:q-nojs': 'true', 'q:q-element': 'div' })
+			await b.post('/learn/course/intro-to-web/entry/basics-quiz', {
+				intent: 'submit-quiz',
+				'q:q-method': 'post',
+				'q:q-nojs': 'true',
+				'q:q-element': 'div',
+			})
 
 			const author = await signedIn('author@acme.test')
 			const page = await author.get('/admin/courses/intro-to-web/dashboard')
@@ -304,7 +408,9 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8')
 			expect(csv.headers['content-disposition']).toBe('attachment; filename="intro-to-web-roster.csv"')
 			const lines = csv.text.trim().split('\r\n')
-			expect(lines[0]).toBe('"name","email","status","enrolled_at","completed_at","progress_percent","basics-quiz_best_score","basics-quiz_attempts","basics-quiz_passed"')
+			expect(lines[0]).toBe(
+				'"name","email","status","enrolled_at","completed_at","progress_percent","basics-quiz_best_score","basics-quiz_attempts","basics-quiz_passed"',
+			)
 			const mine = lines.find((l) => l.includes(learner.email))!
 			expect(mine.startsWith(`"'=HYPERLINK(""x"")","${learner.email}","active",`)).toBe(true)
 			expect(mine.endsWith(',"40","67","1","no"')).toBe(true)
@@ -320,9 +426,14 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			const t = (await findTenantBySlug(stack.db, 'acme'))!
 			expect(t.feature_flags_json).toMatchObject({ courses: { 'intro-to-web': { sequential: true } } })
 			await admin.post('/admin/courses/intro-to-web/settings', {})
-			expect((await findTenantBySlug(stack.db, 'acme'))!.feature_flags_json).toMatchObject({ courses: { 'intro-to-web': { sequential: false } } })
+			expect((await findTenantBySlug(stack.db, 'acme'))!.feature_flags_json).toMatchObject({
+				courses: { 'intro-to-web': { sequential: false } },
+			})
 			const audit = await auditRowsFor(stack.db, acme.id, 'intro-to-web')
-			expect(audit.slice(0, audit.length - before).map((a) => a.action)).toEqual(['course.settings_changed', 'course.settings_changed'])
+			expect(audit.slice(0, audit.length - before).map((a) => a.action)).toEqual([
+				'course.settings_changed',
+				'course.settings_changed',
+			])
 		})
 
 		it('assigns and revokes course admins; a revoked admin loses access at once', async () => {
@@ -340,9 +451,17 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			const rows = await stack.db.orm
 				.select()
 				.from(stack.db.t.course_admin_assignments)
-				.where(and(eq(stack.db.t.course_admin_assignments.user_id, helper.id), eq(stack.db.t.course_admin_assignments.course_slug, 'advanced-css')))
+				.where(
+					and(
+						eq(stack.db.t.course_admin_assignments.user_id, helper.id),
+						eq(stack.db.t.course_admin_assignments.course_slug, 'advanced-css'),
+					),
+				)
 			expect(rows).toHaveLength(0)
-			expect((await auditRowsFor(stack.db, acme.id, helper.id)).map((a) => a.action).sort()).toEqual(['course.admin_assigned', 'course.admin_revoked'])
+			expect((await auditRowsFor(stack.db, acme.id, helper.id)).map((a) => a.action).sort()).toEqual([
+				'course.admin_assigned',
+				'course.admin_revoked',
+			])
 		})
 	})
 
@@ -351,9 +470,15 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			const apex = await signedIn('root@platform.test', 'localhost')
 			const bad = await apex.post('/admin/tenants', { intent: 'create', slug: 'Not OK!', name: '' })
 			expect(bad.status).toBe(400)
-			const created = await apex.post('/admin/tenants', { intent: 'create', slug: 'umbrella', name: 'Umbrella Learning' })
+			const created = await apex.post('/admin/tenants', {
+				intent: 'create',
+				slug: 'umbrella',
+				name: 'Umbrella Learning',
+			})
 			expect(created.headers.location).toBe('/admin/tenants?notice=created')
-			expect((await apex.post('/admin/tenants', { intent: 'create', slug: 'umbrella', name: 'Again' })).status).toBe(409)
+			expect((await apex.post('/admin/tenants', { intent: 'create', slug: 'umbrella', name: 'Again' })).status).toBe(
+				409,
+			)
 			const umbrella = (await findTenantBySlug(stack.db, 'umbrella'))!
 			const member = await newUser('student', umbrella)
 			const session = await signedIn(member.email, 'umbrella.localhost')
@@ -367,7 +492,12 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			await apex.post('/admin/tenants', { intent: 'status', tenantId: umbrella.id, status: 'archived' })
 			expect((await stack.request('umbrella.localhost', '/learn')).status).toBe(404)
 			const audit = await auditRowsFor(stack.db, umbrella.id, umbrella.id)
-			expect(audit.map((a) => a.action).sort()).toEqual(['tenant.activated', 'tenant.archived', 'tenant.created', 'tenant.suspended'])
+			expect(audit.map((a) => a.action).sort()).toEqual([
+				'tenant.activated',
+				'tenant.archived',
+				'tenant.created',
+				'tenant.suspended',
+			])
 			expect(audit.every((a) => a.actor_user_id === user('platform:root@platform.test').id)).toBe(true)
 		})
 	})
@@ -380,7 +510,9 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			expect((await admin.post('/api/admin/impersonate/start', { userId: target.id })).status).toBe(403)
 			const { apex, b } = await superOn(acme)
 			expect((await apex.post('/api/admin/impersonate/start', { userId: target.id })).status).toBe(400)
-			expect((await b.post('/api/admin/impersonate/start', { userId: user('globex:learner@globex.test').id })).status).toBe(404)
+			expect(
+				(await b.post('/api/admin/impersonate/start', { userId: user('globex:learner@globex.test').id })).status,
+			).toBe(404)
 
 			const start = await b.post('/api/admin/impersonate/start', { userId: target.id })
 			expect(start.status).toBe(303)
@@ -398,7 +530,11 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 
 			const rows = await auditRowsFor(stack.db, acme.id, target.id)
 			const root = user('platform:root@platform.test').id
-			expect(rows.filter((r) => r.action.startsWith('auth.impersonate')).map((r) => [r.action, r.actor_user_id, r.tenant_id])).toEqual([
+			expect(
+				rows
+					.filter((r) => r.action.startsWith('auth.impersonate'))
+					.map((r) => [r.action, r.actor_user_id, r.tenant_id]),
+			).toEqual([
 				['auth.impersonate.stop', root, acme.id],
 				['auth.impersonate.start', root, acme.id],
 			])
@@ -427,7 +563,8 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		const admin = await signedIn('admin@globex.test', 'globex.localhost')
 		const target = await newUser('student', globex)
 		const answers = []
-		for (let i = 0; i < 61; i++) answers.push((await admin.post(`/admin/users/${target.id}`, { intent: 'force-sign-out' })).status)
+		for (let i = 0; i < 61; i++)
+			answers.push((await admin.post(`/admin/users/${target.id}`, { intent: 'force-sign-out' })).status)
 		expect(answers.slice(0, 60).every((s) => s === 302)).toBe(true)
 		expect(answers[60]).toBe(429)
 	})

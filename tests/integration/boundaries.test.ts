@@ -20,7 +20,14 @@ describe('code boundaries', () => {
 		for (const file of files) {
 			const text = readFileSync(file, 'latin1')
 			for (const value of secretsInExample) expect(text, file).not.toContain(value)
-			for (const name of ['AUTH_SECRET', 'DATABASE_URL', 'CMS_API_UUID', 'CMS_WEBHOOK_SECRET', 'SMTP_PASSWORD', 'password_hash']) {
+			for (const name of [
+				'AUTH_SECRET',
+				'DATABASE_URL',
+				'CMS_API_UUID',
+				'CMS_WEBHOOK_SECRET',
+				'SMTP_PASSWORD',
+				'password_hash',
+			]) {
 				expect(text, `${file} mentions ${name}`).not.toContain(name)
 			}
 		}
@@ -29,7 +36,11 @@ describe('code boundaries', () => {
 	it('reads the Host header only at the server entry', () => {
 		const offenders = filesUnder('app')
 			.filter((f) => /\.(ts|tsx)$/.test(f))
-			.filter((f) => /headers\.get\(\s*['"](x-forwarded-)?host['"]|headers\[['"](x-forwarded-)?host['"]\]|\.headers\.host\b/i.test(readFileSync(f, 'utf8')))
+			.filter((f) =>
+				/headers\.get\(\s*['"](x-forwarded-)?host['"]|headers\[['"](x-forwarded-)?host['"]\]|\.headers\.host\b/i.test(
+					readFileSync(f, 'utf8'),
+				),
+			)
 		expect(offenders).toEqual([])
 		expect(readFileSync('server/app.ts', 'utf8')).toMatch(/req\.headers\.host/)
 	})

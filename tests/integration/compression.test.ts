@@ -10,7 +10,9 @@ const BROWSER = 'gzip, deflate, br'
 
 function decoded(res: TestResponse) {
 	const encoding = res.headers['content-encoding']
-	return (encoding === 'br' ? brotliDecompressSync(res.body) : encoding === 'gzip' ? gunzipSync(res.body) : res.body).toString('utf8')
+	return (
+		encoding === 'br' ? brotliDecompressSync(res.body) : encoding === 'gzip' ? gunzipSync(res.body) : res.body
+	).toString('utf8')
 }
 
 /** What crosses the wire: every text answer compressed as the client asked, nothing else touched. */
@@ -34,17 +36,23 @@ describe.each(DIALECTS)('compression on %s', (dialect) => {
 		expect(br.headers['content-length']).toBeUndefined()
 		expect(br.body.length).toBeLessThan(plain.body.length / 2)
 		// Flushing at pauses, not per chunk, keeps the ratio of compressing the page in one go.
-		expect(br.body.length).toBeLessThan(brotliCompressSync(plain.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }).length * 1.1)
+		expect(br.body.length).toBeLessThan(
+			brotliCompressSync(plain.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }).length * 1.1,
+		)
 		// Dynamic parts (nonces) differ between two renders; the document around them does not.
 		const strip = (html: string) => html.replace(/nonce="[^"]*"/g, '')
 		expect(strip(decoded(br))).toBe(strip(plain.text))
 	})
 
 	it('honours q-values: gzip when brotli is ranked lower, identity when both are refused', async () => {
-		const gz = await stack.request(ACME, '/learn/dashboard', { headers: { cookie, 'accept-encoding': 'br;q=0.5, gzip;q=1' } })
+		const gz = await stack.request(ACME, '/learn/dashboard', {
+			headers: { cookie, 'accept-encoding': 'br;q=0.5, gzip;q=1' },
+		})
 		expect(gz.headers['content-encoding']).toBe('gzip')
 		expect(decoded(gz)).toContain('</html>')
-		const none = await stack.request(ACME, '/learn/dashboard', { headers: { cookie, 'accept-encoding': 'br;q=0, gzip;q=0' } })
+		const none = await stack.request(ACME, '/learn/dashboard', {
+			headers: { cookie, 'accept-encoding': 'br;q=0, gzip;q=0' },
+		})
 		expect(none.headers['content-encoding']).toBeUndefined()
 		expect(none.text).toContain('</html>')
 		const star = await stack.request(ACME, '/learn/dashboard', { headers: { cookie, 'accept-encoding': 'br;q=0, *' } })

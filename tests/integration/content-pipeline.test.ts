@@ -19,7 +19,11 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 	})
 
 	const revalidate = (body: string, headers: Record<string, string> = { authorization: `Bearer ${SECRET}` }) =>
-		stack.request(ACME, '/api/cms/revalidate', { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } })
+		stack.request(ACME, '/api/cms/revalidate', {
+			method: 'POST',
+			body,
+			headers: { 'content-type': 'application/json', ...headers },
+		})
 	const upstreamCalls = (path: string) => stack.cms.stats.byPath[path] ?? 0
 	const coursePath = (slug: string) => `/api/v1/projects/${TEST_SECRETS.CMS_PROJECT_UUID}/sites/acme/courses/${slug}`
 
@@ -28,13 +32,21 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 			const bearer = await revalidate('{"tag":"course:intro-to-web"}')
 			expect(bearer.status).toBe(200)
 			expect(bearer.json()).toEqual({ revalidated: ['course:intro-to-web'] })
-			const header = await revalidate('{"tags":["cms:page-hierarchy","site:acme.localhost","progress:u1","entry:intro-to-web:html-forms"]}', { 'x-cms-webhook-secret': SECRET })
+			const header = await revalidate(
+				'{"tags":["cms:page-hierarchy","site:acme.localhost","progress:u1","entry:intro-to-web:html-forms"]}',
+				{ 'x-cms-webhook-secret': SECRET },
+			)
 			expect(header.status).toBe(200)
 			expect(header.json().revalidated).toHaveLength(4)
 		})
 
 		it('answers 401 without the secret or with a wrong one', async () => {
-			const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer wrong' }, { 'x-cms-webhook-secret': `${SECRET}x` }, { authorization: SECRET }]
+			const attempts: Record<string, string>[] = [
+				{},
+				{ authorization: 'Bearer wrong' },
+				{ 'x-cms-webhook-secret': `${SECRET}x` },
+				{ authorization: SECRET },
+			]
 			for (const headers of attempts) {
 				const res = await revalidate('{"tag":"course:x"}', headers)
 				expect(res.status, JSON.stringify(headers)).toBe(401)
@@ -43,7 +55,19 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 		})
 
 		it('answers 422 with the error envelope for every malformed payload', async () => {
-			const cases = ['', '{not json', '{}', '{"tags":[]}', '{"tags":["course:a","course:a"]}', '{"tag":"user:1"}', '{"tag":"cms:other"}', '{"tag":""}', '[]', '{"tag":"course:a","extra":1}', '{"tags":"course:a"}']
+			const cases = [
+				'',
+				'{not json',
+				'{}',
+				'{"tags":[]}',
+				'{"tags":["course:a","course:a"]}',
+				'{"tag":"user:1"}',
+				'{"tag":"cms:other"}',
+				'{"tag":""}',
+				'[]',
+				'{"tag":"course:a","extra":1}',
+				'{"tags":"course:a"}',
+			]
 			for (const body of cases) {
 				const res = await revalidate(body)
 				expect(res.status, body).toBe(422)
@@ -51,7 +75,9 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 				expect(json.code, body).toBe('VALIDATION_FAILED')
 				expect(typeof json.error).toBe('string')
 			}
-			await expect(revalidate('{"tags":["course:a","course:a"]}').then((r) => r.json().issues?.[0]?.message)).resolves.toMatch(/repeat/)
+			await expect(
+				revalidate('{"tags":["course:a","course:a"]}').then((r) => r.json().issues?.[0]?.message),
+			).resolves.toMatch(/repeat/)
 		})
 
 		it('refuses GET with 405', async () => {
@@ -77,7 +103,9 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 			await revalidate('{"tag":"course:intro-to-web"}')
 			stack.cms.faults.delayMs = 100
 			const before = upstreamCalls(coursePath('intro-to-web'))
-			const answers = await Promise.all(Array.from({ length: 100 }, () => stack.request(ACME, '/learn/course/intro-to-web')))
+			const answers = await Promise.all(
+				Array.from({ length: 100 }, () => stack.request(ACME, '/learn/course/intro-to-web')),
+			)
 			expect(answers.every((r) => r.status === 200)).toBe(true)
 			expect(upstreamCalls(coursePath('intro-to-web'))).toBe(before + 1)
 		})
@@ -128,12 +156,16 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 			expect(full.body.subarray(1, 4).toString()).toBe('PNG')
 			expect(full.headers['x-asset-course']).toBeUndefined()
 
-			const part = await stack.request(ACME, '/api/cms/courses/intro-to-web/assets/http-diagram', { headers: { range: 'bytes=0-9' } })
+			const part = await stack.request(ACME, '/api/cms/courses/intro-to-web/assets/http-diagram', {
+				headers: { range: 'bytes=0-9' },
+			})
 			expect(part.status).toBe(206)
 			expect(part.headers['content-range']).toBe(`bytes 0-9/${full.body.length}`)
 			expect(part.body).toEqual(full.body.subarray(0, 10))
 
-			const cached = await stack.request(ACME, '/api/cms/courses/intro-to-web/assets/http-diagram', { headers: { 'if-none-match': String(full.headers.etag) } })
+			const cached = await stack.request(ACME, '/api/cms/courses/intro-to-web/assets/http-diagram', {
+				headers: { 'if-none-match': String(full.headers.etag) },
+			})
 			expect(cached.status).toBe(304)
 
 			const download = await stack.request(ACME, '/api/cms/courses/intro-to-web/assets/http-diagram/download')
@@ -165,7 +197,10 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 
 		it('rewrites asset URLs inside content to the same-origin proxies', async () => {
 			const learner = stack.browser(ACME)
-			await learner.post('/learn/sign-in', { email: 'learner@acme.test', password: process.env.SEED_DEMO_PASSWORD ?? 'demo-password-2026' })
+			await learner.post('/learn/sign-in', {
+				email: 'learner@acme.test',
+				password: process.env.SEED_DEMO_PASSWORD ?? 'demo-password-2026',
+			})
 			const page = await learner.get('/learn/course/intro-to-web/entry/what-is-http')
 			expect(page.status).toBe(200)
 			expect(page.text).toContain('src="/api/cms/courses/intro-to-web/assets/http-diagram"')
@@ -233,14 +268,18 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 			expect(second.headers.vary).toBe('Accept-Encoding, Accept-Language, Cookie')
 			expect(second.headers['x-content-type-options']).toBe('nosniff')
 
-			const revalidated = await stack.request(ACME, '/learn/course/advanced-css', { headers: { 'if-none-match': String(first.headers.etag) } })
+			const revalidated = await stack.request(ACME, '/learn/course/advanced-css', {
+				headers: { 'if-none-match': String(first.headers.etag) },
+			})
 			expect(revalidated.status).toBe(304)
 			expect(revalidated.body.length).toBe(0)
 
 			const br = await stack.request(ACME, '/learn/course/advanced-css', { headers: { 'accept-encoding': 'gzip, br' } })
 			expect(br.headers['content-encoding']).toBe('br')
 			expect(brotliDecompressSync(br.body).toString()).toBe(first.text)
-			const gz = await stack.request(ACME, '/learn/course/advanced-css', { headers: { 'accept-encoding': 'gzip, br;q=0' } })
+			const gz = await stack.request(ACME, '/learn/course/advanced-css', {
+				headers: { 'accept-encoding': 'gzip, br;q=0' },
+			})
 			expect(gz.headers['content-encoding']).toBe('gzip')
 			expect(gunzipSync(gz.body).toString()).toBe(first.text)
 		})
@@ -275,7 +314,20 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 	})
 
 	it('never puts the content-service key in a response', async () => {
-		const paths = ['/', '/learn', '/learn/course/intro-to-web', '/learn/course/draft-course', '/about', '/blog', '/blog/welcome', '/about.md', '/learn/course/intro-to-web.md', '/api/cms/site/assets/acme-icon', '/api/cms/courses/intro-to-web/assets/http-diagram', '/api/health']
+		const paths = [
+			'/',
+			'/learn',
+			'/learn/course/intro-to-web',
+			'/learn/course/draft-course',
+			'/about',
+			'/blog',
+			'/blog/welcome',
+			'/about.md',
+			'/learn/course/intro-to-web.md',
+			'/api/cms/site/assets/acme-icon',
+			'/api/cms/courses/intro-to-web/assets/http-diagram',
+			'/api/health',
+		]
 		stack.cms.faults.mode = 'ok'
 		for (const path of paths) {
 			const res = await stack.request(ACME, path)

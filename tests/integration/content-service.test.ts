@@ -30,7 +30,9 @@ describe('local content service API', () => {
 	})
 
 	it('answers 404 for another project or an unknown site', async () => {
-		const other = await fetch(`${cms.url}/projects/${TEST_SECRETS.CMS_API_UUID}/sites/acme/courses?locale=en`, { headers: { 'x-api-key': key } })
+		const other = await fetch(`${cms.url}/projects/${TEST_SECRETS.CMS_API_UUID}/sites/acme/courses?locale=en`, {
+			headers: { 'x-api-key': key },
+		})
 		expect(other.status).toBe(404)
 		expect((await raw('nobody/courses?locale=en')).status).toBe(404)
 	})
@@ -75,11 +77,17 @@ describe('local content service API', () => {
 })
 
 describe('content client', () => {
-	const client = () => createCmsClient({ apiUrl: cms.url, projectUuid: project, apiKey: key, timeoutMs: 300, retries: 1 })
+	const client = () =>
+		createCmsClient({ apiUrl: cms.url, projectUuid: project, apiKey: key, timeoutMs: 300, retries: 1 })
 
 	it('pages through every course and validates them', async () => {
 		const courses = await client().courses('acme', 'en')
-		expect(courses.map((c) => c.slug).sort()).toEqual(['advanced-css', 'draft-course', 'intro-to-web', 'retired-course'])
+		expect(courses.map((c) => c.slug).sort()).toEqual([
+			'advanced-css',
+			'draft-course',
+			'intro-to-web',
+			'retired-course',
+		])
 		expect(courses.find((c) => c.slug === 'advanced-css')!.price).toEqual({ amount: 4900, currency: 'USD' })
 	})
 
@@ -117,11 +125,19 @@ describe('content client', () => {
 	it('turns a failing, slow or garbled service into ContentUnavailableError', async () => {
 		try {
 			for (const faults of [{ mode: 'error' }, { mode: 'garbage' }, { mode: 'ok', delayMs: 1000 }]) {
-				await fetch(`${cms.url}/_control`, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify(faults) })
+				await fetch(`${cms.url}/_control`, {
+					method: 'POST',
+					headers: { 'x-api-key': key },
+					body: JSON.stringify(faults),
+				})
 				await expect(client().courses('acme', 'en')).rejects.toBeInstanceOf(ContentUnavailableError)
 			}
 		} finally {
-			await fetch(`${cms.url}/_control`, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify({ mode: 'ok', delayMs: 0 }) })
+			await fetch(`${cms.url}/_control`, {
+				method: 'POST',
+				headers: { 'x-api-key': key },
+				body: JSON.stringify({ mode: 'ok', delayMs: 0 }),
+			})
 		}
 	})
 })
@@ -130,7 +146,11 @@ describe('content cache', () => {
 	const setup = () => {
 		let clock = 1_000_000
 		const tags = createTagStore()
-		const cache = createContentCache(createCmsClient({ apiUrl: cms.url, projectUuid: project, apiKey: key, timeoutMs: 300, retries: 0 }), tags, { ttlMs: 60_000, now: () => clock })
+		const cache = createContentCache(
+			createCmsClient({ apiUrl: cms.url, projectUuid: project, apiKey: key, timeoutMs: 300, retries: 0 }),
+			tags,
+			{ ttlMs: 60_000, now: () => clock },
+		)
 		return { cache, tags, advance: (ms: number) => (clock += ms) }
 	}
 	const calls = () => cms.stats.byPath[`/api/v1/projects/${project}/sites/acme/courses/intro-to-web`] ?? 0

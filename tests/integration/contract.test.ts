@@ -31,7 +31,10 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 		await stack?.close()
 	})
 
-	function send(op: ApiOperation, input: { params: Record<string, string>; body?: unknown; rawBody?: string; signedIn: boolean; secret?: string }) {
+	function send(
+		op: ApiOperation,
+		input: { params: Record<string, string>; body?: unknown; rawBody?: string; signedIn: boolean; secret?: string },
+	) {
 		const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params[name] ?? ''))
 		const headers: Record<string, string> = {}
 		if (input.signedIn) headers.cookie = sessionCookie
@@ -40,7 +43,11 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 		if (op.method === 'post') {
 			if (op.body?.media === 'application/x-www-form-urlencoded') {
 				headers['content-type'] = 'application/x-www-form-urlencoded'
-				body = input.rawBody ?? new URLSearchParams(Object.entries((input.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString()
+				body =
+					input.rawBody ??
+					new URLSearchParams(
+						Object.entries((input.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+					).toString()
 			} else {
 				headers['content-type'] = 'application/json'
 				body = input.rawBody ?? JSON.stringify(input.body ?? {})
@@ -61,29 +68,62 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 			const parsed = declared.json.safeParse(res.json())
 			expect(parsed.success, `${label}: ${parsed.success ? '' : parsed.error.message}`).toBe(true)
 		}
-		if (type.startsWith('application/json') && res.status >= 400) expect(errorEnvelope.safeParse(res.json()).success, label).toBe(true)
+		if (type.startsWith('application/json') && res.status >= 400)
+			expect(errorEnvelope.safeParse(res.json()).success, label).toBe(true)
 	}
 
-	it.each(API_OPERATIONS.filter((op) => op.example))('answers the example of $method $path as documented', async (op) => {
-		const example = op.example!
-		const res = await send(op, { params: example.params ?? {}, body: example.body, signedIn: Boolean(example.signedInAs), secret: op.security === 'webhook' ? TEST_SECRETS.CMS_WEBHOOK_SECRET : undefined })
-		expect(res.status).toBe(example.expect)
-		conforms(op, res)
-	})
+	it.each(API_OPERATIONS.filter((op) => op.example))(
+		'answers the example of $method $path as documented',
+		async (op) => {
+			const example = op.example!
+			const res = await send(op, {
+				params: example.params ?? {},
+				body: example.body,
+				signedIn: Boolean(example.signedInAs),
+				secret: op.security === 'webhook' ? TEST_SECRETS.CMS_WEBHOOK_SECRET : undefined,
+			})
+			expect(res.status).toBe(example.expect)
+			conforms(op, res)
+		},
+	)
 
 	it.each(API_OPERATIONS)('answers generated inputs to $method $path within the contract', async (op) => {
 		const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
-		const params = fc.record(Object.fromEntries(names.map((n) => [n, fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('intro-to-web', 'draft-course', 'acme-icon', 'http-diagram', '..', '%', 'about'))])))
-		const body = fc.oneof(fc.jsonValue(), fc.record({ tag: fc.string() }), fc.record({ tags: fc.array(fc.string(), { maxLength: 5 }) }), fc.record({ userId: fc.string() }))
+		const params = fc.record(
+			Object.fromEntries(
+				names.map((n) => [
+					n,
+					fc.oneof(
+						fc.string({ minLength: 1, maxLength: 40 }),
+						fc.constantFrom('intro-to-web', 'draft-course', 'acme-icon', 'http-diagram', '..', '%', 'about'),
+					),
+				]),
+			),
+		)
+		const body = fc.oneof(
+			fc.jsonValue(),
+			fc.record({ tag: fc.string() }),
+			fc.record({ tags: fc.array(fc.string(), { maxLength: 5 }) }),
+			fc.record({ userId: fc.string() }),
+		)
 		await fc.assert(
-			fc.asyncProperty(params, body, fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), fc.boolean(), fc.boolean(), async (p, b, raw, signedIn, rightSecret) => {
-				const secret = op.security === 'webhook' ? (rightSecret ? TEST_SECRETS.CMS_WEBHOOK_SECRET : 'wrong') : undefined
-				const res = await send(op, { params: p as Record<string, string>, body: b, rawBody: raw, signedIn, secret })
-				// `.` and `..` are dot segments, not values (RFC 3986): the URL names another path, and the
-				// server sends a GET to that path's normal form and refuses anything else.
-				if (Object.values(p).some((v) => v === '.' || v === '..')) expect(res.status).toBe(op.method === 'get' ? 308 : 400)
-				else conforms(op, res)
-			}),
+			fc.asyncProperty(
+				params,
+				body,
+				fc.option(fc.string({ maxLength: 30 }), { nil: undefined }),
+				fc.boolean(),
+				fc.boolean(),
+				async (p, b, raw, signedIn, rightSecret) => {
+					const secret =
+						op.security === 'webhook' ? (rightSecret ? TEST_SECRETS.CMS_WEBHOOK_SECRET : 'wrong') : undefined
+					const res = await send(op, { params: p as Record<string, string>, body: b, rawBody: raw, signedIn, secret })
+					// `.` and `..` are dot segments, not values (RFC 3986): the URL names another path, and the
+					// server sends a GET to that path's normal form and refuses anything else.
+					if (Object.values(p).some((v) => v === '.' || v === '..'))
+						expect(res.status).toBe(op.method === 'get' ? 308 : 400)
+					else conforms(op, res)
+				},
+			),
 			{ numRuns: RUNS },
 		)
 	})

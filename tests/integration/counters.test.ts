@@ -14,27 +14,133 @@ const key = (r: Row) => `${r.tenant}|${r.course}|${r.entry}|${r.metric}|${r.buck
 /** What stats_counters must hold: the same aggregates counted from the specification's tables. */
 async function recount(db: TestDatabase): Promise<Row[]> {
 	const { users: u, enrollments: e, entry_progress: p, quiz_attempts: q } = db.t
-	const [users, roles, deactivated, unverified, enrollments, enrolled, completed, attempts, numbers] = await Promise.all([
-		db.orm.select({ tenant: u.tenant_id, n: count() }).from(u).where(isNotNull(u.tenant_id)).groupBy(u.tenant_id),
-		db.orm.select({ tenant: u.tenant_id, role: u.role, n: count() }).from(u).where(isNotNull(u.tenant_id)).groupBy(u.tenant_id, u.role),
-		db.orm.select({ tenant: u.tenant_id, n: count() }).from(u).where(and(isNotNull(u.tenant_id), isNotNull(u.deactivated_at))).groupBy(u.tenant_id),
-		db.orm.select({ tenant: u.tenant_id, n: count() }).from(u).where(and(isNotNull(u.tenant_id), isNull(u.email_verified_at))).groupBy(u.tenant_id),
-		db.orm.select({ tenant: e.tenant_id, course: e.course_slug, n: count() }).from(e).groupBy(e.tenant_id, e.course_slug),
-		db.orm.select({ tenant: e.tenant_id, course: e.course_slug, n: count() }).from(e).where(inArray(e.status, ['active', 'completed'])).groupBy(e.tenant_id, e.course_slug),
-		db.orm.select({ tenant: p.tenant_id, course: p.course_slug, entry: p.entry_slug, n: count() }).from(p).where(isNotNull(p.completed_at)).groupBy(p.tenant_id, p.course_slug, p.entry_slug),
-		db.orm.select({ tenant: q.tenant_id, course: q.course_slug, entry: q.entry_slug, n: count(), total: sql<number>`sum(${q.score})` }).from(q).groupBy(q.tenant_id, q.course_slug, q.entry_slug),
-		db.orm.select({ tenant: q.tenant_id, course: q.course_slug, entry: q.entry_slug, bucket: q.attempt_number, n: count() }).from(q).groupBy(q.tenant_id, q.course_slug, q.entry_slug, q.attempt_number),
-	])
+	const [users, roles, deactivated, unverified, enrollments, enrolled, completed, attempts, numbers] =
+		await Promise.all([
+			db.orm.select({ tenant: u.tenant_id, n: count() }).from(u).where(isNotNull(u.tenant_id)).groupBy(u.tenant_id),
+			db.orm
+				.select({ tenant: u.tenant_id, role: u.role, n: count() })
+				.from(u)
+				.where(isNotNull(u.tenant_id))
+				.groupBy(u.tenant_id, u.role),
+			db.orm
+				.select({ tenant: u.tenant_id, n: count() })
+				.from(u)
+				.where(and(isNotNull(u.tenant_id), isNotNull(u.deactivated_at)))
+				.groupBy(u.tenant_id),
+			db.orm
+				.select({ tenant: u.tenant_id, n: count() })
+				.from(u)
+				.where(and(isNotNull(u.tenant_id), isNull(u.email_verified_at)))
+				.groupBy(u.tenant_id),
+			db.orm
+				.select({ tenant: e.tenant_id, course: e.course_slug, n: count() })
+				.from(e)
+				.groupBy(e.tenant_id, e.course_slug),
+			db.orm
+				.select({ tenant: e.tenant_id, course: e.course_slug, n: count() })
+				.from(e)
+				.where(inArray(e.status, ['active', 'completed']))
+				.groupBy(e.tenant_id, e.course_slug),
+			db.orm
+				.select({ tenant: p.tenant_id, course: p.course_slug, entry: p.entry_slug, n: count() })
+				.from(p)
+				.where(isNotNull(p.completed_at))
+				.groupBy(p.tenant_id, p.course_slug, p.entry_slug),
+			db.orm
+				.select({
+					tenant: q.tenant_id,
+					course: q.course_slug,
+					entry: q.entry_slug,
+					n: count(),
+					total: sql<number>`sum(${q.score})`,
+				})
+				.from(q)
+				.groupBy(q.tenant_id, q.course_slug, q.entry_slug),
+			db.orm
+				.select({
+					tenant: q.tenant_id,
+					course: q.course_slug,
+					entry: q.entry_slug,
+					bucket: q.attempt_number,
+					n: count(),
+				})
+				.from(q)
+				.groupBy(q.tenant_id, q.course_slug, q.entry_slug, q.attempt_number),
+		])
 	const rows: Row[] = [
 		...users.map((r) => ({ tenant: r.tenant!, course: '', entry: '', metric: 'users', bucket: 0, n: r.n, total: 0 })),
-		...roles.map((r) => ({ tenant: r.tenant!, course: '', entry: '', metric: `role:${r.role}`, bucket: 0, n: r.n, total: 0 })),
-		...deactivated.map((r) => ({ tenant: r.tenant!, course: '', entry: '', metric: 'deactivated', bucket: 0, n: r.n, total: 0 })),
-		...unverified.map((r) => ({ tenant: r.tenant!, course: '', entry: '', metric: 'unverified', bucket: 0, n: r.n, total: 0 })),
-		...enrollments.map((r) => ({ tenant: r.tenant, course: r.course, entry: '', metric: 'enrollments', bucket: 0, n: r.n, total: 0 })),
-		...enrolled.map((r) => ({ tenant: r.tenant, course: r.course, entry: '', metric: 'enrolled', bucket: 0, n: r.n, total: 0 })),
-		...completed.map((r) => ({ tenant: r.tenant, course: r.course, entry: r.entry, metric: 'completed', bucket: 0, n: r.n, total: 0 })),
-		...attempts.map((r) => ({ tenant: r.tenant, course: r.course, entry: r.entry, metric: 'attempts', bucket: 0, n: r.n, total: Number(r.total) })),
-		...numbers.map((r) => ({ tenant: r.tenant, course: r.course, entry: r.entry, metric: 'attempt_number', bucket: r.bucket, n: r.n, total: 0 })),
+		...roles.map((r) => ({
+			tenant: r.tenant!,
+			course: '',
+			entry: '',
+			metric: `role:${r.role}`,
+			bucket: 0,
+			n: r.n,
+			total: 0,
+		})),
+		...deactivated.map((r) => ({
+			tenant: r.tenant!,
+			course: '',
+			entry: '',
+			metric: 'deactivated',
+			bucket: 0,
+			n: r.n,
+			total: 0,
+		})),
+		...unverified.map((r) => ({
+			tenant: r.tenant!,
+			course: '',
+			entry: '',
+			metric: 'unverified',
+			bucket: 0,
+			n: r.n,
+			total: 0,
+		})),
+		...enrollments.map((r) => ({
+			tenant: r.tenant,
+			course: r.course,
+			entry: '',
+			metric: 'enrollments',
+			bucket: 0,
+			n: r.n,
+			total: 0,
+		})),
+		...enrolled.map((r) => ({
+			tenant: r.tenant,
+			course: r.course,
+			entry: '',
+			metric: 'enrolled',
+			bucket: 0,
+			n: r.n,
+			total: 0,
+		})),
+		...completed.map((r) => ({
+			tenant: r.tenant,
+			course: r.course,
+			entry: r.entry,
+			metric: 'completed',
+			bucket: 0,
+			n: r.n,
+			total: 0,
+		})),
+		...attempts.map((r) => ({
+			tenant: r.tenant,
+			course: r.course,
+			entry: r.entry,
+			metric: 'attempts',
+			bucket: 0,
+			n: r.n,
+			total: Number(r.total),
+		})),
+		...numbers.map((r) => ({
+			tenant: r.tenant,
+			course: r.course,
+			entry: r.entry,
+			metric: 'attempt_number',
+			bucket: r.bucket,
+			n: r.n,
+			total: 0,
+		})),
 	]
 	return rows.map((r) => ({ ...r, n: Number(r.n) })).sort((a, b) => key(a).localeCompare(key(b)))
 }
@@ -44,7 +150,15 @@ async function counters(db: TestDatabase): Promise<Row[]> {
 	const rows = await db.orm.select().from(c)
 	return rows
 		.filter((r) => r.n !== 0 || Number(r.total) !== 0)
-		.map((r) => ({ tenant: r.tenant_id, course: r.course_slug, entry: r.entry_slug, metric: r.metric, bucket: r.bucket, n: r.n, total: Number(r.total) }))
+		.map((r) => ({
+			tenant: r.tenant_id,
+			course: r.course_slug,
+			entry: r.entry_slug,
+			metric: r.metric,
+			bucket: r.bucket,
+			n: r.n,
+			total: Number(r.total),
+		}))
 		.sort((a, b) => key(a).localeCompare(key(b)))
 }
 
@@ -62,7 +176,13 @@ describe.each(DIALECTS)('derived counters on %s', (dialect) => {
 
 	let counter = 0
 	const learner = async (tenantId: string) => {
-		const user = await createUser(db, { tenant_id: tenantId, email: `counted-${++counter}@example.test`, name: `Counted ${counter}`, role: 'student', password_hash: noPassword(db) })
+		const user = await createUser(db, {
+			tenant_id: tenantId,
+			email: `counted-${++counter}@example.test`,
+			name: `Counted ${counter}`,
+			role: 'student',
+			password_hash: noPassword(db),
+		})
 		return { tenantId, userId: user.id }
 	}
 
@@ -81,12 +201,21 @@ describe.each(DIALECTS)('derived counters on %s', (dialect) => {
 		await markEntryCompleteRow(db, a, 'intro-to-web', 'what-is-http')
 		await markEntryCompleteRow(db, a, 'intro-to-web', 'what-is-http') // again: no double count
 		await markEntryCompleteRow(db, b, 'intro-to-web', 'html-forms')
-		for (const score of [40, 90]) await recordAttempt(db, a, 'intro-to-web', 'basics-quiz', 3, { score, passed: score >= 70, answers: {}, feedback: [] })
+		for (const score of [40, 90])
+			await recordAttempt(db, a, 'intro-to-web', 'basics-quiz', 3, {
+				score,
+				passed: score >= 70,
+				answers: {},
+				feedback: [],
+			})
 		await putEnrollment(db, a, 'intro-to-web', 'completed') // active → completed: still enrolled
 		await putEnrollment(db, b, 'intro-to-web', 'active') // pending → active
 		await putEnrollment(db, b, 'intro-to-web', 'cancelled') // active → cancelled
 		const { entry_progress: p, quiz_attempts: q, users: u } = db.t
-		await db.orm.update(p).set({ completed_at: null }).where(and(eq(p.user_id, b.userId), eq(p.entry_slug, 'html-forms')))
+		await db.orm
+			.update(p)
+			.set({ completed_at: null })
+			.where(and(eq(p.user_id, b.userId), eq(p.entry_slug, 'html-forms')))
 		await db.orm.delete(q).where(and(eq(q.user_id, a.userId), eq(q.attempt_number, 2)))
 		await updateUser(db, a.userId, { role: 'course_admin', email_verified_at: new Date() })
 		await updateUser(db, b.userId, { role: 'tenant_admin' })
@@ -106,7 +235,14 @@ describe.each(DIALECTS)('derived counters on %s', (dialect) => {
 			// One learner completing the same entry in parallel: one completion.
 			...Array.from({ length: 10 }, () => markEntryCompleteRow(db, people[0], 'advanced-css', 'flexbox')),
 			// Parallel quiz submissions of one learner: numbers 1..3 and no more.
-			...Array.from({ length: 6 }, (_, i) => recordAttempt(db, people[1], 'advanced-css', 'final-quiz', 3, { score: 10 * i, passed: false, answers: {}, feedback: [] })),
+			...Array.from({ length: 6 }, (_, i) =>
+				recordAttempt(db, people[1], 'advanced-css', 'final-quiz', 3, {
+					score: 10 * i,
+					passed: false,
+					answers: {},
+					feedback: [],
+				}),
+			),
 		])
 		expect(await counters(db)).toEqual(await recount(db))
 	})
@@ -114,13 +250,27 @@ describe.each(DIALECTS)('derived counters on %s', (dialect) => {
 	it('feed the course dashboard the same figures as counting the rows', async () => {
 		const stats = await courseEntryStats(db, acme, 'intro-to-web')
 		const { entry_progress: p, quiz_attempts: q, enrollments: e } = db.t
-		const completions = await db.orm.select({ entrySlug: p.entry_slug, completed: count() }).from(p).where(and(eq(p.tenant_id, acme), eq(p.course_slug, 'intro-to-web'), isNotNull(p.completed_at))).groupBy(p.entry_slug)
-		expect(stats.completions.map((c) => ({ ...c })).sort((x, y) => x.entrySlug.localeCompare(y.entrySlug))).toEqual(completions.map((c) => ({ ...c, completed: Number(c.completed) })).sort((x, y) => x.entrySlug.localeCompare(y.entrySlug)))
-		const [scores] = await db.orm.select({ average: sql<number>`avg(${q.score})`, attempts: count() }).from(q).where(and(eq(q.tenant_id, acme), eq(q.course_slug, 'intro-to-web'), eq(q.entry_slug, 'basics-quiz')))
+		const completions = await db.orm
+			.select({ entrySlug: p.entry_slug, completed: count() })
+			.from(p)
+			.where(and(eq(p.tenant_id, acme), eq(p.course_slug, 'intro-to-web'), isNotNull(p.completed_at)))
+			.groupBy(p.entry_slug)
+		expect(stats.completions.map((c) => ({ ...c })).sort((x, y) => x.entrySlug.localeCompare(y.entrySlug))).toEqual(
+			completions
+				.map((c) => ({ ...c, completed: Number(c.completed) }))
+				.sort((x, y) => x.entrySlug.localeCompare(y.entrySlug)),
+		)
+		const [scores] = await db.orm
+			.select({ average: sql<number>`avg(${q.score})`, attempts: count() })
+			.from(q)
+			.where(and(eq(q.tenant_id, acme), eq(q.course_slug, 'intro-to-web'), eq(q.entry_slug, 'basics-quiz')))
 		const quiz = stats.scores.find((s) => s.entrySlug === 'basics-quiz')!
 		expect(quiz.attempts).toBe(Number(scores.attempts))
 		expect(quiz.average).toBeCloseTo(Number(scores.average), 6)
-		const [enrolled] = await db.orm.select({ n: count() }).from(e).where(and(eq(e.tenant_id, acme), eq(e.course_slug, 'intro-to-web'), inArray(e.status, ['active', 'completed'])))
+		const [enrolled] = await db.orm
+			.select({ n: count() })
+			.from(e)
+			.where(and(eq(e.tenant_id, acme), eq(e.course_slug, 'intro-to-web'), inArray(e.status, ['active', 'completed'])))
 		expect(stats.enrolled).toBe(Number(enrolled.n))
 	})
 
@@ -134,13 +284,26 @@ describe.each(DIALECTS)('derived counters on %s', (dialect) => {
 			deactivated: isNotNull(u.deactivated_at),
 			unverified: isNull(u.email_verified_at),
 		}
-		const filters = { all: {}, student: { role: 'student' }, course_admin: { role: 'course_admin' }, active: { status: 'active' }, deactivated: { status: 'deactivated' }, unverified: { status: 'unverified' } } as const
+		const filters = {
+			all: {},
+			student: { role: 'student' },
+			course_admin: { role: 'course_admin' },
+			active: { status: 'active' },
+			deactivated: { status: 'deactivated' },
+			unverified: { status: 'unverified' },
+		} as const
 		for (const [name, filter] of Object.entries(filters)) {
-			const [{ n }] = await db.orm.select({ n: count() }).from(u).where(and(eq(u.tenant_id, acme), where[name as keyof typeof where]))
+			const [{ n }] = await db.orm
+				.select({ n: count() })
+				.from(u)
+				.where(and(eq(u.tenant_id, acme), where[name as keyof typeof where]))
 			expect((await listUsers(db, { tenantId: acme, ...filter })).total, name).toBe(Number(n))
 		}
 		const e = db.t.enrollments
-		const [{ n }] = await db.orm.select({ n: count() }).from(e).where(and(eq(e.tenant_id, acme), eq(e.course_slug, 'intro-to-web')))
+		const [{ n }] = await db.orm
+			.select({ n: count() })
+			.from(e)
+			.where(and(eq(e.tenant_id, acme), eq(e.course_slug, 'intro-to-web')))
 		expect((await courseRoster(db, acme, 'intro-to-web', 1)).total).toBe(Number(n))
 	})
 })

@@ -18,7 +18,11 @@ function contentWithBrokenGlobexImages() {
 	const dir = mkdtempSync(join(tmpdir(), 'lms-cms-'))
 	cpSync(resolve('cms/content'), dir, { recursive: true })
 	const site = JSON.parse(readFileSync(join(dir, 'globex/site.json'), 'utf8'))
-	Object.assign(site, { icon: 'http://127.0.0.1:9/unreachable.png', favicon: { asset: 'broken' }, og_image: '::not a url::' })
+	Object.assign(site, {
+		icon: 'http://127.0.0.1:9/unreachable.png',
+		favicon: { asset: 'broken' },
+		og_image: '::not a url::',
+	})
 	writeFileSync(join(dir, 'globex/site.json'), JSON.stringify(site))
 	writeFileSync(join(dir, 'globex/assets/broken.png'), 'this is not an image')
 	const assets = JSON.parse(readFileSync(join(dir, 'globex/assets.json'), 'utf8'))
@@ -52,9 +56,25 @@ describe.each(DIALECTS)('well-known and discovery files on %s', (dialect) => {
 			expect(res.headers['content-type']).toBe('text/plain; charset=utf-8')
 			expect(res.headers['cache-control']).toBe('public, max-age=3600')
 			const lines = res.text.split('\n')
-			const base = ['/admin', '/learn/dashboard', '/learn/account', '/learn/course/*/enroll', '/learn/course/*/entry/*', '/learn/verify', '/learn/reset', '/invite', '/api', '/ingest', '/_next']
-			const prefixed = ['es', 'fr', 'de', 'pt', 'zh'].flatMap((l) => base.filter((p) => !['/api', '/ingest', '/_next'].includes(p)).map((p) => `/${l}${p}`))
-			expect(lines.filter((l) => l.startsWith('Disallow: '))).toEqual([...base, ...prefixed].map((p) => `Disallow: ${p}`))
+			const base = [
+				'/admin',
+				'/learn/dashboard',
+				'/learn/account',
+				'/learn/course/*/enroll',
+				'/learn/course/*/entry/*',
+				'/learn/verify',
+				'/learn/reset',
+				'/invite',
+				'/api',
+				'/ingest',
+				'/_next',
+			]
+			const prefixed = ['es', 'fr', 'de', 'pt', 'zh'].flatMap((l) =>
+				base.filter((p) => !['/api', '/ingest', '/_next'].includes(p)).map((p) => `/${l}${p}`),
+			)
+			expect(lines.filter((l) => l.startsWith('Disallow: '))).toEqual(
+				[...base, ...prefixed].map((p) => `Disallow: ${p}`),
+			)
 			expect(lines[0]).toBe('User-agent: *')
 			expect(lines).toContain('Allow: /')
 			expect(lines).toContain(`Sitemap: https://${host}:${stack.port}/sitemap.xml`)
@@ -66,8 +86,20 @@ describe.each(DIALECTS)('well-known and discovery files on %s', (dialect) => {
 		expect(res.headers['content-type']).toBe('application/xml; charset=utf-8')
 		expect(res.headers['cache-control']).toBeUndefined()
 		const locs = [...res.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname)
-		expect(locs.sort()).toEqual(['/', '/about', '/blog', '/blog/welcome', '/learn', '/learn/course/advanced-css', '/learn/course/intro-to-web'].sort())
-		expect(res.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/)
+		expect(locs.sort()).toEqual(
+			[
+				'/',
+				'/about',
+				'/blog',
+				'/blog/welcome',
+				'/learn',
+				'/learn/course/advanced-css',
+				'/learn/course/intro-to-web',
+			].sort(),
+		)
+		expect(res.text).toMatch(
+			/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
+		)
 		expect(res.text).toContain('<lastmod>2026-10-02T09:00:00.000Z</lastmod>')
 		const apex = await stack.request('localhost', '/sitemap.xml')
 		expect([...apex.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname)).not.toContain('/learn')
@@ -75,7 +107,11 @@ describe.each(DIALECTS)('well-known and discovery files on %s', (dialect) => {
 
 	it('makes icons of the exact sizes from the site image, with the immutable cache header', async () => {
 		for (const host of ['acme.localhost', 'localhost']) {
-			for (const [path, size] of [['/icon.png', 512], ['/icon.png?size=192', 192], ['/apple-icon.png', 180]] as const) {
+			for (const [path, size] of [
+				['/icon.png', 512],
+				['/icon.png?size=192', 192],
+				['/apple-icon.png', 180],
+			] as const) {
 				const res = await stack.request(host, path)
 				expect(res.status, `${host}${path}`).toBe(200)
 				expect(res.headers['content-type']).toBe('image/png')
@@ -92,13 +128,22 @@ describe.each(DIALECTS)('well-known and discovery files on %s', (dialect) => {
 
 	it('falls back to the static files when the site image is unreachable, broken or invalid, never erring', async () => {
 		const fallback = (name: string) => readFileSync(resolve('public', name))
-		for (const [path, file] of [['/icon.png', 'icon-512.png'], ['/icon.png?size=192', 'icon-192.png'], ['/apple-icon.png', 'apple-icon.png'], ['/favicon.ico', 'favicon.ico']] as const) {
+		for (const [path, file] of [
+			['/icon.png', 'icon-512.png'],
+			['/icon.png?size=192', 'icon-192.png'],
+			['/apple-icon.png', 'apple-icon.png'],
+			['/favicon.ico', 'favicon.ico'],
+		] as const) {
 			const res = await stack.request('globex.localhost', path)
 			expect(res.status, path).toBe(200)
 			expect(res.headers['cache-control']).toBe(IMMUTABLE)
 			expect(res.body.equals(fallback(file)), path).toBe(true)
 		}
-		for (const [name, size] of [['icon-192.png', 192], ['icon-512.png', 512], ['apple-icon.png', 180]] as const) {
+		for (const [name, size] of [
+			['icon-192.png', 192],
+			['icon-512.png', 512],
+			['apple-icon.png', 180],
+		] as const) {
 			expect(await pngSize(fallback(name))).toEqual({ width: size, height: size, format: 'png' })
 		}
 		// With the content service down and nothing cached, the answer is still the fallback.
@@ -113,7 +158,10 @@ describe.each(DIALECTS)('well-known and discovery files on %s', (dialect) => {
 
 	it('generates social cards of 1200x630 and 1200x600', async () => {
 		for (const host of HOSTS) {
-			for (const [path, height] of [['/opengraph-image', 630], ['/twitter-image', 600]] as const) {
+			for (const [path, height] of [
+				['/opengraph-image', 630],
+				['/twitter-image', 600],
+			] as const) {
 				const res = await stack.request(host, path)
 				expect(res.status, `${host}${path}`).toBe(200)
 				expect(res.headers['cache-control']).toBe(IMMUTABLE)
@@ -122,7 +170,10 @@ describe.each(DIALECTS)('well-known and discovery files on %s', (dialect) => {
 		}
 		// The card is drawn on the theme colour: Globex is green.
 		const card = await stack.request('globex.localhost', '/opengraph-image')
-		const { data } = await sharp(card.body).extract({ left: 2, top: 2, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true })
+		const { data } = await sharp(card.body)
+			.extract({ left: 2, top: 2, width: 1, height: 1 })
+			.raw()
+			.toBuffer({ resolveWithObject: true })
 		expect([...data.subarray(0, 3)]).toEqual([0x15, 0x80, 0x3d])
 	})
 
@@ -155,10 +206,14 @@ describe.each(DIALECTS)('well-known and discovery files on %s', (dialect) => {
 		const security = await stack.request('acme.localhost', '/.well-known/security.txt')
 		expect(security.headers['content-type']).toBe('text/plain; charset=utf-8')
 		expect(security.headers['cache-control']).toBe('public, max-age=86400')
-		expect(security.text).toMatch(/^Contact: mailto:security@acme\.test\nExpires: \d{4}-\d\d-\d\dT23:59:59Z\nPreferred-Languages: en, es, fr, de, pt, zh\nCanonical: /)
+		expect(security.text).toMatch(
+			/^Contact: mailto:security@acme\.test\nExpires: \d{4}-\d\d-\d\dT23:59:59Z\nPreferred-Languages: en, es, fr, de, pt, zh\nCanonical: /,
+		)
 		const expires = new Date(/Expires: (\S+)/.exec(security.text)![1])
 		expect(expires.getTime() - Date.now()).toBeLessThanOrEqual(365 * 24 * 3600_000)
-		expect((await stack.request('globex.localhost', '/.well-known/security.txt')).text).toContain('Contact: https://globex.test/security')
+		expect((await stack.request('globex.localhost', '/.well-known/security.txt')).text).toContain(
+			'Contact: https://globex.test/security',
+		)
 
 		const change = await stack.request('acme.localhost', '/.well-known/change-password')
 		expect(change.status).toBe(302)
@@ -166,18 +221,34 @@ describe.each(DIALECTS)('well-known and discovery files on %s', (dialect) => {
 
 		const llms = await stack.request('acme.localhost', '/llms.txt')
 		expect(llms.text).toMatch(/^# Acme Academy\n\n> Practical web courses/)
-		expect(llms.text).toContain(`- [Introduction to the Web](http://acme.localhost:${stack.port}/learn/course/intro-to-web.md)`)
+		expect(llms.text).toContain(
+			`- [Introduction to the Web](http://acme.localhost:${stack.port}/learn/course/intro-to-web.md)`,
+		)
 		expect(llms.text).not.toContain('internal-notes')
 		const full = await stack.request('acme.localhost', '/llms-full.txt')
 		expect(full.text).toContain('# About Acme Academy')
 		expect(full.text).toContain('- What is HTTP? (lesson)')
-		for (const lessonText of ['The key secret of this lesson', 'Every page you open starts with', 'Write a sign-up page', 'acceptedAnswers', 'Draft page that must never be listed']) {
+		for (const lessonText of [
+			'The key secret of this lesson',
+			'Every page you open starts with',
+			'Write a sign-up page',
+			'acceptedAnswers',
+			'Draft page that must never be listed',
+		]) {
 			expect(full.text, lessonText).not.toContain(lessonText)
 		}
 	})
 
 	it('answers the branded 503 for a suspended tenant’s files, except security.txt', async () => {
-		for (const path of ['/robots.txt', '/sitemap.xml', '/manifest.webmanifest', '/favicon.ico', '/icon.png', '/opengraph-image', '/llms.txt']) {
+		for (const path of [
+			'/robots.txt',
+			'/sitemap.xml',
+			'/manifest.webmanifest',
+			'/favicon.ico',
+			'/icon.png',
+			'/opengraph-image',
+			'/llms.txt',
+		]) {
 			expect((await stack.request('initech.localhost', path)).status, path).toBe(503)
 		}
 		const security = await stack.request('initech.localhost', '/.well-known/security.txt')

@@ -15,7 +15,9 @@ const ACME = 'acme.localhost'
 function leaves(value: unknown, prefix = ''): Map<string, string> {
 	const out = new Map<string, string>()
 	if (typeof value === 'string') out.set(prefix, value)
-	else for (const [k, v] of Object.entries(value as object)) for (const [p, s] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(p, s)
+	else
+		for (const [k, v] of Object.entries(value as object))
+			for (const [p, s] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(p, s)
 	return out
 }
 
@@ -32,12 +34,24 @@ describe('email catalogues', () => {
 			expect(text.trim(), key).not.toBe('')
 			if (!SAME_AS_ENGLISH.has(text)) expect(text, `${locale}.${key} is English`).not.toBe(english.get(key))
 			// Placeholders survive translation.
-			expect(text.match(/\{\w+\}/g)?.sort(), key).toEqual(english.get(key)!.match(/\{\w+\}/g)?.sort())
+			expect(text.match(/\{\w+\}/g)?.sort(), key).toEqual(
+				english
+					.get(key)!
+					.match(/\{\w+\}/g)
+					?.sort(),
+			)
 		}
 	})
 
 	it('composes HTML and plain text in the locale, escaping the site name', () => {
-		const mail = composeEmail({ kind: 'invitation', to: 'a@b.test', locale: 'es', site: 'A <b> & Co', url: 'https://x.test/invite/t', role: 'course_admin' })
+		const mail = composeEmail({
+			kind: 'invitation',
+			to: 'a@b.test',
+			locale: 'es',
+			site: 'A <b> & Co',
+			url: 'https://x.test/invite/t',
+			role: 'course_admin',
+		})
 		expect(mail.subject).toBe('Tienes una invitación · A <b> & Co')
 		expect(mail.text).toContain('Te han invitado a unirte a A <b> & Co como administrador de curso.')
 		expect(mail.text).toContain('Aceptar la invitación: https://x.test/invite/t')
@@ -59,7 +73,15 @@ describe.each(DIALECTS)('email delivery and enumeration on %s', (dialect) => {
 	afterAll(() => stack?.close())
 
 	const addUser = (email: string, locale: (typeof LOCALES)[number] = 'en') =>
-		createUser(stack.db, { tenant_id: acmeId, email, name: 'Mail Person', role: 'student', password_hash: passwordHash, locale, email_verified_at: new Date() })
+		createUser(stack.db, {
+			tenant_id: acmeId,
+			email,
+			name: 'Mail Person',
+			role: 'student',
+			password_hash: passwordHash,
+			locale,
+			email_verified_at: new Date(),
+		})
 
 	it("mails in the user's locale", async () => {
 		await addUser('de@acme.test', 'de')
@@ -100,7 +122,10 @@ describe.each(DIALECTS)('email delivery and enumeration on %s', (dialect) => {
 		const time = async (email: string) => {
 			const b = stack.browser(ACME)
 			const started = performance.now()
-			const res = await b.post(path, tag === 'sign-up' ? { name: 'Mail Person', email, password: 'another-long-secret' } : { email })
+			const res = await b.post(
+				path,
+				tag === 'sign-up' ? { name: 'Mail Person', email, password: 'another-long-secret' } : { email },
+			)
 			const elapsed = performance.now() - started
 			answers.add(JSON.stringify([res.status, res.headers.location, res.text, res.headers['set-cookie'] ?? null]))
 			return elapsed
@@ -113,7 +138,9 @@ describe.each(DIALECTS)('email delivery and enumeration on %s', (dialect) => {
 		const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 		const [k, u] = [median(known), median(unknown)]
 		// Mail goes out after the response; only noise separates the two.
-		expect(Math.abs(k - u), `median known ${k.toFixed(1)} ms, unknown ${u.toFixed(1)} ms`).toBeLessThan(Math.max(15, 0.5 * Math.min(k, u)))
+		expect(Math.abs(k - u), `median known ${k.toFixed(1)} ms, unknown ${u.toFixed(1)} ms`).toBeLessThan(
+			Math.max(15, 0.5 * Math.min(k, u)),
+		)
 		if (tag === 'sign-up') {
 			// Only the new addresses got an account and a verification mail; the existing ones got nothing.
 			await stack.mail.waitFor(`${tag}-nobody-${runs - 1}@acme.test`)

@@ -25,13 +25,20 @@ describe('configuration', () => {
 		expect(env.CMS_API_URL).not.toMatch(/\/$/)
 	})
 
-	it.each(['AUTH_SECRET', 'DATABASE_URL', 'AUTH_URL', 'CMS_API_URL', 'CMS_PROJECT_UUID', 'CMS_API_UUID', 'CMS_WEBHOOK_SECRET', 'EMAIL_FROM', 'APP_BASE_DOMAIN'])(
-		'names a missing %s in one line',
-		(name) => {
-			const message = errorOf({ ...valid(), [name]: undefined })
-			expect(message).toBe(`Configuration error: ${name} is missing`)
-		},
-	)
+	it.each([
+		'AUTH_SECRET',
+		'DATABASE_URL',
+		'AUTH_URL',
+		'CMS_API_URL',
+		'CMS_PROJECT_UUID',
+		'CMS_API_UUID',
+		'CMS_WEBHOOK_SECRET',
+		'EMAIL_FROM',
+		'APP_BASE_DOMAIN',
+	])('names a missing %s in one line', (name) => {
+		const message = errorOf({ ...valid(), [name]: undefined })
+		expect(message).toBe(`Configuration error: ${name} is missing`)
+	})
 
 	it('treats an empty value as missing', () => {
 		expect(errorOf({ ...valid(), AUTH_SECRET: '' })).toBe('Configuration error: AUTH_SECRET is missing')
@@ -52,13 +59,19 @@ describe('configuration', () => {
 	})
 
 	it('requires the hosted store variables only for that driver', () => {
-		expect(errorOf({ ...valid(), RATE_LIMIT_DRIVER: 'upstash' })).toMatch(/^Configuration error: UPSTASH_REDIS_REST_URL/)
+		expect(errorOf({ ...valid(), RATE_LIMIT_DRIVER: 'upstash' })).toMatch(
+			/^Configuration error: UPSTASH_REDIS_REST_URL/,
+		)
 		expect(errorOf({ ...valid(), RATE_LIMIT_DRIVER: 'redis' })).toMatch(/^Configuration error: REDIS_URL/)
-		expect(parseEnv({ ...valid(), RATE_LIMIT_DRIVER: 'redis', REDIS_URL: 'redis://127.0.0.1:6379' }).REDIS_URL).toBeDefined()
+		expect(
+			parseEnv({ ...valid(), RATE_LIMIT_DRIVER: 'redis', REDIS_URL: 'redis://127.0.0.1:6379' }).REDIS_URL,
+		).toBeDefined()
 	})
 
 	it('enables an identity provider only with both of its variables', () => {
-		expect(errorOf({ ...valid(), AUTH_GITHUB_ID: 'abc', AUTH_GITHUB_SECRET: '' })).toMatch(/^Configuration error: AUTH_GITHUB_SECRET/)
+		expect(errorOf({ ...valid(), AUTH_GITHUB_ID: 'abc', AUTH_GITHUB_SECRET: '' })).toMatch(
+			/^Configuration error: AUTH_GITHUB_SECRET/,
+		)
 		expect(parseEnv({ ...valid(), AUTH_GITHUB_ID: 'abc', AUTH_GITHUB_SECRET: 'def' }).AUTH_GITHUB_ID).toBe('abc')
 	})
 })

@@ -46,7 +46,8 @@ function internalsIn(text: string, extra: string[] = []): string[] {
 		const m = re.exec(text)
 		if (m) found.push(`${re.source}: …${text.slice(Math.max(0, m.index - 60), m.index + 60)}…`)
 	}
-	for (const secret of [...Object.values(TEST_SECRETS), ...extra]) if (text.includes(secret)) found.push(`secret ${secret.slice(0, 6)}…`)
+	for (const secret of [...Object.values(TEST_SECRETS), ...extra])
+		if (text.includes(secret)) found.push(`secret ${secret.slice(0, 6)}…`)
 	return found
 }
 
@@ -59,13 +60,18 @@ function expectEnvelope(res: TestResponse, status: number, label: string) {
 	expect(res.status, label).toBe(status)
 	expect(String(res.headers['content-type']), label).toMatch(/^application\/json/)
 	const body = res.json()
-	expect(Object.keys(body).filter((k) => !['error', 'code', 'issues'].includes(k)), label).toEqual([])
+	expect(
+		Object.keys(body).filter((k) => !['error', 'code', 'issues'].includes(k)),
+		label,
+	).toEqual([])
 	expect(typeof body.error, label).toBe('string')
 	expect(ERROR_CODES, label).toContain(body.code)
 }
 
 /** Captures the structured log lines the app writes (console.log / console.error) while `run` runs. */
-async function captureLogs<T>(run: (lines: Array<Record<string, unknown>>) => Promise<T>): Promise<{ result: T; lines: Array<Record<string, unknown>> }> {
+async function captureLogs<T>(
+	run: (lines: Array<Record<string, unknown>>) => Promise<T>,
+): Promise<{ result: T; lines: Array<Record<string, unknown>> }> {
 	const lines: Array<Record<string, unknown>> = []
 	const keep = (value: unknown) => {
 		try {
@@ -88,7 +94,11 @@ async function captureLogs<T>(run: (lines: Array<Record<string, unknown>>) => Pr
 describe.each(DIALECTS)('content-service faults on %s', (dialect) => {
 	let stack: Stack
 	const control = (body: object) =>
-		fetch(`${stack.cms.url}/_control`, { method: 'POST', headers: { 'x-api-key': TEST_SECRETS.CMS_API_UUID }, body: JSON.stringify(body) })
+		fetch(`${stack.cms.url}/_control`, {
+			method: 'POST',
+			headers: { 'x-api-key': TEST_SECRETS.CMS_API_UUID },
+			body: JSON.stringify(body),
+		})
 
 	beforeAll(async () => {
 		stack = await startStack(dialect)
@@ -102,35 +112,57 @@ describe.each(DIALECTS)('content-service faults on %s', (dialect) => {
 
 	// Each fault gets documents no earlier request has cached.
 	const cases = [
-		{ fault: 'failing (500)', body: { mode: 'error', delayMs: 0 }, page: '/learn/course/advanced-css', api: '/api/aeo/markdown/about' },
-		{ fault: 'answering garbage', body: { mode: 'garbage', delayMs: 0 }, page: '/blog/welcome', api: '/api/aeo/markdown/blog/welcome' },
-		{ fault: 'slower than the client timeout', body: { mode: 'ok', delayMs: 3_000 }, page: '/learn/course/intro-to-web', api: '/api/aeo/markdown/learn/course/intro-to-web' },
+		{
+			fault: 'failing (500)',
+			body: { mode: 'error', delayMs: 0 },
+			page: '/learn/course/advanced-css',
+			api: '/api/aeo/markdown/about',
+		},
+		{
+			fault: 'answering garbage',
+			body: { mode: 'garbage', delayMs: 0 },
+			page: '/blog/welcome',
+			api: '/api/aeo/markdown/blog/welcome',
+		},
+		{
+			fault: 'slower than the client timeout',
+			body: { mode: 'ok', delayMs: 3_000 },
+			page: '/learn/course/intro-to-web',
+			api: '/api/aeo/markdown/learn/course/intro-to-web',
+		},
 	]
 
-	it.each(cases)('answers a branded 503 page and the 503 envelope while the service is $fault', async ({ body, page, api }) => {
-		await control(body)
-		try {
-			const started = Date.now()
-			const [html, json] = await Promise.all([stack.request(ACME, page), stack.request(ACME, api)])
-			expect(html.status, page).toBe(503)
-			expect(html.headers['content-type']).toMatch(/^text\/html/)
-			expect(html.text).toContain('Temporarily unavailable')
-			expect(html.text).toContain('Acme Academy')
-			expectClean(html, page)
-			expectEnvelope(json, 503, api)
-			expect(json.json().code).toBe('SERVICE_UNAVAILABLE')
-			expectClean(json, api)
-			// Bounded: three attempts of at most 2.5 s each, never a hanging request.
-			expect(Date.now() - started).toBeLessThan(12_000)
-		} finally {
-			await control({ mode: 'ok', delayMs: 0 })
-		}
-	}, 30_000)
+	it.each(cases)(
+		'answers a branded 503 page and the 503 envelope while the service is $fault',
+		async ({ body, page, api }) => {
+			await control(body)
+			try {
+				const started = Date.now()
+				const [html, json] = await Promise.all([stack.request(ACME, page), stack.request(ACME, api)])
+				expect(html.status, page).toBe(503)
+				expect(html.headers['content-type']).toMatch(/^text\/html/)
+				expect(html.text).toContain('Temporarily unavailable')
+				expect(html.text).toContain('Acme Academy')
+				expectClean(html, page)
+				expectEnvelope(json, 503, api)
+				expect(json.json().code).toBe('SERVICE_UNAVAILABLE')
+				expectClean(json, api)
+				// Bounded: three attempts of at most 2.5 s each, never a hanging request.
+				expect(Date.now() - started).toBeLessThan(12_000)
+			} finally {
+				await control({ mode: 'ok', delayMs: 0 })
+			}
+		},
+		30_000,
+	)
 
 	it('answers the asset proxies with the envelope, never a 500, while the service fails', async () => {
 		await control({ mode: 'error' })
 		try {
-			for (const path of ['/api/cms/site/assets/acme-logo-uncached', '/api/cms/courses/intro-to-web/assets/uncached-asset']) {
+			for (const path of [
+				'/api/cms/site/assets/acme-logo-uncached',
+				'/api/cms/courses/intro-to-web/assets/uncached-asset',
+			]) {
 				const res = await stack.request(ACME, path)
 				expect(res.status, path).toBeGreaterThanOrEqual(400)
 				expect(res.status, path).not.toBe(500)
@@ -194,14 +226,31 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the database going away under
 		dbName = new URL(stack.db.url).pathname.slice(1)
 		admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} })
 		const acme = stack.seeded.tenants.acme.id
-		const victim = await createUser(stack.db, { tenant_id: acme, email: 'victim@acme.test', name: 'Vic Tim', role: 'student', password_hash: await hashPassword(DEMO_PASSWORD) })
+		const victim = await createUser(stack.db, {
+			tenant_id: acme,
+			email: 'victim@acme.test',
+			name: 'Vic Tim',
+			role: 'student',
+			password_hash: await hashPassword(DEMO_PASSWORD),
+		})
 		victimId = victim.id
-		const student = await createUser(stack.db, { tenant_id: acme, email: 'outage@acme.test', name: 'Out Age', role: 'student', password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+		const student = await createUser(stack.db, {
+			tenant_id: acme,
+			email: 'outage@acme.test',
+			name: 'Out Age',
+			role: 'student',
+			password_hash: await hashPassword(DEMO_PASSWORD),
+			email_verified_at: new Date(),
+		})
 		await putEnrollment(stack.db, { tenantId: acme, userId: student.id }, 'intro-to-web', 'active')
 		learner = stack.browser(ACME)
-		expect((await learner.post('/learn/sign-in', { email: 'outage@acme.test', password: DEMO_PASSWORD })).status).toBe(302)
+		expect((await learner.post('/learn/sign-in', { email: 'outage@acme.test', password: DEMO_PASSWORD })).status).toBe(
+			302,
+		)
 		tenantAdmin = stack.browser(ACME)
-		expect((await tenantAdmin.post('/learn/sign-in', { email: 'admin@acme.test', password: DEMO_PASSWORD })).status).toBe(302)
+		expect(
+			(await tenantAdmin.post('/learn/sign-in', { email: 'admin@acme.test', password: DEMO_PASSWORD })).status,
+		).toBe(302)
 		// Warm content so that only the database is missing.
 		expect((await learner.get('/learn/course/intro-to-web/entry/what-is-http')).status).toBe(200)
 	})
@@ -213,7 +262,9 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the database going away under
 
 	async function outage() {
 		await admin.unsafe(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`)
-		await admin.unsafe(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}' AND pid <> pg_backend_pid()`)
+		await admin.unsafe(
+			`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}' AND pid <> pg_backend_pid()`,
+		)
 	}
 	async function recover() {
 		await admin.unsafe(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`)
@@ -235,7 +286,11 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the database going away under
 				expect(page.text).toContain('Temporarily unavailable')
 				expectClean(page, 'page')
 				const posts: Array<[string, string, Record<string, string>]> = [
-					['sign-up', '/learn/sign-up', { name: 'New Person', email: 'outage-signup@globex.test', password: 'a-good-long-secret' }],
+					[
+						'sign-up',
+						'/learn/sign-up',
+						{ name: 'New Person', email: 'outage-signup@globex.test', password: 'a-good-long-secret' },
+					],
 					['sign-in', '/learn/sign-in', { email: 'learner@globex.test', password: DEMO_PASSWORD }],
 					['forgot', '/learn/forgot', { email: 'learner@globex.test' }],
 				]
@@ -253,7 +308,15 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the database going away under
 					['dashboard', () => learner.get('/learn/dashboard')],
 					['complete', () => learner.post('/learn/course/intro-to-web/entry/what-is-http', { intent: 'complete' })],
 					['deactivate', () => tenantAdmin.post(`/admin/users/${victimId}`, { intent: 'deactivate' })],
-					['sign-up', () => stack.browser(ACME).post('/learn/sign-up', { name: 'New Person', email: 'outage-signup@acme.test', password: 'a-good-long-secret' })],
+					[
+						'sign-up',
+						() =>
+							stack.browser(ACME).post('/learn/sign-up', {
+								name: 'New Person',
+								email: 'outage-signup@acme.test',
+								password: 'a-good-long-secret',
+							}),
+					],
 				]
 				for (const [name, run] of cached) {
 					const res = await run()
@@ -272,7 +335,11 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the database going away under
 			}
 		})
 		expect(lines.some((l) => l.event === 'request/tenant-lookup-failed')).toBe(true)
-		for (const line of lines) expect(internalsIn(JSON.stringify(line)).filter((f) => f.startsWith('secret')), String(line.event)).toEqual([])
+		for (const line of lines)
+			expect(
+				internalsIn(JSON.stringify(line)).filter((f) => f.startsWith('secret')),
+				String(line.event),
+			).toEqual([])
 
 		// Back: the probe recovers within a few seconds, and none of the posts left a trace.
 		const deadline = Date.now() + 10_000
@@ -320,7 +387,8 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the database going away under
 		} finally {
 			await recover()
 			const deadline = Date.now() + 10_000
-			while (Date.now() < deadline && (await learner.get('/learn/dashboard')).status !== 200) await new Promise((r) => setTimeout(r, 200))
+			while (Date.now() < deadline && (await learner.get('/learn/dashboard')).status !== 200)
+				await new Promise((r) => setTimeout(r, 200))
 		}
 	}, 60_000)
 })
@@ -347,17 +415,34 @@ describe.each(DIALECTS)('email provider failures on %s', (dialect) => {
 
 	/** The forgot-password answer for a known and an unknown address, with the port taken out of bodies. */
 	async function forgot(stack: Stack, known: string) {
-		const normalise = (res: TestResponse) => JSON.stringify([res.status, res.headers.location ?? null, res.text.replaceAll(String(stack.port), 'PORT'), res.headers['set-cookie'] ?? null])
+		const normalise = (res: TestResponse) =>
+			JSON.stringify([
+				res.status,
+				res.headers.location ?? null,
+				res.text.replaceAll(String(stack.port), 'PORT'),
+				res.headers['set-cookie'] ?? null,
+			])
 		const a = await stack.browser(ACME).post('/learn/forgot', { email: known })
 		const b = await stack.browser(ACME).post('/learn/forgot', { email: 'nobody-at-all@acme.test' })
 		return { known: normalise(a), unknown: normalise(b), raw: a }
 	}
 
 	async function addUser(stack: Stack, email: string) {
-		await createUser(stack.db, { tenant_id: stack.seeded.tenants.acme.id, email, name: 'Mail Person', role: 'student', password_hash: await hashPassword('a-good-long-secret'), email_verified_at: new Date() })
+		await createUser(stack.db, {
+			tenant_id: stack.seeded.tenants.acme.id,
+			email,
+			name: 'Mail Person',
+			role: 'student',
+			password_hash: await hashPassword('a-good-long-secret'),
+			email_verified_at: new Date(),
+		})
 	}
 
-	async function waitForLog(lines: Array<Record<string, unknown>>, predicate: (l: Record<string, unknown>) => boolean, ms = 8_000) {
+	async function waitForLog(
+		lines: Array<Record<string, unknown>>,
+		predicate: (l: Record<string, unknown>) => boolean,
+		ms = 8_000,
+	) {
 		const deadline = Date.now() + ms
 		while (Date.now() < deadline && !lines.some(predicate)) await new Promise((r) => setTimeout(r, 50))
 		return lines.some(predicate)

@@ -49,11 +49,12 @@ const SCALE = Number(process.env.FUZZ_SCALE ?? 1.3)
 // ---------------------------------------------------------------- generators
 
 /** Lone surrogates replaced (encodeURIComponent refuses them; URLSearchParams does the same replacement). */
-const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+const wellFormed = (s: string) =>
+	s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
 
 const NASTY = [
 	"' or '1'='1",
-	"1; drop table users; --",
+	'1; drop table users; --',
 	"' union select password_hash from users --",
 	"admin@acme.test' --",
 	'" or ""="',
@@ -138,33 +139,153 @@ const hostileString = fc.oneof(
 	{ weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.bigInt(), fc.maxSafeInteger()).map(String) },
 	{ weight: 1, arbitrary: fc.tuple(fc.constantFrom(...NASTY), fc.constantFrom(...NASTY)).map(([a, b]) => a + b) },
 	// oversized, mostly under the 1 MiB body limit so that they reach the route
-	{ weight: 1, arbitrary: fc.tuple(fc.constantFrom('a', 'é', '<', '\u0000', '🙂', "'"), fc.integer({ min: 1_000, max: 60_000 })).map(([c, n]) => c.repeat(n)) },
+	{
+		weight: 1,
+		arbitrary: fc
+			.tuple(fc.constantFrom('a', 'é', '<', '\u0000', '🙂', "'"), fc.integer({ min: 1_000, max: 60_000 }))
+			.map(([c, n]) => c.repeat(n)),
+	},
 )
 
 /** A field value: a string, or an array where a scalar is expected (repeated keys, JSON arrays). */
 type Value = string | string[]
-const hostileValue: fc.Arbitrary<Value> = fc.oneof({ weight: 6, arbitrary: hostileString }, { weight: 1, arbitrary: fc.array(hostileString, { minLength: 2, maxLength: 4 }) })
+const hostileValue: fc.Arbitrary<Value> = fc.oneof(
+	{ weight: 6, arbitrary: hostileString },
+	{ weight: 1, arbitrary: fc.array(hostileString, { minLength: 2, maxLength: 4 }) },
+)
 
 /** Either a plausible value of the field, a hostile one, or nothing. */
 function field(plausible: fc.Arbitrary<string>) {
-	return fc.oneof({ weight: 2, arbitrary: plausible as fc.Arbitrary<Value> }, { weight: 3, arbitrary: hostileValue }, { weight: 1, arbitrary: fc.constant(undefined) })
+	return fc.oneof(
+		{ weight: 2, arbitrary: plausible as fc.Arbitrary<Value> },
+		{ weight: 3, arbitrary: hostileValue },
+		{ weight: 1, arbitrary: fc.constant(undefined) },
+	)
 }
 
-const emailish = fc.oneof(fc.emailAddress(), fc.constantFrom('learner@acme.test', 'nobody@acme.test', 'admin@acme.test', 'victim-0@acme.test', 'root@platform.test'))
-const passwordish = fc.oneof(fc.string({ minLength: 8, maxLength: 40 }), fc.constantFrom(DEMO_PASSWORD, 'a-good-long-secret', 'password'))
+const emailish = fc.oneof(
+	fc.emailAddress(),
+	fc.constantFrom(
+		'learner@acme.test',
+		'nobody@acme.test',
+		'admin@acme.test',
+		'victim-0@acme.test',
+		'root@platform.test',
+	),
+)
+const passwordish = fc.oneof(
+	fc.string({ minLength: 8, maxLength: 40 }),
+	fc.constantFrom(DEMO_PASSWORD, 'a-good-long-secret', 'password'),
+)
 
 /** Path segments: real slugs, hostile strings (encoded), and raw traversal and broken escapes. */
 const segment = fc.oneof(
-	{ weight: 3, arbitrary: fc.constantFrom('intro-to-web', 'advanced-css', 'draft-course', 'retired-course', 'no-such-thing', 'about', 'welcome', 'what-is-http', 'html-forms', 'basics-quiz', 'build-a-form', 'acme-icon', 'http-diagram', 'google', 'github', 'openapi.yaml', '0', '1') },
+	{
+		weight: 3,
+		arbitrary: fc.constantFrom(
+			'intro-to-web',
+			'advanced-css',
+			'draft-course',
+			'retired-course',
+			'no-such-thing',
+			'about',
+			'welcome',
+			'what-is-http',
+			'html-forms',
+			'basics-quiz',
+			'build-a-form',
+			'acme-icon',
+			'http-diagram',
+			'google',
+			'github',
+			'openapi.yaml',
+			'0',
+			'1',
+		),
+	},
 	{ weight: 3, arbitrary: shortString.map((s) => encodeURIComponent(wellFormed(s))) },
-	{ weight: 2, arbitrary: fc.constantFrom('..', '%2e%2e', '..%2f..%2fetc%2fpasswd', '%2F', '%00', '%ZZ', '%', 'a%0d%0aSet-Cookie:%20x=1', '%C0%AE%C0%AE', ';', '~root', '%uff0e', '.%2e', '%252e%252e', 'x'.repeat(2000)) },
+	{
+		weight: 2,
+		arbitrary: fc.constantFrom(
+			'..',
+			'%2e%2e',
+			'..%2f..%2fetc%2fpasswd',
+			'%2F',
+			'%00',
+			'%ZZ',
+			'%',
+			'a%0d%0aSet-Cookie:%20x=1',
+			'%C0%AE%C0%AE',
+			';',
+			'~root',
+			'%uff0e',
+			'.%2e',
+			'%252e%252e',
+			'x'.repeat(2000),
+		),
+	},
 )
 
-const queryValue = fc.oneof(shortString.map((s) => encodeURIComponent(wellFormed(s))), fc.constantFrom('1', '0', '-1', '1e309', '99999999999999999999', '%', '%ZZ', '%00', 'a%0d%0ab', 'https%3A%2F%2Fevil.test', '%2F%2Fevil.test'))
-const QUERY_KEYS = ['q', 'role', 'status', 'page', 'after', 'size', 'callbackUrl', 'notice', 'error', 'preview', 'attempt', 'sent', 'user', 'proof', 'action', 'target', 'actor', 'since', 'before', 'code', 'state', 'locale', 'format', 'saved', 'pageSize']
-const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 8 }).map((s) => encodeURIComponent(wellFormed(s)))), queryValue), { maxLength: 5 }).map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''))
+const queryValue = fc.oneof(
+	shortString.map((s) => encodeURIComponent(wellFormed(s))),
+	fc.constantFrom(
+		'1',
+		'0',
+		'-1',
+		'1e309',
+		'99999999999999999999',
+		'%',
+		'%ZZ',
+		'%00',
+		'a%0d%0ab',
+		'https%3A%2F%2Fevil.test',
+		'%2F%2Fevil.test',
+	),
+)
+const QUERY_KEYS = [
+	'q',
+	'role',
+	'status',
+	'page',
+	'after',
+	'size',
+	'callbackUrl',
+	'notice',
+	'error',
+	'preview',
+	'attempt',
+	'sent',
+	'user',
+	'proof',
+	'action',
+	'target',
+	'actor',
+	'since',
+	'before',
+	'code',
+	'state',
+	'locale',
+	'format',
+	'saved',
+	'pageSize',
+]
+const query = fc
+	.array(
+		fc.tuple(
+			fc.oneof(
+				fc.constantFrom(...QUERY_KEYS),
+				fc.string({ maxLength: 8 }).map((s) => encodeURIComponent(wellFormed(s))),
+			),
+			queryValue,
+		),
+		{ maxLength: 5 },
+	)
+	.map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''))
 
-const headerSafe = fc.oneof(fc.constantFrom('es', 'zh-CN,zh;q=0.9', '*', 'xx-YY', ';q=abc', ',,,', 'en;q=1e309', 'de'.repeat(500)), fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')))
+const headerSafe = fc.oneof(
+	fc.constantFrom('es', 'zh-CN,zh;q=0.9', '*', 'xx-YY', ';q=abc', ',,,', 'en;q=1e309', 'de'.repeat(500)),
+	fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')),
+)
 
 /** How a body is encoded: the route's own encoding most of the time, and every other one too. */
 type Encoding = 'form' | 'json' | 'multipart' | 'multipart-broken' | 'text' | 'none' | 'garbage'
@@ -185,10 +306,19 @@ function encode(encoding: Encoding, fields: Record<string, Value | undefined>, g
 		case 'form':
 			return { type: 'application/x-www-form-urlencoded', body: new URLSearchParams(entries).toString() }
 		case 'json':
-			return { type: 'application/json', body: garbage.length % 5 === 0 ? garbage : JSON.stringify(Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))) }
+			return {
+				type: 'application/json',
+				body:
+					garbage.length % 5 === 0
+						? garbage
+						: JSON.stringify(Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))),
+			}
 		case 'multipart': {
 			const boundary = '----fuzz' + String(garbage.length)
-			const parts = entries.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k.replace(/["\r\n]/g, '')}"\r\n\r\n${v}\r\n`)
+			const parts = entries.map(
+				([k, v]) =>
+					`--${boundary}\r\nContent-Disposition: form-data; name="${k.replace(/["\r\n]/g, '')}"\r\n\r\n${v}\r\n`,
+			)
 			return { type: `multipart/form-data; boundary=${boundary}`, body: `${parts.join('')}--${boundary}--\r\n` }
 		}
 		case 'multipart-broken':
@@ -204,7 +334,16 @@ function encode(encoding: Encoding, fields: Record<string, Value | undefined>, g
 
 // ---------------------------------------------------------------- targets
 
-type Who = 'anon' | 'student' | 'course_admin' | 'tenant_admin' | 'super_admin' | 'super_admin_apex' | 'foreign' | 'forged' | 'disposable'
+type Who =
+	| 'anon'
+	| 'student'
+	| 'course_admin'
+	| 'tenant_admin'
+	| 'super_admin'
+	| 'super_admin_apex'
+	| 'foreign'
+	| 'forged'
+	| 'disposable'
 
 interface Target {
 	name: string
@@ -223,16 +362,43 @@ interface Target {
 
 let victims: User[] = []
 let fuzzTenantId = ''
-const victimId = () => fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 1_000 }).map((i) => victims[i % victims.length].id) }, { weight: 2, arbitrary: segment })
+const victimId = () =>
+	fc.oneof(
+		{ weight: 3, arbitrary: fc.integer({ min: 0, max: 1_000 }).map((i) => victims[i % victims.length].id) },
+		{ weight: 2, arbitrary: segment },
+	)
 
 function intents(...names: string[]) {
-	return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) as fc.Arbitrary<Value> }, { weight: 2, arbitrary: hostileValue }, { weight: 1, arbitrary: fc.constant(undefined) })
+	return fc.oneof(
+		{ weight: 4, arbitrary: fc.constantFrom(...names) as fc.Arbitrary<Value> },
+		{ weight: 2, arbitrary: hostileValue },
+		{ weight: 1, arbitrary: fc.constant(undefined) },
+	)
 }
 
 function targets(): Target[] {
-	const slug = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('intro-to-web', 'advanced-css', 'draft-course', 'retired-course') }, { weight: 2, arbitrary: segment })
-	const entry = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('what-is-http', 'html-forms', 'basics-quiz', 'progressive-enhancement', 'build-a-form') }, { weight: 1, arbitrary: segment })
-	const token = fc.oneof(segment, fc.string({ minLength: 20, maxLength: 60 }).map((s) => encodeURIComponent(wellFormed(s))), fc.uuid())
+	const slug = fc.oneof(
+		{ weight: 3, arbitrary: fc.constantFrom('intro-to-web', 'advanced-css', 'draft-course', 'retired-course') },
+		{ weight: 2, arbitrary: segment },
+	)
+	const entry = fc.oneof(
+		{
+			weight: 3,
+			arbitrary: fc.constantFrom(
+				'what-is-http',
+				'html-forms',
+				'basics-quiz',
+				'progressive-enhancement',
+				'build-a-form',
+			),
+		},
+		{ weight: 1, arbitrary: segment },
+	)
+	const token = fc.oneof(
+		segment,
+		fc.string({ minLength: 20, maxLength: 60 }).map((s) => encodeURIComponent(wellFormed(s))),
+		fc.uuid(),
+	)
 	const admins: Who[] = ['tenant_admin', 'super_admin', 'student', 'course_admin', 'anon', 'forged']
 	const webhookHeaders = fc.oneof(
 		fc.constant({ authorization: `Bearer ${TEST_SECRETS.CMS_WEBHOOK_SECRET}` }),
@@ -240,56 +406,242 @@ function targets(): Target[] {
 		headerSafe.map((s) => ({ authorization: `Bearer ${s}` })),
 		fc.constant({} as Record<string, string>),
 	)
-	const tagish = fc.oneof(fc.constantFrom('course:intro-to-web', 'entry:intro-to-web:what-is-http', 'site:acme.localhost', 'cms:page-hierarchy', 'progress:x', 'user:1', 'site:', 'course:'), shortString)
+	const tagish = fc.oneof(
+		fc.constantFrom(
+			'course:intro-to-web',
+			'entry:intro-to-web:what-is-http',
+			'site:acme.localhost',
+			'cms:page-hierarchy',
+			'progress:x',
+			'user:1',
+			'site:',
+			'course:',
+		),
+		shortString,
+	)
 	const tags = fc.oneof(fc.array(tagish, { maxLength: 5 }) as fc.Arbitrary<Value>, hostileValue)
 	return [
 		// Accounts
-		{ name: 'sign-in', host: ACME, method: 'POST', path: fc.constant('/learn/sign-in'), who: ['anon', 'student', 'forged'], fields: { email: field(emailish), password: field(passwordish), callbackUrl: field(fc.constantFrom('/learn', '//evil.test', 'https://evil.test/x', '/admin')) }, runs: 90 },
-		{ name: 'sign-in (apex)', host: APEX, method: 'POST', path: fc.constant('/learn/sign-in'), who: ['anon'], fields: { email: field(emailish), password: field(passwordish) }, runs: 20 },
-		{ name: 'sign-up', host: ACME, method: 'POST', path: fc.constant('/learn/sign-up'), who: ['anon', 'student'], fields: { name: field(fc.string({ maxLength: 40 })), email: field(emailish), password: field(passwordish) }, runs: 60 },
-		{ name: 'forgot', host: ACME, method: 'POST', path: fc.constant('/learn/forgot'), who: ['anon', 'forged'], fields: { email: field(emailish) }, runs: 50 },
-		{ name: 'magic', host: ACME, method: 'POST', path: fc.constant('/learn/magic'), who: ['anon'], fields: { email: field(emailish) }, runs: 50 },
-		{ name: 'magic (globex: off)', host: 'globex.localhost', method: 'POST', path: fc.constant('/learn/magic'), who: ['anon'], fields: { email: field(emailish) }, runs: 10 },
-		{ name: 'reset/:token', host: ACME, method: 'POST', path: token.map((t) => `/learn/reset/${t}`), who: ['anon', 'student'], fields: { password: field(passwordish), confirm: field(passwordish) }, runs: 50 },
-		{ name: 'account', host: ACME, method: 'POST', path: fc.constant('/learn/account'), who: ['student', 'tenant_admin', 'anon', 'forged'], fields: { intent: intents('change-email'), newEmail: field(emailish) }, runs: 60 },
+		{
+			name: 'sign-in',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/learn/sign-in'),
+			who: ['anon', 'student', 'forged'],
+			fields: {
+				email: field(emailish),
+				password: field(passwordish),
+				callbackUrl: field(fc.constantFrom('/learn', '//evil.test', 'https://evil.test/x', '/admin')),
+			},
+			runs: 90,
+		},
+		{
+			name: 'sign-in (apex)',
+			host: APEX,
+			method: 'POST',
+			path: fc.constant('/learn/sign-in'),
+			who: ['anon'],
+			fields: { email: field(emailish), password: field(passwordish) },
+			runs: 20,
+		},
+		{
+			name: 'sign-up',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/learn/sign-up'),
+			who: ['anon', 'student'],
+			fields: { name: field(fc.string({ maxLength: 40 })), email: field(emailish), password: field(passwordish) },
+			runs: 60,
+		},
+		{
+			name: 'forgot',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/learn/forgot'),
+			who: ['anon', 'forged'],
+			fields: { email: field(emailish) },
+			runs: 50,
+		},
+		{
+			name: 'magic',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/learn/magic'),
+			who: ['anon'],
+			fields: { email: field(emailish) },
+			runs: 50,
+		},
+		{
+			name: 'magic (globex: off)',
+			host: 'globex.localhost',
+			method: 'POST',
+			path: fc.constant('/learn/magic'),
+			who: ['anon'],
+			fields: { email: field(emailish) },
+			runs: 10,
+		},
+		{
+			name: 'reset/:token',
+			host: ACME,
+			method: 'POST',
+			path: token.map((t) => `/learn/reset/${t}`),
+			who: ['anon', 'student'],
+			fields: { password: field(passwordish), confirm: field(passwordish) },
+			runs: 50,
+		},
+		{
+			name: 'account',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/learn/account'),
+			who: ['student', 'tenant_admin', 'anon', 'forged'],
+			fields: { intent: intents('change-email'), newEmail: field(emailish) },
+			runs: 60,
+		},
 		// Signing out everywhere ends every session of the user: each request gets a fresh user of its own.
-		{ name: 'account (sign-out-everywhere)', host: ACME, method: 'POST', path: fc.constant('/learn/account'), who: ['disposable'], fields: { intent: fc.constant('sign-out-everywhere'), newEmail: field(emailish) }, runs: 8 },
-		{ name: 'account/email/:token', host: ACME, method: 'POST', path: token.map((t) => `/learn/account/email/${t}`), who: ['student', 'anon'], fields: { intent: intents('confirm') }, runs: 30 },
-		{ name: 'invite/:token', host: ACME, method: 'POST', path: token.map((t) => `/invite/${t}`), who: ['anon', 'student'], fields: { name: field(fc.string({ maxLength: 30 })), password: field(passwordish) }, runs: 40 },
-		{ name: 'sign-out', host: ACME, method: 'POST', path: fc.constantFrom('/learn/sign-out', '/api/auth/signout'), who: ['disposable', 'anon', 'forged'], fields: { intent: intents('sign-out', 'dashboard') }, runs: 20 },
-		{ name: 'api/auth/:provider', host: ACME, method: 'POST', path: fc.oneof(fc.constantFrom('google', 'github'), segment).map((p) => `/api/auth/${p}`), who: ['anon', 'student'], fields: { callbackUrl: field(fc.constantFrom('/learn', '//evil.test')) }, runs: 30 },
-		{ name: 'api/auth/callback/:provider', host: ACME, method: 'GET', path: fc.tuple(fc.oneof(fc.constantFrom('google', 'github'), segment), query).map(([p, q]) => `/api/auth/callback/${p}${q}`), who: ['anon', 'forged'], runs: 30 },
-		{ name: 'api/test-idp/*', host: ACME, method: 'GET', path: fc.tuple(fc.array(segment, { maxLength: 3 }), query).map(([s, q]) => `/api/test-idp/${s.join('/')}${q}`), who: ['anon'], runs: 15 },
+		{
+			name: 'account (sign-out-everywhere)',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/learn/account'),
+			who: ['disposable'],
+			fields: { intent: fc.constant('sign-out-everywhere'), newEmail: field(emailish) },
+			runs: 8,
+		},
+		{
+			name: 'account/email/:token',
+			host: ACME,
+			method: 'POST',
+			path: token.map((t) => `/learn/account/email/${t}`),
+			who: ['student', 'anon'],
+			fields: { intent: intents('confirm') },
+			runs: 30,
+		},
+		{
+			name: 'invite/:token',
+			host: ACME,
+			method: 'POST',
+			path: token.map((t) => `/invite/${t}`),
+			who: ['anon', 'student'],
+			fields: { name: field(fc.string({ maxLength: 30 })), password: field(passwordish) },
+			runs: 40,
+		},
+		{
+			name: 'sign-out',
+			host: ACME,
+			method: 'POST',
+			path: fc.constantFrom('/learn/sign-out', '/api/auth/signout'),
+			who: ['disposable', 'anon', 'forged'],
+			fields: { intent: intents('sign-out', 'dashboard') },
+			runs: 20,
+		},
+		{
+			name: 'api/auth/:provider',
+			host: ACME,
+			method: 'POST',
+			path: fc.oneof(fc.constantFrom('google', 'github'), segment).map((p) => `/api/auth/${p}`),
+			who: ['anon', 'student'],
+			fields: { callbackUrl: field(fc.constantFrom('/learn', '//evil.test')) },
+			runs: 30,
+		},
+		{
+			name: 'api/auth/callback/:provider',
+			host: ACME,
+			method: 'GET',
+			path: fc
+				.tuple(fc.oneof(fc.constantFrom('google', 'github'), segment), query)
+				.map(([p, q]) => `/api/auth/callback/${p}${q}`),
+			who: ['anon', 'forged'],
+			runs: 30,
+		},
+		{
+			name: 'api/test-idp/*',
+			host: ACME,
+			method: 'GET',
+			path: fc.tuple(fc.array(segment, { maxLength: 3 }), query).map(([s, q]) => `/api/test-idp/${s.join('/')}${q}`),
+			who: ['anon'],
+			runs: 15,
+		},
 		// Learning
-		{ name: 'enroll', host: ACME, method: 'POST', path: slug.map((s) => `/learn/course/${s}/enroll`), who: ['student', 'tenant_admin', 'anon', 'foreign'], fields: { intent: intents('enroll') }, runs: 50 },
+		{
+			name: 'enroll',
+			host: ACME,
+			method: 'POST',
+			path: slug.map((s) => `/learn/course/${s}/enroll`),
+			who: ['student', 'tenant_admin', 'anon', 'foreign'],
+			fields: { intent: intents('enroll') },
+			runs: 50,
+		},
 		{
 			name: 'entry complete / quiz',
 			host: ACME,
 			method: 'POST',
-			path: fc.tuple(slug, entry, fc.constantFrom('', '?preview=1', '?preview=%00')).map(([s, e, q]) => `/learn/course/${s}/entry/${e}${q}`),
+			path: fc
+				.tuple(slug, entry, fc.constantFrom('', '?preview=1', '?preview=%00'))
+				.map(([s, e, q]) => `/learn/course/${s}/entry/${e}${q}`),
 			who: ['student', 'student', 'course_admin', 'tenant_admin', 'anon'],
-			fields: { intent: intents('complete', 'submit-quiz'), 'q:q-method': field(fc.constantFrom('get', 'post', 'head')), 'q:q-nojs': field(fc.constantFrom('true', 'false')), 'q:q-element': field(fc.constantFrom('form', 'input')), 'q:__proto__': field(fc.constant('x')) },
+			fields: {
+				intent: intents('complete', 'submit-quiz'),
+				'q:q-method': field(fc.constantFrom('get', 'post', 'head')),
+				'q:q-nojs': field(fc.constantFrom('true', 'false')),
+				'q:q-element': field(fc.constantFrom('form', 'input')),
+				'q:__proto__': field(fc.constant('x')),
+			},
 			runs: 90,
 		},
 		// Administration
-		{ name: 'admin/users/invite', host: ACME, method: 'POST', path: fc.constant('/admin/users/invite'), who: admins, fields: { email: field(emailish), role: field(fc.constantFrom('student', 'course_admin', 'tenant_admin', 'super_admin')), course_slug: field(fc.constantFrom('intro-to-web', 'draft-course')) }, runs: 60 },
+		{
+			name: 'admin/users/invite',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/admin/users/invite'),
+			who: admins,
+			fields: {
+				email: field(emailish),
+				role: field(fc.constantFrom('student', 'course_admin', 'tenant_admin', 'super_admin')),
+				course_slug: field(fc.constantFrom('intro-to-web', 'draft-course')),
+			},
+			runs: 60,
+		},
 		{
 			name: 'admin/users/:id',
 			host: ACME,
 			method: 'POST',
 			path: victimId().map((id) => `/admin/users/${id}`),
 			who: admins,
-			fields: { intent: intents('change-role', 'deactivate', 'reactivate', 'force-sign-out', 'resend-verification', 'send-reset'), role: field(fc.constantFrom('student', 'course_admin', 'tenant_admin', 'super_admin')) },
+			fields: {
+				intent: intents(
+					'change-role',
+					'deactivate',
+					'reactivate',
+					'force-sign-out',
+					'resend-verification',
+					'send-reset',
+				),
+				role: field(fc.constantFrom('student', 'course_admin', 'tenant_admin', 'super_admin')),
+			},
 			runs: 80,
 		},
-		{ name: 'admin/courses/:slug/settings', host: ACME, method: 'POST', path: slug.map((s) => `/admin/courses/${s}/settings`), who: [...admins, 'course_admin'], fields: { sequential: field(fc.constantFrom('on', 'off')) }, runs: 40 },
+		{
+			name: 'admin/courses/:slug/settings',
+			host: ACME,
+			method: 'POST',
+			path: slug.map((s) => `/admin/courses/${s}/settings`),
+			who: [...admins, 'course_admin'],
+			fields: { sequential: field(fc.constantFrom('on', 'off')) },
+			runs: 40,
+		},
 		{
 			name: 'admin/courses/:slug/admins',
 			host: ACME,
 			method: 'POST',
 			path: slug.map((s) => `/admin/courses/${s}/admins`),
 			who: [...admins, 'course_admin'],
-			fields: { intent: intents('assign', 'revoke'), email: field(fc.oneof(fc.emailAddress(), fc.constantFrom('victim-1@acme.test', 'learner@globex.test'))), userId: field(victimId()) },
+			fields: {
+				intent: intents('assign', 'revoke'),
+				email: field(fc.oneof(fc.emailAddress(), fc.constantFrom('victim-1@acme.test', 'learner@globex.test'))),
+				userId: field(victimId()),
+			},
 			runs: 50,
 		},
 		{
@@ -308,17 +660,73 @@ function targets(): Target[] {
 			},
 			runs: 50,
 		},
-		{ name: 'admin/tenants (tenant host)', host: ACME, method: 'POST', path: fc.constant('/admin/tenants'), who: ['tenant_admin', 'super_admin'], fields: { intent: intents('create', 'status', 'enter'), tenantId: field(fc.uuid()) }, runs: 10 },
-		{ name: 'impersonate start', host: ACME, method: 'POST', path: fc.constant('/api/admin/impersonate/start'), own: 'json', who: ['super_admin', 'tenant_admin', 'student', 'anon', 'forged'], fields: { userId: field(victimId()) }, runs: 50 },
-		{ name: 'impersonate stop', host: ACME, method: 'POST', path: fc.constant('/api/admin/impersonate/stop'), own: 'json', who: ['super_admin', 'student', 'anon', 'forged'], fields: { userId: field(victimId()) }, runs: 30 },
+		{
+			name: 'admin/tenants (tenant host)',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/admin/tenants'),
+			who: ['tenant_admin', 'super_admin'],
+			fields: { intent: intents('create', 'status', 'enter'), tenantId: field(fc.uuid()) },
+			runs: 10,
+		},
+		{
+			name: 'impersonate start',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/api/admin/impersonate/start'),
+			own: 'json',
+			who: ['super_admin', 'tenant_admin', 'student', 'anon', 'forged'],
+			fields: { userId: field(victimId()) },
+			runs: 50,
+		},
+		{
+			name: 'impersonate stop',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/api/admin/impersonate/stop'),
+			own: 'json',
+			who: ['super_admin', 'student', 'anon', 'forged'],
+			fields: { userId: field(victimId()) },
+			runs: 30,
+		},
 		// Route handlers with input
-		{ name: 'api/cms/revalidate', host: ACME, method: 'POST', path: fc.constant('/api/cms/revalidate'), own: 'json', who: ['anon'], fields: { tag: field(tagish), tags: fc.option(tags, { nil: undefined }) }, headers: webhookHeaders, runs: 50 },
-		{ name: 'api/avatar', host: ACME, method: 'GET', path: query.map((q) => `/api/avatar${q}`), who: ['student', 'anon', 'forged', 'foreign'], runs: 25 },
+		{
+			name: 'api/cms/revalidate',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/api/cms/revalidate'),
+			own: 'json',
+			who: ['anon'],
+			fields: { tag: field(tagish), tags: fc.option(tags, { nil: undefined }) },
+			headers: webhookHeaders,
+			runs: 50,
+		},
+		{
+			name: 'api/avatar',
+			host: ACME,
+			method: 'GET',
+			path: query.map((q) => `/api/avatar${q}`),
+			who: ['student', 'anon', 'forged', 'foreign'],
+			runs: 25,
+		},
 		{
 			name: 'markdown',
 			host: ACME,
 			method: 'GET',
-			path: fc.tuple(fc.constantFrom('/api/aeo/markdown/', '/api/aeo/markdown/blog/', '/api/aeo/markdown/learn/course/', '/', '/blog/', '/learn/course/'), segment, fc.boolean()).map(([p, s, md]) => (p.startsWith('/api') ? `${p}${s}` : `${p}${s}${md ? '.md' : ''}`)),
+			path: fc
+				.tuple(
+					fc.constantFrom(
+						'/api/aeo/markdown/',
+						'/api/aeo/markdown/blog/',
+						'/api/aeo/markdown/learn/course/',
+						'/',
+						'/blog/',
+						'/learn/course/',
+					),
+					segment,
+					fc.boolean(),
+				)
+				.map(([p, s, md]) => (p.startsWith('/api') ? `${p}${s}` : `${p}${s}${md ? '.md' : ''}`)),
 			who: ['anon', 'student'],
 			runs: 70,
 		},
@@ -326,33 +734,110 @@ function targets(): Target[] {
 			name: 'assets',
 			host: ACME,
 			method: 'GET',
-			path: fc.tuple(fc.boolean(), slug, segment, fc.boolean()).map(([course, s, a, dl]) => (course ? `/api/cms/courses/${s}/assets/${a}` : `/api/cms/site/assets/${a}`) + (dl ? '/download' : '')),
+			path: fc
+				.tuple(fc.boolean(), slug, segment, fc.boolean())
+				.map(
+					([course, s, a, dl]) =>
+						(course ? `/api/cms/courses/${s}/assets/${a}` : `/api/cms/site/assets/${a}`) + (dl ? '/download' : ''),
+				),
 			who: ['anon'],
 			runs: 50,
 		},
-		{ name: 'discovery files', host: ACME, method: 'GET', path: fc.tuple(fc.constantFrom('/sitemap/', '/admin/api-docs/', '/api/favicon?', '/icon.png?', '/opengraph-image?', '/robots.txt?', '/llms.txt?'), segment).map(([p, s]) => `${p}${s}`), who: ['anon', 'tenant_admin'], runs: 30 },
+		{
+			name: 'discovery files',
+			host: ACME,
+			method: 'GET',
+			path: fc
+				.tuple(
+					fc.constantFrom(
+						'/sitemap/',
+						'/admin/api-docs/',
+						'/api/favicon?',
+						'/icon.png?',
+						'/opengraph-image?',
+						'/robots.txt?',
+						'/llms.txt?',
+					),
+					segment,
+				)
+				.map(([p, s]) => `${p}${s}`),
+			who: ['anon', 'tenant_admin'],
+			runs: 30,
+		},
 		// Pages whose loaders read the URL
 		{
 			name: 'pages with query',
 			host: ACME,
 			method: 'GET',
-			path: fc.tuple(fc.constantFrom('/learn', '/learn/sign-in', '/learn/sign-in/error', '/learn/sign-up', '/learn/dashboard', '/learn/account', '/learn/course/intro-to-web', '/learn/course/intro-to-web/entry/basics-quiz', '/learn/course/intro-to-web/enroll', '/admin', '/admin/users', '/admin/audit', '/admin/courses', '/admin/courses/intro-to-web/dashboard', '/admin/courses/intro-to-web/export', '/admin/users/invite', '/admin/enter', '/blog', '/about', '/learn/sign-out'), query).map(([p, q]) => p + q),
+			path: fc
+				.tuple(
+					fc.constantFrom(
+						'/learn',
+						'/learn/sign-in',
+						'/learn/sign-in/error',
+						'/learn/sign-up',
+						'/learn/dashboard',
+						'/learn/account',
+						'/learn/course/intro-to-web',
+						'/learn/course/intro-to-web/entry/basics-quiz',
+						'/learn/course/intro-to-web/enroll',
+						'/admin',
+						'/admin/users',
+						'/admin/audit',
+						'/admin/courses',
+						'/admin/courses/intro-to-web/dashboard',
+						'/admin/courses/intro-to-web/export',
+						'/admin/users/invite',
+						'/admin/enter',
+						'/blog',
+						'/about',
+						'/learn/sign-out',
+					),
+					query,
+				)
+				.map(([p, q]) => p + q),
 			who: ['anon', 'student', 'course_admin', 'tenant_admin', 'super_admin', 'forged'],
 			runs: 120,
 		},
-		{ name: 'token pages', host: ACME, method: 'GET', path: fc.tuple(fc.constantFrom('/learn/verify/', '/learn/reset/', '/learn/magic/', '/learn/account/email/', '/invite/'), token).map(([p, t]) => p + t), who: ['anon', 'student'], runs: 40 },
-		{ name: 'admin pages with ids', host: ACME, method: 'GET', path: fc.tuple(fc.constantFrom('/admin/users/', '/admin/courses/', '/learn/course/'), segment, fc.constantFrom('', '/dashboard', '/settings', '/admins', '/export', '/entry/x')).map(([p, s, t]) => p + s + t), who: ['tenant_admin', 'course_admin', 'super_admin', 'student'], runs: 40 },
+		{
+			name: 'token pages',
+			host: ACME,
+			method: 'GET',
+			path: fc
+				.tuple(
+					fc.constantFrom('/learn/verify/', '/learn/reset/', '/learn/magic/', '/learn/account/email/', '/invite/'),
+					token,
+				)
+				.map(([p, t]) => p + t),
+			who: ['anon', 'student'],
+			runs: 40,
+		},
+		{
+			name: 'admin pages with ids',
+			host: ACME,
+			method: 'GET',
+			path: fc
+				.tuple(
+					fc.constantFrom('/admin/users/', '/admin/courses/', '/learn/course/'),
+					segment,
+					fc.constantFrom('', '/dashboard', '/settings', '/admins', '/export', '/entry/x'),
+				)
+				.map(([p, s, t]) => p + s + t),
+			who: ['tenant_admin', 'course_admin', 'super_admin', 'student'],
+			runs: 40,
+		},
 	]
 }
-
-
 
 // ---------------------------------------------------------------- checks
 
 const LEAKS: Array<[string, RegExp]> = [
 	['stack trace', /\n\s{2,}at |^\s{4}at /m],
 	// Generated SQL quotes its identifiers (select "id" from "users"); echoed hostile input does not.
-	['SQL', /\b(select|insert into|update|delete from)\b[^<]{0,300}\b(from|values|set|where)\s+"\w+"|syntax error|Failed query|SQLITE_|sqlite|postgres|drizzle|duplicate key|violates [\w ]*constraint/i],
+	[
+		'SQL',
+		/\b(select|insert into|update|delete from)\b[^<]{0,300}\b(from|values|set|where)\s+"\w+"|syntax error|Failed query|SQLITE_|sqlite|postgres|drizzle|duplicate key|violates [\w ]*constraint/i,
+	],
 	['internals', /ECONNREFUSED|ContentUnavailable|TypeError|ZodError|node_modules|\/work\//],
 ]
 
@@ -378,10 +863,12 @@ function envelopeProblem(res: TestResponse): string | null {
 	const extra = Object.keys(o).filter((k) => !['error', 'code', 'issues'].includes(k))
 	if (extra.length) return `extra keys ${extra.join(',')}`
 	if (typeof o.error !== 'string' || !o.error) return 'error is not a string'
-	if (!(ERROR_CODES as readonly string[]).includes(o.code as string)) return `code ${String(o.code)} is not in ERROR_CODES`
+	if (!(ERROR_CODES as readonly string[]).includes(o.code as string))
+		return `code ${String(o.code)} is not in ERROR_CODES`
 	if (o.issues !== undefined) {
 		if (!Array.isArray(o.issues)) return 'issues is not an array'
-		for (const i of o.issues) if (!i || typeof i.message !== 'string' || !Array.isArray(i.path)) return 'malformed issue'
+		for (const i of o.issues)
+			if (!i || typeof i.message !== 'string' || !Array.isArray(i.path)) return 'malformed issue'
 	}
 	return null
 }
@@ -396,7 +883,10 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 	let fiveHundreds = 0
 	let validationChecks = 0
 	const failures: string[] = []
-	const report = () => failures.length ? `${failures.length} failures (FUZZ_SEED=${SEED}):\n${[...new Set(failures)].slice(0, 25).join('\n')}` : ''
+	const report = () =>
+		failures.length
+			? `${failures.length} failures (FUZZ_SEED=${SEED}):\n${[...new Set(failures)].slice(0, 25).join('\n')}`
+			: ''
 	let started = Date.now()
 
 	async function signIn(host: string, email: string) {
@@ -412,7 +902,15 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 		const acme = stack.seeded.tenants.acme.id
 		const hash = await hashPassword(DEMO_PASSWORD)
 		passwordHash = hash
-		const add = (email: string, role: Role) => createUser(stack.db, { tenant_id: acme, email, name: 'Fuzz Person', role, password_hash: hash, email_verified_at: new Date() })
+		const add = (email: string, role: Role) =>
+			createUser(stack.db, {
+				tenant_id: acme,
+				email,
+				name: 'Fuzz Person',
+				role,
+				password_hash: hash,
+				email_verified_at: new Date(),
+			})
 		victims = await Promise.all(Array.from({ length: 8 }, (_, i) => add(`victim-${i}@acme.test`, 'student')))
 		const students = ['learner@acme.test']
 		const admins = ['admin@acme.test']
@@ -436,17 +934,32 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 		const target = new URL(String(enter.headers.location))
 		const onAcme = stack.browser(ACME)
 		const entered = await onAcme.get(target.pathname + target.search)
-		if (!onAcme.jar.has('lms_session')) throw new Error(`could not enter acme as super admin: ${enter.status} ${entered.status}`)
+		if (!onAcme.jar.has('lms_session'))
+			throw new Error(`could not enter acme as super admin: ${enter.status} ${entered.status}`)
 		sessions.set('super_admin', [onAcme.cookieHeader()])
 		// Another tenant's valid session, and forged cookies.
 		sessions.set('foreign', [(await signIn('globex.localhost', 'learner@globex.test')).cookieHeader()])
-		sessions.set('forged', ['lms_session=%', 'lms_session=eyJhbGciOiJub25lIn0.e30.', `lms_session=${'a'.repeat(3000)}`, 'lms_session=x.y; __impersonator_uid=%E0%A4%A', 'lms_locale=zz; lms_session=', 'lms_locale=%C3%A9', 'lms_locale=%', '__impersonator_uid=1; lms_session=1.2.3'])
+		sessions.set('forged', [
+			'lms_session=%',
+			'lms_session=eyJhbGciOiJub25lIn0.e30.',
+			`lms_session=${'a'.repeat(3000)}`,
+			'lms_session=x.y; __impersonator_uid=%E0%A4%A',
+			'lms_locale=zz; lms_session=',
+			'lms_locale=%C3%A9',
+			'lms_locale=%',
+			'__impersonator_uid=1; lms_session=1.2.3',
+		])
 	}, 120_000)
 
 	afterAll(async () => {
 		const seconds = ((Date.now() - started) / 1000).toFixed(1)
-		const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ')
-		console.log(`fuzz (${dialect}): ${requests} requests, ${fiveHundreds} 5xx, ${validationChecks} validation re-renders checked, ${seconds} s, seed ${SEED}; statuses ${byStatus}`)
+		const byStatus = [...statuses]
+			.sort(([a], [b]) => a - b)
+			.map(([s, n]) => `${s}:${n}`)
+			.join(' ')
+		console.log(
+			`fuzz (${dialect}): ${requests} requests, ${fiveHundreds} 5xx, ${validationChecks} validation re-renders checked, ${seconds} s, seed ${SEED}; statuses ${byStatus}`,
+		)
 		await stack?.close()
 	})
 
@@ -456,14 +969,29 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 	async function cookieFor(who: Who) {
 		if (who === 'disposable') {
 			const email = `disposable-${disposables++}@acme.test`
-			await createUser(stack.db, { tenant_id: stack.seeded.tenants.acme.id, email, name: 'Dispo Sable', role: 'student', password_hash: passwordHash, email_verified_at: new Date() })
+			await createUser(stack.db, {
+				tenant_id: stack.seeded.tenants.acme.id,
+				email,
+				name: 'Dispo Sable',
+				role: 'student',
+				password_hash: passwordHash,
+				email_verified_at: new Date(),
+			})
 			return (await signIn(ACME, email)).cookieHeader()
 		}
 		const pool = sessions.get(who)!
 		return pool[rr++ % pool.length]
 	}
 
-	async function send(t: Target, path: string, who: Who, encoding: Encoding | null, fields: Record<string, Value | undefined>, garbage: string, extra: Record<string, string>) {
+	async function send(
+		t: Target,
+		path: string,
+		who: Who,
+		encoding: Encoding | null,
+		fields: Record<string, Value | undefined>,
+		garbage: string,
+		extra: Record<string, string>,
+	) {
 		const headers: Record<string, string> = { origin: `http://${t.host}:${stack.port}`, ...extra }
 		const cookie = await cookieFor(who)
 		if (cookie) headers.cookie = cookie
@@ -491,7 +1019,13 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 		}
 		if (api && res.status >= 400 && !type.startsWith('application/json')) fail(`API error is ${type}`)
 		if (!api && res.status >= 400 && t.method === 'POST' && !type.startsWith('text/html')) fail(`form error is ${type}`)
-		if (type.startsWith('text/') || type.includes('json') || type.includes('xml') || type.includes('yaml') || type === '') {
+		if (
+			type.startsWith('text/') ||
+			type.includes('json') ||
+			type.includes('xml') ||
+			type.includes('yaml') ||
+			type === ''
+		) {
 			const leak = leaksIn(res.text, stack)
 			if (leak) fail(leak)
 		}
@@ -503,7 +1037,8 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 		const location = res.headers.location === undefined ? '' : String(res.headers.location)
 		if (location) {
 			const to = new URL(location, `http://${t.host}:${stack.port}`)
-			if (!/(^|\.)localhost$/.test(to.hostname) || /^\/[/\\]/.test(location)) fail(`redirect off-site: ${location.slice(0, 200)}`)
+			if (!/(^|\.)localhost$/.test(to.hostname) || /^\/[/\\]/.test(location))
+				fail(`redirect off-site: ${location.slice(0, 200)}`)
 		}
 		return res
 	}
@@ -518,14 +1053,34 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 			lanes.map(async (lane, laneIndex) => {
 				for (const t of lane) {
 					const fields = fc.record(t.fields ?? {}, { requiredKeys: [] })
-					const extraFields = fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'intent', 'email', 'q:', 'a[b]', 'tenant_id', 'role'), shortString), hostileValue, { maxKeys: 2 })
+					const extraFields = fc.dictionary(
+						fc.oneof(
+							fc.constantFrom('__proto__', 'constructor', 'intent', 'email', 'q:', 'a[b]', 'tenant_id', 'role'),
+							shortString,
+						),
+						hostileValue,
+						{ maxKeys: 2 },
+					)
 					const encoding = t.method === 'POST' ? encodingFor(t.own ?? 'form') : fc.constant(null)
 					const who = fc.constantFrom(...t.who)
-					const extraHeaders = fc.record({ 'accept-language': headerSafe, accept: fc.constantFrom('application/json', 'text/html', '*/*', '') }, { requiredKeys: [] })
+					const extraHeaders = fc.record(
+						{ 'accept-language': headerSafe, accept: fc.constantFrom('application/json', 'text/html', '*/*', '') },
+						{ requiredKeys: [] },
+					)
 					await fc.assert(
-						fc.asyncProperty(t.path, who, encoding, fields, extraFields, fc.string({ unit: 'binary', maxLength: 200 }), extraHeaders, t.headers ?? fc.constant({}), async (path, w, enc, f, more, garbage, h1, h2) => {
-							await send(t, path, w, enc, { ...f, ...more }, garbage, { ...h1, ...h2 })
-						}),
+						fc.asyncProperty(
+							t.path,
+							who,
+							encoding,
+							fields,
+							extraFields,
+							fc.string({ unit: 'binary', maxLength: 200 }),
+							extraHeaders,
+							t.headers ?? fc.constant({}),
+							async (path, w, enc, f, more, garbage, h1, h2) => {
+								await send(t, path, w, enc, { ...f, ...more }, garbage, { ...h1, ...h2 })
+							},
+						),
 						{ numRuns: Math.round((t.runs ?? 20) * SCALE), seed: SEED + laneIndex, endOnFailure: false },
 					)
 				}
@@ -557,8 +1112,18 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 			if (res.status >= 500 || res.status < 200) failures.push(`${path} ${JSON.stringify(form)} → ${res.status}`)
 		}
 		for (const type of ['application/json', 'text/plain', 'multipart/form-data', undefined]) {
-			const t: Target = { name: 'non-form body', host: ACME, method: 'POST', path: fc.constant('/learn/forgot'), who: ['anon'] }
-			const res = await stack.request(ACME, '/learn/forgot', { method: 'POST', body: '{"email":"a@b.test"}', headers: { origin: `http://${ACME}:${stack.port}`, ...(type ? { 'content-type': type } : {}) } })
+			const t: Target = {
+				name: 'non-form body',
+				host: ACME,
+				method: 'POST',
+				path: fc.constant('/learn/forgot'),
+				who: ['anon'],
+			}
+			const res = await stack.request(ACME, '/learn/forgot', {
+				method: 'POST',
+				body: '{"email":"a@b.test"}',
+				headers: { origin: `http://${ACME}:${stack.port}`, ...(type ? { 'content-type': type } : {}) },
+			})
 			requests++
 			if (res.status !== 400) failures.push(`${t.name} ${type} → ${res.status}`)
 		}
@@ -579,36 +1144,157 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 	it('re-renders each validated form with field errors for invalid input', async () => {
 		failures.length = 0
 		const acme = stack.seeded.tenants.acme.id
-		const invitations = await Promise.all(Array.from({ length: 3 }, (_, i) => createInvitation(stack, { tenantId: acme, email: `invitee-${i}@acme.test`, role: 'student', invitedBy: null })))
+		const invitations = await Promise.all(
+			Array.from({ length: 3 }, (_, i) =>
+				createInvitation(stack, { tenantId: acme, email: `invitee-${i}@acme.test`, role: 'student', invitedBy: null }),
+			),
+		)
 		const resets = await Promise.all(victims.slice(0, 3).map((v) => issueToken(stack.db, v.id, 'password_reset')))
-		const notEmail = fc.oneof(fc.constantFrom(...NASTY.filter((s) => !s.includes('@'))), fc.string({ maxLength: 40 }).filter((s) => !s.includes('@')))
+		const notEmail = fc.oneof(
+			fc.constantFrom(...NASTY.filter((s) => !s.includes('@'))),
+			fc.string({ maxLength: 40 }).filter((s) => !s.includes('@')),
+		)
 		const tooShort = fc.string({ maxLength: 7 })
-		const forms: Array<{ name: string; host: string; path: fc.Arbitrary<string>; who: Who; fields: fc.Arbitrary<Record<string, Value>>; field: string }> = [
-			{ name: 'sign-in', host: ACME, path: fc.constant('/learn/sign-in'), who: 'anon', fields: fc.record({ email: notEmail, password: hostileString }), field: 'email' },
-			{ name: 'sign-up', host: ACME, path: fc.constant('/learn/sign-up'), who: 'anon', fields: fc.record({ name: fc.string(), email: notEmail, password: tooShort }), field: 'email' },
-			{ name: 'forgot', host: ACME, path: fc.constant('/learn/forgot'), who: 'anon', fields: fc.record({ email: notEmail }), field: 'email' },
-			{ name: 'magic', host: ACME, path: fc.constant('/learn/magic'), who: 'anon', fields: fc.record({ email: notEmail }), field: 'email' },
-			{ name: 'reset', host: ACME, path: fc.constantFrom(...resets.map((t) => `/learn/reset/${t}`)), who: 'anon', fields: fc.record({ password: tooShort, confirm: hostileString }), field: 'password' },
-			{ name: 'invite', host: ACME, path: fc.constantFrom(...invitations.map((i) => `/invite/${i.raw}`)), who: 'anon', fields: fc.record({ name: fc.constantFrom('', ' ', '\t'), password: tooShort }), field: 'name' },
-			{ name: 'account', host: ACME, path: fc.constant('/learn/account'), who: 'student', fields: fc.record({ intent: fc.constant('change-email'), newEmail: notEmail }), field: 'newEmail' },
-			{ name: 'admin/users/invite', host: ACME, path: fc.constant('/admin/users/invite'), who: 'tenant_admin', fields: fc.record({ email: notEmail, role: fc.constantFrom('student', 'super_admin', '', 'root') }), field: 'email' },
-			{ name: 'admin/courses/:slug/admins', host: ACME, path: fc.constant('/admin/courses/intro-to-web/admins'), who: 'tenant_admin', fields: fc.record({ intent: fc.constant('assign'), email: notEmail }), field: 'email' },
-			{ name: 'admin/tenants', host: APEX, path: fc.constant('/admin/tenants'), who: 'super_admin_apex', fields: fc.record({ intent: fc.constant('create'), slug: fc.constantFrom('-bad-', 'UPPER CASE', '../x', "a'b", '', 'a'.repeat(64)), name: fc.string() }), field: 'slug' },
-			{ name: 'admin/users/:id role', host: ACME, path: fc.constant('victim'), who: 'tenant_admin', fields: fc.record({ intent: fc.constant('change-role'), role: fc.constantFrom('super_admin', 'root', '', "student' --", 'STUDENT') }), field: 'role' },
+		const forms: Array<{
+			name: string
+			host: string
+			path: fc.Arbitrary<string>
+			who: Who
+			fields: fc.Arbitrary<Record<string, Value>>
+			field: string
+		}> = [
+			{
+				name: 'sign-in',
+				host: ACME,
+				path: fc.constant('/learn/sign-in'),
+				who: 'anon',
+				fields: fc.record({ email: notEmail, password: hostileString }),
+				field: 'email',
+			},
+			{
+				name: 'sign-up',
+				host: ACME,
+				path: fc.constant('/learn/sign-up'),
+				who: 'anon',
+				fields: fc.record({ name: fc.string(), email: notEmail, password: tooShort }),
+				field: 'email',
+			},
+			{
+				name: 'forgot',
+				host: ACME,
+				path: fc.constant('/learn/forgot'),
+				who: 'anon',
+				fields: fc.record({ email: notEmail }),
+				field: 'email',
+			},
+			{
+				name: 'magic',
+				host: ACME,
+				path: fc.constant('/learn/magic'),
+				who: 'anon',
+				fields: fc.record({ email: notEmail }),
+				field: 'email',
+			},
+			{
+				name: 'reset',
+				host: ACME,
+				path: fc.constantFrom(...resets.map((t) => `/learn/reset/${t}`)),
+				who: 'anon',
+				fields: fc.record({ password: tooShort, confirm: hostileString }),
+				field: 'password',
+			},
+			{
+				name: 'invite',
+				host: ACME,
+				path: fc.constantFrom(...invitations.map((i) => `/invite/${i.raw}`)),
+				who: 'anon',
+				fields: fc.record({ name: fc.constantFrom('', ' ', '\t'), password: tooShort }),
+				field: 'name',
+			},
+			{
+				name: 'account',
+				host: ACME,
+				path: fc.constant('/learn/account'),
+				who: 'student',
+				fields: fc.record({ intent: fc.constant('change-email'), newEmail: notEmail }),
+				field: 'newEmail',
+			},
+			{
+				name: 'admin/users/invite',
+				host: ACME,
+				path: fc.constant('/admin/users/invite'),
+				who: 'tenant_admin',
+				fields: fc.record({ email: notEmail, role: fc.constantFrom('student', 'super_admin', '', 'root') }),
+				field: 'email',
+			},
+			{
+				name: 'admin/courses/:slug/admins',
+				host: ACME,
+				path: fc.constant('/admin/courses/intro-to-web/admins'),
+				who: 'tenant_admin',
+				fields: fc.record({ intent: fc.constant('assign'), email: notEmail }),
+				field: 'email',
+			},
+			{
+				name: 'admin/tenants',
+				host: APEX,
+				path: fc.constant('/admin/tenants'),
+				who: 'super_admin_apex',
+				fields: fc.record({
+					intent: fc.constant('create'),
+					slug: fc.constantFrom('-bad-', 'UPPER CASE', '../x', "a'b", '', 'a'.repeat(64)),
+					name: fc.string(),
+				}),
+				field: 'slug',
+			},
+			{
+				name: 'admin/users/:id role',
+				host: ACME,
+				path: fc.constant('victim'),
+				who: 'tenant_admin',
+				fields: fc.record({
+					intent: fc.constant('change-role'),
+					role: fc.constantFrom('super_admin', 'root', '', "student' --", 'STUDENT'),
+				}),
+				field: 'role',
+			},
 		]
 		for (const form of forms) {
 			await fc.assert(
 				fc.asyncProperty(form.path, form.fields, async (path, fields) => {
 					const real = path === 'victim' ? `/admin/users/${victims[7].id}` : path
-					const res = await send({ name: `${form.name} (invalid)`, host: form.host, method: 'POST', path: fc.constant(real), who: [form.who] }, real, form.who, 'form', fields, '', {})
+					const res = await send(
+						{
+							name: `${form.name} (invalid)`,
+							host: form.host,
+							method: 'POST',
+							path: fc.constant(real),
+							who: [form.who],
+						},
+						real,
+						form.who,
+						'form',
+						fields,
+						'',
+						{},
+					)
 					// Rate limits are checked before validation: a 429 carries the form's own message instead.
 					if (res.status === 429) {
 						if (!res.text.includes('Too many attempts')) failures.push(`${form.name}: 429 without the form's message`)
 						return
 					}
-					const fieldError = new RegExp(`aria-invalid="true"[^>]*name="${form.field}"|name="${form.field}"[^>]*aria-invalid="true"`)
-					if (res.status !== 400 || !String(res.headers['content-type']).startsWith('text/html') || !res.text.includes('class="field-error"') || !fieldError.test(res.text)) {
-						failures.push(`${form.name} ${JSON.stringify(fields).slice(0, 120)} → ${res.status}: not re-rendered with a field error on ${form.field}`)
+					const fieldError = new RegExp(
+						`aria-invalid="true"[^>]*name="${form.field}"|name="${form.field}"[^>]*aria-invalid="true"`,
+					)
+					if (
+						res.status !== 400 ||
+						!String(res.headers['content-type']).startsWith('text/html') ||
+						!res.text.includes('class="field-error"') ||
+						!fieldError.test(res.text)
+					) {
+						failures.push(
+							`${form.name} ${JSON.stringify(fields).slice(0, 120)} → ${res.status}: not re-rendered with a field error on ${form.field}`,
+						)
 						return
 					}
 					validationChecks++

@@ -75,7 +75,14 @@ describe.each(DIALECTS)('resolveHost on %s', (dialect) => {
 	})
 
 	it('treats unknown, nested, archived and foreign hosts as unknown', async () => {
-		for (const host of ['nope.localhost', 'a.acme.localhost', 'oldco.localhost', 'acme.example.com', 'localhost.evil', '']) {
+		for (const host of [
+			'nope.localhost',
+			'a.acme.localhost',
+			'oldco.localhost',
+			'acme.example.com',
+			'localhost.evil',
+			'',
+		]) {
 			expect(await slugOf(host), host).toBe('unknown')
 		}
 	})

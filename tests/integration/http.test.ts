@@ -48,7 +48,7 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 		expect(res.text).toContain('Introduction to the Web')
 	})
 
-	it("keeps each tenant to its own content", async () => {
+	it('keeps each tenant to its own content', async () => {
 		const res = await stack.request('globex.localhost', '/learn')
 		expect(res.status).toBe(200)
 		expect(res.text).toContain('Globex onboarding')
@@ -101,7 +101,11 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 
 	it('answers a branded 503 without internals when the content service fails and nothing was cached', async () => {
 		const control = (body: object) =>
-			fetch(`${stack.cms.url}/_control`, { method: 'POST', headers: { 'x-api-key': TEST_SECRETS.CMS_API_UUID }, body: JSON.stringify(body) })
+			fetch(`${stack.cms.url}/_control`, {
+				method: 'POST',
+				headers: { 'x-api-key': TEST_SECRETS.CMS_API_UUID },
+				body: JSON.stringify(body),
+			})
 		await control({ mode: 'error' })
 		try {
 			const res = await stack.request('acme.localhost', '/learn/course/advanced-css')
@@ -130,7 +134,8 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 			const res = await b.get('/learn/dashboard')
 			expect(res.status).toBe(200)
 			const policy = String(res.headers['content-security-policy'])
-			for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "default-src 'self'"]) expect(policy).toContain(directive)
+			for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "default-src 'self'"])
+				expect(policy).toContain(directive)
 			const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)'(;|$)/.exec(policy)?.[1]
 			expect(nonce, policy).toBeTruthy()
 			nonces.add(nonce!)
@@ -150,10 +155,15 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 			const policy = String(res.headers['content-security-policy'])
 			expect(policy).not.toContain('nonce-')
 			expect(res.text).not.toContain('nonce=')
-			const inline = [...res.text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(([, attrs, body]) => !attrs.includes('src=') && body)
+			const inline = [...res.text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+				([, attrs, body]) => !attrs.includes('src=') && body,
+			)
 			const listed = [...policy.matchAll(/'sha256-([^']+)'/g)].map((m) => m[1]).sort()
-			expect(listed).toEqual([...new Set(inline.map(([, , body]) => createHash('sha256').update(body).digest('base64')))].sort())
-			for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) expect(policy).toContain(directive)
+			expect(listed).toEqual(
+				[...new Set(inline.map(([, , body]) => createHash('sha256').update(body).digest('base64')))].sort(),
+			)
+			for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"])
+				expect(policy).toContain(directive)
 		}
 	})
 
@@ -161,20 +171,37 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 		const token = await stack.request('acme.localhost', '/learn/reset/not-a-real-token')
 		expect(token.headers['referrer-policy']).toBe('no-referrer')
 		expect(token.text).not.toMatch(/<meta name="referrer"/)
-		expect((await stack.request('acme.localhost', '/learn')).headers['referrer-policy']).toBe('strict-origin-when-cross-origin')
+		expect((await stack.request('acme.localhost', '/learn')).headers['referrer-policy']).toBe(
+			'strict-origin-when-cross-origin',
+		)
 	})
 
 	it('answers 413 to bodies over 1 MB before reading them: a page for forms, the envelope for the API', async () => {
 		const big = 'x'.repeat(1024 * 1024 + 1)
-		const headers = { 'content-type': 'application/x-www-form-urlencoded', origin: `http://acme.localhost:${stack.port}` }
-		const form = await stack.request('acme.localhost', '/learn/sign-in', { method: 'POST', body: `email=${big}`, headers })
+		const headers = {
+			'content-type': 'application/x-www-form-urlencoded',
+			origin: `http://acme.localhost:${stack.port}`,
+		}
+		const form = await stack.request('acme.localhost', '/learn/sign-in', {
+			method: 'POST',
+			body: `email=${big}`,
+			headers,
+		})
 		expect(form.status).toBe(413)
 		expect(form.text).toContain('Too much data')
-		const api = await stack.request('acme.localhost', '/api/cms/revalidate', { method: 'POST', body: big, headers: { 'content-type': 'application/json' } })
+		const api = await stack.request('acme.localhost', '/api/cms/revalidate', {
+			method: 'POST',
+			body: big,
+			headers: { 'content-type': 'application/json' },
+		})
 		expect(api.status).toBe(413)
 		expect(api.json()).toEqual({ error: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' })
 		// A chunked upload cannot slip past the limit: it is refused outright.
-		const chunked = await stack.request('acme.localhost', '/api/cms/revalidate', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } })
+		const chunked = await stack.request('acme.localhost', '/api/cms/revalidate', {
+			method: 'POST',
+			body: '{}',
+			headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+		})
 		expect(chunked.status).toBe(411)
 	})
 })
@@ -182,9 +209,15 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 describe.each(DIALECTS)('behind a proxy that terminates https, on %s', (dialect) => {
 	it('sends Strict-Transport-Security and a __Host- session cookie with Secure, HttpOnly and SameSite=Lax', async () => {
 		// The proxy's public origin is AUTH_URL (spec: the origin the browser uses); it forwards the host it was asked for.
-		const stack = await startStack(dialect, { AUTH_URL: 'https://localhost', AUTH_TRUST_HOST: 'true', TRUSTED_PROXY_HOPS: '1' })
+		const stack = await startStack(dialect, {
+			AUTH_URL: 'https://localhost',
+			AUTH_TRUST_HOST: 'true',
+			TRUSTED_PROXY_HOPS: '1',
+		})
 		try {
-			const res = await stack.request('acme.localhost', '/learn', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'acme.localhost' } })
+			const res = await stack.request('acme.localhost', '/learn', {
+				headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'acme.localhost' },
+			})
 			expect(res.status).toBe(200)
 			expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains')
 			expect(String(res.headers['set-cookie'] ?? '')).not.toMatch(/lms_session=/)
@@ -192,12 +225,20 @@ describe.each(DIALECTS)('behind a proxy that terminates https, on %s', (dialect)
 			const signIn = await stack.request('acme.localhost', '/learn/sign-in', {
 				method: 'POST',
 				body: new URLSearchParams({ email: 'learner@acme.test', password: DEMO_PASSWORD }).toString(),
-				headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://acme.localhost', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'acme.localhost' },
+				headers: {
+					'content-type': 'application/x-www-form-urlencoded',
+					origin: 'https://acme.localhost',
+					'x-forwarded-proto': 'https',
+					'x-forwarded-host': 'acme.localhost',
+				},
 			})
 			expect(signIn.status).toBe(302)
 			const cookie = [signIn.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('__Host-lms_session='))
 			expect(cookie).toBeTruthy()
-			const attributes = cookie!.split(';').slice(1).map((a) => a.trim().toLowerCase())
+			const attributes = cookie!
+				.split(';')
+				.slice(1)
+				.map((a) => a.trim().toLowerCase())
 			expect(attributes).toEqual(expect.arrayContaining(['path=/', 'httponly', 'secure', 'samesite=lax']))
 			expect(attributes.some((a) => a.startsWith('domain='))).toBe(false)
 		} finally {

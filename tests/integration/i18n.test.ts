@@ -37,7 +37,30 @@ function leaves(messages: object): Map<string, string> {
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
 
 // The same in some languages as in English: the product's name and loanwords.
-const SAME_AS_ENGLISH = new Set(['Open LMS', 'Blog', 'Quiz', 'Page', 'Email', 'Status', 'Slug', 'Total', 'Audit', 'Actions', 'Action', 'Description', 'Module', 'Modules', 'Type', 'Date', 'Score', 'Code', 'Instructions', 'Version', 'Position', 'Dashboard'])
+const SAME_AS_ENGLISH = new Set([
+	'Open LMS',
+	'Blog',
+	'Quiz',
+	'Page',
+	'Email',
+	'Status',
+	'Slug',
+	'Total',
+	'Audit',
+	'Actions',
+	'Action',
+	'Description',
+	'Module',
+	'Modules',
+	'Type',
+	'Date',
+	'Score',
+	'Code',
+	'Instructions',
+	'Version',
+	'Position',
+	'Dashboard',
+])
 
 describe('message catalogues', () => {
 	it.each(LOCALES.filter((l) => l !== 'en'))('%s has every key of English and no other', (locale) => {
@@ -52,7 +75,9 @@ describe('message catalogues', () => {
 
 	it.each(LOCALES.filter((l) => l !== 'en'))('%s is a translation, not a copy of English', (locale) => {
 		const english = leaves(en)
-		const copied = [...leaves(CATALOGUES[locale])].filter(([key, text]) => text === english.get(key) && !SAME_AS_ENGLISH.has(text) && /[a-z]{3}/i.test(text))
+		const copied = [...leaves(CATALOGUES[locale])].filter(
+			([key, text]) => text === english.get(key) && !SAME_AS_ENGLISH.has(text) && /[a-z]{3}/i.test(text),
+		)
 		// A handful of loanwords and names may coincide; whole messages may not.
 		const words = (text: string) => text.replace(/\{\w+\}/g, '').match(/\p{L}{2,}/gu)?.length ?? 0
 		expect(copied.filter(([, text]) => words(text) > 2)).toEqual([])
@@ -61,7 +86,8 @@ describe('message catalogues', () => {
 
 	it.each(LOCALES.filter((l) => l !== 'en'))('%s keeps every placeholder of the English text', (locale) => {
 		const english = leaves(en)
-		for (const [key, text] of leaves(CATALOGUES[locale])) expect(placeholders(text), key).toEqual(placeholders(english.get(key)!))
+		for (const [key, text] of leaves(CATALOGUES[locale]))
+			expect(placeholders(text), key).toEqual(placeholders(english.get(key)!))
 	})
 })
 
@@ -86,7 +112,15 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 	let counter = 0
 	async function learner(locale: Locale) {
 		const email = `polyglot-${dialect}-${++counter}@acme.test`
-		await createUser(stack.db, { tenant_id: acme.id, email, name: `Polyglot ${counter}`, role: 'student', password_hash: passwordHash, email_verified_at: new Date(), locale })
+		await createUser(stack.db, {
+			tenant_id: acme.id,
+			email,
+			name: `Polyglot ${counter}`,
+			role: 'student',
+			password_hash: passwordHash,
+			email_verified_at: new Date(),
+			locale,
+		})
 		const b = stack.browser(ACME)
 		expect((await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })).status).toBe(302)
 		return { b, email }
@@ -108,9 +142,19 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 		const res = await stack.request(ACME, localePath(locale, '/learn'))
 		expect(res.status).toBe(200)
 		expect(lang(res.text)).toBe(locale)
-		for (const text of [m.common.skipToContent, m.common.nav.courses, m.common.nav.signIn, m.common.switcher.label, m.learning.catalogue.title]) expect(has(res.text, text), text).toBe(true)
+		for (const text of [
+			m.common.skipToContent,
+			m.common.nav.courses,
+			m.common.nav.signIn,
+			m.common.switcher.label,
+			m.learning.catalogue.title,
+		])
+			expect(has(res.text, text), text).toBe(true)
 		if (locale !== 'en') expect(has(res.text, en.common.skipToContent)).toBe(false)
-		for (const other of LOCALES) expect(res.text).toContain(`<link rel="alternate" hrefLang="${other}" href="http://${ACME}:${stack.port}${localePath(other, '/learn')}"/>`)
+		for (const other of LOCALES)
+			expect(res.text).toContain(
+				`<link rel="alternate" hrefLang="${other}" href="http://${ACME}:${stack.port}${localePath(other, '/learn')}"/>`,
+			)
 		expect(res.text).toContain(`hrefLang="x-default" href="http://${ACME}:${stack.port}/learn"`)
 	})
 
@@ -121,7 +165,14 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 		const res = await b.get(localePath(locale, ENTRY))
 		expect(res.status).toBe(200)
 		expect(lang(res.text)).toBe(locale)
-		for (const text of [m.common.nav.dashboard, m.common.nav.account, m.common.nav.signOut, m.learning.entry.markComplete, m.learning.entry.navLabel]) expect(has(res.text, text), text).toBe(true)
+		for (const text of [
+			m.common.nav.dashboard,
+			m.common.nav.account,
+			m.common.nav.signOut,
+			m.learning.entry.markComplete,
+			m.learning.entry.navLabel,
+		])
+			expect(has(res.text, text), text).toBe(true)
 		if (locale !== 'en') expect(has(res.text, en.learning.entry.markComplete)).toBe(false)
 		// The same page without the prefix (or another locale's) sends the user to their own.
 		if (locale !== 'en') {
@@ -133,14 +184,33 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 
 	it('negotiates a visitor: prefix, then cookie, then Accept-Language, then en', async () => {
 		expect(lang((await stack.request(ACME, '/learn')).text)).toBe('en')
-		expect(lang((await stack.request(ACME, '/learn', { headers: { 'accept-language': 'de-CH, fr;q=0.8' } })).text)).toBe('de')
-		expect(lang((await stack.request(ACME, '/learn', { headers: { 'accept-language': 'ja, pt-BR;q=0.5' } })).text)).toBe('pt')
-		expect(lang((await stack.request(ACME, '/learn', { headers: { 'accept-language': 'de', cookie: 'lms_locale=zh' } })).text)).toBe('zh')
-		expect(lang((await stack.request(ACME, '/fr/learn', { headers: { 'accept-language': 'de', cookie: 'lms_locale=zh' } })).text)).toBe('fr')
+		expect(
+			lang((await stack.request(ACME, '/learn', { headers: { 'accept-language': 'de-CH, fr;q=0.8' } })).text),
+		).toBe('de')
+		expect(
+			lang((await stack.request(ACME, '/learn', { headers: { 'accept-language': 'ja, pt-BR;q=0.5' } })).text),
+		).toBe('pt')
+		expect(
+			lang(
+				(await stack.request(ACME, '/learn', { headers: { 'accept-language': 'de', cookie: 'lms_locale=zh' } })).text,
+			),
+		).toBe('zh')
+		expect(
+			lang(
+				(await stack.request(ACME, '/fr/learn', { headers: { 'accept-language': 'de', cookie: 'lms_locale=zh' } }))
+					.text,
+			),
+		).toBe('fr')
 	})
 
 	it('keeps static platform paths unprefixed', async () => {
-		for (const path of ['/es/api/health', '/es/robots.txt', '/fr/.well-known/security.txt', '/de/sitemap.xml', '/zh/openapi.yaml']) {
+		for (const path of [
+			'/es/api/health',
+			'/es/robots.txt',
+			'/fr/.well-known/security.txt',
+			'/de/sitemap.xml',
+			'/zh/openapi.yaml',
+		]) {
 			expect((await stack.request(ACME, path)).status, path).toBe(404)
 		}
 		expect((await stack.request(ACME, '/api/health')).status).toBe(200)
@@ -161,11 +231,15 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 		expect(missing.status).toBe(404)
 		expect(has(missing.text, de.common.errors.notFoundTitle)).toBe(true)
 
-		const suspended = await stack.request('initech.localhost', '/learn', { headers: { 'accept-language': 'fr-FR,fr;q=0.9' } })
+		const suspended = await stack.request('initech.localhost', '/learn', {
+			headers: { 'accept-language': 'fr-FR,fr;q=0.9' },
+		})
 		expect(suspended.status).toBe(503)
 		expect(lang(suspended.text)).toBe('fr')
 		expect(has(suspended.text, fr.common.status.suspendedTitle)).toBe(true)
-		expect(has((await stack.request('nowhere.example', '/zh/learn')).text, zh.common.status.siteNotFoundTitle)).toBe(true)
+		expect(has((await stack.request('nowhere.example', '/zh/learn')).text, zh.common.status.siteNotFoundTitle)).toBe(
+			true,
+		)
 	})
 
 	it('says which language content is shown in when it is missing in the page locale', async () => {
@@ -174,7 +248,9 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 		expect(res.status).toBe(200)
 		expect(lang(res.text)).toBe('fr')
 		expect(res.text).toContain('Advanced CSS')
-		expect(has(res.text, fr.common.contentLanguage.replace('{requested}', 'français').replace('{served}', 'anglais'))).toBe(true)
+		expect(
+			has(res.text, fr.common.contentLanguage.replace('{requested}', 'français').replace('{served}', 'anglais')),
+		).toBe(true)
 		expect(res.text).toMatch(/\slang="en"/)
 		const spanish = await stack.request(ACME, '/es/learn/course/advanced-css')
 		expect(spanish.text).toContain('CSS avanzado')
@@ -195,8 +271,11 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 
 	it('the switcher and the account preference update users.locale', async () => {
 		const { b, email } = await learner('en')
-		const localeOf = async () => (await stack.db.orm.select().from(stack.db.t.users).where(eq(stack.db.t.users.email, email)))[0]!.locale
-		expect((await b.post('/learn/locale', { locale: 'pt', redirectTo: '/learn/dashboard' })).headers.location).toBe('/pt/learn/dashboard')
+		const localeOf = async () =>
+			(await stack.db.orm.select().from(stack.db.t.users).where(eq(stack.db.t.users.email, email)))[0]!.locale
+		expect((await b.post('/learn/locale', { locale: 'pt', redirectTo: '/learn/dashboard' })).headers.location).toBe(
+			'/pt/learn/dashboard',
+		)
 		expect(await localeOf()).toBe('pt')
 		const dashboard = await b.get('/pt/learn/dashboard')
 		expect(lang(dashboard.text)).toBe('pt')

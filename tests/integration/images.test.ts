@@ -14,8 +14,12 @@ const GLOBEX = 'globex.localhost'
 const site = (id: string, query = '') => `/api/cms/site/assets/${id}${query}`
 const course = (slug: string, id: string, query = '') => `/api/cms/courses/${slug}/assets/${id}${query}`
 
-const noise = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
-const solid = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } })
+const noise = (width: number, height: number) =>
+	sharp({
+		create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+	})
+const solid = (width: number, height: number, background: string) =>
+	sharp({ create: { width, height, channels: 3, background } })
 
 /** The PNG grown to exactly `size` bytes by a text chunk before IEND (decoders ignore it). */
 function padPng(png: Buffer, size: number) {
@@ -44,7 +48,10 @@ async function content(externalImage: string) {
 	writeFileSync(join(assets, 'changing.jpg'), await noise(1600, 800).jpeg().toBuffer())
 	writeFileSync(join(assets, 'photo.png'), await noise(1500, 750).png().toBuffer())
 	writeFileSync(join(assets, 'photo.webp'), await noise(1000, 600).webp().toBuffer())
-	writeFileSync(join(assets, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="100"><rect width="2000" height="100" fill="#1d4ed8"/></svg>')
+	writeFileSync(
+		join(assets, 'logo.svg'),
+		'<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="100"><rect width="2000" height="100" fill="#1d4ed8"/></svg>',
+	)
 	writeFileSync(join(assets, 'anim.gif'), await noise(1000, 500).gif().toBuffer())
 	writeFileSync(join(assets, 'css.png'), await noise(800, 400).png().toBuffer())
 	writeFileSync(join(assets, 'draft.png'), await noise(800, 400).png().toBuffer())
@@ -57,7 +64,13 @@ async function content(externalImage: string) {
 		{ id: 'logo-svg', file: 'logo.svg', contentType: 'image/svg+xml', filename: 'logo.svg' },
 		{ id: 'anim-gif', file: 'anim.gif', contentType: 'image/gif', filename: 'anim.gif' },
 		{ id: 'css-asset', file: 'css.png', contentType: 'image/png', filename: 'css.png', courseSlug: 'advanced-css' },
-		{ id: 'draft-asset', file: 'draft.png', contentType: 'image/png', filename: 'draft.png', courseSlug: 'draft-course' },
+		{
+			id: 'draft-asset',
+			file: 'draft.png',
+			contentType: 'image/png',
+			filename: 'draft.png',
+			courseSlug: 'draft-course',
+		},
 	)
 	writeFileSync(join(dir, 'acme/assets.json'), JSON.stringify(index))
 	const post = JSON.parse(readFileSync(join(dir, 'acme/blog/welcome.json'), 'utf8'))
@@ -66,7 +79,10 @@ async function content(externalImage: string) {
 
 	const acmeHero = join(assets, 'welcome-hero.png')
 	const globexHero = join(dir, 'globex/assets/welcome-hero.png')
-	writeFileSync(globexHero, padPng(await solid(1200, 630, '#ff0000').png({ palette: true }).toBuffer(), statSync(acmeHero).size))
+	writeFileSync(
+		globexHero,
+		padPng(await solid(1200, 630, '#ff0000').png({ palette: true }).toBuffer(), statSync(acmeHero).size),
+	)
 	const when = new Date('2026-11-01T00:00:00Z')
 	utimesSync(acmeHero, when, when)
 	utimesSync(globexHero, when, when)
@@ -78,7 +94,11 @@ async function content(externalImage: string) {
 
 /** The attributes of each <img> in an HTML page, in order (names in lower case, as HTML compares them). */
 function images(html: string) {
-	return [...html.matchAll(/<img ([^>]*?)\/?>/g)].map((m) => Object.fromEntries([...m[1].matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1].toLowerCase(), a[2].replaceAll('&amp;', '&')])))
+	return [...html.matchAll(/<img ([^>]*?)\/?>/g)].map((m) =>
+		Object.fromEntries(
+			[...m[1].matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1].toLowerCase(), a[2].replaceAll('&amp;', '&')]),
+		),
+	)
 }
 
 describe.each(DIALECTS)('resized images on %s', (dialect) => {
@@ -101,10 +121,15 @@ describe.each(DIALECTS)('resized images on %s', (dialect) => {
 		await new Promise((done) => external?.close(done))
 		if (dir) rmSync(dir, { recursive: true, force: true })
 	})
-	const get = (path: string, headers: Record<string, string> = {}, host = ACME) => stack.request(host, path, { headers })
+	const get = (path: string, headers: Record<string, string> = {}, host = ACME) =>
+		stack.request(host, path, { headers })
 
 	it('resizes JPEG, PNG and WebP to the width asked for, in their own format, ignoring Range', async () => {
-		for (const [id, type, format] of [['photo-jpeg', 'image/jpeg', 'jpeg'], ['photo-png', 'image/png', 'png'], ['photo-webp', 'image/webp', 'webp']] as const) {
+		for (const [id, type, format] of [
+			['photo-jpeg', 'image/jpeg', 'jpeg'],
+			['photo-png', 'image/png', 'png'],
+			['photo-webp', 'image/webp', 'webp'],
+		] as const) {
 			const original = await get(site(id))
 			for (const w of [320, 480, 640, 960]) {
 				const res = await get(site(id, `?w=${w}`), { range: 'bytes=0-99' })
@@ -149,7 +174,10 @@ describe.each(DIALECTS)('resized images on %s', (dialect) => {
 	})
 
 	it('passes SVG and GIF through unchanged', async () => {
-		for (const [id, type] of [['logo-svg', 'image/svg+xml'], ['anim-gif', 'image/gif']]) {
+		for (const [id, type] of [
+			['logo-svg', 'image/svg+xml'],
+			['anim-gif', 'image/gif'],
+		]) {
 			const original = await get(site(id))
 			const res = await get(site(id, '?w=320'))
 			expect(res.status).toBe(200)
@@ -160,7 +188,11 @@ describe.each(DIALECTS)('resized images on %s', (dialect) => {
 
 	it('refuses any other width with 400 and the error envelope', async () => {
 		for (const query of ['?w=', '?w=100', '?w=641', '?w=0640', '?w=abc', '?w=640&w=640', '?w=99999999999999999999']) {
-			for (const path of [site('photo-jpeg', query), course('intro-to-web', 'http-diagram', query), site('logo-svg', query)]) {
+			for (const path of [
+				site('photo-jpeg', query),
+				course('intro-to-web', 'http-diagram', query),
+				site('logo-svg', query),
+			]) {
 				const res = await get(path)
 				expect(res.status, path).toBe(400)
 				expect(res.headers['cache-control']).toBe('no-store')
@@ -181,7 +213,9 @@ describe.each(DIALECTS)('resized images on %s', (dialect) => {
 		}
 		// The original's validator is not the variant's, nor another width's.
 		const original = await get(site('photo-webp'))
-		expect((await get(site('photo-webp', '?w=480'), { 'if-none-match': original.headers.etag as string })).status).toBe(200)
+		expect((await get(site('photo-webp', '?w=480'), { 'if-none-match': original.headers.etag as string })).status).toBe(
+			200,
+		)
 		expect((await get(site('photo-webp', '?w=320'), { 'if-none-match': etag })).status).toBe(200)
 	})
 
@@ -189,7 +223,11 @@ describe.each(DIALECTS)('resized images on %s', (dialect) => {
 		const first = await get(site('photo-jpeg', '?w=960'))
 		const before = { ...stack.cms.stats.byStatus }
 		const second = await get(site('photo-jpeg', '?w=960'))
-		const grew = Object.fromEntries(Object.entries(stack.cms.stats.byStatus).map(([status, n]) => [status, n - (before[status] ?? 0)]).filter(([, n]) => n !== 0))
+		const grew = Object.fromEntries(
+			Object.entries(stack.cms.stats.byStatus)
+				.map(([status, n]) => [status, n - (before[status] ?? 0)])
+				.filter(([, n]) => n !== 0),
+		)
 		expect(grew).toEqual({ '304': 1 })
 		expect(second.body.equals(first.body)).toBe(true)
 		expect(second.headers.etag).toBe(first.headers.etag)
@@ -235,7 +273,9 @@ describe.each(DIALECTS)('resized images on %s', (dialect) => {
 		const globex = await get(site('welcome-hero', '?w=320'), {}, GLOBEX)
 		expect(globex.status).toBe(200)
 		// Same id, same ETag upstream: only the site tells them apart.
-		expect((await get(site('welcome-hero'), {}, GLOBEX)).headers.etag).toBe((await get(site('welcome-hero'))).headers.etag)
+		expect((await get(site('welcome-hero'), {}, GLOBEX)).headers.etag).toBe(
+			(await get(site('welcome-hero'))).headers.etag,
+		)
 		const [red, green] = (await sharp(globex.body).stats()).channels
 		expect({ red: Math.round(red.mean), green: Math.round(green.mean) }).toEqual({ red: 255, green: 0 })
 		expect(globex.body.equals(acme.body)).toBe(false)
@@ -246,12 +286,34 @@ describe.each(DIALECTS)('resized images on %s', (dialect) => {
 		expect(res.status).toBe(200)
 		const [hero, photo, elsewhere, diagram, logo] = images(res.text)
 		const hero$ = site('welcome-hero')
-		expect(hero).toMatchObject({ class: 'hero', src: hero$, width: '1200', height: '630', alt: '', sizes: '(min-width: 60rem) 58rem, calc(100vw - 2rem)', fetchpriority: 'high' })
-		expect(hero.srcset).toBe(`${hero$}?w=320 320w, ${hero$}?w=480 480w, ${hero$}?w=640 640w, ${hero$}?w=960 960w, ${hero$} 1200w`)
+		expect(hero).toMatchObject({
+			class: 'hero',
+			src: hero$,
+			width: '1200',
+			height: '630',
+			alt: '',
+			sizes: '(min-width: 60rem) 58rem, calc(100vw - 2rem)',
+			fetchpriority: 'high',
+		})
+		expect(hero.srcset).toBe(
+			`${hero$}?w=320 320w, ${hero$}?w=480 480w, ${hero$}?w=640 640w, ${hero$}?w=960 960w, ${hero$} 1200w`,
+		)
 		expect(hero.loading).toBeUndefined()
 		const photo$ = site('photo-jpeg')
-		expect(photo).toMatchObject({ src: photo$, width: '2000', height: '1000', loading: 'lazy', decoding: 'async', sizes: '(min-width: 44rem) 42rem, calc(100vw - 2rem)' })
-		expect(photo.srcset).toBe([320, 480, 640, 960, 1280, 1920].map((w) => `${photo$}?w=${w} ${w}w`).concat(`${photo$} 2000w`).join(', '))
+		expect(photo).toMatchObject({
+			src: photo$,
+			width: '2000',
+			height: '1000',
+			loading: 'lazy',
+			decoding: 'async',
+			sizes: '(min-width: 44rem) 42rem, calc(100vw - 2rem)',
+		})
+		expect(photo.srcset).toBe(
+			[320, 480, 640, 960, 1280, 1920]
+				.map((w) => `${photo$}?w=${w} ${w}w`)
+				.concat(`${photo$} 2000w`)
+				.join(', '),
+		)
 		// Not ours, not this scope's (a course asset named from a site post), not resizable: just the src.
 		for (const img of [elsewhere, diagram, logo]) {
 			expect(img.srcset, img.src).toBeUndefined()
@@ -269,7 +331,13 @@ describe.each(DIALECTS)('resized images on %s', (dialect) => {
 		expect(res.status).toBe(200)
 		const [diagram] = images(res.text)
 		const src = course('intro-to-web', 'http-diagram')
-		expect(diagram).toMatchObject({ src, width: '640', height: '320', srcset: `${src}?w=320 320w, ${src}?w=480 480w, ${src} 640w`, loading: 'lazy' })
+		expect(diagram).toMatchObject({
+			src,
+			width: '640',
+			height: '320',
+			srcset: `${src}?w=320 320w, ${src}?w=480 480w, ${src} 640w`,
+			loading: 'lazy',
+		})
 		for (const candidate of diagram.srcset.split(', ')) expect((await b.get(candidate.split(' ')[0])).status).toBe(200)
 	})
 })

@@ -70,16 +70,30 @@ function flattenRoutes(entries: readonly ConfigEntry[], parent = ''): FlatRoute[
 /** Whether a route module exports an action (a POST target), read from its source. */
 function hasAction(file: string) {
 	const source = readFileSync(join('app', file), 'utf8')
-	return /export\s+(async\s+)?function\s+action\b|export\s+const\s+action\b|export\s*\{[^}]*\baction\b[^}]*\}/.test(source)
+	return /export\s+(async\s+)?function\s+action\b|export\s+const\s+action\b|export\s*\{[^}]*\baction\b[^}]*\}/.test(
+		source,
+	)
 }
 
 // ---------------------------------------------------------------------------
 // Roles, hosts and the rules of the expectations table.
 
-const ROLES = ['anonymous', 'student', 'course_admin', 'unassigned_course_admin', 'tenant_admin', 'super_admin'] as const
+const ROLES = [
+	'anonymous',
+	'student',
+	'course_admin',
+	'unassigned_course_admin',
+	'tenant_admin',
+	'super_admin',
+] as const
 type Role = (typeof ROLES)[number]
 /** own: acme.localhost; custom: learn.acme.test (Acme's custom domain); other: globex.localhost; apex: localhost. */
-const HOSTS = { own: 'acme.localhost', custom: 'learn.acme.test', other: 'globex.localhost', apex: 'localhost' } as const
+const HOSTS = {
+	own: 'acme.localhost',
+	custom: 'learn.acme.test',
+	other: 'globex.localhost',
+	apex: 'localhost',
+} as const
 type HostKind = keyof typeof HOSTS
 
 /**
@@ -107,10 +121,18 @@ interface Ctx {
 type Rule = (c: Ctx) => Expectation | number
 const SIGN_IN = { status: 302, location: '/learn/sign-in?callbackUrl=' }
 
-const all = (status: number, location?: string): Rule => () => ({ status, location })
-const tenantOnly = (onTenant: number, onApex = 404): Rule => (c) => (c.tenantHost ? onTenant : onApex)
+const all =
+	(status: number, location?: string): Rule =>
+	() => ({ status, location })
+const tenantOnly =
+	(onTenant: number, onApex = 404): Rule =>
+	(c) =>
+		c.tenantHost ? onTenant : onApex
 /** Needs a session (Authentication 10): visitors go to sign-in. */
-const session = (signedIn: Rule): Rule => (c) => (c.role === 'anonymous' ? SIGN_IN : signedIn(c))
+const session =
+	(signedIn: Rule): Rule =>
+	(c) =>
+		c.role === 'anonymous' ? SIGN_IN : signedIn(c)
 /** /admin pages outside a course: tenant_admin and super_admin; students 403, course_admins 404. */
 const admin = (allowed: Rule): Rule =>
 	session((c) => {
@@ -133,8 +155,10 @@ const superOnly = (allowed: Rule): Rule =>
 		return allowed(c)
 	})
 /** The super_admin on the apex acts platform-wide: the other tenant's record is found there. */
-const onApexPlatform = (status: number, elsewhere: number): Rule => (c) =>
-	c.host === 'apex' && c.role === 'super_admin' ? { status, platform: true } : elsewhere
+const onApexPlatform =
+	(status: number, elsewhere: number): Rule =>
+	(c) =>
+		c.host === 'apex' && c.role === 'super_admin' ? { status, platform: true } : elsewhere
 
 // ---------------------------------------------------------------------------
 // The other tenant's records, substituted into paths and forms.
@@ -160,7 +184,12 @@ interface Foreign {
 	publicMarkers: string[]
 }
 /** This host's own course (for cases that mix an own path with a foreign form field). */
-const OWN_COURSE: Record<HostKind, string> = { own: 'intro-to-web', custom: 'intro-to-web', other: 'globex-onboarding', apex: 'intro-to-web' }
+const OWN_COURSE: Record<HostKind, string> = {
+	own: 'intro-to-web',
+	custom: 'intro-to-web',
+	other: 'globex-onboarding',
+	apex: 'intro-to-web',
+}
 
 interface Variant {
 	form?: Record<string, string>
@@ -190,16 +219,30 @@ const SPEC: Record<string, RouteSpec> = {
 		get: (c) => (c.role === 'anonymous' ? 200 : 302),
 		// The other tenant's user with the right password: no such account on this host (401). A signed-in
 		// user stays who they are: the page's loader sends them to their landing (302) and no session is issued.
-		post: { rule: (c) => (c.role === 'anonymous' ? 401 : 302), variants: (f, c): Variant[] => [{ form: { email: f.pool[c.roleIndex], password: DEMO_PASSWORD } }] },
+		post: {
+			rule: (c) => (c.role === 'anonymous' ? 401 : 302),
+			variants: (f, c): Variant[] => [{ form: { email: f.pool[c.roleIndex], password: DEMO_PASSWORD } }],
+		},
 	},
 	'learn/sign-in/error': { get: all(200) },
 	'learn/sign-up': {
 		get: tenantOnly(200),
 		// Creates an independent account of this tenant (identities are per tenant), never touches the other's.
-		post: { rule: (c) => (c.tenantHost ? { status: 302, location: '/learn/sign-up?notice=check-email' } : 404), variants: (f, c): Variant[] => [{ form: { name: 'Matrix Visitor', email: f.pool[c.roleIndex], password: NEW_PASSWORD } }] },
+		post: {
+			rule: (c) => (c.tenantHost ? { status: 302, location: '/learn/sign-up?notice=check-email' } : 404),
+			variants: (f, c): Variant[] => [
+				{ form: { name: 'Matrix Visitor', email: f.pool[c.roleIndex], password: NEW_PASSWORD } },
+			],
+		},
 	},
 	'learn/verify/:token': { params: (f) => ({ token: f.tokens.email_verify }), get: all(200) },
-	'learn/forgot': { get: all(200), post: { rule: all(302, '/learn/forgot?notice=sent'), variants: (f, c): Variant[] => [{ form: { email: f.pool[c.roleIndex] } }] } },
+	'learn/forgot': {
+		get: all(200),
+		post: {
+			rule: all(302, '/learn/forgot?notice=sent'),
+			variants: (f, c): Variant[] => [{ form: { email: f.pool[c.roleIndex] } }],
+		},
+	},
 	'learn/reset/:token': {
 		params: (f) => ({ token: f.tokens.password_reset }),
 		get: all(200),
@@ -210,7 +253,10 @@ const SPEC: Record<string, RouteSpec> = {
 		// Acme has magic links, Globex has them off; the apex has none.
 		get: (c) => (c.host === 'own' || c.host === 'custom' ? 200 : { status: 302, location: '/learn/sign-in' }),
 		post: {
-			rule: (c) => (c.host === 'own' || c.host === 'custom' ? { status: 302, location: '/learn/magic?notice=sent' } : { status: 302, location: '/learn/sign-in' }),
+			rule: (c) =>
+				c.host === 'own' || c.host === 'custom'
+					? { status: 302, location: '/learn/magic?notice=sent' }
+					: { status: 302, location: '/learn/sign-in' },
 			variants: (f, c): Variant[] => [{ form: { email: f.pool[c.roleIndex] } }],
 		},
 	},
@@ -218,11 +264,19 @@ const SPEC: Record<string, RouteSpec> = {
 	'learn/magic/:token': {
 		params: (f) => ({ token: f.tokens.magic_link }),
 		get: (c) => (c.host === 'own' || c.host === 'custom' ? 200 : { status: 302, location: '/learn/sign-in' }),
-		post: { rule: (c) => (c.host === 'own' || c.host === 'custom' ? 200 : { status: 302, location: '/learn/sign-in' }), variants: (): Variant[] => [{ form: {} }] },
+		post: {
+			rule: (c) => (c.host === 'own' || c.host === 'custom' ? 200 : { status: 302, location: '/learn/sign-in' }),
+			variants: (): Variant[] => [{ form: {} }],
+		},
 	},
 	'learn/account': {
 		get: session(all(200)),
-		post: { rule: session(all(302, '/learn/account?notice=email-sent')), variants: (f): Variant[] => [{ form: { intent: 'change-email', newEmail: f.courseAdminEmail, currentPassword: DEMO_PASSWORD } }] },
+		post: {
+			rule: session(all(302, '/learn/account?notice=email-sent')),
+			variants: (f): Variant[] => [
+				{ form: { intent: 'change-email', newEmail: f.courseAdminEmail, currentPassword: DEMO_PASSWORD } },
+			],
+		},
 	},
 	'learn/account/email/:token': {
 		params: (f) => ({ token: f.tokens.email_change }),
@@ -231,8 +285,14 @@ const SPEC: Record<string, RouteSpec> = {
 		post: { rule: session(all(200)), variants: (): Variant[] => [{ form: {} }] },
 	},
 	// The locale switcher: changes only the signed-in user's own users.locale.
-	'learn/locale': { get: all(302, '/'), post: { rule: all(303, '/learn'), variants: (): Variant[] => [{ form: { locale: 'en', redirectTo: '/learn' } }] } },
-	'learn/sign-out': { get: (c) => (c.role === 'anonymous' ? { status: 302, location: '/' } : 200), post: { rule: all(302, '/'), variants: (): Variant[] => [{ form: {} }] } },
+	'learn/locale': {
+		get: all(302, '/'),
+		post: { rule: all(303, '/learn'), variants: (): Variant[] => [{ form: { locale: 'en', redirectTo: '/learn' } }] },
+	},
+	'learn/sign-out': {
+		get: (c) => (c.role === 'anonymous' ? { status: 302, location: '/' } : 200),
+		post: { rule: all(302, '/'), variants: (): Variant[] => [{ form: {} }] },
+	},
 	'invite/:token': {
 		params: (f) => ({ token: f.invite }),
 		get: all(200),
@@ -243,11 +303,21 @@ const SPEC: Record<string, RouteSpec> = {
 	// Learning: the other tenant's course does not exist here.
 	'learn/dashboard': { get: session(all(200)) },
 	'learn/course/:slug': { params: (f) => ({ slug: f.course }), get: all(404) },
-	'learn/course/:slug/enroll': { params: (f) => ({ slug: f.course }), get: session(all(404)), post: { rule: session(all(404)), variants: (): Variant[] => [{ form: {} }] } },
+	'learn/course/:slug/enroll': {
+		params: (f) => ({ slug: f.course }),
+		get: session(all(404)),
+		post: { rule: session(all(404)), variants: (): Variant[] => [{ form: {} }] },
+	},
 	'learn/course/:slug/entry/:entrySlug': {
 		params: (f) => ({ slug: f.course, entrySlug: f.entry }),
 		get: session(all(404)),
-		post: { rule: session(all(404)), variants: (): Variant[] => [{ form: { intent: 'complete' } }, { form: { intent: 'submit-quiz', 'q:q-method': 'post' } }] },
+		post: {
+			rule: session(all(404)),
+			variants: (): Variant[] => [
+				{ form: { intent: 'complete' } },
+				{ form: { intent: 'submit-quiz', 'q:q-method': 'post' } },
+			],
+		},
 	},
 
 	// Administration
@@ -256,7 +326,12 @@ const SPEC: Record<string, RouteSpec> = {
 	'admin/users/invite': {
 		get: admin(tenantOnly(200)),
 		// Inviting an address is this tenant's business; the other tenant's course is not a course here.
-		post: { rule: admin(tenantOnly(400)), variants: (f, c): Variant[] => [{ form: { email: f.pool[c.roleIndex], role: 'course_admin', course_slug: f.course } }] },
+		post: {
+			rule: admin(tenantOnly(400)),
+			variants: (f, c): Variant[] => [
+				{ form: { email: f.pool[c.roleIndex], role: 'course_admin', course_slug: f.course } },
+			],
+		},
 	},
 	'admin/users/:id': {
 		params: (f) => ({ id: f.studentId }),
@@ -289,8 +364,17 @@ const SPEC: Record<string, RouteSpec> = {
 				{ form: { intent: 'revoke', userId: f.courseAdminId } },
 				{ form: { intent: 'assign', email: f.courseAdminEmail } },
 				// This host's own course with the other tenant's course admin: not found here.
-				{ label: 'own course', params: { slug: OWN_COURSE[c.host] }, form: { intent: 'revoke', userId: f.courseAdminId } },
-				{ label: 'own course', params: { slug: OWN_COURSE[c.host] }, form: { intent: 'assign', email: f.courseAdminEmail }, rule: admin(tenantOnly(400, 404)) },
+				{
+					label: 'own course',
+					params: { slug: OWN_COURSE[c.host] },
+					form: { intent: 'revoke', userId: f.courseAdminId },
+				},
+				{
+					label: 'own course',
+					params: { slug: OWN_COURSE[c.host] },
+					form: { intent: 'assign', email: f.courseAdminEmail },
+					rule: admin(tenantOnly(400, 404)),
+				},
 			],
 		},
 	},
@@ -303,11 +387,18 @@ const SPEC: Record<string, RouteSpec> = {
 		post: {
 			rule: superOnly(() => ({ status: 302, location: '/admin/tenants', platform: true })),
 			// The super_admin's own case re-activates an active tenant (a no-op), the others try to suspend it.
-			variants: (f, c): Variant[] => [{ form: { intent: 'status', tenantId: f.tenant.id, status: c.role === 'super_admin' ? 'active' : 'suspended' } }],
+			variants: (f, c): Variant[] => [
+				{
+					form: { intent: 'status', tenantId: f.tenant.id, status: c.role === 'super_admin' ? 'active' : 'suspended' },
+				},
+			],
 		},
 	},
 	// The tenant override with a proof for the other tenant (or none): 404 for everyone.
-	'admin/enter': { query: (f) => `?user=${f.studentId}&proof=${encodeURIComponent(`enter-${f.tenant.id}.${Date.now()}.forged`)}`, get: all(404) },
+	'admin/enter': {
+		query: (f) => `?user=${f.studentId}&proof=${encodeURIComponent(`enter-${f.tenant.id}.${Date.now()}.forged`)}`,
+		get: all(404),
+	},
 	'api/admin/impersonate/start': {
 		get: all(405),
 		post: {
@@ -315,20 +406,41 @@ const SPEC: Record<string, RouteSpec> = {
 			variants: (f): Variant[] => [{ form: { userId: f.studentId } }],
 		},
 	},
-	'api/admin/impersonate/stop': { get: all(405), post: { rule: (c) => (c.role === 'anonymous' ? 401 : 403), variants: (f): Variant[] => [{ form: { userId: f.studentId } }] } },
+	'api/admin/impersonate/stop': {
+		get: all(405),
+		post: {
+			rule: (c) => (c.role === 'anonymous' ? 401 : 403),
+			variants: (f): Variant[] => [{ form: { userId: f.studentId } }],
+		},
+	},
 
 	// Authentication transport and the user's picture
-	'api/auth/signout': { get: all(302, '/learn/sign-out'), post: { rule: all(302, '/learn/sign-out'), variants: (): Variant[] => [{ form: {} }] } },
-	'api/auth/callback/:provider': { params: () => ({ provider: 'google' }), get: (c) => ({ status: 302, location: c.tenantHost ? '/learn/sign-in/error' : '/learn/sign-in/error?error=oauth_tenant_unknown' }) },
+	'api/auth/signout': {
+		get: all(302, '/learn/sign-out'),
+		post: { rule: all(302, '/learn/sign-out'), variants: (): Variant[] => [{ form: {} }] },
+	},
+	'api/auth/callback/:provider': {
+		params: () => ({ provider: 'google' }),
+		get: (c) => ({
+			status: 302,
+			location: c.tenantHost ? '/learn/sign-in/error' : '/learn/sign-in/error?error=oauth_tenant_unknown',
+		}),
+	},
 	'api/auth/:provider': {
 		params: () => ({ provider: 'google' }),
 		get: all(302, '/learn/sign-in'),
-		post: { rule: (c) => (c.tenantHost ? 302 : { status: 302, location: '/learn/sign-in/error?error=oauth_tenant_unknown' }), variants: (): Variant[] => [{ form: { callbackUrl: '/learn/dashboard' } }] },
+		post: {
+			rule: (c) => (c.tenantHost ? 302 : { status: 302, location: '/learn/sign-in/error?error=oauth_tenant_unknown' }),
+			variants: (): Variant[] => [{ form: { callbackUrl: '/learn/dashboard' } }],
+		},
 	},
 	'api/test-idp/*': {
 		params: () => ({ '*': 'google/userinfo' }),
 		get: all(401),
-		post: { rule: all(401), variants: (): Variant[] => [{ params: { '*': 'google/token' }, form: { client_id: 'forged', code: 'forged' } }] },
+		post: {
+			rule: all(401),
+			variants: (): Variant[] => [{ params: { '*': 'google/token' }, form: { client_id: 'forged', code: 'forged' } }],
+		},
 	},
 	'api/avatar': { get: (c) => (c.role === 'anonymous' ? 401 : 200) },
 
@@ -358,8 +470,14 @@ const SPEC: Record<string, RouteSpec> = {
 		get: all(405),
 		post: { rule: all(401), variants: (f): Variant[] => [{ form: { tag: `progress:${f.studentId}` } }] },
 	},
-	'api/cms/courses/:courseSlug/assets/:assetId': { params: (f) => ({ courseSlug: f.course, assetId: f.courseAsset }), get: all(404) },
-	'api/cms/courses/:courseSlug/assets/:assetId/download': { params: (f) => ({ courseSlug: f.course, assetId: f.courseAsset }), get: all(404) },
+	'api/cms/courses/:courseSlug/assets/:assetId': {
+		params: (f) => ({ courseSlug: f.course, assetId: f.courseAsset }),
+		get: all(404),
+	},
+	'api/cms/courses/:courseSlug/assets/:assetId/download': {
+		params: (f) => ({ courseSlug: f.course, assetId: f.courseAsset }),
+		get: all(404),
+	},
 	'api/cms/site/assets/:assetId': { params: (f) => ({ assetId: f.siteAsset }), get: all(404) },
 	'api/cms/site/assets/:assetId/download': { params: (f) => ({ assetId: f.siteAsset }), get: all(404) },
 
@@ -410,11 +528,29 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 		contentDir = mkdtempSync(join(tmpdir(), 'lms-isolation-cms-'))
 		cpSync('cms/content', contentDir, { recursive: true })
 		const doc = (slug: string, title: string, extra: Record<string, unknown>) =>
-			JSON.stringify({ slug, status: 'published', updatedAt: '2026-10-01T09:00:00.000Z', title: { en: title }, body: { en: `# ${title}\n\nGlobex internal handbook text.` }, ...extra })
+			JSON.stringify({
+				slug,
+				status: 'published',
+				updatedAt: '2026-10-01T09:00:00.000Z',
+				title: { en: title },
+				body: { en: `# ${title}\n\nGlobex internal handbook text.` },
+				...extra,
+			})
 		mkdirSync(join(contentDir, 'globex/pages'), { recursive: true })
 		mkdirSync(join(contentDir, 'globex/blog'), { recursive: true })
-		writeFileSync(join(contentDir, 'globex/pages/globex-handbook.json'), doc('globex-handbook', 'Globex Handbook Page', { listed: true, parent: null, order: 1 }))
-		writeFileSync(join(contentDir, 'globex/blog/globex-news.json'), doc('globex-news', 'Globex Quarterly News', { publishedAt: '2026-10-01T09:00:00.000Z', author: 'Globex', hero: null, excerpt: { en: 'News.' } }))
+		writeFileSync(
+			join(contentDir, 'globex/pages/globex-handbook.json'),
+			doc('globex-handbook', 'Globex Handbook Page', { listed: true, parent: null, order: 1 }),
+		)
+		writeFileSync(
+			join(contentDir, 'globex/blog/globex-news.json'),
+			doc('globex-news', 'Globex Quarterly News', {
+				publishedAt: '2026-10-01T09:00:00.000Z',
+				author: 'Globex',
+				hero: null,
+				excerpt: { en: 'News.' },
+			}),
+		)
 		stack = await startStack(dialect, {}, { cmsContentDir: contentDir })
 	})
 	afterAll(async () => {
@@ -437,257 +573,413 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 		expect(ruleWithoutPost, 'POST expectations for routes without an action').toEqual([])
 	})
 
-	it('keeps every tenant to itself: no cross-tenant reads or writes, statuses per spec', { timeout: 240_000 }, async () => {
-		const { db } = stack
-		const t = db.t
-		const passwordHash = await hashPassword(DEMO_PASSWORD)
-		const tenants = stack.seeded.tenants
-		const u = (key: string) => stack.seeded.users[key]
+	it(
+		'keeps every tenant to itself: no cross-tenant reads or writes, statuses per spec',
+		{ timeout: 240_000 },
+		async () => {
+			const { db } = stack
+			const t = db.t
+			const passwordHash = await hashPassword(DEMO_PASSWORD)
+			const tenants = stack.seeded.tenants
+			const u = (key: string) => stack.seeded.users[key]
 
-		let n = 0
-		const person = (tenant: Tenant, role: 'student' | 'course_admin' | 'tenant_admin', label: string) =>
-			createUser(db, { tenant_id: tenant.id, email: `iso-${label}-${++n}@${tenant.slug}.test`, name: `${label} Person ${n} of ${tenant.name}`, role, password_hash: passwordHash, email_verified_at: new Date() }) as Promise<User>
+			let n = 0
+			const person = (tenant: Tenant, role: 'student' | 'course_admin' | 'tenant_admin', label: string) =>
+				createUser(db, {
+					tenant_id: tenant.id,
+					email: `iso-${label}-${++n}@${tenant.slug}.test`,
+					name: `${label} Person ${n} of ${tenant.name}`,
+					role,
+					password_hash: passwordHash,
+					email_verified_at: new Date(),
+				}) as Promise<User>
 
-		/** Records of `tenant` that the matrix substitutes on other tenants' hosts. */
-		async function foreignRecords(tenant: Tenant, data: { student: User; course: string; entry: string; page: string; post: string; siteAsset: string; courseAsset: string; courseAdmin: User; staff: User[] }): Promise<Foreign> {
-			const scope = { tenantId: tenant.id, userId: data.student.id }
-			await putEnrollment(db, scope, data.course, 'active')
-			await markEntryCompleteRow(db, scope, data.course, data.entry, new Date('2026-10-02T10:00:00Z'))
-			await recordAttempt(db, scope, data.course, data.entry, 3, { score: 50, passed: false, answers: { q: 'a' }, feedback: [] })
-			await writeAudit(db, { actorUserId: data.staff[0].id, action: 'matrix.seeded', targetKind: 'user', targetId: data.student.id, tenantId: tenant.id })
-			const pool: User[] = []
-			for (let i = 0; i < ROLES.length; i++) pool.push(await person(tenant, 'student', 'pool'))
-			const invite = await createInvitation({ db }, { tenantId: tenant.id, email: `iso-invitee@${tenant.slug}.test`, role: 'tenant_admin', invitedBy: data.staff[0].id })
-			return {
-				tenant,
-				studentId: data.student.id,
-				courseAdminId: data.courseAdmin.id,
-				courseAdminEmail: data.courseAdmin.email,
-				course: data.course,
-				entry: data.entry,
-				page: data.page,
-				post: data.post,
-				siteAsset: data.siteAsset,
-				courseAsset: data.courseAsset,
-				tokens: {
-					email_verify: await issueToken(db, data.student.id, 'email_verify'),
-					password_reset: await issueToken(db, data.student.id, 'password_reset'),
-					magic_link: await issueToken(db, data.student.id, 'magic_link'),
-					email_change: await issueToken(db, data.student.id, 'email_change', { payload: `iso-new-address@${tenant.slug}.test` }),
+			/** Records of `tenant` that the matrix substitutes on other tenants' hosts. */
+			async function foreignRecords(
+				tenant: Tenant,
+				data: {
+					student: User
+					course: string
+					entry: string
+					page: string
+					post: string
+					siteAsset: string
+					courseAsset: string
+					courseAdmin: User
+					staff: User[]
 				},
-				invite: invite.raw,
-				pool: pool.map((p) => p.email),
-				privateMarkers: [data.student, data.courseAdmin, ...data.staff, ...pool].flatMap((p) => [p.name]).concat([data.student.email, data.courseAdmin.email, ...data.staff.map((s) => s.email), `iso-invitee@${tenant.slug}.test`, `iso-new-address@${tenant.slug}.test`]),
-				publicMarkers: [],
+			): Promise<Foreign> {
+				const scope = { tenantId: tenant.id, userId: data.student.id }
+				await putEnrollment(db, scope, data.course, 'active')
+				await markEntryCompleteRow(db, scope, data.course, data.entry, new Date('2026-10-02T10:00:00Z'))
+				await recordAttempt(db, scope, data.course, data.entry, 3, {
+					score: 50,
+					passed: false,
+					answers: { q: 'a' },
+					feedback: [],
+				})
+				await writeAudit(db, {
+					actorUserId: data.staff[0].id,
+					action: 'matrix.seeded',
+					targetKind: 'user',
+					targetId: data.student.id,
+					tenantId: tenant.id,
+				})
+				const pool: User[] = []
+				for (let i = 0; i < ROLES.length; i++) pool.push(await person(tenant, 'student', 'pool'))
+				const invite = await createInvitation(
+					{ db },
+					{
+						tenantId: tenant.id,
+						email: `iso-invitee@${tenant.slug}.test`,
+						role: 'tenant_admin',
+						invitedBy: data.staff[0].id,
+					},
+				)
+				return {
+					tenant,
+					studentId: data.student.id,
+					courseAdminId: data.courseAdmin.id,
+					courseAdminEmail: data.courseAdmin.email,
+					course: data.course,
+					entry: data.entry,
+					page: data.page,
+					post: data.post,
+					siteAsset: data.siteAsset,
+					courseAsset: data.courseAsset,
+					tokens: {
+						email_verify: await issueToken(db, data.student.id, 'email_verify'),
+						password_reset: await issueToken(db, data.student.id, 'password_reset'),
+						magic_link: await issueToken(db, data.student.id, 'magic_link'),
+						email_change: await issueToken(db, data.student.id, 'email_change', {
+							payload: `iso-new-address@${tenant.slug}.test`,
+						}),
+					},
+					invite: invite.raw,
+					pool: pool.map((p) => p.email),
+					privateMarkers: [data.student, data.courseAdmin, ...data.staff, ...pool]
+						.flatMap((p) => [p.name])
+						.concat([
+							data.student.email,
+							data.courseAdmin.email,
+							...data.staff.map((s) => s.email),
+							`iso-invitee@${tenant.slug}.test`,
+							`iso-new-address@${tenant.slug}.test`,
+						]),
+					publicMarkers: [],
+				}
 			}
-		}
 
-		// Globex: the other tenant for Acme's hosts and the apex.
-		const globexAuthor = await person(tenants.globex, 'course_admin', 'author')
-		await assignCourseAdmin(db, { tenantId: tenants.globex.id, userId: globexAuthor.id }, 'globex-onboarding', u('globex:admin@globex.test').id)
-		const globexF = await foreignRecords(tenants.globex, {
-			student: u('globex:learner@globex.test'),
-			course: 'globex-onboarding',
-			entry: 'welcome-to-globex',
-			page: 'globex-handbook',
-			post: 'globex-news',
-			siteAsset: 'globex-icon',
-			courseAsset: 'globex-icon',
-			courseAdmin: globexAuthor,
-			staff: [u('globex:admin@globex.test')],
-		})
-		globexF.publicMarkers = ['Globex onboarding', 'Welcome to Globex', 'Globex Handbook Page', 'Globex Quarterly News', 'Globex internal handbook text']
-		// Acme: the other tenant on Globex's host.
-		const acmeF = await foreignRecords(tenants.acme, {
-			student: u('acme:newbie@acme.test'),
-			course: 'intro-to-web',
-			entry: 'what-is-http',
-			page: 'about',
-			post: 'welcome',
-			siteAsset: 'acme-icon',
-			courseAsset: 'http-diagram',
-			courseAdmin: u('acme:author@acme.test'),
-			staff: [u('acme:admin@acme.test'), u('acme:learner@acme.test')],
-		})
-		acmeF.publicMarkers = ['Introduction to the Web', 'What is HTTP', 'About Acme Academy', 'Welcome to Acme Academy']
-		const FOREIGN: Record<HostKind, Foreign> = { own: globexF, custom: globexF, apex: globexF, other: acmeF }
-
-		// Sessions: one sign-in per role and host (the Acme roles' acme.localhost cookie is replayed on the other hosts).
-		async function signIn(host: string, email: string) {
-			const b = stack.browser(host)
-			const res = await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
-			expect(res.status, `sign-in ${email} on ${host}`).toBe(302)
-			return b.cookieHeader()
-		}
-		const unassigned = await person(tenants.acme, 'course_admin', 'unassigned')
-		const acmeEmail: Record<Exclude<Role, 'anonymous' | 'super_admin'>, string> = {
-			student: 'learner@acme.test',
-			course_admin: 'author@acme.test',
-			unassigned_course_admin: unassigned.email,
-			tenant_admin: 'admin@acme.test',
-		}
-		const apexCookie = await signIn(HOSTS.apex, 'root@platform.test')
-		async function enter(tenant: Tenant, host: string) {
-			const res = await stack.request(HOSTS.apex, '/admin/tenants', {
-				method: 'POST',
-				body: new URLSearchParams({ intent: 'enter', tenantId: tenant.id }).toString(),
-				headers: { cookie: apexCookie, origin: `http://${HOSTS.apex}:${stack.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+			// Globex: the other tenant for Acme's hosts and the apex.
+			const globexAuthor = await person(tenants.globex, 'course_admin', 'author')
+			await assignCourseAdmin(
+				db,
+				{ tenantId: tenants.globex.id, userId: globexAuthor.id },
+				'globex-onboarding',
+				u('globex:admin@globex.test').id,
+			)
+			const globexF = await foreignRecords(tenants.globex, {
+				student: u('globex:learner@globex.test'),
+				course: 'globex-onboarding',
+				entry: 'welcome-to-globex',
+				page: 'globex-handbook',
+				post: 'globex-news',
+				siteAsset: 'globex-icon',
+				courseAsset: 'globex-icon',
+				courseAdmin: globexAuthor,
+				staff: [u('globex:admin@globex.test')],
 			})
-			expect(res.status).toBe(302)
-			const url = new URL(String(res.headers.location))
-			const b = stack.browser(host)
-			expect((await b.get(`${url.pathname}${url.search}`)).headers.location).toBe('/admin')
-			return b.cookieHeader()
-		}
-		const cookies = {} as Record<Role, Record<HostKind, string>>
-		cookies.anonymous = { own: '', custom: '', other: '', apex: '' }
-		for (const [role, email] of Object.entries(acmeEmail) as Array<[Role, string]>) {
-			const own = await signIn(HOSTS.own, email)
-			cookies[role] = { own, custom: await signIn(HOSTS.custom, email), other: own, apex: own }
-		}
-		cookies.super_admin = { apex: apexCookie, own: await enter(tenants.acme, HOSTS.own), custom: await enter(tenants.acme, HOSTS.custom), other: await enter(tenants.globex, HOSTS.other) }
+			globexF.publicMarkers = [
+				'Globex onboarding',
+				'Welcome to Globex',
+				'Globex Handbook Page',
+				'Globex Quarterly News',
+				'Globex internal handbook text',
+			]
+			// Acme: the other tenant on Globex's host.
+			const acmeF = await foreignRecords(tenants.acme, {
+				student: u('acme:newbie@acme.test'),
+				course: 'intro-to-web',
+				entry: 'what-is-http',
+				page: 'about',
+				post: 'welcome',
+				siteAsset: 'acme-icon',
+				courseAsset: 'http-diagram',
+				courseAdmin: u('acme:author@acme.test'),
+				staff: [u('acme:admin@acme.test'), u('acme:learner@acme.test')],
+			})
+			acmeF.publicMarkers = ['Introduction to the Web', 'What is HTTP', 'About Acme Academy', 'Welcome to Acme Academy']
+			const FOREIGN: Record<HostKind, Foreign> = { own: globexF, custom: globexF, apex: globexF, other: acmeF }
 
-		// The cases, generated from the route table and the rules.
-		const flat = matrixRoutes()
-		const cases: Case[] = []
-		for (const route of flat) {
-			const spec = SPEC[route.pattern]
-			for (const host of Object.keys(HOSTS) as HostKind[]) {
-				const foreign = FOREIGN[host]
-				for (const [roleIndex, role] of ROLES.entries()) {
-					const effective = effectiveRole(role, host)
-					const ctx: Ctx = { role: effective, host, tenantHost: host !== 'apex' }
-					const norm = (e: Expectation | number): Expectation => (typeof e === 'number' ? { status: e } : e)
-					const params = spec.params?.(foreign, ctx) ?? {}
-					const base = { route: route.pattern, host, role, effective, foreign }
-					cases.push({ ...base, method: 'GET', path: fillPattern(route.pattern, params) + (spec.query?.(foreign) ?? ''), expected: norm(spec.get(ctx)), mustNotContain: spec.getMustNotContain ?? [] })
-					for (const variant of spec.post?.variants(foreign, { ...ctx, roleIndex }) ?? []) {
-						const rule = variant.rule ?? spec.post!.rule
-						cases.push({ ...base, method: 'POST', path: fillPattern(route.pattern, { ...params, ...variant.params }), form: variant.form ?? {}, expected: norm(rule(ctx)), mustNotContain: [] })
+			// Sessions: one sign-in per role and host (the Acme roles' acme.localhost cookie is replayed on the other hosts).
+			async function signIn(host: string, email: string) {
+				const b = stack.browser(host)
+				const res = await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
+				expect(res.status, `sign-in ${email} on ${host}`).toBe(302)
+				return b.cookieHeader()
+			}
+			const unassigned = await person(tenants.acme, 'course_admin', 'unassigned')
+			const acmeEmail: Record<Exclude<Role, 'anonymous' | 'super_admin'>, string> = {
+				student: 'learner@acme.test',
+				course_admin: 'author@acme.test',
+				unassigned_course_admin: unassigned.email,
+				tenant_admin: 'admin@acme.test',
+			}
+			const apexCookie = await signIn(HOSTS.apex, 'root@platform.test')
+			async function enter(tenant: Tenant, host: string) {
+				const res = await stack.request(HOSTS.apex, '/admin/tenants', {
+					method: 'POST',
+					body: new URLSearchParams({ intent: 'enter', tenantId: tenant.id }).toString(),
+					headers: {
+						cookie: apexCookie,
+						origin: `http://${HOSTS.apex}:${stack.port}`,
+						'content-type': 'application/x-www-form-urlencoded',
+					},
+				})
+				expect(res.status).toBe(302)
+				const url = new URL(String(res.headers.location))
+				const b = stack.browser(host)
+				expect((await b.get(`${url.pathname}${url.search}`)).headers.location).toBe('/admin')
+				return b.cookieHeader()
+			}
+			const cookies = {} as Record<Role, Record<HostKind, string>>
+			cookies.anonymous = { own: '', custom: '', other: '', apex: '' }
+			for (const [role, email] of Object.entries(acmeEmail) as Array<[Role, string]>) {
+				const own = await signIn(HOSTS.own, email)
+				cookies[role] = { own, custom: await signIn(HOSTS.custom, email), other: own, apex: own }
+			}
+			cookies.super_admin = {
+				apex: apexCookie,
+				own: await enter(tenants.acme, HOSTS.own),
+				custom: await enter(tenants.acme, HOSTS.custom),
+				other: await enter(tenants.globex, HOSTS.other),
+			}
+
+			// The cases, generated from the route table and the rules.
+			const flat = matrixRoutes()
+			const cases: Case[] = []
+			for (const route of flat) {
+				const spec = SPEC[route.pattern]
+				for (const host of Object.keys(HOSTS) as HostKind[]) {
+					const foreign = FOREIGN[host]
+					for (const [roleIndex, role] of ROLES.entries()) {
+						const effective = effectiveRole(role, host)
+						const ctx: Ctx = { role: effective, host, tenantHost: host !== 'apex' }
+						const norm = (e: Expectation | number): Expectation => (typeof e === 'number' ? { status: e } : e)
+						const params = spec.params?.(foreign, ctx) ?? {}
+						const base = { route: route.pattern, host, role, effective, foreign }
+						cases.push({
+							...base,
+							method: 'GET',
+							path: fillPattern(route.pattern, params) + (spec.query?.(foreign) ?? ''),
+							expected: norm(spec.get(ctx)),
+							mustNotContain: spec.getMustNotContain ?? [],
+						})
+						for (const variant of spec.post?.variants(foreign, { ...ctx, roleIndex }) ?? []) {
+							const rule = variant.rule ?? spec.post!.rule
+							cases.push({
+								...base,
+								method: 'POST',
+								path: fillPattern(route.pattern, { ...params, ...variant.params }),
+								form: variant.form ?? {},
+								expected: norm(rule(ctx)),
+								mustNotContain: [],
+							})
+						}
 					}
 				}
 			}
-		}
 
-		// Signing out ends the session on the server: such a case gets a session of its own, so the
-		// role's shared one keeps working for the cases after it.
-		async function freshCookie(role: Role, host: HostKind) {
-			if (role === 'super_admin') return host === 'apex' ? signIn(HOSTS.apex, 'root@platform.test') : enter(host === 'other' ? tenants.globex : tenants.acme, HOSTS[host])
-			return signIn(HOSTS[host], acmeEmail[role as keyof typeof acmeEmail])
-		}
-		const endsSession = (c: Case) => c.method === 'POST' && c.route === 'learn/sign-out' && c.role !== 'anonymous' && c.effective === c.role
+			// Signing out ends the session on the server: such a case gets a session of its own, so the
+			// role's shared one keeps working for the cases after it.
+			async function freshCookie(role: Role, host: HostKind) {
+				if (role === 'super_admin')
+					return host === 'apex'
+						? signIn(HOSTS.apex, 'root@platform.test')
+						: enter(host === 'other' ? tenants.globex : tenants.acme, HOSTS[host])
+				return signIn(HOSTS[host], acmeEmail[role as keyof typeof acmeEmail])
+			}
+			const endsSession = (c: Case) =>
+				c.method === 'POST' && c.route === 'learn/sign-out' && c.role !== 'anonymous' && c.effective === c.role
 
-		async function run(c: Case): Promise<TestResponse> {
-			const cookie = endsSession(c) ? await freshCookie(c.role, c.host) : cookies[c.role][c.host]
-			const headers: Record<string, string> = cookie ? { cookie } : {}
-			if (c.method === 'GET') return stack.request(HOSTS[c.host], c.path, { headers })
-			return stack.request(HOSTS[c.host], c.path, {
-				method: 'POST',
-				body: new URLSearchParams(c.form).toString(),
-				headers: { ...headers, origin: `http://${HOSTS[c.host]}:${stack.port}`, 'content-type': 'application/x-www-form-urlencoded' },
-			})
-		}
+			async function run(c: Case): Promise<TestResponse> {
+				const cookie = endsSession(c) ? await freshCookie(c.role, c.host) : cookies[c.role][c.host]
+				const headers: Record<string, string> = cookie ? { cookie } : {}
+				if (c.method === 'GET') return stack.request(HOSTS[c.host], c.path, { headers })
+				return stack.request(HOSTS[c.host], c.path, {
+					method: 'POST',
+					body: new URLSearchParams(c.form).toString(),
+					headers: {
+						...headers,
+						origin: `http://${HOSTS[c.host]}:${stack.port}`,
+						'content-type': 'application/x-www-form-urlencoded',
+					},
+				})
+			}
 
-		const failures: string[] = []
-		function check(c: Case, res: TestResponse) {
-			const label = `${c.method} ${HOSTS[c.host]}${c.path}${c.form ? ` ${JSON.stringify(c.form)}` : ''} as ${c.role}${c.effective !== c.role ? ' (session of another host)' : ''}`
-			const location = String(res.headers.location ?? '')
-			if (res.status !== c.expected.status || (c.expected.location && !location.startsWith(c.expected.location))) {
-				failures.push(`${label}: expected ${c.expected.status}${c.expected.location ? ` → ${c.expected.location}` : ''}, got ${res.status}${location ? ` → ${location}` : ''}`)
-			}
-			if (res.status >= 500) failures.push(`${label}: server error ${res.status}`)
-			const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? [])
-			// A session of another host is treated as signed out: cleared, never re-issued.
-			if (c.effective !== c.role && !setCookie.some((line) => /^lms_session=;/.test(line) || /^lms_session=[^;]*;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i.test(line))) {
-				failures.push(`${label}: the other host's session cookie was not cleared`)
-			}
-			// No case signs anyone in: a session issued here would be the other tenant's user or a stray one.
-			if (c.route !== 'api/auth/:provider' && setCookie.some((line) => /^lms_session=[^;]+/.test(line) && !/^lms_session=;/.test(line) && !/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line))) {
-				failures.push(`${label}: a session cookie was issued`)
-			}
-			if (c.expected.platform) return
-			const sent = `${c.path} ${JSON.stringify(c.form ?? {})}`
-			const body = `${res.text}\n${location}`
-			for (const marker of [...c.foreign.privateMarkers, ...c.foreign.publicMarkers, ...c.mustNotContain]) {
-				if (!sent.includes(marker) && body.includes(marker)) failures.push(`${label}: the answer contains "${marker}"`)
-			}
-		}
-
-		/** Runs cases a few at a time. */
-		async function runAll(list: Case[]) {
-			let next = 0
-			const worker = async () => {
-				while (next < list.length) {
-					const c = list[next++]
-					check(c, await run(c))
+			const failures: string[] = []
+			function check(c: Case, res: TestResponse) {
+				const label = `${c.method} ${HOSTS[c.host]}${c.path}${c.form ? ` ${JSON.stringify(c.form)}` : ''} as ${c.role}${c.effective !== c.role ? ' (session of another host)' : ''}`
+				const location = String(res.headers.location ?? '')
+				if (res.status !== c.expected.status || (c.expected.location && !location.startsWith(c.expected.location))) {
+					failures.push(
+						`${label}: expected ${c.expected.status}${c.expected.location ? ` → ${c.expected.location}` : ''}, got ${res.status}${location ? ` → ${location}` : ''}`,
+					)
+				}
+				if (res.status >= 500) failures.push(`${label}: server error ${res.status}`)
+				const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? [])
+				// A session of another host is treated as signed out: cleared, never re-issued.
+				if (
+					c.effective !== c.role &&
+					!setCookie.some(
+						(line) =>
+							/^lms_session=;/.test(line) || /^lms_session=[^;]*;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i.test(line),
+					)
+				) {
+					failures.push(`${label}: the other host's session cookie was not cleared`)
+				}
+				// No case signs anyone in: a session issued here would be the other tenant's user or a stray one.
+				if (
+					c.route !== 'api/auth/:provider' &&
+					setCookie.some(
+						(line) =>
+							/^lms_session=[^;]+/.test(line) &&
+							!/^lms_session=;/.test(line) &&
+							!/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line),
+					)
+				) {
+					failures.push(`${label}: a session cookie was issued`)
+				}
+				if (c.expected.platform) return
+				const sent = `${c.path} ${JSON.stringify(c.form ?? {})}`
+				const body = `${res.text}\n${location}`
+				for (const marker of [...c.foreign.privateMarkers, ...c.foreign.publicMarkers, ...c.mustNotContain]) {
+					if (!sent.includes(marker) && body.includes(marker))
+						failures.push(`${label}: the answer contains "${marker}"`)
 				}
 			}
-			await Promise.all(Array.from({ length: 6 }, worker))
-		}
 
-		/** Every row of the tenant, and every row elsewhere that points at it. */
-		async function snapshot(tenant: Tenant) {
-			const users = await db.orm.select().from(t.users).where(eq(t.users.tenant_id, tenant.id))
-			const ids = users.map((x) => x.id)
-			const sortById = <R extends { id: string }>(rows: R[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id))
-			return {
-				tenant: await db.orm.select().from(t.tenants).where(eq(t.tenants.id, tenant.id)),
-				users: sortById(users),
-				enrollments: sortById(await db.orm.select().from(t.enrollments).where(or(eq(t.enrollments.tenant_id, tenant.id), inArray(t.enrollments.user_id, ids)))),
-				entry_progress: sortById(await db.orm.select().from(t.entry_progress).where(or(eq(t.entry_progress.tenant_id, tenant.id), inArray(t.entry_progress.user_id, ids)))),
-				quiz_attempts: sortById(await db.orm.select().from(t.quiz_attempts).where(or(eq(t.quiz_attempts.tenant_id, tenant.id), inArray(t.quiz_attempts.user_id, ids)))),
-				course_admin_assignments: sortById(await db.orm.select().from(t.course_admin_assignments).where(or(eq(t.course_admin_assignments.tenant_id, tenant.id), inArray(t.course_admin_assignments.user_id, ids)))),
-				invitations: sortById(await db.orm.select().from(t.invitations).where(eq(t.invitations.tenant_id, tenant.id))),
-				verification_tokens: sortById(await db.orm.select().from(t.verification_tokens).where(inArray(t.verification_tokens.user_id, ids))),
-				oauth_accounts: sortById(await db.orm.select().from(t.oauth_accounts).where(or(eq(t.oauth_accounts.tenant_id, tenant.id), inArray(t.oauth_accounts.user_id, ids)))),
-				audit_log: sortById(await db.orm.select().from(t.audit_log).where(or(eq(t.audit_log.tenant_id, tenant.id), inArray(t.audit_log.target_id, [...ids, tenant.id])))),
+			/** Runs cases a few at a time. */
+			async function runAll(list: Case[]) {
+				let next = 0
+				const worker = async () => {
+					while (next < list.length) {
+						const c = list[next++]
+						check(c, await run(c))
+					}
+				}
+				await Promise.all(Array.from({ length: 6 }, worker))
 			}
-		}
 
-		// Thousands of requests: keep the server's structured log lines (mail sent, refused OAuth) out of the output.
-		const originalLog = console.log
-		console.log = (line: unknown, ...rest: unknown[]) => {
-			if (typeof line === 'string' && line.startsWith('{"level"')) return
-			originalLog(line, ...rest)
-		}
-		// Phase 1: Acme's hosts and the apex, against Globex's records. Phase 2: Globex's host against Acme's.
-		// Phase 3: the super_admin's platform-wide cases (allowed to read and change the other tenant).
-		const platform = cases.filter((c) => c.expected.platform)
-		try {
-			for (const [hosts, tenant] of [
-				[['own', 'custom', 'apex'], tenants.globex],
-				[['other'], tenants.acme],
-			] as Array<[HostKind[], Tenant]>) {
-				const before = await snapshot(tenant)
-				await runAll(cases.filter((c) => hosts.includes(c.host) && !c.expected.platform))
-				// Background work (mail after answering) settles first.
-				await new Promise((r) => setTimeout(r, 300))
-				expect.soft(await snapshot(tenant), `rows of ${tenant.slug} after requests on ${hosts.join(', ')}`).toEqual(before)
+			/** Every row of the tenant, and every row elsewhere that points at it. */
+			async function snapshot(tenant: Tenant) {
+				const users = await db.orm.select().from(t.users).where(eq(t.users.tenant_id, tenant.id))
+				const ids = users.map((x) => x.id)
+				const sortById = <R extends { id: string }>(rows: R[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id))
+				return {
+					tenant: await db.orm.select().from(t.tenants).where(eq(t.tenants.id, tenant.id)),
+					users: sortById(users),
+					enrollments: sortById(
+						await db.orm
+							.select()
+							.from(t.enrollments)
+							.where(or(eq(t.enrollments.tenant_id, tenant.id), inArray(t.enrollments.user_id, ids))),
+					),
+					entry_progress: sortById(
+						await db.orm
+							.select()
+							.from(t.entry_progress)
+							.where(or(eq(t.entry_progress.tenant_id, tenant.id), inArray(t.entry_progress.user_id, ids))),
+					),
+					quiz_attempts: sortById(
+						await db.orm
+							.select()
+							.from(t.quiz_attempts)
+							.where(or(eq(t.quiz_attempts.tenant_id, tenant.id), inArray(t.quiz_attempts.user_id, ids))),
+					),
+					course_admin_assignments: sortById(
+						await db.orm
+							.select()
+							.from(t.course_admin_assignments)
+							.where(
+								or(
+									eq(t.course_admin_assignments.tenant_id, tenant.id),
+									inArray(t.course_admin_assignments.user_id, ids),
+								),
+							),
+					),
+					invitations: sortById(
+						await db.orm.select().from(t.invitations).where(eq(t.invitations.tenant_id, tenant.id)),
+					),
+					verification_tokens: sortById(
+						await db.orm.select().from(t.verification_tokens).where(inArray(t.verification_tokens.user_id, ids)),
+					),
+					oauth_accounts: sortById(
+						await db.orm
+							.select()
+							.from(t.oauth_accounts)
+							.where(or(eq(t.oauth_accounts.tenant_id, tenant.id), inArray(t.oauth_accounts.user_id, ids))),
+					),
+					audit_log: sortById(
+						await db.orm
+							.select()
+							.from(t.audit_log)
+							.where(or(eq(t.audit_log.tenant_id, tenant.id), inArray(t.audit_log.target_id, [...ids, tenant.id]))),
+					),
+				}
 			}
-			await runAll(platform)
-		} finally {
-			console.log = originalLog
-		}
 
-		// Controls: the substituted records are real on their own tenant, and the markers would be seen if they leaked.
-		for (const [path, marker] of [
-			['/learn/course/globex-onboarding', 'Globex onboarding'],
-			['/globex-handbook', 'Globex Handbook Page'],
-			['/blog/globex-news', 'Globex Quarterly News'],
-			['/api/cms/site/assets/globex-icon', ''],
-		]) {
-			const res = await stack.request(HOSTS.other, path)
-			expect(res.status, path).toBe(200)
-			expect(res.text).toContain(marker)
-		}
-		const control = await stack.request(HOSTS.apex, `/admin/users/${globexF.studentId}`, { headers: { cookie: cookies.super_admin.apex } })
-		expect(control.text).toContain(u('globex:learner@globex.test').email)
-		expect((await stack.request(HOSTS.own, `/learn/verify/${acmeF.tokens.email_verify}`)).status).toBe(302)
+			// Thousands of requests: keep the server's structured log lines (mail sent, refused OAuth) out of the output.
+			const originalLog = console.log
+			console.log = (line: unknown, ...rest: unknown[]) => {
+				if (typeof line === 'string' && line.startsWith('{"level"')) return
+				originalLog(line, ...rest)
+			}
+			// Phase 1: Acme's hosts and the apex, against Globex's records. Phase 2: Globex's host against Acme's.
+			// Phase 3: the super_admin's platform-wide cases (allowed to read and change the other tenant).
+			const platform = cases.filter((c) => c.expected.platform)
+			try {
+				for (const [hosts, tenant] of [
+					[['own', 'custom', 'apex'], tenants.globex],
+					[['other'], tenants.acme],
+				] as Array<[HostKind[], Tenant]>) {
+					const before = await snapshot(tenant)
+					await runAll(cases.filter((c) => hosts.includes(c.host) && !c.expected.platform))
+					// Background work (mail after answering) settles first.
+					await new Promise((r) => setTimeout(r, 300))
+					expect
+						.soft(await snapshot(tenant), `rows of ${tenant.slug} after requests on ${hosts.join(', ')}`)
+						.toEqual(before)
+				}
+				await runAll(platform)
+			} finally {
+				console.log = originalLog
+			}
 
-		const byMethod = (m: string) => cases.filter((c) => c.method === m).length
-		console.log(`isolation matrix: ${cases.length} cases (${byMethod('GET')} GET, ${byMethod('POST')} POST, ${platform.length} platform-wide) over ${flat.length} routes on ${dialect} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
-		expect(failures, failures.slice(0, 60).join('\n')).toEqual([])
-	})
+			// Controls: the substituted records are real on their own tenant, and the markers would be seen if they leaked.
+			for (const [path, marker] of [
+				['/learn/course/globex-onboarding', 'Globex onboarding'],
+				['/globex-handbook', 'Globex Handbook Page'],
+				['/blog/globex-news', 'Globex Quarterly News'],
+				['/api/cms/site/assets/globex-icon', ''],
+			]) {
+				const res = await stack.request(HOSTS.other, path)
+				expect(res.status, path).toBe(200)
+				expect(res.text).toContain(marker)
+			}
+			const control = await stack.request(HOSTS.apex, `/admin/users/${globexF.studentId}`, {
+				headers: { cookie: cookies.super_admin.apex },
+			})
+			expect(control.text).toContain(u('globex:learner@globex.test').email)
+			expect((await stack.request(HOSTS.own, `/learn/verify/${acmeF.tokens.email_verify}`)).status).toBe(302)
+
+			const byMethod = (m: string) => cases.filter((c) => c.method === m).length
+			console.log(
+				`isolation matrix: ${cases.length} cases (${byMethod('GET')} GET, ${byMethod('POST')} POST, ${platform.length} platform-wide) over ${flat.length} routes on ${dialect} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+			)
+			expect(failures, failures.slice(0, 60).join('\n')).toEqual([])
+		},
+	)
 
 	describe('races', () => {
 		const ACME = 'acme.localhost'
@@ -714,12 +1006,19 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 			const user = await acmeUser('student', false)
 			const raw = await issueToken(stack.db, user.id, 'email_verify')
 			const answers = await Promise.all(Array.from({ length: 50 }, () => stack.request(ACME, `/learn/verify/${raw}`)))
-			const signedIn = answers.filter((r) => r.status === 302 && String(r.headers['set-cookie'] ?? '').includes('lms_session='))
+			const signedIn = answers.filter(
+				(r) => r.status === 302 && String(r.headers['set-cookie'] ?? '').includes('lms_session='),
+			)
 			const used = answers.filter((r) => r.status === 200)
-			console.log(`verification link race on ${dialect}: 50 openings, ${signedIn.length} signed in, ${used.length} shown the used-link page`)
+			console.log(
+				`verification link race on ${dialect}: 50 openings, ${signedIn.length} signed in, ${used.length} shown the used-link page`,
+			)
 			expect(signedIn).toHaveLength(1)
 			expect(used).toHaveLength(49)
-			const [row] = await stack.db.orm.select().from(stack.db.t.verification_tokens).where(eq(stack.db.t.verification_tokens.user_id, user.id))
+			const [row] = await stack.db.orm
+				.select()
+				.from(stack.db.t.verification_tokens)
+				.where(eq(stack.db.t.verification_tokens.user_id, user.id))
 			expect(row.used_at).not.toBeNull()
 		})
 
@@ -732,7 +1031,11 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 				stack.request(ACME, `/admin/users/${target.id}`, {
 					method: 'POST',
 					body: new URLSearchParams({ intent: 'change-role', role: 'student' }).toString(),
-					headers: { cookie: admin, origin: `http://${ACME}:${stack.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+					headers: {
+						cookie: admin,
+						origin: `http://${ACME}:${stack.port}`,
+						'content-type': 'application/x-www-form-urlencoded',
+					},
 				})
 			// Eight sign-ins (the limit is ten per address) and forty page requests of the stale session, started
 			// a few milliseconds apart, with the demotion in the middle.
@@ -753,7 +1056,9 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 
 			// During the race a page was served to the old session (200) or refused as signed out (302 to sign-in): nothing else.
 			const before = served.filter((r) => r.status === 200).length
-			const refused = served.filter((r) => r.status === 302 && String(r.headers.location).startsWith('/learn/sign-in?callbackUrl=')).length
+			const refused = served.filter(
+				(r) => r.status === 302 && String(r.headers.location).startsWith('/learn/sign-in?callbackUrl='),
+			).length
 			expect(before + refused).toBe(served.length)
 			// Afterwards the session issued before the change is rejected everywhere.
 			for (const path of ['/admin', '/learn/dashboard', '/admin/users']) {
@@ -762,7 +1067,9 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 				expect(res.headers.location).toMatch(/^\/learn\/sign-in\?callbackUrl=/)
 			}
 			// A session minted during the race carries either the old version (now rejected) or the new role (a student: 403). Never an admin.
-			const outcomes = await Promise.all(minted.map(async (cookie) => (cookie ? (await get('/admin', cookie)).status : null)))
+			const outcomes = await Promise.all(
+				minted.map(async (cookie) => (cookie ? (await get('/admin', cookie)).status : null)),
+			)
 			expect(outcomes.every((s) => s === 302 || s === 403)).toBe(true)
 			console.log(
 				`role-change race on ${dialect}: 1 demotion, ${signIns.length} sign-ins (${outcomes.filter((s) => s === 302).length} stale and now rejected, ${outcomes.filter((s) => s === 403).length} with the new role), ` +

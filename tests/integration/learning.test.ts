@@ -37,8 +37,19 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 
 	let counter = 0
 	/** A new student of Acme, signed in. */
-	async function newLearner(): Promise<{ b: ReturnType<Stack['browser']>; user: User; scope: { tenantId: string; userId: string } }> {
-		const user = await createUser(stack.db, { tenant_id: acme.id, email: `learner-${++counter}@acme.test`, name: `Learner ${counter}`, role: 'student', password_hash: passwordHash, email_verified_at: new Date() })
+	async function newLearner(): Promise<{
+		b: ReturnType<Stack['browser']>
+		user: User
+		scope: { tenantId: string; userId: string }
+	}> {
+		const user = await createUser(stack.db, {
+			tenant_id: acme.id,
+			email: `learner-${++counter}@acme.test`,
+			name: `Learner ${counter}`,
+			role: 'student',
+			password_hash: passwordHash,
+			email_verified_at: new Date(),
+		})
 		const b = stack.browser(ACME)
 		const res = await b.post('/learn/sign-in', { email: user.email, password: DEMO_PASSWORD })
 		expect(res.status).toBe(302)
@@ -117,7 +128,10 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		expect(row.status).toBe('active')
 		expect(row.completed_at).toBeNull()
 		expect(row.enrolled_at.getTime()).toBeGreaterThan(old.getTime())
-		expect((await auditRowsFor(stack.db, acme.id, row.id)).map((a) => a.action).sort()).toEqual(['enrollment.created', 'enrollment.reactivated'])
+		expect((await auditRowsFor(stack.db, acme.id, row.id)).map((a) => a.action).sort()).toEqual([
+			'enrollment.created',
+			'enrollment.reactivated',
+		])
 	})
 
 	it('leaves one row after 50 concurrent enrollments', async () => {
@@ -125,14 +139,19 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		const answers = await Promise.all(Array.from({ length: 50 }, () => b.post(`${COURSE}/enroll`, {})))
 		const to = (location: string) => answers.filter((r) => r.status === 302 && r.headers.location === location).length
 		const limited = answers.filter((r) => r.status === 429).length
-		console.log(`enrollment race on ${dialect}: 50 requests, ${to(`${COURSE}?notice=enrolled`)} enrolled, ${to(COURSE)} duplicates, ${limited} answered 429`)
+		console.log(
+			`enrollment race on ${dialect}: 50 requests, ${to(`${COURSE}?notice=enrolled`)} enrolled, ${to(COURSE)} duplicates, ${limited} answered 429`,
+		)
 		// The enrollment policy allows 30 a minute per user; a request over it writes nothing and answers 429.
 		expect(answers.every((r) => r.status === 302 || r.status === 429)).toBe(true)
 		expect(to(`${COURSE}?notice=enrolled`) + to(COURSE) + limited).toBe(50)
 		expect(limited).toBe(20)
 		// Exactly one request created the enrollment; the others found it.
 		expect(to(`${COURSE}?notice=enrolled`)).toBe(1)
-		const rows = await stack.db.orm.select().from(stack.db.t.enrollments).where(eq(stack.db.t.enrollments.user_id, scope.userId))
+		const rows = await stack.db.orm
+			.select()
+			.from(stack.db.t.enrollments)
+			.where(eq(stack.db.t.enrollments.user_id, scope.userId))
 		expect(rows).toHaveLength(1)
 		expect(rows[0].status).toBe('active')
 		expect(await auditRowsFor(stack.db, acme.id, rows[0].id)).toHaveLength(1)
@@ -183,7 +202,10 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 			expect(logged.some((l) => l.includes('"event":"progress/view-not-recorded"'))).toBe(true)
 		} finally {
 			console.log = original
-			const cleanup = stack.db.dialect === 'pg' ? ['DROP TRIGGER fail_views ON entry_progress', 'DROP FUNCTION fail_views()'] : ['DROP TRIGGER fail_view_inserts', 'DROP TRIGGER fail_view_updates']
+			const cleanup =
+				stack.db.dialect === 'pg'
+					? ['DROP TRIGGER fail_views ON entry_progress', 'DROP FUNCTION fail_views()']
+					: ['DROP TRIGGER fail_view_inserts', 'DROP TRIGGER fail_view_updates']
 			for (const statement of cleanup) await execRaw(stack.db, statement)
 		}
 	})
@@ -191,7 +213,10 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 	it('gates across modules with the per-course sequential flag', async () => {
 		const { b } = await enrolled()
 		const t = stack.db.t.tenants
-		await stack.db.orm.update(t).set({ feature_flags_json: { courses: { 'intro-to-web': { sequential: true } } } }).where(eq(t.id, acme.id))
+		await stack.db.orm
+			.update(t)
+			.set({ feature_flags_json: { courses: { 'intro-to-web': { sequential: true } } } })
+			.where(eq(t.id, acme.id))
 		// Written behind the app's back, so tell it (as the admin settings action does).
 		stack.tags.revalidate(['tenants'])
 		try {
@@ -219,7 +244,9 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		expect(linkRel(quizPage.text, 'next')).toBe(entryPath('progressive-enhancement'))
 		// A quiz is completed by attempts, not by the button.
 		expect((await complete(b, 'basics-quiz')).status).toBe(400)
-		const done = (await listProgress(stack.db, scope, 'intro-to-web')).filter((r) => r.completed_at).map((r) => r.entry_slug)
+		const done = (await listProgress(stack.db, scope, 'intro-to-web'))
+			.filter((r) => r.completed_at)
+			.map((r) => r.entry_slug)
 		expect(done.sort()).toEqual(['html-forms', 'what-is-http'])
 	})
 
@@ -237,7 +264,15 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		const page = await b.get(entryPath('basics-quiz'))
 		expect(page.status).toBe(200)
 		expect(page.text).toContain('Which method should a form use')
-		for (const secret of ['correctOptionId', 'acceptedAnswers', 'form element', 'GET must not change data', 'The &lt;form&gt; element', 'Forms are plain HTML', '"correct"']) {
+		for (const secret of [
+			'correctOptionId',
+			'acceptedAnswers',
+			'form element',
+			'GET must not change data',
+			'The &lt;form&gt; element',
+			'Forms are plain HTML',
+			'"correct"',
+		]) {
 			expect(page.text, secret).not.toContain(secret)
 		}
 	})
@@ -268,25 +303,41 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		const { b, scope } = await enrolled()
 		await complete(b, 'what-is-http')
 		await complete(b, 'html-forms')
-		for (let i = 1; i <= 3; i++) expect((await b.post(entryPath('basics-quiz'), WRONG)).headers.location).toBe(entryPath('basics-quiz', `?attempt=${i}`))
+		for (let i = 1; i <= 3; i++)
+			expect((await b.post(entryPath('basics-quiz'), WRONG)).headers.location).toBe(
+				entryPath('basics-quiz', `?attempt=${i}`),
+			)
 		const fourth = await b.post(entryPath('basics-quiz'), RIGHT)
 		expect(fourth.status).toBe(409)
 		expect(fourth.text).toContain('review-only')
 		const page = await b.get(entryPath('basics-quiz'))
 		expect(page.text).toContain('This quiz is now review-only')
 		expect(page.text).not.toContain('name="q:q-method"')
-		expect((await listAttempts(stack.db, scope, 'intro-to-web', 'basics-quiz')).map((a) => a.attempt_number)).toEqual([1, 2, 3])
-		expect((await listProgress(stack.db, scope, 'intro-to-web')).find((r) => r.entry_slug === 'basics-quiz')?.completed_at).toBeTruthy()
+		expect((await listAttempts(stack.db, scope, 'intro-to-web', 'basics-quiz')).map((a) => a.attempt_number)).toEqual([
+			1, 2, 3,
+		])
+		expect(
+			(await listProgress(stack.db, scope, 'intro-to-web')).find((r) => r.entry_slug === 'basics-quiz')?.completed_at,
+		).toBeTruthy()
 	})
 
 	it('keeps attempt numbers exactly 1..maxAttempts under 50 concurrent submissions', async () => {
 		const { scope } = await newLearner()
 		const results = await Promise.all(
-			Array.from({ length: 50 }, () => recordAttempt(stack.db, scope, 'intro-to-web', 'basics-quiz', 3, { score: 0, passed: false, answers: {}, feedback: [] })),
+			Array.from({ length: 50 }, () =>
+				recordAttempt(stack.db, scope, 'intro-to-web', 'basics-quiz', 3, {
+					score: 0,
+					passed: false,
+					answers: {},
+					feedback: [],
+				}),
+			),
 		)
 		console.log(`quiz race (data layer) on ${dialect}: 50 submissions, ${results.filter(Boolean).length} recorded`)
 		expect(results.filter(Boolean)).toHaveLength(3)
-		expect((await listAttempts(stack.db, scope, 'intro-to-web', 'basics-quiz')).map((a) => a.attempt_number)).toEqual([1, 2, 3])
+		expect((await listAttempts(stack.db, scope, 'intro-to-web', 'basics-quiz')).map((a) => a.attempt_number)).toEqual([
+			1, 2, 3,
+		])
 	})
 
 	it('keeps attempt numbers exactly 1..maxAttempts under 50 concurrent quiz posts by one user', async () => {
@@ -295,7 +346,9 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		await complete(b, 'html-forms')
 		const answers = await Promise.all(Array.from({ length: 50 }, () => b.post(entryPath('basics-quiz'), WRONG)))
 		const count = (status: number) => answers.filter((r) => r.status === status).length
-		console.log(`quiz race (HTTP) on ${dialect}: 50 posts, ${count(302)} recorded, ${count(409)} review-only, ${count(429)} rate-limited`)
+		console.log(
+			`quiz race (HTTP) on ${dialect}: 50 posts, ${count(302)} recorded, ${count(409)} review-only, ${count(429)} rate-limited`,
+		)
 		// Recorded (302 to the result), review-only once the attempts are used (409), or the quizSubmission limit (429).
 		expect(answers.every((r) => [302, 409, 429].includes(r.status))).toBe(true)
 		expect(count(302)).toBe(3)
@@ -305,9 +358,13 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 				.map((r) => r.headers.location)
 				.sort(),
 		).toEqual([1, 2, 3].map((n) => entryPath('basics-quiz', `?attempt=${n}`)))
-		expect((await listAttempts(stack.db, scope, 'intro-to-web', 'basics-quiz')).map((a) => a.attempt_number)).toEqual([1, 2, 3])
+		expect((await listAttempts(stack.db, scope, 'intro-to-web', 'basics-quiz')).map((a) => a.attempt_number)).toEqual([
+			1, 2, 3,
+		])
 		// The last allowed attempt completed the entry.
-		expect((await listProgress(stack.db, scope, 'intro-to-web')).find((r) => r.entry_slug === 'basics-quiz')?.completed_at).toBeTruthy()
+		expect(
+			(await listProgress(stack.db, scope, 'intro-to-web')).find((r) => r.entry_slug === 'basics-quiz')?.completed_at,
+		).toBeTruthy()
 	})
 
 	it('completes the course when every entry is complete', async () => {
@@ -321,7 +378,10 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		const row = (await findEnrollment(stack.db, scope, 'intro-to-web'))!
 		expect(row.status).toBe('completed')
 		expect(row.completed_at).not.toBeNull()
-		expect((await auditRowsFor(stack.db, acme.id, row.id)).map((a) => a.action).sort()).toEqual(['enrollment.completed', 'enrollment.created'])
+		expect((await auditRowsFor(stack.db, acme.id, row.id)).map((a) => a.action).sort()).toEqual([
+			'enrollment.completed',
+			'enrollment.created',
+		])
 		const home = await b.get(`${COURSE}?notice=course_completed`)
 		expect(home.text).toContain('You have completed this course')
 		expect(home.text).toContain('5 of 5 entries complete')

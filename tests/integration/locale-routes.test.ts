@@ -47,7 +47,13 @@ describe.each(DIALECTS)('locale prefixes as basenames on %s', (dialect) => {
 	})
 
 	it('keeps platform paths out of the prefixes', async () => {
-		for (const path of ['/es/api/health', '/fr/robots.txt', '/de/openapi.yaml', '/pt/learn/locale', '/zh/sitemap.xml']) {
+		for (const path of [
+			'/es/api/health',
+			'/fr/robots.txt',
+			'/de/openapi.yaml',
+			'/pt/learn/locale',
+			'/zh/sitemap.xml',
+		]) {
 			expect((await stack.request(ACME, path)).status, path).toBe(404)
 		}
 		expect((await stack.request(ACME, '/api/health')).status).toBe(200)

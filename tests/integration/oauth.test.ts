@@ -67,7 +67,8 @@ describe.each(DIALECTS)('external identity providers on %s', (dialect) => {
 		return b.get(pathOf(callback))
 	}
 
-	const links = (userId: string) => stack.db.orm.select().from(stack.db.t.oauth_accounts).where(eq(stack.db.t.oauth_accounts.user_id, userId))
+	const links = (userId: string) =>
+		stack.db.orm.select().from(stack.db.t.oauth_accounts).where(eq(stack.db.t.oauth_accounts.user_id, userId))
 
 	it('shows the provider buttons on a tenant host only, and only for providers with both variables', async () => {
 		const tenantPage = await stack.request(ACME, '/learn/sign-in')
@@ -83,7 +84,12 @@ describe.each(DIALECTS)('external identity providers on %s', (dialect) => {
 
 	it('creates a student with no password on first sign-in, links the identity and lands on the dashboard', async () => {
 		const b = stack.browser(ACME)
-		const res = await signInWith(b, 'google', { sub: 'g-100', email: 'New.Person@Example.com', name: 'New Person', picture: 'https://pics.example/p.png' })
+		const res = await signInWith(b, 'google', {
+			sub: 'g-100',
+			email: 'New.Person@Example.com',
+			name: 'New Person',
+			picture: 'https://pics.example/p.png',
+		})
 		expect(res.status).toBe(302)
 		expect(res.headers.location).toBe('/learn/dashboard')
 		expect(String(res.headers['set-cookie'])).toMatch(/lms_session=/)
@@ -92,7 +98,14 @@ describe.each(DIALECTS)('external identity providers on %s', (dialect) => {
 		expect(user.role).toBe('student')
 		expect(user.password_hash).toBe(dialect === 'pg' ? null : '')
 		expect(user.email_verified_at).not.toBeNull()
-		expect(await links(user.id)).toMatchObject([{ tenant_id: acme.id, provider: 'google', provider_account_id: 'g-100', avatar_url: 'https://pics.example/p.png' }])
+		expect(await links(user.id)).toMatchObject([
+			{
+				tenant_id: acme.id,
+				provider: 'google',
+				provider_account_id: 'g-100',
+				avatar_url: 'https://pics.example/p.png',
+			},
+		])
 		expect((await b.get('/learn/dashboard')).status).toBe(200)
 
 		// The same identity again signs in the same user, without a second link.
@@ -102,9 +115,20 @@ describe.each(DIALECTS)('external identity providers on %s', (dialect) => {
 	})
 
 	it('links an existing account by email, marks the address verified and honours callbackUrl', async () => {
-		const existing = await createUser(stack.db, { tenant_id: acme.id, email: 'unverified@acme.test', name: 'Una', role: 'student', password_hash: 'x' })
+		const existing = await createUser(stack.db, {
+			tenant_id: acme.id,
+			email: 'unverified@acme.test',
+			name: 'Una',
+			role: 'student',
+			password_hash: 'x',
+		})
 		expect(existing.email_verified_at).toBeNull()
-		const res = await signInWith(stack.browser(ACME), 'github', { sub: '4242', email: 'unverified@acme.test' }, '/learn?from=github')
+		const res = await signInWith(
+			stack.browser(ACME),
+			'github',
+			{ sub: '4242', email: 'unverified@acme.test' },
+			'/learn?from=github',
+		)
 		expect(res.headers.location).toBe('/learn?from=github')
 		expect((await findUserByEmail(stack.db, acme.id, 'unverified@acme.test'))!.email_verified_at).not.toBeNull()
 		expect(await links(existing.id)).toMatchObject([{ provider: 'github', provider_account_id: '4242' }])
@@ -122,7 +146,11 @@ describe.each(DIALECTS)('external identity providers on %s', (dialect) => {
 	})
 
 	it('refuses an unverified or missing email', async () => {
-		const unverified = await signInWith(stack.browser(ACME), 'google', { sub: 'g-uv', email: 'uv@example.com', email_verified: false })
+		const unverified = await signInWith(stack.browser(ACME), 'google', {
+			sub: 'g-uv',
+			email: 'uv@example.com',
+			email_verified: false,
+		})
 		expect(unverified.headers.location).toBe('/learn/sign-in/error?error=oauth_email_unverified')
 		const missing = await signInWith(stack.browser(ACME), 'github', { sub: '777', email: '' })
 		expect(missing.headers.location).toBe('/learn/sign-in/error?error=oauth_email_missing')
@@ -130,7 +158,13 @@ describe.each(DIALECTS)('external identity providers on %s', (dialect) => {
 	})
 
 	it('refuses a deactivated account', async () => {
-		const user = await createUser(stack.db, { tenant_id: acme.id, email: 'oauth.gone@acme.test', name: 'Gone', role: 'student', email_verified_at: new Date() })
+		const user = await createUser(stack.db, {
+			tenant_id: acme.id,
+			email: 'oauth.gone@acme.test',
+			name: 'Gone',
+			role: 'student',
+			email_verified_at: new Date(),
+		})
 		await updateUser(stack.db, user.id, { deactivated_at: new Date() })
 		const res = await signInWith(stack.browser(ACME), 'google', { sub: 'g-gone', email: 'oauth.gone@acme.test' })
 		expect(res.headers.location).toBe('/learn/sign-in/error?error=oauth_account_deactivated')
@@ -151,7 +185,11 @@ describe.each(DIALECTS)('external identity providers on %s', (dialect) => {
 	})
 
 	it('refuses a denied consent, a forged state and a callback without the state cookie', async () => {
-		const denied = await signInWith(stack.browser(ACME), 'google', { sub: 'g-deny', email: 'deny@example.com', decision: 'deny' })
+		const denied = await signInWith(stack.browser(ACME), 'google', {
+			sub: 'g-deny',
+			email: 'deny@example.com',
+			decision: 'deny',
+		})
 		expect(denied.headers.location).toBe('/learn/sign-in/error')
 
 		const b = stack.browser(ACME)
@@ -169,7 +207,11 @@ describe.each(DIALECTS)('external identity providers on %s', (dialect) => {
 		expect(anonymous.json()).toMatchObject({ code: 'UNAUTHORIZED' })
 
 		const withPicture = stack.browser(ACME)
-		await signInWith(withPicture, 'google', { sub: 'g-pic', email: 'pic@example.com', picture: 'https://pics.example/me.png' })
+		await signInWith(withPicture, 'google', {
+			sub: 'g-pic',
+			email: 'pic@example.com',
+			picture: 'https://pics.example/me.png',
+		})
 		const redirect = await withPicture.get('/api/avatar')
 		expect(redirect.status).toBe(302)
 		expect(redirect.headers.location).toBe('https://pics.example/me.png')

@@ -8,7 +8,13 @@ import { ERROR_CODES } from '#app/utils/errors.ts'
 import { generateOpenApiYaml } from '#app/utils/openapi.ts'
 
 const committed = readFileSync(resolve('openapi/openapi.yaml'), 'utf8')
-const document = parse(committed) as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>>; components: { schemas: Record<string, { properties: { code: { enum: string[] } } }> } }
+const document = parse(committed) as {
+	paths: Record<
+		string,
+		Record<string, { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>
+	>
+	components: { schemas: Record<string, { properties: { code: { enum: string[] } } }> }
+}
 
 /** Every resource route of the URL map under /api/ (and /openapi.yaml), with the methods its module handles. */
 async function routeHandlers() {
@@ -28,10 +34,17 @@ describe('the route contract', () => {
 	it('documents every route handler under /api/, except the listed exclusions', async () => {
 		const handlers = await routeHandlers()
 		expect(handlers.length).toBeGreaterThan(10)
-		const undocumented = handlers.filter((h) => !EXCLUDED_FROM_CONTRACT.some((re) => re.test(h.path)) && !document.paths[h.path]?.[h.method])
+		const undocumented = handlers.filter(
+			(h) => !EXCLUDED_FROM_CONTRACT.some((re) => re.test(h.path)) && !document.paths[h.path]?.[h.method],
+		)
 		expect(undocumented).toEqual([])
 		// Only the authentication transport and the test identity provider are excluded.
-		expect(handlers.filter((h) => EXCLUDED_FROM_CONTRACT.some((re) => re.test(h.path))).map((h) => h.path).every((p) => /^\/api\/(auth|test-idp)\//.test(p))).toBe(true)
+		expect(
+			handlers
+				.filter((h) => EXCLUDED_FROM_CONTRACT.some((re) => re.test(h.path)))
+				.map((h) => h.path)
+				.every((p) => /^\/api\/(auth|test-idp)\//.test(p)),
+		).toBe(true)
 		// And nothing is documented that the URL map does not serve.
 		for (const [path, methods] of Object.entries(document.paths)) {
 			for (const method of Object.keys(methods)) expect(handlers, `${method} ${path}`).toContainEqual({ path, method })
@@ -54,7 +67,10 @@ describe('the route contract', () => {
 			const responses = document.paths[op.path][op.method].responses
 			expect(Object.keys(responses).length, `${op.method} ${op.path}`).toBeGreaterThan(0)
 			for (const [status, response] of Object.entries(responses)) {
-				if (Number(status) >= 400) expect(response.content?.['application/json']?.schema?.$ref, `${op.method} ${op.path} ${status}`).toBe('#/components/schemas/Error')
+				if (Number(status) >= 400)
+					expect(response.content?.['application/json']?.schema?.$ref, `${op.method} ${op.path} ${status}`).toBe(
+						'#/components/schemas/Error',
+					)
 			}
 		}
 		expect(document.components.schemas.Error.properties.code.enum).toEqual([...ERROR_CODES])

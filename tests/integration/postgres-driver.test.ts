@@ -81,16 +81,22 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the PostgreSQL client with co
 							: db.orm.execute(sql`select ${i}::int as n`)
 					const settled = run.then(
 						() => 'rows',
-						(error: { code?: string; cause?: { code?: string } }) => `error ${error.code ?? error.cause?.code ?? ''}`.trim(),
+						(error: { code?: string; cause?: { code?: string } }) =>
+							`error ${error.code ?? error.cause?.code ?? ''}`.trim(),
 					)
-					return Promise.race([settled.then((o) => ((slowest = Math.max(slowest, Date.now() - started)), o)), new Promise<string>((r) => setTimeout(() => r('unsettled'), bound))])
+					return Promise.race([
+						settled.then((o) => ((slowest = Math.max(slowest, Date.now() - started)), o)),
+						new Promise<string>((r) => setTimeout(() => r('unsettled'), bound)),
+					])
 				})
 				await new Promise((r) => setTimeout(r, round % 4))
 				proxy.cut()
 				for (const outcome of await Promise.all(work)) outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1)
 			}
 			const [after] = (await db.orm.execute(sql`select 42::int as n`)) as unknown as Array<{ n: number }>
-			console.log(`postgres client under 30 resets: ${[...outcomes].map(([k, n]) => `${k} ${n}`).join(', ')}; slowest ${slowest} ms; ${uncaught.length} uncaught`)
+			console.log(
+				`postgres client under 30 resets: ${[...outcomes].map(([k, n]) => `${k} ${n}`).join(', ')}; slowest ${slowest} ms; ${uncaught.length} uncaught`,
+			)
 			expect(outcomes.get('unsettled') ?? 0).toBe(0)
 			expect(uncaught.map(String)).toEqual([])
 			expect(after.n).toBe(42)

@@ -16,7 +16,10 @@ describe.each(DIALECTS)('a process started without NODE_ENV on %s', (dialect) =>
 	beforeAll(async () => {
 		db = await createTestDatabase(dialect, { migrate: false })
 		cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID })
-		app = await startAppProcess({ NODE_ENV: undefined, DATABASE_URL: db.url, CMS_API_URL: cms.url, SMTP_HOST: '127.0.0.1', SMTP_PORT: '2525' }, { script: 'start-prod' })
+		app = await startAppProcess(
+			{ NODE_ENV: undefined, DATABASE_URL: db.url, CMS_API_URL: cms.url, SMTP_HOST: '127.0.0.1', SMTP_PORT: '2525' },
+			{ script: 'start-prod' },
+		)
 	}, 90_000)
 	afterAll(async () => {
 		app?.child.kill('SIGTERM')
@@ -26,7 +29,10 @@ describe.each(DIALECTS)('a process started without NODE_ENV on %s', (dialect) =>
 	})
 
 	it('runs in production mode', () => {
-		const listening = app.output.join('').split('\n').find((line) => line.includes('server/listening'))
+		const listening = app.output
+			.join('')
+			.split('\n')
+			.find((line) => line.includes('server/listening'))
 		expect(listening).toBeDefined()
 		expect(JSON.parse(listening!)).toMatchObject({ mode: 'production' })
 	})

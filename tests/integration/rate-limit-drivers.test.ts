@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { createClient } from 'redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMemoryDriver, createRedisDriver, createUpstashDriver, POLICIES, type RateLimitDriver } from '#app/utils/rate-limit.server.ts'
+import {
+	createMemoryDriver,
+	createRedisDriver,
+	createUpstashDriver,
+	POLICIES,
+	type RateLimitDriver,
+} from '#app/utils/rate-limit.server.ts'
 import { REDIS_URL, startUpstashAdapter } from '#tests/support/upstash.ts'
 
 type Factory = () => RateLimitDriver
@@ -35,7 +41,8 @@ describe.each(Object.keys(drivers) as Array<keyof typeof drivers>)('the %s rate-
 	it('allows exactly the policy’s points, then refuses with a Retry-After inside the window', async () => {
 		const driver = make()
 		const k = key()
-		for (let i = 0; i < POLICIES['auth.signIn'].points; i++) expect((await driver.consume('auth.signIn', k)).allowed, `attempt ${i + 1}`).toBe(true)
+		for (let i = 0; i < POLICIES['auth.signIn'].points; i++)
+			expect((await driver.consume('auth.signIn', k)).allowed, `attempt ${i + 1}`).toBe(true)
 		const refused = await driver.consume('auth.signIn', k)
 		expect(refused.allowed).toBe(false)
 		expect(refused.retryAfter).toBeGreaterThan(0)

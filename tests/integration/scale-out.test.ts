@@ -25,7 +25,10 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('two app processes on %s and R
 	const procs: AppProcess[] = []
 
 	async function startProcess() {
-		const proc = await startAppProcess({ DATABASE_URL: db.url, REDIS_URL, RATE_LIMIT_DRIVER: 'redis', CMS_API_URL: cms.url }, { script: 'start-prod' })
+		const proc = await startAppProcess(
+			{ DATABASE_URL: db.url, REDIS_URL, RATE_LIMIT_DRIVER: 'redis', CMS_API_URL: cms.url },
+			{ script: 'start-prod' },
+		)
 		procs.push(proc)
 		return proc
 	}
@@ -49,7 +52,9 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('two app processes on %s and R
 			const health = await request(p.port, 'localhost', '/api/health')
 			expect(health.json()).toEqual({ status: 'ok', database: 'up', redis: 'up' })
 		}
-		const [{ n }] = (await db.orm.execute(`select count(*)::int as n from drizzle.__drizzle_migrations` as never)) as unknown as Array<{ n: number }>
+		const [{ n }] = (await db.orm.execute(
+			`select count(*)::int as n from drizzle.__drizzle_migrations` as never,
+		)) as unknown as Array<{ n: number }>
 		// Each migration recorded once, though both processes started at the same time.
 		const journal = JSON.parse(readFileSync('drizzle/pg/meta/_journal.json', 'utf8')) as { entries: unknown[] }
 		expect(n).toBe(journal.entries.length)
@@ -115,5 +120,4 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('two app processes on %s and R
 		// B still serves.
 		expect((await request(b.port, ACME, '/learn')).status).toBe(200)
 	})
-
 })

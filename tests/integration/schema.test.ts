@@ -14,13 +14,59 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/
 const DERIVED_TABLES = ['stats_counters', 'sessions']
 
 const SPEC_TABLES: Record<string, string[]> = {
-	tenants: ['id', 'slug', 'name', 'status', 'feature_flags_json', 'custom_domain', 'created_at', 'updated_at', 'suspended_at'],
-	users: ['id', 'tenant_id', 'email', 'password_hash', 'role', 'name', 'locale', 'email_verified_at', 'token_version', 'deactivated_at', 'created_at', 'updated_at'],
+	tenants: [
+		'id',
+		'slug',
+		'name',
+		'status',
+		'feature_flags_json',
+		'custom_domain',
+		'created_at',
+		'updated_at',
+		'suspended_at',
+	],
+	users: [
+		'id',
+		'tenant_id',
+		'email',
+		'password_hash',
+		'role',
+		'name',
+		'locale',
+		'email_verified_at',
+		'token_version',
+		'deactivated_at',
+		'created_at',
+		'updated_at',
+	],
 	course_admin_assignments: ['id', 'user_id', 'tenant_id', 'course_slug', 'assigned_by', 'assigned_at'],
-	invitations: ['id', 'email', 'tenant_id', 'role', 'course_slug', 'token_hash', 'invited_by', 'expires_at', 'accepted_at'],
+	invitations: [
+		'id',
+		'email',
+		'tenant_id',
+		'role',
+		'course_slug',
+		'token_hash',
+		'invited_by',
+		'expires_at',
+		'accepted_at',
+	],
 	enrollments: ['id', 'user_id', 'tenant_id', 'course_slug', 'status', 'enrolled_at', 'completed_at'],
 	entry_progress: ['id', 'user_id', 'tenant_id', 'course_slug', 'entry_slug', 'completed_at', 'last_viewed_at'],
-	quiz_attempts: ['id', 'user_id', 'tenant_id', 'course_slug', 'entry_slug', 'attempt_number', 'score', 'passed', 'answers_json', 'feedback_json', 'started_at', 'submitted_at'],
+	quiz_attempts: [
+		'id',
+		'user_id',
+		'tenant_id',
+		'course_slug',
+		'entry_slug',
+		'attempt_number',
+		'score',
+		'passed',
+		'answers_json',
+		'feedback_json',
+		'started_at',
+		'submitted_at',
+	],
 	verification_tokens: ['id', 'user_id', 'token_hash', 'type', 'expires_at', 'used_at', 'created_at'],
 	oauth_accounts: ['id', 'user_id', 'tenant_id', 'provider', 'provider_account_id', 'avatar_url', 'created_at'],
 	audit_log: ['id', 'actor_user_id', 'action', 'target_kind', 'target_id', 'tenant_id', 'metadata', 'created_at'],
@@ -31,7 +77,11 @@ function describePg(table: PgTable) {
 	return {
 		name: c.name,
 		columns: c.columns.map((col) => ({ name: col.name, notNull: col.notNull })),
-		indexes: c.indexes.map((i) => ({ name: i.config.name, unique: i.config.unique, columns: i.config.columns.map((x: any) => x.name) })),
+		indexes: c.indexes.map((i) => ({
+			name: i.config.name,
+			unique: i.config.unique,
+			columns: i.config.columns.map((x: any) => x.name),
+		})),
 		checks: c.checks.map((k) => k.name).sort(),
 	}
 }
@@ -41,7 +91,11 @@ function describeSqlite(table: SQLiteTable) {
 	return {
 		name: c.name,
 		columns: c.columns.map((col) => ({ name: col.name, notNull: col.notNull })),
-		indexes: c.indexes.map((i) => ({ name: i.config.name, unique: i.config.unique, columns: i.config.columns.map((x: any) => x.name) })),
+		indexes: c.indexes.map((i) => ({
+			name: i.config.name,
+			unique: i.config.unique,
+			columns: i.config.columns.map((x: any) => x.name),
+		})),
 		checks: c.checks.map((k) => k.name).sort(),
 	}
 }
@@ -74,7 +128,10 @@ describe('schema parity', () => {
 	})
 
 	it('has the unique keys the specification names', () => {
-		const uniques = (t: PgTable) => describePg(t).indexes.filter((i) => i.unique).map((i) => i.columns.join(','))
+		const uniques = (t: PgTable) =>
+			describePg(t)
+				.indexes.filter((i) => i.unique)
+				.map((i) => i.columns.join(','))
 		expect(uniques(pg.users)).toContain('tenant_id,email')
 		expect(uniques(pg.course_admin_assignments)).toContain('user_id,tenant_id,course_slug')
 		expect(uniques(pg.enrollments)).toContain('tenant_id,user_id,course_slug')
@@ -98,13 +155,19 @@ describe.each(DIALECTS)('constraints on %s', (dialect) => {
 	it('rejects values outside the allowed lists', async () => {
 		await expect(insertUser({ role: 'owner' })).rejects.toThrow()
 		await expect(insertUser({ locale: 'it' })).rejects.toThrow()
-		await expect(db.orm.insert(db.t.tenants).values({ id: newId(), slug: 'x', name: 'X', status: 'paused' })).rejects.toThrow()
+		await expect(
+			db.orm.insert(db.t.tenants).values({ id: newId(), slug: 'x', name: 'X', status: 'paused' }),
+		).rejects.toThrow()
 		const user = await upsertUser(db, { tenant_id: tenantId, email: 'enum@x.test', role: 'student', name: 'E' })
 		await expect(
-			db.orm.insert(db.t.enrollments).values({ id: newId(), user_id: user.id, tenant_id: tenantId, course_slug: 'c', status: 'paused' }),
+			db.orm
+				.insert(db.t.enrollments)
+				.values({ id: newId(), user_id: user.id, tenant_id: tenantId, course_slug: 'c', status: 'paused' }),
 		).rejects.toThrow()
 		await expect(
-			db.orm.insert(db.t.verification_tokens).values({ id: newId(), user_id: user.id, token_hash: 'h', type: 'login', expires_at: new Date() }),
+			db.orm
+				.insert(db.t.verification_tokens)
+				.values({ id: newId(), user_id: user.id, token_hash: 'h', type: 'login', expires_at: new Date() }),
 		).rejects.toThrow()
 	})
 
@@ -132,7 +195,9 @@ describe.each(DIALECTS)('constraints on %s', (dialect) => {
 	it('requires course_slug on course_admin invitations', async () => {
 		const base = { id: newId(), email: 'i@x.test', tenant_id: tenantId, token_hash: newId(), expires_at: new Date() }
 		await expect(db.orm.insert(db.t.invitations).values({ ...base, role: 'course_admin' })).rejects.toThrow()
-		await expect(db.orm.insert(db.t.invitations).values({ ...base, role: 'course_admin', course_slug: 'c' })).resolves.toBeDefined()
+		await expect(
+			db.orm.insert(db.t.invitations).values({ ...base, role: 'course_admin', course_slug: 'c' }),
+		).resolves.toBeDefined()
 	})
 
 	it('keeps one enrollment row per (tenant, user, course)', async () => {
@@ -170,8 +235,6 @@ describe.each(DIALECTS)('constraints on %s', (dialect) => {
 		expect(row.answers_json).toEqual({ a: ['x', 1] })
 		expect(row.feedback_json).toEqual([{ id: 'q1', correct: true }])
 		expect(row.submitted_at?.toISOString()).toBe(at.toISOString())
-		await expect(
-			db.orm.insert(db.t.quiz_attempts).values({ ...row, id: newId() }),
-		).rejects.toThrow()
+		await expect(db.orm.insert(db.t.quiz_attempts).values({ ...row, id: newId() })).rejects.toThrow()
 	})
 })

@@ -32,7 +32,22 @@ describe.each(DIALECTS)('the JavaScript policy on %s', (dialect) => {
 	afterAll(() => stack?.close())
 
 	it('ships no script to public pages, account pages, course landings and status pages', async () => {
-		const visitor = ['/', '/learn', '/es/learn', '/learn/course/intro-to-web', '/learn/course/advanced-css', '/blog', '/blog/welcome', '/about', '/learn/sign-in', '/learn/sign-up', '/learn/forgot', '/learn/magic', '/no-such-page', '/learn/course/no-such-course']
+		const visitor = [
+			'/',
+			'/learn',
+			'/es/learn',
+			'/learn/course/intro-to-web',
+			'/learn/course/advanced-css',
+			'/blog',
+			'/blog/welcome',
+			'/about',
+			'/learn/sign-in',
+			'/learn/sign-up',
+			'/learn/forgot',
+			'/learn/magic',
+			'/no-such-page',
+			'/learn/course/no-such-course',
+		]
 		for (const path of visitor) {
 			const page = await stack.request(ACME, path)
 			expect(page.headers['content-type'], path).toMatch(/^text\/html/)
@@ -68,7 +83,11 @@ describe.each(DIALECTS)('the JavaScript policy on %s', (dialect) => {
 	it('preloads no message catalogue: the page loads its own, and only it', async () => {
 		const page = await stack.request(ACME, '/learn/dashboard', { headers: { cookie: learner } })
 		// "Skip to content" in each interface language, as its catalogue spells it.
-		const phrases = await Promise.all(['en', 'es', 'fr', 'de', 'pt'].map(async (l) => (await import(`#app/i18n/catalogues/${l}.ts`)).default.common.skipToContent as string))
+		const phrases = await Promise.all(
+			['en', 'es', 'fr', 'de', 'pt'].map(
+				async (l) => (await import(`#app/i18n/catalogues/${l}.ts`)).default.common.skipToContent as string,
+			),
+		)
 		for (const src of scriptsOf(page.text)) {
 			const body = (await stack.request(ACME, src)).text
 			for (const phrase of phrases) expect(body.includes(phrase), `${src} holds "${phrase}"`).toBe(false)

@@ -72,7 +72,10 @@ describe.each(DIALECTS)('demo seed on %s', (dialect) => {
 		await seedDemoData(db, DEMO_PASSWORD)
 		expect(await counts()).toEqual(before)
 		expect(before).toEqual({ tenants: 3, users: DEMO_USERS.length, enrollments: 1, progress: 1, assignments: 1 })
-		const platform = await db.orm.select({ n: count() }).from(db.t.users).where(and(isNull(db.t.users.tenant_id)))
+		const platform = await db.orm
+			.select({ n: count() })
+			.from(db.t.users)
+			.where(and(isNull(db.t.users.tenant_id)))
 		expect(platform[0].n).toBe(1)
 	})
 })

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COUNT_CAP, listUsers, PAGE_SIZE } from '#db/admin.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
-import { createTestDatabase, DIALECTS, execRaw, seriesSql as series, type TestDatabase } from '#tests/support/databases.ts'
+import {
+	createTestDatabase,
+	DIALECTS,
+	execRaw,
+	seriesSql as series,
+	type TestDatabase,
+} from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 
 describe.each(DIALECTS)('the admin users list on %s', (dialect) => {
@@ -18,7 +24,10 @@ describe.each(DIALECTS)('the admin users list on %s', (dialect) => {
 		const empty = dialect === 'pg' ? 'NULL' : `''`
 		// 140 users in threes that share one created_at (ties broken by id), then 60 in one
 		// statement: on PostgreSQL they share the database's now(), with microseconds.
-		const at = dialect === 'pg' ? (expr: string) => `(timestamp '2025-01-01' + (${expr}) * interval '1 second')` : (expr: string) => `(1735689600000 + (${expr}) * 1000)`
+		const at =
+			dialect === 'pg'
+				? (expr: string) => `(timestamp '2025-01-01' + (${expr}) * interval '1 second')`
+				: (expr: string) => `(1735689600000 + (${expr}) * 1000)`
 		const now = dialect === 'pg' ? 'now()' : `CAST(unixepoch('subsec') * 1000 AS INTEGER)`
 		for (const [prefix, total, created] of [
 			['tie', 140, at('n / 3')],
@@ -36,7 +45,9 @@ describe.each(DIALECTS)('the admin users list on %s', (dialect) => {
 	/** Every acme user id in list order, counted by the database itself. */
 	async function expectedOrder() {
 		const u = db.t.users
-		return (await db.orm.select({ id: u.id }).from(u).where(eq(u.tenant_id, acme)).orderBy(desc(u.created_at), desc(u.id))).map((r) => r.id)
+		return (
+			await db.orm.select({ id: u.id }).from(u).where(eq(u.tenant_id, acme)).orderBy(desc(u.created_at), desc(u.id))
+		).map((r) => r.id)
 	}
 
 	it('walks forward and back through keyset pages, every user exactly once and in order', async () => {
@@ -68,7 +79,13 @@ describe.each(DIALECTS)('the admin users list on %s', (dialect) => {
 
 	it('pages within filters and searches too', async () => {
 		const u = db.t.users
-		const matching = (await db.orm.select({ id: u.id }).from(u).where(and(eq(u.tenant_id, acme), like(u.email, 'tie-%'))).orderBy(desc(u.created_at), desc(u.id))).map((r) => r.id)
+		const matching = (
+			await db.orm
+				.select({ id: u.id })
+				.from(u)
+				.where(and(eq(u.tenant_id, acme), like(u.email, 'tie-%')))
+				.orderBy(desc(u.created_at), desc(u.id))
+		).map((r) => r.id)
 		const seen: string[] = []
 		let page = await listUsers(db, { tenantId: acme, q: 'TIE-', status: 'unverified' })
 		expect(page.total).toBe(matching.length)
@@ -83,7 +100,11 @@ describe.each(DIALECTS)('the admin users list on %s', (dialect) => {
 	})
 
 	it('finds nothing after a cursor of another tenant or an unknown id', async () => {
-		const [other] = await db.orm.select({ id: db.t.users.id }).from(db.t.users).where(eq(db.t.users.tenant_id, globex)).limit(1)
+		const [other] = await db.orm
+			.select({ id: db.t.users.id })
+			.from(db.t.users)
+			.where(eq(db.t.users.tenant_id, globex))
+			.limit(1)
 		for (const cursor of [other.id, 'no-such-user', 'x\u0000y']) {
 			const after = await listUsers(db, { tenantId: acme, after: cursor })
 			expect(after.rows, cursor).toEqual([])
@@ -106,7 +127,10 @@ describe.each(DIALECTS)('the admin users list on %s', (dialect) => {
 		expect(broad.rows).toHaveLength(PAGE_SIZE)
 		const narrow = await listUsers(db, { tenantId: globex, q: 'cap-1000' })
 		const u = db.t.users
-		const [{ n }] = await db.orm.select({ n: count() }).from(u).where(and(eq(u.tenant_id, globex), like(u.email, '%cap-1000%')))
+		const [{ n }] = await db.orm
+			.select({ n: count() })
+			.from(u)
+			.where(and(eq(u.tenant_id, globex), like(u.email, '%cap-1000%')))
 		expect(narrow.total).toBe(Number(n))
 		expect(narrow.totalCapped).toBe(false)
 		// A counter answers the unfiltered total exactly, however large.

@@ -27,15 +27,23 @@ interface Answer {
 /** One request on a connection of its own, so the socket's byte count is this answer's alone. */
 function fetchWire(port: number, path: string, headers: Record<string, string>): Promise<Answer> {
 	return new Promise((resolve, reject) => {
-		const req = httpRequest({ host: '127.0.0.1', port, path, agent: false, headers: { host: `${ACME}:${port}`, ...BROWSER, ...headers } }, (res) => {
-			const chunks: Buffer[] = []
-			res.on('data', (c: Buffer) => chunks.push(c))
-			res.on('end', () => {
-				const body = Buffer.concat(chunks)
-				resolve({ status: res.statusCode ?? 0, headers: res.headers, wire: res.socket.bytesRead, text: res.headers['content-encoding'] ? '' : body.toString('utf8') })
-			})
-			res.on('error', reject)
-		})
+		const req = httpRequest(
+			{ host: '127.0.0.1', port, path, agent: false, headers: { host: `${ACME}:${port}`, ...BROWSER, ...headers } },
+			(res) => {
+				const chunks: Buffer[] = []
+				res.on('data', (c: Buffer) => chunks.push(c))
+				res.on('end', () => {
+					const body = Buffer.concat(chunks)
+					resolve({
+						status: res.statusCode ?? 0,
+						headers: res.headers,
+						wire: res.socket.bytesRead,
+						text: res.headers['content-encoding'] ? '' : body.toString('utf8'),
+					})
+				})
+				res.on('error', reject)
+			},
+		)
 		req.on('error', reject)
 		req.end()
 	})
@@ -78,7 +86,10 @@ function subresources(html: string, javaScript: boolean): Resource[] {
 /** Whether a browser may reuse its copy without asking (repeat visits cost nothing for it). */
 function freshInCache(headers: Answer['headers']) {
 	const control = String(headers['cache-control'] ?? '')
-	return /\bimmutable\b/.test(control) || (/\bmax-age=([1-9]\d*)/.test(control) && !/no-store|no-cache|private/.test(control))
+	return (
+		/\bimmutable\b/.test(control) ||
+		(/\bmax-age=([1-9]\d*)/.test(control) && !/no-store|no-cache|private/.test(control))
+	)
 }
 
 interface Row {
@@ -118,12 +129,17 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 			await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
 			cookies[who] = b.cookieHeader()
 			// The quiz opens once the lessons before it are done.
-			if (who === 'learner') for (const entry of ['what-is-http', 'html-forms']) await b.post(`/learn/course/intro-to-web/entry/${entry}`, { intent: 'complete' })
+			if (who === 'learner')
+				for (const entry of ['what-is-http', 'html-forms'])
+					await b.post(`/learn/course/intro-to-web/entry/${entry}`, { intent: 'complete' })
 		}
 	})
 	afterAll(async () => {
 		const header = `${'page'.padEnd(22)} ${'who'.padEnd(9)} ${'js'.padEnd(3)} ${'html'.padStart(6)} ${'css'.padStart(6)} ${'js KB'.padStart(6)} ${'beyond'.padStart(6)} ${'other'.padStart(6)} ${'first'.padStart(6)} ${'repeat'.padStart(6)}`
-		const lines = rows.map((r) => `${r.page.padEnd(22)} ${r.who.padEnd(9)} ${(r.javaScript ? 'on' : 'off').padEnd(3)} ${kb(r.html).padStart(6)} ${kb(r.css).padStart(6)} ${kb(r.js).padStart(6)} ${kb(r.beyond).padStart(6)} ${kb(r.other).padStart(6)} ${kb(r.first).padStart(6)} ${kb(r.repeat).padStart(6)}`)
+		const lines = rows.map(
+			(r) =>
+				`${r.page.padEnd(22)} ${r.who.padEnd(9)} ${(r.javaScript ? 'on' : 'off').padEnd(3)} ${kb(r.html).padStart(6)} ${kb(r.css).padStart(6)} ${kb(r.js).padStart(6)} ${kb(r.beyond).padStart(6)} ${kb(r.other).padStart(6)} ${kb(r.first).padStart(6)} ${kb(r.repeat).padStart(6)}`,
+		)
 		const table = `bytes on the wire (${dialect}, KB as sent with Accept-Encoding: gzip, deflate, br; headers included)\n${header}\n${lines.join('\n')}\n`
 		console.log(table)
 		mkdirSync('.tmp', { recursive: true })
@@ -138,7 +154,18 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 		expect(doc.status, path).toBe(200)
 		// The document as text, to read what it names (the wire count above is of the compressed answer).
 		const html = (await stack.request(ACME, path, { headers: cookie })).text
-		const row: Row = { page, who, javaScript, html: doc.wire, css: 0, js: 0, beyond: 0, other: 0, first: doc.wire, repeat: 0 }
+		const row: Row = {
+			page,
+			who,
+			javaScript,
+			html: doc.wire,
+			css: 0,
+			js: 0,
+			beyond: 0,
+			other: 0,
+			first: doc.wire,
+			repeat: 0,
+		}
 		let reusedAll = true
 		for (const resource of subresources(html, javaScript)) {
 			const answer = await fetchWire(stack.port, resource.path, cookie)
@@ -152,7 +179,10 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 			}
 		}
 		const etag = doc.headers.etag
-		const again = await fetchWire(stack.port, path, { ...cookie, ...(typeof etag === 'string' ? { 'if-none-match': etag } : {}) })
+		const again = await fetchWire(stack.port, path, {
+			...cookie,
+			...(typeof etag === 'string' ? { 'if-none-match': etag } : {}),
+		})
 		row.repeat += again.wire
 		rows.push(row)
 		expect(reusedAll || row.repeat <= BUDGET.repeat, `${path}: every subresource reusable`).toBe(true)
@@ -190,7 +220,8 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 
 	it('sends no render-blocking script: every script is a module or deferred', async () => {
 		for (const [, path, who] of pages) {
-			const html = (await stack.request(ACME, path, { headers: who === 'visitor' ? {} : { cookie: cookies[who] } })).text
+			const html = (await stack.request(ACME, path, { headers: who === 'visitor' ? {} : { cookie: cookies[who] } }))
+				.text
 			for (const [, attrs] of html.matchAll(/<script([^>]*)>/g)) {
 				if (/\ssrc=/.test(attrs)) expect(attrs, path).toMatch(/type="module"|\basync\b|\bdefer\b/)
 			}

@@ -29,7 +29,12 @@ const EXCLUDED_WHEN_SIGNED_IN = ['is-crawlable']
 function http(method: string, path: string, body?: string): Promise<{ status: number; cookies: string[] }> {
 	return new Promise((resolve, reject) => {
 		const headers: Record<string, string> = { host: `acme.localhost:${PORT}` }
-		if (body) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), origin: ORIGIN })
+		if (body)
+			Object.assign(headers, {
+				'content-type': 'application/x-www-form-urlencoded',
+				'content-length': String(Buffer.byteLength(body)),
+				origin: ORIGIN,
+			})
 		const req = request({ host: '127.0.0.1', port: PORT, path, method, headers, agent: false }, (res) => {
 			res.resume()
 			res.on('end', () => resolve({ status: res.statusCode ?? 0, cookies: res.headers['set-cookie'] ?? [] }))
@@ -70,7 +75,10 @@ function score(result: Result, category: string, excluded: string[]) {
 }
 
 const app = await startApp()
-const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
+const chrome = await chromeLauncher.launch({
+	chromePath: CHROMIUM,
+	chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+})
 const rows: Array<Record<string, string | number>> = []
 const failures: string[] = []
 let version = ''
@@ -91,7 +99,8 @@ try {
 				extraHeaders: page.signedIn ? { Cookie: cookie } : undefined,
 			})
 			if (!result) throw new Error(`no result for ${page.path}`)
-			if (new URL(result.lhr.finalDisplayedUrl).pathname !== page.path) throw new Error(`${page.path} ended on ${result.lhr.finalDisplayedUrl}`)
+			if (new URL(result.lhr.finalDisplayedUrl).pathname !== page.path)
+				throw new Error(`${page.path} ended on ${result.lhr.finalDisplayedUrl}`)
 			runs.push(result.lhr)
 		}
 		runs.sort((a, b) => (a.categories.performance.score ?? 0) - (b.categories.performance.score ?? 0))
@@ -101,7 +110,9 @@ try {
 		const scores = Object.fromEntries(Object.keys(THRESHOLDS).map((c) => [c, score(lhr, c, excluded)]))
 		for (const [category, threshold] of Object.entries(THRESHOLDS)) {
 			if (scores[category] >= threshold) continue
-			const failing = lhr.categories[category].auditRefs.filter((r) => r.weight > 0 && !excluded.includes(r.id) && (lhr.audits[r.id].score ?? 1) < 1).map((r) => `${r.id} ${lhr.audits[r.id].score}`)
+			const failing = lhr.categories[category].auditRefs
+				.filter((r) => r.weight > 0 && !excluded.includes(r.id) && (lhr.audits[r.id].score ?? 1) < 1)
+				.map((r) => `${r.id} ${lhr.audits[r.id].score}`)
 			failures.push(`${page.name}: ${category} ${scores[category]} < ${threshold} (${failing.join(', ')})`)
 		}
 		rows.push({
@@ -124,7 +135,10 @@ try {
 
 const columns = Object.keys(rows[0] ?? {})
 const width = (c: string) => Math.max(c.length, ...rows.map((r) => String(r[c]).length))
-const table = [columns.map((c) => c.padEnd(width(c))).join('  '), ...rows.map((r) => columns.map((c) => String(r[c]).padEnd(width(c))).join('  '))].join('\n')
+const table = [
+	columns.map((c) => c.padEnd(width(c))).join('  '),
+	...rows.map((r) => columns.map((c) => String(r[c]).padEnd(width(c))).join('  ')),
+].join('\n')
 const summary = `lighthouse ${version} mobile, median of ${RUNS} runs by performance (signed-in pages: SEO without ${EXCLUDED_WHEN_SIGNED_IN.join(', ')})\n${table}\n${failures.length ? `FAILED:\n${failures.join('\n')}` : 'all scores at or above their thresholds'}\n`
 console.log(summary)
 mkdirSync('.tmp', { recursive: true })

@@ -46,7 +46,13 @@ interface Response {
 
 const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS * 2 })
 
-function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Response> {
+function send(
+	port: number,
+	method: string,
+	path: string,
+	headers: Record<string, string>,
+	body?: string,
+): Promise<Response> {
 	return new Promise((resolveResponse, reject) => {
 		const req = httpRequest(
 			{
@@ -55,14 +61,23 @@ function send(port: number, method: string, path: string, headers: Record<string
 				path,
 				method,
 				agent,
-				headers: { host: `${HOST}:${port}`, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers },
+				headers: {
+					host: `${HOST}:${port}`,
+					...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}),
+					...headers,
+				},
 			},
 			(res) => {
 				const chunks: Buffer[] = []
 				res.on('data', (c: Buffer) => chunks.push(c))
 				res.on('end', () => {
 					const setCookie = res.headers['set-cookie'] ?? []
-					resolveResponse({ status: res.statusCode ?? 0, location: res.headers.location, setCookie, body: Buffer.concat(chunks).toString('utf8') })
+					resolveResponse({
+						status: res.statusCode ?? 0,
+						location: res.headers.location,
+						setCookie,
+						body: Buffer.concat(chunks).toString('utf8'),
+					})
 				})
 				res.on('error', reject)
 			},
@@ -86,13 +101,25 @@ async function main() {
 	const hash = await hashPassword(DEMO_PASSWORD)
 	const students: Array<{ id: string; email: string }> = []
 	for (let i = 0; i < CLIENTS; i++) {
-		const user = await createUser(db, { tenant_id: acme, email: `soak-${i}@acme.test`, name: `Soak ${i}`, role: 'student', password_hash: hash, email_verified_at: new Date() })
+		const user = await createUser(db, {
+			tenant_id: acme,
+			email: `soak-${i}@acme.test`,
+			name: `Soak ${i}`,
+			role: 'student',
+			password_hash: hash,
+			email_verified_at: new Date(),
+		})
 		await putEnrollment(db, { tenantId: acme, userId: user.id }, COURSE, 'active')
 		students.push({ id: user.id, email: user.email })
 	}
 
 	// The app: the production build in a child process.
-	const app = await startAppProcess({ DATABASE_URL: db.url, CMS_API_URL: cms.url, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mail.port) })
+	const app = await startAppProcess({
+		DATABASE_URL: db.url,
+		CMS_API_URL: cms.url,
+		SMTP_HOST: '127.0.0.1',
+		SMTP_PORT: String(mail.port),
+	})
 	const { port, child, output } = app
 
 	// Counters.
@@ -101,7 +128,10 @@ async function main() {
 	const statuses = new Map<number, number>()
 	const failures: string[] = []
 	let fiveHundreds = 0
-	const acked = { complete: [] as Array<{ userId: string; entry: string }>, quiz: [] as Array<{ userId: string; attempt: number }> }
+	const acked = {
+		complete: [] as Array<{ userId: string; entry: string }>,
+		quiz: [] as Array<{ userId: string; attempt: number }>,
+	}
 	const origin = `http://${HOST}:${port}`
 
 	async function hit(kind: Kind, method: string, path: string, cookie: string, form?: Record<string, string>) {
@@ -150,21 +180,52 @@ async function main() {
 		while (Date.now() < stopAt) {
 			const roll = Math.random()
 			if (roll < 0.25) {
-				await hit('public page', 'GET', pick(['/learn', '/learn/course/intro-to-web', '/blog', '/blog/welcome', '/about', '/robots.txt', '/sitemap.xml']), '')
+				await hit(
+					'public page',
+					'GET',
+					pick([
+						'/learn',
+						'/learn/course/intro-to-web',
+						'/blog',
+						'/blog/welcome',
+						'/about',
+						'/robots.txt',
+						'/sitemap.xml',
+					]),
+					'',
+				)
 			} else if (roll < 0.55) {
-				const res = await hit('signed-in page', 'GET', pick(['/learn/dashboard', `/learn/course/${COURSE}`, `/learn/course/${COURSE}/entry/${pick(ENTRIES)}`, `/learn/course/${COURSE}/entry/${QUIZ}`, '/learn/account']), cookie)
-				if (res && res.status === 302 && res.location?.startsWith('/learn/sign-in')) failures.push(`${me.email} lost the session`)
+				const res = await hit(
+					'signed-in page',
+					'GET',
+					pick([
+						'/learn/dashboard',
+						`/learn/course/${COURSE}`,
+						`/learn/course/${COURSE}/entry/${pick(ENTRIES)}`,
+						`/learn/course/${COURSE}/entry/${QUIZ}`,
+						'/learn/account',
+					]),
+					cookie,
+				)
+				if (res && res.status === 302 && res.location?.startsWith('/learn/sign-in'))
+					failures.push(`${me.email} lost the session`)
 			} else if (roll < 0.8 || (roll < 0.93 && nextEntry < 2)) {
 				// (the quiz opens once the two lessons before it in its module are complete)
 				// Entries in course order, so each is open when completed (completion is idempotent).
 				const entry = ENTRIES[nextEntry % ENTRIES.length]
 				nextEntry++
-				const res = await hit('complete', 'POST', `/learn/course/${COURSE}/entry/${entry}`, cookie, { intent: 'complete' })
+				const res = await hit('complete', 'POST', `/learn/course/${COURSE}/entry/${entry}`, cookie, {
+					intent: 'complete',
+				})
 				// Acknowledged: on to the next entry or the course (a locked entry would redirect with a notice instead).
 				const location = res?.location ?? ''
-				const confirmed = location.startsWith(`/learn/course/${COURSE}`) && (!location.includes('notice=') || location.includes('notice=course_completed'))
-				if (res && (res.status === 302 || res.status === 303) && confirmed) acked.complete.push({ userId: me.id, entry })
-				else if (res && res.status < 500) failures.push(`complete ${entry} by ${me.email} not acknowledged: ${res.status} ${res.location ?? ''}`)
+				const confirmed =
+					location.startsWith(`/learn/course/${COURSE}`) &&
+					(!location.includes('notice=') || location.includes('notice=course_completed'))
+				if (res && (res.status === 302 || res.status === 303) && confirmed)
+					acked.complete.push({ userId: me.id, entry })
+				else if (res && res.status < 500)
+					failures.push(`complete ${entry} by ${me.email} not acknowledged: ${res.status} ${res.location ?? ''}`)
 			} else if (roll < 0.93) {
 				const res = await hit('quiz', 'POST', `/learn/course/${COURSE}/entry/${QUIZ}`, cookie, {
 					intent: 'submit-quiz',
@@ -173,9 +234,11 @@ async function main() {
 					'q:q-element': pick(['form', 'input', 'button']),
 				})
 				const attempt = res?.location ? /[?&]attempt=(\d+)/.exec(res.location)?.[1] : undefined
-				if (res && (res.status === 302 || res.status === 303) && attempt) acked.quiz.push({ userId: me.id, attempt: Number(attempt) })
+				if (res && (res.status === 302 || res.status === 303) && attempt)
+					acked.quiz.push({ userId: me.id, attempt: Number(attempt) })
 				// 409: every attempt used (maxAttempts 3); 429: the per-user quiz limit. Both are answers, not writes.
-				else if (res && res.status !== 409 && res.status !== 429) failures.push(`quiz by ${me.email} not acknowledged: ${res.status} ${res.location ?? ''}`)
+				else if (res && res.status !== 409 && res.status !== 429)
+					failures.push(`quiz by ${me.email} not acknowledged: ${res.status} ${res.location ?? ''}`)
 			} else if (signIns < MAX_SIGN_INS) {
 				await hit('sign-out', 'POST', '/learn/sign-out', cookie, {})
 				cookie = ''
@@ -192,9 +255,15 @@ async function main() {
 
 	// Stop the app (SIGTERM drains in-flight requests), then check every acknowledged write.
 	child.kill('SIGTERM')
-	const exitCode = await Promise.race([app.exited, new Promise((r) => setTimeout(() => r('still running after 20 s'), 20_000))])
+	const exitCode = await Promise.race([
+		app.exited,
+		new Promise((r) => setTimeout(() => r('still running after 20 s'), 20_000)),
+	])
 	if (exitCode !== 0) failures.push(`the app exited with ${exitCode}`)
-	const crashLines = output.join('').split('\n').filter((l) => /"event":"request\/failed"|Unhandled|FATAL/.test(l))
+	const crashLines = output
+		.join('')
+		.split('\n')
+		.filter((l) => /"event":"request\/failed"|Unhandled|FATAL/.test(l))
 	for (const l of crashLines.slice(0, 5)) failures.push(`server log: ${l.slice(0, 300)}`)
 
 	let checked = 0
@@ -225,16 +294,23 @@ async function main() {
 			if (rows.length > 3) failures.push(`${student.email} has ${rows.length} quiz attempts (maxAttempts 3)`)
 		}
 	}
-	if (acked.complete.length === 0 || acked.quiz.length === 0) failures.push('no acknowledged writes of some kind: the run checked nothing')
+	if (acked.complete.length === 0 || acked.quiz.length === 0)
+		failures.push('no acknowledged writes of some kind: the run checked nothing')
 
 	const requests = [...byKind.values()].reduce((a, b) => a + b, 0)
 	const kinds = [...byKind].map(([k, n]) => `${k} ${n}`).join(', ')
-	const codes = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ')
+	const codes = [...statuses]
+		.sort(([a], [b]) => a - b)
+		.map(([s, n]) => `${s}:${n}`)
+		.join(' ')
 	console.log(
 		`soak (${DIALECT}): ${loadSeconds.toFixed(1)} s, ${CLIENTS} clients, ${requests} requests (${kinds}), ${(requests / loadSeconds).toFixed(0)} req/s, statuses ${codes}, ${fiveHundreds} 5xx, ${checked} acknowledged writes checked (${acked.complete.length} completions, ${acked.quiz.length} quiz attempts), ${missing} missing, ${failures.length} failures, total ${((Date.now() - started) / 1000).toFixed(0)} s`,
 	)
-	const ms = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))].toFixed(0)
-	console.log(`  latency ms (p50/p95/max): ${[...latency].map(([k, xs]) => `${k} ${ms(xs, 0.5)}/${ms(xs, 0.95)}/${ms(xs, 1)}`).join(', ')}`)
+	const ms = (xs: number[], q: number) =>
+		[...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))].toFixed(0)
+	console.log(
+		`  latency ms (p50/p95/max): ${[...latency].map(([k, xs]) => `${k} ${ms(xs, 0.5)}/${ms(xs, 0.95)}/${ms(xs, 1)}`).join(', ')}`,
+	)
 	for (const f of [...new Set(failures)].slice(0, 20)) console.log(`  failure: ${f}`)
 
 	agent.destroy()

@@ -26,7 +26,13 @@ export function request(
 				path,
 				method: init.method ?? 'GET',
 				// As browsers do, a body goes with its Content-Length (the app refuses chunked uploads).
-				headers: { host: `${host}:${port}`, ...(init.body !== undefined && !init.headers?.['transfer-encoding'] ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}), ...init.headers },
+				headers: {
+					host: `${host}:${port}`,
+					...(init.body !== undefined && !init.headers?.['transfer-encoding']
+						? { 'content-length': String(Buffer.byteLength(init.body)) }
+						: {}),
+					...init.headers,
+				},
 			},
 			(res) => {
 				const chunks: Buffer[] = []

@@ -19,7 +19,12 @@ export async function startMailSink(onMail?: (mail: ReceivedMail) => void) {
 			simpleParser(stream)
 				.then((parsed) => {
 					const to = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to
-					const mail = { to: to?.value[0]?.address ?? '', subject: parsed.subject ?? '', text: parsed.text ?? '', html: String(parsed.html ?? '') }
+					const mail = {
+						to: to?.value[0]?.address ?? '',
+						subject: parsed.subject ?? '',
+						text: parsed.text ?? '',
+						html: String(parsed.html ?? ''),
+					}
 					messages.push(mail)
 					onMail?.(mail)
 					callback()

@@ -20,14 +20,21 @@ export interface AppProcess {
  * advisory lock, then serve); otherwise the build's main() is started directly
  * (no .env is read). Resolves once /api/health answers 200.
  */
-export async function startAppProcess(env: Record<string, string | undefined>, options: { script?: 'start-prod' } = {}): Promise<AppProcess> {
+export async function startAppProcess(
+	env: Record<string, string | undefined>,
+	options: { script?: 'start-prod' } = {},
+): Promise<AppProcess> {
 	const entry = resolve('build/server/index.js')
 	if (!existsSync(entry)) throw new Error('build/server/index.js is missing: run `npm run build` first')
 	const port = Number(env.PORT ?? (await freePort()))
 	const args =
 		options.script === 'start-prod'
 			? ['scripts/start-prod.js']
-			: ['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(pathToFileURL(entry).href)}); await main({ clientDir: ${JSON.stringify(resolve('build/client'))} })`]
+			: [
+					'--input-type=module',
+					'-e',
+					`const { main } = await import(${JSON.stringify(pathToFileURL(entry).href)}); await main({ clientDir: ${JSON.stringify(resolve('build/client'))} })`,
+				]
 	const child = spawn(process.execPath, args, {
 		// A variable given as undefined is left out (a process started without it).
 		env: {

@@ -24,15 +24,30 @@ export async function loadBuiltServer(): Promise<ServerModule> {
  * database of the dialect, the local content service and the built app, each
  * on a free port.
  */
-export async function startStack(dialect: Dialect, envOverrides: Record<string, string> = {}, options: { cmsContentDir?: string } = {}) {
+export async function startStack(
+	dialect: Dialect,
+	envOverrides: Record<string, string> = {},
+	options: { cmsContentDir?: string } = {},
+) {
 	const db = await createTestDatabase(dialect)
 	const seeded = await seedDemoData(db, DEMO_PASSWORD)
-	const cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID, contentDir: options.cmsContentDir })
+	const cms = await startCms({
+		apiKey: TEST_SECRETS.CMS_API_UUID,
+		projectUuid: TEST_SECRETS.CMS_PROJECT_UUID,
+		contentDir: options.cmsContentDir,
+	})
 	const mail = await startMailSink()
 	const { listen } = await loadBuiltServer()
 	// AUTH_URL is the origin browsers use (spec): its scheme and port are those of every absolute URL.
 	const port = await freePort()
-	const env = testEnv({ AUTH_URL: `http://localhost:${port}`, CMS_API_URL: cms.url, DATABASE_URL: db.url, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mail.port), ...envOverrides })
+	const env = testEnv({
+		AUTH_URL: `http://localhost:${port}`,
+		CMS_API_URL: cms.url,
+		DATABASE_URL: db.url,
+		SMTP_HOST: '127.0.0.1',
+		SMTP_PORT: String(mail.port),
+		...envOverrides,
+	})
 	const app = await listen({ env, db, port, host: '127.0.0.1' })
 	return {
 		db,

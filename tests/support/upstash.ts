@@ -18,7 +18,8 @@ export async function startUpstashAdapter(token: string) {
 			res.writeHead(status, { 'content-type': 'application/json' })
 			res.end(JSON.stringify(body))
 		}
-		if (req.method !== 'POST' || req.headers.authorization !== `Bearer ${token}`) return reply(401, { error: 'Unauthorized' })
+		if (req.method !== 'POST' || req.headers.authorization !== `Bearer ${token}`)
+			return reply(401, { error: 'Unauthorized' })
 		try {
 			const command = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown[]
 			if (!Array.isArray(command) || command.length === 0) return reply(400, { error: 'ERR empty command' })

@@ -23,9 +23,11 @@ export default {
 		errors: {
 			invalid: 'E-Mail-Adresse oder Passwort ist falsch.',
 			deactivated: 'Dieses Konto wurde deaktiviert. Wenden Sie sich an Ihre Verwaltung.',
-			noPassword: 'Wenn Sie sich sonst über einen externen Anbieter oder einen Anmeldelink anmelden, hat Ihr Konto vielleicht kein Passwort: Melden Sie sich auf diesem Weg an.',
+			noPassword:
+				'Wenn Sie sich sonst über einen externen Anbieter oder einen Anmeldelink anmelden, hat Ihr Konto vielleicht kein Passwort: Melden Sie sich auf diesem Weg an.',
 			tenantInactive: 'Auf dieser Lernplattform sind derzeit keine Anmeldungen möglich.',
-			apexAccountWrongHost: 'Dies ist ein Plattformkonto. Melden Sie sich stattdessen auf der Website der Plattform an.',
+			apexAccountWrongHost:
+				'Dies ist ein Plattformkonto. Melden Sie sich stattdessen auf der Website der Plattform an.',
 			unverified: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse: Wir haben Ihnen einen neuen Bestätigungslink geschickt.',
 		},
 	},
@@ -33,9 +35,12 @@ export default {
 		title: 'Anmeldung fehlgeschlagen',
 		heading: 'Wir konnten Sie nicht anmelden',
 		generic: 'Bei der Anmeldung ist etwas schiefgelaufen. Bitte versuchen Sie es erneut.',
-		emailUnverified: 'Ihr Konto bei diesem Anbieter hat keine bestätigte E-Mail-Adresse. Bestätigen Sie sie dort und versuchen Sie es dann erneut.',
-		emailMissing: 'Dieser Anbieter hat uns keine E-Mail-Adresse mitgeteilt, daher können wir Sie darüber nicht anmelden.',
-		tenantUnknown: 'Die externe Anmeldung funktioniert nur auf der Lernplattform einer Schule oder eines Unternehmens, nicht hier.',
+		emailUnverified:
+			'Ihr Konto bei diesem Anbieter hat keine bestätigte E-Mail-Adresse. Bestätigen Sie sie dort und versuchen Sie es dann erneut.',
+		emailMissing:
+			'Dieser Anbieter hat uns keine E-Mail-Adresse mitgeteilt, daher können wir Sie darüber nicht anmelden.',
+		tenantUnknown:
+			'Die externe Anmeldung funktioniert nur auf der Lernplattform einer Schule oder eines Unternehmens, nicht hier.',
 		tenantSuspended: 'Diese Lernplattform ist pausiert, daher kann sich derzeit niemand anmelden.',
 		accountDeactivated: 'Ihr Konto auf dieser Lernplattform wurde deaktiviert. Wenden Sie sich an Ihre Verwaltung.',
 	},
@@ -43,7 +48,8 @@ export default {
 		title: 'Konto erstellen',
 		submit: 'Konto erstellen',
 		haveAccount: 'Ich habe bereits ein Konto',
-		checkEmail: 'Prüfen Sie Ihr Postfach: Wir haben Ihnen einen Link zur Bestätigung Ihrer Adresse gesendet. Melden Sie sich danach an.',
+		checkEmail:
+			'Prüfen Sie Ihr Postfach: Wir haben Ihnen einen Link zur Bestätigung Ihrer Adresse gesendet. Melden Sie sich danach an.',
 	},
 	verify: {
 		title: 'E-Mail-Adresse bestätigen',
@@ -51,7 +57,8 @@ export default {
 	forgot: {
 		title: 'Passwort vergessen?',
 		sent: 'Falls für diese Adresse ein Konto mit Passwort existiert, haben wir ihr einen Link gesendet, mit dem Sie ein neues Passwort wählen können.',
-		intro: 'Geben Sie Ihre E-Mail-Adresse ein. Wir senden Ihnen einen Link, mit dem Sie ein neues Passwort wählen können.',
+		intro:
+			'Geben Sie Ihre E-Mail-Adresse ein. Wir senden Ihnen einen Link, mit dem Sie ein neues Passwort wählen können.',
 		submit: 'Link zum Zurücksetzen senden',
 	},
 	reset: {
@@ -80,7 +87,8 @@ export default {
 	},
 	account: {
 		title: 'Konto',
-		emailSent: 'Wir haben einen Bestätigungslink an die neue Adresse gesendet. Ihre E-Mail-Adresse ändert sich, sobald Sie sie bestätigen.',
+		emailSent:
+			'Wir haben einen Bestätigungslink an die neue Adresse gesendet. Ihre E-Mail-Adresse ändert sich, sobald Sie sie bestätigen.',
 		localeChanged: 'Ihre Sprache wurde gespeichert.',
 		emailChanged: 'Ihre E-Mail-Adresse wurde geändert.',
 		changeEmail: 'E-Mail-Adresse ändern',

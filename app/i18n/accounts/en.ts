@@ -23,7 +23,8 @@ export default {
 		errors: {
 			invalid: 'Email or password is incorrect.',
 			deactivated: 'This account has been deactivated. Contact your administrator.',
-			noPassword: 'If you usually sign in with an external provider or a sign-in link, your account may have no password: sign in that way instead.',
+			noPassword:
+				'If you usually sign in with an external provider or a sign-in link, your account may have no password: sign in that way instead.',
 			tenantInactive: 'This site is not accepting sign-ins right now.',
 			apexAccountWrongHost: 'This is a platform account. Sign in on the platform site instead.',
 			unverified: 'Confirm your email address first: we have sent a new confirmation link to it.',

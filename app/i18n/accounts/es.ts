@@ -23,7 +23,8 @@ export default {
 		errors: {
 			invalid: 'El correo electrónico o la contraseña no son correctos.',
 			deactivated: 'Esta cuenta se ha desactivado. Contacta con tu administrador.',
-			noPassword: 'Si sueles iniciar sesión con un proveedor externo o con un enlace de inicio de sesión, puede que tu cuenta no tenga contraseña: entra por esa vía.',
+			noPassword:
+				'Si sueles iniciar sesión con un proveedor externo o con un enlace de inicio de sesión, puede que tu cuenta no tenga contraseña: entra por esa vía.',
 			tenantInactive: 'Este sitio no admite inicios de sesión en este momento.',
 			apexAccountWrongHost: 'Esta es una cuenta de la plataforma. Inicia sesión en el sitio de la plataforma.',
 			unverified: 'Primero confirma tu dirección de correo: te hemos enviado un nuevo enlace de confirmación.',
@@ -33,9 +34,12 @@ export default {
 		title: 'No se pudo iniciar sesión',
 		heading: 'No hemos podido iniciar tu sesión',
 		generic: 'Algo salió mal al iniciar tu sesión. Vuelve a intentarlo.',
-		emailUnverified: 'Tu cuenta en ese proveedor no tiene una dirección de correo verificada. Verifícala allí y vuelve a intentarlo.',
-		emailMissing: 'Ese proveedor no ha compartido ninguna dirección de correo con nosotros, así que no podemos iniciar tu sesión con él.',
-		tenantUnknown: 'El inicio de sesión externo solo funciona en el sitio de aprendizaje de una escuela o empresa, no aquí.',
+		emailUnverified:
+			'Tu cuenta en ese proveedor no tiene una dirección de correo verificada. Verifícala allí y vuelve a intentarlo.',
+		emailMissing:
+			'Ese proveedor no ha compartido ninguna dirección de correo con nosotros, así que no podemos iniciar tu sesión con él.',
+		tenantUnknown:
+			'El inicio de sesión externo solo funciona en el sitio de aprendizaje de una escuela o empresa, no aquí.',
 		tenantSuspended: 'Este sitio de aprendizaje está en pausa, así que nadie puede iniciar sesión ahora mismo.',
 		accountDeactivated: 'Tu cuenta en este sitio se ha desactivado. Contacta con tu administrador.',
 	},

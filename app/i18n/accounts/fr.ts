@@ -23,9 +23,11 @@ export default {
 		errors: {
 			invalid: 'L’adresse e-mail ou le mot de passe est incorrect.',
 			deactivated: 'Ce compte a été désactivé. Contactez votre administrateur.',
-			noPassword: 'Si vous vous connectez d’habitude avec un fournisseur externe ou un lien de connexion, votre compte n’a peut-être pas de mot de passe : connectez-vous de cette façon.',
+			noPassword:
+				'Si vous vous connectez d’habitude avec un fournisseur externe ou un lien de connexion, votre compte n’a peut-être pas de mot de passe : connectez-vous de cette façon.',
 			tenantInactive: 'Ce site n’accepte pas de connexions pour le moment.',
-			apexAccountWrongHost: 'Il s’agit d’un compte de la plateforme. Connectez-vous plutôt sur le site de la plateforme.',
+			apexAccountWrongHost:
+				'Il s’agit d’un compte de la plateforme. Connectez-vous plutôt sur le site de la plateforme.',
 			unverified: 'Confirmez d’abord votre adresse e-mail : nous vous avons envoyé un nouveau lien de confirmation.',
 		},
 	},
@@ -33,9 +35,12 @@ export default {
 		title: 'Connexion impossible',
 		heading: 'Nous n’avons pas pu vous connecter',
 		generic: 'Une erreur s’est produite pendant la connexion. Veuillez réessayer.',
-		emailUnverified: 'Votre compte chez ce fournisseur n’a pas d’adresse e-mail vérifiée. Vérifiez-la auprès de ce fournisseur, puis réessayez.',
-		emailMissing: 'Ce fournisseur ne nous a pas communiqué d’adresse e-mail ; nous ne pouvons donc pas vous connecter avec lui.',
-		tenantUnknown: 'La connexion externe ne fonctionne que sur le site de formation d’une école ou d’une entreprise, pas ici.',
+		emailUnverified:
+			'Votre compte chez ce fournisseur n’a pas d’adresse e-mail vérifiée. Vérifiez-la auprès de ce fournisseur, puis réessayez.',
+		emailMissing:
+			'Ce fournisseur ne nous a pas communiqué d’adresse e-mail ; nous ne pouvons donc pas vous connecter avec lui.',
+		tenantUnknown:
+			'La connexion externe ne fonctionne que sur le site de formation d’une école ou d’une entreprise, pas ici.',
 		tenantSuspended: 'Ce site de formation est en pause ; personne ne peut se connecter pour le moment.',
 		accountDeactivated: 'Votre compte sur ce site a été désactivé. Contactez votre administrateur.',
 	},
@@ -43,7 +48,8 @@ export default {
 		title: 'Créer un compte',
 		submit: 'Créer le compte',
 		haveAccount: 'J’ai déjà un compte',
-		checkEmail: 'Consultez vos e-mails : nous vous avons envoyé un lien pour confirmer votre adresse. Connectez-vous ensuite.',
+		checkEmail:
+			'Consultez vos e-mails : nous vous avons envoyé un lien pour confirmer votre adresse. Connectez-vous ensuite.',
 	},
 	verify: {
 		title: 'Confirmez votre adresse e-mail',
@@ -80,7 +86,8 @@ export default {
 	},
 	account: {
 		title: 'Compte',
-		emailSent: 'Nous avons envoyé un lien de confirmation à la nouvelle adresse. Votre adresse e-mail changera une fois que vous l’aurez confirmée.',
+		emailSent:
+			'Nous avons envoyé un lien de confirmation à la nouvelle adresse. Votre adresse e-mail changera une fois que vous l’aurez confirmée.',
 		localeChanged: 'Votre langue a été enregistrée.',
 		emailChanged: 'Votre adresse e-mail a été modifiée.',
 		changeEmail: 'Changer d’adresse e-mail',

@@ -23,7 +23,8 @@ export default {
 		errors: {
 			invalid: 'E-mail ou senha incorretos.',
 			deactivated: 'Esta conta foi desativada. Fale com o seu administrador.',
-			noPassword: 'Se você costuma entrar com um provedor externo ou com um link de acesso, sua conta pode não ter senha: entre por esse caminho.',
+			noPassword:
+				'Se você costuma entrar com um provedor externo ou com um link de acesso, sua conta pode não ter senha: entre por esse caminho.',
 			tenantInactive: 'Este site não está aceitando logins no momento.',
 			apexAccountWrongHost: 'Esta é uma conta da plataforma. Entre pelo site da plataforma.',
 			unverified: 'Confirme primeiro o seu endereço de e-mail: enviamos um novo link de confirmação.',
@@ -33,8 +34,10 @@ export default {
 		title: 'Não foi possível entrar',
 		heading: 'Não conseguimos fazer o seu login',
 		generic: 'Algo deu errado ao fazer o seu login. Tente novamente.',
-		emailUnverified: 'Sua conta nesse provedor não tem um endereço de e-mail verificado. Verifique-o lá e tente novamente.',
-		emailMissing: 'Esse provedor não compartilhou um endereço de e-mail conosco, então não podemos fazer o seu login com ele.',
+		emailUnverified:
+			'Sua conta nesse provedor não tem um endereço de e-mail verificado. Verifique-o lá e tente novamente.',
+		emailMissing:
+			'Esse provedor não compartilhou um endereço de e-mail conosco, então não podemos fazer o seu login com ele.',
 		tenantUnknown: 'O login externo só funciona no site de aprendizagem de uma escola ou empresa, não aqui.',
 		tenantSuspended: 'Este site de aprendizagem está pausado, então ninguém pode entrar no momento.',
 		accountDeactivated: 'Sua conta neste site foi desativada. Fale com o seu administrador.',

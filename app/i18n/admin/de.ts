@@ -153,7 +153,8 @@ export default {
 			nameRequired: 'Geben Sie einen Namen ein',
 			nameTooLong: 'Verwenden Sie höchstens 120 Zeichen',
 			domainFormat: 'Geben Sie einen Hostnamen wie learn.example.com ein',
-			domainReserved: 'Diese Domain gehört zu dieser Plattform: Wählen Sie eine eigene Domain der Schule oder des Unternehmens.',
+			domainReserved:
+				'Diese Domain gehört zu dieser Plattform: Wählen Sie eine eigene Domain der Schule oder des Unternehmens.',
 			chooseStatus: 'Wählen Sie einen Mandanten und einen Status.',
 			taken: 'Dieser Slug oder diese eigene Domain ist bereits vergeben',
 		},

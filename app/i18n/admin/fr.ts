@@ -153,7 +153,8 @@ export default {
 			nameRequired: 'Saisissez un nom',
 			nameTooLong: 'Utilisez au plus 120 caractères',
 			domainFormat: 'Saisissez un nom d’hôte comme learn.example.com',
-			domainReserved: 'Ce domaine appartient à cette plateforme : choisissez un domaine de l’établissement ou de l’entreprise.',
+			domainReserved:
+				'Ce domaine appartient à cette plateforme : choisissez un domaine de l’établissement ou de l’entreprise.',
 			chooseStatus: 'Choisissez un locataire et un statut.',
 			taken: 'Ce slug ou ce domaine personnalisé est déjà utilisé',
 		},

@@ -59,7 +59,8 @@ export default {
 		hintWhat: 'Kurseinstellungen',
 		title: 'Einstellungen · {course}',
 		saved: 'Einstellungen gespeichert.',
-		sequential: 'Sequenziell: Lernende schließen jeden früheren Eintrag des Kurses ab, bevor sich der nächste öffnet (innerhalb eines Moduls gilt das immer)',
+		sequential:
+			'Sequenziell: Lernende schließen jeden früheren Eintrag des Kurses ab, bevor sich der nächste öffnet (innerhalb eines Moduls gilt das immer)',
 		save: 'Einstellungen speichern',
 	},
 	admins: {
@@ -74,7 +75,8 @@ export default {
 		assignTitle: 'Kursadministrator zuweisen',
 		email: 'E-Mail-Adresse eines Kursadministrators',
 		assign: 'Zuweisen',
-		unknownEmail: 'Niemand auf dieser Website hat diese Adresse. Laden Sie die Person stattdessen als Kursadministrator ein.',
+		unknownEmail:
+			'Niemand auf dieser Website hat diese Adresse. Laden Sie die Person stattdessen als Kursadministrator ein.',
 		notCourseAdmin: 'Nur Kursadministratoren können zugewiesen werden. Ändern Sie zuerst die Rolle der Person.',
 	},
 	audit: {

@@ -63,7 +63,8 @@ export default {
 		hintWhat: 'Course settings',
 		title: 'Settings · {course}',
 		saved: 'Settings saved.',
-		sequential: 'Sequential: learners finish every earlier entry of the course before the next opens (within a module this always applies)',
+		sequential:
+			'Sequential: learners finish every earlier entry of the course before the next opens (within a module this always applies)',
 		save: 'Save settings',
 	},
 	admins: {

@@ -59,7 +59,8 @@ export default {
 		hintWhat: 'Las configuraciones de los cursos',
 		title: 'Configuración · {course}',
 		saved: 'Configuración guardada.',
-		sequential: 'Secuencial: los estudiantes terminan todas las entradas anteriores del curso antes de que se abra la siguiente (dentro de un módulo esto se aplica siempre)',
+		sequential:
+			'Secuencial: los estudiantes terminan todas las entradas anteriores del curso antes de que se abra la siguiente (dentro de un módulo esto se aplica siempre)',
 		save: 'Guardar configuración',
 	},
 	admins: {
@@ -74,7 +75,8 @@ export default {
 		assignTitle: 'Asignar un administrador del curso',
 		email: 'Correo electrónico de un administrador de curso',
 		assign: 'Asignar',
-		unknownEmail: 'Nadie en este sitio tiene esa dirección. En su lugar, envíale una invitación como administrador de curso.',
+		unknownEmail:
+			'Nadie en este sitio tiene esa dirección. En su lugar, envíale una invitación como administrador de curso.',
 		notCourseAdmin: 'Solo se pueden asignar administradores de curso. Cambia primero su rol.',
 	},
 	audit: {

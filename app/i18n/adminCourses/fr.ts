@@ -59,7 +59,8 @@ export default {
 		hintWhat: 'Les paramètres des cours',
 		title: 'Paramètres · {course}',
 		saved: 'Paramètres enregistrés.',
-		sequential: 'Séquentiel : les apprenants terminent chaque entrée précédente du cours avant que la suivante ne s’ouvre (au sein d’un module, c’est toujours le cas)',
+		sequential:
+			'Séquentiel : les apprenants terminent chaque entrée précédente du cours avant que la suivante ne s’ouvre (au sein d’un module, c’est toujours le cas)',
 		save: 'Enregistrer les paramètres',
 	},
 	admins: {
@@ -74,8 +75,10 @@ export default {
 		assignTitle: 'Attribuer un administrateur de cours',
 		email: 'E-mail d’un administrateur de cours',
 		assign: 'Attribuer',
-		unknownEmail: 'Personne sur ce site n’a cette adresse. Invitez plutôt cette personne en tant qu’administrateur de cours.',
-		notCourseAdmin: 'Seuls des administrateurs de cours peuvent être attribués. Modifiez d’abord le rôle de cette personne.',
+		unknownEmail:
+			'Personne sur ce site n’a cette adresse. Invitez plutôt cette personne en tant qu’administrateur de cours.',
+		notCourseAdmin:
+			'Seuls des administrateurs de cours peuvent être attribués. Modifiez d’abord le rôle de cette personne.',
 	},
 	audit: {
 		metaTitle: 'Journal d’audit · Administration',

@@ -59,7 +59,8 @@ export default {
 		hintWhat: 'As configurações dos cursos',
 		title: 'Configurações · {course}',
 		saved: 'Configurações salvas.',
-		sequential: 'Sequencial: os alunos concluem todas as entradas anteriores do curso antes que a próxima seja liberada (dentro de um módulo, isso sempre se aplica)',
+		sequential:
+			'Sequencial: os alunos concluem todas as entradas anteriores do curso antes que a próxima seja liberada (dentro de um módulo, isso sempre se aplica)',
 		save: 'Salvar configurações',
 	},
 	admins: {
@@ -74,7 +75,8 @@ export default {
 		assignTitle: 'Atribuir um administrador do curso',
 		email: 'E-mail de um administrador de curso',
 		assign: 'Atribuir',
-		unknownEmail: 'Ninguém neste site tem esse endereço. Em vez disso, envie um convite para essa pessoa como administrador de curso.',
+		unknownEmail:
+			'Ninguém neste site tem esse endereço. Em vez disso, envie um convite para essa pessoa como administrador de curso.',
 		notCourseAdmin: 'Só é possível atribuir administradores de curso. Altere primeiro a função dessa pessoa.',
 	},
 	audit: {

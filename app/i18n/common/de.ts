@@ -31,7 +31,8 @@ export default {
 		goneTitle: 'Nicht mehr verfügbar',
 		gone: 'Dieser Inhalt wurde zurückgezogen.',
 		unavailableTitle: 'Vorübergehend nicht verfügbar',
-		contentUnavailable: 'Die Kursinhalte konnten gerade nicht geladen werden. Bitte versuchen Sie es gleich noch einmal.',
+		contentUnavailable:
+			'Die Kursinhalte konnten gerade nicht geladen werden. Bitte versuchen Sie es gleich noch einmal.',
 		forbiddenTitle: 'Kein Zugriff',
 		forbidden: 'Sie haben keinen Zugriff auf diese Seite.',
 		home: 'Zur Startseite',
@@ -42,11 +43,13 @@ export default {
 		siteNotFoundTitle: 'Website nicht gefunden',
 		siteNotFound: 'Unter dieser Adresse gibt es keine Lernplattform.',
 		suspendedTitle: 'Diese Website ist vorübergehend nicht verfügbar',
-		suspended: '{site} hat diese Lernplattform pausiert. Bitte schauen Sie später wieder vorbei oder wenden Sie sich an Ihre Verwaltung.',
+		suspended:
+			'{site} hat diese Lernplattform pausiert. Bitte schauen Sie später wieder vorbei oder wenden Sie sich an Ihre Verwaltung.',
 		databaseDown: 'Unsere Datenbank ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
 		refusedTitle: 'Anfrage abgelehnt',
 		noLength: 'Die Anfrage hat ihre Länge nicht angegeben. Bitte versuchen Sie es erneut.',
-		crossSite: 'Dieses Formular wurde von einer anderen Website gesendet. Gehen Sie zurück, laden Sie die Seite neu und versuchen Sie es erneut.',
+		crossSite:
+			'Dieses Formular wurde von einer anderen Website gesendet. Gehen Sie zurück, laden Sie die Seite neu und versuchen Sie es erneut.',
 		tooLargeTitle: 'Zu viele Daten',
 		tooLarge: 'Ihre Sendung ist größer, als diese Website annimmt (1 MB). Kürzen Sie sie und versuchen Sie es erneut.',
 		badRequest: 'Diese Adresse kann diese Website nicht beantworten. Prüfen Sie den Link und versuchen Sie es erneut.',
@@ -69,8 +72,10 @@ export default {
 		choose: 'Wählen Sie eine der Optionen',
 	},
 	notices: {
-		complete_previous_in_module: 'Dieser Eintrag ist gesperrt. Schließen Sie zuerst die vorherigen Einträge des Moduls ab; hier ist der nächste.',
-		complete_previous_in_course: 'Dieser Kurs wird der Reihe nach bearbeitet. Schließen Sie zuerst die vorherigen Einträge ab; hier ist der nächste.',
+		complete_previous_in_module:
+			'Dieser Eintrag ist gesperrt. Schließen Sie zuerst die vorherigen Einträge des Moduls ab; hier ist der nächste.',
+		complete_previous_in_course:
+			'Dieser Kurs wird der Reihe nach bearbeitet. Schließen Sie zuerst die vorherigen Einträge ab; hier ist der nächste.',
 		enroll_first: 'Schreiben Sie sich in diesen Kurs ein, um seine Einträge zu öffnen.',
 		enrolled: 'Sie sind eingeschrieben. Willkommen im Kurs!',
 		already_enrolled: 'Sie sind bereits in diesen Kurs eingeschrieben.',
@@ -91,7 +96,8 @@ export default {
 		usedTitle: 'Dieser Link wurde bereits verwendet',
 		used: 'Jeder Link funktioniert nur einmal. Wenn Sie das nicht waren, fordern Sie einen neuen an.',
 		invalidTitle: 'Dieser Link ist ungültig',
-		invalid: 'Prüfen Sie, ob Sie den vollständigen Link aus der E-Mail geöffnet haben, oder fordern Sie einen neuen an.',
+		invalid:
+			'Prüfen Sie, ob Sie den vollständigen Link aus der E-Mail geöffnet haben, oder fordern Sie einen neuen an.',
 	},
 	free: 'Kostenlos',
 } satisfies typeof en

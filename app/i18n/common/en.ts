@@ -72,8 +72,10 @@ export default {
 	},
 	// Reasons carried in ?notice=<reasonKey> after a redirect.
 	notices: {
-		complete_previous_in_module: 'That entry is locked. Finish the earlier entries of its module first; here is the next one to do.',
-		complete_previous_in_course: 'This course is taken in order. Finish the earlier entries first; here is the next one to do.',
+		complete_previous_in_module:
+			'That entry is locked. Finish the earlier entries of its module first; here is the next one to do.',
+		complete_previous_in_course:
+			'This course is taken in order. Finish the earlier entries first; here is the next one to do.',
 		enroll_first: 'Enroll in this course to open its entries.',
 		enrolled: 'You are enrolled. Welcome to the course!',
 		already_enrolled: 'You are already enrolled in this course.',

@@ -69,8 +69,10 @@ export default {
 		choose: 'Elige una de las opciones',
 	},
 	notices: {
-		complete_previous_in_module: 'Esa entrada está bloqueada. Termina primero las entradas anteriores de su módulo; aquí tienes la siguiente.',
-		complete_previous_in_course: 'Este curso se sigue en orden. Termina primero las entradas anteriores; aquí tienes la siguiente.',
+		complete_previous_in_module:
+			'Esa entrada está bloqueada. Termina primero las entradas anteriores de su módulo; aquí tienes la siguiente.',
+		complete_previous_in_course:
+			'Este curso se sigue en orden. Termina primero las entradas anteriores; aquí tienes la siguiente.',
 		enroll_first: 'Inscríbete en este curso para abrir sus entradas.',
 		enrolled: 'Te has inscrito. ¡Te damos la bienvenida al curso!',
 		already_enrolled: 'Ya estás inscrito en este curso.',

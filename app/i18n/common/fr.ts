@@ -69,8 +69,10 @@ export default {
 		choose: 'Choisissez l’une des options',
 	},
 	notices: {
-		complete_previous_in_module: 'Cette entrée est verrouillée. Terminez d’abord les entrées précédentes de son module ; voici la suivante à faire.',
-		complete_previous_in_course: 'Ce cours se suit dans l’ordre. Terminez d’abord les entrées précédentes ; voici la suivante à faire.',
+		complete_previous_in_module:
+			'Cette entrée est verrouillée. Terminez d’abord les entrées précédentes de son module ; voici la suivante à faire.',
+		complete_previous_in_course:
+			'Ce cours se suit dans l’ordre. Terminez d’abord les entrées précédentes ; voici la suivante à faire.',
 		enroll_first: 'Inscrivez-vous à ce cours pour ouvrir ses entrées.',
 		enrolled: 'Vous êtes inscrit. Bienvenue dans le cours !',
 		already_enrolled: 'Vous êtes déjà inscrit à ce cours.',

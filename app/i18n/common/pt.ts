@@ -69,8 +69,10 @@ export default {
 		choose: 'Escolha uma das opções',
 	},
 	notices: {
-		complete_previous_in_module: 'Essa entrada está bloqueada. Conclua primeiro as entradas anteriores do módulo; aqui está a próxima.',
-		complete_previous_in_course: 'Este curso é feito em ordem. Conclua primeiro as entradas anteriores; aqui está a próxima.',
+		complete_previous_in_module:
+			'Essa entrada está bloqueada. Conclua primeiro as entradas anteriores do módulo; aqui está a próxima.',
+		complete_previous_in_course:
+			'Este curso é feito em ordem. Conclua primeiro as entradas anteriores; aqui está a próxima.',
 		enroll_first: 'Inscreva-se neste curso para abrir as entradas.',
 		enrolled: 'Você está inscrito. Boas-vindas ao curso!',
 		already_enrolled: 'Você já está inscrito neste curso.',

@@ -2,7 +2,8 @@ import type en from './en.ts'
 
 export default {
 	home: {
-		apexIntro: 'Jede Schule und jedes Unternehmen hat eine eigene Lernplattform unter einer eigenen Adresse, etwa {example}, oder unter einer eigenen Domain.',
+		apexIntro:
+			'Jede Schule und jedes Unternehmen hat eine eigene Lernplattform unter einer eigenen Adresse, etwa {example}, oder unter einer eigenen Domain.',
 		browse: 'Kurse ansehen',
 	},
 	blog: {

@@ -1,7 +1,8 @@
 // Public content pages of a site: the home page, the blog and CMS pages.
 export default {
 	home: {
-		apexIntro: 'Each school or company has its own learning site on its own address, such as {example} or a domain of its own.',
+		apexIntro:
+			'Each school or company has its own learning site on its own address, such as {example} or a domain of its own.',
 		browse: 'Browse courses',
 	},
 	blog: {

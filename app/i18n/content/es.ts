@@ -2,7 +2,8 @@ import type en from './en.ts'
 
 export default {
 	home: {
-		apexIntro: 'Cada escuela o empresa tiene su propio sitio de aprendizaje en su propia dirección, como {example}, o en un dominio propio.',
+		apexIntro:
+			'Cada escuela o empresa tiene su propio sitio de aprendizaje en su propia dirección, como {example}, o en un dominio propio.',
 		browse: 'Ver los cursos',
 	},
 	blog: {

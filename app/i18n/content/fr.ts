@@ -2,7 +2,8 @@ import type en from './en.ts'
 
 export default {
 	home: {
-		apexIntro: 'Chaque école ou entreprise a son propre site de formation à sa propre adresse, par exemple {example}, ou sur un domaine à elle.',
+		apexIntro:
+			'Chaque école ou entreprise a son propre site de formation à sa propre adresse, par exemple {example}, ou sur un domaine à elle.',
 		browse: 'Parcourir les cours',
 	},
 	blog: {

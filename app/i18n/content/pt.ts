@@ -2,7 +2,8 @@ import type en from './en.ts'
 
 export default {
 	home: {
-		apexIntro: 'Cada escola ou empresa tem o seu próprio site de aprendizagem no seu próprio endereço, como {example}, ou em um domínio próprio.',
+		apexIntro:
+			'Cada escola ou empresa tem o seu próprio site de aprendizagem no seu próprio endereço, como {example}, ou em um domínio próprio.',
 		browse: 'Ver os cursos',
 	},
 	blog: {

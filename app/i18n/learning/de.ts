@@ -6,7 +6,10 @@ export default {
 		quiz: 'Quiz',
 		assignment: 'Aufgabe',
 	},
-	entriesComplete: { one: '{done} von {count} Eintrag abgeschlossen', other: '{done} von {count} Einträgen abgeschlossen' },
+	entriesComplete: {
+		one: '{done} von {count} Eintrag abgeschlossen',
+		other: '{done} von {count} Einträgen abgeschlossen',
+	},
 	continue: 'Dort weitermachen, wo Sie aufgehört haben',
 	enrollAgain: 'Erneut einschreiben',
 	enrollFree: 'Kostenlos einschreiben',
@@ -44,7 +47,8 @@ export default {
 	},
 	course: {
 		fallbackTitle: 'Kurs',
-		pending: 'Ihre Einschreibung wartet auf die Zahlung, und Zahlungen sind auf dieser Website noch nicht möglich. Wenden Sie sich an die Administration der Website.',
+		pending:
+			'Ihre Einschreibung wartet auf die Zahlung, und Zahlungen sind auf dieser Website noch nicht möglich. Wenden Sie sich an die Administration der Website.',
 		paid: 'Dies ist ein kostenpflichtiger Kurs. Online-Zahlung ist noch nicht möglich.',
 		signInToEnroll: 'Zum Einschreiben anmelden',
 		outline: 'Das lernen Sie',

@@ -46,7 +46,8 @@ export default {
 	},
 	course: {
 		fallbackTitle: 'Course',
-		pending: "Your enrollment is waiting for payment, and payments are not available on this site yet. Contact the site's administrator.",
+		pending:
+			"Your enrollment is waiting for payment, and payments are not available on this site yet. Contact the site's administrator.",
 		paid: 'This is a paid course. Online payment is not available yet.',
 		signInToEnroll: 'Sign in to enroll',
 		outline: 'What you will learn',
@@ -87,7 +88,10 @@ export default {
 		passMark: 'Pass mark {score}',
 		attemptsUsed: { one: '{used} of {count} attempt used', other: '{used} of {count} attempts used' },
 		bestScore: 'best score {score}',
-		allUsed: { one: 'You have used your only attempt. This quiz is now review-only.', other: 'You have used all {count} attempts. This quiz is now review-only.' },
+		allUsed: {
+			one: 'You have used your only attempt. This quiz is now review-only.',
+			other: 'You have used all {count} attempts. This quiz is now review-only.',
+		},
 		passed: 'You passed this quiz. You may still try again to improve your score.',
 		trueLabel: 'True',
 		falseLabel: 'False',

@@ -44,7 +44,8 @@ export default {
 	},
 	course: {
 		fallbackTitle: 'Curso',
-		pending: 'Tu inscripción está pendiente de pago, y los pagos aún no están disponibles en este sitio. Ponte en contacto con la administración del sitio.',
+		pending:
+			'Tu inscripción está pendiente de pago, y los pagos aún no están disponibles en este sitio. Ponte en contacto con la administración del sitio.',
 		paid: 'Este es un curso de pago. El pago en línea aún no está disponible.',
 		signInToEnroll: 'Inicia sesión para inscribirte',
 		outline: 'Lo que aprenderás',

@@ -44,7 +44,8 @@ export default {
 	},
 	course: {
 		fallbackTitle: 'Cours',
-		pending: 'Votre inscription est en attente de paiement, et les paiements ne sont pas encore disponibles sur ce site. Contactez l’administrateur du site.',
+		pending:
+			'Votre inscription est en attente de paiement, et les paiements ne sont pas encore disponibles sur ce site. Contactez l’administrateur du site.',
 		paid: 'Ce cours est payant. Le paiement en ligne n’est pas encore disponible.',
 		signInToEnroll: 'Se connecter pour s’inscrire',
 		outline: 'Ce que vous allez apprendre',
@@ -77,13 +78,17 @@ export default {
 		finishedAssignment: 'J’ai terminé ce devoir',
 		markComplete: 'Marquer comme terminée',
 		previewReadOnly: 'L’aperçu est en lecture seule : rien n’a été enregistré.',
-		quizNotCompletable: 'Un quiz est terminé lorsque vous le réussissez ou que vous avez utilisé toutes les tentatives.',
+		quizNotCompletable:
+			'Un quiz est terminé lorsque vous le réussissez ou que vous avez utilisé toutes les tentatives.',
 		attemptsExhausted: 'Vous avez utilisé toutes les tentatives de ce quiz. Il est désormais en consultation seule.',
 	},
 	quiz: {
 		heading: 'Quiz',
 		passMark: 'Seuil de réussite : {score}',
-		attemptsUsed: { one: 'tentatives utilisées : {used} sur {count}', other: 'tentatives utilisées : {used} sur {count}' },
+		attemptsUsed: {
+			one: 'tentatives utilisées : {used} sur {count}',
+			other: 'tentatives utilisées : {used} sur {count}',
+		},
 		bestScore: 'meilleur score : {score}',
 		allUsed: {
 			one: 'Vous avez utilisé votre unique tentative. Ce quiz est désormais en consultation seule.',
@@ -93,7 +98,10 @@ export default {
 		trueLabel: 'Vrai',
 		falseLabel: 'Faux',
 		answer: 'Votre réponse',
-		submit: { one: 'Envoyer les réponses ({count} tentative restante)', other: 'Envoyer les réponses ({count} tentatives restantes)' },
+		submit: {
+			one: 'Envoyer les réponses ({count} tentative restante)',
+			other: 'Envoyer les réponses ({count} tentatives restantes)',
+		},
 		result: 'Tentative {number} : {score} · réponses correctes : {correct} sur {total} · {outcome}',
 		resultPassed: 'Réussi',
 		resultNotPassed: 'Non réussi',

@@ -44,7 +44,8 @@ export default {
 	},
 	course: {
 		fallbackTitle: 'Curso',
-		pending: 'Sua inscrição está aguardando pagamento, e os pagamentos ainda não estão disponíveis neste site. Entre em contato com a administração do site.',
+		pending:
+			'Sua inscrição está aguardando pagamento, e os pagamentos ainda não estão disponíveis neste site. Entre em contato com a administração do site.',
 		paid: 'Este é um curso pago. O pagamento on-line ainda não está disponível.',
 		signInToEnroll: 'Entre para se inscrever',
 		outline: 'O que você vai aprender',
@@ -78,7 +79,8 @@ export default {
 		markComplete: 'Marcar como concluída',
 		previewReadOnly: 'A pré-visualização é somente leitura: nada foi salvo.',
 		quizNotCompletable: 'Um questionário é concluído quando você é aprovado nele ou usa todas as tentativas.',
-		attemptsExhausted: 'Você usou todas as tentativas deste questionário. Agora ele está disponível apenas para revisão.',
+		attemptsExhausted:
+			'Você usou todas as tentativas deste questionário. Agora ele está disponível apenas para revisão.',
 	},
 	quiz: {
 		heading: 'Questionário',
@@ -93,7 +95,10 @@ export default {
 		trueLabel: 'Verdadeiro',
 		falseLabel: 'Falso',
 		answer: 'Sua resposta',
-		submit: { one: 'Enviar respostas (resta {count} tentativa)', other: 'Enviar respostas (restam {count} tentativas)' },
+		submit: {
+			one: 'Enviar respostas (resta {count} tentativa)',
+			other: 'Enviar respostas (restam {count} tentativas)',
+		},
 		result: 'Tentativa {number}: {score} · {correct} de {total} corretas · {outcome}',
 		resultPassed: 'Aprovado',
 		resultNotPassed: 'Não aprovado',
