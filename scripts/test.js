@@ -4,7 +4,8 @@
 import { spawnSync } from 'node:child_process'
 
 const STAGES = [
-	['typecheck', 'npm', ['run', 'typecheck']],
+	// Types, then ESLint, Prettier and knip (npm run lint): both run, so a lint failure never hides a type error.
+	['typecheck', 'sh', ['-c', 'npm run typecheck; t=$?; npm run lint; l=$?; [ $t -eq 0 ] && [ $l -eq 0 ]']],
 	['vitest', 'npx', ['vitest', 'run']],
 	['playwright', 'npx', ['playwright', 'test']],
 	// Last and alone: it measures this machine's CPU (tests/lighthouse/run.ts).
