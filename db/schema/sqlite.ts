@@ -10,8 +10,9 @@ import {
 	sqlList,
 } from './values.ts'
 
-// Same tables, columns, nullability and keys as pg.ts (tests/integration/schema-parity.test.ts
-// fails when they drift). Timestamps are epoch milliseconds, booleans 0/1, JSON as text.
+// Same tables, columns, nullability and keys as pg.ts: tests/integration/schema.test.ts compares the
+// SQL shape, db/schema/parity.ts the row types (tsc fails when they drift). Timestamps are epoch
+// milliseconds, booleans 0/1, JSON as text.
 const ts = (name: string) => integer(name, { mode: 'timestamp_ms' })
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`
 const json = <T>(name: string) => text(name, { mode: 'json' }).$type<T>()
