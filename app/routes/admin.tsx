@@ -2,7 +2,6 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { Link } from 'react-router'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { adminCounts, listAudit } from '#db/admin.ts'
-import type { Role } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 
@@ -19,8 +18,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 	])
 	return {
 		name: session.user.name,
-		// The role column is CHECK-constrained to ROLES
-		role: session.user.role as Role,
+		role: session.user.role,
 		tenantName: tenant ? tenant.name : null,
 		isSuper,
 		onTenant: Boolean(tenant),

@@ -4,7 +4,7 @@ import { NO_NUL } from '#app/utils/validation.ts'
 import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { COUNT_CAP, listUsers } from '#db/admin.ts'
-import { ROLES, type Role } from '#db/schema/values.ts'
+import { ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 
@@ -37,8 +37,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 			id: u.id,
 			email: u.email,
 			name: u.name,
-			// The role column is CHECK-constrained to ROLES
-			role: u.role as Role,
+			role: u.role,
 			status: (u.deactivated_at
 				? 'deactivated'
 				: u.email_verified_at

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { redirect, type RouterContextProvider } from 'react-router'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
-import { isLocale, localePath, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
+import { localePath, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
 import type { Role, TokenType } from '#db/schema/values.ts'
 import { inTransaction, runSteps, type Tx } from '#db/transaction.ts'
 import {
@@ -194,7 +194,7 @@ export async function signInAndRedirect(ctx: RequestContext, user: User, callbac
 
 function redirectSignedIn(user: User, commit: SessionCommit, callbackUrl?: unknown) {
 	const target = safeCallbackUrl(callbackUrl) ?? roleLanding(commit.claims)
-	return redirect(isLocale(user.locale) ? localeLanding(user.locale, target) : target, {
+	return redirect(localeLanding(user.locale, target), {
 		headers: { 'set-cookie': commit.cookie },
 	})
 }

@@ -4,7 +4,6 @@ import type { Locale, TokenType } from '#db/schema/values.ts'
 import type { Email } from './email.server.ts'
 import { absoluteUrl } from './forms.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { isLocale } from './locale.server.ts'
 import { loadSiteChrome } from './site.server.ts'
 import { issueToken } from './tokens.server.ts'
 import { escapeHtml as esc } from './html.ts'
@@ -46,7 +45,7 @@ const TOKEN_LINKS: Record<TokenType, { path: string; kind: EmailKind }> = {
  */
 export async function mailTokenLink(
 	ctx: RequestContext,
-	user: { id: string; locale: string },
+	user: { id: string; locale: Locale },
 	to: string,
 	type: TokenType,
 	payload?: string,
@@ -54,7 +53,7 @@ export async function mailTokenLink(
 	const token = await issueToken(ctx.db, user.id, type, { payload })
 	const site = await loadSiteChrome(ctx)
 	const { path, kind } = TOKEN_LINKS[type]
-	const locale = isLocale(user.locale) ? user.locale : 'en'
+	const { locale } = user
 	return ctx.mailer.send(
 		composeEmail({ kind, to, locale, site: site.name, url: absoluteUrl(ctx, localePath(locale, `${path}${token}`)) }),
 	)

@@ -7,7 +7,6 @@ import { createUserSteps, findUserByEmail, findUserByEmailSteps, updateUserSteps
 import { composeEmail } from './emails.server.ts'
 import { absoluteUrl } from './forms.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { isLocale } from './locale.server.ts'
 import { loadSiteChrome } from './site.server.ts'
 import { hashToken, INVITATION_TTL_MS, isTokenShaped, newRawToken } from './tokens.server.ts'
 
@@ -41,7 +40,7 @@ export async function sendInvitation(ctx: RequestContext, input: Parameters<type
 	const { raw, invitation } = await createInvitation(ctx, input)
 	const existing = await findUserByEmail(ctx.db, input.tenantId, input.email)
 	const site = await loadSiteChrome(ctx)
-	const locale = existing && isLocale(existing.locale) ? existing.locale : ctx.locale
+	const locale = existing?.locale ?? ctx.locale
 	// The page opens in the language the email is written in.
 	const url = absoluteUrl(ctx, localePath(locale, `/invite/${raw}`))
 	const delivered = await ctx.mailer.send(

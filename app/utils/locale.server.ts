@@ -1,8 +1,6 @@
 import { DEFAULT_LOCALE, isLocale, type Locale } from '#app/i18n/locales.ts'
 import { memoizeByString } from './memo.ts'
 
-export { isLocale }
-
 /** Picks the best supported locale from an Accept-Language header (q-values honoured, `pt-BR` matches `pt`). */
 export function negotiateLocale(acceptLanguage: string | null | undefined, cookieLocale?: string | null): Locale {
 	if (isLocale(cookieLocale)) return cookieLocale

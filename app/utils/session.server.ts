@@ -125,10 +125,10 @@ export async function claimsFor(ctx: RequestContext, user: User): Promise<Sessio
 	return {
 		userId: user.id,
 		tenantId: user.tenant_id,
-		role: user.role as Role,
+		role: user.role,
 		tokenVersion: user.token_version,
 		assignedCourses,
-		permissions: PERMISSIONS[user.role as Role],
+		permissions: PERMISSIONS[user.role],
 		name: user.name,
 		email: user.email,
 		locale: user.locale,

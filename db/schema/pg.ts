@@ -31,7 +31,7 @@ export const tenants = pgTable(
 		id: id(),
 		slug: text('slug').notNull(),
 		name: text('name').notNull(),
-		status: text('status').notNull().default('active'),
+		status: text('status', { enum: TENANT_STATUSES }).notNull().default('active'),
 		feature_flags_json: jsonb('feature_flags_json').$type<Record<string, unknown>>().notNull().default({}),
 		custom_domain: text('custom_domain'),
 		created_at: ts('created_at').notNull().defaultNow(),
@@ -53,9 +53,9 @@ export const users = pgTable(
 		email: text('email').notNull(),
 		// null for OAuth-only users on PostgreSQL (the SQLite schema uses '')
 		password_hash: text('password_hash'),
-		role: text('role').notNull().default('student'),
+		role: text('role', { enum: ROLES }).notNull().default('student'),
 		name: text('name').notNull().default(''),
-		locale: text('locale').notNull().default('en'),
+		locale: text('locale', { enum: LOCALES }).notNull().default('en'),
 		email_verified_at: ts('email_verified_at'),
 		token_version: integer('token_version').notNull().default(0),
 		deactivated_at: ts('deactivated_at'),
@@ -112,7 +112,7 @@ export const invitations = pgTable(
 		tenant_id: text('tenant_id')
 			.notNull()
 			.references(() => tenants.id),
-		role: text('role').notNull(),
+		role: text('role', { enum: INVITABLE_ROLES }).notNull(),
 		course_slug: text('course_slug'),
 		token_hash: text('token_hash').notNull(),
 		invited_by: text('invited_by').references(() => users.id),
@@ -138,7 +138,7 @@ export const enrollments = pgTable(
 			.notNull()
 			.references(() => tenants.id),
 		course_slug: text('course_slug').notNull(),
-		status: text('status').notNull(),
+		status: text('status', { enum: ENROLLMENT_STATUSES }).notNull(),
 		enrolled_at: ts('enrolled_at').notNull().defaultNow(),
 		completed_at: ts('completed_at'),
 	},
@@ -211,7 +211,7 @@ export const verification_tokens = pgTable(
 			.notNull()
 			.references(() => users.id),
 		token_hash: text('token_hash').notNull(),
-		type: text('type').notNull(),
+		type: text('type', { enum: TOKEN_TYPES }).notNull(),
 		expires_at: ts('expires_at').notNull(),
 		used_at: ts('used_at'),
 		created_at: ts('created_at').notNull().defaultNow(),

@@ -10,8 +10,9 @@ import {
 	sqlList,
 } from './values.ts'
 
-// Same tables, columns, nullability and keys as pg.ts (tests/integration/schema-parity.test.ts
-// fails when they drift). Timestamps are epoch milliseconds, booleans 0/1, JSON as text.
+// Same tables, columns, nullability and keys as pg.ts: tests/integration/schema.test.ts compares the
+// SQL shape, db/schema/parity.ts the row types (tsc fails when they drift). Timestamps are epoch
+// milliseconds, booleans 0/1, JSON as text.
 const ts = (name: string) => integer(name, { mode: 'timestamp_ms' })
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`
 const json = <T>(name: string) => text(name, { mode: 'json' }).$type<T>()
@@ -23,7 +24,7 @@ export const tenants = sqliteTable(
 		id: id(),
 		slug: text('slug').notNull(),
 		name: text('name').notNull(),
-		status: text('status').notNull().default('active'),
+		status: text('status', { enum: TENANT_STATUSES }).notNull().default('active'),
 		feature_flags_json: json<Record<string, unknown>>('feature_flags_json').notNull().default({}),
 		custom_domain: text('custom_domain'),
 		created_at: ts('created_at').notNull().default(now),
@@ -45,9 +46,9 @@ export const users = sqliteTable(
 		email: text('email').notNull(),
 		// '' for OAuth-only users on SQLite (the PostgreSQL schema uses null)
 		password_hash: text('password_hash').notNull().default(''),
-		role: text('role').notNull().default('student'),
+		role: text('role', { enum: ROLES }).notNull().default('student'),
 		name: text('name').notNull().default(''),
-		locale: text('locale').notNull().default('en'),
+		locale: text('locale', { enum: LOCALES }).notNull().default('en'),
 		email_verified_at: ts('email_verified_at'),
 		token_version: integer('token_version').notNull().default(0),
 		deactivated_at: ts('deactivated_at'),
@@ -103,7 +104,7 @@ export const invitations = sqliteTable(
 		tenant_id: text('tenant_id')
 			.notNull()
 			.references(() => tenants.id),
-		role: text('role').notNull(),
+		role: text('role', { enum: INVITABLE_ROLES }).notNull(),
 		course_slug: text('course_slug'),
 		token_hash: text('token_hash').notNull(),
 		invited_by: text('invited_by').references(() => users.id),
@@ -129,7 +130,7 @@ export const enrollments = sqliteTable(
 			.notNull()
 			.references(() => tenants.id),
 		course_slug: text('course_slug').notNull(),
-		status: text('status').notNull(),
+		status: text('status', { enum: ENROLLMENT_STATUSES }).notNull(),
 		enrolled_at: ts('enrolled_at').notNull().default(now),
 		completed_at: ts('completed_at'),
 	},
@@ -202,7 +203,7 @@ export const verification_tokens = sqliteTable(
 			.notNull()
 			.references(() => users.id),
 		token_hash: text('token_hash').notNull(),
-		type: text('type').notNull(),
+		type: text('type', { enum: TOKEN_TYPES }).notNull(),
 		expires_at: ts('expires_at').notNull(),
 		used_at: ts('used_at'),
 		created_at: ts('created_at').notNull().default(now),

@@ -1,0 +1,90 @@
+import type { InferInsertModel, InferSelectModel, Table } from 'drizzle-orm'
+import type * as pg from './pg.ts'
+import type * as sqlite from './sqlite.ts'
+
+/*
+ * The repository is typed against the PostgreSQL schema and runs on SQLite through a cast
+ * (db/client.ts), so tsc alone would never see the two schemas drift apart. These assertions
+ * make it: for every table, the row drizzle returns (select) and the row it accepts (insert)
+ * must be the same type on both dialects, or `npm run typecheck` fails naming the table.
+ * tests/integration/schema.test.ts compares what types cannot see: SQL names, nullability,
+ * indexes and checks. Decision: docs/decisions/0003-two-dialects.md.
+ */
+
+/** True only when A and B are the same type (not merely assignable either way). */
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+
+type Pg = typeof pg
+type Sqlite = typeof sqlite
+type TableName = keyof Pg & keyof Sqlite
+
+// users.password_hash is the one intended difference (the specification's): NULL on
+// PostgreSQL, '' on SQLite for OAuth-only users (noPassword(db) in db/users.ts). The
+// PostgreSQL type, the one the repository sees, is the wider (string | null), so code
+// written against it handles both. It is compared apart, below, so that any other drift
+// of the users table still fails.
+type Intended = { users: 'password_hash' }
+type Compared<K extends TableName, Row> = Omit<Row, K extends keyof Intended ? Intended[K] : never>
+
+type SelectParity = {
+	[K in TableName]: Pg[K] extends Table
+		? Sqlite[K] extends Table
+			? Equals<Compared<K, InferSelectModel<Pg[K]>>, Compared<K, InferSelectModel<Sqlite[K]>>>
+			: false
+		: false
+}
+type InsertParity = {
+	[K in TableName]: Pg[K] extends Table
+		? Sqlite[K] extends Table
+			? Equals<Compared<K, InferInsertModel<Pg[K]>>, Compared<K, InferInsertModel<Sqlite[K]>>>
+			: false
+		: false
+}
+
+// Both schemas export the same tables.
+const _sameTables: Equals<keyof Pg, keyof Sqlite> = true
+
+// Each table is listed so that a new one must be added here: an unlisted key is an error.
+const _select: SelectParity = {
+	tenants: true,
+	users: true,
+	course_admin_assignments: true,
+	invitations: true,
+	enrollments: true,
+	entry_progress: true,
+	quiz_attempts: true,
+	verification_tokens: true,
+	oauth_accounts: true,
+	audit_log: true,
+	sessions: true,
+	stats_counters: true,
+}
+const _insert: InsertParity = {
+	tenants: true,
+	users: true,
+	course_admin_assignments: true,
+	invitations: true,
+	enrollments: true,
+	entry_progress: true,
+	quiz_attempts: true,
+	verification_tokens: true,
+	oauth_accounts: true,
+	audit_log: true,
+	sessions: true,
+	stats_counters: true,
+}
+
+// The intended difference, pinned: if either side changes, this note and decision 0003 must too.
+const _passwordHash: [
+	Equals<InferSelectModel<Pg['users']>['password_hash'], string | null>,
+	Equals<InferSelectModel<Sqlite['users']>['password_hash'], string>,
+] = [true, true]
+
+/**
+ * The SQLite tables under the PostgreSQL tables' types, for the one handle of db/client.ts. Sound
+ * for what the repository reads and writes, whose types are equal above; the tables' own classes
+ * (column builders, dialect) differ and are never compared.
+ */
+export function sqliteTablesAsPg(tables: Sqlite): Pg {
+	return tables as unknown as Pg
+}
