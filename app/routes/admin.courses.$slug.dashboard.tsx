@@ -2,7 +2,6 @@ import { requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { Link } from 'react-router'
 import { entryAnalytics, requireAdminCourse, rosterRows } from '#app/utils/course-analytics.server.ts'
 import { PAGE_SIZE } from '#db/admin.ts'
-import type { EnrollmentStatus } from '#db/schema/values.ts'
 import { pageParam } from '#app/utils/validation.ts'
 import type { Route } from './+types/admin.courses.$slug.dashboard.ts'
 import { TenantHint } from '#app/components/learning.tsx'
@@ -137,7 +136,7 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 						{d.roster.map((r) => (
 							<tr key={r.userId}>
 								<td>{`${r.name} <${r.email}>`}</td>
-								<td>{m.enrollmentStatus[r.status as EnrollmentStatus] ?? r.status}</td>
+								<td>{m.enrollmentStatus[r.status]}</td>
 								<td>
 									<Bar percent={r.progress} label={t.percent(r.progress)} />
 								</td>
