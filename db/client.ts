@@ -13,7 +13,7 @@ import * as pgSchema from './schema/pg.ts'
 import * as sqliteSchema from './schema/sqlite.ts'
 
 export type Dialect = 'pg' | 'sqlite'
-export type Tables = typeof pgSchema
+type Tables = typeof pgSchema
 
 /**
  * One handle for both dialects. The query builders of drizzle's PostgreSQL and
@@ -89,12 +89,12 @@ export function preparedFor<Q>(build: (db: Database) => Q): (db: Database) => Q 
 	}
 }
 
-export function isPostgresUrl(url: string) {
+function isPostgresUrl(url: string) {
 	return /^postgres(ql)?:\/\//.test(url)
 }
 
 /** `file:./data/app.sqlite`, `sqlite:./x.sqlite`, a plain path or `:memory:`. */
-export function sqlitePath(url: string) {
+function sqlitePath(url: string) {
 	return url.replace(/^(file|sqlite):(\/\/)?/, '')
 }
 
@@ -105,7 +105,7 @@ export function sqlitePath(url: string) {
  * one outage kept requests waiting long after the server was back); on the
  * server a statement may run 10 s and wait 3 s for a lock.
  */
-export const POSTGRES_TIMEOUTS = {
+const POSTGRES_TIMEOUTS = {
 	connect_timeout: 2,
 	backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
 	connection: { statement_timeout: 10_000, lock_timeout: 3_000 },

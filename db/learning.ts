@@ -124,8 +124,6 @@ export function* enrollSteps(db: Tx, scope: Scope, courseSlug: string, now = new
 	return { enrollment: existing, change: null }
 }
 
-export type EntryProgress = Database['t']['entry_progress']['$inferSelect']
-
 /** The user's progress rows in one course. */
 export async function listProgress(db: Database, scope: Scope, courseSlug: string) {
 	return progressIn(db).execute({ ...scope, courseSlug })

@@ -11,7 +11,7 @@ export function noPassword(db: Pick<Database, 'dialect'>): string | null {
 	return db.dialect === 'pg' ? null : ''
 }
 
-export function normalizeEmail(email: string) {
+function normalizeEmail(email: string) {
 	return email.trim().toLowerCase()
 }
 

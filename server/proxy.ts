@@ -9,7 +9,7 @@
 import { isIP } from 'node:net'
 
 /** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is 10.0.0.1. */
-export function normalizeAddress(address: string) {
+function normalizeAddress(address: string) {
 	const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
 	return (mapped ? mapped[1] : address).toLowerCase()
 }

@@ -5,7 +5,7 @@ import type { Locale } from '#db/schema/values.ts'
 
 export type EmailKind = 'verification' | 'password_reset' | 'magic_link' | 'email_change' | 'invitation'
 
-export interface EmailCopy {
+interface EmailCopy {
 	subject: string
 	body: string
 	action: string

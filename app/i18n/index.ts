@@ -12,7 +12,7 @@ import { DEFAULT_LOCALE, isLocale, LOCALE_NAMES, localePath, type Locale } from 
 
 export type Messages = typeof import('./catalogues/en.ts').default
 /** Plural forms by Intl.PluralRules category; `other` is the fallback and `{count}` the number. */
-export type Plural = { one?: string; other: string }
+type Plural = { one?: string; other: string }
 
 const loaded: Partial<Record<Locale, Messages>> = {}
 

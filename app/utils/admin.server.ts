@@ -8,7 +8,7 @@ import { limitAction, TOO_MANY } from './forms.server.ts'
 import { SESSION_LIFETIMES, type CurrentSession } from './session.server.ts'
 import { notFound } from '#app/utils/errors.ts'
 
-export const IMPERSONATOR_COOKIE = '__impersonator_uid'
+const IMPERSONATOR_COOKIE = '__impersonator_uid'
 
 export interface AdminScope {
 	ctx: RequestContext

@@ -28,7 +28,7 @@ export const healthResponse = z
 export const livenessResponse = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' })
 
 /** Accepted tags (spec, Events 1): course:, entry:, site:, progress: and the exact cms:page-hierarchy. */
-export const revalidationTag = z
+const revalidationTag = z
 	.string()
 	.max(300)
 	.regex(

@@ -63,7 +63,7 @@ export function roleLanding(claims: Pick<SessionClaims, 'role' | 'assignedCourse
 }
 
 /** Sign-in in the locale of the page that asked for it (its URL prefix), coming back to that page. */
-export function signInUrl(page: RequestContext['page']) {
+function signInUrl(page: RequestContext['page']) {
 	const locale = splitLocalePath(page.path).locale
 	const path = `/learn/sign-in?callbackUrl=${encodeURIComponent(`${page.path}${page.search}`)}`
 	return locale ? localePath(locale, path) : path

@@ -23,16 +23,16 @@ export const courseSummary = z.object({
 	locale,
 })
 
-export const entryType = z.enum(['lesson', 'quiz', 'assignment'])
+const entryType = z.enum(['lesson', 'quiz', 'assignment'])
 
-export const entrySummary = z.object({
+const entrySummary = z.object({
 	slug: z.string(),
 	type: entryType,
 	title: z.string(),
 	estimatedMinutes: z.number().nullable(),
 })
 
-export const module_ = z.object({ slug: z.string(), title: z.string(), entries: z.array(entrySummary) })
+const module_ = z.object({ slug: z.string(), title: z.string(), entries: z.array(entrySummary) })
 
 export const course = courseSummary.extend({ description: z.string(), modules: z.array(module_) })
 
@@ -40,7 +40,7 @@ const questionBase = { id: z.string(), prompt: z.string(), explanation: z.string
 const option = z.object({ id: z.string(), text: z.string() })
 
 /** Server-only: includes correct and accepted answers. */
-export const quizQuestion = z.discriminatedUnion('type', [
+const quizQuestion = z.discriminatedUnion('type', [
 	z.object({
 		...questionBase,
 		type: z.literal('multiple_choice'),
@@ -51,20 +51,20 @@ export const quizQuestion = z.discriminatedUnion('type', [
 	z.object({ ...questionBase, type: z.literal('short_answer'), acceptedAnswers: z.array(z.string()).min(1) }),
 ])
 
-export const quiz = z.object({
+const quiz = z.object({
 	maxAttempts: z.number().int().min(1),
 	passingScore: z.number().min(0).max(100),
 	questions: z.array(quizQuestion).min(1),
 })
 
 /** Client-safe: the same quiz without answers or explanations. */
-export const quizPublicQuestion = z.discriminatedUnion('type', [
+const quizPublicQuestion = z.discriminatedUnion('type', [
 	z.object({ id: z.string(), prompt: z.string(), type: z.literal('multiple_choice'), options: z.array(option) }),
 	z.object({ id: z.string(), prompt: z.string(), type: z.literal('true_false') }),
 	z.object({ id: z.string(), prompt: z.string(), type: z.literal('short_answer') }),
 ])
 
-export const quizPublic = z.object({
+const quizPublic = z.object({
 	maxAttempts: z.number().int(),
 	passingScore: z.number(),
 	questions: z.array(quizPublicQuestion),

@@ -20,7 +20,7 @@ const VARIANT_CACHE_BYTES = 32 * 1024 * 1024
 /** The `sizes` of an image in the prose column (.prose: at most 42rem inside .wrap's 1rem padding). */
 export const PROSE_SIZES = '(min-width: 44rem) 42rem, calc(100vw - 2rem)'
 /** The `sizes` of an image as wide as the page column (.wrap: 60rem with 1rem padding). */
-export const COLUMN_SIZES = '(min-width: 60rem) 58rem, calc(100vw - 2rem)'
+const COLUMN_SIZES = '(min-width: 60rem) 58rem, calc(100vw - 2rem)'
 
 export interface ImageSize {
 	width: number
@@ -35,7 +35,7 @@ export function requestedWidth(params: URLSearchParams): number | null | 'invali
 	return values.length === 1 && width ? width : 'invalid'
 }
 
-export function isResizable(contentType: string | null) {
+function isResizable(contentType: string | null) {
 	return RESIZABLE.has((contentType ?? '').split(';')[0].trim().toLowerCase())
 }
 
@@ -184,7 +184,7 @@ const originals = new LRUCache<string, Original>({ max: 5_000 })
 const lookups = new Map<string, Promise<Original>>()
 
 /** The proxy path of a site asset or of a course's assets (the content client rewrites asset URLs to these). */
-export const assetPrefix = (courseSlug?: string) =>
+const assetPrefix = (courseSlug?: string) =>
 	courseSlug ? `/api/cms/courses/${encodeURIComponent(courseSlug)}/assets/` : '/api/cms/site/assets/'
 
 /** The asset id of a plain proxy URL under `prefix` (no query, fragment or /download), else null. */

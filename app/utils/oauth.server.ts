@@ -7,7 +7,7 @@ import { createUser, findUserByEmail, findUserById, noPassword, type User } from
 import { proveMailbox } from './auth.server.ts'
 import type { Env } from './env.server.ts'
 
-export const PROVIDERS = ['google', 'github'] as const
+const PROVIDERS = ['google', 'github'] as const
 export type Provider = (typeof PROVIDERS)[number]
 
 export const PROVIDER_LABELS: Record<Provider, string> = { google: 'Google', github: 'GitHub' }
@@ -76,7 +76,7 @@ export function enabledProviders(ctx: Pick<RequestContext, 'env' | 'tenant'>): P
  * request, so the end-to-end suites run the real redirect, code exchange and
  * profile calls on loopback.
  */
-export function testIdpOrigin(request: Request) {
+function testIdpOrigin(request: Request) {
 	const { port } = new URL(request.url)
 	return `http://localhost${port ? `:${port}` : ''}`
 }

@@ -34,7 +34,7 @@ for (const [network, prefix] of [
 ] as const)
 	NOT_PUBLIC.addSubnet(network, prefix, 'ipv6')
 
-export function isPublicAddress(address: string) {
+function isPublicAddress(address: string) {
 	const family = isIP(address)
 	return family !== 0 && !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6')
 }

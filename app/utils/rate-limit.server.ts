@@ -18,7 +18,7 @@ export const POLICIES = {
 
 export type Policy = keyof typeof POLICIES
 
-export interface RateLimitResult {
+interface RateLimitResult {
 	allowed: boolean
 	/** Seconds until the next attempt may succeed; 0 when allowed. */
 	retryAfter: number
@@ -37,7 +37,7 @@ export interface RateLimitDriver {
 }
 
 /** Keys the memory driver keeps at most: past that, expired ones go, then the oldest (a flood of new keys cannot grow the process). */
-export const MEMORY_DRIVER_MAX_KEYS = 100_000
+const MEMORY_DRIVER_MAX_KEYS = 100_000
 
 export function createMemoryDriver(maxKeys = MEMORY_DRIVER_MAX_KEYS): RateLimitDriver {
 	const limiters = new Map<string, { limiter: RateLimiter; expires: number }>()

@@ -97,7 +97,7 @@ function lifetimeOf(user: Pick<User, 'role'>, impersonated: boolean): Lifetime {
 const storages = new Map<string, SessionStorage>()
 
 /** `__Host-` and Secure over https; a plain name on http (local development and tests). */
-export function sessionStorageFor(ctx: Pick<RequestContext, 'env' | 'origin'>) {
+function sessionStorageFor(ctx: Pick<RequestContext, 'env' | 'origin'>) {
 	const secure = ctx.origin.startsWith('https:')
 	const key = `${secure}:${ctx.env.AUTH_SECRET}`
 	let storage = storages.get(key)
@@ -117,7 +117,7 @@ export function sessionStorageFor(ctx: Pick<RequestContext, 'env' | 'origin'>) {
 	return storage
 }
 
-export async function claimsFor(ctx: RequestContext, user: User): Promise<SessionClaims> {
+async function claimsFor(ctx: RequestContext, user: User): Promise<SessionClaims> {
 	const assignedCourses =
 		user.role === 'course_admin' && user.tenant_id
 			? await assignedCourseSlugs(ctx.db, { tenantId: user.tenant_id, userId: user.id })

@@ -7,7 +7,7 @@ import { describeError, log } from './log.server.ts'
 import { fetchPublic } from './public-fetch.server.ts'
 import { DEFAULT_THEME_COLOR, readableOn, siteDocument } from './site.server.ts'
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable'
+const IMMUTABLE = 'public, max-age=31536000, immutable'
 const MAX_SOURCE_BYTES = 5 * 1024 * 1024
 
 export type FallbackFile = 'favicon.ico' | 'icon-192.png' | 'icon-512.png' | 'apple-icon.png'

@@ -9,7 +9,7 @@ const COMMON = new Set(
 	),
 )
 
-export function isCommonPassword(password: string) {
+function isCommonPassword(password: string) {
 	return COMMON.has(password.toLowerCase())
 }
 
