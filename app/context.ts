@@ -6,7 +6,7 @@ import type { TagStore } from './utils/cache-tags.server.ts'
 import type { SiteKey } from './utils/cms.server.ts'
 import type { ContentClient } from './utils/content-cache.server.ts'
 import type { Env } from './utils/env.server.ts'
-import type { Mailer } from './utils/email.server.ts'
+import type { Mailer } from './utils/mailer.server.ts'
 import type { RateLimitDriver } from './utils/rate-limit.server.ts'
 
 /**

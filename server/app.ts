@@ -17,7 +17,7 @@ import { APEX_SITE, createCmsClient } from '#app/utils/cms.server.ts'
 import { createContentCache } from '#app/utils/content-cache.server.ts'
 import { parseEnv, EnvError, type Env } from '#app/utils/env.server.ts'
 import { createTagStore } from '#app/utils/cache-tags.server.ts'
-import { createMailer } from '#app/utils/email.server.ts'
+import { createMailer } from '#app/utils/mailer.server.ts'
 import { errorCodeFor, jsonError } from '#app/utils/errors.ts'
 import {
 	createMemoryDriver,

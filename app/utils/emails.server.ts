@@ -1,7 +1,7 @@
 import type { RequestContext } from '#app/context.ts'
 import { EMAIL_CATALOGUES, type EmailKind } from '#app/i18n/emails.ts'
 import type { Locale, TokenType } from '#db/schema/values.ts'
-import type { Email } from './email.server.ts'
+import type { Email } from './mailer.server.ts'
 import { absoluteUrl } from './forms.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { loadSiteChrome } from './site.server.ts'
