@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, max, sql } from 'drizzle-orm'
+import { and, desc, eq, isNotNull, max, sql, type Column, type SQL } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
 import { auditSteps } from './audit.ts'
 import { newId } from './ids.ts'
@@ -10,6 +10,19 @@ export type Enrollment = Database['t']['enrollments']['$inferSelect']
 export interface Scope {
 	tenantId: string
 	userId: string
+}
+
+/**
+ * Where every per-user read starts (the scope's tenant, then its user) plus any further
+ * conditions, as placeholders of a prepared statement that `{ ...scope }` fills.
+ */
+function inScope(t: { tenant_id: Column; user_id: Column }, ...more: SQL[]) {
+	return and(eq(t.tenant_id, sql.placeholder('tenantId')), eq(t.user_id, sql.placeholder('userId')), ...more)
+}
+
+/** The column equals the prepared statement's placeholder of that name. */
+function isParam(column: Column, name: string) {
+	return eq(column, sql.placeholder(name))
 }
 
 /** The key columns of a new per-user, per-entry row (progress, attempts). */
@@ -32,13 +45,7 @@ const enrollmentOf = preparedFor((db) => {
 	return db.orm
 		.select()
 		.from(e)
-		.where(
-			and(
-				eq(e.tenant_id, sql.placeholder('tenantId')),
-				eq(e.user_id, sql.placeholder('userId')),
-				eq(e.course_slug, sql.placeholder('courseSlug')),
-			),
-		)
+		.where(inScope(e, isParam(e.course_slug, 'courseSlug')))
 		.limit(1)
 		.prepare('enrollment_of')
 })
@@ -48,11 +55,7 @@ export async function listEnrollments(db: Database, scope: Scope) {
 }
 const enrollmentsOf = preparedFor((db) => {
 	const e = db.t.enrollments
-	return db.orm
-		.select()
-		.from(e)
-		.where(and(eq(e.tenant_id, sql.placeholder('tenantId')), eq(e.user_id, sql.placeholder('userId'))))
-		.prepare('enrollments_of')
+	return db.orm.select().from(e).where(inScope(e)).prepare('enrollments_of')
 })
 
 /** Sets the enrollment's status, creating the one row (tenant, user, course) if needed. */
@@ -133,13 +136,7 @@ const progressIn = preparedFor((db) => {
 	return db.orm
 		.select()
 		.from(p)
-		.where(
-			and(
-				eq(p.tenant_id, sql.placeholder('tenantId')),
-				eq(p.user_id, sql.placeholder('userId')),
-				eq(p.course_slug, sql.placeholder('courseSlug')),
-			),
-		)
+		.where(inScope(p, isParam(p.course_slug, 'courseSlug')))
 		.prepare('progress_in')
 })
 
@@ -149,11 +146,7 @@ export async function listAllProgress(db: Database, scope: Scope) {
 }
 const allProgress = preparedFor((db) => {
 	const p = db.t.entry_progress
-	return db.orm
-		.select()
-		.from(p)
-		.where(and(eq(p.tenant_id, sql.placeholder('tenantId')), eq(p.user_id, sql.placeholder('userId'))))
-		.prepare('all_progress')
+	return db.orm.select().from(p).where(inScope(p)).prepare('all_progress')
 })
 
 /** Records that the entry was just viewed, keeping any completion. */
@@ -175,14 +168,7 @@ const attemptsAt = preparedFor((db) => {
 	return db.orm
 		.select()
 		.from(q)
-		.where(
-			and(
-				eq(q.tenant_id, sql.placeholder('tenantId')),
-				eq(q.user_id, sql.placeholder('userId')),
-				eq(q.course_slug, sql.placeholder('courseSlug')),
-				eq(q.entry_slug, sql.placeholder('entrySlug')),
-			),
-		)
+		.where(inScope(q, isParam(q.course_slug, 'courseSlug'), isParam(q.entry_slug, 'entrySlug')))
 		.orderBy(q.attempt_number)
 		.prepare('attempts_at')
 })
@@ -195,13 +181,7 @@ const recentAttemptsOf = preparedFor((db) => {
 	return db.orm
 		.select()
 		.from(q)
-		.where(
-			and(
-				eq(q.tenant_id, sql.placeholder('tenantId')),
-				eq(q.user_id, sql.placeholder('userId')),
-				isNotNull(q.submitted_at),
-			),
-		)
+		.where(inScope(q, isNotNull(q.submitted_at)))
 		.orderBy(desc(q.submitted_at))
 		.limit(sql.placeholder('limit'))
 		.prepare('recent_attempts_of')

@@ -47,29 +47,14 @@ export function getSession(context: Readonly<RouterContextProvider>) {
 	return context.get(sessionContext)
 }
 
+// Each role has what the one below it has, and more.
+const COURSE_ADMIN = ['learn', 'course.preview', 'course.analytics']
+const TENANT_ADMIN = [...COURSE_ADMIN, 'course.assign', 'users.manage', 'audit.read', 'invitations.send']
 const PERMISSIONS: Record<Role, string[]> = {
 	student: ['learn'],
-	course_admin: ['learn', 'course.preview', 'course.analytics'],
-	tenant_admin: [
-		'learn',
-		'course.preview',
-		'course.analytics',
-		'course.assign',
-		'users.manage',
-		'audit.read',
-		'invitations.send',
-	],
-	super_admin: [
-		'learn',
-		'course.preview',
-		'course.analytics',
-		'course.assign',
-		'users.manage',
-		'audit.read',
-		'invitations.send',
-		'tenants.manage',
-		'users.impersonate',
-	],
+	course_admin: COURSE_ADMIN,
+	tenant_admin: TENANT_ADMIN,
+	super_admin: [...TENANT_ADMIN, 'tenants.manage', 'users.impersonate'],
 }
 
 const HOUR = 3_600_000

@@ -24,6 +24,15 @@ import {
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 const id = () => text('id').primaryKey()
+// The owner columns of per-user and per-tenant rows.
+const userId = () =>
+	text('user_id')
+		.notNull()
+		.references(() => users.id)
+const tenantId = () =>
+	text('tenant_id')
+		.notNull()
+		.references(() => tenants.id)
 
 export const tenants = pgTable(
 	'tenants',
@@ -88,12 +97,8 @@ export const course_admin_assignments = pgTable(
 	'course_admin_assignments',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		user_id: userId(),
+		tenant_id: tenantId(),
 		course_slug: text('course_slug').notNull(),
 		assigned_by: text('assigned_by').references(() => users.id),
 		assigned_at: ts('assigned_at').notNull().defaultNow(),
@@ -109,9 +114,7 @@ export const invitations = pgTable(
 	{
 		id: id(),
 		email: text('email').notNull(),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		tenant_id: tenantId(),
 		role: text('role', { enum: INVITABLE_ROLES }).notNull(),
 		course_slug: text('course_slug'),
 		token_hash: text('token_hash').notNull(),
@@ -131,12 +134,8 @@ export const enrollments = pgTable(
 	'enrollments',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		user_id: userId(),
+		tenant_id: tenantId(),
 		course_slug: text('course_slug').notNull(),
 		status: text('status', { enum: ENROLLMENT_STATUSES }).notNull(),
 		enrolled_at: ts('enrolled_at').notNull().defaultNow(),
@@ -155,12 +154,8 @@ export const entry_progress = pgTable(
 	'entry_progress',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		user_id: userId(),
+		tenant_id: tenantId(),
 		course_slug: text('course_slug').notNull(),
 		entry_slug: text('entry_slug').notNull(),
 		completed_at: ts('completed_at'),
@@ -178,12 +173,8 @@ export const quiz_attempts = pgTable(
 	'quiz_attempts',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		user_id: userId(),
+		tenant_id: tenantId(),
 		course_slug: text('course_slug').notNull(),
 		entry_slug: text('entry_slug').notNull(),
 		attempt_number: integer('attempt_number').notNull(),
@@ -207,9 +198,7 @@ export const verification_tokens = pgTable(
 	'verification_tokens',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
+		user_id: userId(),
 		token_hash: text('token_hash').notNull(),
 		type: text('type', { enum: TOKEN_TYPES }).notNull(),
 		expires_at: ts('expires_at').notNull(),
@@ -227,12 +216,8 @@ export const oauth_accounts = pgTable(
 	'oauth_accounts',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		user_id: userId(),
+		tenant_id: tenantId(),
 		provider: text('provider').notNull(),
 		provider_account_id: text('provider_account_id').notNull(),
 		avatar_url: text('avatar_url'),
@@ -276,9 +261,7 @@ export const sessions = pgTable(
 	'sessions',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
+		user_id: userId(),
 		// The host's tenant it was issued on (null on the apex); a super_admin's can name a tenant.
 		tenant_id: text('tenant_id').references(() => tenants.id),
 		token_version: integer('token_version').notNull(),

@@ -17,6 +17,15 @@ const ts = (name: string) => integer(name, { mode: 'timestamp_ms' })
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`
 const json = <T>(name: string) => text(name, { mode: 'json' }).$type<T>()
 const id = () => text('id').primaryKey()
+// The owner columns of per-user and per-tenant rows.
+const userId = () =>
+	text('user_id')
+		.notNull()
+		.references(() => users.id)
+const tenantId = () =>
+	text('tenant_id')
+		.notNull()
+		.references(() => tenants.id)
 
 export const tenants = sqliteTable(
 	'tenants',
@@ -80,12 +89,8 @@ export const course_admin_assignments = sqliteTable(
 	'course_admin_assignments',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		user_id: userId(),
+		tenant_id: tenantId(),
 		course_slug: text('course_slug').notNull(),
 		assigned_by: text('assigned_by').references(() => users.id),
 		assigned_at: ts('assigned_at').notNull().default(now),
@@ -101,9 +106,7 @@ export const invitations = sqliteTable(
 	{
 		id: id(),
 		email: text('email').notNull(),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		tenant_id: tenantId(),
 		role: text('role', { enum: INVITABLE_ROLES }).notNull(),
 		course_slug: text('course_slug'),
 		token_hash: text('token_hash').notNull(),
@@ -123,12 +126,8 @@ export const enrollments = sqliteTable(
 	'enrollments',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		user_id: userId(),
+		tenant_id: tenantId(),
 		course_slug: text('course_slug').notNull(),
 		status: text('status', { enum: ENROLLMENT_STATUSES }).notNull(),
 		enrolled_at: ts('enrolled_at').notNull().default(now),
@@ -147,12 +146,8 @@ export const entry_progress = sqliteTable(
 	'entry_progress',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		user_id: userId(),
+		tenant_id: tenantId(),
 		course_slug: text('course_slug').notNull(),
 		entry_slug: text('entry_slug').notNull(),
 		completed_at: ts('completed_at'),
@@ -170,12 +165,8 @@ export const quiz_attempts = sqliteTable(
 	'quiz_attempts',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		user_id: userId(),
+		tenant_id: tenantId(),
 		course_slug: text('course_slug').notNull(),
 		entry_slug: text('entry_slug').notNull(),
 		attempt_number: integer('attempt_number').notNull(),
@@ -199,9 +190,7 @@ export const verification_tokens = sqliteTable(
 	'verification_tokens',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
+		user_id: userId(),
 		token_hash: text('token_hash').notNull(),
 		type: text('type', { enum: TOKEN_TYPES }).notNull(),
 		expires_at: ts('expires_at').notNull(),
@@ -219,12 +208,8 @@ export const oauth_accounts = sqliteTable(
 	'oauth_accounts',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
-		tenant_id: text('tenant_id')
-			.notNull()
-			.references(() => tenants.id),
+		user_id: userId(),
+		tenant_id: tenantId(),
 		provider: text('provider').notNull(),
 		provider_account_id: text('provider_account_id').notNull(),
 		avatar_url: text('avatar_url'),
@@ -267,9 +252,7 @@ export const sessions = sqliteTable(
 	'sessions',
 	{
 		id: id(),
-		user_id: text('user_id')
-			.notNull()
-			.references(() => users.id),
+		user_id: userId(),
 		// The host's tenant it was issued on (null on the apex); a super_admin's can name a tenant.
 		tenant_id: text('tenant_id').references(() => tenants.id),
 		token_version: integer('token_version').notNull(),
