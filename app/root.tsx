@@ -134,6 +134,17 @@ function usePageScripts(saveData: boolean | undefined) {
 	)
 }
 
+/** The header's links, in order: what the visitor can reach from every page. */
+function navLinks(data: Awaited<ReturnType<typeof loader>> | undefined, m: ReturnType<typeof useI18n>['m']) {
+	if (!data) return []
+	const links: [to: string, label: string][] = data.isApex ? [] : [['/learn', m.common.nav.courses]]
+	links.push(...data.menu.map((item): [string, string] => [`/${item.slug}`, item.title]), ['/blog', m.common.nav.blog])
+	if (!data.user) return [...links, ['/learn/sign-in', m.common.nav.signIn]]
+	const home: [string, string] =
+		data.user.role === 'student' ? ['/learn/dashboard', m.common.nav.dashboard] : ['/admin', m.common.nav.admin]
+	return [...links, home, ['/learn/account', m.common.nav.account], ['/learn/sign-out', m.common.nav.signOut]]
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
 	const data = useRouteLoaderData<typeof loader>('root')
 	const t = useI18n()
@@ -185,44 +196,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 							{siteName}
 						</Link>
 						<nav aria-label={m.common.nav.label}>
-							{data && !data.isApex ? (
-								<Link prefetch="intent" to={'/learn'}>
-									{m.common.nav.courses}
-								</Link>
-							) : null}
-							{data?.menu.map((item) => (
-								<Link key={item.slug} prefetch="intent" to={`/${item.slug}`}>
-									{item.title}
+							{navLinks(data, m).map(([to, label]) => (
+								<Link key={to} prefetch="intent" to={to}>
+									{label}
 								</Link>
 							))}
-							{data ? (
-								<Link prefetch="intent" to={'/blog'}>
-									{m.common.nav.blog}
-								</Link>
-							) : null}
-							{data?.user ? (
-								<>
-									{data.user.role === 'student' ? (
-										<Link prefetch="intent" to={'/learn/dashboard'}>
-											{m.common.nav.dashboard}
-										</Link>
-									) : (
-										<Link prefetch="intent" to={'/admin'}>
-											{m.common.nav.admin}
-										</Link>
-									)}
-									<Link prefetch="intent" to={'/learn/account'}>
-										{m.common.nav.account}
-									</Link>
-									<Link prefetch="intent" to={'/learn/sign-out'}>
-										{m.common.nav.signOut}
-									</Link>
-								</>
-							) : data ? (
-								<Link prefetch="intent" to={'/learn/sign-in'}>
-									{m.common.nav.signIn}
-								</Link>
-							) : null}
 						</nav>
 					</div>
 				</header>
