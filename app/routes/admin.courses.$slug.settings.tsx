@@ -17,7 +17,9 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 
 // A checkbox: sent as `on` when checked, absent when not; any other value leaves the flag off.
-const schema = z.object({ sequential: z.unknown() }).transform((form) => ({ sequential: form.sequential === 'on' }))
+const schema = z
+	.object({ sequential: z.unknown().optional() })
+	.transform((form) => ({ sequential: form.sequential === 'on' }))
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
