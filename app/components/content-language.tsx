@@ -1,5 +1,6 @@
 import { useI18n } from '#app/i18n/index.ts'
 import type { Locale } from '#app/i18n/locales.ts'
+import { Notice } from './feedback.tsx'
 
 /**
  * Said above content the content service did not have in the page's locale
@@ -10,8 +11,8 @@ export function ContentLanguage({ served }: { served: Locale }) {
 	const t = useI18n()
 	if (served === t.locale) return null
 	return (
-		<p className="notice notice-info" role="note">
+		<Notice tone="info" role="note">
 			{t.format(t.m.common.contentLanguage, { requested: t.languageName(t.locale), served: t.languageName(served) })}
-		</p>
+		</Notice>
 	)
 }

@@ -1,5 +1,7 @@
-import { useNavigation } from 'react-router'
+import type { SubmissionResult } from '@conform-to/react'
+import { useNavigation, useSearchParams } from 'react-router'
 import { useI18n } from '#app/i18n/index.ts'
+import { NOTICES, readNotice, type NoticeName } from '#app/utils/notices.ts'
 
 // Apart from the form fields (./form.tsx) so that pages with a button and no
 // fields (the course home, entries) load no form library.
@@ -36,10 +38,67 @@ export function Submit({
 	)
 }
 
-export function Notice({ children, tone = 'info' }: { children: React.ReactNode; tone?: 'info' | 'ok' | 'error' }) {
+/** Every message box of the interface: a notice after a redirect, a form's error, a state the page is in. */
+export function Notice({
+	children,
+	tone = 'info',
+	id,
+	role = tone === 'error' ? 'alert' : 'status',
+}: {
+	children: React.ReactNode
+	tone?: 'info' | 'ok' | 'error'
+	id?: string
+	/** `note` for standing information that is no news (a live region would announce it on every page). */
+	role?: 'alert' | 'status' | 'note'
+}) {
 	return (
-		<div className={`notice notice-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+		<div className={`notice notice-${tone}`} role={role} id={id}>
 			{children}
 		</div>
 	)
+}
+
+/**
+ * Errors that belong to the whole form (wrong password, rate limit, a refused
+ * intent): catalogue keys, shown in the page's locale. `result` is an action's
+ * `{ result }` for pages whose forms are bare buttons (no form library loaded).
+ */
+export function FormError({
+	errors,
+	result,
+	id,
+}: {
+	errors?: string[]
+	result?: SubmissionResult<string[]> | null
+	id?: string
+}) {
+	const t = useI18n()
+	const messages = errors ?? result?.error?.[''] ?? null
+	if (!messages?.length) return null
+	return (
+		<Notice tone="error" id={id}>
+			{messages.map((e) => (
+				<p key={e}>{t.text(e)}</p>
+			))}
+		</Notice>
+	)
+}
+
+/**
+ * The notice a redirect carried (app/utils/notices.ts), if it is one of the
+ * names this page accepts; else `fallback`.
+ */
+export function RedirectNotice({
+	accept,
+	fallback = null,
+}: {
+	accept: readonly NoticeName[]
+	fallback?: React.ReactNode
+}) {
+	const t = useI18n()
+	const [params] = useSearchParams()
+	const name = readNotice(params, accept)
+	if (!name) return fallback
+	const notice = NOTICES[name]
+	return <Notice tone={notice.tone}>{t.format(notice.text(t.m), Object.fromEntries(params))}</Notice>
 }

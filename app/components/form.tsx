@@ -36,19 +36,6 @@ export function Field({
 	)
 }
 
-/** Errors that belong to the whole form (wrong password, rate limit): catalogue keys, shown in the page's locale. */
-export function FormError({ errors, id }: { errors?: string[]; id?: string }) {
-	const t = useI18n()
-	if (!errors?.length) return null
-	return (
-		<div className="notice notice-error" role="alert" id={id}>
-			{errors.map((e) => (
-				<p key={e}>{t.text(e)}</p>
-			))}
-		</div>
-	)
-}
-
 /** The field's errors beside it, under the id its control's aria-describedby names. */
 function FieldErrors({ meta }: { meta: FieldMetadata<string> }) {
 	const t = useI18n()

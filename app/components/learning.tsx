@@ -1,4 +1,5 @@
 import { useI18n } from '#app/i18n/index.ts'
+import { Notice } from './feedback.tsx'
 
 /** Shown on every page of a course while staff preview it: nothing is recorded. */
 export function PreviewBanner() {
@@ -28,10 +29,10 @@ export function TenantHint({ title, what }: { title: string; what: string }) {
 	return (
 		<section>
 			<h1>{title}</h1>
-			<p className="notice notice-info">
+			<Notice tone="info" role="note">
 				{`${t.format(t.m.common.tenantHint.body, { what })} `}
 				<a href={t.href('/admin/tenants')}>{t.m.common.tenantHint.open}</a> {t.m.common.tenantHint.after}
-			</p>
+			</Notice>
 		</section>
 	)
 }

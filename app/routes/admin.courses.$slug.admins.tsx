@@ -1,10 +1,10 @@
-import { readForm } from '#app/utils/forms.server.ts'
+import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { Notice, Submit } from '#app/components/feedback.tsx'
-import { Field, FormError, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { Field, useActionForm } from '#app/components/form.tsx'
 import { auditAdmin, limitAdminMutation, requireAdmin } from '#app/utils/admin.server.ts'
 import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
 import { emailField } from '#app/utils/validation.ts'
@@ -17,14 +17,22 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/utils/errors.ts'
+import { type NoticeName, withNotice } from '#app/utils/notices.ts'
 
-const assignSchema = z.object({ intent: z.literal('assign'), email: emailField })
+// One schema per form of the page, told apart by `intent`.
+const schema = z.discriminatedUnion('intent', [
+	z.object({ intent: z.literal('assign'), email: emailField }),
+	// An unknown or missing assignment is 404, as a page that does not exist.
+	z.object({ intent: z.literal('revoke'), userId: z.string().optional() }),
+])
+
+const ADMINS_NOTICES = ['courseAdminAssigned', 'courseAdminRevoked'] as const
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Who administers this course: tenant_admin and super_admin only (a course_admin gets 404, like any /admin page outside their courses' dashboards and settings). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
+export async function loader({ context, params }: Route.LoaderArgs) {
 	const scope = requireAdmin(context)
 	if (!scope.tenant) return { hint: true as const }
 	const course = await requireAdminCourse(scope, params.slug)
@@ -34,7 +42,6 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 		slug: course.slug,
 		title: course.title,
 		admins: rows.map((r) => ({ userId: r.userId, name: r.name, email: r.email })),
-		notice: new URL(request.url).searchParams.get('notice'),
 	}
 }
 
@@ -45,22 +52,23 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
 	const course = await requireAdminCourse(scope, params.slug)
-	const form = await readForm(request)
+	const submission = parseWithZod(await readForm(request), { schema })
+	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const { db } = scope.ctx
 	const audit = (action: string, userId: string) =>
 		auditAdmin(scope, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
+	const done = (notice: NoticeName) =>
+		redirect(localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/admins`, notice)))
 
-	if (form.get('intent') === 'revoke') {
-		const userId = String(form.get('userId') ?? '')
+	if (submission.value.intent === 'revoke') {
+		const userId = submission.value.userId ?? ''
 		if (!(await revokeAssignment(db, tenant.id, course.slug, userId))) throw notFound()
 		// Their session claims list the course: end those sessions.
 		await updateUser(db, userId, {}, { bumpTokenVersion: true })
 		await audit('course.admin_revoked', userId)
-		return redirect(localePath(scope.ctx.locale, `/admin/courses/${course.slug}/admins?notice=revoked`))
+		return done('courseAdminRevoked')
 	}
 
-	const submission = parseWithZod(form, { schema: assignSchema })
-	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const user = await findUserByEmail(db, tenant.id, submission.value.email)
 	if (!user)
 		return data(
@@ -75,7 +83,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	await assignCourseAdmin(db, { tenantId: tenant.id, userId: user.id }, course.slug, scope.session.user.id)
 	await updateUser(db, user.id, {}, { bumpTokenVersion: true })
 	await audit('course.admin_assigned', user.id)
-	return redirect(localePath(scope.ctx.locale, `/admin/courses/${course.slug}/admins?notice=assigned`))
+	return done('courseAdminAssigned')
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
@@ -83,7 +91,7 @@ export { actionHeaders as headers } from '#app/utils/headers.ts'
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.admins.metaTitle }]
 
 export default function CourseAdmins({ loaderData: d, actionData }: Route.ComponentProps) {
-	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined)
+	const [form, fields] = useActionForm(actionData?.result)
 	const t = useI18n()
 	const m = t.m.adminCourses
 	if (d.hint) return <TenantHint title={m.admins.hintTitle} what={m.admins.hintWhat} />
@@ -95,12 +103,8 @@ export default function CourseAdmins({ loaderData: d, actionData }: Route.Compon
 				</Link>
 			</p>
 			<h1>{t.format(m.admins.title, { course: d.title })}</h1>
-			{d.notice === 'assigned' ? (
-				<Notice tone="ok">{m.admins.assigned}</Notice>
-			) : d.notice === 'revoked' ? (
-				<Notice tone="ok">{m.admins.revoked}</Notice>
-			) : null}
-			{actionData && 'error' in actionData ? <Notice tone="error">{t.text(String(actionData.error))}</Notice> : null}
+			<RedirectNotice accept={ADMINS_NOTICES} />
+			<FormError errors={form.errors} id={form.errorId} />
 			{d.admins.length === 0 ? (
 				<p className="empty">{m.admins.empty}</p>
 			) : (
@@ -122,7 +126,6 @@ export default function CourseAdmins({ loaderData: d, actionData }: Route.Compon
 			<h2>{m.admins.assignTitle}</h2>
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<input type="hidden" name="intent" value="assign" />
-				<FormError errors={form.errors} id={form.errorId} />
 				<Field label={m.admins.email} meta={fields.email} type="email" autoComplete="off" />
 				<Submit>{m.admins.assign}</Submit>
 			</Form>

@@ -1,6 +1,6 @@
 import { readForm } from '#app/utils/forms.server.ts'
-import { Form, redirect, Link } from 'react-router'
-import { Notice } from '#app/components/feedback.tsx'
+import { Form, redirect, Link, data } from 'react-router'
+import { FormError, RedirectNotice, Submit } from '#app/components/feedback.tsx'
 import { auditAdmin, limitAdminMutation, requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
 import { courseFlags } from '#app/utils/learning.server.ts'
@@ -12,12 +12,20 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/utils/errors.ts'
+import { withNotice } from '#app/utils/notices.ts'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { z } from 'zod'
+
+// A checkbox: sent as `on` when checked, absent when not; any other value leaves the flag off.
+const schema = z
+	.object({ sequential: z.unknown().optional() })
+	.transform((form) => ({ sequential: form.sequential === 'on' }))
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Per-course flags; needs a tenant host (a super_admin on the apex sees a hint instead of 404). */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
+export async function loader({ context, params }: Route.LoaderArgs) {
 	const scope = await requireCourseAdmin(context, params.slug)
 	if (!scope.tenant) return { hint: true as const }
 	const course = await requireAdminCourse(scope, params.slug)
@@ -26,7 +34,6 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 		slug: course.slug,
 		title: course.title,
 		flags: courseFlags(scope.tenant, course.slug),
-		saved: new URL(request.url).searchParams.has('saved'),
 	}
 }
 
@@ -36,8 +43,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
 	const course = await requireAdminCourse(scope, params.slug)
-	const form = await readForm(request)
-	const flags = { sequential: form.get('sequential') === 'on' }
+	const submission = parseWithZod(await readForm(request), { schema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	const flags = submission.value
 	await setCourseFlags(scope.ctx.db, scope.tenant.id, course.slug, flags)
 	scope.ctx.tags.revalidate([TENANTS_TAG])
 	await auditAdmin(
@@ -46,7 +54,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 		{ kind: 'course', id: course.slug, tenantId: scope.tenant.id },
 		flags,
 	)
-	return redirect(localePath(scope.ctx.locale, `/admin/courses/${course.slug}/settings?saved`))
+	return redirect(
+		localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/settings`, 'courseSettingsSaved')),
+	)
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
@@ -67,15 +77,13 @@ export default function CourseSettings({ loaderData: d, actionData }: Route.Comp
 				</Link>
 			</p>
 			<h1>{t.format(m.settings.title, { course: d.title })}</h1>
-			{d.saved ? <Notice tone="ok">{m.settings.saved}</Notice> : null}
-			{actionData && 'error' in actionData ? <Notice tone="error">{t.text(actionData.error)}</Notice> : null}
+			<RedirectNotice accept={['courseSettingsSaved']} />
+			<FormError result={actionData?.result} />
 			<Form method="post" className="stack">
 				<label className="choice">
 					<input type="checkbox" name="sequential" defaultChecked={d.flags.sequential} /> {m.settings.sequential}
 				</label>
-				<button type="submit" className="button">
-					{m.settings.save}
-				</button>
+				<Submit>{m.settings.save}</Submit>
 			</Form>
 		</section>
 	)

@@ -1,12 +1,12 @@
-import { readForm } from '#app/utils/forms.server.ts'
+import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import { DISPLAY_TEXT } from '#app/utils/validation.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Notice, Submit } from '#app/components/feedback.tsx'
-import { Field, FormError, useActionForm } from '#app/components/form.tsx'
-import { metaI18n, useI18n, type I18n } from '#app/i18n/index.ts'
+import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { Field, useActionForm } from '#app/components/form.tsx'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { auditAdmin, limitAdminMutation, requireSuperAdmin, tenantOrigin } from '#app/utils/admin.server.ts'
 import { mintConsumedTokenProof } from '#app/utils/auth.server.ts'
@@ -17,42 +17,55 @@ import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/admin.tenants.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/utils/errors.ts'
+import { type NoticeName, withNotice } from '#app/utils/notices.ts'
 
-const createSchema = z.object({
-	intent: z.literal('create'),
-	slug: z
-		.string({ message: 'admin.tenants.errors.slugRequired' })
-		.trim()
-		.toLowerCase()
-		.regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'admin.tenants.errors.slugFormat'),
-	name: z
-		.string({ message: 'admin.tenants.errors.nameRequired' })
-		.trim()
-		.min(1, 'admin.tenants.errors.nameRequired')
-		.max(120, 'admin.tenants.errors.nameTooLong')
-		.regex(DISPLAY_TEXT, 'common.validation.controlCharacters'),
-	custom_domain: z
-		.string()
-		.trim()
-		.toLowerCase()
-		.regex(/^(?=.{1,253}$)[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'admin.tenants.errors.domainFormat')
-		.optional(),
-})
+// One schema per form of the page, told apart by `intent`. The status and enter buttons carry hidden
+// inputs only: their errors are the form's (replyWithHidden).
+const schema = z.discriminatedUnion('intent', [
+	z.object({
+		intent: z.literal('create'),
+		slug: z
+			.string({ message: 'admin.tenants.errors.slugRequired' })
+			.trim()
+			.toLowerCase()
+			.regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'admin.tenants.errors.slugFormat'),
+		name: z
+			.string({ message: 'admin.tenants.errors.nameRequired' })
+			.trim()
+			.min(1, 'admin.tenants.errors.nameRequired')
+			.max(120, 'admin.tenants.errors.nameTooLong')
+			.regex(DISPLAY_TEXT, 'common.validation.controlCharacters'),
+		custom_domain: z
+			.string()
+			.trim()
+			.toLowerCase()
+			.regex(/^(?=.{1,253}$)[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'admin.tenants.errors.domainFormat')
+			.optional(),
+	}),
+	z.object({
+		intent: z.literal('status'),
+		tenantId: z.string({ message: 'admin.tenants.errors.chooseStatus' }),
+		status: z.enum(TENANT_STATUSES, { message: 'admin.tenants.errors.chooseStatus' }),
+	}),
+	// An unknown or missing tenant is 404, as the page of a tenant that does not exist.
+	z.object({ intent: z.literal('enter'), tenantId: z.string().optional() }),
+])
 
-const statusSchema = z.object({
-	intent: z.literal('status'),
-	tenantId: z.string().min(1),
-	status: z.enum(TENANT_STATUSES),
-})
+const TENANT_NOTICES = ['tenantCreated', 'tenantActive', 'tenantSuspended', 'tenantArchived'] as const
+
+const STATUS_NOTICES = {
+	active: 'tenantActive',
+	suspended: 'tenantSuspended',
+	archived: 'tenantArchived',
+} as const satisfies Record<TenantStatus, NoticeName>
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
 	const scope = requireSuperAdmin(context)
 	const tenants = await listTenants(scope.ctx.db)
 	return {
-		notice: new URL(request.url).searchParams.get('notice'),
 		// The status column is CHECK-constrained to TENANT_STATUSES
 		tenants: tenants.map((t) => ({
 			id: t.id,
@@ -70,11 +83,14 @@ export async function action({ context, request }: Route.ActionArgs) {
 	const scope = requireSuperAdmin(context)
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
-	const form = await readForm(request)
+	const submission = parseWithZod(await readForm(request), { schema })
+	if (submission.status !== 'success')
+		return data({ result: replyWithHidden(submission, ['intent', 'tenantId', 'status']) }, { status: 400 })
 	const { ctx } = scope
+	const input = submission.value
 
-	if (form.get('intent') === 'enter') {
-		const tenant = await findTenantById(ctx.db, String(form.get('tenantId') ?? ''))
+	if (input.intent === 'enter') {
+		const tenant = input.tenantId ? await findTenantById(ctx.db, input.tenantId) : null
 		if (!tenant || tenant.status !== 'active') throw notFound()
 		const proof = mintConsumedTokenProof(ctx, scope.session.user.id, `enter-${tenant.id}`)
 		return redirect(
@@ -82,41 +98,34 @@ export async function action({ context, request }: Route.ActionArgs) {
 		)
 	}
 
-	if (form.get('intent') === 'status') {
-		const parsed = statusSchema.safeParse(Object.fromEntries(form))
-		if (!parsed.success) return data({ result: null, error: 'admin.tenants.errors.chooseStatus' }, { status: 400 })
-		const tenant = await findTenantById(ctx.db, parsed.data.tenantId)
+	if (input.intent === 'status') {
+		const tenant = await findTenantById(ctx.db, input.tenantId)
 		if (!tenant) throw notFound()
-		if (tenant.status === parsed.data.status) return redirect(localePath(ctx.locale, '/admin/tenants'))
-		await setTenantStatus(ctx.db, tenant.id, parsed.data.status)
+		if (tenant.status === input.status) return redirect(localePath(ctx.locale, '/admin/tenants'))
+		await setTenantStatus(ctx.db, tenant.id, input.status)
 		ctx.tags.revalidate([TENANTS_TAG])
 		// Suspension and archiving end every session of the tenant's users at once.
-		if (parsed.data.status !== 'active') await bumpTenantTokenVersions(ctx.db, tenant.id)
+		if (input.status !== 'active') await bumpTenantTokenVersions(ctx.db, tenant.id)
 		const action = { suspended: 'tenant.suspended', active: 'tenant.activated', archived: 'tenant.archived' }[
-			parsed.data.status
+			input.status
 		]
 		await auditAdmin(
 			scope,
 			action,
 			{ kind: 'tenant', id: tenant.id, tenantId: tenant.id },
-			{ from: tenant.status, to: parsed.data.status },
+			{ from: tenant.status, to: input.status },
 		)
-		return redirect(localePath(ctx.locale, `/admin/tenants?notice=${parsed.data.status}`))
+		return redirect(localePath(ctx.locale, withNotice('/admin/tenants', STATUS_NOTICES[input.status])))
 	}
 
-	const submission = parseWithZod(form, { schema: createSchema })
-	if (submission.status !== 'success') return data({ result: submission.reply(), error: null }, { status: 400 })
-	const { slug, name, custom_domain } = submission.value
+	const { slug, name, custom_domain } = input
 	// Hosts under APP_BASE_DOMAIN are tenants' subdomains and the apex: a custom domain there would take another's.
 	if (
 		custom_domain &&
 		(custom_domain === ctx.env.APP_BASE_DOMAIN || custom_domain.endsWith(`.${ctx.env.APP_BASE_DOMAIN}`))
 	) {
 		return data(
-			{
-				result: submission.reply({ fieldErrors: { custom_domain: ['admin.tenants.errors.domainReserved'] } }),
-				error: null,
-			},
+			{ result: submission.reply({ fieldErrors: { custom_domain: ['admin.tenants.errors.domainReserved'] } }) },
 			{ status: 400 },
 		)
 	}
@@ -124,11 +133,11 @@ export async function action({ context, request }: Route.ActionArgs) {
 	if (tenant) ctx.tags.revalidate([TENANTS_TAG])
 	if (!tenant)
 		return data(
-			{ result: submission.reply({ fieldErrors: { slug: ['admin.tenants.errors.taken'] } }), error: null },
+			{ result: submission.reply({ fieldErrors: { slug: ['admin.tenants.errors.taken'] } }) },
 			{ status: 409 },
 		)
 	await auditAdmin(scope, 'tenant.created', { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { slug, name })
-	return redirect(localePath(ctx.locale, '/admin/tenants?notice=created'))
+	return redirect(localePath(ctx.locale, withNotice('/admin/tenants', 'tenantCreated')))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
@@ -138,19 +147,15 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 	return [{ title: t.format(t.m.admin.pageTitle, { page: t.m.admin.tenants.title }) }]
 }
 
-type NoticeKey = keyof I18n['m']['admin']['tenants']['notices']
-
 export default function Tenants({ loaderData: d, actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const m = t.m.admin.tenants
-	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined)
+	const [form, fields] = useActionForm(actionData?.result)
 	return (
 		<section>
 			<h1>{m.title}</h1>
-			{d.notice && Object.hasOwn(m.notices, d.notice) ? (
-				<Notice tone="ok">{m.notices[d.notice as NoticeKey]}</Notice>
-			) : null}
-			{actionData?.error ? <Notice tone="error">{t.text(actionData.error)}</Notice> : null}
+			<RedirectNotice accept={TENANT_NOTICES} />
+			<FormError errors={form.errors} id={form.errorId} />
 			<table>
 				<thead>
 					<tr>
@@ -196,7 +201,6 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 			<h2>{m.newTitle}</h2>
 			<Form method="post" className="stack narrow" {...getFormProps(form)}>
 				<input type="hidden" name="intent" value="create" />
-				<FormError errors={form.errors} id={form.errorId} />
 				<Field label={m.slug} meta={fields.slug} />
 				<Field label={m.name} meta={fields.name} />
 				<Field label={m.customDomain} meta={fields.custom_domain} />

@@ -1,8 +1,8 @@
-import { readForm } from '#app/utils/forms.server.ts'
+import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { Notice } from '#app/components/feedback.tsx'
-import { metaI18n, useI18n, type I18n } from '#app/i18n/index.ts'
+import { FormError, RedirectNotice, Submit } from '#app/components/feedback.tsx'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { adminAudit, auditAdmin, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
@@ -16,6 +16,10 @@ import { updateUser, updateUserSteps, type User } from '#db/users.ts'
 import type { Route } from './+types/admin.users.$id.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/utils/errors.ts'
+import { SelectField, useActionForm } from '#app/components/form.tsx'
+import { type NoticeName, withNotice } from '#app/utils/notices.ts'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 
 /** The target user, in this admin's scope: another tenant's user (or a malformed id) is 404. */
 async function requireTarget(scope: AdminScope, id: string) {
@@ -29,7 +33,7 @@ async function requireTarget(scope: AdminScope, id: string) {
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
+export async function loader({ context, params }: Route.LoaderArgs) {
 	const scope = requireAdmin(context)
 	const u = await requireTarget(scope, params.id)
 	return {
@@ -49,48 +53,58 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 		// Impersonation needs the target's tenant host (spec, Authentication 12).
 		canImpersonate:
 			scope.isSuper && scope.tenant !== null && u.id !== scope.session.user.id && u.role !== 'super_admin',
-		notice: new URL(request.url).searchParams.get('notice'),
 	}
 }
 
-const roleSchema = z.object({ role: z.enum(INVITABLE_ROLES, { message: 'admin.user.errors.chooseRole' }) })
+// One schema per button of the page, told apart by `intent`.
+const schema = z.discriminatedUnion(
+	'intent',
+	[
+		z.object({
+			intent: z.literal('change-role'),
+			role: z.enum(INVITABLE_ROLES, { message: 'admin.user.errors.chooseRole' }),
+		}),
+		z.object({ intent: z.literal('deactivate') }),
+		z.object({ intent: z.literal('reactivate') }),
+		z.object({ intent: z.literal('force-sign-out') }),
+		z.object({ intent: z.literal('resend-verification') }),
+		z.object({ intent: z.literal('send-reset') }),
+	],
+	{ message: 'admin.user.errors.unknownAction' },
+)
 
-// ?notice=<value> after an action → its text in the catalogue (admin.user.notices)
-const NOTICES: Record<string, keyof I18n['m']['admin']['user']['notices']> = {
-	'role-changed': 'roleChanged',
-	deactivated: 'deactivated',
-	reactivated: 'reactivated',
-	'signed-out': 'signedOut',
-	'verification-sent': 'verificationSent',
-	'reset-sent': 'resetSent',
-}
+const USER_NOTICES = [
+	'roleChanged',
+	'userDeactivated',
+	'userReactivated',
+	'userSignedOut',
+	'verificationSent',
+	'resetSent',
+] as const satisfies NoticeName[]
 
 export async function action({ context, request, params }: Route.ActionArgs) {
 	const scope = requireAdmin(context)
 	const target = await requireTarget(scope, params.id)
 	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
-	const form = await readForm(request)
-	const intent = String(form.get('intent') ?? '')
+	const submission = parseWithZod(await readForm(request), { schema })
+	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const { ctx } = scope
-	const self = target.id === scope.session.user.id
+	const refuse = (message: string) => data({ result: submission.reply({ formErrors: [message] }) }, { status: 400 })
 	const audit = (action: string, metadata: Record<string, unknown> = {}) =>
 		auditAdmin(scope, action, { kind: 'user', id: target.id, tenantId: target.tenant_id }, metadata)
-	const done = (notice: string) => redirect(localePath(ctx.locale, `/admin/users/${target.id}?notice=${notice}`))
+	const done = (notice: NoticeName) => redirect(localePath(ctx.locale, withNotice(`/admin/users/${target.id}`, notice)))
 
+	const input = submission.value
 	// Admins cannot lock themselves out: role changes and deactivation of one's own account are refused.
-	if (self && ['change-role', 'deactivate'].includes(intent))
-		return data({ error: 'admin.user.errors.self', fieldErrors: {} }, { status: 400 })
+	if (target.id === scope.session.user.id && (input.intent === 'change-role' || input.intent === 'deactivate'))
+		return refuse('admin.user.errors.self')
 
-	switch (intent) {
+	switch (input.intent) {
 		case 'change-role': {
-			if (target.role === 'super_admin')
-				return data({ error: 'admin.user.errors.platformRole', fieldErrors: {} }, { status: 400 })
-			const parsed = roleSchema.safeParse({ role: form.get('role') })
-			if (!parsed.success)
-				return data({ error: null, fieldErrors: { role: parsed.error.issues.map((i) => i.message) } }, { status: 400 })
-			if (parsed.data.role === target.role) return done('role-changed')
-			const role = parsed.data.role
+			if (target.role === 'super_admin') return refuse('admin.user.errors.platformRole')
+			const { role } = input
+			if (role === target.role) return done('roleChanged')
 			// The role, the end of its course assignments and the audit row, together or not at all.
 			await inTransaction(ctx.db, function* (tx) {
 				yield* updateUserSteps(tx, target.id, { role }, { bumpTokenVersion: true })
@@ -109,33 +123,30 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 					),
 				)
 			})
-			return done('role-changed')
+			return done('roleChanged')
 		}
 		case 'deactivate':
 			await updateUser(ctx.db, target.id, { deactivated_at: new Date() }, { bumpTokenVersion: true })
 			await audit('user.deactivated')
-			return done('deactivated')
+			return done('userDeactivated')
 		case 'reactivate':
 			await updateUser(ctx.db, target.id, { deactivated_at: null })
 			await audit('user.reactivated')
-			return done('reactivated')
+			return done('userReactivated')
 		case 'force-sign-out':
 			await retireTokens(ctx.db, target.id)
 			await updateUser(ctx.db, target.id, {}, { bumpTokenVersion: true })
 			await audit('user.signed_out')
-			return done('signed-out')
+			return done('userSignedOut')
 		case 'resend-verification':
-			if (target.email_verified_at)
-				return data({ error: 'admin.user.errors.alreadyVerified', fieldErrors: {} }, { status: 400 })
+			if (target.email_verified_at) return refuse('admin.user.errors.alreadyVerified')
 			await mailTokenLink(ctx, target as User, target.email, 'email_verify')
 			await audit('user.verification_resent')
-			return done('verification-sent')
+			return done('verificationSent')
 		case 'send-reset':
 			await mailTokenLink(ctx, target as User, target.email, 'password_reset')
 			await audit('user.password_reset_sent')
-			return done('reset-sent')
-		default:
-			return data({ error: 'admin.user.errors.unknownAction', fieldErrors: {} }, { status: 400 })
+			return done('resetSent')
 	}
 }
 
@@ -161,8 +172,7 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 	const t = useI18n()
 	const m = t.m.admin.user
 	const u = d.user
-	const roleError =
-		actionData?.fieldErrors && 'role' in actionData.fieldErrors ? (actionData.fieldErrors.role as string[]) : null
+	const [form, fields] = useActionForm(actionData?.result, { role: u.role })
 	return (
 		<section>
 			<p>
@@ -171,8 +181,8 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 				</Link>
 			</p>
 			<h1>{u.name}</h1>
-			{d.notice && Object.hasOwn(NOTICES, d.notice) ? <Notice tone="ok">{m.notices[NOTICES[d.notice]]}</Notice> : null}
-			{actionData?.error ? <Notice tone="error">{t.text(actionData.error)}</Notice> : null}
+			<RedirectNotice accept={USER_NOTICES} />
+			<FormError errors={form.errors} id={form.errorId} />
 			<dl className="facts">
 				<dt>{m.email}</dt>
 				<dd>{u.email}</dd>
@@ -193,32 +203,14 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 			</dl>
 
 			{!d.self && u.role !== 'super_admin' ? (
-				<Form method="post" className="stack narrow">
+				<Form method="post" className="stack narrow" {...getFormProps(form)}>
 					<input type="hidden" name="intent" value="change-role" />
-					<div className="field">
-						<label htmlFor="role">{m.role}</label>
-						<select
-							id="role"
-							name="role"
-							defaultValue={u.role}
-							aria-invalid={roleError ? true : undefined}
-							aria-describedby={roleError ? 'role-error' : undefined}
-						>
-							{INVITABLE_ROLES.map((r) => (
-								<option key={r} value={r}>
-									{t.m.admin.roles[r]}
-								</option>
-							))}
-						</select>
-						{roleError ? (
-							<p id="role-error" className="field-error">
-								{roleError.map(t.text).join(' ')}
-							</p>
-						) : null}
-					</div>
-					<button type="submit" className="button">
-						{m.changeRole}
-					</button>
+					<SelectField
+						label={m.role}
+						meta={fields.role}
+						options={INVITABLE_ROLES.map((r) => ({ value: r, label: t.m.admin.roles[r] }))}
+					/>
+					<Submit>{m.changeRole}</Submit>
 				</Form>
 			) : null}
 

@@ -3,8 +3,8 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { Notice, Submit } from '#app/components/feedback.tsx'
-import { Field, FormError, SelectField, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { Field, SelectField, useActionForm } from '#app/components/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { auditAdmin, limitAdminMutation, requireAdmin } from '#app/utils/admin.server.ts'
@@ -16,6 +16,7 @@ import { INVITABLE_ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.invite.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/utils/errors.ts'
+import { withNotice } from '#app/utils/notices.ts'
 
 const schema = z
 	.object({
@@ -37,10 +38,10 @@ async function publishedCourses(scope: ReturnType<typeof requireAdmin>) {
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Invitations belong to a tenant: this page needs a tenant host. */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
 	const scope = requireAdmin(context)
 	if (!scope.tenant) throw notFound()
-	return { courses: await publishedCourses(scope), sent: new URL(request.url).searchParams.get('sent') }
+	return { courses: await publishedCourses(scope) }
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -72,7 +73,9 @@ export async function action({ context, request }: Route.ActionArgs) {
 		{ kind: 'invitation', id: invitation.id, tenantId: tenant.id },
 		{ email: invitation.email, role, courseSlug },
 	)
-	return redirect(localePath(scope.ctx.locale, `/admin/users/invite?sent=${encodeURIComponent(invitation.email)}`))
+	return redirect(
+		localePath(scope.ctx.locale, withNotice('/admin/users/invite', 'invitationSent', { email: invitation.email })),
+	)
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
@@ -85,7 +88,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export default function Invite({ loaderData, actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const m = t.m.admin.invite
-	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined)
+	const [form, fields] = useActionForm(actionData?.result)
 	return (
 		<section className="narrow">
 			<p>
@@ -94,8 +97,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 				</Link>
 			</p>
 			<h1>{m.title}</h1>
-			{loaderData.sent ? <Notice tone="ok">{t.format(m.sent, { email: loaderData.sent })}</Notice> : null}
-			{actionData && 'error' in actionData ? <Notice tone="error">{t.text(String(actionData.error))}</Notice> : null}
+			<RedirectNotice accept={['invitationSent']} />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				<Field label={m.email} meta={fields.email} type="email" autoComplete="off" />

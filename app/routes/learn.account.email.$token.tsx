@@ -14,6 +14,7 @@ import { retireTokensSteps } from '#db/tokens.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { findUserByEmail, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.account.email.$token.ts'
+import { withNotice } from '#app/utils/notices.ts'
 
 // Opening the link only checks it: link scanners that fetch it cannot use it up.
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -60,7 +61,9 @@ export async function action({ params, context }: Route.ActionArgs) {
 	// The session's email claim changes with it: a new session replaces this one.
 	const { cookie } = await commitUserSession(ctx, updated)
 	await revokeSession(ctx.db, session.id)
-	throw redirect(localePath(ctx.locale, '/learn/account?notice=email-changed'), { headers: { 'set-cookie': cookie } })
+	throw redirect(localePath(ctx.locale, withNotice('/learn/account', 'emailChanged')), {
+		headers: { 'set-cookie': cookie },
+	})
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.confirmEmail.title }]

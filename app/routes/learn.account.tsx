@@ -1,14 +1,14 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect, useSearchParams } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Submit } from '#app/components/feedback.tsx'
-import { Field, FormError, SelectField, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { Field, SelectField, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
-import { limitForm, readForm } from '#app/utils/forms.server.ts'
+import { limitForm, readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import { endSession } from '#app/utils/session.server.ts'
 import { emailField, passwordField } from '#app/utils/validation.ts'
 import { verifyPassword } from '#app/utils/password.server.ts'
@@ -17,14 +17,19 @@ import { localeCookie } from '#app/utils/locale.server.ts'
 import { retireTokens } from '#db/tokens.ts'
 import { updateUser } from '#db/users.ts'
 import type { Route } from './+types/learn.account.ts'
+import { withNotice } from '#app/utils/notices.ts'
 
-// The current password, for an account that has one: a session alone (a borrowed device) cannot move the account away.
-const emailSchema = z.object({
-	intent: z.literal('change-email'),
-	newEmail: emailField,
-	currentPassword: passwordField.optional(),
-})
-const localeSchema = z.object({ intent: z.literal('locale'), locale: z.enum(LOCALES, 'common.validation.choose') })
+// One schema per form of the page, told apart by `intent`. The current password, for an account that has
+// one: a session alone (a borrowed device) cannot move the account away.
+const schema = z.discriminatedUnion(
+	'intent',
+	[
+		z.object({ intent: z.literal('change-email'), newEmail: emailField, currentPassword: passwordField.optional() }),
+		z.object({ intent: z.literal('locale'), locale: z.enum(LOCALES, 'common.validation.choose') }),
+		z.object({ intent: z.literal('sign-out-everywhere') }),
+	],
+	{ message: 'common.validation.choose' },
+)
 
 export function loader({ context }: Route.LoaderArgs) {
 	const { claims, user } = requireSession(context)
@@ -35,35 +40,37 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const session = requireSession(context)
 	const { user } = session
-	const formData = await readForm(request)
+	const submission = parseWithZod(await readForm(request), { schema })
+	// Every post but the language and sign-out buttons counts against the address-change limit, malformed ones too.
+	const { intent } = submission.payload
+	if (intent !== 'locale' && intent !== 'sign-out-everywhere') {
+		const limited = await limitForm(ctx, 'magic', `email-change|${user.id}`, submission)
+		if (limited) return limited
+	}
+	if (submission.status !== 'success')
+		return data(
+			{ result: replyWithHidden(submission, ['intent'], { hideFields: ['currentPassword'] }) },
+			{ status: 400 },
+		)
+	const input = submission.value
 
-	// signOutEverywhereAction
-	if (formData.get('intent') === 'sign-out-everywhere') {
+	if (input.intent === 'sign-out-everywhere') {
 		await retireTokens(ctx.db, user.id)
 		await updateUser(ctx.db, user.id, {}, { bumpTokenVersion: true })
-		return redirect(localePath(ctx.locale, '/learn/sign-in?notice=signed-out'), {
+		return redirect(localePath(ctx.locale, withNotice('/learn/sign-in', 'signedOut')), {
 			headers: { 'set-cookie': await endSession(ctx, session) },
 		})
 	}
 
 	// The interface language: users.locale (and the visitor cookie, for after sign-out)
-	if (formData.get('intent') === 'locale') {
-		const submission = parseWithZod(formData, { schema: localeSchema })
-		if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-		const { locale } = submission.value
-		await updateUser(ctx.db, user.id, { locale })
-		return redirect(`${localePath(locale, '/learn/account')}?notice=locale-changed`, {
-			headers: { 'set-cookie': localeCookie(locale, ctx.origin.startsWith('https:')) },
+	if (input.intent === 'locale') {
+		await updateUser(ctx.db, user.id, { locale: input.locale })
+		return redirect(localePath(input.locale, withNotice('/learn/account', 'localeChanged')), {
+			headers: { 'set-cookie': localeCookie(input.locale, ctx.origin.startsWith('https:')) },
 		})
 	}
 
-	// requestEmailChangeAction
-	const submission = parseWithZod(formData, { schema: emailSchema })
-	const limited = await limitForm(ctx, 'magic', `email-change|${user.id}`, submission)
-	if (limited) return limited
-	if (submission.status !== 'success')
-		return data({ result: submission.reply({ hideFields: ['currentPassword'] }) }, { status: 400 })
-	const { newEmail, currentPassword } = submission.value
+	const { newEmail, currentPassword } = input
 	if (user.password_hash && !(await verifyPassword(currentPassword ?? '', user.password_hash))) {
 		return data(
 			{
@@ -83,7 +90,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	// The same answer whether or not another account uses the address (no account oracle): the link goes
 	// out either way, after the answer, and confirming it says when the address is taken.
 	ctx.afterResponse(() => mailTokenLink(ctx, user, newEmail, 'email_change', newEmail))
-	return redirect(localePath(ctx.locale, '/learn/account?notice=email-sent'))
+	return redirect(localePath(ctx.locale, withNotice('/learn/account', 'emailChangeSent')))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
@@ -93,28 +100,12 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matc
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
 	const { m } = useI18n()
 	const text = m.accounts.account
-	const [params] = useSearchParams()
 	const [form, fields] = useActionForm(actionData?.result)
 	const [localeForm, localeFields] = useActionForm(actionData?.result, { locale: loaderData.locale })
-	const notice = params.get('notice')
 	return (
 		<section className="narrow stack">
 			<h1>{text.title}</h1>
-			{notice === 'email-sent' ? (
-				<p className="notice notice-ok" role="status">
-					{text.emailSent}
-				</p>
-			) : null}
-			{notice === 'locale-changed' ? (
-				<p className="notice notice-ok" role="status">
-					{text.localeChanged}
-				</p>
-			) : null}
-			{notice === 'email-changed' ? (
-				<p className="notice notice-ok" role="status">
-					{text.emailChanged}
-				</p>
-			) : null}
+			<RedirectNotice accept={['emailChangeSent', 'localeChanged', 'emailChanged']} />
 			<p>
 				{loaderData.name} · {loaderData.email}
 			</p>

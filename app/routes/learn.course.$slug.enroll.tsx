@@ -1,12 +1,12 @@
 import { data, Form, redirect } from 'react-router'
-import { Notice, Submit } from '#app/components/feedback.tsx'
+import { Notice, Submit, FormError } from '#app/components/feedback.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
-import { limitAction, TOO_MANY } from '#app/utils/forms.server.ts'
+import { limitAction, TOO_MANY, formErrorResult } from '#app/utils/forms.server.ts'
 import { formatPrice } from '#app/utils/format.ts'
-import { noticeText } from '#app/utils/notices.ts'
+import { withNotice } from '#app/utils/notices.ts'
 import { enrollInCourse, isActiveEnrollment, requireCourse } from '#app/utils/learning.server.ts'
 import { findEnrollment } from '#db/learning.ts'
 import type { Route } from './+types/learn.course.$slug.enroll.ts'
@@ -37,11 +37,12 @@ export async function action({ context, params }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
 	const scope = { tenantId: ctx.tenant!.id, userId: session.user.id }
-	const limited = await limitAction(ctx, 'enrollment', `user|${scope.userId}`, { error: TOO_MANY })
+	const limited = await limitAction(ctx, 'enrollment', `user|${scope.userId}`, { result: formErrorResult(TOO_MANY) })
 	if (limited) return limited
 	const outcome = await enrollInCourse(ctx, scope, course)
-	if (outcome.kind === 'paid') return data({ error: PAID }, { status: 501 })
-	return redirect(localePath(ctx.locale, `/learn/course/${course.slug}${outcome.change ? '?notice=enrolled' : ''}`))
+	if (outcome.kind === 'paid') return data({ result: formErrorResult(PAID) }, { status: 501 })
+	const home = `/learn/course/${course.slug}`
+	return redirect(localePath(ctx.locale, outcome.change ? withNotice(home, 'enrolled') : home))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
@@ -63,10 +64,10 @@ export default function Enroll({ loaderData, actionData }: Route.ComponentProps)
 	return (
 		<section className="narrow">
 			<h1>{t.format(l.enroll.heading, { course: loaderData.title })}</h1>
-			{actionData?.error ? <Notice tone="error">{t.text(actionData.error)}</Notice> : null}
+			<FormError result={actionData?.result} />
 			{loaderData.enrolled ? (
 				<p>
-					{`${noticeText(t, 'already_enrolled')} `}
+					{`${t.m.common.notices.alreadyEnrolled} `}
 					<a href={t.href(`/learn/course/${loaderData.slug}`)}>{l.enroll.goToCourse}</a>
 				</p>
 			) : loaderData.price ? (
@@ -74,7 +75,7 @@ export default function Enroll({ loaderData, actionData }: Route.ComponentProps)
 					<p>
 						{l.enroll.price} <strong>{formatPrice(loaderData.price, loaderData.locale)}</strong>
 					</p>
-					{actionData?.error ? null : <Notice tone="info">{l.enroll.paymentUnavailable}</Notice>}
+					{actionData?.result ? null : <Notice tone="info">{l.enroll.paymentUnavailable}</Notice>}
 				</>
 			) : (
 				<Form method="post" className="stack">

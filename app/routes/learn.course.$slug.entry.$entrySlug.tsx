@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { data, Form, redirect, Link } from 'react-router'
 import { ContentLanguage } from '#app/components/content-language.tsx'
-import { Notice, Submit } from '#app/components/feedback.tsx'
+import { Notice, Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
 import { PreviewBanner } from '#app/components/learning.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -9,7 +9,7 @@ import { localePath, type Locale } from '#app/i18n/locales.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { toQuizPublic, type Course } from '#app/utils/content.ts'
-import { limitAction, TOO_MANY, readForm } from '#app/utils/forms.server.ts'
+import { limitAction, TOO_MANY, readForm, formErrorResult } from '#app/utils/forms.server.ts'
 import {
 	canPreview,
 	courseProgress,
@@ -18,15 +18,24 @@ import {
 	recordView,
 	requireCourse,
 	wantsPreview,
+	type LockReason,
 } from '#app/utils/learning.server.ts'
 import { renderMarkdown } from '#app/utils/markdown.server.ts'
-import { noticeText } from '#app/utils/notices.ts'
+import { withNotice, LEARNING_NOTICES, type NoticeName } from '#app/utils/notices.ts'
 import { attemptResult, submitQuizAttempt, type AttemptResult } from '#app/utils/quiz.server.ts'
 import type { CurrentSession } from '#app/utils/session.server.ts'
 import { listAttempts } from '#db/learning.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { badRequest, notFound } from '#app/utils/errors.ts'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { z } from 'zod'
+
+// A locked entry's reason, said on the entry the learner is sent to instead.
+const LOCK_NOTICES = {
+	complete_previous_in_module: 'completePreviousInModule',
+	complete_previous_in_course: 'completePreviousInCourse',
+} as const satisfies Record<LockReason, NoticeName>
 
 /**
  * Who is asking and how: an enrolled learner, or staff previewing (read-only,
@@ -46,13 +55,13 @@ async function resolveAccess(
 	const position = progress.entries.findIndex((e) => e.slug === entrySlug)
 	if (position === -1) throw notFound()
 	if (!preview && !isActiveEnrollment(progress.enrollment))
-		throw redirect(localePath(ctx.locale, `/learn/course/${course.slug}?notice=enroll_first`))
+		throw redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'enrollFirst')))
 	const lock = progress.locks.get(entrySlug)
 	if (lock) {
 		const target = progress.firstOpen
 			? `/learn/course/${course.slug}/entry/${progress.firstOpen.slug}`
 			: `/learn/course/${course.slug}`
-		throw redirect(localePath(ctx.locale, `${target}?notice=${lock}`))
+		throw redirect(localePath(ctx.locale, withNotice(target, LOCK_NOTICES[lock])))
 	}
 	return { preview, scope, progress, position, mode: preview ? ('previewReadOnly' as const) : ('enrolled' as const) }
 }
@@ -110,7 +119,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		courseLocale: course.locale,
 		done: completed.has(entry.slug),
 		preview,
-		notice: url.searchParams.get('notice'),
 		position: position + 1,
 		total: entries.length,
 		prev: prev ? { title: prev.title, href: link(prev.slug) } : null,
@@ -126,23 +134,32 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	}
 }
 
-// markEntryComplete and submitQuizAttempt
+// The page's two buttons, told apart by `intent`. A quiz's answers are the fields named q:<question id>, as
+// many as it has questions: submitQuizAttempt reads them from the form as posted.
+const schema = z.discriminatedUnion('intent', [
+	z.object({ intent: z.literal('complete') }),
+	z.object({ intent: z.literal('submit-quiz') }),
+])
+
+// markEntryComplete and submitQuizAttempt. The page's forms are bare buttons: a refusal is one error for the
+// whole page (formErrorResult), with no field values to give back.
 export async function action({ request, context, params }: Route.ActionArgs) {
 	const session = requireSession(context)
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
 	const { mode, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
 	const form = await readForm(request)
-	// Errors are catalogue keys: the page shows them in its locale.
-	if (mode === 'previewReadOnly')
-		return data({ outcome: 'previewReadOnly' as const, error: 'learning.entry.previewReadOnly' }, { status: 403 })
+	const submission = parseWithZod(form, { schema })
+	const refuse = (message: string, status: number) => data({ result: formErrorResult(message) }, { status })
+	if (mode === 'previewReadOnly') return refuse('learning.entry.previewReadOnly', 403)
+	// No button of the page sends another intent. Thrown, not returned: re-rendering the page would record a view.
+	if (submission.status !== 'success') throw badRequest()
 	const entry = progress.entries[position]
 	const here = `/learn/course/${course.slug}/entry/${entry.slug}`
 
-	if (form.get('intent') === 'submit-quiz') {
+	if (submission.value.intent === 'submit-quiz') {
 		const limited = await limitAction(ctx, 'quizSubmission', `user|${scope.userId}`, {
-			outcome: 'rateLimited' as const,
-			error: TOO_MANY,
+			result: formErrorResult(TOO_MANY),
 		})
 		if (limited) return limited
 		const answers: Record<string, string> = {}
@@ -150,23 +167,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 			if (key.startsWith('q:') && typeof value === 'string') answers[key.slice(2)] = value
 		const outcome = await submitQuizAttempt(ctx, scope, course, entry.slug, answers, form.get('submission'))
 		if (outcome.kind === 'not_a_quiz') throw badRequest()
-		if (outcome.kind === 'exhausted')
-			return data({ outcome: 'exhausted' as const, error: 'learning.entry.attemptsExhausted' }, { status: 409 })
+		if (outcome.kind === 'exhausted') return refuse('learning.entry.attemptsExhausted', 409)
 		return redirect(localePath(ctx.locale, `${here}?attempt=${outcome.result.attemptNumber}`))
 	}
 
-	if (form.get('intent') === 'complete') {
-		if (entry.type === 'quiz')
-			return data({ outcome: 'invalid' as const, error: 'learning.entry.quizNotCompletable' }, { status: 400 })
-		const courseDone = await markEntryComplete(ctx, scope, course, entry.slug)
-		const next = progress.entries[position + 1]
-		if (courseDone && !next)
-			return redirect(localePath(ctx.locale, `/learn/course/${course.slug}?notice=course_completed`))
-		return redirect(
-			localePath(ctx.locale, next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`),
-		)
-	}
-	throw badRequest()
+	if (entry.type === 'quiz') return refuse('learning.entry.quizNotCompletable', 400)
+	const courseDone = await markEntryComplete(ctx, scope, course, entry.slug)
+	const next = progress.entries[position + 1]
+	if (courseDone && !next)
+		return redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'courseCompleted')))
+	return redirect(
+		localePath(ctx.locale, next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`),
+	)
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
@@ -182,7 +194,6 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
 export default function EntryPage({ loaderData: d, actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const l = t.m.learning
-	const notice = d.notice ? noticeText(t, d.notice) : null
 	return (
 		<article className="entry-view">
 			{d.preview ? <PreviewBanner /> : null}
@@ -196,8 +207,8 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 					total: t.number(d.total),
 				})}
 			</nav>
-			{notice ? <Notice tone="info">{notice}</Notice> : null}
-			{actionData?.error ? <Notice tone="error">{t.text(actionData.error)}</Notice> : null}
+			<RedirectNotice accept={LEARNING_NOTICES} />
+			<FormError result={actionData?.result} />
 			<h1 lang={d.contentLocale}>{d.entry.title}</h1>
 			<ContentLanguage served={d.contentLocale} />
 			<div className="prose" lang={d.contentLocale} dangerouslySetInnerHTML={{ __html: d.entry.bodyHtml }} />
@@ -321,7 +332,7 @@ function AttemptFeedback({
 	const t = useI18n()
 	const m = t.m.learning.quiz
 	return (
-		<div className={`notice ${result.passed ? 'notice-ok' : 'notice-error'}`} role="status">
+		<Notice tone={result.passed ? 'ok' : 'error'} role="status">
 			<p>
 				<strong>
 					{t.format(m.result, {
@@ -345,6 +356,6 @@ function AttemptFeedback({
 					</li>
 				))}
 			</ul>
-		</div>
+		</Notice>
 	)
 }

@@ -1,7 +1,7 @@
 import { Form, Link } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { ContentLanguage } from '#app/components/content-language.tsx'
-import { Notice, Submit } from '#app/components/feedback.tsx'
+import { Notice, Submit, RedirectNotice } from '#app/components/feedback.tsx'
 import { PreviewBanner, ProgressBar } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import {
@@ -14,7 +14,7 @@ import {
 import { formatMinutes, formatPrice } from '#app/utils/format.ts'
 import { renderMarkdown } from '#app/utils/markdown.server.ts'
 import { getSession } from '#app/utils/session.server.ts'
-import { noticeText } from '#app/utils/notices.ts'
+import { LEARNING_NOTICES } from '#app/utils/notices.ts'
 import type { Route } from './+types/learn.course.$slug.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 
@@ -38,7 +38,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		locale: ctx.locale,
 		// The locale the course was served in (en when it has no translation in the page's locale).
 		contentLocale: course.locale,
-		notice: new URL(request.url).searchParams.get('notice'),
 	}
 	if (!progress || (!preview && !isActiveEnrollment(progress.enrollment))) {
 		return {
@@ -87,11 +86,10 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 	const t = useI18n()
 	const l = t.m.learning
 	const q = data.view === 'home' && data.preview ? '?preview=1' : ''
-	const notice = data.notice ? noticeText(t, data.notice) : null
 	return (
 		<article className="course">
 			{data.view === 'home' && data.preview ? <PreviewBanner /> : null}
-			{notice ? <Notice tone="info">{notice}</Notice> : null}
+			<RedirectNotice accept={LEARNING_NOTICES} />
 			<h1 lang={data.contentLocale}>{data.title}</h1>
 			<ContentLanguage served={data.contentLocale} />
 			{data.view === 'landing' ? (

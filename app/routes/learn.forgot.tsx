@@ -1,9 +1,9 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect, useSearchParams } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Submit } from '#app/components/feedback.tsx'
-import { Field, FormError, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { Field, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -13,6 +13,7 @@ import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { findUserByEmail } from '#db/users.ts'
 import type { Route } from './+types/learn.forgot.ts'
+import { withNotice } from '#app/utils/notices.ts'
 
 const schema = z.object({ email: emailField })
 
@@ -30,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	// Mail only for an active tenant, a matching user and a local password (spec, Authentication 8).
 	if (user?.password_hash && !user.deactivated_at)
 		ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'password_reset'))
-	return redirect(localePath(ctx.locale, '/learn/forgot?notice=sent'))
+	return redirect(localePath(ctx.locale, withNotice('/learn/forgot', 'resetLinkSent')))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
@@ -40,18 +41,11 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matc
 export default function Forgot({ actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const text = t.m.accounts
-	const [params] = useSearchParams()
 	const [form, fields] = useActionForm(actionData?.result)
 	return (
 		<section className="narrow">
 			<h1>{text.forgot.title}</h1>
-			{params.get('notice') === 'sent' ? (
-				<p className="notice notice-ok" role="status">
-					{text.forgot.sent}
-				</p>
-			) : (
-				<p>{text.forgot.intro}</p>
-			)}
+			<RedirectNotice accept={['resetLinkSent']} fallback={<p>{text.forgot.intro}</p>} />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />

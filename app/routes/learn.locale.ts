@@ -1,12 +1,17 @@
 import { redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
-import { isLocale, localePath, splitLocalePath } from '#app/i18n/locales.ts'
+import { localePath, splitLocalePath, LOCALES } from '#app/i18n/locales.ts'
 import { safeCallbackUrl } from '#app/utils/auth.server.ts'
 import { readForm } from '#app/utils/forms.server.ts'
 import { localeCookie } from '#app/utils/locale.server.ts'
 import { getSession } from '#app/utils/session.server.ts'
 import { updateUser } from '#db/users.ts'
 import type { Route } from './+types/learn.locale.ts'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { z } from 'zod'
+
+// The target page (redirectTo) is checked by safeCallbackUrl, not by the schema: whatever it is, the answer goes back.
+const schema = z.object({ locale: z.enum(LOCALES) })
 
 /**
  * The locale switcher's form (in every page's footer). Remembers the choice
@@ -16,10 +21,11 @@ import type { Route } from './+types/learn.locale.ts'
  */
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
-	const form = await readForm(request)
-	const locale = form.get('locale')
-	const back = safeCallbackUrl(form.get('redirectTo')) ?? '/'
-	if (!isLocale(locale)) return redirect(back, 303)
+	const submission = parseWithZod(await readForm(request), { schema })
+	const back = safeCallbackUrl(submission.payload.redirectTo) ?? '/'
+	// An unknown locale changes nothing: back to the same page.
+	if (submission.status !== 'success') return redirect(back, 303)
+	const { locale } = submission.value
 	const session = getSession(context)
 	if (session && session.user.locale !== locale) await updateUser(ctx.db, session.user.id, { locale })
 	const url = new URL(back, 'http://same.origin')

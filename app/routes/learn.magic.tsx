@@ -1,9 +1,9 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect, useSearchParams } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Submit } from '#app/components/feedback.tsx'
-import { Field, FormError, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { Field, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -14,6 +14,7 @@ import { magicLinkEnabled } from '#app/utils/tenant-flags.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { findUserByEmail } from '#db/users.ts'
 import type { Route } from './+types/learn.magic.ts'
+import { withNotice } from '#app/utils/notices.ts'
 
 const schema = z.object({ email: emailField })
 
@@ -41,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	// the token and the mail after the answer is sent.
 	const user = await findUserByEmail(ctx.db, tenant.id, submission.value.email)
 	if (user && !user.deactivated_at) ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'magic_link'))
-	return redirect(localePath(ctx.locale, '/learn/magic?notice=sent'))
+	return redirect(localePath(ctx.locale, withNotice('/learn/magic', 'magicLinkSent')))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
@@ -51,18 +52,11 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matc
 export default function Magic({ actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const text = t.m.accounts
-	const [params] = useSearchParams()
 	const [form, fields] = useActionForm(actionData?.result)
 	return (
 		<section className="narrow">
 			<h1>{text.magic.heading}</h1>
-			{params.get('notice') === 'sent' ? (
-				<p className="notice notice-ok" role="status">
-					{text.magic.sent}
-				</p>
-			) : (
-				<p>{text.magic.intro}</p>
-			)}
+			<RedirectNotice accept={['magicLinkSent']} fallback={<p>{text.magic.intro}</p>} />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />

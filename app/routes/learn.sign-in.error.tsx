@@ -1,5 +1,6 @@
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { Route } from './+types/learn.sign-in.error.ts'
+import { Notice } from '#app/components/feedback.tsx'
 
 // The reasons the external sign-in redirects with (?error=<reason>), as catalogue keys.
 const REASONS: Record<string, string> = {
@@ -24,9 +25,7 @@ export default function SignInError({ loaderData }: Route.ComponentProps) {
 	return (
 		<section className="narrow">
 			<h1>{text.signInError.heading}</h1>
-			<p className="notice notice-error" role="alert">
-				{loaderData.reason ? t.text(REASONS[loaderData.reason]) : text.signInError.generic}
-			</p>
+			<Notice tone="error">{loaderData.reason ? t.text(REASONS[loaderData.reason]) : text.signInError.generic}</Notice>
 			<p>
 				<a className="button" href={t.href('/learn/sign-in')}>
 					{text.backToSignIn}

@@ -2,8 +2,8 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { Submit } from '#app/components/feedback.tsx'
-import { Field, FormError, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { Field, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -99,16 +99,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 	return (
 		<section className="narrow">
 			<h1>{text.signIn.title}</h1>
-			{params.get('notice') === 'signed-out' ? (
-				<p className="notice notice-ok" role="status">
-					{text.signIn.signedOut}
-				</p>
-			) : null}
-			{params.get('notice') === 'password-reset' ? (
-				<p className="notice notice-ok" role="status">
-					{text.signIn.passwordReset}
-				</p>
-			) : null}
+			<RedirectNotice accept={['signedOut', 'passwordReset']} />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				{reason === 'apex_account_wrong_host' ? (

@@ -1,9 +1,9 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect, useSearchParams } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Submit } from '#app/components/feedback.tsx'
-import { Field, FormError, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { Field, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -15,6 +15,7 @@ import { emailField, nameField, newPasswordField } from '#app/utils/validation.t
 import { createUser, findUserByEmail } from '#db/users.ts'
 import type { Route } from './+types/learn.sign-up.ts'
 import { notFound } from '#app/utils/errors.ts'
+import { withNotice } from '#app/utils/notices.ts'
 
 const schema = z.object({ name: nameField, email: emailField, password: newPasswordField })
 
@@ -54,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 			if (user) await mailTokenLink(ctx, user, email, 'email_verify')
 		})
 	}
-	return redirect(localePath(ctx.locale, '/learn/sign-up?notice=check-email'))
+	return redirect(localePath(ctx.locale, withNotice('/learn/sign-up', 'checkEmail')))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
@@ -68,7 +69,7 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
 	return (
 		<section className="narrow">
 			<h1>{text.signUp.title}</h1>
-			<SignUpNotice />
+			<RedirectNotice accept={['checkEmail']} />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				<Field label={text.fields.name} meta={fields.name} autoComplete="name" />
@@ -86,16 +87,5 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
 				</div>
 			</Form>
 		</section>
-	)
-}
-
-function SignUpNotice() {
-	const { m } = useI18n()
-	const [params] = useSearchParams()
-	if (params.get('notice') !== 'check-email') return null
-	return (
-		<p className="notice notice-ok" role="status">
-			{m.accounts.signUp.checkEmail}
-		</p>
 	)
 }

@@ -4,7 +4,7 @@ import { writeAudit, type AuditInput } from '#db/audit.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { requireSession } from './auth.server.ts'
-import { limitAction, TOO_MANY } from './forms.server.ts'
+import { formErrorResult, limitAction, TOO_MANY } from './forms.server.ts'
 import { SESSION_LIFETIMES, type CurrentSession } from './session.server.ts'
 import { notFound } from '#app/utils/errors.ts'
 
@@ -67,7 +67,7 @@ export function requireSuperAdmin(context: Readonly<RouterContextProvider>): Adm
  * answer that re-renders the form with the message (return it); else null.
  */
 export function limitAdminMutation(scope: AdminScope) {
-	return limitAction(scope.ctx, 'adminMutation', `user|${scope.session.user.id}`, { error: TOO_MANY, fieldErrors: {} })
+	return limitAction(scope.ctx, 'adminMutation', `user|${scope.session.user.id}`, { result: formErrorResult(TOO_MANY) })
 }
 
 /**

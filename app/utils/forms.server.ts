@@ -1,4 +1,4 @@
-import type { Submission } from '@conform-to/react'
+import type { Submission, SubmissionResult } from '@conform-to/react'
 import { data } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
 import type { Policy } from './rate-limit.server.ts'
@@ -25,6 +25,29 @@ export function limitForm(
 	hideFields?: string[],
 ) {
 	return limitAction(ctx, policy, key, { result: submission.reply({ formErrors: [TOO_MANY], hideFields }) })
+}
+
+/**
+ * The `result` of a refusal before any form was read (an exhausted rate
+ * limit, a state that forbids the action): one error for the whole form.
+ */
+export function formErrorResult(message: string): SubmissionResult<string[]> {
+	return { status: 'error', error: { '': [message] } }
+}
+
+/**
+ * `submission.reply()` for a form told apart by `intent`: the errors of hidden
+ * inputs (the intent itself, an id or a value its button carries) have no
+ * field to show them beside, so they become the form's errors.
+ */
+export function replyWithHidden(
+	submission: Submission<unknown>,
+	hidden: string[],
+	options: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] } = {},
+) {
+	const errors = submission.status === 'error' ? submission.error : null
+	const raised = hidden.flatMap((name) => errors?.[name] ?? [])
+	return submission.reply({ ...options, formErrors: [...(options.formErrors ?? []), ...new Set(raised)] })
 }
 
 /** The absolute URL of a path on this host (email links). */

@@ -1,8 +1,75 @@
-import type { I18n } from '#app/i18n/index.ts'
+import type { Messages } from '#app/i18n/index.ts'
 
-type NoticeKey = keyof I18n['m']['common']['notices']
+type Tone = 'info' | 'ok'
 
-/** What the page says for a reason carried in ?notice=<reasonKey> after a redirect; null for an unknown reason. */
-export function noticeText(t: I18n, key: string) {
-	return Object.hasOwn(t.m.common.notices, key) ? t.m.common.notices[key as NoticeKey] : null
+/**
+ * Every notice a redirect can carry, by name. `param` is its value in
+ * ?notice=, kept as first published (tests, bookmarks and mail clients' link
+ * previews name them); two pages may share a value, each page accepts only its
+ * own names (<RedirectNotice>). `text` picks its message from the catalogue;
+ * `{placeholders}` in it are filled from the URL's other parameters
+ * (withNotice's `values`).
+ */
+export const NOTICES = {
+	// Learning: the course home and its entries
+	completePreviousInModule: {
+		param: 'complete_previous_in_module',
+		tone: 'info',
+		text: (m) => m.common.notices.completePreviousInModule,
+	},
+	completePreviousInCourse: {
+		param: 'complete_previous_in_course',
+		tone: 'info',
+		text: (m) => m.common.notices.completePreviousInCourse,
+	},
+	enrollFirst: { param: 'enroll_first', tone: 'info', text: (m) => m.common.notices.enrollFirst },
+	enrolled: { param: 'enrolled', tone: 'info', text: (m) => m.common.notices.enrolled },
+	courseCompleted: { param: 'course_completed', tone: 'info', text: (m) => m.common.notices.courseCompleted },
+	// Accounts
+	signedOut: { param: 'signed-out', tone: 'ok', text: (m) => m.accounts.signIn.signedOut },
+	passwordReset: { param: 'password-reset', tone: 'ok', text: (m) => m.accounts.signIn.passwordReset },
+	checkEmail: { param: 'check-email', tone: 'ok', text: (m) => m.accounts.signUp.checkEmail },
+	resetLinkSent: { param: 'sent', tone: 'ok', text: (m) => m.accounts.forgot.sent },
+	magicLinkSent: { param: 'sent', tone: 'ok', text: (m) => m.accounts.magic.sent },
+	emailChangeSent: { param: 'email-sent', tone: 'ok', text: (m) => m.accounts.account.emailSent },
+	emailChanged: { param: 'email-changed', tone: 'ok', text: (m) => m.accounts.account.emailChanged },
+	localeChanged: { param: 'locale-changed', tone: 'ok', text: (m) => m.accounts.account.localeChanged },
+	// Administration
+	roleChanged: { param: 'role-changed', tone: 'ok', text: (m) => m.admin.user.notices.roleChanged },
+	userDeactivated: { param: 'deactivated', tone: 'ok', text: (m) => m.admin.user.notices.deactivated },
+	userReactivated: { param: 'reactivated', tone: 'ok', text: (m) => m.admin.user.notices.reactivated },
+	userSignedOut: { param: 'signed-out', tone: 'ok', text: (m) => m.admin.user.notices.signedOut },
+	verificationSent: { param: 'verification-sent', tone: 'ok', text: (m) => m.admin.user.notices.verificationSent },
+	resetSent: { param: 'reset-sent', tone: 'ok', text: (m) => m.admin.user.notices.resetSent },
+	invitationSent: { param: 'invitation-sent', tone: 'ok', text: (m) => m.admin.invite.sent },
+	tenantCreated: { param: 'created', tone: 'ok', text: (m) => m.admin.tenants.notices.created },
+	tenantActive: { param: 'active', tone: 'ok', text: (m) => m.admin.tenants.notices.active },
+	tenantSuspended: { param: 'suspended', tone: 'ok', text: (m) => m.admin.tenants.notices.suspended },
+	tenantArchived: { param: 'archived', tone: 'ok', text: (m) => m.admin.tenants.notices.archived },
+	courseAdminAssigned: { param: 'assigned', tone: 'ok', text: (m) => m.adminCourses.admins.assigned },
+	courseAdminRevoked: { param: 'revoked', tone: 'ok', text: (m) => m.adminCourses.admins.revoked },
+	courseSettingsSaved: { param: 'saved', tone: 'ok', text: (m) => m.adminCourses.settings.saved },
+} as const satisfies Record<string, { param: string; tone: Tone; text: (m: Messages) => string }>
+
+export type NoticeName = keyof typeof NOTICES
+
+/** What the course home and its entries say after a redirect. */
+export const LEARNING_NOTICES = [
+	'completePreviousInModule',
+	'completePreviousInCourse',
+	'enrollFirst',
+	'enrolled',
+	'courseCompleted',
+] as const satisfies NoticeName[]
+
+/** A path of this site that shows the notice: the redirect target of an action (`localePath` it as any other). */
+export function withNotice(path: string, name: NoticeName, values: Record<string, string> = {}) {
+	const query = new URLSearchParams({ notice: NOTICES[name].param, ...values })
+	return `${path}${path.includes('?') ? '&' : '?'}${query}`
+}
+
+/** Which of the page's notices the URL carries; null for none, or one the page does not show. */
+export function readNotice<N extends NoticeName>(params: URLSearchParams, accepted: readonly N[]): N | null {
+	const param = params.get('notice')
+	return accepted.find((name) => NOTICES[name].param === param) ?? null
 }

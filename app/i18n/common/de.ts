@@ -72,14 +72,14 @@ export default {
 		choose: 'Wählen Sie eine der Optionen',
 	},
 	notices: {
-		complete_previous_in_module:
+		completePreviousInModule:
 			'Dieser Eintrag ist gesperrt. Schließen Sie zuerst die vorherigen Einträge des Moduls ab; hier ist der nächste.',
-		complete_previous_in_course:
+		completePreviousInCourse:
 			'Dieser Kurs wird der Reihe nach bearbeitet. Schließen Sie zuerst die vorherigen Einträge ab; hier ist der nächste.',
-		enroll_first: 'Schreiben Sie sich in diesen Kurs ein, um seine Einträge zu öffnen.',
+		enrollFirst: 'Schreiben Sie sich in diesen Kurs ein, um seine Einträge zu öffnen.',
 		enrolled: 'Sie sind eingeschrieben. Willkommen im Kurs!',
-		already_enrolled: 'Sie sind bereits in diesen Kurs eingeschrieben.',
-		course_completed: 'Sie haben alle Einträge dieses Kurses abgeschlossen. Gut gemacht!',
+		alreadyEnrolled: 'Sie sind bereits in diesen Kurs eingeschrieben.',
+		courseCompleted: 'Sie haben alle Einträge dieses Kurses abgeschlossen. Gut gemacht!',
 	},
 	preview: {
 		title: 'Vorschaumodus.',

@@ -70,16 +70,16 @@ export default {
 		required: 'This field is required',
 		choose: 'Choose one of the options',
 	},
-	// Reasons carried in ?notice=<reasonKey> after a redirect.
+	// Learning notices: after a redirect (app/utils/notices.ts names them), and on the enroll page.
 	notices: {
-		complete_previous_in_module:
+		completePreviousInModule:
 			'That entry is locked. Finish the earlier entries of its module first; here is the next one to do.',
-		complete_previous_in_course:
+		completePreviousInCourse:
 			'This course is taken in order. Finish the earlier entries first; here is the next one to do.',
-		enroll_first: 'Enroll in this course to open its entries.',
+		enrollFirst: 'Enroll in this course to open its entries.',
 		enrolled: 'You are enrolled. Welcome to the course!',
-		already_enrolled: 'You are already enrolled in this course.',
-		course_completed: 'You have completed every entry of this course. Well done!',
+		alreadyEnrolled: 'You are already enrolled in this course.',
+		courseCompleted: 'You have completed every entry of this course. Well done!',
 	},
 	preview: {
 		title: 'Preview mode.',

@@ -69,14 +69,14 @@ export default {
 		choose: 'Elige una de las opciones',
 	},
 	notices: {
-		complete_previous_in_module:
+		completePreviousInModule:
 			'Esa entrada está bloqueada. Termina primero las entradas anteriores de su módulo; aquí tienes la siguiente.',
-		complete_previous_in_course:
+		completePreviousInCourse:
 			'Este curso se sigue en orden. Termina primero las entradas anteriores; aquí tienes la siguiente.',
-		enroll_first: 'Inscríbete en este curso para abrir sus entradas.',
+		enrollFirst: 'Inscríbete en este curso para abrir sus entradas.',
 		enrolled: 'Te has inscrito. ¡Te damos la bienvenida al curso!',
-		already_enrolled: 'Ya estás inscrito en este curso.',
-		course_completed: 'Has completado todas las entradas de este curso. ¡Muy bien!',
+		alreadyEnrolled: 'Ya estás inscrito en este curso.',
+		courseCompleted: 'Has completado todas las entradas de este curso. ¡Muy bien!',
 	},
 	preview: {
 		title: 'Modo de vista previa.',

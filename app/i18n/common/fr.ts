@@ -69,14 +69,14 @@ export default {
 		choose: 'Choisissez l’une des options',
 	},
 	notices: {
-		complete_previous_in_module:
+		completePreviousInModule:
 			'Cette entrée est verrouillée. Terminez d’abord les entrées précédentes de son module ; voici la suivante à faire.',
-		complete_previous_in_course:
+		completePreviousInCourse:
 			'Ce cours se suit dans l’ordre. Terminez d’abord les entrées précédentes ; voici la suivante à faire.',
-		enroll_first: 'Inscrivez-vous à ce cours pour ouvrir ses entrées.',
+		enrollFirst: 'Inscrivez-vous à ce cours pour ouvrir ses entrées.',
 		enrolled: 'Vous êtes inscrit. Bienvenue dans le cours !',
-		already_enrolled: 'Vous êtes déjà inscrit à ce cours.',
-		course_completed: 'Vous avez terminé toutes les entrées de ce cours. Bravo !',
+		alreadyEnrolled: 'Vous êtes déjà inscrit à ce cours.',
+		courseCompleted: 'Vous avez terminé toutes les entrées de ce cours. Bravo !',
 	},
 	preview: {
 		title: 'Mode aperçu.',

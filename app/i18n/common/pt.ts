@@ -69,14 +69,14 @@ export default {
 		choose: 'Escolha uma das opções',
 	},
 	notices: {
-		complete_previous_in_module:
+		completePreviousInModule:
 			'Essa entrada está bloqueada. Conclua primeiro as entradas anteriores do módulo; aqui está a próxima.',
-		complete_previous_in_course:
+		completePreviousInCourse:
 			'Este curso é feito em ordem. Conclua primeiro as entradas anteriores; aqui está a próxima.',
-		enroll_first: 'Inscreva-se neste curso para abrir as entradas.',
+		enrollFirst: 'Inscreva-se neste curso para abrir as entradas.',
 		enrolled: 'Você está inscrito. Boas-vindas ao curso!',
-		already_enrolled: 'Você já está inscrito neste curso.',
-		course_completed: 'Você concluiu todas as entradas deste curso. Muito bem!',
+		alreadyEnrolled: 'Você já está inscrito neste curso.',
+		courseCompleted: 'Você concluiu todas as entradas deste curso. Muito bem!',
 	},
 	preview: {
 		title: 'Modo de pré-visualização.',

@@ -69,12 +69,12 @@ export default {
 		choose: '请选择一个选项',
 	},
 	notices: {
-		complete_previous_in_module: '该条目尚未解锁。请先完成本模块中之前的条目；下面是接下来要完成的条目。',
-		complete_previous_in_course: '本课程需按顺序学习。请先完成之前的条目；下面是接下来要完成的条目。',
-		enroll_first: '报名此课程后才能打开其中的条目。',
+		completePreviousInModule: '该条目尚未解锁。请先完成本模块中之前的条目；下面是接下来要完成的条目。',
+		completePreviousInCourse: '本课程需按顺序学习。请先完成之前的条目；下面是接下来要完成的条目。',
+		enrollFirst: '报名此课程后才能打开其中的条目。',
 		enrolled: '报名成功，欢迎加入课程！',
-		already_enrolled: '你已报名此课程。',
-		course_completed: '你已完成本课程的全部条目，做得好！',
+		alreadyEnrolled: '你已报名此课程。',
+		courseCompleted: '你已完成本课程的全部条目，做得好！',
 	},
 	preview: {
 		title: '预览模式。',
