@@ -71,7 +71,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 			id: t.id,
 			slug: t.slug,
 			name: t.name,
-			status: t.status as TenantStatus,
+			status: t.status,
 			customDomain: t.custom_domain,
 			host: new URL(tenantOrigin(scope.ctx, t)).host,
 		})),

@@ -11,8 +11,8 @@ import { auditSteps } from '#db/audit.ts'
 import { removeCourseAssignmentsSteps } from '#db/learning.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { retireTokens } from '#db/tokens.ts'
-import { INVITABLE_ROLES, type Role } from '#db/schema/values.ts'
-import { updateUser, updateUserSteps, type User } from '#db/users.ts'
+import { INVITABLE_ROLES } from '#db/schema/values.ts'
+import { updateUser, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/admin.users.$id.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/utils/errors.ts'
@@ -42,7 +42,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 			name: u.name,
 			email: u.email,
 			// The role column is CHECK-constrained to ROLES
-			role: u.role as Role,
+			role: u.role,
 			locale: u.locale,
 			verified: Boolean(u.email_verified_at),
 			deactivated: Boolean(u.deactivated_at),
@@ -140,11 +140,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			return done('userSignedOut')
 		case 'resend-verification':
 			if (target.email_verified_at) return refuse('admin.user.errors.alreadyVerified')
-			await mailTokenLink(ctx, target as User, target.email, 'email_verify')
+			await mailTokenLink(ctx, target, target.email, 'email_verify')
 			await audit('user.verification_resent')
 			return done('verificationSent')
 		case 'send-reset':
-			await mailTokenLink(ctx, target as User, target.email, 'password_reset')
+			await mailTokenLink(ctx, target, target.email, 'password_reset')
 			await audit('user.password_reset_sent')
 			return done('resetSent')
 	}
