@@ -47,6 +47,20 @@ function FieldErrors({ meta }: { meta: FieldMetadata<string> }) {
 	)
 }
 
+/** A password being chosen: the rules as its hint, and the browser asked to suggest one. */
+export function NewPasswordField({ label, meta }: { label: string; meta: FieldMetadata<string> }) {
+	const t = useI18n()
+	return (
+		<Field
+			label={label}
+			meta={meta}
+			type="password"
+			autoComplete="new-password"
+			hint={t.m.accounts.fields.passwordHint}
+		/>
+	)
+}
+
 /** A labelled select with its error beside it. */
 export function SelectField({
 	label,

@@ -1,3 +1,4 @@
+import { Link } from 'react-router'
 import { useI18n } from '#app/i18n/index.ts'
 import { Notice } from './feedback.tsx'
 
@@ -34,5 +35,20 @@ export function TenantHint({ title, what }: { title: string; what: string }) {
 				<a href={t.href('/admin/tenants')}>{t.m.common.tenantHint.open}</a> {t.m.common.tenantHint.after}
 			</Notice>
 		</section>
+	)
+}
+
+/** The heading of a course's admin sub-page, under the way back to its dashboard. */
+export function CourseAdminHeading({ slug, title }: { slug: string; title: string }) {
+	const t = useI18n()
+	return (
+		<>
+			<p>
+				<Link prefetch="intent" to={`/admin/courses/${slug}/dashboard`}>
+					{t.m.adminCourses.nav.backToDashboard}
+				</Link>
+			</p>
+			<h1>{title}</h1>
+		</>
 	)
 }

@@ -1,7 +1,7 @@
 import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect, Link } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
 import { Field, useActionForm } from '#app/components/form.tsx'
@@ -12,7 +12,7 @@ import { courseAssignments, revokeAssignment } from '#db/admin.ts'
 import { assignCourseAdmin } from '#db/learning.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import type { Route } from './+types/admin.courses.$slug.admins.ts'
-import { TenantHint } from '#app/components/learning.tsx'
+import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
@@ -97,12 +97,7 @@ export default function CourseAdmins({ loaderData: d, actionData }: Route.Compon
 	if (d.hint) return <TenantHint title={m.admins.hintTitle} what={m.admins.hintWhat} />
 	return (
 		<section className="narrow">
-			<p>
-				<Link prefetch="intent" to={`/admin/courses/${d.slug}/dashboard`}>
-					{m.nav.backToDashboard}
-				</Link>
-			</p>
-			<h1>{t.format(m.admins.title, { course: d.title })}</h1>
+			<CourseAdminHeading slug={d.slug} title={t.format(m.admins.title, { course: d.title })} />
 			<RedirectNotice accept={ADMINS_NOTICES} />
 			<FormError errors={form.errors} id={form.errorId} />
 			{d.admins.length === 0 ? (

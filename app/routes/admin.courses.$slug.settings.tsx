@@ -1,5 +1,5 @@
 import { readForm } from '#app/utils/forms.server.ts'
-import { Form, redirect, Link, data } from 'react-router'
+import { Form, redirect, data } from 'react-router'
 import { FormError, RedirectNotice, Submit } from '#app/components/feedback.tsx'
 import { auditAdmin, limitAdminMutation, requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
@@ -7,7 +7,7 @@ import { courseFlags } from '#app/utils/learning.server.ts'
 import { setCourseFlags } from '#db/tenants.ts'
 import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/admin.courses.$slug.settings.ts'
-import { TenantHint } from '#app/components/learning.tsx'
+import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
@@ -71,12 +71,7 @@ export default function CourseSettings({ loaderData: d, actionData }: Route.Comp
 	if (d.hint) return <TenantHint title={m.settings.hintTitle} what={m.settings.hintWhat} />
 	return (
 		<section className="narrow">
-			<p>
-				<Link prefetch="intent" to={`/admin/courses/${d.slug}/dashboard`}>
-					{m.nav.backToDashboard}
-				</Link>
-			</p>
-			<h1>{t.format(m.settings.title, { course: d.title })}</h1>
+			<CourseAdminHeading slug={d.slug} title={t.format(m.settings.title, { course: d.title })} />
 			<RedirectNotice accept={['courseSettingsSaved']} />
 			<FormError result={actionData?.result} />
 			<Form method="post" className="stack">

@@ -4,7 +4,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import { z } from 'zod'
 import { Submit, FormError } from '#app/components/feedback.tsx'
-import { Field, useActionForm } from '#app/components/form.tsx'
+import { Field, NewPasswordField, useActionForm } from '#app/components/form.tsx'
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -83,13 +83,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 				{invite.hasAccount ? null : (
 					<>
 						<Field label={text.yourName} meta={fields.name} autoComplete="name" />
-						<Field
-							label={text.choosePassword}
-							meta={fields.password}
-							type="password"
-							autoComplete="new-password"
-							hint={m.accounts.fields.passwordHint}
-						/>
+						<NewPasswordField label={text.choosePassword} meta={fields.password} />
 					</>
 				)}
 				<Submit>{text.submit}</Submit>

@@ -4,7 +4,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import { z } from 'zod'
 import { Submit, FormError } from '#app/components/feedback.tsx'
-import { Field, useActionForm } from '#app/components/form.tsx'
+import { Field, NewPasswordField, useActionForm } from '#app/components/form.tsx'
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -82,13 +82,7 @@ export default function Reset({ loaderData, actionData }: Route.ComponentProps) 
 			<h1>{text.reset.title}</h1>
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
-				<Field
-					label={text.reset.newPassword}
-					meta={fields.password}
-					type="password"
-					autoComplete="new-password"
-					hint={text.fields.passwordHint}
-				/>
+				<NewPasswordField label={text.reset.newPassword} meta={fields.password} />
 				<Field label={text.reset.newPasswordAgain} meta={fields.confirm} type="password" autoComplete="new-password" />
 				<Submit>{text.reset.submit}</Submit>
 			</Form>

@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
-import { Field, useActionForm } from '#app/components/form.tsx'
+import { Field, NewPasswordField, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -74,13 +74,7 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
 				<FormError errors={form.errors} id={form.errorId} />
 				<Field label={text.fields.name} meta={fields.name} autoComplete="name" />
 				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />
-				<Field
-					label={text.fields.password}
-					meta={fields.password}
-					type="password"
-					autoComplete="new-password"
-					hint={text.fields.passwordHint}
-				/>
+				<NewPasswordField label={text.fields.password} meta={fields.password} />
 				<div className="actions">
 					<Submit>{text.signUp.submit}</Submit>
 					<a href={t.href('/learn/sign-in')}>{text.signUp.haveAccount}</a>
