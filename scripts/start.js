@@ -1,5 +1,6 @@
 // `npm start`: runs the local content service and the app together (after
 // prestart has built, migrated and seeded), then prints the URLs to open.
+// `npm run dev` (--dev): the same, with the app from source through Vite (scripts/dev.ts).
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 
@@ -30,10 +31,12 @@ process.on('SIGTERM', () => stop(0))
 
 const localCms = /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(process.env.CMS_API_URL ?? '')
 if (localCms) run('content service', process.execPath, ['--import', 'tsx', 'cms/server.ts'])
-// The app runs in production mode; mail sent to a loopback SMTP server is printed by this one.
+// Mail sent to a loopback SMTP server is printed by this one.
 const localMail = /^(127\.0\.0\.1|localhost)$/.test(process.env.SMTP_HOST ?? '') && !process.env.RESEND_API_KEY
 if (localMail) run('mail console', process.execPath, ['--import', 'tsx', 'scripts/mail-console.ts'])
-run('app', process.execPath, ['server.js'])
+const dev = process.argv.includes('--dev')
+if (dev) process.env.NODE_ENV = 'development'
+run('app', process.execPath, dev ? ['--import', 'tsx', 'scripts/dev.ts'] : ['server.js'])
 
 // Print the URLs once the app answers.
 for (let i = 0; i < 100 && !stopping; i++) {
@@ -47,7 +50,7 @@ for (let i = 0; i < 100 && !stopping; i++) {
 }
 if (!stopping) {
 	console.log(`
-  Open LMS is running.
+  Open LMS is running${dev ? ' from source, with hot module reload' : ''}.
     Platform site:      http://${base}:${port}/
     Acme (tenant):      http://acme.${base}:${port}/learn
     Globex (tenant):    http://globex.${base}:${port}/learn

@@ -1,0 +1,47 @@
+// `npm run dev`: the app from source through Vite, with hot module reload. The same server entry
+// (server/app.ts) as production, loaded by Vite's SSR loader: an edited route or component is
+// hot-swapped in the browser on pages that ship JavaScript and re-rendered on the next request;
+// an edited server module makes a new app (new caches) on the next request, on the same database.
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer as createViteServer } from 'vite'
+import { parseEnv } from '#app/utils/env.server.ts'
+import { openDatabase } from '#db/client.ts'
+
+type ServerModule = typeof import('../server/app.ts')
+
+const env = parseEnv()
+const db = openDatabase(env.DATABASE_URL)
+
+let current: { module: ServerModule; listener: (req: IncomingMessage, res: ServerResponse) => void } | null = null
+
+/** The app of the server entry as it is now: a new one once Vite has reloaded the module. */
+async function app() {
+	const module = (await vite.ssrLoadModule('/server/app.ts')) as ServerModule
+	if (current?.module !== module) current = { module, listener: module.createApp({ env, db }).listener }
+	return current.listener
+}
+
+const server = createHttpServer((req, res) => {
+	// Vite answers for the modules, the HMR client and /app/… sources; everything else is the app's.
+	vite.middlewares(req, res, () => {
+		app().then(
+			(listener) => listener(req, res),
+			(error: unknown) => {
+				vite.ssrFixStacktrace(error as Error)
+				console.error(error)
+				res.statusCode = 500
+				res.end('The server entry failed to load; see the terminal.')
+			},
+		)
+	})
+})
+// The HMR socket shares the app's server, so the page's own origin reaches it (CSP connect-src 'self').
+const vite = await createViteServer({ server: { middlewareMode: true, hmr: { server } }, appType: 'custom' })
+server.listen(env.PORT, () => console.log(`dev server on ${env.AUTH_URL} (Vite, hot module reload)`))
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.on(signal, () => {
+		server.close()
+		void vite.close().then(() => db.close().finally(() => process.exit(0)))
+	})
+}
