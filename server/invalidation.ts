@@ -3,7 +3,7 @@ import type { TagStore } from '#app/utils/cache-tags.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
 import type { Database } from '#db/client.ts'
 
-export const CHANNEL = 'lms_tags'
+const CHANNEL = 'lms_tags'
 
 export interface RedisPubSub {
 	publish(channel: string, message: string): Promise<unknown>

@@ -192,5 +192,3 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 
 	return { keyFor, lookup, store, respond, size: () => entries.size, bytes: () => totalBytes }
 }
-
-export type PageCache = ReturnType<typeof createPageCache>

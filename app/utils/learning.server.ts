@@ -77,8 +77,6 @@ export function entryLocks(
 	return locks
 }
 
-export type AccessMode = 'enrolled' | 'previewReadOnly'
-
 /** Staff who may preview a course: tenant_admin, super_admin and its assigned course_admin. */
 export function canPreview(session: CurrentSession | null, courseSlug: string) {
 	const claims = session?.claims

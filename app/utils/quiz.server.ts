@@ -14,7 +14,7 @@ export function normalizeAnswer(value: string) {
 	return value.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ')
 }
 
-export interface QuestionFeedback {
+interface QuestionFeedback {
 	questionId: string
 	correct: boolean
 	explanation: string
