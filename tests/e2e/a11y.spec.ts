@@ -7,6 +7,9 @@ import { at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.t
 
 const ACME = 'acme.localhost'
 
+// Each test walks a dozen pages and runs axe on each (1 to 3 s a page on a 2-core machine).
+test.describe.configure({ timeout: 120_000 })
+
 /** WCAG 2.2 AA rules of axe-core on the page as it stands: zero violations. */
 async function expectAccessible(page: Page, label: string) {
 	const results = await new AxeBuilder({ page })
