@@ -27,7 +27,7 @@ import {
 } from '#app/utils/rate-limit.server.ts'
 import { negotiateLocale } from '#app/utils/locale.server.ts'
 import { i18n } from '#app/i18n/index.ts'
-import { PREFIXED_LOCALES, splitLocalePath } from '#app/i18n/locales.ts'
+import { PREFIXED_LOCALES, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
 import '#app/i18n/catalogues.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
 import { createHostResolver, normalizeHost, type HostResolution } from '#app/utils/tenant.server.ts'
@@ -37,7 +37,18 @@ import { createDeferredWork } from './deferred.ts'
 import { compressResponse, negotiateEncoding } from './compression.ts'
 import { connectInvalidation } from './invalidation.ts'
 import { clientAddress, configuredOrigin, requestHost } from './proxy.ts'
-import { ALLOWED_METHODS, pagePathOf, pageSearchOf, readRequestTarget } from './request-target.ts'
+import {
+	apiEnvelope,
+	isApi,
+	keepsTokenFromReferer,
+	refuseBody,
+	refuseCrossSite,
+	refuseTarget,
+	routerUrl,
+	servedWhileSuspended,
+	type Refusal,
+} from './entry-rules.ts'
+import { pagePathOf, pageSearchOf, readRequestTarget } from './request-target.ts'
 import { createPageCache, type CachedAnswer } from './page-cache.ts'
 import { statusPage } from './status-page.ts'
 
@@ -51,9 +62,6 @@ export interface AppOptions {
 	/** How long a host's tenant is remembered before the database is asked again (60 s; tests shorten it). */
 	hostCacheTtlMs?: number
 }
-
-/** Request bodies above this answer 413 before anything reads them (forms, JSON, the webhook's own 64 KiB limit is lower). */
-export const MAX_BODY_BYTES = 1024 * 1024
 
 const HSTS = 'max-age=31536000; includeSubDomains'
 
@@ -120,50 +128,26 @@ export function createApp(options: AppOptions) {
 	const pageCache = createPageCache(tags, { baseHeaders })
 	const resolveTenantHost = createHostResolver(db, env.APP_BASE_DOMAIN, tags, options.hostCacheTtlMs)
 
+	/** The entry's steps in order; each either answers or lets the request go on. */
 	async function handle(req: IncomingMessage, res: ServerResponse) {
 		const target = readRequestTarget(req.method, req.url)
 		const { path } = target
 		// Rules about a page apply to its React Router data request (`/learn.data`) too.
 		const localized = splitLocalePath(pagePathOf(path))
-		// The locale: a URL prefix (/es/learn) first, then the lms_locale cookie, Accept-Language, en.
-		// A signed-in user's own locale takes over in the root middleware (app/root.tsx).
 		// Read once, with the parser the session is read with (the page cache asks it too).
 		const cookies = parseCookie(req.headers.cookie ?? '')
+		// The locale: a URL prefix (/es/learn) first, then the lms_locale cookie, Accept-Language, en.
+		// A signed-in user's own locale takes over in the root middleware (app/root.tsx).
 		const locale = localized.locale ?? negotiateLocale(req.headers['accept-language'], cookies.lms_locale)
-		const t = i18n(locale)
-		const text = t.m.common.status
-		const reply = (response: Response) => {
-			// A token in the URL never leaves in a Referer header, not even to this site's own assets;
-			// nor one carried in a callbackUrl (a token page's sign-in redirect).
-			if (TOKEN_PAGE.test(localized.path) || /[?&]callbackUrl=/.test(target.search))
-				response.headers.set('referrer-policy', 'no-referrer')
-			return send(req, res, response)
-		}
-		// Refused before routing: the JSON envelope under /api/, else a branded page.
-		const refuse = (
-			status: number,
-			error: string,
-			page: { title: string; message: string },
-			headers: Record<string, string> = {},
-		) => {
-			const response = isApi(path)
-				? jsonError(status, errorCodeFor(status), error)
-				: statusPage({ status, ...page, lang: locale })
-			for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
-			return reply(response)
-		}
-		const databaseDown = { title: t.m.common.errors.unavailableTitle, message: text.databaseDown }
+		const { reply, refuse, databaseDown } = answers(req, res, {
+			path,
+			pagePath: localized.path,
+			search: target.search,
+			locale,
+		})
 
-		if (target.kind === 'refused') {
-			return target.status === 405
-				? refuse(
-						405,
-						'Method not allowed',
-						{ title: text.refusedTitle, message: text.methodNotAllowed },
-						{ allow: ALLOWED_METHODS },
-					)
-				: refuse(400, 'Bad request', { title: text.refusedTitle, message: text.badRequest })
-		}
+		const badTarget = refuseTarget(target)
+		if (badTarget) return refuse(badTarget)
 
 		const host = normalizeHost(requestHost(req.headers.host, req.headers['x-forwarded-host'], trustForwardedHost))
 		let resolution: HostResolution
@@ -172,19 +156,16 @@ export function createApp(options: AppOptions) {
 			resolution = resolveTenantHost.fresh(host) ?? (await resolveTenantHost(host))
 		} catch (error) {
 			log.error('request/tenant-lookup-failed', { host, error: describeError(error) })
-			return refuse(503, 'Service temporarily unavailable', databaseDown)
+			return databaseDown()
 		}
 		if (resolution.kind === 'unknown') {
-			return refuse(404, 'Not found', { title: text.siteNotFoundTitle, message: text.siteNotFound })
+			return refuse({ status: 404, error: 'Not found', title: 'siteNotFoundTitle', message: 'siteNotFound' })
 		}
 		// Another spelling of a path (dot segments, doubled or trailing slashes, escapes) is sent to
 		// the one the rules below are written for; the token it may carry stays out of Referer.
 		if (target.kind === 'redirect') {
-			return send(
-				req,
-				res,
-				new Response(null, { status: 308, headers: { location: target.location, 'referrer-policy': 'no-referrer' } }),
-			)
+			const headers = { location: target.location, 'referrer-policy': 'no-referrer' }
+			return send(req, res, new Response(null, { status: 308, headers }))
 		}
 		if (path.startsWith('/assets/')) {
 			// sirv picks its precompressed file by substring and ignores q-values: it is told the negotiated one.
@@ -193,40 +174,22 @@ export function createApp(options: AppOptions) {
 		}
 
 		const tenant = resolution.kind === 'tenant' ? resolution.tenant : null
-		if (tenant?.status === 'suspended' && !SUSPENDED_PASSTHROUGH.some((allowed) => allowed.test(localized.path))) {
+		if (tenant?.status === 'suspended' && !servedWhileSuspended(localized.path)) {
 			if (isApi(path)) return reply(jsonError(503, 'SERVICE_UNAVAILABLE', 'This site is temporarily unavailable'))
-			return reply(
-				statusPage({
-					status: 503,
-					title: text.suspendedTitle,
-					message: t.format(text.suspended, { site: tenant.name }),
-					brand: tenant.name,
-					lang: locale,
-				}),
-			)
+			const t = i18n(locale)
+			const text = t.m.common.status
+			const message = t.format(text.suspended, { site: tenant.name })
+			return reply(statusPage({ status: 503, title: text.suspendedTitle, message, brand: tenant.name, lang: locale }))
 		}
 
 		// Scheme and port from configuration, the name only once it resolved: a Host header cannot
 		// put its own port or name into links, emails or cached pages.
 		const origin = configuredOrigin(configured, host)
-		// Bodies must declare their length (browsers always do), so the limit holds before reading.
-		if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined && !isSafeMethod(req.method)) {
-			return refuse(411, 'Send the body with a Content-Length', { title: text.refusedTitle, message: text.noLength })
-		}
-		if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-			return refuse(413, 'The request body is too large', { title: text.tooLargeTitle, message: text.tooLarge })
-		}
-		if (!isSafeMethod(req.method) && !sameOriginRequest(req, origin) && path !== '/api/cms/revalidate') {
-			return refuse(403, 'Cross-site request refused', { title: text.refusedTitle, message: text.crossSite })
-		}
+		const refusal = refuseBody(req.method, req.headers) ?? refuseCrossSite(req.method, req.headers, origin, path)
+		if (refusal) return refuse(refusal)
 
 		// From here on the router reads the normal form of the target.
-		let url = path + target.search
-		// The favicon is a route handler (spec: /favicon.ico is rewritten to /api/favicon).
-		if (path === '/favicon.ico') url = '/api/favicon'
-		// Markdown of a published discovery URL: /<page>.md, /blog/<post>.md, /learn/course/<course>.md.
-		const markdown = MARKDOWN_URL.exec(path)
-		if (markdown) url = `/api/aeo/markdown/${markdown[1] ?? ''}${markdown[2]}${target.search}`
+		const url = routerUrl(path, target.search)
 		req.url = url
 
 		// Visitors without a session get public pages from the page cache.
@@ -238,10 +201,77 @@ export function createApp(options: AppOptions) {
 		}
 		const cached = cacheKey ? pageCache.lookup(cacheKey) : null
 		if (cached) return sendCached(res, pageCache.respond(cached, conditional, 'hit'))
-		// The content tags this render reads, with their versions when read.
+
+		const { response, readTags, databaseUnavailable } = await render(req, res, {
+			tenant,
+			host,
+			origin,
+			locale,
+			prefix: localized.locale,
+			page: { path: pagePathOf(path), search: pageSearchOf(target.search) },
+		})
+		// Host lookups are cached, so a database outage may first show inside a loader or action:
+		// answered like the outage before routing, not as a generic error.
+		if (response.status === 500 && databaseUnavailable) {
+			await response.body?.cancel()
+			return databaseDown()
+		}
+		const answer = isApi(path) ? await apiEnvelope(response) : response
+		if (cacheKey) {
+			const stored = await pageCache.store(cacheKey, answer.clone(), [...readTags.keys()], [...readTags.values()])
+			if (stored) {
+				await answer.body?.cancel()
+				return sendCached(res, pageCache.respond(stored, conditional, 'miss'))
+			}
+		}
+		return reply(answer)
+	}
+
+	/** The ways the entry answers a request itself: as is, refused, or while the database is down. */
+	function answers(
+		req: IncomingMessage,
+		res: ServerResponse,
+		at: { path: string; pagePath: string; search: string; locale: Locale },
+	) {
+		const t = i18n(at.locale)
+		const reply = (response: Response) => {
+			if (keepsTokenFromReferer(at.pagePath, at.search)) response.headers.set('referrer-policy', 'no-referrer')
+			return send(req, res, response)
+		}
+		// Refused before routing: the JSON envelope under /api/, else a branded page.
+		const page = (
+			status: number,
+			error: string,
+			title: string,
+			message: string,
+			headers: Record<string, string> = {},
+		) => {
+			const response = isApi(at.path)
+				? jsonError(status, errorCodeFor(status), error)
+				: statusPage({ status, title, message, lang: at.locale })
+			for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
+			return reply(response)
+		}
+		const text = t.m.common.status
+		return {
+			reply,
+			refuse: (r: Refusal) => page(r.status, r.error, text[r.title], text[r.message], r.headers),
+			databaseDown: () =>
+				page(503, 'Service temporarily unavailable', t.m.common.errors.unavailableTitle, text.databaseDown),
+		}
+	}
+
+	/**
+	 * React Router's answer for the request, with the RequestContext every loader and action reads,
+	 * and the content tags (and their versions) the render read, for the page cache.
+	 */
+	async function render(
+		req: IncomingMessage,
+		res: ServerResponse,
+		site: Pick<RequestContext, 'tenant' | 'host' | 'origin' | 'locale' | 'page'> & { prefix: string | null },
+	) {
 		const readTags = new Map<string, number>()
 		const deferred: Array<() => Promise<unknown>> = []
-
 		const context = new RouterContextProvider()
 		const value: RequestContext = {
 			env,
@@ -249,12 +279,12 @@ export function createApp(options: AppOptions) {
 			cms: cms.withReadListener((list) => {
 				for (const tag of list) if (!readTags.has(tag)) readTags.set(tag, tags.version(tag))
 			}),
-			tenant,
-			site: tenant ? tenant.slug : APEX_SITE,
-			host,
-			origin,
-			page: { path: pagePathOf(path), search: pageSearchOf(target.search) },
-			locale,
+			tenant: site.tenant,
+			site: site.tenant ? site.tenant.slug : APEX_SITE,
+			host: site.host,
+			origin: site.origin,
+			page: site.page,
+			locale: site.locale,
 			clientIp: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], env.TRUSTED_PROXY_HOPS),
 			rateLimit,
 			mailer,
@@ -263,39 +293,10 @@ export function createApp(options: AppOptions) {
 			afterResponse: (task) => void deferred.push(task),
 		}
 		context.set(requestContext, value)
-		const request = createRequest(req, res, { protocol: configured.protocol, host: new URL(origin).host })
+		const request = createRequest(req, res, { protocol: configured.protocol, host: new URL(site.origin).host })
 		try {
-			let response = await (localized.locale ? handlers.get(localized.locale)! : handleUnprefixed)(request, context)
-			// Host lookups are cached, so a database outage may first show inside a loader or action:
-			// answered like the outage before routing, not as a generic error.
-			if (response.status === 500 && value.databaseUnavailable) {
-				await response.body?.cancel()
-				return await refuse(503, 'Service temporarily unavailable', databaseDown)
-			}
-			// Under /api/ every error is the JSON envelope, also for URLs no route matches.
-			if (
-				isApi(path) &&
-				response.status >= 400 &&
-				!response.headers.get('content-type')?.startsWith('application/json')
-			) {
-				await response.body?.cancel()
-				const cookies = response.headers.getSetCookie()
-				response = jsonError(
-					response.status,
-					errorCodeFor(response.status),
-					response.status === 404 ? 'Not found' : 'Request refused',
-				)
-				// A rejected session's cookie is still cleared.
-				for (const cookie of cookies) response.headers.append('set-cookie', cookie)
-			}
-			if (cacheKey) {
-				const stored = await pageCache.store(cacheKey, response.clone(), [...readTags.keys()], [...readTags.values()])
-				if (stored) {
-					await response.body?.cancel()
-					return sendCached(res, pageCache.respond(stored, conditional, 'miss'))
-				}
-			}
-			return await reply(response)
+			const response = await (site.prefix ? handlers.get(site.prefix)! : handleUnprefixed)(request, context)
+			return { response, readTags, databaseUnavailable: value.databaseUnavailable === true }
 		} finally {
 			// Work that must not change the answer or its timing (mail that may or may not go out) starts once it is sent.
 			if (deferred.length) afterResponse.run(deferred)
@@ -353,54 +354,6 @@ function createDrain() {
 			for (const res of inFlight) closeAfter(res)
 		},
 	}
-}
-
-const TOKEN_PAGE = /^\/(?:learn\/(?:verify|reset|magic|account\/email)\/[^/]+|invite\/[^/]+|admin\/enter)$/
-
-const MARKDOWN_URL = /^\/(blog\/|learn\/course\/)?([a-z0-9][a-z0-9-]*)\.md$/
-
-// An external sign-in that was under way when the tenant was suspended ends on
-// the spec's refusal page (oauth_tenant_suspended), not on the 503; and
-// security.txt stays reachable so that vulnerabilities can still be reported.
-// Whole normal-form paths, never prefixes.
-const SUSPENDED_PASSTHROUGH = [
-	/^\/api\/auth\/callback\/[a-z]+$/,
-	/^\/learn\/sign-in\/error$/,
-	/^\/\.well-known\/security\.txt$/,
-]
-
-function isSafeMethod(method: string | undefined) {
-	return method === 'GET' || method === 'HEAD' || method === 'OPTIONS'
-}
-
-/**
- * Cross-site request forgery check for every unsafe request: browsers send
- * Origin (and Sec-Fetch-Site) on form posts, so a post from another site,
- * including another tenant's subdomain, is refused. Requests without either
- * header do not come from a browser form.
- */
-function sameOriginRequest(req: IncomingMessage, origin: string) {
-	const given = firstHeader(req.headers.origin)
-	const site = firstHeader(req.headers['sec-fetch-site'])
-	// Token pages are served with `Referrer-Policy: no-referrer`, under which browsers send
-	// `Origin: null` on the page's own form post; Sec-Fetch-Site (which no page can forge)
-	// still says same-origin. Any other `Origin: null` (sandboxed frames, hostile pages) is refused.
-	if (given === 'null' && site === 'same-origin') {
-		// React Router's own origin check would refuse `null`; this check has already decided.
-		delete req.headers.origin
-		return true
-	}
-	if (given !== undefined) return given === origin
-	return site === undefined || site === 'same-origin' || site === 'none'
-}
-
-function isApi(path: string) {
-	return path === '/api' || path.startsWith('/api/')
-}
-
-function firstHeader(value: string | string[] | undefined) {
-	const v = Array.isArray(value) ? value[0] : value
-	return v?.split(',')[0]?.trim() || undefined
 }
 
 /** Starts an HTTP server; resolves once it listens. Used by server.js and the tests. */
