@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { entryLocks, type FlatEntry } from './learning.server.ts'
+import type { Enrollment } from '#db/learning.ts'
+import type { Course } from './content.ts'
+import { dashboardView, entryLocks, type FlatEntry } from './learning.server.ts'
 
 const entry = (slug: string, moduleSlug: string, index: number): FlatEntry => ({
 	slug,
@@ -38,5 +40,62 @@ describe('entryLocks', () => {
 
 	it('ignores completions of entries the course does not have', () => {
 		expect(locks(['zz', 'a1/../a2', ''])).toEqual(locks([]))
+	})
+})
+
+describe('dashboardView', () => {
+	const course: Course = {
+		slug: 'web',
+		status: 'published',
+		listed: true,
+		publishedAt: '2026-01-01T00:00:00Z',
+		archivedAt: null,
+		updatedAt: '2026-01-01T00:00:00Z',
+		price: null,
+		estimatedMinutes: null,
+		title: 'Web',
+		summary: '',
+		entryCount: 3,
+		locale: 'en',
+		description: '',
+		modules: [
+			{
+				slug: 'm',
+				title: 'M',
+				entries: ['one', 'two', 'three'].map((slug) => ({
+					slug,
+					type: 'lesson' as const,
+					title: slug.toUpperCase(),
+					estimatedMinutes: null,
+				})),
+			},
+		],
+	}
+	const keys = { tenant_id: 't', user_id: 'u', course_slug: 'web' }
+	const enrollment = (status: Enrollment['status']): Enrollment => ({
+		...keys,
+		id: 'e',
+		status,
+		enrolled_at: new Date(0),
+		completed_at: null,
+	})
+	const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute))
+	const progress = [
+		{ ...keys, id: 'p1', entry_slug: 'one', completed_at: at(1), last_viewed_at: at(1) },
+		{ ...keys, id: 'p2', entry_slug: 'two', completed_at: null, last_viewed_at: at(5) },
+		{ ...keys, id: 'p3', entry_slug: 'three', completed_at: null, last_viewed_at: at(9) },
+		{ ...keys, id: 'p4', course_slug: 'gone', entry_slug: 'x', completed_at: null, last_viewed_at: at(20) },
+	]
+
+	it('counts completed entries per course and resumes the latest viewed ones first', () => {
+		const view = dashboardView([{ enrollment: enrollment('active'), course }], progress, [])
+		expect(view.courses).toEqual([
+			{ slug: 'web', title: 'Web', lang: 'en', status: 'active', percent: 33, completedCount: 1, total: 3 },
+		])
+		expect(view.resume.map((r) => r.href)).toEqual(['/learn/course/web/entry/three', '/learn/course/web/entry/two'])
+	})
+
+	it('offers nothing to resume in a course awaiting payment', () => {
+		expect(dashboardView([{ enrollment: enrollment('pending'), course }], progress, []).resume).toEqual([])
 	})
 })

@@ -4,9 +4,13 @@ import {
 	completeEntrySteps,
 	enrollSteps,
 	findEnrollment,
+	listAllProgress,
+	listEnrollments,
 	listProgress,
+	recentAttempts,
 	touchEntry,
 	type Enrollment,
+	type QuizAttempt,
 	type Scope,
 } from '#db/learning.ts'
 import { inTransaction } from '#db/transaction.ts'
@@ -177,4 +181,86 @@ export async function recordView(ctx: RequestContext, scope: Scope, courseSlug: 
 	} catch (error) {
 		log.warn('progress/view-not-recorded', { courseSlug, entrySlug, error: describeError(error) })
 	}
+}
+
+/** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores. */
+export async function learnerDashboard(ctx: RequestContext, scope: Scope) {
+	const [enrollments, progress, attempts] = await Promise.all([
+		listEnrollments(ctx.db, scope),
+		listAllProgress(ctx.db, scope),
+		recentAttempts(ctx.db, scope),
+	])
+	const visible = enrollments.filter((e) => e.status !== 'cancelled')
+	// One content read per enrolled course, in parallel: titles, entry order and counts.
+	const courses = await Promise.all(
+		visible.map((e) =>
+			readContent(`course ${e.course_slug}`, () => ctx.cms.course(ctx.site, e.course_slug, ctx.locale)),
+		),
+	)
+	return dashboardView(
+		visible.flatMap((enrollment, i) => (courses[i] ? [{ enrollment, course: courses[i] }] : [])),
+		progress,
+		attempts,
+	)
+}
+
+type ProgressRow = Awaited<ReturnType<typeof listAllProgress>>[number]
+
+/** The dashboard's view of the learner's rows: a card per course, where to resume, recent scores. */
+export function dashboardView(
+	enrolled: { enrollment: Enrollment; course: Course }[],
+	progress: ProgressRow[],
+	attempts: QuizAttempt[],
+) {
+	const cards = enrolled.map(({ enrollment, course }) => {
+		const entries = flattenEntries(course)
+		const done = new Set(
+			progress.filter((p) => p.course_slug === course.slug && p.completed_at).map((p) => p.entry_slug),
+		)
+		const completedCount = entries.filter((e) => done.has(e.slug)).length
+		return {
+			slug: course.slug,
+			title: course.title,
+			// The locale the course's titles were served in (en when it has no translation).
+			lang: course.locale,
+			status: enrollment.status,
+			percent: entries.length ? Math.round((completedCount / entries.length) * 100) : 0,
+			completedCount,
+			total: entries.length,
+			entries,
+		}
+	})
+	// Resume across devices: the most recently viewed entries not yet complete.
+	const resume = progress
+		.filter((p) => p.last_viewed_at && !p.completed_at)
+		.sort((a, b) => b.last_viewed_at!.getTime() - a.last_viewed_at!.getTime())
+		.flatMap((p) => {
+			const card = cards.find((c) => c.slug === p.course_slug)
+			const entry = card?.entries.find((e) => e.slug === p.entry_slug)
+			if (!card || !entry || card.status === 'pending') return []
+			return [
+				{
+					href: `/learn/course/${card.slug}/entry/${entry.slug}`,
+					title: entry.title,
+					course: card.title,
+					lang: card.lang,
+					viewedAt: p.last_viewed_at!.toISOString(),
+				},
+			]
+		})
+		.slice(0, 5)
+	const scores = attempts.map((a) => {
+		const card = cards.find((c) => c.slug === a.course_slug)
+		return {
+			key: a.id,
+			href: `/learn/course/${a.course_slug}/entry/${a.entry_slug}?attempt=${a.attempt_number}`,
+			title: card?.entries.find((e) => e.slug === a.entry_slug)?.title ?? a.entry_slug,
+			course: card?.title ?? a.course_slug,
+			lang: card?.lang,
+			score: a.score,
+			passed: a.passed,
+			attempt: a.attempt_number,
+		}
+	})
+	return { courses: cards.map(({ entries: _entries, ...card }) => card), resume, scores }
 }
