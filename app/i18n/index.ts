@@ -126,7 +126,7 @@ export function useI18n(): I18n {
 	return i18n(locale)
 }
 
-/** Every leaf key of a catalogue (`common.nav.courses`), for the completeness check. */
+/** Every leaf key of a catalogue (`common.nav.courses`), for the translation checks. */
 export function catalogueKeys(messages: object, prefix = ''): string[] {
 	return Object.entries(messages).flatMap(([key, value]) =>
 		typeof value === 'object' && value !== null ? catalogueKeys(value, `${prefix}${key}.`) : [`${prefix}${key}`],

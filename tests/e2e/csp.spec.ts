@@ -12,9 +12,8 @@ function recordViolations(page: Page) {
 	return seen
 }
 
-/** With JavaScript on, a page that ships scripts hydrates; one that ships none (the JavaScript policy) runs none. */
-async function expectScripts(page: Page, javaScript: boolean, ships: boolean) {
-	if (!javaScript) return
+/** A page that ships scripts hydrates; one that ships none (the JavaScript policy) runs none. */
+async function expectScripts(page: Page, ships: boolean) {
 	const wanted = ships ? { context: 'object', router: 'object' } : { context: 'undefined', router: 'undefined' }
 	// The client entry hydrates after loading the route modules, which may finish after the load event.
 	await expect
@@ -29,9 +28,8 @@ async function expectScripts(page: Page, javaScript: boolean, ships: boolean) {
 
 test('pages run under the Content-Security-Policy without a single violation, fresh and from the page cache', async ({
 	page,
-}, info) => {
+}) => {
 	const violations = recordViolations(page)
-	const javaScript = info.project.name !== 'no-js'
 	// Message catalogues are chunks named by locale: only the page's own may ever be fetched.
 	const catalogues = new Set<string>()
 	page.on('request', (request) => {
@@ -41,7 +39,7 @@ test('pages run under the Content-Security-Policy without a single violation, fr
 	// /blog twice: the second answer comes from the page cache, with hashes instead of a nonce.
 	for (const path of ['/blog', '/blog', '/learn/course/intro-to-web', '/learn/sign-in']) {
 		await page.goto(at(ACME, path))
-		await expectScripts(page, javaScript, false)
+		await expectScripts(page, false)
 	}
 	await signIn(page, ACME, 'learner@acme.test')
 	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
@@ -52,8 +50,8 @@ test('pages run under the Content-Security-Policy without a single violation, fr
 		['/learn/account', false],
 	] as const) {
 		await page.goto(at(ACME, path))
-		await expectScripts(page, javaScript, ships)
+		await expectScripts(page, ships)
 	}
 	expect(violations).toEqual([])
-	expect([...catalogues]).toEqual(javaScript ? ['en'] : [])
+	expect([...catalogues]).toEqual(['en'])
 })

@@ -18,13 +18,6 @@ import { startStack, type Stack } from '#tests/support/stack.ts'
 
 const CATALOGUES: Record<Locale, Messages> = { en, es, fr, de, pt, zh }
 
-/** Keys of the English catalogue the other one lacks, and keys it has that English does not. */
-function completeness(reference: object, candidate: object) {
-	const want = new Set(catalogueKeys(reference))
-	const have = new Set(catalogueKeys(candidate))
-	return { missing: [...want].filter((k) => !have.has(k)), extra: [...have].filter((k) => !want.has(k)) }
-}
-
 function leaves(messages: object): Map<string, string> {
 	const out = new Map<string, string>()
 	for (const key of catalogueKeys(messages)) {
@@ -63,16 +56,7 @@ const SAME_AS_ENGLISH = new Set([
 ])
 
 describe('message catalogues', () => {
-	it.each(LOCALES.filter((l) => l !== 'en'))('%s has every key of English and no other', (locale) => {
-		expect(completeness(en, CATALOGUES[locale])).toEqual({ missing: [], extra: [] })
-	})
-
-	it('the completeness check fails when a key is removed', () => {
-		const damaged = structuredClone(es) as { common: { nav: Partial<Messages['common']['nav']> } }
-		delete damaged.common.nav.courses
-		expect(completeness(en, damaged).missing).toEqual(['common.nav.courses'])
-	})
-
+	// Every catalogue has exactly English's keys: `satisfies typeof en` in each file, checked by tsc.
 	it.each(LOCALES.filter((l) => l !== 'en'))('%s is a translation, not a copy of English', (locale) => {
 		const english = leaves(en)
 		const copied = [...leaves(CATALOGUES[locale])].filter(
