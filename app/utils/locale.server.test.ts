@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { negotiateLocale } from './locale.server.ts'
+import { localeCookie, negotiateLocale } from './locale.server.ts'
 
 describe('negotiateLocale', () => {
 	it('takes a supported cookie before the header', () => {
@@ -24,5 +24,15 @@ describe('negotiateLocale', () => {
 	it('answers hostile headers with a supported locale', () => {
 		for (const header of [';;;', 'q=1', 'fr;q=abc', 'de;q=-1', ','.repeat(10_000), '__proto__', 'fr;q=1e309'])
 			expect(['en', 'es', 'fr', 'de', 'pt', 'zh']).toContain(negotiateLocale(header))
+	})
+})
+
+describe('localeCookie', () => {
+	it('is remembered for a year, on every path, out of scripts, Secure over https', () => {
+		const attributes = (cookie: string) => cookie.split('; ').sort()
+		expect(attributes(localeCookie('fr', false))).toEqual(
+			['HttpOnly', 'Max-Age=31536000', 'Path=/', 'SameSite=Lax', 'lms_locale=fr'].sort(),
+		)
+		expect(attributes(localeCookie('zh', true))).toContain('Secure')
 	})
 })

@@ -1,4 +1,6 @@
-import { DEFAULT_LOCALE, isLocale, type Locale } from '#app/i18n/locales.ts'
+import { serialize as serializeCookie } from 'cookie'
+import Negotiator from 'negotiator'
+import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '#app/i18n/locales.ts'
 import { memoizeByString } from './memo.ts'
 
 /** Picks the best supported locale from an Accept-Language header (q-values honoured, `pt-BR` matches `pt`). */
@@ -7,20 +9,14 @@ export function negotiateLocale(acceptLanguage: string | null | undefined, cooki
 	return acceptLanguage ? fromAcceptLanguage(acceptLanguage) : DEFAULT_LOCALE
 }
 
-const fromAcceptLanguage = memoizeByString((acceptLanguage): Locale => {
-	const ranked = acceptLanguage
-		.split(',')
-		.map((part, index) => {
-			const [tag, ...params] = part.trim().split(';')
-			const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean)
-			return { base: tag.trim().toLowerCase().split('-')[0], q: q === undefined ? 1 : Number(q), index }
-		})
-		.filter((l) => l.q > 0)
-		.sort((a, b) => b.q - a.q || a.index - b.index)
-	return ranked.map((l) => l.base).find(isLocale) ?? DEFAULT_LOCALE
-})
+const fromAcceptLanguage = memoizeByString(
+	(acceptLanguage): Locale =>
+		// negotiator ranks by q-value then order, honours `*` and q=0, and matches `pt-BR` to `pt`.
+		(new Negotiator({ headers: { 'accept-language': acceptLanguage } }).language([...LOCALES]) as Locale | undefined) ??
+		DEFAULT_LOCALE,
+)
 
 /** The visitor's chosen interface language, remembered for a year (read by the server entry's negotiation). */
 export function localeCookie(locale: Locale, secure: boolean) {
-	return `lms_locale=${locale}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly${secure ? '; Secure' : ''}`
+	return serializeCookie('lms_locale', locale, { path: '/', maxAge: 31536000, sameSite: 'lax', httpOnly: true, secure })
 }
