@@ -4,6 +4,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { TagStore } from '#app/utils/cache-tags.server.ts'
 import { hashInlineScripts } from '#app/utils/csp.ts'
 import { negotiateEncoding } from './compression.ts'
+import { LRUCache } from 'lru-cache'
 
 const brotli = promisify(brotliCompress)
 const gz = promisify(gzip)
@@ -69,15 +70,12 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 	const maxBytes = options.maxBytes ?? 1024 * 1024
 	const maxTotalBytes = options.maxTotalBytes ?? 48 * 1024 * 1024
 	const baseHeaders = options.baseHeaders ?? {}
-	const entries = new Map<string, Entry>()
-	let totalBytes = 0
-	const sizeOf = (e: Entry) => e.identity.length + e.gzip.length + e.br.length
-	function remove(key: string) {
-		const entry = entries.get(key)
-		if (!entry) return
-		entries.delete(key)
-		totalBytes -= sizeOf(entry)
-	}
+	// Bounded by count and by bytes (every variant counts); the least recently served page goes first.
+	const entries = new LRUCache<string, Entry>({
+		max: maxEntries,
+		maxSize: maxTotalBytes,
+		sizeCalculation: (e) => e.identity.length + e.gzip.length + e.br.length,
+	})
 
 	/** `cookies`: the request's Cookie header as the session parser reads it (`lms_session =x` is a session to it). */
 	function keyFor(
@@ -99,7 +97,7 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 		const stale =
 			Date.now() - entry.storedAt >= ttlMs || entry.tags.some((t, i) => tags.version(t) !== entry.versions[i])
 		if (stale) {
-			remove(key)
+			entries.delete(key)
 			return null
 		}
 		return entry
@@ -148,11 +146,7 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 			versions,
 			answers: new Map(),
 		}
-		remove(key)
 		entries.set(key, entry)
-		totalBytes += sizeOf(entry)
-		// Oldest first (a Map keeps insertion order).
-		while (entries.size > maxEntries || totalBytes > maxTotalBytes) remove(entries.keys().next().value!)
 		return entry
 	}
 
@@ -190,5 +184,5 @@ export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) 
 		return { status: entry.status, headers, body: request.method === 'HEAD' ? null : entry[encoding] }
 	}
 
-	return { keyFor, lookup, store, respond, size: () => entries.size, bytes: () => totalBytes }
+	return { keyFor, lookup, store, respond, size: () => entries.size, bytes: () => entries.calculatedSize }
 }
