@@ -1,6 +1,7 @@
 import type { TagStore } from './cache-tags.server.ts'
 import type { CmsClient, SiteKey } from './cms.server.ts'
 import { describeError, log } from './log.server.ts'
+import { LRUCache } from 'lru-cache'
 
 interface Slot {
 	value: unknown
@@ -35,7 +36,7 @@ export function createContentCache(cms: CmsClient, tags: TagStore, options: Cont
 	const ttlMs = options.ttlMs ?? 60_000
 	const maxEntries = options.maxEntries ?? 5_000
 	const now = options.now ?? Date.now
-	const slots = new Map<string, Slot>()
+	const slots = new LRUCache<string, Slot>({ max: maxEntries })
 	const inflight = new Map<string, Promise<unknown>>()
 
 	function load<T>(key: string, tagList: string[], fetcher: () => Promise<T>): Promise<T> {
@@ -46,9 +47,7 @@ export function createContentCache(cms: CmsClient, tags: TagStore, options: Cont
 		if (!pending) {
 			pending = fetcher()
 				.then((value) => {
-					slots.delete(key)
 					slots.set(key, { value, storedAt: now(), tags: tagList, versions })
-					if (slots.size > maxEntries) slots.delete(slots.keys().next().value!)
 					return value
 				})
 				.finally(() => inflight.delete(flight))

@@ -2,6 +2,7 @@ import type { Database } from '#db/client.ts'
 import { findTenantsByDomainOrSlug, type Tenant } from '#db/tenants.ts'
 import type { TagStore } from './cache-tags.server.ts'
 import { describeError, log } from './log.server.ts'
+import { LRUCache } from 'lru-cache'
 
 /** Revalidated by every write to a tenants row this service makes; other processes hear it on the invalidation bus. */
 export const TENANTS_TAG = 'tenants'
@@ -48,7 +49,8 @@ export async function resolveHost(db: Database, host: string, baseDomain: string
  * static files during an outage, instead of every request waiting on it.
  */
 export function createHostResolver(db: Database, baseDomain: string, tags: TagStore, ttlMs = 60_000) {
-	const cache = new Map<string, { resolution: HostResolution; version: number; at: number }>()
+	// Arbitrary Host headers cannot grow it without bound.
+	const cache = new LRUCache<string, { resolution: HostResolution; version: number; at: number }>({ max: 10_000 })
 	/** The cached answer while it is current, else undefined: lets a request that needs nothing else stay synchronous. */
 	function fresh(host: string): HostResolution | undefined {
 		const hit = cache.get(host)
@@ -67,8 +69,6 @@ export function createHostResolver(db: Database, baseDomain: string, tags: TagSt
 			log.warn('tenant/last-good-host', { host, error: describeError(error) })
 			return lastGood.resolution
 		}
-		// Arbitrary Host headers cannot grow it without bound.
-		if (cache.size >= 10_000) cache.clear()
 		cache.set(host, { resolution, version, at: Date.now() })
 		return resolution
 	}
