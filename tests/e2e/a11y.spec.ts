@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
-import { at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
+import { at, DEMO_PASSWORD, e2eDatabase, signInAs, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
 
@@ -53,8 +53,7 @@ test('public page types have no accessibility violations', async ({ page }) => {
 })
 
 test('learner page types have no accessibility violations', async ({ page }) => {
-	await signIn(page, ACME, 'learner@acme.test')
-	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
+	await signInAs(page, ACME, 'learner@acme.test', '/learn/dashboard')
 	for (const path of [
 		'/learn/dashboard',
 		'/learn/course/intro-to-web',
@@ -87,8 +86,7 @@ test('admin page types have no accessibility violations', async ({ page }, info)
 		email_verified_at: new Date(),
 	})
 	await db.close()
-	await signIn(page, ACME, email)
-	await expect(page).toHaveURL(at(ACME, '/admin'))
+	await signInAs(page, ACME, email, '/admin')
 	for (const path of [
 		'/admin',
 		'/admin/users',

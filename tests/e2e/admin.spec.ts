@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { expect, test, type TestInfo } from '@playwright/test'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
-import { at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
+import { at, DEMO_PASSWORD, e2eDatabase, signInAs, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
 
@@ -21,11 +21,6 @@ async function acmeUser(info: TestInfo, name: string, role: 'student' | 'course_
 	})
 	await db.close()
 	return user
-}
-
-async function signInAs(page: Page, host: string, email: string, landing: string) {
-	await signIn(page, host, email)
-	await expect(page).toHaveURL(at(host, landing))
 }
 
 test('a tenant admin finds a user and changes role, deactivates, reactivates, signs out and sends a reset link', async ({

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { acmeAccount, at, signIn } from './support.ts'
+import { acmeAccount, signInAs } from './support.ts'
 
 const ACME = 'acme.localhost'
 
@@ -7,8 +7,7 @@ test('an admin reads the API documentation: Swagger UI with JavaScript, the serv
 	page,
 }, info) => {
 	// Its own tenant admin: sign-ins are limited per address, and other suites sign in as admin@acme.test.
-	await signIn(page, ACME, await acmeAccount(info, 'api-docs', { role: 'tenant_admin' }))
-	await expect(page).toHaveURL(at(ACME, '/admin'))
+	await signInAs(page, ACME, await acmeAccount(info, 'api-docs', { role: 'tenant_admin' }), '/admin')
 	await page.getByRole('link', { name: 'API documentation' }).click()
 	await expect(page.getByRole('heading', { name: 'API documentation' })).toBeVisible()
 	if (info.project.name === 'no-js') {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { at, signIn } from './support.ts'
+import { at, signInAs } from './support.ts'
 
 const ACME = 'acme.localhost'
 
@@ -41,8 +41,7 @@ test('pages run under the Content-Security-Policy without a single violation, fr
 		await page.goto(at(ACME, path))
 		await expectScripts(page, false)
 	}
-	await signIn(page, ACME, 'learner@acme.test')
-	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
+	await signInAs(page, ACME, 'learner@acme.test', '/learn/dashboard')
 	for (const [path, ships] of [
 		['/learn/dashboard', true],
 		['/learn/course/intro-to-web', true],

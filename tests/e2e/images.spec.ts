@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { acmeAccount, at, signIn } from './support.ts'
+import { acmeAccount, at, signInAs } from './support.ts'
 
 const ACME = 'acme.localhost'
 const HERO = '/api/cms/site/assets/welcome-hero'
@@ -49,8 +49,12 @@ for (const width of [320, 360]) {
 
 	test(`a course entry with an image fits a ${width} px screen`, async ({ page }, info) => {
 		await page.setViewportSize({ width, height: 740 })
-		await signIn(page, ACME, await acmeAccount(info, `images${width}`, { enrolledIn: 'intro-to-web' }))
-		await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
+		await signInAs(
+			page,
+			ACME,
+			await acmeAccount(info, `images${width}`, { enrolledIn: 'intro-to-web' }),
+			'/learn/dashboard',
+		)
 		await page.goto(at(ACME, '/learn/course/intro-to-web/entry/what-is-http'))
 		const diagram = page.getByRole('img', { name: 'A request and its response' })
 		await expect(diagram).toHaveAttribute('width', '640')

@@ -2,7 +2,7 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
-import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
+import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, signInAs, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
 
@@ -79,8 +79,7 @@ test('a learner signs in, enrolls and completes a lesson with the keyboard alone
 // Both on the invitation form, a page that ships JavaScript (the sign-in page ships none: with
 // JavaScript on it behaves as it does off, which the no-js run covers).
 async function openInvite(page: Page, info: TestInfo) {
-	await signIn(page, ACME, await acmeAccount(info, 'inviter', { role: 'tenant_admin' }))
-	await expect(page).toHaveURL(at(ACME, '/admin'))
+	await signInAs(page, ACME, await acmeAccount(info, 'inviter', { role: 'tenant_admin' }), '/admin')
 	await page.goto(at(ACME, '/admin/users/invite'))
 	await page.getByLabel('Role').selectOption('course_admin')
 }

@@ -2,7 +2,7 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
-import { at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
+import { at, DEMO_PASSWORD, e2eDatabase, signInAs, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
 const COURSE = '/learn/course/intro-to-web'
@@ -55,8 +55,7 @@ async function answer(page: Page, right: boolean) {
 test('a learner enrolls, meets a locked entry, completes lessons, fails then passes the quiz, and sees the dashboard', async ({
 	page,
 }, info) => {
-	await signIn(page, ACME, await learnerFor(info, 'newbie'))
-	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
+	await signInAs(page, ACME, await learnerFor(info, 'newbie'), '/learn/dashboard')
 	await enroll(page)
 	await expect(page.getByText('0 of 5 entries complete')).toBeVisible()
 
@@ -88,8 +87,7 @@ test('a learner enrolls, meets a locked entry, completes lessons, fails then pas
 })
 
 test('a second learner uses every attempt and the quiz becomes review-only', async ({ page }, info) => {
-	await signIn(page, ACME, await learnerFor(info, 'second'))
-	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
+	await signInAs(page, ACME, await learnerFor(info, 'second'), '/learn/dashboard')
 	await enroll(page)
 	await completeLessons(page)
 	for (let i = 1; i <= 3; i++) {

@@ -4,7 +4,7 @@ import { hashPassword } from '#app/utils/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
 import { expect, test, type Page } from '@playwright/test'
-import { at, DEMO_PASSWORD, e2eDatabase, signIn } from './support.ts'
+import { at, DEMO_PASSWORD, e2eDatabase, signInAs } from './support.ts'
 
 const ACME = 'acme.localhost'
 const WIDTHS = { phone: { width: 375, height: 800 }, desktop: { width: 1280, height: 900 } }
@@ -33,8 +33,7 @@ test('screenshots of the main pages', async ({ page }) => {
 		email_verified_at: new Date(),
 	})
 	await db.close()
-	await signIn(page, ACME, email)
-	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
+	await signInAs(page, ACME, email, '/learn/dashboard')
 	await page.goto(at(ACME, '/learn/course/intro-to-web/enroll'))
 	await page.getByRole('button', { name: 'Enroll for free' }).click()
 	await shoot(page, 'course-home')
@@ -54,8 +53,7 @@ test('screenshots of the main pages', async ({ page }) => {
 	await shoot(page, 'dashboard')
 
 	await page.context().clearCookies()
-	await signIn(page, ACME, 'admin@acme.test')
-	await expect(page).toHaveURL(at(ACME, '/admin'))
+	await signInAs(page, ACME, 'admin@acme.test', '/admin')
 	await page.goto(at(ACME, '/admin/users'))
 	await shoot(page, 'admin-users')
 	await page.goto(at(ACME, '/admin/courses/intro-to-web/dashboard'))

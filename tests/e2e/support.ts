@@ -7,7 +7,10 @@ import { putEnrollment } from '#db/learning.ts'
 import type { Locale } from '#app/i18n/locales.ts'
 import type { Role } from '#db/schema/values.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser } from '#db/users.ts'
+import { createUser, findUserByEmail } from '#db/users.ts'
+import type { RequestContext } from '#app/context.ts'
+import { commitUserSession } from '#app/utils/session.server.ts'
+import { testEnv } from '#tests/support/env.ts'
 
 export const PORT = Number(process.env.E2E_PORT ?? 3210)
 export const DEMO_PASSWORD = 'demo-password-2026'
@@ -77,6 +80,35 @@ export async function signIn(page: Page, host: string, email: string, password =
 	await page.getByLabel('Email').fill(email)
 	await page.getByLabel('Password').fill(password)
 	await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+/**
+ * Signs the browser in without the form, then opens `path`: a stored session made as the sign-in
+ * action makes one, its cookie set on the host. For tests about what comes after signing in; the
+ * sign-in form itself is walked by accounts.spec.ts and locales.spec.ts. Fails when `path` sends
+ * the browser elsewhere (the session was not accepted).
+ */
+export async function signInAs(page: Page, host: string, email: string, path: string) {
+	const db = e2eDatabase()
+	try {
+		const slug = host === 'localhost' ? null : host.split('.')[0]
+		const tenant = slug ? await findTenantBySlug(db, slug) : null
+		const user = await findUserByEmail(db, tenant?.id ?? null, email)
+		if (!user) throw new Error(`no account ${email} on ${host}`)
+		const ctx = {
+			env: testEnv({ AUTH_URL: `http://localhost:${PORT}` }),
+			db,
+			origin: `http://${host}:${PORT}`,
+			tenant,
+		} as unknown as RequestContext
+		const { cookie } = await commitUserSession(ctx, user)
+		const [name, value] = cookie.split(';')[0].split(/=(.*)/s)
+		await page.context().addCookies([{ name, value, url: at(host, '/'), httpOnly: true, sameSite: 'Lax' }])
+	} finally {
+		await db.close()
+	}
+	await page.goto(at(host, path))
+	if (new URL(page.url()).pathname !== path) throw new Error(`signed in as ${email}, ${path} went to ${page.url()}`)
 }
 
 /** Creates an account through the sign-up form and opens its verification link (ends signed in). */
