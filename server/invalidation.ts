@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import type { TagStore } from '#app/utils/cache-tags.server.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
 import type { Database } from '#db/client.ts'
@@ -22,39 +23,14 @@ export interface RedisPubSub {
  */
 export async function connectInvalidation(tags: TagStore, transports: { db: Database; redis?: RedisPubSub | null }) {
 	const self = randomUUID()
-	const seen = new Set<string>()
 	const closers: Array<() => Promise<unknown>> = []
 
-	const receive = (raw: string) => {
-		try {
-			const message = JSON.parse(raw) as { id: string; from: string; tags: string[] }
-			if (message.from === self || seen.has(message.id) || !Array.isArray(message.tags)) return
-			seen.add(message.id)
-			if (seen.size > 1000) seen.delete(seen.values().next().value!)
-			tags.revalidate(
-				message.tags.filter((t) => typeof t === 'string'),
-				'remote',
-			)
-		} catch (error) {
-			log.warn('invalidation/bad-message', { error: describeError(error) })
-		}
-	}
+	const receive = receiver(tags, self)
 
 	const senders: Array<(payload: string) => Promise<unknown>> = []
 	let closed = false
-	// A transport that is down at start (the database restarting) is retried in
-	// the background: the process serves meanwhile, and health reports the outage.
-	const subscribe = async (name: string, start: () => Promise<() => Promise<unknown>>) => {
-		for (let attempt = 0; !closed; attempt++) {
-			try {
-				closers.push(await start())
-				return
-			} catch (error) {
-				log.error('invalidation/subscribe-failed', { transport: name, error: describeError(error) })
-				await new Promise((r) => setTimeout(r, Math.min(1000 * 2 ** attempt, 10_000)).unref?.())
-			}
-		}
-	}
+	const subscribe = (name: string, start: () => Promise<() => Promise<unknown>>) =>
+		untilSubscribed(name, start, () => closed).then((close) => void (close && closers.push(close)))
 	const started: Array<Promise<void>> = []
 	if (transports.db.pubsub) {
 		const pubsub = transports.db.pubsub
@@ -97,6 +73,45 @@ export async function connectInvalidation(tags: TagStore, transports: { db: Data
 			await Promise.allSettled(closers.map((close) => close()))
 		},
 	}
+}
+
+/** Applies a message from another process once: never our own, nor one already seen on the other transport. */
+export function receiver(tags: TagStore, self: string) {
+	const seen = new LRUCache<string, true>({ max: 1000 })
+	return (raw: string) => {
+		try {
+			const message = JSON.parse(raw) as { id: string; from: string; tags: string[] }
+			if (message.from === self || seen.has(message.id) || !Array.isArray(message.tags)) return
+			seen.set(message.id, true)
+			tags.revalidate(
+				message.tags.filter((t) => typeof t === 'string'),
+				'remote',
+			)
+		} catch (error) {
+			log.warn('invalidation/bad-message', { error: describeError(error) })
+		}
+	}
+}
+
+/**
+ * Subscribes, retrying with backoff while the transport is down (the database restarting): the
+ * process serves meanwhile, and health reports the outage. Resolves with the unsubscribe, or
+ * null when closed first.
+ */
+async function untilSubscribed(
+	name: string,
+	start: () => Promise<() => Promise<unknown>>,
+	isClosed: () => boolean,
+): Promise<(() => Promise<unknown>) | null> {
+	for (let attempt = 0; !isClosed(); attempt++) {
+		try {
+			return await start()
+		} catch (error) {
+			log.error('invalidation/subscribe-failed', { transport: name, error: describeError(error) })
+			await new Promise((r) => setTimeout(r, Math.min(1000 * 2 ** attempt, 10_000)).unref?.())
+		}
+	}
+	return null
 }
 
 function chunks(tags: string[], maxBytes: number) {

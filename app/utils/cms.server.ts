@@ -24,32 +24,51 @@ export const APEX_SITE: SiteKey = '_apex'
 
 const MAX_PAGE_SIZE = 100
 
-export function createCmsClient(config: CmsConfig) {
+/**
+ * One request to the content service: its API key, a timeout, and retries with backoff on 5xx
+ * answers and network faults only (a 4xx is an answer, not a fault).
+ */
+async function fetchContent(config: CmsConfig, url: string, init: RequestInit = {}) {
 	const timeoutMs = config.timeoutMs ?? 2500
 	const retries = config.retries ?? 2
+	let lastError = 'no attempt'
+	for (let attempt = 0; attempt <= retries; attempt++) {
+		if (attempt > 0) await new Promise((r) => setTimeout(r, 100 * 3 ** (attempt - 1)))
+		try {
+			const response = await fetch(url, {
+				...init,
+				headers: { ...init.headers, 'x-api-key': config.apiKey },
+				signal: AbortSignal.timeout(timeoutMs),
+			})
+			if (response.status < 500) return response
+			lastError = `status ${response.status}`
+			await response.body?.cancel()
+		} catch (error) {
+			lastError = error instanceof Error ? error.name : 'fetch failed'
+		}
+	}
+	throw new ContentUnavailableError(lastError)
+}
+
+/** A document's JSON in the shape we expect; anything else is the content service failing. */
+function parseDocument<T extends z.ZodType>(text: string, schema: T): z.infer<T> {
+	let json: unknown
+	try {
+		json = JSON.parse(text)
+	} catch {
+		throw new ContentUnavailableError('malformed JSON')
+	}
+	const parsed = schema.safeParse(json)
+	if (!parsed.success)
+		throw new ContentUnavailableError(`unexpected shape at ${parsed.error.issues[0]?.path.join('.')}`)
+	return parsed.data
+}
+
+export function createCmsClient(config: CmsConfig) {
 	const siteBase = (site: SiteKey) =>
 		`${config.apiUrl}/projects/${encodeURIComponent(config.projectUuid)}/sites/${encodeURIComponent(site)}`
 
-	async function fetchWithRetry(url: string, init: RequestInit = {}) {
-		let lastError = 'no attempt'
-		for (let attempt = 0; attempt <= retries; attempt++) {
-			if (attempt > 0) await new Promise((r) => setTimeout(r, 100 * 3 ** (attempt - 1)))
-			try {
-				const response = await fetch(url, {
-					...init,
-					headers: { ...init.headers, 'x-api-key': config.apiKey },
-					signal: AbortSignal.timeout(timeoutMs),
-				})
-				// 4xx is an answer, not a fault: never retried.
-				if (response.status < 500) return response
-				lastError = `status ${response.status}`
-				await response.body?.cancel()
-			} catch (error) {
-				lastError = error instanceof Error ? error.name : 'fetch failed'
-			}
-		}
-		throw new ContentUnavailableError(lastError)
-	}
+	const fetchWithRetry = (url: string, init?: RequestInit) => fetchContent(config, url, init)
 
 	/** GET a JSON document; null on 404. Asset URLs are rewritten to our same-origin proxies. */
 	async function getJson<T extends z.ZodType>(
@@ -70,17 +89,7 @@ export function createCmsClient(config: CmsConfig) {
 			await response.body?.cancel()
 			throw new ContentUnavailableError(`status ${response.status}`)
 		}
-		const text = (await response.text()).replaceAll(`${siteBase(site)}/assets/`, assetPrefix)
-		let json: unknown
-		try {
-			json = JSON.parse(text)
-		} catch {
-			throw new ContentUnavailableError('malformed JSON')
-		}
-		const parsed = schema.safeParse(json)
-		if (!parsed.success)
-			throw new ContentUnavailableError(`unexpected shape at ${parsed.error.issues[0]?.path.join('.')}`)
-		return parsed.data
+		return parseDocument((await response.text()).replaceAll(`${siteBase(site)}/assets/`, assetPrefix), schema)
 	}
 
 	async function getData<T extends z.ZodType>(
