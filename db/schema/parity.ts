@@ -26,52 +26,35 @@ type TableName = keyof Pg & keyof Sqlite
 type Intended = { users: 'password_hash' }
 type Compared<K extends TableName, Row> = Omit<Row, K extends keyof Intended ? Intended[K] : never>
 
-type SelectParity = {
+/** Per table: its selected and its inserted rows are each the same type on both dialects. */
+type Parity = {
 	[K in TableName]: Pg[K] extends Table
 		? Sqlite[K] extends Table
-			? Equals<Compared<K, InferSelectModel<Pg[K]>>, Compared<K, InferSelectModel<Sqlite[K]>>>
-			: false
-		: false
-}
-type InsertParity = {
-	[K in TableName]: Pg[K] extends Table
-		? Sqlite[K] extends Table
-			? Equals<Compared<K, InferInsertModel<Pg[K]>>, Compared<K, InferInsertModel<Sqlite[K]>>>
-			: false
-		: false
+			? [
+					Equals<Compared<K, InferSelectModel<Pg[K]>>, Compared<K, InferSelectModel<Sqlite[K]>>>,
+					Equals<Compared<K, InferInsertModel<Pg[K]>>, Compared<K, InferInsertModel<Sqlite[K]>>>,
+				]
+			: never
+		: never
 }
 
 // Both schemas export the same tables.
 const _sameTables: Equals<keyof Pg, keyof Sqlite> = true
 
 // Each table is listed so that a new one must be added here: an unlisted key is an error.
-const _select: SelectParity = {
-	tenants: true,
-	users: true,
-	course_admin_assignments: true,
-	invitations: true,
-	enrollments: true,
-	entry_progress: true,
-	quiz_attempts: true,
-	verification_tokens: true,
-	oauth_accounts: true,
-	audit_log: true,
-	sessions: true,
-	stats_counters: true,
-}
-const _insert: InsertParity = {
-	tenants: true,
-	users: true,
-	course_admin_assignments: true,
-	invitations: true,
-	enrollments: true,
-	entry_progress: true,
-	quiz_attempts: true,
-	verification_tokens: true,
-	oauth_accounts: true,
-	audit_log: true,
-	sessions: true,
-	stats_counters: true,
+const _parity: Parity = {
+	tenants: [true, true],
+	users: [true, true],
+	course_admin_assignments: [true, true],
+	invitations: [true, true],
+	enrollments: [true, true],
+	entry_progress: [true, true],
+	quiz_attempts: [true, true],
+	verification_tokens: [true, true],
+	oauth_accounts: [true, true],
+	audit_log: [true, true],
+	sessions: [true, true],
+	stats_counters: [true, true],
 }
 
 // The intended difference, pinned: if either side changes, this note and decision 0003 must too.
