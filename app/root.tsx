@@ -19,10 +19,18 @@ import { useI18n } from './i18n/index.ts'
 import { isLocale, LOCALE_NAMES, LOCALES, localePath, splitLocalePath, DEFAULT_LOCALE } from './i18n/locales.ts'
 import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
 import { loadMenu, loadSiteChrome } from './utils/site.server.ts'
+import { canonicalOrigin } from './utils/tenant.server.ts'
 import appCss from './styles/app.css?url'
 import type { Route } from './+types/root.ts'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: appCss }]
+// The host's own favicon, icons and manifest (each answered per host from the site document).
+export const links: Route.LinksFunction = () => [
+	{ rel: 'stylesheet', href: appCss },
+	{ rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
+	{ rel: 'icon', href: '/icon.png?size=192', type: 'image/png', sizes: '192x192' },
+	{ rel: 'apple-touch-icon', href: '/apple-icon.png' },
+	{ rel: 'manifest', href: '/manifest.webmanifest' },
+]
 
 /**
  * Reads the session once per request for every route below, pages and
@@ -106,6 +114,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		site,
 		isApex: ctx.tenant === null,
 		origin: ctx.origin,
+		/** Where search engines should index this page (app/utils/seo.ts): the tenant's custom domain, if any. */
+		canonicalOrigin: canonicalOrigin(ctx.origin, ctx.tenant, ctx.env.APP_BASE_DOMAIN),
 		menu,
 		user: session ? { name: session.claims.name, role: session.claims.role } : null,
 		impersonating: session?.impersonator ? session.claims.name : null,
@@ -121,17 +131,33 @@ export async function loader({ context, request }: Route.LoaderArgs) {
  * browser did not ask to save data. Everything else is HTML and CSS only.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route's function takes its own loader data
-export type ScriptsHandle = { scripts: true | ((data: any) => boolean) }
+type PageRule = true | ((data: any) => boolean)
+export type ScriptsHandle = { scripts: PageRule }
+
+/**
+ * Search engines index a page only when its route says so with `handle.indexable` (the public
+ * pages, which describe themselves with app/utils/seo.ts) and it is not an error page. Every
+ * other page (signed-in, private, token and form pages a crawler could reach) says noindex.
+ */
+export type IndexableHandle = { indexable: PageRule }
+
+type PageHandle = Partial<ScriptsHandle & IndexableHandle> | undefined
+const holds = (rule: PageRule | undefined, data: unknown) => (typeof rule === 'function' ? rule(data) : rule === true)
 
 function usePageScripts(saveData: boolean | undefined) {
-	const matches = useMatches() as Array<UIMatch<unknown, Partial<ScriptsHandle> | undefined>>
+	const matches = useMatches() as Array<UIMatch<unknown, PageHandle>>
 	const error = useRouteError()
 	// Running in the browser means the page shipped them: they stay through client navigations.
 	if (typeof document !== 'undefined') return true
 	if (saveData || error) return false
-	return matches.some(({ handle, loaderData }) =>
-		typeof handle?.scripts === 'function' ? handle.scripts(loaderData) : handle?.scripts === true,
-	)
+	return matches.some(({ handle, loaderData }) => holds(handle?.scripts, loaderData))
+}
+
+function useIndexable() {
+	const matches = useMatches() as Array<UIMatch<unknown, PageHandle>>
+	const error = useRouteError()
+	const page = matches.at(-1)
+	return !error && page !== undefined && holds(page.handle?.indexable, page.loaderData)
 }
 
 /** The header's links, in order: what the visitor can reach from every page. */
@@ -150,6 +176,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	const t = useI18n()
 	const { m } = t
 	const scripts = usePageScripts(data?.saveData)
+	const indexable = useIndexable()
 	const site = data?.site
 	const style = site
 		? ({ '--brand': site.themeColor, '--on-brand': site.onThemeColor } as React.CSSProperties)
@@ -161,15 +188,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				{site ? <meta name="theme-color" content={site.themeColor} /> : null}
-				{/* The site's own summary until a page says more (search results show it under the title). */}
-				{site?.description ? <meta name="description" content={site.description} /> : null}
-				{data
+				{/* An indexed page describes itself in its meta (app/utils/seo.ts); any other shows the site's summary. */}
+				{indexable ? null : <meta name="robots" content="noindex" />}
+				{!indexable && site?.description ? <meta name="description" content={site.description} /> : null}
+				{data && indexable
 					? [...LOCALES, 'x-default' as const].map((l) => (
 							<link
 								key={l}
 								rel="alternate"
 								hrefLang={l}
-								href={data.origin + localePath(l === 'x-default' ? DEFAULT_LOCALE : l, data.path)}
+								href={data.canonicalOrigin + localePath(l === 'x-default' ? DEFAULT_LOCALE : l, data.path)}
 							/>
 						))
 					: null}

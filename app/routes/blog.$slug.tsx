@@ -4,8 +4,11 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { heroImage } from '#app/utils/images.server.ts'
 import { renderMarkdown } from '#app/utils/markdown.server.ts'
 import { requirePost, stripLeadingTitle } from '#app/utils/public-content.server.ts'
-import { socialMeta } from '#app/utils/social.ts'
+import { absolute, describePage, organization, rootData } from '#app/utils/seo.ts'
+import type { IndexableHandle } from '#app/root.tsx'
 import type { Route } from './+types/blog.$slug.ts'
+
+export const handle = { indexable: true } satisfies IndexableHandle
 
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
@@ -15,8 +18,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		renderMarkdown(ctx, stripLeadingTitle(post.body, post.title)),
 	])
 	return {
+		slug: post.slug,
 		title: post.title,
+		excerpt: post.excerpt,
 		author: post.author,
+		updatedAt: post.updatedAt,
 		publishedAt: post.publishedAt!,
 		locale: post.locale,
 		hero,
@@ -24,13 +30,34 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	}
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-	const root = matches[0]?.loaderData && 'origin' in matches[0].loaderData ? matches[0].loaderData : null
-	// A post's hero image is its social card.
-	return [
-		{ title: loaderData?.title ?? metaI18n(matches).m.content.blog.title },
-		...socialMeta(root?.origin, loaderData?.hero?.src),
-	]
+export const meta: Route.MetaFunction = ({ loaderData: post, matches }) => {
+	const blog = metaI18n(matches).m.content.blog.title
+	if (!post) return [{ title: blog }]
+	const origin = rootData(matches)?.canonicalOrigin ?? ''
+	return describePage(matches, {
+		title: post.title,
+		description: post.excerpt,
+		type: 'article',
+		// A post's hero image is its social card.
+		image: post.hero,
+		trail: [
+			{ name: blog, path: '/blog' },
+			{ name: post.title, path: `/blog/${post.slug}` },
+		],
+		structuredData: [
+			{
+				'@type': 'BlogPosting',
+				headline: post.title,
+				description: post.excerpt,
+				datePublished: post.publishedAt,
+				dateModified: post.updatedAt,
+				inLanguage: post.locale,
+				image: post.hero ? absolute(origin, post.hero.src) : `${origin}/opengraph-image`,
+				author: post.author ? { '@type': 'Person', name: post.author } : organization(matches),
+				publisher: organization(matches),
+			},
+		],
+	})
 }
 
 export default function BlogPost({ loaderData }: Route.ComponentProps) {

@@ -1,7 +1,11 @@
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { listPosts } from '#app/utils/public-content.server.ts'
+import { describePage } from '#app/utils/seo.ts'
+import type { IndexableHandle } from '#app/root.tsx'
 import type { Route } from './+types/blog.ts'
+
+export const handle = { indexable: true } satisfies IndexableHandle
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
@@ -18,7 +22,10 @@ export async function loader({ context }: Route.LoaderArgs) {
 	}
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.content.blog.title }]
+export const meta: Route.MetaFunction = ({ matches }) => {
+	const title = metaI18n(matches).m.content.blog.title
+	return describePage(matches, { title, trail: [{ name: title, path: '/blog' }] })
+}
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
 	const t = useI18n()

@@ -1,7 +1,10 @@
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { socialMeta } from '#app/utils/social.ts'
+import { describePage, organization, rootData } from '#app/utils/seo.ts'
+import type { IndexableHandle } from '#app/root.tsx'
 import type { Route } from './+types/home.ts'
+
+export const handle = { indexable: true } satisfies IndexableHandle
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
@@ -9,8 +12,10 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-	const root = matches[0]?.loaderData && 'site' in matches[0].loaderData ? matches[0].loaderData : null
-	return [{ title: root?.site.name ?? metaI18n(matches).m.common.platformName }, ...socialMeta(root?.origin)]
+	if (!rootData(matches)) return [{ title: metaI18n(matches).m.common.platformName }]
+	return describePage(matches, {
+		structuredData: [{ ...organization(matches), description: rootData(matches)?.site.description || undefined }],
+	})
 }
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {

@@ -16,10 +16,15 @@ import { renderMarkdown } from '#app/utils/markdown.server.ts'
 import { getSession } from '#app/utils/session.server.ts'
 import { LEARNING_NOTICES } from '#app/utils/notices.ts'
 import type { Route } from './+types/learn.course.$slug.ts'
-import type { ScriptsHandle } from '#app/root.tsx'
+import type { IndexableHandle, ScriptsHandle } from '#app/root.tsx'
+import { describePage, isoMinutes, organization } from '#app/utils/seo.ts'
 
-// The enrolled course home ships JavaScript (entries open client-side, prefetched); the landing is HTML only.
-export const handle = { scripts: (data: { view: 'landing' | 'home' }) => data?.view === 'home' } satisfies ScriptsHandle
+// The enrolled course home ships JavaScript (entries open client-side, prefetched); the landing is
+// HTML only, and it is what search engines index.
+export const handle = {
+	scripts: (data: { view: 'landing' | 'home' }) => data?.view === 'home',
+	indexable: (data: { view: 'landing' | 'home' }) => data?.view === 'landing',
+} satisfies ScriptsHandle & IndexableHandle
 
 /** The public landing for visitors and unenrolled users; the course home once enrolled (or previewing). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -32,6 +37,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const summary = {
 		slug: course.slug,
 		title: course.title,
+		summary: course.summary,
 		descriptionHtml: await renderMarkdown(ctx, course.description, { courseSlug: course.slug }),
 		price: course.price,
 		estimatedMinutes: course.estimatedMinutes,
@@ -78,9 +84,50 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	}
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
-	{ title: loaderData?.title ?? metaI18n(matches).m.learning.course.fallbackTitle },
-]
+export const meta: Route.MetaFunction = ({ loaderData: course, matches }) => {
+	const t = metaI18n(matches)
+	if (!course) return [{ title: t.m.learning.course.fallbackTitle }]
+	if (course.view === 'home') return [{ title: course.title }]
+	return describePage(matches, {
+		title: course.title,
+		description: course.summary,
+		trail: [
+			{ name: t.m.learning.catalogue.title, path: '/learn' },
+			{ name: course.title, path: `/learn/course/${course.slug}` },
+		],
+		// Google's Course info: provider, offers (free or paid) and, when its workload is known, an online instance.
+		structuredData: [
+			{
+				'@type': 'Course',
+				name: course.title,
+				description: course.summary || course.title,
+				inLanguage: course.contentLocale,
+				provider: organization(matches),
+				offers: [
+					course.price
+						? {
+								'@type': 'Offer',
+								category: 'Paid',
+								price: course.price.amount / 100,
+								priceCurrency: course.price.currency,
+							}
+						: { '@type': 'Offer', category: 'Free', price: 0 },
+				],
+				...(course.estimatedMinutes
+					? {
+							hasCourseInstance: [
+								{
+									'@type': 'CourseInstance',
+									courseMode: 'Online',
+									courseWorkload: isoMinutes(course.estimatedMinutes),
+								},
+							],
+						}
+					: {}),
+			},
+		],
+	})
+}
 
 export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 	const t = useI18n()

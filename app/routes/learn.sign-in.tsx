@@ -1,4 +1,6 @@
 import { getFormProps } from '@conform-to/react'
+import type { IndexableHandle } from '#app/root.tsx'
+import { describePage } from '#app/utils/seo.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
@@ -88,7 +90,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.signIn.title }]
+// People look for a school’s sign-in and sign-up pages by name: they are indexed, without their query string (the canonical URL).
+export const handle = { indexable: true } satisfies IndexableHandle
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+	const title = metaI18n(matches).m.accounts.signIn.title
+	return describePage(matches, { title, trail: [{ name: title, path: '/learn/sign-in' }] })
+}
 
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
 	const t = useI18n()

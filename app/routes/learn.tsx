@@ -2,7 +2,10 @@ import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { isPublished } from '#app/utils/content.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { formatMinutes, formatPrice } from '#app/utils/format.ts'
+import { describePage, rootData } from '#app/utils/seo.ts'
+import type { IndexableHandle } from '#app/root.tsx'
 import type { Route } from './+types/learn.ts'
 import { notFound } from '#app/utils/errors.ts'
 
@@ -27,10 +30,28 @@ export async function loader({ context }: Route.LoaderArgs) {
 	}
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-	const t = metaI18n(matches)
-	const site = matches[0]?.loaderData && 'site' in matches[0].loaderData ? matches[0].loaderData.site : null
-	return [{ title: t.format(t.m.learning.catalogue.metaTitle, { site: site?.name ?? t.m.common.platformName }) }]
+export const handle = { indexable: true } satisfies IndexableHandle
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+	const title = metaI18n(matches).m.learning.catalogue.title
+	const origin = rootData(matches)?.canonicalOrigin ?? ''
+	return describePage(matches, {
+		title,
+		trail: [{ name: title, path: '/learn' }],
+		// The catalogue as a list of courses (Google's course list is an ItemList of their landing URLs).
+		structuredData: [
+			{
+				'@type': 'ItemList',
+				name: title,
+				itemListElement: (loaderData?.courses ?? []).map((course, i) => ({
+					'@type': 'ListItem',
+					position: i + 1,
+					url: origin + localePath(loaderData!.locale, `/learn/course/${course.slug}`),
+					name: course.title,
+				})),
+			},
+		],
+	})
 }
 
 export default function Catalogue({ loaderData }: Route.ComponentProps) {

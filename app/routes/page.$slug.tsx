@@ -1,24 +1,36 @@
 import { ContentLanguage } from '#app/components/content-language.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n } from '#app/i18n/index.ts'
-import { renderMarkdown } from '#app/utils/markdown.server.ts'
+import { markdownSummary, renderMarkdown } from '#app/utils/markdown.server.ts'
 import { requirePage, stripLeadingTitle } from '#app/utils/public-content.server.ts'
+import { describePage } from '#app/utils/seo.ts'
+import type { IndexableHandle } from '#app/root.tsx'
 import type { Route } from './+types/page.$slug.ts'
+
+export const handle = { indexable: true } satisfies IndexableHandle
 
 /** A top-level content page of this host's site. */
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const page = await requirePage(ctx, params.slug)
+	const body = stripLeadingTitle(page.body, page.title)
 	return {
+		slug: page.slug,
 		title: page.title,
+		description: markdownSummary(body),
 		locale: page.locale,
-		html: await renderMarkdown(ctx, stripLeadingTitle(page.body, page.title)),
+		html: await renderMarkdown(ctx, body),
 	}
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
-	{ title: loaderData?.title ?? metaI18n(matches).m.content.page.title },
-]
+export const meta: Route.MetaFunction = ({ loaderData: page, matches }) => {
+	if (!page) return [{ title: metaI18n(matches).m.content.page.title }]
+	return describePage(matches, {
+		title: page.title,
+		description: page.description,
+		trail: [{ name: page.title, path: `/${page.slug}` }],
+	})
+}
 
 export default function ContentPage({ loaderData }: Route.ComponentProps) {
 	return (

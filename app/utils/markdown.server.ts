@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { Marked, Renderer } from 'marked'
+import { Marked, Renderer, type Token } from 'marked'
 import type { RequestContext } from '#app/context.ts'
 import { escapeHtml } from './html.ts'
 import { imageAttributes, imageAttributesHtml, imageSizes, PROSE_SIZES, type ImageSize } from './images.server.ts'
@@ -90,4 +90,34 @@ export function markdownToHtml(source: string, sizes: ReadonlyMap<string, ImageS
  */
 export async function renderMarkdown(ctx: RequestContext, source: string, scope: { courseSlug?: string } = {}) {
 	return markdownToHtml(source, await imageSizes(ctx, markdownImageUrls(source), scope.courseSlug))
+}
+
+/** The words a token shows, without Markdown or HTML: links by their text, images by their alt. */
+function plainText(tokens: readonly Token[]): string {
+	return tokens
+		.map((token) => {
+			if ('tokens' in token && token.tokens) return plainText(token.tokens)
+			if (token.type === 'image') return token.text
+			if (token.type === 'br') return ' '
+			if (token.type === 'html') return ''
+			return 'text' in token ? token.text : ''
+		})
+		.join('')
+}
+
+/**
+ * A page's description for search results and link previews: its first paragraph as plain text,
+ * cut at a word near `max` characters.
+ */
+export function markdownSummary(source: string, max = 160) {
+	const paragraph = marked.lexer(source).find((token) => token.type === 'paragraph')
+	const text =
+		paragraph && 'tokens' in paragraph
+			? plainText(paragraph.tokens ?? [])
+					.replace(/\s+/g, ' ')
+					.trim()
+			: ''
+	if (text.length <= max) return text
+	const cut = text.slice(0, max - 1)
+	return `${cut.slice(0, cut.lastIndexOf(' ') > max / 2 ? cut.lastIndexOf(' ') : cut.length).trimEnd()}…`
 }

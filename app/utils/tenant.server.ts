@@ -40,6 +40,17 @@ export async function resolveHost(db: Database, host: string, baseDomain: string
 }
 
 /**
+ * The origin a tenant's pages are indexed under, whichever of its hosts served them: its custom
+ * domain when it has one, else its subdomain; the apex (never www) for the public platform site.
+ * Scheme and port are the request origin's, which come from configuration.
+ */
+export function canonicalOrigin(origin: string, tenant: Tenant | null, baseDomain: string) {
+	const url = new URL(origin)
+	url.hostname = tenant ? (tenant.custom_domain ?? `${tenant.slug}.${baseDomain}`) : baseDomain
+	return url.origin
+}
+
+/**
  * resolveHost behind a per-process cache: every request starts with the
  * host, and the answer changes only when a tenant is created, suspended,
  * archived or reconfigured, each of which revalidates TENANTS_TAG. A row

@@ -172,8 +172,8 @@ describe.each(DIALECTS)('hostile proxy headers on %s', (dialect) => {
 				!res.text.includes('31337') && !res.text.includes('evil.test'),
 			)
 			hostile.check(
-				'alternates on the configured origin',
-				res.text.includes(`href="http://${ACME}:${stack.port}/es/learn/course/intro-to-web"`),
+				'alternates on the configured scheme and port, at the tenant’s canonical host (its custom domain)',
+				res.text.includes(`href="http://learn.acme.test:${stack.port}/es/learn/course/intro-to-web"`),
 			)
 			const unknown = await stack.request(ACME, '/learn', { headers: { 'x-forwarded-host': 'evil.test' } })
 			hostile.check('unknown forwarded host', unknown.status === 404, `${unknown.status}`)

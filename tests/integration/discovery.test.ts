@@ -177,14 +177,7 @@ describe.each(DIALECTS)('well-known and discovery files on %s', (dialect) => {
 		expect([...data.subarray(0, 3)]).toEqual([0x15, 0x80, 0x3d])
 	})
 
-	it('points pages at the social cards, and a blog post at its hero image', async () => {
-		const origin = `http://acme.localhost:${stack.port}`
-		const home = await stack.request('acme.localhost', '/')
-		expect(home.text).toContain(`<meta property="og:image" content="${origin}/opengraph-image"/>`)
-		expect(home.text).toContain(`<meta name="twitter:image" content="${origin}/twitter-image"/>`)
-		const post = await stack.request('acme.localhost', '/blog/welcome')
-		expect(post.text).toContain(`<meta property="og:image" content="${origin}/api/cms/site/assets/welcome-hero"/>`)
-	})
+	// Which cards a page points at, and the rest of what crawlers read on a page: seo.test.ts.
 
 	it('serves an installable manifest, security.txt, change-password and llms files', async () => {
 		const manifest = await stack.request('acme.localhost', '/manifest.webmanifest')

@@ -121,6 +121,8 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 		expect(grew.map(([locale]) => locale)).toEqual(['es'])
 	})
 
+	// Alternates are on the canonical origin: Acme's custom domain (tests/integration/seo.test.ts).
+	const CANONICAL = () => `http://learn.acme.test:${stack.port}`
 	it.each(LOCALES)('the catalogue in %s: translated chrome, lang, hreflang alternates', async (locale) => {
 		const m = CATALOGUES[locale]
 		const res = await stack.request(ACME, localePath(locale, '/learn'))
@@ -137,9 +139,9 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 		if (locale !== 'en') expect(has(res.text, en.common.skipToContent)).toBe(false)
 		for (const other of LOCALES)
 			expect(res.text).toContain(
-				`<link rel="alternate" hrefLang="${other}" href="http://${ACME}:${stack.port}${localePath(other, '/learn')}"/>`,
+				`<link rel="alternate" hrefLang="${other}" href="${CANONICAL()}${localePath(other, '/learn')}"/>`,
 			)
-		expect(res.text).toContain(`hrefLang="x-default" href="http://${ACME}:${stack.port}/learn"`)
+		expect(res.text).toContain(`hrefLang="x-default" href="${CANONICAL()}/learn"`)
 	})
 
 	it.each(LOCALES)('an entry page for a learner whose locale is %s', async (locale) => {

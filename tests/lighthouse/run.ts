@@ -1,6 +1,6 @@
 // `npm run test:lighthouse`: Google Lighthouse (mobile preset, its default
 // simulated slow 4G and 4x CPU slowdown) on Debian's Chromium against the built
-// app, on the pages issue 21 names. Runs on its own, after the other suites,
+// app, on the public pages (issue 23: SEO 1.0) and the signed-in ones issue 21 names. Runs on its own, after the other suites,
 // so no other work shares the CPU it measures. Prints a table, writes
 // .tmp/lighthouse.json and exits non-zero when a score is under its threshold.
 import { spawn } from 'node:child_process'
@@ -13,13 +13,15 @@ const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3260)
 const ORIGIN = `http://acme.localhost:${PORT}`
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const RUNS = 3
-const THRESHOLDS: Record<string, number> = { performance: 0.95, accessibility: 1, 'best-practices': 0.95, seo: 0.95 }
+const THRESHOLDS: Record<string, number> = { performance: 0.95, accessibility: 1, 'best-practices': 0.95, seo: 1 }
 
 // Pages only a signed-in person sees tell crawlers to stay away (robots.txt and noindex), by design:
 // for them the SEO score leaves that one audit out.
 const PAGES: Array<{ name: string; path: string; signedIn: boolean }> = [
+	{ name: 'home', path: '/', signedIn: false },
 	{ name: 'catalogue', path: '/learn', signedIn: false },
 	{ name: 'course landing', path: '/learn/course/intro-to-web', signedIn: false },
+	{ name: 'blog post', path: '/blog/welcome', signedIn: false },
 	{ name: 'sign-in', path: '/learn/sign-in', signedIn: false },
 	{ name: 'entry (signed in)', path: '/learn/course/intro-to-web/entry/what-is-http', signedIn: true },
 	{ name: 'dashboard (signed in)', path: '/learn/dashboard', signedIn: true },

@@ -16,7 +16,6 @@ export default {
 	backToCourse: 'Zurück zum Kurs',
 	catalogue: {
 		title: 'Kurse',
-		metaTitle: 'Kurse · {site}',
 		listLabel: 'Kurse',
 		empty: 'Es sind noch keine Kurse veröffentlicht.',
 		entries: { one: '{count} Eintrag', other: '{count} Einträge' },

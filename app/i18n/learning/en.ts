@@ -14,7 +14,6 @@ export default {
 	backToCourse: 'Back to the course',
 	catalogue: {
 		title: 'Courses',
-		metaTitle: 'Courses · {site}',
 		listLabel: 'Courses',
 		empty: 'No courses are published yet.',
 		entries: { one: '{count} entry', other: '{count} entries' },

@@ -13,7 +13,6 @@ export default {
 	backToCourse: 'Volver al curso',
 	catalogue: {
 		title: 'Cursos',
-		metaTitle: 'Cursos · {site}',
 		listLabel: 'Cursos',
 		empty: 'Todavía no hay cursos publicados.',
 		entries: { one: '{count} entrada', other: '{count} entradas' },

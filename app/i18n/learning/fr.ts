@@ -13,7 +13,6 @@ export default {
 	backToCourse: 'Retour au cours',
 	catalogue: {
 		title: 'Cours',
-		metaTitle: 'Cours · {site}',
 		listLabel: 'Cours',
 		empty: 'Aucun cours n’est encore publié.',
 		entries: { one: '{count} entrée', other: '{count} entrées' },

@@ -13,7 +13,6 @@ export default {
 	backToCourse: 'Voltar ao curso',
 	catalogue: {
 		title: 'Cursos',
-		metaTitle: 'Cursos · {site}',
 		listLabel: 'Cursos',
 		empty: 'Nenhum curso foi publicado ainda.',
 		entries: { one: '{count} entrada', other: '{count} entradas' },

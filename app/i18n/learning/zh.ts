@@ -13,7 +13,6 @@ export default {
 	backToCourse: '返回课程',
 	catalogue: {
 		title: '课程',
-		metaTitle: '课程 · {site}',
 		listLabel: '课程',
 		empty: '尚未发布任何课程。',
 		entries: { one: '{count} 个条目', other: '{count} 个条目' },
