@@ -4,8 +4,16 @@
 import { spawnSync } from 'node:child_process'
 
 const STAGES = [
-	// Types, then ESLint, Prettier and knip (npm run lint): both run, so a lint failure never hides a type error.
-	['typecheck', 'sh', ['-c', 'npm run typecheck; t=$?; npm run lint; l=$?; [ $t -eq 0 ] && [ $l -eq 0 ]']],
+	// Types, then ESLint, Prettier and knip (npm run lint), then Redocly and Spectral on the OpenAPI document
+	// (npm run lint:openapi): all three run, so one failure never hides another.
+	[
+		'typecheck',
+		'sh',
+		[
+			'-c',
+			'npm run typecheck; t=$?; npm run lint; l=$?; npm run lint:openapi; o=$?; [ $t -eq 0 ] && [ $l -eq 0 ] && [ $o -eq 0 ]',
+		],
+	],
 	['vitest', 'npx', ['vitest', 'run']],
 	['playwright', 'npx', ['playwright', 'test']],
 	// Last and alone: it measures this machine's CPU (tests/lighthouse/run.ts).

@@ -82,13 +82,48 @@ export interface ApiResponse {
 	headers?: Record<string, string>
 }
 
+/** The document's tags, each declared once with what its operations have in common. */
+export const API_TAGS = [
+	{ name: 'health', description: 'Readiness and liveness probes for load balancers and orchestrators.' },
+	{ name: 'images', description: 'The host’s favicon and the signed-in user’s picture.' },
+	{
+		name: 'assets',
+		description:
+			'Same-origin proxies of the content service’s files: asset paths in content payloads are rewritten to them, and the server adds the content-service API key upstream.',
+	},
+	{
+		name: 'markdown',
+		description:
+			'Markdown projections of published public pages, also reached through the `.md` rewrites of discovery URLs.',
+	},
+	{ name: 'webhooks', description: 'Inbound webhooks: content invalidation sent by the content service.' },
+	{
+		name: 'impersonation',
+		description: 'A super_admin signs in as a user of a tenant and back; both steps are audited.',
+	},
+	{ name: 'contract', description: 'This OpenAPI document.' },
+] as const
+type ApiTag = (typeof API_TAGS)[number]['name']
+
 export interface ApiOperation {
 	method: 'get' | 'post'
 	/** OpenAPI form: /api/cms/site/assets/{assetId} */
 	path: string
+	/** camelCase, unique across the contract. */
+	operationId: string
+	tags: [ApiTag, ...ApiTag[]]
 	summary: string
-	description?: string
-	security?: 'session' | 'webhook'
+	description: string
+	/**
+	 * Who may call it (spec, Authentication 13 and 14): anyone, the holder of a session cookie, or
+	 * the content service with CMS_WEBHOOK_SECRET.
+	 */
+	security: 'public' | 'session' | 'webhook'
+	/**
+	 * A POST-only route whose loader is `postOnly` (app/utils/errors.ts): GET answers 405 with
+	 * `Allow: POST`. Said in the operation's description rather than as a GET operation of its own.
+	 */
+	refusesGet?: true
 	params?: z.ZodObject
 	query?: z.ZodObject
 	body?: { media: 'application/json' | 'application/x-www-form-urlencoded'; schema: Json }
@@ -98,6 +133,8 @@ export interface ApiOperation {
 }
 
 const error = (description: string): ApiResponse => ({ description, json: errorEnvelope })
+/** Every host the service does not serve answers 404 before routing (spec, What the service does 3). */
+const UNKNOWN_HOST = 'The host serves no site.'
 const binary = (description: string): ApiResponse => ({ description, media: 'application/octet-stream' })
 const assetResponses: Record<number, ApiResponse> = {
 	200: binary(
@@ -106,35 +143,33 @@ const assetResponses: Record<number, ApiResponse> = {
 	206: binary('The requested byte range (Range), with Content-Range.'),
 	304: { description: 'Not modified (If-None-Match or If-Modified-Since).' },
 	400: error('A w other than one of the listed widths.'),
-	404: error('Unknown file, or unknown or unpublished course.'),
+	404: error(`Unknown file, or unknown or unpublished course. Or: ${UNKNOWN_HOST}`),
 	416: error('The byte range cannot be satisfied (Content-Range gives the size).'),
 	503: error('The content service is unavailable.'),
 }
 function markdownResponses(gone: boolean) {
 	const responses: Record<number, ApiResponse> = {
 		200: { description: 'Markdown.', media: 'text/markdown' },
-		404: error('Unknown or unpublished.'),
+		404: error(`Unknown or unpublished. Or: ${UNKNOWN_HOST}`),
 		503: error('The content service is unavailable.'),
 	}
 	if (gone) responses[410] = error('The course was archived after publication.')
 	return responses
 }
-const postOnly = (path: string, summary: string): ApiOperation => ({
-	method: 'get',
-	path,
-	summary: `${summary} (GET is refused)`,
-	responses: { 405: error('Use POST.') },
-})
 
 export const API_OPERATIONS: ApiOperation[] = [
 	{
 		method: 'get',
 		path: '/api/health',
+		operationId: 'checkReadiness',
+		tags: ['health'],
 		summary: 'Readiness: database connectivity probe (Redis reported, not required)',
 		description:
 			'For load balancers deciding whether to send traffic: 503 while the database does not answer within 1 s. Redis being down is reported in the body but keeps the answer 200, since everything but shared rate limits works without it.',
+		security: 'public',
 		responses: {
 			200: { description: 'The database answered.', json: healthResponse },
+			404: error(UNKNOWN_HOST),
 			503: error('The database did not answer.'),
 		},
 		example: { expect: 200 },
@@ -142,26 +177,38 @@ export const API_OPERATIONS: ApiOperation[] = [
 	{
 		method: 'get',
 		path: '/api/health/live',
+		operationId: 'checkLiveness',
+		tags: ['health'],
 		summary: 'Liveness: the process answers',
 		description:
 			'For orchestrators deciding whether to restart the process: 200 whenever it can answer at all, whatever the database and Redis do.',
-		responses: { 200: { description: 'The process is alive.', json: livenessResponse } },
+		security: 'public',
+		responses: {
+			200: { description: 'The process is alive.', json: livenessResponse },
+			404: error(UNKNOWN_HOST),
+		},
 		example: { expect: 200 },
 	},
 	{
 		method: 'get',
 		path: '/api/favicon',
+		operationId: 'getFavicon',
+		tags: ['images'],
 		summary: 'The host’s favicon (also at /favicon.ico)',
 		description:
-			'The site document’s favicon as a 32x32 PNG in an ICO container, or the static fallback. Never an error.',
+			'The site document’s favicon as a 32x32 PNG in an ICO container, or the static fallback: a missing favicon or a failed retrieval is never an error.',
+		security: 'public',
 		responses: {
 			200: { description: 'The icon (Cache-Control: public, max-age=31536000, immutable).', media: 'image/x-icon' },
+			404: error(UNKNOWN_HOST),
 		},
 		example: { expect: 200 },
 	},
 	{
 		method: 'get',
 		path: '/api/avatar',
+		operationId: 'getAvatar',
+		tags: ['images'],
 		summary: 'The signed-in user’s picture',
 		description:
 			'A 302 to the linked identity provider’s picture, else an SVG of the initials in the site’s theme colour. Cached privately for 300 s, with ETag.',
@@ -171,31 +218,40 @@ export const API_OPERATIONS: ApiOperation[] = [
 			302: { description: 'Redirect to the identity provider’s picture.' },
 			304: { description: 'Not modified (If-None-Match).' },
 			401: error('No session.'),
+			404: error(UNKNOWN_HOST),
 		},
 		example: { signedInAs: 'learner@acme.test', expect: 200 },
 	},
 	{
 		method: 'post',
 		path: '/api/cms/revalidate',
+		operationId: 'revalidateContent',
+		tags: ['webhooks'],
 		summary: 'Content invalidation webhook',
 		description:
 			'Requires CMS_WEBHOOK_SECRET as `Authorization: Bearer <secret>` or in `x-cms-webhook-secret`. Rate limit 60 per minute per IP. A `site:<host>` tag also invalidates the content of the site that host serves.',
 		security: 'webhook',
+		refusesGet: true,
 		body: { media: 'application/json', schema: revalidationBody },
 		responses: {
 			200: { description: 'The tags were revalidated.', json: revalidationResponse },
 			401: error('Missing or wrong secret.'),
+			404: error(UNKNOWN_HOST),
 			413: error('Body larger than 64 KiB.'),
 			422: error('Malformed JSON, empty body, empty array, duplicate tags or unsupported prefix.'),
 			429: error('Rate limit exhausted (Retry-After).'),
 		},
 		example: { body: { tags: ['course:intro-to-web', 'cms:page-hierarchy'] }, expect: 200 },
 	},
-	postOnly('/api/cms/revalidate', 'Content invalidation webhook'),
 	{
 		method: 'get',
 		path: '/api/cms/courses/{courseSlug}/assets/{assetId}',
+		operationId: 'getCourseAsset',
+		tags: ['assets'],
 		summary: 'A published course’s asset, streamed',
+		description:
+			'Streams a file of a published course from the content service, honouring conditional and Range requests. An unknown or unpublished course answers 404 whatever the asset. With `w`, an image is resized (decision 0018).',
+		security: 'public',
 		params: z.object({ courseSlug: slug, assetId }),
 		query: assetQuery,
 		responses: assetResponses,
@@ -204,7 +260,12 @@ export const API_OPERATIONS: ApiOperation[] = [
 	{
 		method: 'get',
 		path: '/api/cms/courses/{courseSlug}/assets/{assetId}/download',
+		operationId: 'downloadCourseAsset',
+		tags: ['assets'],
 		summary: 'A published course’s asset as a download (Content-Disposition: attachment)',
+		description:
+			'The same file as getCourseAsset, sent with `Content-Disposition: attachment` so that browsers save it. An unknown or unpublished course answers 404 whatever the asset.',
+		security: 'public',
 		params: z.object({ courseSlug: slug, assetId }),
 		query: assetQuery,
 		responses: assetResponses,
@@ -213,7 +274,12 @@ export const API_OPERATIONS: ApiOperation[] = [
 	{
 		method: 'get',
 		path: '/api/cms/site/assets/{assetId}',
+		operationId: 'getSiteAsset',
+		tags: ['assets'],
 		summary: 'An asset of the host’s site, streamed',
+		description:
+			'Streams a file of the site the host serves (icons, images of pages and posts) from the content service, honouring conditional and Range requests. With `w`, an image is resized (decision 0018).',
+		security: 'public',
 		params: z.object({ assetId }),
 		query: assetQuery,
 		responses: assetResponses,
@@ -222,7 +288,11 @@ export const API_OPERATIONS: ApiOperation[] = [
 	{
 		method: 'get',
 		path: '/api/cms/site/assets/{assetId}/download',
+		operationId: 'downloadSiteAsset',
+		tags: ['assets'],
 		summary: 'An asset of the host’s site as a download (Content-Disposition: attachment)',
+		description: 'The same file as getSiteAsset, sent with `Content-Disposition: attachment` so that browsers save it.',
+		security: 'public',
 		params: z.object({ assetId }),
 		query: assetQuery,
 		responses: assetResponses,
@@ -231,7 +301,12 @@ export const API_OPERATIONS: ApiOperation[] = [
 	{
 		method: 'get',
 		path: '/api/aeo/markdown/{slug}',
+		operationId: 'getPageMarkdown',
+		tags: ['markdown'],
 		summary: 'A published top-level page as Markdown (also at /<slug>.md)',
+		description:
+			'The Markdown projection of a published top-level page of the host’s site, for answer engines and readers of plain text. A page that is not published answers 404.',
+		security: 'public',
 		params: z.object({ slug }),
 		responses: markdownResponses(false),
 		example: { params: { slug: 'about' }, expect: 200 },
@@ -239,7 +314,12 @@ export const API_OPERATIONS: ApiOperation[] = [
 	{
 		method: 'get',
 		path: '/api/aeo/markdown/blog/{slug}',
+		operationId: 'getBlogPostMarkdown',
+		tags: ['markdown'],
 		summary: 'A published blog post as Markdown (also at /blog/<slug>.md)',
+		description:
+			'The Markdown projection of a published blog post of the host’s site. A post that is not published answers 404.',
+		security: 'public',
 		params: z.object({ slug }),
 		responses: markdownResponses(false),
 		example: { params: { slug: 'welcome' }, expect: 200 },
@@ -247,7 +327,12 @@ export const API_OPERATIONS: ApiOperation[] = [
 	{
 		method: 'get',
 		path: '/api/aeo/markdown/learn/course/{slug}',
+		operationId: 'getCourseMarkdown',
+		tags: ['markdown'],
 		summary: 'A published course landing as Markdown (also at /learn/course/<slug>.md); never entry content',
+		description:
+			'The Markdown projection of a published course’s public landing page: summary, description, price and outline, never the content of its entries, which needs an enrollment. A course archived after publication answers 410.',
+		security: 'public',
 		params: z.object({ slug }),
 		responses: markdownResponses(true),
 		example: { params: { slug: 'intro-to-web' }, expect: 200 },
@@ -255,41 +340,55 @@ export const API_OPERATIONS: ApiOperation[] = [
 	{
 		method: 'post',
 		path: '/api/admin/impersonate/start',
+		operationId: 'startImpersonation',
+		tags: ['impersonation'],
 		summary: 'Start impersonating a user (super_admin, on the user’s tenant host)',
 		description:
 			'Mints a one-time proof through the consumed-token path, sets the target’s session and the signed HTTP-only cookie `__impersonator_uid`, and redirects (303) to the target’s landing page. Audited as auth.impersonate.start.',
 		security: 'session',
+		refusesGet: true,
 		body: { media: 'application/x-www-form-urlencoded', schema: impersonationRequest },
 		responses: {
 			303: { description: 'Now signed in as the target.' },
 			400: error('Not on a tenant host, or the target is deactivated.'),
 			401: error('No session.'),
 			403: error('Not a super_admin.'),
-			404: error('No such user on this tenant.'),
+			404: error(`No such user on this tenant. Or: ${UNKNOWN_HOST}`),
 		},
 		example: { body: { userId: 'nobody' }, expect: 401 },
 	},
-	postOnly('/api/admin/impersonate/start', 'Start impersonating'),
 	{
 		method: 'post',
 		path: '/api/admin/impersonate/stop',
+		operationId: 'stopImpersonation',
+		tags: ['impersonation'],
 		summary: 'Stop impersonating: back to the original super_admin',
 		description:
 			'Reads the signed `__impersonator_uid` cookie, restores the super_admin’s session, clears the cookie and redirects (303) to the user’s admin page. Audited as auth.impersonate.stop.',
 		security: 'session',
+		refusesGet: true,
 		responses: {
 			303: { description: 'Signed in as the super_admin again.' },
 			401: error('No session.'),
 			403: error('Not impersonating.'),
+			404: error(UNKNOWN_HOST),
 		},
 		example: { expect: 401 },
 	},
-	postOnly('/api/admin/impersonate/stop', 'Stop impersonating'),
 	{
 		method: 'get',
 		path: '/openapi.yaml',
+		operationId: 'getOpenApiDocument',
+		tags: ['contract'],
 		summary: 'This document',
-		responses: { 200: { description: 'The generated OpenAPI 3.0 YAML.', media: 'application/yaml' } },
+		description:
+			'The route contract as OpenAPI 3.0 YAML, generated from app/utils/api-contract.ts and committed (the same on every host).',
+		security: 'public',
+		responses: {
+			200: { description: 'The generated OpenAPI 3.0 YAML.', media: 'application/yaml' },
+			// Outside /api/, a request refused before routing gets the branded page, not the envelope.
+			404: { description: `${UNKNOWN_HOST} A branded HTML page.`, media: 'text/html' },
+		},
 		example: { expect: 200 },
 	},
 ]

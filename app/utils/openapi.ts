@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi'
 import { stringify } from 'yaml'
-import { API_OPERATIONS, type ApiResponse } from './api-contract.ts'
+import { API_OPERATIONS, API_TAGS, type ApiOperation, type ApiResponse } from './api-contract.ts'
 import { ERROR_CODES } from './errors.ts'
 
 const HEADER = '# Generated from app/utils/api-contract.ts by `npm run openapi`. Do not edit by hand.\n'
@@ -18,6 +18,23 @@ function content(response: ApiResponse) {
 			},
 		}
 	return undefined
+}
+
+/** Security requirements: alternatives in a list; an empty list means no credentials at all. */
+const SECURITY: Record<ApiOperation['security'], Array<Record<string, string[]>>> = {
+	public: [],
+	session: [{ session: [] }],
+	// Either header carries CMS_WEBHOOK_SECRET (spec, Authentication 13).
+	webhook: [{ webhookBearer: [] }, { webhookHeader: [] }],
+}
+
+/**
+ * The project publishes no licence: it has no LICENSE file, and package.json is private and names
+ * none. `UNLICENSED` is npm's word for that (no permission is granted); the URL defines it.
+ */
+const LICENSE = {
+	name: 'UNLICENSED',
+	url: 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license',
 }
 
 /** The OpenAPI 3.0 document of API_OPERATIONS, as YAML. */
@@ -44,14 +61,13 @@ export function generateOpenApiYaml() {
 		registry.registerPath({
 			method: op.method,
 			path: op.path,
+			operationId: op.operationId,
+			tags: op.tags,
 			summary: op.summary,
-			description: op.description,
-			security:
-				op.security === 'session'
-					? [{ session: [] }]
-					: op.security === 'webhook'
-						? [{ webhookBearer: [] }, { webhookHeader: [] }]
-						: undefined,
+			description: op.refusesGet
+				? `${op.description} GET answers 405 (METHOD_NOT_ALLOWED) with \`Allow: POST\`.`
+				: op.description,
+			security: SECURITY[op.security],
 			request: {
 				params: op.params,
 				query: op.query,
@@ -70,9 +86,16 @@ export function generateOpenApiYaml() {
 		info: {
 			title: 'Open LMS route contract',
 			version: '1.0.0',
+			// Each tenant's site names its own security contact; the document is served on every host.
+			contact: {
+				name: 'The operator of the site serving this document (Contact line of its security.txt)',
+				url: '/.well-known/security.txt',
+			},
+			license: LICENSE,
 			description: `Route handlers of the service. JSON errors use the Error envelope; its code is one of: ${ERROR_CODES.join(', ')}. Outside this contract: the authentication transport under /api/auth/ and the test-only identity provider under /api/test-idp/.`,
 		},
-		servers: [{ url: '/' }],
+		servers: [{ url: '/', description: 'The host serving this document: each tenant’s own host, or the apex.' }],
+		tags: API_TAGS.map((tag) => ({ ...tag })),
 	})
 	return HEADER + stringify(document, { lineWidth: 0, aliasDuplicateObjects: false })
 }

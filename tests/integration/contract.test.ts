@@ -87,6 +87,27 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 		},
 	)
 
+	it.each(API_OPERATIONS.filter((op) => op.refusesGet))('answers GET on POST-only $path with 405', async (op) => {
+		const res = await send({ ...op, method: 'get' }, { params: {}, signedIn: true })
+		expect(res.status).toBe(405)
+		expect(res.headers.allow).toBe('POST')
+		expect(res.json()).toEqual({ error: 'Use POST', code: 'METHOD_NOT_ALLOWED' })
+	})
+
+	it('answers every operation on a host that serves no site with its declared 404', async () => {
+		for (const op of API_OPERATIONS) {
+			const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => op.example?.params?.[name] ?? 'x')
+			requests++
+			const res = await stack.request('nope.localhost', path, { method: op.method.toUpperCase() })
+			const label = `${op.method.toUpperCase()} ${op.path}`
+			expect(res.status, label).toBe(404)
+			const declared = op.responses[404]
+			expect(declared, label).toBeDefined()
+			if (declared.json) expect(errorEnvelope.safeParse(res.json()).success, label).toBe(true)
+			else expect(String(res.headers['content-type']), label).toMatch(new RegExp(`^${declared.media}`))
+		}
+	})
+
 	it.each(API_OPERATIONS)('answers generated inputs to $method $path within the contract', async (op) => {
 		const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
 		const params = fc.record(
