@@ -38,6 +38,8 @@ function jsonLd($: CheerioAPI) {
 		.toArray()
 		.map((el) => JSON.parse($(el).text()) as Record<string, unknown> & { '@type': string })
 }
+/** The page's one block of a schema.org type, typed as the test reads it. */
+const block = <T>(blocks: ReturnType<typeof jsonLd>, type: string) => blocks.find((b) => b['@type'] === type) as T
 const meta = ($: CheerioAPI, key: string) =>
 	$(`meta[property="${key}"], meta[name="${key}"]`)
 		.toArray()
@@ -158,9 +160,10 @@ describe.each(DIALECTS)('what crawlers read on %s', (dialect) => {
 			)
 			expect(paid).toMatchObject({ offers: [{ category: 'Paid', price: 49, priceCurrency: 'USD' }] })
 
-			const list = jsonLd(await page(localePath(locale, '/learn'))).find((b) => b['@type'] === 'ItemList') as {
-				itemListElement: Array<{ position: number; url: string }>
-			}
+			const list = block<{ itemListElement: Array<{ url: string }> }>(
+				jsonLd(await page(localePath(locale, '/learn'))),
+				'ItemList',
+			)
 			expect(list.itemListElement.map((i) => i.url).sort()).toEqual(
 				['/learn/course/advanced-css', '/learn/course/intro-to-web'].map((p) => canonical + localePath(locale, p)),
 			)
@@ -196,9 +199,7 @@ describe.each(DIALECTS)('what crawlers read on %s', (dialect) => {
 			expect($('head > title').text(), path).toBe(`${title} · Acme Academy`)
 		}
 		// The catalogue lists the hostile course by name inside its ItemList.
-		const list = jsonLd(await page('/learn')).find((b) => b['@type'] === 'ItemList') as {
-			itemListElement: Array<{ name: string }>
-		}
+		const list = block<{ itemListElement: Array<{ name: string }> }>(jsonLd(await page('/learn')), 'ItemList')
 		expect(list.itemListElement.map((i) => i.name)).toContain(HOSTILE)
 	})
 
