@@ -20,6 +20,7 @@ import { isLocale, LOCALE_NAMES, LOCALES, localePath, splitLocalePath, DEFAULT_L
 import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
 import { loadMenu, loadSiteChrome } from './utils/site.server.ts'
 import { canonicalOrigin } from './utils/tenant.server.ts'
+import { roleLanding } from './utils/auth.server.ts'
 import appCss from './styles/app.css?url'
 import type { Route } from './+types/root.ts'
 
@@ -117,7 +118,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		/** Where search engines should index this page (app/utils/seo.ts): the tenant's custom domain, if any. */
 		canonicalOrigin: canonicalOrigin(ctx.origin, ctx.tenant, ctx.env.APP_BASE_DOMAIN),
 		menu,
-		user: session ? { name: session.claims.name, role: session.claims.role } : null,
+		// The header's link to the user's own area: where their role lands after signing in.
+		user: session ? { name: session.claims.name, role: session.claims.role, home: roleLanding(session.claims) } : null,
 		impersonating: session?.impersonator ? session.claims.name : null,
 		/** `Save-Data: on` (a data-saver mode): the page without JavaScript, whatever the route says. */
 		saveData: request.headers.get('save-data')?.trim().toLowerCase() === 'on',
@@ -166,8 +168,10 @@ function navLinks(data: Awaited<ReturnType<typeof loader>> | undefined, m: Retur
 	const links: [to: string, label: string][] = data.isApex ? [] : [['/learn', m.common.nav.courses]]
 	links.push(...data.menu.map((item): [string, string] => [`/${item.slug}`, item.title]), ['/blog', m.common.nav.blog])
 	if (!data.user) return [...links, ['/learn/sign-in', m.common.nav.signIn]]
-	const home: [string, string] =
-		data.user.role === 'student' ? ['/learn/dashboard', m.common.nav.dashboard] : ['/admin', m.common.nav.admin]
+	const home: [string, string] = [
+		data.user.home,
+		data.user.home.startsWith('/admin') ? m.common.nav.admin : m.common.nav.dashboard,
+	]
 	return [...links, home, ['/learn/account', m.common.nav.account], ['/learn/sign-out', m.common.nav.signOut]]
 }
 

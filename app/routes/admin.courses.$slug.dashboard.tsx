@@ -60,9 +60,12 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 	return (
 		<section>
 			<p className="actions">
-				<Link prefetch="intent" to={'/admin/courses'}>
-					{m.nav.backToCourses}
-				</Link>
+				{/* A course admin may open only their courses' pages: the course list would be a 404. */}
+				{d.canManage ? (
+					<Link prefetch="intent" to={'/admin/courses'}>
+						{m.nav.backToCourses}
+					</Link>
+				) : null}
 				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/settings`}>
 					{m.nav.settings}
 				</Link>

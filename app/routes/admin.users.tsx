@@ -4,6 +4,7 @@ import { NO_NUL } from '#app/utils/validation.ts'
 import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { COUNT_CAP, listUsers } from '#db/admin.ts'
+import { listTenants } from '#db/tenants.ts'
 import { ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
@@ -15,6 +16,8 @@ const filters = z.object({
 	q: z.string().trim().max(200).regex(NO_NUL).optional().catch(undefined),
 	role: z.enum(ROLES).optional().catch(undefined),
 	status: z.enum(USER_STATUSES).optional().catch(undefined),
+	// On the apex only: one tenant's users, by slug
+	tenant: z.string().max(63).regex(NO_NUL).optional().catch(undefined),
 	// Keyset cursors: a user id of the list (see listUsers)
 	after: z.string().max(100).regex(NO_NUL).optional().catch(undefined),
 	before: z.string().max(100).regex(NO_NUL).optional().catch(undefined),
@@ -23,14 +26,25 @@ const filters = z.object({
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
-/** Users of this tenant (every user for a super_admin on the apex), searchable and filterable, 50 a page. */
+/**
+ * Users of this tenant, searchable and filterable, 50 a page. On the apex a super_admin sees every
+ * user, with each one's tenant and a tenant filter.
+ */
 export async function loader({ context, request }: Route.LoaderArgs) {
 	const { ctx, tenant } = requireAdmin(context)
 	const params = filters.parse(Object.fromEntries(new URL(request.url).searchParams))
-	const result = await listUsers(ctx.db, { tenantId: tenant?.id ?? null, ...params, q: params.q || undefined })
+	const tenants = tenant ? [] : await listTenants(ctx.db)
+	const chosen = tenants.find((t) => t.slug === params.tenant)
+	const result = await listUsers(ctx.db, {
+		...params,
+		tenantId: tenant?.id ?? chosen?.id ?? null,
+		q: params.q || undefined,
+	})
+	const tenantNames = new Map(tenants.map((t) => [t.id, t.name]))
 	return {
-		params,
+		params: { ...params, tenant: chosen?.slug },
 		onTenant: Boolean(tenant),
+		tenants: tenants.map((t) => ({ slug: t.slug, name: t.name })),
 		countCap: COUNT_CAP,
 		...result,
 		rows: result.rows.map((u) => ({
@@ -38,6 +52,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 			email: u.email,
 			name: u.name,
 			role: u.role,
+			tenant: u.tenant_id ? (tenantNames.get(u.tenant_id) ?? null) : null,
 			status: (u.deactivated_at
 				? 'deactivated'
 				: u.email_verified_at
@@ -60,6 +75,7 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 		if (d.params.q) search.set('q', d.params.q)
 		if (d.params.role) search.set('role', d.params.role)
 		if (d.params.status) search.set('status', d.params.status)
+		if (d.params.tenant) search.set('tenant', d.params.tenant)
 		for (const [name, id] of Object.entries(cursor ?? {})) search.set(name, id)
 		return search.size ? `?${search}` : t.href('/admin/users')
 	}
@@ -99,6 +115,19 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 						))}
 					</select>
 				</label>
+				{d.onTenant ? null : (
+					<label>
+						{m.tenant}{' '}
+						<select name="tenant" defaultValue={d.params.tenant ?? ''}>
+							<option value="">{m.any}</option>
+							{d.tenants.map((tenant) => (
+								<option key={tenant.slug} value={tenant.slug}>
+									{tenant.name}
+								</option>
+							))}
+						</select>
+					</label>
+				)}
 				<button type="submit" className="button button-secondary">
 					{m.filter}
 				</button>
@@ -114,6 +143,7 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 						<tr>
 							<th scope="col">{m.name}</th>
 							<th scope="col">{m.email}</th>
+							{d.onTenant ? null : <th scope="col">{m.tenant}</th>}
 							<th scope="col">{m.role}</th>
 							<th scope="col">{m.status}</th>
 						</tr>
@@ -127,6 +157,7 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 									</Link>
 								</td>
 								<td className="break">{u.email}</td>
+								{d.onTenant ? null : <td>{u.tenant ?? m.platform}</td>}
 								<td>{t.m.admin.roleNames[u.role]}</td>
 								<td>{t.m.admin.userStatusNames[u.status]}</td>
 							</tr>

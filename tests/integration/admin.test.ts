@@ -1,3 +1,4 @@
+import { load } from 'cheerio'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/utils/password.server.ts'
@@ -116,6 +117,39 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			).toBe(404)
 		})
 
+		it('offers each role only links it may open: every link of its landing page and the pages it links to answers', async () => {
+			// A person clicks what the page shows: the header's and the page's links, two levels from the landing.
+			for (const [email, landing] of [
+				['author@acme.test', '/admin/courses/intro-to-web/dashboard'],
+				['admin@acme.test', '/admin'],
+				['learner@acme.test', '/learn/dashboard'],
+			]) {
+				const b = await signedIn(email)
+				const seen = new Set<string>()
+				let level = [landing]
+				for (let depth = 0; depth < 2; depth++) {
+					const next: string[] = []
+					for (const path of level) {
+						const res = await b.get(path)
+						expect(res.status, `${email} ${path}`).toBe(200)
+						if (!String(res.headers['content-type']).startsWith('text/html')) continue
+						const $ = load(res.text)
+						for (const el of $('a[href^="/"]').toArray()) {
+							const href = $(el).attr('href')!.split('#')[0]
+							if (!/^\/(admin|learn)(\/|$)/.test(href) || href.startsWith('/learn/sign-out') || seen.has(href)) continue
+							seen.add(href)
+							next.push(href)
+						}
+					}
+					level = next
+				}
+				expect(seen.size, email).toBeGreaterThan(2)
+			}
+			// The course admin's header leads to their course, not to /admin (a 404 for them).
+			const $ = load((await (await signedIn('author@acme.test')).get('/learn')).text)
+			expect($('header nav a[href^="/admin"]').attr('href')).toBe('/admin/courses/intro-to-web/dashboard')
+		})
+
 		it('gives an unassigned course_admin 404 on every admin page', async () => {
 			const unassigned = await newUser('course_admin')
 			const b = await signedIn(unassigned.email)
@@ -186,6 +220,36 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 					.from(stack.db.t.course_admin_assignments)
 					.where(eq(stack.db.t.course_admin_assignments.course_slug, 'intro-to-web')),
 			).toHaveLength(1)
+		})
+
+		it('shows the super_admin each user’s tenant on the apex, and filters the list by tenant', async () => {
+			const apex = await signedIn('root@platform.test', 'localhost')
+			const rows = async (search: string) => {
+				const $ = load((await apex.get(`/admin/users${search}`)).text)
+				const header = $('thead th')
+					.toArray()
+					.map((el) => $(el).text())
+				const tenant = header.indexOf('Tenant')
+				const email = header.indexOf('Email')
+				return $('tbody tr')
+					.toArray()
+					.map((tr) => {
+						const cells = $(tr).find('td')
+						return [cells.eq(email).text(), cells.eq(tenant).text()]
+					})
+			}
+			const all = await rows('')
+			expect(all).toContainEqual(['root@platform.test', 'Platform'])
+			expect(all).toContainEqual(['learner@acme.test', 'Acme Academy'])
+			expect(all).toContainEqual(['learner@globex.test', expect.any(String)])
+			const globex = await rows('?tenant=globex')
+			expect(globex.length).toBeGreaterThan(0)
+			expect(globex.every(([email]) => email.endsWith('@globex.test') || email === 'shared@example.test')).toBe(true)
+			// An unknown slug filters nothing out rather than failing.
+			expect((await rows('?tenant=%00nope')).length).toBe(all.length)
+			// A tenant host has no tenant column or filter: its list is its own.
+			const own = load((await (await signedIn('admin@acme.test')).get('/admin/users')).text)
+			expect(own('select[name="tenant"]')).toHaveLength(0)
 		})
 
 		it('lets the super_admin run the platform on the apex and a tenant after entering it', async () => {

@@ -71,6 +71,9 @@ export default {
 		empty: 'Keine passenden Benutzer.',
 		name: 'Name',
 		email: 'E-Mail',
+		// The super admin's list on the apex spans tenants; platform accounts belong to none.
+		tenant: 'Mandant',
+		platform: 'Plattform',
 		pages: 'Seiten',
 		first: '« Erste Seite',
 		previous: '← Zurück',

@@ -73,6 +73,9 @@ export default {
 		empty: 'No users match.',
 		name: 'Name',
 		email: 'Email',
+		// The super admin's list on the apex spans tenants; platform accounts belong to none.
+		tenant: 'Tenant',
+		platform: 'Platform',
 		pages: 'Pages',
 		first: '« First page',
 		previous: '← Previous',

@@ -71,6 +71,9 @@ export default {
 		empty: 'Ningún usuario coincide.',
 		name: 'Nombre',
 		email: 'Correo electrónico',
+		// The super admin's list on the apex spans tenants; platform accounts belong to none.
+		tenant: 'Inquilino',
+		platform: 'Plataforma',
 		pages: 'Páginas',
 		first: '« Primera página',
 		previous: '← Anterior',

@@ -71,6 +71,9 @@ export default {
 		empty: 'Aucun utilisateur ne correspond.',
 		name: 'Nom',
 		email: 'E-mail',
+		// The super admin's list on the apex spans tenants; platform accounts belong to none.
+		tenant: 'Locataire',
+		platform: 'Plateforme',
 		pages: 'Pages',
 		first: '« Première page',
 		previous: '← Précédente',

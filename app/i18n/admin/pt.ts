@@ -71,6 +71,9 @@ export default {
 		empty: 'Nenhum usuário encontrado.',
 		name: 'Nome',
 		email: 'E-mail',
+		// The super admin's list on the apex spans tenants; platform accounts belong to none.
+		tenant: 'Inquilino',
+		platform: 'Plataforma',
 		pages: 'Páginas',
 		first: '« Primeira página',
 		previous: '← Anterior',

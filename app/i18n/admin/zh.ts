@@ -71,6 +71,9 @@ export default {
 		empty: '没有匹配的用户。',
 		name: '姓名',
 		email: '邮箱',
+		// The super admin's list on the apex spans tenants; platform accounts belong to none.
+		tenant: '租户',
+		platform: '平台',
 		pages: '分页',
 		first: '« 第一页',
 		previous: '← 上一页',
