@@ -51,6 +51,17 @@ test('pages run under the Content-Security-Policy without a single violation, fr
 		await page.goto(at(ACME, path))
 		await expectScripts(page, ships)
 	}
+	// A client-side navigation to a public page writes its description too (JSON-LD data blocks run no code).
+	await page.goto(at(ACME, '/learn/dashboard'))
+	await expectScripts(page, true)
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Courses' }).click()
+	await expect(page).toHaveTitle('Courses · Acme Academy')
+	await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute('href', /\/learn$/)
+	await expect(page.locator('head meta[name="robots"]')).toHaveCount(0)
+	const types = await page
+		.locator('head script[type="application/ld+json"]')
+		.evaluateAll((scripts) => scripts.map((s) => JSON.parse(s.textContent ?? '{}')['@type']))
+	expect(types).toEqual(['BreadcrumbList', 'ItemList'])
 	expect(violations).toEqual([])
 	expect([...catalogues]).toEqual(['en'])
 })
