@@ -4,6 +4,7 @@ import { requireAdmin } from '#app/utils/admin.server.ts'
 import type { Route } from './+types/admin.api-docs.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { ScrollTable } from '#app/components/table.tsx'
 
 interface Operation {
 	summary?: string
@@ -51,7 +52,7 @@ export default function ApiDocs({ loaderData: d }: Route.ComponentProps) {
 			<div id="swagger-ui" dangerouslySetInnerHTML={{ __html: '' }} />
 			<div id="api-fallback">
 				<p className="lead">{d.description}</p>
-				<table>
+				<ScrollTable label={m.title}>
 					<thead>
 						<tr>
 							<th scope="col">{m.operation}</th>
@@ -76,7 +77,7 @@ export default function ApiDocs({ loaderData: d }: Route.ComponentProps) {
 							</tr>
 						))}
 					</tbody>
-				</table>
+				</ScrollTable>
 			</div>
 			<script src="/admin/api-docs/init.js" async />
 		</section>

@@ -6,6 +6,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { listAudit } from '#db/admin.ts'
 import type { Route } from './+types/admin.audit.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { ScrollTable } from '#app/components/table.tsx'
 
 const filters = z.object({
 	action: z.string().trim().max(100).regex(NO_NUL).optional().catch(undefined),
@@ -83,7 +84,7 @@ export default function Audit({ loaderData: d }: Route.ComponentProps) {
 			{d.rows.length === 0 ? (
 				<p className="empty">{m.empty}</p>
 			) : (
-				<table>
+				<ScrollTable label={m.title}>
 					<thead>
 						<tr>
 							<th scope="col">{m.when}</th>
@@ -108,7 +109,7 @@ export default function Audit({ loaderData: d }: Route.ComponentProps) {
 							</tr>
 						))}
 					</tbody>
-				</table>
+				</ScrollTable>
 			)}
 			{d.next ? (
 				<p>

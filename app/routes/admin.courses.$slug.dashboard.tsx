@@ -7,6 +7,7 @@ import type { Route } from './+types/admin.courses.$slug.dashboard.ts'
 import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { ScrollTable } from '#app/components/table.tsx'
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -79,7 +80,7 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 			<h1>{d.course.title}</h1>
 
 			<h2>{m.dashboard.entries}</h2>
-			<table>
+			<ScrollTable label={m.dashboard.entries}>
 				<thead>
 					<tr>
 						<th scope="col">{m.dashboard.entry}</th>
@@ -116,13 +117,13 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 						</tr>
 					))}
 				</tbody>
-			</table>
+			</ScrollTable>
 
 			<h2>{t.format(m.dashboard.roster, { count: t.number(d.total) })}</h2>
 			{d.roster.length === 0 ? (
 				<p className="empty">{m.dashboard.empty}</p>
 			) : (
-				<table>
+				<ScrollTable label={t.format(m.dashboard.roster, { count: t.number(d.total) })}>
 					<thead>
 						<tr>
 							<th scope="col">{m.dashboard.learner}</th>
@@ -155,7 +156,7 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 							</tr>
 						))}
 					</tbody>
-				</table>
+				</ScrollTable>
 			)}
 			<nav aria-label={m.dashboard.pages} className="actions">
 				{d.page > 1 ? <a href={`?page=${d.page - 1}`}>{m.dashboard.previous}</a> : null}

@@ -5,6 +5,7 @@ import type { Route } from './+types/admin.courses.ts'
 import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { ScrollTable } from '#app/components/table.tsx'
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -42,7 +43,7 @@ export default function AdminCourses({ loaderData: d }: Route.ComponentProps) {
 	return (
 		<section>
 			<h1>{m.courses.title}</h1>
-			<table>
+			<ScrollTable label={m.courses.title}>
 				<thead>
 					<tr>
 						<th scope="col">{m.courses.course}</th>
@@ -71,7 +72,7 @@ export default function AdminCourses({ loaderData: d }: Route.ComponentProps) {
 						</tr>
 					))}
 				</tbody>
-			</table>
+			</ScrollTable>
 		</section>
 	)
 }

@@ -18,6 +18,7 @@ import type { Route } from './+types/admin.tenants.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/utils/errors.ts'
 import { type NoticeName, withNotice } from '#app/utils/notices.ts'
+import { ScrollTable } from '#app/components/table.tsx'
 
 // One schema per form of the page, told apart by `intent`. The status and enter buttons carry hidden
 // inputs only: their errors are the form's (replyWithHidden).
@@ -156,7 +157,7 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 			<h1>{m.title}</h1>
 			<RedirectNotice accept={TENANT_NOTICES} />
 			<FormError errors={form.errors} id={form.errorId} />
-			<table>
+			<ScrollTable label={m.title}>
 				<thead>
 					<tr>
 						<th scope="col">{m.tenant}</th>
@@ -197,7 +198,7 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 						</tr>
 					))}
 				</tbody>
-			</table>
+			</ScrollTable>
 			<h2>{m.newTitle}</h2>
 			<Form method="post" className="stack narrow" {...getFormProps(form)}>
 				<input type="hidden" name="intent" value="create" />

@@ -8,6 +8,7 @@ import { listTenants } from '#db/tenants.ts'
 import { ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { ScrollTable } from '#app/components/table.tsx'
 
 // The order of the status filter's options
 const USER_STATUSES = ['active', 'unverified', 'deactivated'] as const
@@ -138,7 +139,7 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 			{d.rows.length === 0 ? (
 				<p className="empty">{m.empty}</p>
 			) : (
-				<table>
+				<ScrollTable label={m.title}>
 					<thead>
 						<tr>
 							<th scope="col">{m.name}</th>
@@ -163,7 +164,7 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 							</tr>
 						))}
 					</tbody>
-				</table>
+				</ScrollTable>
 			)}
 			<nav aria-label={m.pages} className="actions">
 				{d.firstPage ? null : <a href={query()}>{m.first}</a>}

@@ -7,6 +7,7 @@ import { formatDate } from '#app/utils/format.ts'
 import { learnerDashboard } from '#app/utils/learning.server.ts'
 import type { Route } from './+types/learn.dashboard.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
+import { ScrollTable } from '#app/components/table.tsx'
 
 // JavaScript earns its keep here: courses open client-side, prefetched on intent.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -78,7 +79,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 			{d.scores.length ? (
 				<section aria-labelledby="scores-heading">
 					<h2 id="scores-heading">{m.scores}</h2>
-					<table>
+					<ScrollTable label={m.scores}>
 						<thead>
 							<tr>
 								<th scope="col">{m.columns.quiz}</th>
@@ -101,7 +102,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 								</tr>
 							))}
 						</tbody>
-					</table>
+					</ScrollTable>
 				</section>
 			) : null}
 		</section>

@@ -153,3 +153,57 @@ test('a tenant admin pages through a search of the users list: next, previous an
 	await expect(page).toHaveURL(new RegExp(`q=${tag}`))
 	await expect(rows).toHaveCount(50)
 })
+
+test.describe('on a 360 px phone', () => {
+	test.use({ viewport: { width: 360, height: 780 } })
+
+	test('admin tables scroll inside their own named region, with a cue, and no page scrolls sideways', async ({
+		page,
+	}) => {
+		let regions = 0
+		const fits = async (path: string) => {
+			const sizes = await page.evaluate(() => ({
+				page: document.documentElement.scrollWidth,
+				screen: window.innerWidth,
+				loose: [...document.querySelectorAll('table')].filter((t) => !t.parentElement?.matches('.table-scroll')).length,
+				cues: [...document.querySelectorAll('.table-scroll')].map((r) => getComputedStyle(r).backgroundImage),
+			}))
+			expect(sizes.page, path).toBeLessThanOrEqual(sizes.screen)
+			expect(sizes.loose, path).toBe(0)
+			for (const cue of sizes.cues) expect(cue, path).toContain('gradient')
+			regions += sizes.cues.length
+		}
+		await signInAs(page, ACME, 'admin@acme.test', '/admin/users')
+		for (const path of ['/admin/users', '/admin/audit', '/admin/courses', '/admin/courses/intro-to-web/dashboard']) {
+			await page.goto(at(ACME, path))
+			await fits(path)
+		}
+		// An email is never cut letter by letter: the row is as tall as one line of text.
+		await page.goto(at(ACME, '/admin/users'))
+		const email = page.locator('td.break').first()
+		const lineHeight = await email.evaluate((td) => parseFloat(getComputedStyle(td).lineHeight) || 24)
+		expect((await email.boundingBox())!.height).toBeLessThan(lineHeight * 2 + 16)
+
+		await signInAs(page, 'localhost', 'root@platform.test', '/admin/tenants')
+		await fits('/admin/tenants')
+		await page.goto(at('localhost', '/admin/users'))
+		await fits('/admin/users (apex)')
+		// Users (twice), courses, the course's entries and roster, tenants; the audit log may be empty.
+		expect(regions).toBeGreaterThanOrEqual(6)
+	})
+
+	test('header links and choices are touch targets of at least 44 and 24 px', async ({ page }) => {
+		await signInAs(page, ACME, 'learner@acme.test', '/learn/dashboard')
+		for (const link of await page.getByRole('navigation', { name: 'Main' }).getByRole('link').all())
+			expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(44)
+		// A quiz as staff preview it: nothing is written, and every choice is there.
+		await signInAs(page, ACME, 'admin@acme.test', '/admin')
+		await page.goto(at(ACME, '/learn/course/intro-to-web/entry/basics-quiz?preview=1'))
+		const radios = page.getByRole('radio')
+		expect(await radios.count()).toBeGreaterThan(1)
+		for (const radio of await radios.all()) {
+			const box = (await radio.boundingBox())!
+			expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(24)
+		}
+	})
+})

@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { at, DEMO_PASSWORD, e2eDatabase, signInAs } from './support.ts'
 
 const ACME = 'acme.localhost'
-const WIDTHS = { phone: { width: 375, height: 800 }, desktop: { width: 1280, height: 900 } }
+const WIDTHS = { phone: { width: 360, height: 800 }, desktop: { width: 1280, height: 900 } }
 
 async function shoot(page: Page, name: string) {
 	for (const [label, size] of Object.entries(WIDTHS)) {
@@ -58,4 +58,12 @@ test('screenshots of the main pages', async ({ page }) => {
 	await shoot(page, 'admin-users')
 	await page.goto(at(ACME, '/admin/courses/intro-to-web/dashboard'))
 	await shoot(page, 'course-dashboard')
+	await page.goto(at(ACME, '/admin/audit'))
+	await shoot(page, 'admin-audit')
+
+	await page.context().clearCookies()
+	await signInAs(page, 'localhost', 'root@platform.test', '/admin/tenants')
+	await shoot(page, 'admin-tenants')
+	await page.goto(at('localhost', '/admin/users'))
+	await shoot(page, 'admin-users-apex')
 })
