@@ -249,7 +249,8 @@ export async function adminCounts(db: Database, tenantId: string | null) {
 export interface AuditFilters {
 	tenantId: string | null
 	action?: string
-	actorUserId?: string
+	/** A user id, or an email: the audit rows of every account with that address (in this tenant). */
+	actor?: string
 	targetKind?: string
 	before?: Date
 	since?: Date
@@ -260,8 +261,21 @@ export async function listAudit(db: Database, filters: AuditFilters) {
 	const a = db.t.audit_log
 	const where: SQL[] = []
 	if (filters.tenantId) where.push(eq(a.tenant_id, filters.tenantId))
-	if (filters.action) where.push(like(a.action, `${likeLiteral(filters.action)}%`))
-	if (filters.actorUserId) where.push(eq(a.actor_user_id, filters.actorUserId))
+	// Action names hold underscores (user.role_changed): the prefix is matched literally, wildcards escaped.
+	if (filters.action) where.push(sql`${a.action} LIKE ${`${filters.action.replace(/[\\%_]/g, '\\$&')}%`} ESCAPE '\\'`)
+	if (filters.actor?.includes('@')) {
+		const u = db.t.users
+		const accounts = db.orm
+			.select({ id: u.id })
+			.from(u)
+			.where(
+				and(
+					eq(u.email, filters.actor.toLowerCase()),
+					filters.tenantId ? or(eq(u.tenant_id, filters.tenantId), isNull(u.tenant_id)) : undefined,
+				),
+			)
+		where.push(inArray(a.actor_user_id, accounts))
+	} else if (filters.actor) where.push(eq(a.actor_user_id, filters.actor))
 	if (filters.targetKind) where.push(eq(a.target_kind, filters.targetKind))
 	if (filters.since) where.push(gte(a.created_at, filters.since))
 	if (filters.before) where.push(lt(a.created_at, filters.before))
@@ -375,4 +389,22 @@ export async function revokeAssignment(db: Database, tenantId: string, courseSlu
 		.where(and(eq(a.tenant_id, tenantId), eq(a.course_slug, courseSlug), eq(a.user_id, userId)))
 		.returning({ id: a.id })
 	return rows.length > 0
+}
+
+/**
+ * The people and tenants audit rows name by id, for showing who did what to whom: users of this
+ * tenant and platform accounts (every user on the apex), and tenants.
+ */
+export async function auditNames(db: Database, tenantId: string | null, userIds: string[], tenantIds: string[]) {
+	const { users: u, tenants: t } = db.t
+	const [people, tenants] = await Promise.all([
+		userIds.length
+			? db.orm
+					.select({ id: u.id, name: u.name, email: u.email })
+					.from(u)
+					.where(and(inArray(u.id, userIds), tenantId ? or(eq(u.tenant_id, tenantId), isNull(u.tenant_id)) : undefined))
+			: [],
+		tenantIds.length ? db.orm.select({ id: t.id, name: t.name }).from(t).where(inArray(t.id, tenantIds)) : [],
+	])
+	return { people: new Map(people.map((p) => [p.id, p])), tenants: new Map(tenants.map((x) => [x.id, x.name])) }
 }

@@ -3,7 +3,8 @@ import { instantParam, NO_NUL } from '#app/utils/validation.ts'
 import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { listAudit } from '#db/admin.ts'
+import { readableAudit } from '#app/utils/audit-view.server.ts'
+import { AuditDetails, PersonName } from '#app/components/audit.tsx'
 import type { Route } from './+types/admin.audit.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/components/table.tsx'
@@ -23,11 +24,11 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 export async function loader({ context, request }: Route.LoaderArgs) {
 	const { ctx, tenant } = requireAdmin(context)
 	const f = filters.parse(Object.fromEntries(new URL(request.url).searchParams))
-	const rows = await listAudit(ctx.db, {
+	const rows = await readableAudit(ctx, {
 		tenantId: tenant?.id ?? null,
 		action: f.action || undefined,
 		targetKind: f.target || undefined,
-		actorUserId: f.actor || undefined,
+		actor: f.actor || undefined,
 		since: f.since ? new Date(`${f.since}T00:00:00Z`) : undefined,
 		before: f.before ? new Date(f.before) : undefined,
 		limit: 101,
@@ -36,17 +37,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 	return {
 		filters: f,
 		global: !tenant,
-		rows: page.map((a) => ({
-			id: a.id,
-			at: a.created_at.toISOString(),
-			action: a.action,
-			actor: a.actor_user_id,
-			target: `${a.target_kind}${a.target_id ? ` ${a.target_id}` : ''}`,
-			tenant: a.tenant_id,
-			metadata: JSON.stringify(a.metadata),
-		})),
+		rows: page,
 		// Older rows: continue from the last shown timestamp.
-		next: rows.length > 100 ? page[page.length - 1].created_at.toISOString() : null,
+		next: rows.length > 100 ? page[page.length - 1].at : null,
 	}
 }
 
@@ -100,11 +93,15 @@ export default function Audit({ loaderData: d }: Route.ComponentProps) {
 							<tr key={r.id}>
 								<td>{t.date(r.at)}</td>
 								<td>{r.action}</td>
-								<td>{r.actor ?? '—'}</td>
-								<td>{r.target}</td>
+								<td>
+									<PersonName person={r.actor} />
+								</td>
+								<td>
+									{r.target.kind} {r.target.person ? <PersonName person={r.target.person} /> : r.target.label}
+								</td>
 								{d.global ? <td>{r.tenant ?? m.platform}</td> : null}
 								<td>
-									<code>{r.metadata}</code>
+									<AuditDetails details={r.details} />
 								</td>
 							</tr>
 						))}

@@ -1,7 +1,9 @@
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { Link } from 'react-router'
 import { requireAdmin } from '#app/utils/admin.server.ts'
-import { adminCounts, listAudit } from '#db/admin.ts'
+import { adminCounts } from '#db/admin.ts'
+import { readableAudit } from '#app/utils/audit-view.server.ts'
+import { PersonName } from '#app/components/audit.tsx'
 import type { Route } from './+types/admin.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 
@@ -14,7 +16,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const tenantId = tenant?.id ?? null
 	const [counts, recent] = await Promise.all([
 		adminCounts(ctx.db, tenantId),
-		listAudit(ctx.db, { tenantId, limit: 10 }),
+		readableAudit(ctx, { tenantId, limit: 10 }),
 	])
 	return {
 		name: session.user.name,
@@ -23,12 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 		isSuper,
 		onTenant: Boolean(tenant),
 		counts,
-		recent: recent.map((a) => ({
-			id: a.id,
-			action: a.action,
-			targetKind: a.target_kind,
-			createdAt: a.created_at.toISOString(),
-		})),
+		recent,
 	}
 }
 
@@ -89,10 +86,17 @@ export default function Admin({ loaderData: d }: Route.ComponentProps) {
 			{d.recent.length === 0 ? (
 				<p className="empty">{m.empty}</p>
 			) : (
-				<ul>
-					{/* Audit action names and target kinds are stored codes, shown as they are */}
+				<ul className="activity">
+					{/* Who did what to whom; audit action names and target kinds are stored codes, shown as they are */}
 					{d.recent.map((a) => (
-						<li key={a.id}>{`${t.date(a.createdAt)} · ${a.action} (${a.targetKind})`}</li>
+						<li key={a.id}>
+							{`${t.date(a.at)} · `}
+							<PersonName person={a.actor} />
+							{' · '}
+							<code>{a.action}</code>
+							{' · '}
+							{a.target.person ? <PersonName person={a.target.person} /> : (a.target.label ?? a.target.kind)}
+						</li>
 					))}
 				</ul>
 			)}

@@ -623,6 +623,41 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		expect((await apex.get('/admin/audit?action=tenant.')).text).toContain('tenant.created')
 	})
 
+	it('names who did what to whom in the audit log and on the admin home, and filters by an actor’s email', async () => {
+		const admin = await signedIn('admin@acme.test')
+		const target = await newUser('student')
+		expect(
+			(await admin.post(`/admin/users/${target.id}`, { intent: 'change-role', role: 'course_admin' })).status,
+		).toBe(302)
+		const cells = async (path: string) => {
+			const $ = load((await admin.get(path)).text)
+			return $('tbody tr')
+				.toArray()
+				.map((tr) =>
+					$(tr)
+						.find('td')
+						.toArray()
+						.map((td) => $(td).text()),
+				)
+		}
+		const rows = await cells(`/admin/audit?actor=${encodeURIComponent('ADMIN@acme.test')}&action=user.role_changed`)
+		const row = rows.find((r) => r[3]?.includes(target.email))
+		expect(row?.[1]).toBe('user.role_changed')
+		expect(row?.[2]).toBe('Ada Admin <admin@acme.test>')
+		expect(row?.[3]).toBe(`user ${target.name} <${target.email}>`)
+		// Metadata as fields, not JSON
+		expect(row?.[4]).not.toMatch(/[{}"]/)
+		expect(row?.[4]).toMatch(/course_admin/)
+		// Only that actor's rows; another tenant's address names nobody here.
+		expect(rows.every((r) => r[2] === 'Ada Admin <admin@acme.test>')).toBe(true)
+		expect(await cells('/admin/audit?actor=admin%40globex.test')).toEqual([])
+		expect(await cells('/admin/audit?actor=nobody%40acme.test')).toEqual([])
+		const $ = load((await admin.get('/admin')).text)
+		expect($('ul.activity li').first().text()).toContain(
+			`Ada Admin <admin@acme.test> · user.role_changed · ${target.name}`,
+		)
+	})
+
 	it('rate-limits admin mutations with 429', async () => {
 		const admin = await signedIn('admin@globex.test', 'globex.localhost')
 		const target = await newUser('student', globex)

@@ -86,7 +86,7 @@ export default {
 		tenant: 'Nur diese Website.',
 		actionFilter: 'Aktion beginnt mit',
 		targetFilter: 'Zieltyp',
-		actorFilter: 'Akteur-ID',
+		actorFilter: 'Akteur (E-Mail oder ID)',
 		sinceFilter: 'Seit',
 		filter: 'Filtern',
 		empty: 'Keine Protokolleinträge gefunden.',

@@ -89,7 +89,7 @@ export default {
 		tenant: 'This site only.',
 		actionFilter: 'Action starts with',
 		targetFilter: 'Target kind',
-		actorFilter: 'Actor id',
+		actorFilter: 'Actor (email or id)',
 		sinceFilter: 'Since',
 		filter: 'Filter',
 		empty: 'No audit rows match.',

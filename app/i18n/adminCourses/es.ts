@@ -86,7 +86,7 @@ export default {
 		tenant: 'Solo este sitio.',
 		actionFilter: 'La acción empieza por',
 		targetFilter: 'Tipo de objetivo',
-		actorFilter: 'ID del autor',
+		actorFilter: 'Autor (correo o ID)',
 		sinceFilter: 'Desde',
 		filter: 'Filtrar',
 		empty: 'No hay filas de auditoría que coincidan.',

@@ -87,7 +87,7 @@ export default {
 		tenant: 'Ce site uniquement.',
 		actionFilter: 'L’action commence par',
 		targetFilter: 'Type de cible',
-		actorFilter: 'Identifiant de l’acteur',
+		actorFilter: 'Acteur (e-mail ou identifiant)',
 		sinceFilter: 'Depuis le',
 		filter: 'Filtrer',
 		empty: 'Aucune ligne d’audit ne correspond.',

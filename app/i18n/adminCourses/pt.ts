@@ -86,7 +86,7 @@ export default {
 		tenant: 'Somente este site.',
 		actionFilter: 'A ação começa com',
 		targetFilter: 'Tipo de alvo',
-		actorFilter: 'ID do autor',
+		actorFilter: 'Autor (e-mail ou ID)',
 		sinceFilter: 'Desde',
 		filter: 'Filtrar',
 		empty: 'Nenhum registro de auditoria corresponde.',

@@ -84,7 +84,7 @@ export default {
 		tenant: '仅限本站。',
 		actionFilter: '操作名称开头为',
 		targetFilter: '目标类型',
-		actorFilter: '操作者 ID',
+		actorFilter: '操作者（邮箱或 ID）',
 		sinceFilter: '起始日期',
 		filter: '筛选',
 		empty: '没有匹配的审计记录。',

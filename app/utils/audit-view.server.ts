@@ -1,0 +1,56 @@
+import type { RequestContext } from '#app/context.ts'
+import { auditNames, listAudit, type AuditFilters } from '#db/admin.ts'
+
+type AuditRow = Awaited<ReturnType<typeof listAudit>>[number]
+const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0
+
+/** A person as an admin reads them: name and email, or the stored id when the account is gone or out of scope. */
+export type Person = { name: string; email: string } | { id: string }
+
+/**
+ * Audit rows as an admin reads them (the admin home's recent activity and the audit log): who did
+ * what to whom by name and email, each tenant by name, and the metadata as fields, its ids of
+ * people (an impersonator) named too.
+ */
+export async function readableAudit(ctx: RequestContext, filters: AuditFilters) {
+	const rows = await listAudit(ctx.db, filters)
+	const metadataIds = (row: AuditRow) => Object.entries(row.metadata).filter(([k, v]) => /Id$/.test(k) && isString(v))
+	const userIds = rows.flatMap((r) => [
+		r.actor_user_id,
+		r.target_kind === 'user' ? r.target_id : null,
+		...metadataIds(r).map(([, v]) => v as string),
+	])
+	const tenantIds = rows.flatMap((r) => [r.tenant_id, r.target_kind === 'tenant' ? r.target_id : null])
+	const names = await auditNames(
+		ctx.db,
+		filters.tenantId,
+		[...new Set(userIds.filter(isString))],
+		[...new Set(tenantIds.filter(isString))],
+	)
+	const person = (id: string): Person => {
+		const p = names.people.get(id)
+		return p ? { name: p.name, email: p.email } : { id }
+	}
+	return rows.map((r) => ({
+		id: r.id,
+		at: r.created_at.toISOString(),
+		action: r.action,
+		actor: r.actor_user_id ? person(r.actor_user_id) : null,
+		target: {
+			kind: r.target_kind,
+			person: r.target_kind === 'user' && r.target_id ? person(r.target_id) : null,
+			label:
+				r.target_kind === 'tenant' && r.target_id
+					? (names.tenants.get(r.target_id) ?? r.target_id)
+					: r.target_kind === 'user'
+						? null
+						: r.target_id,
+		},
+		tenant: r.tenant_id ? (names.tenants.get(r.tenant_id) ?? r.tenant_id) : null,
+		details: Object.entries(r.metadata).map(([key, value]) => ({
+			key,
+			value:
+				/Id$/.test(key) && isString(value) ? person(value) : typeof value === 'string' ? value : JSON.stringify(value),
+		})),
+	}))
+}
