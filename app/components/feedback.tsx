@@ -1,7 +1,8 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { useNavigation, useSearchParams } from 'react-router'
+import { Form, Link, useLocation, useNavigation, useSearchParams } from 'react-router'
 import { useI18n } from '#app/i18n/index.ts'
 import { NOTICES, readNotice, type NoticeName } from '#app/utils/notices.ts'
+import type { Confirmation } from '#app/utils/forms.server.ts'
 
 // Apart from the form fields (./form.tsx) so that pages with a button and no
 // fields (the course home, entries) load no form library.
@@ -101,4 +102,33 @@ export function RedirectNotice({
 	if (!name) return fallback
 	const notice = NOTICES[name]
 	return <Notice tone={notice.tone}>{t.format(notice.text(t.m), Object.fromEntries(params))}</Notice>
+}
+
+/**
+ * The second step of a destructive action (askToConfirm in forms.server.ts): what will happen,
+ * the same fields posted again with `confirmed=yes`, and a way back that changes nothing.
+ */
+export function ConfirmStep({ confirm }: { confirm?: Confirmation | null }) {
+	const t = useI18n()
+	const location = useLocation()
+	if (!confirm) return null
+	const values = {
+		...confirm.values,
+		...Object.fromEntries(Object.entries(confirm.labels ?? {}).map(([k, key]) => [k, t.text(key)])),
+	}
+	return (
+		<div className="notice notice-error confirm" role="alert">
+			<p>
+				<strong>{t.format(t.text(confirm.question), values)}</strong>
+			</p>
+			<Form method="post" className="actions">
+				{Object.entries(confirm.fields).map(([name, value]) => (
+					<input key={name} type="hidden" name={name} value={value} />
+				))}
+				<input type="hidden" name="confirmed" value="yes" />
+				<Submit>{t.format(t.text(confirm.button), values)}</Submit>
+				<Link to={location.pathname + location.search}>{t.m.common.confirm.cancel}</Link>
+			</Form>
+		</div>
+	)
 }

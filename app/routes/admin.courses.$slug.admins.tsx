@@ -1,9 +1,9 @@
-import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
+import { askToConfirm, confirmed, readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { ConfirmStep, Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
 import { Field, useActionForm } from '#app/components/form.tsx'
 import { auditAdmin, limitAdminMutation, requireAdmin } from '#app/utils/admin.server.ts'
 import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
@@ -23,7 +23,7 @@ import { type NoticeName, withNotice } from '#app/utils/notices.ts'
 const schema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('assign'), email: emailField }),
 	// An unknown or missing assignment is 404, as a page that does not exist.
-	z.object({ intent: z.literal('revoke'), userId: z.string().optional() }),
+	z.object({ intent: z.literal('revoke'), userId: z.string().optional(), ...confirmed }),
 ])
 
 const ADMINS_NOTICES = ['courseAdminAssigned', 'courseAdminRevoked'] as const
@@ -62,6 +62,16 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 	if (submission.value.intent === 'revoke') {
 		const userId = submission.value.userId ?? ''
+		if (!submission.value.confirmed) {
+			const assigned = (await courseAssignments(db, tenant.id, course.slug)).find((a) => a.userId === userId)
+			if (!assigned) throw notFound()
+			return askToConfirm({
+				question: 'adminCourses.admins.confirmRevoke',
+				button: 'adminCourses.admins.revoke',
+				values: { name: assigned.name },
+				fields: { intent: 'revoke', userId },
+			})
+		}
 		if (!(await revokeAssignment(db, tenant.id, course.slug, userId))) throw notFound()
 		// Their session claims list the course: end those sessions.
 		await updateUser(db, userId, {}, { bumpTokenVersion: true })
@@ -91,7 +101,7 @@ export { actionHeaders as headers } from '#app/utils/headers.ts'
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.admins.metaTitle }]
 
 export default function CourseAdmins({ loaderData: d, actionData }: Route.ComponentProps) {
-	const [form, fields] = useActionForm(actionData?.result)
+	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined)
 	const t = useI18n()
 	const m = t.m.adminCourses
 	if (d.hint) return <TenantHint title={m.admins.hintTitle} what={m.admins.hintWhat} />
@@ -100,6 +110,7 @@ export default function CourseAdmins({ loaderData: d, actionData }: Route.Compon
 			<CourseAdminHeading slug={d.slug} title={t.format(m.admins.title, { course: d.title })} />
 			<RedirectNotice accept={ADMINS_NOTICES} />
 			<FormError errors={form.errors} id={form.errorId} />
+			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
 			{d.admins.length === 0 ? (
 				<p className="empty">{m.admins.empty}</p>
 			) : (

@@ -1,10 +1,10 @@
-import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
+import { askToConfirm, confirmed, readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import { DISPLAY_TEXT } from '#app/utils/validation.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { ConfirmStep, Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
 import { Field, useActionForm } from '#app/components/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -47,6 +47,7 @@ const schema = z.discriminatedUnion('intent', [
 		intent: z.literal('status'),
 		tenantId: z.string({ message: 'admin.tenants.errors.chooseStatus' }),
 		status: z.enum(TENANT_STATUSES, { message: 'admin.tenants.errors.chooseStatus' }),
+		...confirmed,
 	}),
 	// An unknown or missing tenant is 404, as the page of a tenant that does not exist.
 	z.object({ intent: z.literal('enter'), tenantId: z.string().optional() }),
@@ -103,6 +104,14 @@ export async function action({ context, request }: Route.ActionArgs) {
 		const tenant = await findTenantById(ctx.db, input.tenantId)
 		if (!tenant) throw notFound()
 		if (tenant.status === input.status) return redirect(localePath(ctx.locale, '/admin/tenants'))
+		// Suspending and archiving take a tenant's pages away from everyone: asked first.
+		if (input.status !== 'active' && !input.confirmed)
+			return askToConfirm({
+				question: `admin.tenants.confirm.${input.status}`,
+				button: `admin.tenants.setStatus.${input.status}`,
+				values: { name: tenant.name },
+				fields: { intent: 'status', tenantId: tenant.id, status: input.status },
+			})
 		await setTenantStatus(ctx.db, tenant.id, input.status)
 		ctx.tags.revalidate([TENANTS_TAG])
 		// Suspension and archiving end every session of the tenant's users at once.
@@ -151,12 +160,13 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export default function Tenants({ loaderData: d, actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const m = t.m.admin.tenants
-	const [form, fields] = useActionForm(actionData?.result)
+	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined)
 	return (
 		<section>
 			<h1>{m.title}</h1>
 			<RedirectNotice accept={TENANT_NOTICES} />
 			<FormError errors={form.errors} id={form.errorId} />
+			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
 			<ScrollTable label={m.title}>
 				<thead>
 					<tr>

@@ -1,7 +1,7 @@
-import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
+import { askToConfirm, confirmed, readForm, replyWithHidden, type Confirmation } from '#app/utils/forms.server.ts'
 import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { FormError, RedirectNotice, Submit } from '#app/components/feedback.tsx'
+import { ConfirmStep, FormError, RedirectNotice, Submit } from '#app/components/feedback.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { adminAudit, auditAdmin, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
@@ -63,15 +63,49 @@ const schema = z.discriminatedUnion(
 		z.object({
 			intent: z.literal('change-role'),
 			role: z.enum(INVITABLE_ROLES, { message: 'admin.user.errors.chooseRole' }),
+			...confirmed,
 		}),
-		z.object({ intent: z.literal('deactivate') }),
+		z.object({ intent: z.literal('deactivate'), ...confirmed }),
 		z.object({ intent: z.literal('reactivate') }),
-		z.object({ intent: z.literal('force-sign-out') }),
+		z.object({ intent: z.literal('force-sign-out'), ...confirmed }),
 		z.object({ intent: z.literal('resend-verification') }),
 		z.object({ intent: z.literal('send-reset') }),
 	],
 	{ message: 'admin.user.errors.unknownAction' },
 )
+
+/** A lower role takes away what the person could do: asked before it is done, like deactivation. */
+const RANK = { student: 0, course_admin: 1, tenant_admin: 2, super_admin: 3 } as const
+
+function confirmationOf(
+	target: { name: string; role: keyof typeof RANK },
+	input: z.infer<typeof schema>,
+): Confirmation | null {
+	const values = { name: target.name }
+	if (input.intent === 'deactivate' && !input.confirmed)
+		return {
+			question: 'admin.user.confirm.deactivate',
+			button: 'admin.user.deactivate',
+			values,
+			fields: { intent: input.intent },
+		}
+	if (input.intent === 'force-sign-out' && !input.confirmed)
+		return {
+			question: 'admin.user.confirm.signOut',
+			button: 'admin.user.signOutEverywhere',
+			values,
+			fields: { intent: input.intent },
+		}
+	if (input.intent === 'change-role' && !input.confirmed && RANK[input.role] < RANK[target.role])
+		return {
+			question: 'admin.user.confirm.demote',
+			button: 'admin.user.changeRole',
+			values,
+			labels: { from: `admin.roleNames.${target.role}`, to: `admin.roleNames.${input.role}` },
+			fields: { intent: input.intent, role: input.role },
+		}
+	return null
+}
 
 const USER_NOTICES = [
 	'roleChanged',
@@ -99,6 +133,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	// Admins cannot lock themselves out: role changes and deactivation of one's own account are refused.
 	if (target.id === scope.session.user.id && (input.intent === 'change-role' || input.intent === 'deactivate'))
 		return refuse('admin.user.errors.self')
+	const confirmation = target.role === 'super_admin' ? null : confirmationOf(target, input)
+	if (confirmation) return askToConfirm(confirmation)
 
 	switch (input.intent) {
 		case 'change-role': {
@@ -172,7 +208,9 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 	const t = useI18n()
 	const m = t.m.admin.user
 	const u = d.user
-	const [form, fields] = useActionForm(actionData?.result, { role: u.role })
+	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined, {
+		role: u.role,
+	})
 	return (
 		<section>
 			<p>
@@ -183,6 +221,7 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 			<h1>{u.name}</h1>
 			<RedirectNotice accept={USER_NOTICES} />
 			<FormError errors={form.errors} id={form.errorId} />
+			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
 			<dl className="facts">
 				<dt>{m.email}</dt>
 				<dd>{u.email}</dd>

@@ -1,5 +1,6 @@
 import type { Submission, SubmissionResult } from '@conform-to/react'
 import { data } from 'react-router'
+import { z } from 'zod'
 import type { RequestContext } from '#app/context.ts'
 import type { Policy } from './rate-limit.server.ts'
 
@@ -66,4 +67,27 @@ export async function readForm(request: Request): Promise<FormData> {
 	} catch {
 		throw new Response('common.errors.notAForm', { status: 400 })
 	}
+}
+
+/** The field a destructive action's second step carries (askToConfirm). */
+export const confirmed = { confirmed: z.literal('yes').optional() }
+
+/** What a page needs to ask before a destructive action: catalogue keys, their values, the fields to post again. */
+export interface Confirmation {
+	question: string
+	button: string
+	/** Shown as they are (a person's name) */
+	values: Record<string, string>
+	/** Catalogue keys shown in the page's locale (a role's name) */
+	labels?: Record<string, string>
+	fields: Record<string, string>
+}
+
+/**
+ * A destructive action's first step: nothing is done yet. The page shows the question and a form
+ * that posts the same fields again with `confirmed=yes` (<ConfirmStep>); a plain POST works without
+ * JavaScript, and a request without the confirmation never changes anything.
+ */
+export function askToConfirm(confirmation: Confirmation) {
+	return { confirm: confirmation }
 }

@@ -244,8 +244,8 @@ describe.each(DIALECTS)('hostile account takeovers on %s', (dialect) => {
 	it('ends course assignments with the course_admin role, and refuses names that display as something else', async () => {
 		const admin = await signedInAs('admin@acme.test')
 		const author = (await findUserByEmail(stack.db, acme.id, 'author@acme.test'))!
-		await admin.post(`/admin/users/${author.id}`, { intent: 'change-role', role: 'student' })
-		await admin.post(`/admin/users/${author.id}`, { intent: 'change-role', role: 'course_admin' })
+		await admin.post(`/admin/users/${author.id}`, { intent: 'change-role', confirmed: 'yes', role: 'student' })
+		await admin.post(`/admin/users/${author.id}`, { intent: 'change-role', confirmed: 'yes', role: 'course_admin' })
 		const assignments = await stack.db.orm
 			.select()
 			.from(stack.db.t.course_admin_assignments)

@@ -96,7 +96,12 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			for (const path of [...TENANT_PAGES, ...ASSIGNED_COURSE_PAGES, '/admin/tenants'])
 				expect((await b.get(path)).status, path).toBe(403)
 			expect(
-				(await b.post(`/admin/users/${user('acme:newbie@acme.test').id}`, { intent: 'force-sign-out' })).status,
+				(
+					await b.post(`/admin/users/${user('acme:newbie@acme.test').id}`, {
+						intent: 'force-sign-out',
+						confirmed: 'yes',
+					})
+				).status,
 			).toBe(403)
 		})
 
@@ -113,7 +118,12 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			}
 			expect((await b.post('/admin/courses/advanced-css/settings', { sequential: 'on' })).status).toBe(404)
 			expect(
-				(await b.post(`/admin/users/${user('acme:newbie@acme.test').id}`, { intent: 'force-sign-out' })).status,
+				(
+					await b.post(`/admin/users/${user('acme:newbie@acme.test').id}`, {
+						intent: 'force-sign-out',
+						confirmed: 'yes',
+					})
+				).status,
 			).toBe(404)
 		})
 
@@ -164,7 +174,7 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			// A user of another tenant is not found here, and nothing changes.
 			const other = user('globex:learner@globex.test')
 			expect((await b.get(`/admin/users/${other.id}`)).status).toBe(404)
-			expect((await b.post(`/admin/users/${other.id}`, { intent: 'deactivate' })).status).toBe(404)
+			expect((await b.post(`/admin/users/${other.id}`, { intent: 'deactivate', confirmed: 'yes' })).status).toBe(404)
 			expect((await findUserById(stack.db, other.id))!.deactivated_at).toBeNull()
 			// Globex's admin has no session on Acme's host.
 			const globexAdmin = await signedIn('admin@globex.test', 'globex.localhost')
@@ -175,11 +185,14 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		it('refuses every admin action to those without the right, writing nothing', async () => {
 			const newbie = user('acme:newbie@acme.test').id
 			const actions: Array<[string, Record<string, string>]> = [
-				[`/admin/users/${newbie}`, { intent: 'deactivate' }],
-				[`/admin/users/${newbie}`, { intent: 'change-role', role: 'tenant_admin' }],
+				[`/admin/users/${newbie}`, { intent: 'deactivate', confirmed: 'yes' }],
+				[`/admin/users/${newbie}`, { intent: 'change-role', confirmed: 'yes', role: 'tenant_admin' }],
 				['/admin/users/invite', { email: 'matrix@acme.test', role: 'tenant_admin' }],
 				['/admin/courses/intro-to-web/settings', { sequential: 'on' }],
-				['/admin/courses/intro-to-web/admins', { intent: 'revoke', userId: user('acme:author@acme.test').id }],
+				[
+					'/admin/courses/intro-to-web/admins',
+					{ intent: 'revoke', confirmed: 'yes', userId: user('acme:author@acme.test').id },
+				],
 				['/admin/tenants', { intent: 'create', slug: 'matrix', name: 'Matrix' }],
 				['/api/admin/impersonate/start', { userId: newbie }],
 			]
@@ -280,7 +293,11 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			const target = await newUser('student')
 			const targetSession = await signedIn(target.email)
 			const admin = await signedIn('admin@acme.test')
-			const res = await admin.post(`/admin/users/${target.id}`, { intent: 'change-role', role: 'course_admin' })
+			const res = await admin.post(`/admin/users/${target.id}`, {
+				intent: 'change-role',
+				confirmed: 'yes',
+				role: 'course_admin',
+			})
 			expect(res.headers.location).toBe(`/admin/users/${target.id}?notice=role-changed`)
 			const after = (await findUserById(stack.db, target.id))!
 			expect(after.role).toBe('course_admin')
@@ -293,7 +310,11 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 				metadata: { from: 'student', to: 'course_admin' },
 			})
 
-			const refused = await admin.post(`/admin/users/${target.id}`, { intent: 'change-role', role: 'super_admin' })
+			const refused = await admin.post(`/admin/users/${target.id}`, {
+				intent: 'change-role',
+				confirmed: 'yes',
+				role: 'super_admin',
+			})
 			expect(refused.status).toBe(400)
 			expect(refused.text).toContain('Choose student, course admin or tenant admin')
 			expect((await findUserById(stack.db, target.id))!.role).toBe('course_admin')
@@ -302,7 +323,7 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		it('deactivates (signing the user out and refusing sign-in), reactivates and forces sign-out', async () => {
 			const target = await newUser('student')
 			const admin = await signedIn('admin@acme.test')
-			await admin.post(`/admin/users/${target.id}`, { intent: 'deactivate' })
+			await admin.post(`/admin/users/${target.id}`, { intent: 'deactivate', confirmed: 'yes' })
 			const off = (await findUserById(stack.db, target.id))!
 			expect(off.deactivated_at).not.toBeNull()
 			expect(off.token_version).toBe(target.token_version + 1)
@@ -312,13 +333,13 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			await admin.post(`/admin/users/${target.id}`, { intent: 'reactivate' })
 			expect((await findUserById(stack.db, target.id))!.deactivated_at).toBeNull()
 			const again = await signedIn(target.email)
-			await admin.post(`/admin/users/${target.id}`, { intent: 'force-sign-out' })
+			await admin.post(`/admin/users/${target.id}`, { intent: 'force-sign-out', confirmed: 'yes' })
 			expect((await again.get('/learn/dashboard')).status).toBe(302)
 			const actions = (await auditRowsFor(stack.db, acme.id, target.id)).map((a) => a.action)
 			expect(actions.sort()).toEqual(['user.deactivated', 'user.reactivated', 'user.signed_out'])
 			// No one can deactivate or demote themselves.
 			const self = user('acme:admin@acme.test')
-			expect((await admin.post(`/admin/users/${self.id}`, { intent: 'deactivate' })).status).toBe(400)
+			expect((await admin.post(`/admin/users/${self.id}`, { intent: 'deactivate', confirmed: 'yes' })).status).toBe(400)
 		})
 
 		it('sends a verification email and a password-reset link', async () => {
@@ -509,7 +530,7 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			await admin.post('/admin/courses/advanced-css/admins', { intent: 'assign', email: helper.email })
 			const b = await signedIn(helper.email)
 			expect((await b.get('/admin/courses/advanced-css/dashboard')).status).toBe(200)
-			await admin.post('/admin/courses/advanced-css/admins', { intent: 'revoke', userId: helper.id })
+			await admin.post('/admin/courses/advanced-css/admins', { intent: 'revoke', confirmed: 'yes', userId: helper.id })
 			const again = await signedIn(helper.email)
 			expect((await again.get('/admin/courses/advanced-css/dashboard')).status).toBe(404)
 			const rows = await stack.db.orm
@@ -547,13 +568,23 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			const member = await newUser('student', umbrella)
 			const session = await signedIn(member.email, 'umbrella.localhost')
 
-			await apex.post('/admin/tenants', { intent: 'status', tenantId: umbrella.id, status: 'suspended' })
+			await apex.post('/admin/tenants', {
+				intent: 'status',
+				confirmed: 'yes',
+				tenantId: umbrella.id,
+				status: 'suspended',
+			})
 			expect((await stack.request('umbrella.localhost', '/learn')).status).toBe(503)
 			expect((await findUserById(stack.db, member.id))!.token_version).toBe(member.token_version + 1)
-			await apex.post('/admin/tenants', { intent: 'status', tenantId: umbrella.id, status: 'active' })
+			await apex.post('/admin/tenants', { intent: 'status', confirmed: 'yes', tenantId: umbrella.id, status: 'active' })
 			expect((await session.get('/learn/dashboard')).status).toBe(302)
 			expect((await stack.request('umbrella.localhost', '/learn')).status).toBe(200)
-			await apex.post('/admin/tenants', { intent: 'status', tenantId: umbrella.id, status: 'archived' })
+			await apex.post('/admin/tenants', {
+				intent: 'status',
+				confirmed: 'yes',
+				tenantId: umbrella.id,
+				status: 'archived',
+			})
 			expect((await stack.request('umbrella.localhost', '/learn')).status).toBe(404)
 			const audit = await auditRowsFor(stack.db, umbrella.id, umbrella.id)
 			expect(audit.map((a) => a.action).sort()).toEqual([
@@ -627,7 +658,8 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		const admin = await signedIn('admin@acme.test')
 		const target = await newUser('student')
 		expect(
-			(await admin.post(`/admin/users/${target.id}`, { intent: 'change-role', role: 'course_admin' })).status,
+			(await admin.post(`/admin/users/${target.id}`, { intent: 'change-role', confirmed: 'yes', role: 'course_admin' }))
+				.status,
 		).toBe(302)
 		const cells = async (path: string) => {
 			const $ = load((await admin.get(path)).text)
@@ -658,12 +690,75 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		)
 	})
 
+	it('asks before a destructive action and does nothing until it is confirmed', async () => {
+		const admin = await signedIn('admin@acme.test')
+		const asks = async (path: string, form: Record<string, string>, question: string) => {
+			const res = await admin.post(path, form)
+			expect(res.status, JSON.stringify(form)).toBe(200)
+			const $ = load(res.text)
+			const step = $('[role="alert"]')
+			expect(step.text(), JSON.stringify(form)).toContain(question)
+			// The same fields again, with the confirmation: a plain form, no script needed.
+			const sent = Object.fromEntries(
+				step
+					.find('form[method="post"] input[type="hidden"]')
+					.toArray()
+					.map((el) => [$(el).attr('name'), $(el).attr('value')]),
+			)
+			expect(sent).toEqual({ ...form, confirmed: 'yes' })
+		}
+		const tenantAdmin = await newUser('tenant_admin')
+		const path = `/admin/users/${tenantAdmin.id}`
+		await asks(path, { intent: 'deactivate' }, `Deactivate ${tenantAdmin.name}?`)
+		await asks(path, { intent: 'force-sign-out' }, `Sign ${tenantAdmin.name} out on every device?`)
+		await asks(
+			path,
+			{ intent: 'change-role', role: 'student' },
+			`Change ${tenantAdmin.name} from tenant admin to student?`,
+		)
+		const unchanged = (await findUserById(stack.db, tenantAdmin.id))!
+		expect([unchanged.deactivated_at, unchanged.role, unchanged.token_version]).toEqual([
+			null,
+			'tenant_admin',
+			tenantAdmin.token_version,
+		])
+		// A wrong confirmation value is no confirmation.
+		expect((await admin.post(path, { intent: 'deactivate', confirmed: 'no' })).status).toBe(400)
+		expect((await findUserById(stack.db, tenantAdmin.id))!.deactivated_at).toBeNull()
+		// A promotion, reactivation and the emails take effect at once.
+		const student = await newUser('student')
+		expect(
+			(await admin.post(`/admin/users/${student.id}`, { intent: 'change-role', role: 'course_admin' })).status,
+		).toBe(302)
+		expect((await admin.post(path, { intent: 'deactivate', confirmed: 'yes' })).status).toBe(302)
+		expect((await findUserById(stack.db, tenantAdmin.id))!.deactivated_at).not.toBeNull()
+
+		const assigned = user('acme:author@acme.test')
+		await asks(
+			'/admin/courses/intro-to-web/admins',
+			{ intent: 'revoke', userId: assigned.id },
+			`Stop ${assigned.name} administering this course?`,
+		)
+		expect(
+			(await admin.post('/admin/courses/intro-to-web/admins', { intent: 'revoke', userId: 'nobody' })).status,
+		).toBe(404)
+		const apex = await signedIn('root@platform.test', 'localhost')
+		for (const status of ['suspended', 'archived']) {
+			const res = await apex.post('/admin/tenants', { intent: 'status', tenantId: globex.id, status })
+			expect(res.status).toBe(200)
+			expect(load(res.text)('[role="alert"]').text()).toContain('Globex')
+		}
+		expect((await findTenantBySlug(stack.db, 'globex'))!.status).toBe('active')
+	})
+
 	it('rate-limits admin mutations with 429', async () => {
 		const admin = await signedIn('admin@globex.test', 'globex.localhost')
 		const target = await newUser('student', globex)
 		const answers = []
 		for (let i = 0; i < 61; i++)
-			answers.push((await admin.post(`/admin/users/${target.id}`, { intent: 'force-sign-out' })).status)
+			answers.push(
+				(await admin.post(`/admin/users/${target.id}`, { intent: 'force-sign-out', confirmed: 'yes' })).status,
+			)
 		expect(answers.slice(0, 60).every((s) => s === 302)).toBe(true)
 		expect(answers[60]).toBe(429)
 	})

@@ -307,7 +307,10 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the database going away under
 				const cached: Array<[string, () => Promise<TestResponse>]> = [
 					['dashboard', () => learner.get('/learn/dashboard')],
 					['complete', () => learner.post('/learn/course/intro-to-web/entry/what-is-http', { intent: 'complete' })],
-					['deactivate', () => tenantAdmin.post(`/admin/users/${victimId}`, { intent: 'deactivate' })],
+					[
+						'deactivate',
+						() => tenantAdmin.post(`/admin/users/${victimId}`, { intent: 'deactivate', confirmed: 'yes' }),
+					],
 					[
 						'sign-up',
 						() =>

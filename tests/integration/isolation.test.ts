@@ -339,9 +339,9 @@ const SPEC: Record<string, RouteSpec> = {
 		post: {
 			rule: admin(onApexPlatform(302, 404)),
 			variants: (): Variant[] => [
-				{ form: { intent: 'change-role', role: 'tenant_admin' } },
-				{ form: { intent: 'deactivate' } },
-				{ form: { intent: 'force-sign-out' } },
+				{ form: { intent: 'change-role', confirmed: 'yes', role: 'tenant_admin' } },
+				{ form: { intent: 'deactivate', confirmed: 'yes' } },
+				{ form: { intent: 'force-sign-out', confirmed: 'yes' } },
 				{ form: { intent: 'send-reset' } },
 			],
 		},
@@ -361,13 +361,13 @@ const SPEC: Record<string, RouteSpec> = {
 		post: {
 			rule: admin(all(404)),
 			variants: (f, c): Variant[] => [
-				{ form: { intent: 'revoke', userId: f.courseAdminId } },
+				{ form: { intent: 'revoke', confirmed: 'yes', userId: f.courseAdminId } },
 				{ form: { intent: 'assign', email: f.courseAdminEmail } },
 				// This host's own course with the other tenant's course admin: not found here.
 				{
 					label: 'own course',
 					params: { slug: OWN_COURSE[c.host] },
-					form: { intent: 'revoke', userId: f.courseAdminId },
+					form: { intent: 'revoke', confirmed: 'yes', userId: f.courseAdminId },
 				},
 				{
 					label: 'own course',
@@ -389,7 +389,12 @@ const SPEC: Record<string, RouteSpec> = {
 			// The super_admin's own case re-activates an active tenant (a no-op), the others try to suspend it.
 			variants: (f, c): Variant[] => [
 				{
-					form: { intent: 'status', tenantId: f.tenant.id, status: c.role === 'super_admin' ? 'active' : 'suspended' },
+					form: {
+						intent: 'status',
+						confirmed: 'yes',
+						tenantId: f.tenant.id,
+						status: c.role === 'super_admin' ? 'active' : 'suspended',
+					},
 				},
 			],
 		},
@@ -1030,7 +1035,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 			const changeRole = () =>
 				stack.request(ACME, `/admin/users/${target.id}`, {
 					method: 'POST',
-					body: new URLSearchParams({ intent: 'change-role', role: 'student' }).toString(),
+					body: new URLSearchParams({ intent: 'change-role', confirmed: 'yes', role: 'student' }).toString(),
 					headers: {
 						cookie: admin,
 						origin: `http://${ACME}:${stack.port}`,

@@ -98,7 +98,9 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('two app processes on %s and R
 		expect((await admin.post('/learn/sign-in', { email: 'admin@acme.test', password: DEMO_PASSWORD })).status).toBe(302)
 		const acme = (await findTenantBySlug(db, 'acme'))!
 		const learner = (await findUserByEmail(db, acme.id, 'learner@acme.test'))!
-		expect((await admin.post(`/admin/users/${learner.id}`, { intent: 'deactivate' })).status).toBe(302)
+		expect((await admin.post(`/admin/users/${learner.id}`, { intent: 'deactivate', confirmed: 'yes' })).status).toBe(
+			302,
+		)
 		expect((await onB.get('/learn/dashboard')).status).toBe(302)
 		await updateUser(db, learner.id, { deactivated_at: null })
 	})

@@ -104,6 +104,14 @@ export default {
 			verificationSent: 'Eine neue Bestätigungs-E-Mail ist unterwegs.',
 			resetSent: 'Ein Link zum Zurücksetzen des Passworts ist unterwegs.',
 		},
+		// Asked before a destructive action is done
+		confirm: {
+			deactivate:
+				'{name} deaktivieren? Alle Sitzungen werden beendet, und eine Anmeldung ist erst wieder möglich, wenn ein Admin das Konto reaktiviert.',
+			signOut: '{name} auf allen Geräten abmelden? Eine erneute Anmeldung ist nötig.',
+			demote:
+				'{name} von {from} zu {to} ändern? Was die Rolle {from} erlaubt, entfällt, und alle Sitzungen werden beendet.',
+		},
 		errors: {
 			self: 'Das können Sie mit Ihrem eigenen Konto nicht tun.',
 			platformRole: 'Die Rolle eines Plattformkontos kann hier nicht geändert werden.',
@@ -150,6 +158,10 @@ export default {
 		name: 'Name',
 		customDomain: 'Eigene Domain (optional)',
 		create: 'Mandant anlegen',
+		confirm: {
+			suspended: '{name} sperren? Die Seiten antworten allen mit 503, und alle Nutzer werden abgemeldet.',
+			archived: '{name} archivieren? Die Hosts antworten nicht mehr (404), und alle Nutzer werden abgemeldet.',
+		},
 		errors: {
 			slugRequired: 'Geben Sie einen Slug ein',
 			slugFormat: 'Verwenden Sie Kleinbuchstaben, Ziffern und innere Bindestriche (höchstens 63 Zeichen)',

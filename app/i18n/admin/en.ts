@@ -106,6 +106,13 @@ export default {
 			verificationSent: 'A new verification email is on its way.',
 			resetSent: 'A password-reset link is on its way.',
 		},
+		// Asked before a destructive action is done
+		confirm: {
+			deactivate:
+				'Deactivate {name}? They are signed out everywhere and cannot sign in until an admin reactivates them.',
+			signOut: 'Sign {name} out on every device? They will have to sign in again.',
+			demote: 'Change {name} from {from} to {to}? They lose what the {from} role may do, and are signed out.',
+		},
 		errors: {
 			self: 'You cannot do that to your own account.',
 			platformRole: 'A platform account’s role cannot be changed here.',
@@ -153,6 +160,10 @@ export default {
 		name: 'Name',
 		customDomain: 'Custom domain (optional)',
 		create: 'Create tenant',
+		confirm: {
+			suspended: 'Suspend {name}? Its pages answer 503 to everyone and all its users are signed out.',
+			archived: 'Archive {name}? Its hosts stop answering (404) and all its users are signed out.',
+		},
 		errors: {
 			slugRequired: 'Enter a slug',
 			slugFormat: 'Use lower-case letters, digits and inner hyphens (at most 63)',

@@ -104,6 +104,13 @@ export default {
 			verificationSent: 'Un nuevo correo de verificación está en camino.',
 			resetSent: 'Un enlace para restablecer la contraseña está en camino.',
 		},
+		// Asked before a destructive action is done
+		confirm: {
+			deactivate:
+				'¿Desactivar a {name}? Se cerrarán todas sus sesiones y no podrá entrar hasta que un administrador la reactive.',
+			signOut: '¿Cerrar la sesión de {name} en todos sus dispositivos? Tendrá que volver a iniciar sesión.',
+			demote: '¿Cambiar a {name} de {from} a {to}? Pierde lo que permite el rol {from} y se cierran sus sesiones.',
+		},
 		errors: {
 			self: 'No puedes hacer eso con tu propia cuenta.',
 			platformRole: 'El rol de una cuenta de la plataforma no se puede cambiar aquí.',
@@ -150,6 +157,12 @@ export default {
 		name: 'Nombre',
 		customDomain: 'Dominio propio (opcional)',
 		create: 'Crear inquilino',
+		confirm: {
+			suspended:
+				'¿Suspender {name}? Sus páginas responderán 503 a todos y se cerrarán las sesiones de todos sus usuarios.',
+			archived:
+				'¿Archivar {name}? Sus dominios dejarán de responder (404) y se cerrarán las sesiones de todos sus usuarios.',
+		},
 		errors: {
 			slugRequired: 'Escribe un slug',
 			slugFormat: 'Usa letras minúsculas, dígitos y guiones intermedios (como máximo 63)',

@@ -104,6 +104,14 @@ export default {
 			verificationSent: 'Un nouvel e-mail de vérification est en route.',
 			resetSent: 'Un lien de réinitialisation du mot de passe est en route.',
 		},
+		// Asked before a destructive action is done
+		confirm: {
+			deactivate:
+				'Désactiver {name} ? Toutes ses sessions sont fermées et la personne ne pourra plus se connecter avant qu’un administrateur la réactive.',
+			signOut: 'Déconnecter {name} sur tous ses appareils ? La personne devra se reconnecter.',
+			demote:
+				'Passer {name} de {from} à {to} ? La personne perd ce que permet le rôle {from} et ses sessions sont fermées.',
+		},
 		errors: {
 			self: 'Vous ne pouvez pas faire cela sur votre propre compte.',
 			platformRole: 'Le rôle d’un compte de la plateforme ne peut pas être modifié ici.',
@@ -150,6 +158,10 @@ export default {
 		name: 'Nom',
 		customDomain: 'Domaine personnalisé (facultatif)',
 		create: 'Créer le locataire',
+		confirm: {
+			suspended: 'Suspendre {name} ? Ses pages répondront 503 à tous et tous ses utilisateurs seront déconnectés.',
+			archived: 'Archiver {name} ? Ses domaines ne répondront plus (404) et tous ses utilisateurs seront déconnectés.',
+		},
 		errors: {
 			slugRequired: 'Saisissez un slug',
 			slugFormat: 'Utilisez des lettres minuscules, des chiffres et des tirets internes (63 caractères au plus)',

@@ -104,6 +104,13 @@ export default {
 			verificationSent: 'Um novo e-mail de verificação está a caminho.',
 			resetSent: 'Um link de redefinição de senha está a caminho.',
 		},
+		// Asked before a destructive action is done
+		confirm: {
+			deactivate:
+				'Desativar {name}? Todas as sessões são encerradas e a pessoa não poderá entrar até que um administrador a reative.',
+			signOut: 'Encerrar a sessão de {name} em todos os dispositivos? Será preciso entrar novamente.',
+			demote: 'Mudar {name} de {from} para {to}? Perde o que o papel {from} permite e as sessões são encerradas.',
+		},
 		errors: {
 			self: 'Você não pode fazer isso com a sua própria conta.',
 			platformRole: 'A função de uma conta da plataforma não pode ser alterada aqui.',
@@ -150,6 +157,10 @@ export default {
 		name: 'Nome',
 		customDomain: 'Domínio próprio (opcional)',
 		create: 'Criar locatário',
+		confirm: {
+			suspended: 'Suspender {name}? As páginas responderão 503 a todos e todos os usuários terão a sessão encerrada.',
+			archived: 'Arquivar {name}? Os domínios deixam de responder (404) e todos os usuários terão a sessão encerrada.',
+		},
 		errors: {
 			slugRequired: 'Informe um slug',
 			slugFormat: 'Use letras minúsculas, dígitos e hifens internos (no máximo 63 caracteres)',

@@ -104,6 +104,12 @@ export default {
 			verificationSent: '新的验证邮件正在发送中。',
 			resetSent: '密码重置链接正在发送中。',
 		},
+		// Asked before a destructive action is done
+		confirm: {
+			deactivate: '停用 {name}？其所有会话将被注销，在管理员重新启用之前无法登录。',
+			signOut: '在所有设备上注销 {name}？对方需要重新登录。',
+			demote: '将 {name} 从 {from} 改为 {to}？对方将失去 {from} 角色的权限，并被注销。',
+		},
 		errors: {
 			self: '你不能对自己的账户执行此操作。',
 			platformRole: '平台账户的角色无法在此更改。',
@@ -150,6 +156,10 @@ export default {
 		name: '名称',
 		customDomain: '自定义域名（可选）',
 		create: '创建租户',
+		confirm: {
+			suspended: '暂停 {name}？其页面将对所有人返回 503，所有用户都将被注销。',
+			archived: '归档 {name}？其域名将不再响应（404），所有用户都将被注销。',
+		},
 		errors: {
 			slugRequired: '请输入 slug',
 			slugFormat: '只能使用小写字母、数字和中间的连字符（最多 63 个字符）',

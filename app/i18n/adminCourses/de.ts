@@ -72,6 +72,7 @@ export default {
 		revoked: 'Zuweisung aufgehoben.',
 		empty: 'Noch keine Kursadministratoren.',
 		revoke: 'Zuweisung von {name} aufheben',
+		confirmRevoke: '{name} die Verwaltung dieses Kurses entziehen? Der Zugang zum Kurs-Dashboard endet sofort.',
 		assignTitle: 'Kursadministrator zuweisen',
 		email: 'E-Mail-Adresse eines Kursadministrators',
 		assign: 'Zuweisen',

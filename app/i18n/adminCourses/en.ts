@@ -76,6 +76,7 @@ export default {
 		revoked: 'Revoked.',
 		empty: 'No course admins yet.',
 		revoke: 'Revoke {name}',
+		confirmRevoke: 'Stop {name} administering this course? They lose access to its dashboard at once.',
 		assignTitle: 'Assign a course admin',
 		email: 'Email of a course admin',
 		assign: 'Assign',

@@ -72,6 +72,7 @@ export default {
 		revoked: 'Revocado.',
 		empty: 'Todavía no hay administradores del curso.',
 		revoke: 'Revocar a {name}',
+		confirmRevoke: '¿Quitar a {name} la administración de este curso? Perderá el acceso a su panel de inmediato.',
 		assignTitle: 'Asignar un administrador del curso',
 		email: 'Correo electrónico de un administrador de curso',
 		assign: 'Asignar',

@@ -72,6 +72,8 @@ export default {
 		revoked: 'Révoqué.',
 		empty: 'Aucun administrateur de cours pour l’instant.',
 		revoke: 'Révoquer {name}',
+		confirmRevoke:
+			'Retirer à {name} l’administration de ce cours ? La personne perd aussitôt l’accès à son tableau de bord.',
 		assignTitle: 'Attribuer un administrateur de cours',
 		email: 'E-mail d’un administrateur de cours',
 		assign: 'Attribuer',

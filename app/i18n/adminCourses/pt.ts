@@ -72,6 +72,7 @@ export default {
 		revoked: 'Revogado.',
 		empty: 'Ainda não há administradores do curso.',
 		revoke: 'Revogar {name}',
+		confirmRevoke: 'Retirar de {name} a administração deste curso? O acesso ao painel termina imediatamente.',
 		assignTitle: 'Atribuir um administrador do curso',
 		email: 'E-mail de um administrador de curso',
 		assign: 'Atribuir',

@@ -71,6 +71,7 @@ export default {
 		revoked: '已撤销。',
 		empty: '还没有课程管理员。',
 		revoke: '撤销 {name}',
+		confirmRevoke: '取消 {name} 对本课程的管理权？对方将立即失去课程仪表板的访问权限。',
 		assignTitle: '指派课程管理员',
 		email: '课程管理员的电子邮件地址',
 		assign: '指派',

@@ -23,6 +23,8 @@ export default {
 	},
 	contentLanguage: 'Dieser Inhalt ist noch nicht auf {requested} verfügbar; er wird auf {served} angezeigt.',
 	working: 'Wird bearbeitet…',
+	// A destructive action's confirmation step (the question comes from its page)
+	confirm: { cancel: 'Abbrechen' },
 	errors: {
 		title: 'Etwas ist schiefgelaufen',
 		message: 'Bitte versuchen Sie es gleich noch einmal.',

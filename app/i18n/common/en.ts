@@ -24,6 +24,8 @@ export default {
 	},
 	contentLanguage: 'This content is not yet available in {requested}; it is shown in {served}.',
 	working: 'Working…',
+	// A destructive action's confirmation step (the question comes from its page)
+	confirm: { cancel: 'Cancel' },
 	errors: {
 		title: 'Something went wrong',
 		message: 'Please try again in a moment.',

@@ -23,6 +23,8 @@ export default {
 	},
 	contentLanguage: 'Este contenido aún no está disponible en {requested}; se muestra en {served}.',
 	working: 'Procesando…',
+	// A destructive action's confirmation step (the question comes from its page)
+	confirm: { cancel: 'Cancelar' },
 	errors: {
 		title: 'Algo salió mal',
 		message: 'Vuelve a intentarlo en un momento.',

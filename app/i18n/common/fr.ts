@@ -23,6 +23,8 @@ export default {
 	},
 	contentLanguage: 'Ce contenu n’est pas encore disponible en {requested} ; il est affiché en {served}.',
 	working: 'En cours…',
+	// A destructive action's confirmation step (the question comes from its page)
+	confirm: { cancel: 'Annuler' },
 	errors: {
 		title: 'Un problème est survenu',
 		message: 'Veuillez réessayer dans un instant.',

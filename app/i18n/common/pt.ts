@@ -23,6 +23,8 @@ export default {
 	},
 	contentLanguage: 'Este conteúdo ainda não está disponível em {requested}; ele é exibido em {served}.',
 	working: 'Processando…',
+	// A destructive action's confirmation step (the question comes from its page)
+	confirm: { cancel: 'Cancelar' },
 	errors: {
 		title: 'Algo deu errado',
 		message: 'Tente novamente daqui a pouco.',

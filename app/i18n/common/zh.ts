@@ -23,6 +23,8 @@ export default {
 	},
 	contentLanguage: '此内容暂无{requested}版本，现以{served}显示。',
 	working: '处理中…',
+	// A destructive action's confirmation step (the question comes from its page)
+	confirm: { cancel: '取消' },
 	errors: {
 		title: '出错了',
 		message: '请稍后再试。',
