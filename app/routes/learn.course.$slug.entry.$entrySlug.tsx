@@ -103,7 +103,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		const revealed = answersRevealed(server, attempts)
 		const review = (a: (typeof attempts)[number]) => reviewAttempt(server, a, revealed)
 		quiz = {
-			// Only the client-safe shape reaches the page: no correct or accepted answers unless revealed.
+			// The client-safe shape: no correct or accepted answers (those come only in a revealed attempt's review).
 			public: toQuizPublic(server),
 			attemptsUsed: attempts.length,
 			attemptsLeft: Math.max(0, server.maxAttempts - attempts.length),
