@@ -413,6 +413,7 @@ class View {
 		return {
 			maxAttempts: doc.maxAttempts,
 			passingScore: doc.passingScore,
+			...(doc.revealAnswers === undefined ? {} : { revealAnswers: doc.revealAnswers }),
 			questions: doc.questions.map((q: Json) => ({
 				id: q.id,
 				type: q.type,

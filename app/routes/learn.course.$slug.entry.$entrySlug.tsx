@@ -22,7 +22,13 @@ import {
 } from '#app/utils/learning.server.ts'
 import { renderMarkdown } from '#app/utils/markdown.server.ts'
 import { withNotice, LEARNING_NOTICES, type NoticeName } from '#app/utils/notices.ts'
-import { attemptResult, submitQuizAttempt, type AttemptResult } from '#app/utils/quiz.server.ts'
+import {
+	answersRevealed,
+	DEFAULT_REVEAL,
+	reviewAttempt,
+	submitQuizAttempt,
+	type AttemptReview,
+} from '#app/utils/quiz.server.ts'
 import type { CurrentSession } from '#app/utils/session.server.ts'
 import { listAttempts } from '#db/learning.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
@@ -88,18 +94,31 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 	let quiz = null
 	if (entry.type === 'quiz' && entry.quiz) {
+		const server = entry.quiz
 		const attempts = preview ? [] : await listAttempts(ctx.db, scope, course.slug, entry.slug)
-		const shown = Number(url.searchParams.get('attempt'))
-		const result = attempts.find((a) => a.attempt_number === shown)
-		const best = attempts.reduce((m, a) => Math.max(m, a.score), 0)
+		const shown = attempts.find((a) => a.attempt_number === Number(url.searchParams.get('attempt')))
+		const latest = attempts.at(-1)
+		const exhausted = attempts.length >= server.maxAttempts
+		// From the learner's state now (every attempt), so the same stored attempt may show more later (decision 0022).
+		const revealed = answersRevealed(server, attempts)
+		const review = (a: (typeof attempts)[number]) => reviewAttempt(server, a, revealed)
 		quiz = {
-			// Only the client-safe shape reaches the page: no correct or accepted answers.
-			public: toQuizPublic(entry.quiz),
+			// The client-safe shape: no correct or accepted answers (those come only in a revealed attempt's review).
+			public: toQuizPublic(server),
 			attemptsUsed: attempts.length,
-			exhausted: attempts.length >= entry.quiz.maxAttempts,
+			attemptsLeft: Math.max(0, server.maxAttempts - attempts.length),
+			exhausted,
 			passed: attempts.some((a) => a.passed),
-			best,
-			result: result ? attemptResult(result, entry.quiz.maxAttempts, entry.quiz.questions.length) : null,
+			best: attempts.reduce((m, a) => Math.max(m, a.score), 0),
+			revealed,
+			revealRule: server.revealAnswers ?? DEFAULT_REVEAL,
+			// Review-only: every attempt, oldest first. Otherwise the one ?attempt= names.
+			history: exhausted ? attempts.map(review) : [],
+			result: !exhausted && shown ? review(shown) : null,
+			// Attempts left is said only beside the newest attempt: it is about now, not about a past attempt.
+			resultIsLatest: Boolean(shown && shown === latest),
+			// The form starts from the newest attempt's answers when it did not pass, wrong ones marked.
+			previous: !exhausted && latest && !latest.passed ? review(latest) : null,
 			// Names this rendering's submission: sent again (a retry after an error, a double press) it is the same attempt.
 			submissionKey: randomBytes(18).toString('base64url'),
 		}
@@ -258,104 +277,189 @@ type QuizData = NonNullable<Route.ComponentProps['loaderData']['quiz']>
 function QuizSection({ quiz, preview, lang }: { quiz: QuizData; preview: boolean; lang: Locale }) {
 	const t = useI18n()
 	const m = t.m.learning.quiz
-	const { public: q, result } = quiz
-	const remaining = q.maxAttempts - quiz.attemptsUsed
+	const { public: q, result, previous } = quiz
 	const summary = [
 		t.format(m.passMark, { score: t.percent(q.passingScore) }),
 		t.plural(m.attemptsUsed, q.maxAttempts, { used: t.number(quiz.attemptsUsed) }),
 		quiz.attemptsUsed ? t.format(m.bestScore, { score: t.percent(quiz.best) }) : null,
 	]
+	const given = previous ? Object.fromEntries(previous.questions.map((x) => [x.questionId, x])) : {}
 	return (
 		<section aria-labelledby="quiz-heading" className="quiz">
 			<h2 id="quiz-heading">{m.heading}</h2>
 			<p className="hint">{summary.filter(Boolean).join(' · ')}</p>
-			{result ? (
-				<AttemptFeedback
-					result={result}
-					prompts={Object.fromEntries(q.questions.map((x) => [x.id, x.prompt]))}
-					lang={lang}
-				/>
-			) : null}
 			{quiz.exhausted ? (
-				<Notice tone="info">{t.plural(m.allUsed, q.maxAttempts)}</Notice>
-			) : quiz.passed && !result ? (
-				<Notice tone="ok">{m.passed}</Notice>
-			) : null}
-			{quiz.exhausted ? null : (
-				<Form method="post" className="stack">
-					<input type="hidden" name="intent" value="submit-quiz" />
-					<input type="hidden" name="submission" value={quiz.submissionKey} />
-					{q.questions.map((question, i) => (
-						<fieldset key={question.id} className="question">
-							<legend lang={lang}>
-								{i + 1}. {question.prompt}
-							</legend>
-							{question.type === 'multiple_choice' ? (
-								question.options.map((o) => (
-									<label key={o.id} className="choice" lang={lang}>
-										<input type="radio" name={`q:${question.id}`} value={o.id} required /> {o.text}
-									</label>
-								))
-							) : question.type === 'true_false' ? (
-								<>
-									<label className="choice">
-										<input type="radio" name={`q:${question.id}`} value="true" required /> {m.trueLabel}
-									</label>
-									<label className="choice">
-										<input type="radio" name={`q:${question.id}`} value="false" /> {m.falseLabel}
-									</label>
-								</>
-							) : (
-								<label className="field">
-									<span>{m.answer}</span>
-									<input type="text" name={`q:${question.id}`} autoComplete="off" maxLength={500} required />
-								</label>
-							)}
-						</fieldset>
-					))}
-					<Submit disabled={preview}>{t.plural(m.submit, remaining)}</Submit>
-				</Form>
+				<>
+					<Notice tone="info">{t.plural(m.allUsed, q.maxAttempts)}</Notice>
+					<h3 id="quiz-attempts">{m.yourAttempts}</h3>
+					<ol className="quiz-attempts" aria-labelledby="quiz-attempts">
+						{quiz.history.map((a) => (
+							<li key={a.attemptNumber}>
+								<AttemptReport attempt={a} quiz={q} revealed={quiz.revealed} rule={quiz.revealRule} lang={lang} />
+							</li>
+						))}
+					</ol>
+				</>
+			) : (
+				<>
+					{result ? (
+						<AttemptReport
+							attempt={result}
+							quiz={q}
+							revealed={quiz.revealed}
+							rule={quiz.revealRule}
+							lang={lang}
+							attemptsLeft={quiz.resultIsLatest ? quiz.attemptsLeft : undefined}
+							role="status"
+						/>
+					) : null}
+					{quiz.passed && !result ? <Notice tone="ok">{m.passed}</Notice> : null}
+					{/* Keyed by the attempt it starts from: with JavaScript the form is rebuilt from that attempt's answers, as without. */}
+					<Form key={previous?.attemptNumber ?? 0} method="post" className="stack">
+						<input type="hidden" name="intent" value="submit-quiz" />
+						<input type="hidden" name="submission" value={quiz.submissionKey} />
+						{previous ? <p className="hint">{m.answersKept}</p> : null}
+						{q.questions.map((question, i) => {
+							const before = given[question.id]
+							const wrong = Boolean(before && !before.correct)
+							const statusId = `question-${i + 1}-status`
+							const name = `q:${question.id}`
+							return (
+								<fieldset
+									key={question.id}
+									className={wrong ? 'question question-incorrect' : 'question'}
+									aria-describedby={wrong ? statusId : undefined}
+								>
+									<legend lang={lang}>
+										{i + 1}. {question.prompt}
+									</legend>
+									{wrong ? (
+										<p id={statusId} className="question-status">
+											{m.incorrect}
+										</p>
+									) : null}
+									{question.type === 'multiple_choice' ? (
+										question.options.map((o) => (
+											<label key={o.id} className="choice" lang={lang}>
+												<input type="radio" name={name} value={o.id} defaultChecked={before?.given === o.id} required />{' '}
+												{o.text}
+											</label>
+										))
+									) : question.type === 'true_false' ? (
+										<>
+											<label className="choice">
+												<input
+													type="radio"
+													name={name}
+													value="true"
+													defaultChecked={before?.given === 'true'}
+													required
+												/>{' '}
+												{m.trueLabel}
+											</label>
+											<label className="choice">
+												<input type="radio" name={name} value="false" defaultChecked={before?.given === 'false'} />{' '}
+												{m.falseLabel}
+											</label>
+										</>
+									) : (
+										<label className="field">
+											<span>{m.answer}</span>
+											<input
+												type="text"
+												name={name}
+												defaultValue={before?.given}
+												autoComplete="off"
+												maxLength={500}
+												required
+											/>
+										</label>
+									)}
+								</fieldset>
+							)
+						})}
+						<Submit disabled={preview}>{t.plural(m.submit, quiz.attemptsLeft)}</Submit>
+					</Form>
+				</>
 			)}
 		</section>
 	)
 }
 
-function AttemptFeedback({
-	result,
-	prompts,
+/**
+ * One stored attempt: its number, date, score and outcome, then per question the learner's answer and
+ * whether it was right; the correct answer and explanation only when the page says they are revealed.
+ * `attemptsLeft` is given only for the learner's newest attempt.
+ */
+function AttemptReport({
+	attempt,
+	quiz,
+	revealed,
+	rule,
 	lang,
+	attemptsLeft,
+	role = 'note',
 }: {
-	result: AttemptResult
-	prompts: Record<string, string>
+	attempt: AttemptReview
+	quiz: QuizData['public']
+	revealed: boolean
+	rule: QuizData['revealRule']
 	lang: Locale
+	attemptsLeft?: number
+	role?: 'status' | 'note'
 }) {
 	const t = useI18n()
 	const m = t.m.learning.quiz
+	const questions = new Map(quiz.questions.map((x) => [x.id, x]))
+	/** An answer as the learner saw it: an option's text, True or False, or the text typed. */
+	const shown = (questionId: string, value: string) => {
+		const question = questions.get(questionId)
+		if (value === '') return m.noAnswer
+		if (question?.type === 'multiple_choice') return question.options.find((o) => o.id === value)?.text ?? value
+		if (question?.type === 'true_false') return value === 'true' ? m.trueLabel : m.falseLabel
+		return value
+	}
 	return (
-		<Notice tone={result.passed ? 'ok' : 'error'} role="status">
+		<Notice tone={attempt.passed ? 'ok' : 'error'} role={role}>
 			<p>
 				<strong>
 					{t.format(m.result, {
-						number: t.number(result.attemptNumber),
-						score: t.percent(result.score),
-						correct: t.number(result.correctCount),
-						total: t.number(result.totalCount),
-						outcome: result.passed ? m.resultPassed : m.resultNotPassed,
+						number: t.number(attempt.attemptNumber),
+						score: t.percent(attempt.score),
+						correct: t.number(attempt.correctCount),
+						total: t.number(attempt.totalCount),
+						outcome: attempt.passed ? m.resultPassed : m.resultNotPassed,
 					})}
 				</strong>
 			</p>
-			<p>{result.attemptsRemaining === 0 ? m.noneLeft : t.plural(m.left, result.attemptsRemaining)}</p>
-			<ul>
-				{result.perQuestionFeedback.map((f) => (
+			<p className="hint">{t.format(m.submitted, { date: t.date(attempt.submittedAt) })}</p>
+			{attemptsLeft === undefined ? null : <p>{attemptsLeft === 0 ? m.noneLeft : t.plural(m.left, attemptsLeft)}</p>}
+			<ul className="quiz-feedback">
+				{attempt.questions.map((f) => (
 					<li key={f.questionId}>
-						{/* The explanation was stored with the attempt, in the locale the quiz was graded in: it is content, shown as stored. */}
 						<span className="feedback-prompt" lang={lang}>
-							{prompts[f.questionId] ?? f.questionId}
+							{questions.get(f.questionId)?.prompt ?? f.questionId}
 						</span>{' '}
-						{`${f.correct ? m.correct : m.notCorrect} ${f.explanation}`}
+						<strong>{f.correct ? m.correct : m.notCorrect}</strong>{' '}
+						{t.rich(m.yourAnswerWas, { answer: <span lang={lang}>{shown(f.questionId, f.given)}</span> })}
+						{f.correctAnswer === undefined ? null : (
+							<>
+								{' '}
+								{t.rich(m.correctAnswer, {
+									answer: <span lang={lang}>{shown(f.questionId, f.correctAnswer)}</span>,
+								})}
+							</>
+						)}
+						{f.explanation ? (
+							<>
+								{' '}
+								<span lang={lang}>{f.explanation}</span>
+							</>
+						) : null}
 					</li>
 				))}
 			</ul>
+			{revealed ? null : <p className="hint">{rule === 'never' ? m.revealNever : m.revealLater}</p>}
 		</Notice>
 	)
 }

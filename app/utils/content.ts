@@ -51,9 +51,16 @@ const quizQuestion = z.discriminatedUnion('type', [
 	z.object({ ...questionBase, type: z.literal('short_answer'), acceptedAnswers: z.array(z.string()).min(1) }),
 ])
 
+/**
+ * When a learner may see a quiz's correct answers and explanations (decision 0022). Absent means
+ * `after_pass_or_last_attempt`: once an attempt has passed or every attempt is used.
+ */
+const revealAnswers = z.enum(['after_pass_or_last_attempt', 'never', 'always'])
+
 const quiz = z.object({
 	maxAttempts: z.number().int().min(1),
 	passingScore: z.number().min(0).max(100),
+	revealAnswers: revealAnswers.optional(),
 	questions: z.array(quizQuestion).min(1),
 })
 
@@ -152,6 +159,7 @@ export type Course = z.infer<typeof course>
 export type Entry = z.infer<typeof entry>
 export type Quiz = z.infer<typeof quiz>
 export type QuizPublic = z.infer<typeof quizPublic>
+export type RevealAnswers = z.infer<typeof revealAnswers>
 export type Site = z.infer<typeof site>
 export type Page = z.infer<typeof page>
 export type BlogPost = z.infer<typeof blogPost>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Quiz } from './content.ts'
-import { gradeQuiz, normalizeAnswer } from './quiz.server.ts'
+import type { QuizAttempt } from '#db/learning.ts'
+import { answersRevealed, gradeQuiz, normalizeAnswer, reviewAttempt } from './quiz.server.ts'
 
 const quiz: Quiz = {
 	maxAttempts: 3,
@@ -53,5 +54,67 @@ describe('gradeQuiz', () => {
 describe('normalizeAnswer', () => {
 	it('folds Unicode compatibility forms, case and inner whitespace', () => {
 		expect(normalizeAnswer('\uFF34he\u00A0 Ｆｏｒｍ ')).toBe('the form')
+	})
+})
+
+describe('answersRevealed', () => {
+	const failed = { passed: false }
+	const passed = { passed: true }
+
+	it('by default withholds answers after a failed attempt while attempts remain', () => {
+		expect(answersRevealed(quiz, [])).toBe(false)
+		expect(answersRevealed(quiz, [failed])).toBe(false)
+		expect(answersRevealed(quiz, [failed, failed])).toBe(false)
+		expect(answersRevealed({ ...quiz, revealAnswers: 'after_pass_or_last_attempt' }, [failed])).toBe(false)
+	})
+
+	it('by default reveals once an attempt passed or every attempt is used', () => {
+		expect(answersRevealed(quiz, [passed])).toBe(true)
+		expect(answersRevealed(quiz, [failed, passed])).toBe(true)
+		// A pass stays a pass: a later failed retake does not hide the answers again.
+		expect(answersRevealed(quiz, [passed, failed])).toBe(true)
+		expect(answersRevealed(quiz, [failed, failed, failed])).toBe(true)
+		expect(answersRevealed({ ...quiz, maxAttempts: 1 }, [failed])).toBe(true)
+	})
+
+	it('follows never and always', () => {
+		expect(answersRevealed({ ...quiz, revealAnswers: 'never' }, [passed, failed, failed])).toBe(false)
+		expect(answersRevealed({ ...quiz, revealAnswers: 'always' }, [failed])).toBe(true)
+	})
+})
+
+describe('reviewAttempt', () => {
+	const answers = { q1: 'a', q2: 'false', q3: 'the form' }
+	const grade = gradeQuiz(quiz, answers)
+	const attempt = {
+		attempt_number: 1,
+		score: grade.score,
+		passed: grade.passed,
+		answers_json: answers,
+		feedback_json: grade.perQuestionFeedback,
+		started_at: new Date('2026-11-25T08:00:00Z'),
+		submitted_at: new Date('2026-11-25T08:05:00Z'),
+	} as unknown as QuizAttempt
+
+	it('keeps the answers and says only right or wrong when not revealed', () => {
+		const review = reviewAttempt(quiz, attempt, false)
+		expect(review).toMatchObject({ attemptNumber: 1, score: 67, correctCount: 2, totalCount: 3 })
+		expect(review.submittedAt).toBe('2026-11-25T08:05:00.000Z')
+		expect(review.questions).toEqual([
+			{ questionId: 'q1', given: 'a', correct: false },
+			{ questionId: 'q2', given: 'false', correct: true },
+			{ questionId: 'q3', given: 'the form', correct: true },
+		])
+		const serialized = JSON.stringify(review)
+		for (const secret of ['B is right', 'It is false', 'The form.', 'The Form', '"b"'])
+			expect(serialized).not.toContain(secret)
+	})
+
+	it('adds the correct answers and explanations when revealed', () => {
+		expect(reviewAttempt(quiz, attempt, true).questions).toEqual([
+			{ questionId: 'q1', given: 'a', correct: false, correctAnswer: 'b', explanation: 'B is right.' },
+			{ questionId: 'q2', given: 'false', correct: true, correctAnswer: 'false', explanation: 'It is false.' },
+			{ questionId: 'q3', given: 'the form', correct: true, correctAnswer: 'The Form', explanation: 'The form.' },
+		])
 	})
 })

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { completeEntrySteps, recordAttemptSteps, type QuizAttempt, type Scope } from '#db/learning.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { readContent } from './cms.server.ts'
-import type { Course, Quiz } from './content.ts'
+import type { Course, Quiz, RevealAnswers } from './content.ts'
 import { flattenEntries, tags } from './learning.server.ts'
 
 /**
@@ -46,12 +46,13 @@ export function gradeQuiz(quiz: Quiz, answers: Record<string, string | undefined
 	return { score, passed: score >= quiz.passingScore, correctCount, totalCount, perQuestionFeedback }
 }
 
-export interface AttemptResult extends Grade {
+interface AttemptResult extends Grade {
 	attemptNumber: number
 	attemptsRemaining: number
 }
 
-export function attemptResult(attempt: QuizAttempt, maxAttempts: number, totalCount: number): AttemptResult {
+/** The stored attempt as submitQuizAttempt returns it: attemptsRemaining is as of that attempt. */
+function attemptResult(attempt: QuizAttempt, maxAttempts: number, totalCount: number): AttemptResult {
 	const perQuestionFeedback = attempt.feedback_json as QuestionFeedback[]
 	return {
 		score: attempt.score,
@@ -61,6 +62,85 @@ export function attemptResult(attempt: QuizAttempt, maxAttempts: number, totalCo
 		perQuestionFeedback,
 		attemptNumber: attempt.attempt_number,
 		attemptsRemaining: Math.max(0, maxAttempts - attempt.attempt_number),
+	}
+}
+
+/** The rule a quiz follows when its content names none (decision 0022). */
+export const DEFAULT_REVEAL: RevealAnswers = 'after_pass_or_last_attempt'
+
+/**
+ * Whether the learner may now see the quiz's correct answers and explanations, from their current
+ * state (every attempt so far), not from the attempt being looked at: after a pass or once every
+ * attempt is used (the default), after any attempt (`always`), or never (`never`). Until then
+ * feedback says only right or wrong, so a failed attempt does not hand over the answers for the next.
+ */
+export function answersRevealed(
+	quiz: Pick<Quiz, 'revealAnswers' | 'maxAttempts'>,
+	attempts: readonly { passed: boolean }[],
+): boolean {
+	const rule = quiz.revealAnswers ?? DEFAULT_REVEAL
+	if (rule === 'never') return false
+	if (rule === 'always') return true
+	return attempts.some((a) => a.passed) || attempts.length >= quiz.maxAttempts
+}
+
+interface QuestionReview {
+	questionId: string
+	/** What the learner sent, as stored: an option id, `true`/`false`, or the text typed ('' for none). */
+	given: string
+	correct: boolean
+	/** Only when revealed: the correct option id, `true`/`false`, or the first accepted answer. */
+	correctAnswer?: string
+	/** Only when revealed: the question's explanation, in the locale the quiz is served in now. */
+	explanation?: string
+}
+
+/** One stored attempt as the entry page shows it. Nothing in it gives an answer away unless `revealed`. */
+export interface AttemptReview {
+	attemptNumber: number
+	submittedAt: string
+	score: number
+	passed: boolean
+	correctCount: number
+	totalCount: number
+	questions: QuestionReview[]
+}
+
+function correctAnswerOf(question: Quiz['questions'][number]) {
+	if (question.type === 'multiple_choice') return question.correctOptionId
+	if (question.type === 'true_false') return String(question.correct)
+	return question.acceptedAnswers[0]
+}
+
+/**
+ * A stored attempt for the page: the learner's answers and right or wrong per question as graded
+ * then, plus the correct answer and explanation from the quiz as served now only when `revealed`
+ * (answersRevealed).
+ */
+export function reviewAttempt(quiz: Quiz, attempt: QuizAttempt, revealed: boolean): AttemptReview {
+	const feedback = attempt.feedback_json as QuestionFeedback[]
+	const answers = (attempt.answers_json ?? {}) as Record<string, unknown>
+	const questions = feedback.map((f): QuestionReview => {
+		const given = typeof answers[f.questionId] === 'string' ? (answers[f.questionId] as string) : ''
+		const question = revealed ? quiz.questions.find((q) => q.id === f.questionId) : undefined
+		return question
+			? {
+					questionId: f.questionId,
+					given,
+					correct: f.correct,
+					correctAnswer: correctAnswerOf(question),
+					explanation: question.explanation,
+				}
+			: { questionId: f.questionId, given, correct: f.correct }
+	})
+	return {
+		attemptNumber: attempt.attempt_number,
+		submittedAt: (attempt.submitted_at ?? attempt.started_at).toISOString(),
+		score: attempt.score,
+		passed: attempt.passed,
+		correctCount: feedback.filter((f) => f.correct).length,
+		totalCount: feedback.length,
+		questions,
 	}
 }
 

@@ -114,9 +114,18 @@ describe('content client', () => {
 		const entry = await client().entry('acme', 'intro-to-web', 'basics-quiz', 'en')
 		const quiz = entry!.quiz!
 		expect(quiz.maxAttempts).toBe(3)
+		// When the learner sees the answers (decision 0022): carried through, kept on the server.
+		expect(quiz.revealAnswers).toBe('after_pass_or_last_attempt')
 		expect(quiz.questions.map((q) => q.type)).toEqual(['multiple_choice', 'true_false', 'short_answer'])
 		const serialized = JSON.stringify(toQuizPublic(quiz))
-		for (const secret of ['correctOptionId', 'acceptedAnswers', '"correct"', 'explanation', 'form element']) {
+		for (const secret of [
+			'correctOptionId',
+			'acceptedAnswers',
+			'"correct"',
+			'explanation',
+			'form element',
+			'revealAnswers',
+		]) {
 			expect(serialized).not.toContain(secret)
 		}
 		expect(serialized).toContain('Which method should a form use')

@@ -16,6 +16,16 @@ function linkRel(html: string, rel: string) {
 	return tag ? /\shref="([^"]*)"/.exec(tag)?.[1] : undefined
 }
 
+/** The `<input>` tags of the page's field `name` with `value` (the quiz form's options and text fields). */
+function inputs(html: string, name: string) {
+	return [...html.matchAll(/<input\b[^>]*>/g)].map((m) => m[0]).filter((tag) => tag.includes(` name="${name}"`))
+}
+const checkedValue = (html: string, name: string) =>
+	inputs(html, name)
+		.filter((tag) => /\schecked(="[^"]*")?/.test(tag))
+		.map((tag) => /\svalue="([^"]*)"/.exec(tag)?.[1])
+const count = (text: string, part: string) => text.split(part).length - 1
+
 const ACME = 'acme.localhost'
 const COURSE = '/learn/course/intro-to-web'
 const entryPath = (slug: string, query = '') => `${COURSE}/entry/${slug}${query}`
@@ -23,6 +33,18 @@ const entryPath = (slug: string, query = '') => `${COURSE}/entry/${slug}${query}
 const WRONG = { intent: 'submit-quiz', 'q:q-method': 'get', 'q:q-nojs': 'false', 'q:q-element': 'div' }
 // Short answer with extra space and capitals: matched after normalization.
 const RIGHT = { intent: 'submit-quiz', 'q:q-method': 'post', 'q:q-nojs': 'true', 'q:q-element': '  FORM ' }
+// One of three right (33%, not passed): the method.
+const PARTLY = { intent: 'submit-quiz', 'q:q-method': 'post', 'q:q-nojs': 'false', 'q:q-element': 'div' }
+// What gives the answers away: the explanations, the accepted short answers, the words that introduce an answer.
+const REVEALING = [
+	'Correct answer:',
+	'GET must not change data',
+	'Forms are plain HTML',
+	'The &lt;form&gt; element',
+	'form element',
+	'correctOptionId',
+	'acceptedAnswers',
+]
 
 describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 	let stack: Stack
@@ -319,6 +341,73 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		expect(
 			(await listProgress(stack.db, scope, 'intro-to-web')).find((r) => r.entry_slug === 'basics-quiz')?.completed_at,
 		).toBeTruthy()
+	})
+
+	it('after a failed attempt with attempts left, keeps the answers, marks the wrong ones and gives no answer away', async () => {
+		const { b } = await enrolled()
+		await complete(b, 'what-is-http')
+		await complete(b, 'html-forms')
+		const first = await b.post(entryPath('basics-quiz'), PARTLY)
+		expect(first.headers.location).toBe(entryPath('basics-quiz', '?attempt=1'))
+		for (const path of [first.headers.location as string, entryPath('basics-quiz')]) {
+			const page = await b.get(path)
+			for (const secret of REVEALING) expect(page.text, `${path}: ${secret}`).not.toContain(secret)
+			// The form again, filled in with the answers sent, the two wrong ones marked for eyes and screen readers.
+			expect(checkedValue(page.text, 'q:q-method')).toEqual(['post'])
+			expect(checkedValue(page.text, 'q:q-nojs')).toEqual(['false'])
+			expect(inputs(page.text, 'q:q-element')[0]).toContain(' value="div"')
+			expect(page.text).toContain('Your previous answers are filled in.')
+			const marked = [...page.text.matchAll(/<fieldset\b[^>]*aria-describedby="([^"]+)"[^>]*>/g)].map((m) => m[1])
+			expect(marked).toEqual(['question-2-status', 'question-3-status'])
+			for (const id of marked)
+				expect(page.text).toMatch(new RegExp(`<p id="${id}" class="question-status">Incorrect</p>`))
+		}
+		const feedback = await b.get(first.headers.location as string)
+		expect(feedback.text).toContain('2 attempts left.')
+		expect(feedback.text).toContain('The correct answers are shown once you pass or have used every attempt.')
+
+		// A second failure: attempts left are said beside the newest attempt only, never about a past one.
+		await b.post(entryPath('basics-quiz'), PARTLY)
+		const past = await b.get(entryPath('basics-quiz', '?attempt=1'))
+		expect(past.text).toContain('Attempt 1: 33% · 1 of 3 correct · Not passed')
+		expect(past.text).not.toMatch(/attempts? left\./)
+		expect((await b.get(entryPath('basics-quiz', '?attempt=2'))).text).toContain('1 attempt left.')
+
+		// A pass reveals the answers and explanations, and the form starts empty again.
+		const third = await b.post(entryPath('basics-quiz'), RIGHT)
+		const passed = await b.get(third.headers.location as string)
+		expect(passed.text).toContain('Attempt 3: 100% · 3 of 3 correct · Passed')
+		expect(passed.text).toContain('GET must not change data')
+		expect(passed.text).toMatch(/Correct answer: <span lang="en">POST<\/span>/)
+		expect(checkedValue(passed.text, 'q:q-method')).toEqual([])
+		const earlier = await b.get(entryPath('basics-quiz', '?attempt=1'))
+		expect(earlier.text).toMatch(/Correct answer: <span lang="en">True<\/span>/)
+	})
+
+	it('after the last attempt shows every attempt with its answers, score, outcome and the answers revealed', async () => {
+		const { b } = await enrolled()
+		await complete(b, 'what-is-http')
+		await complete(b, 'html-forms')
+		await b.post(entryPath('basics-quiz'), WRONG)
+		await b.post(entryPath('basics-quiz'), PARTLY)
+		await b.post(entryPath('basics-quiz'), WRONG)
+		for (const path of [entryPath('basics-quiz'), entryPath('basics-quiz', '?attempt=1')]) {
+			const page = await b.get(path)
+			expect(page.text).toContain('This quiz is now review-only')
+			expect(page.text).toContain('Your attempts')
+			expect(page.text).toContain('Attempt 1: 0% · 0 of 3 correct · Not passed')
+			expect(page.text).toContain('Attempt 2: 33% · 1 of 3 correct · Not passed')
+			expect(page.text).toContain('Attempt 3: 0% · 0 of 3 correct · Not passed')
+			expect(count(page.text, 'Submitted ')).toBe(3)
+			// The learner's answers, then the correct one and the explanation, for every attempt.
+			expect(page.text).toMatch(/Your answer: <span lang="en">GET<\/span>/)
+			expect(page.text).toMatch(/Your answer: <span lang="en">div<\/span>/)
+			expect(count(page.text, 'Correct answer: <span lang="en">POST</span>')).toBe(3)
+			// (Counted as shown: the page's serialized data names each string once more.)
+			expect(count(page.text, '<span lang="en">GET must not change data; POST is meant for it.</span>')).toBe(3)
+			expect(page.text).not.toMatch(/attempts? left\./)
+			expect(page.text).not.toContain('name="q:q-method"')
+		}
 	})
 
 	it('keeps attempt numbers exactly 1..maxAttempts under 50 concurrent submissions', async () => {

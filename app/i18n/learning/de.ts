@@ -104,5 +104,15 @@ export default {
 		left: { one: 'Noch {count} Versuch übrig.', other: 'Noch {count} Versuche übrig.' },
 		correct: 'Richtig.',
 		notCorrect: 'Nicht richtig.',
+		incorrect: 'Falsch beantwortet',
+		answersKept:
+			'Ihre bisherigen Antworten sind eingetragen. Ändern Sie die als „Falsch beantwortet“ markierten und senden Sie erneut.',
+		yourAttempts: 'Ihre Versuche',
+		submitted: 'Abgegeben am {date}',
+		noAnswer: 'keine Antwort',
+		yourAnswerWas: 'Ihre Antwort: {answer}.',
+		correctAnswer: 'Richtige Antwort: {answer}.',
+		revealLater: 'Die richtigen Antworten werden angezeigt, sobald Sie bestanden oder alle Versuche genutzt haben.',
+		revealNever: 'Dieses Quiz zeigt die richtigen Antworten nicht an.',
 	},
 } satisfies typeof en

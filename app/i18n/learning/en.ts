@@ -103,5 +103,17 @@ export default {
 		left: { one: '{count} attempt left.', other: '{count} attempts left.' },
 		correct: 'Correct.',
 		notCorrect: 'Not correct.',
+		// Beside a question of the form that the learner's previous attempt got wrong (also its accessible description).
+		incorrect: 'Incorrect',
+		answersKept: 'Your previous answers are filled in. Change the ones marked Incorrect, then submit again.',
+		yourAttempts: 'Your attempts',
+		submitted: 'Submitted {date}',
+		noAnswer: 'no answer',
+		// {answer} is an option's text, True/False, or the text typed.
+		yourAnswerWas: 'Your answer: {answer}.',
+		correctAnswer: 'Correct answer: {answer}.',
+		// Under an attempt's feedback while correct answers are withheld (decision 0022).
+		revealLater: 'The correct answers are shown once you pass or have used every attempt.',
+		revealNever: 'This quiz does not show the correct answers.',
 	},
 }
