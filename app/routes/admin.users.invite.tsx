@@ -20,7 +20,8 @@ import { withNotice } from '#app/utils/notices.ts'
 
 const schema = z
 	.object({
-		email: emailField,
+		// The empty field speaks of the invitee, not of the admin's own address.
+		email: z.string({ error: 'admin.invite.emailRequired' }).pipe(emailField),
 		role: z.enum(INVITABLE_ROLES, { message: 'admin.invite.chooseRole' }),
 		course_slug: z.string().trim().optional(),
 	})
@@ -60,7 +61,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 			{ status: 400 },
 		)
 	}
-	const { invitation } = await sendInvitation(scope.ctx, {
+	const { invitation, member } = await sendInvitation(scope.ctx, {
 		tenantId: tenant.id,
 		email,
 		role,
@@ -74,7 +75,12 @@ export async function action({ context, request }: Route.ActionArgs) {
 		{ email: invitation.email, role, courseSlug },
 	)
 	return redirect(
-		localePath(scope.ctx.locale, withNotice('/admin/users/invite', 'invitationSent', { email: invitation.email })),
+		localePath(
+			scope.ctx.locale,
+			withNotice('/admin/users/invite', member ? 'invitationSentToMember' : 'invitationSent', {
+				email: invitation.email,
+			}),
+		),
 	)
 }
 
@@ -97,7 +103,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 				</Link>
 			</p>
 			<h1>{m.title}</h1>
-			<RedirectNotice accept={['invitationSent']} />
+			<RedirectNotice accept={['invitationSent', 'invitationSentToMember']} />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				<Field label={m.email} meta={fields.email} type="email" autoComplete="off" />

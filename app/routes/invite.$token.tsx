@@ -13,6 +13,7 @@ import { acceptInvitation, checkInvitation } from '#app/utils/invitations.server
 import { hashPassword } from '#app/utils/password.server.ts'
 import { nameField, newPasswordField } from '#app/utils/validation.ts'
 import { findUserByEmail } from '#db/users.ts'
+import { readContent } from '#app/utils/cms.server.ts'
 import type { Route } from './+types/invite.$token.ts'
 
 const newUserSchema = z.object({ name: nameField, password: newPasswordField })
@@ -21,13 +22,18 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const check = await checkInvitation(ctx, params.token)
 	if (!check.ok) return { problem: check.reason, invite: null }
-	const existing = await findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email)
+	const [existing, courses] = await Promise.all([
+		findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email),
+		check.invitation.course_slug ? readContent('catalogue', () => ctx.cms.courses(ctx.site, ctx.locale)) : [],
+	])
+	const slug = check.invitation.course_slug
 	return {
 		problem: null,
 		invite: {
 			email: check.invitation.email,
 			role: check.invitation.role,
-			courseSlug: check.invitation.course_slug,
+			// The course by its title, as the invitee knows it (its slug when the content service no longer lists it)
+			course: slug ? (courses.find((c) => c.slug === slug)?.title ?? slug) : null,
 			hasAccount: Boolean(existing?.email_verified_at),
 		},
 	}
@@ -72,9 +78,9 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 		<section className="narrow">
 			<h1>{text.heading}</h1>
 			<p>
-				{t.rich(invite.courseSlug ? text.joinAsCourse : text.joinAs, {
+				{t.rich(invite.course ? text.joinAsCourse : text.joinAs, {
 					role: <strong>{role}</strong>,
-					course: invite.courseSlug,
+					course: <strong>{invite.course}</strong>,
 					email: <strong>{invite.email}</strong>,
 				})}
 			</p>

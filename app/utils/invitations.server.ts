@@ -46,7 +46,8 @@ export async function sendInvitation(ctx: RequestContext, input: Parameters<type
 	const delivered = await ctx.mailer.send(
 		composeEmail({ kind: 'invitation', to: invitation.email, locale, site: site.name, url, role: input.role }),
 	)
-	return { invitation, delivered }
+	// Someone who already signs in here is told apart: the admin is told the invitation changes their role only on acceptance.
+	return { invitation, delivered, member: Boolean(existing?.email_verified_at) }
 }
 
 export async function checkInvitation(ctx: RequestContext, raw: string, now = new Date()): Promise<InvitationCheck> {

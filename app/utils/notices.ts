@@ -42,6 +42,7 @@ export const NOTICES = {
 	verificationSent: { param: 'verification-sent', tone: 'ok', text: (m) => m.admin.user.notices.verificationSent },
 	resetSent: { param: 'reset-sent', tone: 'ok', text: (m) => m.admin.user.notices.resetSent },
 	invitationSent: { param: 'invitation-sent', tone: 'ok', text: (m) => m.admin.invite.sent },
+	invitationSentToMember: { param: 'invitation-sent-to-member', tone: 'ok', text: (m) => m.admin.invite.sentToMember },
 	tenantCreated: { param: 'created', tone: 'ok', text: (m) => m.admin.tenants.notices.created },
 	tenantActive: { param: 'active', tone: 'ok', text: (m) => m.admin.tenants.notices.active },
 	tenantSuspended: { param: 'suspended', tone: 'ok', text: (m) => m.admin.tenants.notices.suspended },

@@ -460,6 +460,28 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			expect(link).not.toContain(row.token_hash)
 			expect(row.expires_at.getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3600_000)
 			expect((await auditRowsFor(stack.db, acme.id, row.id))[0].action).toBe('invitation.sent')
+			// The invitee reads the course's title, not its slug.
+			const page = await stack.request(ACME, link)
+			expect(load(page.text)('main p').first().text()).toContain('Introduction to the Web')
+		})
+
+		it('speaks of the invitee on an empty form, and says so when the address already has an account', async () => {
+			const admin = await signedIn('admin@acme.test')
+			const empty = await admin.post('/admin/users/invite', { email: '', role: 'student' })
+			expect(empty.status).toBe(400)
+			expect(empty.text).toContain('Enter the email address of the person you are inviting')
+			expect(empty.text).not.toContain('Enter your email address')
+			const member = await admin.post('/admin/users/invite', {
+				email: 'learner@acme.test',
+				role: 'course_admin',
+				course_slug: 'intro-to-web',
+			})
+			expect(member.status).toBe(302)
+			const $ = load((await admin.get(String(member.headers.location))).text)
+			expect($('[role="status"], .notice').text()).toContain(
+				'learner@acme.test already has an account on this site. They were sent an invitation to the new role',
+			)
+			expect((await findUserById(stack.db, user('acme:learner@acme.test').id))!.role).toBe('student')
 		})
 	})
 

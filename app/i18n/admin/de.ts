@@ -89,6 +89,9 @@ export default {
 		course: 'Kurs (für Kurs-Admins)',
 		noCourse: 'Keiner',
 		submit: 'Einladung senden',
+		emailRequired: 'Gib die E-Mail-Adresse der Person ein, die du einlädst',
+		sentToMember:
+			'{email} hat bereits ein Konto auf dieser Website. Eine Einladung zur neuen Rolle wurde gesendet; die Rolle ändert sich erst, wenn sie angenommen wird.',
 		chooseRole: 'Wählen Sie eine Rolle',
 		courseRequired: 'Ein Kurs-Admin braucht einen Kurs',
 		unpublishedCourse: 'Wählen Sie einen veröffentlichten Kurs dieser Website',

@@ -91,6 +91,9 @@ export default {
 		course: 'Course (for a course admin)',
 		noCourse: 'None',
 		submit: 'Send invitation',
+		emailRequired: 'Enter the email address of the person you are inviting',
+		sentToMember:
+			'{email} already has an account on this site. They were sent an invitation to the new role; their role changes only if they accept it.',
 		chooseRole: 'Choose a role',
 		courseRequired: 'A course admin needs a course',
 		unpublishedCourse: 'Choose a published course of this site',

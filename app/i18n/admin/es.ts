@@ -89,6 +89,9 @@ export default {
 		course: 'Curso (para un administrador de curso)',
 		noCourse: 'Ninguno',
 		submit: 'Enviar invitación',
+		emailRequired: 'Escribe el correo de la persona a la que invitas',
+		sentToMember:
+			'{email} ya tiene una cuenta en este sitio. Se le envió una invitación al nuevo rol; su rol solo cambia si la acepta.',
 		chooseRole: 'Elige un rol',
 		courseRequired: 'Un administrador de curso necesita un curso',
 		unpublishedCourse: 'Elige un curso publicado de este sitio',

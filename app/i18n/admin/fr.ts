@@ -89,6 +89,9 @@ export default {
 		course: 'Cours (pour un administrateur de cours)',
 		noCourse: 'Aucun',
 		submit: 'Envoyer l’invitation',
+		emailRequired: 'Saisissez l’adresse e-mail de la personne que vous invitez',
+		sentToMember:
+			'{email} a déjà un compte sur ce site. Une invitation au nouveau rôle lui a été envoyée ; son rôle ne change que si elle l’accepte.',
 		chooseRole: 'Choisissez un rôle',
 		courseRequired: 'Un administrateur de cours doit avoir un cours',
 		unpublishedCourse: 'Choisissez un cours publié de ce site',

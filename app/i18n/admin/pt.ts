@@ -89,6 +89,9 @@ export default {
 		course: 'Curso (para um administrador de curso)',
 		noCourse: 'Nenhum',
 		submit: 'Enviar convite',
+		emailRequired: 'Digite o e-mail da pessoa que você está convidando',
+		sentToMember:
+			'{email} já tem uma conta neste site. Foi enviado um convite para o novo papel; o papel só muda se a pessoa aceitar.',
 		chooseRole: 'Escolha uma função',
 		courseRequired: 'Um administrador de curso precisa de um curso',
 		unpublishedCourse: 'Escolha um curso publicado deste site',

@@ -89,6 +89,8 @@ export default {
 		course: '课程（用于课程管理员）',
 		noCourse: '无',
 		submit: '发送邀请',
+		emailRequired: '请输入被邀请人的邮箱地址',
+		sentToMember: '{email} 已在本站拥有账号。已向其发送新角色的邀请；只有对方接受后角色才会改变。',
 		chooseRole: '请选择角色',
 		courseRequired: '课程管理员需要指定一门课程',
 		unpublishedCourse: '请选择本站已发布的课程',
