@@ -92,7 +92,12 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 				<tbody>
 					{d.entries.map((e) => (
 						<tr key={e.slug}>
-							<td>{e.title}</td>
+							<td>
+								{/* Staff open the entry as a learner sees it, read-only (preview) */}
+								<Link prefetch="intent" to={`/learn/course/${d.course.slug}/entry/${e.slug}?preview=1`}>
+									{e.title}
+								</Link>
+							</td>
 							<td>
 								<Bar percent={e.completionRate} label={`${t.percent(e.completionRate)} (${t.number(e.completed)})`} />
 							</td>

@@ -155,6 +155,13 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 				}
 				expect(seen.size, email).toBeGreaterThan(2)
 			}
+			// The dashboard opens each entry as staff preview it.
+			const dashboard = load(
+				(await (await signedIn('author@acme.test')).get('/admin/courses/intro-to-web/dashboard')).text,
+			)
+			expect(dashboard('a[href*="/entry/"]').first().attr('href')).toMatch(
+				/^\/learn\/course\/intro-to-web\/entry\/[\w-]+\?preview=1$/,
+			)
 			// The course admin's header leads to their course, not to /admin (a 404 for them).
 			const $ = load((await (await signedIn('author@acme.test')).get('/learn')).text)
 			expect($('header nav a[href^="/admin"]').attr('href')).toBe('/admin/courses/intro-to-web/dashboard')
