@@ -162,13 +162,20 @@ function useIndexable() {
 	return !error && page !== undefined && holds(page.handle?.indexable, page.loaderData)
 }
 
-/** The header's links, in order: what the visitor can reach from every page. */
+/**
+ * The header's links, in order: what the visitor can reach from every page. A content page's
+ * title carries its own language when it is not the page's (an untranslated page's English title).
+ */
 function navLinks(data: Awaited<ReturnType<typeof loader>> | undefined, m: ReturnType<typeof useI18n>['m']) {
 	if (!data) return []
-	const links: [to: string, label: string][] = data.isApex ? [] : [['/learn', m.common.nav.courses]]
-	links.push(...data.menu.map((item): [string, string] => [`/${item.slug}`, item.title]), ['/blog', m.common.nav.blog])
+	type NavLink = [to: string, label: string, lang?: string]
+	const links: NavLink[] = data.isApex ? [] : [['/learn', m.common.nav.courses]]
+	links.push(...data.menu.map((item): NavLink => [`/${item.slug}`, item.title, item.locale]), [
+		'/blog',
+		m.common.nav.blog,
+	])
 	if (!data.user) return [...links, ['/learn/sign-in', m.common.nav.signIn]]
-	const home: [string, string] = [
+	const home: NavLink = [
 		data.user.home,
 		data.user.home.startsWith('/admin') ? m.common.nav.admin : m.common.nav.dashboard,
 	]
@@ -228,8 +235,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 							{siteName}
 						</Link>
 						<nav aria-label={m.common.nav.label}>
-							{navLinks(data, m).map(([to, label]) => (
-								<Link key={to} prefetch="intent" to={to}>
+							{navLinks(data, m).map(([to, label, lang]) => (
+								<Link key={to} prefetch="intent" to={to} lang={lang && lang !== t.locale ? lang : undefined}>
 									{label}
 								</Link>
 							))}

@@ -454,7 +454,12 @@ class View {
 			visible
 				.filter((p) => (p.parent ?? null) === parent)
 				.sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
-				.map((p) => ({ slug: p.slug, title: this.text(p.title), children: build(p.slug) }))
+				.map((p) => ({
+					slug: p.slug,
+					title: this.text(p.title),
+					locale: this.servedLocale(p),
+					children: build(p.slug),
+				}))
 		return build(null)
 	}
 

@@ -123,10 +123,12 @@ export const page = pageSummary.extend({ body: z.string() })
 export interface PageHierarchyNode {
 	slug: string
 	title: string
+	/** The locale the title is in (en when the page has no translation); a service that omits it is trusted to match. */
+	locale?: z.infer<typeof locale>
 	children: PageHierarchyNode[]
 }
 export const pageHierarchyNode: z.ZodType<PageHierarchyNode> = z.lazy(() =>
-	z.object({ slug: z.string(), title: z.string(), children: z.array(pageHierarchyNode) }),
+	z.object({ slug: z.string(), title: z.string(), locale: locale.optional(), children: z.array(pageHierarchyNode) }),
 )
 
 export const blogPostSummary = z.object({

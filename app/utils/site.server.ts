@@ -52,10 +52,10 @@ export function readableOn(hex: string) {
 }
 
 /** Top-level entries of the page hierarchy (published, listed pages) for the header; empty when the content service fails. */
-export async function loadMenu(ctx: RequestContext): Promise<Array<{ slug: string; title: string }>> {
+export async function loadMenu(ctx: RequestContext): Promise<Array<{ slug: string; title: string; locale: string }>> {
 	try {
 		const tree = await ctx.cms.pageHierarchy(ctx.site, ctx.locale)
-		return (tree ?? []).map(({ slug, title }) => ({ slug, title }))
+		return (tree ?? []).map(({ slug, title, locale }) => ({ slug, title, locale: locale ?? ctx.locale }))
 	} catch (error) {
 		log.warn('cms/menu-unavailable', { site: ctx.site, error: describeError(error) })
 		return []

@@ -1,3 +1,4 @@
+import { load } from 'cheerio'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogueKeys, type Messages } from '#app/i18n/index.ts'
@@ -119,6 +120,16 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 		expect(res.text).not.toContain('Introduction to the Web')
 		const grew = Object.entries(stack.cms.stats.byLocale).filter(([locale, n]) => n > (before[locale] ?? 0))
 		expect(grew.map(([locale]) => locale)).toEqual(['es'])
+	})
+
+	it('marks a header link from content with its own language when the page has no translation', async () => {
+		const about = async (locale: 'zh' | 'es') => {
+			const $ = load((await stack.request(ACME, localePath(locale, '/learn'))).text)
+			const link = $(`header nav a[href="${localePath(locale, '/about')}"]`)
+			return [link.text(), link.attr('lang')]
+		}
+		expect(await about('zh')).toEqual(['About Acme Academy', 'en'])
+		expect(await about('es')).toEqual(['Sobre la Academia Acme', undefined])
 	})
 
 	// Alternates are on the canonical origin: Acme's custom domain (tests/integration/seo.test.ts).
