@@ -20,7 +20,7 @@ import {
 	wantsPreview,
 	type LockReason,
 } from '#app/utils/learning.server.ts'
-import { renderMarkdown } from '#app/utils/markdown.server.ts'
+import { renderMarkdown, stripLeadingTitle } from '#app/utils/markdown.server.ts'
 import { withNotice, LEARNING_NOTICES, type NoticeName } from '#app/utils/notices.ts'
 import {
 	answersRevealed,
@@ -130,7 +130,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			slug: entry.slug,
 			type: entry.type,
 			title: entry.title,
-			bodyHtml: await renderMarkdown(ctx, entry.body, { courseSlug: course.slug }),
+			// The entry's title is the page's heading: a body that opens with it does not say it twice.
+			bodyHtml: await renderMarkdown(ctx, stripLeadingTitle(entry.body, entry.title), { courseSlug: course.slug }),
 			moduleTitle: entries[position].moduleTitle,
 		},
 		// The locales the entry and its course were served in (en when there is no translation in the page's locale).

@@ -121,3 +121,9 @@ export function markdownSummary(source: string, max = 160) {
 	const cut = text.slice(0, max - 1)
 	return `${cut.slice(0, cut.lastIndexOf(' ') > max / 2 ? cut.lastIndexOf(' ') : cut.length).trimEnd()}…`
 }
+
+/** Bodies often repeat the title as their first heading; a page, post or entry shows the title as its own heading. */
+export function stripLeadingTitle(body: string, title: string) {
+	const first = /^#\s+(.+)\n+/.exec(body)
+	return first && first[1].trim() === title.trim() ? body.slice(first[0].length) : body
+}

@@ -1,5 +1,6 @@
 import type { RequestContext } from '#app/context.ts'
 import { readContent } from './cms.server.ts'
+import { stripLeadingTitle } from './markdown.server.ts'
 import type { BlogPost, Course, Page } from './content.ts'
 import { notFound } from '#app/utils/errors.ts'
 
@@ -42,10 +43,4 @@ export function courseMarkdown(course: Course, origin: string) {
 		.map((m) => `## ${m.title}\n\n${m.entries.map((e) => `- ${e.title} (${e.type})`).join('\n')}`)
 		.join('\n\n')
 	return `# ${course.title}\n\n${course.summary}\n\n${course.description}\n\n- Price: ${price}\n${course.estimatedMinutes ? `- Estimated time: ${course.estimatedMinutes} minutes\n` : ''}- Enroll: ${origin}/learn/course/${course.slug}\n\n${outline}\n`
-}
-
-/** Bodies often repeat the title as their first heading; pages show the title themselves. */
-export function stripLeadingTitle(body: string, title: string) {
-	const first = /^#\s+(.+)\n+/.exec(body)
-	return first && first[1].trim() === title.trim() ? body.slice(first[0].length) : body
 }

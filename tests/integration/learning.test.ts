@@ -1,3 +1,4 @@
+import { load } from 'cheerio'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { normalizeAnswer } from '#app/utils/quiz.server.ts'
@@ -97,6 +98,16 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		expect(paid.text).toContain('paid course')
 		// Another tenant's course does not exist on this host.
 		expect((await stack.request('globex.localhost', '/learn/course/intro-to-web')).status).toBe(404)
+	})
+
+	it('shows an entry’s title once: a body that opens with it does not repeat it', async () => {
+		const { b } = await enrolled()
+		const $ = load((await b.get(entryPath('what-is-http'))).text)
+		const headings = $('main h1, main h2')
+			.toArray()
+			.map((el) => $(el).text())
+		expect(headings.filter((h) => h === 'What is HTTP?')).toEqual(['What is HTTP?'])
+		expect($('main h1').text()).toBe('What is HTTP?')
 	})
 
 	it('sends visitors to sign-in from enroll and entry routes', async () => {
