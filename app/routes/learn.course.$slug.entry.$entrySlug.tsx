@@ -146,7 +146,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			? {
 					title: next.title,
 					href: link(next.slug),
-					locked: Boolean(progress.locks.get(next.slug)) && !completed.has(entry.slug),
+					// Locks follow progress: finishing this entry may open the next one.
+					locked: Boolean(progress.locks.get(next.slug)),
 				}
 			: null,
 		courseHref: `/learn/course/${course.slug}${preview ? '?preview=1' : ''}`,
@@ -258,7 +259,12 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 				) : (
 					<span />
 				)}
-				{d.next ? (
+				{d.next?.locked ? (
+					// Not a link: the entry would only send the learner back with the same reason.
+					<span className="entry-next-locked">
+						<span lang={d.courseLocale}>{d.next.title}</span> ({l.entry.nextLocked})
+					</span>
+				) : d.next ? (
 					<Link prefetch="intent" to={d.next.href} rel="next" lang={d.courseLocale}>
 						{d.next.title} →
 					</Link>

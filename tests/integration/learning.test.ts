@@ -198,6 +198,10 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		const shown = await b.get(locked.headers.location as string)
 		expect(shown.status).toBe(200)
 		expect(shown.text).toContain('That entry is locked')
+		// The next entry is shown as locked, with why, not as a link that would only bounce back.
+		const nav = load(shown.text)('nav.entry-nav')
+		expect(nav.find('a[rel="next"]')).toHaveLength(0)
+		expect(nav.find('.entry-next-locked').text()).toBe('HTML forms (locked: finish the earlier entries first)')
 		// The first entry of the next module is open: no cross-module gating by default.
 		expect((await b.get(entryPath('progressive-enhancement'))).status).toBe(200)
 		const viewed = await listProgress(stack.db, scope, 'intro-to-web')
@@ -270,9 +274,11 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		expect(stack.tags.version(`progress:${scope.userId}`)).toBe(before[1] + 1)
 		const page = await b.get(entryPath('html-forms'))
 		expect(linkRel(page.text, 'prev')).toBe(entryPath('what-is-http'))
-		expect(linkRel(page.text, 'next')).toBe(entryPath('basics-quiz'))
-		// The last entry of module one links to the first of module two.
+		// The quiz stays locked until this entry is done: no link to it yet.
+		expect(linkRel(page.text, 'next')).toBeUndefined()
 		await complete(b, 'html-forms')
+		expect(linkRel((await b.get(entryPath('html-forms'))).text, 'next')).toBe(entryPath('basics-quiz'))
+		// The last entry of module one links to the first of module two.
 		const quizPage = await b.get(entryPath('basics-quiz'))
 		expect(linkRel(quizPage.text, 'next')).toBe(entryPath('progressive-enhancement'))
 		// A quiz is completed by attempts, not by the button.

@@ -74,6 +74,8 @@ export default {
 		fallbackTitle: 'Eintrag',
 		breadcrumb: 'Brotkrümelnavigation',
 		position: '· {module} · {position} von {total}',
+		// Beside the next entry's title when it cannot be opened yet
+		nextLocked: 'gesperrt: schließe zuerst die vorherigen Einträge ab',
 		navLabel: 'Einträge',
 		completedLesson: 'Sie haben diese Lektion abgeschlossen.',
 		completedAssignment: 'Sie haben diese Aufgabe abgeschlossen.',

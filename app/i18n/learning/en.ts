@@ -73,6 +73,8 @@ export default {
 		fallbackTitle: 'Entry',
 		breadcrumb: 'Breadcrumb',
 		position: '· {module} · {position} of {total}',
+		// Beside the next entry's title when it cannot be opened yet
+		nextLocked: 'locked: finish the earlier entries first',
 		navLabel: 'Entries',
 		completedLesson: 'You have completed this lesson.',
 		completedAssignment: 'You have completed this assignment.',

@@ -71,6 +71,8 @@ export default {
 		fallbackTitle: 'Entrada',
 		breadcrumb: 'Ruta de navegación',
 		position: '· {module} · {position} de {total}',
+		// Beside the next entry's title when it cannot be opened yet
+		nextLocked: 'bloqueada: termina antes las entradas anteriores',
 		navLabel: 'Entradas',
 		completedLesson: 'Has completado esta lección.',
 		completedAssignment: 'Has completado esta tarea.',

@@ -71,6 +71,8 @@ export default {
 		fallbackTitle: 'Entrée',
 		breadcrumb: 'Fil d’Ariane',
 		position: '· {module} · {position} sur {total}',
+		// Beside the next entry's title when it cannot be opened yet
+		nextLocked: 'verrouillée : terminez d’abord les étapes précédentes',
 		navLabel: 'Entrées',
 		completedLesson: 'Vous avez terminé cette leçon.',
 		completedAssignment: 'Vous avez terminé ce devoir.',

@@ -71,6 +71,8 @@ export default {
 		fallbackTitle: 'Entrada',
 		breadcrumb: 'Trilha de navegação',
 		position: '· {module} · {position} de {total}',
+		// Beside the next entry's title when it cannot be opened yet
+		nextLocked: 'bloqueada: conclua antes as entradas anteriores',
 		navLabel: 'Entradas',
 		completedLesson: 'Você concluiu esta aula.',
 		completedAssignment: 'Você concluiu esta tarefa.',

@@ -70,6 +70,8 @@ export default {
 		fallbackTitle: '条目',
 		breadcrumb: '面包屑导航',
 		position: '· {module} · 第 {position}/{total} 个',
+		// Beside the next entry's title when it cannot be opened yet
+		nextLocked: '已锁定：请先完成前面的内容',
 		navLabel: '条目',
 		completedLesson: '你已完成此课时。',
 		completedAssignment: '你已完成此作业。',
