@@ -16,6 +16,7 @@ import {
 } from 'react-router'
 import { getRequestContext, type RequestContext } from './context.ts'
 import { useI18n } from './i18n/index.ts'
+import { RedirectNotice } from './components/feedback.tsx'
 import { isLocale, LOCALE_NAMES, LOCALES, localePath, splitLocalePath, DEFAULT_LOCALE } from './i18n/locales.ts'
 import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
 import { loadMenu, loadSiteChrome } from './utils/site.server.ts'
@@ -233,6 +234,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					</div>
 				</header>
 				<main id="main" className="wrap">
+					{/* A confirmed address lands wherever the learner was going: any page may carry it. */}
+					<RedirectNotice accept={['emailConfirmed']} />
 					{children}
 				</main>
 				<footer className="site-footer">
