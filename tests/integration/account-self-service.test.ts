@@ -190,7 +190,11 @@ describe.each(DIALECTS)('account self-service on %s', (dialect) => {
 		const again = await b.get(link)
 		expect(again.status).toBe(200)
 		expect(again.text).toContain('Your email address is already confirmed.')
-		expect(again.text).toContain(`href="${COURSE}"`)
+		expect(/<a class="button" href="([^"]*)">Continue<\/a>/.exec(again.text)?.[1]).toBe(COURSE)
+		// the way on is checked too: an edited link's off-site callbackUrl becomes the role landing
+		const edited = await b.get(`${link.split('?')[0]}?callbackUrl=${encodeURIComponent('//evil.test/x')}`)
+		expect(edited.text).toContain('Your email address is already confirmed.')
+		expect(/<a class="button" href="([^"]*)">Continue<\/a>/.exec(edited.text)?.[1]).toBe('/learn/dashboard')
 		// signed out, the same link is a used link
 		expect((await stack.request(ACME, link)).text).toContain('This link was already used')
 
