@@ -118,7 +118,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		/** Where search engines should index this page (app/utils/seo.ts): the tenant's custom domain, if any. */
 		canonicalOrigin: canonicalOrigin(ctx.origin, ctx.tenant, ctx.env.APP_BASE_DOMAIN),
 		menu,
-		user: session ? { name: session.claims.name, role: session.claims.role } : null,
+		user: session ? { name: session.user.name, role: session.claims.role } : null,
 		impersonating: session?.impersonator ? session.claims.name : null,
 		/** `Save-Data: on` (a data-saver mode): the page without JavaScript, whatever the route says. */
 		saveData: request.headers.get('save-data')?.trim().toLowerCase() === 'on',

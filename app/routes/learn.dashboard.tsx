@@ -14,9 +14,9 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores. Scoped by tenant and user. */
 export async function loader({ context }: Route.LoaderArgs) {
-	const { claims, user } = requireSession(context)
+	const { user } = requireSession(context)
 	const ctx = getRequestContext(context)
-	const me = { name: claims.name, email: claims.email, locale: ctx.locale, verified: Boolean(user.email_verified_at) }
+	const me = { name: user.name, email: user.email, locale: ctx.locale, verified: Boolean(user.email_verified_at) }
 	if (!ctx.tenant) return { ...me, courses: [], resume: [], scores: [] }
 	const view = await learnerDashboard(ctx, { tenantId: ctx.tenant.id, userId: user.id })
 	return { ...me, ...view }

@@ -127,6 +127,8 @@ describe.each(DIALECTS)('account self-service on %s', (dialect) => {
 		const page = await b.get(String(res.headers.location))
 		expect(page.text).toContain('Name saved.')
 		expect(page.text).toContain('Ada &lt;b&gt;Lovelace&lt;/b&gt;')
+		// the session's claims keep the name it was minted with: the dashboard reads the stored one
+		expect((await b.get('/learn/dashboard')).text).toContain('Welcome, Ada &lt;b&gt;Lovelace&lt;/b&gt;')
 		for (const [name, message] of [
 			['   ', 'Enter your name'],
 			['x'.repeat(101), 'at most 100'],
