@@ -16,6 +16,7 @@ import {
 } from 'react-router'
 import { getRequestContext, type RequestContext } from './context.ts'
 import { useI18n } from './i18n/index.ts'
+import { RedirectNotice } from './components/feedback.tsx'
 import { isLocale, LOCALE_NAMES, LOCALES, localePath, splitLocalePath, DEFAULT_LOCALE } from './i18n/locales.ts'
 import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
 import { loadMenu, loadSiteChrome } from './utils/site.server.ts'
@@ -119,7 +120,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		canonicalOrigin: canonicalOrigin(ctx.origin, ctx.tenant, ctx.env.APP_BASE_DOMAIN),
 		menu,
 		// The header's link to the user's own area: where their role lands after signing in.
-		user: session ? { name: session.claims.name, role: session.claims.role, home: roleLanding(session.claims) } : null,
+		user: session ? { name: session.user.name, role: session.claims.role, home: roleLanding(session.claims) } : null,
 		impersonating: session?.impersonator ? session.claims.name : null,
 		/** `Save-Data: on` (a data-saver mode): the page without JavaScript, whatever the route says. */
 		saveData: request.headers.get('save-data')?.trim().toLowerCase() === 'on',
@@ -244,6 +245,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					</div>
 				</header>
 				<main id="main" className="wrap">
+					{/* A confirmed address lands wherever the learner was going: any page may carry it. */}
+					<RedirectNotice accept={['emailConfirmed']} />
 					{children}
 				</main>
 				<footer className="site-footer">

@@ -3,6 +3,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { describePage, organization, rootData } from '#app/utils/seo.ts'
 import type { IndexableHandle } from '#app/root.tsx'
 import type { Route } from './+types/home.ts'
+import { RedirectNotice } from '#app/components/feedback.tsx'
 
 export const handle = { indexable: true } satisfies IndexableHandle
 
@@ -24,6 +25,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
 	if (loaderData.isApex) {
 		return (
 			<section className="hero">
+				<RedirectNotice accept={['signedOut']} />
 				<h1>{site.name}</h1>
 				<p className="lead">{site.description}</p>
 				<p>{t.rich(t.m.content.home.apexIntro, { example: <code>yourschool.{loaderData.baseDomain}</code> })}</p>
@@ -32,6 +34,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
 	}
 	return (
 		<section className="hero">
+			<RedirectNotice accept={['signedOut']} />
 			<h1>{site.name}</h1>
 			<p className="lead">{site.description}</p>
 			<p>

@@ -3,19 +3,23 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
-import { Field, SelectField, useActionForm } from '#app/components/form.tsx'
+import { VerifyReminder } from '#app/components/verify-reminder.tsx'
+import { Field, NewPasswordField, SelectField, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { limitForm, readForm, replyWithHidden } from '#app/utils/forms.server.ts'
-import { endSession } from '#app/utils/session.server.ts'
-import { emailField, passwordField } from '#app/utils/validation.ts'
-import { verifyPassword } from '#app/utils/password.server.ts'
+import { commitUserSession, endSession } from '#app/utils/session.server.ts'
+import { emailField, nameField, newPasswordField, passwordField } from '#app/utils/validation.ts'
+import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
+import { addressKey } from '#app/utils/rate-limit.server.ts'
+import { auditSteps } from '#db/audit.ts'
+import { inTransaction } from '#db/transaction.ts'
 import { LOCALE_NAMES, LOCALES, localePath } from '#app/i18n/locales.ts'
 import { localeCookie } from '#app/utils/locale.server.ts'
 import { retireTokens } from '#db/tokens.ts'
-import { updateUser } from '#db/users.ts'
+import { updateUser, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.account.ts'
 import { withNotice } from '#app/utils/notices.ts'
 
@@ -27,13 +31,23 @@ const schema = z.discriminatedUnion(
 		z.object({ intent: z.literal('change-email'), newEmail: emailField, currentPassword: passwordField.optional() }),
 		z.object({ intent: z.literal('locale'), locale: z.enum(LOCALES, 'common.validation.choose') }),
 		z.object({ intent: z.literal('sign-out-everywhere') }),
+		// Field names of their own: the address form has a currentPassword too, and errors are matched by name.
+		z.object({ intent: z.literal('change-password'), oldPassword: passwordField, newPassword: newPasswordField }),
+		z.object({ intent: z.literal('name'), name: nameField }),
+		z.object({ intent: z.literal('resend-verification') }),
 	],
 	{ message: 'common.validation.choose' },
 )
 
 export function loader({ context }: Route.LoaderArgs) {
 	const { claims, user } = requireSession(context)
-	return { name: claims.name, email: claims.email, locale: user.locale, hasPassword: Boolean(user.password_hash) }
+	return {
+		name: user.name,
+		email: claims.email,
+		locale: user.locale,
+		hasPassword: Boolean(user.password_hash),
+		verified: Boolean(user.email_verified_at),
+	}
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -43,16 +57,69 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const submission = parseWithZod(await readForm(request), { schema })
 	// Every post but the language and sign-out buttons counts against the address-change limit, malformed ones too.
 	const { intent } = submission.payload
-	if (intent !== 'locale' && intent !== 'sign-out-everywhere') {
+	const hideFields = ['currentPassword', 'oldPassword', 'newPassword']
+	// A password change tries the current password: limited per user like sign-in attempts, malformed posts too.
+	if (intent === 'change-password') {
+		const limited = await limitForm(ctx, 'passwordChange', user.id, submission, hideFields)
+		if (limited) return limited
+	} else if (intent === 'resend-verification') {
+		const limited =
+			(await limitForm(ctx, 'verificationResend', user.id, submission)) ??
+			(await limitForm(ctx, 'verificationResendIp', addressKey(ctx.clientIp), submission))
+		if (limited) return limited
+	} else if (intent !== 'locale' && intent !== 'sign-out-everywhere' && intent !== 'name') {
 		const limited = await limitForm(ctx, 'magic', `email-change|${user.id}`, submission)
 		if (limited) return limited
 	}
 	if (submission.status !== 'success')
-		return data(
-			{ result: replyWithHidden(submission, ['intent'], { hideFields: ['currentPassword'] }) },
-			{ status: 400 },
-		)
+		return data({ result: replyWithHidden(submission, ['intent'], { hideFields }) }, { status: 400 })
 	const input = submission.value
+
+	if (input.intent === 'name') {
+		await updateUser(ctx.db, user.id, { name: input.name })
+		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'nameSaved')))
+	}
+
+	if (input.intent === 'resend-verification') {
+		if (user.email_verified_at)
+			return data({ result: submission.reply({ formErrors: ['accounts.account.alreadyVerified'] }) }, { status: 409 })
+		ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'email_verify'))
+		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'verificationResent')))
+	}
+
+	if (input.intent === 'change-password') {
+		// Only an account with a local password has one to change (OAuth-only and magic-link accounts do not).
+		if (!user.password_hash)
+			return data(
+				{ result: submission.reply({ formErrors: ['accounts.account.noLocalPassword'], hideFields }) },
+				{ status: 409 },
+			)
+		if (!(await verifyPassword(input.oldPassword, user.password_hash)))
+			return data(
+				{ result: submission.reply({ fieldErrors: { oldPassword: ['accounts.account.wrongPassword'] }, hideFields }) },
+				{ status: 400 },
+			)
+		const passwordHash = await hashPassword(input.newPassword)
+		// The new hash, the token_version bump (every session of the user ends, this one too) and the audit row stand together.
+		const updated = await inTransaction(ctx.db, function* (tx) {
+			const row = yield* updateUserSteps(tx, user.id, { password_hash: passwordHash }, { bumpTokenVersion: true })
+			yield* auditSteps(tx, {
+				actorUserId: session.impersonator?.userId ?? user.id,
+				action: 'account.password.changed',
+				targetKind: 'user',
+				targetId: user.id,
+				tenantId: user.tenant_id,
+				metadata: session.impersonator ? { impersonatorId: session.impersonator.userId } : {},
+			})
+			return row
+		})
+		if (!updated) throw new Response(null, { status: 404 })
+		// This device stays signed in: its old session is revoked and a new one is minted under the new token_version.
+		const headers = new Headers()
+		headers.append('set-cookie', await endSession(ctx, session))
+		headers.append('set-cookie', (await commitUserSession(ctx, updated)).cookie)
+		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'passwordChanged')), { headers })
+	}
 
 	if (input.intent === 'sign-out-everywhere') {
 		await retireTokens(ctx.db, user.id)
@@ -100,15 +167,55 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matc
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
 	const { m } = useI18n()
 	const text = m.accounts.account
-	const [form, fields] = useActionForm(actionData?.result)
-	const [localeForm, localeFields] = useActionForm(actionData?.result, { locale: loaderData.locale })
+	// Each form shows only the result of its own intent (a refused password change is not the address form's error).
+	const resultOf = (intent: string) =>
+		actionData?.result.initialValue?.intent === intent ? actionData.result : undefined
+	const [form, fields] = useActionForm(resultOf('change-email'))
+	const [localeForm, localeFields] = useActionForm(resultOf('locale'), { locale: loaderData.locale })
+	const [passwordForm, passwordFields] = useActionForm(resultOf('change-password'))
+	const [nameForm, nameFields] = useActionForm(resultOf('name'), { name: loaderData.name })
+	const resendResult = resultOf('resend-verification')
 	return (
 		<section className="narrow stack">
 			<h1>{text.title}</h1>
-			<RedirectNotice accept={['emailChangeSent', 'localeChanged', 'emailChanged']} />
+			<RedirectNotice
+				accept={[
+					'emailChangeSent',
+					'localeChanged',
+					'emailChanged',
+					'passwordChanged',
+					'nameSaved',
+					'verificationResent',
+				]}
+			/>
+			{loaderData.verified ? null : <VerifyReminder result={resendResult} />}
 			<p>
 				{loaderData.name} · {loaderData.email}
 			</p>
+			<h2>{text.displayName}</h2>
+			<Form method="post" className="stack" {...getFormProps(nameForm)}>
+				<FormError errors={nameForm.errors} id={nameForm.errorId} />
+				<input type="hidden" name="intent" value="name" />
+				<Field label={text.nameLabel} meta={nameFields.name} autoComplete="name" />
+				<Submit>{text.saveName}</Submit>
+			</Form>
+			<h2>{text.changePassword}</h2>
+			{loaderData.hasPassword ? (
+				<Form method="post" className="stack" {...getFormProps(passwordForm)}>
+					<FormError errors={passwordForm.errors} id={passwordForm.errorId} />
+					<input type="hidden" name="intent" value="change-password" />
+					<Field
+						label={text.currentPassword}
+						meta={passwordFields.oldPassword}
+						type="password"
+						autoComplete="current-password"
+					/>
+					<NewPasswordField label={text.newPassword} meta={passwordFields.newPassword} />
+					<Submit>{text.savePassword}</Submit>
+				</Form>
+			) : (
+				<p>{text.noLocalPassword}</p>
+			)}
 			<h2>{text.changeEmail}</h2>
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />

@@ -8,18 +8,19 @@ import { learnerDashboard } from '#app/utils/learning.server.ts'
 import type { Route } from './+types/learn.dashboard.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/components/table.tsx'
+import { VerifyReminder } from '#app/components/verify-reminder.tsx'
 
 // JavaScript earns its keep here: courses open client-side, prefetched on intent.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores. Scoped by tenant and user. */
 export async function loader({ context }: Route.LoaderArgs) {
-	const { claims, user } = requireSession(context)
+	const { user } = requireSession(context)
 	const ctx = getRequestContext(context)
-	if (!ctx.tenant)
-		return { name: claims.name, email: claims.email, locale: ctx.locale, courses: [], resume: [], scores: [] }
+	const me = { name: user.name, email: user.email, locale: ctx.locale, verified: Boolean(user.email_verified_at) }
+	if (!ctx.tenant) return { ...me, courses: [], resume: [], scores: [] }
 	const view = await learnerDashboard(ctx, { tenantId: ctx.tenant.id, userId: user.id })
-	return { name: claims.name, email: claims.email, locale: ctx.locale, ...view }
+	return { ...me, ...view }
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.learning.dashboard.title }]
@@ -33,6 +34,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 		<section>
 			<h1>{t.format(m.welcome, { name: d.name })}</h1>
 			<p className="lead">{t.format(m.signedInAs, { email: d.email })}</p>
+			{d.verified ? null : <VerifyReminder />}
 			{d.resume.length ? (
 				<section aria-labelledby="resume-heading">
 					<h2 id="resume-heading">{t.m.learning.continue}</h2>

@@ -139,7 +139,15 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 			{!loaderData.isApex ? (
 				<p className="actions">
 					{loaderData.magicLink ? <a href={t.href('/learn/magic')}>{text.signIn.magicLink}</a> : null}
-					<a href={t.href('/learn/sign-up')}>{text.signIn.signUp}</a>
+					<a
+						href={t.href(
+							params.get('callbackUrl')
+								? `/learn/sign-up?${new URLSearchParams({ callbackUrl: params.get('callbackUrl') ?? '' })}`
+								: '/learn/sign-up',
+						)}
+					>
+						{text.signIn.signUp}
+					</a>
 				</p>
 			) : null}
 		</section>

@@ -6,6 +6,7 @@ import { impersonatorCookie } from '#app/utils/admin.server.ts'
 import { endSession, getSession } from '#app/utils/session.server.ts'
 import { Submit } from '#app/components/feedback.tsx'
 import type { Route } from './+types/learn.sign-out.ts'
+import { withNotice } from '#app/utils/notices.ts'
 
 export function loader({ context }: Route.LoaderArgs) {
 	if (!getSession(context)) throw redirect(localePath(getRequestContext(context).locale, '/'))
@@ -18,7 +19,7 @@ export async function action({ context }: Route.ActionArgs) {
 	const headers = new Headers()
 	headers.append('set-cookie', await endSession(ctx, getSession(context)))
 	headers.append('set-cookie', await impersonatorCookie(ctx).serialize('', { maxAge: 0 }))
-	return redirect(localePath(ctx.locale, '/'), { headers })
+	return redirect(localePath(ctx.locale, withNotice('/', 'signedOut')), { headers })
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.signOut.title }]

@@ -2,7 +2,7 @@ import { getFormProps } from '@conform-to/react'
 import type { IndexableHandle } from '#app/root.tsx'
 import { describePage } from '#app/utils/seo.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
 import { Field, NewPasswordField, useActionForm } from '#app/components/form.tsx'
@@ -17,9 +17,17 @@ import { emailField, nameField, newPasswordField } from '#app/utils/validation.t
 import { createUser, findUserByEmail } from '#db/users.ts'
 import type { Route } from './+types/learn.sign-up.ts'
 import { notFound } from '#app/utils/errors.ts'
+import { safeCallbackUrl } from '#app/utils/auth.server.ts'
+import { readNotice } from '#app/utils/notices.ts'
 import { withNotice } from '#app/utils/notices.ts'
 
-const schema = z.object({ name: nameField, email: emailField, password: newPasswordField })
+// callbackUrl: where the learner was going (a course landing); kept only if it is a path of this site.
+const schema = z.object({
+	name: nameField,
+	email: emailField,
+	password: newPasswordField,
+	callbackUrl: z.string().max(2048).optional(),
+})
 
 export function loader({ context }: Route.LoaderArgs) {
 	if (!getRequestContext(context).tenant) throw notFound()
@@ -40,6 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 
 	const { name, email, password } = submission.value
+	const callbackUrl = safeCallbackUrl(submission.value.callbackUrl)
 	// An existing address gets the same answer and no new account, so sign-up does not reveal who has
 	// one. The lookup is made before answering (a database out of reach is a 503, not a lost sign-up);
 	// what differs between a new and a known address, the account and its mail, after the answer is sent.
@@ -54,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 				password_hash: await hashPassword(password),
 				locale: ctx.locale,
 			})
-			if (user) await mailTokenLink(ctx, user, email, 'email_verify')
+			if (user) await mailTokenLink(ctx, user, email, 'email_verify', undefined, callbackUrl ? { callbackUrl } : {})
 		})
 	}
 	return redirect(localePath(ctx.locale, withNotice('/learn/sign-up', 'checkEmail')))
@@ -74,18 +83,30 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const text = t.m.accounts
 	const [form, fields] = useActionForm(actionData?.result)
+	const [params] = useSearchParams()
+	const callbackUrl = params.get('callbackUrl') ?? ''
+	// Signed up: the page says to check the mail, and nothing else (no second form under it).
+	if (readNotice(params, ['checkEmail']))
+		return (
+			<section className="narrow">
+				<h1>{text.signUp.title}</h1>
+				<RedirectNotice accept={['checkEmail']} />
+			</section>
+		)
 	return (
 		<section className="narrow">
 			<h1>{text.signUp.title}</h1>
-			<RedirectNotice accept={['checkEmail']} />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
+				<input type="hidden" name="callbackUrl" value={callbackUrl} />
 				<Field label={text.fields.name} meta={fields.name} autoComplete="name" />
 				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />
 				<NewPasswordField label={text.fields.password} meta={fields.password} />
 				<div className="actions">
 					<Submit>{text.signUp.submit}</Submit>
-					<a href={t.href('/learn/sign-in')}>{text.signUp.haveAccount}</a>
+					<a href={t.href(callbackUrl ? `/learn/sign-in?${new URLSearchParams({ callbackUrl })}` : '/learn/sign-in')}>
+						{text.signUp.haveAccount}
+					</a>
 				</div>
 			</Form>
 		</section>

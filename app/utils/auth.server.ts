@@ -1,3 +1,4 @@
+import { withNotice, type NoticeName } from './notices.ts'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { redirect, type RouterContextProvider } from 'react-router'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
@@ -184,6 +185,12 @@ function sign(ctx: Pick<RequestContext, 'env'>, value: string) {
 	return createHmac('sha256', ctx.env.AUTH_SECRET).update(`consumed_token:${value}`).digest('base64url')
 }
 
+/** withNotice for a path that may carry a #fragment: the query goes before it. */
+function withNoticeBeforeHash(path: string, notice: NoticeName) {
+	const at = path.indexOf('#')
+	return at === -1 ? withNotice(path, notice) : `${withNotice(path.slice(0, at), notice)}${path.slice(at)}`
+}
+
 /**
  * Signs the user in and redirects: to callbackUrl when it is a same-origin path, else the role landing,
  * in the user's own locale unless the callback names one.
@@ -192,8 +199,9 @@ export async function signInAndRedirect(ctx: RequestContext, user: User, callbac
 	return redirectSignedIn(user, await commitUserSession(ctx, user), callbackUrl)
 }
 
-function redirectSignedIn(user: User, commit: SessionCommit, callbackUrl?: unknown) {
-	const target = safeCallbackUrl(callbackUrl) ?? roleLanding(commit.claims)
+function redirectSignedIn(user: User, commit: SessionCommit, callbackUrl?: unknown, notice?: NoticeName) {
+	const landing = safeCallbackUrl(callbackUrl) ?? roleLanding(commit.claims)
+	const target = notice ? withNoticeBeforeHash(landing, notice) : landing
 	return redirect(localeLanding(user.locale, target), {
 		headers: { 'set-cookie': commit.cookie },
 	})
@@ -220,9 +228,15 @@ export async function sessionFromProof(
 }
 
 /** Finishes a consumed-token flow (`ref`: the consumed token or invitation) and redirects; null when it cannot. */
-export async function signInWithConsumedToken(ctx: RequestContext, userId: string, ref: string, callbackUrl?: string) {
+export async function signInWithConsumedToken(
+	ctx: RequestContext,
+	userId: string,
+	ref: string,
+	callbackUrl?: string,
+	notice?: NoticeName,
+) {
 	const signedIn = await sessionFromProof(ctx, userId, mintConsumedTokenProof(ctx, userId, ref))
-	return signedIn && redirectSignedIn(signedIn.user, signedIn, callbackUrl)
+	return signedIn && redirectSignedIn(signedIn.user, signedIn, callbackUrl, notice)
 }
 
 /**
@@ -234,6 +248,7 @@ export async function signInWithEmailedToken(
 	ctx: RequestContext,
 	raw: string,
 	type: Extract<TokenType, 'email_verify' | 'magic_link'>,
+	callbackUrl?: string,
 ) {
 	// The token and the proof of the mailbox are stored together; the session follows. Scoped to the
 	// host's tenant: another tenant's token is not used up here.
@@ -246,5 +261,11 @@ export async function signInWithEmailedToken(
 		return { ok: true as const, userId: user.id, tokenId: check.token.id }
 	})
 	if (!proven.ok) return { reason: proven.reason }
-	return (await signInWithConsumedToken(ctx, proven.userId, proven.tokenId)) ?? { reason: 'invalid' as const }
+	// A confirmed address says so on the page the learner lands on (the root layout shows the notice).
+	const notice = type === 'email_verify' ? ('emailConfirmed' as const) : undefined
+	return (
+		(await signInWithConsumedToken(ctx, proven.userId, proven.tokenId, callbackUrl, notice)) ?? {
+			reason: 'invalid' as const,
+		}
+	)
 }

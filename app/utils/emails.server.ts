@@ -49,12 +49,21 @@ export async function mailTokenLink(
 	to: string,
 	type: TokenType,
 	payload?: string,
+	/** Query of the link (the verification link's callbackUrl, already checked). */
+	query?: Record<string, string>,
 ) {
 	const token = await issueToken(ctx.db, user.id, type, { payload })
 	const site = await loadSiteChrome(ctx)
 	const { path, kind } = TOKEN_LINKS[type]
 	const { locale } = user
+	const search = query && Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''
 	return ctx.mailer.send(
-		composeEmail({ kind, to, locale, site: site.name, url: absoluteUrl(ctx, localePath(locale, `${path}${token}`)) }),
+		composeEmail({
+			kind,
+			to,
+			locale,
+			site: site.name,
+			url: absoluteUrl(ctx, localePath(locale, `${path}${token}${search}`)),
+		}),
 	)
 }

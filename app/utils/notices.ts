@@ -34,6 +34,10 @@ export const NOTICES = {
 	emailChangeSent: { param: 'email-sent', tone: 'ok', text: (m) => m.accounts.account.emailSent },
 	emailChanged: { param: 'email-changed', tone: 'ok', text: (m) => m.accounts.account.emailChanged },
 	localeChanged: { param: 'locale-changed', tone: 'ok', text: (m) => m.accounts.account.localeChanged },
+	passwordChanged: { param: 'password-changed', tone: 'ok', text: (m) => m.accounts.account.passwordChanged },
+	nameSaved: { param: 'name-saved', tone: 'ok', text: (m) => m.accounts.account.nameSaved },
+	verificationResent: { param: 'verification-sent', tone: 'ok', text: (m) => m.accounts.account.verificationResent },
+	emailConfirmed: { param: 'email-confirmed', tone: 'ok', text: (m) => m.accounts.verify.confirmed },
 	// Administration
 	roleChanged: { param: 'role-changed', tone: 'ok', text: (m) => m.admin.user.notices.roleChanged },
 	userDeactivated: { param: 'deactivated', tone: 'ok', text: (m) => m.admin.user.notices.deactivated },

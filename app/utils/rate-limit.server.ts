@@ -10,6 +10,10 @@ export const POLICIES = {
 	// a school behind one NAT address signs up together; this only stops floods
 	signUpIp: { points: 100, windowMs: 60 * 60_000 },
 	passwordReset: { points: 5, windowMs: 15 * 60_000 },
+	// the account page (decision 0023): a password change tries the current password like a sign-in does
+	passwordChange: { points: 10, windowMs: 15 * 60_000 },
+	verificationResend: { points: 3, windowMs: 60 * 60_000 },
+	verificationResendIp: { points: 20, windowMs: 60 * 60_000 },
 	enrollment: { points: 30, windowMs: 60_000 },
 	quizSubmission: { points: 20, windowMs: 60_000 },
 	revalidation: { points: 60, windowMs: 60_000 },

@@ -19,7 +19,8 @@ test('sign up, verify by email, use the sign-out page', async ({ page }, info) =
 	await expect(page.getByText('Check your email')).toBeVisible()
 
 	await page.goto(at(ACME, await mailedLink(email, '/learn/verify/')))
-	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
+	await expect(page).toHaveURL(at(ACME, '/learn/dashboard?notice=email-confirmed'))
+	await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
 	await expect(page.getByRole('heading', { name: 'Welcome, Sam Signup' })).toBeVisible()
 
 	await page.getByRole('link', { name: 'Sign out' }).click()
@@ -27,7 +28,8 @@ test('sign up, verify by email, use the sign-out page', async ({ page }, info) =
 	await expect(page.getByRole('link', { name: 'Back to my dashboard' })).toHaveAttribute('href', '/learn/dashboard')
 	await expect(page.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', '/')
 	await page.getByRole('button', { name: 'Sign out' }).click()
-	await expect(page).toHaveURL(at(ACME, '/'))
+	await expect(page).toHaveURL(at(ACME, '/?notice=signed-out'))
+	await expect(page.getByText('You have been signed out.')).toBeVisible()
 	await page.goto(at(ACME, '/learn/dashboard'))
 	await expect(page).toHaveURL(/\/learn\/sign-in\?callbackUrl=%2Flearn%2Fdashboard/)
 })
@@ -116,8 +118,10 @@ test('email change is confirmed by a control, not by opening the link', async ({
 	const newEmail = uniqueEmail(info, 'moved')
 	await signUpAndVerify(page, ACME, 'Mo Mover', email)
 	await page.goto(at(ACME, '/learn/account'))
-	await page.getByLabel('New email address').fill(newEmail)
-	await page.getByLabel('Current password').fill('a-good-long-secret')
+	// The page has a password form too: the address form's own field.
+	const emailForm = page.locator('form', { has: page.getByRole('button', { name: 'Send confirmation link' }) })
+	await emailForm.getByLabel('New email address').fill(newEmail)
+	await emailForm.getByLabel('Current password').fill('a-good-long-secret')
 	await page.getByRole('button', { name: 'Send confirmation link' }).click()
 	await expect(page.getByText('We sent a confirmation link')).toBeVisible()
 	await page.goto(at(ACME, await mailedLink(newEmail, '/learn/account/email/')))

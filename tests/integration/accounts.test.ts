@@ -159,7 +159,7 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 		expect(page.status).toBe(200)
 		expect(page.text).toContain('href="/learn/dashboard"')
 		const out = await b.post('/learn/sign-out', {})
-		expect(out.headers.location).toBe('/')
+		expect(out.headers.location).toBe('/?notice=signed-out')
 		expect((await b.get('/learn/dashboard')).status).toBe(302)
 	})
 
@@ -186,7 +186,7 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 		const user = (await findUserByEmail(stack.db, acmeId, 'vera@acme.test'))!
 		expect(user).toMatchObject({ role: 'student', email_verified_at: null })
 		const verified = await b.get(link)
-		expect(verified.headers.location).toBe('/learn/dashboard')
+		expect(verified.headers.location).toBe('/learn/dashboard?notice=email-confirmed')
 		expect((await findUserByEmail(stack.db, acmeId, 'vera@acme.test'))!.email_verified_at).toBeInstanceOf(Date)
 		const again = await stack.request(ACME, link)
 		expect(again.status).toBe(200)

@@ -53,6 +53,10 @@ export default {
 	},
 	verify: {
 		title: 'E-Mail-Adresse bestätigen',
+		confirmed: 'Ihre E-Mail-Adresse ist bestätigt.',
+		alreadyConfirmedTitle: 'Adresse bereits bestätigt',
+		alreadyConfirmed: 'Ihre E-Mail-Adresse ist bereits bestätigt. Sie können dort weitermachen, wo Sie waren.',
+		continue: 'Weiter',
 	},
 	forgot: {
 		title: 'Passwort vergessen?',
@@ -104,6 +108,21 @@ export default {
 		sessions: 'Sitzungen',
 		signOutEverywhereHint: 'Meldet Sie auf allen Geräten ab, auch auf diesem.',
 		signOutEverywhere: 'Überall abmelden',
+		passwordChanged: 'Ihr Passwort wurde geändert. Ihre anderen Geräte wurden abgemeldet.',
+		nameSaved: 'Name gespeichert.',
+		verificationResent: 'Wir haben einen neuen Bestätigungslink an Ihre E-Mail-Adresse gesendet.',
+		changePassword: 'Passwort ändern',
+		newPassword: 'Neues Passwort',
+		savePassword: 'Passwort speichern',
+		noLocalPassword:
+			'Sie melden sich über einen externen Anbieter oder einen Anmeldelink an, daher hat dieses Konto kein Passwort zum Ändern.',
+		displayName: 'Name',
+		nameLabel: 'Ihr Name, wie andere ihn sehen',
+		saveName: 'Name speichern',
+		unverified:
+			'Ihre E-Mail-Adresse ist noch nicht bestätigt. Folgen Sie dem Link aus unserer E-Mail oder fordern Sie einen neuen an.',
+		alreadyVerified: 'Ihre Adresse ist bereits bestätigt.',
+		resendVerification: 'Neuen Bestätigungslink senden',
 	},
 	confirmEmail: {
 		title: 'Neue E-Mail-Adresse bestätigen',

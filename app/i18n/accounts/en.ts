@@ -49,6 +49,10 @@ export default {
 	},
 	verify: {
 		title: 'Confirm your email',
+		confirmed: 'Your email address is confirmed.',
+		alreadyConfirmedTitle: 'Address already confirmed',
+		alreadyConfirmed: 'Your email address is already confirmed. You can carry on where you were.',
+		continue: 'Continue',
 	},
 	forgot: {
 		title: 'Forgot your password?',
@@ -98,6 +102,20 @@ export default {
 		sessions: 'Sessions',
 		signOutEverywhereHint: 'Signs you out on every device, including this one.',
 		signOutEverywhere: 'Sign out everywhere',
+		passwordChanged: 'Your password was changed. Other devices have been signed out.',
+		nameSaved: 'Name saved.',
+		verificationResent: 'We sent a new confirmation link to your email address.',
+		changePassword: 'Change password',
+		newPassword: 'New password',
+		savePassword: 'Save password',
+		noLocalPassword:
+			'You sign in with an external provider or a sign-in link, so this account has no password to change.',
+		displayName: 'Name',
+		nameLabel: 'Your name as others see it',
+		saveName: 'Save name',
+		unverified: 'Your email address is not confirmed yet. Follow the link we emailed you, or ask for a new one.',
+		alreadyVerified: 'Your address is already confirmed.',
+		resendVerification: 'Send a new confirmation link',
 	},
 	confirmEmail: {
 		title: 'Confirm new email address',

@@ -51,6 +51,10 @@ export default {
 	},
 	verify: {
 		title: 'Confirma tu correo electrónico',
+		confirmed: 'Tu dirección de correo está confirmada.',
+		alreadyConfirmedTitle: 'Dirección ya confirmada',
+		alreadyConfirmed: 'Tu dirección de correo ya está confirmada. Puedes seguir donde estabas.',
+		continue: 'Continuar',
 	},
 	forgot: {
 		title: '¿Olvidaste tu contraseña?',
@@ -100,6 +104,20 @@ export default {
 		sessions: 'Sesiones',
 		signOutEverywhereHint: 'Cierra tu sesión en todos los dispositivos, incluido este.',
 		signOutEverywhere: 'Cerrar sesión en todas partes',
+		passwordChanged: 'Tu contraseña se ha cambiado. Se ha cerrado la sesión en los demás dispositivos.',
+		nameSaved: 'Nombre guardado.',
+		verificationResent: 'Te hemos enviado un nuevo enlace de confirmación a tu correo.',
+		changePassword: 'Cambiar la contraseña',
+		newPassword: 'Contraseña nueva',
+		savePassword: 'Guardar la contraseña',
+		noLocalPassword:
+			'Inicias sesión con un proveedor externo o con un enlace, así que esta cuenta no tiene contraseña que cambiar.',
+		displayName: 'Nombre',
+		nameLabel: 'Tu nombre tal como lo ven los demás',
+		saveName: 'Guardar el nombre',
+		unverified: 'Tu dirección de correo aún no está confirmada. Sigue el enlace que te enviamos o pide uno nuevo.',
+		alreadyVerified: 'Tu dirección ya está confirmada.',
+		resendVerification: 'Enviar un nuevo enlace de confirmación',
 	},
 	confirmEmail: {
 		title: 'Confirmar la nueva dirección de correo',

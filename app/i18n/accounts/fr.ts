@@ -53,6 +53,10 @@ export default {
 	},
 	verify: {
 		title: 'Confirmez votre adresse e-mail',
+		confirmed: 'Votre adresse e-mail est confirmée.',
+		alreadyConfirmedTitle: 'Adresse déjà confirmée',
+		alreadyConfirmed: 'Votre adresse e-mail est déjà confirmée. Vous pouvez reprendre là où vous étiez.',
+		continue: 'Continuer',
 	},
 	forgot: {
 		title: 'Mot de passe oublié ?',
@@ -103,6 +107,21 @@ export default {
 		sessions: 'Sessions',
 		signOutEverywhereHint: 'Vous déconnecte sur tous vos appareils, y compris celui-ci.',
 		signOutEverywhere: 'Se déconnecter partout',
+		passwordChanged: 'Votre mot de passe a été modifié. Vos autres appareils ont été déconnectés.',
+		nameSaved: 'Nom enregistré.',
+		verificationResent: 'Nous avons envoyé un nouveau lien de confirmation à votre adresse e-mail.',
+		changePassword: 'Changer le mot de passe',
+		newPassword: 'Nouveau mot de passe',
+		savePassword: 'Enregistrer le mot de passe',
+		noLocalPassword:
+			'Vous vous connectez avec un fournisseur externe ou un lien de connexion : ce compte n’a pas de mot de passe à changer.',
+		displayName: 'Nom',
+		nameLabel: 'Votre nom tel que les autres le voient',
+		saveName: 'Enregistrer le nom',
+		unverified:
+			'Votre adresse e-mail n’est pas encore confirmée. Suivez le lien envoyé par e-mail ou demandez-en un nouveau.',
+		alreadyVerified: 'Votre adresse est déjà confirmée.',
+		resendVerification: 'Envoyer un nouveau lien de confirmation',
 	},
 	confirmEmail: {
 		title: 'Confirmer la nouvelle adresse e-mail',

@@ -50,6 +50,10 @@ export default {
 	},
 	verify: {
 		title: 'Confirme seu e-mail',
+		confirmed: 'Seu endereço de e-mail está confirmado.',
+		alreadyConfirmedTitle: 'Endereço já confirmado',
+		alreadyConfirmed: 'Seu endereço de e-mail já está confirmado. Você pode continuar de onde parou.',
+		continue: 'Continuar',
 	},
 	forgot: {
 		title: 'Esqueceu sua senha?',
@@ -99,6 +103,20 @@ export default {
 		sessions: 'Sessões',
 		signOutEverywhereHint: 'Encerra a sua sessão em todos os dispositivos, inclusive neste.',
 		signOutEverywhere: 'Sair de todos os dispositivos',
+		passwordChanged: 'Sua senha foi alterada. Seus outros dispositivos foram desconectados.',
+		nameSaved: 'Nome salvo.',
+		verificationResent: 'Enviamos um novo link de confirmação para seu e-mail.',
+		changePassword: 'Alterar senha',
+		newPassword: 'Nova senha',
+		savePassword: 'Salvar senha',
+		noLocalPassword:
+			'Você entra com um provedor externo ou com um link de acesso, então esta conta não tem senha para alterar.',
+		displayName: 'Nome',
+		nameLabel: 'Seu nome como os outros o veem',
+		saveName: 'Salvar nome',
+		unverified: 'Seu endereço de e-mail ainda não foi confirmado. Siga o link que enviamos ou peça um novo.',
+		alreadyVerified: 'Seu endereço já está confirmado.',
+		resendVerification: 'Enviar um novo link de confirmação',
 	},
 	confirmEmail: {
 		title: 'Confirmar novo endereço de e-mail',
