@@ -90,15 +90,17 @@ export function* consumeTokenByHashSteps(
 /**
  * Uses up every token of the user not used yet (after a password reset, an
  * email change or a sign-out everywhere): a link mailed before, perhaps to an
- * address that is no longer the user's, signs nobody in afterwards.
+ * address that is no longer the user's, signs nobody in afterwards. `types`
+ * narrows it (a password change retires reset and sign-in links, not a pending
+ * address confirmation).
  */
-export function* retireTokensSteps(db: Tx, userId: string, now = new Date()) {
+export function* retireTokensSteps(db: Tx, userId: string, now = new Date(), types?: readonly TokenType[]) {
 	const t = db.t.verification_tokens
 	yield* step(
 		db.orm
 			.update(t)
 			.set({ used_at: now })
-			.where(and(eq(t.user_id, userId), isNull(t.used_at)))
+			.where(and(eq(t.user_id, userId), isNull(t.used_at), types ? inArray(t.type, [...types]) : undefined))
 			.returning({ id: t.id }),
 	)
 }

@@ -18,7 +18,7 @@ import { auditSteps } from '#db/audit.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { LOCALE_NAMES, LOCALES, localePath } from '#app/i18n/locales.ts'
 import { localeCookie } from '#app/utils/locale.server.ts'
-import { retireTokens } from '#db/tokens.ts'
+import { retireTokens, retireTokensSteps } from '#db/tokens.ts'
 import { updateUser, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.account.ts'
 import { withNotice } from '#app/utils/notices.ts'
@@ -103,6 +103,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 		// The new hash, the token_version bump (every session of the user ends, this one too) and the audit row stand together.
 		const updated = await inTransaction(ctx.db, function* (tx) {
 			const row = yield* updateUserSteps(tx, user.id, { password_hash: passwordHash }, { bumpTokenVersion: true })
+			// A reset or sign-in link mailed before the change signs nobody in afterwards (whoever asked for it).
+			yield* retireTokensSteps(tx, user.id, new Date(), ['password_reset', 'magic_link'])
 			yield* auditSteps(tx, {
 				actorUserId: session.impersonator?.userId ?? user.id,
 				action: 'account.password.changed',

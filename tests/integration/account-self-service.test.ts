@@ -71,6 +71,24 @@ describe.each(DIALECTS)('account self-service on %s', (dialect) => {
 		).toBe(302)
 	})
 
+	it('retires reset links mailed before a password change', async () => {
+		const { email, b } = await learner()
+		expect((await stack.browser(ACME).post('/learn/forgot', { email })).status).toBe(302)
+		const reset = linkIn(await stack.mail.waitFor(email), '/learn/reset/')
+		expect((await changePassword(b, PASSWORD, 'third-long-secret-2026')).status).toBe(302)
+		// The link mailed before the change no longer sets a password.
+		const res = await stack
+			.browser(ACME)
+			.post(reset, { password: 'attacker-long-secret-2026', confirm: 'attacker-long-secret-2026' })
+		expect(res.status).not.toBe(302)
+		expect(
+			(await stack.browser(ACME).post('/learn/sign-in', { email, password: 'attacker-long-secret-2026' })).status,
+		).toBe(401)
+		expect(
+			(await stack.browser(ACME).post('/learn/sign-in', { email, password: 'third-long-secret-2026' })).status,
+		).toBe(302)
+	})
+
 	it('refuses a wrong current password and a weak new one, changing nothing', async () => {
 		const { user, email, b } = await learner()
 		const wrong = await changePassword(b, 'not-my-password', 'second-long-secret-2026')
