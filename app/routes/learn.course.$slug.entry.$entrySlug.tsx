@@ -197,9 +197,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const next = progress.entries[position + 1]
 	if (courseDone && !next)
 		return redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'courseCompleted')))
-	return redirect(
-		localePath(ctx.locale, next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`),
-	)
+	// The learner is told it counted, on the page they move on to.
+	const target = next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`
+	return redirect(localePath(ctx.locale, withNotice(target, 'entryCompleted')))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'

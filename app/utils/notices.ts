@@ -25,6 +25,7 @@ export const NOTICES = {
 	enrollFirst: { param: 'enroll_first', tone: 'info', text: (m) => m.common.notices.enrollFirst },
 	enrolled: { param: 'enrolled', tone: 'info', text: (m) => m.common.notices.enrolled },
 	courseCompleted: { param: 'course_completed', tone: 'info', text: (m) => m.common.notices.courseCompleted },
+	entryCompleted: { param: 'entry_completed', tone: 'ok', text: (m) => m.common.notices.entryCompleted },
 	// Accounts
 	signedOut: { param: 'signed-out', tone: 'ok', text: (m) => m.accounts.signIn.signedOut },
 	passwordReset: { param: 'password-reset', tone: 'ok', text: (m) => m.accounts.signIn.passwordReset },
@@ -65,6 +66,7 @@ export const LEARNING_NOTICES = [
 	'enrollFirst',
 	'enrolled',
 	'courseCompleted',
+	'entryCompleted',
 ] as const satisfies NoticeName[]
 
 /** A path of this site that shows the notice: the redirect target of an action (`localePath` it as any other). */

@@ -269,7 +269,9 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		const { b, scope } = await enrolled()
 		const before = [stack.tags.version('course:intro-to-web'), stack.tags.version(`progress:${scope.userId}`)]
 		const res = await complete(b, 'what-is-http')
-		expect(res.headers.location).toBe(entryPath('html-forms'))
+		// It moves on to the next entry and says that this one counted.
+		expect(res.headers.location).toBe(entryPath('html-forms', '?notice=entry_completed'))
+		expect((await b.get(String(res.headers.location))).text).toContain('Marked as complete. Here is the next entry.')
 		expect(stack.tags.version('course:intro-to-web')).toBe(before[0] + 1)
 		expect(stack.tags.version(`progress:${scope.userId}`)).toBe(before[1] + 1)
 		const page = await b.get(entryPath('html-forms'))

@@ -81,6 +81,7 @@ export default {
 		enrollFirst: 'Schreiben Sie sich in diesen Kurs ein, um seine Einträge zu öffnen.',
 		enrolled: 'Sie sind eingeschrieben. Willkommen im Kurs!',
 		alreadyEnrolled: 'Sie sind bereits in diesen Kurs eingeschrieben.',
+		entryCompleted: 'Als erledigt markiert. Hier ist der nächste Eintrag.',
 		courseCompleted: 'Sie haben alle Einträge dieses Kurses abgeschlossen. Gut gemacht!',
 	},
 	preview: {

@@ -81,6 +81,7 @@ export default {
 		enrollFirst: 'Enroll in this course to open its entries.',
 		enrolled: 'You are enrolled. Welcome to the course!',
 		alreadyEnrolled: 'You are already enrolled in this course.',
+		entryCompleted: 'Marked as complete. Here is the next entry.',
 		courseCompleted: 'You have completed every entry of this course. Well done!',
 	},
 	preview: {

@@ -78,6 +78,7 @@ export default {
 		enrollFirst: 'Inscríbete en este curso para abrir sus entradas.',
 		enrolled: 'Te has inscrito. ¡Te damos la bienvenida al curso!',
 		alreadyEnrolled: 'Ya estás inscrito en este curso.',
+		entryCompleted: 'Marcada como completada. Esta es la siguiente entrada.',
 		courseCompleted: 'Has completado todas las entradas de este curso. ¡Muy bien!',
 	},
 	preview: {

@@ -78,6 +78,7 @@ export default {
 		enrollFirst: 'Inscrivez-vous à ce cours pour ouvrir ses entrées.',
 		enrolled: 'Vous êtes inscrit. Bienvenue dans le cours !',
 		alreadyEnrolled: 'Vous êtes déjà inscrit à ce cours.',
+		entryCompleted: 'Marquée comme terminée. Voici l’étape suivante.',
 		courseCompleted: 'Vous avez terminé toutes les entrées de ce cours. Bravo !',
 	},
 	preview: {

@@ -78,6 +78,7 @@ export default {
 		enrollFirst: 'Inscreva-se neste curso para abrir as entradas.',
 		enrolled: 'Você está inscrito. Boas-vindas ao curso!',
 		alreadyEnrolled: 'Você já está inscrito neste curso.',
+		entryCompleted: 'Marcada como concluída. Esta é a próxima entrada.',
 		courseCompleted: 'Você concluiu todas as entradas deste curso. Muito bem!',
 	},
 	preview: {

@@ -76,6 +76,7 @@ export default {
 		enrollFirst: '报名此课程后才能打开其中的条目。',
 		enrolled: '报名成功，欢迎加入课程！',
 		alreadyEnrolled: '你已报名此课程。',
+		entryCompleted: '已标记为完成。这是下一项内容。',
 		courseCompleted: '你已完成本课程的全部条目，做得好！',
 	},
 	preview: {
