@@ -16,7 +16,8 @@ export function ProgressBar({ percent, label }: { percent: number; label: string
 	const t = useI18n()
 	return (
 		<div className="progress">
-			<progress max={100} value={percent} aria-label={label}>
+			{/* The text beside it says the same: a screen reader hears it once, not as a bar and again as text. */}
+			<progress max={100} value={percent} aria-hidden="true">
 				{t.percent(percent)}
 			</progress>
 			<span>{`${t.percent(percent)} · ${label}`}</span>
