@@ -221,7 +221,8 @@ async function main() {
 				const location = res?.location ?? ''
 				const confirmed =
 					location.startsWith(`/learn/course/${COURSE}`) &&
-					(!location.includes('notice=') || location.includes('notice=course_completed'))
+					// Moving on says it counted (entry_completed, or course_completed at the end); any other notice is a refusal.
+					(!location.includes('notice=') || /notice=(entry|course)_completed\b/.test(location))
 				if (res && (res.status === 302 || res.status === 303) && confirmed)
 					acked.complete.push({ userId: me.id, entry })
 				else if (res && res.status < 500)
