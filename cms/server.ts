@@ -404,9 +404,20 @@ class View {
 				estimatedMinutes: entry.estimatedMinutes ?? null,
 				locale: this.servedLocale(entry),
 				quiz: entry.quiz ? this.quiz(entry.quiz) : null,
+				...(entry.assignment ? { assignment: this.assignment(entry.assignment) } : {}),
 			}
 		}
 		throw new ApiError(404, 'Not found')
+	}
+
+	assignment(doc: Json) {
+		return {
+			graded: doc.graded === true,
+			...(doc.maxScore === undefined ? {} : { maxScore: doc.maxScore }),
+			...(doc.passingScore === undefined ? {} : { passingScore: doc.passingScore }),
+			...(doc.allowedFileTypes === undefined ? {} : { allowedFileTypes: doc.allowedFileTypes }),
+			...(doc.instructions === undefined ? {} : { instructions: this.text(doc.instructions) }),
+		}
 	}
 
 	quiz(doc: Json) {

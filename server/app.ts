@@ -185,7 +185,8 @@ export function createApp(options: AppOptions) {
 		// Scheme and port from configuration, the name only once it resolved: a Host header cannot
 		// put its own port or name into links, emails or cached pages.
 		const origin = configuredOrigin(configured, host)
-		const refusal = refuseBody(req.method, req.headers) ?? refuseCrossSite(req.method, req.headers, origin, path)
+		const refusal =
+			refuseBody(req.method, req.headers, localized.path) ?? refuseCrossSite(req.method, req.headers, origin, path)
 		if (refusal) return refuse(refusal)
 
 		// From here on the router reads the normal form of the target.

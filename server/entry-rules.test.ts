@@ -9,6 +9,7 @@ import {
 	routerUrl,
 	servedWhileSuspended,
 } from './entry-rules.ts'
+import { HAND_IN_MAX_BODY_BYTES } from '#app/utils/hand-in-limits.ts'
 import { readRequestTarget } from './request-target.ts'
 
 const ORIGIN = 'http://acme.localhost:3000'
@@ -29,10 +30,32 @@ describe('refuseTarget', () => {
 
 describe('refuseBody', () => {
 	it('asks a chunked unsafe request for its length, and refuses one over the limit', () => {
-		expect(refuseBody('POST', { 'transfer-encoding': 'chunked' })).toMatchObject({ status: 411 })
-		expect(refuseBody('GET', { 'transfer-encoding': 'chunked' })).toBeNull()
-		expect(refuseBody('POST', { 'content-length': String(MAX_BODY_BYTES + 1) })).toMatchObject({ status: 413 })
-		expect(refuseBody('POST', { 'content-length': String(MAX_BODY_BYTES) })).toBeNull()
+		expect(refuseBody('POST', { 'transfer-encoding': 'chunked' }, '/learn')).toMatchObject({ status: 411 })
+		expect(refuseBody('GET', { 'transfer-encoding': 'chunked' }, '/learn')).toBeNull()
+		expect(refuseBody('POST', { 'content-length': String(MAX_BODY_BYTES + 1) }, '/learn')).toMatchObject({
+			status: 413,
+		})
+		expect(refuseBody('POST', { 'content-length': String(MAX_BODY_BYTES) }, '/learn')).toBeNull()
+	})
+
+	it('lets a multipart hand-in to an entry carry its files, and nothing larger', () => {
+		const entry = '/learn/course/intro-to-web/entry/build-a-form'
+		const multipart = (length: number) => ({
+			'content-type': 'multipart/form-data; boundary=x',
+			'content-length': String(length),
+		})
+		expect(refuseBody('POST', multipart(HAND_IN_MAX_BODY_BYTES), entry)).toBeNull()
+		expect(refuseBody('POST', multipart(HAND_IN_MAX_BODY_BYTES + 1), entry)).toMatchObject({ status: 413 })
+		// Elsewhere, or not multipart, the usual limit.
+		expect(refuseBody('POST', multipart(MAX_BODY_BYTES + 1), '/admin/users/invite')).toMatchObject({ status: 413 })
+		expect(
+			refuseBody(
+				'POST',
+				{ 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(MAX_BODY_BYTES + 1) },
+				entry,
+			),
+		).toMatchObject({ status: 413 })
+		expect(refuseBody('POST', multipart(MAX_BODY_BYTES + 1), `${entry}/x`)).toMatchObject({ status: 413 })
 	})
 })
 

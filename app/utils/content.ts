@@ -77,6 +77,26 @@ const quizPublic = z.object({
 	questions: z.array(quizPublicQuestion),
 })
 
+/** What a learner may hand in as a file (decision 0027): extensions, each checked against the file's bytes. */
+export const HAND_IN_FILE_TYPES = ['pdf', 'png', 'jpg', 'webp', 'txt', 'md', 'docx', 'zip'] as const
+
+/**
+ * An assignment's hand-in rules. Absent means an ungraded hand-in: handing anything in completes
+ * the entry. Graded: the entry completes on a passing grade (`passingScore` points, else any grade).
+ */
+const assignment = z
+	.object({
+		graded: z.boolean(),
+		maxScore: z.number().int().min(1).max(1000).default(100),
+		passingScore: z.number().int().min(0).nullable().default(null),
+		allowedFileTypes: z.array(z.enum(HAND_IN_FILE_TYPES)).min(1).optional(),
+		instructions: z.string().optional(),
+	})
+	.refine((a) => a.passingScore === null || a.passingScore <= a.maxScore, {
+		message: 'passingScore above maxScore',
+		path: ['passingScore'],
+	})
+
 export const entry = z.object({
 	slug: z.string(),
 	type: entryType,
@@ -87,6 +107,7 @@ export const entry = z.object({
 	estimatedMinutes: z.number().nullable(),
 	locale,
 	quiz: quiz.nullable(),
+	assignment: assignment.nullable().default(null),
 })
 
 export const site = z.object({
@@ -160,6 +181,8 @@ export type CourseSummary = z.infer<typeof courseSummary>
 export type Course = z.infer<typeof course>
 export type Entry = z.infer<typeof entry>
 export type Quiz = z.infer<typeof quiz>
+export type Assignment = z.infer<typeof assignment>
+export type HandInFileType = (typeof HAND_IN_FILE_TYPES)[number]
 export type QuizPublic = z.infer<typeof quizPublic>
 export type RevealAnswers = z.infer<typeof revealAnswers>
 export type Site = z.infer<typeof site>

@@ -55,6 +55,9 @@ const _parity: Parity = {
 	audit_log: [true, true],
 	sessions: [true, true],
 	stats_counters: [true, true],
+	assignment_submissions: [true, true],
+	submission_files: [true, true],
+	file_chunks: [true, true],
 }
 
 // The intended difference, pinned: if either side changes, this note and decision 0003 must too.

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import {
 	bigint,
+	customType,
 	boolean,
 	check,
 	index,
@@ -14,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core'
 import {
 	ENROLLMENT_STATUSES,
+	SUBMISSION_STATUSES,
 	LOCALES,
 	ROLES,
 	TENANT_STATUSES,
@@ -24,6 +26,7 @@ import {
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 const id = () => text('id').primaryKey()
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' })
 // The owner columns of per-user and per-tenant rows.
 const userId = () =>
 	text('user_id')
@@ -297,4 +300,82 @@ export const stats_counters = pgTable(
 		total: bigint('total', { mode: 'number' }).notNull(),
 	},
 	(t) => [primaryKey({ columns: [t.tenant_id, t.course_slug, t.entry_slug, t.metric, t.bucket] })],
+)
+
+/**
+ * An assignment hand-in (decision 0027): numbered per learner and entry like quiz attempts, kept
+ * when a newer one is handed in. `score` is in the content's points (0..max_score, the maximum as
+ * it was when graded); `passed` is set by grading.
+ */
+export const assignment_submissions = pgTable(
+	'assignment_submissions',
+	{
+		id: id(),
+		user_id: userId(),
+		tenant_id: tenantId(),
+		course_slug: text('course_slug').notNull(),
+		entry_slug: text('entry_slug').notNull(),
+		submission_number: integer('submission_number').notNull(),
+		text_answer: text('text_answer'),
+		link_url: text('link_url'),
+		status: text('status', { enum: SUBMISSION_STATUSES }).notNull().default('submitted'),
+		score: integer('score'),
+		max_score: integer('max_score'),
+		passed: boolean('passed'),
+		feedback: text('feedback'),
+		graded_by: text('graded_by').references(() => users.id),
+		graded_at: ts('graded_at'),
+		submitted_at: ts('submitted_at').notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('assignment_submissions_unique').on(
+			t.user_id,
+			t.tenant_id,
+			t.course_slug,
+			t.entry_slug,
+			t.submission_number,
+		),
+		// The grading queue: a course's submissions by status, oldest first.
+		index('assignment_submissions_queue_idx').on(t.tenant_id, t.course_slug, t.status, t.submitted_at),
+		check('assignment_submissions_number_check', sql`submission_number >= 1`),
+		check('assignment_submissions_score_check', sql`score IS NULL OR (score >= 0 AND score <= max_score)`),
+		check('assignment_submissions_status_check', sql.raw(`status IN (${sqlList(SUBMISSION_STATUSES)})`)),
+	],
+)
+
+/**
+ * A file handed in. The row is written first, with no submission, while the body streams into the
+ * file store; the submission's transaction then claims it. `content_type` is what the server
+ * decided from the bytes, never what the browser sent.
+ */
+export const submission_files = pgTable(
+	'submission_files',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		user_id: userId(),
+		submission_id: text('submission_id').references(() => assignment_submissions.id, { onDelete: 'cascade' }),
+		file_name: text('file_name').notNull(),
+		content_type: text('content_type').notNull(),
+		size_bytes: integer('size_bytes').notNull(),
+		sha256: text('sha256').notNull(),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [
+		index('submission_files_submission_idx').on(t.submission_id),
+		check('submission_files_size_check', sql`size_bytes >= 0`),
+	],
+)
+
+/** The database file store's bodies (app/utils/file-store.server.ts): a file in numbered chunks of at most 256 KiB. */
+export const file_chunks = pgTable(
+	'file_chunks',
+	{
+		file_id: text('file_id')
+			.notNull()
+			.references(() => submission_files.id, { onDelete: 'cascade' }),
+		seq: integer('seq').notNull(),
+		data: bytea('data').notNull(),
+	},
+	(t) => [primaryKey({ columns: [t.file_id, t.seq] })],
 )

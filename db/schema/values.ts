@@ -5,6 +5,8 @@ export const ROLES = ['student', 'course_admin', 'tenant_admin', 'super_admin'] 
 export const INVITABLE_ROLES = ['student', 'course_admin', 'tenant_admin'] as const
 export const ENROLLMENT_STATUSES = ['pending', 'active', 'completed', 'cancelled'] as const
 export const TOKEN_TYPES = ['email_verify', 'password_reset', 'magic_link', 'email_change'] as const
+/** An assignment submission's status (decision 0027): awaiting grading, returned for revision, graded. */
+export const SUBMISSION_STATUSES = ['submitted', 'returned', 'graded'] as const
 export const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh'] as const
 export const DEFAULT_LOCALE = 'en'
 
@@ -13,6 +15,7 @@ export type Role = (typeof ROLES)[number]
 export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number]
 export type TokenType = (typeof TOKEN_TYPES)[number]
 export type Locale = (typeof LOCALES)[number]
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number]
 
 /** `'a', 'b'` for use inside an SQL IN (...) list; values are constants, never input. */
 export function sqlList(values: readonly string[]) {

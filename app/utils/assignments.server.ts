@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto'
+import type { RequestContext } from '#app/context.ts'
+import { completeEntrySteps, type Scope } from '#db/learning.ts'
+import {
+	gradeSubmissionSteps,
+	recordSubmissionSteps,
+	type GradeInput,
+	type Submission,
+	type SubmissionInput,
+} from '#db/submissions.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { HAND_IN_FILE_TYPES, type Assignment, type Course, type Entry } from './content.ts'
+import { flattenEntries, tags } from './learning.server.ts'
+
+/**
+ * An assignment's rules with the content's defaults filled in (decision 0027). An assignment entry
+ * without rules is an ungraded hand-in that accepts every hand-in type.
+ */
+export function assignmentRules(entry: Pick<Entry, 'assignment'>): Required<Omit<Assignment, 'instructions'>> & {
+	instructions: string | null
+} {
+	const a = entry.assignment
+	return {
+		graded: a?.graded ?? false,
+		maxScore: a?.maxScore ?? 100,
+		passingScore: a?.passingScore ?? null,
+		allowedFileTypes: a?.allowedFileTypes ?? [...HAND_IN_FILE_TYPES],
+		instructions: a?.instructions ?? null,
+	}
+}
+
+export type AssignmentRules = ReturnType<typeof assignmentRules>
+
+/**
+ * Whether a graded score passes: at or above the pass mark, or any score when the content sets
+ * none. A submission returned for revision never passes.
+ */
+export function passes(rules: AssignmentRules, score: number) {
+	return rules.passingScore === null || score >= rules.passingScore
+}
+
+/** The submission's id, from the form's one-time key: the same form sent again is the same hand-in. */
+export function submissionIdFor(scope: Scope, courseSlug: string, entrySlug: string, key: unknown) {
+	if (typeof key !== 'string' || !/^[A-Za-z0-9_-]{16,64}$/.test(key)) return undefined
+	const hex = createHash('sha256')
+		.update(`hand-in:${scope.tenantId}:${scope.userId}:${courseSlug}:${entrySlug}:${key}`)
+		.digest('hex')
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
+}
+
+/**
+ * Stores a hand-in for an enrolled learner on an open entry (the caller checks both). An ungraded
+ * assignment is complete on hand-in, in the same transaction (and the course with it when that was
+ * the last entry); a graded one waits for a passing grade.
+ */
+export async function handIn(
+	ctx: RequestContext,
+	scope: Scope,
+	course: Course,
+	entrySlug: string,
+	rules: AssignmentRules,
+	input: SubmissionInput,
+) {
+	const all = flattenEntries(course).map((e) => e.slug)
+	const outcome = await inTransaction(ctx.db, function* (tx) {
+		const recorded = yield* recordSubmissionSteps(tx, scope, course.slug, entrySlug, input)
+		if (recorded.kind !== 'recorded' || recorded.replayed || rules.graded) return { recorded, courseDone: false }
+		const { courseDone } = yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
+		return { recorded, courseDone }
+	})
+	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
+	return outcome
+}
+
+/**
+ * Grades or returns the learner's newest submission. A passing grade completes the learner's entry
+ * (and course) in the same transaction as the grade and its audit row. Null when the submission
+ * was no longer awaiting grading.
+ */
+export async function gradeHandIn(
+	ctx: RequestContext,
+	course: Course,
+	submission: Submission,
+	input: GradeInput,
+): Promise<Submission | null> {
+	const tenantId = submission.tenant_id
+	const learner = { tenantId, userId: submission.user_id }
+	const all = flattenEntries(course).map((e) => e.slug)
+	const graded = await inTransaction(ctx.db, function* (tx) {
+		const row = yield* gradeSubmissionSteps(tx, tenantId, submission.id, input)
+		if (row?.passed) yield* completeEntrySteps(tx, learner, course.slug, all, row.entry_slug)
+		return row
+	})
+	if (graded) ctx.tags.revalidate([tags.course(course.slug), tags.progress(learner.userId)])
+	return graded
+}

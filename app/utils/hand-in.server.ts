@@ -1,0 +1,225 @@
+import { Readable } from 'node:stream'
+import busboy from 'busboy'
+import { fileTypeFromBuffer } from 'file-type'
+import type { RequestContext } from '#app/context.ts'
+import { newId } from '#db/ids.ts'
+import type { Scope } from '#db/learning.ts'
+import { createFileRow, deleteUnclaimedFiles, finishFileRow } from '#db/submissions.ts'
+import type { HandInFileType } from './content.ts'
+import { databaseFileStore, FileTooLarge, type FileStore } from './file-store.server.ts'
+import { HAND_IN_LIMITS } from './hand-in-limits.ts'
+
+/** The type a download is served with: ours, from the checked extension, never the browser's. */
+export const SERVED_TYPES: Record<HandInFileType, string> = {
+	pdf: 'application/pdf',
+	png: 'image/png',
+	jpg: 'image/jpeg',
+	webp: 'image/webp',
+	txt: 'text/plain; charset=utf-8',
+	md: 'text/markdown; charset=utf-8',
+	docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+	zip: 'application/zip',
+}
+
+/** What file-type must find in the bytes for each extension; text types must be UTF-8 with no detected type. */
+const SIGNATURES: Record<HandInFileType, string[] | 'text'> = {
+	pdf: ['pdf'],
+	png: ['png'],
+	jpg: ['jpg'],
+	webp: ['webp'],
+	txt: 'text',
+	md: 'text',
+	// A .docx is a zip whose type file-type tells apart only when its manifest comes early.
+	docx: ['docx', 'zip'],
+	zip: ['zip'],
+}
+
+/** Bytes read before deciding a file's type (file-type's own recommendation). */
+const SNIFF_BYTES = 4100
+
+export type FileProblem = 'typeNotAllowed' | 'typeMismatch' | 'empty' | 'tooLarge' | 'tooMany'
+
+export interface HandInForm {
+	/** The text fields, as a FormData for parseWithZod. */
+	form: FormData
+	/** Ids of the files stored for this request, not yet claimed by a submission. */
+	fileIds: string[]
+	/** Files refused, by sanitized name: the form shows them beside the file field. */
+	problems: { fileName: string; problem: FileProblem }[]
+}
+
+export function fileStore(ctx: RequestContext): FileStore {
+	return databaseFileStore(ctx.db)
+}
+
+/**
+ * A file name safe to store and to put in a Content-Disposition header: the last path segment,
+ * NFC, no control or path characters, at most 120 characters with the extension kept.
+ */
+export function sanitizeFileName(raw: string) {
+	const base = raw.normalize('NFC').split(/[/\\]/).pop() ?? ''
+	const cleaned = base
+		.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
+		.replace(/[<>:"|?*;%]/g, '_')
+		.replace(/\s+/g, ' ')
+		.replace(/^[\s.]+|[\s.]+$/g, '')
+	if (cleaned.length <= 120) return cleaned || 'file'
+	const dot = cleaned.lastIndexOf('.')
+	const ext = dot > 0 && cleaned.length - dot <= 10 ? cleaned.slice(dot) : ''
+	return cleaned.slice(0, 120 - ext.length) + ext
+}
+
+/** The hand-in type a name claims: its lower-cased extension (jpeg counts as jpg), or null. */
+export function claimedType(fileName: string): HandInFileType | null {
+	const ext = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase()
+	const type = ext === 'jpeg' ? 'jpg' : ext
+	return type && type in SIGNATURES ? (type as HandInFileType) : null
+}
+
+/** Whether the first bytes of a file are what its extension claims. */
+export async function bytesMatch(type: HandInFileType, head: Uint8Array) {
+	const detected = await fileTypeFromBuffer(head)
+	const expected = SIGNATURES[type]
+	if (expected !== 'text') return detected !== undefined && expected.includes(detected.ext)
+	if (detected !== undefined || head.includes(0)) return false
+	try {
+		// `stream: true`: the sniffed head may end inside a character.
+		new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true })
+		return true
+	} catch {
+		return false
+	}
+}
+
+/**
+ * Reads a hand-in form as it streams in. Text fields are kept (each at most 64 KiB); each file is
+ * checked as soon as its first bytes arrive — extension allowed, bytes matching it — and then
+ * streamed into the file store, never whole in memory. A refused file's bytes are drained and
+ * dropped. On any failure the files already stored for the request are removed. A body that is
+ * not a well-formed form throws the same 400 as readForm.
+ */
+export async function readHandIn(
+	ctx: RequestContext,
+	scope: Scope,
+	request: Request,
+	allowed: readonly HandInFileType[],
+): Promise<HandInForm> {
+	const contentType = request.headers.get('content-type') ?? ''
+	if (!contentType.startsWith('multipart/form-data')) {
+		// A form without files (a test client, a hand-in of text only): nothing to stream.
+		const form = await request.formData().catch(() => {
+			throw new Response('common.errors.notAForm', { status: 400 })
+		})
+		for (const [, value] of form)
+			if (typeof value !== 'string') throw new Response('common.errors.notAForm', { status: 400 })
+		return { form, fileIds: [], problems: [] }
+	}
+	const store = fileStore(ctx)
+	const form = new FormData()
+	const fileIds: string[] = []
+	const problems: HandInForm['problems'] = []
+	const work: Promise<void>[] = []
+	let parser: busboy.Busboy
+	try {
+		parser = busboy({
+			headers: { 'content-type': contentType },
+			limits: {
+				files: HAND_IN_LIMITS.maxFiles,
+				fileSize: HAND_IN_LIMITS.maxFileBytes,
+				fields: 20,
+				fieldSize: 64 * 1024,
+				parts: 30,
+			},
+		})
+	} catch {
+		throw new Response('common.errors.notAForm', { status: 400 })
+	}
+
+	parser.on('field', (name, value) => form.append(name, value))
+	parser.on('filesLimit', () => problems.push({ fileName: '', problem: 'tooMany' }))
+	parser.on('file', (_name, stream, info) => {
+		const fileName = sanitizeFileName(info.filename ?? '')
+		// An empty file input still sends a part with no name and no bytes: it is no file.
+		if (!info.filename) {
+			stream.resume()
+			return
+		}
+		work.push(
+			storeUpload(ctx, scope, store, stream, fileName, allowed).then((outcome) => {
+				if (typeof outcome === 'string') problems.push({ fileName, problem: outcome })
+				else fileIds.push(outcome.id)
+			}),
+		)
+	})
+
+	const body = request.body ? Readable.fromWeb(request.body as never) : Readable.from([])
+	try {
+		await new Promise<void>((resolve, reject) => {
+			parser.on('close', resolve)
+			parser.on('error', reject)
+			body.on('error', reject)
+			body.pipe(parser)
+		})
+		await Promise.all(work)
+	} catch {
+		await Promise.allSettled(work)
+		await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+		throw new Response('common.errors.notAForm', { status: 400 })
+	}
+	if (problems.length > 0) {
+		await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+		return { form, fileIds: [], problems }
+	}
+	return { form, fileIds, problems }
+}
+
+/** One file: checked on its first bytes, then streamed into the store. Answers its id, or why it was refused. */
+async function storeUpload(
+	ctx: RequestContext,
+	scope: Scope,
+	store: FileStore,
+	stream: Readable & { truncated?: boolean },
+	fileName: string,
+	allowed: readonly HandInFileType[],
+): Promise<{ id: string } | FileProblem> {
+	const type = claimedType(fileName)
+	const refuse = (problem: FileProblem) => {
+		stream.resume()
+		return problem
+	}
+	if (!type || !allowed.includes(type)) return refuse('typeNotAllowed')
+	const pieces = stream[Symbol.asyncIterator]()
+	const head: Buffer[] = []
+	let headBytes = 0
+	let ended = false
+	while (headBytes < SNIFF_BYTES) {
+		const next = await pieces.next()
+		if (next.done) {
+			ended = true
+			break
+		}
+		head.push(next.value as Buffer)
+		headBytes += (next.value as Buffer).byteLength
+	}
+	if (headBytes === 0) return refuse('empty')
+	const first = Buffer.concat(head)
+	if (!(await bytesMatch(type, first.subarray(0, SNIFF_BYTES)))) return refuse('typeMismatch')
+	const id = newId()
+	await createFileRow(ctx.db, scope, { id, fileName, contentType: SERVED_TYPES[type] })
+	async function* all() {
+		yield first
+		if (!ended) for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value as Buffer
+	}
+	try {
+		const { size, sha256 } = await store.write(id, all(), HAND_IN_LIMITS.maxFileBytes)
+		// busboy stops at the limit and marks the stream truncated rather than failing it.
+		if (stream.truncated) throw new FileTooLarge(HAND_IN_LIMITS.maxFileBytes)
+		await finishFileRow(ctx.db, id, size, sha256)
+		return { id }
+	} catch (error) {
+		await deleteUnclaimedFiles(ctx.db, scope, [id])
+		stream.resume()
+		if (error instanceof FileTooLarge) return 'tooLarge'
+		throw error
+	}
+}

@@ -1,0 +1,370 @@
+import { and, asc, desc, eq, inArray, isNull, max, sql, type SQL } from 'drizzle-orm'
+import type { Database } from './client.ts'
+import { auditSteps } from './audit.ts'
+import { newId } from './ids.ts'
+import type { Scope } from './learning.ts'
+import type { SubmissionStatus } from './schema/values.ts'
+import { runSteps, step, type Tx } from './transaction.ts'
+
+// Assignment hand-ins and their files (decision 0027). Written once for both dialects, like
+// db/learning.ts: single statements or the steps of one transaction.
+
+export type Submission = Database['t']['assignment_submissions']['$inferSelect']
+export type SubmissionFile = Database['t']['submission_files']['$inferSelect']
+
+/** A submission with its files' metadata (never their bodies). */
+export type SubmissionWithFiles = Submission & { files: SubmissionFile[] }
+
+/**
+ * A file being handed in: its row exists, with no submission, while the body streams into the
+ * file store. Size and checksum are filled in when the body is complete.
+ */
+export async function createFileRow(
+	db: Database,
+	scope: Scope,
+	file: { id: string; fileName: string; contentType: string },
+) {
+	await db.orm.insert(db.t.submission_files).values({
+		id: file.id,
+		tenant_id: scope.tenantId,
+		user_id: scope.userId,
+		file_name: file.fileName,
+		content_type: file.contentType,
+		size_bytes: 0,
+		sha256: '',
+	})
+}
+
+export async function finishFileRow(db: Database, id: string, sizeBytes: number, sha256: string) {
+	const f = db.t.submission_files
+	await db.orm.update(f).set({ size_bytes: sizeBytes, sha256 }).where(eq(f.id, id))
+}
+
+/** Files no submission claimed (a refused or failed hand-in); their chunks go with them (ON DELETE CASCADE). */
+export async function deleteUnclaimedFiles(db: Database, scope: Scope, ids: string[]) {
+	if (ids.length === 0) return
+	const f = db.t.submission_files
+	await db.orm
+		.delete(f)
+		.where(
+			and(inArray(f.id, ids), eq(f.tenant_id, scope.tenantId), eq(f.user_id, scope.userId), isNull(f.submission_id)),
+		)
+}
+
+export interface SubmissionInput {
+	/** Derived from the form's submission key: the same form sent twice is one submission. */
+	id?: string
+	text: string | null
+	link: string | null
+	fileIds: string[]
+}
+
+export type RecordedSubmission =
+	| { kind: 'recorded'; submission: Submission; replayed: boolean }
+	/** A graded submission ends hand-ins for the entry. */
+	| { kind: 'graded' }
+
+/**
+ * Stores the learner's next submission: number = highest so far + 1, like quiz attempts
+ * (recordAttemptSteps): two hand-ins that picked the same number collide on the unique key and
+ * the loser takes the next one, so numbers stay 1..n without gaps. Its files, streamed in before,
+ * are claimed in the same transaction, so a stored submission never lacks a file it was told it
+ * has. Refused once a submission of the entry is graded.
+ */
+export function* recordSubmissionSteps(
+	db: Tx,
+	scope: Scope,
+	courseSlug: string,
+	entrySlug: string,
+	input: SubmissionInput,
+) {
+	const s = db.t.assignment_submissions
+	const mine = and(
+		eq(s.tenant_id, scope.tenantId),
+		eq(s.user_id, scope.userId),
+		eq(s.course_slug, courseSlug),
+		eq(s.entry_slug, entrySlug),
+	)
+	function* stored() {
+		if (!input.id) return null
+		const [row] = yield* step(
+			db.orm
+				.select()
+				.from(s)
+				.where(and(mine, eq(s.id, input.id)))
+				.limit(1),
+		)
+		return row ?? null
+	}
+	const earlier = yield* stored()
+	if (earlier) return { kind: 'recorded', submission: earlier, replayed: true } as RecordedSubmission
+	for (;;) {
+		const [{ highest, graded }] = yield* step(
+			db.orm
+				.select({
+					highest: max(s.submission_number),
+					graded: sql<number>`count(*) filter (where ${s.status} = 'graded')`.mapWith(Number),
+				})
+				.from(s)
+				.where(mine),
+		)
+		if (graded > 0) return { kind: 'graded' } as RecordedSubmission
+		const [row] = yield* step(
+			db.orm
+				.insert(s)
+				.values({
+					id: input.id ?? newId(),
+					tenant_id: scope.tenantId,
+					user_id: scope.userId,
+					course_slug: courseSlug,
+					entry_slug: entrySlug,
+					submission_number: (highest ?? 0) + 1,
+					text_answer: input.text,
+					link_url: input.link,
+					submitted_at: new Date(),
+				})
+				.onConflictDoNothing()
+				.returning(),
+		)
+		if (row) {
+			if (input.fileIds.length > 0) {
+				const f = db.t.submission_files
+				const claimed = yield* step(
+					db.orm
+						.update(f)
+						.set({ submission_id: row.id })
+						.where(
+							and(
+								inArray(f.id, input.fileIds),
+								eq(f.tenant_id, scope.tenantId),
+								eq(f.user_id, scope.userId),
+								isNull(f.submission_id),
+							),
+						)
+						.returning({ id: f.id }),
+				)
+				// Only this request's own unclaimed files: anything else is a bug, and the transaction undoes the row.
+				if (claimed.length !== input.fileIds.length) throw new Error('hand-in files were not all claimed')
+			}
+			return { kind: 'recorded', submission: row, replayed: false } as RecordedSubmission
+		}
+		const twin = yield* stored()
+		if (twin) return { kind: 'recorded', submission: twin, replayed: true } as RecordedSubmission
+	}
+}
+
+/** The learner's submissions of one entry, oldest first, with their files. */
+export async function listSubmissions(
+	db: Database,
+	scope: Scope,
+	courseSlug: string,
+	entrySlug: string,
+): Promise<SubmissionWithFiles[]> {
+	const s = db.t.assignment_submissions
+	const rows = await db.orm
+		.select()
+		.from(s)
+		.where(
+			and(
+				eq(s.tenant_id, scope.tenantId),
+				eq(s.user_id, scope.userId),
+				eq(s.course_slug, courseSlug),
+				eq(s.entry_slug, entrySlug),
+			),
+		)
+		.orderBy(asc(s.submission_number))
+	return withFiles(db, scope.tenantId, rows)
+}
+
+async function withFiles(db: Database, tenantId: string, rows: Submission[]): Promise<SubmissionWithFiles[]> {
+	if (rows.length === 0) return []
+	const f = db.t.submission_files
+	const files = await db.orm
+		.select()
+		.from(f)
+		.where(
+			and(
+				eq(f.tenant_id, tenantId),
+				inArray(
+					f.submission_id,
+					rows.map((r) => r.id),
+				),
+			),
+		)
+		.orderBy(asc(f.created_at), asc(f.file_name))
+	return rows.map((r) => ({ ...r, files: files.filter((file) => file.submission_id === r.id) }))
+}
+
+/** The newest submission per learner and entry of a course: what the grading queue lists. */
+function latestOf(db: Database, tenantId: string, courseSlug: string, ...more: (SQL | undefined)[]) {
+	const s = db.t.assignment_submissions
+	const newer = sql`exists (select 1 from ${s} as newer where newer.tenant_id = ${s.tenant_id}
+		and newer.user_id = ${s.user_id} and newer.course_slug = ${s.course_slug}
+		and newer.entry_slug = ${s.entry_slug} and newer.submission_number > ${s.submission_number})`
+	return and(eq(s.tenant_id, tenantId), eq(s.course_slug, courseSlug), sql`not ${newer}`, ...more)
+}
+
+export interface QueueFilter {
+	entrySlug?: string
+	status?: SubmissionStatus
+}
+
+export interface QueueRow {
+	id: string
+	userId: string
+	name: string | null
+	email: string
+	entrySlug: string
+	submissionNumber: number
+	status: SubmissionStatus
+	score: number | null
+	maxScore: number | null
+	submittedAt: Date
+	gradedAt: Date | null
+}
+
+/**
+ * A course's grading queue: each learner's newest submission per entry, awaiting grading first,
+ * then oldest first (the learner who has waited longest comes first).
+ */
+export async function gradingQueue(
+	db: Database,
+	tenantId: string,
+	courseSlug: string,
+	filter: QueueFilter,
+	limit = 200,
+): Promise<QueueRow[]> {
+	const s = db.t.assignment_submissions
+	const u = db.t.users
+	return db.orm
+		.select({
+			id: s.id,
+			userId: s.user_id,
+			name: u.name,
+			email: u.email,
+			entrySlug: s.entry_slug,
+			submissionNumber: s.submission_number,
+			status: s.status,
+			score: s.score,
+			maxScore: s.max_score,
+			submittedAt: s.submitted_at,
+			gradedAt: s.graded_at,
+		})
+		.from(s)
+		.innerJoin(u, and(eq(u.id, s.user_id), eq(u.tenant_id, s.tenant_id)))
+		.where(
+			latestOf(
+				db,
+				tenantId,
+				courseSlug,
+				filter.entrySlug ? eq(s.entry_slug, filter.entrySlug) : undefined,
+				filter.status ? eq(s.status, filter.status) : undefined,
+			),
+		)
+		.orderBy(sql`case when ${s.status} = 'submitted' then 0 else 1 end`, asc(s.submitted_at))
+		.limit(limit)
+}
+
+/** One submission of a course in the tenant, for staff; null when it is not there. */
+export async function findCourseSubmission(db: Database, tenantId: string, courseSlug: string, id: string) {
+	const s = db.t.assignment_submissions
+	const [row] = await db.orm
+		.select()
+		.from(s)
+		.where(and(eq(s.tenant_id, tenantId), eq(s.course_slug, courseSlug), eq(s.id, id)))
+		.limit(1)
+	return row ?? null
+}
+
+/** Every submission of one learner for one entry, for the grading page's history. */
+export async function submissionHistory(db: Database, submission: Submission) {
+	return listSubmissions(
+		db,
+		{ tenantId: submission.tenant_id, userId: submission.user_id },
+		submission.course_slug,
+		submission.entry_slug,
+	)
+}
+
+export interface GradeInput {
+	status: Exclude<SubmissionStatus, 'submitted'>
+	score: number | null
+	maxScore: number
+	passed: boolean | null
+	feedback: string
+	gradedBy: string
+}
+
+/**
+ * Grades or returns a submission, with its audit row, as steps of the caller's transaction. Only
+ * the learner's newest submission, and only while it awaits grading: a second grader (or a double
+ * press) finds nothing to update and is told so, and a submission handed in meanwhile is not
+ * graded under the old one's name.
+ */
+export function* gradeSubmissionSteps(db: Tx, tenantId: string, id: string, input: GradeInput) {
+	const s = db.t.assignment_submissions
+	const newer = sql`exists (select 1 from ${s} as newer where newer.tenant_id = ${s.tenant_id}
+		and newer.user_id = ${s.user_id} and newer.course_slug = ${s.course_slug}
+		and newer.entry_slug = ${s.entry_slug} and newer.submission_number > ${s.submission_number})`
+	const [row] = yield* step(
+		db.orm
+			.update(s)
+			.set({
+				status: input.status,
+				score: input.score,
+				max_score: input.maxScore,
+				passed: input.passed,
+				feedback: input.feedback,
+				graded_by: input.gradedBy,
+				graded_at: new Date(),
+			})
+			.where(and(eq(s.tenant_id, tenantId), eq(s.id, id), eq(s.status, 'submitted'), sql`not ${newer}`))
+			.returning(),
+	)
+	if (!row) return null
+	yield* auditSteps(db, {
+		actorUserId: input.gradedBy,
+		action: input.status === 'graded' ? 'submission.graded' : 'submission.returned',
+		targetKind: 'submission',
+		targetId: row.id,
+		tenantId,
+		metadata: {
+			courseSlug: row.course_slug,
+			entrySlug: row.entry_slug,
+			learnerUserId: row.user_id,
+			submissionNumber: row.submission_number,
+			...(input.score === null ? {} : { score: input.score, maxScore: input.maxScore }),
+			...(input.passed === null ? {} : { passed: input.passed }),
+		},
+	})
+	return row
+}
+
+/** A file and the submission it belongs to, for the download route's access check. */
+export async function findSubmissionFile(db: Database, tenantId: string, fileId: string) {
+	const f = db.t.submission_files
+	const s = db.t.assignment_submissions
+	const [row] = await db.orm
+		.select({ file: f, submission: s })
+		.from(f)
+		.innerJoin(s, and(eq(s.id, f.submission_id), eq(s.tenant_id, f.tenant_id)))
+		.where(and(eq(f.tenant_id, tenantId), eq(f.id, fileId)))
+		.limit(1)
+	return row ?? null
+}
+
+/** The learner's newest graded or returned submissions across courses, for the dashboard. */
+export async function recentlyGraded(db: Database, scope: Scope, limit = 5) {
+	const s = db.t.assignment_submissions
+	return db.orm
+		.select()
+		.from(s)
+		.where(and(eq(s.tenant_id, scope.tenantId), eq(s.user_id, scope.userId), inArray(s.status, ['graded', 'returned'])))
+		.orderBy(desc(s.graded_at))
+		.limit(limit)
+}
+
+/** Runs grading outside a caller's transaction (tests, the benchmark). */
+export function gradeSubmission(db: Database, tenantId: string, id: string, input: GradeInput) {
+	return runSteps(db, (tx) => gradeSubmissionSteps(tx, tenantId, id, input))
+}
