@@ -75,6 +75,8 @@ const routes: RouteConfigEntry[] = [
 	platform('api/auth/:provider', 'routes/api.auth.$provider.ts'),
 	platform('api/test-idp/*', 'routes/api.test-idp.$.ts'),
 	platform('api/avatar', 'routes/api.avatar.ts'),
+	// Files handed in with assignments: their learner and the course's staff only
+	platform('api/files/:fileId', 'routes/api.files.$fileId.ts'),
 
 	// Well-known and discovery files, per request host
 	platform('api/favicon', 'routes/api.favicon.ts'),

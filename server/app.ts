@@ -256,7 +256,13 @@ export function createApp(options: AppOptions) {
 		const text = t.m.common.status
 		return {
 			reply,
-			refuse: (r: Refusal) => page(r.status, r.error, text[r.title], text[r.message], r.headers),
+			// A refused request's body is never read: the connection closes after the answer, or the
+			// unread bytes would be taken for the next request on it (keep-alive).
+			refuse: (r: Refusal) =>
+				page(r.status, r.error, text[r.title], text[r.message], {
+					...r.headers,
+					...(hasBody(req) ? { connection: 'close' } : {}),
+				}),
 			databaseDown: () =>
 				page(503, 'Service temporarily unavailable', t.m.common.errors.unavailableTitle, text.databaseDown),
 		}
@@ -463,4 +469,9 @@ export async function main(options: { clientDir?: string } = {}) {
 	process.on('SIGTERM', () => void stop('SIGTERM'))
 	process.on('SIGINT', () => void stop('SIGINT'))
 	return running
+}
+
+/** Whether the request carries a body (declared by its length or sent in chunks). */
+function hasBody(req: IncomingMessage) {
+	return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import type { SubmissionResult } from '@conform-to/react'
 import { data, Form, redirect, Link } from 'react-router'
 import { ContentLanguage } from '#app/components/content-language.tsx'
 import { Notice, Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
@@ -30,7 +31,12 @@ import {
 	type AttemptReview,
 } from '#app/utils/quiz.server.ts'
 import type { CurrentSession } from '#app/utils/session.server.ts'
+import { assignmentRules, handIn, submissionIdFor, type AssignmentRules } from '#app/utils/assignments.server.ts'
+import { formatBytes } from '#app/utils/format.ts'
+import { HAND_IN_LIMITS } from '#app/utils/hand-in-limits.ts'
+import { readHandIn, type FileProblem, type HandInForm } from '#app/utils/hand-in.server.ts'
 import { listAttempts } from '#db/learning.ts'
+import { deleteUnclaimedFiles, listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { badRequest, notFound } from '#app/utils/errors.ts'
@@ -124,6 +130,23 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		}
 	}
 
+	let assignment = null
+	if (entry.type === 'assignment') {
+		const rules = assignmentRules(entry)
+		const submissions = preview ? [] : await listSubmissions(ctx.db, scope, course.slug, entry.slug)
+		assignment = {
+			rules: { ...rules, instructions: undefined },
+			instructionsHtml: rules.instructions
+				? await renderMarkdown(ctx, rules.instructions, { courseSlug: course.slug })
+				: null,
+			// Newest first: the learner's latest work and its grade are what they came for.
+			submissions: submissions.map(submissionView).reverse(),
+			graded: submissions.some((x) => x.status === 'graded'),
+			// Names this rendering's hand-in: sent again (a retry after an error, a double press) it is the same submission.
+			submissionKey: randomBytes(18).toString('base64url'),
+		}
+	}
+
 	return {
 		course: { slug: course.slug, title: course.title },
 		entry: {
@@ -152,6 +175,29 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			: null,
 		courseHref: `/learn/course/${course.slug}${preview ? '?preview=1' : ''}`,
 		quiz,
+		assignment,
+	}
+}
+
+/** A textarea's text as stored: its line breaks arrive as CRLF (the HTML standard's form encoding), kept as LF. */
+function plainText(value: string) {
+	return value.replace(/\r\n?/g, '\n').trim()
+}
+
+/** A submission as its learner sees it: what was handed in, its status, and the grade once there is one. */
+function submissionView(x: SubmissionWithFiles) {
+	return {
+		number: x.submission_number,
+		status: x.status,
+		submittedAt: x.submitted_at.toISOString(),
+		text: x.text_answer,
+		link: x.link_url,
+		files: x.files.map((f) => ({ id: f.id, name: f.file_name, size: f.size_bytes })),
+		score: x.score,
+		maxScore: x.max_score,
+		passed: x.passed,
+		feedback: x.feedback,
+		gradedAt: x.graded_at?.toISOString() ?? null,
 	}
 }
 
@@ -160,6 +206,18 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 const schema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('complete') }),
 	z.object({ intent: z.literal('submit-quiz') }),
+	z.object({
+		intent: z.literal('hand-in'),
+		text: z
+			.string()
+			.refine((v) => plainText(v).length <= HAND_IN_LIMITS.maxTextChars, 'learning.assignment.tooLong')
+			.optional(),
+		link: z
+			.url({ protocol: /^https?$/, hostname: z.regexes.domain, error: 'learning.assignment.badLink' })
+			.max(HAND_IN_LIMITS.maxLinkChars, 'learning.assignment.tooLong')
+			.optional(),
+		submission: z.string().optional(),
+	}),
 ])
 
 // markEntryComplete and submitQuizAttempt. The page's forms are bare buttons: a refusal is one error for the
@@ -169,14 +227,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const course = await requireCourse(ctx, params.slug)
 	const { mode, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
-	const form = await readForm(request)
-	const submission = parseWithZod(form, { schema })
 	const refuse = (message: string, status: number) => data({ result: formErrorResult(message) }, { status })
+	// Before any body is read: preview writes nothing, not even a file.
 	if (mode === 'previewReadOnly') return refuse('learning.entry.previewReadOnly', 403)
-	// No button of the page sends another intent. Thrown, not returned: re-rendering the page would record a view.
-	if (submission.status !== 'success') throw badRequest()
 	const entry = progress.entries[position]
 	const here = `/learn/course/${course.slug}/entry/${entry.slug}`
+	if (entry.type === 'assignment') return handInAction(ctx, request, scope, course, entry.slug, here)
+	const form = await readForm(request)
+	const submission = parseWithZod(form, { schema })
+	// No button of the page sends another intent. Thrown, not returned: re-rendering the page would record a view.
+	if (submission.status !== 'success') throw badRequest()
+	if (submission.value.intent === 'hand-in') return refuse('learning.assignment.handInInstead', 400)
 
 	if (submission.value.intent === 'submit-quiz') {
 		const limited = await limitAction(ctx, 'quizSubmission', `user|${scope.userId}`, {
@@ -194,12 +255,64 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 	if (entry.type === 'quiz') return refuse('learning.entry.quizNotCompletable', 400)
 	const courseDone = await markEntryComplete(ctx, scope, course, entry.slug)
-	const next = progress.entries[position + 1]
+	return movedOn(ctx, course, progress.entries[position + 1], courseDone)
+}
+
+/** Where a learner goes once an entry is complete: the next entry, told it counted, or the course home when the course is done. */
+function movedOn(ctx: RequestContext, course: Course, next: { slug: string } | undefined, courseDone: boolean) {
 	if (courseDone && !next)
 		return redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'courseCompleted')))
-	// The learner is told it counted, on the page they move on to.
 	const target = next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`
 	return redirect(localePath(ctx.locale, withNotice(target, 'entryCompleted')))
+}
+
+/**
+ * A hand-in (decision 0027): a multipart form whose files stream into the file store as they
+ * arrive, checked against the assignment's rules read fresh from the content service. A refused
+ * hand-in comes back with the errors beside the fields and the text as typed; its files are
+ * removed. Stored, the learner stays on the entry and sees it in their submissions.
+ */
+async function handInAction(
+	ctx: RequestContext,
+	request: Request,
+	scope: { tenantId: string; userId: string },
+	course: Course,
+	entrySlug: string,
+	here: string,
+) {
+	const limited = await limitAction(ctx, 'handIn', `user|${scope.userId}`, { result: formErrorResult(TOO_MANY) })
+	if (limited) return limited
+	const entry = await readContent(`assignment ${course.slug}/${entrySlug}`, () =>
+		ctx.cms.uncached.entry(ctx.site, course.slug, entrySlug, ctx.locale),
+	)
+	if (!entry) throw notFound()
+	const rules = assignmentRules(entry)
+	const { form, fileIds, problems } = await readHandIn(ctx, scope, request, rules.allowedFileTypes)
+	const submission = parseWithZod(form, { schema })
+	const refused = async (formErrors: string[] = [], status = 400) => {
+		await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+		return data({ result: submission.reply({ formErrors }), fileProblems: problems }, { status })
+	}
+	if (submission.status !== 'success' || submission.value.intent !== 'hand-in') {
+		if (submission.status === 'success') throw badRequest()
+		return refused()
+	}
+	if (problems.length > 0) return refused()
+	const text = plainText(submission.value.text ?? '')
+	const { link } = submission.value
+	if (!text && !link && fileIds.length === 0) return refused(['learning.assignment.nothing'])
+	const outcome = await handIn(ctx, scope, course, entrySlug, rules, {
+		id: submissionIdFor(scope, course.slug, entrySlug, submission.value.submission),
+		text: text || null,
+		link: link ?? null,
+		fileIds,
+	})
+	if (outcome.recorded.kind === 'graded') return refused(['learning.assignment.alreadyGraded'], 409)
+	if (outcome.recorded.replayed) await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+	// Stays on the entry, where the learner sees what they handed in (and, ungraded, that it is complete).
+	if (outcome.courseDone)
+		return redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'courseCompleted')))
+	return redirect(localePath(ctx.locale, withNotice(here, 'handedIn')))
 }
 
 export { actionHeaders as headers } from '#app/utils/headers.ts'
@@ -229,24 +342,31 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 				})}
 			</nav>
 			<RedirectNotice accept={LEARNING_NOTICES} />
-			<FormError result={actionData?.result} />
+			{d.assignment ? null : <FormError result={actionData?.result} />}
 			<h1 lang={d.contentLocale}>{d.entry.title}</h1>
 			<ContentLanguage served={d.contentLocale} />
 			<div className="prose" lang={d.contentLocale} dangerouslySetInnerHTML={{ __html: d.entry.bodyHtml }} />
 
 			{d.quiz ? <QuizSection quiz={d.quiz} preview={d.preview} lang={d.contentLocale} /> : null}
 
-			{d.entry.type !== 'quiz' ? (
+			{d.assignment ? (
+				<HandInSection
+					assignment={d.assignment}
+					done={d.done}
+					preview={d.preview}
+					lang={d.contentLocale}
+					result={actionData?.result}
+					fileProblems={(actionData as { fileProblems?: HandInForm['problems'] } | undefined)?.fileProblems ?? []}
+				/>
+			) : null}
+
+			{d.entry.type === 'lesson' ? (
 				d.done ? (
-					<Notice tone="ok">
-						{d.entry.type === 'assignment' ? l.entry.completedAssignment : l.entry.completedLesson}
-					</Notice>
+					<Notice tone="ok">{l.entry.completedLesson}</Notice>
 				) : (
 					<Form method="post">
 						<input type="hidden" name="intent" value="complete" />
-						<Submit disabled={d.preview}>
-							{d.entry.type === 'assignment' ? l.entry.finishedAssignment : l.entry.markComplete}
-						</Submit>
+						<Submit disabled={d.preview}>{l.entry.markComplete}</Submit>
 					</Form>
 				)
 			) : null}
@@ -468,5 +588,199 @@ function AttemptReport({
 			</ul>
 			{revealed ? null : <p className="hint">{rule === 'never' ? m.revealNever : m.revealLater}</p>}
 		</Notice>
+	)
+}
+
+type AssignmentData = NonNullable<Route.ComponentProps['loaderData']['assignment']>
+type HandInResult = SubmissionResult<string[]> | undefined
+
+/**
+ * The hand-in form and everything handed in so far. A plain multipart form: it works without
+ * JavaScript, and a refused hand-in comes back with the text as typed and each error beside its
+ * field (files must be chosen again: no browser lets a page keep them).
+ */
+function HandInSection({
+	assignment: a,
+	done,
+	preview,
+	lang,
+	result,
+	fileProblems,
+}: {
+	assignment: AssignmentData
+	done: boolean
+	preview: boolean
+	lang: Locale
+	result: HandInResult
+	fileProblems: { fileName: string; problem: FileProblem }[]
+}) {
+	const t = useI18n()
+	const m = t.m.learning.assignment
+	const { rules } = a
+	const latest = a.submissions[0]
+	const errors = result?.error ?? {}
+	const given = (result?.initialValue ?? {}) as Record<string, string | undefined>
+	const size = formatBytes(HAND_IN_LIMITS.maxFileBytes, t.locale)
+	const problemText = (p: FileProblem) =>
+		t.format(m.fileProblems[p], { size, count: t.number(HAND_IN_LIMITS.maxFiles) })
+	const fieldError = (name: string) =>
+		errors[name]?.length ? (
+			<p id={`hand-in-${name}-error`} className="field-error">
+				{errors[name]!.map(t.text).join(' ')}
+			</p>
+		) : null
+	const describedBy = (name: string, hint?: string) =>
+		[hint, errors[name]?.length ? `hand-in-${name}-error` : null].filter(Boolean).join(' ') || undefined
+	return (
+		<section aria-labelledby="hand-in-heading" className="hand-in stack">
+			<h2 id="hand-in-heading">{m.heading}</h2>
+			<p className="hint">
+				{rules.graded
+					? t.format(m.gradedRule, {
+							max: t.number(rules.maxScore),
+							pass:
+								rules.passingScore === null
+									? m.anyGradePasses
+									: t.format(m.passMark, { score: t.number(rules.passingScore) }),
+						})
+					: m.ungradedRule}
+			</p>
+			{a.instructionsHtml ? (
+				<div className="prose" lang={lang} dangerouslySetInnerHTML={{ __html: a.instructionsHtml }} />
+			) : null}
+			{done ? (
+				<Notice tone="ok">{t.m.learning.entry.completedAssignment}</Notice>
+			) : latest?.status === 'returned' ? (
+				<Notice tone="info">{m.returnedHint}</Notice>
+			) : null}
+			{a.graded ? (
+				<Notice tone="info" role="note">
+					{m.alreadyGraded}
+				</Notice>
+			) : (
+				<Form method="post" encType="multipart/form-data" className="stack" noValidate>
+					<FormError errors={errors[''] ?? undefined} />
+					<input type="hidden" name="intent" value="hand-in" />
+					<input type="hidden" name="submission" value={a.submissionKey} />
+					<div className="field">
+						<label htmlFor="hand-in-text">{m.text}</label>
+						<textarea
+							id="hand-in-text"
+							name="text"
+							rows={6}
+							maxLength={HAND_IN_LIMITS.maxTextChars}
+							defaultValue={given.text}
+							aria-invalid={errors.text?.length ? true : undefined}
+							aria-describedby={describedBy('text')}
+						/>
+						{fieldError('text')}
+					</div>
+					<div className="field">
+						<label htmlFor="hand-in-link">{m.link}</label>
+						<p id="hand-in-link-hint" className="hint">
+							{m.linkHint}
+						</p>
+						<input
+							id="hand-in-link"
+							name="link"
+							type="url"
+							inputMode="url"
+							maxLength={HAND_IN_LIMITS.maxLinkChars}
+							defaultValue={given.link}
+							aria-invalid={errors.link?.length ? true : undefined}
+							aria-describedby={describedBy('link', 'hand-in-link-hint')}
+						/>
+						{fieldError('link')}
+					</div>
+					<div className="field">
+						<label htmlFor="hand-in-files">{m.files}</label>
+						<p id="hand-in-files-hint" className="hint">
+							{t.format(m.filesHint, {
+								count: t.number(HAND_IN_LIMITS.maxFiles),
+								size,
+								types: rules.allowedFileTypes.map((x) => `.${x}`).join(', '),
+							})}
+						</p>
+						<input
+							id="hand-in-files"
+							name="files"
+							type="file"
+							multiple
+							accept={rules.allowedFileTypes.map((x) => `.${x}`).join(',')}
+							aria-invalid={fileProblems.length ? true : undefined}
+							aria-describedby={['hand-in-files-hint', fileProblems.length ? 'hand-in-files-error' : null]
+								.filter(Boolean)
+								.join(' ')}
+						/>
+						{fileProblems.length ? (
+							<div id="hand-in-files-error" className="field-error">
+								<ul>
+									{fileProblems.map((p) => (
+										<li key={`${p.fileName}|${p.problem}`}>
+											{p.fileName ? <>{p.fileName}: </> : null}
+											{problemText(p.problem)}
+										</li>
+									))}
+								</ul>
+								<p>{m.filesAgain}</p>
+							</div>
+						) : null}
+					</div>
+					<Submit disabled={preview}>{latest ? m.submitAgain : m.submit}</Submit>
+				</Form>
+			)}
+			{a.submissions.length ? (
+				<>
+					<h3 id="hand-in-history">{m.history}</h3>
+					<ol className="submissions" aria-labelledby="hand-in-history" reversed>
+						{a.submissions.map((x) => (
+							<li key={x.number} className="submission">
+								<p>
+									<strong>{t.format(m.submission, { number: t.number(x.number) })}</strong> · {m.status[x.status]}
+								</p>
+								<p className="hint">{t.format(m.submittedAt, { date: t.date(x.submittedAt) })}</p>
+								{x.text ? <p className="submission-text">{x.text}</p> : <p className="hint">{m.noText}</p>}
+								{x.link ? (
+									<p>
+										<a href={x.link} rel="noopener noreferrer nofollow ugc" className="break">
+											{x.link}
+										</a>
+									</p>
+								) : null}
+								{x.files.length ? (
+									<ul className="submission-files">
+										{x.files.map((f) => (
+											<li key={f.id}>
+												<a href={`/api/files/${f.id}`} download>
+													{f.name}
+												</a>{' '}
+												<span className="hint">({formatBytes(f.size, t.locale)})</span>
+											</li>
+										))}
+									</ul>
+								) : null}
+								{x.score !== null && x.maxScore !== null ? (
+									<p>
+										{t.format(m.score, { score: t.number(x.score), max: t.number(x.maxScore) })}
+										{x.passed === null ? null : <> · {x.passed ? m.passed : m.notPassed}</>}
+									</p>
+								) : null}
+								{x.feedback ? (
+									<div className="submission-feedback">
+										<p>
+											<strong>{m.feedback}</strong>
+											{x.gradedAt ? (
+												<span className="hint"> · {t.format(m.gradedAt, { date: t.date(x.gradedAt) })}</span>
+											) : null}
+										</p>
+										<p className="submission-text">{x.feedback}</p>
+									</div>
+								) : null}
+							</li>
+						))}
+					</ol>
+				</>
+			) : null}
+		</section>
 	)
 }

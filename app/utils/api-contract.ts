@@ -96,6 +96,10 @@ export const API_TAGS = [
 		description:
 			'Markdown projections of published public pages, also reached through the `.md` rewrites of discovery URLs.',
 	},
+	{
+		name: 'files',
+		description: 'Files learners hand in with assignments, downloaded by their learner and the course’s staff.',
+	},
 	{ name: 'webhooks', description: 'Inbound webhooks: content invalidation sent by the content service.' },
 	{
 		name: 'impersonation',
@@ -221,6 +225,22 @@ export const API_OPERATIONS: ApiOperation[] = [
 			404: error(UNKNOWN_HOST),
 		},
 		example: { signedInAs: 'learner@acme.test', expect: 200 },
+	},
+	{
+		method: 'get',
+		path: '/api/files/{fileId}',
+		operationId: 'downloadSubmissionFile',
+		tags: ['files'],
+		summary: 'A file handed in with an assignment, as a download',
+		description:
+			'For the learner who handed it in and the course’s staff (assigned course admins, tenant and super admins); anyone else gets the same 404 as for an unknown id. Sent with `Content-Disposition: attachment`, the type the server decided from the file’s bytes, `X-Content-Type-Options: nosniff` and a sandboxing CSP (decision 0027).',
+		security: 'session',
+		params: z.object({ fileId: z.string().max(64) }),
+		responses: {
+			200: { description: 'The file’s bytes (Cache-Control: private, no-store).', media: 'application/octet-stream' },
+			401: error('No session.'),
+			404: error('No such file, or not one this user may download.'),
+		},
 	},
 	{
 		method: 'post',

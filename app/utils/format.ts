@@ -41,3 +41,17 @@ export function formatPercent(percent: number, locale: string) {
 		() => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }),
 	).format(percent / 100)
 }
+
+/** A file size in the locale's style, in the largest unit that keeps it at 1 or more (`2.5 MB`, `820 kB`). */
+export function formatBytes(bytes: number, locale: string) {
+	const [unit, size] =
+		bytes >= 1_000_000
+			? (['megabyte', bytes / 1_000_000] as const)
+			: bytes >= 1_000
+				? (['kilobyte', bytes / 1_000] as const)
+				: (['byte', bytes] as const)
+	return formatter(
+		`bytes|${unit}|${locale}`,
+		() => new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: 1 }),
+	).format(size)
+}

@@ -4,7 +4,7 @@
  */
 export const HAND_IN_LIMITS = {
 	maxFiles: 3,
-	maxFileBytes: 10 * 1024 * 1024,
+	maxFileBytes: 10_000_000,
 	maxTextChars: 20_000,
 	maxLinkChars: 2_000,
 } as const

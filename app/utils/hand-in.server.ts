@@ -123,6 +123,8 @@ export async function readHandIn(
 	try {
 		parser = busboy({
 			headers: { 'content-type': contentType },
+			// Browsers send file names as UTF-8 bytes; busboy would read them as Latin-1.
+			defParamCharset: 'utf8',
 			limits: {
 				files: HAND_IN_LIMITS.maxFiles,
 				fileSize: HAND_IN_LIMITS.maxFileBytes,

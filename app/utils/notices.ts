@@ -26,6 +26,7 @@ export const NOTICES = {
 	enrolled: { param: 'enrolled', tone: 'info', text: (m) => m.common.notices.enrolled },
 	courseCompleted: { param: 'course_completed', tone: 'info', text: (m) => m.common.notices.courseCompleted },
 	entryCompleted: { param: 'entry_completed', tone: 'ok', text: (m) => m.common.notices.entryCompleted },
+	handedIn: { param: 'handed_in', tone: 'ok', text: (m) => m.common.notices.handedIn },
 	// Accounts
 	signedOut: { param: 'signed-out', tone: 'ok', text: (m) => m.accounts.signIn.signedOut },
 	passwordReset: { param: 'password-reset', tone: 'ok', text: (m) => m.accounts.signIn.passwordReset },
@@ -67,6 +68,7 @@ export const LEARNING_NOTICES = [
 	'enrolled',
 	'courseCompleted',
 	'entryCompleted',
+	'handedIn',
 ] as const satisfies NoticeName[]
 
 /** A path of this site that shows the notice: the redirect target of an action (`localePath` it as any other). */

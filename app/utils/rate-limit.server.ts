@@ -16,6 +16,8 @@ export const POLICIES = {
 	verificationResendIp: { points: 20, windowMs: 60 * 60_000 },
 	enrollment: { points: 30, windowMs: 60_000 },
 	quizSubmission: { points: 20, windowMs: 60_000 },
+	// an assignment hand-in streams up to 30 MB into the database (decision 0027)
+	handIn: { points: 10, windowMs: 60_000 },
 	revalidation: { points: 60, windowMs: 60_000 },
 	adminMutation: { points: 60, windowMs: 60_000 },
 } as const

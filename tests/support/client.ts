@@ -36,6 +36,41 @@ export function browser(port: number, host: string) {
 				}),
 			)
 		},
+		/**
+		 * A multipart form post, as a browser sends a form with `enctype="multipart/form-data"`: the
+		 * fields, then each file under `files` (or the name given) with its name, type and bytes.
+		 */
+		async postMultipart(
+			path: string,
+			fields: Record<string, string>,
+			files: Array<{ name: string; type?: string; body: Buffer | string; field?: string }> = [],
+			headers: Record<string, string> = {},
+		) {
+			const form = new FormData()
+			for (const [k, v] of Object.entries(fields)) form.append(k, v)
+			for (const f of files)
+				form.append(
+					f.field ?? 'files',
+					new Blob([typeof f.body === 'string' ? f.body : new Uint8Array(f.body)], {
+						type: f.type ?? 'application/octet-stream',
+					}),
+					f.name,
+				)
+			const encoded = new Request('http://localhost/', { method: 'POST', body: form })
+			const body = Buffer.from(await encoded.arrayBuffer())
+			return remember(
+				await request(port, host, path, {
+					method: 'POST',
+					body,
+					headers: {
+						'content-type': encoded.headers.get('content-type')!,
+						origin,
+						cookie: cookieHeader(),
+						...headers,
+					},
+				}),
+			)
+		},
 	}
 }
 

@@ -82,6 +82,7 @@ export default {
 		enrolled: 'Sie sind eingeschrieben. Willkommen im Kurs!',
 		alreadyEnrolled: 'Sie sind bereits in diesen Kurs eingeschrieben.',
 		entryCompleted: 'Als erledigt markiert. Hier ist der nächste Eintrag.',
+		handedIn: 'Abgegeben. Ihre Arbeit ist unten gespeichert; Sie können erneut abgeben, bis sie bewertet ist.',
 		courseCompleted: 'Sie haben alle Einträge dieses Kurses abgeschlossen. Gut gemacht!',
 	},
 	preview: {

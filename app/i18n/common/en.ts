@@ -82,6 +82,7 @@ export default {
 		enrolled: 'You are enrolled. Welcome to the course!',
 		alreadyEnrolled: 'You are already enrolled in this course.',
 		entryCompleted: 'Marked as complete. Here is the next entry.',
+		handedIn: 'Handed in. Your work is saved below; you may hand in again until it is graded.',
 		courseCompleted: 'You have completed every entry of this course. Well done!',
 	},
 	preview: {

@@ -79,6 +79,7 @@ export default {
 		enrolled: 'Te has inscrito. ¡Te damos la bienvenida al curso!',
 		alreadyEnrolled: 'Ya estás inscrito en este curso.',
 		entryCompleted: 'Marcada como completada. Esta es la siguiente entrada.',
+		handedIn: 'Entregado. Tu trabajo queda guardado abajo; puedes volver a entregarlo hasta que se califique.',
 		courseCompleted: 'Has completado todas las entradas de este curso. ¡Muy bien!',
 	},
 	preview: {

@@ -79,6 +79,8 @@ export default {
 		enrolled: 'Vous êtes inscrit. Bienvenue dans le cours !',
 		alreadyEnrolled: 'Vous êtes déjà inscrit à ce cours.',
 		entryCompleted: 'Marquée comme terminée. Voici l’étape suivante.',
+		handedIn:
+			'Rendu. Votre travail est enregistré ci-dessous ; vous pouvez le rendre à nouveau tant qu’il n’est pas noté.',
 		courseCompleted: 'Vous avez terminé toutes les entrées de ce cours. Bravo !',
 	},
 	preview: {

@@ -79,6 +79,7 @@ export default {
 		enrolled: 'Você está inscrito. Boas-vindas ao curso!',
 		alreadyEnrolled: 'Você já está inscrito neste curso.',
 		entryCompleted: 'Marcada como concluída. Esta é a próxima entrada.',
+		handedIn: 'Entregue. O seu trabalho fica guardado abaixo; pode voltar a entregar até ser avaliado.',
 		courseCompleted: 'Você concluiu todas as entradas deste curso. Muito bem!',
 	},
 	preview: {

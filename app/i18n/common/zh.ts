@@ -77,6 +77,7 @@ export default {
 		enrolled: '报名成功，欢迎加入课程！',
 		alreadyEnrolled: '你已报名此课程。',
 		entryCompleted: '已标记为完成。这是下一项内容。',
+		handedIn: '已提交。你的作业保存在下方；在评分之前可以再次提交。',
 		courseCompleted: '你已完成本课程的全部条目，做得好！',
 	},
 	preview: {

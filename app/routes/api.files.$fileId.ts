@@ -1,0 +1,44 @@
+import { Readable } from 'node:stream'
+import { getRequestContext } from '#app/context.ts'
+import { jsonError } from '#app/utils/errors.ts'
+import { fileStore } from '#app/utils/hand-in.server.ts'
+import { canPreview } from '#app/utils/learning.server.ts'
+import { getSession } from '#app/utils/session.server.ts'
+import { findSubmissionFile } from '#db/submissions.ts'
+import type { Route } from './+types/api.files.$fileId.ts'
+
+/**
+ * A handed-in file (decision 0027), to the learner who handed it in and to the course's staff
+ * (assigned course admins, tenant and super admins) only. Anyone else, and any id that is not a
+ * file of this tenant, gets the same 404: the answer never tells whether a file exists. Always a
+ * download, with our content type, nosniff and a sandbox, so that no file runs in this origin.
+ */
+export async function loader({ context, params }: Route.LoaderArgs) {
+	const ctx = getRequestContext(context)
+	const session = getSession(context)
+	if (!session) return jsonError(401, 'UNAUTHORIZED', 'Sign in to download this file.')
+	const found = ctx.tenant ? await findSubmissionFile(ctx.db, ctx.tenant.id, params.fileId) : null
+	const allowed =
+		found && (found.submission.user_id === session.user.id || canPreview(session, found.submission.course_slug))
+	if (!found || !allowed) return jsonError(404, 'NOT_FOUND', 'No such file')
+	const { file } = found
+	const body = Readable.toWeb(Readable.from(fileStore(ctx).read(file.id))) as ReadableStream<Uint8Array>
+	return new Response(body, {
+		headers: {
+			'content-type': file.content_type,
+			'content-length': String(file.size_bytes),
+			'content-disposition': contentDisposition(file.file_name),
+			'x-content-type-options': 'nosniff',
+			'content-security-policy': "default-src 'none'; sandbox",
+			// Private to the people allowed above, and never kept by a shared cache.
+			'cache-control': 'private, no-store',
+			etag: `"${file.sha256}"`,
+		},
+	})
+}
+
+/** `attachment` with an ASCII fallback name and the exact name in RFC 5987 form (names are sanitized when stored). */
+function contentDisposition(name: string) {
+	const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+	return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+}

@@ -1,0 +1,323 @@
+import { load } from 'cheerio'
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HAND_IN_LIMITS, HAND_IN_MAX_BODY_BYTES } from '#app/utils/hand-in-limits.ts'
+import { createFileRow, gradeSubmission, listSubmissions, recordSubmissionSteps } from '#db/submissions.ts'
+import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { createUser } from '#db/users.ts'
+import { newId } from '#db/ids.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { DIALECTS } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { startStack, type Stack } from '#tests/support/stack.ts'
+
+// Assignment hand-ins from outside (decision 0027): what a learner's browser sends, what comes
+// back, and what a hostile file or a flood of hand-ins can do.
+
+const ACME = 'acme.localhost'
+const COURSE = '/learn/course/intro-to-web'
+const ASSIGNMENT = `${COURSE}/entry/build-a-form`
+const PNG = Buffer.from(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+	'base64',
+)
+const PAGE =
+	'<!doctype html><title>Sign up</title><form method="post"><label>Email <input name="email"></label></form>\n'
+
+describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
+	let stack: Stack
+	let acme: Tenant
+	let passwordHash: string
+	beforeAll(async () => {
+		stack = await startStack(dialect)
+		acme = (await findTenantBySlug(stack.db, 'acme'))!
+		passwordHash = await hashPassword(DEMO_PASSWORD)
+	})
+	afterAll(() => stack?.close())
+
+	let counter = 0
+	/** A new Acme learner, enrolled, with the entries before the assignment complete. */
+	async function learnerAtAssignment() {
+		const user = await createUser(stack.db, {
+			tenant_id: acme.id,
+			email: `hand-in-${++counter}@acme.test`,
+			name: `Hand In ${counter}`,
+			role: 'student',
+			password_hash: passwordHash,
+			email_verified_at: new Date(),
+		})
+		const b = stack.browser(ACME)
+		expect((await b.post('/learn/sign-in', { email: user.email, password: DEMO_PASSWORD })).status).toBe(302)
+		expect((await b.post(`${COURSE}/enroll`, {})).status).toBe(302)
+		expect((await b.post(`${COURSE}/entry/progressive-enhancement`, { intent: 'complete' })).status).toBe(302)
+		return { b, user, scope: { tenantId: acme.id, userId: user.id } }
+	}
+	async function signedIn(email: string, host = ACME) {
+		const b = stack.browser(host)
+		expect((await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })).status).toBe(302)
+		return b
+	}
+	const submissionKey = async (b: Awaited<ReturnType<typeof signedIn>>) =>
+		load((await b.get(ASSIGNMENT)).text)('input[name="submission"]').attr('value')!
+	const filesOf = (userId: string) =>
+		stack.db.orm
+			.select()
+			.from(stack.db.t.submission_files)
+			.where(and(eq(stack.db.t.submission_files.tenant_id, acme.id), eq(stack.db.t.submission_files.user_id, userId)))
+
+	it('takes text, a link and a file from a multipart form, shows them, and serves the file to its learner only', async () => {
+		const { b, user, scope } = await learnerAtAssignment()
+		const page = load((await b.get(ASSIGNMENT)).text)
+		const form = page('form[enctype="multipart/form-data"]')
+		expect(form.attr('method')).toBe('post')
+		expect(form.find('input[type="file"][name="files"]').attr('accept')).toBe('.txt,.md,.zip,.pdf,.png,.jpg')
+		expect(page('main').text()).toContain('Graded out of 10. Pass mark: 6.')
+		// No self-report on an assignment any more.
+		expect(page('main').text()).not.toContain('I have finished')
+
+		const res = await b.postMultipart(
+			ASSIGNMENT,
+			{
+				intent: 'hand-in',
+				text: 'Labels on both fields.\nTested with JavaScript off.',
+				link: 'https://example.com/form',
+			},
+			[{ name: 'sign-up.txt', type: 'text/html', body: PAGE }],
+		)
+		expect(res.status).toBe(302)
+		expect(res.headers.location).toBe(`${ASSIGNMENT}?notice=handed_in`)
+		const [stored] = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+		expect(stored).toMatchObject({
+			submission_number: 1,
+			status: 'submitted',
+			text_answer: 'Labels on both fields.\nTested with JavaScript off.',
+			link_url: 'https://example.com/form',
+		})
+		expect(stored.files).toHaveLength(1)
+		const file = stored.files[0]
+		// The type is the server's, from the bytes and the extension, never the browser's `text/html`.
+		expect(file).toMatchObject({ file_name: 'sign-up.txt', content_type: 'text/plain; charset=utf-8' })
+		expect(file.size_bytes).toBe(Buffer.byteLength(PAGE))
+
+		const after = load((await b.get(`${ASSIGNMENT}?notice=handed_in`)).text)
+		expect(after('main').text()).toContain('Handed in.')
+		expect(after('.submission').first().text()).toContain('Awaiting grading')
+		expect(after(`a[href="/api/files/${file.id}"]`).text()).toBe('sign-up.txt')
+		// A graded assignment is not complete on hand-in.
+		expect(after('main').text()).not.toContain('You have completed this assignment.')
+
+		const download = await b.get(`/api/files/${file.id}`)
+		expect(download.status).toBe(200)
+		expect(download.text).toBe(PAGE)
+		expect(download.headers['content-type']).toBe('text/plain; charset=utf-8')
+		expect(download.headers['content-disposition']).toBe(
+			`attachment; filename="sign-up.txt"; filename*=UTF-8''sign-up.txt`,
+		)
+		expect(download.headers['x-content-type-options']).toBe('nosniff')
+		expect(download.headers['content-security-policy']).toContain('sandbox')
+		expect(download.headers['cache-control']).toBe('private, no-store')
+
+		// The course's staff may download it; another learner, a visitor and another tenant may not, alike.
+		expect((await (await signedIn('author@acme.test')).get(`/api/files/${file.id}`)).status).toBe(200)
+		expect((await (await signedIn('admin@acme.test')).get(`/api/files/${file.id}`)).status).toBe(200)
+		const other = await (await signedIn('learner@acme.test')).get(`/api/files/${file.id}`)
+		const unknown = await (await signedIn('learner@acme.test')).get(`/api/files/${newId()}`)
+		expect(other.status).toBe(404)
+		expect(other.text).toBe(unknown.text)
+		expect((await stack.request(ACME, `/api/files/${file.id}`)).status).toBe(401)
+		expect((await (await signedIn('admin@globex.test', 'globex.localhost')).get(`/api/files/${file.id}`)).status).toBe(
+			404,
+		)
+		expect(user.id).toBe(scope.userId)
+	})
+
+	it('numbers hand-ins 1..n, keeps each, and treats the same form sent twice as one', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const key = await submissionKey(b)
+		const first = { intent: 'hand-in', text: 'First try', submission: key }
+		expect((await b.postMultipart(ASSIGNMENT, first, [{ name: 'a.txt', body: 'one' }])).status).toBe(302)
+		// A retry of the same form (the learner was told it failed, or pressed twice): still one submission.
+		expect((await b.postMultipart(ASSIGNMENT, first, [{ name: 'a.txt', body: 'one' }])).status).toBe(302)
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'Second try' })).status).toBe(302)
+		const rows = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+		expect(rows.map((r) => [r.submission_number, r.text_answer, r.files.length])).toEqual([
+			[1, 'First try', 1],
+			[2, 'Second try', 0],
+		])
+		// The replay's file was not kept beside the first one.
+		expect(await filesOf(scope.userId)).toHaveLength(1)
+	})
+
+	it('refuses hostile and unwanted files with the reason beside the field, keeping the text and no bytes', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const cases: Array<[string, { name: string; body: Buffer | string; type?: string }[], string]> = [
+			['HTML behind a .pdf name', [{ name: 'report.pdf', body: PAGE, type: 'application/pdf' }], 'do not match'],
+			['a PNG behind a .txt name', [{ name: 'notes.txt', body: PNG }], 'do not match'],
+			['an HTML file', [{ name: 'page.html', body: PAGE }], 'not accepted'],
+			['an SVG', [{ name: 'x.svg', body: '<svg onload="alert(1)"/>', type: 'image/svg+xml' }], 'not accepted'],
+			['docx, which this assignment does not take', [{ name: 'a.docx', body: 'PK' }], 'not accepted'],
+			['zero bytes', [{ name: 'empty.txt', body: '' }], 'is empty'],
+			['text with NUL bytes', [{ name: 'bin.txt', body: Buffer.from([0x61, 0, 0x62]) }], 'do not match'],
+			[
+				'one file of four',
+				['1.txt', '2.txt', '3.txt', '4.txt'].map((name) => ({ name, body: 'x' })),
+				`at most ${HAND_IN_LIMITS.maxFiles} files`,
+			],
+		]
+		for (const [what, files, reason] of cases) {
+			const res = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in', text: `Kept: ${what}` }, files)
+			expect(res.status, what).toBe(400)
+			const $ = load(res.text)
+			expect($('#hand-in-files-error').text(), what).toContain(reason)
+			expect($('input[type="file"]').attr('aria-describedby'), what).toContain('hand-in-files-error')
+			expect($('textarea[name="text"]').text(), what).toBe(`Kept: ${what}`)
+		}
+		expect(await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')).toEqual([])
+		expect(await filesOf(scope.userId)).toEqual([])
+	})
+
+	it('refuses a file over the limit while streaming, and a body over the hand-in limit before reading it', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const big = Buffer.alloc(HAND_IN_LIMITS.maxFileBytes + 1, 0x61)
+		const res = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in' }, [{ name: 'big.txt', body: big }])
+		expect(res.status).toBe(400)
+		expect(load(res.text)('#hand-in-files-error').text()).toContain('larger than 10 MB')
+		expect(await filesOf(scope.userId)).toEqual([])
+		// The declared length alone is refused: nothing is read.
+		const declared = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in', text: 'x' }, [], {
+			'content-length': String(HAND_IN_MAX_BODY_BYTES + 1),
+		})
+		expect(declared.status).toBe(413)
+	})
+
+	it('keeps a file name without its path or control characters, and serves it as an attachment', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const res = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in' }, [
+			{ name: '../../etc/\u202Epasswd"; x=.txt', body: 'root' },
+		])
+		expect(res.status).toBe(302)
+		const [file] = await filesOf(scope.userId)
+		// The browser sent `"` as %22 (the HTML standard's multipart encoding); `%` and `;` become `_`.
+		expect(file.file_name).toBe('passwd_22_ x=.txt')
+		const download = await b.get(`/api/files/${file.id}`)
+		expect(download.status).toBe(200)
+		expect(download.headers['content-disposition']).toBe(
+			`attachment; filename="passwd_22_ x=.txt"; filename*=UTF-8''passwd_22_%20x%3D.txt`,
+		)
+		// A name in another script stays readable, with an ASCII fallback.
+		expect((await b.postMultipart(ASSIGNMENT, { intent: 'hand-in' }, [{ name: '报告.txt', body: 'zh' }])).status).toBe(
+			302,
+		)
+		const named = (await filesOf(scope.userId)).find((f) => f.file_name === '报告.txt')!
+		expect((await b.get(`/api/files/${named.id}`)).headers['content-disposition']).toBe(
+			`attachment; filename="__.txt"; filename*=UTF-8''${encodeURIComponent('报告.txt')}`,
+		)
+	})
+
+	it('renders hostile text inert and refuses a link that is not http(s)', async () => {
+		const { b } = await learnerAtAssignment()
+		const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)>'
+		const refused = await b.post(ASSIGNMENT, { intent: 'hand-in', text: hostile, link: 'javascript:alert(3)' })
+		expect(refused.status).toBe(400)
+		const $ = load(refused.text)
+		expect($('#hand-in-link-error').text()).toContain('http:// or https://')
+		expect($('input[name="link"]').attr('aria-describedby')).toContain('hand-in-link-error')
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: hostile })).status).toBe(302)
+		const page = await b.get(ASSIGNMENT)
+		expect(page.text).not.toContain('<script>alert(1)')
+		expect(load(page.text)('.submission-text').first().text()).toBe(hostile)
+		// Nothing at all is a clear answer, not a stored empty hand-in.
+		const empty = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in', text: '  ' })
+		expect(empty.status).toBe(400)
+		expect(load(empty.text)('main').text()).toContain('Write an answer, give a link or choose a file')
+	})
+
+	it('ends hand-ins once graded, and refuses the self-report on an assignment', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		expect((await b.post(ASSIGNMENT, { intent: 'complete' })).status).toBe(400)
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'Done' })).status).toBe(302)
+		const [row] = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+		const grader = stack.seeded.users['acme:author@acme.test'].id
+		const graded = await gradeSubmission(stack.db, acme.id, row.id, {
+			status: 'graded',
+			score: 8,
+			maxScore: 10,
+			passed: true,
+			feedback: 'Good <b>work</b>',
+			gradedBy: grader,
+		})
+		expect(graded?.status).toBe('graded')
+		// A second grading of the same submission finds nothing awaiting.
+		expect(
+			await gradeSubmission(stack.db, acme.id, row.id, {
+				status: 'graded',
+				score: 2,
+				maxScore: 10,
+				passed: false,
+				feedback: '',
+				gradedBy: grader,
+			}),
+		).toBeNull()
+		const again = await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'One more' })
+		expect(again.status).toBe(409)
+		const $ = load((await b.get(ASSIGNMENT)).text)
+		expect($('form[enctype="multipart/form-data"]')).toHaveLength(0)
+		expect($('.submission').first().text()).toContain('Score: 8 of 10')
+		expect($('.submission-feedback').text()).toContain('Good <b>work</b>')
+	})
+
+	it('lets staff preview the hand-in form but stores nothing', async () => {
+		const author = await signedIn('author@acme.test')
+		const authorId = stack.seeded.users['acme:author@acme.test'].id
+		const page = load((await author.get(`${ASSIGNMENT}?preview=1`)).text)
+		expect(page('form[enctype="multipart/form-data"] button[type="submit"]').attr('disabled')).toBeDefined()
+		const res = await author.postMultipart(`${ASSIGNMENT}?preview=1`, { intent: 'hand-in', text: 'x' }, [
+			{ name: 'a.txt', body: 'a' },
+		])
+		expect(res.status).toBe(403)
+		expect(await filesOf(authorId)).toEqual([])
+	})
+
+	it('keeps submission numbers 1..50 and every file under 50 concurrent hand-ins (data layer)', async () => {
+		const { scope } = await learnerAtAssignment()
+		const results = await Promise.all(
+			Array.from({ length: 50 }, async (_, i) => {
+				const id = newId()
+				await createFileRow(stack.db, scope, { id, fileName: `f${i}.txt`, contentType: 'text/plain' })
+				return inTransaction(stack.db, (tx) =>
+					recordSubmissionSteps(tx, scope, 'intro-to-web', 'build-a-form', {
+						text: `hand-in ${i}`,
+						link: null,
+						fileIds: [id],
+					}),
+				)
+			}),
+		)
+		expect(results.every((r) => r.kind === 'recorded')).toBe(true)
+		const rows = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+		expect(rows.map((r) => r.submission_number)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1))
+		expect(rows.every((r) => r.files.length === 1 && r.files[0].file_name === `f${r.text_answer!.slice(8)}.txt`)).toBe(
+			true,
+		)
+		console.log(`hand-in race (data layer) on ${dialect}: 50 hand-ins, ${rows.length} stored, numbers 1..50`)
+	})
+
+	it('keeps numbers sequential and no file lost under 50 concurrent multipart hand-ins by one learner', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const answers = await Promise.all(
+			Array.from({ length: 50 }, (_, i) =>
+				b.postMultipart(ASSIGNMENT, { intent: 'hand-in', text: `race ${i}` }, [{ name: `r${i}.txt`, body: `r${i}` }]),
+			),
+		)
+		const count = (status: number) => answers.filter((r) => r.status === status).length
+		console.log(`hand-in race (HTTP) on ${dialect}: 50 posts, ${count(302)} stored, ${count(429)} rate-limited`)
+		expect(answers.every((r) => [302, 429].includes(r.status))).toBe(true)
+		const rows = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+		expect(rows).toHaveLength(count(302))
+		expect(rows.map((r) => r.submission_number)).toEqual(rows.map((_, i) => i + 1))
+		for (const r of rows) expect(r.files.map((f) => f.file_name)).toEqual([`r${r.text_answer!.slice(5)}.txt`])
+		// Refused posts left no bytes behind.
+		expect(await filesOf(scope.userId)).toHaveLength(rows.length)
+	})
+})
