@@ -31,7 +31,7 @@ import {
 	type AttemptReview,
 } from '#app/utils/quiz.server.ts'
 import type { CurrentSession } from '#app/utils/session.server.ts'
-import { assignmentRules, handIn, submissionIdFor, type AssignmentRules } from '#app/utils/assignments.server.ts'
+import { assignmentRules, handIn, submissionIdFor } from '#app/utils/assignments.server.ts'
 import { formatBytes } from '#app/utils/format.ts'
 import { HAND_IN_LIMITS } from '#app/utils/hand-in-limits.ts'
 import { readHandIn, type FileProblem, type HandInForm } from '#app/utils/hand-in.server.ts'
