@@ -127,8 +127,8 @@ function Report({ rows, canInvite }: { rows: ReportRow[]; canInvite: boolean }) 
 		(c) => c.n > 0,
 	)
 	return (
-		<section aria-labelledby="enroll-report">
-			<h2 id="enroll-report">{m.reportTitle}</h2>
+		<section>
+			<h2>{m.reportTitle}</h2>
 			<Notice tone="ok">
 				<ul>
 					{counts.map((c) => (
