@@ -69,8 +69,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		slug: course.slug,
 		title: course.title,
 		refusal: enrollRefusal(course),
-		// Inviting new people is a tenant admin's (the invite page is 404 for a course admin).
-		canInvite: scope.session.user.role !== 'course_admin',
+		// People's pages and invitations are a tenant admin's (both are 404 for a course admin).
+		managesUsers: scope.session.user.role !== 'course_admin',
 		maxRows: MAX_ROWS,
 	}
 }
@@ -120,7 +120,7 @@ const OUTCOMES: EnrollOutcome[] = [
 	'duplicate',
 ]
 
-function Report({ rows, canInvite }: { rows: ReportRow[]; canInvite: boolean }) {
+function Report({ rows, managesUsers }: { rows: ReportRow[]; managesUsers: boolean }) {
 	const t = useI18n()
 	const m = t.m.adminCourses.enroll
 	const counts = OUTCOMES.map((o) => ({ outcome: o, n: rows.filter((r) => r.outcome === o).length })).filter(
@@ -148,12 +148,14 @@ function Report({ rows, canInvite }: { rows: ReportRow[]; canInvite: boolean }) 
 					{rows.map((r, i) => (
 						<tr key={i} data-outcome={r.outcome}>
 							<td>{t.number(i + 1)}</td>
-							<td className="break">{r.userId ? <Link to={`/admin/users/${r.userId}`}>{r.value}</Link> : r.value}</td>
+							<td className="break">
+								{r.userId && managesUsers ? <Link to={`/admin/users/${r.userId}`}>{r.value}</Link> : r.value}
+							</td>
 							<td>
 								{r.outcome === 'alreadyEnrolled' && r.status
 									? t.format(m.outcomes.alreadyEnrolled, { status: t.m.adminCourses.enrollmentStatus[r.status] })
 									: m.outcomes[r.outcome]}
-								{r.outcome === 'notFound' && canInvite ? (
+								{r.outcome === 'notFound' && managesUsers ? (
 									<>
 										{' '}
 										<Link to="/admin/users/invite">{m.invite}</Link>
@@ -183,7 +185,7 @@ export default function EnrollLearners({ loaderData: d, actionData }: Route.Comp
 	return (
 		<section className="narrow">
 			<CourseAdminHeading slug={d.slug} title={t.format(m.title, { course: d.title })} />
-			{report ? <Report rows={report} canInvite={d.canInvite} /> : null}
+			{report ? <Report rows={report} managesUsers={d.managesUsers} /> : null}
 			{d.refusal ? (
 				<Notice tone="info" role="note">
 					{t.text(d.refusal)}
@@ -191,7 +193,7 @@ export default function EnrollLearners({ loaderData: d, actionData }: Route.Comp
 			) : (
 				<>
 					<p>{t.format(m.intro, { max: t.number(d.maxRows) })}</p>
-					{d.canInvite ? (
+					{d.managesUsers ? (
 						<p>
 							{m.inviteHint} <Link to="/admin/users/invite">{m.invite}</Link>
 						</p>

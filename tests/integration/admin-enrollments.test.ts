@@ -320,6 +320,8 @@ describe.each(DIALECTS)('admin enrollments on %s', (dialect) => {
 		expect(page('a[href="/admin/users/invite"]')).toHaveLength(0)
 		const res = await author.post(ENROLL, { intent: 'emails', emails: learner.email })
 		expect(report(res.text)).toEqual([{ given: learner.email, outcome: 'enrolled' }])
+		// Nor to people's pages, which are 404 for them too.
+		expect(load(res.text)('a[href^="/admin/users"]')).toHaveLength(0)
 		expect(
 			(await author.post('/admin/courses/advanced-css/enroll', { intent: 'emails', emails: 'x@acme.test' })).status,
 		).toBe(404)
