@@ -408,3 +408,36 @@ export async function auditNames(db: Database, tenantId: string | null, userIds:
 	])
 	return { people: new Map(people.map((p) => [p.id, p])), tenants: new Map(tenants.map((x) => [x.id, x.name])) }
 }
+
+/**
+ * The users of this tenant with these addresses (already normalised), 500 addresses a query to
+ * stay within SQLite's parameter limit. Only this tenant's rows: an address known only to another
+ * tenant or the platform is simply absent.
+ */
+export async function usersByEmails(db: Database, tenantId: string, emails: string[]) {
+	const u = db.t.users
+	const chunks = Array.from({ length: Math.ceil(emails.length / 500) }, (_, i) => emails.slice(i * 500, i * 500 + 500))
+	const rows = await Promise.all(
+		chunks.map((chunk) =>
+			db.orm
+				.select({ id: u.id, email: u.email, name: u.name, deactivatedAt: u.deactivated_at })
+				.from(u)
+				.where(and(eq(u.tenant_id, tenantId), inArray(u.email, chunk))),
+		),
+	)
+	return new Map(rows.flat().map((r) => [r.email, r]))
+}
+
+/**
+ * Whose enrollment in which course each enrollment id is, for audit rows about enrollments: within
+ * this tenant (every tenant on the apex); other ids are absent.
+ */
+export async function enrollmentSubjects(db: Database, tenantId: string | null, ids: string[]) {
+	if (ids.length === 0) return new Map<string, { userId: string; courseSlug: string }>()
+	const e = db.t.enrollments
+	const rows = await db.orm
+		.select({ id: e.id, userId: e.user_id, courseSlug: e.course_slug })
+		.from(e)
+		.where(and(inArray(e.id, ids), tenantId ? eq(e.tenant_id, tenantId) : undefined))
+	return new Map(rows.map((r) => [r.id, { userId: r.userId, courseSlug: r.courseSlug }]))
+}

@@ -402,3 +402,25 @@ export function* removeCourseAssignmentsSteps(db: Tx, scope: Scope) {
 	)
 	return rows.map((r) => r.slug)
 }
+
+/**
+ * Cancels the user's enrollment in the course, whatever its status but cancelled: the read and
+ * the conditional update are one transaction's steps (`inTransaction`), and the update names the
+ * status it read, so of two concurrent cancellations one writes (and audits) and the other finds
+ * nothing to do. Progress and attempts stay: a re-enrolled learner picks up where they were.
+ * Null when there is no enrollment or it is already cancelled.
+ */
+export function* cancelEnrollmentSteps(db: Tx, scope: Scope, courseSlug: string) {
+	const e = db.t.enrollments
+	const mine = and(eq(e.tenant_id, scope.tenantId), eq(e.user_id, scope.userId), eq(e.course_slug, courseSlug))
+	const [current] = yield* step(db.orm.select().from(e).where(mine).limit(1))
+	if (!current || current.status === 'cancelled') return null
+	const [cancelled] = yield* step(
+		db.orm
+			.update(e)
+			.set({ status: 'cancelled' })
+			.where(and(mine, eq(e.status, current.status)))
+			.returning(),
+	)
+	return cancelled ? { enrollment: cancelled, from: current.status } : null
+}

@@ -75,6 +75,9 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 						{m.nav.admins}
 					</Link>
 				) : null}
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/enroll`}>
+					{m.nav.enroll}
+				</Link>
 				<a href={t.href(`/admin/courses/${d.course.slug}/export`)}>{m.dashboard.export}</a>
 			</p>
 			<h1>{d.course.title}</h1>

@@ -5,6 +5,16 @@ import { ConfirmStep, FormError, RedirectNotice, Submit } from '#app/components/
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { adminAudit, auditAdmin, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
+import {
+	cancelEnrollment,
+	courseSlugField,
+	enrollRefusal,
+	enrollRows,
+	learningRecord,
+} from '#app/utils/admin-enrollments.server.ts'
+import { readContent } from '#app/utils/cms.server.ts'
+import { ScrollTable } from '#app/components/table.tsx'
+import { findEnrollment } from '#db/learning.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { findScopedUser } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
@@ -36,7 +46,13 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const scope = requireAdmin(context)
 	const u = await requireTarget(scope, params.id)
+	// Courses are the tenant's content: on the apex there is no site to name them by, so no record.
+	const learning =
+		scope.tenant && u.tenant_id === scope.tenant.id
+			? await learningRecord(scope, { tenantId: scope.tenant.id, userId: u.id })
+			: null
 	return {
+		learning,
 		user: {
 			id: u.id,
 			name: u.name,
@@ -70,6 +86,8 @@ const schema = z.discriminatedUnion(
 		z.object({ intent: z.literal('force-sign-out'), ...confirmed }),
 		z.object({ intent: z.literal('resend-verification') }),
 		z.object({ intent: z.literal('send-reset') }),
+		z.object({ intent: z.literal('cancel-enrollment'), courseSlug: courseSlugField, ...confirmed }),
+		z.object({ intent: z.literal('reenroll'), courseSlug: courseSlugField }),
 	],
 	{ message: 'admin.user.errors.unknownAction' },
 )
@@ -114,6 +132,8 @@ const USER_NOTICES = [
 	'userSignedOut',
 	'verificationSent',
 	'resetSent',
+	'enrollmentCancelled',
+	'enrollmentReactivated',
 ] as const satisfies NoticeName[]
 
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -183,6 +203,38 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			await mailTokenLink(ctx, target, target.email, 'password_reset')
 			await audit('user.password_reset_sent')
 			return done('resetSent')
+		case 'cancel-enrollment':
+		case 'reenroll': {
+			// Enrollments belong to a tenant's courses: none on the apex, none for platform accounts.
+			const tenant = scope.tenant
+			if (!tenant || target.tenant_id !== tenant.id) throw notFound()
+			const learner = { tenantId: tenant.id, userId: target.id }
+			const enrollment = await findEnrollment(ctx.db, learner, input.courseSlug)
+			if (!enrollment) throw notFound()
+			const course = await readContent(`course ${enrollment.course_slug}`, () =>
+				ctx.cms.course(ctx.site, enrollment.course_slug, ctx.locale),
+			)
+			if (input.intent === 'cancel-enrollment') {
+				if (enrollment.status === 'cancelled') return refuse('admin.user.enrollments.alreadyCancelled')
+				if (!input.confirmed)
+					return askToConfirm({
+						question: 'admin.user.confirm.cancelEnrollment',
+						button: 'admin.user.enrollments.cancel',
+						values: { name: target.name, course: course?.title ?? enrollment.course_slug },
+						fields: { intent: input.intent, courseSlug: enrollment.course_slug },
+					})
+				if (!(await cancelEnrollment(scope, learner, enrollment.course_slug)))
+					return refuse('admin.user.enrollments.alreadyCancelled')
+				return done('enrollmentCancelled')
+			}
+			if (enrollment.status !== 'cancelled') return refuse('admin.user.enrollments.notCancelled')
+			if (!course) return refuse('adminCourses.enroll.errors.notOpen')
+			const refusal = enrollRefusal(course)
+			if (refusal) return refuse(refusal)
+			const [row] = await enrollRows(scope, tenant, course, [target.email])
+			if (row.outcome === 'deactivated') return refuse('admin.user.enrollments.deactivated')
+			return done('enrollmentReactivated')
+		}
 	}
 }
 
@@ -271,6 +323,115 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 					</form>
 				) : null}
 			</div>
+			{d.learning ? <Learning record={d.learning} /> : null}
 		</section>
+	)
+}
+
+function CourseIntent({ intent, courseSlug, label }: { intent: string; courseSlug: string; label: string }) {
+	return (
+		<Form method="post">
+			<input type="hidden" name="intent" value={intent} />
+			<input type="hidden" name="courseSlug" value={courseSlug} />
+			<button type="submit" className="link-button">
+				{label}
+			</button>
+		</Form>
+	)
+}
+
+/** The user's enrollments with progress, and their latest quiz attempts. */
+function Learning({ record }: { record: NonNullable<Route.ComponentProps['loaderData']['learning']> }) {
+	const t = useI18n()
+	const m = t.m.admin.user.enrollments
+	const statuses = t.m.adminCourses.enrollmentStatus
+	return (
+		<>
+			<h2>{m.title}</h2>
+			{record.enrollments.length === 0 ? (
+				<p className="empty">{m.empty}</p>
+			) : (
+				<ScrollTable label={m.title}>
+					<thead>
+						<tr>
+							<th scope="col">{m.course}</th>
+							<th scope="col">{m.status}</th>
+							<th scope="col">{m.progress}</th>
+							<th scope="col">{m.enrolledAt}</th>
+							<th scope="col">{m.actions}</th>
+						</tr>
+					</thead>
+					<tbody>
+						{record.enrollments.map((e) => (
+							<tr key={e.courseSlug}>
+								<td lang={e.lang}>
+									{/* A course the content service no longer has has no dashboard to open. */}
+									{e.total === null ? (
+										e.title
+									) : (
+										<Link prefetch="intent" to={`/admin/courses/${e.courseSlug}/dashboard`}>
+											{e.title}
+										</Link>
+									)}
+								</td>
+								<td>{statuses[e.status]}</td>
+								<td>
+									{e.total === null
+										? '—'
+										: t.format(m.progressOf, {
+												done: t.number(e.completedCount ?? 0),
+												total: t.number(e.total),
+												percent: t.percent(e.percent ?? 0),
+											})}
+								</td>
+								<td>{t.date(e.enrolledAt)}</td>
+								<td>
+									{e.status === 'cancelled' ? (
+										<CourseIntent
+											intent="reenroll"
+											courseSlug={e.courseSlug}
+											label={t.format(m.reenroll, { course: e.title })}
+										/>
+									) : (
+										<CourseIntent
+											intent="cancel-enrollment"
+											courseSlug={e.courseSlug}
+											label={t.format(m.cancelIn, { course: e.title })}
+										/>
+									)}
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</ScrollTable>
+			)}
+			<h2>{m.quizTitle}</h2>
+			{record.attempts.length === 0 ? (
+				<p className="empty">{m.noAttempts}</p>
+			) : (
+				<ScrollTable label={m.quizTitle}>
+					<thead>
+						<tr>
+							<th scope="col">{m.course}</th>
+							<th scope="col">{m.quiz}</th>
+							<th scope="col">{m.score}</th>
+							<th scope="col">{m.passed}</th>
+							<th scope="col">{m.date}</th>
+						</tr>
+					</thead>
+					<tbody>
+						{record.attempts.map((a) => (
+							<tr key={a.key}>
+								<td lang={a.lang}>{a.course}</td>
+								<td lang={a.lang}>{t.format(m.attempt, { quiz: a.title, number: t.number(a.attempt) })}</td>
+								<td>{t.percent(a.score)}</td>
+								<td>{a.passed ? m.yes : m.no}</td>
+								<td>{a.at ? t.date(a.at) : '—'}</td>
+							</tr>
+						))}
+					</tbody>
+				</ScrollTable>
+			)}
+		</>
 	)
 }

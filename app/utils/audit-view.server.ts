@@ -1,5 +1,5 @@
 import type { RequestContext } from '#app/context.ts'
-import { auditNames, listAudit, type AuditFilters } from '#db/admin.ts'
+import { auditNames, enrollmentSubjects, listAudit, type AuditFilters } from '#db/admin.ts'
 
 type AuditRow = Awaited<ReturnType<typeof listAudit>>[number]
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0
@@ -10,14 +10,21 @@ export type Person = { name: string; email: string } | { id: string }
 /**
  * Audit rows as an admin reads them (the admin home's recent activity and the audit log): who did
  * what to whom by name and email, each tenant by name, and the metadata as fields, its ids of
- * people (an impersonator) named too.
+ * people (an impersonator) named too. An enrollment is named by its learner (the course is in the
+ * row's metadata, `courseSlug`).
  */
 export async function readableAudit(ctx: RequestContext, filters: AuditFilters) {
 	const rows = await listAudit(ctx.db, filters)
+	const enrollments = await enrollmentSubjects(ctx.db, filters.tenantId, [
+		...new Set(rows.flatMap((r) => (r.target_kind === 'enrollment' && r.target_id ? [r.target_id] : []))),
+	])
+	const learnerOf = (r: AuditRow) =>
+		r.target_kind === 'enrollment' && r.target_id ? (enrollments.get(r.target_id)?.userId ?? null) : null
 	const metadataIds = (row: AuditRow) => Object.entries(row.metadata).filter(([k, v]) => /Id$/.test(k) && isString(v))
 	const userIds = rows.flatMap((r) => [
 		r.actor_user_id,
 		r.target_kind === 'user' ? r.target_id : null,
+		learnerOf(r),
 		...metadataIds(r).map(([, v]) => v as string),
 	])
 	const tenantIds = rows.flatMap((r) => [r.tenant_id, r.target_kind === 'tenant' ? r.target_id : null])
@@ -38,7 +45,8 @@ export async function readableAudit(ctx: RequestContext, filters: AuditFilters) 
 		actor: r.actor_user_id ? person(r.actor_user_id) : null,
 		target: {
 			kind: r.target_kind,
-			person: r.target_kind === 'user' && r.target_id ? person(r.target_id) : null,
+			person:
+				r.target_kind === 'user' && r.target_id ? person(r.target_id) : learnerOf(r) ? person(learnerOf(r)!) : null,
 			label:
 				r.target_kind === 'tenant' && r.target_id
 					? (names.tenants.get(r.target_id) ?? r.target_id)

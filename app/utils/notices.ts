@@ -47,6 +47,16 @@ export const NOTICES = {
 	userSignedOut: { param: 'signed-out', tone: 'ok', text: (m) => m.admin.user.notices.signedOut },
 	verificationSent: { param: 'verification-sent', tone: 'ok', text: (m) => m.admin.user.notices.verificationSent },
 	resetSent: { param: 'reset-sent', tone: 'ok', text: (m) => m.admin.user.notices.resetSent },
+	enrollmentCancelled: {
+		param: 'enrollment-cancelled',
+		tone: 'ok',
+		text: (m) => m.admin.user.notices.enrollmentCancelled,
+	},
+	enrollmentReactivated: {
+		param: 'enrollment-reactivated',
+		tone: 'ok',
+		text: (m) => m.admin.user.notices.enrollmentReactivated,
+	},
 	invitationSent: { param: 'invitation-sent', tone: 'ok', text: (m) => m.admin.invite.sent },
 	invitationSentToMember: { param: 'invitation-sent-to-member', tone: 'ok', text: (m) => m.admin.invite.sentToMember },
 	tenantCreated: { param: 'created', tone: 'ok', text: (m) => m.admin.tenants.notices.created },

@@ -101,3 +101,37 @@ test('admin page types have no accessibility violations', async ({ page }, info)
 		await expectAccessible(page, path)
 	}
 })
+
+test('enrollment pages have no accessibility violations: the form, its errors, its report, the user page and its confirmation', async ({
+	page,
+}, info) => {
+	const db = e2eDatabase()
+	const acme = (await findTenantBySlug(db, 'acme'))!
+	const passwordHash = await hashPassword(DEMO_PASSWORD)
+	const account = (name: string, role: 'student' | 'tenant_admin') =>
+		createUser(db, {
+			tenant_id: acme.id,
+			email: uniqueEmail(info, name),
+			name: `Axe ${name}`,
+			role,
+			password_hash: passwordHash,
+			email_verified_at: new Date(),
+		})
+	const admin = await account('a11y-enroller', 'tenant_admin')
+	const learner = await account('a11y-enrollee', 'student')
+	await db.close()
+	await signInAs(page, ACME, admin.email, '/admin/courses/intro-to-web/enroll')
+	await expectAccessible(page, 'enroll form')
+	await page.getByRole('button', { name: 'Upload and enroll' }).click()
+	await expect(page.locator('.field-error')).toBeVisible()
+	await expectAccessible(page, 'enroll form with an error')
+	await page.getByLabel('Email addresses').fill(`${learner.email}\nnobody@acme.test\n<b>x</b>`)
+	await page.getByRole('button', { name: 'Enroll', exact: true }).click()
+	await expect(page.getByRole('region', { name: 'Enrollment report' })).toBeVisible()
+	await expectAccessible(page, 'enroll report')
+	await page.goto(at(ACME, `/admin/users/${learner.id}`))
+	await expectAccessible(page, 'user page with enrollments')
+	await page.getByRole('button', { name: 'Cancel enrollment in Introduction to the Web' }).click()
+	await expect(page.getByRole('alert')).toBeVisible()
+	await expectAccessible(page, 'cancel confirmation')
+})

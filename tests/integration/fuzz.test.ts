@@ -617,8 +617,12 @@ function targets(): Target[] {
 					'force-sign-out',
 					'resend-verification',
 					'send-reset',
+					'cancel-enrollment',
+					'reenroll',
 				),
 				role: field(fc.constantFrom('student', 'course_admin', 'tenant_admin', 'super_admin')),
+				courseSlug: field(fc.constantFrom('intro-to-web', 'advanced-css', 'draft-course', '../x')),
+				confirmed: field(fc.constantFrom('yes', 'no')),
 			},
 			runs: 80,
 		},
@@ -641,6 +645,23 @@ function targets(): Target[] {
 				intent: intents('assign', 'revoke'),
 				email: field(fc.oneof(fc.emailAddress(), fc.constantFrom('victim-1@acme.test', 'learner@globex.test'))),
 				userId: field(victimId()),
+			},
+			runs: 50,
+		},
+		{
+			name: 'admin/courses/:slug/enroll',
+			host: ACME,
+			method: 'POST',
+			path: slug.map((s) => `/admin/courses/${s}/enroll`),
+			who: [...admins, 'course_admin'],
+			fields: {
+				intent: intents('emails', 'csv'),
+				emails: field(
+					fc
+						.array(fc.oneof(emailish, fc.constantFrom('learner@globex.test', '=cmd|x', '"a,b"')), { maxLength: 6 })
+						.map((list) => list.join('\n')),
+				),
+				file: field(fc.constantFrom('email\nlearner@acme.test', '')),
 			},
 			runs: 50,
 		},

@@ -338,11 +338,14 @@ const SPEC: Record<string, RouteSpec> = {
 		get: admin(onApexPlatform(200, 404)),
 		post: {
 			rule: admin(onApexPlatform(302, 404)),
-			variants: (): Variant[] => [
+			variants: (f): Variant[] => [
 				{ form: { intent: 'change-role', confirmed: 'yes', role: 'tenant_admin' } },
 				{ form: { intent: 'deactivate', confirmed: 'yes' } },
 				{ form: { intent: 'force-sign-out', confirmed: 'yes' } },
 				{ form: { intent: 'send-reset' } },
+				// Enrollments are the tenant's: none on the apex either, where the platform may read the user.
+				{ form: { intent: 'cancel-enrollment', confirmed: 'yes', courseSlug: f.course }, rule: admin(all(404)) },
+				{ form: { intent: 'reenroll', courseSlug: f.course }, rule: admin(all(404)) },
 			],
 		},
 	},
@@ -354,6 +357,27 @@ const SPEC: Record<string, RouteSpec> = {
 		params: (f) => ({ slug: f.course }),
 		get: courseAdmin(tenantOnly(404, 200)),
 		post: { rule: courseAdmin(all(404)), variants: (): Variant[] => [{ form: { sequential: 'on' } }] },
+	},
+	'admin/courses/:slug/enroll': {
+		params: (f) => ({ slug: f.course }),
+		get: courseAdmin(tenantOnly(404, 200)),
+		post: {
+			rule: courseAdmin(all(404)),
+			variants: (f, c): Variant[] => [
+				{ form: { intent: 'emails', emails: f.pool[c.roleIndex] } },
+				// This host's own course with the other tenant's people: each reported as unknown here (200), none enrolled.
+				{
+					label: 'own course',
+					params: { slug: OWN_COURSE[c.host] },
+					form: { intent: 'emails', emails: `${f.pool[c.roleIndex]}\n${f.courseAdminEmail}` },
+					rule: session((x) => {
+						if (x.role === 'student') return 403
+						if (x.role === 'unassigned_course_admin') return 404
+						return tenantOnly(200, 404)(x)
+					}),
+				},
+			],
+		},
 	},
 	'admin/courses/:slug/admins': {
 		params: (f) => ({ slug: f.course }),

@@ -106,12 +106,17 @@ export default {
 			signedOut: 'Alle Sitzungen dieses Benutzers wurden beendet.',
 			verificationSent: 'Eine neue Bestätigungs-E-Mail ist unterwegs.',
 			resetSent: 'Ein Link zum Zurücksetzen des Passworts ist unterwegs.',
+			enrollmentCancelled:
+				'Die Einschreibung wurde storniert. Der Fortschritt bleibt erhalten, falls die Person erneut eingeschrieben wird.',
+			enrollmentReactivated: 'Die Person ist wieder eingeschrieben.',
 		},
 		// Asked before a destructive action is done
 		confirm: {
 			deactivate:
 				'{name} deaktivieren? Alle Sitzungen werden beendet, und eine Anmeldung ist erst wieder möglich, wenn ein Admin das Konto reaktiviert.',
 			signOut: '{name} auf allen Geräten abmelden? Eine erneute Anmeldung ist nötig.',
+			cancelEnrollment:
+				'Die Einschreibung von {name} in {course} stornieren? Die Person kann den Kurs erst wieder öffnen, wenn sie erneut eingeschrieben wird.',
 			demote:
 				'{name} von {from} zu {to} ändern? Was die Rolle {from} erlaubt, entfällt, und alle Sitzungen werden beendet.',
 		},
@@ -137,6 +142,32 @@ export default {
 		resendVerification: 'Bestätigungs-E-Mail erneut senden',
 		sendReset: 'Link zum Zurücksetzen des Passworts senden',
 		impersonate: 'Identität übernehmen',
+		enrollments: {
+			title: 'Einschreibungen',
+			empty: 'In keinen Kurs eingeschrieben.',
+			course: 'Kurs',
+			status: 'Status',
+			progress: 'Fortschritt',
+			enrolledAt: 'Eingeschrieben',
+			actions: 'Aktionen',
+			progressOf: '{done} von {total} Einträgen ({percent})',
+			cancel: 'Einschreibung stornieren',
+			cancelIn: 'Einschreibung in {course} stornieren',
+			reenroll: 'Erneut in {course} einschreiben',
+			quizTitle: 'Neueste Quizergebnisse',
+			noAttempts: 'Noch keine Quizversuche.',
+			quiz: 'Quiz',
+			score: 'Punktzahl',
+			passed: 'Bestanden',
+			date: 'Datum',
+			attempt: '{quiz} (Versuch {number})',
+			yes: 'Ja',
+			no: 'Nein',
+			alreadyCancelled: 'Diese Einschreibung ist bereits storniert.',
+			notCancelled: 'Diese Einschreibung ist nicht storniert.',
+			deactivated: 'Ein deaktiviertes Konto kann nicht eingeschrieben werden. Reaktivieren Sie es zuerst.',
+			unknownCourse: 'Unbekannter Kurs.',
+		},
 	},
 	tenants: {
 		title: 'Mandanten',

@@ -1,0 +1,262 @@
+import { getFormProps, getTextareaProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import { z } from 'zod'
+import { FormError, Notice, Submit } from '#app/components/feedback.tsx'
+import { useActionForm } from '#app/components/form.tsx'
+import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
+import { ScrollTable } from '#app/components/table.tsx'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
+import { enrollRefusal, enrollRows, type EnrollOutcome, type ReportRow } from '#app/utils/admin-enrollments.server.ts'
+import { limitAdminMutation, requireCourseAdmin } from '#app/utils/admin.server.ts'
+import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
+import { emailsFromCsv, emailsFromText, MAX_ROWS } from '#app/utils/email-list.server.ts'
+import { notFound } from '#app/utils/errors.ts'
+import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
+import type { Route } from './+types/admin.courses.$slug.enroll.ts'
+
+// 500 addresses of 254 characters with separators stay far below these; the server entry refuses
+// bodies over 1 MiB before this module runs.
+const MAX_TEXT = 200_000
+const MAX_FILE = 512 * 1024
+// Spreadsheets and systems label a CSV file in several ways (Windows says Excel's type).
+const CSV_TYPES = [
+	'text/csv',
+	'text/plain',
+	'application/csv',
+	'application/vnd.ms-excel',
+	'application/octet-stream',
+	'',
+]
+
+const schema = z.discriminatedUnion(
+	'intent',
+	[
+		z.object({
+			intent: z.literal('emails'),
+			emails: z
+				.string({ error: 'adminCourses.enroll.errors.emailsRequired' })
+				.max(MAX_TEXT, 'adminCourses.enroll.errors.tooLong'),
+		}),
+		z.object({
+			intent: z.literal('csv'),
+			file: z
+				.file({ error: 'adminCourses.enroll.errors.fileRequired' })
+				.max(MAX_FILE, 'adminCourses.enroll.errors.fileTooLarge')
+				.refine(
+					(f) => CSV_TYPES.includes(f.type.split(';')[0].trim().toLowerCase()) || /\.csv$/i.test(f.name),
+					'adminCourses.enroll.errors.notCsv',
+				),
+		}),
+	],
+	{ message: 'adminCourses.enroll.errors.unknownAction' },
+)
+
+// Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
+export const handle = { scripts: true } satisfies ScriptsHandle
+
+/**
+ * Enrolling learners of this tenant in the course by address or CSV: tenant_admin and super_admin,
+ * and a course_admin assigned to the course (requireCourseAdmin); docs/decisions/0025.
+ */
+export async function loader({ context, params }: Route.LoaderArgs) {
+	const scope = await requireCourseAdmin(context, params.slug)
+	if (!scope.tenant) return { hint: true as const }
+	const course = await requireAdminCourse(scope, params.slug)
+	return {
+		hint: false as const,
+		slug: course.slug,
+		title: course.title,
+		refusal: enrollRefusal(course),
+		// People's pages and invitations are a tenant admin's (both are 404 for a course admin).
+		managesUsers: scope.session.user.role !== 'course_admin',
+		maxRows: MAX_ROWS,
+	}
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+	const scope = await requireCourseAdmin(context, params.slug)
+	const tenant = scope.tenant
+	if (!tenant) throw notFound()
+	const limited = await limitAdminMutation(scope)
+	if (limited) return limited
+	const course = await requireAdminCourse(scope, params.slug)
+	const submission = parseWithZod(await readForm(request), { schema })
+	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
+	const refusal = enrollRefusal(course)
+	if (refusal) return data({ result: submission.reply({ formErrors: [refusal] }) }, { status: 409 })
+
+	const input = submission.value
+	const field = input.intent === 'emails' ? 'emails' : 'file'
+	const rows = input.intent === 'emails' ? emailsFromText(input.emails) : emailsFromCsv(await input.file.text())
+	const refuse = (message: string) =>
+		data({ result: submission.reply({ fieldErrors: { [field]: [message] } }) }, { status: 400 })
+	if (rows.length === 0) return refuse('adminCourses.enroll.errors.empty')
+	// Refused whole rather than cut: an admin should never have to work out which rows were left out.
+	if (rows.length > MAX_ROWS) return refuse('adminCourses.enroll.errors.tooManyRows')
+
+	const report = await enrollRows(scope, tenant, course, rows)
+	return { result: submission.reply({ resetForm: true }), report }
+}
+
+export { actionHeaders as headers } from '#app/utils/headers.ts'
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+	const t = metaI18n(matches)
+	const m = t.m.adminCourses.enroll
+	return [
+		{ title: t.format(m.metaTitle, { course: loaderData && !loaderData.hint ? loaderData.title : m.metaCourse }) },
+	]
+}
+
+const OUTCOMES: EnrollOutcome[] = [
+	'enrolled',
+	'reactivated',
+	'alreadyEnrolled',
+	'notFound',
+	'deactivated',
+	'invalid',
+	'duplicate',
+]
+
+function Report({ rows, managesUsers }: { rows: ReportRow[]; managesUsers: boolean }) {
+	const t = useI18n()
+	const m = t.m.adminCourses.enroll
+	const counts = OUTCOMES.map((o) => ({ outcome: o, n: rows.filter((r) => r.outcome === o).length })).filter(
+		(c) => c.n > 0,
+	)
+	return (
+		<section>
+			<h2>{m.reportTitle}</h2>
+			<Notice tone="ok">
+				<ul>
+					{counts.map((c) => (
+						<li key={c.outcome}>{t.format(m.counts[c.outcome], { count: t.number(c.n) })}</li>
+					))}
+				</ul>
+			</Notice>
+			<ScrollTable label={m.reportTitle}>
+				<thead>
+					<tr>
+						<th scope="col">{m.row}</th>
+						<th scope="col">{m.given}</th>
+						<th scope="col">{m.result}</th>
+					</tr>
+				</thead>
+				<tbody>
+					{rows.map((r, i) => (
+						<tr key={i} data-outcome={r.outcome}>
+							<td>{t.number(i + 1)}</td>
+							<td className="break">
+								{r.userId && managesUsers ? <Link to={`/admin/users/${r.userId}`}>{r.value}</Link> : r.value}
+							</td>
+							<td>
+								{r.outcome === 'alreadyEnrolled' && r.status
+									? t.format(m.outcomes.alreadyEnrolled, { status: t.m.adminCourses.enrollmentStatus[r.status] })
+									: m.outcomes[r.outcome]}
+								{r.outcome === 'notFound' && managesUsers ? (
+									<>
+										{' '}
+										<Link to="/admin/users/invite">{m.invite}</Link>
+									</>
+								) : null}
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</ScrollTable>
+		</section>
+	)
+}
+
+export default function EnrollLearners({ loaderData: d, actionData }: Route.ComponentProps) {
+	const t = useI18n()
+	const m = t.m.adminCourses.enroll
+	const result = actionData && 'result' in actionData ? actionData.result : undefined
+	const intent = typeof result?.initialValue?.intent === 'string' ? result.initialValue.intent : null
+	// Two forms share the action's one result: each shows it only when it was the form posted.
+	const [emailsForm, emailsFields] = useActionForm(intent === 'csv' ? undefined : result)
+	const [csvForm, csvFields] = useActionForm(intent === 'csv' ? result : undefined)
+	if (d.hint) return <TenantHint title={m.hintTitle} what={m.hintWhat} />
+	const report = actionData && 'report' in actionData ? actionData.report : null
+	const file = csvFields.file
+	const fileError = file.errors?.length ? file.errorId : undefined
+	return (
+		<section className="narrow">
+			<CourseAdminHeading slug={d.slug} title={t.format(m.title, { course: d.title })} />
+			{report ? <Report rows={report} managesUsers={d.managesUsers} /> : null}
+			{d.refusal ? (
+				<Notice tone="info" role="note">
+					{t.text(d.refusal)}
+				</Notice>
+			) : (
+				<>
+					<p>{t.format(m.intro, { max: t.number(d.maxRows) })}</p>
+					{d.managesUsers ? (
+						<p>
+							{m.inviteHint} <Link to="/admin/users/invite">{m.invite}</Link>
+						</p>
+					) : null}
+					<h2>{m.byEmail}</h2>
+					<Form method="post" className="stack" {...getFormProps(emailsForm)}>
+						<FormError errors={emailsForm.errors} id={emailsForm.errorId} />
+						<input type="hidden" name="intent" value="emails" />
+						<div className="field">
+							<label htmlFor={emailsFields.emails.id}>{m.emails}</label>
+							<p id={`${emailsFields.emails.id}-hint`} className="hint">
+								{m.emailsHint}
+							</p>
+							<textarea
+								{...getTextareaProps(emailsFields.emails, { ariaAttributes: true })}
+								key={emailsFields.emails.key}
+								rows={6}
+								autoComplete="off"
+								spellCheck={false}
+								aria-describedby={
+									[
+										`${emailsFields.emails.id}-hint`,
+										emailsFields.emails.errors?.length ? emailsFields.emails.errorId : '',
+									]
+										.filter(Boolean)
+										.join(' ') || undefined
+								}
+							/>
+							{emailsFields.emails.errors?.length ? (
+								<p id={emailsFields.emails.errorId} className="field-error">
+									{emailsFields.emails.errors.map(t.text).join(' ')}
+								</p>
+							) : null}
+						</div>
+						<Submit>{m.enroll}</Submit>
+					</Form>
+					<h2>{m.byCsv}</h2>
+					<Form method="post" encType="multipart/form-data" className="stack" {...getFormProps(csvForm)}>
+						<FormError errors={csvForm.errors} id={csvForm.errorId} />
+						<input type="hidden" name="intent" value="csv" />
+						<div className="field">
+							<label htmlFor={file.id}>{m.file}</label>
+							<p id={`${file.id}-hint`} className="hint">
+								{m.fileHint}
+							</p>
+							<input
+								id={file.id}
+								name={file.name}
+								type="file"
+								accept=".csv,text/csv,text/plain"
+								aria-invalid={fileError ? true : undefined}
+								aria-describedby={[`${file.id}-hint`, fileError].filter(Boolean).join(' ')}
+							/>
+							{fileError ? (
+								<p id={fileError} className="field-error">
+									{file.errors!.map(t.text).join(' ')}
+								</p>
+							) : null}
+						</div>
+						<Submit>{m.upload}</Submit>
+					</Form>
+				</>
+			)}
+		</section>
+	)
+}
