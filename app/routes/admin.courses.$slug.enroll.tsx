@@ -89,9 +89,15 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 	const input = submission.value
 	const field = input.intent === 'emails' ? 'emails' : 'file'
-	const rows = input.intent === 'emails' ? emailsFromText(input.emails) : emailsFromCsv(await input.file.text())
 	const refuse = (message: string) =>
 		data({ result: submission.reply({ fieldErrors: { [field]: [message] } }) }, { status: 400 })
+	let rows: string[]
+	try {
+		rows = input.intent === 'emails' ? emailsFromText(input.emails) : emailsFromCsv(await input.file.text())
+	} catch {
+		// csv-parse refuses what no spreadsheet writes (an unclosed quote).
+		return refuse('adminCourses.enroll.errors.notCsv')
+	}
 	if (rows.length === 0) return refuse('adminCourses.enroll.errors.empty')
 	// Refused whole rather than cut: an admin should never have to work out which rows were left out.
 	if (rows.length > MAX_ROWS) return refuse('adminCourses.enroll.errors.tooManyRows')

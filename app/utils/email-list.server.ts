@@ -1,3 +1,5 @@
+import { parse } from 'csv-parse/sync'
+
 /**
  * The addresses an admin pastes or uploads to enroll (admin.courses.$slug.enroll.tsx), as rows in
  * the order given: each row is reported on its own, so nothing here validates or removes anything.
@@ -16,12 +18,18 @@ export function emailsFromText(text: string): string[] {
 
 /**
  * A CSV file's addresses: the `email` column when the first row is a header naming it (any case,
- * any position), else the first column. Quoted cells (with `""`, commas and line breaks inside),
- * a byte-order mark and CRLF line ends are read as spreadsheets write them. No library reads CSV
- * here (csv-stringify only writes it), and one column of addresses needs no more than this.
+ * any position), else the first column. Read by csv-parse as spreadsheets write it: quoted cells
+ * (with `""`, commas and line breaks inside), a byte-order mark, CRLF, rows of uneven length.
+ * A file that is not CSV at all (an unclosed quote) throws csv-parse's error.
  */
 export function emailsFromCsv(text: string): string[] {
-	const rows = parseCsv(text.replace(/^\uFEFF/, ''))
+	const rows: string[][] = parse(text, {
+		bom: true,
+		skip_empty_lines: true,
+		relax_column_count: true,
+		// Any line end, also mixed in one file (a lone CR from old Mac exports).
+		record_delimiter: ['\r\n', '\n', '\r'],
+	})
 	if (rows.length === 0) return []
 	const header = rows[0].map((cell) => cell.trim().toLowerCase())
 	const named = header.indexOf('email')
@@ -30,38 +38,4 @@ export function emailsFromCsv(text: string): string[] {
 		.slice(named === -1 ? 0 : 1)
 		.map((row) => (row[column] ?? '').trim())
 		.filter(Boolean)
-}
-
-/** RFC 4180 rows; blank lines are dropped. */
-export function parseCsv(text: string): string[][] {
-	const rows: string[][] = []
-	let row: string[] = []
-	let cell = ''
-	let quoted = false
-	const endCell = () => {
-		row.push(cell)
-		cell = ''
-	}
-	const endRow = () => {
-		endCell()
-		if (row.length > 1 || row[0].trim() !== '') rows.push(row)
-		row = []
-	}
-	for (let i = 0; i < text.length; i++) {
-		const c = text[i]
-		if (quoted) {
-			if (c !== '"') cell += c
-			else if (text[i + 1] === '"') {
-				cell += '"'
-				i++
-			} else quoted = false
-		} else if (c === '"') quoted = true
-		else if (c === ',') endCell()
-		else if (c === '\n' || c === '\r') {
-			if (c === '\r' && text[i + 1] === '\n') i++
-			endRow()
-		} else cell += c
-	}
-	if (cell !== '' || row.length > 0) endRow()
-	return rows
 }

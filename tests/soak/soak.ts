@@ -17,6 +17,7 @@ import { hashPassword } from '#app/utils/password.server.ts'
 import { startCms } from '#cms/server.ts'
 import { listAttempts, listProgress, putEnrollment } from '#db/learning.ts'
 import { seedDemoData } from '#db/seed.ts'
+import { listSubmissions } from '#db/submissions.ts'
 import { createUser } from '#db/users.ts'
 import { createTestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
@@ -28,14 +29,15 @@ const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 50)
 const DIALECT = process.env.TEST_DATABASE_URL ? 'pg' : 'sqlite'
 const HOST = 'acme.localhost'
 const COURSE = 'intro-to-web'
-/** Lessons and the assignment, in course order (so none is ever locked), and the quiz. */
-const ENTRIES = ['what-is-http', 'html-forms', 'progressive-enhancement', 'build-a-form']
+/** The lessons in course order (so none is ever locked), the quiz, and the assignment handed in after them. */
+const ENTRIES = ['what-is-http', 'html-forms', 'progressive-enhancement']
+const ASSIGNMENT = 'build-a-form'
 const QUIZ = 'basics-quiz'
 const REQUEST_TIMEOUT_MS = 30_000
 /** Sign-in allows 10 per 15 minutes per IP and email: each client stays below. */
 const MAX_SIGN_INS = 8
 
-type Kind = 'sign-in' | 'sign-out' | 'public page' | 'signed-in page' | 'complete' | 'quiz'
+type Kind = 'sign-in' | 'sign-out' | 'public page' | 'signed-in page' | 'complete' | 'quiz' | 'hand-in'
 
 interface Response {
 	status: number
@@ -131,6 +133,7 @@ async function main() {
 	const acked = {
 		complete: [] as Array<{ userId: string; entry: string }>,
 		quiz: [] as Array<{ userId: string; attempt: number }>,
+		handIn: [] as Array<{ userId: string }>,
 	}
 	const origin = `http://${HOST}:${port}`
 
@@ -214,6 +217,19 @@ async function main() {
 				// Entries in course order, so each is open when completed (completion is idempotent).
 				const entry = ENTRIES[nextEntry % ENTRIES.length]
 				nextEntry++
+				if (nextEntry > ENTRIES.length) {
+					// Past the lessons: a text hand-in on the assignment (decision 0027), open once they are complete.
+					const res = await hit('hand-in', 'POST', `/learn/course/${COURSE}/entry/${ASSIGNMENT}`, cookie, {
+						intent: 'hand-in',
+						text: `Soak hand-in ${nextEntry} by ${me.email}`,
+					})
+					if (res && res.status === 302 && res.location?.includes('notice=handed_in'))
+						acked.handIn.push({ userId: me.id })
+					// 429: the per-user hand-in limit, an answer and not a write.
+					else if (res && res.status !== 429)
+						failures.push(`hand-in by ${me.email} not acknowledged: ${res.status} ${res.location ?? ''}`)
+					continue
+				}
 				const res = await hit('complete', 'POST', `/learn/course/${COURSE}/entry/${entry}`, cookie, {
 					intent: 'complete',
 				})
@@ -295,7 +311,19 @@ async function main() {
 			if (rows.length > 3) failures.push(`${student.email} has ${rows.length} quiz attempts (maxAttempts 3)`)
 		}
 	}
-	if (acked.complete.length === 0 || acked.quiz.length === 0)
+	for (const student of students) {
+		const handIns = acked.handIn.filter((w) => w.userId === student.id).length
+		if (handIns === 0) continue
+		const rows = await listSubmissions(db, { tenantId: acme, userId: student.id }, COURSE, ASSIGNMENT)
+		checked += handIns
+		// Each acknowledged hand-in is a submission of its own, numbered 1..n without gaps.
+		if (rows.length < handIns) {
+			missing += handIns - rows.length
+			failures.push(`${handIns} acknowledged hand-ins by ${student.email}, ${rows.length} stored`)
+		}
+		if (rows.some((r, i) => r.submission_number !== i + 1)) failures.push(`${student.email}'s hand-ins are not 1..n`)
+	}
+	if (acked.complete.length === 0 || acked.quiz.length === 0 || acked.handIn.length === 0)
 		failures.push('no acknowledged writes of some kind: the run checked nothing')
 
 	const requests = [...byKind.values()].reduce((a, b) => a + b, 0)
@@ -305,7 +333,7 @@ async function main() {
 		.map(([s, n]) => `${s}:${n}`)
 		.join(' ')
 	console.log(
-		`soak (${DIALECT}): ${loadSeconds.toFixed(1)} s, ${CLIENTS} clients, ${requests} requests (${kinds}), ${(requests / loadSeconds).toFixed(0)} req/s, statuses ${codes}, ${fiveHundreds} 5xx, ${checked} acknowledged writes checked (${acked.complete.length} completions, ${acked.quiz.length} quiz attempts), ${missing} missing, ${failures.length} failures, total ${((Date.now() - started) / 1000).toFixed(0)} s`,
+		`soak (${DIALECT}): ${loadSeconds.toFixed(1)} s, ${CLIENTS} clients, ${requests} requests (${kinds}), ${(requests / loadSeconds).toFixed(0)} req/s, statuses ${codes}, ${fiveHundreds} 5xx, ${checked} acknowledged writes checked (${acked.complete.length} completions, ${acked.quiz.length} quiz attempts, ${acked.handIn.length} hand-ins), ${missing} missing, ${failures.length} failures, total ${((Date.now() - started) / 1000).toFixed(0)} s`,
 	)
 	const ms = (xs: number[], q: number) =>
 		[...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))].toFixed(0)
