@@ -115,8 +115,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 							<tr>
 								<th scope="col">{m.columns.assignment}</th>
 								<th scope="col">{m.columns.course}</th>
-								<th scope="col">{m.columns.status}</th>
-								<th scope="col">{m.columns.score}</th>
+								<th scope="col">{m.columns.result}</th>
 								<th scope="col">{m.columns.date}</th>
 							</tr>
 						</thead>
@@ -134,13 +133,14 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 											</Link>
 										</td>
 										<td lang={w.lang}>{w.course}</td>
-										<td>{m.workStatus[w.status]}</td>
+										{/* Status and score share a cell: a fifth column would not fit a phone without scrolling. */}
 										<td>
-											{points === null
-												? '—'
-												: w.passed === null
-													? points
-													: t.format(w.passed ? m.passed : m.notPassed, { score: points })}
+											<div>{m.workStatus[w.status]}</div>
+											{points === null ? null : (
+												<div>
+													{w.passed === null ? points : t.format(w.passed ? m.passed : m.notPassed, { score: points })}
+												</div>
+											)}
 										</td>
 										<td>{formatDate(w.gradedAt, d.locale)}</td>
 									</tr>

@@ -204,32 +204,42 @@ describe.each(DIALECTS)('assignment reports on %s', (dialect) => {
 					cells: $(tr)
 						.find('td')
 						.toArray()
-						.slice(0, 4)
-						.map((td) => $(td).text().trim()),
+						.slice(0, 3)
+						.map(
+							(td) =>
+								$(td)
+									.children()
+									.toArray()
+									.map((x) => $(x).text())
+									.join(' | ') || $(td).text().trim(),
+						),
 					href: $(tr).find('a').attr('href'),
+					date: $(tr).find('td').eq(3).text(),
 				}))
 		}
 		expect(await work(l.passed)).toEqual([
 			{
-				cells: ['Build a sign-up form', 'Introduction to the Web', 'Graded', '9/10 (passed)'],
+				cells: ['Build a sign-up form', 'Introduction to the Web', 'Graded | 9/10 (passed)'],
 				href: `/learn/course/${COURSE}/entry/${ENTRY}`,
+				// The date of the grade, in the page's locale (en: "Nov 25, 2026, 9:30 AM").
+				date: expect.stringContaining(String(new Date().getUTCFullYear())),
 			},
 		])
 		// Newest first; advanced-css is not a course this learner is enrolled in, so it is named by its slug.
 		expect((await work(l.failed)).map((w) => w.cells)).toEqual([
-			[ENTRY, 'advanced-css', 'Graded', '10/10 (passed)'],
-			['Build a sign-up form', 'Introduction to the Web', 'Graded', '4/10 (not passed)'],
+			[ENTRY, 'advanced-css', 'Graded | 10/10 (passed)'],
+			['Build a sign-up form', 'Introduction to the Web', 'Graded | 4/10 (not passed)'],
 		])
 		expect((await work(l.resubmitted)).map((w) => w.cells)).toEqual([
-			['Build a sign-up form', 'Introduction to the Web', 'Returned for revision', '3/10'],
+			['Build a sign-up form', 'Introduction to the Web', 'Returned for revision | 3/10'],
 		])
 		expect((await work(l.returned)).map((w) => w.cells)).toEqual([
-			['Build a sign-up form', 'Introduction to the Web', 'Returned for revision', '—'],
+			['Build a sign-up form', 'Introduction to the Web', 'Returned for revision'],
 		])
 		expect(await work(l.waiting)).toEqual([])
 		expect(await work(l.none)).toEqual([])
 		// The same course and entry slugs in another tenant: only Globex's own grade.
-		expect((await work(l.greta, GLOBEX)).map((w) => w.cells)).toEqual([[ENTRY, COURSE, 'Graded', '7/10 (passed)']])
+		expect((await work(l.greta, GLOBEX)).map((w) => w.cells)).toEqual([[ENTRY, COURSE, 'Graded | 7/10 (passed)']])
 	})
 
 	it('a dashboard without assignment work has no such section', async () => {

@@ -52,7 +52,7 @@ export default {
 		assignments: 'Aufgaben',
 		assignment: 'Aufgabe',
 		awaiting: 'Zu bewerten',
-		returned: 'Zur Überarbeitung zurück',
+		returned: 'Zurückgegeben',
 		graded: 'Bewertet',
 		passed: 'Bestanden',
 		averageGrade: 'Durchschnitt (bewertete)',

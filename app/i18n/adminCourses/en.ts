@@ -57,7 +57,7 @@ export default {
 		assignments: 'Assignments',
 		assignment: 'Assignment',
 		awaiting: 'Awaiting grading',
-		returned: 'Returned for revision',
+		returned: 'Returned',
 		graded: 'Graded',
 		passed: 'Passed',
 		averageGrade: 'Average score (graded)',

@@ -52,7 +52,7 @@ export default {
 		assignments: 'Tareas',
 		assignment: 'Tarea',
 		awaiting: 'Pendientes de calificar',
-		returned: 'Devueltas para revisar',
+		returned: 'Devueltas',
 		graded: 'Calificadas',
 		passed: 'Aprobadas',
 		averageGrade: 'Nota media (calificadas)',

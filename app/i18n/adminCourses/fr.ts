@@ -52,7 +52,7 @@ export default {
 		assignments: 'Devoirs',
 		assignment: 'Devoir',
 		awaiting: 'À noter',
-		returned: 'Renvoyés pour révision',
+		returned: 'Renvoyés',
 		graded: 'Notés',
 		passed: 'Réussis',
 		averageGrade: 'Note moyenne (devoirs notés)',

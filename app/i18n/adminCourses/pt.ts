@@ -52,7 +52,7 @@ export default {
 		assignments: 'Tarefas',
 		assignment: 'Tarefa',
 		awaiting: 'Aguardando avaliação',
-		returned: 'Devolvidas para revisão',
+		returned: 'Devolvidas',
 		graded: 'Avaliadas',
 		passed: 'Aprovadas',
 		averageGrade: 'Nota média (avaliadas)',

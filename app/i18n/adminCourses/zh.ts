@@ -52,7 +52,7 @@ export default {
 		assignments: '作业',
 		assignment: '作业',
 		awaiting: '待评分',
-		returned: '退回修改',
+		returned: '已退回',
 		graded: '已评分',
 		passed: '已通过',
 		averageGrade: '平均分（已评分）',

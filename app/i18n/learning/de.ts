@@ -41,7 +41,7 @@ export default {
 			attempt: 'Versuch',
 			score: 'Ergebnis',
 			assignment: 'Aufgabe',
-			status: 'Status',
+			result: 'Bewertung',
 			date: 'Datum',
 		},
 		passed: '{score} (bestanden)',

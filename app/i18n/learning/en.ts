@@ -40,7 +40,7 @@ export default {
 			attempt: 'Attempt',
 			score: 'Score',
 			assignment: 'Assignment',
-			status: 'Status',
+			result: 'Result',
 			date: 'Date',
 		},
 		passed: '{score} (passed)',

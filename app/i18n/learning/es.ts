@@ -38,7 +38,7 @@ export default {
 			attempt: 'Intento',
 			score: 'Puntuación',
 			assignment: 'Tarea',
-			status: 'Estado',
+			result: 'Resultado',
 			date: 'Fecha',
 		},
 		passed: '{score} (aprobado)',

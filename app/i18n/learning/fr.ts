@@ -38,7 +38,7 @@ export default {
 			attempt: 'Tentative',
 			score: 'Score',
 			assignment: 'Devoir',
-			status: 'État',
+			result: 'Résultat',
 			date: 'Date',
 		},
 		passed: '{score} (réussi)',

@@ -38,7 +38,7 @@ export default {
 			attempt: 'Tentativa',
 			score: 'Nota',
 			assignment: 'Tarefa',
-			status: 'Situação',
+			result: 'Resultado',
 			date: 'Data',
 		},
 		passed: '{score} (aprovado)',

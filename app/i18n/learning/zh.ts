@@ -38,7 +38,7 @@ export default {
 			attempt: '尝试',
 			score: '成绩',
 			assignment: '作业',
-			status: '状态',
+			result: '结果',
 			date: '日期',
 		},
 		passed: '{score}（通过）',
