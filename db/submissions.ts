@@ -195,8 +195,8 @@ async function withFiles(db: Database, tenantId: string, rows: Submission[]): Pr
 	return rows.map((r) => ({ ...r, files: files.filter((file) => file.submission_id === r.id) }))
 }
 
-/** The newest submission per learner and entry of a course: what the grading queue lists. */
-function latestOf(db: Database, tenantId: string, courseSlug: string, ...more: (SQL | undefined)[]) {
+/** The newest submission per learner and entry of a course: what the grading queue and the reports list. */
+export function latestOf(db: Database, tenantId: string, courseSlug: string, ...more: (SQL | undefined)[]) {
 	const s = db.t.assignment_submissions
 	const newer = sql`exists (select 1 from ${s} as newer where newer.tenant_id = ${s.tenant_id}
 		and newer.user_id = ${s.user_id} and newer.course_slug = ${s.course_slug}

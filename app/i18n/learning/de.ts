@@ -40,9 +40,18 @@ export default {
 			course: 'Kurs',
 			attempt: 'Versuch',
 			score: 'Ergebnis',
+			assignment: 'Aufgabe',
+			result: 'Bewertung',
+			date: 'Datum',
 		},
 		passed: '{score} (bestanden)',
 		notPassed: '{score} (nicht bestanden)',
+		work: 'Zurückgegebene und bewertete Aufgaben',
+		workStatus: {
+			returned: 'Zur Überarbeitung zurückgegeben',
+			graded: 'Bewertet',
+		},
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: 'Kurs',

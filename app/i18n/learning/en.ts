@@ -39,9 +39,20 @@ export default {
 			course: 'Course',
 			attempt: 'Attempt',
 			score: 'Score',
+			assignment: 'Assignment',
+			result: 'Result',
+			date: 'Date',
 		},
 		passed: '{score} (passed)',
 		notPassed: '{score} (not passed)',
+		// Hand-ins a course admin has returned or graded, newest first.
+		work: 'Returned and graded work',
+		workStatus: {
+			returned: 'Returned for revision',
+			graded: 'Graded',
+		},
+		// Points out of the maximum: 8/10.
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: 'Course',

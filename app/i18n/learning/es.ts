@@ -37,9 +37,18 @@ export default {
 			course: 'Curso',
 			attempt: 'Intento',
 			score: 'Puntuación',
+			assignment: 'Tarea',
+			result: 'Resultado',
+			date: 'Fecha',
 		},
 		passed: '{score} (aprobado)',
 		notPassed: '{score} (no aprobado)',
+		work: 'Tareas devueltas y calificadas',
+		workStatus: {
+			returned: 'Devuelta para revisar',
+			graded: 'Calificada',
+		},
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: 'Curso',

@@ -37,9 +37,18 @@ export default {
 			course: 'Cours',
 			attempt: 'Tentative',
 			score: 'Score',
+			assignment: 'Devoir',
+			result: 'Résultat',
+			date: 'Date',
 		},
 		passed: '{score} (réussi)',
 		notPassed: '{score} (non réussi)',
+		work: 'Devoirs renvoyés et notés',
+		workStatus: {
+			returned: 'Renvoyé pour révision',
+			graded: 'Noté',
+		},
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: 'Cours',

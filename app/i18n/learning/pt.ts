@@ -37,9 +37,18 @@ export default {
 			course: 'Curso',
 			attempt: 'Tentativa',
 			score: 'Nota',
+			assignment: 'Tarefa',
+			result: 'Resultado',
+			date: 'Data',
 		},
 		passed: '{score} (aprovado)',
 		notPassed: '{score} (não aprovado)',
+		work: 'Tarefas devolvidas e avaliadas',
+		workStatus: {
+			returned: 'Devolvida para revisão',
+			graded: 'Avaliada',
+		},
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: 'Curso',

@@ -37,9 +37,18 @@ export default {
 			course: '课程',
 			attempt: '尝试',
 			score: '成绩',
+			assignment: '作业',
+			result: '结果',
+			date: '日期',
 		},
 		passed: '{score}（通过）',
 		notPassed: '{score}（未通过）',
+		work: '已退回和已评分的作业',
+		workStatus: {
+			returned: '已退回修改',
+			graded: '已评分',
+		},
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: '课程',
