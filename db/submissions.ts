@@ -10,7 +10,7 @@ import { runSteps, step, type Tx } from './transaction.ts'
 // db/learning.ts: single statements or the steps of one transaction.
 
 export type Submission = Database['t']['assignment_submissions']['$inferSelect']
-export type SubmissionFile = Database['t']['submission_files']['$inferSelect']
+type SubmissionFile = Database['t']['submission_files']['$inferSelect']
 
 /** A submission with its files' metadata (never their bodies). */
 export type SubmissionWithFiles = Submission & { files: SubmissionFile[] }
@@ -59,7 +59,7 @@ export interface SubmissionInput {
 	fileIds: string[]
 }
 
-export type RecordedSubmission =
+type RecordedSubmission =
 	| { kind: 'recorded'; submission: Submission; replayed: boolean }
 	/** A graded submission ends hand-ins for the entry. */
 	| { kind: 'graded' }
