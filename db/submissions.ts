@@ -342,6 +342,8 @@ export function* gradeSubmissionSteps(db: Tx, tenantId: string, id: string, inpu
 
 /** A file and the submission it belongs to, for the download route's access check. */
 export async function findSubmissionFile(db: Database, tenantId: string, fileId: string) {
+	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter (as findUserById).
+	if (fileId.includes('\u0000')) return null
 	const f = db.t.submission_files
 	const s = db.t.assignment_submissions
 	const [row] = await db.orm

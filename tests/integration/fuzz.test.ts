@@ -589,6 +589,22 @@ function targets(): Target[] {
 			},
 			runs: 90,
 		},
+		{
+			name: 'assignment hand-in',
+			host: ACME,
+			method: 'POST',
+			path: fc
+				.tuple(fc.constantFrom('build-a-form', 'what-is-http', 'basics-quiz'), fc.constantFrom('', '?preview=1'))
+				.map(([e, q]) => `/learn/course/intro-to-web/entry/${e}${q}`),
+			who: ['student', 'course_admin', 'anon', 'foreign'],
+			fields: {
+				intent: intents('hand-in', 'complete'),
+				text: field(fc.string({ maxLength: 200 })),
+				link: field(fc.constantFrom('https://example.com/x', 'javascript:alert(1)', 'http://[::1', 'ftp://x')),
+				submission: field(fc.string({ maxLength: 80 })),
+			},
+			runs: 60,
+		},
 		// Administration
 		{
 			name: 'admin/users/invite',
@@ -729,6 +745,15 @@ function targets(): Target[] {
 			path: query.map((q) => `/api/avatar${q}`),
 			who: ['student', 'anon', 'forged', 'foreign'],
 			runs: 25,
+		},
+		{
+			name: 'api/files/:fileId',
+			host: ACME,
+			method: 'GET',
+			path: segment.map((s) => `/api/files/${s}`),
+			own: 'json',
+			who: ['student', 'course_admin', 'anon', 'forged', 'foreign'],
+			runs: 40,
 		},
 		{
 			name: 'markdown',

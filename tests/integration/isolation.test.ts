@@ -22,7 +22,10 @@ import { hashPassword } from '#app/utils/password.server.ts'
 import { issueToken } from '#app/utils/tokens.server.ts'
 import { writeAudit } from '#db/audit.ts'
 import { assignCourseAdmin, markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
+import { newId } from '#db/ids.ts'
+import { createFileRow, recordSubmissionSteps } from '#db/submissions.ts'
 import type { Tenant } from '#db/tenants.ts'
+import { inTransaction } from '#db/transaction.ts'
 import { createUser, findUserById, type User } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
@@ -174,6 +177,8 @@ interface Foreign {
 	post: string
 	siteAsset: string
 	courseAsset: string
+	/** A file the other tenant's student handed in (decision 0027). */
+	file: string
 	tokens: { email_verify: string; password_reset: string; magic_link: string; email_change: string }
 	invite: string
 	/** One address per role for email fields (rate limits count per address). */
@@ -472,6 +477,8 @@ const SPEC: Record<string, RouteSpec> = {
 		},
 	},
 	'api/avatar': { get: (c) => (c.role === 'anonymous' ? 401 : 200) },
+	// Another tenant's file is 404 to everyone signed in, its own staff's session included (it counts for nothing here).
+	'api/files/:fileId': { params: (f) => ({ fileId: f.file }), get: (c) => (c.role === 'anonymous' ? 401 : 404) },
 
 	// Well-known and discovery files of the host
 	'api/favicon': { get: all(200) },
@@ -654,6 +661,15 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 					targetId: data.student.id,
 					tenantId: tenant.id,
 				})
+				const fileId = newId()
+				await createFileRow(db, scope, { id: fileId, fileName: 'iso.txt', contentType: 'text/plain; charset=utf-8' })
+				await inTransaction(db, (tx) =>
+					recordSubmissionSteps(tx, scope, data.course, data.entry, {
+						text: `iso hand-in of ${tenant.slug}`,
+						link: null,
+						fileIds: [fileId],
+					}),
+				)
 				const pool: User[] = []
 				for (let i = 0; i < ROLES.length; i++) pool.push(await person(tenant, 'student', 'pool'))
 				const invite = await createInvitation(
@@ -676,6 +692,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 					post: data.post,
 					siteAsset: data.siteAsset,
 					courseAsset: data.courseAsset,
+					file: fileId,
 					tokens: {
 						email_verify: await issueToken(db, data.student.id, 'email_verify'),
 						password_reset: await issueToken(db, data.student.id, 'password_reset'),
@@ -936,6 +953,20 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 									inArray(t.course_admin_assignments.user_id, ids),
 								),
 							),
+					),
+					assignment_submissions: sortById(
+						await db.orm
+							.select()
+							.from(t.assignment_submissions)
+							.where(
+								or(eq(t.assignment_submissions.tenant_id, tenant.id), inArray(t.assignment_submissions.user_id, ids)),
+							),
+					),
+					submission_files: sortById(
+						await db.orm
+							.select()
+							.from(t.submission_files)
+							.where(or(eq(t.submission_files.tenant_id, tenant.id), inArray(t.submission_files.user_id, ids))),
 					),
 					invitations: sortById(
 						await db.orm.select().from(t.invitations).where(eq(t.invitations.tenant_id, tenant.id)),
