@@ -8,7 +8,9 @@ import { adminAudit, auditAdmin, limitAdminMutation, requireAdmin, type AdminSco
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { findScopedUser } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
-import { removeCourseAssignmentsSteps } from '#db/learning.ts'
+import { assignCourseAdminSteps, removeCourseAssignmentsSteps } from '#db/learning.ts'
+import { findTenantById } from '#db/tenants.ts'
+import { readContent } from '#app/utils/cms.server.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { retireTokens } from '#db/tokens.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
@@ -30,13 +32,33 @@ async function requireTarget(scope: AdminScope, id: string) {
 	return target
 }
 
+/**
+ * The courses the target could administer: their tenant's, in every state (an admin may prepare a
+ * draft with a course admin, as on the course's admins page). On the apex, the super admin acts on
+ * a user of some tenant: that tenant's site.
+ */
+async function targetCourses(scope: AdminScope, target: { tenant_id: string | null }) {
+	const site = scope.tenant
+		? scope.ctx.site
+		: target.tenant_id
+			? (await findTenantById(scope.ctx.db, target.tenant_id))?.slug
+			: undefined
+	if (!site) return []
+	const courses = await readContent('catalogue', () => scope.ctx.cms.courses(site, scope.ctx.locale))
+	return courses.map((c) => ({ value: c.slug, label: c.title }))
+}
+
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const scope = requireAdmin(context)
 	const u = await requireTarget(scope, params.id)
+	const self = u.id === scope.session.user.id
+	// Only the role form offers them (not shown for oneself or a platform account).
+	const courses = self || u.role === 'super_admin' ? [] : await targetCourses(scope, u)
 	return {
+		courses,
 		user: {
 			id: u.id,
 			name: u.name,
@@ -49,7 +71,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 			hasPassword: Boolean(u.password_hash),
 			createdAt: u.created_at.toISOString(),
 		},
-		self: u.id === scope.session.user.id,
+		self,
 		// Impersonation needs the target's tenant host (spec, Authentication 12).
 		canImpersonate:
 			scope.isSuper && scope.tenant !== null && u.id !== scope.session.user.id && u.role !== 'super_admin',
@@ -60,11 +82,18 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 const schema = z.discriminatedUnion(
 	'intent',
 	[
-		z.object({
-			intent: z.literal('change-role'),
-			role: z.enum(INVITABLE_ROLES, { message: 'admin.user.errors.chooseRole' }),
-			...confirmed,
-		}),
+		z
+			.object({
+				intent: z.literal('change-role'),
+				role: z.enum(INVITABLE_ROLES, { message: 'admin.user.errors.chooseRole' }),
+				// Which course a new course admin administers: the role means nothing without one.
+				course_slug: z.string().trim().max(200).optional(),
+				...confirmed,
+			})
+			.superRefine((v, issue) => {
+				if (v.role === 'course_admin' && !v.course_slug)
+					issue.addIssue({ code: 'custom', path: ['course_slug'], message: 'admin.user.errors.courseRequired' })
+			}),
 		z.object({ intent: z.literal('deactivate'), ...confirmed }),
 		z.object({ intent: z.literal('reactivate') }),
 		z.object({ intent: z.literal('force-sign-out'), ...confirmed }),
@@ -102,7 +131,11 @@ function confirmationOf(
 			button: 'admin.user.changeRole',
 			values,
 			labels: { from: `admin.roleNames.${target.role}`, to: `admin.roleNames.${input.role}` },
-			fields: { intent: input.intent, role: input.role },
+			fields: {
+				intent: input.intent,
+				role: input.role,
+				...(input.role === 'course_admin' && input.course_slug ? { course_slug: input.course_slug } : {}),
+			},
 		}
 	return null
 }
@@ -133,6 +166,17 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	// Admins cannot lock themselves out: role changes and deactivation of one's own account are refused.
 	if (target.id === scope.session.user.id && (input.intent === 'change-role' || input.intent === 'deactivate'))
 		return refuse('admin.user.errors.self')
+	// The course is checked before anything is asked: a confirmation would only post it again to be refused.
+	const courseSlug = input.intent === 'change-role' && input.role === 'course_admin' ? input.course_slug! : null
+	if (
+		courseSlug &&
+		target.role !== 'super_admin' &&
+		!(await targetCourses(scope, target)).some((c) => c.value === courseSlug)
+	)
+		return data(
+			{ result: submission.reply({ fieldErrors: { course_slug: ['admin.user.errors.unknownCourse'] } }) },
+			{ status: 400 },
+		)
 	const confirmation = target.role === 'super_admin' ? null : confirmationOf(target, input)
 	if (confirmation) return askToConfirm(confirmation)
 
@@ -140,24 +184,32 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 		case 'change-role': {
 			if (target.role === 'super_admin') return refuse('admin.user.errors.platformRole')
 			const { role } = input
-			if (role === target.role) return done('roleChanged')
-			// The role, the end of its course assignments and the audit row, together or not at all.
+			if (role === target.role && !courseSlug) return done('roleChanged')
+			const tenantId = target.tenant_id!
+			const subject = { kind: 'user', id: target.id, tenantId: target.tenant_id }
+			// The role, its course assignments and the audit rows, together or not at all.
 			await inTransaction(ctx.db, function* (tx) {
-				yield* updateUserSteps(tx, target.id, { role }, { bumpTokenVersion: true })
+				// Bumped for a new course alone too: the session's claims list the assigned courses.
+				yield* updateUserSteps(tx, target.id, role === target.role ? {} : { role }, { bumpTokenVersion: true })
 				// Course assignments belong to the course_admin role: they do not wait for a later promotion.
 				const unassigned =
-					target.role === 'course_admin'
-						? yield* removeCourseAssignmentsSteps(tx, { tenantId: target.tenant_id!, userId: target.id })
+					target.role === 'course_admin' && role !== 'course_admin'
+						? yield* removeCourseAssignmentsSteps(tx, { tenantId, userId: target.id })
 						: []
-				yield* auditSteps(
-					tx,
-					adminAudit(
-						scope,
-						'user.role_changed',
-						{ kind: 'user', id: target.id, tenantId: target.tenant_id },
-						{ from: target.role, to: role, ...(unassigned.length ? { unassigned } : {}) },
-					),
-				)
+				if (role !== target.role)
+					yield* auditSteps(
+						tx,
+						adminAudit(scope, 'user.role_changed', subject, {
+							from: target.role,
+							to: role,
+							...(unassigned.length ? { unassigned } : {}),
+						}),
+					)
+				if (courseSlug) {
+					yield* assignCourseAdminSteps(tx, { tenantId, userId: target.id }, courseSlug, scope.session.user.id)
+					// The same row as an assignment on the course's admins page.
+					yield* auditSteps(tx, adminAudit(scope, 'course.admin_assigned', subject, { courseSlug }))
+				}
 			})
 			return done('roleChanged')
 		}
@@ -210,6 +262,7 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 	const u = d.user
 	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined, {
 		role: u.role,
+		course_slug: '',
 	})
 	return (
 		<section>
@@ -248,6 +301,12 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 						label={m.role}
 						meta={fields.role}
 						options={INVITABLE_ROLES.map((r) => ({ value: r, label: t.m.admin.roles[r] }))}
+					/>
+					{/* Always there, with JavaScript or without: read only when the role chosen is course admin. */}
+					<SelectField
+						label={m.course}
+						meta={fields.course_slug}
+						options={[{ value: '', label: m.noCourse }, ...d.courses]}
 					/>
 					<Submit>{m.changeRole}</Submit>
 				</Form>
