@@ -64,7 +64,7 @@ function pending(db: Tx, tenantId: string, id: string, now: Date) {
 }
 
 /** The most a pending list shows: a render stays cheap (decision 0014) however many invitations pile up. */
-export const PENDING_LIST_LIMIT = 200
+const PENDING_LIST_LIMIT = 200
 
 /** The tenant's pending invitations, newest first, with who sent each (null when that account is gone). */
 export async function listPendingInvitations(db: Database, tenantId: string, now = new Date()) {

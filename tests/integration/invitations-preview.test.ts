@@ -219,7 +219,7 @@ describe.each(DIALECTS)('invitations, course admin role and quiz preview on %s',
 				{ tenantId: globex.id, email: 'cross@globex.test', role: 'student', invitedBy: null },
 			)
 			for (const form of [
-				{ intent: 'resend', id: invitation.id },
+				{ intent: 'resend', id: invitation.id } as Record<string, string>,
 				{ intent: 'revoke', id: invitation.id },
 				{ intent: 'revoke', id: invitation.id, confirmed: 'yes' },
 			])
