@@ -8,7 +8,7 @@ import { adminAudit, auditAdmin, limitAdminMutation, requireAdmin, type AdminSco
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { findScopedUser } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
-import { assignCourseAdminSteps, removeCourseAssignmentsSteps } from '#db/learning.ts'
+import { assignCourseAdminSteps, assignedCourseSlugs, removeCourseAssignmentsSteps } from '#db/learning.ts'
 import { findTenantById } from '#db/tenants.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { inTransaction } from '#db/transaction.ts'
@@ -57,8 +57,15 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const self = u.id === scope.session.user.id
 	// Only the role form offers them (not shown for oneself or a platform account).
 	const courses = self || u.role === 'super_admin' ? [] : await targetCourses(scope, u)
+	const assigned =
+		u.role === 'course_admin' && u.tenant_id
+			? await assignedCourseSlugs(scope.ctx.db, { tenantId: u.tenant_id, userId: u.id })
+			: []
+	// Titles where the catalogue was read (a slug it no longer lists stays a slug).
+	const titles = new Map(courses.map((c) => [c.value, c.label]))
 	return {
 		courses,
+		assignedCourses: assigned.map((slug) => titles.get(slug) ?? slug),
 		user: {
 			id: u.id,
 			name: u.name,
@@ -82,18 +89,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 const schema = z.discriminatedUnion(
 	'intent',
 	[
-		z
-			.object({
-				intent: z.literal('change-role'),
-				role: z.enum(INVITABLE_ROLES, { message: 'admin.user.errors.chooseRole' }),
-				// Which course a new course admin administers: the role means nothing without one.
-				course_slug: z.string().trim().max(200).optional(),
-				...confirmed,
-			})
-			.superRefine((v, issue) => {
-				if (v.role === 'course_admin' && !v.course_slug)
-					issue.addIssue({ code: 'custom', path: ['course_slug'], message: 'admin.user.errors.courseRequired' })
-			}),
+		z.object({
+			intent: z.literal('change-role'),
+			role: z.enum(INVITABLE_ROLES, { message: 'admin.user.errors.chooseRole' }),
+			// Which course a new course admin administers (required in the action, which knows the current role).
+			course_slug: z.string().trim().max(200).optional(),
+			...confirmed,
+		}),
 		z.object({ intent: z.literal('deactivate'), ...confirmed }),
 		z.object({ intent: z.literal('reactivate') }),
 		z.object({ intent: z.literal('force-sign-out'), ...confirmed }),
@@ -167,7 +169,19 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	if (target.id === scope.session.user.id && (input.intent === 'change-role' || input.intent === 'deactivate'))
 		return refuse('admin.user.errors.self')
 	// The course is checked before anything is asked: a confirmation would only post it again to be refused.
-	const courseSlug = input.intent === 'change-role' && input.role === 'course_admin' ? input.course_slug! : null
+	const courseSlug = input.intent === 'change-role' && input.role === 'course_admin' ? input.course_slug || null : null
+	// Becoming a course admin means nothing without a course; one already may keep their courses (the form unchanged).
+	if (
+		input.intent === 'change-role' &&
+		input.role === 'course_admin' &&
+		!courseSlug &&
+		target.role !== 'course_admin' &&
+		target.role !== 'super_admin'
+	)
+		return data(
+			{ result: submission.reply({ fieldErrors: { course_slug: ['admin.user.errors.courseRequired'] } }) },
+			{ status: 400 },
+		)
 	if (
 		courseSlug &&
 		target.role !== 'super_admin' &&
@@ -290,6 +304,12 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 				</dd>
 				<dt>{m.signIn}</dt>
 				<dd>{u.hasPassword ? m.password : m.passwordless}</dd>
+				{u.role === 'course_admin' ? (
+					<>
+						<dt>{m.assignedCourses}</dt>
+						<dd>{d.assignedCourses.length ? d.assignedCourses.join(', ') : m.noAssignedCourses}</dd>
+					</>
+				) : null}
 				<dt>{m.joined}</dt>
 				<dd>{t.date(u.createdAt)}</dd>
 			</dl>

@@ -318,6 +318,39 @@ describe.each(DIALECTS)('invitations, course admin role and quiz preview on %s',
 			expect((await b.get('/admin/courses/intro-to-web/dashboard')).status).toBe(200)
 		})
 
+		it('lets a course admin keep their courses with the form unchanged, or add one', async () => {
+			const target = await person('student')
+			await admin.post(`/admin/users/${target.id}`, {
+				intent: 'change-role',
+				role: 'course_admin',
+				course_slug: 'intro-to-web',
+			})
+			const page = load((await admin.get(`/admin/users/${target.id}`)).text)
+			expect(page('dl.facts').text()).toContain('AdministersIntroduction to the Web')
+			const unchanged = await admin.post(`/admin/users/${target.id}`, {
+				intent: 'change-role',
+				role: 'course_admin',
+				course_slug: '',
+			})
+			expect(unchanged.status).toBe(302)
+			expect(await assignedCourseSlugs(stack.db, { tenantId: acme.id, userId: target.id })).toEqual(['intro-to-web'])
+			const added = await admin.post(`/admin/users/${target.id}`, {
+				intent: 'change-role',
+				role: 'course_admin',
+				course_slug: 'advanced-css',
+			})
+			expect(added.status).toBe(302)
+			expect((await assignedCourseSlugs(stack.db, { tenantId: acme.id, userId: target.id })).sort()).toEqual([
+				'advanced-css',
+				'intro-to-web',
+			])
+			const audit = await auditRowsFor(stack.db, acme.id, target.id)
+			expect(audit.filter((a) => a.action === 'user.role_changed')).toHaveLength(1)
+			expect(audit.filter((a) => a.action === 'course.admin_assigned').map((a) => a.metadata)).toContainEqual({
+				courseSlug: 'advanced-css',
+			})
+		})
+
 		it('still asks before a lower role, carrying the course to the confirmation', async () => {
 			const target = await person('tenant_admin')
 			const ask = await admin.post(`/admin/users/${target.id}`, {

@@ -167,6 +167,8 @@ export default {
 		impersonate: 'Identität übernehmen',
 		course: 'Kurs (für einen Kursadministrator)',
 		noCourse: 'Keiner',
+		assignedCourses: 'Verwaltet',
+		noAssignedCourses: 'Noch kein Kurs',
 	},
 	tenants: {
 		title: 'Mandanten',

@@ -167,6 +167,8 @@ export default {
 		impersonate: 'Impersonate',
 		course: 'Course (for a course admin)',
 		noCourse: 'None',
+		assignedCourses: 'Administers',
+		noAssignedCourses: 'No course yet',
 	},
 	tenants: {
 		title: 'Tenants',

@@ -166,6 +166,8 @@ export default {
 		impersonate: 'Suplantar',
 		course: 'Curso (para un administrador de curso)',
 		noCourse: 'Ninguno',
+		assignedCourses: 'Administra',
+		noAssignedCourses: 'Ningún curso todavía',
 	},
 	tenants: {
 		title: 'Inquilinos',

@@ -167,6 +167,8 @@ export default {
 		impersonate: 'Usurper l’identité',
 		course: 'Cours (pour un administrateur de cours)',
 		noCourse: 'Aucun',
+		assignedCourses: 'Administre',
+		noAssignedCourses: 'Aucun cours pour l’instant',
 	},
 	tenants: {
 		title: 'Locataires',

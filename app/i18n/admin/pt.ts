@@ -166,6 +166,8 @@ export default {
 		impersonate: 'Personificar',
 		course: 'Curso (para um administrador de curso)',
 		noCourse: 'Nenhum',
+		assignedCourses: 'Administra',
+		noAssignedCourses: 'Nenhum curso ainda',
 	},
 	tenants: {
 		title: 'Locatários',

@@ -162,6 +162,8 @@ export default {
 		impersonate: '代入身份',
 		course: '课程（适用于课程管理员）',
 		noCourse: '无',
+		assignedCourses: '管理的课程',
+		noAssignedCourses: '尚无课程',
 	},
 	tenants: {
 		title: '租户',
