@@ -41,6 +41,7 @@ const localized = [
 	route('admin', 'routes/admin.tsx'),
 	route('admin/users', 'routes/admin.users.tsx'),
 	route('admin/users/invite', 'routes/admin.users.invite.tsx'),
+	route('admin/users/invitations', 'routes/admin.users.invitations.tsx'),
 	route('admin/users/:id', 'routes/admin.users.$id.tsx'),
 	route('admin/courses', 'routes/admin.courses.tsx'),
 	route('admin/courses/:slug/dashboard', 'routes/admin.courses.$slug.dashboard.tsx'),

@@ -34,6 +34,13 @@ export async function readableAudit(ctx: RequestContext, filters: AuditFilters) 
 		[...new Set(userIds.filter(isString))],
 		[...new Set(tenantIds.filter(isString))],
 	)
+	const targetLabel = (r: AuditRow) => {
+		if (r.target_kind === 'user') return null
+		if (r.target_kind === 'tenant' && r.target_id) return names.tenants.get(r.target_id) ?? r.target_id
+		// An invitation is known by its address: a revoked one no longer exists to be looked up.
+		if (r.target_kind === 'invitation' && isString(r.metadata.email)) return r.metadata.email
+		return r.target_id
+	}
 	const person = (id: string): Person => {
 		const p = names.people.get(id)
 		return p ? { name: p.name, email: p.email } : { id }
@@ -47,12 +54,7 @@ export async function readableAudit(ctx: RequestContext, filters: AuditFilters) 
 			kind: r.target_kind,
 			person:
 				r.target_kind === 'user' && r.target_id ? person(r.target_id) : learnerOf(r) ? person(learnerOf(r)!) : null,
-			label:
-				r.target_kind === 'tenant' && r.target_id
-					? (names.tenants.get(r.target_id) ?? r.target_id)
-					: r.target_kind === 'user'
-						? null
-						: r.target_id,
+			label: targetLabel(r),
 		},
 		tenant: r.tenant_id ? (names.tenants.get(r.tenant_id) ?? r.tenant_id) : null,
 		details: Object.entries(r.metadata).map(([key, value]) => ({

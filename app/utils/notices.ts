@@ -59,6 +59,8 @@ export const NOTICES = {
 	},
 	invitationSent: { param: 'invitation-sent', tone: 'ok', text: (m) => m.admin.invite.sent },
 	invitationSentToMember: { param: 'invitation-sent-to-member', tone: 'ok', text: (m) => m.admin.invite.sentToMember },
+	invitationResent: { param: 'invitation-resent', tone: 'ok', text: (m) => m.admin.invitations.resent },
+	invitationRevoked: { param: 'invitation-revoked', tone: 'ok', text: (m) => m.admin.invitations.revoked },
 	tenantCreated: { param: 'created', tone: 'ok', text: (m) => m.admin.tenants.notices.created },
 	tenantActive: { param: 'active', tone: 'ok', text: (m) => m.admin.tenants.notices.active },
 	tenantSuspended: { param: 'suspended', tone: 'ok', text: (m) => m.admin.tenants.notices.suspended },

@@ -91,6 +91,7 @@ test('admin page types have no accessibility violations', async ({ page }, info)
 		'/admin',
 		'/admin/users',
 		'/admin/users/invite',
+		'/admin/users/invitations',
 		'/admin/courses',
 		'/admin/courses/intro-to-web/dashboard',
 		'/admin/courses/intro-to-web/settings',

@@ -181,6 +181,8 @@ interface Foreign {
 	file: string
 	tokens: { email_verify: string; password_reset: string; magic_link: string; email_change: string }
 	invite: string
+	/** The id of that invitation (the pending list's resend and revoke post it). */
+	inviteId: string
 	/** One address per role for email fields (rate limits count per address). */
 	pool: string[]
 	/** Record data only the other tenant's staff may see. */
@@ -335,6 +337,18 @@ const SPEC: Record<string, RouteSpec> = {
 			rule: admin(tenantOnly(400)),
 			variants: (f, c): Variant[] => [
 				{ form: { email: f.pool[c.roleIndex], role: 'course_admin', course_slug: f.course } },
+			],
+		},
+	},
+	// Another tenant's invitation is not found here: neither resent nor revoked (its row stays byte for byte).
+	'admin/users/invitations': {
+		get: admin(tenantOnly(200)),
+		post: {
+			rule: admin(tenantOnly(404)),
+			variants: (f): Variant[] => [
+				{ form: { intent: 'resend', id: f.inviteId } },
+				{ form: { intent: 'revoke', id: f.inviteId } },
+				{ form: { intent: 'revoke', id: f.inviteId, confirmed: 'yes' } },
 			],
 		},
 	},
@@ -702,6 +716,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 						}),
 					},
 					invite: invite.raw,
+					inviteId: invite.invitation.id,
 					pool: pool.map((p) => p.email),
 					privateMarkers: [data.student, data.courseAdmin, ...data.staff, ...pool]
 						.flatMap((p) => [p.name])
