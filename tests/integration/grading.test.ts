@@ -212,7 +212,11 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 			const graded = load((await grader.get(`${QUEUE}?status=graded`)).text)
 			expect(queueEmails(graded.html())).toContain(c.email)
 			expect(queueEmails(graded.html())).not.toContain(b.email)
-			expect(graded('tbody tr').filter((_, tr) => graded(tr).text().includes(c.email)).text()).toContain('8 / 10')
+			expect(
+				graded('tbody tr')
+					.filter((_, tr) => graded(tr).text().includes(c.email))
+					.text(),
+			).toContain('8 / 10')
 			const byEntry = queueEmails((await grader.get(`${QUEUE}?entry=${ENTRY}`)).text)
 			expect(byEntry).toContain(b.email)
 			expect(byEntry).not.toContain(d.email)
@@ -222,10 +226,11 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 			expect(loose).toContain(c.email)
 			// The filter form is a GET form with the course's assignments only.
 			const form = load((await grader.get(QUEUE)).text)
-			expect(form('form[method="get"] select[name="entry"] option').toArray().map((o) => form(o).attr('value'))).toEqual([
-				'',
-				ENTRY,
-			])
+			expect(
+				form('form[method="get"] select[name="entry"] option')
+					.toArray()
+					.map((o) => form(o).attr('value')),
+			).toEqual(['', ENTRY])
 		})
 
 		async function findQueueRow(email: string) {
@@ -481,7 +486,8 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 		const learner = await newUser('student')
 		const sub = await handIn(learner)
 		const busy = await signIn(await newUser('tenant_admin'))
-		for (let i = 0; i < 60; i++) expect((await busy.post(page(sub.id), { intent: 'grade', score: '99' })).status).toBe(400)
+		for (let i = 0; i < 60; i++)
+			expect((await busy.post(page(sub.id), { intent: 'grade', score: '99' })).status).toBe(400)
 		const limited = await busy.post(page(sub.id), { intent: 'grade', score: '9' })
 		expect(limited.status).toBe(429)
 		expect(limited.headers['retry-after']).toBeTruthy()
