@@ -70,6 +70,8 @@ async function load(
 ) {
 	const { ctx } = scope
 	const course = await requireAdminCourse(scope, slug)
+	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter (`/submissions/%00`).
+	if (id.includes('\u0000')) throw notFound()
 	const submission = await findCourseSubmission(ctx.db, scope.tenant.id, course.slug, id)
 	if (!submission) throw notFound()
 	// The action grades against the content's rules as they are now, not as a cache last saw them.
