@@ -73,8 +73,7 @@ export function notifySubmissionWatchers(ctx: RequestContext, course: Course, su
 	ctx.afterResponse(() => mailWatchers(ctx, course, submission))
 }
 
-/** The work of notifySubmissionWatchers; exported for tests, which await it. */
-export async function mailWatchers(ctx: RequestContext, course: Course, submission: Submission) {
+async function mailWatchers(ctx: RequestContext, course: Course, submission: Submission) {
 	try {
 		const [watchers, learner] = await Promise.all([
 			submissionWatchers(ctx.db, submission.tenant_id, course.slug),

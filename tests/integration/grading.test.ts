@@ -2,7 +2,7 @@ import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RequestContext } from '#app/context.ts'
 import type { Course } from '#app/utils/content.ts'
-import { mailWatchers } from '#app/utils/grading.server.ts'
+import { notifySubmissionWatchers } from '#app/utils/grading.server.ts'
 import { createMailer } from '#app/utils/mailer.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
@@ -437,6 +437,7 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 				title: 'Introduction to the Web',
 				modules: [{ slug: 'm', title: 'M', entries: [{ slug: ENTRY, type: 'assignment', title: 'Build a form' }] }],
 			} as unknown as Course
+			const later: Array<() => Promise<unknown>> = []
 			// The content service is out of reach here: titles come from the course at hand, the site's name from the tenant.
 			const ctx = {
 				db: stack.db,
@@ -449,8 +450,15 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 					course: () => Promise.reject(new Error('offline')),
 					site: () => Promise.reject(new Error('offline')),
 				},
+				afterResponse: (task: () => Promise<unknown>) => void later.push(task),
 			} as unknown as RequestContext
-			await mailWatchers(ctx, course, sub)
+			/** What the hand-in action does: schedule the notices; then what the server does once the answer is sent. */
+			async function handedIn(submission: Submission) {
+				notifySubmissionWatchers(ctx, course, submission)
+				expect(later.length).toBe(1)
+				await later.shift()!()
+			}
+			await handedIn(sub)
 			const mail = await stack.mail.waitFor(watcher.email)
 			expect(mail.subject).toMatch(/^Nuevo trabajo por calificar · /)
 			expect(mail.text).toContain('Lea <Lernerin> ha entregado «Build a form» del curso Introduction to the Web.')
@@ -462,7 +470,7 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 			// Turned off: no more notices.
 			expect((await b.post(QUEUE, { intent: 'watch' })).status).toBe(302)
 			expect(await isWatching(stack.db, { tenantId: acme.id, userId: watcher.id, courseSlug: COURSE })).toBe(false)
-			await mailWatchers(ctx, course, await handIn(await newUser('student')))
+			await handedIn(await handIn(await newUser('student')))
 			expect(stack.mail.count(watcher.email)).toBe(1)
 			expect(stack.mail.count(tenantAdmin.email)).toBe(2)
 		})
