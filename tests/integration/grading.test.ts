@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RequestContext } from '#app/context.ts'
@@ -500,5 +503,55 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 		expect(limited.status).toBe(429)
 		expect(limited.headers['retry-after']).toBeTruthy()
 		expect((await findCourseSubmission(stack.db, acme.id, COURSE, sub.id))!.status).toBe('submitted')
+	})
+})
+
+describe.each(DIALECTS)('grading an ungraded assignment on %s', (dialect) => {
+	let stack: Stack
+	let contentDir: string
+	let acme: Tenant
+	beforeAll(async () => {
+		// The demo content with build-a-form's rules taken out: an ungraded hand-in (decision 0027's default).
+		contentDir = mkdtempSync(join(tmpdir(), 'lms-grading-cms-'))
+		cpSync('cms/content', contentDir, { recursive: true })
+		const file = join(contentDir, 'acme/courses/intro-to-web.json')
+		const course = JSON.parse(readFileSync(file, 'utf8'))
+		for (const m of course.modules) for (const e of m.entries) if (e.slug === ENTRY) delete e.assignment
+		writeFileSync(file, JSON.stringify(course))
+		stack = await startStack(dialect, {}, { cmsContentDir: contentDir })
+		acme = (await findTenantBySlug(stack.db, 'acme'))!
+	})
+	afterAll(async () => {
+		await stack?.close()
+		if (contentDir) rmSync(contentDir, { recursive: true, force: true })
+	})
+
+	it('asks for no score: grading sends feedback only, with no score and no verdict', async () => {
+		const learner = stack.seeded.users['acme:learner@acme.test']
+		const scope = { tenantId: acme.id, userId: learner.id }
+		const recorded = await inTransaction(stack.db, (tx) =>
+			recordSubmissionSteps(tx, scope, COURSE, ENTRY, { text: 'Done', link: null, fileIds: [] }),
+		)
+		if (recorded.kind !== 'recorded') throw new Error('not recorded')
+		const id = recorded.submission.id
+		const b = stack.browser(ACME)
+		expect((await b.post('/learn/sign-in', { email: 'author@acme.test', password: DEMO_PASSWORD })).status).toBe(302)
+		const $ = load((await b.get(`${QUEUE}/${id}`)).text)
+		expect($('input[name="score"]').length).toBe(0)
+		expect($('main').text()).toContain('This assignment is not graded')
+		// A score sent anyway is not stored.
+		const res = await b.post(`${QUEUE}/${id}`, { intent: 'grade', score: '99', feedback: 'Thanks, nicely done.' })
+		expect(res.status).toBe(302)
+		expect(await findCourseSubmission(stack.db, acme.id, COURSE, id)).toMatchObject({
+			status: 'graded',
+			score: null,
+			passed: null,
+			feedback: 'Thanks, nicely done.',
+		})
+		const [audit] = await auditRowsFor(stack.db, acme.id, id)
+		expect(audit.action).toBe('submission.graded')
+		expect(audit.metadata).not.toHaveProperty('score')
+		await stack.settled()
+		expect((await stack.mail.waitFor('learner@acme.test')).subject).toMatch(/^Your work has been graded · /)
 	})
 })
