@@ -49,6 +49,8 @@ const localized = [
 	route('admin/courses/:slug/settings', 'routes/admin.courses.$slug.settings.tsx'),
 	route('admin/courses/:slug/admins', 'routes/admin.courses.$slug.admins.tsx'),
 	route('admin/courses/:slug/enroll', 'routes/admin.courses.$slug.enroll.tsx'),
+	route('admin/courses/:slug/submissions', 'routes/admin.courses.$slug.submissions.tsx'),
+	route('admin/courses/:slug/submissions/:id', 'routes/admin.courses.$slug.submissions.$id.tsx'),
 	route('admin/audit', 'routes/admin.audit.tsx'),
 	route('admin/api-docs', 'routes/admin.api-docs.tsx'),
 	route('admin/api-docs/:file', 'routes/admin.api-docs.$file.ts'),

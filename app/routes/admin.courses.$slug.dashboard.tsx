@@ -77,6 +77,9 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 						{m.nav.backToCourses}
 					</Link>
 				) : null}
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/submissions`}>
+					{t.m.grading.nav.submissions}
+				</Link>
 				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/settings`}>
 					{m.nav.settings}
 				</Link>

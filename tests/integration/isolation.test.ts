@@ -173,6 +173,8 @@ interface Foreign {
 	courseAdminEmail: string
 	course: string
 	entry: string
+	/** A hand-in of the student's, awaiting grading. */
+	submission: string
 	page: string
 	post: string
 	siteAsset: string
@@ -418,6 +420,24 @@ const SPEC: Record<string, RouteSpec> = {
 					form: { intent: 'assign', email: f.courseAdminEmail },
 					rule: admin(tenantOnly(400, 404)),
 				},
+			],
+		},
+	},
+	// Grading: the other tenant's course is not found here, nor its submission under this host's own course.
+	'admin/courses/:slug/submissions': {
+		params: (f) => ({ slug: f.course }),
+		get: courseAdmin(tenantOnly(404, 200)),
+		post: { rule: courseAdmin(all(404)), variants: (): Variant[] => [{ form: { intent: 'watch', watch: 'on' } }] },
+	},
+	'admin/courses/:slug/submissions/:id': {
+		params: (f) => ({ slug: f.course, id: f.submission }),
+		get: courseAdmin(tenantOnly(404, 200)),
+		post: {
+			rule: courseAdmin(all(404)),
+			variants: (f, c): Variant[] => [
+				{ form: { intent: 'grade', score: '5', feedback: 'Matrix' } },
+				{ form: { intent: 'return', feedback: 'Matrix' } },
+				{ label: 'own course', params: { slug: OWN_COURSE[c.host] }, form: { intent: 'grade', score: '5' } },
 			],
 		},
 	},
@@ -677,13 +697,14 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 				})
 				const fileId = newId()
 				await createFileRow(db, scope, { id: fileId, fileName: 'iso.txt', contentType: 'text/plain; charset=utf-8' })
-				await inTransaction(db, (tx) =>
+				const handedIn = await inTransaction(db, (tx) =>
 					recordSubmissionSteps(tx, scope, data.course, data.entry, {
 						text: `iso hand-in of ${tenant.slug}`,
 						link: null,
 						fileIds: [fileId],
 					}),
 				)
+				if (handedIn.kind !== 'recorded') throw new Error('the matrix hand-in was not recorded')
 				const pool: User[] = []
 				for (let i = 0; i < ROLES.length; i++) pool.push(await person(tenant, 'student', 'pool'))
 				const invite = await createInvitation(
@@ -702,6 +723,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 					courseAdminEmail: data.courseAdmin.email,
 					course: data.course,
 					entry: data.entry,
+					submission: handedIn.submission.id,
 					page: data.page,
 					post: data.post,
 					siteAsset: data.siteAsset,
@@ -1001,6 +1023,12 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							.from(t.audit_log)
 							.where(or(eq(t.audit_log.tenant_id, tenant.id), inArray(t.audit_log.target_id, [...ids, tenant.id]))),
 					),
+					submission_watchers: (
+						await db.orm
+							.select()
+							.from(t.submission_watchers)
+							.where(or(eq(t.submission_watchers.tenant_id, tenant.id), inArray(t.submission_watchers.user_id, ids)))
+					).sort((a, b) => `${a.user_id}/${a.course_slug}`.localeCompare(`${b.user_id}/${b.course_slug}`)),
 				}
 			}
 
