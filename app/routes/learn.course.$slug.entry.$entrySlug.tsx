@@ -33,6 +33,7 @@ import {
 } from '#app/utils/quiz.server.ts'
 import type { CurrentSession } from '#app/utils/session.server.ts'
 import { assignmentRules, handIn, submissionIdFor } from '#app/utils/assignments.server.ts'
+import { notifySubmissionWatchers } from '#app/utils/grading.server.ts'
 import { formatBytes } from '#app/utils/format.ts'
 import { HAND_IN_LIMITS } from '#app/utils/hand-in-limits.ts'
 import { readHandIn, type FileProblem, type HandInForm } from '#app/utils/hand-in.server.ts'
@@ -329,6 +330,8 @@ async function handInAction(
 	})
 	if (outcome.recorded.kind === 'graded') return refused(['learning.assignment.alreadyGraded'], 409)
 	if (outcome.recorded.replayed) await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+	// Staff who asked to be told (decision 0028), after the answer.
+	else notifySubmissionWatchers(ctx, course, outcome.recorded.submission)
 	// Stays on the entry, where the learner sees what they handed in (and, ungraded, that it is complete).
 	if (outcome.courseDone)
 		return redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'courseCompleted')))

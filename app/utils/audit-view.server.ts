@@ -93,7 +93,6 @@ export async function readableAudit(ctx: RequestContext, filters: AuditFilters) 
 		target: {
 			kind: r.target_kind,
 			person:
-			person:
 				r.target_kind === 'user' && r.target_id
 					? person(r.target_id)
 					: r.target_kind === 'submission' && isString(r.metadata.learnerUserId)

@@ -8,7 +8,8 @@ import { acmeAccount, e2eDatabase, signInAs } from './support.ts'
 // Issue 25: a learner hands in work on a phone-sized screen, with JavaScript on and off.
 const ACME = 'acme.localhost'
 const ASSIGNMENT = '/learn/course/intro-to-web/entry/build-a-form'
-const PAGE = '<!doctype html><title>Sign up</title><form method="post"><label>Email <input name="email"></label></form>\n'
+const PAGE =
+	'<!doctype html><title>Sign up</title><form method="post"><label>Email <input name="email"></label></form>\n'
 
 test.use({ viewport: { width: 360, height: 800 } })
 
@@ -42,7 +43,9 @@ test('a learner hands in text and a file, sees it awaiting grading, and download
 	await expect(page.getByLabel('Files')).toHaveAccessibleDescription(/This type of file is not accepted here/)
 	await expect(page.getByLabel('Your answer')).toHaveValue('Every field has a label.\nIt works with JavaScript off.')
 
-	await page.getByLabel('Files').setInputFiles({ name: 'sign-up.txt', mimeType: 'text/plain', buffer: Buffer.from(PAGE) })
+	await page
+		.getByLabel('Files')
+		.setInputFiles({ name: 'sign-up.txt', mimeType: 'text/plain', buffer: Buffer.from(PAGE) })
 	await page.getByRole('button', { name: 'Hand in', exact: true }).click()
 	await expect(page.getByText('Handed in. Your work is saved below')).toBeVisible()
 	const submission = page.getByRole('listitem').filter({ hasText: 'Submission 1' })
