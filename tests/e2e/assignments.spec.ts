@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test'
 import { markEntryCompleteRow } from '#db/learning.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
-import { acmeAccount, e2eDatabase, signInAs } from './support.ts'
+import { acmeAccount, at, e2eDatabase, mailedLink, signInAs } from './support.ts'
 
 // Issue 25: a learner hands in work on a phone-sized screen, with JavaScript on and off.
 const ACME = 'acme.localhost'
@@ -27,8 +27,10 @@ async function learnerAtAssignment(info: Parameters<typeof acmeAccount>[0], name
 	return email
 }
 
-test('a learner hands in text and a file, sees it awaiting grading, and downloads the file back', async ({
+test('a learner hands in text and a file, a course admin grades it, the learner sees the grade and is mailed', async ({
 	page,
+	browser,
+	javaScriptEnabled,
 }, info) => {
 	const email = await learnerAtAssignment(info, 'hand-in')
 	await signInAs(page, ACME, email, ASSIGNMENT)
@@ -62,4 +64,26 @@ test('a learner hands in text and a file, sees it awaiting grading, and download
 
 	// Until it is graded, a new version may follow; it is numbered after the first.
 	await expect(page.getByRole('button', { name: 'Hand in a new version' })).toBeVisible()
+
+	// The course admin grades it from the queue, on a phone too.
+	const staff = await browser.newContext({ javaScriptEnabled, viewport: { width: 360, height: 800 } })
+	const admin = await staff.newPage()
+	await signInAs(admin, ACME, 'author@acme.test', '/admin/courses/intro-to-web/submissions')
+	await admin.getByRole('row').filter({ hasText: email }).getByRole('link').click()
+	await admin.getByLabel('Score (0 to 10)').fill('8')
+	await admin.getByLabel('Feedback to the learner').fill('Clear labels. Add a submit button next time.')
+	await admin.getByRole('button', { name: 'Grade', exact: true }).click()
+	await expect(admin.getByText('Graded. The learner is being emailed.')).toBeVisible()
+	await staff.close()
+
+	// The learner is told by mail, with a link to the entry, and sees the grade there.
+	expect(await mailedLink(email, '/learn/')).toBe(ASSIGNMENT)
+	await page.goto(at(ACME, ASSIGNMENT))
+	const graded = page.getByRole('listitem').filter({ hasText: 'Submission 1' })
+	await expect(graded).toContainText('Submission 1 · Graded')
+	await expect(graded).toContainText('Score: 8 of 10 · Passed')
+	await expect(graded.getByText('Clear labels. Add a submit button next time.')).toBeVisible()
+	await expect(page.getByText('You have completed this assignment.')).toBeVisible()
+	// Graded work is final: no form to hand in again.
+	await expect(page.getByRole('button', { name: /Hand in/ })).toHaveCount(0)
 })
