@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { SubmissionResult } from '@conform-to/react'
+import { useEffect, useRef } from 'react'
 import { data, Form, redirect, Link } from 'react-router'
 import { ContentLanguage } from '#app/components/content-language.tsx'
 import { Notice, Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
@@ -674,6 +675,12 @@ function HandInSection({
 	const t = useI18n()
 	const m = t.m.learning.assignment
 	const { rules } = a
+	// Without JavaScript the returned page has an empty file field; with it, the same field would keep the
+	// refused files. Emptied on every answer, so both say what the page says: choose them again.
+	const files = useRef<HTMLInputElement>(null)
+	useEffect(() => {
+		if (files.current) files.current.value = ''
+	}, [result])
 	const latest = a.submissions[0]
 	const errors = result?.error ?? {}
 	const given = (result?.initialValue ?? {}) as Record<string, string | undefined>
@@ -759,6 +766,7 @@ function HandInSection({
 							})}
 						</p>
 						<input
+							ref={files}
 							id="hand-in-files"
 							name="files"
 							type="file"

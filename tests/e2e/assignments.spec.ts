@@ -44,6 +44,8 @@ test('a learner hands in text and a file, a course admin grades it, the learner 
 	await expect(page.getByText('page.html: This type of file is not accepted here.')).toBeVisible()
 	await expect(page.getByLabel('Files')).toHaveAccessibleDescription(/This type of file is not accepted here/)
 	await expect(page.getByLabel('Your answer')).toHaveValue('Every field has a label.\nIt works with JavaScript off.')
+	// As the page says, the refused file is no longer chosen (with JavaScript too).
+	await expect(page.getByLabel('Files')).toHaveValue('')
 
 	await page
 		.getByLabel('Files')
