@@ -722,7 +722,8 @@ function HandInSection({
 					{m.alreadyGraded}
 				</Notice>
 			) : (
-				<Form method="post" encType="multipart/form-data" className="stack" noValidate>
+				// Keyed by the hand-ins so far: once one is stored the form starts empty again, with JavaScript as without.
+				<Form key={a.submissions.length} method="post" encType="multipart/form-data" className="stack" noValidate>
 					<FormError errors={errors[''] ?? undefined} />
 					<input type="hidden" name="intent" value="hand-in" />
 					<input type="hidden" name="submission" value={a.submissionKey} />
