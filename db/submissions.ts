@@ -195,13 +195,18 @@ async function withFiles(db: Database, tenantId: string, rows: Submission[]): Pr
 	return rows.map((r) => ({ ...r, files: files.filter((file) => file.submission_id === r.id) }))
 }
 
+/** The submission is its learner's newest of the entry (no later number exists). */
+function isNewest(db: Tx) {
+	const s = db.t.assignment_submissions
+	return sql`not exists (select 1 from ${s} as newer where newer.tenant_id = ${s.tenant_id}
+		and newer.user_id = ${s.user_id} and newer.course_slug = ${s.course_slug}
+		and newer.entry_slug = ${s.entry_slug} and newer.submission_number > ${s.submission_number})`
+}
+
 /** The newest submission per learner and entry of a course: what the grading queue and the reports list. */
 export function latestOf(db: Database, tenantId: string, courseSlug: string, ...more: (SQL | undefined)[]) {
 	const s = db.t.assignment_submissions
-	const newer = sql`exists (select 1 from ${s} as newer where newer.tenant_id = ${s.tenant_id}
-		and newer.user_id = ${s.user_id} and newer.course_slug = ${s.course_slug}
-		and newer.entry_slug = ${s.entry_slug} and newer.submission_number > ${s.submission_number})`
-	return and(eq(s.tenant_id, tenantId), eq(s.course_slug, courseSlug), sql`not ${newer}`, ...more)
+	return and(eq(s.tenant_id, tenantId), eq(s.course_slug, courseSlug), isNewest(db), ...more)
 }
 
 export interface QueueFilter {
@@ -303,9 +308,6 @@ export interface GradeInput {
  */
 export function* gradeSubmissionSteps(db: Tx, tenantId: string, id: string, input: GradeInput) {
 	const s = db.t.assignment_submissions
-	const newer = sql`exists (select 1 from ${s} as newer where newer.tenant_id = ${s.tenant_id}
-		and newer.user_id = ${s.user_id} and newer.course_slug = ${s.course_slug}
-		and newer.entry_slug = ${s.entry_slug} and newer.submission_number > ${s.submission_number})`
 	const [row] = yield* step(
 		db.orm
 			.update(s)
@@ -318,7 +320,7 @@ export function* gradeSubmissionSteps(db: Tx, tenantId: string, id: string, inpu
 				graded_by: input.gradedBy,
 				graded_at: new Date(),
 			})
-			.where(and(eq(s.tenant_id, tenantId), eq(s.id, id), eq(s.status, 'submitted'), sql`not ${newer}`))
+			.where(and(eq(s.tenant_id, tenantId), eq(s.id, id), eq(s.status, 'submitted'), isNewest(db)))
 			.returning(),
 	)
 	if (!row) return null
