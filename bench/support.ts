@@ -95,7 +95,7 @@ export function get(
 	port: number,
 	path: string,
 	headers: Record<string, string> = {},
-	init: { method?: string; body?: string; agent?: false } = {},
+	init: { method?: string; body?: string | Buffer; agent?: false } = {},
 ): Promise<Reply> {
 	return new Promise((resolve, reject) => {
 		const req = httpRequest(
@@ -247,6 +247,8 @@ export interface LoadResult {
 	/** Answers of status 400 or above, connection errors and timeouts. */
 	errors: number
 	statuses: Record<string, number>
+	/** Bytes received per second, headers included (autocannon's throughput). */
+	bytesPerSecond: number
 }
 
 export interface LoadOptions {
@@ -254,11 +256,12 @@ export interface LoadOptions {
 	path: string
 	method?: 'GET' | 'POST'
 	headers?: Record<string, string>
-	body?: string
+	body?: string | Buffer
 	connections: number
 	duration: number
-	/** Called for each request: may change its headers (per-user cookies). */
-	setupRequest?: (req: { headers?: Record<string, string>; body?: string | Buffer }) => {
+	/** Called for each request: may change its path, headers (per-user cookies) and body. */
+	setupRequest?: (req: { path?: string; headers?: Record<string, string>; body?: string | Buffer }) => {
+		path?: string
 		headers?: Record<string, string>
 		body?: string | Buffer
 	}
@@ -297,6 +300,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 		total: result.requests.total,
 		errors: failed + result.errors + result.timeouts,
 		statuses,
+		bytesPerSecond: result.throughput.total / (result.duration || options.duration),
 	}
 }
 
@@ -337,7 +341,11 @@ export function wrk(options: {
 				?.slice(1)
 				.reduce((n, v) => n + Number(v), 0) ?? 0,
 		)
-	return { rps, p50: ms('50'), p99: ms('99'), total, errors, statuses: {} }
+	const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(run.stdout)
+	const bytesPerSecond = transfer
+		? Number(transfer[1]) * { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[transfer[2] as 'B']
+		: 0
+	return { rps, p50: ms('50'), p99: ms('99'), total, errors, statuses: {}, bytesPerSecond }
 }
 
 export function median(values: number[]) {
@@ -375,6 +383,7 @@ export async function sideBySide(
 		p99: median(runs.map((r) => r.p99)),
 		errors: runs.reduce((n, r) => n + r.errors, 0),
 		runs: runs.map((r) => Math.round(r.rps)),
+		mbPerSecond: Number((median(runs.map((r) => r.bytesPerSecond)) / 1e6).toFixed(1)),
 	})
 	return { subject: summary(a), baseline: summary(b), ratio: median(a.map((r) => r.rps)) / median(b.map((r) => r.rps)) }
 }
