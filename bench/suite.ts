@@ -546,6 +546,7 @@ async function writes(app: AppProcess, db: TestDatabase, dialect: Dialect) {
 			statuses: r.statuses,
 			contentServiceCallsPerWrite: round2(cmsCalls / Math.max(1, r.total)),
 			...(name === 'quiz submission' ? { attemptRowsWritten: written } : {}),
+			rssAfterMb: Math.round(app.memory().rssMb),
 		}
 		// Each answered submission wrote one attempt; requests still in flight when the run ended may have written one more each.
 		const redirected = (r.statuses['302'] ?? 0) + (r.statuses['303'] ?? 0)
@@ -563,8 +564,15 @@ async function writes(app: AppProcess, db: TestDatabase, dialect: Dialect) {
 	// The assignment opens once progressive-enhancement is complete: the markEntryComplete run above reached as
 	// many writers as it had time for, and the rest are completed here, directly in the database.
 	const toppedUp = await completeForEveryWriter(db, writers, 'progressive-enhancement')
-	out['assignment hand-in'] = { ...(await handIns(app, db, dialect, cookies)), progressCompletedDirectly: toppedUp }
-	out['file download'] = await downloads(app, db, dialect, writers, cookies)
+	out['assignment hand-in'] = {
+		...(await handIns(app, db, dialect, cookies)),
+		progressCompletedDirectly: toppedUp,
+		rssAfterMb: Math.round(app.memory().rssMb),
+	}
+	out['file download'] = {
+		...(await downloads(app, db, dialect, writers, cookies)),
+		rssAfterMb: Math.round(app.memory().rssMb),
+	}
 	results.writes ??= {
 		connections: WRITE_CONNECTIONS,
 		downloadConnections: DOWNLOAD_CONNECTIONS,
