@@ -82,18 +82,33 @@ export async function listUsers(db: Database, filters: UserFilters) {
 					counter ? countedTotal(db, filters.tenantId!, counter) : cappedCount(db, condition),
 				])
 			: await firstPageCounted(db, condition)
-	const more = found.length > PAGE_SIZE
-	const rows = found.slice(0, PAGE_SIZE)
-	if (backwards) rows.reverse()
 	return {
-		rows,
+		...keysetPage(found, filters),
 		total,
 		/** The total is COUNT_CAP and there are more. */
 		totalCapped: !counter && total > COUNT_CAP,
-		/** Cursors of the neighbouring pages (null: none). */
-		previous: (backwards ? more : filters.after !== undefined) ? (rows[0]?.id ?? null) : null,
+	}
+}
+
+/**
+ * A keyset page from the rows fetched for it (one more than a page when there are more, in the
+ * direction read: newest first after a cursor, oldest first before one): the rows newest first,
+ * and the cursors of the neighbouring pages (null: none).
+ */
+export function keysetPage<T extends { id: string }>(
+	found: T[],
+	cursors: Pick<UserFilters, 'after' | 'before'>,
+	size = PAGE_SIZE,
+) {
+	const backwards = !cursors.after && cursors.before !== undefined
+	const more = found.length > size
+	const rows = found.slice(0, size)
+	if (backwards) rows.reverse()
+	return {
+		rows,
+		previous: (backwards ? more : cursors.after !== undefined) ? (rows[0]?.id ?? null) : null,
 		next: backwards || more ? (rows.at(-1)?.id ?? null) : null,
-		firstPage: cursor === undefined,
+		firstPage: (cursors.after ?? cursors.before) === undefined,
 	}
 }
 

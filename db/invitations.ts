@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { step, type Tx } from './transaction.ts'
 import { newId } from './ids.ts'
@@ -52,6 +52,81 @@ export function* acceptInvitationRowSteps(db: Tx, tenantId: string, tokenHash: s
 			.update(i)
 			.set({ accepted_at: now })
 			.where(and(eq(i.tenant_id, tenantId), eq(i.token_hash, tokenHash), isNull(i.accepted_at), gt(i.expires_at, now)))
+			.returning(),
+	)
+	return row ?? null
+}
+
+/** Pending: neither accepted nor expired. Revoked invitations are deleted, so they are not here either. */
+function pending(db: Tx, tenantId: string, id: string, now: Date) {
+	const i = db.t.invitations
+	return and(eq(i.tenant_id, tenantId), eq(i.id, id), isNull(i.accepted_at), gt(i.expires_at, now))
+}
+
+/** The most a pending list shows: a render stays cheap (decision 0014) however many invitations pile up. */
+const PENDING_LIST_LIMIT = 200
+
+/** The tenant's pending invitations, newest first, with who sent each (null when that account is gone). */
+export async function listPendingInvitations(db: Database, tenantId: string, now = new Date()) {
+	const { invitations: i, users: u } = db.t
+	return db.orm
+		.select({
+			id: i.id,
+			email: i.email,
+			role: i.role,
+			courseSlug: i.course_slug,
+			expiresAt: i.expires_at,
+			inviterName: u.name,
+			inviterEmail: u.email,
+		})
+		.from(i)
+		.leftJoin(u, eq(u.id, i.invited_by))
+		.where(and(eq(i.tenant_id, tenantId), isNull(i.accepted_at), gt(i.expires_at, now)))
+		.orderBy(desc(i.expires_at), i.id)
+		.limit(PENDING_LIST_LIMIT)
+}
+
+/** An invitation of this tenant by id, in any state; another tenant's (or a malformed id) is null. */
+export async function findInvitationById(db: Database, tenantId: string, id: string) {
+	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter.
+	if (id.includes('\u0000')) return null
+	const i = db.t.invitations
+	const [row] = await db.orm
+		.select()
+		.from(i)
+		.where(and(eq(i.tenant_id, tenantId), eq(i.id, id)))
+		.limit(1)
+	return row ?? null
+}
+
+/**
+ * A resend: the pending invitation gets a new token and a new expiry in one statement, so the link
+ * mailed before stops working the moment the new one exists. Null when it is no longer pending
+ * (accepted, expired or revoked meanwhile) or not this tenant's.
+ */
+export function* rotateInvitationTokenSteps(
+	db: Tx,
+	tenantId: string,
+	id: string,
+	next: { tokenHash: string; expiresAt: Date },
+	now = new Date(),
+) {
+	const [row] = yield* step(
+		db.orm
+			.update(db.t.invitations)
+			.set({ token_hash: next.tokenHash, expires_at: next.expiresAt })
+			.where(pending(db, tenantId, id, now))
+			.returning(),
+	)
+	return row ?? null
+}
+
+/** A revocation deletes the pending invitation (the spec's table has no revoked state); its audit row keeps what it was. */
+export function* deletePendingInvitationSteps(db: Tx, tenantId: string, id: string, now = new Date()) {
+	const [row] = yield* step(
+		db.orm
+			.delete(db.t.invitations)
+			.where(pending(db, tenantId, id, now))
 			.returning(),
 	)
 	return row ?? null

@@ -10,7 +10,7 @@ import { runSteps, step, type Tx } from './transaction.ts'
 // db/learning.ts: single statements or the steps of one transaction.
 
 export type Submission = Database['t']['assignment_submissions']['$inferSelect']
-export type SubmissionFile = Database['t']['submission_files']['$inferSelect']
+type SubmissionFile = Database['t']['submission_files']['$inferSelect']
 
 /** A submission with its files' metadata (never their bodies). */
 export type SubmissionWithFiles = Submission & { files: SubmissionFile[] }
@@ -59,7 +59,7 @@ export interface SubmissionInput {
 	fileIds: string[]
 }
 
-export type RecordedSubmission =
+type RecordedSubmission =
 	| { kind: 'recorded'; submission: Submission; replayed: boolean }
 	/** A graded submission ends hand-ins for the entry. */
 	| { kind: 'graded' }
@@ -195,8 +195,8 @@ async function withFiles(db: Database, tenantId: string, rows: Submission[]): Pr
 	return rows.map((r) => ({ ...r, files: files.filter((file) => file.submission_id === r.id) }))
 }
 
-/** The newest submission per learner and entry of a course: what the grading queue lists. */
-function latestOf(db: Database, tenantId: string, courseSlug: string, ...more: (SQL | undefined)[]) {
+/** The newest submission per learner and entry of a course: what the grading queue and the reports list. */
+export function latestOf(db: Database, tenantId: string, courseSlug: string, ...more: (SQL | undefined)[]) {
 	const s = db.t.assignment_submissions
 	const newer = sql`exists (select 1 from ${s} as newer where newer.tenant_id = ${s.tenant_id}
 		and newer.user_id = ${s.user_id} and newer.course_slug = ${s.course_slug}
@@ -342,6 +342,8 @@ export function* gradeSubmissionSteps(db: Tx, tenantId: string, id: string, inpu
 
 /** A file and the submission it belongs to, for the download route's access check. */
 export async function findSubmissionFile(db: Database, tenantId: string, fileId: string) {
+	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter (as findUserById).
+	if (fileId.includes('\u0000')) return null
 	const f = db.t.submission_files
 	const s = db.t.assignment_submissions
 	const [row] = await db.orm

@@ -1,4 +1,5 @@
-import type { Person } from '#app/utils/audit-view.server.ts'
+import { useI18n } from '#app/i18n/index.ts'
+import type { AuditSummary, Person } from '#app/utils/audit-view.server.ts'
 
 /** Who an audit row names: their name and email, or the stored id of an account that is gone. */
 export function PersonName({ person }: { person: Person | null }) {
@@ -26,4 +27,16 @@ export function AuditDetails({ details }: { details: Array<{ key: string; value:
 			))}
 		</dl>
 	)
+}
+
+/** An audit row told in words (grading rows), in the page's language; nothing for other rows. */
+export function AuditSentence({ summary }: { summary: AuditSummary | null }) {
+	const t = useI18n()
+	if (!summary) return null
+	const nodes: Record<string, React.ReactNode> = {
+		...summary.values,
+		...Object.fromEntries(Object.entries(summary.numbers).map(([k, n]) => [k, t.number(n)])),
+		...Object.fromEntries(Object.entries(summary.people).map(([k, p]) => [k, <PersonName key={k} person={p} />])),
+	}
+	return <p className="audit-sentence">{t.rich(t.text(summary.key), nodes)}</p>
 }

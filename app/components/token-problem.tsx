@@ -5,17 +5,20 @@ export function TokenProblem({
 	reason,
 	retryHref,
 	retryLabel,
+	invalid,
 }: {
 	reason: 'invalid' | 'expired' | 'used'
 	retryHref: string
 	retryLabel: string
+	/** What an unknown link of this kind says instead of the general text (an invitation's may have been revoked or replaced). */
+	invalid?: { title: string; body: string }
 }) {
 	const t = useI18n()
 	const text = t.m.common.token
 	const { title, body } = {
 		expired: { title: text.expiredTitle, body: text.expired },
 		used: { title: text.usedTitle, body: text.used },
-		invalid: { title: text.invalidTitle, body: text.invalid },
+		invalid: invalid ?? { title: text.invalidTitle, body: text.invalid },
 	}[reason]
 	return (
 		<section className="narrow">

@@ -1,9 +1,19 @@
-// Transactional email copy in every supported locale. `{site}` and `{role}`
-// are filled in when composing. tests/integration/i18n.test.ts checks that
-// every locale has every key and that no locale is a copy of English.
+// Transactional email copy in every supported locale. `{site}`, `{role}` and the
+// grading mails' `{course}`, `{entry}` and `{learner}` are filled in when composing.
+// tests/integration/i18n.test.ts checks that every locale has every key and that
+// no locale is a copy of English.
 import type { Locale } from '#db/schema/values.ts'
 
-export type EmailKind = 'verification' | 'password_reset' | 'magic_link' | 'email_change' | 'invitation'
+export type EmailKind =
+	| 'verification'
+	| 'password_reset'
+	| 'magic_link'
+	| 'email_change'
+	| 'invitation'
+	// Grading (decision 0028): to the learner, and to staff who opted into hand-in notices.
+	| 'submission_graded'
+	| 'submission_returned'
+	| 'submission_received'
 
 interface EmailCopy {
 	subject: string
@@ -52,6 +62,25 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Accept invitation',
 				footer: 'The invitation works for 7 days.',
 			},
+			submission_graded: {
+				subject: 'Your work has been graded',
+				body: 'Your work on “{entry}” in {course} has been graded.',
+				action: 'See your grade and feedback',
+				footer: 'You receive this email because you handed in this work.',
+			},
+			submission_returned: {
+				subject: 'Your work was returned for revision',
+				body: 'Your work on “{entry}” in {course} was returned for revision. Read the feedback and hand it in again.',
+				action: 'Read the feedback',
+				footer: 'You receive this email because you handed in this work.',
+			},
+			submission_received: {
+				subject: 'New work to grade',
+				body: '{learner} handed in “{entry}” in {course}.',
+				action: 'Open the grading page',
+				footer:
+					'You receive this email because you asked to be told of hand-ins to this course. Turn it off on the course’s submissions page.',
+			},
 		},
 		roles: { student: 'a learner', course_admin: 'a course administrator', tenant_admin: 'an administrator' },
 		linkLabel: 'Link',
@@ -88,6 +117,25 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Aceptar la invitación',
 				footer: 'La invitación es válida durante 7 días.',
 			},
+			submission_graded: {
+				subject: 'Tu trabajo ha sido calificado',
+				body: 'Tu trabajo en «{entry}» del curso {course} ha sido calificado.',
+				action: 'Ver la nota y los comentarios',
+				footer: 'Recibes este mensaje porque entregaste este trabajo.',
+			},
+			submission_returned: {
+				subject: 'Tu trabajo se ha devuelto para revisión',
+				body: 'Tu trabajo en «{entry}» del curso {course} se ha devuelto para que lo revises. Lee los comentarios y vuelve a entregarlo.',
+				action: 'Leer los comentarios',
+				footer: 'Recibes este mensaje porque entregaste este trabajo.',
+			},
+			submission_received: {
+				subject: 'Nuevo trabajo por calificar',
+				body: '{learner} ha entregado «{entry}» del curso {course}.',
+				action: 'Abrir la página de calificación',
+				footer:
+					'Recibes este mensaje porque pediste avisos de las entregas de este curso. Puedes desactivarlos en la página de entregas del curso.',
+			},
 		},
 		roles: { student: 'estudiante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Enlace',
@@ -123,6 +171,25 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: 'Vous avez été invité à rejoindre {site} en tant que {role}.',
 				action: "Accepter l'invitation",
 				footer: "L'invitation est valable 7 jours.",
+			},
+			submission_graded: {
+				subject: 'Votre travail a été noté',
+				body: 'Votre travail sur « {entry} » du cours {course} a été noté.',
+				action: 'Voir la note et les commentaires',
+				footer: 'Vous recevez cet e-mail parce que vous avez rendu ce travail.',
+			},
+			submission_returned: {
+				subject: 'Votre travail vous a été renvoyé pour révision',
+				body: 'Votre travail sur « {entry} » du cours {course} vous a été renvoyé pour révision. Lisez les commentaires et rendez-le à nouveau.',
+				action: 'Lire les commentaires',
+				footer: 'Vous recevez cet e-mail parce que vous avez rendu ce travail.',
+			},
+			submission_received: {
+				subject: 'Nouveau travail à noter',
+				body: '{learner} a rendu « {entry} » du cours {course}.',
+				action: 'Ouvrir la page de notation',
+				footer:
+					'Vous recevez cet e-mail car vous avez demandé à être prévenu des rendus de ce cours. Désactivez-le sur la page des rendus du cours.',
 			},
 		},
 		roles: { student: 'apprenant', course_admin: 'administrateur de cours', tenant_admin: 'administrateur' },
@@ -163,6 +230,25 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Einladung annehmen',
 				footer: 'Die Einladung ist 7 Tage gültig.',
 			},
+			submission_graded: {
+				subject: 'Ihre Arbeit wurde bewertet',
+				body: 'Ihre Arbeit zu „{entry}“ im Kurs {course} wurde bewertet.',
+				action: 'Bewertung und Rückmeldung ansehen',
+				footer: 'Sie erhalten diese E-Mail, weil Sie diese Arbeit eingereicht haben.',
+			},
+			submission_returned: {
+				subject: 'Ihre Arbeit wurde zur Überarbeitung zurückgegeben',
+				body: 'Ihre Arbeit zu „{entry}“ im Kurs {course} wurde zur Überarbeitung zurückgegeben. Lesen Sie die Rückmeldung und reichen Sie sie erneut ein.',
+				action: 'Rückmeldung lesen',
+				footer: 'Sie erhalten diese E-Mail, weil Sie diese Arbeit eingereicht haben.',
+			},
+			submission_received: {
+				subject: 'Neue Arbeit zu bewerten',
+				body: '{learner} hat „{entry}“ im Kurs {course} eingereicht.',
+				action: 'Bewertungsseite öffnen',
+				footer:
+					'Sie erhalten diese E-Mail, weil Sie über Einreichungen in diesem Kurs informiert werden möchten. Sie können das auf der Seite der Einreichungen des Kurses abschalten.',
+			},
 		},
 		roles: { student: 'Lernende Person', course_admin: 'Kursverwaltung', tenant_admin: 'Administration' },
 		linkLabel: 'Link',
@@ -199,6 +285,25 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Aceitar o convite',
 				footer: 'O convite é válido por 7 dias.',
 			},
+			submission_graded: {
+				subject: 'O seu trabalho foi avaliado',
+				body: 'O seu trabalho em “{entry}” do curso {course} foi avaliado.',
+				action: 'Ver a nota e os comentários',
+				footer: 'Recebe este e-mail porque entregou este trabalho.',
+			},
+			submission_returned: {
+				subject: 'O seu trabalho foi devolvido para revisão',
+				body: 'O seu trabalho em “{entry}” do curso {course} foi devolvido para revisão. Leia os comentários e entregue-o novamente.',
+				action: 'Ler os comentários',
+				footer: 'Recebe este e-mail porque entregou este trabalho.',
+			},
+			submission_received: {
+				subject: 'Novo trabalho para avaliar',
+				body: '{learner} entregou “{entry}” do curso {course}.',
+				action: 'Abrir a página de avaliação',
+				footer:
+					'Recebe este e-mail porque pediu para ser avisado das entregas deste curso. Pode desativá-lo na página de entregas do curso.',
+			},
 		},
 		roles: { student: 'estudante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Link',
@@ -234,6 +339,24 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: '您受邀以{role}身份加入 {site}。',
 				action: '接受邀请',
 				footer: '此邀请 7 天内有效。',
+			},
+			submission_graded: {
+				subject: '您的作业已评分',
+				body: '您在课程“{course}”中提交的“{entry}”已评分。',
+				action: '查看分数和反馈',
+				footer: '您收到此邮件是因为您提交了这份作业。',
+			},
+			submission_returned: {
+				subject: '您的作业已退回修改',
+				body: '您在课程“{course}”中提交的“{entry}”已退回修改。请阅读反馈后重新提交。',
+				action: '阅读反馈',
+				footer: '您收到此邮件是因为您提交了这份作业。',
+			},
+			submission_received: {
+				subject: '有新的作业待评分',
+				body: '{learner} 提交了课程“{course}”中的“{entry}”。',
+				action: '打开评分页面',
+				footer: '您收到此邮件是因为您订阅了本课程的提交通知。可在课程的提交页面中关闭。',
 			},
 		},
 		roles: { student: '学员', course_admin: '课程管理员', tenant_admin: '管理员' },

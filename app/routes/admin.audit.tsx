@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { readableAudit } from '#app/utils/audit-view.server.ts'
-import { AuditDetails, PersonName } from '#app/components/audit.tsx'
+import { AuditDetails, AuditSentence, PersonName } from '#app/components/audit.tsx'
 import type { Route } from './+types/admin.audit.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/components/table.tsx'
@@ -101,6 +101,7 @@ export default function Audit({ loaderData: d }: Route.ComponentProps) {
 								</td>
 								{d.global ? <td>{r.tenant ?? m.platform}</td> : null}
 								<td>
+									<AuditSentence summary={r.summary} />
 									<AuditDetails details={r.details} />
 								</td>
 							</tr>

@@ -1,6 +1,11 @@
 import { requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { Link } from 'react-router'
-import { entryAnalytics, requireAdminCourse, rosterRows } from '#app/utils/course-analytics.server.ts'
+import {
+	assignmentAnalytics,
+	entryAnalytics,
+	requireAdminCourse,
+	rosterRows,
+} from '#app/utils/course-analytics.server.ts'
 import { PAGE_SIZE } from '#db/admin.ts'
 import { pageParam } from '#app/utils/validation.ts'
 import type { Route } from './+types/admin.courses.$slug.dashboard.ts'
@@ -18,11 +23,16 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	if (!scope.tenant) return { hint: true as const }
 	const course = await requireAdminCourse(scope, params.slug)
 	const page = pageParam.parse(new URL(request.url).searchParams.get('page'))
-	const [{ rows, total }, entries] = await Promise.all([rosterRows(scope, course, page), entryAnalytics(scope, course)])
+	const [{ rows, total }, entries, assignments] = await Promise.all([
+		rosterRows(scope, course, page),
+		entryAnalytics(scope, course),
+		assignmentAnalytics(scope, course),
+	])
 	return {
 		hint: false as const,
 		course: { slug: course.slug, title: course.title },
 		quizzes: entries.filter((e) => e.type === 'quiz').map((e) => ({ slug: e.slug, title: e.title })),
+		assignments,
 		roster: rows,
 		page,
 		pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
@@ -67,6 +77,9 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 						{m.nav.backToCourses}
 					</Link>
 				) : null}
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/submissions`}>
+					{t.m.grading.nav.submissions}
+				</Link>
 				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/settings`}>
 					{m.nav.settings}
 				</Link>
@@ -127,6 +140,48 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 				</tbody>
 			</ScrollTable>
 
+			{d.assignments.length ? (
+				<>
+					<h2>{m.dashboard.assignments}</h2>
+					<ScrollTable label={m.dashboard.assignments}>
+						<thead>
+							<tr>
+								<th scope="col">{m.dashboard.assignment}</th>
+								<th scope="col">{m.dashboard.awaiting}</th>
+								<th scope="col">{m.dashboard.returned}</th>
+								<th scope="col">{m.dashboard.graded}</th>
+								<th scope="col">{m.dashboard.passed}</th>
+								<th scope="col">{m.dashboard.averageGrade}</th>
+							</tr>
+						</thead>
+						<tbody>
+							{d.assignments.map((a) => (
+								<tr key={a.slug}>
+									<td>{a.title}</td>
+									<td>{t.number(a.awaiting)}</td>
+									<td>{t.number(a.returned)}</td>
+									<td>{t.number(a.graded)}</td>
+									<td>{t.number(a.passed)}</td>
+									<td>
+										{a.averageScore === null || a.averageMax === null || a.averagePercent === null ? (
+											'—'
+										) : (
+											<Bar
+												percent={a.averagePercent}
+												label={t.format(m.dashboard.points, {
+													score: t.number(a.averageScore),
+													max: t.number(a.averageMax),
+												})}
+											/>
+										)}
+									</td>
+								</tr>
+							))}
+						</tbody>
+					</ScrollTable>
+				</>
+			) : null}
+
 			<h2>{t.format(m.dashboard.roster, { count: t.number(d.total) })}</h2>
 			{d.roster.length === 0 ? (
 				<p className="empty">{m.dashboard.empty}</p>
@@ -140,6 +195,11 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 							{d.quizzes.map((q) => (
 								<th scope="col" key={q.slug}>
 									{q.title}
+								</th>
+							))}
+							{d.assignments.map((a) => (
+								<th scope="col" key={a.slug}>
+									{a.title}
 								</th>
 							))}
 						</tr>
@@ -161,6 +221,27 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 												})}
 									</td>
 								))}
+								{r.assignments.map((a) => {
+									const status =
+										a.passed === null
+											? m.dashboard.submissionStatus[a.status]
+											: a.passed
+												? m.dashboard.gradedPassed
+												: m.dashboard.gradedNotPassed
+									return (
+										<td key={a.slug}>
+											{a.score === null || a.maxScore === null
+												? status
+												: t.format(m.dashboard.withScore, {
+														status,
+														score: t.format(m.dashboard.points, {
+															score: t.number(a.score),
+															max: t.number(a.maxScore),
+														}),
+													})}
+										</td>
+									)
+								})}
 							</tr>
 						))}
 					</tbody>

@@ -10,13 +10,18 @@ import { notFound } from '#app/utils/errors.ts'
 const toCsv = (rows: Array<Array<string | number | null>>) =>
 	stringify(rows, { quoted: true, escape_formulas: true, record_delimiter: 'windows' })
 
-/** The roster and quiz results of a course as CSV. */
+/**
+ * The roster, quiz results and assignment standings of a course as CSV. A score and its maximum are
+ * separate columns: a spreadsheet reads a cell `8/10` as a date.
+ */
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const scope = await requireCourseAdmin(context, params.slug)
 	if (!scope.tenant) throw notFound()
 	const course = await requireAdminCourse(scope, params.slug)
 	const { rows } = await rosterRows(scope, course)
-	const quizzes = flattenEntries(course).filter((e) => e.type === 'quiz')
+	const entries = flattenEntries(course)
+	const quizzes = entries.filter((e) => e.type === 'quiz')
+	const assignments = entries.filter((e) => e.type === 'assignment')
 	const header = [
 		'name',
 		'email',
@@ -25,6 +30,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		'completed_at',
 		'progress_percent',
 		...quizzes.flatMap((q) => [`${q.slug}_best_score`, `${q.slug}_attempts`, `${q.slug}_passed`]),
+		...assignments.flatMap((a) => [`${a.slug}_status`, `${a.slug}_score`, `${a.slug}_max_score`, `${a.slug}_passed`]),
 	]
 	const lines = rows.map((r) => [
 		r.name,
@@ -34,6 +40,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		r.completedAt,
 		r.progress,
 		...r.quizzes.flatMap((q) => [q.best, q.attempts, q.passed ? 'yes' : 'no']),
+		// passed is empty until the newest submission is graded (and when the grade carries no verdict).
+		...r.assignments.flatMap((a) => [
+			a.status,
+			a.score,
+			a.maxScore,
+			a.passed === null ? null : a.passed ? 'yes' : 'no',
+		]),
 	])
 	return new Response(toCsv([header, ...lines]), {
 		headers: {

@@ -62,6 +62,9 @@ export default function AdminCourses({ loaderData: d }: Route.ComponentProps) {
 								<Link prefetch="intent" to={`/admin/courses/${c.slug}/dashboard`}>
 									{m.nav.dashboard}
 								</Link>
+								<Link prefetch="intent" to={`/admin/courses/${c.slug}/submissions`}>
+									{t.m.grading.nav.submissions}
+								</Link>
 								<Link prefetch="intent" to={`/admin/courses/${c.slug}/settings`}>
 									{m.nav.settings}
 								</Link>

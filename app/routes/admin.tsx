@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { adminCounts } from '#db/admin.ts'
 import { readableAudit } from '#app/utils/audit-view.server.ts'
-import { PersonName } from '#app/components/audit.tsx'
+import { AuditSentence, PersonName } from '#app/components/audit.tsx'
 import type { Route } from './+types/admin.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 
@@ -96,6 +96,7 @@ export default function Admin({ loaderData: d }: Route.ComponentProps) {
 							<code>{a.action}</code>
 							{' · '}
 							{a.target.person ? <PersonName person={a.target.person} /> : (a.target.label ?? a.target.kind)}
+							<AuditSentence summary={a.summary} />
 						</li>
 					))}
 				</ul>

@@ -14,11 +14,16 @@ import {
 } from '#app/utils/admin-enrollments.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { ScrollTable } from '#app/components/table.tsx'
-import { findEnrollment } from '#db/learning.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { findScopedUser } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
-import { removeCourseAssignmentsSteps } from '#db/learning.ts'
+import {
+	assignCourseAdminSteps,
+	assignedCourseSlugs,
+	findEnrollment,
+	removeCourseAssignmentsSteps,
+} from '#db/learning.ts'
+import { findTenantById } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { retireTokens } from '#db/tokens.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
@@ -40,12 +45,37 @@ async function requireTarget(scope: AdminScope, id: string) {
 	return target
 }
 
+/**
+ * The courses the target could administer: their tenant's, in every state (an admin may prepare a
+ * draft with a course admin, as on the course's admins page). On the apex, the super admin acts on
+ * a user of some tenant: that tenant's site.
+ */
+async function targetCourses(scope: AdminScope, target: { tenant_id: string | null }) {
+	const site = scope.tenant
+		? scope.ctx.site
+		: target.tenant_id
+			? (await findTenantById(scope.ctx.db, target.tenant_id))?.slug
+			: undefined
+	if (!site) return []
+	const courses = await readContent('catalogue', () => scope.ctx.cms.courses(site, scope.ctx.locale))
+	return courses.map((c) => ({ value: c.slug, label: c.title }))
+}
+
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const scope = requireAdmin(context)
 	const u = await requireTarget(scope, params.id)
+	const self = u.id === scope.session.user.id
+	// Only the role form offers them (not shown for oneself or a platform account).
+	const courses = self || u.role === 'super_admin' ? [] : await targetCourses(scope, u)
+	const assigned =
+		u.role === 'course_admin' && u.tenant_id
+			? await assignedCourseSlugs(scope.ctx.db, { tenantId: u.tenant_id, userId: u.id })
+			: []
+	// Titles where the catalogue was read (a slug it no longer lists stays a slug).
+	const titles = new Map(courses.map((c) => [c.value, c.label]))
 	// Courses are the tenant's content: on the apex there is no site to name them by, so no record.
 	const learning =
 		scope.tenant && u.tenant_id === scope.tenant.id
@@ -53,6 +83,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 			: null
 	return {
 		learning,
+		courses,
+		assignedCourses: assigned.map((slug) => titles.get(slug) ?? slug),
 		user: {
 			id: u.id,
 			name: u.name,
@@ -65,7 +97,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 			hasPassword: Boolean(u.password_hash),
 			createdAt: u.created_at.toISOString(),
 		},
-		self: u.id === scope.session.user.id,
+		self,
 		// Impersonation needs the target's tenant host (spec, Authentication 12).
 		canImpersonate:
 			scope.isSuper && scope.tenant !== null && u.id !== scope.session.user.id && u.role !== 'super_admin',
@@ -79,6 +111,8 @@ const schema = z.discriminatedUnion(
 		z.object({
 			intent: z.literal('change-role'),
 			role: z.enum(INVITABLE_ROLES, { message: 'admin.user.errors.chooseRole' }),
+			// Which course a new course admin administers (required in the action, which knows the current role).
+			course_slug: z.string().trim().max(200).optional(),
 			...confirmed,
 		}),
 		z.object({ intent: z.literal('deactivate'), ...confirmed }),
@@ -120,7 +154,11 @@ function confirmationOf(
 			button: 'admin.user.changeRole',
 			values,
 			labels: { from: `admin.roleNames.${target.role}`, to: `admin.roleNames.${input.role}` },
-			fields: { intent: input.intent, role: input.role },
+			fields: {
+				intent: input.intent,
+				role: input.role,
+				...(input.role === 'course_admin' && input.course_slug ? { course_slug: input.course_slug } : {}),
+			},
 		}
 	return null
 }
@@ -153,6 +191,29 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	// Admins cannot lock themselves out: role changes and deactivation of one's own account are refused.
 	if (target.id === scope.session.user.id && (input.intent === 'change-role' || input.intent === 'deactivate'))
 		return refuse('admin.user.errors.self')
+	// The course is checked before anything is asked: a confirmation would only post it again to be refused.
+	const courseSlug = input.intent === 'change-role' && input.role === 'course_admin' ? input.course_slug || null : null
+	// Becoming a course admin means nothing without a course; one already may keep their courses (the form unchanged).
+	if (
+		input.intent === 'change-role' &&
+		input.role === 'course_admin' &&
+		!courseSlug &&
+		target.role !== 'course_admin' &&
+		target.role !== 'super_admin'
+	)
+		return data(
+			{ result: submission.reply({ fieldErrors: { course_slug: ['admin.user.errors.courseRequired'] } }) },
+			{ status: 400 },
+		)
+	if (
+		courseSlug &&
+		target.role !== 'super_admin' &&
+		!(await targetCourses(scope, target)).some((c) => c.value === courseSlug)
+	)
+		return data(
+			{ result: submission.reply({ fieldErrors: { course_slug: ['admin.user.errors.unknownCourse'] } }) },
+			{ status: 400 },
+		)
 	const confirmation = target.role === 'super_admin' ? null : confirmationOf(target, input)
 	if (confirmation) return askToConfirm(confirmation)
 
@@ -160,24 +221,32 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 		case 'change-role': {
 			if (target.role === 'super_admin') return refuse('admin.user.errors.platformRole')
 			const { role } = input
-			if (role === target.role) return done('roleChanged')
-			// The role, the end of its course assignments and the audit row, together or not at all.
+			if (role === target.role && !courseSlug) return done('roleChanged')
+			const tenantId = target.tenant_id!
+			const subject = { kind: 'user', id: target.id, tenantId: target.tenant_id }
+			// The role, its course assignments and the audit rows, together or not at all.
 			await inTransaction(ctx.db, function* (tx) {
-				yield* updateUserSteps(tx, target.id, { role }, { bumpTokenVersion: true })
+				// Bumped for a new course alone too: the session's claims list the assigned courses.
+				yield* updateUserSteps(tx, target.id, role === target.role ? {} : { role }, { bumpTokenVersion: true })
 				// Course assignments belong to the course_admin role: they do not wait for a later promotion.
 				const unassigned =
-					target.role === 'course_admin'
-						? yield* removeCourseAssignmentsSteps(tx, { tenantId: target.tenant_id!, userId: target.id })
+					target.role === 'course_admin' && role !== 'course_admin'
+						? yield* removeCourseAssignmentsSteps(tx, { tenantId, userId: target.id })
 						: []
-				yield* auditSteps(
-					tx,
-					adminAudit(
-						scope,
-						'user.role_changed',
-						{ kind: 'user', id: target.id, tenantId: target.tenant_id },
-						{ from: target.role, to: role, ...(unassigned.length ? { unassigned } : {}) },
-					),
-				)
+				if (role !== target.role)
+					yield* auditSteps(
+						tx,
+						adminAudit(scope, 'user.role_changed', subject, {
+							from: target.role,
+							to: role,
+							...(unassigned.length ? { unassigned } : {}),
+						}),
+					)
+				if (courseSlug) {
+					yield* assignCourseAdminSteps(tx, { tenantId, userId: target.id }, courseSlug, scope.session.user.id)
+					// The same row as an assignment on the course's admins page.
+					yield* auditSteps(tx, adminAudit(scope, 'course.admin_assigned', subject, { courseSlug }))
+				}
 			})
 			return done('roleChanged')
 		}
@@ -262,6 +331,7 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 	const u = d.user
 	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined, {
 		role: u.role,
+		course_slug: '',
 	})
 	return (
 		<section>
@@ -289,6 +359,12 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 				</dd>
 				<dt>{m.signIn}</dt>
 				<dd>{u.hasPassword ? m.password : m.passwordless}</dd>
+				{u.role === 'course_admin' ? (
+					<>
+						<dt>{m.assignedCourses}</dt>
+						<dd>{d.assignedCourses.length ? d.assignedCourses.join(', ') : m.noAssignedCourses}</dd>
+					</>
+				) : null}
 				<dt>{m.joined}</dt>
 				<dd>{t.date(u.createdAt)}</dd>
 			</dl>
@@ -300,6 +376,12 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 						label={m.role}
 						meta={fields.role}
 						options={INVITABLE_ROLES.map((r) => ({ value: r, label: t.m.admin.roles[r] }))}
+					/>
+					{/* Always there, with JavaScript or without: read only when the role chosen is course admin. */}
+					<SelectField
+						label={m.course}
+						meta={fields.course_slug}
+						options={[{ value: '', label: m.noCourse }, ...d.courses]}
 					/>
 					<Submit>{m.changeRole}</Submit>
 				</Form>

@@ -97,9 +97,12 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 	const [form, fields] = useActionForm(actionData?.result)
 	return (
 		<section className="narrow">
-			<p>
+			<p className="actions">
 				<Link prefetch="intent" to={'/admin/users'}>
 					{m.back}
+				</Link>
+				<Link prefetch="intent" to={'/admin/users/invitations'}>
+					{t.m.admin.invitations.title}
 				</Link>
 			</p>
 			<h1>{m.title}</h1>

@@ -84,9 +84,12 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 		<section>
 			<h1>{m.title}</h1>
 			{d.onTenant ? (
-				<p>
+				<p className="actions">
 					<Link className="button" prefetch="intent" to={'/admin/users/invite'}>
 						{m.invite}
+					</Link>
+					<Link prefetch="intent" to={'/admin/users/invitations'}>
+						{t.m.admin.invitations.title}
 					</Link>
 				</p>
 			) : null}

@@ -68,7 +68,14 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 	const [form, fields] = useActionForm(actionData?.result)
 	const problem = actionData?.problem ?? loaderData.problem
 	if (problem || !loaderData.invite)
-		return <TokenProblem reason={problem ?? 'invalid'} retryHref="/learn/sign-in" retryLabel={m.accounts.goToSignIn} />
+		return (
+			<TokenProblem
+				reason={problem ?? 'invalid'}
+				retryHref="/learn/sign-in"
+				retryLabel={m.accounts.goToSignIn}
+				invalid={{ title: text.invalidTitle, body: text.invalid }}
+			/>
+		)
 	const { invite } = loaderData
 	// The stored role code stays as it is; the person reads its label.
 	const role = Object.hasOwn(text.roles, invite.role)

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { SubmissionResult } from '@conform-to/react'
+import { useEffect, useRef } from 'react'
 import { data, Form, redirect, Link } from 'react-router'
 import { ContentLanguage } from '#app/components/content-language.tsx'
 import { Notice, Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
@@ -26,12 +27,14 @@ import { withNotice, LEARNING_NOTICES, type NoticeName } from '#app/utils/notice
 import {
 	answersRevealed,
 	DEFAULT_REVEAL,
+	previewQuizAttempt,
 	reviewAttempt,
 	submitQuizAttempt,
 	type AttemptReview,
 } from '#app/utils/quiz.server.ts'
 import type { CurrentSession } from '#app/utils/session.server.ts'
 import { assignmentRules, handIn, submissionIdFor } from '#app/utils/assignments.server.ts'
+import { notifySubmissionWatchers } from '#app/utils/grading.server.ts'
 import { formatBytes } from '#app/utils/format.ts'
 import { HAND_IN_LIMITS } from '#app/utils/hand-in-limits.ts'
 import { readHandIn, type FileProblem, type HandInForm } from '#app/utils/hand-in.server.ts'
@@ -228,13 +231,35 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const course = await requireCourse(ctx, params.slug)
 	const { mode, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
 	const refuse = (message: string, status: number) => data({ result: formErrorResult(message) }, { status })
-	// Before any body is read: preview writes nothing, not even a file.
-	if (mode === 'previewReadOnly') return refuse('learning.entry.previewReadOnly', 403)
 	const entry = progress.entries[position]
 	const here = `/learn/course/${course.slug}/entry/${entry.slug}`
-	if (entry.type === 'assignment') return handInAction(ctx, request, scope, course, entry.slug, here)
+	if (entry.type === 'assignment') {
+		// Before any body is read: preview writes nothing, not even a file.
+		if (mode === 'previewReadOnly') return refuse('learning.entry.previewReadOnly', 403)
+		return handInAction(ctx, request, scope, course, entry.slug, here)
+	}
 	const form = await readForm(request)
 	const submission = parseWithZod(form, { schema })
+	/** A quiz's answers as posted: one field per question (q:<question id>). */
+	const answers = () => {
+		const given: Record<string, string> = {}
+		for (const [key, value] of form) if (key.startsWith('q:') && typeof value === 'string') given[key.slice(2)] = value
+		return given
+	}
+	if (mode === 'previewReadOnly') {
+		// Staff may try the quiz (decision 0026); completing an entry stays refused.
+		if (submission.status !== 'success' || submission.value.intent !== 'submit-quiz')
+			return refuse('learning.entry.previewReadOnly', 403)
+		// Limited like a learner's submission: each one fetches the quiz uncached from the content service.
+		const limited = await limitAction(ctx, 'quizSubmission', `user|${scope.userId}`, {
+			result: formErrorResult(TOO_MANY),
+		})
+		if (limited) return limited
+		const review = await previewQuizAttempt(ctx, course, entry.slug, answers())
+		if (!review) throw badRequest()
+		// Rendered by this page from the action's data: there is no stored attempt to redirect to.
+		return data({ result: undefined, previewReadOnly: true as const, review })
+	}
 	// No button of the page sends another intent. Thrown, not returned: re-rendering the page would record a view.
 	if (submission.status !== 'success') throw badRequest()
 	if (submission.value.intent === 'hand-in') return refuse('learning.assignment.handInInstead', 400)
@@ -244,10 +269,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 			result: formErrorResult(TOO_MANY),
 		})
 		if (limited) return limited
-		const answers: Record<string, string> = {}
-		for (const [key, value] of form)
-			if (key.startsWith('q:') && typeof value === 'string') answers[key.slice(2)] = value
-		const outcome = await submitQuizAttempt(ctx, scope, course, entry.slug, answers, form.get('submission'))
+		const outcome = await submitQuizAttempt(ctx, scope, course, entry.slug, answers(), form.get('submission'))
 		if (outcome.kind === 'not_a_quiz') throw badRequest()
 		if (outcome.kind === 'exhausted') return refuse('learning.entry.attemptsExhausted', 409)
 		return redirect(localePath(ctx.locale, `${here}?attempt=${outcome.result.attemptNumber}`))
@@ -309,6 +331,8 @@ async function handInAction(
 	})
 	if (outcome.recorded.kind === 'graded') return refused(['learning.assignment.alreadyGraded'], 409)
 	if (outcome.recorded.replayed) await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+	// Staff who asked to be told (decision 0028), after the answer.
+	else notifySubmissionWatchers(ctx, course, outcome.recorded.submission)
 	// Stays on the entry, where the learner sees what they handed in (and, ungraded, that it is complete).
 	if (outcome.courseDone)
 		return redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'courseCompleted')))
@@ -347,7 +371,14 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 			<ContentLanguage served={d.contentLocale} />
 			<div className="prose" lang={d.contentLocale} dangerouslySetInnerHTML={{ __html: d.entry.bodyHtml }} />
 
-			{d.quiz ? <QuizSection quiz={d.quiz} preview={d.preview} lang={d.contentLocale} /> : null}
+			{d.quiz ? (
+				<QuizSection
+					quiz={d.quiz}
+					preview={d.preview}
+					previewReview={d.preview && actionData && 'review' in actionData ? actionData.review : null}
+					lang={d.contentLocale}
+				/>
+			) : null}
 
 			{d.assignment ? (
 				<HandInSection
@@ -400,11 +431,25 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 
 type QuizData = NonNullable<Route.ComponentProps['loaderData']['quiz']>
 
-/** `lang` is the locale the quiz's prompts and options were served in. */
-function QuizSection({ quiz, preview, lang }: { quiz: QuizData; preview: boolean; lang: Locale }) {
+/**
+ * `lang` is the locale the quiz's prompts and options were served in. `previewReview` is staff's
+ * graded try in preview, never stored: shown with the answers, and its answers fill the form.
+ */
+function QuizSection({
+	quiz,
+	preview,
+	previewReview,
+	lang,
+}: {
+	quiz: QuizData
+	preview: boolean
+	previewReview: AttemptReview | null
+	lang: Locale
+}) {
 	const t = useI18n()
 	const m = t.m.learning.quiz
-	const { public: q, result, previous } = quiz
+	const { public: q, result } = quiz
+	const previous = previewReview ?? quiz.previous
 	const summary = [
 		t.format(m.passMark, { score: t.percent(q.passingScore) }),
 		t.plural(m.attemptsUsed, q.maxAttempts, { used: t.number(quiz.attemptsUsed) }),
@@ -440,9 +485,17 @@ function QuizSection({ quiz, preview, lang }: { quiz: QuizData; preview: boolean
 							role="status"
 						/>
 					) : null}
+					{previewReview ? (
+						<AttemptReport attempt={previewReview} quiz={q} revealed rule="always" lang={lang} role="status" preview />
+					) : null}
 					{quiz.passed && !result ? <Notice tone="ok">{m.passed}</Notice> : null}
+					{preview ? <p className="hint">{m.previewNote}</p> : null}
 					{/* Keyed by the attempt it starts from: with JavaScript the form is rebuilt from that attempt's answers, as without. */}
-					<Form key={previous?.attemptNumber ?? 0} method="post" className="stack">
+					<Form
+						key={previous ? `${previous.attemptNumber}:${previous.submittedAt}` : 0}
+						method="post"
+						className="stack"
+					>
 						<input type="hidden" name="intent" value="submit-quiz" />
 						<input type="hidden" name="submission" value={quiz.submissionKey} />
 						{previous ? <p className="hint">{m.answersKept}</p> : null}
@@ -505,7 +558,7 @@ function QuizSection({ quiz, preview, lang }: { quiz: QuizData; preview: boolean
 								</fieldset>
 							)
 						})}
-						<Submit disabled={preview}>{t.plural(m.submit, quiz.attemptsLeft)}</Submit>
+						<Submit>{preview ? m.previewSubmit : t.plural(m.submit, quiz.attemptsLeft)}</Submit>
 					</Form>
 				</>
 			)}
@@ -526,6 +579,7 @@ function AttemptReport({
 	lang,
 	attemptsLeft,
 	role = 'note',
+	preview = false,
 }: {
 	attempt: AttemptReview
 	quiz: QuizData['public']
@@ -534,6 +588,8 @@ function AttemptReport({
 	lang: Locale
 	attemptsLeft?: number
 	role?: 'status' | 'note'
+	/** Staff's try in preview: not an attempt, so no number or date, and said to be unsaved. */
+	preview?: boolean
 }) {
 	const t = useI18n()
 	const m = t.m.learning.quiz
@@ -550,7 +606,7 @@ function AttemptReport({
 		<Notice tone={attempt.passed ? 'ok' : 'error'} role={role}>
 			<p>
 				<strong>
-					{t.format(m.result, {
+					{t.format(preview ? m.previewResult : m.result, {
 						number: t.number(attempt.attemptNumber),
 						score: t.percent(attempt.score),
 						correct: t.number(attempt.correctCount),
@@ -559,7 +615,9 @@ function AttemptReport({
 					})}
 				</strong>
 			</p>
-			<p className="hint">{t.format(m.submitted, { date: t.date(attempt.submittedAt) })}</p>
+			<p className="hint">
+				{preview ? m.previewNotSaved : t.format(m.submitted, { date: t.date(attempt.submittedAt) })}
+			</p>
 			{attemptsLeft === undefined ? null : <p>{attemptsLeft === 0 ? m.noneLeft : t.plural(m.left, attemptsLeft)}</p>}
 			<ul className="quiz-feedback">
 				{attempt.questions.map((f) => (
@@ -617,6 +675,12 @@ function HandInSection({
 	const t = useI18n()
 	const m = t.m.learning.assignment
 	const { rules } = a
+	// Without JavaScript the returned page has an empty file field; with it, the same field would keep the
+	// refused files. Emptied on every answer, so both say what the page says: choose them again.
+	const files = useRef<HTMLInputElement>(null)
+	useEffect(() => {
+		if (files.current) files.current.value = ''
+	}, [result])
 	const latest = a.submissions[0]
 	const errors = result?.error ?? {}
 	const given = (result?.initialValue ?? {}) as Record<string, string | undefined>
@@ -658,7 +722,8 @@ function HandInSection({
 					{m.alreadyGraded}
 				</Notice>
 			) : (
-				<Form method="post" encType="multipart/form-data" className="stack" noValidate>
+				// Keyed by the hand-ins so far: once one is stored the form starts empty again, with JavaScript as without.
+				<Form key={a.submissions.length} method="post" encType="multipart/form-data" className="stack" noValidate>
 					<FormError errors={errors[''] ?? undefined} />
 					<input type="hidden" name="intent" value="hand-in" />
 					<input type="hidden" name="submission" value={a.submissionKey} />
@@ -702,6 +767,7 @@ function HandInSection({
 							})}
 						</p>
 						<input
+							ref={files}
 							id="hand-in-files"
 							name="files"
 							type="file"

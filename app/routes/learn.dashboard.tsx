@@ -13,12 +13,12 @@ import { VerifyReminder } from '#app/components/verify-reminder.tsx'
 // JavaScript earns its keep here: courses open client-side, prefetched on intent.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
-/** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores. Scoped by tenant and user. */
+/** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores, returned and graded work. Scoped by tenant and user. */
 export async function loader({ context }: Route.LoaderArgs) {
 	const { user } = requireSession(context)
 	const ctx = getRequestContext(context)
 	const me = { name: user.name, email: user.email, locale: ctx.locale, verified: Boolean(user.email_verified_at) }
-	if (!ctx.tenant) return { ...me, courses: [], resume: [], scores: [] }
+	if (!ctx.tenant) return { ...me, courses: [], resume: [], scores: [], work: [] }
 	const view = await learnerDashboard(ctx, { tenantId: ctx.tenant.id, userId: user.id })
 	return { ...me, ...view }
 }
@@ -103,6 +103,49 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 									<td>{t.format(s.passed ? m.passed : m.notPassed, { score: t.percent(s.score) })}</td>
 								</tr>
 							))}
+						</tbody>
+					</ScrollTable>
+				</section>
+			) : null}
+			{d.work.length ? (
+				<section aria-labelledby="work-heading">
+					<h2 id="work-heading">{m.work}</h2>
+					<ScrollTable label={m.work}>
+						<thead>
+							<tr>
+								<th scope="col">{m.columns.assignment}</th>
+								<th scope="col">{m.columns.course}</th>
+								<th scope="col">{m.columns.result}</th>
+								<th scope="col">{m.columns.date}</th>
+							</tr>
+						</thead>
+						<tbody>
+							{d.work.map((w) => {
+								const points =
+									w.score === null || w.maxScore === null
+										? null
+										: t.format(m.points, { score: t.number(w.score), max: t.number(w.maxScore) })
+								return (
+									<tr key={w.key}>
+										<td>
+											<Link prefetch="intent" to={w.href} lang={w.lang}>
+												{w.title}
+											</Link>
+										</td>
+										<td lang={w.lang}>{w.course}</td>
+										{/* Status and score share a cell: a fifth column would not fit a phone without scrolling. */}
+										<td>
+											<div>{m.workStatus[w.status]}</div>
+											{points === null ? null : (
+												<div>
+													{w.passed === null ? points : t.format(w.passed ? m.passed : m.notPassed, { score: points })}
+												</div>
+											)}
+										</td>
+										<td>{formatDate(w.gradedAt, d.locale)}</td>
+									</tr>
+								)
+							})}
 						</tbody>
 					</ScrollTable>
 				</section>

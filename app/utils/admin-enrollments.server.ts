@@ -148,7 +148,7 @@ export async function learningRecord(scope: AdminScope, learner: Scope) {
 		),
 	)
 	const known = enrollments.flatMap((enrollment, i) => (courses[i] ? [{ enrollment, course: courses[i] }] : []))
-	const view = dashboardView(known, progress, attempts)
+	const view = dashboardView(known, progress, attempts, [])
 	const sorted = [...enrollments].sort((a, b) => b.enrolled_at.getTime() - a.enrolled_at.getTime())
 	return {
 		enrollments: sorted.map((e) => {

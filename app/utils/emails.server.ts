@@ -16,13 +16,17 @@ export interface EmailInput {
 	url: string
 	/** Invitations: the role offered. */
 	role?: keyof (typeof EMAIL_CATALOGUES)['en']['roles']
+	/** The body's other placeholders (a course's and an entry's title, a learner's name), as plain text. */
+	values?: Record<string, string>
 }
 
 /** One transactional email, as HTML and plain text, in the recipient's locale. */
-export function composeEmail({ kind, to, locale, site, url, role }: EmailInput): Email {
+export function composeEmail({ kind, to, locale, site, url, role, values = {} }: EmailInput): Email {
 	const catalogue = EMAIL_CATALOGUES[locale] ?? EMAIL_CATALOGUES.en
 	const copy = catalogue.kinds[kind]
-	const body = copy.body.replace('{site}', site).replace('{role}', role ? catalogue.roles[role] : '')
+	const filled: Record<string, string> = { ...values, site, role: role ? catalogue.roles[role] : '' }
+	// One pass, so a value that itself contains `{site}` (a learner's name) is never expanded.
+	const body = copy.body.replace(/\{(\w+)\}/g, (whole, name: string) => filled[name] ?? whole)
 	const text = `${body}\n\n${copy.action}: ${url}\n\n${copy.footer}\n\n— ${site}`
 	const html = `<!doctype html><html lang="${locale}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#0f172a">
 <p style="font-weight:700">${esc(site)}</p><p>${esc(body)}</p>

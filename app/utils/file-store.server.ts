@@ -23,7 +23,7 @@ export class FileTooLarge extends Error {
 }
 
 /** Bytes per stored chunk: a download holds one chunk in memory at a time, an upload at most two. */
-export const CHUNK_BYTES = 256 * 1024
+const CHUNK_BYTES = 256 * 1024
 
 /** The default store: chunks of at most CHUNK_BYTES in file_chunks, on either dialect. */
 export function databaseFileStore(db: Database): FileStore {

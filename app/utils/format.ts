@@ -52,6 +52,13 @@ export function formatBytes(bytes: number, locale: string) {
 				: (['byte', bytes] as const)
 	return formatter(
 		`bytes|${unit}|${locale}`,
-		() => new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: 1 }),
+		// "13 bytes" rather than the short form's "13 byte"; "2.5 MB" rather than "2.5 megabytes".
+		() =>
+			new Intl.NumberFormat(locale, {
+				style: 'unit',
+				unit,
+				unitDisplay: unit === 'byte' ? 'long' : 'short',
+				maximumFractionDigits: 1,
+			}),
 	).format(size)
 }

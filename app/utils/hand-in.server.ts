@@ -10,7 +10,7 @@ import { databaseFileStore, FileTooLarge, type FileStore } from './file-store.se
 import { HAND_IN_LIMITS } from './hand-in-limits.ts'
 
 /** The type a download is served with: ours, from the checked extension, never the browser's. */
-export const SERVED_TYPES: Record<HandInFileType, string> = {
+const SERVED_TYPES: Record<HandInFileType, string> = {
 	pdf: 'application/pdf',
 	png: 'image/png',
 	jpg: 'image/jpeg',

@@ -1,7 +1,15 @@
 import type { RequestContext } from '#app/context.ts'
 import { proveMailboxSteps } from './auth.server.ts'
 import { assignCourseAdminSteps } from '#db/learning.ts'
-import { acceptInvitationRowSteps, findInvitation, insertInvitation, type Invitation } from '#db/invitations.ts'
+import { auditSteps, type AuditInput } from '#db/audit.ts'
+import {
+	acceptInvitationRowSteps,
+	deletePendingInvitationSteps,
+	findInvitation,
+	insertInvitation,
+	rotateInvitationTokenSteps,
+	type Invitation,
+} from '#db/invitations.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { createUserSteps, findUserByEmail, findUserByEmailSteps, updateUserSteps } from '#db/users.ts'
 import { composeEmail } from './emails.server.ts'
@@ -38,16 +46,63 @@ export async function createInvitation(
  */
 export async function sendInvitation(ctx: RequestContext, input: Parameters<typeof createInvitation>[1]) {
 	const { raw, invitation } = await createInvitation(ctx, input)
-	const existing = await findUserByEmail(ctx.db, input.tenantId, input.email)
+	return { invitation, ...(await mailInvitation(ctx, invitation, raw)) }
+}
+
+async function mailInvitation(ctx: RequestContext, invitation: Invitation, raw: string) {
+	const existing = await findUserByEmail(ctx.db, invitation.tenant_id, invitation.email)
 	const site = await loadSiteChrome(ctx)
 	const locale = existing?.locale ?? ctx.locale
 	// The page opens in the language the email is written in.
 	const url = absoluteUrl(ctx, localePath(locale, `/invite/${raw}`))
 	const delivered = await ctx.mailer.send(
-		composeEmail({ kind: 'invitation', to: invitation.email, locale, site: site.name, url, role: input.role }),
+		composeEmail({ kind: 'invitation', to: invitation.email, locale, site: site.name, url, role: invitation.role }),
 	)
 	// Someone who already signs in here is told apart: the admin is told the invitation changes their role only on acceptance.
-	return { invitation, delivered, member: Boolean(existing?.email_verified_at) }
+	return { delivered, member: Boolean(existing?.email_verified_at) }
+}
+
+/** When an invitation was (last) sent: its expiry less the lifetime every send gives it (the table keeps no send time). */
+export function invitationSentAt(invitation: Pick<Invitation, 'expires_at'>) {
+	return new Date(invitation.expires_at.getTime() - INVITATION_TTL_MS)
+}
+
+/**
+ * Sends a pending invitation again with a new link: the token is rotated (the link mailed before
+ * stops working) and the expiry starts over, in one statement written together with its audit
+ * row; then the email goes out. Null when it is no longer pending or not this tenant's.
+ */
+export async function resendInvitation(
+	ctx: RequestContext,
+	tenantId: string,
+	id: string,
+	audit: (invitation: Invitation) => AuditInput,
+) {
+	const raw = newRawToken()
+	const invitation = await inTransaction(ctx.db, function* (tx) {
+		const row = yield* rotateInvitationTokenSteps(tx, tenantId, id, {
+			tokenHash: hashToken(raw),
+			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+		})
+		if (row) yield* auditSteps(tx, audit(row))
+		return row
+	})
+	if (!invitation) return null
+	return { invitation, ...(await mailInvitation(ctx, invitation, raw)) }
+}
+
+/** Revokes a pending invitation (deletes it: its link answers as unknown) with its audit row, together. */
+export function revokeInvitation(
+	ctx: RequestContext,
+	tenantId: string,
+	id: string,
+	audit: (invitation: Invitation) => AuditInput,
+) {
+	return inTransaction(ctx.db, function* (tx) {
+		const row = yield* deletePendingInvitationSteps(tx, tenantId, id)
+		if (row) yield* auditSteps(tx, audit(row))
+		return row
+	})
 }
 
 export async function checkInvitation(ctx: RequestContext, raw: string, now = new Date()): Promise<InvitationCheck> {

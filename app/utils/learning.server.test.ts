@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Enrollment } from '#db/learning.ts'
+import type { Submission } from '#db/submissions.ts'
 import type { Course } from './content.ts'
 import { dashboardView, entryLocks, type FlatEntry } from './learning.server.ts'
 
@@ -88,7 +89,7 @@ describe('dashboardView', () => {
 	]
 
 	it('counts completed entries per course and resumes the latest viewed ones first', () => {
-		const view = dashboardView([{ enrollment: enrollment('active'), course }], progress, [])
+		const view = dashboardView([{ enrollment: enrollment('active'), course }], progress, [], [])
 		expect(view.courses).toEqual([
 			{ slug: 'web', title: 'Web', lang: 'en', status: 'active', percent: 33, completedCount: 1, total: 3 },
 		])
@@ -96,6 +97,75 @@ describe('dashboardView', () => {
 	})
 
 	it('offers nothing to resume in a course awaiting payment', () => {
-		expect(dashboardView([{ enrollment: enrollment('pending'), course }], progress, []).resume).toEqual([])
+		expect(dashboardView([{ enrollment: enrollment('pending'), course }], progress, [], []).resume).toEqual([])
+	})
+
+	const submission = (
+		id: string,
+		entry: string,
+		status: Submission['status'],
+		minute: number,
+		more: Partial<Submission> = {},
+	): Submission => ({
+		...keys,
+		id,
+		entry_slug: entry,
+		submission_number: 1,
+		text_answer: null,
+		link_url: null,
+		status,
+		score: null,
+		max_score: null,
+		passed: null,
+		feedback: null,
+		graded_by: null,
+		graded_at: status === 'submitted' ? null : at(minute),
+		submitted_at: at(0),
+		...more,
+	})
+
+	it('lists returned and graded work newest first, once per entry, with its score and verdict', () => {
+		const view = dashboardView(
+			[{ enrollment: enrollment('active'), course }],
+			progress,
+			[],
+			[
+				submission('s1', 'two', 'returned', 3, { score: 3, max_score: 10 }),
+				submission('s2', 'two', 'graded', 8, { submission_number: 2, score: 8, max_score: 10, passed: true }),
+				submission('s3', 'three', 'returned', 5),
+				submission('s4', 'gone', 'graded', 1, { course_slug: 'elsewhere', score: 2, max_score: 10, passed: false }),
+			],
+		)
+		expect(view.work).toEqual([
+			{
+				key: 's2',
+				href: '/learn/course/web/entry/two',
+				title: 'TWO',
+				course: 'Web',
+				lang: 'en',
+				status: 'graded',
+				score: 8,
+				maxScore: 10,
+				passed: true,
+				submissionNumber: 2,
+				gradedAt: at(8).toISOString(),
+			},
+			expect.objectContaining({ key: 's3', status: 'returned', score: null, passed: null }),
+			// A course the learner is no longer enrolled in is named by its slug.
+			expect.objectContaining({ key: 's4', title: 'gone', course: 'elsewhere', lang: undefined, passed: false }),
+		])
+	})
+
+	it('gives no verdict on work returned for revision, and lists nothing still awaiting grading', () => {
+		const view = dashboardView(
+			[{ enrollment: enrollment('active'), course }],
+			progress,
+			[],
+			[
+				submission('r', 'one', 'returned', 2, { score: 4, max_score: 10, passed: false }),
+				submission('w', 'two', 'submitted', 0),
+			],
+		)
+		expect(view.work.map((w) => [w.key, w.status, w.score, w.passed])).toEqual([['r', 'returned', 4, null]])
 	})
 })

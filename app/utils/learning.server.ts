@@ -13,6 +13,7 @@ import {
 	type QuizAttempt,
 	type Scope,
 } from '#db/learning.ts'
+import { recentlyGraded, type Submission } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { readContent } from './cms.server.ts'
@@ -183,12 +184,17 @@ export async function recordView(ctx: RequestContext, scope: Scope, courseSlug: 
 	}
 }
 
-/** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores. */
+/** How many returned or graded hand-ins the dashboard lists. */
+const GRADED_SHOWN = 5
+
+/** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores, returned and graded work. */
 export async function learnerDashboard(ctx: RequestContext, scope: Scope) {
-	const [enrollments, progress, attempts] = await Promise.all([
+	const [enrollments, progress, attempts, graded] = await Promise.all([
 		listEnrollments(ctx.db, scope),
 		listAllProgress(ctx.db, scope),
 		recentAttempts(ctx.db, scope),
+		// Twice as many as shown: an entry returned and then graded has two rows, and only its newest is listed.
+		recentlyGraded(ctx.db, scope, GRADED_SHOWN * 2),
 	])
 	const visible = enrollments.filter((e) => e.status !== 'cancelled')
 	// One content read per enrolled course, in parallel: titles, entry order and counts.
@@ -201,16 +207,18 @@ export async function learnerDashboard(ctx: RequestContext, scope: Scope) {
 		visible.flatMap((enrollment, i) => (courses[i] ? [{ enrollment, course: courses[i] }] : [])),
 		progress,
 		attempts,
+		graded,
 	)
 }
 
 type ProgressRow = Awaited<ReturnType<typeof listAllProgress>>[number]
 
-/** The dashboard's view of the learner's rows: a card per course, where to resume, recent scores. */
+/** The dashboard's view of the learner's rows: a card per course, where to resume, recent scores, graded work. */
 export function dashboardView(
 	enrolled: { enrollment: Enrollment; course: Course }[],
 	progress: ProgressRow[],
 	attempts: QuizAttempt[],
+	graded: Submission[],
 ) {
 	const cards = enrolled.map(({ enrollment, course }) => {
 		const entries = flattenEntries(course)
@@ -262,5 +270,33 @@ export function dashboardView(
 			attempt: a.attempt_number,
 		}
 	})
-	return { courses: cards.map(({ entries: _entries, ...card }) => card), resume, scores }
+	// Newest decision first, one per entry: work returned and then graded is listed as graded.
+	const seen = new Set<string>()
+	const work = graded
+		.filter((s): s is Submission & { status: 'returned' | 'graded' } => s.status !== 'submitted')
+		.sort((a, b) => (b.graded_at?.getTime() ?? 0) - (a.graded_at?.getTime() ?? 0))
+		.filter((s) => {
+			const key = `${s.course_slug}\n${s.entry_slug}`
+			if (seen.has(key)) return false
+			seen.add(key)
+			return true
+		})
+		.slice(0, GRADED_SHOWN)
+		.map((s) => {
+			const card = cards.find((c) => c.slug === s.course_slug)
+			return {
+				key: s.id,
+				href: `/learn/course/${s.course_slug}/entry/${s.entry_slug}`,
+				title: card?.entries.find((e) => e.slug === s.entry_slug)?.title ?? s.entry_slug,
+				course: card?.title ?? s.course_slug,
+				lang: card?.lang,
+				status: s.status,
+				score: s.score,
+				maxScore: s.max_score,
+				passed: s.status === 'graded' ? s.passed : null,
+				submissionNumber: s.submission_number,
+				gradedAt: (s.graded_at ?? s.submitted_at).toISOString(),
+			}
+		})
+	return { courses: cards.map(({ entries: _entries, ...card }) => card), resume, scores, work }
 }

@@ -59,6 +59,8 @@ export const NOTICES = {
 	},
 	invitationSent: { param: 'invitation-sent', tone: 'ok', text: (m) => m.admin.invite.sent },
 	invitationSentToMember: { param: 'invitation-sent-to-member', tone: 'ok', text: (m) => m.admin.invite.sentToMember },
+	invitationResent: { param: 'invitation-resent', tone: 'ok', text: (m) => m.admin.invitations.resent },
+	invitationRevoked: { param: 'invitation-revoked', tone: 'ok', text: (m) => m.admin.invitations.revoked },
 	tenantCreated: { param: 'created', tone: 'ok', text: (m) => m.admin.tenants.notices.created },
 	tenantActive: { param: 'active', tone: 'ok', text: (m) => m.admin.tenants.notices.active },
 	tenantSuspended: { param: 'suspended', tone: 'ok', text: (m) => m.admin.tenants.notices.suspended },
@@ -66,6 +68,10 @@ export const NOTICES = {
 	courseAdminAssigned: { param: 'assigned', tone: 'ok', text: (m) => m.adminCourses.admins.assigned },
 	courseAdminRevoked: { param: 'revoked', tone: 'ok', text: (m) => m.adminCourses.admins.revoked },
 	courseSettingsSaved: { param: 'saved', tone: 'ok', text: (m) => m.adminCourses.settings.saved },
+	// Grading (the course's submissions queue)
+	submissionGraded: { param: 'graded', tone: 'ok', text: (m) => m.grading.grade.graded },
+	submissionReturned: { param: 'returned', tone: 'ok', text: (m) => m.grading.grade.returned },
+	gradingWatchSaved: { param: 'watch-saved', tone: 'ok', text: (m) => m.grading.queue.watchSaved },
 } as const satisfies Record<string, { param: string; tone: Tone; text: (m: Messages) => string }>
 
 export type NoticeName = keyof typeof NOTICES

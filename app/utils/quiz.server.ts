@@ -144,6 +144,43 @@ export function reviewAttempt(quiz: Quiz, attempt: QuizAttempt, revealed: boolea
 	}
 }
 
+/**
+ * Staff trying a quiz in preview (decision 0026): graded like an attempt, against the quiz fetched
+ * fresh from the content service, and answered with every correct answer and explanation, since
+ * staff preview to check the content, not to learn it. Nothing is stored: no attempt, no
+ * progress, no audit row. Null when the entry is not a quiz.
+ */
+export async function previewQuizAttempt(
+	ctx: RequestContext,
+	course: Course,
+	entrySlug: string,
+	answers: Record<string, string | undefined>,
+	now = new Date(),
+): Promise<AttemptReview | null> {
+	const entry = await readContent(`quiz ${course.slug}/${entrySlug}`, () =>
+		ctx.cms.uncached.entry(ctx.site, course.slug, entrySlug, ctx.locale),
+	)
+	const quiz = entry?.type === 'quiz' ? entry.quiz : null
+	if (!quiz) return null
+	const grade = gradeQuiz(quiz, answers)
+	return {
+		// Not an attempt of anyone's: it has no number.
+		attemptNumber: 0,
+		submittedAt: now.toISOString(),
+		score: grade.score,
+		passed: grade.passed,
+		correctCount: grade.correctCount,
+		totalCount: grade.totalCount,
+		questions: quiz.questions.map((q, i) => ({
+			questionId: q.id,
+			given: (answers[q.id] ?? '').slice(0, 500),
+			correct: grade.perQuestionFeedback[i].correct,
+			correctAnswer: correctAnswerOf(q),
+			explanation: q.explanation,
+		})),
+	}
+}
+
 export type SubmitOutcome = { kind: 'graded'; result: AttemptResult } | { kind: 'exhausted' } | { kind: 'not_a_quiz' }
 
 /**

@@ -20,6 +20,8 @@ export const POLICIES = {
 	handIn: { points: 10, windowMs: 60_000 },
 	revalidation: { points: 60, windowMs: 60_000 },
 	adminMutation: { points: 60, windowMs: 60_000 },
+	// per invitation (decision 0026): a resend mails a stranger's inbox, so an admin's 60 mutations a minute are too many
+	invitationResend: { points: 3, windowMs: 60 * 60_000 },
 } as const
 
 export type Policy = keyof typeof POLICIES

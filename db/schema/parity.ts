@@ -58,6 +58,7 @@ const _parity: Parity = {
 	assignment_submissions: [true, true],
 	submission_files: [true, true],
 	file_chunks: [true, true],
+	submission_watchers: [true, true],
 }
 
 // The intended difference, pinned: if either side changes, this note and decision 0003 must too.

@@ -368,3 +368,19 @@ export const file_chunks = sqliteTable(
 	},
 	(t) => [primaryKey({ columns: [t.file_id, t.seq] })],
 )
+
+/**
+ * Staff who asked to be emailed when a learner hands in work for a course (decision 0028). The
+ * row alone grants nothing: notices go only to those who may still grade the course when the
+ * hand-in arrives (a course_admin still assigned, an active tenant_admin or super_admin).
+ */
+export const submission_watchers = sqliteTable(
+	'submission_watchers',
+	{
+		user_id: userId(),
+		tenant_id: tenantId(),
+		course_slug: text('course_slug').notNull(),
+		created_at: ts('created_at').notNull().default(now),
+	},
+	(t) => [primaryKey({ columns: [t.tenant_id, t.course_slug, t.user_id] })],
+)

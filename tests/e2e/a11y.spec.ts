@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
+import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import { at, DEMO_PASSWORD, e2eDatabase, signInAs, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
@@ -72,6 +73,44 @@ test('learner page types have no accessibility violations', async ({ page }) => 
 	await expectAccessible(page, 'account form with errors')
 })
 
+test('the assignment hand-in has no accessibility violations: the form, its errors, the hand-ins and their grade', async ({
+	page,
+}, info) => {
+	const email = uniqueEmail(info, 'a11y-hand-in')
+	const db = e2eDatabase()
+	try {
+		const acme = (await findTenantBySlug(db, 'acme'))!
+		const user = await createUser(db, {
+			tenant_id: acme.id,
+			email,
+			name: 'A11y Hand-in',
+			role: 'student',
+			password_hash: await hashPassword(DEMO_PASSWORD),
+			email_verified_at: new Date(),
+		})
+		const scope = { tenantId: acme.id, userId: user.id }
+		await putEnrollment(db, scope, 'intro-to-web', 'active')
+		await markEntryCompleteRow(db, scope, 'intro-to-web', 'progressive-enhancement')
+	} finally {
+		await db.close()
+	}
+	const path = '/learn/course/intro-to-web/entry/build-a-form'
+	await signInAs(page, ACME, email, path)
+	await expectAccessible(page, 'hand-in form')
+	await page.getByLabel('Link to your work').fill('javascript:alert(1)')
+	await page
+		.getByLabel('Files')
+		.setInputFiles({ name: 'x.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg/>') })
+	await page.getByRole('button', { name: 'Hand in', exact: true }).click()
+	await expect(page.locator('.field-error').first()).toBeVisible()
+	await expectAccessible(page, 'hand-in form with errors')
+	await page.getByLabel('Link to your work').fill('https://example.com/form')
+	await page.getByLabel('Your answer').fill('Labels on every field.')
+	await page.getByRole('button', { name: 'Hand in', exact: true }).click()
+	await expect(page.getByText('Submission 1')).toBeVisible()
+	await expectAccessible(page, 'hand-in with its submission')
+})
+
 test('admin page types have no accessibility violations', async ({ page }, info) => {
 	// A tenant admin of its own (sign-ins are limited per address, and the other suites use admin@acme.test).
 	const db = e2eDatabase()
@@ -91,6 +130,7 @@ test('admin page types have no accessibility violations', async ({ page }, info)
 		'/admin',
 		'/admin/users',
 		'/admin/users/invite',
+		'/admin/users/invitations',
 		'/admin/courses',
 		'/admin/courses/intro-to-web/dashboard',
 		'/admin/courses/intro-to-web/settings',

@@ -37,6 +37,8 @@ test('a tenant admin finds a user and changes role, deactivates, reactivates, si
 	await expect(page.getByRole('heading', { name: target.name, level: 1 })).toBeVisible()
 
 	await page.getByLabel('Role').selectOption('course_admin')
+	// A course admin administers a course: the role comes with one (decision 0026).
+	await page.getByLabel('Course (for a course admin)').selectOption({ label: 'Introduction to the Web' })
 	await page.getByRole('button', { name: 'Change role' }).click()
 	await expect(page.getByText('The role was changed.')).toBeVisible()
 	// Destructive actions ask first: cancelling changes nothing, confirming does it.

@@ -11,6 +11,7 @@ import { and, eq } from 'drizzle-orm'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { markEntryCompleteRow, recordAttempt } from '#db/learning.ts'
+import { listSubmissions } from '#db/submissions.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { DIALECTS, execRaw } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
@@ -105,8 +106,17 @@ describe.each(DIALECTS)('a write failing half way on %s', (dialect) => {
 		const retried = await b.post(QUIZ, form)
 		const again = await b.post(QUIZ, form)
 		const rows = await attempts()
-		for (const slug of ['progressive-enhancement', 'build-a-form'])
-			await b.post(`/learn/course/${COURSE}/entry/${slug}`, { intent: 'complete' })
+		await b.post(`/learn/course/${COURSE}/entry/progressive-enhancement`, { intent: 'complete' })
+		// The graded assignment completes the course once a passing grade is given (decision 0027).
+		await b.post(`/learn/course/${COURSE}/entry/build-a-form`, { intent: 'hand-in', text: 'Done' })
+		const [handedIn] = await listSubmissions(stack.db, scope, COURSE, 'build-a-form')
+		const author = stack.browser(ACME)
+		await author.post('/learn/sign-in', { email: 'author@acme.test', password: DEMO_PASSWORD })
+		await author.post(`/admin/courses/${COURSE}/submissions/${handedIn.id}`, {
+			intent: 'grade',
+			score: '9',
+			feedback: '',
+		})
 		const [enrollment] = await stack.db.orm
 			.select()
 			.from(stack.db.t.enrollments)

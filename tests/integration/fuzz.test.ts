@@ -5,6 +5,8 @@ import { createInvitation } from '#app/utils/invitations.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { issueToken } from '#app/utils/tokens.server.ts'
 import { putEnrollment } from '#db/learning.ts'
+import { recordSubmissionSteps } from '#db/submissions.ts'
+import { inTransaction } from '#db/transaction.ts'
 import { createTenant } from '#db/tenants.ts'
 import { createUser, type User } from '#db/users.ts'
 import type { Role } from '#db/schema/values.ts'
@@ -362,6 +364,8 @@ interface Target {
 
 let victims: User[] = []
 let fuzzTenantId = ''
+/** Hand-ins awaiting grading, for the grading page's targets (a graded one answers 409, also fine). */
+let submissionIds: string[] = []
 const victimId = () =>
 	fc.oneof(
 		{ weight: 3, arbitrary: fc.integer({ min: 0, max: 1_000 }).map((i) => victims[i % victims.length].id) },
@@ -589,6 +593,22 @@ function targets(): Target[] {
 			},
 			runs: 90,
 		},
+		{
+			name: 'assignment hand-in',
+			host: ACME,
+			method: 'POST',
+			path: fc
+				.tuple(fc.constantFrom('build-a-form', 'what-is-http', 'basics-quiz'), fc.constantFrom('', '?preview=1'))
+				.map(([e, q]) => `/learn/course/intro-to-web/entry/${e}${q}`),
+			who: ['student', 'course_admin', 'anon', 'foreign'],
+			fields: {
+				intent: intents('hand-in', 'complete'),
+				text: field(fc.string({ maxLength: 200 })),
+				link: field(fc.constantFrom('https://example.com/x', 'javascript:alert(1)', 'http://[::1', 'ftp://x')),
+				submission: field(fc.string({ maxLength: 80 })),
+			},
+			runs: 60,
+		},
 		// Administration
 		{
 			name: 'admin/users/invite',
@@ -666,6 +686,60 @@ function targets(): Target[] {
 			runs: 50,
 		},
 		{
+			name: 'admin/courses/:slug/submissions',
+			host: ACME,
+			method: 'POST',
+			path: slug.map((s) => `/admin/courses/${s}/submissions`),
+			who: [...admins, 'course_admin'],
+			fields: { intent: intents('watch'), watch: field(fc.constantFrom('on', 'off')) },
+			runs: 30,
+		},
+		{
+			name: 'admin/courses/:slug/submissions/:id',
+			host: ACME,
+			method: 'POST',
+			path: fc
+				.oneof(
+					{
+						weight: 3,
+						arbitrary: fc.integer({ min: 0, max: 1_000 }).map((i) => submissionIds[i % submissionIds.length]),
+					},
+					{ weight: 1, arbitrary: segment },
+				)
+				.map((id) => `/admin/courses/intro-to-web/submissions/${id}`),
+			who: [...admins, 'course_admin', 'course_admin'],
+			fields: {
+				intent: intents('grade', 'return'),
+				score: field(
+					fc.oneof(
+						fc.integer({ min: -5, max: 15 }).map(String),
+						fc.constantFrom('7.5', '1e1', '0x8', 'NaN', 'Infinity', '-0', '9'.repeat(40)),
+					),
+				),
+				feedback: field(fc.string({ maxLength: 6_000 })),
+			},
+			runs: 60,
+		},
+		{
+			name: 'submissions queue filters',
+			host: ACME,
+			method: 'GET',
+			path: fc
+				.tuple(
+					slug,
+					field(fc.constantFrom('build-a-form', 'what-is-http', '')),
+					field(fc.constantFrom('submitted', 'returned', 'graded', '')),
+				)
+				.map(([s, e, st]) => {
+					const q = new URLSearchParams()
+					for (const v of [e ?? []].flat()) q.append('entry', v)
+					for (const v of [st ?? []].flat()) q.append('status', v)
+					return `/admin/courses/${s}/submissions?${q}`
+				}),
+			who: ['tenant_admin', 'course_admin', 'super_admin', 'student'],
+			runs: 30,
+		},
+		{
 			name: 'admin/tenants',
 			host: APEX,
 			method: 'POST',
@@ -729,6 +803,15 @@ function targets(): Target[] {
 			path: query.map((q) => `/api/avatar${q}`),
 			who: ['student', 'anon', 'forged', 'foreign'],
 			runs: 25,
+		},
+		{
+			name: 'api/files/:fileId',
+			host: ACME,
+			method: 'GET',
+			path: segment.map((s) => `/api/files/${s}`),
+			own: 'json',
+			who: ['student', 'course_admin', 'anon', 'forged', 'foreign'],
+			runs: 40,
 		},
 		{
 			name: 'markdown',
@@ -841,7 +924,16 @@ function targets(): Target[] {
 				.tuple(
 					fc.constantFrom('/admin/users/', '/admin/courses/', '/learn/course/'),
 					segment,
-					fc.constantFrom('', '/dashboard', '/settings', '/admins', '/export', '/entry/x'),
+					fc.constantFrom(
+						'',
+						'/dashboard',
+						'/settings',
+						'/admins',
+						'/export',
+						'/entry/x',
+						'/submissions',
+						'/submissions/x',
+					),
 				)
 				.map(([p, s, t]) => p + s + t),
 			who: ['tenant_admin', 'course_admin', 'super_admin', 'student'],
@@ -941,6 +1033,15 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 			students.push(u.email)
 		}
 		for (let i = 0; i < 3; i++) admins.push((await add(`fuzz-admin-${i}@acme.test`, 'tenant_admin')).email)
+		submissionIds = []
+		for (const victim of victims) {
+			const scope = { tenantId: acme, userId: victim.id }
+			await putEnrollment(stack.db, scope, 'intro-to-web', 'active')
+			const handedIn = await inTransaction(stack.db, (tx) =>
+				recordSubmissionSteps(tx, scope, 'intro-to-web', 'build-a-form', { text: 'Fuzz', link: null, fileIds: [] }),
+			)
+			if (handedIn.kind === 'recorded') submissionIds.push(handedIn.submission.id)
+		}
 		// The status intent needs one real tenant that fuzzing may suspend: this one.
 		fuzzTenantId = (await createTenant(stack.db, { slug: 'fuzzco', name: 'Fuzz Co', custom_domain: null }))!.id
 
@@ -1131,6 +1232,15 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 			['super_admin_apex', APEX, '/admin/tenants', { intent: 'create', slug: 'nulco', name: `a${N}b` }],
 			['anon', ACME, '/learn/sign-up', { name: `a${N}b`, email: 'nul@acme.test', password: 'a-good-long-secret' }],
 			['super_admin', ACME, '/api/admin/impersonate/start', { userId: N }],
+			[
+				'tenant_admin',
+				ACME,
+				`/admin/courses/intro-to-web/submissions/${submissionIds[0]}`,
+				{ intent: 'return', feedback: `a${N}b` },
+			],
+			['tenant_admin', ACME, '/admin/courses/intro-to-web/submissions?entry=%00&status=%00', null],
+			['course_admin', ACME, '/admin/courses/intro-to-web/submissions/%00', null],
+			['course_admin', ACME, '/admin/courses/intro-to-web/submissions/%00', { intent: 'grade', score: '1' }],
 		]
 		for (const [who, host, path, form] of cases) {
 			const t: Target = { name: 'NUL', host, method: form ? 'POST' : 'GET', path: fc.constant(path), who: [who] }

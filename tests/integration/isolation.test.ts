@@ -22,7 +22,10 @@ import { hashPassword } from '#app/utils/password.server.ts'
 import { issueToken } from '#app/utils/tokens.server.ts'
 import { writeAudit } from '#db/audit.ts'
 import { assignCourseAdmin, markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
+import { newId } from '#db/ids.ts'
+import { createFileRow, recordSubmissionSteps } from '#db/submissions.ts'
 import type { Tenant } from '#db/tenants.ts'
+import { inTransaction } from '#db/transaction.ts'
 import { createUser, findUserById, type User } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
@@ -170,12 +173,18 @@ interface Foreign {
 	courseAdminEmail: string
 	course: string
 	entry: string
+	/** A hand-in of the student's, awaiting grading. */
+	submission: string
 	page: string
 	post: string
 	siteAsset: string
 	courseAsset: string
+	/** A file the other tenant's student handed in (decision 0027). */
+	file: string
 	tokens: { email_verify: string; password_reset: string; magic_link: string; email_change: string }
 	invite: string
+	/** The id of that invitation (the pending list's resend and revoke post it). */
+	inviteId: string
 	/** One address per role for email fields (rate limits count per address). */
 	pool: string[]
 	/** Record data only the other tenant's staff may see. */
@@ -333,6 +342,18 @@ const SPEC: Record<string, RouteSpec> = {
 			],
 		},
 	},
+	// Another tenant's invitation is not found here: neither resent nor revoked (its row stays byte for byte).
+	'admin/users/invitations': {
+		get: admin(tenantOnly(200)),
+		post: {
+			rule: admin(tenantOnly(404)),
+			variants: (f): Variant[] => [
+				{ form: { intent: 'resend', id: f.inviteId } },
+				{ form: { intent: 'revoke', id: f.inviteId } },
+				{ form: { intent: 'revoke', id: f.inviteId, confirmed: 'yes' } },
+			],
+		},
+	},
 	'admin/users/:id': {
 		params: (f) => ({ id: f.studentId }),
 		get: admin(onApexPlatform(200, 404)),
@@ -399,6 +420,24 @@ const SPEC: Record<string, RouteSpec> = {
 					form: { intent: 'assign', email: f.courseAdminEmail },
 					rule: admin(tenantOnly(400, 404)),
 				},
+			],
+		},
+	},
+	// Grading: the other tenant's course is not found here, nor its submission under this host's own course.
+	'admin/courses/:slug/submissions': {
+		params: (f) => ({ slug: f.course }),
+		get: courseAdmin(tenantOnly(404, 200)),
+		post: { rule: courseAdmin(all(404)), variants: (): Variant[] => [{ form: { intent: 'watch', watch: 'on' } }] },
+	},
+	'admin/courses/:slug/submissions/:id': {
+		params: (f) => ({ slug: f.course, id: f.submission }),
+		get: courseAdmin(tenantOnly(404, 200)),
+		post: {
+			rule: courseAdmin(all(404)),
+			variants: (f, c): Variant[] => [
+				{ form: { intent: 'grade', score: '5', feedback: 'Matrix' } },
+				{ form: { intent: 'return', feedback: 'Matrix' } },
+				{ label: 'own course', params: { slug: OWN_COURSE[c.host] }, form: { intent: 'grade', score: '5' } },
 			],
 		},
 	},
@@ -472,6 +511,8 @@ const SPEC: Record<string, RouteSpec> = {
 		},
 	},
 	'api/avatar': { get: (c) => (c.role === 'anonymous' ? 401 : 200) },
+	// Another tenant's file is 404 to everyone signed in, its own staff's session included (it counts for nothing here).
+	'api/files/:fileId': { params: (f) => ({ fileId: f.file }), get: (c) => (c.role === 'anonymous' ? 401 : 404) },
 
 	// Well-known and discovery files of the host
 	'api/favicon': { get: all(200) },
@@ -654,6 +695,16 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 					targetId: data.student.id,
 					tenantId: tenant.id,
 				})
+				const fileId = newId()
+				await createFileRow(db, scope, { id: fileId, fileName: 'iso.txt', contentType: 'text/plain; charset=utf-8' })
+				const handedIn = await inTransaction(db, (tx) =>
+					recordSubmissionSteps(tx, scope, data.course, data.entry, {
+						text: `iso hand-in of ${tenant.slug}`,
+						link: null,
+						fileIds: [fileId],
+					}),
+				)
+				if (handedIn.kind !== 'recorded') throw new Error('the matrix hand-in was not recorded')
 				const pool: User[] = []
 				for (let i = 0; i < ROLES.length; i++) pool.push(await person(tenant, 'student', 'pool'))
 				const invite = await createInvitation(
@@ -672,10 +723,12 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 					courseAdminEmail: data.courseAdmin.email,
 					course: data.course,
 					entry: data.entry,
+					submission: handedIn.submission.id,
 					page: data.page,
 					post: data.post,
 					siteAsset: data.siteAsset,
 					courseAsset: data.courseAsset,
+					file: fileId,
 					tokens: {
 						email_verify: await issueToken(db, data.student.id, 'email_verify'),
 						password_reset: await issueToken(db, data.student.id, 'password_reset'),
@@ -685,6 +738,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 						}),
 					},
 					invite: invite.raw,
+					inviteId: invite.invitation.id,
 					pool: pool.map((p) => p.email),
 					privateMarkers: [data.student, data.courseAdmin, ...data.staff, ...pool]
 						.flatMap((p) => [p.name])
@@ -937,6 +991,20 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 								),
 							),
 					),
+					assignment_submissions: sortById(
+						await db.orm
+							.select()
+							.from(t.assignment_submissions)
+							.where(
+								or(eq(t.assignment_submissions.tenant_id, tenant.id), inArray(t.assignment_submissions.user_id, ids)),
+							),
+					),
+					submission_files: sortById(
+						await db.orm
+							.select()
+							.from(t.submission_files)
+							.where(or(eq(t.submission_files.tenant_id, tenant.id), inArray(t.submission_files.user_id, ids))),
+					),
 					invitations: sortById(
 						await db.orm.select().from(t.invitations).where(eq(t.invitations.tenant_id, tenant.id)),
 					),
@@ -955,6 +1023,12 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							.from(t.audit_log)
 							.where(or(eq(t.audit_log.tenant_id, tenant.id), inArray(t.audit_log.target_id, [...ids, tenant.id]))),
 					),
+					submission_watchers: (
+						await db.orm
+							.select()
+							.from(t.submission_watchers)
+							.where(or(eq(t.submission_watchers.tenant_id, tenant.id), inArray(t.submission_watchers.user_id, ids)))
+					).sort((a, b) => `${a.user_id}/${a.course_slug}`.localeCompare(`${b.user_id}/${b.course_slug}`)),
 				}
 			}
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { normalizeAnswer } from '#app/utils/quiz.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
 import { findEnrollment, listAttempts, listProgress, recordAttempt } from '#db/learning.ts'
+import { listSubmissions } from '#db/submissions.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
 import { createUser, type User } from '#db/users.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
@@ -481,8 +482,20 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		await complete(b, 'html-forms')
 		await b.post(entryPath('basics-quiz'), RIGHT)
 		await complete(b, 'progressive-enhancement')
-		const last = await complete(b, 'build-a-form')
-		expect(last.headers.location).toBe(`${COURSE}?notice=course_completed`)
+		// The graded assignment: handing in is not completing (decision 0027) ...
+		const handIn = await b.post(entryPath('build-a-form'), { intent: 'hand-in', text: 'My form' })
+		expect(handIn.headers.location).toBe(`${entryPath('build-a-form')}?notice=handed_in`)
+		expect((await findEnrollment(stack.db, scope, 'intro-to-web'))!.status).toBe('active')
+		// ... a passing grade by the course's staff is.
+		const [submission] = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+		const author = stack.browser(ACME)
+		await author.post('/learn/sign-in', { email: 'author@acme.test', password: DEMO_PASSWORD })
+		const grade = await author.post(`/admin/courses/intro-to-web/submissions/${submission.id}`, {
+			intent: 'grade',
+			score: '7',
+			feedback: 'Labels everywhere.',
+		})
+		expect(grade.status).toBe(302)
 		const row = (await findEnrollment(stack.db, scope, 'intro-to-web'))!
 		expect(row.status).toBe('completed')
 		expect(row.completed_at).not.toBeNull()
@@ -490,6 +503,7 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 			'enrollment.completed',
 			'enrollment.created',
 		])
+		expect((await auditRowsFor(stack.db, acme.id, submission.id)).map((a) => a.action)).toEqual(['submission.graded'])
 		const home = await b.get(`${COURSE}?notice=course_completed`)
 		expect(home.text).toContain('You have completed this course')
 		expect(home.text).toContain('5 of 5 entries complete')
@@ -503,9 +517,10 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		expect(page.status).toBe(200)
 		expect(page.text).toContain('Preview mode.')
 		expect((await author.get(`${COURSE}?preview=1`)).text).toContain('Preview mode.')
+		// Staff may try the quiz: graded and shown, never stored (decision 0026).
 		const submit = await author.post(entryPath('basics-quiz', '?preview=1'), RIGHT)
-		expect(submit.status).toBe(403)
-		expect(submit.text).toContain('Preview is read-only')
+		expect(submit.status).toBe(200)
+		expect(submit.text).toContain('Nothing was saved')
 		expect((await author.post(entryPath('what-is-http', '?preview=1'), { intent: 'complete' })).status).toBe(403)
 		const scope = { tenantId: acme.id, userId: authorId }
 		expect(await listProgress(stack.db, scope, 'intro-to-web')).toHaveLength(0)

@@ -115,11 +115,11 @@ describe('the route contract', () => {
 				for (const scheme of Object.keys(requirement))
 					expect(document.components.securitySchemes, `${label}: ${scheme}`).toHaveProperty(scheme)
 			// The spec's Authentication 13 and 14: the webhook takes the secret, avatar and impersonation
-			// the session, the rest is public.
+			// the session, the rest is public; handed-in files (decision 0027) take the session too.
 			const expected =
 				path === '/api/cms/revalidate'
 					? [{ webhookBearer: [] }, { webhookHeader: [] }]
-					: path === '/api/avatar' || path.startsWith('/api/admin/impersonate/')
+					: path === '/api/avatar' || path === '/api/files/{fileId}' || path.startsWith('/api/admin/impersonate/')
 						? [{ session: [] }]
 						: []
 			expect(op.security, label).toEqual(expected)

@@ -141,6 +141,9 @@ export default {
 		cancel: 'Abbrechen',
 	},
 	invite: {
+		invalidTitle: 'Diese Einladung ist nicht mehr gültig',
+		invalid:
+			'Sie wurde vielleicht widerrufen oder mit einem neuen Link erneut gesendet. Öffnen Sie die neueste Einladungs-E-Mail oder fragen Sie die Person, die Sie eingeladen hat. Wenn Sie den Link kopiert haben, prüfen Sie, ob er vollständig ist.',
 		title: 'Einladung',
 		heading: 'Sie sind eingeladen',
 		joinAs: 'Treten Sie als {role} mit der Adresse {email} bei.',

@@ -134,6 +134,9 @@ export default {
 		cancel: 'Cancel',
 	},
 	invite: {
+		invalidTitle: 'This invitation is no longer valid',
+		invalid:
+			'It may have been revoked, or sent again with a new link. Open the newest invitation email, or ask the person who invited you. If you copied the link, check that you copied all of it.',
 		title: 'Invitation',
 		heading: 'You are invited',
 		joinAs: 'Join as {role} with {email}.',

@@ -136,6 +136,9 @@ export default {
 		cancel: 'Cancelar',
 	},
 	invite: {
+		invalidTitle: 'Esta invitación ya no es válida',
+		invalid:
+			'Puede que la hayan revocado o reenviado con un enlace nuevo. Abre el correo de invitación más reciente o pregunta a quien te invitó. Si copiaste el enlace, comprueba que lo copiaste entero.',
 		title: 'Invitación',
 		heading: 'Tienes una invitación',
 		joinAs: 'Únete como {role} con {email}.',

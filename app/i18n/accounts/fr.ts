@@ -140,6 +140,9 @@ export default {
 		cancel: 'Annuler',
 	},
 	invite: {
+		invalidTitle: 'Cette invitation n’est plus valide',
+		invalid:
+			'Elle a peut-être été révoquée, ou renvoyée avec un nouveau lien. Ouvrez l’e-mail d’invitation le plus récent, ou demandez à la personne qui vous a invité. Si vous avez copié le lien, vérifiez qu’il est complet.',
 		title: 'Invitation',
 		heading: 'Vous êtes invité',
 		joinAs: 'Rejoignez-nous en tant que {role} avec l’adresse {email}.',

@@ -135,6 +135,9 @@ export default {
 		cancel: 'Cancelar',
 	},
 	invite: {
+		invalidTitle: 'Este convite não é mais válido',
+		invalid:
+			'Ele pode ter sido revogado ou reenviado com um link novo. Abra o e-mail de convite mais recente ou pergunte a quem convidou você. Se você copiou o link, confira se copiou tudo.',
 		title: 'Convite',
 		heading: 'Você foi convidado',
 		joinAs: 'Participe como {role} com o e-mail {email}.',

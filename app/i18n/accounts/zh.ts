@@ -131,6 +131,9 @@ export default {
 		cancel: '取消',
 	},
 	invite: {
+		invalidTitle: '此邀请已失效',
+		invalid:
+			'它可能已被撤销，或已用新链接重新发送。请打开最新的邀请邮件，或询问邀请你的人。如果你是复制的链接，请检查是否复制完整。',
 		title: '邀请',
 		heading: '你收到了一份邀请',
 		joinAs: '以{role}身份加入，账户邮箱为 {email}。',

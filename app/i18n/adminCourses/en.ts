@@ -54,6 +54,26 @@ export default {
 		// A learner's best quiz score ({score} is a percentage) and their number of attempts.
 		best: { one: '{score} ({count} attempt)', other: '{score} ({count} attempts)' },
 		bestPassed: { one: '{score} ({count} attempt, passed)', other: '{score} ({count} attempts, passed)' },
+		// Hand-ins per assignment entry: each learner's newest submission counted once.
+		assignments: 'Assignments',
+		assignment: 'Assignment',
+		awaiting: 'Awaiting grading',
+		returned: 'Returned',
+		graded: 'Graded',
+		passed: 'Passed',
+		averageGrade: 'Average score (graded)',
+		// Points out of the maximum: 7.5/10.
+		points: '{score}/{max}',
+		// A learner's newest submission of an assignment.
+		submissionStatus: {
+			not_submitted: 'Not submitted',
+			submitted: 'Awaiting grading',
+			returned: 'Returned for revision',
+			graded: 'Graded',
+		},
+		gradedPassed: 'Graded, passed',
+		gradedNotPassed: 'Graded, not passed',
+		withScore: '{status} · {score}',
 		pages: 'Roster pages',
 		previous: '← Previous',
 		next: 'Next →',

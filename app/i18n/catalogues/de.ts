@@ -4,5 +4,6 @@ import learning from '../learning/de.ts'
 import admin from '../admin/de.ts'
 import adminCourses from '../adminCourses/de.ts'
 import content from '../content/de.ts'
+import grading from '../grading/de.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content }
+export default { common, accounts, learning, admin, adminCourses, content, grading }

@@ -4,5 +4,6 @@ import learning from '../learning/en.ts'
 import admin from '../admin/en.ts'
 import adminCourses from '../adminCourses/en.ts'
 import content from '../content/en.ts'
+import grading from '../grading/en.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content }
+export default { common, accounts, learning, admin, adminCourses, content, grading }

@@ -4,5 +4,6 @@ import learning from '../learning/es.ts'
 import admin from '../admin/es.ts'
 import adminCourses from '../adminCourses/es.ts'
 import content from '../content/es.ts'
+import grading from '../grading/es.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content }
+export default { common, accounts, learning, admin, adminCourses, content, grading }

@@ -4,5 +4,6 @@ import learning from '../learning/fr.ts'
 import admin from '../admin/fr.ts'
 import adminCourses from '../adminCourses/fr.ts'
 import content from '../content/fr.ts'
+import grading from '../grading/fr.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content }
+export default { common, accounts, learning, admin, adminCourses, content, grading }

@@ -4,5 +4,6 @@ import learning from '../learning/pt.ts'
 import admin from '../admin/pt.ts'
 import adminCourses from '../adminCourses/pt.ts'
 import content from '../content/pt.ts'
+import grading from '../grading/pt.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content }
+export default { common, accounts, learning, admin, adminCourses, content, grading }

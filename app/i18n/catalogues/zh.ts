@@ -4,5 +4,6 @@ import learning from '../learning/zh.ts'
 import admin from '../admin/zh.ts'
 import adminCourses from '../adminCourses/zh.ts'
 import content from '../content/zh.ts'
+import grading from '../grading/zh.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content }
+export default { common, accounts, learning, admin, adminCourses, content, grading }

@@ -40,9 +40,18 @@ export default {
 			course: 'Kurs',
 			attempt: 'Versuch',
 			score: 'Ergebnis',
+			assignment: 'Aufgabe',
+			result: 'Bewertung',
+			date: 'Datum',
 		},
 		passed: '{score} (bestanden)',
 		notPassed: '{score} (nicht bestanden)',
+		work: 'Zurückgegebene und bewertete Aufgaben',
+		workStatus: {
+			returned: 'Zur Überarbeitung zurückgegeben',
+			graded: 'Bewertet',
+		},
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: 'Kurs',
@@ -85,6 +94,12 @@ export default {
 		attemptsExhausted: 'Sie haben alle Versuche für dieses Quiz genutzt. Es kann jetzt nur noch angesehen werden.',
 	},
 	quiz: {
+		// Staff previewing a quiz: graded, never stored (decision 0026).
+		previewSubmit: 'Antworten prüfen (nichts wird gespeichert)',
+		previewResult: 'Vorschau: {score} · {correct} von {total} richtig · {outcome}',
+		previewNotSaved: 'Nichts wurde gespeichert: kein Versuch, kein Fortschritt.',
+		previewNote:
+			'Vorschau: Ihre Antworten werden bewertet und mit den richtigen Antworten und Erklärungen angezeigt, unabhängig von der Regel des Quiz für Lernende. Nichts wird gespeichert.',
 		heading: 'Quiz',
 		passMark: 'Bestehensgrenze {score}',
 		attemptsUsed: { one: '{used} von {count} Versuch genutzt', other: '{used} von {count} Versuchen genutzt' },

@@ -39,9 +39,20 @@ export default {
 			course: 'Course',
 			attempt: 'Attempt',
 			score: 'Score',
+			assignment: 'Assignment',
+			result: 'Result',
+			date: 'Date',
 		},
 		passed: '{score} (passed)',
 		notPassed: '{score} (not passed)',
+		// Hand-ins a course admin has returned or graded, newest first.
+		work: 'Returned and graded work',
+		workStatus: {
+			returned: 'Returned for revision',
+			graded: 'Graded',
+		},
+		// Points out of the maximum: 8/10.
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: 'Course',
@@ -84,6 +95,12 @@ export default {
 		attemptsExhausted: 'You have used every attempt on this quiz. It is now review-only.',
 	},
 	quiz: {
+		// Staff previewing a quiz: graded, never stored (decision 0026).
+		previewSubmit: 'Check answers (nothing is saved)',
+		previewResult: 'Preview: {score} · {correct} of {total} correct · {outcome}',
+		previewNotSaved: 'Nothing was saved: no attempt, no progress.',
+		previewNote:
+			'Preview: your answers are graded and shown with the correct answers and explanations, whatever the quiz’s rule for learners. Nothing is saved.',
 		heading: 'Quiz',
 		passMark: 'Pass mark {score}',
 		attemptsUsed: { one: '{used} of {count} attempt used', other: '{used} of {count} attempts used' },

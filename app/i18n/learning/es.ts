@@ -37,9 +37,18 @@ export default {
 			course: 'Curso',
 			attempt: 'Intento',
 			score: 'Puntuación',
+			assignment: 'Tarea',
+			result: 'Resultado',
+			date: 'Fecha',
 		},
 		passed: '{score} (aprobado)',
 		notPassed: '{score} (no aprobado)',
+		work: 'Tareas devueltas y calificadas',
+		workStatus: {
+			returned: 'Devuelta para revisar',
+			graded: 'Calificada',
+		},
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: 'Curso',
@@ -82,6 +91,12 @@ export default {
 		attemptsExhausted: 'Has usado todos los intentos de este cuestionario. Ahora solo se puede revisar.',
 	},
 	quiz: {
+		// Staff previewing a quiz: graded, never stored (decision 0026).
+		previewSubmit: 'Comprobar respuestas (no se guarda nada)',
+		previewResult: 'Vista previa: {score} · {correct} de {total} correctas · {outcome}',
+		previewNotSaved: 'No se guardó nada: ni intento ni progreso.',
+		previewNote:
+			'Vista previa: tus respuestas se califican y se muestran con las respuestas correctas y las explicaciones, sea cual sea la regla del cuestionario para los estudiantes. No se guarda nada.',
 		heading: 'Cuestionario',
 		passMark: 'Nota para aprobar: {score}',
 		attemptsUsed: { one: '{used} de {count} intento usado', other: '{used} de {count} intentos usados' },

@@ -37,9 +37,18 @@ export default {
 			course: 'Cours',
 			attempt: 'Tentative',
 			score: 'Score',
+			assignment: 'Devoir',
+			result: 'Résultat',
+			date: 'Date',
 		},
 		passed: '{score} (réussi)',
 		notPassed: '{score} (non réussi)',
+		work: 'Devoirs renvoyés et notés',
+		workStatus: {
+			returned: 'Renvoyé pour révision',
+			graded: 'Noté',
+		},
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: 'Cours',
@@ -83,6 +92,12 @@ export default {
 		attemptsExhausted: 'Vous avez utilisé toutes les tentatives de ce quiz. Il est désormais en consultation seule.',
 	},
 	quiz: {
+		// Staff previewing a quiz: graded, never stored (decision 0026).
+		previewSubmit: 'Vérifier les réponses (rien n’est enregistré)',
+		previewResult: 'Aperçu : {score} · {correct} sur {total} correctes · {outcome}',
+		previewNotSaved: 'Rien n’a été enregistré : ni tentative, ni progression.',
+		previewNote:
+			'Aperçu : vos réponses sont notées et affichées avec les bonnes réponses et les explications, quelle que soit la règle du quiz pour les apprenants. Rien n’est enregistré.',
 		heading: 'Quiz',
 		passMark: 'Seuil de réussite : {score}',
 		attemptsUsed: {

@@ -37,9 +37,18 @@ export default {
 			course: 'Curso',
 			attempt: 'Tentativa',
 			score: 'Nota',
+			assignment: 'Tarefa',
+			result: 'Resultado',
+			date: 'Data',
 		},
 		passed: '{score} (aprovado)',
 		notPassed: '{score} (não aprovado)',
+		work: 'Tarefas devolvidas e avaliadas',
+		workStatus: {
+			returned: 'Devolvida para revisão',
+			graded: 'Avaliada',
+		},
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: 'Curso',
@@ -83,6 +92,12 @@ export default {
 			'Você usou todas as tentativas deste questionário. Agora ele está disponível apenas para revisão.',
 	},
 	quiz: {
+		// Staff previewing a quiz: graded, never stored (decision 0026).
+		previewSubmit: 'Verificar respostas (nada é salvo)',
+		previewResult: 'Pré-visualização: {score} · {correct} de {total} corretas · {outcome}',
+		previewNotSaved: 'Nada foi salvo: nenhuma tentativa, nenhum progresso.',
+		previewNote:
+			'Pré-visualização: suas respostas são corrigidas e mostradas com as respostas corretas e as explicações, qualquer que seja a regra do questionário para os alunos. Nada é salvo.',
 		heading: 'Questionário',
 		passMark: 'Nota mínima {score}',
 		attemptsUsed: { one: '{used} de {count} tentativa usada', other: '{used} de {count} tentativas usadas' },

@@ -37,9 +37,18 @@ export default {
 			course: '课程',
 			attempt: '尝试',
 			score: '成绩',
+			assignment: '作业',
+			result: '结果',
+			date: '日期',
 		},
 		passed: '{score}（通过）',
 		notPassed: '{score}（未通过）',
+		work: '已退回和已评分的作业',
+		workStatus: {
+			returned: '已退回修改',
+			graded: '已评分',
+		},
+		points: '{score}/{max}',
 	},
 	course: {
 		fallbackTitle: '课程',
@@ -81,6 +90,11 @@ export default {
 		attemptsExhausted: '你已用完此测验的所有尝试次数，现在只能查看。',
 	},
 	quiz: {
+		// Staff previewing a quiz: graded, never stored (decision 0026).
+		previewSubmit: '检查答案（不会保存任何内容）',
+		previewResult: '预览：{score} · {total} 题中答对 {correct} 题 · {outcome}',
+		previewNotSaved: '未保存任何内容：没有尝试记录，也没有进度。',
+		previewNote: '预览：无论此测验对学员采用何种规则，你的答案都会被评分，并显示正确答案和解析。不会保存任何内容。',
 		heading: '测验',
 		passMark: '及格线 {score}',
 		attemptsUsed: { one: '已用 {used}/{count} 次尝试', other: '已用 {used}/{count} 次尝试' },
