@@ -808,8 +808,8 @@ async function downloads(app: AppProcess, db: TestDatabase, dialect: Dialect, wr
 		JSON.stringify({ '/file': { status: 200, headers, body: recorded!.body.toString('base64') } }),
 	)
 	const raw = await spawnRawServer(answersFile)
-	// wrk, on threads of its own, when installed: autocannon, in this process's one thread, tops out at about
-	// 650 MB/s of 1 MB answers, well under what the bare server sends (it is kept as the fallback).
+	// wrk, on threads of its own, when installed: autocannon, in this process's one thread, tops out at
+	// 550 to 650 MB/s of 1 MB answers, well under what the bare server sends (it is kept as the fallback).
 	const generator = hasWrk() ? 'wrk' : 'autocannon'
 	const script = join(TMP, `wrk-downloads-${dialect}.lua`)
 	writeWrkRotation(
