@@ -2,7 +2,7 @@
 // production build, the load generator, side-by-side runs, medians, and the
 // CPU profile summary.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { createServer } from 'node:net'
 import { resolve } from 'node:path'
@@ -95,7 +95,7 @@ export function get(
 	port: number,
 	path: string,
 	headers: Record<string, string> = {},
-	init: { method?: string; body?: string; agent?: false } = {},
+	init: { method?: string; body?: string | Buffer; agent?: false } = {},
 ): Promise<Reply> {
 	return new Promise((resolve, reject) => {
 		const req = httpRequest(
@@ -247,6 +247,8 @@ export interface LoadResult {
 	/** Answers of status 400 or above, connection errors and timeouts. */
 	errors: number
 	statuses: Record<string, number>
+	/** Bytes received per second, headers included (autocannon's throughput). */
+	bytesPerSecond: number
 }
 
 export interface LoadOptions {
@@ -254,11 +256,12 @@ export interface LoadOptions {
 	path: string
 	method?: 'GET' | 'POST'
 	headers?: Record<string, string>
-	body?: string
+	body?: string | Buffer
 	connections: number
 	duration: number
-	/** Called for each request: may change its headers (per-user cookies). */
-	setupRequest?: (req: { headers?: Record<string, string>; body?: string | Buffer }) => {
+	/** Called for each request: may change its path, headers (per-user cookies) and body. */
+	setupRequest?: (req: { path?: string; headers?: Record<string, string>; body?: string | Buffer }) => {
+		path?: string
 		headers?: Record<string, string>
 		body?: string | Buffer
 	}
@@ -297,6 +300,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 		total: result.requests.total,
 		errors: failed + result.errors + result.timeouts,
 		statuses,
+		bytesPerSecond: result.throughput.total / (result.duration || options.duration),
 	}
 }
 
@@ -311,13 +315,17 @@ export function wrk(options: {
 	headers?: Record<string, string>
 	connections: number
 	duration: number
+	/** A Lua script of requests (writeWrkRotation). */
+	wrkScript?: string
 }): LoadResult | null {
-	const headers = { host: `${ACME}:${options.port}`, ...options.headers }
+	// `Host`, capitalized: wrk adds its own (the socket's address) beside any other spelling.
+	const headers = { Host: `${ACME}:${options.port}`, ...options.headers }
 	const args = [
 		'-t2',
 		`-c${options.connections}`,
 		`-d${options.duration}s`,
 		'--latency',
+		...(options.wrkScript ? ['-s', options.wrkScript] : []),
 		...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
 		`http://127.0.0.1:${options.port}${options.path}`,
 	]
@@ -337,7 +345,47 @@ export function wrk(options: {
 				?.slice(1)
 				.reduce((n, v) => n + Number(v), 0) ?? 0,
 		)
-	return { rps, p50: ms('50'), p99: ms('99'), total, errors, statuses: {} }
+	const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(run.stdout)
+	const bytesPerSecond = transfer
+		? Number(transfer[1]) * { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[transfer[2] as 'B']
+		: 0
+	return { rps, p50: ms('50'), p99: ms('99'), total, errors, statuses: {}, bytesPerSecond }
+}
+
+/** Whether Debian's wrk is on the PATH. */
+export function hasWrk() {
+	return !spawnSync('wrk', ['-v']).error
+}
+
+/** A wrk script that asks for the given requests in turn (paths with their own headers, e.g. each with its owner's cookie). */
+export function writeWrkRotation(file: string, requests: Array<{ path: string; headers: Record<string, string> }>) {
+	const lua = (v: string) => JSON.stringify(v)
+	const entries = requests.map(
+		(r) =>
+			`{ ${lua(r.path)}, { ${Object.entries(r.headers)
+				.map(([k, v]) => `[${lua(k)}] = ${lua(v)}`)
+				.join(', ')} } }`,
+	)
+	writeFileSync(
+		file,
+		`local requests = {\n${entries.join(',\n')}\n}
+local i = math.random(#requests)
+request = function()
+  i = i % #requests + 1
+  local headers = {}
+  for k, v in pairs(wrk.headers) do headers[k] = v end
+  for k, v in pairs(requests[i][2]) do headers[k] = v end
+  return wrk.format(nil, requests[i][1], headers)
+end
+`,
+	)
+}
+
+/** The load of a side-by-side comparison by wrk instead of autocannon (its options' wrkScript names the requests). */
+export async function wrkLoad(options: LoadOptions & { wrkScript?: string }): Promise<LoadResult> {
+	const result = wrk(options)
+	if (!result) throw new Error('wrk failed or is not installed')
+	return result
 }
 
 export function median(values: number[]) {
@@ -355,19 +403,20 @@ export function percentile(values: number[], p: number) {
  * Subject and baseline side by side: a short warm-up of each, then
  * `rounds` alternating runs (subject, baseline, subject, baseline, …).
  */
-export async function sideBySide(
-	subject: Omit<LoadOptions, 'duration'>,
-	baseline: Omit<LoadOptions, 'duration'>,
+export async function sideBySide<O extends LoadOptions>(
+	subject: Omit<O, 'duration'>,
+	baseline: Omit<O, 'duration'>,
 	duration: number,
 	rounds: number,
+	run: (options: O) => Promise<LoadResult> = load,
 ) {
-	await load({ ...subject, duration: 1 })
-	await load({ ...baseline, duration: 1 })
+	await run({ ...subject, duration: 1 } as O)
+	await run({ ...baseline, duration: 1 } as O)
 	const a: LoadResult[] = []
 	const b: LoadResult[] = []
 	for (let i = 0; i < rounds; i++) {
-		a.push(await load({ ...subject, duration }))
-		b.push(await load({ ...baseline, duration }))
+		a.push(await run({ ...subject, duration } as O))
+		b.push(await run({ ...baseline, duration } as O))
 	}
 	const summary = (runs: LoadResult[]) => ({
 		rps: Math.round(median(runs.map((r) => r.rps))),
@@ -375,6 +424,7 @@ export async function sideBySide(
 		p99: median(runs.map((r) => r.p99)),
 		errors: runs.reduce((n, r) => n + r.errors, 0),
 		runs: runs.map((r) => Math.round(r.rps)),
+		mbPerSecond: Number((median(runs.map((r) => r.bytesPerSecond)) / 1e6).toFixed(1)),
 	})
 	return { subject: summary(a), baseline: summary(b), ratio: median(a.map((r) => r.rps)) / median(b.map((r) => r.rps)) }
 }
