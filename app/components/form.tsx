@@ -1,4 +1,11 @@
-import { getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import {
+	getInputProps,
+	getSelectProps,
+	getTextareaProps,
+	useForm,
+	type FieldMetadata,
+	type SubmissionResult,
+} from '@conform-to/react'
 import { useI18n } from '#app/i18n/index.ts'
 
 /** A labelled input with its error beside it, tied by aria-describedby; works without JavaScript. */
@@ -8,12 +15,75 @@ export function Field({
 	type = 'text',
 	autoComplete,
 	hint,
+	inputMode,
+	size,
 }: {
 	label: string
 	meta: FieldMetadata<string>
 	type?: 'text' | 'email' | 'password'
 	autoComplete?: string
 	hint?: string
+	/** The keyboard a phone shows (`numeric` for a score): the action still validates. */
+	inputMode?: 'numeric'
+	size?: number
+}) {
+	return (
+		<Labelled label={label} meta={meta} hint={hint}>
+			{(describedBy) => (
+				<input
+					{...getInputProps(meta, { type, ariaAttributes: true })}
+					key={meta.key}
+					autoComplete={autoComplete}
+					inputMode={inputMode}
+					size={size}
+					aria-describedby={describedBy}
+				/>
+			)}
+		</Labelled>
+	)
+}
+
+/** A labelled textarea with its hint and errors, as Field. */
+export function TextAreaField({
+	label,
+	meta,
+	hint,
+	rows = 6,
+	spellCheck,
+}: {
+	label: string
+	meta: FieldMetadata<string>
+	hint?: string
+	rows?: number
+	spellCheck?: boolean
+}) {
+	return (
+		<Labelled label={label} meta={meta} hint={hint}>
+			{(describedBy) => (
+				<textarea
+					{...getTextareaProps(meta, { ariaAttributes: true })}
+					key={meta.key}
+					rows={rows}
+					autoComplete="off"
+					spellCheck={spellCheck}
+					aria-describedby={describedBy}
+				/>
+			)}
+		</Labelled>
+	)
+}
+
+/** The label, hint and errors around a control; the control gets the ids its aria-describedby names. */
+function Labelled({
+	label,
+	meta,
+	hint,
+	children,
+}: {
+	label: string
+	meta: FieldMetadata<string>
+	hint?: string
+	children: (describedBy: string | undefined) => React.ReactNode
 }) {
 	const errorId = meta.errors?.length ? meta.errorId : undefined
 	const hintId = hint ? `${meta.id}-hint` : undefined
@@ -25,12 +95,7 @@ export function Field({
 					{hint}
 				</p>
 			) : null}
-			<input
-				{...getInputProps(meta, { type, ariaAttributes: true })}
-				key={meta.key}
-				autoComplete={autoComplete}
-				aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-			/>
+			{children([hintId, errorId].filter(Boolean).join(' ') || undefined)}
 			<FieldErrors meta={meta} />
 		</div>
 	)

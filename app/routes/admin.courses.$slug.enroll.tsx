@@ -1,9 +1,9 @@
-import { getFormProps, getTextareaProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
 import { FormError, Notice, Submit } from '#app/components/feedback.tsx'
-import { useActionForm } from '#app/components/form.tsx'
+import { TextAreaField, useActionForm } from '#app/components/form.tsx'
 import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
 import { ScrollTable } from '#app/components/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -208,32 +208,7 @@ export default function EnrollLearners({ loaderData: d, actionData }: Route.Comp
 					<Form method="post" className="stack" {...getFormProps(emailsForm)}>
 						<FormError errors={emailsForm.errors} id={emailsForm.errorId} />
 						<input type="hidden" name="intent" value="emails" />
-						<div className="field">
-							<label htmlFor={emailsFields.emails.id}>{m.emails}</label>
-							<p id={`${emailsFields.emails.id}-hint`} className="hint">
-								{m.emailsHint}
-							</p>
-							<textarea
-								{...getTextareaProps(emailsFields.emails, { ariaAttributes: true })}
-								key={emailsFields.emails.key}
-								rows={6}
-								autoComplete="off"
-								spellCheck={false}
-								aria-describedby={
-									[
-										`${emailsFields.emails.id}-hint`,
-										emailsFields.emails.errors?.length ? emailsFields.emails.errorId : '',
-									]
-										.filter(Boolean)
-										.join(' ') || undefined
-								}
-							/>
-							{emailsFields.emails.errors?.length ? (
-								<p id={emailsFields.emails.errorId} className="field-error">
-									{emailsFields.emails.errors.map(t.text).join(' ')}
-								</p>
-							) : null}
-						</div>
+						<TextAreaField label={m.emails} hint={m.emailsHint} meta={emailsFields.emails} spellCheck={false} />
 						<Submit>{m.enroll}</Submit>
 					</Form>
 					<h2>{m.byCsv}</h2>

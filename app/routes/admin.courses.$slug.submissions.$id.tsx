@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, getTextareaProps, type FieldMetadata } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
 import { FormError, Notice, Submit } from '#app/components/feedback.tsx'
-import { useActionForm } from '#app/components/form.tsx'
+import { Field, TextAreaField, useActionForm } from '#app/components/form.tsx'
 import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n, type I18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -256,71 +256,6 @@ function Outcome({ s }: { s: Shown }) {
 	)
 }
 
-/** A labelled textarea with its hint and error, tied by aria-describedby (form.tsx's Field has inputs only). */
-function TextArea({ label, hint, meta }: { label: string; hint: string; meta: FieldMetadata<string> }) {
-	const t = useI18n()
-	const hintId = `${meta.id}-hint`
-	const errorId = meta.errors?.length ? meta.errorId : undefined
-	return (
-		<div className="field">
-			<label htmlFor={meta.id}>{label}</label>
-			<p id={hintId} className="hint">
-				{hint}
-			</p>
-			<textarea
-				{...getTextareaProps(meta, { ariaAttributes: true })}
-				key={meta.key}
-				rows={8}
-				aria-describedby={[hintId, errorId].filter(Boolean).join(' ')}
-			/>
-			{errorId ? (
-				<p id={errorId} className="field-error">
-					{meta.errors!.map(t.text).join(' ')}
-				</p>
-			) : null}
-		</div>
-	)
-}
-
-/** The score: a whole number, with the pass mark as its hint. */
-function ScoreField({
-	label,
-	hint,
-	meta,
-	max,
-}: {
-	label: string
-	hint: string
-	meta: FieldMetadata<string>
-	max: number
-}) {
-	const t = useI18n()
-	const hintId = `${meta.id}-hint`
-	const errorId = meta.errors?.length ? meta.errorId : undefined
-	return (
-		<div className="field">
-			<label htmlFor={meta.id}>{label}</label>
-			<p id={hintId} className="hint">
-				{hint}
-			</p>
-			{/* No min/max/required attributes: the action validates, and answers in the page's language (0020). */}
-			<input
-				{...getInputProps(meta, { type: 'text', ariaAttributes: true })}
-				key={meta.key}
-				inputMode="numeric"
-				autoComplete="off"
-				size={String(max).length + 2}
-				aria-describedby={[hintId, errorId].filter(Boolean).join(' ')}
-			/>
-			{errorId ? (
-				<p id={errorId} className="field-error">
-					{meta.errors!.map(t.text).join(' ')}
-				</p>
-			) : null}
-		</div>
-	)
-}
-
 export default function GradeSubmission({ loaderData: d, actionData }: Route.ComponentProps) {
 	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined)
 	const t = useI18n()
@@ -366,16 +301,19 @@ export default function GradeSubmission({ loaderData: d, actionData }: Route.Com
 					<h2 id="grade-form">{m.form}</h2>
 					<Form method="post" className="stack" aria-labelledby="grade-form" {...getFormProps(form)}>
 						{d.rules.graded ? (
-							<ScoreField
+							// No min/max/required attributes: the action validates, and answers in the page's language (0020).
+							<Field
 								label={t.format(m.scoreLabel, { max: t.number(d.rules.maxScore) })}
 								hint={t.format(m.scoreHint, {
 									pass: d.rules.passingScore === null ? m.anyGradePasses : t.number(d.rules.passingScore),
 								})}
 								meta={fields.score}
-								max={d.rules.maxScore}
+								autoComplete="off"
+								inputMode="numeric"
+								size={String(d.rules.maxScore).length + 2}
 							/>
 						) : null}
-						<TextArea label={m.feedbackLabel} hint={m.feedbackHint} meta={fields.feedback} />
+						<TextAreaField label={m.feedbackLabel} hint={m.feedbackHint} meta={fields.feedback} rows={8} />
 						<p className="actions">
 							<Submit name="intent" value="grade">
 								{m.gradeIt}
