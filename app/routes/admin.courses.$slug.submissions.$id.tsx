@@ -3,9 +3,10 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
 import { FormError, Notice, Submit } from '#app/components/feedback.tsx'
+import { formatBytes } from '#app/utils/format.ts'
 import { Field, TextAreaField, useActionForm } from '#app/components/form.tsx'
 import { TenantHint } from '#app/components/learning.tsx'
-import { metaI18n, useI18n, type I18n } from '#app/i18n/index.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { limitAdminMutation, requireCourseAdmin, type AdminScope } from '#app/utils/admin.server.ts'
@@ -178,13 +179,6 @@ export { actionHeaders as headers } from '#app/utils/headers.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.grading.grade.metaTitle }]
 
-function bytes(t: I18n, size: number) {
-	const m = t.m.grading.size
-	if (size < 1024) return t.format(m.bytes, { size: t.number(size) })
-	if (size < 1024 * 1024) return t.format(m.kb, { size: t.number(Math.round(size / 102.4) / 10) })
-	return t.format(m.mb, { size: t.number(Math.round(size / (1024 * 102.4)) / 10) })
-}
-
 type Shown = ReturnType<typeof shown>
 
 /** What the learner handed in, as plain text: React escapes it, and nothing is parsed as HTML or Markdown. */
@@ -220,7 +214,7 @@ function HandedIn({ s }: { s: Shown }) {
 								<a href={`/api/files/${f.id}`} download>
 									{f.name}
 								</a>{' '}
-								({bytes(t, f.size)})
+								({formatBytes(f.size, t.locale)})
 							</li>
 						))}
 					</ul>

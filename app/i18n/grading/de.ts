@@ -84,7 +84,6 @@ export default {
 				'Nichts wurde gespeichert: Diese Einreichung wurde inzwischen bewertet, zurückgegeben oder durch eine neuere ersetzt. Laden Sie die Seite neu, um sie zu sehen.',
 		},
 	},
-	size: { bytes: '{size} Byte', kb: '{size} KB', mb: '{size} MB' },
 	audit: {
 		graded: 'Einreichung {number} von {entry} durch {learner} bewertet: {score} / {max}',
 		gradedPassed: 'Einreichung {number} von {entry} durch {learner} bewertet: {score} / {max}, bestanden',

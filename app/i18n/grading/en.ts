@@ -87,8 +87,6 @@ export default {
 				'Nothing was saved: this submission was graded, returned or replaced by a newer one meanwhile. Reload the page to see it.',
 		},
 	},
-	// File sizes beside a handed-in file's name.
-	size: { bytes: '{size} B', kb: '{size} KB', mb: '{size} MB' },
 	// An audit row of grading, in words; {entry} is the course and entry as stored (slugs).
 	audit: {
 		graded: 'Graded submission {number} of {entry} by {learner}: {score} / {max}',

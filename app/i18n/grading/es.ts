@@ -84,7 +84,6 @@ export default {
 				'No se ha guardado nada: mientras tanto, esta entrega se calificó, se devolvió o fue sustituida por otra más reciente. Recarga la página para verla.',
 		},
 	},
-	size: { bytes: '{size} B', kb: '{size} kB', mb: '{size} MB' },
 	audit: {
 		graded: 'Calificó la entrega {number} de {entry} de {learner}: {score} / {max}',
 		gradedPassed: 'Calificó la entrega {number} de {entry} de {learner}: {score} / {max}, aprobada',

@@ -84,7 +84,6 @@ export default {
 				'Rien n’a été enregistré : entre-temps, ce rendu a été noté, renvoyé ou remplacé par un plus récent. Rechargez la page pour le voir.',
 		},
 	},
-	size: { bytes: '{size} o', kb: '{size} Ko', mb: '{size} Mo' },
 	audit: {
 		graded: 'A noté le rendu {number} de {entry} de {learner} : {score} / {max}',
 		gradedPassed: 'A noté le rendu {number} de {entry} de {learner} : {score} / {max}, réussi',

@@ -84,7 +84,6 @@ export default {
 				'Nada foi guardado: entretanto, esta entrega foi avaliada, devolvida ou substituída por uma mais recente. Recarregue a página para a ver.',
 		},
 	},
-	size: { bytes: '{size} bytes', kb: '{size} kB', mb: '{size} MB' },
 	audit: {
 		graded: 'Avaliou a entrega {number} de {entry} de {learner}: {score} / {max}',
 		gradedPassed: 'Avaliou a entrega {number} de {entry} de {learner}: {score} / {max}, aprovada',

@@ -81,7 +81,6 @@ export default {
 			notAwaiting: '未保存任何内容：此提交在此期间已被评分、退回或被更新的提交取代。请刷新页面查看。',
 		},
 	},
-	size: { bytes: '{size} 字节', kb: '{size} KB', mb: '{size} MB' },
 	audit: {
 		graded: '为 {learner} 的 {entry} 第 {number} 次提交评分：{score} / {max}',
 		gradedPassed: '为 {learner} 的 {entry} 第 {number} 次提交评分：{score} / {max}，通过',
