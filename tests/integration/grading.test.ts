@@ -385,7 +385,7 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 			const files = old('a[href^="/api/files/"]')
 			expect(files.length).toBe(1)
 			expect(files.text()).toBe('<b>report</b>.pdf')
-			expect(old('main').text()).toContain('(2 KB)')
+			expect(old('main').text()).toContain('(2 kB)')
 		})
 	})
 
