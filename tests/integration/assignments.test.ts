@@ -267,6 +267,35 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect($('.submission-feedback').text()).toContain('Good <b>work</b>')
 	})
 
+	it('answers a broken multipart body with a plain 400: no stack, SQL or path, and no bytes kept', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const cookie = b.cookieHeader()
+		const broken = [
+			// A boundary the body never uses, a body cut inside a file part, and a part header with no end.
+			[
+				'multipart/form-data; boundary=nope',
+				'--other\r\nContent-Disposition: form-data; name="intent"\r\n\r\nhand-in\r\n',
+			],
+			[
+				'multipart/form-data; boundary=x',
+				'--x\r\nContent-Disposition: form-data; name="intent"\r\n\r\nhand-in\r\n--x\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nhalf a fi',
+			],
+			['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="${'a'.repeat(100_000)}`],
+			['multipart/form-data', 'no boundary at all'],
+		]
+		for (const [type, body] of broken) {
+			const res = await stack.request(ACME, ASSIGNMENT, {
+				method: 'POST',
+				body,
+				headers: { 'content-type': type, cookie, origin: b.origin },
+			})
+			expect(res.status, type).toBe(400)
+			expect(res.text).not.toMatch(/at \w+ \(|node_modules|busboy|SELECT|INSERT|\/work\//)
+		}
+		expect(await filesOf(scope.userId)).toEqual([])
+		expect(await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')).toEqual([])
+	})
+
 	it('lets staff preview the hand-in form but stores nothing', async () => {
 		const author = await signedIn('author@acme.test')
 		const authorId = stack.seeded.users['acme:author@acme.test'].id
