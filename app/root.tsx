@@ -232,7 +232,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				) : null}
 				<header className="site-header">
 					<div className="wrap">
-						<Link className="site-name" prefetch="intent" to={'/'}>
+						<Link
+							className="site-name"
+							prefetch="intent"
+							to={'/'}
+							lang={site && site.locale !== t.locale ? site.locale : undefined}
+						>
 							{siteName}
 						</Link>
 						<nav aria-label={m.common.nav.label}>

@@ -320,7 +320,11 @@ class View {
 		return typeof value === 'string' ? this.expand(value) : ''
 	}
 
-	/** The locale a document is actually served in: the requested one when its title exists in it. */
+	/**
+	 * The locale one field of a document is actually served in: the requested one when the field
+	 * exists in it, else en. `locale` names the title's; each field that can fall back apart from
+	 * the title says its own (`summaryLocale`, `bodyLocale`, …; decision 0012).
+	 */
 	servedLocale(doc: Json, field = 'title') {
 		return isLocalized(doc[field]) && doc[field][this.locale] ? this.locale : 'en'
 	}
@@ -353,6 +357,7 @@ class View {
 			og_image: this.assetRef(doc.og_image),
 			updatedAt: doc.updatedAt,
 			locale: this.servedLocale(doc, 'name'),
+			descriptionLocale: this.servedLocale(doc, 'description'),
 		}
 	}
 
@@ -370,6 +375,7 @@ class View {
 			summary: this.text(doc.summary),
 			entryCount: (doc.modules ?? []).reduce((n: number, m: Json) => n + (m.entries?.length ?? 0), 0),
 			locale: this.servedLocale(doc),
+			summaryLocale: this.servedLocale(doc, 'summary'),
 		}
 	}
 
@@ -377,14 +383,17 @@ class View {
 		return {
 			...this.courseSummary(doc),
 			description: this.text(doc.description),
+			descriptionLocale: this.servedLocale(doc, 'description'),
 			modules: (doc.modules ?? []).map((m: Json) => ({
 				slug: m.slug,
 				title: this.text(m.title),
+				locale: this.servedLocale(m),
 				entries: (m.entries ?? []).map((e: Json) => ({
 					slug: e.slug,
 					type: e.type,
 					title: this.text(e.title),
 					estimatedMinutes: e.estimatedMinutes ?? null,
+					locale: this.servedLocale(e),
 				})),
 			})),
 		}
@@ -403,6 +412,7 @@ class View {
 				body: this.text(entry.body),
 				estimatedMinutes: entry.estimatedMinutes ?? null,
 				locale: this.servedLocale(entry),
+				bodyLocale: this.servedLocale(entry, 'body'),
 				quiz: entry.quiz ? this.quiz(entry.quiz) : null,
 				...(entry.assignment ? { assignment: this.assignment(entry.assignment) } : {}),
 			}
@@ -416,7 +426,9 @@ class View {
 			...(doc.maxScore === undefined ? {} : { maxScore: doc.maxScore }),
 			...(doc.passingScore === undefined ? {} : { passingScore: doc.passingScore }),
 			...(doc.allowedFileTypes === undefined ? {} : { allowedFileTypes: doc.allowedFileTypes }),
-			...(doc.instructions === undefined ? {} : { instructions: this.text(doc.instructions) }),
+			...(doc.instructions === undefined
+				? {}
+				: { instructions: this.text(doc.instructions), instructionsLocale: this.servedLocale(doc, 'instructions') }),
 		}
 	}
 
@@ -430,6 +442,7 @@ class View {
 				type: q.type,
 				prompt: this.text(q.prompt),
 				explanation: this.text(q.explanation),
+				locale: this.servedLocale(q, 'prompt'),
 				...(q.type === 'multiple_choice'
 					? {
 							options: q.options.map((o: Json) => ({ id: o.id, text: this.text(o.text) })),
@@ -456,7 +469,7 @@ class View {
 	}
 
 	page(doc: Json) {
-		return { ...this.pageSummary(doc), body: this.text(doc.body) }
+		return { ...this.pageSummary(doc), body: this.text(doc.body), bodyLocale: this.servedLocale(doc, 'body') }
 	}
 
 	hierarchy(pages: Json[]) {
@@ -485,11 +498,12 @@ class View {
 			title: this.text(doc.title),
 			excerpt: this.text(doc.excerpt),
 			locale: this.servedLocale(doc),
+			excerptLocale: this.servedLocale(doc, 'excerpt'),
 		}
 	}
 
 	post(doc: Json) {
-		return { ...this.postSummary(doc), body: this.text(doc.body) }
+		return { ...this.postSummary(doc), body: this.text(doc.body), bodyLocale: this.servedLocale(doc, 'body') }
 	}
 }
 

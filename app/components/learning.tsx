@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { useI18n } from '#app/i18n/index.ts'
 import { Notice } from './feedback.tsx'
@@ -40,7 +41,7 @@ export function TenantHint({ title, what }: { title: string; what: string }) {
 }
 
 /** The heading of a course's admin sub-page, under the way back to its dashboard. */
-export function CourseAdminHeading({ slug, title }: { slug: string; title: string }) {
+export function CourseAdminHeading({ slug, title }: { slug: string; title: ReactNode }) {
 	const t = useI18n()
 	return (
 		<>

@@ -41,6 +41,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		hint: false as const,
 		slug: course.slug,
 		title: course.title,
+		// The locale the title was served in (decision 0012).
+		titleLocale: course.locale,
 		admins: rows.map((r) => ({ userId: r.userId, name: r.name, email: r.email })),
 	}
 }
@@ -107,7 +109,10 @@ export default function CourseAdmins({ loaderData: d, actionData }: Route.Compon
 	if (d.hint) return <TenantHint title={m.admins.hintTitle} what={m.admins.hintWhat} />
 	return (
 		<section className="narrow">
-			<CourseAdminHeading slug={d.slug} title={t.format(m.admins.title, { course: d.title })} />
+			<CourseAdminHeading
+				slug={d.slug}
+				title={t.rich(m.admins.title, { course: <span lang={d.titleLocale}>{d.title}</span> })}
+			/>
 			<RedirectNotice accept={ADMINS_NOTICES} />
 			<FormError errors={form.errors} id={form.errorId} />
 			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />

@@ -30,8 +30,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	])
 	return {
 		hint: false as const,
-		course: { slug: course.slug, title: course.title },
-		quizzes: entries.filter((e) => e.type === 'quiz').map((e) => ({ slug: e.slug, title: e.title })),
+		// Titles keep the locales they were served in (decision 0012).
+		course: { slug: course.slug, title: course.title, locale: course.locale },
+		quizzes: entries.filter((e) => e.type === 'quiz').map((e) => ({ slug: e.slug, title: e.title, locale: e.locale })),
 		assignments,
 		roster: rows,
 		page,
@@ -93,7 +94,7 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 				</Link>
 				<a href={t.href(`/admin/courses/${d.course.slug}/export`)}>{m.dashboard.export}</a>
 			</p>
-			<h1>{d.course.title}</h1>
+			<h1 lang={d.course.locale}>{d.course.title}</h1>
 
 			<h2>{m.dashboard.entries}</h2>
 			<ScrollTable label={m.dashboard.entries}>
@@ -110,7 +111,7 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 						<tr key={e.slug}>
 							<td>
 								{/* Staff open the entry as a learner sees it, read-only (preview) */}
-								<Link prefetch="intent" to={`/learn/course/${d.course.slug}/entry/${e.slug}?preview=1`}>
+								<Link prefetch="intent" to={`/learn/course/${d.course.slug}/entry/${e.slug}?preview=1`} lang={e.locale}>
 									{e.title}
 								</Link>
 							</td>
@@ -157,7 +158,7 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 						<tbody>
 							{d.assignments.map((a) => (
 								<tr key={a.slug}>
-									<td>{a.title}</td>
+									<td lang={a.locale}>{a.title}</td>
 									<td>{t.number(a.awaiting)}</td>
 									<td>{t.number(a.returned)}</td>
 									<td>{t.number(a.graded)}</td>
@@ -193,12 +194,12 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 							<th scope="col">{m.dashboard.status}</th>
 							<th scope="col">{m.dashboard.progress}</th>
 							{d.quizzes.map((q) => (
-								<th scope="col" key={q.slug}>
+								<th scope="col" key={q.slug} lang={q.locale}>
 									{q.title}
 								</th>
 							))}
 							{d.assignments.map((a) => (
-								<th scope="col" key={a.slug}>
+								<th scope="col" key={a.slug} lang={a.locale}>
 									{a.title}
 								</th>
 							))}

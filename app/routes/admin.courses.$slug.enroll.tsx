@@ -68,6 +68,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		hint: false as const,
 		slug: course.slug,
 		title: course.title,
+		// The locale the title was served in (decision 0012).
+		titleLocale: course.locale,
 		refusal: enrollRefusal(course),
 		// People's pages and invitations are a tenant admin's (both are 404 for a course admin).
 		managesUsers: scope.session.user.role !== 'course_admin',
@@ -190,7 +192,10 @@ export default function EnrollLearners({ loaderData: d, actionData }: Route.Comp
 	const fileError = file.errors?.length ? file.errorId : undefined
 	return (
 		<section className="narrow">
-			<CourseAdminHeading slug={d.slug} title={t.format(m.title, { course: d.title })} />
+			<CourseAdminHeading
+				slug={d.slug}
+				title={t.rich(m.title, { course: <span lang={d.titleLocale}>{d.title}</span> })}
+			/>
 			{report ? <Report rows={report} managesUsers={d.managesUsers} /> : null}
 			{d.refusal ? (
 				<Notice tone="info" role="note">

@@ -33,6 +33,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		hint: false as const,
 		slug: course.slug,
 		title: course.title,
+		// The locale the title was served in (decision 0012).
+		titleLocale: course.locale,
 		flags: courseFlags(scope.tenant, course.slug),
 	}
 }
@@ -71,7 +73,10 @@ export default function CourseSettings({ loaderData: d, actionData }: Route.Comp
 	if (d.hint) return <TenantHint title={m.settings.hintTitle} what={m.settings.hintWhat} />
 	return (
 		<section className="narrow">
-			<CourseAdminHeading slug={d.slug} title={t.format(m.settings.title, { course: d.title })} />
+			<CourseAdminHeading
+				slug={d.slug}
+				title={t.rich(m.settings.title, { course: <span lang={d.titleLocale}>{d.title}</span> })}
+			/>
 			<RedirectNotice accept={['courseSettingsSaved']} />
 			<FormError result={actionData?.result} />
 			<Form method="post" className="stack">

@@ -126,8 +126,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const newest = history[history.length - 1]
 	return {
 		hint: false as const,
-		course: { slug: course.slug, title: course.title },
-		entry: { title: entry.title },
+		// Titles keep the locales they were served in (decision 0012).
+		course: { slug: course.slug, title: course.title, locale: course.locale },
+		entry: { title: entry.title, locale: entry.locale },
 		rules: { graded: rules.graded, maxScore: rules.maxScore, passingScore: rules.passingScore },
 		learner: { name: learner?.name ?? '', email: learner?.email ?? '' },
 		submission: shown(current),
@@ -264,9 +265,15 @@ export default function GradeSubmission({ loaderData: d, actionData }: Route.Com
 					{m.backToQueue}
 				</Link>
 			</p>
-			<h1>{t.format(m.title, { entry: d.entry.title, learner: d.learner.name || d.learner.email })}</h1>
+			<h1>
+				{t.rich(m.title, {
+					entry: <span lang={d.entry.locale}>{d.entry.title}</span>,
+					learner: d.learner.name || d.learner.email,
+				})}
+			</h1>
 			<p className="submission-facts">
-				{d.learner.name} <span className="break">&lt;{d.learner.email}&gt;</span> · {d.course.title}
+				{d.learner.name} <span className="break">&lt;{d.learner.email}&gt;</span> ·{' '}
+				<span lang={d.course.locale}>{d.course.title}</span>
 			</p>
 
 			<h2>{m.assignment}</h2>

@@ -42,7 +42,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	const course = await requireAdminCourse(scope, params.slug)
 	const assignments = flattenEntries(course)
 		.filter((e) => e.type === 'assignment')
-		.map((e) => ({ slug: e.slug, title: e.title }))
+		.map((e) => ({ slug: e.slug, title: e.title, locale: e.locale }))
 	const url = new URL(request.url)
 	const asked = filters.parse({
 		entry: url.searchParams.get('entry') || undefined,
@@ -55,10 +55,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 		gradingQueue(db, scope.tenant.id, course.slug, { entrySlug: entry, status: asked.status }, QUEUE_LIMIT),
 		isWatching(db, me),
 	])
-	const titleOf = new Map(assignments.map((a) => [a.slug, a.title]))
+	const titleOf = new Map(assignments.map((a) => [a.slug, a]))
 	return {
 		hint: false as const,
-		course: { slug: course.slug, title: course.title },
+		// Titles keep the locales they were served in (decision 0012).
+		course: { slug: course.slug, title: course.title, locale: course.locale },
 		assignments,
 		filters: { entry: entry ?? '', status: asked.status ?? '' },
 		watching,
@@ -67,7 +68,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 			id: r.id,
 			name: r.name,
 			email: r.email,
-			entry: titleOf.get(r.entrySlug) ?? r.entrySlug,
+			entry: titleOf.get(r.entrySlug)?.title ?? r.entrySlug,
+			entryLocale: titleOf.get(r.entrySlug)?.locale,
 			number: r.submissionNumber,
 			status: r.status,
 			score: r.score,
@@ -112,7 +114,7 @@ export default function SubmissionsQueue({ loaderData: d, actionData }: Route.Co
 	const t = useI18n()
 	const m = t.m.grading
 	if (d.hint) return <TenantHint title={m.queue.hintTitle} what={m.queue.hintWhat} />
-	const title = t.format(m.queue.title, { course: d.course.title })
+	const title = t.rich(m.queue.title, { course: <span lang={d.course.locale}>{d.course.title}</span> })
 	return (
 		<section>
 			<CourseAdminHeading slug={d.course.slug} title={title} />
@@ -128,7 +130,7 @@ export default function SubmissionsQueue({ loaderData: d, actionData }: Route.Co
 						<select name="entry" defaultValue={d.filters.entry}>
 							<option value="">{m.queue.any}</option>
 							{d.assignments.map((a) => (
-								<option key={a.slug} value={a.slug}>
+								<option key={a.slug} value={a.slug} lang={a.locale}>
 									{a.title}
 								</option>
 							))}
@@ -173,7 +175,7 @@ export default function SubmissionsQueue({ loaderData: d, actionData }: Route.Co
 									</Link>{' '}
 									<span className="break">&lt;{r.email}&gt;</span>
 								</td>
-								<td>{r.entry}</td>
+								<td lang={r.entryLocale}>{r.entry}</td>
 								<td>{t.number(r.number)}</td>
 								<td>{m.status[r.status]}</td>
 								<td>

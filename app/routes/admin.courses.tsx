@@ -20,6 +20,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 		courses: courses.map((c) => ({
 			slug: c.slug,
 			title: c.title,
+			// The locale the title was served in (decision 0012).
+			locale: c.locale,
 			status: c.status,
 			listed: c.listed,
 			entryCount: c.entryCount,
@@ -55,7 +57,7 @@ export default function AdminCourses({ loaderData: d }: Route.ComponentProps) {
 				<tbody>
 					{d.courses.map((c) => (
 						<tr key={c.slug}>
-							<td>{c.title}</td>
+							<td lang={c.locale}>{c.title}</td>
 							<td>{status(c)}</td>
 							<td>{t.number(c.entryCount)}</td>
 							<td className="actions">

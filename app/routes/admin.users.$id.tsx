@@ -504,8 +504,13 @@ function Learning({ record }: { record: NonNullable<Route.ComponentProps['loader
 					<tbody>
 						{record.attempts.map((a) => (
 							<tr key={a.key}>
-								<td lang={a.lang}>{a.course}</td>
-								<td lang={a.lang}>{t.format(m.attempt, { quiz: a.title, number: t.number(a.attempt) })}</td>
+								<td lang={a.courseLang}>{a.course}</td>
+								<td>
+									{t.rich(m.attempt, {
+										quiz: <span lang={a.lang}>{a.title}</span>,
+										number: t.number(a.attempt),
+									})}
+								</td>
 								<td>{t.percent(a.score)}</td>
 								<td>{a.passed ? m.yes : m.no}</td>
 								<td>{a.at ? t.date(a.at) : '—'}</td>

@@ -25,6 +25,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		updatedAt: post.updatedAt,
 		publishedAt: post.publishedAt!,
 		locale: post.locale,
+		bodyLocale: post.bodyLocale ?? post.locale,
 		hero,
 		html,
 	}
@@ -72,7 +73,7 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
 				</p>
 				{/* The largest paint of the page: fetched first, never lazily. */}
 				{loaderData.hero ? <img className="hero" {...loaderData.hero} alt="" fetchPriority="high" /> : null}
-				<div className="prose" dangerouslySetInnerHTML={{ __html: loaderData.html }} />
+				<div className="prose" lang={loaderData.bodyLocale} dangerouslySetInnerHTML={{ __html: loaderData.html }} />
 			</article>
 		</>
 	)

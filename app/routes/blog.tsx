@@ -11,13 +11,14 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const posts = await listPosts(ctx)
 	return {
-		posts: posts.map(({ slug, title, excerpt, publishedAt, author, locale }) => ({
+		posts: posts.map(({ slug, title, excerpt, publishedAt, author, locale, excerptLocale }) => ({
 			slug,
 			title,
 			excerpt,
 			publishedAt: publishedAt!,
 			author,
 			locale,
+			excerptLocale: excerptLocale ?? locale,
 		})),
 	}
 }
@@ -42,7 +43,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
 							<h2>
 								<a href={t.href(`/blog/${post.slug}`)}>{post.title}</a>
 							</h2>
-							<p>{post.excerpt}</p>
+							<p lang={post.excerptLocale}>{post.excerpt}</p>
 							<p className="meta" lang={t.locale}>
 								{[post.author, t.date(post.publishedAt)].filter(Boolean).join(' · ')}
 							</p>

@@ -26,8 +26,10 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
 		return (
 			<section className="hero">
 				<RedirectNotice accept={['signedOut']} />
-				<h1>{site.name}</h1>
-				<p className="lead">{site.description}</p>
+				<h1 lang={site.locale}>{site.name}</h1>
+				<p className="lead" lang={site.descriptionLocale}>
+					{site.description}
+				</p>
 				<p>{t.rich(t.m.content.home.apexIntro, { example: <code>yourschool.{loaderData.baseDomain}</code> })}</p>
 			</section>
 		)
@@ -35,8 +37,10 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
 	return (
 		<section className="hero">
 			<RedirectNotice accept={['signedOut']} />
-			<h1>{site.name}</h1>
-			<p className="lead">{site.description}</p>
+			<h1 lang={site.locale}>{site.name}</h1>
+			<p className="lead" lang={site.descriptionLocale}>
+				{site.description}
+			</p>
 			<p>
 				<a className="button" href={t.href('/learn')}>
 					{t.m.content.home.browse}

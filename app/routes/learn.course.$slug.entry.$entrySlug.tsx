@@ -160,17 +160,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			bodyHtml: await renderMarkdown(ctx, stripLeadingTitle(entry.body, entry.title), { courseSlug: course.slug }),
 			moduleTitle: entries[position].moduleTitle,
 		},
-		// The locales the entry and its course were served in (en when there is no translation in the page's locale).
+		// The locales the entry and its course were served in (en when there is no translation in the page's locale);
+		// the body, the module's title and prev/next titles may fall back apart (decision 0012).
 		contentLocale: entry.locale,
+		bodyLocale: entry.bodyLocale ?? entry.locale,
+		moduleLocale: entries[position].moduleLocale,
 		courseLocale: course.locale,
 		done: completed.has(entry.slug),
 		preview,
 		position: position + 1,
 		total: entries.length,
-		prev: prev ? { title: prev.title, href: link(prev.slug) } : null,
+		prev: prev ? { title: prev.title, locale: prev.locale, href: link(prev.slug) } : null,
 		next: next
 			? {
 					title: next.title,
+					locale: next.locale,
 					href: link(next.slug),
 					// Locks follow progress: finishing this entry may open the next one.
 					locked: Boolean(progress.locks.get(next.slug)),
@@ -359,8 +363,8 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 				<Link prefetch="intent" to={d.courseHref} lang={d.courseLocale}>
 					{d.course.title}
 				</Link>{' '}
-				{t.format(l.entry.position, {
-					module: d.entry.moduleTitle,
+				{t.rich(l.entry.position, {
+					module: <span lang={d.moduleLocale}>{d.entry.moduleTitle}</span>,
 					position: t.number(d.position),
 					total: t.number(d.total),
 				})}
@@ -368,15 +372,15 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 			<RedirectNotice accept={LEARNING_NOTICES} />
 			{d.assignment ? null : <FormError result={actionData?.result} />}
 			<h1 lang={d.contentLocale}>{d.entry.title}</h1>
-			<ContentLanguage served={d.contentLocale} />
-			<div className="prose" lang={d.contentLocale} dangerouslySetInnerHTML={{ __html: d.entry.bodyHtml }} />
+			<ContentLanguage served={d.contentLocale === t.locale ? d.bodyLocale : d.contentLocale} />
+			<div className="prose" lang={d.bodyLocale} dangerouslySetInnerHTML={{ __html: d.entry.bodyHtml }} />
 
 			{d.quiz ? (
 				<QuizSection
 					quiz={d.quiz}
 					preview={d.preview}
 					previewReview={d.preview && actionData && 'review' in actionData ? actionData.review : null}
-					lang={d.contentLocale}
+					lang={d.bodyLocale}
 				/>
 			) : null}
 
@@ -385,7 +389,7 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 					assignment={d.assignment}
 					done={d.done}
 					preview={d.preview}
-					lang={d.contentLocale}
+					lang={d.bodyLocale}
 					result={actionData?.result}
 					fileProblems={(actionData as { fileProblems?: HandInForm['problems'] } | undefined)?.fileProblems ?? []}
 				/>
@@ -404,7 +408,7 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 
 			<nav aria-label={l.entry.navLabel} className="entry-nav">
 				{d.prev ? (
-					<Link prefetch="intent" to={d.prev.href} rel="prev" lang={d.courseLocale}>
+					<Link prefetch="intent" to={d.prev.href} rel="prev" lang={d.prev.locale}>
 						← {d.prev.title}
 					</Link>
 				) : (
@@ -413,10 +417,10 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 				{d.next?.locked ? (
 					// Not a link: the entry would only send the learner back with the same reason.
 					<span className="entry-next-locked">
-						<span lang={d.courseLocale}>{d.next.title}</span> ({l.entry.nextLocked})
+						<span lang={d.next.locale}>{d.next.title}</span> ({l.entry.nextLocked})
 					</span>
 				) : d.next ? (
-					<Link prefetch="intent" to={d.next.href} rel="next" lang={d.courseLocale}>
+					<Link prefetch="intent" to={d.next.href} rel="next" lang={d.next.locale}>
 						{d.next.title} →
 					</Link>
 				) : (
@@ -510,7 +514,7 @@ function QuizSection({
 									className={wrong ? 'question question-incorrect' : 'question'}
 									aria-describedby={wrong ? statusId : undefined}
 								>
-									<legend lang={lang}>
+									<legend lang={question.locale ?? lang}>
 										{i + 1}. {question.prompt}
 									</legend>
 									{wrong ? (
@@ -520,7 +524,7 @@ function QuizSection({
 									) : null}
 									{question.type === 'multiple_choice' ? (
 										question.options.map((o) => (
-											<label key={o.id} className="choice" lang={lang}>
+											<label key={o.id} className="choice" lang={question.locale ?? lang}>
 												<input type="radio" name={name} value={o.id} defaultChecked={before?.given === o.id} required />{' '}
 												{o.text}
 											</label>
@@ -622,23 +626,29 @@ function AttemptReport({
 			<ul className="quiz-feedback">
 				{attempt.questions.map((f) => (
 					<li key={f.questionId}>
-						<span className="feedback-prompt" lang={lang}>
+						<span className="feedback-prompt" lang={questions.get(f.questionId)?.locale ?? lang}>
 							{questions.get(f.questionId)?.prompt ?? f.questionId}
 						</span>{' '}
 						<strong>{f.correct ? m.correct : m.notCorrect}</strong>{' '}
-						{t.rich(m.yourAnswerWas, { answer: <span lang={lang}>{shown(f.questionId, f.given)}</span> })}
+						{t.rich(m.yourAnswerWas, {
+							answer: <span lang={questions.get(f.questionId)?.locale ?? lang}>{shown(f.questionId, f.given)}</span>,
+						})}
 						{f.correctAnswer === undefined ? null : (
 							<>
 								{' '}
 								{t.rich(m.correctAnswer, {
-									answer: <span lang={lang}>{shown(f.questionId, f.correctAnswer)}</span>,
+									answer: (
+										<span lang={questions.get(f.questionId)?.locale ?? lang}>
+											{shown(f.questionId, f.correctAnswer)}
+										</span>
+									),
 								})}
 							</>
 						)}
 						{f.explanation ? (
 							<>
 								{' '}
-								<span lang={lang}>{f.explanation}</span>
+								<span lang={questions.get(f.questionId)?.locale ?? lang}>{f.explanation}</span>
 							</>
 						) : null}
 					</li>
@@ -710,7 +720,11 @@ function HandInSection({
 					: m.ungradedRule}
 			</p>
 			{a.instructionsHtml ? (
-				<div className="prose" lang={lang} dangerouslySetInnerHTML={{ __html: a.instructionsHtml }} />
+				<div
+					className="prose"
+					lang={rules.instructionsLocale ?? lang}
+					dangerouslySetInnerHTML={{ __html: a.instructionsHtml }}
+				/>
 			) : null}
 			{done ? (
 				<Notice tone="ok">{t.m.learning.entry.completedAssignment}</Notice>

@@ -42,8 +42,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		price: course.price,
 		estimatedMinutes: course.estimatedMinutes,
 		locale: ctx.locale,
-		// The locale the course was served in (en when it has no translation in the page's locale).
+		// The locale the course's title was served in (en when it has no translation in the page's locale);
+		// the description and each module and entry title say their own (decision 0012).
 		contentLocale: course.locale,
+		descriptionLocale: course.descriptionLocale ?? course.locale,
 	}
 	if (!progress || (!preview && !isActiveEnrollment(progress.enrollment))) {
 		return {
@@ -54,7 +56,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			modules: course.modules.map((m) => ({
 				slug: m.slug,
 				title: m.title,
-				entries: m.entries.map((e) => ({ slug: e.slug, title: e.title, type: e.type })),
+				locale: m.locale ?? course.locale,
+				entries: m.entries.map((e) => ({
+					slug: e.slug,
+					title: e.title,
+					locale: e.locale ?? course.locale,
+					type: e.type,
+				})),
 			})),
 		}
 	}
@@ -71,11 +79,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		modules: course.modules.map((m) => ({
 			slug: m.slug,
 			title: m.title,
+			locale: m.locale ?? course.locale,
 			entries: entries
 				.filter((e) => e.moduleSlug === m.slug)
 				.map((e) => ({
 					slug: e.slug,
 					title: e.title,
+					locale: e.locale,
 					type: e.type,
 					done: completed.has(e.slug),
 					locked: Boolean(locks.get(e.slug)),
@@ -138,10 +148,14 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 			{data.view === 'home' && data.preview ? <PreviewBanner /> : null}
 			<RedirectNotice accept={LEARNING_NOTICES} />
 			<h1 lang={data.contentLocale}>{data.title}</h1>
-			<ContentLanguage served={data.contentLocale} />
+			<ContentLanguage served={data.view === 'landing' ? data.descriptionLocale : data.contentLocale} />
 			{data.view === 'landing' ? (
 				<>
-					<div className="prose" lang={data.contentLocale} dangerouslySetInnerHTML={{ __html: data.descriptionHtml }} />
+					<div
+						className="prose"
+						lang={data.descriptionLocale}
+						dangerouslySetInnerHTML={{ __html: data.descriptionHtml }}
+					/>
 					<p className="meta">
 						<span className={data.price ? 'badge' : 'badge badge-free'}>
 							{data.price ? formatPrice(data.price, data.locale) : t.m.common.free}
@@ -168,11 +182,11 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 					<ol className="outline">
 						{data.modules.map((m) => (
 							<li key={m.slug}>
-								<strong lang={data.contentLocale}>{m.title}</strong>
+								<strong lang={m.locale}>{m.title}</strong>
 								<ul>
 									{m.entries.map((e) => (
 										<li key={e.slug}>
-											<span lang={data.contentLocale}>{e.title}</span>{' '}
+											<span lang={e.locale}>{e.title}</span>{' '}
 											<span className="hint">{t.format(l.course.typeHint, { type: l.entryTypes[e.type] })}</span>
 										</li>
 									))}
@@ -201,20 +215,16 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 					) : null}
 					{data.modules.map((m) => (
 						<section key={m.slug} aria-labelledby={`module-${m.slug}`}>
-							<h2 id={`module-${m.slug}`} lang={data.contentLocale}>
+							<h2 id={`module-${m.slug}`} lang={m.locale}>
 								{m.title}
 							</h2>
 							<ol className="entries">
 								{m.entries.map((e) => (
 									<li key={e.slug} className={e.done ? 'entry entry-done' : e.locked ? 'entry entry-locked' : 'entry'}>
 										{e.locked ? (
-											<span lang={data.contentLocale}>{e.title}</span>
+											<span lang={e.locale}>{e.title}</span>
 										) : (
-											<Link
-												prefetch="intent"
-												to={`/learn/course/${data.slug}/entry/${e.slug}${q}`}
-												lang={data.contentLocale}
-											>
+											<Link prefetch="intent" to={`/learn/course/${data.slug}/entry/${e.slug}${q}`} lang={e.locale}>
 												{e.title}
 											</Link>
 										)}{' '}

@@ -45,7 +45,10 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 									{r.title}
 								</Link>{' '}
 								<span className="hint">
-									{t.format(m.viewed, { course: r.course, date: formatDate(r.viewedAt, d.locale) })}
+									{t.rich(m.viewed, {
+										course: <span lang={r.courseLang}>{r.course}</span>,
+										date: formatDate(r.viewedAt, d.locale),
+									})}
 								</span>
 							</li>
 						))}
@@ -98,7 +101,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 											{s.title}
 										</Link>
 									</td>
-									<td lang={s.lang}>{s.course}</td>
+									<td lang={s.courseLang}>{s.course}</td>
 									<td>{t.number(s.attempt)}</td>
 									<td>{t.format(s.passed ? m.passed : m.notPassed, { score: t.percent(s.score) })}</td>
 								</tr>
@@ -132,7 +135,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 												{w.title}
 											</Link>
 										</td>
-										<td lang={w.lang}>{w.course}</td>
+										<td lang={w.courseLang}>{w.course}</td>
 										{/* Status and score share a cell: a fifth column would not fit a phone without scrolling. */}
 										<td>
 											<div>{m.workStatus[w.status]}</div>

@@ -17,8 +17,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 		locale: ctx.locale,
 		courses: courses
 			.filter((c) => isPublished(c) && c.listed)
-			// Each card keeps the locale its text was served in (en when the course has no translation).
-			.map(({ slug, title, summary, price, estimatedMinutes, entryCount, locale }) => ({
+			// Each card keeps the locales its title and summary were served in (en when there is no translation).
+			.map(({ slug, title, summary, price, estimatedMinutes, entryCount, locale, summaryLocale }) => ({
 				slug,
 				title,
 				summary,
@@ -26,6 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 				estimatedMinutes,
 				entryCount,
 				locale,
+				summaryLocale: summaryLocale ?? locale,
 			})),
 	}
 }
@@ -70,7 +71,7 @@ export default function Catalogue({ loaderData }: Route.ComponentProps) {
 							<h2 lang={course.locale}>
 								<a href={t.href(`/learn/course/${course.slug}`)}>{course.title}</a>
 							</h2>
-							<p lang={course.locale}>{course.summary}</p>
+							<p lang={course.summaryLocale}>{course.summary}</p>
 							<p className="meta">
 								<span className={course.price ? 'badge' : 'badge badge-free'}>
 									{course.price ? formatPrice(course.price, locale) : t.m.common.free}

@@ -19,6 +19,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		title: page.title,
 		description: markdownSummary(body),
 		locale: page.locale,
+		bodyLocale: page.bodyLocale ?? page.locale,
 		html: await renderMarkdown(ctx, body),
 	}
 }
@@ -38,7 +39,7 @@ export default function ContentPage({ loaderData }: Route.ComponentProps) {
 			<ContentLanguage served={loaderData.locale} />
 			<article lang={loaderData.locale}>
 				<h1>{loaderData.title}</h1>
-				<div className="prose" dangerouslySetInnerHTML={{ __html: loaderData.html }} />
+				<div className="prose" lang={loaderData.bodyLocale} dangerouslySetInnerHTML={{ __html: loaderData.html }} />
 			</article>
 		</>
 	)

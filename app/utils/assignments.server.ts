@@ -16,8 +16,12 @@ import { flattenEntries, tags } from './learning.server.ts'
  * An assignment's rules with the content's defaults filled in (decision 0027). An assignment entry
  * without rules is an ungraded hand-in that accepts every hand-in type.
  */
-export function assignmentRules(entry: Pick<Entry, 'assignment'>): Required<Omit<Assignment, 'instructions'>> & {
+export function assignmentRules(entry: Pick<Entry, 'assignment'>): Required<
+	Omit<Assignment, 'instructions' | 'instructionsLocale'>
+> & {
 	instructions: string | null
+	/** The locale the instructions were served in; null: the entry's body's (decision 0012). */
+	instructionsLocale: NonNullable<Assignment['instructionsLocale']> | null
 } {
 	const a = entry.assignment
 	return {
@@ -26,6 +30,7 @@ export function assignmentRules(entry: Pick<Entry, 'assignment'>): Required<Omit
 		passingScore: a?.passingScore ?? null,
 		allowedFileTypes: a?.allowedFileTypes ?? [...HAND_IN_FILE_TYPES],
 		instructions: a?.instructions ?? null,
+		instructionsLocale: a?.instructionsLocale ?? null,
 	}
 }
 

@@ -20,7 +20,13 @@ export const courseSummary = z.object({
 	title: z.string(),
 	summary: z.string(),
 	entryCount: z.number().int(),
+	/** The locale the title was served in (en when the title has no translation). */
 	locale,
+	/**
+	 * The locale `summary` was served in when it falls back apart from the title; absent means
+	 * the same as `locale` (a service that omits it is trusted to match). Decision 0012.
+	 */
+	summaryLocale: locale.optional(),
 })
 
 const entryType = z.enum(['lesson', 'quiz', 'assignment'])
@@ -30,13 +36,32 @@ const entrySummary = z.object({
 	type: entryType,
 	title: z.string(),
 	estimatedMinutes: z.number().nullable(),
+	/** The locale the entry's title was served in; absent means the course's `locale`. */
+	locale: locale.optional(),
 })
 
-const module_ = z.object({ slug: z.string(), title: z.string(), entries: z.array(entrySummary) })
+const module_ = z.object({
+	slug: z.string(),
+	title: z.string(),
+	/** The locale the module's title was served in; absent means the course's `locale`. */
+	locale: locale.optional(),
+	entries: z.array(entrySummary),
+})
 
-export const course = courseSummary.extend({ description: z.string(), modules: z.array(module_) })
+export const course = courseSummary.extend({
+	description: z.string(),
+	/** The locale `description` was served in; absent means the same as `locale`. */
+	descriptionLocale: locale.optional(),
+	modules: z.array(module_),
+})
 
-const questionBase = { id: z.string(), prompt: z.string(), explanation: z.string() }
+const questionBase = {
+	id: z.string(),
+	prompt: z.string(),
+	explanation: z.string(),
+	/** The locale the prompt (and its explanation and options) were served in; absent means the entry's `bodyLocale`. */
+	locale: locale.optional(),
+}
 const option = z.object({ id: z.string(), text: z.string() })
 
 /** Server-only: includes correct and accepted answers. */
@@ -65,10 +90,11 @@ const quiz = z.object({
 })
 
 /** Client-safe: the same quiz without answers or explanations. */
+const publicBase = { id: z.string(), prompt: z.string(), locale: locale.optional() }
 const quizPublicQuestion = z.discriminatedUnion('type', [
-	z.object({ id: z.string(), prompt: z.string(), type: z.literal('multiple_choice'), options: z.array(option) }),
-	z.object({ id: z.string(), prompt: z.string(), type: z.literal('true_false') }),
-	z.object({ id: z.string(), prompt: z.string(), type: z.literal('short_answer') }),
+	z.object({ ...publicBase, type: z.literal('multiple_choice'), options: z.array(option) }),
+	z.object({ ...publicBase, type: z.literal('true_false') }),
+	z.object({ ...publicBase, type: z.literal('short_answer') }),
 ])
 
 const quizPublic = z.object({
@@ -91,6 +117,8 @@ const assignment = z
 		passingScore: z.number().int().min(0).nullable().default(null),
 		allowedFileTypes: z.array(z.enum(HAND_IN_FILE_TYPES)).min(1).optional(),
 		instructions: z.string().optional(),
+		/** The locale `instructions` were served in; absent means the entry's `bodyLocale`. */
+		instructionsLocale: locale.optional(),
 	})
 	.refine((a) => a.passingScore === null || a.passingScore <= a.maxScore, {
 		message: 'passingScore above maxScore',
@@ -105,7 +133,10 @@ export const entry = z.object({
 	title: z.string(),
 	body: z.string(),
 	estimatedMinutes: z.number().nullable(),
+	/** The locale the title was served in. */
 	locale,
+	/** The locale `body` (and the assignment's instructions) were served in; absent means the same as `locale`. */
+	bodyLocale: locale.optional(),
 	quiz: quiz.nullable(),
 	assignment: assignment.nullable().default(null),
 })
@@ -125,7 +156,10 @@ export const site = z.object({
 	icon: z.string().nullable(),
 	og_image: z.string().nullable(),
 	updatedAt: isoDate,
+	/** The locale `name` was served in. */
 	locale,
+	/** The locale `description` was served in; absent means the same as `locale`. */
+	descriptionLocale: locale.optional(),
 })
 
 export const pageSummary = z.object({
@@ -139,7 +173,11 @@ export const pageSummary = z.object({
 	locale,
 })
 
-export const page = pageSummary.extend({ body: z.string() })
+export const page = pageSummary.extend({
+	body: z.string(),
+	/** The locale `body` was served in; absent means the same as `locale` (the title's). */
+	bodyLocale: locale.optional(),
+})
 
 export interface PageHierarchyNode {
 	slug: string
@@ -161,10 +199,17 @@ export const blogPostSummary = z.object({
 	hero: z.string().nullable(),
 	title: z.string(),
 	excerpt: z.string(),
+	/** The locale the title was served in. */
 	locale,
+	/** The locale `excerpt` was served in; absent means the same as `locale`. */
+	excerptLocale: locale.optional(),
 })
 
-export const blogPost = blogPostSummary.extend({ body: z.string() })
+export const blogPost = blogPostSummary.extend({
+	body: z.string(),
+	/** The locale `body` was served in; absent means the same as `locale`. */
+	bodyLocale: locale.optional(),
+})
 
 export const paginated = <T extends z.ZodType>(item: T) =>
 	z.object({

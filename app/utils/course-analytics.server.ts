@@ -27,6 +27,7 @@ export async function entryAnalytics(scope: AdminScope, course: Course) {
 		return {
 			slug: entry.slug,
 			title: entry.title,
+			locale: entry.locale,
 			type: entry.type,
 			completed,
 			completionRate: stats.enrolled ? Math.round((completed / stats.enrolled) * 100) : 0,
@@ -44,7 +45,10 @@ export async function entryAnalytics(scope: AdminScope, course: Course) {
 const tenths = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10)
 
 /** The dashboard's row per assignment entry, in course order, from the counted figures (absent: none handed in). */
-export function assignmentView(entries: Pick<FlatEntry, 'slug' | 'title' | 'type'>[], figures: AssignmentFigures[]) {
+export function assignmentView(
+	entries: (Pick<FlatEntry, 'slug' | 'title' | 'type'> & Partial<Pick<FlatEntry, 'locale'>>)[],
+	figures: AssignmentFigures[],
+) {
 	return entries
 		.filter((e) => e.type === 'assignment')
 		.map((entry) => {
@@ -52,6 +56,7 @@ export function assignmentView(entries: Pick<FlatEntry, 'slug' | 'title' | 'type
 			return {
 				slug: entry.slug,
 				title: entry.title,
+				locale: entry.locale,
 				awaiting: f?.awaiting ?? 0,
 				returned: f?.returned ?? 0,
 				graded: f?.graded ?? 0,

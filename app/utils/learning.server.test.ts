@@ -11,6 +11,8 @@ const entry = (slug: string, moduleSlug: string, index: number): FlatEntry => ({
 	estimatedMinutes: null,
 	moduleSlug,
 	moduleTitle: moduleSlug,
+	locale: 'en',
+	moduleLocale: 'en',
 	index,
 })
 // Two modules of two entries each.
@@ -57,7 +59,8 @@ describe('dashboardView', () => {
 		title: 'Web',
 		summary: '',
 		entryCount: 3,
-		locale: 'en',
+		// The course's title is served in Chinese; entry two's title fell back to English on its own.
+		locale: 'zh',
 		description: '',
 		modules: [
 			{
@@ -68,6 +71,7 @@ describe('dashboardView', () => {
 					type: 'lesson' as const,
 					title: slug.toUpperCase(),
 					estimatedMinutes: null,
+					...(slug === 'two' ? { locale: 'en' as const } : {}),
 				})),
 			},
 		],
@@ -91,9 +95,14 @@ describe('dashboardView', () => {
 	it('counts completed entries per course and resumes the latest viewed ones first', () => {
 		const view = dashboardView([{ enrollment: enrollment('active'), course }], progress, [], [])
 		expect(view.courses).toEqual([
-			{ slug: 'web', title: 'Web', lang: 'en', status: 'active', percent: 33, completedCount: 1, total: 3 },
+			{ slug: 'web', title: 'Web', lang: 'zh', status: 'active', percent: 33, completedCount: 1, total: 3 },
 		])
 		expect(view.resume.map((r) => r.href)).toEqual(['/learn/course/web/entry/three', '/learn/course/web/entry/two'])
+		// Each entry title says its own language, apart from the course's.
+		expect(view.resume.map((r) => [r.lang, r.courseLang])).toEqual([
+			['zh', 'zh'],
+			['en', 'zh'],
+		])
 	})
 
 	it('offers nothing to resume in a course awaiting payment', () => {
@@ -141,8 +150,9 @@ describe('dashboardView', () => {
 				key: 's2',
 				href: '/learn/course/web/entry/two',
 				title: 'TWO',
-				course: 'Web',
 				lang: 'en',
+				course: 'Web',
+				courseLang: 'zh',
 				status: 'graded',
 				score: 8,
 				maxScore: 10,
@@ -152,7 +162,14 @@ describe('dashboardView', () => {
 			},
 			expect.objectContaining({ key: 's3', status: 'returned', score: null, passed: null }),
 			// A course the learner is no longer enrolled in is named by its slug.
-			expect.objectContaining({ key: 's4', title: 'gone', course: 'elsewhere', lang: undefined, passed: false }),
+			expect.objectContaining({
+				key: 's4',
+				title: 'gone',
+				course: 'elsewhere',
+				lang: undefined,
+				courseLang: undefined,
+				passed: false,
+			}),
 		])
 	})
 

@@ -16,6 +16,7 @@ import {
 import { recentlyGraded, type Submission } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import type { Tenant } from '#db/tenants.ts'
+import type { Locale } from '#app/i18n/locales.ts'
 import { readContent } from './cms.server.ts'
 import { isPublished, type Course, type Entry } from './content.ts'
 import { describeError, log } from './log.server.ts'
@@ -39,13 +40,24 @@ export interface FlatEntry {
 	estimatedMinutes: number | null
 	moduleSlug: string
 	moduleTitle: string
+	/** The locales the entry's and its module's titles were served in (a service that omits them: the course's). */
+	locale: Locale
+	moduleLocale: Locale
 	/** Position in the whole course (prev/next crosses modules). */
 	index: number
 }
 
 export function flattenEntries(course: Course): FlatEntry[] {
 	return course.modules
-		.flatMap((m) => m.entries.map((e) => ({ ...e, moduleSlug: m.slug, moduleTitle: m.title })))
+		.flatMap((m) =>
+			m.entries.map((e) => ({
+				...e,
+				locale: e.locale ?? course.locale,
+				moduleSlug: m.slug,
+				moduleTitle: m.title,
+				moduleLocale: m.locale ?? course.locale,
+			})),
+		)
 		.map((e, index) => ({ ...e, index }))
 }
 
@@ -229,7 +241,7 @@ export function dashboardView(
 		return {
 			slug: course.slug,
 			title: course.title,
-			// The locale the course's titles were served in (en when it has no translation).
+			// The locale the course's title was served in (en when it has no translation); entry titles say their own.
 			lang: course.locale,
 			status: enrollment.status,
 			percent: entries.length ? Math.round((completedCount / entries.length) * 100) : 0,
@@ -250,8 +262,10 @@ export function dashboardView(
 				{
 					href: `/learn/course/${card.slug}/entry/${entry.slug}`,
 					title: entry.title,
+					// The entry's title and the course's may be served in different locales (decision 0012).
+					lang: entry.locale,
 					course: card.title,
-					lang: card.lang,
+					courseLang: card.lang,
 					viewedAt: p.last_viewed_at!.toISOString(),
 				},
 			]
@@ -259,12 +273,14 @@ export function dashboardView(
 		.slice(0, 5)
 	const scores = attempts.map((a) => {
 		const card = cards.find((c) => c.slug === a.course_slug)
+		const entry = card?.entries.find((e) => e.slug === a.entry_slug)
 		return {
 			key: a.id,
 			href: `/learn/course/${a.course_slug}/entry/${a.entry_slug}?attempt=${a.attempt_number}`,
-			title: card?.entries.find((e) => e.slug === a.entry_slug)?.title ?? a.entry_slug,
+			title: entry?.title ?? a.entry_slug,
+			lang: entry?.locale,
 			course: card?.title ?? a.course_slug,
-			lang: card?.lang,
+			courseLang: card?.lang,
 			score: a.score,
 			passed: a.passed,
 			attempt: a.attempt_number,
@@ -284,12 +300,14 @@ export function dashboardView(
 		.slice(0, GRADED_SHOWN)
 		.map((s) => {
 			const card = cards.find((c) => c.slug === s.course_slug)
+			const entry = card?.entries.find((e) => e.slug === s.entry_slug)
 			return {
 				key: s.id,
 				href: `/learn/course/${s.course_slug}/entry/${s.entry_slug}`,
-				title: card?.entries.find((e) => e.slug === s.entry_slug)?.title ?? s.entry_slug,
+				title: entry?.title ?? s.entry_slug,
+				lang: entry?.locale,
 				course: card?.title ?? s.course_slug,
-				lang: card?.lang,
+				courseLang: card?.lang,
 				status: s.status,
 				score: s.score,
 				maxScore: s.max_score,

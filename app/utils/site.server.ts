@@ -9,7 +9,10 @@ export interface SiteChrome {
 	/** Text colour with enough contrast on themeColor. */
 	onThemeColor: string
 	backgroundColor: string
+	/** The locale the name was served in. */
 	locale: string
+	/** The locale the description was served in (decision 0012). */
+	descriptionLocale: string
 }
 
 const PLATFORM_NAME = 'Open LMS'
@@ -38,6 +41,7 @@ export async function loadSiteChrome(ctx: RequestContext): Promise<SiteChrome> {
 		onThemeColor: readableOn(themeColor),
 		backgroundColor: site?.background_color ?? DEFAULT_BACKGROUND_COLOR,
 		locale: site?.locale ?? ctx.locale,
+		descriptionLocale: site?.descriptionLocale ?? site?.locale ?? ctx.locale,
 	}
 }
 

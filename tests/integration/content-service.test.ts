@@ -80,6 +80,25 @@ describe('content client', () => {
 	const client = () =>
 		createCmsClient({ apiUrl: cms.url, projectUuid: project, apiKey: key, timeoutMs: 300, retries: 1 })
 
+	it('says the locale of each field that falls back apart from the title (decision 0012)', async () => {
+		// Introduction to the Web has its title in six locales, everything else in en and es.
+		const zh = (await (await raw('acme/courses/intro-to-web?locale=zh')).json()).data
+		expect([zh.locale, zh.summaryLocale, zh.descriptionLocale]).toEqual(['zh', 'en', 'en'])
+		expect(zh.modules.map((m: { locale: string }) => m.locale)).toEqual(['en', 'en'])
+		expect(
+			new Set(zh.modules.flatMap((m: { entries: { locale: string }[] }) => m.entries.map((e) => e.locale))),
+		).toEqual(new Set(['en']))
+		const es = (await (await raw('acme/courses/intro-to-web?locale=es')).json()).data
+		expect([es.locale, es.summaryLocale, es.descriptionLocale, es.modules[0].locale]).toEqual(['es', 'es', 'es', 'es'])
+		const quiz = (await (await raw('acme/courses/intro-to-web/entries/basics-quiz?locale=zh')).json()).data
+		expect([quiz.locale, quiz.bodyLocale, quiz.quiz.questions[0].locale]).toEqual(['en', 'en', 'en'])
+		const site = (await (await raw('acme/site?locale=zh')).json()).data
+		expect([site.locale, site.descriptionLocale]).toEqual(['zh', 'en'])
+		// The client keeps them through validation.
+		const course = await client().course('acme', 'intro-to-web', 'zh')
+		expect([course!.locale, course!.descriptionLocale, course!.modules[0].locale]).toEqual(['zh', 'en', 'en'])
+	})
+
 	it('pages through every course and validates them', async () => {
 		const courses = await client().courses('acme', 'en')
 		expect(courses.map((c) => c.slug).sort()).toEqual([
