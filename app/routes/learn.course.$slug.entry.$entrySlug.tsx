@@ -599,12 +599,17 @@ function AttemptReport({
 	const m = t.m.learning.quiz
 	const questions = new Map(quiz.questions.map((x) => [x.id, x]))
 	/** An answer as the learner saw it: an option's text, True or False, or the text typed. */
+	/**
+	 * An answer as the learner saw it: an option's text or the text typed, in the question's language;
+	 * True, False and "no answer" are the interface's words, in the page's.
+	 */
 	const shown = (questionId: string, value: string) => {
 		const question = questions.get(questionId)
 		if (value === '') return m.noAnswer
-		if (question?.type === 'multiple_choice') return question.options.find((o) => o.id === value)?.text ?? value
 		if (question?.type === 'true_false') return value === 'true' ? m.trueLabel : m.falseLabel
-		return value
+		const text =
+			question?.type === 'multiple_choice' ? (question.options.find((o) => o.id === value)?.text ?? value) : value
+		return <span lang={question?.locale ?? lang}>{text}</span>
 	}
 	return (
 		<Notice tone={attempt.passed ? 'ok' : 'error'} role={role}>
@@ -631,17 +636,13 @@ function AttemptReport({
 						</span>{' '}
 						<strong>{f.correct ? m.correct : m.notCorrect}</strong>{' '}
 						{t.rich(m.yourAnswerWas, {
-							answer: <span lang={questions.get(f.questionId)?.locale ?? lang}>{shown(f.questionId, f.given)}</span>,
+							answer: shown(f.questionId, f.given),
 						})}
 						{f.correctAnswer === undefined ? null : (
 							<>
 								{' '}
 								{t.rich(m.correctAnswer, {
-									answer: (
-										<span lang={questions.get(f.questionId)?.locale ?? lang}>
-											{shown(f.questionId, f.correctAnswer)}
-										</span>
-									),
+									answer: shown(f.questionId, f.correctAnswer),
 								})}
 							</>
 						)}

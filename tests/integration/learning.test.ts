@@ -401,7 +401,8 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 		expect(passed.text).toMatch(/Correct answer: <span lang="en">POST<\/span>/)
 		expect(checkedValue(passed.text, 'q:q-method')).toEqual([])
 		const earlier = await b.get(entryPath('basics-quiz', '?attempt=1'))
-		expect(earlier.text).toMatch(/Correct answer: <span lang="en">True<\/span>/)
+		// True and False are the interface's words, not the content's: no lang of their own.
+		expect(earlier.text).toMatch(/Correct answer: (<!-- -->)?True(<!-- -->)?\./)
 	})
 
 	it('after the last attempt shows every attempt with its answers, score, outcome and the answers revealed', async () => {
