@@ -97,6 +97,11 @@ test('a new learner: catalogue, sign-up keeping the course, enroll, lessons, qui
 	await page.getByLabel('POST', { exact: true }).check()
 	await page.getByLabel('False', { exact: true }).check()
 	await page.getByLabel('Your answer').fill('div')
+	// Choices are touch targets of at least 24 px.
+	for (const radio of await page.getByRole('radio').all()) {
+		const box = (await radio.boundingBox())!
+		expect(Math.min(box.width, box.height), 'a radio button is at least 24 px').toBeGreaterThanOrEqual(24)
+	}
 	await page.getByRole('button', { name: /Submit answers/ }).click()
 	await expect(page.getByText('Attempt 1: 33% · 1 of 3 correct · Not passed')).toBeVisible()
 	await expect(page.getByText('2 attempts left.')).toBeVisible()
@@ -122,6 +127,9 @@ test('a new learner: catalogue, sign-up keeping the course, enroll, lessons, qui
 	await expect(page.getByText('Your password was changed.')).toBeVisible()
 	await page.goto(at(ACME, '/learn/dashboard'))
 	await expect(page.getByRole('heading', { name: `Welcome, ${learner} Renamed` })).toBeVisible()
+	// Header links are touch targets of at least 44 px.
+	for (const link of await page.getByRole('navigation', { name: 'Main' }).getByRole('link').all())
+		expect((await link.boundingBox())!.height, 'a header link is at least 44 px tall').toBeGreaterThanOrEqual(44)
 	await fitsThePhone(page, 'dashboard')
 
 	// Sign out, acknowledged.
@@ -134,11 +142,13 @@ test('a new learner: catalogue, sign-up keeping the course, enroll, lessons, qui
 
 test('a tenant admin: users on a phone, enroll and cancel, invitations, role with a course, readable records', async ({
 	page,
+	browser,
 }, info) => {
 	// Accounts of their own: the admin's mutations are rate-limited per admin.
 	const admin = await acmeAccount(info, 'walk-admin', { role: 'tenant_admin' })
 	const learner = await acmeAccount(info, 'walk-member')
 	const learnerName = 'E2E walk-member'
+	const uploaded = await acmeAccount(info, 'walk-uploaded')
 	const invitee = uniqueEmail(info, 'walk-invitee')
 
 	await signInAs(page, ACME, admin, '/admin')
@@ -154,6 +164,15 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await expect(report.getByRole('row', { name: learner })).toContainText('Enrolled')
 	await expect(page.getByText('Enrolled: 1')).toBeVisible()
 	await fitsThePhone(page, 'enrollment report')
+	await page.getByLabel('CSV file').setInputFiles({
+		name: 'learners.csv',
+		mimeType: 'text/csv',
+		buffer: Buffer.from(`name,email\r\nUp Loaded,${uploaded}\r\nAgain,${learner}\r\n`),
+	})
+	await page.getByRole('button', { name: 'Upload and enroll' }).click()
+	await expect(report.getByRole('row', { name: uploaded })).toContainText('Enrolled')
+	await expect(report.getByRole('row', { name: learner })).toContainText('Already enrolled (active)')
+	await fitsThePhone(page, 'report of the CSV file')
 
 	// Cancel the enrollment: asked first, cancelling the question keeps it.
 	await report.getByRole('link', { name: learner }).click()
@@ -181,6 +200,10 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
 	await expect(page.getByRole('alert')).toHaveCount(0)
 	await expect(page.getByRole('button', { name: 'Deactivate' })).toBeVisible()
+	await page.getByRole('button', { name: 'Sign out everywhere' }).click()
+	await expect(page.getByRole('alert')).toContainText(`Sign ${learnerName} out on every device?`)
+	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+	await expect(page.getByRole('alert')).toHaveCount(0)
 
 	// Course admin comes with a course: asked which one.
 	await page.getByLabel('Role').selectOption('course_admin')
@@ -204,14 +227,26 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 
 	// Invitations: inviting a member says so honestly; a new one is pending, resent and revoked (asked first).
 	await page.goto(at(ACME, '/admin/users/invite'))
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText('Enter the email address of the person you are inviting')).toBeVisible()
 	await page.getByLabel('Email').fill(learner)
 	await page.getByLabel('Role').selectOption('student')
 	await page.getByRole('button', { name: 'Send invitation' }).click()
 	await expect(page.getByText(`${learner} already has an account on this site.`)).toBeVisible()
 	await page.getByLabel('Email').fill(invitee)
-	await page.getByLabel('Role').selectOption('student')
+	await page.getByLabel('Role').selectOption('course_admin')
+	await page.getByLabel('Course (for a course admin)').selectOption('intro-to-web')
 	await page.getByRole('button', { name: 'Send invitation' }).click()
 	await expect(page.getByText(`Invitation sent to ${invitee}`)).toBeVisible()
+	// The invitee's page names the course by its title.
+	const invitation = await browser.newContext({
+		javaScriptEnabled: info.project.name === 'js',
+		viewport: { width: 360, height: 780 },
+	})
+	const invited = await invitation.newPage()
+	await invited.goto(at(ACME, await mailedLink(invitee, '/invite/')))
+	await expect(invited.getByText('Join as course admin of Introduction to the Web')).toBeVisible()
+	await invitation.close()
 	await page.getByRole('link', { name: 'Pending invitations' }).click()
 	await expect(page.getByRole('heading', { name: 'Pending invitations', level: 1 })).toBeVisible()
 	const pending = page.getByRole('row').filter({ has: page.getByRole('cell', { name: invitee }) })
