@@ -1,0 +1,376 @@
+// Issue 24, judged by a walk per role at 360 px with JavaScript on and off (the js and no-js projects):
+// each walk goes through what a new learner, a tenant admin, a course admin and the super admin do,
+// asserting what they see. The separate specs (quiz-feedback, account-self-service, admin-*, …) go deeper.
+import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { listAttempts, listProgress } from '#db/learning.ts'
+import { findTenantBySlug } from '#db/tenants.ts'
+import { findUserByEmail } from '#db/users.ts'
+import { acmeAccount, at, e2eDatabase, mailedLink, signInAs, uniqueEmail } from './support.ts'
+
+const ACME = 'acme.localhost'
+const COURSE = '/learn/course/intro-to-web'
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/
+
+test.use({ viewport: { width: 360, height: 780 } })
+test.describe.configure({ timeout: 60_000 })
+
+/** The page never scrolls sideways on the phone. */
+async function fitsThePhone(page: Page, label: string) {
+	const { width, screen } = await page.evaluate(() => ({
+		width: document.documentElement.scrollWidth,
+		screen: window.innerWidth,
+	}))
+	expect(width, `${label}: no sideways scroll at 360 px`).toBeLessThanOrEqual(screen)
+}
+
+/** A same-site link opens: no 404, no error page (the CSV export is a download, fetched in the page). */
+async function opens(page: Page, href: string) {
+	const url = new URL(href, page.url()).toString()
+	if (href.endsWith('/export')) {
+		const status = await page.evaluate((u) => fetch(u).then((r) => r.status), url).catch(() => null)
+		if (status !== null) expect(status, `${href} opens`).toBeLessThan(400)
+		return
+	}
+	const response = await page.goto(url)
+	expect(response?.status(), `${href} opens`).toBeLessThan(400)
+	await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(/not found/i)
+}
+
+const name = (info: TestInfo, who: string) => `${who} ${info.project.name} ${Date.now() % 100000}`
+
+test('a new learner: catalogue, sign-up keeping the course, enroll, lessons, quiz feedback, account, sign out', async ({
+	page,
+}, info) => {
+	const email = uniqueEmail(info, 'walker')
+	const learner = name(info, 'Walker')
+
+	// Anonymous: the catalogue, a course, sign-up that keeps the course through verification.
+	await page.goto(at(ACME, '/learn'))
+	await page.getByRole('link', { name: 'Introduction to the Web' }).first().click()
+	await expect(page).toHaveURL(at(ACME, COURSE))
+	await fitsThePhone(page, 'course landing')
+	await page.getByRole('button', { name: 'Sign in to enroll' }).click()
+	await page.getByRole('link', { name: 'Create an account' }).click()
+	await expect(page).toHaveURL(/\/learn\/sign-up\?callbackUrl=%2Flearn%2Fcourse%2Fintro-to-web/)
+	await page.getByLabel('Name').fill(learner)
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password').fill('first-good-secret')
+	await page.getByRole('button', { name: 'Create account' }).click()
+	await expect(page.getByText('Check your email')).toBeVisible()
+	await expect(page.getByRole('button', { name: 'Create account' })).toHaveCount(0)
+	await fitsThePhone(page, 'sign-up notice')
+
+	const link = await mailedLink(email, '/learn/verify/')
+	await page.goto(at(ACME, link))
+	await expect(page).toHaveURL(new RegExp(`${COURSE}(/enroll)?\\?notice=email-confirmed$`))
+	await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
+	// A second click, signed in: already confirmed, and a way on to the course.
+	await page.goto(at(ACME, link))
+	await expect(page.getByText('Your email address is already confirmed.')).toBeVisible()
+	await page.getByRole('link', { name: 'Continue' }).click()
+	await expect(page).toHaveURL(new RegExp(`${COURSE}(/enroll)?`))
+
+	// Enroll.
+	await page.getByRole('button', { name: 'Enroll for free' }).click()
+	await expect(page.getByText('You are enrolled. Welcome to the course!')).toBeVisible()
+	await fitsThePhone(page, 'enrolled course')
+
+	// The first lesson: its title once, the next entry shown locked with why.
+	await page.goto(at(ACME, `${COURSE}/entry/what-is-http`))
+	const title = (await page.getByRole('heading', { level: 1 }).textContent())!.trim()
+	expect(title.length).toBeGreaterThan(0)
+	await expect(page.getByRole('heading', { name: title, exact: true })).toHaveCount(1)
+	await expect(page.getByText('locked: finish the earlier entries first')).toBeVisible()
+	await expect(page.getByRole('link', { name: /HTML forms/ })).toHaveCount(0)
+	await fitsThePhone(page, 'lesson')
+
+	// "Mark as complete" says so, then shows the next entry.
+	await page.getByRole('button', { name: 'Mark as complete' }).click()
+	await expect(page.getByText('Marked as complete. Here is the next entry.')).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'HTML forms', level: 1 })).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'HTML forms', exact: true })).toHaveCount(1)
+	await page.getByRole('button', { name: 'Mark as complete' }).click()
+	await expect(page.getByText('Marked as complete. Here is the next entry.')).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'Basics quiz', level: 1 })).toBeVisible()
+
+	// A failed attempt: right or wrong only, no answers given away, the learner's answers kept.
+	await page.getByLabel('POST', { exact: true }).check()
+	await page.getByLabel('False', { exact: true }).check()
+	await page.getByLabel('Your answer').fill('div')
+	// Choices are touch targets of at least 24 px.
+	for (const radio of await page.getByRole('radio').all()) {
+		const box = (await radio.boundingBox())!
+		expect(Math.min(box.width, box.height), 'a radio button is at least 24 px').toBeGreaterThanOrEqual(24)
+	}
+	await page.getByRole('button', { name: /Submit answers/ }).click()
+	await expect(page.getByText('Attempt 1: 33% · 1 of 3 correct · Not passed')).toBeVisible()
+	await expect(page.getByText('2 attempts left.')).toBeVisible()
+	await expect(page.getByText(/Correct answer:/)).toHaveCount(0)
+	await expect(page.getByText('The correct answers are shown once you pass or have used every attempt.')).toBeVisible()
+	await expect(page.getByLabel('POST', { exact: true })).toBeChecked()
+	await expect(page.getByLabel('False', { exact: true })).toBeChecked()
+	await expect(page.getByLabel('Your answer')).toHaveValue('div')
+	await expect(page.getByText('Incorrect', { exact: true })).toHaveCount(2)
+	await fitsThePhone(page, 'quiz feedback')
+
+	// Account: a new name and a new password, each acknowledged.
+	await page.goto(at(ACME, '/learn/account'))
+	await fitsThePhone(page, 'account')
+	const nameForm = page.locator('form', { has: page.getByRole('button', { name: 'Save name' }) })
+	await nameForm.getByRole('textbox').fill(`${learner} Renamed`)
+	await page.getByRole('button', { name: 'Save name' }).click()
+	await expect(page.getByText('Name saved.')).toBeVisible()
+	const passwordForm = page.locator('form', { has: page.getByRole('button', { name: 'Save password' }) })
+	await passwordForm.getByLabel('Current password').fill('first-good-secret')
+	await passwordForm.getByLabel('New password').fill('second-good-secret')
+	await page.getByRole('button', { name: 'Save password' }).click()
+	await expect(page.getByText('Your password was changed.')).toBeVisible()
+	await page.goto(at(ACME, '/learn/dashboard'))
+	await expect(page.getByRole('heading', { name: `Welcome, ${learner} Renamed` })).toBeVisible()
+	// Header links are touch targets of at least 44 px.
+	for (const link of await page.getByRole('navigation', { name: 'Main' }).getByRole('link').all())
+		expect((await link.boundingBox())!.height, 'a header link is at least 44 px tall').toBeGreaterThanOrEqual(44)
+	await fitsThePhone(page, 'dashboard')
+
+	// Sign out, acknowledged.
+	await page.getByRole('link', { name: 'Sign out' }).click()
+	await expect(page.getByRole('heading', { name: 'Sign out?' })).toBeVisible()
+	await page.getByRole('button', { name: 'Sign out' }).click()
+	await expect(page).toHaveURL(at(ACME, '/?notice=signed-out'))
+	await expect(page.getByText('You have been signed out.')).toBeVisible()
+})
+
+test('a tenant admin: users on a phone, enroll and cancel, invitations, role with a course, readable records', async ({
+	page,
+	browser,
+}, info) => {
+	// Accounts of their own: the admin's mutations are rate-limited per admin.
+	const admin = await acmeAccount(info, 'walk-admin', { role: 'tenant_admin' })
+	const learner = await acmeAccount(info, 'walk-member')
+	const learnerName = 'E2E walk-member'
+	const uploaded = await acmeAccount(info, 'walk-uploaded')
+	const invitee = uniqueEmail(info, 'walk-invitee')
+
+	await signInAs(page, ACME, admin, '/admin')
+	await page.getByRole('link', { name: 'Users' }).first().click()
+	await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible()
+	await fitsThePhone(page, 'users list')
+
+	// Enroll a learner by email and read the report.
+	await page.goto(at(ACME, '/admin/courses/intro-to-web/enroll'))
+	await page.getByLabel('Email addresses').fill(learner)
+	await page.getByRole('button', { name: 'Enroll', exact: true }).click()
+	const report = page.getByRole('region', { name: 'Enrollment report' })
+	await expect(report.getByRole('row', { name: learner })).toContainText('Enrolled')
+	await expect(page.getByText('Enrolled: 1')).toBeVisible()
+	await fitsThePhone(page, 'enrollment report')
+	await page.getByLabel('CSV file').setInputFiles({
+		name: 'learners.csv',
+		mimeType: 'text/csv',
+		buffer: Buffer.from(`name,email\r\nUp Loaded,${uploaded}\r\nAgain,${learner}\r\n`),
+	})
+	await page.getByRole('button', { name: 'Upload and enroll' }).click()
+	await expect(report.getByRole('row', { name: uploaded })).toContainText('Enrolled')
+	await expect(report.getByRole('row', { name: learner })).toContainText('Already enrolled (active)')
+	await fitsThePhone(page, 'report of the CSV file')
+
+	// Cancel the enrollment: asked first, cancelling the question keeps it.
+	await report.getByRole('link', { name: learner }).click()
+	await expect(page.getByRole('heading', { name: learnerName, level: 1 })).toBeVisible()
+	const enrollments = page.getByRole('region', { name: 'Enrollments' })
+	const row = enrollments.getByRole('row', { name: /Introduction to the Web/ })
+	await expect(row).toContainText('active')
+	await fitsThePhone(page, 'user page')
+	const cancel = page.getByRole('button', { name: 'Cancel enrollment in Introduction to the Web' })
+	await cancel.click()
+	await expect(page.getByRole('alert')).toContainText(
+		`Cancel the enrollment of ${learnerName} in Introduction to the Web?`,
+	)
+	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+	await expect(page.getByRole('alert')).toHaveCount(0)
+	await expect(row).toContainText('active')
+	await cancel.click()
+	await page.getByRole('alert').getByRole('button', { name: 'Cancel enrollment' }).click()
+	await expect(page.getByText('The enrollment was cancelled.')).toBeVisible()
+	await expect(row).toContainText('cancelled')
+
+	// Destructive actions ask first: deactivating, asked and cancelled, changes nothing.
+	await page.getByRole('button', { name: 'Deactivate' }).click()
+	await expect(page.getByRole('alert')).toContainText(`Deactivate ${learnerName}?`)
+	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+	await expect(page.getByRole('alert')).toHaveCount(0)
+	await expect(page.getByRole('button', { name: 'Deactivate' })).toBeVisible()
+	await page.getByRole('button', { name: 'Sign out everywhere' }).click()
+	await expect(page.getByRole('alert')).toContainText(`Sign ${learnerName} out on every device?`)
+	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+	await expect(page.getByRole('alert')).toHaveCount(0)
+
+	// Course admin comes with a course: asked which one.
+	await page.getByLabel('Role').selectOption('course_admin')
+	await page.getByRole('button', { name: 'Change role' }).click()
+	await expect(page.getByLabel('Course (for a course admin)')).toHaveAccessibleDescription(
+		'Choose the course they will administer',
+	)
+	await page.getByLabel('Role').selectOption('course_admin')
+	await page.getByLabel('Course (for a course admin)').selectOption({ label: 'Introduction to the Web' })
+	await page.getByRole('button', { name: 'Change role' }).click()
+	await expect(page.getByText('The role was changed.')).toBeVisible()
+	await expect(page.locator('dl.facts')).toContainText('course admin')
+
+	// Back down to student is a lower role: asked first, and cancelling keeps course admin.
+	await page.getByLabel('Role').selectOption('student')
+	await page.getByRole('button', { name: 'Change role' }).click()
+	await expect(page.getByRole('alert')).toContainText(`Change ${learnerName} from`)
+	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+	await expect(page.getByRole('alert')).toHaveCount(0)
+	await expect(page.locator('dl.facts')).toContainText('course admin')
+
+	// Invitations: inviting a member says so honestly; a new one is pending, resent and revoked (asked first).
+	await page.goto(at(ACME, '/admin/users/invite'))
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText('Enter the email address of the person you are inviting')).toBeVisible()
+	await page.getByLabel('Email').fill(learner)
+	await page.getByLabel('Role').selectOption('student')
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText(`${learner} already has an account on this site.`)).toBeVisible()
+	await page.getByLabel('Email').fill(invitee)
+	await page.getByLabel('Role').selectOption('course_admin')
+	await page.getByLabel('Course (for a course admin)').selectOption('intro-to-web')
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText(`Invitation sent to ${invitee}`)).toBeVisible()
+	// The invitee's page names the course by its title.
+	const invitation = await browser.newContext({
+		javaScriptEnabled: info.project.name === 'js',
+		viewport: { width: 360, height: 780 },
+	})
+	const invited = await invitation.newPage()
+	await invited.goto(at(ACME, await mailedLink(invitee, '/invite/')))
+	await expect(invited.getByText('Join as course admin of Introduction to the Web')).toBeVisible()
+	await invitation.close()
+	await page.getByRole('link', { name: 'Pending invitations' }).click()
+	await expect(page.getByRole('heading', { name: 'Pending invitations', level: 1 })).toBeVisible()
+	const pending = page.getByRole('row').filter({ has: page.getByRole('cell', { name: invitee }) })
+	await expect(pending).toContainText(admin)
+	await fitsThePhone(page, 'pending invitations')
+	await pending.getByRole('button', { name: `Resend to ${invitee}` }).click()
+	await expect(page.getByText(`A new invitation is on its way to ${invitee}`)).toBeVisible()
+	await pending.getByRole('button', { name: `Revoke the invitation to ${invitee}` }).click()
+	await expect(page.getByRole('alert')).toContainText(`Revoke the invitation to ${invitee}?`)
+	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+	await expect(pending).toHaveCount(1)
+	await pending.getByRole('button', { name: `Revoke the invitation to ${invitee}` }).click()
+	await page.getByRole('alert').getByRole('button', { name: 'Revoke invitation' }).click()
+	await expect(page.getByText(`The invitation to ${invitee} was revoked`)).toBeVisible()
+	await expect(pending).toHaveCount(0)
+
+	// Readable records: the audit log, filtered by the admin's email, names who did what to whom.
+	await page.goto(at(ACME, `/admin/audit?actor=${encodeURIComponent(admin)}`))
+	await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible()
+	const audit = page.getByRole('row').filter({ hasText: 'enrollment.cancelled' })
+	await expect(audit).toHaveCount(1)
+	await expect(audit).toContainText(admin)
+	await expect(audit).toContainText(learner)
+	await expect(page.getByRole('row').filter({ hasText: 'user.role_changed' })).toContainText(learner)
+	await expect(page.getByRole('row').filter({ hasText: 'invitation.' }).first()).toContainText(invitee)
+	expect(await page.locator('main').innerText()).not.toMatch(UUID)
+	expect(await page.locator('main').innerText()).not.toContain('{"')
+	await fitsThePhone(page, 'audit log')
+
+	// The admin home's recent activity, by name and email.
+	await page.goto(at(ACME, '/admin'))
+	await expect(page.getByRole('heading', { name: 'Recent activity', level: 2 })).toBeVisible()
+	// The newest rows (this walk's, or the other project's walk running beside it): names with emails.
+	const recent = page.locator('ul.activity')
+	await expect(recent.getByRole('listitem').first()).toContainText(/E2E walk-admin <walk-admin-[^>]+@acme\.test>/)
+	expect(await recent.innerText()).not.toMatch(UUID)
+	await fitsThePhone(page, 'admin home')
+})
+
+test('a course admin: navigation leads only to pages that open; preview an entry and try its quiz, nothing stored', async ({
+	page,
+}) => {
+	await signInAs(page, ACME, 'author@acme.test', '/admin/courses/intro-to-web/dashboard')
+	await expect(page.getByRole('heading', { name: 'Introduction to the Web' })).toBeVisible()
+	await fitsThePhone(page, 'course dashboard')
+
+	// Every link the header and the dashboard offer opens: no 404.
+	const hrefs = new Set<string>()
+	for (const link of await page.locator('header a[href^="/"], main a[href^="/"]').all())
+		hrefs.add((await link.getAttribute('href'))!)
+	expect(hrefs.size).toBeGreaterThan(3)
+	for (const href of hrefs) await opens(page, href)
+	await page.goto(at(ACME, '/admin/courses/intro-to-web/dashboard'))
+	const adminLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' })
+	if (await adminLink.count()) {
+		await adminLink.click()
+		await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(/not found|404/i)
+		await page.goto(at(ACME, '/admin/courses/intro-to-web/dashboard'))
+	}
+
+	// The dashboard links to the preview of each entry.
+	await page.getByRole('link', { name: 'What is HTTP?' }).first().click()
+	await expect(page).toHaveURL(at(ACME, `${COURSE}/entry/what-is-http?preview=1`))
+	await expect(page.getByText('Preview mode.')).toBeVisible()
+	await fitsThePhone(page, 'preview of a lesson')
+
+	// Trying the quiz in preview: feedback, nothing stored.
+	await page.goto(at(ACME, '/admin/courses/intro-to-web/dashboard'))
+	await page.getByRole('link', { name: 'Basics quiz' }).first().click()
+	await expect(page).toHaveURL(at(ACME, `${COURSE}/entry/basics-quiz?preview=1`))
+	await page.getByRole('radio', { name: 'GET' }).check()
+	await page.getByRole('radio', { name: 'True' }).check()
+	await page.getByLabel('Your answer').fill('form')
+	await page.getByRole('button', { name: 'Check answers (nothing is saved)' }).click()
+	const feedback = page.getByRole('status').filter({ hasText: 'Preview:' })
+	await expect(feedback).toContainText('Preview: 67% · 2 of 3 correct · Not passed')
+	await expect(feedback).toContainText('Nothing was saved')
+	await expect(page.getByRole('radio', { name: 'GET' })).toBeChecked()
+	await fitsThePhone(page, 'preview feedback')
+
+	const db = e2eDatabase()
+	try {
+		const acme = (await findTenantBySlug(db, 'acme'))!
+		const author = (await findUserByEmail(db, acme.id, 'author@acme.test'))!
+		const scope = { tenantId: acme.id, userId: author.id }
+		expect(await listAttempts(db, scope, 'intro-to-web', 'basics-quiz')).toHaveLength(0)
+		expect(await listProgress(db, scope, 'intro-to-web')).toHaveLength(0)
+	} finally {
+		await db.close()
+	}
+})
+
+test('the super admin: users across tenants with a tenant column and filter, tenants on a phone, suspend asks first', async ({
+	page,
+}, info) => {
+	await signInAs(page, 'localhost', 'root@platform.test', '/admin/users')
+	await expect(page.getByRole('columnheader', { name: 'Tenant' })).toBeVisible()
+	await fitsThePhone(page, 'users across tenants')
+	await page.locator('select[name="tenant"]').selectOption({ label: 'Acme Academy' })
+	await page.getByRole('button', { name: 'Filter' }).click()
+	await expect(page).toHaveURL(/[?&]tenant=acme/)
+	const rows = page.locator('tbody tr')
+	await expect(rows.first()).toContainText('Acme Academy')
+	for (const row of await rows.all()) await expect(row).toContainText('Acme Academy')
+	await fitsThePhone(page, 'users of one tenant')
+
+	await page.goto(at('localhost', '/admin/tenants'))
+	await fitsThePhone(page, 'tenants')
+	const slug = `walk-${info.project.name}-${Date.now() % 100000}`
+	const tenant = `Tenant ${slug}`
+	await page.getByLabel('Slug (the subdomain)').fill(slug)
+	await page.getByLabel('Name').fill(tenant)
+	await page.getByRole('button', { name: 'Create tenant' }).click()
+	await expect(page.getByText('The tenant was created.')).toBeVisible()
+	await fitsThePhone(page, 'tenants with a new one')
+
+	await page.getByRole('button', { name: `Suspend ${tenant}` }).click()
+	await expect(page.getByRole('alert')).toContainText(`Suspend ${tenant}?`)
+	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+	await expect(page.getByRole('alert')).toHaveCount(0)
+	await expect(page.getByText('The tenant was suspended')).toHaveCount(0)
+	await expect(page.getByRole('button', { name: `Suspend ${tenant}` })).toBeVisible()
+	await expect(page.getByRole('row').filter({ hasText: tenant })).toContainText(/active/i)
+	// Still serving: a suspended tenant answers 503.
+	const live = await page.goto(at(`${slug}.localhost`, '/learn'))
+	expect(live?.status(), 'the tenant is still active').not.toBe(503)
+})
