@@ -266,7 +266,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	}
 	// No button of the page sends another intent. Thrown, not returned: re-rendering the page would record a view.
 	if (submission.status !== 'success') throw badRequest()
-	if (submission.value.intent === 'hand-in') return refuse('learning.assignment.handInInstead', 400)
+	// The hand-in form is an assignment's only.
+	if (submission.value.intent === 'hand-in') throw badRequest()
 
 	if (submission.value.intent === 'submit-quiz') {
 		const limited = await limitAction(ctx, 'quizSubmission', `user|${scope.userId}`, {
@@ -319,10 +320,9 @@ async function handInAction(
 		await deleteUnclaimedFiles(ctx.db, scope, fileIds)
 		return data({ result: submission.reply({ formErrors }), fileProblems: problems }, { status })
 	}
-	if (submission.status !== 'success' || submission.value.intent !== 'hand-in') {
-		if (submission.status === 'success') throw badRequest()
-		return refused()
-	}
+	if (submission.status !== 'success') return refused()
+	// No button of an assignment sends another intent: a self-report ("Mark as complete") is told what counts.
+	if (submission.value.intent !== 'hand-in') return refused(['learning.assignment.handInInstead'])
 	if (problems.length > 0) return refused()
 	const text = plainText(submission.value.text ?? '')
 	const { link } = submission.value

@@ -235,7 +235,11 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 
 	it('ends hand-ins once graded, and refuses the self-report on an assignment', async () => {
 		const { b, scope } = await learnerAtAssignment()
-		expect((await b.post(ASSIGNMENT, { intent: 'complete' })).status).toBe(400)
+		const selfReport = await b.post(ASSIGNMENT, { intent: 'complete' })
+		expect(selfReport.status).toBe(400)
+		expect(load(selfReport.text)('main').text()).toContain('An assignment is completed by handing in work.')
+		// And the hand-in form is an assignment's only.
+		expect((await b.post(`${COURSE}/entry/progressive-enhancement`, { intent: 'hand-in', text: 'x' })).status).toBe(400)
 		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'Done' })).status).toBe(302)
 		const [row] = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
 		const grader = stack.seeded.users['acme:author@acme.test'].id
