@@ -33,11 +33,12 @@ import {
 	type AttemptReview,
 } from '#app/utils/quiz.server.ts'
 import type { CurrentSession } from '#app/utils/session.server.ts'
-import { assignmentRules, handIn, submissionIdFor } from '#app/utils/assignments.server.ts'
+import { assignmentRules, handIn } from '#app/utils/assignments.server.ts'
 import { notifySubmissionWatchers } from '#app/utils/grading.server.ts'
 import { formatBytes } from '#app/utils/format.ts'
 import { HAND_IN_LIMITS } from '#app/utils/hand-in-limits.ts'
 import { readHandIn, type FileProblem, type HandInForm } from '#app/utils/hand-in.server.ts'
+import { idFromFormKey } from '#db/ids.ts'
 import { listAttempts } from '#db/learning.ts'
 import { deleteUnclaimedFiles, listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
@@ -328,7 +329,7 @@ async function handInAction(
 	const { link } = submission.value
 	if (!text && !link && fileIds.length === 0) return refused(['learning.assignment.nothing'])
 	const outcome = await handIn(ctx, scope, course, entrySlug, rules, {
-		id: submissionIdFor(scope, course.slug, entrySlug, submission.value.submission),
+		id: idFromFormKey('hand-in', scope, course.slug, entrySlug, submission.value.submission),
 		text: text || null,
 		link: link ?? null,
 		fileIds,

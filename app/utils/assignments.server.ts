@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { RequestContext } from '#app/context.ts'
 import { completeEntrySteps, type Scope } from '#db/learning.ts'
 import {
@@ -42,15 +41,6 @@ export type AssignmentRules = ReturnType<typeof assignmentRules>
  */
 export function passes(rules: AssignmentRules, score: number) {
 	return rules.passingScore === null || score >= rules.passingScore
-}
-
-/** The submission's id, from the form's one-time key: the same form sent again is the same hand-in. */
-export function submissionIdFor(scope: Scope, courseSlug: string, entrySlug: string, key: unknown) {
-	if (typeof key !== 'string' || !/^[A-Za-z0-9_-]{16,64}$/.test(key)) return undefined
-	const hex = createHash('sha256')
-		.update(`hand-in:${scope.tenantId}:${scope.userId}:${courseSlug}:${entrySlug}:${key}`)
-		.digest('hex')
-	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Scope } from '#db/learning.ts'
 import { createFileRow, deleteUnclaimedFiles, finishFileRow } from '#db/submissions.ts'
 import type { HandInFileType } from './content.ts'
 import { databaseFileStore, FileTooLarge, type FileStore } from './file-store.server.ts'
+import { readForm } from './forms.server.ts'
 import { HAND_IN_LIMITS } from './hand-in-limits.ts'
 
 /** The type a download is served with: ours, from the checked extension, never the browser's. */
@@ -107,9 +108,7 @@ export async function readHandIn(
 	const contentType = request.headers.get('content-type') ?? ''
 	if (!contentType.startsWith('multipart/form-data')) {
 		// A form without files (a test client, a hand-in of text only): nothing to stream.
-		const form = await request.formData().catch(() => {
-			throw new Response('common.errors.notAForm', { status: 400 })
-		})
+		const form = await readForm(request)
 		for (const [, value] of form)
 			if (typeof value !== 'string') throw new Response('common.errors.notAForm', { status: 400 })
 		return { form, fileIds: [], problems: [] }

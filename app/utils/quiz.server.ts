@@ -1,6 +1,6 @@
 import type { RequestContext } from '#app/context.ts'
-import { createHash } from 'node:crypto'
 import { completeEntrySteps, recordAttemptSteps, type QuizAttempt, type Scope } from '#db/learning.ts'
+import { idFromFormKey } from '#db/ids.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { readContent } from './cms.server.ts'
 import type { Course, Quiz, RevealAnswers } from './content.ts'
@@ -184,19 +184,6 @@ export async function previewQuizAttempt(
 export type SubmitOutcome = { kind: 'graded'; result: AttemptResult } | { kind: 'exhausted' } | { kind: 'not_a_quiz' }
 
 /**
- * The attempt row's id for a form's submission key: the same submission of
- * the same learner and quiz is always the same row (recordAttemptSteps).
- * Without a well-formed key, a fresh id.
- */
-function attemptIdFor(scope: Scope, courseSlug: string, entrySlug: string, submissionKey: unknown) {
-	if (typeof submissionKey !== 'string' || !/^[A-Za-z0-9_-]{16,64}$/.test(submissionKey)) return undefined
-	const hex = createHash('sha256')
-		.update(`quiz-attempt:${scope.tenantId}:${scope.userId}:${courseSlug}:${entrySlug}:${submissionKey}`)
-		.digest('hex')
-	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
-}
-
-/**
  * submitQuizAttempt for an enrolled learner on an open entry (the caller
  * checks both): grades against the quiz fetched fresh from the content
  * service, then in one transaction stores the next sequential attempt and,
@@ -224,7 +211,7 @@ export async function submitQuizAttempt(
 	const all = flattenEntries(course).map((e) => e.slug)
 	const recorded = await inTransaction(ctx.db, function* (tx) {
 		const input = {
-			id: attemptIdFor(scope, course.slug, entrySlug, submissionKey),
+			id: idFromFormKey('quiz-attempt', scope, course.slug, entrySlug, submissionKey),
 			score: grade.score,
 			passed: grade.passed,
 			answers: stored,
