@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import type { ReactNode } from 'react'
 import { Form, Link, useLocation, useNavigation, useSearchParams } from 'react-router'
 import { useI18n } from '#app/i18n/index.ts'
 import { NOTICES, readNotice, type NoticeName } from '#app/utils/notices.ts'
@@ -130,5 +131,34 @@ export function ConfirmStep({ confirm }: { confirm?: Confirmation | null }) {
 				<Link to={location.pathname + location.search}>{t.m.common.confirm.cancel}</Link>
 			</Form>
 		</div>
+	)
+}
+
+/**
+ * A button that posts its hidden fields (an intent and what it acts on: a row's id, a course) and
+ * nothing else: a row's resend, revoke or status change, with JavaScript or without.
+ */
+export function PostButton({
+	fields,
+	secondary,
+	link,
+	children,
+}: {
+	fields: Record<string, string>
+	secondary?: boolean
+	/** Drawn as a link, for a row's actions. */
+	link?: boolean
+	children: ReactNode
+}) {
+	const className = link ? 'link-button' : secondary ? 'button button-secondary' : 'button'
+	return (
+		<Form method="post">
+			{Object.entries(fields).map(([name, value]) => (
+				<input key={name} type="hidden" name={name} value={value} />
+			))}
+			<button type="submit" className={className}>
+				{children}
+			</button>
+		</Form>
 	)
 }

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { useI18n } from '#app/i18n/index.ts'
 import { Notice } from './feedback.tsx'
@@ -41,16 +40,23 @@ export function TenantHint({ title, what }: { title: string; what: string }) {
 }
 
 /** The heading of a course's admin sub-page, under the way back to its dashboard. */
-export function CourseAdminHeading({ slug, title }: { slug: string; title: ReactNode }) {
+export function CourseAdminHeading({
+	course,
+	title,
+}: {
+	course: { slug: string; title: string; locale: string }
+	/** A message with a {course} placeholder, filled with the course's title in its own language. */
+	title: string
+}) {
 	const t = useI18n()
 	return (
 		<>
 			<p>
-				<Link prefetch="intent" to={`/admin/courses/${slug}/dashboard`}>
+				<Link prefetch="intent" to={`/admin/courses/${course.slug}/dashboard`}>
 					{t.m.adminCourses.nav.backToDashboard}
 				</Link>
 			</p>
-			<h1>{title}</h1>
+			<h1>{t.rich(title, { course: <span lang={course.locale}>{course.title}</span> })}</h1>
 		</>
 	)
 }

@@ -3,10 +3,9 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { ConfirmStep, Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app/components/feedback.tsx'
 import { Field, useActionForm } from '#app/components/form.tsx'
-import { auditAdmin, limitAdminMutation, requireAdmin } from '#app/utils/admin.server.ts'
-import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
+import { auditAdmin, courseHeading, courseMutation, requireAdmin, requireAdminCourse } from '#app/utils/admin.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { courseAssignments, revokeAssignment } from '#db/admin.ts'
 import { assignCourseAdmin } from '#db/learning.ts'
@@ -39,21 +38,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const rows = await courseAssignments(scope.ctx.db, scope.tenant.id, course.slug)
 	return {
 		hint: false as const,
-		slug: course.slug,
-		title: course.title,
-		// The locale the title was served in (decision 0012).
-		titleLocale: course.locale,
+		course: courseHeading(course),
 		admins: rows.map((r) => ({ userId: r.userId, name: r.name, email: r.email })),
 	}
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-	const scope = requireAdmin(context)
-	const tenant = scope.tenant
-	if (!tenant) throw notFound()
-	const limited = await limitAdminMutation(scope)
+	const { limited, scope, tenant, course } = await courseMutation(context, params.slug, requireAdmin)
 	if (limited) return limited
-	const course = await requireAdminCourse(scope, params.slug)
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const { db } = scope.ctx
@@ -109,10 +101,7 @@ export default function CourseAdmins({ loaderData: d, actionData }: Route.Compon
 	if (d.hint) return <TenantHint title={m.admins.hintTitle} what={m.admins.hintWhat} />
 	return (
 		<section className="narrow">
-			<CourseAdminHeading
-				slug={d.slug}
-				title={t.rich(m.admins.title, { course: <span lang={d.titleLocale}>{d.title}</span> })}
-			/>
+			<CourseAdminHeading course={d.course} title={m.admins.title} />
 			<RedirectNotice accept={ADMINS_NOTICES} />
 			<FormError errors={form.errors} id={form.errorId} />
 			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
@@ -123,13 +112,9 @@ export default function CourseAdmins({ loaderData: d, actionData }: Route.Compon
 					{d.admins.map((a) => (
 						<li key={a.userId} className="actions">
 							{`${a.name} <${a.email}>`}
-							<Form method="post">
-								<input type="hidden" name="intent" value="revoke" />
-								<input type="hidden" name="userId" value={a.userId} />
-								<button type="submit" className="link-button">
-									{t.format(m.admins.revoke, { name: a.name })}
-								</button>
-							</Form>
+							<PostButton link fields={{ intent: 'revoke', userId: a.userId }}>
+								{t.format(m.admins.revoke, { name: a.name })}
+							</PostButton>
 						</li>
 					))}
 				</ul>

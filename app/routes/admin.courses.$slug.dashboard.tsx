@@ -1,11 +1,6 @@
-import { requireCourseAdmin } from '#app/utils/admin.server.ts'
+import { courseHeading, requireAdminCourse, requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { Link } from 'react-router'
-import {
-	assignmentAnalytics,
-	entryAnalytics,
-	requireAdminCourse,
-	rosterRows,
-} from '#app/utils/course-analytics.server.ts'
+import { assignmentAnalytics, entryAnalytics, rosterRows } from '#app/utils/course-analytics.server.ts'
 import { PAGE_SIZE } from '#db/admin.ts'
 import { pageParam } from '#app/utils/validation.ts'
 import type { Route } from './+types/admin.courses.$slug.dashboard.ts'
@@ -30,8 +25,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	])
 	return {
 		hint: false as const,
-		// Titles keep the locales they were served in (decision 0012).
-		course: { slug: course.slug, title: course.title, locale: course.locale },
+		course: courseHeading(course),
 		quizzes: entries.filter((e) => e.type === 'quiz').map((e) => ({ slug: e.slug, title: e.title, locale: e.locale })),
 		assignments,
 		roster: rows,

@@ -9,10 +9,8 @@ import { ScrollTable } from '#app/components/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { enrollRefusal, enrollRows, type EnrollOutcome, type ReportRow } from '#app/utils/admin-enrollments.server.ts'
-import { limitAdminMutation, requireCourseAdmin } from '#app/utils/admin.server.ts'
-import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
+import { courseHeading, courseMutation, requireAdminCourse, requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { emailsFromCsv, emailsFromText, MAX_ROWS } from '#app/utils/email-list.server.ts'
-import { notFound } from '#app/utils/errors.ts'
 import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import type { Route } from './+types/admin.courses.$slug.enroll.ts'
 
@@ -66,10 +64,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const course = await requireAdminCourse(scope, params.slug)
 	return {
 		hint: false as const,
-		slug: course.slug,
-		title: course.title,
-		// The locale the title was served in (decision 0012).
-		titleLocale: course.locale,
+		course: courseHeading(course),
 		refusal: enrollRefusal(course),
 		// People's pages and invitations are a tenant admin's (both are 404 for a course admin).
 		managesUsers: scope.session.user.role !== 'course_admin',
@@ -78,12 +73,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-	const scope = await requireCourseAdmin(context, params.slug)
-	const tenant = scope.tenant
-	if (!tenant) throw notFound()
-	const limited = await limitAdminMutation(scope)
+	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
 	if (limited) return limited
-	const course = await requireAdminCourse(scope, params.slug)
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const refusal = enrollRefusal(course)
@@ -114,7 +105,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	const t = metaI18n(matches)
 	const m = t.m.adminCourses.enroll
 	return [
-		{ title: t.format(m.metaTitle, { course: loaderData && !loaderData.hint ? loaderData.title : m.metaCourse }) },
+		{
+			title: t.format(m.metaTitle, { course: loaderData && !loaderData.hint ? loaderData.course.title : m.metaCourse }),
+		},
 	]
 }
 
@@ -192,10 +185,7 @@ export default function EnrollLearners({ loaderData: d, actionData }: Route.Comp
 	const fileError = file.errors?.length ? file.errorId : undefined
 	return (
 		<section className="narrow">
-			<CourseAdminHeading
-				slug={d.slug}
-				title={t.rich(m.title, { course: <span lang={d.titleLocale}>{d.title}</span> })}
-			/>
+			<CourseAdminHeading course={d.course} title={m.title} />
 			{report ? <Report rows={report} managesUsers={d.managesUsers} /> : null}
 			{d.refusal ? (
 				<Notice tone="info" role="note">

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync'
-import { requireCourseAdmin } from '#app/utils/admin.server.ts'
-import { requireAdminCourse, rosterRows } from '#app/utils/course-analytics.server.ts'
+import { requireAdminCourse, requireCourseAdmin } from '#app/utils/admin.server.ts'
+import { rosterRows } from '#app/utils/course-analytics.server.ts'
 import { flattenEntries } from '#app/utils/learning.server.ts'
 import type { Route } from './+types/admin.courses.$slug.export.ts'
 import { notFound } from '#app/utils/errors.ts'

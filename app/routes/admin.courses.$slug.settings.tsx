@@ -1,8 +1,13 @@
 import { readForm } from '#app/utils/forms.server.ts'
 import { Form, redirect, data } from 'react-router'
 import { FormError, RedirectNotice, Submit } from '#app/components/feedback.tsx'
-import { auditAdmin, limitAdminMutation, requireCourseAdmin } from '#app/utils/admin.server.ts'
-import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
+import {
+	auditAdmin,
+	courseHeading,
+	courseMutation,
+	requireAdminCourse,
+	requireCourseAdmin,
+} from '#app/utils/admin.server.ts'
 import { courseFlags } from '#app/utils/learning.server.ts'
 import { setCourseFlags } from '#db/tenants.ts'
 import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
@@ -11,7 +16,6 @@ import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { notFound } from '#app/utils/errors.ts'
 import { withNotice } from '#app/utils/notices.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
@@ -31,31 +35,20 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const course = await requireAdminCourse(scope, params.slug)
 	return {
 		hint: false as const,
-		slug: course.slug,
-		title: course.title,
-		// The locale the title was served in (decision 0012).
-		titleLocale: course.locale,
+		course: courseHeading(course),
 		flags: courseFlags(scope.tenant, course.slug),
 	}
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-	const scope = await requireCourseAdmin(context, params.slug)
-	if (!scope.tenant) throw notFound()
-	const limited = await limitAdminMutation(scope)
+	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
 	if (limited) return limited
-	const course = await requireAdminCourse(scope, params.slug)
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const flags = submission.value
-	await setCourseFlags(scope.ctx.db, scope.tenant.id, course.slug, flags)
+	await setCourseFlags(scope.ctx.db, tenant.id, course.slug, flags)
 	scope.ctx.tags.revalidate([TENANTS_TAG])
-	await auditAdmin(
-		scope,
-		'course.settings_changed',
-		{ kind: 'course', id: course.slug, tenantId: scope.tenant.id },
-		flags,
-	)
+	await auditAdmin(scope, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: tenant.id }, flags)
 	return redirect(
 		localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/settings`, 'courseSettingsSaved')),
 	)
@@ -73,10 +66,7 @@ export default function CourseSettings({ loaderData: d, actionData }: Route.Comp
 	if (d.hint) return <TenantHint title={m.settings.hintTitle} what={m.settings.hintWhat} />
 	return (
 		<section className="narrow">
-			<CourseAdminHeading
-				slug={d.slug}
-				title={t.rich(m.settings.title, { course: <span lang={d.titleLocale}>{d.title}</span> })}
-			/>
+			<CourseAdminHeading course={d.course} title={m.settings.title} />
 			<RedirectNotice accept={['courseSettingsSaved']} />
 			<FormError result={actionData?.result} />
 			<Form method="post" className="stack">

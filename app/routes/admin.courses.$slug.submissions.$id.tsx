@@ -9,13 +9,19 @@ import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { limitAdminMutation, requireCourseAdmin, type AdminScope } from '#app/utils/admin.server.ts'
+import {
+	courseHeading,
+	courseMutation,
+	requireAdminCourse,
+	requireCourseAdmin,
+	type AdminScope,
+} from '#app/utils/admin.server.ts'
 import { assignmentRules, gradeHandIn, passes, type AssignmentRules } from '#app/utils/assignments.server.ts'
-import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
 import { notFound } from '#app/utils/errors.ts'
 import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import { mailGradeNotice } from '#app/utils/grading.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
+import type { Course } from '#app/utils/content.ts'
 import { withNotice } from '#app/utils/notices.ts'
 import { NO_NUL } from '#app/utils/validation.ts'
 import { findCourseSubmission, submissionHistory, type SubmissionWithFiles } from '#db/submissions.ts'
@@ -64,16 +70,15 @@ export const handle = { scripts: true } satisfies ScriptsHandle
  * course's or tenant's id, an entry the content no longer has) is 404.
  */
 async function load(
-	scope: AdminScope & { tenant: NonNullable<AdminScope['tenant']> },
-	slug: string,
+	{ ctx }: AdminScope,
+	tenant: NonNullable<AdminScope['tenant']>,
+	course: Course,
 	id: string,
 	fresh: boolean,
 ) {
-	const { ctx } = scope
-	const course = await requireAdminCourse(scope, slug)
 	// No stored id contains NUL, and PostgreSQL refuses it in a query parameter (`/submissions/%00`).
 	if (id.includes('\u0000')) throw notFound()
-	const submission = await findCourseSubmission(ctx.db, scope.tenant.id, course.slug, id)
+	const submission = await findCourseSubmission(ctx.db, tenant.id, course.slug, id)
 	if (!submission) throw notFound()
 	// The action grades against the content's rules as they are now, not as a cache last saw them.
 	const read = fresh ? ctx.cms.uncached : ctx.cms
@@ -81,7 +86,7 @@ async function load(
 		read.entry(ctx.site, course.slug, submission.entry_slug, ctx.locale),
 	)
 	if (!entry || entry.type !== 'assignment') throw notFound()
-	return { course, submission, entry, rules: assignmentRules(entry) }
+	return { submission, entry, rules: assignmentRules(entry) }
 }
 
 const safeLink = (url: string | null) => {
@@ -117,7 +122,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const scope = await requireCourseAdmin(context, params.slug)
 	const tenant = scope.tenant
 	if (!tenant) return { hint: true as const }
-	const { course, submission, entry, rules } = await load({ ...scope, tenant }, params.slug, params.id, false)
+	const course = await requireAdminCourse(scope, params.slug)
+	const { submission, entry, rules } = await load(scope, tenant, course, params.id, false)
 	const [learner, history] = await Promise.all([
 		findUserById(scope.ctx.db, submission.user_id),
 		submissionHistory(scope.ctx.db, submission),
@@ -127,7 +133,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	return {
 		hint: false as const,
 		// Titles keep the locales they were served in (decision 0012).
-		course: { slug: course.slug, title: course.title, locale: course.locale },
+		course: courseHeading(course),
 		entry: { title: entry.title, locale: entry.locale },
 		rules: { graded: rules.graded, maxScore: rules.maxScore, passingScore: rules.passingScore },
 		learner: { name: learner?.name ?? '', email: learner?.email ?? '' },
@@ -142,12 +148,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-	const scope = await requireCourseAdmin(context, params.slug)
-	const tenant = scope.tenant
-	if (!tenant) throw notFound()
-	const limited = await limitAdminMutation(scope)
+	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
 	if (limited) return limited
-	const { course, submission, rules } = await load({ ...scope, tenant }, params.slug, params.id, true)
+	const { submission, rules } = await load(scope, tenant, course, params.id, true)
 	const form = parseWithZod(await readForm(request), { schema: gradeSchema(rules) })
 	if (form.status !== 'success') return data({ result: replyWithHidden(form, ['intent']) }, { status: 400 })
 	const value = form.value

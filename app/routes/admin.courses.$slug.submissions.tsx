@@ -7,9 +7,7 @@ import { ScrollTable } from '#app/components/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { limitAdminMutation, requireCourseAdmin } from '#app/utils/admin.server.ts'
-import { requireAdminCourse } from '#app/utils/course-analytics.server.ts'
-import { notFound } from '#app/utils/errors.ts'
+import { courseHeading, courseMutation, requireAdminCourse, requireCourseAdmin } from '#app/utils/admin.server.ts'
 import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import { flattenEntries } from '#app/utils/learning.server.ts'
 import { withNotice } from '#app/utils/notices.ts'
@@ -58,8 +56,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	const titleOf = new Map(assignments.map((a) => [a.slug, a]))
 	return {
 		hint: false as const,
-		// Titles keep the locales they were served in (decision 0012).
-		course: { slug: course.slug, title: course.title, locale: course.locale },
+		course: courseHeading(course),
 		assignments,
 		filters: { entry: entry ?? '', status: asked.status ?? '' },
 		watching,
@@ -81,16 +78,13 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 /** Turns the per-hand-in email on or off for the signed-in staff member and this course. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-	const scope = await requireCourseAdmin(context, params.slug)
-	if (!scope.tenant) throw notFound()
-	const limited = await limitAdminMutation(scope)
+	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
 	if (limited) return limited
-	const course = await requireAdminCourse(scope, params.slug)
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	await setWatching(
 		scope.ctx.db,
-		{ tenantId: scope.tenant.id, userId: scope.session.user.id, courseSlug: course.slug },
+		{ tenantId: tenant.id, userId: scope.session.user.id, courseSlug: course.slug },
 		submission.value.watch,
 	)
 	return redirect(
@@ -114,10 +108,9 @@ export default function SubmissionsQueue({ loaderData: d, actionData }: Route.Co
 	const t = useI18n()
 	const m = t.m.grading
 	if (d.hint) return <TenantHint title={m.queue.hintTitle} what={m.queue.hintWhat} />
-	const title = t.rich(m.queue.title, { course: <span lang={d.course.locale}>{d.course.title}</span> })
 	return (
 		<section>
-			<CourseAdminHeading slug={d.course.slug} title={title} />
+			<CourseAdminHeading course={d.course} title={m.queue.title} />
 			<RedirectNotice accept={['submissionGraded', 'submissionReturned', 'gradingWatchSaved']} />
 			<FormError result={actionData?.result} />
 			<p className="hint">{m.queue.intro}</p>

@@ -4,7 +4,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { ConfirmStep, Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app/components/feedback.tsx'
 import { Field, useActionForm } from '#app/components/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -184,25 +184,16 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 							<td>{t.m.admin.tenantStatuses[tenant.status]}</td>
 							<td className="actions">
 								{tenant.status === 'active' ? (
-									<Form method="post">
-										<input type="hidden" name="intent" value="enter" />
-										<input type="hidden" name="tenantId" value={tenant.id} />
-										<button type="submit" className="link-button">
-											{t.format(m.open, { name: tenant.name })}
-										</button>
-									</Form>
+									<PostButton link fields={{ intent: 'enter', tenantId: tenant.id }}>
+										{t.format(m.open, { name: tenant.name })}
+									</PostButton>
 								) : null}
 								{(['active', 'suspended', 'archived'] as const)
 									.filter((s) => s !== tenant.status)
 									.map((s) => (
-										<Form method="post" key={s}>
-											<input type="hidden" name="intent" value="status" />
-											<input type="hidden" name="tenantId" value={tenant.id} />
-											<input type="hidden" name="status" value={s} />
-											<button type="submit" className="link-button">
-												{t.format(m.setStatus[s], { name: tenant.name })}
-											</button>
-										</Form>
+										<PostButton link key={s} fields={{ intent: 'status', tenantId: tenant.id, status: s }}>
+											{t.format(m.setStatus[s], { name: tenant.name })}
+										</PostButton>
 									))}
 							</td>
 						</tr>

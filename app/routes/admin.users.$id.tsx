@@ -1,7 +1,7 @@
 import { askToConfirm, confirmed, readForm, replyWithHidden, type Confirmation } from '#app/utils/forms.server.ts'
 import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { ConfirmStep, FormError, RedirectNotice, Submit } from '#app/components/feedback.tsx'
+import { ConfirmStep, FormError, RedirectNotice, Submit, PostButton } from '#app/components/feedback.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { adminAudit, auditAdmin, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
@@ -314,17 +314,6 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	return [{ title: t.format(t.m.admin.pageTitle, { page: loaderData?.user.name ?? t.m.admin.user.metaTitle }) }]
 }
 
-function Intent({ intent, label, secondary }: { intent: string; label: string; secondary?: boolean }) {
-	return (
-		<Form method="post">
-			<input type="hidden" name="intent" value={intent} />
-			<button type="submit" className={secondary ? 'button button-secondary' : 'button'}>
-				{label}
-			</button>
-		</Form>
-	)
-}
-
 export default function AdminUser({ loaderData: d, actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const m = t.m.admin.user
@@ -389,13 +378,23 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 
 			<div className="actions">
 				{d.self ? null : u.deactivated ? (
-					<Intent intent="reactivate" label={m.reactivate} />
+					<PostButton fields={{ intent: 'reactivate' }}>{m.reactivate}</PostButton>
 				) : (
-					<Intent intent="deactivate" label={m.deactivate} secondary />
+					<PostButton secondary fields={{ intent: 'deactivate' }}>
+						{m.deactivate}
+					</PostButton>
 				)}
-				<Intent intent="force-sign-out" label={m.signOutEverywhere} secondary />
-				{u.verified ? null : <Intent intent="resend-verification" label={m.resendVerification} secondary />}
-				<Intent intent="send-reset" label={m.sendReset} secondary />
+				<PostButton secondary fields={{ intent: 'force-sign-out' }}>
+					{m.signOutEverywhere}
+				</PostButton>
+				{u.verified ? null : (
+					<PostButton secondary fields={{ intent: 'resend-verification' }}>
+						{m.resendVerification}
+					</PostButton>
+				)}
+				<PostButton secondary fields={{ intent: 'send-reset' }}>
+					{m.sendReset}
+				</PostButton>
 				{d.canImpersonate ? (
 					<form method="post" action="/api/admin/impersonate/start">
 						<input type="hidden" name="userId" value={u.id} />
@@ -407,18 +406,6 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 			</div>
 			{d.learning ? <Learning record={d.learning} /> : null}
 		</section>
-	)
-}
-
-function CourseIntent({ intent, courseSlug, label }: { intent: string; courseSlug: string; label: string }) {
-	return (
-		<Form method="post">
-			<input type="hidden" name="intent" value={intent} />
-			<input type="hidden" name="courseSlug" value={courseSlug} />
-			<button type="submit" className="link-button">
-				{label}
-			</button>
-		</Form>
 	)
 }
 
@@ -469,17 +456,13 @@ function Learning({ record }: { record: NonNullable<Route.ComponentProps['loader
 								<td>{t.date(e.enrolledAt)}</td>
 								<td>
 									{e.status === 'cancelled' ? (
-										<CourseIntent
-											intent="reenroll"
-											courseSlug={e.courseSlug}
-											label={t.format(m.reenroll, { course: e.title })}
-										/>
+										<PostButton link fields={{ intent: 'reenroll', courseSlug: e.courseSlug }}>
+											{t.format(m.reenroll, { course: e.title })}
+										</PostButton>
 									) : (
-										<CourseIntent
-											intent="cancel-enrollment"
-											courseSlug={e.courseSlug}
-											label={t.format(m.cancelIn, { course: e.title })}
-										/>
+										<PostButton link fields={{ intent: 'cancel-enrollment', courseSlug: e.courseSlug }}>
+											{t.format(m.cancelIn, { course: e.title })}
+										</PostButton>
 									)}
 								</td>
 							</tr>

@@ -1,12 +1,12 @@
 import { askToConfirm, confirmed, formErrorResult, limitAction, readForm, TOO_MANY } from '#app/utils/forms.server.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect, Link } from 'react-router'
+import { data, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { ConfirmStep, FormError, RedirectNotice } from '#app/components/feedback.tsx'
+import { ConfirmStep, FormError, RedirectNotice, PostButton } from '#app/components/feedback.tsx'
 import { ScrollTable } from '#app/components/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { adminAudit, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
+import { adminAudit, requireAdmin, tenantMutation, type AdminScope } from '#app/utils/admin.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { notFound } from '#app/utils/errors.ts'
 import { invitationSentAt, resendInvitation, revokeInvitation } from '#app/utils/invitations.server.ts'
@@ -57,9 +57,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
 	const scope = requireAdmin(context)
-	const tenant = scope.tenant
-	if (!tenant) throw notFound()
-	const limited = await limitAdminMutation(scope)
+	const { tenant, limited } = await tenantMutation(scope)
 	if (limited) return limited
 	const submission = parseWithZod(await readForm(request), { schema })
 	// The row's forms are bare buttons: a refusal is one error for the list (no field to show it beside).
@@ -158,20 +156,12 @@ export default function Invitations({ loaderData: d, actionData }: Route.Compone
 								<td>{t.date(i.expiresAt)}</td>
 								<td>
 									<div className="actions">
-										<Form method="post">
-											<input type="hidden" name="intent" value="resend" />
-											<input type="hidden" name="id" value={i.id} />
-											<button type="submit" className="link-button">
-												{t.format(m.resend, { email: i.email })}
-											</button>
-										</Form>
-										<Form method="post">
-											<input type="hidden" name="intent" value="revoke" />
-											<input type="hidden" name="id" value={i.id} />
-											<button type="submit" className="link-button">
-												{t.format(m.revoke, { email: i.email })}
-											</button>
-										</Form>
+										<PostButton link fields={{ intent: 'resend', id: i.id }}>
+											{t.format(m.resend, { email: i.email })}
+										</PostButton>
+										<PostButton link fields={{ intent: 'revoke', id: i.id }}>
+											{t.format(m.revoke, { email: i.email })}
+										</PostButton>
 									</div>
 								</td>
 							</tr>

@@ -7,7 +7,7 @@ import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
 import { Field, SelectField, useActionForm } from '#app/components/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { auditAdmin, limitAdminMutation, requireAdmin } from '#app/utils/admin.server.ts'
+import { auditAdmin, requireAdmin, tenantMutation } from '#app/utils/admin.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import { isPublished } from '#app/utils/content.ts'
 import { sendInvitation } from '#app/utils/invitations.server.ts'
@@ -47,9 +47,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
 	const scope = requireAdmin(context)
-	const tenant = scope.tenant
-	if (!tenant) throw notFound()
-	const limited = await limitAdminMutation(scope)
+	const { tenant, limited } = await tenantMutation(scope)
 	if (limited) return limited
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })

@@ -22,18 +22,6 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
 	const t = useI18n()
 	const site = matches[0].loaderData.site
-	if (loaderData.isApex) {
-		return (
-			<section className="hero">
-				<RedirectNotice accept={['signedOut']} />
-				<h1 lang={site.locale}>{site.name}</h1>
-				<p className="lead" lang={site.descriptionLocale}>
-					{site.description}
-				</p>
-				<p>{t.rich(t.m.content.home.apexIntro, { example: <code>yourschool.{loaderData.baseDomain}</code> })}</p>
-			</section>
-		)
-	}
 	return (
 		<section className="hero">
 			<RedirectNotice accept={['signedOut']} />
@@ -41,11 +29,15 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
 			<p className="lead" lang={site.descriptionLocale}>
 				{site.description}
 			</p>
-			<p>
-				<a className="button" href={t.href('/learn')}>
-					{t.m.content.home.browse}
-				</a>
-			</p>
+			{loaderData.isApex ? (
+				<p>{t.rich(t.m.content.home.apexIntro, { example: <code>yourschool.{loaderData.baseDomain}</code> })}</p>
+			) : (
+				<p>
+					<a className="button" href={t.href('/learn')}>
+						{t.m.content.home.browse}
+					</a>
+				</p>
+			)}
 		</section>
 	)
 }

@@ -5,6 +5,8 @@ import { assignedCourseSlugs } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { requireSession } from './auth.server.ts'
 import { formErrorResult, limitAction, TOO_MANY } from './forms.server.ts'
+import { readContent } from './cms.server.ts'
+import type { Course } from './content.ts'
 import { SESSION_LIFETIMES, type CurrentSession } from './session.server.ts'
 import { notFound } from '#app/utils/errors.ts'
 
@@ -69,6 +71,45 @@ export function requireSuperAdmin(context: Readonly<RouterContextProvider>): Adm
 export function limitAdminMutation(scope: AdminScope) {
 	return limitAction(scope.ctx, 'adminMutation', `user|${scope.session.user.id}`, { result: formErrorResult(TOO_MANY) })
 }
+
+/**
+ * What every action on a tenant's records checks after its role guard, in this order (decision
+ * 0020): a tenant host (404 on the apex), then the adminMutation limit. `limited` is the 429 answer
+ * to return, so the form shows why.
+ */
+export async function tenantMutation(scope: AdminScope) {
+	const tenant = scope.tenant
+	if (!tenant) throw notFound()
+	return { tenant, limited: await limitAdminMutation(scope) }
+}
+
+/** The course as the content service has it, in any state (admins see drafts too); 404 when unknown. */
+export async function requireAdminCourse(scope: AdminScope, slug: string): Promise<Course> {
+	const course = await readContent(`course ${slug}`, () => scope.ctx.cms.course(scope.ctx.site, slug, scope.ctx.locale))
+	if (!course) throw notFound()
+	return course
+}
+
+/**
+ * tenantMutation for an action of /admin/courses/<slug>/...: the role guard (`requireCourseAdmin`,
+ * or `requireAdmin` where course admins may not act), a tenant host, the limit, then the course.
+ */
+export async function courseMutation(
+	context: Readonly<RouterContextProvider>,
+	slug: string,
+	guard: (
+		context: Readonly<RouterContextProvider>,
+		slug: string,
+	) => AdminScope | Promise<AdminScope> = requireCourseAdmin,
+) {
+	const scope = await guard(context, slug)
+	const { tenant, limited } = await tenantMutation(scope)
+	if (limited) return { limited }
+	return { limited: null, scope, tenant, course: await requireAdminCourse(scope, slug) }
+}
+
+/** A course as a page's heading names it, with the locale its title was served in (decision 0012). */
+export const courseHeading = (course: Course) => ({ slug: course.slug, title: course.title, locale: course.locale })
 
 /**
  * `__impersonator_uid`: the original super_admin's id while impersonating

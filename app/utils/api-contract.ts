@@ -151,14 +151,50 @@ const assetResponses: Record<number, ApiResponse> = {
 	416: error('The byte range cannot be satisfied (Content-Range gives the size).'),
 	503: error('The content service is unavailable.'),
 }
-function markdownResponses(gone: boolean) {
+/** A file of a course or of the site, streamed from the content service (decision 0018). */
+function assetOperation(
+	op: Pick<ApiOperation, 'path' | 'operationId' | 'summary' | 'description'> & {
+		params: NonNullable<ApiOperation['params']>
+		example: Record<string, string>
+	},
+): ApiOperation {
+	return {
+		method: 'get',
+		path: op.path,
+		operationId: op.operationId,
+		tags: ['assets'],
+		summary: op.summary,
+		description: op.description,
+		security: 'public',
+		params: op.params,
+		query: assetQuery,
+		responses: assetResponses,
+		example: { params: op.example, expect: 200 },
+	}
+}
+
+/** A published document's Markdown projection for answer engines (decision 0008); a course may also be gone. */
+function markdownOperation(
+	op: Pick<ApiOperation, 'path' | 'operationId' | 'summary' | 'description'> & { example: string; gone?: boolean },
+): ApiOperation {
 	const responses: Record<number, ApiResponse> = {
 		200: { description: 'Markdown.', media: 'text/markdown' },
 		404: error(`Unknown or unpublished. Or: ${UNKNOWN_HOST}`),
 		503: error('The content service is unavailable.'),
 	}
-	if (gone) responses[410] = error('The course was archived after publication.')
-	return responses
+	if (op.gone) responses[410] = error('The course was archived after publication.')
+	return {
+		method: 'get',
+		path: op.path,
+		operationId: op.operationId,
+		tags: ['markdown'],
+		summary: op.summary,
+		description: op.description,
+		security: 'public',
+		params: z.object({ slug }),
+		responses,
+		example: { params: { slug: op.example }, expect: 200 },
+	}
 }
 
 export const API_OPERATIONS: ApiOperation[] = [
@@ -263,100 +299,66 @@ export const API_OPERATIONS: ApiOperation[] = [
 		},
 		example: { body: { tags: ['course:intro-to-web', 'cms:page-hierarchy'] }, expect: 200 },
 	},
-	{
-		method: 'get',
+	assetOperation({
 		path: '/api/cms/courses/{courseSlug}/assets/{assetId}',
 		operationId: 'getCourseAsset',
-		tags: ['assets'],
 		summary: 'A published course’s asset, streamed',
 		description:
 			'Streams a file of a published course from the content service, honouring conditional and Range requests. An unknown or unpublished course answers 404 whatever the asset. With `w`, an image is resized (decision 0018).',
-		security: 'public',
 		params: z.object({ courseSlug: slug, assetId }),
-		query: assetQuery,
-		responses: assetResponses,
-		example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 },
-	},
-	{
-		method: 'get',
+		example: { courseSlug: 'intro-to-web', assetId: 'http-diagram' },
+	}),
+	assetOperation({
 		path: '/api/cms/courses/{courseSlug}/assets/{assetId}/download',
 		operationId: 'downloadCourseAsset',
-		tags: ['assets'],
 		summary: 'A published course’s asset as a download (Content-Disposition: attachment)',
 		description:
 			'The same file as getCourseAsset, sent with `Content-Disposition: attachment` so that browsers save it. An unknown or unpublished course answers 404 whatever the asset.',
-		security: 'public',
 		params: z.object({ courseSlug: slug, assetId }),
-		query: assetQuery,
-		responses: assetResponses,
-		example: { params: { courseSlug: 'intro-to-web', assetId: 'http-diagram' }, expect: 200 },
-	},
-	{
-		method: 'get',
+		example: { courseSlug: 'intro-to-web', assetId: 'http-diagram' },
+	}),
+	assetOperation({
 		path: '/api/cms/site/assets/{assetId}',
 		operationId: 'getSiteAsset',
-		tags: ['assets'],
 		summary: 'An asset of the host’s site, streamed',
 		description:
 			'Streams a file of the site the host serves (icons, images of pages and posts) from the content service, honouring conditional and Range requests. With `w`, an image is resized (decision 0018).',
-		security: 'public',
 		params: z.object({ assetId }),
-		query: assetQuery,
-		responses: assetResponses,
-		example: { params: { assetId: 'acme-icon' }, expect: 200 },
-	},
-	{
-		method: 'get',
+		example: { assetId: 'acme-icon' },
+	}),
+	assetOperation({
 		path: '/api/cms/site/assets/{assetId}/download',
 		operationId: 'downloadSiteAsset',
-		tags: ['assets'],
 		summary: 'An asset of the host’s site as a download (Content-Disposition: attachment)',
 		description: 'The same file as getSiteAsset, sent with `Content-Disposition: attachment` so that browsers save it.',
-		security: 'public',
 		params: z.object({ assetId }),
-		query: assetQuery,
-		responses: assetResponses,
-		example: { params: { assetId: 'acme-icon' }, expect: 200 },
-	},
-	{
-		method: 'get',
+		example: { assetId: 'acme-icon' },
+	}),
+	markdownOperation({
 		path: '/api/aeo/markdown/{slug}',
 		operationId: 'getPageMarkdown',
-		tags: ['markdown'],
 		summary: 'A published top-level page as Markdown (also at /<slug>.md)',
 		description:
 			'The Markdown projection of a published top-level page of the host’s site, for answer engines and readers of plain text. A page that is not published answers 404.',
-		security: 'public',
-		params: z.object({ slug }),
-		responses: markdownResponses(false),
-		example: { params: { slug: 'about' }, expect: 200 },
-	},
-	{
-		method: 'get',
+		example: 'about',
+	}),
+	markdownOperation({
 		path: '/api/aeo/markdown/blog/{slug}',
 		operationId: 'getBlogPostMarkdown',
-		tags: ['markdown'],
 		summary: 'A published blog post as Markdown (also at /blog/<slug>.md)',
 		description:
 			'The Markdown projection of a published blog post of the host’s site. A post that is not published answers 404.',
-		security: 'public',
-		params: z.object({ slug }),
-		responses: markdownResponses(false),
-		example: { params: { slug: 'welcome' }, expect: 200 },
-	},
-	{
-		method: 'get',
+		example: 'welcome',
+	}),
+	markdownOperation({
 		path: '/api/aeo/markdown/learn/course/{slug}',
 		operationId: 'getCourseMarkdown',
-		tags: ['markdown'],
 		summary: 'A published course landing as Markdown (also at /learn/course/<slug>.md); never entry content',
 		description:
 			'The Markdown projection of a published course’s public landing page: summary, description, price and outline, never the content of its entries, which needs an enrollment. A course archived after publication answers 410.',
-		security: 'public',
-		params: z.object({ slug }),
-		responses: markdownResponses(true),
-		example: { params: { slug: 'intro-to-web' }, expect: 200 },
-	},
+		example: 'intro-to-web',
+		gone: true,
+	}),
 	{
 		method: 'post',
 		path: '/api/admin/impersonate/start',

@@ -1,7 +1,6 @@
 import type { AdminScope } from './admin.server.ts'
-import { readContent } from './cms.server.ts'
 import type { Course } from './content.ts'
-import { flattenEntries, type FlatEntry } from './learning.server.ts'
+import { completion, flattenEntries, type FlatEntry } from './learning.server.ts'
 import { courseEntryStats, courseRoster } from '#db/admin.ts'
 import {
 	assignmentFigures,
@@ -9,14 +8,6 @@ import {
 	type AssignmentFigures,
 	type LatestSubmission,
 } from '#db/assignment-reports.ts'
-import { notFound } from '#app/utils/errors.ts'
-
-/** The course as the content service has it, in any state (admins see drafts too); 404 when unknown. */
-export async function requireAdminCourse(scope: AdminScope, slug: string): Promise<Course> {
-	const course = await readContent(`course ${slug}`, () => scope.ctx.cms.course(scope.ctx.site, slug, scope.ctx.locale))
-	if (!course) throw notFound()
-	return course
-}
 
 /** Per-entry analytics: completion rate among enrolled learners, average quiz score, attempts by number. */
 export async function entryAnalytics(scope: AdminScope, course: Course) {
@@ -103,7 +94,6 @@ export async function rosterRows(scope: AdminScope, course: Course, page?: numbe
 	const latest = new Map(submissions.map((s) => [`${s.userId}\n${s.entrySlug}`, s]))
 	const rows = roster.map((r) => {
 		const done = new Set(progress.filter((p) => p.userId === r.userId).map((p) => p.entrySlug))
-		const completed = entries.filter((e) => done.has(e.slug)).length
 		return {
 			userId: r.userId,
 			name: r.name,
@@ -111,7 +101,7 @@ export async function rosterRows(scope: AdminScope, course: Course, page?: numbe
 			status: r.status,
 			enrolledAt: r.enrolledAt.toISOString(),
 			completedAt: r.completedAt?.toISOString() ?? null,
-			progress: entries.length ? Math.round((completed / entries.length) * 100) : 0,
+			progress: completion(entries, done).percent,
 			quizzes: quizzes.map((q) => {
 				const mine = attempts.filter((a) => a.userId === r.userId && a.entrySlug === q.slug)
 				return {

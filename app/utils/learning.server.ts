@@ -225,6 +225,12 @@ export async function learnerDashboard(ctx: RequestContext, scope: Scope) {
 
 type ProgressRow = Awaited<ReturnType<typeof listAllProgress>>[number]
 
+/** How far through `entries` a learner is who completed the entries of `done`. */
+export function completion(entries: readonly { slug: string }[], done: ReadonlySet<string>) {
+	const completed = entries.filter((e) => done.has(e.slug)).length
+	return { completed, percent: entries.length ? Math.round((completed / entries.length) * 100) : 0 }
+}
+
 /** The dashboard's view of the learner's rows: a card per course, where to resume, recent scores, graded work. */
 export function dashboardView(
 	enrolled: { enrollment: Enrollment; course: Course }[],
@@ -237,15 +243,15 @@ export function dashboardView(
 		const done = new Set(
 			progress.filter((p) => p.course_slug === course.slug && p.completed_at).map((p) => p.entry_slug),
 		)
-		const completedCount = entries.filter((e) => done.has(e.slug)).length
+		const { completed, percent } = completion(entries, done)
 		return {
 			slug: course.slug,
 			title: course.title,
 			// The locale the course's title was served in (en when it has no translation); entry titles say their own.
 			lang: course.locale,
 			status: enrollment.status,
-			percent: entries.length ? Math.round((completedCount / entries.length) * 100) : 0,
-			completedCount,
+			percent,
+			completedCount: completed,
 			total: entries.length,
 			entries,
 		}
@@ -271,21 +277,21 @@ export function dashboardView(
 			]
 		})
 		.slice(0, 5)
-	const scores = attempts.map((a) => {
-		const card = cards.find((c) => c.slug === a.course_slug)
-		const entry = card?.entries.find((e) => e.slug === a.entry_slug)
-		return {
-			key: a.id,
-			href: `/learn/course/${a.course_slug}/entry/${a.entry_slug}?attempt=${a.attempt_number}`,
-			title: entry?.title ?? a.entry_slug,
-			lang: entry?.locale,
-			course: card?.title ?? a.course_slug,
-			courseLang: card?.lang,
-			score: a.score,
-			passed: a.passed,
-			attempt: a.attempt_number,
-		}
-	})
+	// An entry of the learner's courses as a row names it: each title in the language it was served in.
+	const named = (courseSlug: string, entrySlug: string) => {
+		const card = cards.find((c) => c.slug === courseSlug)
+		const entry = card?.entries.find((e) => e.slug === entrySlug)
+		const title = entry?.title ?? entrySlug
+		return { title, lang: entry?.locale, course: card?.title ?? courseSlug, courseLang: card?.lang }
+	}
+	const scores = attempts.map((a) => ({
+		key: a.id,
+		href: `/learn/course/${a.course_slug}/entry/${a.entry_slug}?attempt=${a.attempt_number}`,
+		...named(a.course_slug, a.entry_slug),
+		score: a.score,
+		passed: a.passed,
+		attempt: a.attempt_number,
+	}))
 	// Newest decision first, one per entry: work returned and then graded is listed as graded.
 	const seen = new Set<string>()
 	const work = graded
@@ -298,23 +304,16 @@ export function dashboardView(
 			return true
 		})
 		.slice(0, GRADED_SHOWN)
-		.map((s) => {
-			const card = cards.find((c) => c.slug === s.course_slug)
-			const entry = card?.entries.find((e) => e.slug === s.entry_slug)
-			return {
-				key: s.id,
-				href: `/learn/course/${s.course_slug}/entry/${s.entry_slug}`,
-				title: entry?.title ?? s.entry_slug,
-				lang: entry?.locale,
-				course: card?.title ?? s.course_slug,
-				courseLang: card?.lang,
-				status: s.status,
-				score: s.score,
-				maxScore: s.max_score,
-				passed: s.status === 'graded' ? s.passed : null,
-				submissionNumber: s.submission_number,
-				gradedAt: (s.graded_at ?? s.submitted_at).toISOString(),
-			}
-		})
+		.map((s) => ({
+			key: s.id,
+			href: `/learn/course/${s.course_slug}/entry/${s.entry_slug}`,
+			...named(s.course_slug, s.entry_slug),
+			status: s.status,
+			score: s.score,
+			maxScore: s.max_score,
+			passed: s.status === 'graded' ? s.passed : null,
+			submissionNumber: s.submission_number,
+			gradedAt: (s.graded_at ?? s.submitted_at).toISOString(),
+		}))
 	return { courses: cards.map(({ entries: _entries, ...card }) => card), resume, scores, work }
 }
