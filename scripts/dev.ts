@@ -3,6 +3,7 @@
 // hot-swapped in the browser on pages that ship JavaScript and re-rendered on the next request;
 // an edited server module makes a new app (new caches) on the next request, on the same database.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { resolve } from 'node:path'
 import { createServer as createViteServer } from 'vite'
 import { parseEnv } from '#app/utils/env.server.ts'
 import { openDatabase } from '#db/client.ts'
@@ -17,7 +18,9 @@ let current: { module: ServerModule; listener: (req: IncomingMessage, res: Serve
 /** The app of the server entry as it is now: a new one once Vite has reloaded the module. */
 async function app() {
 	const module = (await vite.ssrLoadModule('/server/app.ts')) as ServerModule
-	if (current?.module !== module) current = { module, listener: module.createApp({ env, db }).listener }
+	// Files of public/ come from there: a fresh clone has no build/client, and Vite serves the rest.
+	if (current?.module !== module)
+		current = { module, listener: module.createApp({ env, db, clientDir: resolve('public') }).listener }
 	return current.listener
 }
 
