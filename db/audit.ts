@@ -3,9 +3,44 @@ import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import { runSteps, step, type Tx } from './transaction.ts'
 
+/**
+ * Every action the app writes to audit_log.action, exactly as stored (the spec names
+ * auth.impersonate.start and .stop; the rest are decisions 0007, 0023, 0025, 0026 and 0028). tsc
+ * refuses a write of any other.
+ */
+export type AuditAction =
+	| 'auth.impersonate.start'
+	| 'auth.impersonate.stop'
+	| 'auth.tenant_override'
+	| 'account.password.changed'
+	| 'course.admin_assigned'
+	| 'course.admin_revoked'
+	| 'course.settings_changed'
+	| 'enrollment.created'
+	| 'enrollment.reactivated'
+	| 'enrollment.completed'
+	| 'enrollment.admin_enrolled'
+	| 'enrollment.admin_reactivated'
+	| 'enrollment.cancelled'
+	| 'invitation.sent'
+	| 'invitation.resent'
+	| 'invitation.revoked'
+	| 'submission.graded'
+	| 'submission.returned'
+	| 'tenant.created'
+	| 'tenant.suspended'
+	| 'tenant.activated'
+	| 'tenant.archived'
+	| 'user.role_changed'
+	| 'user.deactivated'
+	| 'user.reactivated'
+	| 'user.signed_out'
+	| 'user.verification_resent'
+	| 'user.password_reset_sent'
+
 export interface AuditInput {
 	actorUserId: string | null
-	action: string
+	action: AuditAction
 	targetKind: string
 	targetId: string | null
 	tenantId: string | null
