@@ -5,7 +5,7 @@ import { runSteps, step, type Tx } from './transaction.ts'
 
 /**
  * Every action the app writes to audit_log.action, exactly as stored (the spec names
- * auth.impersonate.start and .stop; the rest are decisions 0007, 0023, 0025, 0026 and 0028). tsc
+ * auth.impersonate.start and .stop; the rest are decisions 0007, 0023, 0025, 0026, 0028 and 0031). tsc
  * refuses a write of any other and an action without its label in the audit viewer
  * (`adminCourses.audit.actions`, decision 0024); a stored row of an unknown action (an older
  * version's) is shown by its code.
@@ -15,6 +15,8 @@ export type AuditAction =
 	| 'auth.impersonate.stop'
 	| 'auth.tenant_override'
 	| 'account.password.changed'
+	| 'account.name.changed'
+	| 'account.verification.resent'
 	| 'course.admin_assigned'
 	| 'course.admin_revoked'
 	| 'course.settings_changed'

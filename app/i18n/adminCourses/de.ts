@@ -176,6 +176,8 @@ export default {
 			auth_impersonate_stop: 'Identitätswechsel beendet',
 			auth_tenant_override: 'Website als Super-Admin betreten',
 			account_password_changed: 'Passwort geändert',
+			account_name_changed: 'Name geändert',
+			account_verification_resent: 'Neuer Bestätigungslink angefordert',
 			course_admin_assigned: 'Zum Kurs-Admin ernannt',
 			course_admin_revoked: 'Kurs-Admin entfernt',
 			course_settings_changed: 'Kurseinstellungen geändert',

@@ -183,6 +183,8 @@ export default {
 			auth_impersonate_stop: 'Impersonation ended',
 			auth_tenant_override: 'Site entered as super admin',
 			account_password_changed: 'Password changed',
+			account_name_changed: 'Display name changed',
+			account_verification_resent: 'New confirmation link requested',
 			course_admin_assigned: 'Made course admin',
 			course_admin_revoked: 'Course admin removed',
 			course_settings_changed: 'Course settings changed',

@@ -175,6 +175,8 @@ export default {
 			auth_impersonate_stop: 'Suplantación terminada',
 			auth_tenant_override: 'Entrada al sitio como superadministrador',
 			account_password_changed: 'Contraseña cambiada',
+			account_name_changed: 'Nombre cambiado',
+			account_verification_resent: 'Nuevo enlace de confirmación solicitado',
 			course_admin_assigned: 'Nombrado administrador de curso',
 			course_admin_revoked: 'Administrador de curso retirado',
 			course_settings_changed: 'Configuración del curso cambiada',

@@ -178,6 +178,8 @@ export default {
 			auth_impersonate_stop: 'Usurpation d’identité terminée',
 			auth_tenant_override: 'Entrée sur le site en tant que super-administrateur',
 			account_password_changed: 'Mot de passe modifié',
+			account_name_changed: 'Nom modifié',
+			account_verification_resent: 'Nouveau lien de confirmation demandé',
 			course_admin_assigned: 'Nommé administrateur de cours',
 			course_admin_revoked: 'Administrateur de cours retiré',
 			course_settings_changed: 'Paramètres du cours modifiés',

@@ -175,6 +175,8 @@ export default {
 			auth_impersonate_stop: 'Personificação encerrada',
 			auth_tenant_override: 'Entrada no site como superadministrador',
 			account_password_changed: 'Senha alterada',
+			account_name_changed: 'Nome alterado',
+			account_verification_resent: 'Novo link de confirmação solicitado',
 			course_admin_assigned: 'Nomeado administrador de curso',
 			course_admin_revoked: 'Administrador de curso removido',
 			course_settings_changed: 'Configurações do curso alteradas',

@@ -172,6 +172,8 @@ export default {
 			auth_impersonate_stop: '结束代入身份',
 			auth_tenant_override: '以超级管理员身份进入站点',
 			account_password_changed: '密码已更改',
+			account_name_changed: '姓名已更改',
+			account_verification_resent: '已申请新的确认链接',
 			course_admin_assigned: '设为课程管理员',
 			course_admin_revoked: '撤销课程管理员',
 			course_settings_changed: '课程设置已更改',
