@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { readableAudit } from '#app/utils/audit-view.server.ts'
-import { AuditDetails, AuditSentence, PersonName } from '#app/components/audit.tsx'
+import { AuditActionName, AuditDetails, AuditSentence, AuditTarget, PersonName } from '#app/components/audit.tsx'
 import type { Route } from './+types/admin.audit.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/components/table.tsx'
@@ -92,12 +92,14 @@ export default function Audit({ loaderData: d }: Route.ComponentProps) {
 						{d.rows.map((r) => (
 							<tr key={r.id}>
 								<td>{t.date(r.at)}</td>
-								<td>{r.action}</td>
+								<td>
+									<AuditActionName action={r.action} />
+								</td>
 								<td>
 									<PersonName person={r.actor} />
 								</td>
 								<td>
-									{r.target.kind} {r.target.person ? <PersonName person={r.target.person} /> : r.target.label}
+									<AuditTarget target={r.target} />
 								</td>
 								{d.global ? <td>{r.tenant ?? m.platform}</td> : null}
 								<td>

@@ -49,7 +49,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const { db } = scope.ctx
-	const audit = (action: string, userId: string) =>
+	const audit = (action: 'course.admin_assigned' | 'course.admin_revoked', userId: string) =>
 		auditAdmin(scope, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
 	const done = (notice: NoticeName) =>
 		redirect(localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/admins`, notice)))

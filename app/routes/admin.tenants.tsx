@@ -116,9 +116,9 @@ export async function action({ context, request }: Route.ActionArgs) {
 		ctx.tags.revalidate([TENANTS_TAG])
 		// Suspension and archiving end every session of the tenant's users at once.
 		if (input.status !== 'active') await bumpTenantTokenVersions(ctx.db, tenant.id)
-		const action = { suspended: 'tenant.suspended', active: 'tenant.activated', archived: 'tenant.archived' }[
-			input.status
-		]
+		const action = (
+			{ suspended: 'tenant.suspended', active: 'tenant.activated', archived: 'tenant.archived' } as const
+		)[input.status]
 		await auditAdmin(
 			scope,
 			action,

@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { adminCounts } from '#db/admin.ts'
 import { readableAudit } from '#app/utils/audit-view.server.ts'
-import { AuditSentence, PersonName } from '#app/components/audit.tsx'
+import { AuditActionName, AuditDetails, AuditSentence, AuditTarget, PersonName } from '#app/components/audit.tsx'
 import type { Route } from './+types/admin.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 
@@ -87,16 +87,17 @@ export default function Admin({ loaderData: d }: Route.ComponentProps) {
 				<p className="empty">{m.empty}</p>
 			) : (
 				<ul className="activity">
-					{/* Who did what to whom; audit action names and target kinds are stored codes, shown as they are */}
+					{/* Who did what to whom, in words, with the details as fields (as in the audit log) */}
 					{d.recent.map((a) => (
 						<li key={a.id}>
 							{`${t.date(a.at)} · `}
 							<PersonName person={a.actor} />
 							{' · '}
-							<code>{a.action}</code>
+							<AuditActionName action={a.action} />
 							{' · '}
-							{a.target.person ? <PersonName person={a.target.person} /> : (a.target.label ?? a.target.kind)}
+							<AuditTarget target={a.target} />
 							<AuditSentence summary={a.summary} />
+							<AuditDetails details={a.details} />
 						</li>
 					))}
 				</ul>

@@ -16,7 +16,7 @@ import { readContent } from '#app/utils/cms.server.ts'
 import { ScrollTable } from '#app/components/table.tsx'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { findScopedUser } from '#db/admin.ts'
-import { auditSteps } from '#db/audit.ts'
+import { auditSteps, type AuditAction } from '#db/audit.ts'
 import {
 	assignCourseAdminSteps,
 	assignedCourseSlugs,
@@ -183,7 +183,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const { ctx } = scope
 	const refuse = (message: string) => data({ result: submission.reply({ formErrors: [message] }) }, { status: 400 })
-	const audit = (action: string, metadata: Record<string, unknown> = {}) =>
+	const audit = (action: AuditAction, metadata: Record<string, unknown> = {}) =>
 		auditAdmin(scope, action, { kind: 'user', id: target.id, tenantId: target.tenant_id }, metadata)
 	const done = (notice: NoticeName) => redirect(localePath(ctx.locale, withNotice(`/admin/users/${target.id}`, notice)))
 

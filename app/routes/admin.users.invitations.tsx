@@ -71,7 +71,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	const stillPending = !invitation.accepted_at && invitation.expires_at > new Date()
 	const notPending = () => data({ result: formErrorResult('admin.invitations.notPending') }, { status: 409 })
 	if (!stillPending) return notPending()
-	const audit = (action: string) => (row: Invitation) =>
+	const audit = (action: 'invitation.revoked' | 'invitation.resent') => (row: Invitation) =>
 		adminAudit(
 			scope,
 			action,

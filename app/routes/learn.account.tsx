@@ -10,11 +10,12 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { limitForm, readForm, replyWithHidden } from '#app/utils/forms.server.ts'
-import { commitUserSession, endSession } from '#app/utils/session.server.ts'
+import { commitUserSession, endSession, type CurrentSession } from '#app/utils/session.server.ts'
+import { adminAudit } from '#app/utils/admin.server.ts'
 import { emailField, nameField, newPasswordField, passwordField } from '#app/utils/validation.ts'
 import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
 import { addressKey } from '#app/utils/rate-limit.server.ts'
-import { auditSteps } from '#db/audit.ts'
+import { auditSteps, writeAudit, type AuditAction, type AuditInput } from '#db/audit.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { LOCALE_NAMES, LOCALES, localePath } from '#app/i18n/locales.ts'
 import { localeCookie } from '#app/utils/locale.server.ts'
@@ -39,6 +40,18 @@ const schema = z.discriminatedUnion(
 	{ message: 'common.validation.choose' },
 )
 
+/**
+ * The audit row of a learner's own change (decisions 0023, 0031): its actor is whoever acted, the
+ * impersonating super admin when there is one (also named in the metadata, as on admin rows).
+ */
+function ownChange(session: CurrentSession, action: AuditAction, metadata: Record<string, unknown> = {}): AuditInput {
+	const { user, impersonator } = session
+	return {
+		...adminAudit({ session }, action, { kind: 'user', id: user.id, tenantId: user.tenant_id }, metadata),
+		actorUserId: impersonator?.userId ?? user.id,
+	}
+}
+
 export function loader({ context }: Route.LoaderArgs) {
 	const { claims, user } = requireSession(context)
 	return {
@@ -55,19 +68,24 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const session = requireSession(context)
 	const { user } = session
 	const submission = parseWithZod(await readForm(request), { schema })
-	// Every post but the language and sign-out buttons counts against the address-change limit, malformed ones too.
+	// Every post but the language and sign-out buttons counts against its form's limit, malformed ones too.
 	const { intent } = submission.payload
 	const hideFields = ['currentPassword', 'oldPassword', 'newPassword']
 	// A password change tries the current password: limited per user like sign-in attempts, malformed posts too.
 	if (intent === 'change-password') {
 		const limited = await limitForm(ctx, 'passwordChange', user.id, submission, hideFields)
 		if (limited) return limited
+	} else if (intent === 'name') {
+		// A name is what staff know the learner by (decision 0031): a few corrections an hour.
+		const limited = await limitForm(ctx, 'nameChange', user.id, submission)
+		if (limited) return limited
 	} else if (intent === 'resend-verification') {
 		const limited =
 			(await limitForm(ctx, 'verificationResend', user.id, submission)) ??
 			(await limitForm(ctx, 'verificationResendIp', addressKey(ctx.clientIp), submission))
 		if (limited) return limited
-	} else if (intent !== 'locale' && intent !== 'sign-out-everywhere' && intent !== 'name') {
+	} else if (intent !== 'locale' && intent !== 'sign-out-everywhere') {
+		// The address change (and any post naming no form) mails a link.
 		const limited = await limitForm(ctx, 'magic', `email-change|${user.id}`, submission)
 		if (limited) return limited
 	}
@@ -76,13 +94,19 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const input = submission.value
 
 	if (input.intent === 'name') {
-		await updateUser(ctx.db, user.id, { name: input.name })
+		// The new name and its audit row stand together; the same name again changes and records nothing.
+		if (input.name !== user.name)
+			await inTransaction(ctx.db, function* (tx) {
+				yield* updateUserSteps(tx, user.id, { name: input.name })
+				yield* auditSteps(tx, ownChange(session, 'account.name.changed', { from: user.name, to: input.name }))
+			})
 		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'nameSaved')))
 	}
 
 	if (input.intent === 'resend-verification') {
 		if (user.email_verified_at)
 			return data({ result: submission.reply({ formErrors: ['accounts.account.alreadyVerified'] }) }, { status: 409 })
+		await writeAudit(ctx.db, ownChange(session, 'account.verification.resent'))
 		ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'email_verify'))
 		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'verificationResent')))
 	}
@@ -105,14 +129,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 			const row = yield* updateUserSteps(tx, user.id, { password_hash: passwordHash }, { bumpTokenVersion: true })
 			// A reset or sign-in link mailed before the change signs nobody in afterwards (whoever asked for it).
 			yield* retireTokensSteps(tx, user.id, new Date(), ['password_reset', 'magic_link'])
-			yield* auditSteps(tx, {
-				actorUserId: session.impersonator?.userId ?? user.id,
-				action: 'account.password.changed',
-				targetKind: 'user',
-				targetId: user.id,
-				tenantId: user.tenant_id,
-				metadata: session.impersonator ? { impersonatorId: session.impersonator.userId } : {},
-			})
+			yield* auditSteps(tx, ownChange(session, 'account.password.changed'))
 			return row
 		})
 		if (!updated) throw new Response(null, { status: 404 })

@@ -1,6 +1,6 @@
 import { createCookie, type RouterContextProvider } from 'react-router'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
-import { writeAudit, type AuditInput } from '#db/audit.ts'
+import { writeAudit, type AuditAction, type AuditInput } from '#db/audit.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { requireSession } from './auth.server.ts'
@@ -131,7 +131,7 @@ export function impersonatorCookie(ctx: Pick<RequestContext, 'env' | 'origin'>) 
 /** The audit row of an admin action; the impersonator, when there is one, goes into the metadata. */
 export function adminAudit(
 	scope: Pick<AdminScope, 'session'>,
-	action: string,
+	action: AuditAction,
 	target: { kind: string; id: string | null; tenantId: string | null },
 	metadata: Record<string, unknown> = {},
 ): AuditInput {
@@ -149,7 +149,7 @@ export function adminAudit(
 /** Writes adminAudit's row (for an action whose write is a single statement). */
 export function auditAdmin(
 	scope: Pick<AdminScope, 'ctx' | 'session'>,
-	action: string,
+	action: AuditAction,
 	target: { kind: string; id: string | null; tenantId: string | null },
 	metadata: Record<string, unknown> = {},
 ) {

@@ -12,6 +12,8 @@ export const POLICIES = {
 	passwordReset: { points: 5, windowMs: 15 * 60_000 },
 	// the account page (decision 0023): a password change tries the current password like a sign-in does
 	passwordChange: { points: 10, windowMs: 15 * 60_000 },
+	// a display name is what staff and the audit log know a learner by (decision 0031): a few corrections, not a stream
+	nameChange: { points: 10, windowMs: 60 * 60_000 },
 	verificationResend: { points: 3, windowMs: 60 * 60_000 },
 	verificationResendIp: { points: 20, windowMs: 60 * 60_000 },
 	enrollment: { points: 30, windowMs: 60_000 },

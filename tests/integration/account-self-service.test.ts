@@ -3,7 +3,9 @@ import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser, findUserByEmail, updateUser } from '#db/users.ts'
+import { auditLogRows } from '#tests/support/audit-log.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { linkIn } from '#tests/support/mail.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 
@@ -160,8 +162,36 @@ describe.each(DIALECTS)('account self-service on %s', (dialect) => {
 		expect((await findUserByEmail(stack.db, acmeId, email))!.name).toBe('Ada <b>Lovelace</b>')
 	})
 
-	it('reminds an unverified learner and mails a new link, limited per user', async () => {
-		const { email, b } = await learner({ verified: false })
+	it('audits a display-name change with the names before and after, and only a change', async () => {
+		const { user, b } = await learner()
+		expect((await b.post('/learn/account', { intent: 'name', name: 'Ada <b>Lovelace</b>' })).status).toBe(302)
+		// The same name again changes nothing and records nothing.
+		expect((await b.post('/learn/account', { intent: 'name', name: ' Ada <b>Lovelace</b> ' })).status).toBe(302)
+		const rows = (await auditRowsFor(stack.db, acmeId, user.id)).filter((r) => r.action === 'account.name.changed')
+		expect(rows.map((r) => [r.actor_user_id, r.target_kind, r.tenant_id, r.metadata])).toEqual([
+			[user.id, 'user', acmeId, { from: 'Self Service', to: 'Ada <b>Lovelace</b>' }],
+		])
+	})
+
+	it('answers the 11th display-name change of one user within the hour with 429, malformed posts counted', async () => {
+		const { email, b } = await learner()
+		const statuses: number[] = []
+		for (let i = 0; i < 9; i++)
+			statuses.push((await b.post('/learn/account', { intent: 'name', name: `Name ${i}` })).status)
+		statuses.push((await b.post('/learn/account', { intent: 'name', name: '   ' })).status)
+		expect(statuses).toEqual([...Array(9).fill(302), 400])
+		const limited = await b.post('/learn/account', { intent: 'name', name: 'One more' })
+		expect(limited.status).toBe(429)
+		expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+		expect(limited.text).toContain('Too many attempts')
+		expect((await findUserByEmail(stack.db, acmeId, email))!.name).toBe('Name 8')
+		// Another learner's name form is not held up.
+		const other = await learner()
+		expect((await other.b.post('/learn/account', { intent: 'name', name: 'Free' })).status).toBe(302)
+	})
+
+	it('reminds an unverified learner and mails a new link, limited per user and audited', async () => {
+		const { user, email, b } = await learner({ verified: false })
 		for (const path of ['/learn/dashboard', '/learn/account']) {
 			const page = await b.get(path)
 			expect(page.text, path).toContain('Your email address is not confirmed yet.')
@@ -176,12 +206,42 @@ describe.each(DIALECTS)('account self-service on %s', (dialect) => {
 		expect(fourth.status).toBe(429)
 		expect(fourth.text).toContain('Too many attempts')
 		await stack.mail.waitFor(email, 2)
+		// Each link sent is audited as the learner's own request (the refused fourth is not).
+		const resent = async () =>
+			(await auditRowsFor(stack.db, acmeId, user.id))
+				.filter((r) => r.action === 'account.verification.resent')
+				.map((r) => [r.actor_user_id, r.target_kind, r.metadata])
+		expect(await resent()).toEqual(Array(3).fill([user.id, 'user', {}]))
 		// the link confirms the address; the reminder is gone
 		const verified = await b.get(link)
 		expect(verified.headers.location).toBe('/learn/dashboard?notice=email-confirmed')
 		const dashboard = await b.get(String(verified.headers.location))
 		expect(dashboard.text).toContain('Your email address is confirmed.')
 		expect(dashboard.text).not.toContain('value="resend-verification"')
+	})
+
+	it('shows the learner’s own changes to an admin in words', async () => {
+		const { user, email, b } = await learner({ verified: false })
+		expect((await b.post('/learn/account', { intent: 'name', name: 'Renamed <i>Learner</i>' })).status).toBe(302)
+		expect((await b.post('/learn/account', { intent: 'resend-verification' })).status).toBe(302)
+		const admin = stack.browser(ACME)
+		expect((await admin.post('/learn/sign-in', { email: 'admin@acme.test', password: DEMO_PASSWORD })).status).toBe(302)
+		const rows = auditLogRows((await admin.get(`/admin/audit?action=account.&actor=${encodeURIComponent(email)}`)).text)
+		const who = `Renamed <i>Learner</i> <${email}>`
+		expect(rows.map((r) => [r.action, r.actor, r.target, r.details]).sort()).toEqual([
+			[
+				'Display name changed account.name.changed',
+				who,
+				`User ${who}`,
+				{ From: 'Self Service', To: 'Renamed <i>Learner</i>' },
+			],
+			['New confirmation link requested account.verification.resent', who, `User ${who}`, {}],
+		])
+		// A confirmed learner's post is refused and records nothing.
+		const confirmed = await learner()
+		expect((await confirmed.b.post('/learn/account', { intent: 'resend-verification' })).status).toBe(409)
+		expect((await auditRowsFor(stack.db, acmeId, confirmed.user.id)).map((r) => r.action)).toEqual([])
+		expect(user.name).toBe('Self Service')
 	})
 
 	it('keeps a same-origin callbackUrl through sign-up and the emailed link, and refuses an off-site one', async () => {

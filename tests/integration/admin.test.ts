@@ -1,10 +1,12 @@
 import { load } from 'cheerio'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locale } from '#app/i18n/locales.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { auditRowsFor } from '#db/audit.ts'
+import { auditRowsFor, writeAudit, type AuditAction } from '#db/audit.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
 import { createUser, findUserById, updateUser } from '#db/users.ts'
+import { auditLogRows, type AuditLogRow } from '#tests/support/audit-log.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
@@ -59,14 +61,19 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		return b
 	}
 	let n = 0
-	async function newUser(role: 'student' | 'course_admin' | 'tenant_admin', tenant = acme) {
+	async function newUser(
+		role: 'student' | 'course_admin' | 'tenant_admin',
+		tenant = acme,
+		fields: { name?: string; locale?: Locale } = {},
+	) {
 		return createUser(stack.db, {
 			tenant_id: tenant.id,
 			email: `admin-test-${++n}@acme.test`,
-			name: `Person ${n}`,
+			name: fields.name ?? `Person ${n}`,
 			role,
 			password_hash: passwordHash,
 			email_verified_at: new Date(),
+			locale: fields.locale,
 		})
 	}
 	/** The super_admin signed in on the apex, then entered into a tenant host through /admin/tenants. */
@@ -707,19 +714,19 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		}
 		const rows = await cells(`/admin/audit?actor=${encodeURIComponent('ADMIN@acme.test')}&action=user.role_changed`)
 		const row = rows.find((r) => r[3]?.includes(target.email))
-		expect(row?.[1]).toBe('user.role_changed')
+		// The action in words beside its code (the filter takes codes); metadata as labelled fields, not JSON
+		expect(row?.[1]).toBe('Role changed user.role_changed')
 		expect(row?.[2]).toBe('Ada Admin <admin@acme.test>')
-		expect(row?.[3]).toBe(`user ${target.name} <${target.email}>`)
-		// Metadata as fields, not JSON
+		expect(row?.[3]).toBe(`User ${target.name} <${target.email}>`)
 		expect(row?.[4]).not.toMatch(/[{}"]/)
-		expect(row?.[4]).toMatch(/tenant_admin/)
+		expect(row?.[4]).toBe('FromStudentToTenant admin')
 		// Only that actor's rows; another tenant's address names nobody here.
 		expect(rows.every((r) => r[2] === 'Ada Admin <admin@acme.test>')).toBe(true)
 		expect(await cells('/admin/audit?actor=admin%40globex.test')).toEqual([])
 		expect(await cells('/admin/audit?actor=nobody%40acme.test')).toEqual([])
 		const $ = load((await admin.get('/admin')).text)
 		expect($('ul.activity li').first().text()).toContain(
-			`Ada Admin <admin@acme.test> · user.role_changed · ${target.name}`,
+			`Ada Admin <admin@acme.test> · Role changed user.role_changed · User ${target.name}`,
 		)
 	})
 
@@ -800,5 +807,203 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			)
 		expect(answers.slice(0, 60).every((s) => s === 302)).toBe(true)
 		expect(answers[60]).toBe(429)
+	})
+
+	describe('readable records (decision 0024): what an admin reads, in their language', () => {
+		const COURSE = 'intro-to-web'
+		const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/
+		const view = async (b: Browser, path: string) => {
+			const res = await b.get(path)
+			expect(res.status, path).toBe(200)
+			return { html: res.text, $: load(res.text), rows: auditLogRows(res.text) }
+		}
+		const only = (rows: AuditLogRow[], code: string, where: (r: AuditLogRow) => boolean = () => true) => {
+			const found = rows.filter((r) => r.code === code && where(r))
+			expect(found, code).toHaveLength(1)
+			return found[0]
+		}
+
+		/** One admin's role changes, enrollment, cancellation, course settings and invitation, each audited. */
+		async function everydayActions(admin: Browser, learnerId: string, learnerEmail: string, invitee: string) {
+			const user = `/admin/users/${learnerId}`
+			const posts: Array<[string, Record<string, string>]> = [
+				[user, { intent: 'change-role', confirmed: 'yes', role: 'course_admin', course_slug: COURSE }],
+				[user, { intent: 'change-role', confirmed: 'yes', role: 'student' }],
+				[`/admin/courses/${COURSE}/enroll`, { intent: 'emails', emails: learnerEmail }],
+				[user, { intent: 'cancel-enrollment', courseSlug: COURSE, confirmed: 'yes' }],
+				[`/admin/courses/${COURSE}/settings`, { sequential: 'on' }],
+				[`/admin/courses/${COURSE}/settings`, {}],
+				['/admin/users/invite', { email: invitee, role: 'course_admin', course_slug: COURSE }],
+			]
+			for (const [path, form] of posts)
+				expect((await admin.post(path, form)).status, `${path} ${JSON.stringify(form)}`).toBeLessThan(400)
+		}
+
+		it('names each action in words, beside its code, and its details as labelled readable values', async () => {
+			const adminUser = await newUser('tenant_admin', acme, { name: 'Rita Records' })
+			const learner = await newUser('student', acme, { name: 'Lena Learner' })
+			const admin = await signedIn(adminUser.email)
+			const invitee = `records-invitee-${dialect}@acme.test`
+			await everydayActions(admin, learner.id, learner.email, invitee)
+
+			const { $, rows } = await view(admin, `/admin/audit?actor=${encodeURIComponent(adminUser.email)}`)
+			const person = `${learner.name} <${learner.email}>`
+			const title = 'Introduction to the Web'
+			expect(rows.every((r) => r.actor === `Rita Records <${adminUser.email}>`)).toBe(true)
+
+			const promoted = only(rows, 'user.role_changed', (r) => r.details.To === 'Course admin')
+			expect(promoted).toEqual({
+				action: 'Role changed user.role_changed',
+				code: 'user.role_changed',
+				actor: `Rita Records <${adminUser.email}>`,
+				target: `User ${person}`,
+				details: { From: 'Student', To: 'Course admin' },
+			})
+			expect(only(rows, 'user.role_changed', (r) => r.details.To === 'Student').details).toEqual({
+				From: 'Course admin',
+				To: 'Student',
+				'No longer course admin of': title,
+			})
+			const assigned = only(rows, 'course.admin_assigned')
+			expect([assigned.action, assigned.target, assigned.details]).toEqual([
+				'Made course admin course.admin_assigned',
+				`User ${person}`,
+				{ Course: title },
+			])
+			const enrolled = only(rows, 'enrollment.admin_enrolled')
+			expect([enrolled.action, enrolled.target, enrolled.details]).toEqual([
+				'Enrolled by an admin enrollment.admin_enrolled',
+				`Enrollment ${person}`,
+				{ Course: title },
+			])
+			const cancelled = only(rows, 'enrollment.cancelled')
+			expect([cancelled.action, cancelled.details]).toEqual([
+				'Enrollment cancelled enrollment.cancelled',
+				{ Course: title, From: 'active' },
+			])
+			const settings = rows.filter((r) => r.code === 'course.settings_changed')
+			expect(settings.map((r) => [r.action, r.target, r.details.Sequential]).sort()).toEqual([
+				['Course settings changed course.settings_changed', `Course ${title}`, 'no'],
+				['Course settings changed course.settings_changed', `Course ${title}`, 'yes'],
+			])
+			const invited = only(rows, 'invitation.sent')
+			expect([invited.action, invited.target, invited.details]).toEqual([
+				'Invitation sent invitation.sent',
+				`Invitation ${invitee}`,
+				{ Email: invitee, Role: 'Course admin', Course: title },
+			])
+			// The course title carries the language it was served in.
+			expect($(`tbody span[lang="en"]:contains("${title}")`).length).toBeGreaterThan(0)
+			const text = $('main').text()
+			expect(text).not.toMatch(UUID)
+			expect(text).not.toContain('{"')
+			expect(text).not.toContain('courseSlug')
+
+			// The admin home's recent activity: the same words and fields.
+			const home = await view(admin, '/admin')
+			const items = home.$('ul.activity > li').toArray()
+			const demoted = items.find((li) => home.$(li).text().includes('No longer course admin of'))
+			expect(home.$(demoted).text()).toContain(
+				`Rita Records <${adminUser.email}> · Role changed user.role_changed · User ${person}`,
+			)
+			expect(
+				home
+					.$(demoted)
+					.find('dd')
+					.toArray()
+					.map((dd) => home.$(dd).text()),
+			).toEqual(['Course admin', 'Student', title])
+			expect(home.$('ul.activity').text()).not.toMatch(UUID)
+			expect(home.$('ul.activity').text()).not.toContain('{"')
+		})
+
+		it('says it in the admin’s language: Spanish words, names and the Spanish course title', async () => {
+			const adminUser = await newUser('tenant_admin', acme, { name: 'Rita Registro', locale: 'es' })
+			const learner = await newUser('student', acme, { name: 'Lena Lectora' })
+			const admin = await signedIn(adminUser.email)
+			await everydayActions(admin, learner.id, learner.email, `records-invitado-${dialect}@acme.test`)
+
+			const { $, rows } = await view(admin, `/es/admin/audit?actor=${encodeURIComponent(adminUser.email)}`)
+			const title = 'Introducción a la Web'
+			const promoted = only(rows, 'user.role_changed', (r) => r.details.Después === 'Administrador de curso')
+			expect([promoted.action, promoted.target, promoted.details]).toEqual([
+				'Rol cambiado user.role_changed',
+				`Usuario ${learner.name} <${learner.email}>`,
+				{ Antes: 'Estudiante', Después: 'Administrador de curso' },
+			])
+			expect(only(rows, 'enrollment.cancelled').details).toEqual({ Curso: title, Antes: 'activa' })
+			expect(
+				rows
+					.filter((r) => r.code === 'course.settings_changed')
+					.map((r) => r.details.Secuencial)
+					.sort(),
+			).toEqual(['no', 'sí'])
+			expect(only(rows, 'invitation.sent').action).toBe('Invitación enviada invitation.sent')
+			expect($(`tbody span[lang="es"]:contains("${title}")`).length).toBeGreaterThan(0)
+			expect($('main').text()).not.toMatch(UUID)
+		})
+
+		it('shows stored values as inert text, cut to a readable length, and unknown codes as they are', async () => {
+			const adminUser = await newUser('tenant_admin', acme, { name: 'Rita Hostile' })
+			const learner = await newUser('student', acme, { name: '<script>alert("name")</script>' })
+			await writeAudit(stack.db, {
+				actorUserId: adminUser.id,
+				action: 'user.deactivated',
+				targetKind: 'user',
+				targetId: learner.id,
+				tenantId: acme.id,
+				metadata: {
+					note: '<img src=x onerror=alert(1)>',
+					long: 'x'.repeat(5000),
+					nested: { a: [1, true, '<b>bold</b>'], b: null },
+					at: '2026-11-25T10:00:00.000Z',
+					impersonatorId: adminUser.id,
+					many: Array.from({ length: 50 }, (_, i) => i),
+				},
+			})
+			await writeAudit(stack.db, {
+				actorUserId: adminUser.id,
+				// A row of an action this version does not write (an older one's): shown by its code.
+				action: 'legacy.thing' as AuditAction,
+				targetKind: 'widget',
+				targetId: 'w-1',
+				tenantId: acme.id,
+				metadata: { whatever: 'value' },
+			})
+			const admin = await signedIn(adminUser.email)
+			const { html, $, rows } = await view(admin, `/admin/audit?actor=${encodeURIComponent(adminUser.email)}`)
+			for (const raw of ['<img src=x', '<b>bold', '<script>alert("name")', 'x'.repeat(201)])
+				expect(html.includes(raw), raw).toBe(false)
+			expect($('main img, main b, main script')).toHaveLength(0)
+
+			const hostile = only(rows, 'user.deactivated')
+			expect(hostile.action).toBe('Account deactivated user.deactivated')
+			expect(hostile.target).toBe(`User <script>alert("name")</script> <${learner.email}>`)
+			expect(hostile.details.note).toBe('<img src=x onerror=alert(1)>')
+			expect(hostile.details.long).toBe(`${'x'.repeat(199)}…`)
+			expect(hostile.details.nested).toBe('a: 1, yes, <b>bold</b>; b: —')
+			expect(hostile.details.at).toMatch(/^Nov 25, 2026, 10:00\sAM$/)
+			expect(hostile.details.Impersonator).toBe(`Rita Hostile <${adminUser.email}>`)
+			expect(hostile.details.many).toBe(`${Array.from({ length: 20 }, (_, i) => i).join(', ')} and 30 more`)
+			// Keys the catalogue does not know are shown as stored, as code.
+			expect(
+				$('tbody dt code')
+					.toArray()
+					.map((c) => $(c).text()),
+			).toEqual(expect.arrayContaining(['note', 'long', 'nested', 'at', 'many', 'whatever']))
+
+			const legacy = only(rows, 'legacy.thing')
+			expect([legacy.action, legacy.target, legacy.details]).toEqual([
+				'legacy.thing',
+				'widget w-1',
+				{ whatever: 'value' },
+			])
+			expect($('main').text()).not.toContain('{"')
+
+			const home = await view(admin, '/admin')
+			for (const raw of ['<img src=x', '<b>bold', '<script>alert("name")', 'x'.repeat(201)])
+				expect(home.html.includes(raw), raw).toBe(false)
+			expect(home.$('ul.activity').text()).toContain('<img src=x onerror=alert(1)>')
+		})
 	})
 })

@@ -8,6 +8,7 @@ import type { Course } from '#app/utils/content.ts'
 import { notifySubmissionWatchers } from '#app/utils/grading.server.ts'
 import { createMailer } from '#app/utils/mailer.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
+import { listAudit } from '#db/admin.ts'
 import { auditRowsFor } from '#db/audit.ts'
 import { isWatching, setWatching } from '#db/grading.ts'
 import { newId } from '#db/ids.ts'
@@ -476,6 +477,8 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 			await handedIn(await handIn(await newUser('student')))
 			expect(stack.mail.count(watcher.email)).toBe(1)
 			expect(stack.mail.count(tenantAdmin.email)).toBe(2)
+			// One's own mail preference: turning it on and off writes no audit row (decision 0031).
+			expect(await listAudit(stack.db, { tenantId: acme.id, actor: watcher.id })).toEqual([])
 		})
 	})
 

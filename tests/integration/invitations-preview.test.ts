@@ -201,7 +201,9 @@ describe.each(DIALECTS)('invitations, course admin role and quiz preview on %s',
 						.toArray()
 						.map((td) => log(td).text()),
 				)
-			expect(cells.find((c) => c[1] === 'invitation.revoked')?.[3]).toBe('invitation revoke-me@acme.test')
+			expect(cells.find((c) => c[1] === 'Invitation revoked invitation.revoked')?.[3]).toBe(
+				'Invitation revoke-me@acme.test',
+			)
 			// Gone: nothing left to resend or revoke.
 			expect((await admin.post(LIST, { intent: 'resend', id: row.id })).status).toBe(404)
 			expect((await admin.post(LIST, { intent: 'revoke', id: row.id, confirmed: 'yes' })).status).toBe(404)

@@ -690,7 +690,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 				})
 				await writeAudit(db, {
 					actorUserId: data.staff[0].id,
-					action: 'matrix.seeded',
+					action: 'user.signed_out',
 					targetKind: 'user',
 					targetId: data.student.id,
 					tenantId: tenant.id,
