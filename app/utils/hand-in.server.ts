@@ -183,13 +183,16 @@ async function storeUpload(
 	fileName: string,
 	allowed: readonly HandInFileType[],
 ): Promise<{ id: string } | FileProblem> {
-	const type = claimedType(fileName)
-	const refuse = (problem: FileProblem) => {
-		stream.resume()
+	// Every read goes through this one iterator, the rest of a refused file included: once an iterator
+	// listens for 'readable', Node ignores resume(), so busboy (and the whole form) would wait forever
+	// for a reader of a file larger than its buffers.
+	const pieces = stream[Symbol.asyncIterator]()
+	const refuse = async (problem: FileProblem) => {
+		await drain(pieces)
 		return problem
 	}
+	const type = claimedType(fileName)
 	if (!type || !allowed.includes(type)) return refuse('typeNotAllowed')
-	const pieces = stream[Symbol.asyncIterator]()
 	const head: Buffer[] = []
 	let headBytes = 0
 	let ended = false
@@ -218,9 +221,19 @@ async function storeUpload(
 		await finishFileRow(ctx.db, id, size, sha256)
 		return { id }
 	} catch (error) {
+		// The rest of the part first (drain never throws), so the form goes on even when the delete fails.
+		await drain(pieces)
 		await deleteUnclaimedFiles(ctx.db, scope, [id])
-		stream.resume()
 		if (error instanceof FileTooLarge) return 'tooLarge'
 		throw error
+	}
+}
+
+/** Reads what is left of a file part and drops it; a part that failed (the form was cut) has nothing left. */
+async function drain(pieces: AsyncIterator<unknown>) {
+	try {
+		while (!(await pieces.next()).done);
+	} catch {
+		// The parser failed or was destroyed: readHandIn answers for the form.
 	}
 }

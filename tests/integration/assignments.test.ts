@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { load } from 'cheerio'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,6 +10,7 @@ import { createUser } from '#db/users.ts'
 import { newId } from '#db/ids.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
+import { multipartBody, type UploadFile } from '#tests/support/client.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 
@@ -189,6 +191,35 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 			'content-length': String(HAND_IN_MAX_BODY_BYTES + 1),
 		})
 		expect(declared.status).toBe(413)
+	})
+
+	it('refuses a 1 MB file whose bytes do not match its name, at once or in pieces, and stores one that arrives slowly', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		// PNG bytes behind a .pdf name, far larger than the head that decides: the rest must still be read.
+		const png = Buffer.concat([PNG, randomBytes(1_000_000)])
+		const mismatch = { intent: 'hand-in', text: 'A scan' }
+		const refused = await b.postMultipart(ASSIGNMENT, mismatch, [{ name: 'scan.pdf', body: png }])
+		expect(refused.status).toBe(400)
+		expect(load(refused.text)('#hand-in-files-error').text()).toContain('do not match')
+		const slowly = async (files: UploadFile[]) => {
+			const { body, contentType } = await multipartBody(mismatch, files)
+			return stack.request(ACME, ASSIGNMENT, {
+				method: 'POST',
+				body,
+				headers: { 'content-type': contentType, cookie: b.cookieHeader(), origin: b.origin },
+				pieces: { bytes: 64 * 1024, pauseMs: 5 },
+			})
+		}
+		const refusedSlowly = await slowly([{ name: 'scan.pdf', body: png }])
+		expect(refusedSlowly.status).toBe(400)
+		expect(load(refusedSlowly.text)('#hand-in-files-error').text()).toContain('do not match')
+		expect(await filesOf(scope.userId)).toEqual([])
+		// A real 1 MB PDF over the same slow link is stored whole.
+		const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1_000_000)])
+		expect((await slowly([{ name: 'scan.pdf', body: pdf }])).status).toBe(302)
+		const [stored] = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+		expect(stored.files.map((f) => [f.file_name, f.size_bytes])).toEqual([['scan.pdf', pdf.length]])
+		expect((await b.get(`/api/files/${stored.files[0].id}`)).body.equals(pdf)).toBe(true)
 	})
 
 	it('keeps a file name without its path or control characters, and serves it as an attachment', async () => {
