@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, max, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, lt, max, sql, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { auditSteps } from './audit.ts'
 import { newId } from './ids.ts'
@@ -40,15 +40,37 @@ export async function finishFileRow(db: Database, id: string, sizeBytes: number,
 	await db.orm.update(f).set({ size_bytes: sizeBytes, sha256 }).where(eq(f.id, id))
 }
 
-/** Files no submission claimed (a refused or failed hand-in); their chunks go with them (ON DELETE CASCADE). */
-export async function deleteUnclaimedFiles(db: Database, scope: Scope, ids: string[]) {
-	if (ids.length === 0) return
+/**
+ * Deletes the rows of files no submission claimed (a refused, failed or cut off hand-in) and
+ * answers their ids, so that the caller removes their bodies from the file store. The database
+ * store's chunks go with the rows (ON DELETE CASCADE).
+ */
+export async function deleteUnclaimedFiles(db: Database, scope: Scope, ids: string[]): Promise<string[]> {
+	if (ids.length === 0) return []
 	const f = db.t.submission_files
-	await db.orm
+	const gone = await db.orm
 		.delete(f)
 		.where(
 			and(inArray(f.id, ids), eq(f.tenant_id, scope.tenantId), eq(f.user_id, scope.userId), isNull(f.submission_id)),
 		)
+		.returning({ id: f.id })
+	return gone.map((row) => row.id)
+}
+
+/**
+ * Deletes up to `limit` rows of files still unclaimed that were created before `before`, in any
+ * tenant: hand-ins whose own clean-up could not run (the process stopped, the database failed
+ * meanwhile). Answers their ids, like deleteUnclaimedFiles. Found through the submission_id index
+ * (unclaimed rows are the few files streaming in right now).
+ */
+export async function deleteStaleUnclaimedFiles(db: Database, before: Date, limit = 100): Promise<string[]> {
+	const f = db.t.submission_files
+	const stale = and(isNull(f.submission_id), lt(f.created_at, before))
+	const gone = await db.orm
+		.delete(f)
+		.where(and(stale, inArray(f.id, db.orm.select({ id: f.id }).from(f).where(stale).limit(limit))))
+		.returning({ id: f.id })
+	return gone.map((row) => row.id)
 }
 
 export interface SubmissionInput {

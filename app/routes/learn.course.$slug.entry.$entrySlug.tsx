@@ -37,10 +37,16 @@ import { assignmentRules, handIn } from '#app/utils/assignments.server.ts'
 import { notifySubmissionWatchers } from '#app/utils/grading.server.ts'
 import { formatBytes } from '#app/utils/format.ts'
 import { HAND_IN_LIMITS } from '#app/utils/hand-in-limits.ts'
-import { readHandIn, type FileProblem, type HandInForm } from '#app/utils/hand-in.server.ts'
+import {
+	discardFiles,
+	readHandIn,
+	removeAbandonedFiles,
+	type FileProblem,
+	type HandInForm,
+} from '#app/utils/hand-in.server.ts'
 import { idFromFormKey } from '#db/ids.ts'
 import { listAttempts } from '#db/learning.ts'
-import { deleteUnclaimedFiles, listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
+import { listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { badRequest, notFound } from '#app/utils/errors.ts'
@@ -318,7 +324,7 @@ async function handInAction(
 	const { form, fileIds, problems } = await readHandIn(ctx, scope, request, rules.allowedFileTypes)
 	const submission = parseWithZod(form, { schema })
 	const refused = async (formErrors: string[] = [], status = 400) => {
-		await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+		await discardFiles(ctx, scope, fileIds)
 		return data({ result: submission.reply({ formErrors }), fileProblems: problems }, { status })
 	}
 	if (submission.status !== 'success') return refused()
@@ -335,9 +341,11 @@ async function handInAction(
 		fileIds,
 	})
 	if (outcome.recorded.kind === 'graded') return refused(['learning.assignment.alreadyGraded'], 409)
-	if (outcome.recorded.replayed) await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+	if (outcome.recorded.replayed) await discardFiles(ctx, scope, fileIds)
 	// Staff who asked to be told (decision 0028), after the answer.
 	else notifySubmissionWatchers(ctx, course, outcome.recorded.submission)
+	// Housekeeping that no answer waits for: files of hand-ins whose own clean-up never ran.
+	ctx.afterResponse(() => removeAbandonedFiles(ctx))
 	// Stays on the entry, where the learner sees what they handed in (and, ungraded, that it is complete).
 	if (outcome.courseDone)
 		return redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'courseCompleted')))

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { load } from 'cheerio'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -26,6 +28,15 @@ const PNG = Buffer.from(
 )
 const PAGE =
 	'<!doctype html><title>Sign up</title><form method="post"><label>Email <input name="email"></label></form>\n'
+
+/** Polls `probe` until it answers something other than null (10 s at most). */
+async function eventually<T>(probe: () => Promise<T | null>): Promise<T> {
+	for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+		const value = await probe()
+		if (value !== null) return value
+	}
+	throw new Error('the condition did not come true within 10 s')
+}
 
 describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 	let stack: Stack
@@ -62,6 +73,8 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 	}
 	const submissionKey = async (b: Awaited<ReturnType<typeof signedIn>>) =>
 		load((await b.get(ASSIGNMENT)).text)('input[name="submission"]').attr('value')!
+	const chunksOf = async (fileId: string) =>
+		(await stack.db.orm.select().from(stack.db.t.file_chunks).where(eq(stack.db.t.file_chunks.file_id, fileId))).length
 	const filesOf = (userId: string) =>
 		stack.db.orm
 			.select()
@@ -220,6 +233,54 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		const [stored] = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
 		expect(stored.files.map((f) => [f.file_name, f.size_bytes])).toEqual([['scan.pdf', pdf.length]])
 		expect((await b.get(`/api/files/${stored.files[0].id}`)).body.equals(pdf)).toBe(true)
+	})
+
+	it('forgets a hand-in cut off mid-body: no file row or chunk is left, and the server answers the next request', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(2_000_000)])
+		const { body, contentType } = await multipartBody({ intent: 'hand-in', text: 'Cut off' }, [
+			{ name: 'cut.pdf', body: pdf },
+		])
+		const socket = connect(stack.port, '127.0.0.1')
+		await once(socket, 'connect')
+		socket.write(
+			`POST ${ASSIGNMENT} HTTP/1.1\r\nHost: ${ACME}:${stack.port}\r\nContent-Type: ${contentType}\r\n` +
+				`Content-Length: ${body.length}\r\nCookie: ${b.cookieHeader()}\r\nOrigin: ${b.origin}\r\n\r\n`,
+		)
+		socket.write(body.subarray(0, body.length / 2))
+		// Cut once the server is storing the file: its row exists and chunks are being written.
+		const [file] = await eventually(async () => {
+			const rows = await filesOf(scope.userId)
+			return rows.length > 0 && (await chunksOf(rows[0].id)) > 0 ? rows : null
+		})
+		socket.destroy()
+		await eventually(async () => ((await filesOf(scope.userId)).length === 0 ? true : null))
+		expect(await chunksOf(file.id)).toBe(0)
+		expect(await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')).toEqual([])
+		expect((await b.get(ASSIGNMENT)).status).toBe(200)
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'After the cut' })).status).toBe(302)
+	})
+
+	it('removes files left unclaimed for an hour once someone hands in, and keeps those still streaming in', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const abandoned = newId()
+		const streaming = newId()
+		for (const id of [abandoned, streaming]) {
+			await createFileRow(stack.db, scope, { id, fileName: `${id}.txt`, contentType: 'text/plain' })
+			await stack.db.orm.insert(stack.db.t.file_chunks).values({ file_id: id, seq: 0, data: Buffer.from('left') })
+		}
+		const f = stack.db.t.submission_files
+		await stack.db.orm
+			.update(f)
+			.set({ created_at: new Date(Date.now() - 61 * 60_000) })
+			.where(eq(f.id, abandoned))
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'Housekeeping' })).status).toBe(302)
+		await stack.settled()
+		const left = await filesOf(scope.userId)
+		expect(left.map((x) => x.id)).not.toContain(abandoned)
+		expect(await chunksOf(abandoned)).toBe(0)
+		expect(left.find((x) => x.id === streaming)).toMatchObject({ submission_id: null })
+		expect(await chunksOf(streaming)).toBe(1)
 	})
 
 	it('keeps a file name without its path or control characters, and serves it as an attachment', async () => {
