@@ -128,7 +128,9 @@ export async function readHandIn(
 			defParamCharset: 'utf8',
 			limits: {
 				files: HAND_IN_LIMITS.maxFiles,
-				fileSize: HAND_IN_LIMITS.maxFileBytes,
+				// busboy marks a file truncated once it reaches the limit, so a file of exactly
+				// maxFileBytes would count as too large: one byte more is what it must see.
+				fileSize: HAND_IN_LIMITS.maxFileBytes + 1,
 				fields: 20,
 				fieldSize: 64 * 1024,
 				parts: 30,
@@ -236,7 +238,8 @@ async function storeUpload(
 	}
 	try {
 		const { size, sha256 } = await store.write(id, all(), HAND_IN_LIMITS.maxFileBytes)
-		// busboy stops at the limit and marks the stream truncated rather than failing it.
+		// busboy stops one byte past the limit and marks the stream truncated rather than failing it (store.write
+		// refuses that byte first; this is the rule should a store ever take more).
 		if (stream.truncated) throw new FileTooLarge(HAND_IN_LIMITS.maxFileBytes)
 		await finishFileRow(ctx.db, id, size, sha256)
 		return { id }

@@ -192,13 +192,19 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect(await filesOf(scope.userId)).toEqual([])
 	})
 
-	it('refuses a file over the limit while streaming, and a body over the hand-in limit before reading it', async () => {
+	it('refuses a file over the limit while streaming but takes one of exactly the limit, and refuses a body over the hand-in limit before reading it', async () => {
 		const { b, scope } = await learnerAtAssignment()
 		const big = Buffer.alloc(HAND_IN_LIMITS.maxFileBytes + 1, 0x61)
 		const res = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in' }, [{ name: 'big.txt', body: big }])
 		expect(res.status).toBe(400)
 		expect(load(res.text)('#hand-in-files-error').text()).toContain('larger than 10 MB')
 		expect(await filesOf(scope.userId)).toEqual([])
+		// A file of exactly the limit is within it.
+		const exact = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in' }, [
+			{ name: 'exact.txt', body: big.subarray(1) },
+		])
+		expect(exact.status).toBe(302)
+		expect((await filesOf(scope.userId)).map((f) => f.size_bytes)).toEqual([HAND_IN_LIMITS.maxFileBytes])
 		// The declared length alone is refused: nothing is read.
 		const declared = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in', text: 'x' }, [], {
 			'content-length': String(HAND_IN_MAX_BODY_BYTES + 1),
