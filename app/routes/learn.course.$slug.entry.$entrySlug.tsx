@@ -36,7 +36,7 @@ import type { CurrentSession } from '#app/utils/session.server.ts'
 import { assignmentRules, handIn } from '#app/utils/assignments.server.ts'
 import { notifySubmissionWatchers } from '#app/utils/grading.server.ts'
 import { formatBytes } from '#app/utils/format.ts'
-import { HAND_IN_LIMITS } from '#app/utils/hand-in-limits.ts'
+import { HAND_IN_LIMITS, isMultipart } from '#app/utils/hand-in-limits.ts'
 import {
 	discardFiles,
 	readHandIn,
@@ -248,6 +248,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		// Before any body is read: preview writes nothing, not even a file.
 		if (mode === 'previewReadOnly') return refuse('learning.entry.previewReadOnly', 403)
 		return handInAction(ctx, request, scope, course, entry.slug, here)
+	}
+	// The server entry lets a multipart body of up to 31 MB reach every entry (it cannot tell an assignment
+	// from a lesson), and readForm would buffer it whole: no button of a lesson or quiz sends one. Refused
+	// unread; the request adapter drops the rest of the body.
+	if (isMultipart(request.headers.get('content-type'))) {
+		await request.body?.cancel()
+		throw new Response('learning.entry.noFiles', { status: 415 })
 	}
 	const form = await readForm(request)
 	const submission = parseWithZod(form, { schema })

@@ -9,7 +9,7 @@ import { createFileRow, deleteStaleUnclaimedFiles, deleteUnclaimedFiles, finishF
 import type { HandInFileType } from './content.ts'
 import { databaseFileStore, FileTooLarge, type FileStore } from './file-store.server.ts'
 import { readForm } from './forms.server.ts'
-import { HAND_IN_LIMITS } from './hand-in-limits.ts'
+import { HAND_IN_LIMITS, isMultipart } from './hand-in-limits.ts'
 
 /** The type a download is served with: ours, from the checked extension, never the browser's. */
 const SERVED_TYPES: Record<HandInFileType, string> = {
@@ -108,7 +108,7 @@ export async function readHandIn(
 	allowed: readonly HandInFileType[],
 ): Promise<HandInForm> {
 	const contentType = request.headers.get('content-type') ?? ''
-	if (!contentType.startsWith('multipart/form-data')) {
+	if (!isMultipart(contentType)) {
 		// A form without files (a test client, a hand-in of text only): nothing to stream.
 		const form = await readForm(request)
 		for (const [, value] of form)

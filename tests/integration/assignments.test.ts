@@ -12,7 +12,7 @@ import { createUser } from '#db/users.ts'
 import { newId } from '#db/ids.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
-import { multipartBody, type UploadFile } from '#tests/support/client.ts'
+import { multipartBody, type Browser, type UploadFile } from '#tests/support/client.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 
@@ -73,6 +73,17 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 	}
 	const submissionKey = async (b: Awaited<ReturnType<typeof signedIn>>) =>
 		load((await b.get(ASSIGNMENT)).text)('input[name="submission"]').attr('value')!
+	/** A POST whose headers promise `length` bytes of which only `head` is sent, on a socket left open. */
+	async function openPost(b: Browser, path: string, contentType: string, length: number, head: Buffer) {
+		const socket = connect(stack.port, '127.0.0.1')
+		await once(socket, 'connect')
+		socket.write(
+			`POST ${path} HTTP/1.1\r\nHost: ${ACME}:${stack.port}\r\nContent-Type: ${contentType}\r\n` +
+				`Content-Length: ${length}\r\nCookie: ${b.cookieHeader()}\r\nOrigin: ${b.origin}\r\n\r\n`,
+		)
+		socket.write(head)
+		return socket
+	}
 	const chunksOf = async (fileId: string) =>
 		(await stack.db.orm.select().from(stack.db.t.file_chunks).where(eq(stack.db.t.file_chunks.file_id, fileId))).length
 	const filesOf = (userId: string) =>
@@ -247,13 +258,7 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		const { body, contentType } = await multipartBody({ intent: 'hand-in', text: 'Cut off' }, [
 			{ name: 'cut.pdf', body: pdf },
 		])
-		const socket = connect(stack.port, '127.0.0.1')
-		await once(socket, 'connect')
-		socket.write(
-			`POST ${ASSIGNMENT} HTTP/1.1\r\nHost: ${ACME}:${stack.port}\r\nContent-Type: ${contentType}\r\n` +
-				`Content-Length: ${body.length}\r\nCookie: ${b.cookieHeader()}\r\nOrigin: ${b.origin}\r\n\r\n`,
-		)
-		socket.write(body.subarray(0, body.length / 2))
+		const socket = await openPost(b, ASSIGNMENT, contentType, body.length, body.subarray(0, body.length / 2))
 		// Cut once the server is storing the file: its row exists and chunks are being written.
 		const [file] = await eventually(async () => {
 			const rows = await filesOf(scope.userId)
@@ -287,6 +292,31 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect(await chunksOf(abandoned)).toBe(0)
 		expect(left.find((x) => x.id === streaming)).toMatchObject({ submission_id: null })
 		expect(await chunksOf(streaming)).toBe(1)
+	})
+
+	it('refuses a multipart body to a lesson or a quiz before reading it (415), in words', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		for (const lesson of ['what-is-http', 'html-forms'])
+			expect((await b.post(`${COURSE}/entry/${lesson}`, { intent: 'complete' })).status).toBe(302)
+		const file = { name: 'a.txt', body: Buffer.alloc(HAND_IN_LIMITS.maxFileBytes, 'a') }
+		for (const [entry, intent] of [
+			['what-is-http', 'complete'],
+			['basics-quiz', 'submit-quiz'],
+		]) {
+			const { body, contentType } = await multipartBody({ intent }, [file])
+			// Only the first 64 KiB of 10 MB are sent: the answer comes without the rest.
+			const socket = await openPost(b, `${COURSE}/entry/${entry}`, contentType, body.length, body.subarray(0, 65_536))
+			let answer = ''
+			socket.on('data', (chunk) => (answer += String(chunk)))
+			await eventually(async () => (answer.includes('\r\n\r\n') ? true : null))
+			socket.destroy()
+			expect(answer, entry).toMatch(/^HTTP\/1\.1 415 /)
+		}
+		// A whole one, as a browser would send it: the page says why.
+		const res = await b.postMultipart(`${COURSE}/entry/basics-quiz`, { intent: 'submit-quiz' }, [file])
+		expect(res.status).toBe(415)
+		expect(load(res.text)('main').text()).toContain('This page does not take files.')
+		expect(await filesOf(scope.userId)).toEqual([])
 	})
 
 	it('keeps a file name without its path or control characters, and serves it as an attachment', async () => {

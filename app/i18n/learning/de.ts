@@ -92,6 +92,7 @@ export default {
 		previewReadOnly: 'Die Vorschau ist schreibgeschützt: Es wurde nichts gespeichert.',
 		quizNotCompletable: 'Ein Quiz ist abgeschlossen, wenn Sie es bestehen oder alle Versuche genutzt haben.',
 		attemptsExhausted: 'Sie haben alle Versuche für dieses Quiz genutzt. Es kann jetzt nur noch angesehen werden.',
+		noFiles: 'Diese Seite nimmt keine Dateien an. Gehen Sie zurück und versuchen Sie es erneut.',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).

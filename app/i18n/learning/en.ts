@@ -93,6 +93,7 @@ export default {
 		previewReadOnly: 'Preview is read-only: nothing was saved.',
 		quizNotCompletable: 'A quiz is completed by passing it or using every attempt.',
 		attemptsExhausted: 'You have used every attempt on this quiz. It is now review-only.',
+		noFiles: 'This page does not take files. Go back to it and try again.',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).

@@ -89,6 +89,7 @@ export default {
 		previewReadOnly: 'La vista previa es de solo lectura: no se ha guardado nada.',
 		quizNotCompletable: 'Un cuestionario se completa al aprobarlo o al agotar todos los intentos.',
 		attemptsExhausted: 'Has usado todos los intentos de este cuestionario. Ahora solo se puede revisar.',
+		noFiles: 'Esta página no admite archivos. Vuelve a ella e inténtalo de nuevo.',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).

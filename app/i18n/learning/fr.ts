@@ -90,6 +90,7 @@ export default {
 		quizNotCompletable:
 			'Un quiz est terminé lorsque vous le réussissez ou que vous avez utilisé toutes les tentatives.',
 		attemptsExhausted: 'Vous avez utilisé toutes les tentatives de ce quiz. Il est désormais en consultation seule.',
+		noFiles: 'Cette page n’accepte pas de fichiers. Revenez-y et réessayez.',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).

@@ -90,6 +90,7 @@ export default {
 		quizNotCompletable: 'Um questionário é concluído quando você é aprovado nele ou usa todas as tentativas.',
 		attemptsExhausted:
 			'Você usou todas as tentativas deste questionário. Agora ele está disponível apenas para revisão.',
+		noFiles: 'Esta página não aceita ficheiros. Volte a ela e tente novamente.',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).

@@ -88,6 +88,7 @@ export default {
 		previewReadOnly: '预览模式为只读：未保存任何内容。',
 		quizNotCompletable: '测验需要通过或用完所有尝试次数才算完成。',
 		attemptsExhausted: '你已用完此测验的所有尝试次数，现在只能查看。',
+		noFiles: '此页面不接受文件。请返回该页面后重试。',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).
