@@ -50,6 +50,7 @@ import { listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { badRequest, notFound } from '#app/utils/errors.ts'
+import { NO_NUL } from '#app/utils/validation.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 
@@ -222,13 +223,16 @@ const schema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('submit-quiz') }),
 	z.object({
 		intent: z.literal('hand-in'),
+		// NO_NUL: PostgreSQL cannot store a NUL (22021), so both databases refuse it here, beside its field.
 		text: z
 			.string()
 			.refine((v) => plainText(v).length <= HAND_IN_LIMITS.maxTextChars, 'learning.assignment.tooLong')
+			.regex(NO_NUL, 'common.validation.controlCharacters')
 			.optional(),
 		link: z
 			.url({ protocol: /^https?$/, hostname: z.regexes.domain, error: 'learning.assignment.badLink' })
 			.max(HAND_IN_LIMITS.maxLinkChars, 'learning.assignment.tooLong')
+			.regex(NO_NUL, 'common.validation.controlCharacters')
 			.optional(),
 		submission: z.string().optional(),
 	}),

@@ -361,6 +361,21 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect(load(empty.text)('main').text()).toContain('Write an answer, give a link or choose a file')
 	})
 
+	it('refuses a NUL in the text or the link beside its field, on both databases (PostgreSQL cannot store it)', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const cases: Array<[string, Record<string, string>]> = [
+			['text', { intent: 'hand-in', text: 'before\u0000after' }],
+			['link', { intent: 'hand-in', text: 'See the link', link: 'https://example.com/a\u0000b' }],
+		]
+		for (const [field, form] of cases) {
+			for (const res of [await b.post(ASSIGNMENT, form), await b.postMultipart(ASSIGNMENT, form)]) {
+				expect(res.status, field).toBe(400)
+				expect(load(res.text)(`#hand-in-${field}-error`).text(), field).not.toBe('')
+			}
+		}
+		expect(await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')).toEqual([])
+	})
+
 	it('ends hand-ins once graded, and refuses the self-report on an assignment', async () => {
 		const { b, scope } = await learnerAtAssignment()
 		const selfReport = await b.post(ASSIGNMENT, { intent: 'complete' })
