@@ -83,15 +83,25 @@ export interface SubmissionInput {
 
 type RecordedSubmission =
 	| { kind: 'recorded'; submission: Submission; replayed: boolean }
-	/** A graded submission ends hand-ins for the entry. */
-	| { kind: 'graded' }
+	/** A final grade ends hand-ins for the entry. */
+	| { kind: 'final' }
+
+/**
+ * A grade that ends hand-ins (decision 0030): a graded submission that passed, or feedback on an
+ * ungraded assignment (passed null). A grade that did not pass lets the learner hand in again, as
+ * a return does. The same rule as isFinalGrade (app/utils/assignments.server.ts), in SQL.
+ */
+function finalGrade(db: Tx) {
+	const s = db.t.assignment_submissions
+	return sql`${s.status} = 'graded' and ${s.passed} is not false`
+}
 
 /**
  * Stores the learner's next submission: number = highest so far + 1, like quiz attempts
  * (recordAttemptSteps): two hand-ins that picked the same number collide on the unique key and
  * the loser takes the next one, so numbers stay 1..n without gaps. Its files, streamed in before,
  * are claimed in the same transaction, so a stored submission never lacks a file it was told it
- * has. Refused once a submission of the entry is graded.
+ * has. Refused once a submission of the entry has a final grade.
  */
 export function* recordSubmissionSteps(
 	db: Tx,
@@ -121,16 +131,16 @@ export function* recordSubmissionSteps(
 	const earlier = yield* stored()
 	if (earlier) return { kind: 'recorded', submission: earlier, replayed: true } as RecordedSubmission
 	for (;;) {
-		const [{ highest, graded }] = yield* step(
+		const [{ highest, final }] = yield* step(
 			db.orm
 				.select({
 					highest: max(s.submission_number),
-					graded: sql<number>`count(*) filter (where ${s.status} = 'graded')`.mapWith(Number),
+					final: sql<number>`count(*) filter (where ${finalGrade(db)})`.mapWith(Number),
 				})
 				.from(s)
 				.where(mine),
 		)
-		if (graded > 0) return { kind: 'graded' } as RecordedSubmission
+		if (final > 0) return { kind: 'final' } as RecordedSubmission
 		const [row] = yield* step(
 			db.orm
 				.insert(s)

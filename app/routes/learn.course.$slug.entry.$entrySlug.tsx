@@ -33,7 +33,7 @@ import {
 	type AttemptReview,
 } from '#app/utils/quiz.server.ts'
 import type { CurrentSession } from '#app/utils/session.server.ts'
-import { assignmentRules, handIn } from '#app/utils/assignments.server.ts'
+import { assignmentRules, handIn, isFinalGrade } from '#app/utils/assignments.server.ts'
 import { notifySubmissionWatchers } from '#app/utils/grading.server.ts'
 import { formatBytes } from '#app/utils/format.ts'
 import { HAND_IN_LIMITS, isMultipart } from '#app/utils/hand-in-limits.ts'
@@ -152,7 +152,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 				: null,
 			// Newest first: the learner's latest work and its grade are what they came for.
 			submissions: submissions.map(submissionView).reverse(),
-			graded: submissions.some((x) => x.status === 'graded'),
+			// A passing grade (or feedback on an ungraded assignment) ends hand-ins; a failing one does not.
+			closed: submissions.some(isFinalGrade),
 			// Names this rendering's hand-in: sent again (a retry after an error, a double press) it is the same submission.
 			submissionKey: randomBytes(18).toString('base64url'),
 		}
@@ -351,7 +352,7 @@ async function handInAction(
 		link: link ?? null,
 		fileIds,
 	})
-	if (outcome.recorded.kind === 'graded') return refused(['learning.assignment.alreadyGraded'], 409)
+	if (outcome.recorded.kind === 'final') return refused(['learning.assignment.alreadyGraded'], 409)
 	if (outcome.recorded.replayed) await discardFiles(ctx, scope, fileIds)
 	// Staff who asked to be told (decision 0028), after the answer.
 	else notifySubmissionWatchers(ctx, course, outcome.recorded.submission)
@@ -751,8 +752,10 @@ function HandInSection({
 				<Notice tone="ok">{t.m.learning.entry.completedAssignment}</Notice>
 			) : latest?.status === 'returned' ? (
 				<Notice tone="info">{m.returnedHint}</Notice>
+			) : latest?.status === 'graded' && latest.passed === false ? (
+				<Notice tone="info">{m.notPassedHint}</Notice>
 			) : null}
-			{a.graded ? (
+			{a.closed ? (
 				<Notice tone="info" role="note">
 					{m.alreadyGraded}
 				</Notice>

@@ -414,6 +414,47 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect($('.submission-feedback').text()).toContain('Good <b>work</b>')
 	})
 
+	it('lets the learner hand in again after a grade that did not pass, and says so; a passing grade completes it and is final', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const grader = await signedIn('author@acme.test')
+		const grade = async (score: string) => {
+			const [newest] = (await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')).reverse()
+			const res = await grader.post(`/admin/courses/intro-to-web/submissions/${newest.id}`, {
+				intent: 'grade',
+				score,
+				feedback: `Scored ${score}`,
+			})
+			expect(res.status).toBe(302)
+		}
+		const before = load((await b.get(ASSIGNMENT)).text)
+		expect(before('.hand-in .hint').first().text()).toBe(
+			'Graded out of 10. Pass mark: 6. Work that does not pass may be handed in again; a passing grade is final.',
+		)
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'First version' })).status).toBe(302)
+		await grade('4')
+		const failed = load((await b.get(ASSIGNMENT)).text)
+		expect(failed('main').text()).toContain(
+			'Your work did not pass. Read the feedback, then hand in a new version: it will be graded again.',
+		)
+		expect(failed('.submission').first().text()).toContain('Not passed')
+		expect(failed('form[enctype="multipart/form-data"] button[type="submit"]').text()).toBe('Hand in a new version')
+		expect(failed('main').text()).not.toContain('You have completed this assignment.')
+
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'Second version' })).status).toBe(302)
+		const rows = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+		expect(rows.map((r) => [r.submission_number, r.status, r.passed])).toEqual([
+			[1, 'graded', false],
+			[2, 'submitted', null],
+		])
+		await grade('7')
+		const passed = load((await b.get(ASSIGNMENT)).text)
+		expect(passed('main').text()).toContain('You have completed this assignment.')
+		expect(passed('main').text()).toContain('This work has been graded; it can no longer be handed in again.')
+		expect(passed('form[enctype="multipart/form-data"]')).toHaveLength(0)
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'Third version' })).status).toBe(409)
+		expect(await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')).toHaveLength(2)
+	})
+
 	it('answers a broken multipart body with a plain 400: no stack, SQL or path, and no bytes kept', async () => {
 		const { b, scope } = await learnerAtAssignment()
 		const cookie = b.cookieHeader()

@@ -136,7 +136,8 @@ export default {
 	assignment: {
 		heading: 'Arbeit abgeben',
 		gradedRule: 'Bewertet mit bis zu {max} Punkten. {pass}',
-		passMark: 'Bestanden ab: {score}.',
+		passMark:
+			'Bestanden ab: {score}. Eine Arbeit, die nicht besteht, kann erneut abgegeben werden; eine bestandene Bewertung ist endgültig.',
 		anyGradePasses: 'Jede Bewertung schließt sie ab.',
 		ungradedRule: 'Ohne Bewertung: Die Abgabe schließt diese Aufgabe ab.',
 		text: 'Ihre Antwort',
@@ -164,6 +165,8 @@ export default {
 		gradedAt: 'Bewertet am {date}',
 		returnedHint:
 			'Ihre Arbeit wurde zur Überarbeitung zurückgegeben: Lesen Sie die Rückmeldung und geben Sie eine neue Version ab.',
+		notPassedHint:
+			'Ihre Arbeit hat nicht bestanden. Lesen Sie die Rückmeldung und geben Sie dann eine neue Fassung ab: Sie wird erneut bewertet.',
 		noText: 'Keine schriftliche Antwort.',
 		fileProblems: {
 			typeNotAllowed: 'Dieser Dateityp wird hier nicht angenommen.',

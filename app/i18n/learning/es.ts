@@ -132,7 +132,8 @@ export default {
 	assignment: {
 		heading: 'Entrega tu trabajo',
 		gradedRule: 'Se califica sobre {max}. {pass}',
-		passMark: 'Nota para aprobar: {score}.',
+		passMark:
+			'Nota para aprobar: {score}. Un trabajo que no aprueba puede entregarse de nuevo; una nota de aprobado es definitiva.',
 		anyGradePasses: 'Cualquier calificación la completa.',
 		ungradedRule: 'Sin calificación: entregar completa esta tarea.',
 		text: 'Tu respuesta',
@@ -158,6 +159,8 @@ export default {
 		feedback: 'Comentarios',
 		gradedAt: 'Calificada el {date}',
 		returnedHint: 'Tu trabajo se devolvió para revisión: lee los comentarios y entrega una nueva versión.',
+		notPassedHint:
+			'Tu trabajo no ha aprobado. Lee los comentarios y entrega una nueva versión: se volverá a calificar.',
 		noText: 'Sin respuesta escrita.',
 		fileProblems: {
 			typeNotAllowed: 'Aquí no se acepta este tipo de archivo.',

@@ -139,7 +139,8 @@ export default {
 	assignment: {
 		heading: 'Rendre votre travail',
 		gradedRule: 'Noté sur {max}. {pass}',
-		passMark: 'Note de réussite : {score}.',
+		passMark:
+			'Note de réussite : {score}. Un travail qui n’est pas réussi peut être rendu à nouveau ; une note de réussite est définitive.',
 		anyGradePasses: 'Toute note le valide.',
 		ungradedRule: 'Non noté : rendre un travail termine ce devoir.',
 		text: 'Votre réponse',
@@ -167,6 +168,8 @@ export default {
 		gradedAt: 'Noté le {date}',
 		returnedHint:
 			'Votre travail a été renvoyé pour révision : lisez les commentaires, puis rendez une nouvelle version.',
+		notPassedHint:
+			'Votre travail n’est pas réussi. Lisez les commentaires, puis rendez une nouvelle version : elle sera notée à nouveau.',
 		noText: 'Pas de réponse écrite.',
 		fileProblems: {
 			typeNotAllowed: 'Ce type de fichier n’est pas accepté ici.',

@@ -136,7 +136,8 @@ export default {
 	assignment: {
 		heading: 'Entregue o seu trabalho',
 		gradedRule: 'Avaliado de 0 a {max}. {pass}',
-		passMark: 'Nota de aprovação: {score}.',
+		passMark:
+			'Nota de aprovação: {score}. Um trabalho que não passa pode ser entregue de novo; uma nota de aprovação é definitiva.',
 		anyGradePasses: 'Qualquer nota a conclui.',
 		ungradedRule: 'Sem avaliação: entregar conclui esta tarefa.',
 		text: 'A sua resposta',
@@ -162,6 +163,7 @@ export default {
 		feedback: 'Comentários',
 		gradedAt: 'Avaliada em {date}',
 		returnedHint: 'O seu trabalho foi devolvido para revisão: leia os comentários e entregue uma nova versão.',
+		notPassedHint: 'O seu trabalho não passou. Leia os comentários e entregue uma nova versão: será avaliada de novo.',
 		noText: 'Sem resposta escrita.',
 		fileProblems: {
 			typeNotAllowed: 'Este tipo de ficheiro não é aceite aqui.',

@@ -130,7 +130,7 @@ export default {
 	assignment: {
 		heading: '提交作业',
 		gradedRule: '满分 {max} 分。{pass}',
-		passMark: '及格分：{score}。',
+		passMark: '及格分：{score}。未通过的作业可以重新提交；通过的评分为最终结果。',
 		anyGradePasses: '任何评分都算完成。',
 		ungradedRule: '不评分：提交即完成此作业。',
 		text: '你的回答',
@@ -156,6 +156,7 @@ export default {
 		feedback: '评语',
 		gradedAt: '评分于 {date}',
 		returnedHint: '你的作业已退回修改：请阅读评语，然后提交新版本。',
+		notPassedHint: '你的作业未通过。请阅读评语，然后提交新版本：它将被重新评分。',
 		noText: '没有书面回答。',
 		fileProblems: {
 			typeNotAllowed: '此处不接受这种类型的文件。',
