@@ -4,7 +4,7 @@ import { auditSteps } from './audit.ts'
 import { newId } from './ids.ts'
 import type { Scope } from './learning.ts'
 import type { SubmissionStatus } from './schema/values.ts'
-import { runSteps, step, type Tx } from './transaction.ts'
+import { inTransaction, step, type Tx } from './transaction.ts'
 
 // Assignment hand-ins and their files (decision 0027). Written once for both dialects, like
 // db/learning.ts: single statements or the steps of one transaction.
@@ -96,6 +96,23 @@ function finalGrade(db: Tx) {
 	return sql`${s.status} = 'graded' and ${s.passed} is not false`
 }
 
+/** The first key of the advisory locks below (the migrations hold 727001, a one-key lock: another key space). */
+const HAND_IN_LOCK_CLASS = 727002
+
+/**
+ * Serialises, on PostgreSQL, the transactions that hand in or grade one learner's work on one
+ * entry, until the caller's transaction ends. Under read committed the hand-in's "no final grade
+ * yet" check and its insert are separate statements, as are the grade's "newest submission" check
+ * and its update's commit: without it a grade could land on submission n while n+1 is stored, and
+ * a hand-in after a final grade. Each statement after the lock sees what the other committed.
+ * SQLite needs none: its write transactions run one at a time (BEGIN IMMEDIATE).
+ */
+function* lockLearnerEntry(db: Tx, work: Pick<Submission, 'tenant_id' | 'user_id' | 'course_slug' | 'entry_slug'>) {
+	if (db.dialect !== 'pg') return
+	const key = `${work.tenant_id}\n${work.user_id}\n${work.course_slug}\n${work.entry_slug}`
+	yield* step(db.orm.execute(sql`select pg_advisory_xact_lock(${HAND_IN_LOCK_CLASS}, hashtext(${key}))`))
+}
+
 /**
  * Stores the learner's next submission: number = highest so far + 1, like quiz attempts
  * (recordAttemptSteps): two hand-ins that picked the same number collide on the unique key and
@@ -117,6 +134,12 @@ export function* recordSubmissionSteps(
 		eq(s.course_slug, courseSlug),
 		eq(s.entry_slug, entrySlug),
 	)
+	yield* lockLearnerEntry(db, {
+		tenant_id: scope.tenantId,
+		user_id: scope.userId,
+		course_slug: courseSlug,
+		entry_slug: entrySlug,
+	})
 	function* stored() {
 		if (!input.id) return null
 		const [row] = yield* step(
@@ -340,6 +363,18 @@ export interface GradeInput {
  */
 export function* gradeSubmissionSteps(db: Tx, tenantId: string, id: string, input: GradeInput) {
 	const s = db.t.assignment_submissions
+	if (db.dialect === 'pg') {
+		// Whose work it is (columns never updated), to wait for a hand-in of theirs under way.
+		const [work] = yield* step(
+			db.orm
+				.select({ tenant_id: s.tenant_id, user_id: s.user_id, course_slug: s.course_slug, entry_slug: s.entry_slug })
+				.from(s)
+				.where(and(eq(s.tenant_id, tenantId), eq(s.id, id)))
+				.limit(1),
+		)
+		if (!work) return null
+		yield* lockLearnerEntry(db, work)
+	}
 	const [row] = yield* step(
 		db.orm
 			.update(s)
@@ -400,7 +435,7 @@ export async function recentlyGraded(db: Database, scope: Scope, limit = 5) {
 		.limit(limit)
 }
 
-/** Runs grading outside a caller's transaction (tests, the benchmark). */
+/** Runs grading in a transaction of its own (tests): its lock lasts until it commits. */
 export function gradeSubmission(db: Database, tenantId: string, id: string, input: GradeInput) {
-	return runSteps(db, (tx) => gradeSubmissionSteps(tx, tenantId, id, input))
+	return inTransaction(db, (tx) => gradeSubmissionSteps(tx, tenantId, id, input))
 }

@@ -11,7 +11,7 @@ import { inTransaction } from '#db/transaction.ts'
 import { createUser } from '#db/users.ts'
 import { newId } from '#db/ids.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { DIALECTS } from '#tests/support/databases.ts'
+import { DIALECTS, execRaw } from '#tests/support/databases.ts'
 import { multipartBody, type Browser, type UploadFile } from '#tests/support/client.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
@@ -494,6 +494,62 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		])
 		expect(res.status).toBe(403)
 		expect(await filesOf(authorId)).toEqual([])
+	})
+
+	it('never stores a hand-in after a final grade when the two race, whichever starts first (data layer)', async () => {
+		const grader = stack.seeded.users['acme:author@acme.test'].id
+		const pass = { status: 'graded', score: 8, maxScore: 10, passed: true, feedback: '', gradedBy: grader } as const
+		const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+		/** A learner with submission 1 awaiting grading; its hand-in and its grade then race, `first` starting 100 ms ahead. */
+		async function race(first: 'hand-in' | 'grade', slowed: 'INSERT' | 'UPDATE') {
+			const { scope } = await learnerAtAssignment()
+			const one = await inTransaction(stack.db, (tx) =>
+				recordSubmissionSteps(tx, scope, 'intro-to-web', 'build-a-form', { text: 'one', link: null, fileIds: [] }),
+			)
+			if (one.kind !== 'recorded') throw new Error('not recorded')
+			// On PostgreSQL the first one's write waits 400 ms inside its transaction, after its checks: without a
+			// lock over both, the second one checks and commits meanwhile. SQLite runs one write transaction at a time.
+			if (dialect === 'pg')
+				await execRaw(
+					stack.db,
+					`CREATE TRIGGER slow_race BEFORE ${slowed} ON assignment_submissions FOR EACH ROW EXECUTE FUNCTION slow_race()`,
+				)
+			try {
+				const handIn = () =>
+					inTransaction(stack.db, (tx) =>
+						recordSubmissionSteps(tx, scope, 'intro-to-web', 'build-a-form', { text: 'two', link: null, fileIds: [] }),
+					)
+				const grade = () => gradeSubmission(stack.db, acme.id, one.submission.id, pass)
+				const [handedIn, graded] =
+					first === 'hand-in'
+						? await Promise.all([handIn(), pause(100).then(grade)])
+						: await Promise.all([pause(100).then(handIn), grade()]).then(([h, g]) => [h, g] as const)
+				const rows = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+				return {
+					handedIn: handedIn.kind,
+					graded: graded !== null,
+					rows: rows.map((r) => [r.submission_number, r.status]),
+				}
+			} finally {
+				if (dialect === 'pg') await execRaw(stack.db, 'DROP TRIGGER slow_race ON assignment_submissions')
+			}
+		}
+		if (dialect === 'pg')
+			await execRaw(
+				stack.db,
+				`CREATE FUNCTION slow_race() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(0.4); RETURN NEW; END $$ LANGUAGE plpgsql`,
+			)
+		// The hand-in first: the grade finds a newer submission and grades nothing.
+		expect(await race('hand-in', 'INSERT')).toEqual({
+			handedIn: 'recorded',
+			graded: false,
+			rows: [
+				[1, 'submitted'],
+				[2, 'submitted'],
+			],
+		})
+		// The grade first: the hand-in finds the final grade and stores nothing.
+		expect(await race('grade', 'UPDATE')).toEqual({ handedIn: 'final', graded: true, rows: [[1, 'graded']] })
 	})
 
 	it('keeps submission numbers 1..50 and every file under 50 concurrent hand-ins (data layer)', async () => {
