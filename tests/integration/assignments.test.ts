@@ -158,6 +158,19 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect(user.id).toBe(scope.userId)
 	})
 
+	it('limits downloads to 120 a minute per user: the 121st answers 429 in the JSON envelope, others still download', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		expect((await b.postMultipart(ASSIGNMENT, { intent: 'hand-in' }, [{ name: 'a.txt', body: 'a' }])).status).toBe(302)
+		const [file] = await filesOf(scope.userId)
+		for (let i = 0; i < 120; i++) expect((await b.get(`/api/files/${file.id}`)).status).toBe(200)
+		const limited = await b.get(`/api/files/${file.id}`)
+		expect(limited.status).toBe(429)
+		expect(limited.json()).toEqual({ error: 'Too many downloads', code: 'RATE_LIMITED' })
+		expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+		// Per user: the course's staff are not held up by the learner's downloads.
+		expect((await (await signedIn('admin@acme.test')).get(`/api/files/${file.id}`)).status).toBe(200)
+	})
+
 	it('numbers hand-ins 1..n, keeps each, and treats the same form sent twice as one', async () => {
 		const { b, scope } = await learnerAtAssignment()
 		const key = await submissionKey(b)
