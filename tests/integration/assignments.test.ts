@@ -144,9 +144,21 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect(download.headers['content-security-policy']).toContain('sandbox')
 		expect(download.headers['cache-control']).toBe('private, no-store')
 
-		// The course's staff may download it; another learner, a visitor and another tenant may not, alike.
+		// The course's staff may download it (its course admin, a tenant admin, a super admin entered into the
+		// tenant); another learner, a course admin of other courses, a visitor and another tenant may not, alike.
 		expect((await (await signedIn('author@acme.test')).get(`/api/files/${file.id}`)).status).toBe(200)
 		expect((await (await signedIn('admin@acme.test')).get(`/api/files/${file.id}`)).status).toBe(200)
+		const root = await stack.enter(await signedIn('root@platform.test', 'localhost'), acme)
+		expect((await root.get(`/api/files/${file.id}`)).body.toString()).toBe(PAGE)
+		const unassigned = await createUser(stack.db, {
+			tenant_id: acme.id,
+			email: 'unassigned-author@acme.test',
+			name: 'Unassigned Author',
+			role: 'course_admin',
+			password_hash: passwordHash,
+			email_verified_at: new Date(),
+		})
+		expect((await (await signedIn(unassigned.email)).get(`/api/files/${file.id}`)).status).toBe(404)
 		const other = await (await signedIn('learner@acme.test')).get(`/api/files/${file.id}`)
 		const unknown = await (await signedIn('learner@acme.test')).get(`/api/files/${newId()}`)
 		expect(other.status).toBe(404)
