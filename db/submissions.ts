@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, inArray, isNull, max, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, lt, max, sql, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { auditSteps } from './audit.ts'
 import { newId } from './ids.ts'
 import type { Scope } from './learning.ts'
 import type { SubmissionStatus } from './schema/values.ts'
-import { runSteps, step, type Tx } from './transaction.ts'
+import { inTransaction, step, type Tx } from './transaction.ts'
 
 // Assignment hand-ins and their files (decision 0027). Written once for both dialects, like
 // db/learning.ts: single statements or the steps of one transaction.
@@ -40,15 +40,37 @@ export async function finishFileRow(db: Database, id: string, sizeBytes: number,
 	await db.orm.update(f).set({ size_bytes: sizeBytes, sha256 }).where(eq(f.id, id))
 }
 
-/** Files no submission claimed (a refused or failed hand-in); their chunks go with them (ON DELETE CASCADE). */
-export async function deleteUnclaimedFiles(db: Database, scope: Scope, ids: string[]) {
-	if (ids.length === 0) return
+/**
+ * Deletes the rows of files no submission claimed (a refused, failed or cut off hand-in) and
+ * answers their ids, so that the caller removes their bodies from the file store. The database
+ * store's chunks go with the rows (ON DELETE CASCADE).
+ */
+export async function deleteUnclaimedFiles(db: Database, scope: Scope, ids: string[]): Promise<string[]> {
+	if (ids.length === 0) return []
 	const f = db.t.submission_files
-	await db.orm
+	const gone = await db.orm
 		.delete(f)
 		.where(
 			and(inArray(f.id, ids), eq(f.tenant_id, scope.tenantId), eq(f.user_id, scope.userId), isNull(f.submission_id)),
 		)
+		.returning({ id: f.id })
+	return gone.map((row) => row.id)
+}
+
+/**
+ * Deletes up to `limit` rows of files still unclaimed that were created before `before`, in any
+ * tenant: hand-ins whose own clean-up could not run (the process stopped, the database failed
+ * meanwhile). Answers their ids, like deleteUnclaimedFiles. Found through the submission_id index
+ * (unclaimed rows are the few files streaming in right now).
+ */
+export async function deleteStaleUnclaimedFiles(db: Database, before: Date, limit = 100): Promise<string[]> {
+	const f = db.t.submission_files
+	const stale = and(isNull(f.submission_id), lt(f.created_at, before))
+	const gone = await db.orm
+		.delete(f)
+		.where(and(stale, inArray(f.id, db.orm.select({ id: f.id }).from(f).where(stale).limit(limit))))
+		.returning({ id: f.id })
+	return gone.map((row) => row.id)
 }
 
 export interface SubmissionInput {
@@ -61,15 +83,42 @@ export interface SubmissionInput {
 
 type RecordedSubmission =
 	| { kind: 'recorded'; submission: Submission; replayed: boolean }
-	/** A graded submission ends hand-ins for the entry. */
-	| { kind: 'graded' }
+	/** A final grade ends hand-ins for the entry. */
+	| { kind: 'final' }
+
+/**
+ * A grade that ends hand-ins (decision 0030): a graded submission that passed, or feedback on an
+ * ungraded assignment (passed null). A grade that did not pass lets the learner hand in again, as
+ * a return does. The same rule as isFinalGrade (app/utils/assignments.server.ts), in SQL.
+ */
+function finalGrade(db: Tx) {
+	const s = db.t.assignment_submissions
+	return sql`${s.status} = 'graded' and ${s.passed} is not false`
+}
+
+/** The first key of the advisory locks below (the migrations hold 727001, a one-key lock: another key space). */
+const HAND_IN_LOCK_CLASS = 727002
+
+/**
+ * Serialises, on PostgreSQL, the transactions that hand in or grade one learner's work on one
+ * entry, until the caller's transaction ends. Under read committed the hand-in's "no final grade
+ * yet" check and its insert are separate statements, as are the grade's "newest submission" check
+ * and its update's commit: without it a grade could land on submission n while n+1 is stored, and
+ * a hand-in after a final grade. Each statement after the lock sees what the other committed.
+ * SQLite needs none: its write transactions run one at a time (BEGIN IMMEDIATE).
+ */
+function* lockLearnerEntry(db: Tx, work: Pick<Submission, 'tenant_id' | 'user_id' | 'course_slug' | 'entry_slug'>) {
+	if (db.dialect !== 'pg') return
+	const key = `${work.tenant_id}\n${work.user_id}\n${work.course_slug}\n${work.entry_slug}`
+	yield* step(db.orm.execute(sql`select pg_advisory_xact_lock(${HAND_IN_LOCK_CLASS}, hashtext(${key}))`))
+}
 
 /**
  * Stores the learner's next submission: number = highest so far + 1, like quiz attempts
  * (recordAttemptSteps): two hand-ins that picked the same number collide on the unique key and
  * the loser takes the next one, so numbers stay 1..n without gaps. Its files, streamed in before,
  * are claimed in the same transaction, so a stored submission never lacks a file it was told it
- * has. Refused once a submission of the entry is graded.
+ * has. Refused once a submission of the entry has a final grade.
  */
 export function* recordSubmissionSteps(
 	db: Tx,
@@ -85,6 +134,12 @@ export function* recordSubmissionSteps(
 		eq(s.course_slug, courseSlug),
 		eq(s.entry_slug, entrySlug),
 	)
+	yield* lockLearnerEntry(db, {
+		tenant_id: scope.tenantId,
+		user_id: scope.userId,
+		course_slug: courseSlug,
+		entry_slug: entrySlug,
+	})
 	function* stored() {
 		if (!input.id) return null
 		const [row] = yield* step(
@@ -99,16 +154,16 @@ export function* recordSubmissionSteps(
 	const earlier = yield* stored()
 	if (earlier) return { kind: 'recorded', submission: earlier, replayed: true } as RecordedSubmission
 	for (;;) {
-		const [{ highest, graded }] = yield* step(
+		const [{ highest, final }] = yield* step(
 			db.orm
 				.select({
 					highest: max(s.submission_number),
-					graded: sql<number>`count(*) filter (where ${s.status} = 'graded')`.mapWith(Number),
+					final: sql<number>`count(*) filter (where ${finalGrade(db)})`.mapWith(Number),
 				})
 				.from(s)
 				.where(mine),
 		)
-		if (graded > 0) return { kind: 'graded' } as RecordedSubmission
+		if (final > 0) return { kind: 'final' } as RecordedSubmission
 		const [row] = yield* step(
 			db.orm
 				.insert(s)
@@ -308,6 +363,18 @@ export interface GradeInput {
  */
 export function* gradeSubmissionSteps(db: Tx, tenantId: string, id: string, input: GradeInput) {
 	const s = db.t.assignment_submissions
+	if (db.dialect === 'pg') {
+		// Whose work it is (columns never updated), to wait for a hand-in of theirs under way.
+		const [work] = yield* step(
+			db.orm
+				.select({ tenant_id: s.tenant_id, user_id: s.user_id, course_slug: s.course_slug, entry_slug: s.entry_slug })
+				.from(s)
+				.where(and(eq(s.tenant_id, tenantId), eq(s.id, id)))
+				.limit(1),
+		)
+		if (!work) return null
+		yield* lockLearnerEntry(db, work)
+	}
 	const [row] = yield* step(
 		db.orm
 			.update(s)
@@ -368,7 +435,7 @@ export async function recentlyGraded(db: Database, scope: Scope, limit = 5) {
 		.limit(limit)
 }
 
-/** Runs grading outside a caller's transaction (tests, the benchmark). */
+/** Runs grading in a transaction of its own (tests): its lock lasts until it commits. */
 export function gradeSubmission(db: Database, tenantId: string, id: string, input: GradeInput) {
-	return runSteps(db, (tx) => gradeSubmissionSteps(tx, tenantId, id, input))
+	return inTransaction(db, (tx) => gradeSubmissionSteps(tx, tenantId, id, input))
 }

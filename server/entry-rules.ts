@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { I18n } from '#app/i18n/index.ts'
 import { errorCodeFor, jsonError } from '#app/utils/errors.ts'
-import { HAND_IN_MAX_BODY_BYTES, isHandInPath } from '#app/utils/hand-in-limits.ts'
+import { HAND_IN_MAX_BODY_BYTES, isHandInPath, isMultipart } from '#app/utils/hand-in-limits.ts'
 import { ALLOWED_METHODS, type RequestTarget } from './request-target.ts'
 
 type StatusText = I18n['m']['common']['status']
@@ -45,7 +45,7 @@ export function refuseTarget(target: RequestTarget): Refusal | null {
 export function refuseBody(method: string | undefined, headers: IncomingHttpHeaders, pagePath: string): Refusal | null {
 	if (headers['transfer-encoding'] && headers['content-length'] === undefined && !isSafeMethod(method))
 		return { status: 411, error: 'Send the body with a Content-Length', title: 'refusedTitle', message: 'noLength' }
-	const handIn = isHandInPath(pagePath) && /^multipart\/form-data/i.test(headers['content-type'] ?? '')
+	const handIn = isHandInPath(pagePath) && isMultipart(headers['content-type'])
 	if (Number(headers['content-length'] ?? 0) > (handIn ? HAND_IN_MAX_BODY_BYTES : MAX_BODY_BYTES))
 		return { status: 413, error: 'The request body is too large', title: 'tooLargeTitle', message: 'tooLarge' }
 	return null

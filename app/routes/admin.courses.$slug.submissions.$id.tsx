@@ -308,9 +308,11 @@ export default function GradeSubmission({ loaderData: d, actionData }: Route.Com
 							// No min/max/required attributes: the action validates, and answers in the page's language (0020).
 							<Field
 								label={t.format(m.scoreLabel, { max: t.number(d.rules.maxScore) })}
-								hint={t.format(m.scoreHint, {
-									pass: d.rules.passingScore === null ? m.anyGradePasses : t.number(d.rules.passingScore),
-								})}
+								hint={
+									d.rules.passingScore === null
+										? t.format(m.scoreHint, { pass: m.anyGradePasses })
+										: t.format(m.scoreHintAgain, { pass: t.number(d.rules.passingScore) })
+								}
 								meta={fields.score}
 								autoComplete="off"
 								inputMode="numeric"

@@ -3,7 +3,7 @@ import { getRequestContext } from '#app/context.ts'
 import { APEX_SITE } from '#app/utils/cms.server.ts'
 import { revalidationBody, revalidationResponse } from '#app/utils/api-contract.ts'
 import { jsonError, postOnly } from '#app/utils/errors.ts'
-import { addressKey } from '#app/utils/rate-limit.server.ts'
+import { addressKey, limitJson } from '#app/utils/rate-limit.server.ts'
 import { normalizeHost, resolveHost } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/api.cms.revalidate.ts'
 
@@ -22,11 +22,13 @@ export const loader = postOnly
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	if (request.method !== 'POST') return postOnly()
-	const { allowed, retryAfter } = await ctx.rateLimit.consume('revalidation', `ip|${addressKey(ctx.clientIp)}`)
-	if (!allowed)
-		return jsonError(429, 'RATE_LIMITED', 'Too many revalidation requests', {
-			headers: { 'retry-after': String(retryAfter) },
-		})
+	const limited = await limitJson(
+		ctx.rateLimit,
+		'revalidation',
+		`ip|${addressKey(ctx.clientIp)}`,
+		'Too many revalidation requests',
+	)
+	if (limited) return limited
 
 	const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
 	const secret = bearer ?? request.headers.get('x-cms-webhook-secret')

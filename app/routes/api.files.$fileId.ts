@@ -3,6 +3,7 @@ import { getRequestContext } from '#app/context.ts'
 import { jsonError } from '#app/utils/errors.ts'
 import { fileStore } from '#app/utils/hand-in.server.ts'
 import { canPreview } from '#app/utils/learning.server.ts'
+import { limitJson } from '#app/utils/rate-limit.server.ts'
 import { getSession } from '#app/utils/session.server.ts'
 import { findSubmissionFile } from '#db/submissions.ts'
 import type { Route } from './+types/api.files.$fileId.ts'
@@ -12,11 +13,15 @@ import type { Route } from './+types/api.files.$fileId.ts'
  * (assigned course admins, tenant and super admins) only. Anyone else, and any id that is not a
  * file of this tenant, gets the same 404: the answer never tells whether a file exists. Always a
  * download, with our content type, nosniff and a sandbox, so that no file runs in this origin.
+ * 120 a minute per user (fileDownload).
  */
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const session = getSession(context)
 	if (!session) return jsonError(401, 'UNAUTHORIZED', 'Sign in to download this file.')
+	// Before the lookup: each download reads the database, and a refused one counts as much as a served one.
+	const limited = await limitJson(ctx.rateLimit, 'fileDownload', `user|${session.user.id}`, 'Too many downloads')
+	if (limited) return limited
 	const found = ctx.tenant ? await findSubmissionFile(ctx.db, ctx.tenant.id, params.fileId) : null
 	const allowed =
 		found && (found.submission.user_id === session.user.id || canPreview(session, found.submission.course_slug))

@@ -33,17 +33,24 @@ import {
 	type AttemptReview,
 } from '#app/utils/quiz.server.ts'
 import type { CurrentSession } from '#app/utils/session.server.ts'
-import { assignmentRules, handIn } from '#app/utils/assignments.server.ts'
+import { assignmentRules, handIn, isFinalGrade } from '#app/utils/assignments.server.ts'
 import { notifySubmissionWatchers } from '#app/utils/grading.server.ts'
 import { formatBytes } from '#app/utils/format.ts'
-import { HAND_IN_LIMITS } from '#app/utils/hand-in-limits.ts'
-import { readHandIn, type FileProblem, type HandInForm } from '#app/utils/hand-in.server.ts'
+import { HAND_IN_LIMITS, isMultipart } from '#app/utils/hand-in-limits.ts'
+import {
+	discardFiles,
+	readHandIn,
+	removeAbandonedFiles,
+	type FileProblem,
+	type HandInForm,
+} from '#app/utils/hand-in.server.ts'
 import { idFromFormKey } from '#db/ids.ts'
 import { listAttempts } from '#db/learning.ts'
-import { deleteUnclaimedFiles, listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
+import { listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { badRequest, notFound } from '#app/utils/errors.ts'
+import { NO_NUL } from '#app/utils/validation.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 
@@ -145,7 +152,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 				: null,
 			// Newest first: the learner's latest work and its grade are what they came for.
 			submissions: submissions.map(submissionView).reverse(),
-			graded: submissions.some((x) => x.status === 'graded'),
+			// A passing grade (or feedback on an ungraded assignment) ends hand-ins; a failing one does not.
+			closed: submissions.some(isFinalGrade),
 			// Names this rendering's hand-in: sent again (a retry after an error, a double press) it is the same submission.
 			submissionKey: randomBytes(18).toString('base64url'),
 		}
@@ -216,13 +224,16 @@ const schema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('submit-quiz') }),
 	z.object({
 		intent: z.literal('hand-in'),
+		// NO_NUL: PostgreSQL cannot store a NUL (22021), so both databases refuse it here, beside its field.
 		text: z
 			.string()
 			.refine((v) => plainText(v).length <= HAND_IN_LIMITS.maxTextChars, 'learning.assignment.tooLong')
+			.regex(NO_NUL, 'common.validation.controlCharacters')
 			.optional(),
 		link: z
 			.url({ protocol: /^https?$/, hostname: z.regexes.domain, error: 'learning.assignment.badLink' })
 			.max(HAND_IN_LIMITS.maxLinkChars, 'learning.assignment.tooLong')
+			.regex(NO_NUL, 'common.validation.controlCharacters')
 			.optional(),
 		submission: z.string().optional(),
 	}),
@@ -242,6 +253,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		// Before any body is read: preview writes nothing, not even a file.
 		if (mode === 'previewReadOnly') return refuse('learning.entry.previewReadOnly', 403)
 		return handInAction(ctx, request, scope, course, entry.slug, here)
+	}
+	// The server entry lets a multipart body of up to 31 MB reach every entry (it cannot tell an assignment
+	// from a lesson), and readForm would buffer it whole: no button of a lesson or quiz sends one. Refused
+	// unread; the request adapter drops the rest of the body.
+	if (isMultipart(request.headers.get('content-type'))) {
+		await request.body?.cancel()
+		throw new Response('learning.entry.noFiles', { status: 415 })
 	}
 	const form = await readForm(request)
 	const submission = parseWithZod(form, { schema })
@@ -318,7 +336,7 @@ async function handInAction(
 	const { form, fileIds, problems } = await readHandIn(ctx, scope, request, rules.allowedFileTypes)
 	const submission = parseWithZod(form, { schema })
 	const refused = async (formErrors: string[] = [], status = 400) => {
-		await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+		await discardFiles(ctx, scope, fileIds)
 		return data({ result: submission.reply({ formErrors }), fileProblems: problems }, { status })
 	}
 	if (submission.status !== 'success') return refused()
@@ -334,10 +352,12 @@ async function handInAction(
 		link: link ?? null,
 		fileIds,
 	})
-	if (outcome.recorded.kind === 'graded') return refused(['learning.assignment.alreadyGraded'], 409)
-	if (outcome.recorded.replayed) await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+	if (outcome.recorded.kind === 'final') return refused(['learning.assignment.alreadyGraded'], 409)
+	if (outcome.recorded.replayed) await discardFiles(ctx, scope, fileIds)
 	// Staff who asked to be told (decision 0028), after the answer.
 	else notifySubmissionWatchers(ctx, course, outcome.recorded.submission)
+	// Housekeeping that no answer waits for: files of hand-ins whose own clean-up never ran.
+	ctx.afterResponse(() => removeAbandonedFiles(ctx))
 	// Stays on the entry, where the learner sees what they handed in (and, ungraded, that it is complete).
 	if (outcome.courseDone)
 		return redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'courseCompleted')))
@@ -732,8 +752,10 @@ function HandInSection({
 				<Notice tone="ok">{t.m.learning.entry.completedAssignment}</Notice>
 			) : latest?.status === 'returned' ? (
 				<Notice tone="info">{m.returnedHint}</Notice>
+			) : latest?.status === 'graded' && latest.passed === false ? (
+				<Notice tone="info">{m.notPassedHint}</Notice>
 			) : null}
-			{a.graded ? (
+			{a.closed ? (
 				<Notice tone="info" role="note">
 					{m.alreadyGraded}
 				</Notice>

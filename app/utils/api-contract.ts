@@ -269,13 +269,14 @@ export const API_OPERATIONS: ApiOperation[] = [
 		tags: ['files'],
 		summary: 'A file handed in with an assignment, as a download',
 		description:
-			'For the learner who handed it in and the course’s staff (assigned course admins, tenant and super admins); anyone else gets the same 404 as for an unknown id. Sent with `Content-Disposition: attachment`, the type the server decided from the file’s bytes, `X-Content-Type-Options: nosniff` and a sandboxing CSP (decision 0027).',
+			'For the learner who handed it in and the course’s staff (assigned course admins, tenant and super admins); anyone else gets the same 404 as for an unknown id. Sent with `Content-Disposition: attachment`, the type the server decided from the file’s bytes, `X-Content-Type-Options: nosniff` and a sandboxing CSP (decision 0027). Rate limit 120 per minute per user (decision 0030).',
 		security: 'session',
 		params: z.object({ fileId: z.string().max(64) }),
 		responses: {
 			200: { description: 'The file’s bytes (Cache-Control: private, no-store).', media: 'application/octet-stream' },
 			401: error('No session.'),
 			404: error('No such file, or not one this user may download.'),
+			429: error('Rate limit exhausted (Retry-After).'),
 		},
 	},
 	{

@@ -44,6 +44,15 @@ export function passes(rules: AssignmentRules, score: number) {
 }
 
 /**
+ * Whether a submission's grade ends hand-ins (decision 0030): a passing grade, or feedback on an
+ * ungraded assignment (no verdict). After a grade that did not pass the learner may hand in again.
+ * recordSubmissionSteps applies the same rule in SQL.
+ */
+export function isFinalGrade(submission: Pick<Submission, 'status' | 'passed'>) {
+	return submission.status === 'graded' && submission.passed !== false
+}
+
+/**
  * Stores a hand-in for an enrolled learner on an open entry (the caller checks both). An ungraded
  * assignment is complete on hand-in, in the same transaction (and the course with it when that was
  * the last entry); a graded one waits for a passing grade.

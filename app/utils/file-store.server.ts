@@ -14,6 +14,8 @@ export interface FileStore {
 	write(fileId: string, body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<{ size: number; sha256: string }>
 	/** The body in order, a chunk at a time. */
 	read(fileId: string): AsyncIterable<Uint8Array>
+	/** Removes a body whose row is gone (a refused, cut off or abandoned hand-in's); no body is no error. */
+	delete(fileId: string): Promise<void>
 }
 
 export class FileTooLarge extends Error {
@@ -63,6 +65,10 @@ export function databaseFileStore(db: Database): FileStore {
 				if (!chunk) return
 				yield new Uint8Array(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength)
 			}
+		},
+		async delete(fileId) {
+			// Usually nothing is left: the row's deletion took its chunks (ON DELETE CASCADE).
+			await db.orm.delete(c).where(eq(c.file_id, fileId))
 		},
 	}
 }

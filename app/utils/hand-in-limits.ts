@@ -12,7 +12,16 @@ export const HAND_IN_LIMITS = {
 /** Every file at its limit plus the text fields and the multipart framing. */
 export const HAND_IN_MAX_BODY_BYTES = HAND_IN_LIMITS.maxFiles * HAND_IN_LIMITS.maxFileBytes + 1024 * 1024
 
-/** The one page that takes hand-ins: an entry (the locale prefix already removed). */
+/** A multipart form body (the only kind that carries files), by its Content-Type. */
+export function isMultipart(contentType: string | null | undefined) {
+	return /^multipart\/form-data/i.test(contentType ?? '')
+}
+
+/**
+ * The one page that takes hand-ins: an entry (the locale prefix already removed). The server entry
+ * cannot tell an assignment from a lesson; the entry's action refuses a multipart body to any
+ * other entry before reading it.
+ */
 export function isHandInPath(path: string) {
 	return /^\/learn\/course\/[^/]+\/entry\/[^/]+$/.test(path)
 }

@@ -1,14 +1,15 @@
 import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import busboy from 'busboy'
 import { fileTypeFromBuffer } from 'file-type'
 import type { RequestContext } from '#app/context.ts'
 import { newId } from '#db/ids.ts'
 import type { Scope } from '#db/learning.ts'
-import { createFileRow, deleteUnclaimedFiles, finishFileRow } from '#db/submissions.ts'
+import { createFileRow, deleteStaleUnclaimedFiles, deleteUnclaimedFiles, finishFileRow } from '#db/submissions.ts'
 import type { HandInFileType } from './content.ts'
 import { databaseFileStore, FileTooLarge, type FileStore } from './file-store.server.ts'
 import { readForm } from './forms.server.ts'
-import { HAND_IN_LIMITS } from './hand-in-limits.ts'
+import { HAND_IN_LIMITS, isMultipart } from './hand-in-limits.ts'
 
 /** The type a download is served with: ours, from the checked extension, never the browser's. */
 const SERVED_TYPES: Record<HandInFileType, string> = {
@@ -97,7 +98,8 @@ export async function bytesMatch(type: HandInFileType, head: Uint8Array) {
  * checked as soon as its first bytes arrive — extension allowed, bytes matching it — and then
  * streamed into the file store, never whole in memory. A refused file's bytes are drained and
  * dropped. On any failure the files already stored for the request are removed. A body that is
- * not a well-formed form throws the same 400 as readForm.
+ * not a well-formed form throws the same 400 as readForm; a client that goes away mid-body
+ * (request.signal) ends the reading at once, with the abort's reason.
  */
 export async function readHandIn(
 	ctx: RequestContext,
@@ -106,7 +108,7 @@ export async function readHandIn(
 	allowed: readonly HandInFileType[],
 ): Promise<HandInForm> {
 	const contentType = request.headers.get('content-type') ?? ''
-	if (!contentType.startsWith('multipart/form-data')) {
+	if (!isMultipart(contentType)) {
 		// A form without files (a test client, a hand-in of text only): nothing to stream.
 		const form = await readForm(request)
 		for (const [, value] of form)
@@ -126,7 +128,9 @@ export async function readHandIn(
 			defParamCharset: 'utf8',
 			limits: {
 				files: HAND_IN_LIMITS.maxFiles,
-				fileSize: HAND_IN_LIMITS.maxFileBytes,
+				// busboy marks a file truncated once it reaches the limit, so a file of exactly
+				// maxFileBytes would count as too large: one byte more is what it must see.
+				fileSize: HAND_IN_LIMITS.maxFileBytes + 1,
 				fields: 20,
 				fieldSize: 64 * 1024,
 				parts: 30,
@@ -155,23 +159,41 @@ export async function readHandIn(
 
 	const body = request.body ? Readable.fromWeb(request.body as never) : Readable.from([])
 	try {
-		await new Promise<void>((resolve, reject) => {
-			parser.on('close', resolve)
-			parser.on('error', reject)
-			body.on('error', reject)
-			body.pipe(parser)
-		})
+		// A failure anywhere (a broken form, the client gone: request.signal) destroys the body and the
+		// parser, and the parser the file part being stored, so every storeUpload ends and cleans up.
+		await pipeline(body, parser, { signal: request.signal })
 		await Promise.all(work)
-	} catch {
+	} catch (error) {
 		await Promise.allSettled(work)
-		await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+		await discardFiles(ctx, scope, fileIds)
+		// Nobody is left to answer; React Router does not report an aborted request's error.
+		if (request.signal.aborted) throw request.signal.reason ?? error
 		throw new Response('common.errors.notAForm', { status: 400 })
 	}
 	if (problems.length > 0) {
-		await deleteUnclaimedFiles(ctx.db, scope, fileIds)
+		await discardFiles(ctx, scope, fileIds)
 		return { form, fileIds: [], problems }
 	}
 	return { form, fileIds, problems }
+}
+
+/** Removes files no submission claimed: their rows, then their bodies from the file store. */
+export async function discardFiles(ctx: RequestContext, scope: Scope, ids: string[]) {
+	const store = fileStore(ctx)
+	for (const id of await deleteUnclaimedFiles(ctx.db, scope, ids)) await store.delete(id)
+}
+
+/** How long a file may stay unclaimed: far longer than any request may take (Node's requestTimeout is 5 minutes). */
+const UNCLAIMED_TTL_MS = 60 * 60_000
+
+/**
+ * Removes files that stayed unclaimed for an hour, in any tenant: those of hand-ins whose own
+ * clean-up never ran (the process stopped mid-upload, the database failed during the clean-up).
+ * Run after each hand-in's answer, as sign-in prunes sessions.
+ */
+export async function removeAbandonedFiles(ctx: RequestContext, now = Date.now()) {
+	const store = fileStore(ctx)
+	for (const id of await deleteStaleUnclaimedFiles(ctx.db, new Date(now - UNCLAIMED_TTL_MS))) await store.delete(id)
 }
 
 /** One file: checked on its first bytes, then streamed into the store. Answers its id, or why it was refused. */
@@ -183,13 +205,16 @@ async function storeUpload(
 	fileName: string,
 	allowed: readonly HandInFileType[],
 ): Promise<{ id: string } | FileProblem> {
-	const type = claimedType(fileName)
-	const refuse = (problem: FileProblem) => {
-		stream.resume()
+	// Every read goes through this one iterator, the rest of a refused file included: once an iterator
+	// listens for 'readable', Node ignores resume(), so busboy (and the whole form) would wait forever
+	// for a reader of a file larger than its buffers.
+	const pieces = stream[Symbol.asyncIterator]()
+	const refuse = async (problem: FileProblem) => {
+		await drain(pieces)
 		return problem
 	}
+	const type = claimedType(fileName)
 	if (!type || !allowed.includes(type)) return refuse('typeNotAllowed')
-	const pieces = stream[Symbol.asyncIterator]()
 	const head: Buffer[] = []
 	let headBytes = 0
 	let ended = false
@@ -213,14 +238,25 @@ async function storeUpload(
 	}
 	try {
 		const { size, sha256 } = await store.write(id, all(), HAND_IN_LIMITS.maxFileBytes)
-		// busboy stops at the limit and marks the stream truncated rather than failing it.
+		// busboy stops one byte past the limit and marks the stream truncated rather than failing it (store.write
+		// refuses that byte first; this is the rule should a store ever take more).
 		if (stream.truncated) throw new FileTooLarge(HAND_IN_LIMITS.maxFileBytes)
 		await finishFileRow(ctx.db, id, size, sha256)
 		return { id }
 	} catch (error) {
-		await deleteUnclaimedFiles(ctx.db, scope, [id])
-		stream.resume()
+		// The rest of the part first (drain never throws), so the form goes on even when the delete fails.
+		await drain(pieces)
+		await discardFiles(ctx, scope, [id])
 		if (error instanceof FileTooLarge) return 'tooLarge'
 		throw error
+	}
+}
+
+/** Reads what is left of a file part and drops it; a part that failed (the form was cut) has nothing left. */
+async function drain(pieces: AsyncIterator<unknown>) {
+	try {
+		while (!(await pieces.next()).done);
+	} catch {
+		// The parser failed or was destroyed: readHandIn answers for the form.
 	}
 }

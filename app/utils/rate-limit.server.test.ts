@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addressKey, createMemoryDriver, ipEmailKey } from './rate-limit.server.ts'
+import { addressKey, createMemoryDriver, ipEmailKey, limitJson } from './rate-limit.server.ts'
 
 describe('addressKey', () => {
 	it('keeps an IPv4 address and counts an IPv6 one by its /64', () => {
@@ -22,5 +22,17 @@ describe('the memory driver', () => {
 		// A key still counts while it is kept.
 		for (let i = 0; i < 10; i++) await driver.consume('auth.signIn', 'kept')
 		expect((await driver.consume('auth.signIn', 'kept')).allowed).toBe(false)
+	})
+})
+
+describe('limitJson', () => {
+	it('lets the policy’s number through, then answers 429 in the JSON envelope with Retry-After', async () => {
+		const driver = createMemoryDriver()
+		for (let i = 0; i < 120; i++) expect(await limitJson(driver, 'fileDownload', 'user|u1', 'Too many')).toBeNull()
+		const refused = (await limitJson(driver, 'fileDownload', 'user|u1', 'Too many'))!
+		expect(refused.status).toBe(429)
+		expect(await refused.json()).toEqual({ error: 'Too many', code: 'RATE_LIMITED' })
+		expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+		expect(await limitJson(driver, 'fileDownload', 'user|u2', 'Too many')).toBeNull()
 	})
 })

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { jsonError } from './errors.ts'
 import { describeError, log } from './log.server.ts'
 import { RateLimiter } from 'limiter'
 
@@ -20,6 +21,9 @@ export const POLICIES = {
 	quizSubmission: { points: 20, windowMs: 60_000 },
 	// an assignment hand-in streams up to 30 MB into the database (decision 0027)
 	handIn: { points: 10, windowMs: 60_000 },
+	// a handed-in file streams up to 10 MB out of the database (decision 0030): two a second for a grader
+	// going through a queue, a stop to a loop
+	fileDownload: { points: 120, windowMs: 60_000 },
 	revalidation: { points: 60, windowMs: 60_000 },
 	adminMutation: { points: 60, windowMs: 60_000 },
 	// per invitation (decision 0026): a resend mails a stranger's inbox, so an admin's 60 mutations a minute are too many
@@ -32,6 +36,12 @@ interface RateLimitResult {
 	allowed: boolean
 	/** Seconds until the next attempt may succeed; 0 when allowed. */
 	retryAfter: number
+}
+
+/** For a JSON route: null while the policy allows the request, else the 429 envelope with Retry-After. */
+export async function limitJson(driver: RateLimitDriver, policy: Policy, key: string, error: string) {
+	const { allowed, retryAfter } = await driver.consume(policy, key)
+	return allowed ? null : jsonError(429, 'RATE_LIMITED', error, { headers: { 'retry-after': String(retryAfter) } })
 }
 
 /**

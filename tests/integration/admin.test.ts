@@ -79,14 +79,7 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 	/** The super_admin signed in on the apex, then entered into a tenant host through /admin/tenants. */
 	async function superOn(tenant: Tenant) {
 		const apex = await signedIn('root@platform.test', 'localhost')
-		const enter = await apex.post('/admin/tenants', { intent: 'enter', tenantId: tenant.id })
-		expect(enter.status).toBe(302)
-		const url = new URL(String(enter.headers.location))
-		expect(url.host).toBe(`${tenant.slug}.localhost:${stack.port}`)
-		const b = stack.browser(`${tenant.slug}.localhost`)
-		const landed = await b.get(`${url.pathname}${url.search}`)
-		expect(landed.headers.location).toBe('/admin')
-		return { apex, b }
+		return { apex, b: await stack.enter(apex, tenant) }
 	}
 
 	describe('who reaches what', () => {

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { load } from 'cheerio'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,7 +11,8 @@ import { inTransaction } from '#db/transaction.ts'
 import { createUser } from '#db/users.ts'
 import { newId } from '#db/ids.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { DIALECTS } from '#tests/support/databases.ts'
+import { DIALECTS, execRaw } from '#tests/support/databases.ts'
+import { multipartBody, type Browser, type UploadFile } from '#tests/support/client.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 
@@ -24,6 +28,15 @@ const PNG = Buffer.from(
 )
 const PAGE =
 	'<!doctype html><title>Sign up</title><form method="post"><label>Email <input name="email"></label></form>\n'
+
+/** Polls `probe` until it answers something other than null (10 s at most). */
+async function eventually<T>(probe: () => Promise<T | null>): Promise<T> {
+	for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+		const value = await probe()
+		if (value !== null) return value
+	}
+	throw new Error('the condition did not come true within 10 s')
+}
 
 describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 	let stack: Stack
@@ -60,6 +73,19 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 	}
 	const submissionKey = async (b: Awaited<ReturnType<typeof signedIn>>) =>
 		load((await b.get(ASSIGNMENT)).text)('input[name="submission"]').attr('value')!
+	/** A POST whose headers promise `length` bytes of which only `head` is sent, on a socket left open. */
+	async function openPost(b: Browser, path: string, contentType: string, length: number, head: Buffer) {
+		const socket = connect(stack.port, '127.0.0.1')
+		await once(socket, 'connect')
+		socket.write(
+			`POST ${path} HTTP/1.1\r\nHost: ${ACME}:${stack.port}\r\nContent-Type: ${contentType}\r\n` +
+				`Content-Length: ${length}\r\nCookie: ${b.cookieHeader()}\r\nOrigin: ${b.origin}\r\n\r\n`,
+		)
+		socket.write(head)
+		return socket
+	}
+	const chunksOf = async (fileId: string) =>
+		(await stack.db.orm.select().from(stack.db.t.file_chunks).where(eq(stack.db.t.file_chunks.file_id, fileId))).length
 	const filesOf = (userId: string) =>
 		stack.db.orm
 			.select()
@@ -118,9 +144,21 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect(download.headers['content-security-policy']).toContain('sandbox')
 		expect(download.headers['cache-control']).toBe('private, no-store')
 
-		// The course's staff may download it; another learner, a visitor and another tenant may not, alike.
+		// The course's staff may download it (its course admin, a tenant admin, a super admin entered into the
+		// tenant); another learner, a course admin of other courses, a visitor and another tenant may not, alike.
 		expect((await (await signedIn('author@acme.test')).get(`/api/files/${file.id}`)).status).toBe(200)
 		expect((await (await signedIn('admin@acme.test')).get(`/api/files/${file.id}`)).status).toBe(200)
+		const root = await stack.enter(await signedIn('root@platform.test', 'localhost'), acme)
+		expect((await root.get(`/api/files/${file.id}`)).body.toString()).toBe(PAGE)
+		const unassigned = await createUser(stack.db, {
+			tenant_id: acme.id,
+			email: 'unassigned-author@acme.test',
+			name: 'Unassigned Author',
+			role: 'course_admin',
+			password_hash: passwordHash,
+			email_verified_at: new Date(),
+		})
+		expect((await (await signedIn(unassigned.email)).get(`/api/files/${file.id}`)).status).toBe(404)
 		const other = await (await signedIn('learner@acme.test')).get(`/api/files/${file.id}`)
 		const unknown = await (await signedIn('learner@acme.test')).get(`/api/files/${newId()}`)
 		expect(other.status).toBe(404)
@@ -130,6 +168,19 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 			404,
 		)
 		expect(user.id).toBe(scope.userId)
+	})
+
+	it('limits downloads to 120 a minute per user: the 121st answers 429 in the JSON envelope, others still download', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		expect((await b.postMultipart(ASSIGNMENT, { intent: 'hand-in' }, [{ name: 'a.txt', body: 'a' }])).status).toBe(302)
+		const [file] = await filesOf(scope.userId)
+		for (let i = 0; i < 120; i++) expect((await b.get(`/api/files/${file.id}`)).status).toBe(200)
+		const limited = await b.get(`/api/files/${file.id}`)
+		expect(limited.status).toBe(429)
+		expect(limited.json()).toEqual({ error: 'Too many downloads', code: 'RATE_LIMITED' })
+		expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+		// Per user: the course's staff are not held up by the learner's downloads.
+		expect((await (await signedIn('admin@acme.test')).get(`/api/files/${file.id}`)).status).toBe(200)
 	})
 
 	it('numbers hand-ins 1..n, keeps each, and treats the same form sent twice as one', async () => {
@@ -177,18 +228,120 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect(await filesOf(scope.userId)).toEqual([])
 	})
 
-	it('refuses a file over the limit while streaming, and a body over the hand-in limit before reading it', async () => {
+	it('refuses a file over the limit while streaming but takes one of exactly the limit, and refuses a body over the hand-in limit before reading it', async () => {
 		const { b, scope } = await learnerAtAssignment()
 		const big = Buffer.alloc(HAND_IN_LIMITS.maxFileBytes + 1, 0x61)
 		const res = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in' }, [{ name: 'big.txt', body: big }])
 		expect(res.status).toBe(400)
 		expect(load(res.text)('#hand-in-files-error').text()).toContain('larger than 10 MB')
 		expect(await filesOf(scope.userId)).toEqual([])
+		// A file of exactly the limit is within it.
+		const exact = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in' }, [
+			{ name: 'exact.txt', body: big.subarray(1) },
+		])
+		expect(exact.status).toBe(302)
+		expect((await filesOf(scope.userId)).map((f) => f.size_bytes)).toEqual([HAND_IN_LIMITS.maxFileBytes])
 		// The declared length alone is refused: nothing is read.
 		const declared = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in', text: 'x' }, [], {
 			'content-length': String(HAND_IN_MAX_BODY_BYTES + 1),
 		})
 		expect(declared.status).toBe(413)
+	})
+
+	it('refuses a 1 MB file whose bytes do not match its name, at once or in pieces, and stores one that arrives slowly', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		// PNG bytes behind a .pdf name, far larger than the head that decides: the rest must still be read.
+		const png = Buffer.concat([PNG, randomBytes(1_000_000)])
+		const mismatch = { intent: 'hand-in', text: 'A scan' }
+		const refused = await b.postMultipart(ASSIGNMENT, mismatch, [{ name: 'scan.pdf', body: png }])
+		expect(refused.status).toBe(400)
+		expect(load(refused.text)('#hand-in-files-error').text()).toContain('do not match')
+		const slowly = async (files: UploadFile[]) => {
+			const { body, contentType } = await multipartBody(mismatch, files)
+			return stack.request(ACME, ASSIGNMENT, {
+				method: 'POST',
+				body,
+				headers: { 'content-type': contentType, cookie: b.cookieHeader(), origin: b.origin },
+				pieces: { bytes: 64 * 1024, pauseMs: 5 },
+			})
+		}
+		const refusedSlowly = await slowly([{ name: 'scan.pdf', body: png }])
+		expect(refusedSlowly.status).toBe(400)
+		expect(load(refusedSlowly.text)('#hand-in-files-error').text()).toContain('do not match')
+		expect(await filesOf(scope.userId)).toEqual([])
+		// A real 1 MB PDF over the same slow link is stored whole.
+		const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1_000_000)])
+		expect((await slowly([{ name: 'scan.pdf', body: pdf }])).status).toBe(302)
+		const [stored] = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+		expect(stored.files.map((f) => [f.file_name, f.size_bytes])).toEqual([['scan.pdf', pdf.length]])
+		expect((await b.get(`/api/files/${stored.files[0].id}`)).body.equals(pdf)).toBe(true)
+	})
+
+	it('forgets a hand-in cut off mid-body: no file row or chunk is left, and the server answers the next request', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(2_000_000)])
+		const { body, contentType } = await multipartBody({ intent: 'hand-in', text: 'Cut off' }, [
+			{ name: 'cut.pdf', body: pdf },
+		])
+		const socket = await openPost(b, ASSIGNMENT, contentType, body.length, body.subarray(0, body.length / 2))
+		// Cut once the server is storing the file: its row exists and chunks are being written.
+		const [file] = await eventually(async () => {
+			const rows = await filesOf(scope.userId)
+			return rows.length > 0 && (await chunksOf(rows[0].id)) > 0 ? rows : null
+		})
+		socket.destroy()
+		await eventually(async () => ((await filesOf(scope.userId)).length === 0 ? true : null))
+		expect(await chunksOf(file.id)).toBe(0)
+		expect(await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')).toEqual([])
+		expect((await b.get(ASSIGNMENT)).status).toBe(200)
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'After the cut' })).status).toBe(302)
+	})
+
+	it('removes files left unclaimed for an hour once someone hands in, and keeps those still streaming in', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const abandoned = newId()
+		const streaming = newId()
+		for (const id of [abandoned, streaming]) {
+			await createFileRow(stack.db, scope, { id, fileName: `${id}.txt`, contentType: 'text/plain' })
+			await stack.db.orm.insert(stack.db.t.file_chunks).values({ file_id: id, seq: 0, data: Buffer.from('left') })
+		}
+		const f = stack.db.t.submission_files
+		await stack.db.orm
+			.update(f)
+			.set({ created_at: new Date(Date.now() - 61 * 60_000) })
+			.where(eq(f.id, abandoned))
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'Housekeeping' })).status).toBe(302)
+		await stack.settled()
+		const left = await filesOf(scope.userId)
+		expect(left.map((x) => x.id)).not.toContain(abandoned)
+		expect(await chunksOf(abandoned)).toBe(0)
+		expect(left.find((x) => x.id === streaming)).toMatchObject({ submission_id: null })
+		expect(await chunksOf(streaming)).toBe(1)
+	})
+
+	it('refuses a multipart body to a lesson or a quiz before reading it (415), in words', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		for (const lesson of ['what-is-http', 'html-forms'])
+			expect((await b.post(`${COURSE}/entry/${lesson}`, { intent: 'complete' })).status).toBe(302)
+		const file = { name: 'a.txt', body: Buffer.alloc(HAND_IN_LIMITS.maxFileBytes, 'a') }
+		for (const [entry, intent] of [
+			['what-is-http', 'complete'],
+			['basics-quiz', 'submit-quiz'],
+		]) {
+			const { body, contentType } = await multipartBody({ intent }, [file])
+			// Only the first 64 KiB of 10 MB are sent: the answer comes without the rest.
+			const socket = await openPost(b, `${COURSE}/entry/${entry}`, contentType, body.length, body.subarray(0, 65_536))
+			let answer = ''
+			socket.on('data', (chunk) => (answer += String(chunk)))
+			await eventually(async () => (answer.includes('\r\n\r\n') ? true : null))
+			socket.destroy()
+			expect(answer, entry).toMatch(/^HTTP\/1\.1 415 /)
+		}
+		// A whole one, as a browser would send it: the page says why.
+		const res = await b.postMultipart(`${COURSE}/entry/basics-quiz`, { intent: 'submit-quiz' }, [file])
+		expect(res.status).toBe(415)
+		expect(load(res.text)('main').text()).toContain('This page does not take files.')
+		expect(await filesOf(scope.userId)).toEqual([])
 	})
 
 	it('keeps a file name without its path or control characters, and serves it as an attachment', async () => {
@@ -233,6 +386,21 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect(load(empty.text)('main').text()).toContain('Write an answer, give a link or choose a file')
 	})
 
+	it('refuses a NUL in the text or the link beside its field, on both databases (PostgreSQL cannot store it)', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const cases: Array<[string, Record<string, string>]> = [
+			['text', { intent: 'hand-in', text: 'before\u0000after' }],
+			['link', { intent: 'hand-in', text: 'See the link', link: 'https://example.com/a\u0000b' }],
+		]
+		for (const [field, form] of cases) {
+			for (const res of [await b.post(ASSIGNMENT, form), await b.postMultipart(ASSIGNMENT, form)]) {
+				expect(res.status, field).toBe(400)
+				expect(load(res.text)(`#hand-in-${field}-error`).text(), field).not.toBe('')
+			}
+		}
+		expect(await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')).toEqual([])
+	})
+
 	it('ends hand-ins once graded, and refuses the self-report on an assignment', async () => {
 		const { b, scope } = await learnerAtAssignment()
 		const selfReport = await b.post(ASSIGNMENT, { intent: 'complete' })
@@ -269,6 +437,47 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect($('form[enctype="multipart/form-data"]')).toHaveLength(0)
 		expect($('.submission').first().text()).toContain('Score: 8 of 10')
 		expect($('.submission-feedback').text()).toContain('Good <b>work</b>')
+	})
+
+	it('lets the learner hand in again after a grade that did not pass, and says so; a passing grade completes it and is final', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		const grader = await signedIn('author@acme.test')
+		const grade = async (score: string) => {
+			const [newest] = (await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')).reverse()
+			const res = await grader.post(`/admin/courses/intro-to-web/submissions/${newest.id}`, {
+				intent: 'grade',
+				score,
+				feedback: `Scored ${score}`,
+			})
+			expect(res.status).toBe(302)
+		}
+		const before = load((await b.get(ASSIGNMENT)).text)
+		expect(before('.hand-in .hint').first().text()).toBe(
+			'Graded out of 10. Pass mark: 6. Work that does not pass may be handed in again; a passing grade is final.',
+		)
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'First version' })).status).toBe(302)
+		await grade('4')
+		const failed = load((await b.get(ASSIGNMENT)).text)
+		expect(failed('main').text()).toContain(
+			'Your work did not pass. Read the feedback, then hand in a new version: it will be graded again.',
+		)
+		expect(failed('.submission').first().text()).toContain('Not passed')
+		expect(failed('form[enctype="multipart/form-data"] button[type="submit"]').text()).toBe('Hand in a new version')
+		expect(failed('main').text()).not.toContain('You have completed this assignment.')
+
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'Second version' })).status).toBe(302)
+		const rows = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+		expect(rows.map((r) => [r.submission_number, r.status, r.passed])).toEqual([
+			[1, 'graded', false],
+			[2, 'submitted', null],
+		])
+		await grade('7')
+		const passed = load((await b.get(ASSIGNMENT)).text)
+		expect(passed('main').text()).toContain('You have completed this assignment.')
+		expect(passed('main').text()).toContain('This work has been graded; it can no longer be handed in again.')
+		expect(passed('form[enctype="multipart/form-data"]')).toHaveLength(0)
+		expect((await b.post(ASSIGNMENT, { intent: 'hand-in', text: 'Third version' })).status).toBe(409)
+		expect(await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')).toHaveLength(2)
 	})
 
 	it('answers a broken multipart body with a plain 400: no stack, SQL or path, and no bytes kept', async () => {
@@ -310,6 +519,62 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		])
 		expect(res.status).toBe(403)
 		expect(await filesOf(authorId)).toEqual([])
+	})
+
+	it('never stores a hand-in after a final grade when the two race, whichever starts first (data layer)', async () => {
+		const grader = stack.seeded.users['acme:author@acme.test'].id
+		const pass = { status: 'graded', score: 8, maxScore: 10, passed: true, feedback: '', gradedBy: grader } as const
+		const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+		/** A learner with submission 1 awaiting grading; its hand-in and its grade then race, `first` starting 100 ms ahead. */
+		async function race(first: 'hand-in' | 'grade', slowed: 'INSERT' | 'UPDATE') {
+			const { scope } = await learnerAtAssignment()
+			const one = await inTransaction(stack.db, (tx) =>
+				recordSubmissionSteps(tx, scope, 'intro-to-web', 'build-a-form', { text: 'one', link: null, fileIds: [] }),
+			)
+			if (one.kind !== 'recorded') throw new Error('not recorded')
+			// On PostgreSQL the first one's write waits 400 ms inside its transaction, after its checks: without a
+			// lock over both, the second one checks and commits meanwhile. SQLite runs one write transaction at a time.
+			if (dialect === 'pg')
+				await execRaw(
+					stack.db,
+					`CREATE TRIGGER slow_race BEFORE ${slowed} ON assignment_submissions FOR EACH ROW EXECUTE FUNCTION slow_race()`,
+				)
+			try {
+				const handIn = () =>
+					inTransaction(stack.db, (tx) =>
+						recordSubmissionSteps(tx, scope, 'intro-to-web', 'build-a-form', { text: 'two', link: null, fileIds: [] }),
+					)
+				const grade = () => gradeSubmission(stack.db, acme.id, one.submission.id, pass)
+				const [handedIn, graded] =
+					first === 'hand-in'
+						? await Promise.all([handIn(), pause(100).then(grade)])
+						: await Promise.all([pause(100).then(handIn), grade()]).then(([h, g]) => [h, g] as const)
+				const rows = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
+				return {
+					handedIn: handedIn.kind,
+					graded: graded !== null,
+					rows: rows.map((r) => [r.submission_number, r.status]),
+				}
+			} finally {
+				if (dialect === 'pg') await execRaw(stack.db, 'DROP TRIGGER slow_race ON assignment_submissions')
+			}
+		}
+		if (dialect === 'pg')
+			await execRaw(
+				stack.db,
+				`CREATE FUNCTION slow_race() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(0.4); RETURN NEW; END $$ LANGUAGE plpgsql`,
+			)
+		// The hand-in first: the grade finds a newer submission and grades nothing.
+		expect(await race('hand-in', 'INSERT')).toEqual({
+			handedIn: 'recorded',
+			graded: false,
+			rows: [
+				[1, 'submitted'],
+				[2, 'submitted'],
+			],
+		})
+		// The grade first: the hand-in finds the final grade and stores nothing.
+		expect(await race('grade', 'UPDATE')).toEqual({ handedIn: 'final', graded: true, rows: [[1, 'graded']] })
 	})
 
 	it('keeps submission numbers 1..50 and every file under 50 concurrent hand-ins (data layer)', async () => {

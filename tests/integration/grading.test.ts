@@ -281,6 +281,10 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 			const learner = await newUser('student')
 			const sub = await handIn(learner)
 			const b = await author()
+			// The grader is told what a grade under the mark means (decision 0030).
+			expect(load((await b.get(page(sub.id))).text)('main').text()).toContain(
+				'Pass mark: 6. Below it the learner may hand in again; a passing grade is final.',
+			)
 			expect((await b.post(page(sub.id), { intent: 'grade', score: '5' })).status).toBe(302)
 			expect(await findCourseSubmission(stack.db, acme.id, COURSE, sub.id)).toMatchObject({ passed: false, score: 5 })
 			const progress = await listProgress(stack.db, { tenantId: acme.id, userId: learner.id }, COURSE)
@@ -554,6 +558,11 @@ describe.each(DIALECTS)('grading an ungraded assignment on %s', (dialect) => {
 		const [audit] = await auditRowsFor(stack.db, acme.id, id)
 		expect(audit.action).toBe('submission.graded')
 		expect(audit.metadata).not.toHaveProperty('score')
+		// Feedback without a verdict is final (decision 0030): nothing more is handed in.
+		const after = await inTransaction(stack.db, (tx) =>
+			recordSubmissionSteps(tx, scope, COURSE, ENTRY, { text: 'One more', link: null, fileIds: [] }),
+		)
+		expect(after.kind).toBe('final')
 		await stack.settled()
 		expect((await stack.mail.waitFor('learner@acme.test')).subject).toMatch(/^Your work has been graded · /)
 	})

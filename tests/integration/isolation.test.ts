@@ -29,6 +29,7 @@ import { inTransaction } from '#db/transaction.ts'
 import { createUser, findUserById, type User } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { multipartBody } from '#tests/support/client.ts'
 import type { TestResponse } from '#tests/support/http.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 
@@ -202,6 +203,8 @@ const OWN_COURSE: Record<HostKind, string> = {
 
 interface Variant {
 	form?: Record<string, string>
+	/** Sent as a browser sends a form with a file (multipart/form-data, with one small text file). */
+	multipart?: boolean
 	/** Path parameters overriding the foreign ones (an own course with a foreign user in the form). */
 	params?: Record<string, string>
 	rule?: Rule
@@ -325,6 +328,9 @@ const SPEC: Record<string, RouteSpec> = {
 			variants: (): Variant[] => [
 				{ form: { intent: 'complete' } },
 				{ form: { intent: 'submit-quiz', 'q:q-method': 'post' } },
+				// The hand-in, as the form without files and with one: nothing stored, no file row kept.
+				{ form: { intent: 'hand-in', text: 'Matrix hand-in' } },
+				{ form: { intent: 'hand-in', text: 'Matrix hand-in', link: 'https://example.com/' }, multipart: true },
 			],
 		},
 	},
@@ -583,6 +589,7 @@ interface Case {
 	effective: Role
 	path: string
 	form?: Record<string, string>
+	multipart?: boolean
 	expected: Expectation
 	foreign: Foreign
 	mustNotContain: string[]
@@ -865,6 +872,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 								method: 'POST',
 								path: fillPattern(route.pattern, { ...params, ...variant.params }),
 								form: variant.form ?? {},
+								multipart: variant.multipart,
 								expected: norm(rule(ctx)),
 								mustNotContain: [],
 							})
@@ -889,20 +897,19 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 				const cookie = endsSession(c) ? await freshCookie(c.role, c.host) : cookies[c.role][c.host]
 				const headers: Record<string, string> = cookie ? { cookie } : {}
 				if (c.method === 'GET') return stack.request(HOSTS[c.host], c.path, { headers })
+				const { body, contentType } = c.multipart
+					? await multipartBody(c.form ?? {}, [{ name: 'matrix.txt', type: 'text/plain', body: 'Matrix file' }])
+					: { body: new URLSearchParams(c.form).toString(), contentType: 'application/x-www-form-urlencoded' }
 				return stack.request(HOSTS[c.host], c.path, {
 					method: 'POST',
-					body: new URLSearchParams(c.form).toString(),
-					headers: {
-						...headers,
-						origin: `http://${HOSTS[c.host]}:${stack.port}`,
-						'content-type': 'application/x-www-form-urlencoded',
-					},
+					body,
+					headers: { ...headers, origin: `http://${HOSTS[c.host]}:${stack.port}`, 'content-type': contentType },
 				})
 			}
 
 			const failures: string[] = []
 			function check(c: Case, res: TestResponse) {
-				const label = `${c.method} ${HOSTS[c.host]}${c.path}${c.form ? ` ${JSON.stringify(c.form)}` : ''} as ${c.role}${c.effective !== c.role ? ' (session of another host)' : ''}`
+				const label = `${c.method} ${HOSTS[c.host]}${c.path}${c.form ? ` ${JSON.stringify(c.form)}` : ''}${c.multipart ? ' (multipart)' : ''} as ${c.role}${c.effective !== c.role ? ' (session of another host)' : ''}`
 				const location = String(res.headers.location ?? '')
 				if (res.status !== c.expected.status || (c.expected.location && !location.startsWith(c.expected.location))) {
 					failures.push(

@@ -36,34 +36,20 @@ export function browser(port: number, host: string) {
 				}),
 			)
 		},
-		/**
-		 * A multipart form post, as a browser sends a form with `enctype="multipart/form-data"`: the
-		 * fields, then each file under `files` (or the name given) with its name, type and bytes.
-		 */
+		/** A multipart form post (multipartBody), as a browser sends a form with files. */
 		async postMultipart(
 			path: string,
 			fields: Record<string, string>,
-			files: Array<{ name: string; type?: string; body: Buffer | string; field?: string }> = [],
+			files: UploadFile[] = [],
 			headers: Record<string, string> = {},
 		) {
-			const form = new FormData()
-			for (const [k, v] of Object.entries(fields)) form.append(k, v)
-			for (const f of files)
-				form.append(
-					f.field ?? 'files',
-					new Blob([typeof f.body === 'string' ? f.body : new Uint8Array(f.body)], {
-						type: f.type ?? 'application/octet-stream',
-					}),
-					f.name,
-				)
-			const encoded = new Request('http://localhost/', { method: 'POST', body: form })
-			const body = Buffer.from(await encoded.arrayBuffer())
+			const { body, contentType } = await multipartBody(fields, files)
 			return remember(
 				await request(port, host, path, {
 					method: 'POST',
 					body,
 					headers: {
-						'content-type': encoded.headers.get('content-type')!,
+						'content-type': contentType,
 						origin,
 						cookie: cookieHeader(),
 						...headers,
@@ -75,3 +61,29 @@ export function browser(port: number, host: string) {
 }
 
 export type Browser = ReturnType<typeof browser>
+
+export interface UploadFile {
+	name: string
+	type?: string
+	body: Buffer | string
+	field?: string
+}
+
+/**
+ * A multipart body as a browser encodes a form with `enctype="multipart/form-data"`: the fields,
+ * then each file under `files` (or the name given) with its name, type and bytes.
+ */
+export async function multipartBody(fields: Record<string, string>, files: UploadFile[] = []) {
+	const form = new FormData()
+	for (const [k, v] of Object.entries(fields)) form.append(k, v)
+	for (const f of files)
+		form.append(
+			f.field ?? 'files',
+			new Blob([typeof f.body === 'string' ? f.body : new Uint8Array(f.body)], {
+				type: f.type ?? 'application/octet-stream',
+			}),
+			f.name,
+		)
+	const encoded = new Request('http://localhost/', { method: 'POST', body: form })
+	return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! }
+}

@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest } from 'node:http'
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http'
 
 export interface TestResponse {
 	status: number
@@ -16,7 +16,13 @@ export function request(
 	port: number,
 	host: string,
 	path: string,
-	init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+	init: {
+		method?: string
+		headers?: Record<string, string>
+		body?: string | Buffer
+		/** Sends the body in pieces of `bytes` with a pause after each, instead of in one write. */
+		pieces?: { bytes: number; pauseMs: number }
+	} = {},
 ): Promise<TestResponse> {
 	return new Promise((resolve, reject) => {
 		const req = httpRequest(
@@ -34,20 +40,34 @@ export function request(
 					...init.headers,
 				},
 			},
-			(res) => {
-				const chunks: Buffer[] = []
-				res.on('data', (c: Buffer) => chunks.push(c))
-				res.on('end', () => {
-					const body = Buffer.concat(chunks)
-					const text = body.toString('utf8')
-					resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text, json: () => JSON.parse(text) })
-				})
-				res.on('error', reject)
-			},
+			(res) => readResponse(res).then(resolve, reject),
 		)
 		req.on('error', reject)
-		if (init.body !== undefined) req.write(init.body)
-		req.end()
+		if (init.body === undefined) return req.end()
+		if (!init.pieces) return req.end(init.body)
+		// As a slow link delivers it: a piece at a time, each written once the socket took the one before.
+		const body = Buffer.from(init.body)
+		const { bytes, pauseMs } = init.pieces
+		void (async () => {
+			for (let at = 0; at < body.length && !req.destroyed; at += bytes) {
+				await new Promise<void>((done) => req.write(body.subarray(at, at + bytes), () => done()))
+				await new Promise((done) => setTimeout(done, pauseMs))
+			}
+			req.end()
+		})()
+	})
+}
+
+function readResponse(res: IncomingMessage): Promise<TestResponse> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = []
+		res.on('data', (c: Buffer) => chunks.push(c))
+		res.on('end', () => {
+			const body = Buffer.concat(chunks)
+			const text = body.toString('utf8')
+			resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text, json: () => JSON.parse(text) })
+		})
+		res.on('error', reject)
 	})
 }
 

@@ -8,7 +8,7 @@ import { createTestDatabase } from './databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS, testEnv } from './env.ts'
 import { freePort, request } from './http.ts'
 import { startMailSink } from './mail.ts'
-import { browser } from './client.ts'
+import { browser, type Browser } from './client.ts'
 
 type ServerModule = typeof import('#server/app.ts')
 
@@ -62,6 +62,21 @@ export async function startStack(
 		settled: () => app.afterResponse.settled(),
 		request: (host: string, path: string, init?: Parameters<typeof request>[3]) => request(app.port, host, path, init),
 		browser: (host: string) => browser(app.port, host),
+		/**
+		 * The super_admin's browser signed in on the apex, entered into a tenant's host through
+		 * /admin/tenants and its override link: a browser on `<slug>.localhost` as that super_admin.
+		 */
+		async enter(apex: Browser, tenant: { id: string; slug: string }) {
+			const entered = await apex.post('/admin/tenants', { intent: 'enter', tenantId: tenant.id })
+			const link = new URL(String(entered.headers.location), 'http://invalid')
+			if (entered.status !== 302 || link.host !== `${tenant.slug}.localhost:${app.port}`)
+				throw new Error(`entering ${tenant.slug}: ${entered.status} to ${link.href}`)
+			const b = browser(app.port, `${tenant.slug}.localhost`)
+			const landed = await b.get(`${link.pathname}${link.search}`)
+			if (landed.headers.location !== '/admin')
+				throw new Error(`entering ${tenant.slug} landed on ${landed.headers.location}`)
+			return b
+		},
 		async close() {
 			await app.close()
 			await cms.close()

@@ -65,6 +65,8 @@ export default {
 		form: 'Ihre Bewertung',
 		scoreLabel: 'Punkte (0 bis {max})',
 		scoreHint: 'Bestehensgrenze: {pass}.',
+		scoreHintAgain:
+			'Bestehensgrenze: {pass}. Darunter kann die lernende Person erneut abgeben; eine bestandene Bewertung ist endgültig.',
 		feedbackLabel: 'Rückmeldung an die lernende Person',
 		feedbackHint: 'Reiner Text, höchstens 5.000 Zeichen. Nötig, um die Arbeit zur Überarbeitung zurückzugeben.',
 		returnForRevision: 'Zur Überarbeitung zurückgeben',

@@ -68,6 +68,8 @@ export default {
 		form: 'Your grade',
 		scoreLabel: 'Score (0 to {max})',
 		scoreHint: 'Pass mark: {pass}.',
+		// With a pass mark: a grade below it is not final (decision 0030).
+		scoreHintAgain: 'Pass mark: {pass}. Below it the learner may hand in again; a passing grade is final.',
 		feedbackLabel: 'Feedback to the learner',
 		feedbackHint: 'Plain text, up to 5,000 characters. Needed to return the work for revision.',
 		returnForRevision: 'Return for revision',

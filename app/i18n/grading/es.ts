@@ -65,6 +65,8 @@ export default {
 		form: 'Tu calificación',
 		scoreLabel: 'Nota (de 0 a {max})',
 		scoreHint: 'Nota para aprobar: {pass}.',
+		scoreHintAgain:
+			'Nota para aprobar: {pass}. Por debajo, el estudiante puede entregar de nuevo; una nota de aprobado es definitiva.',
 		feedbackLabel: 'Comentarios para el estudiante',
 		feedbackHint: 'Texto sin formato, hasta 5000 caracteres. Necesarios para devolver el trabajo para revisión.',
 		returnForRevision: 'Devolver para revisión',

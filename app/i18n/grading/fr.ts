@@ -65,6 +65,8 @@ export default {
 		form: 'Votre note',
 		scoreLabel: 'Note (de 0 à {max})',
 		scoreHint: 'Note de réussite : {pass}.',
+		scoreHintAgain:
+			'Note de réussite : {pass}. En dessous, l’apprenant peut rendre à nouveau ; une note de réussite est définitive.',
 		feedbackLabel: 'Commentaires pour l’apprenant',
 		feedbackHint: 'Texte brut, 5 000 caractères au plus. Nécessaires pour renvoyer le travail pour révision.',
 		returnForRevision: 'Renvoyer pour révision',

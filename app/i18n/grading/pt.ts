@@ -65,6 +65,8 @@ export default {
 		form: 'A sua avaliação',
 		scoreLabel: 'Nota (de 0 a {max})',
 		scoreHint: 'Nota de aprovação: {pass}.',
+		scoreHintAgain:
+			'Nota de aprovação: {pass}. Abaixo dela, o estudante pode entregar de novo; uma nota de aprovação é definitiva.',
 		feedbackLabel: 'Comentários para o estudante',
 		feedbackHint: 'Texto simples, até 5000 caracteres. Necessários para devolver o trabalho para revisão.',
 		returnForRevision: 'Devolver para revisão',

@@ -63,6 +63,7 @@ export default {
 		form: '您的评分',
 		scoreLabel: '分数（0 到 {max}）',
 		scoreHint: '及格分：{pass}。',
+		scoreHintAgain: '及格分：{pass}。低于及格分时，学员可以重新提交；通过的评分为最终结果。',
 		feedbackLabel: '给学员的反馈',
 		feedbackHint: '纯文本，最多 5000 个字符。退回修改时必须填写。',
 		returnForRevision: '退回修改',

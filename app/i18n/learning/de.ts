@@ -92,6 +92,7 @@ export default {
 		previewReadOnly: 'Die Vorschau ist schreibgeschützt: Es wurde nichts gespeichert.',
 		quizNotCompletable: 'Ein Quiz ist abgeschlossen, wenn Sie es bestehen oder alle Versuche genutzt haben.',
 		attemptsExhausted: 'Sie haben alle Versuche für dieses Quiz genutzt. Es kann jetzt nur noch angesehen werden.',
+		noFiles: 'Diese Seite nimmt keine Dateien an. Gehen Sie zurück und versuchen Sie es erneut.',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).
@@ -135,7 +136,8 @@ export default {
 	assignment: {
 		heading: 'Arbeit abgeben',
 		gradedRule: 'Bewertet mit bis zu {max} Punkten. {pass}',
-		passMark: 'Bestanden ab: {score}.',
+		passMark:
+			'Bestanden ab: {score}. Eine Arbeit, die nicht besteht, kann erneut abgegeben werden; eine bestandene Bewertung ist endgültig.',
 		anyGradePasses: 'Jede Bewertung schließt sie ab.',
 		ungradedRule: 'Ohne Bewertung: Die Abgabe schließt diese Aufgabe ab.',
 		text: 'Ihre Antwort',
@@ -163,6 +165,8 @@ export default {
 		gradedAt: 'Bewertet am {date}',
 		returnedHint:
 			'Ihre Arbeit wurde zur Überarbeitung zurückgegeben: Lesen Sie die Rückmeldung und geben Sie eine neue Version ab.',
+		notPassedHint:
+			'Ihre Arbeit hat nicht bestanden. Lesen Sie die Rückmeldung und geben Sie dann eine neue Fassung ab: Sie wird erneut bewertet.',
 		noText: 'Keine schriftliche Antwort.',
 		fileProblems: {
 			typeNotAllowed: 'Dieser Dateityp wird hier nicht angenommen.',

@@ -93,6 +93,7 @@ export default {
 		previewReadOnly: 'Preview is read-only: nothing was saved.',
 		quizNotCompletable: 'A quiz is completed by passing it or using every attempt.',
 		attemptsExhausted: 'You have used every attempt on this quiz. It is now review-only.',
+		noFiles: 'This page does not take files. Go back to it and try again.',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).
@@ -138,7 +139,7 @@ export default {
 	assignment: {
 		heading: 'Hand in your work',
 		gradedRule: 'Graded out of {max}. {pass}',
-		passMark: 'Pass mark: {score}.',
+		passMark: 'Pass mark: {score}. Work that does not pass may be handed in again; a passing grade is final.',
 		anyGradePasses: 'Any grade completes it.',
 		ungradedRule: 'Not graded: handing in completes this assignment.',
 		text: 'Your answer',
@@ -164,6 +165,7 @@ export default {
 		feedback: 'Feedback',
 		gradedAt: 'Graded {date}',
 		returnedHint: 'Your work was returned for revision: read the feedback, then hand in a new version.',
+		notPassedHint: 'Your work did not pass. Read the feedback, then hand in a new version: it will be graded again.',
 		noText: 'No written answer.',
 		fileProblems: {
 			typeNotAllowed: 'This type of file is not accepted here.',

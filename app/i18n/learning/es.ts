@@ -89,6 +89,7 @@ export default {
 		previewReadOnly: 'La vista previa es de solo lectura: no se ha guardado nada.',
 		quizNotCompletable: 'Un cuestionario se completa al aprobarlo o al agotar todos los intentos.',
 		attemptsExhausted: 'Has usado todos los intentos de este cuestionario. Ahora solo se puede revisar.',
+		noFiles: 'Esta página no admite archivos. Vuelve a ella e inténtalo de nuevo.',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).
@@ -131,7 +132,8 @@ export default {
 	assignment: {
 		heading: 'Entrega tu trabajo',
 		gradedRule: 'Se califica sobre {max}. {pass}',
-		passMark: 'Nota para aprobar: {score}.',
+		passMark:
+			'Nota para aprobar: {score}. Un trabajo que no aprueba puede entregarse de nuevo; una nota de aprobado es definitiva.',
 		anyGradePasses: 'Cualquier calificación la completa.',
 		ungradedRule: 'Sin calificación: entregar completa esta tarea.',
 		text: 'Tu respuesta',
@@ -157,6 +159,8 @@ export default {
 		feedback: 'Comentarios',
 		gradedAt: 'Calificada el {date}',
 		returnedHint: 'Tu trabajo se devolvió para revisión: lee los comentarios y entrega una nueva versión.',
+		notPassedHint:
+			'Tu trabajo no ha aprobado. Lee los comentarios y entrega una nueva versión: se volverá a calificar.',
 		noText: 'Sin respuesta escrita.',
 		fileProblems: {
 			typeNotAllowed: 'Aquí no se acepta este tipo de archivo.',

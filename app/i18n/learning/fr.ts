@@ -90,6 +90,7 @@ export default {
 		quizNotCompletable:
 			'Un quiz est terminé lorsque vous le réussissez ou que vous avez utilisé toutes les tentatives.',
 		attemptsExhausted: 'Vous avez utilisé toutes les tentatives de ce quiz. Il est désormais en consultation seule.',
+		noFiles: 'Cette page n’accepte pas de fichiers. Revenez-y et réessayez.',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).
@@ -138,7 +139,8 @@ export default {
 	assignment: {
 		heading: 'Rendre votre travail',
 		gradedRule: 'Noté sur {max}. {pass}',
-		passMark: 'Note de réussite : {score}.',
+		passMark:
+			'Note de réussite : {score}. Un travail qui n’est pas réussi peut être rendu à nouveau ; une note de réussite est définitive.',
 		anyGradePasses: 'Toute note le valide.',
 		ungradedRule: 'Non noté : rendre un travail termine ce devoir.',
 		text: 'Votre réponse',
@@ -166,6 +168,8 @@ export default {
 		gradedAt: 'Noté le {date}',
 		returnedHint:
 			'Votre travail a été renvoyé pour révision : lisez les commentaires, puis rendez une nouvelle version.',
+		notPassedHint:
+			'Votre travail n’est pas réussi. Lisez les commentaires, puis rendez une nouvelle version : elle sera notée à nouveau.',
 		noText: 'Pas de réponse écrite.',
 		fileProblems: {
 			typeNotAllowed: 'Ce type de fichier n’est pas accepté ici.',

@@ -90,6 +90,7 @@ export default {
 		quizNotCompletable: 'Um questionário é concluído quando você é aprovado nele ou usa todas as tentativas.',
 		attemptsExhausted:
 			'Você usou todas as tentativas deste questionário. Agora ele está disponível apenas para revisão.',
+		noFiles: 'Esta página não aceita ficheiros. Volte a ela e tente novamente.',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).
@@ -135,7 +136,8 @@ export default {
 	assignment: {
 		heading: 'Entregue o seu trabalho',
 		gradedRule: 'Avaliado de 0 a {max}. {pass}',
-		passMark: 'Nota de aprovação: {score}.',
+		passMark:
+			'Nota de aprovação: {score}. Um trabalho que não passa pode ser entregue de novo; uma nota de aprovação é definitiva.',
 		anyGradePasses: 'Qualquer nota a conclui.',
 		ungradedRule: 'Sem avaliação: entregar conclui esta tarefa.',
 		text: 'A sua resposta',
@@ -161,6 +163,7 @@ export default {
 		feedback: 'Comentários',
 		gradedAt: 'Avaliada em {date}',
 		returnedHint: 'O seu trabalho foi devolvido para revisão: leia os comentários e entregue uma nova versão.',
+		notPassedHint: 'O seu trabalho não passou. Leia os comentários e entregue uma nova versão: será avaliada de novo.',
 		noText: 'Sem resposta escrita.',
 		fileProblems: {
 			typeNotAllowed: 'Este tipo de ficheiro não é aceite aqui.',

@@ -88,6 +88,7 @@ export default {
 		previewReadOnly: '预览模式为只读：未保存任何内容。',
 		quizNotCompletable: '测验需要通过或用完所有尝试次数才算完成。',
 		attemptsExhausted: '你已用完此测验的所有尝试次数，现在只能查看。',
+		noFiles: '此页面不接受文件。请返回该页面后重试。',
 	},
 	quiz: {
 		// Staff previewing a quiz: graded, never stored (decision 0026).
@@ -129,7 +130,7 @@ export default {
 	assignment: {
 		heading: '提交作业',
 		gradedRule: '满分 {max} 分。{pass}',
-		passMark: '及格分：{score}。',
+		passMark: '及格分：{score}。未通过的作业可以重新提交；通过的评分为最终结果。',
 		anyGradePasses: '任何评分都算完成。',
 		ungradedRule: '不评分：提交即完成此作业。',
 		text: '你的回答',
@@ -155,6 +156,7 @@ export default {
 		feedback: '评语',
 		gradedAt: '评分于 {date}',
 		returnedHint: '你的作业已退回修改：请阅读评语，然后提交新版本。',
+		notPassedHint: '你的作业未通过。请阅读评语，然后提交新版本：它将被重新评分。',
 		noText: '没有书面回答。',
 		fileProblems: {
 			typeNotAllowed: '此处不接受这种类型的文件。',
