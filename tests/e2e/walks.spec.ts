@@ -343,6 +343,7 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await expect(page.getByText('The role was changed.')).toBeVisible()
 	await expect(page.locator('dl.facts')).toContainText('course admin')
 	await expect(page.locator('dl.facts')).toContainText('Introduction to the Web')
+	await expect(page.getByText('Choose the course they will administer')).toHaveCount(0)
 	const userPage = page.url()
 
 	// The course's admins page lists them; revoking asks first, and cancelling keeps them.
@@ -421,6 +422,9 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await page.getByLabel('Role').selectOption('student')
 	await page.getByRole('button', { name: 'Send invitation' }).click()
 	await expect(page.getByText(`${learner} already has an account on this site.`)).toBeVisible()
+	// The form starts afresh after it was sent, with JavaScript as without: no error of the empty try before.
+	await expect(page.getByText('Enter the email address of the person you are inviting')).toHaveCount(0)
+	await expect(page.getByLabel('Email')).toHaveValue('')
 	await page.getByLabel('Email').fill(invitee)
 	await page.getByLabel('Role').selectOption('course_admin')
 	await page.getByLabel('Course (for a course admin)').selectOption('intro-to-web')
