@@ -2,12 +2,14 @@
 // each walk goes through what a new learner, a tenant admin, a course admin and the super admin do,
 // asserting what they see. The separate specs (quiz-feedback, account-self-service, admin-*, …) go deeper.
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test'
-import { listAttempts, listProgress } from '#db/learning.ts'
+import { listAttempts, listProgress, putEnrollment } from '#db/learning.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
-import { findUserByEmail } from '#db/users.ts'
-import { acmeAccount, at, e2eDatabase, mailedLink, mailsTo, signInAs, uniqueEmail } from './support.ts'
+import { createUser, findUserByEmail } from '#db/users.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, mailedLink, mailsTo, signInAs, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
+const GLOBEX = 'globex.localhost'
 const COURSE = '/learn/course/intro-to-web'
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/
 
@@ -239,6 +241,60 @@ test('a new learner: catalogue, sign-up keeping the course, enroll, lessons, qui
 	await page.getByRole('button', { name: 'Sign out' }).click()
 	await expect(page).toHaveURL(at(ACME, '/?notice=signed-out'))
 	await expect(page.getByText('You have been signed out.')).toBeVisible()
+})
+
+test('a learner meets the per-quiz reveal rules: a quiz that never shows its answer, one that always does', async ({
+	page,
+}, info) => {
+	// Globex's onboarding course has one quiz of each rule.
+	const email = `reveal-${info.project.name}-${info.workerIndex}-${Date.now()}@globex.test`
+	const db = e2eDatabase()
+	try {
+		const globex = (await findTenantBySlug(db, 'globex'))!
+		const user = await createUser(db, {
+			tenant_id: globex.id,
+			email,
+			name: 'Rita Reveal',
+			role: 'student',
+			password_hash: await hashPassword(DEMO_PASSWORD),
+			email_verified_at: new Date(),
+		})
+		await putEnrollment(db, { tenantId: globex.id, userId: user.id }, 'globex-onboarding', 'active')
+	} finally {
+		await db.close()
+	}
+	const course = '/learn/course/globex-onboarding'
+	await signInAs(page, GLOBEX, email, `${course}/entry/welcome-to-globex`)
+	await page.getByRole('button', { name: 'Mark as complete' }).click()
+	await expect(page.getByRole('heading', { name: 'Tools check', level: 1 })).toBeVisible()
+
+	// revealAnswers "never": no answer after a failed attempt, nor after the last one; the learner is told so.
+	await page.getByLabel('Email', { exact: true }).check()
+	await page.getByRole('button', { name: /Submit answers/ }).click()
+	await expect(page.getByText('Attempt 1: 0% · 0 of 1 correct · Not passed')).toBeVisible()
+	await expect(page.getByText('This quiz does not show the correct answers.')).toBeVisible()
+	await expect(page.getByText(/Correct answer:/)).toHaveCount(0)
+	await expect(page.getByText('Quick questions go to the team chat.')).toHaveCount(0)
+	await page.getByRole('button', { name: /Submit answers \(1 attempt left\)/ }).click()
+	await expect(page.getByText('You have used all 2 attempts. This quiz is now review-only.')).toBeVisible()
+	await expect(page.getByRole('list', { name: 'Your attempts' }).locator(':scope > li')).toHaveCount(2)
+	await expect(page.getByText('This quiz does not show the correct answers.')).toHaveCount(2)
+	await expect(page.getByText(/Correct answer:/)).toHaveCount(0)
+	await expect(page.getByText('Quick questions go to the team chat.')).toHaveCount(0)
+	await fitsThePhone(page, 'review-only quiz that never reveals')
+
+	// revealAnswers "always": the answer and its explanation right after a failed attempt, attempts still left.
+	await page.goto(at(GLOBEX, `${course}/entry/habits-check`))
+	await page.getByLabel('False', { exact: true }).check()
+	await page.getByRole('button', { name: /Submit answers/ }).click()
+	await expect(page.getByText('Attempt 1: 0% · 0 of 1 correct · Not passed')).toBeVisible()
+	await expect(page.getByText('2 attempts left.')).toBeVisible()
+	const feedback = page.getByRole('status').filter({ hasText: 'Attempt 1:' })
+	await expect(feedback).toContainText('Your answer: False. Correct answer: True.')
+	await expect(feedback.getByText('Every team meets at 9:30 for ten minutes.')).toBeVisible()
+	await expect(page.getByText('The correct answers are shown once you pass or have used every attempt.')).toHaveCount(0)
+	await expect(page.getByText('This quiz does not show the correct answers.')).toHaveCount(0)
+	await fitsThePhone(page, 'quiz that always reveals')
 })
 
 test('a tenant admin: users on a phone, enroll and cancel, invitations, role with a course, readable records', async ({
