@@ -6,6 +6,8 @@ import {
 	type FieldMetadata,
 	type SubmissionResult,
 } from '@conform-to/react'
+import { useId, useState } from 'react'
+import { useLocation } from 'react-router'
 import { useI18n } from '#app/i18n/index.ts'
 
 /** A labelled input with its error beside it, tied by aria-describedby; works without JavaScript. */
@@ -163,5 +165,24 @@ export function useActionForm(
 	lastResult: SubmissionResult<string[]> | null | undefined,
 	defaultValue?: Record<string, string>,
 ) {
-	return useForm<Record<string, string>>({ lastResult, defaultValue })
+	return useForm<Record<string, string>>({ id: useFormGeneration(lastResult), lastResult, defaultValue })
+}
+
+/**
+ * The form's id, new for each navigation that brings no action result: a redirect back to the
+ * same page after a success (its notice) or a Cancel link. Conform resets a form whose id changes,
+ * so the page shows it as it would load without JavaScript: the loader's values, no error left
+ * from an earlier try. A submission answered with errors keeps the id (its lastResult is shown).
+ */
+function useFormGeneration(lastResult: unknown) {
+	const base = useId()
+	const { key } = useLocation()
+	const [seen, setSeen] = useState({ key, generation: 0 })
+	let { generation } = seen
+	if (seen.key !== key) {
+		generation = lastResult ? seen.generation : seen.generation + 1
+		// State from the previous render, updated while rendering (React's pattern for it).
+		setSeen({ key, generation })
+	}
+	return `${base}${generation}`
 }

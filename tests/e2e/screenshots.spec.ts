@@ -4,7 +4,7 @@ import { hashPassword } from '#app/utils/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
 import { expect, test, type Page } from '@playwright/test'
-import { at, DEMO_PASSWORD, e2eDatabase, signInAs } from './support.ts'
+import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, mailedLink, signInAs, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
 const WIDTHS = { phone: { width: 360, height: 800 }, desktop: { width: 1280, height: 900 } }
@@ -76,8 +76,6 @@ test('screenshots of the main pages', async ({ page }) => {
 	await page.getByLabel('Email addresses').fill(`${email}\nnobody@acme.test\nnot-an-address`)
 	await page.getByRole('button', { name: 'Enroll', exact: true }).click()
 	await shoot(page, 'admin-enroll-report')
-	await page.goto(at(ACME, '/admin/users/invitations'))
-	await shoot(page, 'admin-invitations')
 	await page.goto(at(ACME, `/admin/users?q=${encodeURIComponent(email)}`))
 	await page.getByRole('link', { name: 'Sam Screens' }).first().click()
 	await shoot(page, 'admin-user-learning')
@@ -101,4 +99,170 @@ test('screenshots of the main pages', async ({ page }) => {
 	await shoot(page, 'admin-tenants')
 	await page.goto(at('localhost', '/admin/users'))
 	await shoot(page, 'admin-users-apex')
+})
+
+test('screenshots of a learner’s sign-up, confirmation, account and review-only quiz', async ({ page }, info) => {
+	test.setTimeout(180_000)
+	const email = uniqueEmail(info, 'shots-signup')
+	await page.goto(at(ACME, '/learn/sign-up'))
+	await page.getByLabel('Name').fill('Robin Review')
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password').fill('first-good-secret')
+	await page.getByRole('button', { name: 'Create account' }).click()
+	await expect(page.getByText('Check your email')).toBeVisible()
+	await shoot(page, 'sign-up-check-email')
+
+	// The confirmation link, opened twice: the second time it is already confirmed.
+	const link = await mailedLink(email, '/learn/verify/')
+	await page.goto(at(ACME, link))
+	await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
+	await page.goto(at(ACME, link))
+	await expect(page.getByText('Your email address is already confirmed.')).toBeVisible()
+	await shoot(page, 'verify-already-confirmed')
+
+	// The account page: the name and password forms, then each with its error.
+	await page.goto(at(ACME, '/learn/account'))
+	await shoot(page, 'account')
+	const nameForm = page.locator('form', { has: page.getByRole('button', { name: 'Save name' }) })
+	await nameForm.getByRole('textbox').fill(' ')
+	await nameForm.getByRole('button', { name: 'Save name' }).click()
+	await expect(nameForm.locator('.field-error')).toBeVisible()
+	const passwordForm = page.locator('form', { has: page.getByRole('button', { name: 'Save password' }) })
+	await passwordForm.getByLabel('Current password').fill('not-the-password')
+	await passwordForm.getByLabel('New password').fill('second-good-secret')
+	await passwordForm.getByRole('button', { name: 'Save password' }).click()
+	await expect(page.getByText('That is not your current password')).toBeVisible()
+	await shoot(page, 'account-password-error')
+	await nameForm.getByRole('textbox').fill(' ')
+	await nameForm.getByRole('button', { name: 'Save name' }).click()
+	await expect(nameForm.locator('.field-error')).toBeVisible()
+	await shoot(page, 'account-name-error')
+
+	// Every attempt used: the quiz is review-only, with each attempt's answers and feedback.
+	await page.goto(at(ACME, '/learn/course/intro-to-web/enroll'))
+	await page.getByRole('button', { name: 'Enroll for free' }).click()
+	await page.goto(at(ACME, '/learn/course/intro-to-web/entry/what-is-http'))
+	await page.getByRole('button', { name: 'Mark as complete' }).click()
+	await expect(page.getByRole('heading', { name: 'HTML forms', level: 1 })).toBeVisible()
+	await page.getByRole('button', { name: 'Mark as complete' }).click()
+	await expect(page.getByRole('heading', { name: 'Basics quiz', level: 1 })).toBeVisible()
+	const attempts = [
+		['GET', 'False', 'div'],
+		['POST', 'False', 'span'],
+		['POST', 'True', 'fieldset'],
+	]
+	for (const [i, [method, claim, element]] of attempts.entries()) {
+		await page.getByLabel(method, { exact: true }).check()
+		await page.getByLabel(claim, { exact: true }).check()
+		await page.getByLabel('Your answer').fill(element)
+		await page.getByRole('button', { name: /Submit answers/ }).click()
+		await expect(page.getByText(`Attempt ${i + 1}: `, { exact: false }).first()).toBeVisible()
+	}
+	await expect(page.getByText('This quiz is now review-only')).toBeVisible()
+	await shoot(page, 'quiz-review-only')
+
+	// Signed out: the home page says so.
+	await page.goto(at(ACME, '/learn/sign-out'))
+	await page.getByRole('button', { name: 'Sign out' }).click()
+	await expect(page.getByText('You have been signed out.')).toBeVisible()
+	await shoot(page, 'home-signed-out')
+})
+
+test('screenshots of staff pages: preview, confirmation steps, invitations, course admins, admin home', async ({
+	page,
+	browser,
+}, info) => {
+	test.setTimeout(180_000)
+	// The course admin: their course's dashboard and a quiz tried in preview.
+	await signInAs(page, ACME, 'author@acme.test', '/admin/courses/intro-to-web/dashboard')
+	await shoot(page, 'course-dashboard-course-admin')
+	await page.goto(at(ACME, '/learn/course/intro-to-web/entry/basics-quiz?preview=1'))
+	await page.getByLabel('GET', { exact: true }).check()
+	await page.getByLabel('True', { exact: true }).check()
+	await page.getByLabel('Your answer').fill('form')
+	await page.getByRole('button', { name: 'Check answers (nothing is saved)' }).click()
+	await expect(page.getByText(/^Preview: 67%/)).toBeVisible()
+	await shoot(page, 'quiz-preview-feedback')
+
+	// A tenant admin of its own (admin mutations are limited per admin).
+	await page.context().clearCookies()
+	const admin = await acmeAccount(info, 'shots-admin', { role: 'tenant_admin' })
+	const learner = await acmeAccount(info, 'shots-learner', { enrolledIn: 'intro-to-web' })
+	const promoted = await acmeAccount(info, 'shots-tenant-admin', { role: 'tenant_admin' })
+	const invitee = uniqueEmail(info, 'shots-invitee')
+	await signInAs(page, ACME, admin, '/admin/users/invite')
+
+	// The invite form: its error, an address that already has an account, then a pending invitation.
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText('Enter the email address of the person you are inviting')).toBeVisible()
+	await shoot(page, 'invite-error')
+	await page.getByLabel('Email').fill(learner)
+	await page.getByLabel('Role').selectOption('student')
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText(`${learner} already has an account on this site.`)).toBeVisible()
+	await shoot(page, 'invite-member-notice')
+	await page.getByLabel('Email').fill(invitee)
+	await page.getByLabel('Role').selectOption('course_admin')
+	await page.getByLabel('Course (for a course admin)').selectOption('intro-to-web')
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByText(`Invitation sent to ${invitee}`)).toBeVisible()
+
+	// The invitee's acceptance page, in a browser of their own.
+	const invitation = await browser.newContext()
+	const invited = await invitation.newPage()
+	await invited.goto(at(ACME, await mailedLink(invitee, '/invite/')))
+	await expect(invited.getByRole('button', { name: 'Accept invitation' })).toBeVisible()
+	await shoot(invited, 'invitation-accept')
+	await invitation.close()
+
+	// Pending invitations, and the revoke's confirmation step.
+	await page.goto(at(ACME, '/admin/users/invitations'))
+	await expect(page.getByRole('cell', { name: invitee, exact: true })).toBeVisible()
+	await shoot(page, 'admin-invitations')
+	await page.getByRole('button', { name: `Revoke the invitation to ${invitee}` }).click()
+	await expect(page.getByRole('alert')).toBeVisible()
+	await shoot(page, 'admin-invitations-revoke-confirm')
+
+	// The user page's confirmation steps: cancel an enrollment, deactivate, a lower role.
+	await page.goto(at(ACME, `/admin/users?q=${encodeURIComponent(learner)}`))
+	await page.getByRole('link', { name: 'E2E shots-learner' }).first().click()
+	await page.getByRole('button', { name: 'Cancel enrollment in Introduction to the Web' }).click()
+	await expect(page.getByRole('alert')).toBeVisible()
+	await shoot(page, 'user-cancel-enrollment-confirm')
+	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+	await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 15_000 })
+	await page.getByRole('button', { name: 'Deactivate' }).click()
+	await expect(page.getByRole('alert')).toBeVisible()
+	await shoot(page, 'user-deactivate-confirm')
+	await page.goto(at(ACME, `/admin/users?q=${encodeURIComponent(promoted)}`))
+	await page.getByRole('link', { name: 'E2E shots-tenant-admin' }).first().click()
+	// Hydrating a server-rendered select puts back its default: choose only once the scripts have run.
+	await page.waitForLoadState('networkidle')
+	await page.getByLabel('Role').selectOption('student')
+	await page.getByRole('button', { name: 'Change role' }).click()
+	await expect(page.getByRole('alert')).toBeVisible()
+	await shoot(page, 'user-lower-role-confirm')
+
+	// The course's admins page and its revoke confirmation (asked only: nothing is revoked).
+	await page.goto(at(ACME, '/admin/courses/intro-to-web/admins'))
+	await shoot(page, 'course-admins')
+	await page.getByRole('button', { name: 'Revoke Arthur Author' }).click()
+	await expect(page.getByRole('alert')).toBeVisible()
+	await shoot(page, 'course-admins-revoke-confirm')
+
+	// The admin home with this admin's recent activity.
+	await page.goto(at(ACME, '/admin'))
+	await expect(page.getByRole('heading', { name: 'Recent activity' })).toBeVisible()
+	await shoot(page, 'admin-home')
+
+	// The super admin's tenants page: suspending and archiving ask first (asked only: nothing changes).
+	await page.context().clearCookies()
+	await signInAs(page, 'localhost', 'root@platform.test', '/admin/tenants')
+	await page.getByRole('button', { name: 'Suspend Globex University' }).click()
+	await expect(page.getByRole('alert')).toBeVisible()
+	await shoot(page, 'admin-tenants-suspend-confirm')
+	await page.goto(at('localhost', '/admin/tenants'))
+	await page.getByRole('button', { name: 'Archive Globex University' }).click()
+	await expect(page.getByRole('alert')).toBeVisible()
+	await shoot(page, 'admin-tenants-archive-confirm')
 })

@@ -22,23 +22,25 @@ export const at = (host: string, path = '/') => `http://${host}:${PORT}${path}`
 export const uniqueEmail = (info: TestInfo, name: string) =>
 	`${name}-${info.project.name}-${info.workerIndex}-${Date.now()}@acme.test`
 
+/** Every message delivered to `to` so far, oldest first (the e2e server's loopback SMTP sink writes them). */
+export function mailsTo(to: string): { to: string; subject: string; text: string }[] {
+	const file = resolve('.tmp/e2e/mail.jsonl')
+	if (!existsSync(file)) return []
+	return readFileSync(file, 'utf8')
+		.trim()
+		.split('\n')
+		.filter(Boolean)
+		.map((l) => JSON.parse(l))
+		.filter((m) => m.to === to)
+}
+
 /** The path of the newest link under `prefix` in mail delivered to `to`. */
 export async function mailedLink(to: string, prefix: string, timeoutMs = 5000) {
-	const file = resolve('.tmp/e2e/mail.jsonl')
 	const deadline = Date.now() + timeoutMs
 	while (Date.now() < deadline) {
-		if (existsSync(file)) {
-			const mails = readFileSync(file, 'utf8')
-				.trim()
-				.split('\n')
-				.filter(Boolean)
-				.map((l) => JSON.parse(l))
-			const mine = mails.filter((m) => m.to === to)
-			const match = mine.length
-				? new RegExp(`https?://[^\\s]+(${prefix}[^\\s]+)`).exec(mine[mine.length - 1].text)
-				: null
-			if (match) return match[1]
-		}
+		const mine = mailsTo(to)
+		const match = mine.length ? new RegExp(`https?://[^\\s]+(${prefix}[^\\s]+)`).exec(mine[mine.length - 1].text) : null
+		if (match) return match[1]
 		await new Promise((r) => setTimeout(r, 50))
 	}
 	throw new Error(`no mail with ${prefix} to ${to}`)

@@ -1,26 +1,35 @@
 // Issue 24, judged by a walk per role at 360 px with JavaScript on and off (the js and no-js projects):
 // each walk goes through what a new learner, a tenant admin, a course admin and the super admin do,
 // asserting what they see. The separate specs (quiz-feedback, account-self-service, admin-*, …) go deeper.
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
-import { listAttempts, listProgress } from '#db/learning.ts'
+import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test'
+import { listAttempts, listProgress, putEnrollment } from '#db/learning.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
-import { findUserByEmail } from '#db/users.ts'
-import { acmeAccount, at, e2eDatabase, mailedLink, signInAs, uniqueEmail } from './support.ts'
+import { createUser, findUserByEmail } from '#db/users.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, mailedLink, mailsTo, signInAs, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'
+const GLOBEX = 'globex.localhost'
 const COURSE = '/learn/course/intro-to-web'
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/
 
 test.use({ viewport: { width: 360, height: 780 } })
-test.describe.configure({ timeout: 60_000 })
+// Each walk is a few dozen page loads; on two cores shared by both projects and other work they have taken over a minute.
+test.describe.configure({ timeout: 180_000 })
 
 /** The page never scrolls sideways on the phone. */
 async function fitsThePhone(page: Page, label: string) {
-	const { width, screen } = await page.evaluate(() => ({
+	const { width, screen, wide } = await page.evaluate(() => ({
 		width: document.documentElement.scrollWidth,
 		screen: window.innerWidth,
+		// What sticks out, for the message: the innermost elements past the right edge.
+		wide: [...document.body.querySelectorAll('*')]
+			.filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
+			.filter((el, _, all) => !all.some((other) => other !== el && el.contains(other)))
+			.slice(0, 3)
+			.map((el) => `<${el.tagName.toLowerCase()} class="${el.className}"> ${el.textContent?.slice(0, 60)}`),
 	}))
-	expect(width, `${label}: no sideways scroll at 360 px`).toBeLessThanOrEqual(screen)
+	expect(width, `${label}: no sideways scroll at 360 px (${wide.join('; ')})`).toBeLessThanOrEqual(screen)
 }
 
 /** A same-site link opens: no 404, no error page (the CSV export is a download, fetched in the page). */
@@ -36,6 +45,16 @@ async function opens(page: Page, href: string) {
 	await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(/not found/i)
 }
 
+/** The language a screen reader reads an element in: its own `lang` or the nearest one around it. */
+const langOf = (locator: Locator) => locator.evaluate((el) => el.closest('[lang]')?.getAttribute('lang') ?? null)
+
+/** What makes a button look usable or not, as the browser draws it. */
+const looks = (locator: Locator) =>
+	locator.evaluate((el) => {
+		const s = getComputedStyle(el)
+		return { cursor: s.cursor, color: s.color, background: s.backgroundColor, border: s.borderTopStyle }
+	})
+
 const name = (info: TestInfo, who: string) => `${who} ${info.project.name} ${Date.now() % 100000}`
 
 test('a new learner: catalogue, sign-up keeping the course, enroll, lessons, quiz feedback, account, sign out', async ({
@@ -43,6 +62,32 @@ test('a new learner: catalogue, sign-up keeping the course, enroll, lessons, qui
 }, info) => {
 	const email = uniqueEmail(info, 'walker')
 	const learner = name(info, 'Walker')
+
+	// Language: in Chinese, what the content has only in English is marked English inside a Chinese page.
+	await page.goto(at(ACME, '/zh/learn'))
+	await expect(page.locator('html')).toHaveAttribute('lang', 'zh')
+	const about = page.locator('header').getByRole('link', { name: 'About Acme Academy' })
+	await expect(about).toHaveAttribute('lang', 'en')
+	await expect(page.getByRole('heading', { name: 'Advanced CSS' })).toHaveAttribute('lang', 'en')
+	expect(await langOf(page.getByRole('heading', { name: '网络入门' }))).toBe('zh')
+	for (const summary of [
+		'Layout, custom properties and motion for production sites.',
+		'How browsers and servers talk, how forms send data, and how to build pages that work for everyone.',
+	])
+		expect(await langOf(page.getByText(summary)), `"${summary}" is read as English`).toBe('en')
+	await fitsThePhone(page, 'catalogue in Chinese')
+	await page.goto(at(ACME, `/zh${COURSE}`))
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('网络入门')
+	expect(await langOf(page.getByRole('heading', { level: 1 }))).toBe('zh')
+	expect(await langOf(page.getByText(/^A short, hands-on course\./)), 'the English description').toBe('en')
+	expect(await langOf(page.locator('header').getByRole('link', { name: 'About Acme Academy' }))).toBe('en')
+	// In Spanish the content has its own words: marked Spanish, nothing marked English but the language switcher's own name.
+	await page.goto(at(ACME, '/es/learn'))
+	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
+	expect(await langOf(page.locator('header').getByRole('link', { name: 'Sobre la Academia Acme' }))).toBe('es')
+	expect(await langOf(page.getByRole('heading', { name: 'CSS avanzado' }))).toBe('es')
+	expect(await langOf(page.getByText(/^Maquetación, propiedades personalizadas/))).toBe('es')
+	await expect(page.locator('[lang="en"]:not(option)')).toHaveCount(0)
 
 	// Anonymous: the catalogue, a course, sign-up that keeps the course through verification.
 	await page.goto(at(ACME, '/learn'))
@@ -59,8 +104,25 @@ test('a new learner: catalogue, sign-up keeping the course, enroll, lessons, qui
 	await expect(page.getByText('Check your email')).toBeVisible()
 	await expect(page.getByRole('button', { name: 'Create account' })).toHaveCount(0)
 	await fitsThePhone(page, 'sign-up notice')
-
 	const link = await mailedLink(email, '/learn/verify/')
+	expect(mailsTo(email)).toHaveLength(1)
+
+	// Signing in before confirming: told to confirm, and reminded by a new confirmation email.
+	await page.goto(at(ACME, '/learn/sign-in'))
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password').fill('first-good-secret')
+	await page.getByRole('button', { name: 'Sign in' }).click()
+	await expect(
+		page.getByText('Confirm your email address first: we have sent a new confirmation link to it.'),
+	).toBeVisible()
+	await expect(page).toHaveURL(at(ACME, '/learn/sign-in'))
+	await fitsThePhone(page, 'sign-in of an unconfirmed address')
+	await expect.poll(() => mailsTo(email).length, { message: 'a second confirmation email arrives' }).toBe(2)
+	const reminder = mailsTo(email)[1]
+	expect(reminder.text).toMatch(/\/learn\/verify\/\S+/)
+	expect(reminder.text).not.toContain(link)
+
+	// The first link still confirms, and goes back to the course.
 	await page.goto(at(ACME, link))
 	await expect(page).toHaveURL(new RegExp(`${COURSE}(/enroll)?\\?notice=email-confirmed$`))
 	await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
@@ -113,6 +175,40 @@ test('a new learner: catalogue, sign-up keeping the course, enroll, lessons, qui
 	await expect(page.getByText('Incorrect', { exact: true })).toHaveCount(2)
 	await fitsThePhone(page, 'quiz feedback')
 
+	// Two more failed attempts: the quiz is review-only and lists every attempt with its answers, score and feedback.
+	await page.getByLabel('GET', { exact: true }).check()
+	await page.getByLabel('Your answer').fill('span')
+	await page.getByRole('button', { name: /Submit answers/ }).click()
+	await expect(page.getByText('Attempt 2: 0% · 0 of 3 correct · Not passed')).toBeVisible()
+	await expect(page.getByText('1 attempt left.')).toBeVisible()
+	await page.getByLabel('POST', { exact: true }).check()
+	await page.getByLabel('True', { exact: true }).check()
+	await page.getByLabel('Your answer').fill('div')
+	await page.getByRole('button', { name: /Submit answers \(1 attempt left\)/ }).click()
+	await expect(page.getByText('You have used all 3 attempts. This quiz is now review-only.')).toBeVisible()
+	await expect(page.getByRole('button', { name: /Submit answers/ })).toHaveCount(0)
+	const attempts = page.getByRole('list', { name: 'Your attempts' }).locator(':scope > li')
+	await expect(attempts).toHaveCount(3)
+	const expected = [
+		['Attempt 1: 33% · 1 of 3 correct · Not passed', ['POST', 'False', 'div']],
+		['Attempt 2: 0% · 0 of 3 correct · Not passed', ['GET', 'False', 'span']],
+		['Attempt 3: 67% · 2 of 3 correct · Not passed', ['POST', 'True', 'div']],
+	] as const
+	for (const [i, [score, answers]] of expected.entries()) {
+		const attempt = attempts.nth(i)
+		await expect(attempt).toContainText(score)
+		await expect(attempt).toContainText(/Submitted /)
+		for (const answer of answers) await expect(attempt).toContainText(`Your answer: ${answer}.`)
+		// Every attempt is used: the answers are revealed, with their explanations.
+		for (const correct of ['POST', 'True', 'form']) await expect(attempt).toContainText(`Correct answer: ${correct}.`)
+		await expect(attempt.getByText('GET must not change data; POST is meant for it.')).toBeVisible()
+	}
+	await expect(attempts.nth(2).getByText('Correct.', { exact: true })).toHaveCount(2)
+	await expect(attempts.nth(2).getByText('Not correct.', { exact: true })).toHaveCount(1)
+	// Nothing speaks of attempts left about attempts in the past.
+	await expect(page.getByText(/attempts? left/)).toHaveCount(0)
+	await fitsThePhone(page, 'review-only quiz')
+
 	// Account: a new name and a new password, each acknowledged.
 	await page.goto(at(ACME, '/learn/account'))
 	await fitsThePhone(page, 'account')
@@ -127,6 +223,13 @@ test('a new learner: catalogue, sign-up keeping the course, enroll, lessons, qui
 	await expect(page.getByText('Your password was changed.')).toBeVisible()
 	await page.goto(at(ACME, '/learn/dashboard'))
 	await expect(page.getByRole('heading', { name: `Welcome, ${learner} Renamed` })).toBeVisible()
+	// The course's progress is said once: the bar is hidden from screen readers, the text beside it says it.
+	const card = page.getByRole('list', { name: 'My courses' }).getByRole('listitem')
+	await expect(card.locator('progress')).toHaveAttribute('aria-hidden', 'true')
+	await expect(card.getByRole('progressbar')).toHaveCount(0)
+	await expect(card.getByText('60% · 3 of 5 entries complete', { exact: true })).toHaveCount(1)
+	await expect(card).toContainText('60% · 3 of 5 entries complete')
+	expect((await card.innerText()).match(/60%/g), 'the percentage is written once').toHaveLength(1)
 	// Header links are touch targets of at least 44 px.
 	for (const link of await page.getByRole('navigation', { name: 'Main' }).getByRole('link').all())
 		expect((await link.boundingBox())!.height, 'a header link is at least 44 px tall').toBeGreaterThanOrEqual(44)
@@ -138,6 +241,60 @@ test('a new learner: catalogue, sign-up keeping the course, enroll, lessons, qui
 	await page.getByRole('button', { name: 'Sign out' }).click()
 	await expect(page).toHaveURL(at(ACME, '/?notice=signed-out'))
 	await expect(page.getByText('You have been signed out.')).toBeVisible()
+})
+
+test('a learner meets the per-quiz reveal rules: a quiz that never shows its answer, one that always does', async ({
+	page,
+}, info) => {
+	// Globex's onboarding course has one quiz of each rule.
+	const email = `reveal-${info.project.name}-${info.workerIndex}-${Date.now()}@globex.test`
+	const db = e2eDatabase()
+	try {
+		const globex = (await findTenantBySlug(db, 'globex'))!
+		const user = await createUser(db, {
+			tenant_id: globex.id,
+			email,
+			name: 'Rita Reveal',
+			role: 'student',
+			password_hash: await hashPassword(DEMO_PASSWORD),
+			email_verified_at: new Date(),
+		})
+		await putEnrollment(db, { tenantId: globex.id, userId: user.id }, 'globex-onboarding', 'active')
+	} finally {
+		await db.close()
+	}
+	const course = '/learn/course/globex-onboarding'
+	await signInAs(page, GLOBEX, email, `${course}/entry/welcome-to-globex`)
+	await page.getByRole('button', { name: 'Mark as complete' }).click()
+	await expect(page.getByRole('heading', { name: 'Tools check', level: 1 })).toBeVisible()
+
+	// revealAnswers "never": no answer after a failed attempt, nor after the last one; the learner is told so.
+	await page.getByLabel('Email', { exact: true }).check()
+	await page.getByRole('button', { name: /Submit answers/ }).click()
+	await expect(page.getByText('Attempt 1: 0% · 0 of 1 correct · Not passed')).toBeVisible()
+	await expect(page.getByText('This quiz does not show the correct answers.')).toBeVisible()
+	await expect(page.getByText(/Correct answer:/)).toHaveCount(0)
+	await expect(page.getByText('Quick questions go to the team chat.')).toHaveCount(0)
+	await page.getByRole('button', { name: /Submit answers \(1 attempt left\)/ }).click()
+	await expect(page.getByText('You have used all 2 attempts. This quiz is now review-only.')).toBeVisible()
+	await expect(page.getByRole('list', { name: 'Your attempts' }).locator(':scope > li')).toHaveCount(2)
+	await expect(page.getByText('This quiz does not show the correct answers.')).toHaveCount(2)
+	await expect(page.getByText(/Correct answer:/)).toHaveCount(0)
+	await expect(page.getByText('Quick questions go to the team chat.')).toHaveCount(0)
+	await fitsThePhone(page, 'review-only quiz that never reveals')
+
+	// revealAnswers "always": the answer and its explanation right after a failed attempt, attempts still left.
+	await page.goto(at(GLOBEX, `${course}/entry/habits-check`))
+	await page.getByLabel('False', { exact: true }).check()
+	await page.getByRole('button', { name: /Submit answers/ }).click()
+	await expect(page.getByText('Attempt 1: 0% · 0 of 1 correct · Not passed')).toBeVisible()
+	await expect(page.getByText('2 attempts left.')).toBeVisible()
+	const feedback = page.getByRole('status').filter({ hasText: 'Attempt 1:' })
+	await expect(feedback).toContainText('Your answer: False. Correct answer: True.')
+	await expect(feedback.getByText('Every team meets at 9:30 for ten minutes.')).toBeVisible()
+	await expect(page.getByText('The correct answers are shown once you pass or have used every attempt.')).toHaveCount(0)
+	await expect(page.getByText('This quiz does not show the correct answers.')).toHaveCount(0)
+	await fitsThePhone(page, 'quiz that always reveals')
 })
 
 test('a tenant admin: users on a phone, enroll and cancel, invitations, role with a course, readable records', async ({
@@ -174,12 +331,36 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await expect(report.getByRole('row', { name: learner })).toContainText('Already enrolled (active)')
 	await fitsThePhone(page, 'report of the CSV file')
 
+	// The learner, in a browser of their own, works through to the quiz and fails it once.
+	const learnerSide = await browser.newContext({
+		javaScriptEnabled: info.project.name === 'js',
+		viewport: { width: 360, height: 780 },
+	})
+	const learnerPage = await learnerSide.newPage()
+	await signInAs(learnerPage, ACME, learner, `${COURSE}/entry/what-is-http`)
+	await learnerPage.getByRole('button', { name: 'Mark as complete' }).click()
+	await expect(learnerPage.getByRole('heading', { name: 'HTML forms', level: 1 })).toBeVisible()
+	await learnerPage.getByRole('button', { name: 'Mark as complete' }).click()
+	await expect(learnerPage.getByRole('heading', { name: 'Basics quiz', level: 1 })).toBeVisible()
+	await learnerPage.getByLabel('POST', { exact: true }).check()
+	await learnerPage.getByLabel('True', { exact: true }).check()
+	await learnerPage.getByLabel('Your answer').fill('div')
+	await learnerPage.getByRole('button', { name: /Submit answers/ }).click()
+	await expect(learnerPage.getByText('Attempt 1: 67% · 2 of 3 correct · Not passed')).toBeVisible()
+
 	// Cancel the enrollment: asked first, cancelling the question keeps it.
 	await report.getByRole('link', { name: learner }).click()
 	await expect(page.getByRole('heading', { name: learnerName, level: 1 })).toBeVisible()
 	const enrollments = page.getByRole('region', { name: 'Enrollments' })
 	const row = enrollments.getByRole('row', { name: /Introduction to the Web/ })
 	await expect(row).toContainText('active')
+	await expect(row).toContainText('2 of 5 entries (40%)')
+	// Their recent quiz results: the quiz by its title, the attempt, the score and whether it passed.
+	const results = page.getByRole('region', { name: 'Recent quiz results' })
+	const result = results.getByRole('row', { name: /Basics quiz \(attempt 1\)/ })
+	await expect(result).toContainText('Introduction to the Web')
+	await expect(result.getByRole('cell').nth(2)).toHaveText('67%')
+	await expect(result.getByRole('cell').nth(3)).toHaveText('No')
 	await fitsThePhone(page, 'user page')
 	const cancel = page.getByRole('button', { name: 'Cancel enrollment in Introduction to the Web' })
 	await cancel.click()
@@ -217,6 +398,32 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await page.getByRole('button', { name: 'Change role' }).click()
 	await expect(page.getByText('The role was changed.')).toBeVisible()
 	await expect(page.locator('dl.facts')).toContainText('course admin')
+	await expect(page.locator('dl.facts')).toContainText('Introduction to the Web')
+	await expect(page.getByText('Choose the course they will administer')).toHaveCount(0)
+	const userPage = page.url()
+
+	// The course's admins page lists them; revoking asks first, and cancelling keeps them.
+	await page.goto(at(ACME, '/admin/courses/intro-to-web/admins'))
+	const assigned = page.getByRole('listitem').filter({ hasText: learner })
+	await expect(assigned).toHaveCount(1)
+	await fitsThePhone(page, 'course admins')
+	await assigned.getByRole('button', { name: `Revoke ${learnerName}` }).click()
+	await expect(page.getByRole('alert')).toContainText(
+		`Stop ${learnerName} administering this course? They lose access to its dashboard at once.`,
+	)
+	await fitsThePhone(page, 'revoke confirmation')
+	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+	await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 15_000 })
+	await expect(assigned).toHaveCount(1)
+	await assigned.getByRole('button', { name: `Revoke ${learnerName}` }).click()
+	await page
+		.getByRole('alert')
+		.getByRole('button', { name: `Revoke ${learnerName}` })
+		.click()
+	await expect(page.getByText('Revoked.')).toBeVisible()
+	await expect(assigned).toHaveCount(0)
+	await page.goto(userPage)
+	await expect(page.locator('dl.facts')).toContainText('No course yet')
 
 	// Back down to student is a lower role: asked first, and cancelling keeps course admin.
 	await page.getByLabel('Role').selectOption('student')
@@ -225,6 +432,43 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
 	await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 15_000 })
 	await expect(page.locator('dl.facts')).toContainText('course admin')
+	// Asked again and confirmed: the role is student.
+	await page.getByLabel('Role').selectOption('student')
+	await page.getByRole('button', { name: 'Change role' }).click()
+	await expect(page.getByRole('alert')).toContainText(
+		`Change ${learnerName} from course admin to student? They lose what the course admin role may do, and are signed out.`,
+	)
+	await fitsThePhone(page, 'lower role confirmation')
+	await page.getByRole('alert').getByRole('button', { name: 'Change role' }).click()
+	await expect(page.getByText('The role was changed. Their sessions were signed out.')).toBeVisible()
+	const facts = page.locator('dl.facts')
+	await expect(facts.locator('dt', { hasText: 'Role' }).locator('xpath=following-sibling::dd[1]')).toHaveText('student')
+
+	// Signing them out everywhere, confirmed: the learner's browser is signed out.
+	await signInAs(learnerPage, ACME, learner, '/learn/dashboard')
+	await page.getByRole('button', { name: 'Sign out everywhere' }).click()
+	await expect(page.getByRole('alert')).toContainText(`Sign ${learnerName} out on every device?`)
+	await fitsThePhone(page, 'sign-out confirmation')
+	await page.getByRole('alert').getByRole('button', { name: 'Sign out everywhere' }).click()
+	await expect(page.getByText('Every session of this user was signed out.')).toBeVisible()
+	await learnerPage.goto(at(ACME, '/learn/dashboard'))
+	await expect(learnerPage).toHaveURL(/\/learn\/sign-in\?callbackUrl=%2Flearn%2Fdashboard/)
+
+	// Deactivating, confirmed: deactivated, and reactivated.
+	await page.getByRole('button', { name: 'Deactivate' }).click()
+	await expect(page.getByRole('alert')).toContainText(`Deactivate ${learnerName}?`)
+	await fitsThePhone(page, 'deactivation confirmation')
+	await page.getByRole('alert').getByRole('button', { name: 'Deactivate' }).click()
+	await expect(page.getByText('The account was deactivated and signed out everywhere.')).toBeVisible()
+	await expect(facts.locator('dt', { hasText: 'Status' }).locator('xpath=following-sibling::dd[1]')).toHaveText(
+		'Deactivated',
+	)
+	await page.getByRole('button', { name: 'Reactivate' }).click()
+	await expect(page.getByText('The account was reactivated. They can sign in again.')).toBeVisible()
+	await expect(facts.locator('dt', { hasText: 'Status' }).locator('xpath=following-sibling::dd[1]')).toHaveText(
+		'Active',
+	)
+	await learnerSide.close()
 
 	// Invitations: inviting a member says so honestly; a new one is pending, resent and revoked (asked first).
 	await page.goto(at(ACME, '/admin/users/invite'))
@@ -234,6 +478,9 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await page.getByLabel('Role').selectOption('student')
 	await page.getByRole('button', { name: 'Send invitation' }).click()
 	await expect(page.getByText(`${learner} already has an account on this site.`)).toBeVisible()
+	// The form starts afresh after it was sent, with JavaScript as without: no error of the empty try before.
+	await expect(page.getByText('Enter the email address of the person you are inviting')).toHaveCount(0)
+	await expect(page.getByLabel('Email')).toHaveValue('')
 	await page.getByLabel('Email').fill(invitee)
 	await page.getByLabel('Role').selectOption('course_admin')
 	await page.getByLabel('Course (for a course admin)').selectOption('intro-to-web')
@@ -271,7 +518,11 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await expect(audit).toHaveCount(1)
 	await expect(audit).toContainText(admin)
 	await expect(audit).toContainText(learner)
-	await expect(page.getByRole('row').filter({ hasText: 'user.role_changed' })).toContainText(learner)
+	await expect(page.getByRole('row').filter({ hasText: 'user.role_changed' })).toHaveCount(2)
+	for (const changed of await page.getByRole('row').filter({ hasText: 'user.role_changed' }).all())
+		await expect(changed).toContainText(learner)
+	await expect(page.getByRole('row').filter({ hasText: 'user.deactivated' })).toContainText(learner)
+	await expect(page.getByRole('row').filter({ hasText: 'user.signed_out' })).toContainText(learner)
 	await expect(page.getByRole('row').filter({ hasText: 'invitation.' }).first()).toContainText(invitee)
 	expect(await page.locator('main').innerText()).not.toMatch(UUID)
 	expect(await page.locator('main').innerText()).not.toContain('{"')
@@ -301,27 +552,43 @@ test('a course admin: navigation leads only to pages that open; preview an entry
 	expect(hrefs.size).toBeGreaterThan(3)
 	for (const href of hrefs) await opens(page, href)
 	await page.goto(at(ACME, '/admin/courses/intro-to-web/dashboard'))
+	// The header's Admin link leads to the course they administer.
 	const adminLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' })
-	if (await adminLink.count()) {
-		await adminLink.click()
-		await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(/not found|404/i)
-		await page.goto(at(ACME, '/admin/courses/intro-to-web/dashboard'))
-	}
+	await expect(adminLink).toBeVisible()
+	await expect(adminLink).toHaveAttribute('href', '/admin/courses/intro-to-web/dashboard')
+	await page.goto(at(ACME, '/learn/dashboard'))
+	await adminLink.click()
+	await expect(page).toHaveURL(at(ACME, '/admin/courses/intro-to-web/dashboard'))
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Introduction to the Web')
 
 	// The dashboard links to the preview of each entry.
 	await page.getByRole('link', { name: 'What is HTTP?' }).first().click()
 	await expect(page).toHaveURL(at(ACME, `${COURSE}/entry/what-is-http?preview=1`))
 	await expect(page.getByText('Preview mode.')).toBeVisible()
 	await fitsThePhone(page, 'preview of a lesson')
+	// Completing is off in preview, and the button looks it.
+	const off = page.getByRole('button', { name: 'Mark as complete' })
+	await expect(off).toBeDisabled()
+	await expect(off).toHaveCSS('cursor', 'not-allowed')
+	await expect(off).toHaveCSS('border-top-style', 'dashed')
+	const offLook = await looks(off)
 
 	// Trying the quiz in preview: feedback, nothing stored.
 	await page.goto(at(ACME, '/admin/courses/intro-to-web/dashboard'))
 	await page.getByRole('link', { name: 'Basics quiz' }).first().click()
 	await expect(page).toHaveURL(at(ACME, `${COURSE}/entry/basics-quiz?preview=1`))
+	// The quiz's button is usable and looks it: not as the disabled one.
+	const on = page.getByRole('button', { name: 'Check answers (nothing is saved)' })
+	await expect(on).toBeEnabled()
+	await expect(on).toHaveCSS('cursor', 'pointer')
+	const onLook = await looks(on)
+	expect(onLook.color, 'a disabled button’s text is not an enabled one’s').not.toBe(offLook.color)
+	expect(onLook.background, 'a disabled button’s background is not an enabled one’s').not.toBe(offLook.background)
+	expect(onLook.border).not.toBe('dashed')
 	await page.getByRole('radio', { name: 'GET' }).check()
 	await page.getByRole('radio', { name: 'True' }).check()
 	await page.getByLabel('Your answer').fill('form')
-	await page.getByRole('button', { name: 'Check answers (nothing is saved)' }).click()
+	await on.click()
 	const feedback = page.getByRole('status').filter({ hasText: 'Preview:' })
 	await expect(feedback).toContainText('Preview: 67% · 2 of 3 correct · Not passed')
 	await expect(feedback).toContainText('Nothing was saved')
@@ -374,4 +641,21 @@ test('the super admin: users across tenants with a tenant column and filter, ten
 	// Still serving: a suspended tenant answers 503.
 	const live = await page.goto(at(`${slug}.localhost`, '/learn'))
 	expect(live?.status(), 'the tenant is still active').not.toBe(503)
+
+	// Archiving asks first too; confirmed, the tenant is archived and its host no longer answers.
+	await page.goto(at('localhost', '/admin/tenants'))
+	await page.getByRole('button', { name: `Archive ${tenant}` }).click()
+	await expect(page.getByRole('alert')).toContainText(
+		`Archive ${tenant}? Its hosts stop answering (404) and all its users are signed out.`,
+	)
+	await fitsThePhone(page, 'archive confirmation')
+	await page
+		.getByRole('alert')
+		.getByRole('button', { name: `Archive ${tenant}` })
+		.click()
+	await expect(page.getByText('The tenant was archived: its hosts now answer 404.')).toBeVisible()
+	await expect(page.getByRole('row').filter({ hasText: tenant })).toContainText('archived')
+	await expect(page.getByRole('button', { name: `Archive ${tenant}` })).toHaveCount(0)
+	const gone = await page.goto(at(`${slug}.localhost`, '/learn'))
+	expect(gone?.status(), 'an archived tenant’s host answers 404').toBe(404)
 })

@@ -26,7 +26,7 @@ import { newId } from '#db/ids.ts'
 import { createFileRow, recordSubmissionSteps } from '#db/submissions.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
-import { createUser, findUserById, type User } from '#db/users.ts'
+import { createUser, findUserById, updateUser, type User } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { multipartBody } from '#tests/support/client.ts'
@@ -207,6 +207,8 @@ interface Variant {
 	multipart?: boolean
 	/** Path parameters overriding the foreign ones (an own course with a foreign user in the form). */
 	params?: Record<string, string>
+	/** A query string for this post only (`?preview=1`). */
+	query?: string
 	rule?: Rule
 	label?: string
 }
@@ -220,6 +222,8 @@ interface RouteSpec {
 }
 
 const NEW_PASSWORD = 'Matrix-Isolation-Passphrase-42'
+/** The other tenant's student's own password (no account of this tenant has it). */
+const FOREIGN_PASSWORD = 'Matrix-Foreign-Student-Passphrase-7'
 
 /** The expectations table: one line (or a few) per route pattern. */
 const SPEC: Record<string, RouteSpec> = {
@@ -281,12 +285,36 @@ const SPEC: Record<string, RouteSpec> = {
 			variants: (): Variant[] => [{ form: {} }],
 		},
 	},
+	// Each intent acts on the signed-in account only: the other tenant's ids and addresses in the form change nothing there.
 	'learn/account': {
 		get: session(all(200)),
 		post: {
 			rule: session(all(302, '/learn/account?notice=email-sent')),
 			variants: (f): Variant[] => [
 				{ form: { intent: 'change-email', newEmail: f.courseAdminEmail, currentPassword: DEMO_PASSWORD } },
+				// The name is the signed-in user's own (they are renamed; nobody of the other tenant is).
+				{
+					form: { intent: 'name', name: 'Matrix Renamed', userId: f.studentId, email: f.courseAdminEmail },
+					rule: session(all(302, '/learn/account?notice=name-saved')),
+				},
+				// A password change tries the signed-in user's current password, never that of the user the form names:
+				// the other tenant's student's password is wrong here (400) and theirs stays as it was.
+				{
+					form: {
+						intent: 'change-password',
+						oldPassword: FOREIGN_PASSWORD,
+						newPassword: NEW_PASSWORD,
+						userId: f.studentId,
+						email: f.courseAdminEmail,
+					},
+					rule: session(all(400)),
+				},
+				// Every account of the matrix is confirmed (409); the other tenant's student is not, and gets no link. The super_admin is one account on all four hosts: on
+				// Globex's, the last phase, it has used the three resends an hour of its own (verificationResend).
+				{
+					form: { intent: 'resend-verification', userId: f.studentId, email: f.courseAdminEmail },
+					rule: session((c) => (c.role === 'super_admin' && c.host === 'other' ? 429 : 409)),
+				},
 			],
 		},
 	},
@@ -325,12 +353,27 @@ const SPEC: Record<string, RouteSpec> = {
 		get: session(all(404)),
 		post: {
 			rule: session(all(404)),
-			variants: (): Variant[] => [
+			variants: (f, c): Variant[] => [
 				{ form: { intent: 'complete' } },
 				{ form: { intent: 'submit-quiz', 'q:q-method': 'post' } },
 				// The hand-in, as the form without files and with one: nothing stored, no file row kept.
 				{ form: { intent: 'hand-in', text: 'Matrix hand-in' } },
 				{ form: { intent: 'hand-in', text: 'Matrix hand-in', link: 'https://example.com/' }, multipart: true },
+				// Staff trying a quiz in preview (graded, never stored): the other tenant's course is not found either.
+				{ query: '?preview=1', form: { intent: 'submit-quiz', 'q:q-method': 'post' } },
+				// This host's own quiz in preview with the other tenant's student in the form: graded for staff, nothing
+				// stored for anyone; a learner or an unassigned course admin is not previewing (sent on, 302). Globex has
+				// no such entry, and the apex no course.
+				{
+					label: 'own course',
+					params: { slug: OWN_COURSE[c.host], entrySlug: 'basics-quiz' },
+					query: '?preview=1',
+					form: { intent: 'submit-quiz', 'q:q-method': 'post', userId: f.studentId },
+					rule: session((x) => {
+						if (x.host === 'other' || x.host === 'apex') return 404
+						return x.role === 'student' || x.role === 'unassigned_course_admin' ? 302 : 200
+					}),
+				},
 			],
 		},
 	},
@@ -687,6 +730,11 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 				},
 			): Promise<Foreign> {
 				const scope = { tenantId: tenant.id, userId: data.student.id }
+				// A password and an unconfirmed address of their own: an account intent that reached them would show.
+				await updateUser(db, data.student.id, {
+					password_hash: await hashPassword(FOREIGN_PASSWORD),
+					email_verified_at: null,
+				})
 				await putEnrollment(db, scope, data.course, 'active')
 				await markEntryCompleteRow(db, scope, data.course, data.entry, new Date('2026-10-02T10:00:00Z'))
 				await recordAttempt(db, scope, data.course, data.entry, 3, {
@@ -870,7 +918,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							cases.push({
 								...base,
 								method: 'POST',
-								path: fillPattern(route.pattern, { ...params, ...variant.params }),
+								path: fillPattern(route.pattern, { ...params, ...variant.params }) + (variant.query ?? ''),
 								form: variant.form ?? {},
 								multipart: variant.multipart,
 								expected: norm(rule(ctx)),
