@@ -523,7 +523,7 @@ function QuizSection({
 					>
 						<input type="hidden" name="intent" value="submit-quiz" />
 						<input type="hidden" name="submission" value={quiz.submissionKey} />
-						{previous ? <p className="hint">{m.answersKept}</p> : null}
+						{previous ? <p className="hint">{previewReview ? m.previewAnswersKept : m.answersKept}</p> : null}
 						{q.questions.map((question, i) => {
 							const before = given[question.id]
 							const wrong = Boolean(before && !before.correct)

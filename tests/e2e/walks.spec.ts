@@ -593,6 +593,13 @@ test('a course admin: navigation leads only to pages that open; preview an entry
 	await expect(feedback).toContainText('Preview: 67% · 2 of 3 correct · Not passed')
 	await expect(feedback).toContainText('Nothing was saved')
 	await expect(page.getByRole('radio', { name: 'GET' })).toBeChecked()
+	// The form does not speak of a stored attempt to be submitted again.
+	await expect(page.getByText('Your answers are filled in. Nothing was saved')).toBeVisible()
+	await expect(page.getByText('Your previous answers are filled in')).toHaveCount(0)
+	// A prompt that wraps on a phone stays inside its box, under the border, not on it.
+	const prompt = page.getByRole('group', { name: /Which method should a form use/ })
+	const [box, legend] = await Promise.all([prompt.boundingBox(), prompt.locator('legend').boundingBox()])
+	expect(legend!.y, 'the legend starts below the fieldset’s top border').toBeGreaterThan(box!.y)
 	await fitsThePhone(page, 'preview feedback')
 
 	const db = e2eDatabase()

@@ -122,6 +122,8 @@ export default {
 		correct: 'Richtig.',
 		notCorrect: 'Nicht richtig.',
 		incorrect: 'Falsch beantwortet',
+		previewAnswersKept:
+			'Ihre Antworten sind eingetragen. Nichts wurde gespeichert: Ändern Sie beliebige und prüfen Sie sie erneut.',
 		answersKept:
 			'Ihre bisherigen Antworten sind eingetragen. Ändern Sie die als „Falsch beantwortet“ markierten und senden Sie erneut.',
 		yourAttempts: 'Ihre Versuche',

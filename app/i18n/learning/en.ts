@@ -124,6 +124,7 @@ export default {
 		notCorrect: 'Not correct.',
 		// Beside a question of the form that the learner's previous attempt got wrong (also its accessible description).
 		incorrect: 'Incorrect',
+		previewAnswersKept: 'Your answers are filled in. Nothing was saved: change any of them and check them again.',
 		answersKept: 'Your previous answers are filled in. Change the ones marked Incorrect, then submit again.',
 		yourAttempts: 'Your attempts',
 		submitted: 'Submitted {date}',

@@ -119,6 +119,8 @@ export default {
 		correct: 'Correcta.',
 		notCorrect: 'Incorrecta.',
 		incorrect: 'Incorrecta',
+		previewAnswersKept:
+			'Tus respuestas están rellenadas. No se ha guardado nada: cambia las que quieras y vuelve a comprobarlas.',
 		answersKept: 'Tus respuestas anteriores están rellenadas. Cambia las marcadas como Incorrecta y vuelve a enviar.',
 		yourAttempts: 'Tus intentos',
 		submitted: 'Enviado el {date}',

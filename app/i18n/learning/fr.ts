@@ -126,6 +126,8 @@ export default {
 		correct: 'Correct.',
 		notCorrect: 'Incorrect.',
 		incorrect: 'Incorrect',
+		previewAnswersKept:
+			'Vos réponses sont remplies. Rien n’a été enregistré : modifiez-en si vous voulez et vérifiez-les à nouveau.',
 		answersKept: 'Vos réponses précédentes sont remplies. Modifiez celles marquées Incorrect, puis envoyez à nouveau.',
 		yourAttempts: 'Vos tentatives',
 		submitted: 'Envoyée le {date}',

@@ -123,6 +123,8 @@ export default {
 		correct: 'Correta.',
 		notCorrect: 'Incorreta.',
 		incorrect: 'Incorreta',
+		previewAnswersKept:
+			'As suas respostas estão preenchidas. Nada foi guardado: altere as que quiser e verifique-as novamente.',
 		answersKept: 'As suas respostas anteriores estão preenchidas. Altere as marcadas como Incorreta e envie novamente.',
 		yourAttempts: 'As suas tentativas',
 		submitted: 'Enviada em {date}',

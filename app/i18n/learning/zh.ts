@@ -117,6 +117,7 @@ export default {
 		correct: '正确。',
 		notCorrect: '不正确。',
 		incorrect: '答错',
+		previewAnswersKept: '已填入你的答案。没有保存任何内容：可以修改任意答案后再次检查。',
 		answersKept: '已填入你上次的答案。请修改标记为“答错”的题目，然后再次提交。',
 		yourAttempts: '你的作答记录',
 		submitted: '提交于 {date}',
