@@ -5,7 +5,7 @@ import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app/components/feedback.tsx'
 import { Field, useActionForm } from '#app/components/form.tsx'
-import { auditAdmin, courseHeading, courseMutation, requireAdmin, requireAdminCourse } from '#app/utils/admin.server.ts'
+import { auditAdmin, courseAdminPage, courseMutation, requireAdmin } from '#app/utils/admin.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { courseAssignments, revokeAssignment } from '#db/admin.ts'
 import { assignCourseAdmin } from '#db/learning.ts'
@@ -32,13 +32,11 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Who administers this course: tenant_admin and super_admin only (a course_admin gets 404, like any /admin page outside their courses' dashboards and settings). */
 export async function loader({ context, params }: Route.LoaderArgs) {
-	const scope = requireAdmin(context)
-	if (!scope.tenant) return { hint: true as const }
-	const course = await requireAdminCourse(scope, params.slug)
-	const rows = await courseAssignments(scope.ctx.db, scope.tenant.id, course.slug)
+	const { page, scope, tenant, course } = await courseAdminPage(context, params.slug, requireAdmin)
+	if (!tenant) return page
+	const rows = await courseAssignments(scope.ctx.db, tenant.id, course.slug)
 	return {
-		hint: false as const,
-		course: courseHeading(course),
+		...page,
 		admins: rows.map((r) => ({ userId: r.userId, name: r.name, email: r.email })),
 	}
 }

@@ -1,4 +1,4 @@
-import { courseHeading, requireAdminCourse, requireCourseAdmin } from '#app/utils/admin.server.ts'
+import { courseAdminPage } from '#app/utils/admin.server.ts'
 import { Link } from 'react-router'
 import { assignmentAnalytics, entryAnalytics, rosterRows } from '#app/utils/course-analytics.server.ts'
 import { PAGE_SIZE } from '#db/admin.ts'
@@ -14,9 +14,8 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Roster, results and per-entry analytics of one course, drawn as HTML bars. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-	const scope = await requireCourseAdmin(context, params.slug)
-	if (!scope.tenant) return { hint: true as const }
-	const course = await requireAdminCourse(scope, params.slug)
+	const { page: shown, scope, tenant, course } = await courseAdminPage(context, params.slug)
+	if (!tenant) return shown
 	const page = pageParam.parse(new URL(request.url).searchParams.get('page'))
 	const [{ rows, total }, entries, assignments] = await Promise.all([
 		rosterRows(scope, course, page),
@@ -24,8 +23,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 		assignmentAnalytics(scope, course),
 	])
 	return {
-		hint: false as const,
-		course: courseHeading(course),
+		...shown,
 		quizzes: entries.filter((e) => e.type === 'quiz').map((e) => ({ slug: e.slug, title: e.title, locale: e.locale })),
 		assignments,
 		roster: rows,

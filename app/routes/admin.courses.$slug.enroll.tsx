@@ -9,7 +9,7 @@ import { ScrollTable } from '#app/components/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { enrollRefusal, enrollRows, type EnrollOutcome, type ReportRow } from '#app/utils/admin-enrollments.server.ts'
-import { courseHeading, courseMutation, requireAdminCourse, requireCourseAdmin } from '#app/utils/admin.server.ts'
+import { courseAdminPage, courseMutation } from '#app/utils/admin.server.ts'
 import { emailsFromCsv, emailsFromText, MAX_ROWS } from '#app/utils/email-list.server.ts'
 import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import type { Route } from './+types/admin.courses.$slug.enroll.ts'
@@ -59,12 +59,10 @@ export const handle = { scripts: true } satisfies ScriptsHandle
  * and a course_admin assigned to the course (requireCourseAdmin); docs/decisions/0025.
  */
 export async function loader({ context, params }: Route.LoaderArgs) {
-	const scope = await requireCourseAdmin(context, params.slug)
-	if (!scope.tenant) return { hint: true as const }
-	const course = await requireAdminCourse(scope, params.slug)
+	const { page, scope, tenant, course } = await courseAdminPage(context, params.slug)
+	if (!tenant) return page
 	return {
-		hint: false as const,
-		course: courseHeading(course),
+		...page,
 		refusal: enrollRefusal(course),
 		// People's pages and invitations are a tenant admin's (both are 404 for a course admin).
 		managesUsers: scope.session.user.role !== 'course_admin',

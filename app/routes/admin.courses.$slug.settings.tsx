@@ -1,13 +1,7 @@
 import { readForm } from '#app/utils/forms.server.ts'
 import { Form, redirect, data } from 'react-router'
 import { FormError, RedirectNotice, Submit } from '#app/components/feedback.tsx'
-import {
-	auditAdmin,
-	courseHeading,
-	courseMutation,
-	requireAdminCourse,
-	requireCourseAdmin,
-} from '#app/utils/admin.server.ts'
+import { auditAdmin, courseAdminPage, courseMutation } from '#app/utils/admin.server.ts'
 import { courseFlags } from '#app/utils/learning.server.ts'
 import { setCourseFlags } from '#db/tenants.ts'
 import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
@@ -30,14 +24,9 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Per-course flags; needs a tenant host (a super_admin on the apex sees a hint instead of 404). */
 export async function loader({ context, params }: Route.LoaderArgs) {
-	const scope = await requireCourseAdmin(context, params.slug)
-	if (!scope.tenant) return { hint: true as const }
-	const course = await requireAdminCourse(scope, params.slug)
-	return {
-		hint: false as const,
-		course: courseHeading(course),
-		flags: courseFlags(scope.tenant, course.slug),
-	}
+	const { page, tenant, course } = await courseAdminPage(context, params.slug)
+	if (!tenant) return page
+	return { ...page, flags: courseFlags(tenant, course.slug) }
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {

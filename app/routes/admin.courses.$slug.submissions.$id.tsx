@@ -9,13 +9,7 @@ import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import {
-	courseHeading,
-	courseMutation,
-	requireAdminCourse,
-	requireCourseAdmin,
-	type AdminScope,
-} from '#app/utils/admin.server.ts'
+import { type AdminScope, courseAdminPage, courseMutation } from '#app/utils/admin.server.ts'
 import { assignmentRules, gradeHandIn, passes, type AssignmentRules } from '#app/utils/assignments.server.ts'
 import { notFound } from '#app/utils/errors.ts'
 import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
@@ -119,10 +113,8 @@ function shown(s: SubmissionWithFiles) {
 }
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-	const scope = await requireCourseAdmin(context, params.slug)
-	const tenant = scope.tenant
-	if (!tenant) return { hint: true as const }
-	const course = await requireAdminCourse(scope, params.slug)
+	const { page, scope, tenant, course } = await courseAdminPage(context, params.slug)
+	if (!tenant) return page
 	const { submission, entry, rules } = await load(scope, tenant, course, params.id, false)
 	const [learner, history] = await Promise.all([
 		findUserById(scope.ctx.db, submission.user_id),
@@ -131,9 +123,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const current = history.find((s) => s.id === submission.id)!
 	const newest = history[history.length - 1]
 	return {
-		hint: false as const,
+		...page,
 		// Titles keep the locales they were served in (decision 0012).
-		course: courseHeading(course),
 		entry: { title: entry.title, locale: entry.locale },
 		rules: { graded: rules.graded, maxScore: rules.maxScore, passingScore: rules.passingScore },
 		learner: { name: learner?.name ?? '', email: learner?.email ?? '' },

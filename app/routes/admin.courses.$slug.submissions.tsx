@@ -7,7 +7,7 @@ import { ScrollTable } from '#app/components/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { courseHeading, courseMutation, requireAdminCourse, requireCourseAdmin } from '#app/utils/admin.server.ts'
+import { courseAdminPage, courseMutation } from '#app/utils/admin.server.ts'
 import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import { flattenEntries } from '#app/utils/learning.server.ts'
 import { withNotice } from '#app/utils/notices.ts'
@@ -35,9 +35,8 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** A course's grading queue: assigned course admins, tenant admins and super admins (on the tenant's host). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-	const scope = await requireCourseAdmin(context, params.slug)
-	if (!scope.tenant) return { hint: true as const }
-	const course = await requireAdminCourse(scope, params.slug)
+	const { page, scope, tenant, course } = await courseAdminPage(context, params.slug)
+	if (!tenant) return page
 	const assignments = flattenEntries(course)
 		.filter((e) => e.type === 'assignment')
 		.map((e) => ({ slug: e.slug, title: e.title, locale: e.locale }))
@@ -48,15 +47,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	})
 	const entry = assignments.some((a) => a.slug === asked.entry) ? asked.entry : undefined
 	const { db } = scope.ctx
-	const me = { tenantId: scope.tenant.id, userId: scope.session.user.id, courseSlug: course.slug }
+	const me = { tenantId: tenant.id, userId: scope.session.user.id, courseSlug: course.slug }
 	const [rows, watching] = await Promise.all([
-		gradingQueue(db, scope.tenant.id, course.slug, { entrySlug: entry, status: asked.status }, QUEUE_LIMIT),
+		gradingQueue(db, tenant.id, course.slug, { entrySlug: entry, status: asked.status }, QUEUE_LIMIT),
 		isWatching(db, me),
 	])
 	const titleOf = new Map(assignments.map((a) => [a.slug, a]))
 	return {
-		hint: false as const,
-		course: courseHeading(course),
+		...page,
 		assignments,
 		filters: { entry: entry ?? '', status: asked.status ?? '' },
 		watching,

@@ -109,7 +109,24 @@ export async function courseMutation(
 }
 
 /** A course as a page's heading names it, with the locale its title was served in (decision 0012). */
-export const courseHeading = (course: Course) => ({ slug: course.slug, title: course.title, locale: course.locale })
+const courseHeading = (course: Course) => ({ slug: course.slug, title: course.title, locale: course.locale })
+
+/**
+ * The start of every /admin/courses/<slug>/… loader: the role guard (as courseMutation), then the
+ * course. `page` is what each of these pages shows first: on the apex, where a super_admin has no
+ * tenant and so no course, its TenantHint (`hint: true`); else the course's heading.
+ */
+export async function courseAdminPage(
+	context: Readonly<RouterContextProvider>,
+	slug: string,
+	guard: (context: Readonly<RouterContextProvider>, slug: string) => AdminScope | Promise<AdminScope> = requireCourseAdmin,
+) {
+	const scope = await guard(context, slug)
+	const tenant = scope.tenant
+	if (!tenant) return { page: { hint: true as const }, tenant: null }
+	const course = await requireAdminCourse(scope, slug)
+	return { page: { hint: false as const, course: courseHeading(course) }, scope, tenant, course }
+}
 
 /**
  * `__impersonator_uid`: the original super_admin's id while impersonating
