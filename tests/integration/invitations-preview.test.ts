@@ -428,6 +428,17 @@ describe.each(DIALECTS)('invitations, course admin role and quiz preview on %s',
 			expect(await snapshot()).toEqual(before)
 		})
 
+		it('limits tries in preview like a learner’s submissions (each fetches the quiz uncached): the 21st in a minute is 429, nothing written', async () => {
+			// The tenant admin: no earlier try in this file counts against them.
+			const staff = await signIn('admin@acme.test')
+			const before = await snapshot()
+			const statuses: number[] = []
+			for (let i = 0; i < 21; i++) statuses.push((await staff.post(`${QUIZ}?preview=1`, RIGHT)).status)
+			expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200))
+			expect(statuses[20]).toBe(429)
+			expect(await snapshot()).toEqual(before)
+		})
+
 		it('refuses completing an entry in preview, and a student gets no preview', async () => {
 			const admin2 = await signIn('admin@acme.test')
 			const before = await snapshot()
