@@ -119,7 +119,10 @@ const courseHeading = (course: Course) => ({ slug: course.slug, title: course.ti
 export async function courseAdminPage(
 	context: Readonly<RouterContextProvider>,
 	slug: string,
-	guard: (context: Readonly<RouterContextProvider>, slug: string) => AdminScope | Promise<AdminScope> = requireCourseAdmin,
+	guard: (
+		context: Readonly<RouterContextProvider>,
+		slug: string,
+	) => AdminScope | Promise<AdminScope> = requireCourseAdmin,
 ) {
 	const scope = await guard(context, slug)
 	const tenant = scope.tenant
