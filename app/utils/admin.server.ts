@@ -90,6 +90,9 @@ export async function requireAdminCourse(scope: AdminScope, slug: string): Promi
 	return course
 }
 
+/** Who may act on a course's pages: `requireCourseAdmin`, or `requireAdmin` where course admins may not. */
+type CourseGuard = (context: Readonly<RouterContextProvider>, slug: string) => AdminScope | Promise<AdminScope>
+
 /**
  * tenantMutation for an action of /admin/courses/<slug>/...: the role guard (`requireCourseAdmin`,
  * or `requireAdmin` where course admins may not act), a tenant host, the limit, then the course.
@@ -97,10 +100,7 @@ export async function requireAdminCourse(scope: AdminScope, slug: string): Promi
 export async function courseMutation(
 	context: Readonly<RouterContextProvider>,
 	slug: string,
-	guard: (
-		context: Readonly<RouterContextProvider>,
-		slug: string,
-	) => AdminScope | Promise<AdminScope> = requireCourseAdmin,
+	guard: CourseGuard = requireCourseAdmin,
 ) {
 	const scope = await guard(context, slug)
 	const { tenant, limited } = await tenantMutation(scope)
@@ -119,10 +119,7 @@ const courseHeading = (course: Course) => ({ slug: course.slug, title: course.ti
 export async function courseAdminPage(
 	context: Readonly<RouterContextProvider>,
 	slug: string,
-	guard: (
-		context: Readonly<RouterContextProvider>,
-		slug: string,
-	) => AdminScope | Promise<AdminScope> = requireCourseAdmin,
+	guard: CourseGuard = requireCourseAdmin,
 ) {
 	const scope = await guard(context, slug)
 	const tenant = scope.tenant

@@ -3,7 +3,6 @@ import { expect, test, type Page } from '@playwright/test'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
-import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import { createInvitation } from '#app/utils/invitations.server.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, mailedLink, signInAs, uniqueEmail } from './support.ts'
@@ -85,24 +84,10 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
 		test('the assignment hand-in has no accessibility violations: the form, its errors, the hand-ins and their grade', async ({
 			page,
 		}, info) => {
-			const email = uniqueEmail(info, 'a11y-hand-in')
-			const db = e2eDatabase()
-			try {
-				const acme = (await findTenantBySlug(db, 'acme'))!
-				const user = await createUser(db, {
-					tenant_id: acme.id,
-					email,
-					name: 'A11y Hand-in',
-					role: 'student',
-					password_hash: await hashPassword(DEMO_PASSWORD),
-					email_verified_at: new Date(),
-				})
-				const scope = { tenantId: acme.id, userId: user.id }
-				await putEnrollment(db, scope, 'intro-to-web', 'active')
-				await markEntryCompleteRow(db, scope, 'intro-to-web', 'progressive-enhancement')
-			} finally {
-				await db.close()
-			}
+			const email = await acmeAccount(info, 'a11y-hand-in', {
+				enrolledIn: 'intro-to-web',
+				completed: ['progressive-enhancement'],
+			})
 			const path = '/learn/course/intro-to-web/entry/build-a-form'
 			await signInAs(page, ACME, email, path)
 			await expectAccessible(page, 'hand-in form')
@@ -220,16 +205,10 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
 		test('quiz pages have no accessibility violations: feedback after a failed attempt, the review-only list', async ({
 			page,
 		}, info) => {
-			const email = await acmeAccount(info, 'a11y-quiz', { enrolledIn: 'intro-to-web' })
-			const db = e2eDatabase()
-			try {
-				const acme = (await findTenantBySlug(db, 'acme'))!
-				const user = (await findUserByEmail(db, acme.id, email))!
-				const scope = { tenantId: acme.id, userId: user.id }
-				for (const entry of ['what-is-http', 'html-forms']) await markEntryCompleteRow(db, scope, 'intro-to-web', entry)
-			} finally {
-				await db.close()
-			}
+			const email = await acmeAccount(info, 'a11y-quiz', {
+				enrolledIn: 'intro-to-web',
+				completed: ['what-is-http', 'html-forms'],
+			})
 			await signInAs(page, ACME, email, '/learn/course/intro-to-web/entry/basics-quiz')
 			for (const attempt of [1, 2, 3]) {
 				await page.getByLabel('GET', { exact: true }).check()

@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import type { Page, TestInfo } from '@playwright/test'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { openDatabase } from '#db/client.ts'
-import { putEnrollment } from '#db/learning.ts'
+import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import type { Locale } from '#app/i18n/locales.ts'
 import type { Role } from '#db/schema/values.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
@@ -53,12 +53,13 @@ export function e2eDatabase() {
 
 /**
  * A fresh verified Acme account of this test and project (password DEMO_PASSWORD), enrolled in
- * `enrolledIn` if given. Sign-ins are limited per address, so suites that sign in often use their own.
+ * `enrolledIn` if given, with the entries of `completed` complete there. Sign-ins are limited per
+ * address, so suites that sign in often use their own.
  */
 export async function acmeAccount(
 	info: TestInfo,
 	name: string,
-	options: { role?: Role; enrolledIn?: string; locale?: Locale } = {},
+	options: { role?: Role; enrolledIn?: string; completed?: string[]; locale?: Locale } = {},
 ) {
 	const email = uniqueEmail(info, name)
 	const db = e2eDatabase()
@@ -72,7 +73,11 @@ export async function acmeAccount(
 		password_hash: await hashPassword(DEMO_PASSWORD),
 		email_verified_at: new Date(),
 	})
-	if (options.enrolledIn) await putEnrollment(db, { tenantId: acme.id, userId: user.id }, options.enrolledIn, 'active')
+	const scope = { tenantId: acme.id, userId: user.id }
+	if (options.enrolledIn) {
+		await putEnrollment(db, scope, options.enrolledIn, 'active')
+		for (const entry of options.completed ?? []) await markEntryCompleteRow(db, scope, options.enrolledIn, entry)
+	}
 	await db.close()
 	return email
 }
