@@ -1,6 +1,6 @@
 import { requireAdmin } from '#app/utils/admin.server.ts'
 import { Link } from 'react-router'
-import { readContent } from '#app/utils/cms.server.ts'
+import { readCatalogue } from '#app/utils/cms.server.ts'
 import type { Route } from './+types/admin.courses.ts'
 import { TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -14,7 +14,7 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 export async function loader({ context }: Route.LoaderArgs) {
 	const { ctx, tenant } = requireAdmin(context)
 	if (!tenant) return { hint: true as const, courses: [] }
-	const courses = await readContent('catalogue', () => ctx.cms.courses(ctx.site, ctx.locale))
+	const courses = await readCatalogue(ctx)
 	return {
 		hint: false as const,
 		courses: courses.map((c) => ({

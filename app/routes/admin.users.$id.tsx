@@ -12,7 +12,7 @@ import {
 	enrollRows,
 	learningRecord,
 } from '#app/utils/admin-enrollments.server.ts'
-import { readContent } from '#app/utils/cms.server.ts'
+import { readCatalogue, readContent } from '#app/utils/cms.server.ts'
 import { ScrollTable } from '#app/components/table.tsx'
 import { mailTokenLink } from '#app/utils/emails.server.ts'
 import { findScopedUser } from '#db/admin.ts'
@@ -57,7 +57,7 @@ async function targetCourses(scope: AdminScope, target: { tenant_id: string | nu
 			? (await findTenantById(scope.ctx.db, target.tenant_id))?.slug
 			: undefined
 	if (!site) return []
-	const courses = await readContent('catalogue', () => scope.ctx.cms.courses(site, scope.ctx.locale))
+	const courses = await readCatalogue(scope.ctx, site)
 	return courses.map((c) => ({ value: c.slug, label: c.title }))
 }
 

@@ -7,7 +7,7 @@ import { ScrollTable } from '#app/components/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { adminAudit, requireAdmin, tenantMutation, type AdminScope } from '#app/utils/admin.server.ts'
-import { readContent } from '#app/utils/cms.server.ts'
+import { readCatalogue } from '#app/utils/cms.server.ts'
 import { notFound } from '#app/utils/errors.ts'
 import { invitationSentAt, resendInvitation, revokeInvitation } from '#app/utils/invitations.server.ts'
 import { type NoticeName, withNotice } from '#app/utils/notices.ts'
@@ -32,7 +32,7 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Course titles by slug, in every state (an invitation may name a course unpublished since). */
 async function courseTitles(scope: AdminScope) {
-	const courses = await readContent('catalogue', () => scope.ctx.cms.courses(scope.ctx.site, scope.ctx.locale))
+	const courses = await readCatalogue(scope.ctx)
 	return new Map(courses.map((c) => [c.slug, c.title]))
 }
 

@@ -8,7 +8,7 @@ import { Field, SelectField, useActionForm } from '#app/components/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { auditAdmin, requireAdmin, tenantMutation } from '#app/utils/admin.server.ts'
-import { readContent } from '#app/utils/cms.server.ts'
+import { readCatalogue } from '#app/utils/cms.server.ts'
 import { isPublished } from '#app/utils/content.ts'
 import { sendInvitation } from '#app/utils/invitations.server.ts'
 import { emailField } from '#app/utils/validation.ts'
@@ -31,7 +31,7 @@ const schema = z
 	})
 
 async function publishedCourses(scope: ReturnType<typeof requireAdmin>) {
-	const courses = await readContent('catalogue', () => scope.ctx.cms.courses(scope.ctx.site, scope.ctx.locale))
+	const courses = await readCatalogue(scope.ctx)
 	return courses.filter(isPublished).map((c) => ({ value: c.slug, label: c.title }))
 }
 

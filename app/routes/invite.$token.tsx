@@ -13,7 +13,7 @@ import { acceptInvitation, checkInvitation } from '#app/utils/invitations.server
 import { hashPassword } from '#app/utils/password.server.ts'
 import { nameField, newPasswordField } from '#app/utils/validation.ts'
 import { findUserByEmail } from '#db/users.ts'
-import { readContent } from '#app/utils/cms.server.ts'
+import { readCatalogue } from '#app/utils/cms.server.ts'
 import type { Route } from './+types/invite.$token.ts'
 
 const newUserSchema = z.object({ name: nameField, password: newPasswordField })
@@ -24,7 +24,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	if (!check.ok) return { problem: check.reason, invite: null }
 	const [existing, courses] = await Promise.all([
 		findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email),
-		check.invitation.course_slug ? readContent('catalogue', () => ctx.cms.courses(ctx.site, ctx.locale)) : [],
+		check.invitation.course_slug ? readCatalogue(ctx) : [],
 	])
 	const slug = check.invitation.course_slug
 	return {

@@ -1,6 +1,6 @@
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { readContent } from '#app/utils/cms.server.ts'
+import { readCatalogue } from '#app/utils/cms.server.ts'
 import { isPublished } from '#app/utils/content.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { formatMinutes, formatPrice } from '#app/utils/format.ts'
@@ -12,7 +12,7 @@ import { notFound } from '#app/utils/errors.ts'
 export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	if (!ctx.tenant) throw notFound()
-	const courses = await readContent('catalogue', () => ctx.cms.courses(ctx.site, ctx.locale))
+	const courses = await readCatalogue(ctx)
 	return {
 		locale: ctx.locale,
 		courses: courses

@@ -8,7 +8,7 @@ import {
 	type Role,
 	type TenantStatus,
 } from '#db/schema/values.ts'
-import { readContent } from './cms.server.ts'
+import { readCatalogue } from './cms.server.ts'
 
 type AuditRow = Awaited<ReturnType<typeof listAudit>>[number]
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0
@@ -140,7 +140,7 @@ const isEnrollmentStatus = oneOf(ENROLLMENT_STATUSES)
 async function courseTitles(ctx: RequestContext, slugs: Set<string>) {
 	if (!ctx.tenant || slugs.size === 0) return new Map<string, { title: string; locale: string }>()
 	try {
-		const courses = await readContent('catalogue', () => ctx.cms.courses(ctx.site, ctx.locale))
+		const courses = await readCatalogue(ctx)
 		return new Map(courses.map((c) => [c.slug, { title: c.title, locale: c.locale }]))
 	} catch (error) {
 		// readContent has logged the outage; the log is still worth reading with slugs.

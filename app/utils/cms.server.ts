@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import * as shape from './content.ts'
 import { log } from './log.server.ts'
+import type { RequestContext } from '#app/context.ts'
 
 /** The content service could not give a usable answer (down, slow, or malformed). */
 export class ContentUnavailableError extends Error {
@@ -162,4 +163,9 @@ export async function readContent<T>(what: string, read: () => Promise<T>): Prom
 		log.error('cms/read-failed', { what, detail: error.detail })
 		throw new Response(null, { status: 503, statusText: 'Content unavailable' })
 	}
+}
+
+/** The site's courses in every state, read as readContent reads (a page filters what it may show). */
+export function readCatalogue(ctx: Pick<RequestContext, 'cms' | 'site' | 'locale'>, site: SiteKey = ctx.site) {
+	return readContent('catalogue', () => ctx.cms.courses(site, ctx.locale))
 }
