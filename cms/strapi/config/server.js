@@ -5,6 +5,8 @@ module.exports = ({ env }) => ({
 	port: env.int('STRAPI_PORT', 1337),
 	url: env('STRAPI_PUBLIC_URL', ''),
 	app: { keys: env.array('APP_KEYS') },
+	// The media library's files (the local upload provider writes under <public>/uploads).
+	dirs: { public: env('STRAPI_PUBLIC_DIR', './public') },
 	// No update check, no telemetry: nothing is fetched from outside at run time.
 	telemetryDisabled: true,
 	cron: { enabled: false },

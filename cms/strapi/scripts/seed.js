@@ -266,21 +266,41 @@ async function upsert(strapi, uid, where, json, counts, { shared, localized, tit
 async function seedPeople(strapi, tenants) {
 	const roles = strapi.service('admin::role')
 	const users = strapi.service('admin::user')
-	const allLocales = LOCALES
 	const editor = await strapi.db.query('admin::role').findOne({ where: { code: 'strapi-editor' } })
 	const superAdmin = await strapi.db.query('admin::role').findOne({ where: { code: 'strapi-super-admin' } })
 	const editorPermissions = await strapi.db.query('admin::permission').findMany({ where: { role: editor.id } })
-	const forAllLocales = (p) => ({
-		action: p.action,
-		actionParameters: p.actionParameters ?? {},
-		subject: p.subject,
-		properties: p.properties?.locales ? { ...p.properties, locales: allLocales } : (p.properties ?? {}),
-		conditions: p.conditions ?? [],
-	})
-	// Editors (the platform's) write in every locale; Strapi gave them the locales that existed at their creation.
-	await roles.assignPermissions(editor.id, editorPermissions.map(forAllLocales))
+	const localized = new Set([...CONTENT_TYPES, UID.site])
+	// Strapi gave the Editor role create, read and update (with the fields of each type) and no
+	// delete or publish; and only the locales there were at its creation (en): i18n lets a role
+	// write a localized type only in the locales its permission lists.
+	const explorer = (action) => `plugin::content-manager.explorer.${action}`
+	const base = editorPermissions
+		.filter(
+			(p) => !localized.has(p.subject) || [explorer('create'), explorer('read'), explorer('update')].includes(p.action),
+		)
+		.map((p) => ({
+			action: p.action,
+			actionParameters: p.actionParameters ?? {},
+			subject: p.subject,
+			properties: localized.has(p.subject) ? { ...p.properties, locales: LOCALES } : (p.properties ?? {}),
+			conditions: p.conditions ?? [],
+		}))
+	const extra = (subjects, actions) =>
+		subjects.flatMap((subject) =>
+			actions.map((a) => ({
+				action: explorer(a),
+				actionParameters: {},
+				subject,
+				properties: { locales: LOCALES },
+				conditions: [],
+			})),
+		)
+	await roles.assignPermissions(editor.id, [
+		...base,
+		...extra(CONTENT_TYPES, ['delete', 'publish']),
+		...extra([UID.site], ['delete']),
+	])
 
-	const ours = new Set([...CONTENT_TYPES, UID.site])
 	for (const site of tenants) {
 		const name = `Authors: ${site}`
 		let role = await strapi.db.query('admin::role').findOne({ where: { name } })
@@ -289,10 +309,16 @@ async function seedPeople(strapi, tenants) {
 				name,
 				description: `Write, publish and archive ${site}'s courses, pages and posts; edit its site document.`,
 			})
-		const permissions = editorPermissions
-			.filter((p) => (p.subject && ours.has(p.subject)) || p.action.startsWith('plugin::upload.'))
-			.filter((p) => p.subject !== UID.site || /\.(read|update)$/.test(p.action))
-			.map((p) => ({ ...forAllLocales(p), conditions: ['api::in-own-sites'] }))
+		const permissions = [...base, ...extra(CONTENT_TYPES, ['delete', 'publish'])]
+			.filter((p) => localized.has(p.subject) || p.action.startsWith('plugin::upload.'))
+			// Their site document: read and update, never its key (which site it is).
+			.filter((p) => p.subject !== UID.site || p.action === explorer('read') || p.action === explorer('update'))
+			.map((p) =>
+				p.subject === UID.site && p.action === explorer('update') && p.properties.fields
+					? { ...p, properties: { ...p.properties, fields: p.properties.fields.filter((f) => f !== 'key') } }
+					: p,
+			)
+			.map((p) => ({ ...p, conditions: ['api::in-own-sites'] }))
 		await roles.assignPermissions(role.id, permissions)
 		await account(users, `author@${site}.test`, 'Author', site, role.id)
 	}

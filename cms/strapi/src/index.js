@@ -24,6 +24,9 @@ module.exports = {
 			.filter(Boolean)
 		const revalidator = createRevalidator({ urls, secret: process.env.CMS_WEBHOOK_SECRET ?? '', log: strapi.log })
 		strapi.lmsRevalidator = revalidator
+		// Moves on every committed write to content or media: the content API's memo is then stale.
+		strapi.lmsContent = { generation: 0 }
+		const changed = () => strapi.lmsContent.generation++
 		const baseDomain = process.env.APP_BASE_DOMAIN || 'localhost'
 
 		// Every version (locales, draft and published) of a document, with what its tags need.
@@ -37,16 +40,35 @@ module.exports = {
 			const { uid, action, params } = context
 			if (!WATCHED.has(uid) || !WRITES.has(action)) return next()
 			await guardTenant(strapi, uid, action, params)
-			const before = await versions(uid, params.documentId)
+			// The slugs a change may move: those of the versions before it (what the app may be serving)
+			// and, when it writes content (create, update), after it. Publishing copies the draft, whose
+			// slugs are among those before.
+			const before = action === 'create' ? [] : await versions(uid, params.documentId)
 			const result = await next()
-			const after = await versions(uid, params.documentId ?? result?.documentId)
+			const writes = action === 'create' || action === 'update'
+			const after = writes ? await versions(uid, params.documentId ?? result?.documentId) : []
 			const tags = [...new Set([...before, ...after].flatMap((doc) => tagsOf(uid, doc, baseDomain)))]
-			await afterCommit(() => setImmediate(() => revalidator.enqueue(tags)))
+			changed()
+			await afterCommit(() => {
+				changed()
+				setImmediate(() => revalidator.enqueue(tags))
+			})
 			return result
 		})
 	},
 
 	async bootstrap({ strapi }) {
+		// Media changes move the content API's answers too (asset URLs in documents, asset owners).
+		const changed = () => strapi.lmsContent.generation++
+		strapi.db.lifecycles.subscribe({
+			models: ['plugin::upload.file', 'plugin::upload.folder'],
+			afterCreate: changed,
+			afterCreateMany: changed,
+			afterUpdate: changed,
+			afterUpdateMany: changed,
+			afterDelete: changed,
+			afterDeleteMany: changed,
+		})
 		await registerCondition(strapi)
 		// The six locales of the app are Strapi's locales; en is the default.
 		const locales = strapi.plugin('i18n').service('locales')

@@ -29,7 +29,9 @@ function registerCondition(strapi) {
 				const paths = (await Promise.all(sites.map((s) => siteFolders(strapi, s)))).flat().map((f) => f.path)
 				return { folderPath: { $in: paths.length ? paths : ['/-'] } }
 			}
-			return { site: { $in: sites.length ? sites : ['-'] } }
+			const own = sites.length ? sites : ['-']
+			// The site document is named by its key; everything else says its site.
+			return user.permission?.subject === 'api::site.site' ? { key: { $in: own } } : { site: { $in: own } }
 		},
 	})
 }

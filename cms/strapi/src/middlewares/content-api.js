@@ -17,6 +17,7 @@ const { loadSiteAssets, sendAsset } = require('../lms/assets')
 const PREFIX = '/api/v1/'
 const DEFAULT_PAGE_SIZE = 20
 const MAX_PAGE_SIZE = 100
+const MEMO_MAX = 1000
 
 class ApiError extends Error {
 	constructor(status, message) {
@@ -33,6 +34,7 @@ module.exports = (_config, { strapi }) => {
 	const stats = { total: 0, byPath: {}, byLocale: {}, byStatus: {} }
 	const faults = { delayMs: 0, mode: 'ok' }
 	const documents = createDocuments(strapi)
+	const memo = new Map()
 
 	const keyMatches = (given) => {
 		const b = Buffer.from(String(given ?? ''))
@@ -76,7 +78,22 @@ module.exports = (_config, { strapi }) => {
 		if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return error(ctx, 405, 'Method not allowed')
 
 		try {
+			// Answers are remembered until the next write to content or media (src/index.js bumps the
+			// generation after each commit): the app asks again after every webhook, and a deep read of
+			// a course costs Strapi 10 to 30 queries. One CMS process; see docs/authoring.md.
+			const key = `${ctx.get('host')}|${ctx.path}|${ctx.querystring}`
+			const generation = strapi.lmsContent.generation
+			const hit = memo.get(key)
+			if (hit && hit.generation === generation) return send(ctx, 200, hit.body)
 			await route(ctx)
+			if (
+				ctx.status === 200 &&
+				ctx.type.startsWith('application/json') &&
+				strapi.lmsContent.generation === generation
+			) {
+				if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value)
+				memo.set(key, { generation, body: JSON.parse(ctx.body) })
+			}
 		} catch (e) {
 			if (e instanceof ApiError) return error(ctx, e.status, e.message)
 			strapi.log.error(`[content-api] ${e?.stack ?? e}`)
