@@ -79,7 +79,7 @@ export async function strapiAdmin(email: string, password = CMS_DEMO_PASSWORD) {
 		},
 		async upload(name: string, bytes: Buffer, type: string, folder: number) {
 			const form = new FormData()
-			form.append('files', new Blob([bytes], { type }), name)
+			form.append('files', new Blob([new Uint8Array(bytes)], { type }), name)
 			form.append('fileInfo', JSON.stringify({ name, folder }))
 			return call('POST', '/upload', form)
 		},
@@ -97,22 +97,24 @@ export interface Delivery {
 
 /**
  * A stand-in app for the CMS's webhooks on a fixed port (one of LMS_APP_URLS): records every
- * delivery and answers as told (200, 503 to the next `failNext`, or after `delayMs`).
+ * delivery and answers as told (200, 503 to the next `failNext` with `failTag`, or after `delayMs`).
  */
 export async function startWebhookRecorder(port: number) {
 	const deliveries: Delivery[] = []
-	const state = { failNext: 0, delayMs: 0 }
+	// failNext: how many of the next deliveries carrying failTag (any, when empty) answer 503.
+	const state = { failNext: 0, failTag: '', delayMs: 0 }
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = []
 		req.on('data', (c) => chunks.push(c))
 		req.on('end', () => {
-			const status = state.failNext > 0 ? (state.failNext--, 503) : 200
 			let body: unknown = null
 			try {
 				body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
 			} catch {
 				body = Buffer.concat(chunks).toString('utf8')
 			}
+			const targeted = !state.failTag || ((body as any)?.tags ?? []).includes(state.failTag)
+			const status = state.failNext > 0 && targeted ? (state.failNext--, 503) : 200
 			deliveries.push({ at: Date.now(), headers: req.headers, body, status })
 			setTimeout(() => {
 				res.writeHead(status, { 'content-type': 'application/json' })
