@@ -78,6 +78,86 @@ describe('content service API', () => {
 	})
 })
 
+describe('content service API, by class (the same answers from either implementation)', () => {
+	const status = async (path: string, headers?: Record<string, string>) => (await raw(path, headers)).status
+
+	it('takes the key only as x-api-key, exactly', async () => {
+		for (const headers of [
+			{ authorization: `Bearer ${key}` },
+			{ 'x-api-key': key.toUpperCase() },
+			{ 'x-api-key': `${key}x` },
+			{ 'x-api-key': key.slice(0, -1) },
+			{ 'x-api-key': '' },
+		])
+			expect(await status('acme/courses?locale=en', headers), JSON.stringify(headers)).toBe(401)
+		expect(await status(`acme/courses?locale=en&x-api-key=${key}`, {})).toBe(401)
+		// The key is checked before anything else: unknown paths and assets too.
+		expect(await status('acme/nothing-here?locale=en', {})).toBe(401)
+		expect(await status('acme/assets/acme-icon', {})).toBe(401)
+	})
+
+	it('takes the locale only as one of the six codes, the first when repeated', async () => {
+		for (const locale of ['EN', 'en-US', 'es,en', '', 'xx', '%00'])
+			expect(await status(`acme/courses?locale=${locale}`), locale).toBe(400)
+		expect(await status('acme/courses?locale=es&locale=xx')).toBe(200)
+		expect(await status('acme/site')).toBe(400)
+		expect(await status('acme/courses/intro-to-web/entries/what-is-http')).toBe(400)
+	})
+
+	it('refuses other page sizes and pages with 400', async () => {
+		for (const query of [
+			'pageSize=0',
+			'pageSize=-1',
+			'pageSize=1e2',
+			'pageSize=abc',
+			'page=-1',
+			'page=1.5',
+			'pageSize=101',
+		])
+			expect(await status(`acme/courses?locale=en&${query}`), query).toBe(400)
+		for (const list of ['pages', 'blog-posts'])
+			expect(await status(`${list}?locale=en&pageSize=500`.replace(/^/, 'acme/'))).toBe(400)
+		const beyond = await (await raw('acme/courses?locale=en&page=9')).json()
+		expect(beyond).toMatchObject({ data: [], meta: { page: 9, total: 4, totalPages: 1 } })
+	})
+
+	it('answers 404 for unknown documents, entries, assets and paths, with the error envelope', async () => {
+		for (const path of [
+			'acme/courses/nope?locale=en',
+			'acme/courses/intro-to-web/entries/nope?locale=en',
+			'acme/courses/intro-to-web/entries/what-is-http/extra?locale=en',
+			'acme/pages/nope?locale=en',
+			'acme/blog-posts/nope?locale=en',
+			'acme/assets/nope',
+			'acme/other?locale=en',
+			'globex/courses/intro-to-web?locale=en',
+			'globex/assets/acme-icon',
+		]) {
+			const res = await raw(path)
+			expect(res.status, path).toBe(404)
+			expect((await res.json()).error.status, path).toBe(404)
+		}
+		// A slug spelled with percent-escapes is the same slug.
+		expect(await status('acme/courses/intro%2Dto%2Dweb?locale=en')).toBe(200)
+	})
+
+	it("marks a course's assets with their course and site assets with none, on every answer", async () => {
+		const course = await raw('acme/assets/http-diagram')
+		expect(course.headers.get('x-asset-course')).toBe('intro-to-web')
+		expect(course.headers.get('x-asset-filename')).toBe('http-diagram.png')
+		const site = await raw('acme/assets/acme-icon')
+		expect(site.headers.get('x-asset-course')).toBeNull()
+		const etag = course.headers.get('etag')!
+		const notModified = await raw('acme/assets/http-diagram', { 'x-api-key': key, 'if-none-match': etag })
+		expect([notModified.status, notModified.headers.get('x-asset-course')]).toEqual([304, 'intro-to-web'])
+		const beyond = await raw('acme/assets/http-diagram', { 'x-api-key': key, range: 'bytes=999999-' })
+		expect([beyond.status, beyond.headers.get('x-asset-course')]).toEqual([416, 'intro-to-web'])
+		const tail = await raw('acme/assets/http-diagram', { 'x-api-key': key, range: 'bytes=-10' })
+		expect(tail.status).toBe(206)
+		expect((await tail.arrayBuffer()).byteLength).toBe(10)
+	})
+})
+
 describe('content client', () => {
 	const client = () =>
 		createCmsClient({ apiUrl: cms.url, projectUuid: project, apiKey: key, timeoutMs: 300, retries: 1 })

@@ -64,7 +64,7 @@ module.exports = (_config, { strapi }) => {
 
 		stats.total++
 		stats.byPath[ctx.path] = (stats.byPath[ctx.path] ?? 0) + 1
-		const requested = ctx.query.locale ?? 'none'
+		const requested = first(ctx.query.locale) ?? 'none'
 		stats.byLocale[requested] = (stats.byLocale[requested] ?? 0) + 1
 		ctx.res.once('finish', () => (stats.byStatus[ctx.res.statusCode] = (stats.byStatus[ctx.res.statusCode] ?? 0) + 1))
 		if (faults.delayMs > 0) await new Promise((r) => setTimeout(r, faults.delayMs))
@@ -124,9 +124,9 @@ module.exports = (_config, { strapi }) => {
 			return
 		}
 
-		const locale = ctx.query.locale
+		const locale = first(ctx.query.locale)
 		if (!locale) throw new ApiError(400, 'The locale query parameter is required')
-		if (typeof locale !== 'string' || !LOCALES.includes(locale)) throw new ApiError(400, 'Unsupported locale')
+		if (!LOCALES.includes(locale)) throw new ApiError(400, 'Unsupported locale')
 		const view = createView({ locale, base, assets })
 		const [kind, slug, sub, subSlug] = rest
 		const ok = (data) => send(ctx, 200, { data })
@@ -181,10 +181,13 @@ module.exports = (_config, { strapi }) => {
 	}
 }
 
+/** A repeated query parameter counts by its first value, as URLSearchParams.get reads it (cms/server.ts). */
+const first = (value) => (Array.isArray(value) ? value[0] : value)
+
 function intParam(ctx, name, fallback) {
-	const raw = ctx.query[name]
+	const raw = first(ctx.query[name])
 	if (raw === undefined) return fallback
-	if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new ApiError(400, `${name} must be a whole number`)
+	if (!/^\d+$/.test(raw)) throw new ApiError(400, `${name} must be a whole number`)
 	return Number(raw)
 }
 
