@@ -82,7 +82,7 @@ describe('content service API, by class (the same answers from either implementa
 	const status = async (path: string, headers?: Record<string, string>) => (await raw(path, headers)).status
 
 	it('takes the key only as x-api-key, exactly', async () => {
-		for (const headers of [
+		for (const headers of <Record<string, string>[]>[
 			{ authorization: `Bearer ${key}` },
 			{ 'x-api-key': key.toUpperCase() },
 			{ 'x-api-key': `${key}x` },
