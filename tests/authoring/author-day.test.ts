@@ -244,6 +244,16 @@ describe.each(DIALECTS)("an author's day in Strapi, seen by a learner on %s", (d
 		// Nor puts a course of its own into Acme's site.
 		const planted = await globex.create(COURSE, { site: 'acme', slug: `planted-${dialect}`, title: 'Planted' })
 		expect(planted.status).toBe(403)
+		// Nor moves one of its own there.
+		const own = await globex.create(COURSE, { slug: `own-${dialect}-${Date.now()}`, title: 'Own' })
+		expect(own.status).toBe(201)
+		expect(own.body.data.site).toBe('globex')
+		expect((await globex.update(COURSE, own.body.data.documentId, { site: 'acme' })).status).toBe(403)
+		// A slug is unique within a site, whatever its spelling of the other fields: Globex's onboarding exists.
+		const again = await globex.create(COURSE, { slug: 'globex-onboarding', title: 'Again' })
+		expect(again.status).toBe(400)
+		expect(JSON.stringify(again.body)).toContain('slug')
+		expect((await globex.remove(COURSE, own.body.data.documentId)).status).toBe(200)
 		// The platform's editor sees every site's.
 		const editor = await strapiAdmin('editor@platform.test')
 		const all = (await editor.list(COURSE)).body.results.map((c: any) => c.site)
