@@ -332,7 +332,11 @@ async function seedPeople(strapi, tenants) {
 	}
 }
 
-main().catch((error) => {
-	console.error(error)
-	process.exit(1)
-})
+// Strapi leaves timers behind (on PostgreSQL one asks its closed pool for a connection a minute
+// later and fails): the seed is done once main() is.
+main()
+	.then(() => process.exit(0))
+	.catch((error) => {
+		console.error(error)
+		process.exit(1)
+	})
