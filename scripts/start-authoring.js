@@ -63,7 +63,7 @@ function cmsEnv() {
 if (!existsSync(`${cmsDir}/node_modules/@strapi/strapi/package.json`))
 	step('installing the CMS (first run, about 4 minutes)', 'npm', ['ci', '--no-audit', '--no-fund'])
 if (!existsSync(`${cmsDir}/build/index.html`))
-	step('building the CMS admin panel (first run, about a minute and 2 GB of memory)', process.execPath, [
+	step('building the CMS admin panel (first run, a few minutes and 2 GB of memory)', process.execPath, [
 		'scripts/build-admin.js',
 	])
 step('importing cms/content/ into the CMS (only what is missing)', process.execPath, ['scripts/seed.js'])
