@@ -7,7 +7,8 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-	{ ignores: ['build/', '.react-router/', '.tmp/', 'node_modules/', 'drizzle/', 'public/'] },
+	// cms/strapi is its own project (CommonJS, Strapi's conventions, its own dependencies).
+	{ ignores: ['build/', '.react-router/', '.tmp/', 'node_modules/', 'drizzle/', 'public/', 'cms/strapi/'] },
 	js.configs.recommended,
 	tseslint.configs.recommended,
 	reactHooks.configs.flat.recommended,

@@ -29,7 +29,9 @@ function stop(code = 0) {
 process.on('SIGINT', () => stop(0))
 process.on('SIGTERM', () => stop(0))
 
-const localCms = /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(process.env.CMS_API_URL ?? '')
+// Not under `npm run start:authoring` (AUTHORING_CMS): the content service is Strapi there.
+const localCms =
+	!process.env.AUTHORING_CMS && /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(process.env.CMS_API_URL ?? '')
 if (localCms) run('content service', process.execPath, ['--import', 'tsx', 'cms/server.ts'])
 // Mail sent to a loopback SMTP server is printed by this one.
 const localMail = /^(127\.0\.0\.1|localhost)$/.test(process.env.SMTP_HOST ?? '') && !process.env.RESEND_API_KEY

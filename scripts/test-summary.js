@@ -1,6 +1,6 @@
 // Prints one closing line over the vitest and Playwright JSON reports:
 // "tests: N passed, N failed, N skipped", after the hostile suite's cases per class, the fault suite's lines,
-// the bytes-on-the-wire table and Lighthouse's scores.
+// the bytes-on-the-wire table, the authoring stage (Strapi) and Lighthouse's scores.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 
 let passed = 0
@@ -47,6 +47,22 @@ for (const dialect of ['sqlite', 'pg']) {
 	break
 }
 if (!existsSync('.tmp/wire.sqlite.txt') && !existsSync('.tmp/wire.pg.txt')) console.log('wire: no report')
+
+// scripts/test-authoring.sh: the content contract, webhooks and author's day against Strapi (cms/strapi)
+const authoring = ['.tmp/authoring/contract.json', '.tmp/authoring/vitest.json'].map(read)
+if (authoring.every(Boolean)) {
+	const [ok, bad] = authoring.reduce(([p, f], r) => [p + r.numPassedTests, f + r.numFailedTests], [0, 0])
+	passed += ok
+	failed += bad
+	console.log(`authoring (Strapi): ${ok} passed, ${bad} failed`)
+	if (existsSync('.tmp/authoring/steps.txt')) console.log(readFileSync('.tmp/authoring/steps.txt', 'utf8').trimEnd())
+	// The stage's own checks (a second seed created nothing, nothing reached outside loopback).
+	if (existsSync('.tmp/authoring/status') && readFileSync('.tmp/authoring/status', 'utf8').trim() !== '0' && bad === 0)
+		failed += 1
+} else {
+	console.log('authoring: no report')
+	failed += 1
+}
 
 // tests/lighthouse/run.ts
 const lighthouse = read('.tmp/lighthouse.json')

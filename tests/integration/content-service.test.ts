@@ -3,25 +3,27 @@ import { createTagStore } from '#app/utils/cache-tags.server.ts'
 import { ContentUnavailableError, createCmsClient } from '#app/utils/cms.server.ts'
 import { createContentCache } from '#app/utils/content-cache.server.ts'
 import { toQuizPublic } from '#app/utils/content.ts'
-import { startCms } from '#cms/server.ts'
-import { TEST_SECRETS } from '#tests/support/env.ts'
+import { startContentService, type ContentService } from '#tests/support/content-service.ts'
 
-let cms: Awaited<ReturnType<typeof startCms>>
-const project = TEST_SECRETS.CMS_PROJECT_UUID
-const key = TEST_SECRETS.CMS_API_UUID
+// The local content service, or the one at CONTENT_SERVICE_URL (Strapi: scripts/test-authoring.sh).
+let cms: ContentService
+let project: string
+let key: string
 
 beforeAll(async () => {
-	cms = await startCms({ apiKey: key, projectUuid: project })
+	cms = await startContentService()
+	project = cms.project
+	key = cms.key
 })
 afterAll(() => cms?.close())
 
 const raw = (path: string, headers: Record<string, string> = { 'x-api-key': key }) =>
 	fetch(`${cms.url}/projects/${project}/sites/${path}`, { headers })
 
-describe('local content service API', () => {
+describe('content service API', () => {
 	it('refuses a missing or wrong x-api-key', async () => {
 		expect((await raw('acme/courses?locale=en', {})).status).toBe(401)
-		expect((await raw('acme/courses?locale=en', { 'x-api-key': TEST_SECRETS.CMS_PROJECT_UUID })).status).toBe(401)
+		expect((await raw('acme/courses?locale=en', { 'x-api-key': project })).status).toBe(401)
 	})
 
 	it('requires a supported locale on every content read', async () => {
@@ -30,7 +32,7 @@ describe('local content service API', () => {
 	})
 
 	it('answers 404 for another project or an unknown site', async () => {
-		const other = await fetch(`${cms.url}/projects/${TEST_SECRETS.CMS_API_UUID}/sites/acme/courses?locale=en`, {
+		const other = await fetch(`${cms.url}/projects/${key}/sites/acme/courses?locale=en`, {
 			headers: { 'x-api-key': key },
 		})
 		expect(other.status).toBe(404)
@@ -76,6 +78,86 @@ describe('local content service API', () => {
 	})
 })
 
+describe('content service API, by class (the same answers from either implementation)', () => {
+	const status = async (path: string, headers?: Record<string, string>) => (await raw(path, headers)).status
+
+	it('takes the key only as x-api-key, exactly', async () => {
+		for (const headers of <Record<string, string>[]>[
+			{ authorization: `Bearer ${key}` },
+			{ 'x-api-key': key.toUpperCase() },
+			{ 'x-api-key': `${key}x` },
+			{ 'x-api-key': key.slice(0, -1) },
+			{ 'x-api-key': '' },
+		])
+			expect(await status('acme/courses?locale=en', headers), JSON.stringify(headers)).toBe(401)
+		expect(await status(`acme/courses?locale=en&x-api-key=${key}`, {})).toBe(401)
+		// The key is checked before anything else: unknown paths and assets too.
+		expect(await status('acme/nothing-here?locale=en', {})).toBe(401)
+		expect(await status('acme/assets/acme-icon', {})).toBe(401)
+	})
+
+	it('takes the locale only as one of the six codes, the first when repeated', async () => {
+		for (const locale of ['EN', 'en-US', 'es,en', '', 'xx', '%00'])
+			expect(await status(`acme/courses?locale=${locale}`), locale).toBe(400)
+		expect(await status('acme/courses?locale=es&locale=xx')).toBe(200)
+		expect(await status('acme/site')).toBe(400)
+		expect(await status('acme/courses/intro-to-web/entries/what-is-http')).toBe(400)
+	})
+
+	it('refuses other page sizes and pages with 400', async () => {
+		for (const query of [
+			'pageSize=0',
+			'pageSize=-1',
+			'pageSize=1e2',
+			'pageSize=abc',
+			'page=-1',
+			'page=1.5',
+			'pageSize=101',
+		])
+			expect(await status(`acme/courses?locale=en&${query}`), query).toBe(400)
+		for (const list of ['pages', 'blog-posts'])
+			expect(await status(`${list}?locale=en&pageSize=500`.replace(/^/, 'acme/'))).toBe(400)
+		const beyond = await (await raw('acme/courses?locale=en&page=9')).json()
+		expect(beyond).toMatchObject({ data: [], meta: { page: 9, total: 4, totalPages: 1 } })
+	})
+
+	it('answers 404 for unknown documents, entries, assets and paths, with the error envelope', async () => {
+		for (const path of [
+			'acme/courses/nope?locale=en',
+			'acme/courses/intro-to-web/entries/nope?locale=en',
+			'acme/courses/intro-to-web/entries/what-is-http/extra?locale=en',
+			'acme/pages/nope?locale=en',
+			'acme/blog-posts/nope?locale=en',
+			'acme/assets/nope',
+			'acme/other?locale=en',
+			'globex/courses/intro-to-web?locale=en',
+			'globex/assets/acme-icon',
+		]) {
+			const res = await raw(path)
+			expect(res.status, path).toBe(404)
+			expect((await res.json()).error.status, path).toBe(404)
+		}
+		// A slug spelled with percent-escapes is the same slug.
+		expect(await status('acme/courses/intro%2Dto%2Dweb?locale=en')).toBe(200)
+	})
+
+	it("marks a course's assets with their course and site assets with none, on every answer", async () => {
+		const course = await raw('acme/assets/http-diagram')
+		expect(course.headers.get('x-asset-course')).toBe('intro-to-web')
+		expect(course.headers.get('x-asset-filename')).toBe('http-diagram.png')
+		const site = await raw('acme/assets/acme-icon')
+		expect(site.headers.get('x-asset-course')).toBeNull()
+		const etag = course.headers.get('etag')!
+		const notModified = await raw('acme/assets/http-diagram', { 'x-api-key': key, 'if-none-match': etag })
+		expect([notModified.status, notModified.headers.get('x-asset-course')]).toEqual([304, 'intro-to-web'])
+		const beyond = await raw('acme/assets/http-diagram', { 'x-api-key': key, range: 'bytes=999999-' })
+		expect([beyond.status, beyond.headers.get('x-asset-course')]).toEqual([416, 'intro-to-web'])
+		const tail = await raw('acme/assets/http-diagram', { 'x-api-key': key, range: 'bytes=-10' })
+		expect(tail.status).toBe(206)
+		expect((await tail.arrayBuffer()).byteLength).toBe(10)
+	})
+})
+
 describe('content client', () => {
 	const client = () =>
 		createCmsClient({ apiUrl: cms.url, projectUuid: project, apiKey: key, timeoutMs: 300, retries: 1 })
@@ -111,10 +193,10 @@ describe('content client', () => {
 	})
 
 	it('sends the locale and the key on every request', async () => {
-		const before = cms.stats.total
+		const before = (await cms.stats()).total
 		const course = await client().course('acme', 'intro-to-web', 'es')
 		expect(course!.title).toBe('Introducción a la Web')
-		expect(cms.stats.total).toBe(before + 1)
+		expect((await cms.stats()).total).toBe(before + 1)
 	})
 
 	it('returns null for unknown documents', async () => {
@@ -153,19 +235,11 @@ describe('content client', () => {
 	it('turns a failing, slow or garbled service into ContentUnavailableError', async () => {
 		try {
 			for (const faults of [{ mode: 'error' }, { mode: 'garbage' }, { mode: 'ok', delayMs: 1000 }]) {
-				await fetch(`${cms.url}/_control`, {
-					method: 'POST',
-					headers: { 'x-api-key': key },
-					body: JSON.stringify(faults),
-				})
+				await cms.setFaults(faults as object)
 				await expect(client().courses('acme', 'en')).rejects.toBeInstanceOf(ContentUnavailableError)
 			}
 		} finally {
-			await fetch(`${cms.url}/_control`, {
-				method: 'POST',
-				headers: { 'x-api-key': key },
-				body: JSON.stringify({ mode: 'ok', delayMs: 0 }),
-			})
+			await cms.setFaults({ mode: 'ok', delayMs: 0 })
 		}
 	})
 })
@@ -181,56 +255,57 @@ describe('content cache', () => {
 		)
 		return { cache, tags, advance: (ms: number) => (clock += ms) }
 	}
-	const calls = () => cms.stats.byPath[`/api/v1/projects/${project}/sites/acme/courses/intro-to-web`] ?? 0
+	const calls = async () =>
+		(await cms.stats()).byPath[`/api/v1/projects/${project}/sites/acme/courses/intro-to-web`] ?? 0
 	const settle = () => new Promise((r) => setTimeout(r, 50))
 
 	it('serves a value older than 60 seconds stale while exactly one background refresh runs', async () => {
 		const { cache, advance } = setup()
-		const start = calls()
+		const start = await calls()
 		await cache.course('acme', 'intro-to-web', 'en')
 		advance(30_000)
 		await cache.course('acme', 'intro-to-web', 'en')
-		expect(calls()).toBe(start + 1)
+		expect(await calls()).toBe(start + 1)
 		advance(31_000)
-		cms.faults.delayMs = 100
+		await cms.setFaults({ delayMs: 100 })
 		const stale = await Promise.all(Array.from({ length: 10 }, () => cache.course('acme', 'intro-to-web', 'en')))
 		expect(stale.every((c) => c?.slug === 'intro-to-web')).toBe(true)
 		await new Promise((r) => setTimeout(r, 200))
-		cms.faults.delayMs = 0
-		expect(calls()).toBe(start + 2)
+		await cms.setFaults({ delayMs: 0 })
+		expect(await calls()).toBe(start + 2)
 		await cache.course('acme', 'intro-to-web', 'en')
-		expect(calls()).toBe(start + 2)
+		expect(await calls()).toBe(start + 2)
 	})
 
 	it('keeps serving the last good value while the service fails, asking again at most every 5 seconds', async () => {
 		const { cache, tags, advance } = setup()
 		await cache.course('acme', 'intro-to-web', 'en')
-		const start = calls()
-		cms.faults.mode = 'error'
+		const start = await calls()
+		await cms.setFaults({ mode: 'error' })
 		try {
 			tags.revalidate(['course:intro-to-web'])
 			expect((await cache.course('acme', 'intro-to-web', 'en'))?.slug).toBe('intro-to-web')
 			expect((await cache.course('acme', 'intro-to-web', 'en'))?.slug).toBe('intro-to-web')
-			expect(calls()).toBe(start + 1)
+			expect(await calls()).toBe(start + 1)
 			advance(5_001)
 			await cache.course('acme', 'intro-to-web', 'en')
-			expect(calls()).toBe(start + 2)
+			expect(await calls()).toBe(start + 2)
 			await expect(cache.course('acme', 'advanced-css', 'en')).rejects.toBeInstanceOf(ContentUnavailableError)
 		} finally {
-			cms.faults.mode = 'ok'
+			await cms.setFaults({ mode: 'ok' })
 			await settle()
 		}
 	})
 
 	it('starts a new flight when a tag is revalidated during a fetch', async () => {
 		const { cache, tags } = setup()
-		const start = calls()
-		cms.faults.delayMs = 100
+		const start = await calls()
+		await cms.setFaults({ delayMs: 100 })
 		const first = cache.course('acme', 'intro-to-web', 'en')
 		tags.revalidate(['course:intro-to-web'])
 		const second = cache.course('acme', 'intro-to-web', 'en')
 		await Promise.all([first, second])
-		cms.faults.delayMs = 0
-		expect(calls()).toBe(start + 2)
+		await cms.setFaults({ delayMs: 0 })
+		expect(await calls()).toBe(start + 2)
 	})
 })

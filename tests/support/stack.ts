@@ -27,7 +27,13 @@ export async function loadBuiltServer(): Promise<ServerModule> {
 export async function startStack(
 	dialect: Dialect,
 	envOverrides: Record<string, string> = {},
-	options: { cmsContentDir?: string } = {},
+	options: {
+		cmsContentDir?: string
+		/** Another content service for the app (Strapi: tests/authoring); the local one still starts, unused. */
+		contentServiceUrl?: string
+		/** A fixed port (a CMS's webhooks are configured with it), else a free one. */
+		port?: number
+	} = {},
 ) {
 	const db = await createTestDatabase(dialect)
 	const seeded = await seedDemoData(db, DEMO_PASSWORD)
@@ -39,10 +45,10 @@ export async function startStack(
 	const mail = await startMailSink()
 	const { listen } = await loadBuiltServer()
 	// AUTH_URL is the origin browsers use (spec): its scheme and port are those of every absolute URL.
-	const port = await freePort()
+	const port = options.port ?? (await freePort())
 	const env = testEnv({
 		AUTH_URL: `http://localhost:${port}`,
-		CMS_API_URL: cms.url,
+		CMS_API_URL: options.contentServiceUrl ?? cms.url,
 		DATABASE_URL: db.url,
 		SMTP_HOST: '127.0.0.1',
 		SMTP_PORT: String(mail.port),

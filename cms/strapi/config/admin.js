@@ -1,0 +1,12 @@
+module.exports = ({ env }) => ({
+	auth: { secret: env('ADMIN_JWT_SECRET') },
+	apiToken: { salt: env('API_TOKEN_SALT') },
+	transfer: { token: { salt: env('TRANSFER_TOKEN_SALT') } },
+	secrets: { encryptionKey: env('ENCRYPTION_KEY') },
+	// No feedback survey, no Enterprise promotion, no AI features: nothing leaves the machine.
+	flags: { nps: false, promoteEE: false },
+	autoOpen: false,
+	// CI and the CMS's API alone need no admin panel: no `strapi build` then (STRAPI_ADMIN=false).
+	serveAdminPanel: env.bool('STRAPI_ADMIN', true),
+	watchIgnoreFiles: ['scripts/**', 'tests/**'],
+})

@@ -1,0 +1,3 @@
+module.exports = {
+	rest: { defaultLimit: 20, maxLimit: 100, withCount: true },
+}

@@ -1,0 +1,113 @@
+'use strict'
+const { errors } = require('@strapi/utils')
+const { createRevalidator, tagsOf } = require('./lms/revalidate')
+const { registerCondition, sitesOf, isPlatformEditor } = require('./lms/tenants')
+
+const LOCALES = [
+	['es', 'Spanish (es)'],
+	['fr', 'French (fr)'],
+	['de', 'German (de)'],
+	['pt', 'Portuguese (pt)'],
+	['zh', 'Chinese (zh)'],
+]
+const WATCHED = new Set(['api::site.site', 'api::course.course', 'api::page.page', 'api::blog-post.blog-post'])
+const WRITES = new Set(['create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft'])
+const DEEP = {
+	'api::course.course': { modules: { populate: { entries: true } } },
+}
+
+module.exports = {
+	register({ strapi }) {
+		const urls = (process.env.LMS_APP_URLS ?? '')
+			.split(',')
+			.map((u) => u.trim())
+			.filter(Boolean)
+		const revalidator = createRevalidator({ urls, secret: process.env.CMS_WEBHOOK_SECRET ?? '', log: strapi.log })
+		strapi.lmsRevalidator = revalidator
+		// Moves on every committed write to content or media: the content API's memo is then stale.
+		strapi.lmsContent = { generation: 0 }
+		const changed = () => strapi.lmsContent.generation++
+		const baseDomain = process.env.APP_BASE_DOMAIN || 'localhost'
+
+		// Every version (locales, draft and published) of a document, with what its tags need.
+		const versions = (uid, documentId) =>
+			documentId ? strapi.db.query(uid).findMany({ where: { documentId }, populate: DEEP[uid] }) : []
+		// After the change is committed: the app must not read the old content back.
+		const afterCommit = (cb) =>
+			strapi.db.inTransaction() ? strapi.db.transaction(({ onCommit }) => onCommit(cb)) : cb()
+
+		strapi.documents.use(async (context, next) => {
+			const { uid, action, params } = context
+			if (!WATCHED.has(uid) || !WRITES.has(action)) return next()
+			await guardTenant(strapi, uid, action, params)
+			// The slugs a change may move: those of the versions before it (what the app may be serving)
+			// and, when it writes content (create, update), after it. Publishing copies the draft, whose
+			// slugs are among those before.
+			const before = action === 'create' ? [] : await versions(uid, params.documentId)
+			const result = await next()
+			const writes = action === 'create' || action === 'update'
+			const after = writes ? await versions(uid, params.documentId ?? result?.documentId) : []
+			const tags = [...new Set([...before, ...after].flatMap((doc) => tagsOf(uid, doc, baseDomain)))]
+			changed()
+			await afterCommit(() => {
+				changed()
+				setImmediate(() => revalidator.enqueue(tags))
+			})
+			return result
+		})
+	},
+
+	async bootstrap({ strapi }) {
+		// Media changes move the content API's answers too (asset URLs in documents, asset owners).
+		const changed = () => strapi.lmsContent.generation++
+		strapi.db.lifecycles.subscribe({
+			models: ['plugin::upload.file', 'plugin::upload.folder'],
+			afterCreate: changed,
+			afterCreateMany: changed,
+			afterUpdate: changed,
+			afterUpdateMany: changed,
+			afterDelete: changed,
+			afterDeleteMany: changed,
+		})
+		await registerCondition(strapi)
+		// The six locales of the app are Strapi's locales; en is the default.
+		const locales = strapi.plugin('i18n').service('locales')
+		const existing = new Set((await locales.find()).map((l) => l.code))
+		if (!existing.has('en')) await locales.create({ code: 'en', name: 'English (en)' })
+		for (const [code, name] of LOCALES) if (!existing.has(code)) await locales.create({ code, name })
+		await locales.setDefaultLocale({ code: 'en' })
+	},
+}
+
+/**
+ * A document belongs to one site; an author writes only in their own (platform editors anywhere),
+ * and a slug is unique within its site (not across tenants: two schools may both have `onboarding`).
+ */
+async function guardTenant(strapi, uid, action, params) {
+	const user = strapi.requestContext.get()?.state?.user
+	const data = params.data ?? {}
+	if (uid !== 'api::site.site' && user && !isPlatformEditor(user) && (action === 'create' || action === 'update')) {
+		const own = sitesOf(user)
+		if (action === 'create' && !data.site && own.length === 1) data.site = own[0]
+		if (data.site !== undefined && !own.includes(data.site))
+			throw new errors.ForbiddenError(
+				`You may write only in your own site${own.length > 1 ? 's' : ''}: ${own.join(', ')}`,
+			)
+	}
+	if (uid === 'api::site.site' || (action !== 'create' && action !== 'update')) return
+	if (data.slug === undefined && data.site === undefined) return
+	const current = params.documentId
+		? await strapi.db.query(uid).findOne({ where: { documentId: params.documentId }, select: ['site', 'slug'] })
+		: null
+	const site = data.site ?? current?.site
+	const slug = data.slug ?? current?.slug
+	if (!site || !slug) return
+	const clash = await strapi.db.query(uid).findOne({
+		where: { site, slug, ...(params.documentId ? { documentId: { $ne: params.documentId } } : {}) },
+		select: ['documentId'],
+	})
+	if (clash)
+		throw new errors.ValidationError(`The slug "${slug}" is taken in site ${site}`, {
+			errors: [{ path: ['slug'], message: 'This slug is taken in this site', name: 'ValidationError' }],
+		})
+}

@@ -1,0 +1,233 @@
+'use strict'
+/**
+ * Shapes Strapi documents into the content API of cms/README.md, for one locale.
+ *
+ * Strapi keeps one document per locale (a whole translation), with its own copy of the modules,
+ * entries and questions. Our API falls back to en field by field: `en` is the canonical document
+ * (slugs, order, types, numbers), and each localized text comes from the requested locale's
+ * document when it has one there (matched by slug or key), else from en, with the locale it was
+ * served in beside it.
+ */
+
+const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh']
+
+const present = (value) => typeof value === 'string' && value.trim() !== ''
+
+/** `localized` may be null (no translation in this locale): every field then falls back. */
+function pick(en, localized, field) {
+	if (localized && present(localized[field])) return { text: localized[field], locale: null }
+	return { text: present(en?.[field]) ? en[field] : '', locale: 'en' }
+}
+
+function createView({ locale, base, assets }) {
+	const served = (en, localized, field) => (pick(en, localized, field).locale ? 'en' : locale)
+	// Asset references in Markdown: Strapi's upload URLs (what the editor inserts) and the seed's
+	// {{asset:<id>}} placeholders become this service's asset URLs, which the app rewrites.
+	const expand = (text) => assets.rewrite(text, base)
+	const text = (en, localized, field) => expand(pick(en, localized, field).text)
+	const byKey = (list, key, value) => (list ?? []).find((item) => item?.[key] === value) ?? null
+	const iso = (value) => (value ? new Date(value).toISOString() : null)
+
+	function site(en, loc) {
+		const name = text(en, loc, 'name')
+		return {
+			name,
+			short_name: text(en, loc, 'short_name') || name,
+			description: text(en, loc, 'description'),
+			theme_color: en.theme_color,
+			background_color: en.background_color,
+			...(en.accent_color ? { accent_color: en.accent_color } : {}),
+			security_contact: en.security_contact || null,
+			favicon: assets.url(en.favicon, base),
+			icon: assets.url(en.icon, base),
+			og_image: assets.url(en.og_image, base),
+			updatedAt: iso(en.updatedAt),
+			locale: served(en, loc, 'name'),
+			descriptionLocale: served(en, loc, 'description'),
+		}
+	}
+
+	function courseSummary({ en, loc, status }) {
+		return {
+			slug: en.slug,
+			status,
+			listed: en.listed !== false,
+			publishedAt: status === 'draft' ? null : iso(en.publicationDate ?? en.publishedAt),
+			archivedAt: status === 'archived' ? iso(en.archivedAt) : null,
+			updatedAt: iso(en.updatedAt),
+			price:
+				en.priceAmount !== null && en.priceAmount !== undefined
+					? { amount: en.priceAmount, currency: en.priceCurrency || 'USD' }
+					: null,
+			estimatedMinutes: en.estimatedMinutes ?? null,
+			title: text(en, loc, 'title'),
+			summary: text(en, loc, 'summary'),
+			entryCount: (en.modules ?? []).reduce((n, m) => n + (m.entries?.length ?? 0), 0),
+			locale: served(en, loc, 'title'),
+			summaryLocale: served(en, loc, 'summary'),
+		}
+	}
+
+	function course(doc) {
+		const { en, loc } = doc
+		return {
+			...courseSummary(doc),
+			description: text(en, loc, 'description'),
+			descriptionLocale: served(en, loc, 'description'),
+			modules: (en.modules ?? []).map((m) => {
+				const lm = byKey(loc?.modules, 'slug', m.slug)
+				return {
+					slug: m.slug,
+					title: text(m, lm, 'title'),
+					locale: served(m, lm, 'title'),
+					entries: (m.entries ?? []).map((e) => {
+						const le = byKey(lm?.entries, 'slug', e.slug)
+						return {
+							slug: e.slug,
+							type: e.type,
+							title: text(e, le, 'title'),
+							estimatedMinutes: e.estimatedMinutes ?? null,
+							locale: served(e, le, 'title'),
+						}
+					}),
+				}
+			}),
+		}
+	}
+
+	/** null when the course has no such entry. */
+	function entry(doc, entrySlug) {
+		const { en, loc } = doc
+		for (const m of en.modules ?? []) {
+			const e = byKey(m.entries, 'slug', entrySlug)
+			if (!e) continue
+			const lm = byKey(loc?.modules, 'slug', m.slug)
+			const le = byKey(lm?.entries, 'slug', e.slug)
+			const bodyLocale = served(e, le, 'body')
+			return {
+				slug: e.slug,
+				type: e.type,
+				courseSlug: en.slug,
+				moduleSlug: m.slug,
+				title: text(e, le, 'title'),
+				body: text(e, le, 'body'),
+				estimatedMinutes: e.estimatedMinutes ?? null,
+				locale: served(e, le, 'title'),
+				bodyLocale,
+				quiz: e.type === 'quiz' && e.quiz ? quiz(e.quiz, le?.quiz) : null,
+				...(e.type === 'assignment' && e.assignment ? { assignment: assignment(e.assignment, le?.assignment) } : {}),
+			}
+		}
+		return null
+	}
+
+	function assignment(a, la) {
+		const types = String(a.allowedFileTypes ?? '')
+			.split(',')
+			.map((t) => t.trim())
+			.filter(Boolean)
+		return {
+			graded: a.graded === true,
+			...(a.maxScore === null || a.maxScore === undefined ? {} : { maxScore: a.maxScore }),
+			...(a.passingScore === null || a.passingScore === undefined ? {} : { passingScore: a.passingScore }),
+			...(types.length ? { allowedFileTypes: types } : {}),
+			...(present(a.instructions)
+				? { instructions: text(a, la, 'instructions'), instructionsLocale: served(a, la, 'instructions') }
+				: {}),
+		}
+	}
+
+	function quiz(q, lq) {
+		return {
+			maxAttempts: q.maxAttempts,
+			passingScore: q.passingScore,
+			...(q.revealAnswers ? { revealAnswers: q.revealAnswers } : {}),
+			questions: (q.questions ?? []).map((question) => {
+				const lquestion = byKey(lq?.questions, 'key', question.key)
+				// A question's prompt, options and explanation are one translation: all from the same locale.
+				const from = lquestion && present(lquestion.prompt) ? lquestion : question
+				const optionText = (o) => {
+					const lo = from === question ? null : byKey(from.options, 'key', o.key)
+					return expand(present(lo?.text) ? lo.text : o.text)
+				}
+				return {
+					id: question.key,
+					type: question.type,
+					prompt: expand(from.prompt),
+					explanation: expand(present(from.explanation) ? from.explanation : (question.explanation ?? '')),
+					locale: from === question ? 'en' : locale,
+					...(question.type === 'multiple_choice'
+						? {
+								options: (question.options ?? []).map((o) => ({ id: o.key, text: optionText(o) })),
+								correctOptionId: question.correctOptionKey,
+							}
+						: {}),
+					...(question.type === 'true_false' ? { correct: question.correct === true } : {}),
+					...(question.type === 'short_answer'
+						? {
+								acceptedAnswers: String(question.acceptedAnswers ?? '')
+									.split('\n')
+									.map((s) => s.trim())
+									.filter(Boolean),
+							}
+						: {}),
+				}
+			}),
+		}
+	}
+
+	function pageSummary({ en, loc, status }) {
+		return {
+			slug: en.slug,
+			status,
+			listed: en.listed !== false,
+			parent: en.parent || null,
+			order: en.order ?? 0,
+			updatedAt: iso(en.updatedAt),
+			title: text(en, loc, 'title'),
+			locale: served(en, loc, 'title'),
+		}
+	}
+
+	function page(doc) {
+		return { ...pageSummary(doc), body: text(doc.en, doc.loc, 'body'), bodyLocale: served(doc.en, doc.loc, 'body') }
+	}
+
+	function hierarchy(docs) {
+		const visible = docs.filter((d) => d.status === 'published' && d.en.listed !== false)
+		const build = (parent) =>
+			visible
+				.filter((d) => (d.en.parent || null) === parent)
+				.sort((a, b) => (a.en.order ?? 0) - (b.en.order ?? 0))
+				.map((d) => ({
+					slug: d.en.slug,
+					title: text(d.en, d.loc, 'title'),
+					locale: served(d.en, d.loc, 'title'),
+					children: build(d.en.slug),
+				}))
+		return build(null)
+	}
+
+	function postSummary({ en, loc, status }) {
+		return {
+			slug: en.slug,
+			status,
+			publishedAt: status === 'draft' ? null : iso(en.publicationDate ?? en.publishedAt),
+			updatedAt: iso(en.updatedAt),
+			author: en.author || null,
+			hero: assets.url(en.hero, base),
+			title: text(en, loc, 'title'),
+			excerpt: text(en, loc, 'excerpt'),
+			locale: served(en, loc, 'title'),
+			excerptLocale: served(en, loc, 'excerpt'),
+		}
+	}
+
+	function post(doc) {
+		return { ...postSummary(doc), body: text(doc.en, doc.loc, 'body'), bodyLocale: served(doc.en, doc.loc, 'body') }
+	}
+
+	return { site, courseSummary, course, entry, pageSummary, page, hierarchy, postSummary, post }
+}
+
+module.exports = { createView, LOCALES }

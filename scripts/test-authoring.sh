@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# CI stage: the authoring stack (issue 38). Installs the Strapi project (cms/strapi) from the npm
+# cache, starts it without its admin panel on a throwaway SQLite file, seeds it from cms/content/,
+# runs the content contract (tests/integration/content-service.test.ts) and the webhook and
+# author's-day tests (tests/authoring) against it, stops it, and writes .tmp/authoring/ for
+# scripts/test-summary.js. Needs the app's build (npm run build) and, for PostgreSQL,
+# TEST_DATABASE_URL as the rest of CI.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+out=$root/.tmp/authoring
+rm -rf "$out" && mkdir -p "$out"
+work=$(mktemp -d /tmp/lms-authoring.XXXXXX)
+now() { date +%s.%N; }
+secs() { awk "BEGIN { printf \"%.1f\", $2 - $1 }"; }
+step() { echo "authoring step $1: $2 s" | tee -a "$out/steps.txt"; }
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+strapi_pid=
+cleanup() {
+	[ -n "$strapi_pid" ] && kill "$strapi_pid" 2>/dev/null && wait "$strapi_pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+cd cms/strapi
+# 1. Install from the lockfile; the npm cache persists between CI runs. Install scripts are left
+# out: the one this needs, better-sqlite3's native build, is copied from the app's install when it
+# is the same version for the same Node (it compiles from source here otherwise: about 2 minutes).
+t=$(now)
+npm ci --prefer-offline --no-audit --no-fund --ignore-scripts --loglevel=error >"$out/install.log" 2>&1 || { cat "$out/install.log"; echo "authoring: npm ci failed"; exit 1; }
+want=$(node -p "require('./node_modules/better-sqlite3/package.json').version")
+have=$(node -p "try { require('../../node_modules/better-sqlite3/package.json').version } catch { '' }")
+if [ "$want" = "$have" ] && [ -f ../../node_modules/better-sqlite3/build/Release/better_sqlite3.node ]; then
+	mkdir -p node_modules/better-sqlite3/build/Release
+	cp ../../node_modules/better-sqlite3/build/Release/better_sqlite3.node node_modules/better-sqlite3/build/Release/
+else
+	npm rebuild better-sqlite3 --loglevel=error >>"$out/install.log" 2>&1 || { cat "$out/install.log"; exit 1; }
+fi
+step install "$(secs "$t" "$(now)")"
+
+# 2. Build: a JavaScript project has nothing to compile, and CI serves no admin panel, so there is
+# no `strapi build` here (it bundles the admin: about 60 s and 2 GB; docs/authoring.md).
+step "build (no admin panel)" 0.0
+
+# 3. Environment of a throwaway CMS and of the tests.
+app_port=$(free_port)
+recorder_port=$(free_port)
+strapi_port=$(free_port)
+mkdir -p "$work/public/uploads"
+rand() { node -p "require('crypto').randomBytes(16).toString('base64')"; }
+export NODE_ENV=production STRAPI_ADMIN=false STRAPI_HOST=127.0.0.1 STRAPI_PORT=$strapi_port
+export CMS_DATABASE_FILE=$work/cms.db STRAPI_PUBLIC_DIR=$work/public
+export APP_KEYS="$(rand),$(rand)" ADMIN_JWT_SECRET=$(rand) API_TOKEN_SALT=$(rand) TRANSFER_TOKEN_SALT=$(rand) ENCRYPTION_KEY=$(rand)
+# The tests' key, project and webhook secret (tests/support/env.ts).
+export CMS_API_UUID=8a1d3c5e-7f90-4b12-a345-6789abcdef01 CMS_PROJECT_UUID=3e5a7c9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d
+export CMS_WEBHOOK_SECRET=test-webhook-secret-0123456789 APP_BASE_DOMAIN=localhost CMS_TEST_CONTROLS=true
+export LMS_APP_URLS=http://localhost:$app_port,http://127.0.0.1:$recorder_port
+export LOOPBACK_ONLY_LOG=$out/outside.log NODE_OPTIONS="--require $PWD/scripts/loopback-only.cjs"
+
+# 4. Seed (migrations included), then start; cold start = seed + start to the first answer.
+t=$(now)
+node scripts/seed.js >"$out/seed.log" 2>&1 || { tail -40 "$out/seed.log"; echo "authoring: seed failed"; exit 1; }
+grep -E '^seed:' "$out/seed.log"
+t_seeded=$(now)
+step seed "$(secs "$t" "$t_seeded")"
+node node_modules/.bin/strapi start >"$out/strapi.log" 2>&1 &
+strapi_pid=$!
+base=http://127.0.0.1:$strapi_port
+for _ in $(seq 1 300); do
+	curl -fs -o /dev/null -H "x-api-key: $CMS_API_UUID" "$base/api/v1/projects/$CMS_PROJECT_UUID/sites/acme/site?locale=en" && break
+	kill -0 "$strapi_pid" 2>/dev/null || { tail -40 "$out/strapi.log"; echo "authoring: strapi did not start"; exit 1; }
+	sleep 0.1
+done
+step start "$(secs "$t_seeded" "$(now)")"
+step "cold start (seed + start)" "$(secs "$t" "$(now)")"
+# Idempotence: a second seed creates nothing.
+node scripts/seed.js 2>&1 | grep -E '^seed:' | tee "$out/reseed.log"
+grep -q '^seed: 0 documents created' "$out/reseed.log" || { echo "authoring: the second seed created documents"; reseed_failed=1; }
+unset NODE_OPTIONS
+
+# 5. The tests, against this CMS.
+cd "$root"
+t=$(now)
+export STRAPI_URL=$base CONTENT_SERVICE_URL=$base/api/v1 AUTHORING_APP_PORT=$app_port AUTHORING_RECORDER_PORT=$recorder_port
+# The contract first, on the seeded content alone; then the webhooks and the author's day, which write.
+npx vitest run --config vitest.authoring.config.ts tests/integration/content-service.test.ts \
+	--outputFile.json="$out/contract.json" 2>&1 | tee "$out/contract.log"
+contract_status=${PIPESTATUS[0]}
+npx vitest run --config vitest.authoring.config.ts tests/authoring --outputFile.json="$out/vitest.json" 2>&1 | tee "$out/vitest.log"
+tests_status=${PIPESTATUS[0]}
+[ "$contract_status" -eq 0 ] || tests_status=$contract_status
+step tests "$(secs "$t" "$(now)")"
+rss=$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$strapi_pid/status" 2>/dev/null)
+echo "authoring: CMS RSS after the tests ${rss:-?} MB" | tee -a "$out/steps.txt"
+
+# 6. Stop.
+t=$(now)
+kill "$strapi_pid" && wait "$strapi_pid" 2>/dev/null
+strapi_pid=
+step stop "$(secs "$t" "$(now)")"
+
+outside=0
+[ -s "$out/outside.log" ] && outside=$(wc -l <"$out/outside.log") && cat "$out/outside.log"
+echo "authoring: connections outside loopback $outside" | tee -a "$out/steps.txt"
+cat "$out"/latency.*.txt 2>/dev/null | tee -a "$out/steps.txt"
+status=$tests_status
+[ "$outside" -eq 0 ] || status=1
+[ -z "${reseed_failed:-}" ] || status=1
+echo "$status" >"$out/status"
+exit "$status"
