@@ -12,12 +12,11 @@ import {
 	releaseJob,
 	unfinishedJobs,
 	type JobSettings,
-	type SqliteJob,
 } from '#db/jobs.ts'
 
 /*
  * The worker that drains the durable job queue in every app process (docs/decisions/0033-job-queue.md):
- * pg-boss on PostgreSQL, a small poller of the `jobs` table on SQLite, behind one interface. Jobs are
+ * one polling loop over two stores, pg-boss on PostgreSQL and the `jobs` table on SQLite. Jobs are
  * only ever picked up by polling, never at the moment they are written: when a job runs has nothing
  * to do with the request that wrote it, so its work (a lookup, a token, SMTP) cannot slow that
  * request's neighbours in a way that tells anything about it (issue 36).
@@ -41,19 +40,87 @@ export interface JobAttempt {
 export type RunJob = (job: JobAttempt) => Promise<void>
 
 export interface JobWorker {
-	/** Stops taking jobs, lets attempts under way finish for up to `timeoutMs`, then hands the rest back. */
+	/** Stops taking jobs, lets the attempt under way finish for up to `timeoutMs`, then hands the rest back. */
 	stop(timeoutMs: number): Promise<void>
 	/** Resolves once no job is waiting, running or due for a retry (tests); rejects after `timeoutMs`. */
 	idle(timeoutMs?: number): Promise<void>
+}
+
+/** A claimed attempt and what the store does with it afterwards. */
+interface Claimed extends JobAttempt {
+	/** Whether this is the last attempt (its failure gives the job up). */
+	last: boolean
+	done(): Promise<void>
+	failed(error: string): Promise<void>
+	/** Not attempted after all (a stop came first): back to the queue as it was. */
+	release(): Promise<void>
+}
+
+interface Store {
+	/** Starts (and installs) the store; may throw, and is tried again. */
+	open(): Promise<void>
+	/** Due jobs, each marked as running. Errors are the loop's (logged, next poll). */
+	claim(): Promise<Claimed[]>
+	close(): Promise<void>
 }
 
 /** Jobs taken per poll and run one after another. */
 const BATCH = 10
 
 export function startJobWorker(db: Database, settings: WorkerSettings, run: RunJob): JobWorker {
-	const worker = db.dialect === 'pg' ? startPgBoss(db, settings, run) : startPoller(db, settings, run)
+	const store = db.dialect === 'pg' ? pgBossStore(db, settings) : sqliteStore(db, settings)
+	const stopping = new AbortController()
+	let current: Promise<void> = Promise.resolve()
+	let claimed: Claimed[] = []
+
+	// The store opens in the background: an app whose database is out of reach at start still starts
+	// (and answers 503); the worker keeps trying, waiting up to 30 s between tries.
+	const loop = (async () => {
+		for (let wait = 500; !stopping.signal.aborted; wait = Math.min(wait * 2, 30_000)) {
+			try {
+				await store.open()
+				break
+			} catch (error) {
+				log.error('job/queue-start-failed', { error: describeError(error), retryInMs: wait })
+				await sleep(wait, stopping.signal)
+			}
+		}
+		while (!stopping.signal.aborted) {
+			current = poll()
+			await current
+			await sleep(settings.pollSeconds * 1000, stopping.signal)
+		}
+	})()
+
+	async function poll() {
+		try {
+			claimed = await store.claim()
+			while (claimed.length > 0) {
+				const job = claimed.shift()!
+				if (stopping.signal.aborted) {
+					await job.release()
+					continue
+				}
+				const error = await attempt(run, job)
+				if (error === null) await job.done()
+				else await job.failed(error)
+			}
+		} catch (error) {
+			// The database out of reach, say: what was claimed and not finished times out and is retried.
+			log.error('job/queue-error', { error: describeError(error) })
+		}
+	}
+
 	return {
-		...worker,
+		async stop(timeoutMs: number) {
+			stopping.abort()
+			const cut = new Promise<'cut'>((r) => setTimeout(() => r('cut'), timeoutMs).unref())
+			if ((await Promise.race([current.then(() => 'done' as const), cut])) === 'cut')
+				log.warn('job/stop-cut', { unfinished: claimed.length + 1 })
+			for (const job of claimed.splice(0)) await job.release().catch(() => {})
+			await loop
+			await store.close()
+		},
 		async idle(timeoutMs = 30_000) {
 			const deadline = Date.now() + timeoutMs
 			for (;;) {
@@ -66,34 +133,45 @@ export function startJobWorker(db: Database, settings: WorkerSettings, run: RunJ
 	}
 }
 
-/** One attempt with its log lines: a failure is logged as retried or, on the last attempt, given up. */
-async function attempt(run: RunJob, job: JobAttempt, last: boolean) {
+/** One attempt with its log lines; the error's description when it failed, else null. */
+async function attempt(run: RunJob, job: Claimed) {
 	log.info('job/started', { job: job.name, id: job.id, attempt: job.attempt })
 	try {
 		await run(job)
 		return null
 	} catch (error) {
 		const fields = { job: job.name, id: job.id, attempt: job.attempt, error: describeError(error) }
-		if (last) log.error('job/given-up', fields)
+		if (job.last) log.error('job/given-up', fields)
 		else log.warn('job/failed', fields)
-		return error instanceof Error ? error : new Error(String(error))
+		return describeError(error)
 	}
 }
 
+function sleep(ms: number, signal: AbortSignal) {
+	return new Promise<void>((resolve) => {
+		if (signal.aborted) return resolve()
+		const timer = setTimeout(resolve, ms)
+		signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
+	})
+}
+
+/** A job's data in pg-boss's queue: its kind and payload. */
+type QueuedJob = { name: string; payload: Record<string, unknown> }
+
 /**
- * PostgreSQL: pg-boss, started in the background (an app whose database is out of reach at start
- * still starts and answers 503; the worker keeps trying, waiting up to 30 s between tries).
+ * PostgreSQL: pg-boss, used for its store (fetch with SKIP LOCKED, complete, fail with retries and
+ * backoff) and its maintenance, which fails and retries an attempt that outlived the job timeout (a
+ * killed process); the loop above is ours, so every query is awaited and its failure handled.
  */
-function startPgBoss(db: Database, settings: WorkerSettings, run: RunJob) {
+function pgBossStore(db: Database, settings: WorkerSettings): Store {
 	const onError = (error: Error) => log.error('job/queue-error', { error: describeError(error) })
 	const pool = openPgBossPool(db.url, onError)
-	const stopping = new AbortController()
 	let boss: PgBoss | null = null
-	const started = (async () => {
-		for (let wait = 500; !stopping.signal.aborted; wait = Math.min(wait * 2, 30_000)) {
+	return {
+		async open() {
 			const candidate = pgBossFor(pool, {
-				// Expired attempts (a killed process) are failed and retried by pg-boss's maintenance, which
-				// runs in one process at a time: often enough that a held job waits at most about 1.5 timeouts.
+				// Maintenance runs in one process at a time, every half timeout (at most a minute): a job
+				// held by a killed process runs again within about 1.5 timeouts plus a poll.
 				supervise: true,
 				maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.ceil(settings.timeoutSeconds / 2))),
 				schedule: false,
@@ -105,50 +183,35 @@ function startPgBoss(db: Database, settings: WorkerSettings, run: RunJob) {
 				// The settings of this process's environment (every process should share them).
 				await candidate.createQueue(PG_QUEUE, pgQueueOptions(settings))
 				await candidate.updateQueue(PG_QUEUE, pgQueueOptions(settings))
-				if (stopping.signal.aborted) return await candidate.stop({ graceful: false, close: false })
-				await candidate.work<QueuedJob>(
-					PG_QUEUE,
-					{ batchSize: BATCH, pollingIntervalSeconds: settings.pollSeconds, includeMetadata: true },
-					async (batch: PgBoss.JobWithMetadata<QueuedJob>[]) => {
-						for (const job of batch) {
-							const failed = await attempt(
-								run,
-								{ id: job.id, name: job.data.name, payload: job.data.payload, attempt: job.retryCount + 1 },
-								job.retryCount >= job.retryLimit,
-							)
-							// Each job of the batch on its own: pg-boss completes the jobs still active after the handler.
-							if (failed) await candidate.fail(PG_QUEUE, job.id, { message: describeError(failed) })
-						}
-					},
-				)
-				boss = candidate
-				return
 			} catch (error) {
-				log.error('job/queue-start-failed', { error: describeError(error), retryInMs: wait })
 				await candidate.stop({ graceful: false, close: false }).catch(() => {})
-				await abortableSleep(wait, stopping.signal)
+				throw error
 			}
-		}
-	})()
-	return {
-		async stop(timeoutMs: number) {
-			stopping.abort()
-			await started
-			// Attempts still running after the timeout are failed, so another process retries them.
-			await boss?.stop({ graceful: true, wait: true, close: false, timeout: Math.max(1_000, timeoutMs) })
+			boss = candidate
+		},
+		async claim() {
+			const b = boss!
+			const jobs = await b.fetch<QueuedJob>(PG_QUEUE, { batchSize: BATCH, includeMetadata: true })
+			return (jobs ?? []).map((job) => ({
+				id: job.id,
+				name: job.data.name,
+				payload: job.data.payload,
+				attempt: job.retryCount + 1,
+				last: job.retryCount >= job.retryLimit,
+				done: async () => void (await b.complete(PG_QUEUE, job.id)),
+				failed: async (error) => void (await b.fail(PG_QUEUE, job.id, { message: error })),
+				// pg-boss has no "unfetch": failed, so it is retried (and, were it the last attempt, given one more).
+				release: async () => {
+					await b.fail(PG_QUEUE, job.id, { message: 'released by a stopping worker' })
+					await b.retry(PG_QUEUE, job.id)
+				},
+			}))
+		},
+		async close() {
+			await boss?.stop({ graceful: false, close: false })
 			await pool.end()
 		},
 	}
-}
-
-/** A job's data in pg-boss's queue: its kind and payload. */
-type QueuedJob = { name: string; payload: Record<string, unknown> }
-
-function abortableSleep(ms: number, signal: AbortSignal) {
-	return new Promise<void>((resolve) => {
-		const timer = setTimeout(resolve, ms)
-		signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
-	})
 }
 
 /** The delay before attempt `attempts + 1`: the base doubled per earlier attempt, plus up to as much again at random (as pg-boss). */
@@ -157,61 +220,33 @@ export function backoffMs(attempts: number, retryDelaySeconds: number, random = 
 }
 
 /**
- * SQLite: one process polls the `jobs` table. Each poll claims the due jobs in one statement and runs
- * them one after another; a failed attempt is rescheduled with backoff, the last one given up (the
- * row kept with failed_at and last_error). An attempt whose process died stays locked until the
- * timeout, then is claimed again.
+ * SQLite: one process polls the `jobs` table. Each poll claims the due jobs in one statement; a
+ * failed attempt is rescheduled with backoff, the last one given up (the row kept with failed_at and
+ * last_error). An attempt whose process died stays locked until the timeout, then is claimed again.
  */
-function startPoller(db: Database, settings: WorkerSettings, run: RunJob) {
-	let stopping = false
-	let current: SqliteJob | null = null
-	let timer: NodeJS.Timeout | null = null
-	let loop: Promise<void> = Promise.resolve()
-	const poll = async () => {
-		try {
-			for (const job of claimDueJobs(db, new Date(), settings.timeoutSeconds, BATCH)) {
-				if (stopping) {
-					releaseJob(db, job)
-					continue
-				}
-				current = job
-				const last = job.attempts > settings.retryLimit
-				const failed = await attempt(
-					run,
-					{ id: job.id, name: job.name, payload: job.payload, attempt: job.attempts },
-					last,
-				)
-				current = null
-				if (!failed) finishJob(db, job)
-				else
+function sqliteStore(db: Database, settings: WorkerSettings): Store {
+	return {
+		async open() {},
+		async claim() {
+			return claimDueJobs(db, new Date(), settings.timeoutSeconds, BATCH).map((job) => ({
+				id: job.id,
+				name: job.name,
+				payload: job.payload,
+				attempt: job.attempts,
+				last: job.attempts > settings.retryLimit,
+				done: async () => finishJob(db, job),
+				failed: async (error) =>
 					failJob(
 						db,
 						job,
-						describeError(failed),
-						last ? null : new Date(Date.now() + backoffMs(job.attempts, settings.retryDelaySeconds)),
-					)
-			}
-		} catch (error) {
-			// The database out of reach, say: the next poll tries again.
-			log.error('job/queue-error', { error: describeError(error) })
-		}
-	}
-	const schedule = () => {
-		if (stopping) return
-		timer = setTimeout(() => {
-			loop = poll().finally(schedule)
-		}, settings.pollSeconds * 1000)
-	}
-	schedule()
-	return {
-		async stop(timeoutMs: number) {
-			stopping = true
-			if (timer) clearTimeout(timer)
-			const cut = new Promise<'cut'>((r) => setTimeout(() => r('cut'), timeoutMs).unref())
-			if ((await Promise.race([loop.then(() => 'done' as const), cut])) === 'cut' && current) {
-				// Still running at the deadline: handed back as not attempted, for the next start.
-				releaseJob(db, current)
-			}
+						error,
+						job.attempts > settings.retryLimit
+							? null
+							: new Date(Date.now() + backoffMs(job.attempts, settings.retryDelaySeconds)),
+					),
+				release: async () => releaseJob(db, job),
+			}))
 		},
+		async close() {},
 	}
 }
