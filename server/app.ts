@@ -364,6 +364,23 @@ function createDrain() {
 	}
 }
 
+/**
+ * The job queue's worker (mail, housekeeping) of an app: every process drains the queue (decision
+ * 0033). Started by `listen`, and by `npm run dev` for each app it makes.
+ */
+export function startJobs(app: Pick<ReturnType<typeof createApp>, 'db' | 'cms' | 'mailer'>, env: Env) {
+	return startJobWorker(
+		app.db,
+		{
+			pollSeconds: env.JOB_POLL_SECONDS,
+			retryLimit: env.JOB_RETRY_LIMIT,
+			retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS,
+			timeoutSeconds: env.JOB_TIMEOUT_SECONDS,
+		},
+		createJobRunner({ db: app.db, cms: app.cms, mailer: app.mailer }),
+	)
+}
+
 /** Starts an HTTP server; resolves once it listens. Used by server.js and the tests. */
 export async function listen(options: AppOptions & { port?: number; host?: string }) {
 	const app = createApp(options)
@@ -380,17 +397,7 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 					}
 				: null,
 	})
-	// The job queue's worker (mail, housekeeping): every process drains the queue (decision 0033).
-	const jobs = startJobWorker(
-		app.db,
-		{
-			pollSeconds: options.env.JOB_POLL_SECONDS,
-			retryLimit: options.env.JOB_RETRY_LIMIT,
-			retryDelaySeconds: options.env.JOB_RETRY_DELAY_SECONDS,
-			timeoutSeconds: options.env.JOB_TIMEOUT_SECONDS,
-		},
-		createJobRunner({ db: app.db, cms: app.cms, mailer: app.mailer }),
-	)
+	const jobs = startJobs(app, options.env)
 	const server = createServer(app.listener)
 	server.keepAliveTimeout = 65_000
 	await new Promise<void>((resolve) =>
