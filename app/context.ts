@@ -6,7 +6,6 @@ import type { TagStore } from './utils/cache-tags.server.ts'
 import type { SiteKey } from './utils/cms.server.ts'
 import type { ContentClient } from './utils/content-cache.server.ts'
 import type { Env } from './utils/env.server.ts'
-import type { Mailer } from './utils/mailer.server.ts'
 import type { RateLimitDriver } from './utils/rate-limit.server.ts'
 
 /**
@@ -35,12 +34,15 @@ export interface RequestContext {
 	/** The client address: the socket's peer, or the one the outermost of TRUSTED_PROXY_HOPS proxies saw (server/proxy.ts). */
 	clientIp: string
 	rateLimit: RateLimitDriver
-	mailer: Mailer
 	/** Cache-tag versions: revalidated by the webhook and by this service's own writes. */
 	tags: TagStore
 	/** The Redis client when REDIS_URL is set (health probe; rate limits and invalidation use it too). */
 	redis: { ping(): Promise<unknown> } | null
-	/** Runs `task` once the answer has been sent, so neither its work nor its outcome shows in the answer (account-existence oracles). */
+	/**
+	 * Runs `task` once the answer has been sent: best-effort work nothing depends on (a session's
+	 * renewal). Work that must happen (mail, housekeeping) is a job written in the action's
+	 * transaction instead (app/utils/jobs.server.ts, decision 0033).
+	 */
 	afterResponse(task: () => Promise<unknown>): void
 	/** Set when a loader or action failed because the database was out of reach (the server entry answers 503). */
 	databaseUnavailable?: boolean

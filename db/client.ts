@@ -242,6 +242,11 @@ export async function migrateDatabase(db: Database) {
 		try {
 			await orm.execute(sql`select pg_advisory_lock(727001)`)
 			await migratePg(orm, { migrationsFolder: resolve(migrationsRoot, 'pg') })
+			// The job queue's tables (pg-boss's own schema) are part of a migrated database, so a change
+			// and its mail job are written together from the first request on (decision 0033).
+			// Loaded here only: route modules reach this file for its types and helpers, and the browser build must not follow it into pg-boss.
+			const { installPgQueue } = await import('./jobs.ts')
+			await installPgQueue(db.url)
 			await orm.execute(sql`select pg_advisory_unlock(727001)`)
 		} finally {
 			await client.end({ timeout: 5 })

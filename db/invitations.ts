@@ -1,36 +1,41 @@
 import { and, desc, eq, gt, isNull } from 'drizzle-orm'
 import type { Database } from './client.ts'
-import { step, type Tx } from './transaction.ts'
+import { runSteps, step, type Tx } from './transaction.ts'
 import { newId } from './ids.ts'
 
 export type Invitation = Database['t']['invitations']['$inferSelect']
 
-export async function insertInvitation(
-	db: Database,
-	input: {
-		tenantId: string
-		email: string
-		role: 'student' | 'course_admin' | 'tenant_admin'
-		courseSlug?: string | null
-		tokenHash: string
-		invitedBy: string | null
-		expiresAt: Date
-	},
-) {
-	const [row] = await db.orm
-		.insert(db.t.invitations)
-		.values({
-			id: newId(),
-			tenant_id: input.tenantId,
-			email: input.email.trim().toLowerCase(),
-			role: input.role,
-			course_slug: input.courseSlug ?? null,
-			token_hash: input.tokenHash,
-			invited_by: input.invitedBy,
-			expires_at: input.expiresAt,
-		})
-		.returning()
+export interface InvitationInput {
+	tenantId: string
+	email: string
+	role: 'student' | 'course_admin' | 'tenant_admin'
+	courseSlug?: string | null
+	tokenHash: string
+	invitedBy: string | null
+	expiresAt: Date
+}
+
+export function* insertInvitationSteps(db: Tx, input: InvitationInput) {
+	const [row] = yield* step(
+		db.orm
+			.insert(db.t.invitations)
+			.values({
+				id: newId(),
+				tenant_id: input.tenantId,
+				email: input.email.trim().toLowerCase(),
+				role: input.role,
+				course_slug: input.courseSlug ?? null,
+				token_hash: input.tokenHash,
+				invited_by: input.invitedBy,
+				expires_at: input.expiresAt,
+			})
+			.returning(),
+	)
 	return row
+}
+
+export function insertInvitation(db: Database, input: InvitationInput) {
+	return runSteps(db, (tx) => insertInvitationSteps(tx, input))
 }
 
 /** Scoped by tenant: an invitation of another tenant is not found here. */
@@ -99,8 +104,20 @@ export async function findInvitationById(db: Database, tenantId: string, id: str
 	return row ?? null
 }
 
+/** The invitation while it is pending (not accepted, not expired), of this tenant; else null. */
+export function* findPendingInvitationSteps(db: Tx, tenantId: string, id: string, now = new Date()) {
+	const [row] = yield* step(
+		db.orm
+			.select()
+			.from(db.t.invitations)
+			.where(pending(db, tenantId, id, now))
+			.limit(1),
+	)
+	return row ?? null
+}
+
 /**
- * A resend: the pending invitation gets a new token and a new expiry in one statement, so the link
+ * A send (decision 0033: the invitation's job issues its link when it mails it): the pending invitation gets a new token and a new expiry in one statement, so the link
  * mailed before stops working the moment the new one exists. Null when it is no longer pending
  * (accepted, expired or revoked meanwhile) or not this tenant's.
  */

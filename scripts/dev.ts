@@ -13,14 +13,21 @@ type ServerModule = typeof import('../server/app.ts')
 const env = parseEnv()
 const db = openDatabase(env.DATABASE_URL)
 
-let current: { module: ServerModule; listener: (req: IncomingMessage, res: ServerResponse) => void } | null = null
+let current: {
+	module: ServerModule
+	listener: (req: IncomingMessage, res: ServerResponse) => void
+	jobs: ReturnType<ServerModule['startJobs']>
+} | null = null
 
-/** The app of the server entry as it is now: a new one once Vite has reloaded the module. */
+/** The app of the server entry as it is now: a new one (with its own job worker) once Vite has reloaded the module. */
 async function app() {
 	const module = (await vite.ssrLoadModule('/server/app.ts')) as ServerModule
-	// Files of public/ come from there: a fresh clone has no build/client, and Vite serves the rest.
-	if (current?.module !== module)
-		current = { module, listener: module.createApp({ env, db, clientDir: resolve('public') }).listener }
+	if (current?.module !== module) {
+		await current?.jobs.stop(1_000)
+		// Files of public/ come from there: a fresh clone has no build/client, and Vite serves the rest.
+		const created = module.createApp({ env, db, clientDir: resolve('public') })
+		current = { module, listener: created.listener, jobs: module.startJobs(created, env) }
+	}
 	return current.listener
 }
 
@@ -41,10 +48,14 @@ const server = createHttpServer((req, res) => {
 // The HMR socket shares the app's server, so the page's own origin reaches it (CSP connect-src 'self').
 const vite = await createViteServer({ server: { middlewareMode: true, hmr: { server } }, appType: 'custom' })
 server.listen(env.PORT, () => console.log(`dev server on ${env.AUTH_URL} (Vite, hot module reload)`))
+// The app (and its job worker, so mail queued before a restart goes out) from the start, not the first request.
+app().catch(() => {})
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 	process.on(signal, () => {
 		server.close()
-		void vite.close().then(() => db.close().finally(() => process.exit(0)))
+		void (current?.jobs.stop(1_000) ?? Promise.resolve())
+			.then(() => vite.close())
+			.then(() => db.close().finally(() => process.exit(0)))
 	})
 }

@@ -33,7 +33,9 @@ import { describeError, log } from '#app/utils/log.server.ts'
 import { createHostResolver, normalizeHost, type HostResolution } from '#app/utils/tenant.server.ts'
 import { openDatabase, type Database } from '#db/client.ts'
 import { createClient } from 'redis'
+import { createJobRunner } from '#app/utils/job-handlers.server.ts'
 import { createDeferredWork } from './deferred.ts'
+import { startJobWorker } from './queue.ts'
 import { compressResponse, negotiateEncoding } from './compression.ts'
 import { connectInvalidation } from './invalidation.ts'
 import { clientAddress, configuredOrigin, requestHost } from './proxy.ts'
@@ -294,7 +296,6 @@ export function createApp(options: AppOptions) {
 			locale: site.locale,
 			clientIp: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], env.TRUSTED_PROXY_HOPS),
 			rateLimit,
-			mailer,
 			tags,
 			redis,
 			afterResponse: (task) => void deferred.push(task),
@@ -305,7 +306,7 @@ export function createApp(options: AppOptions) {
 			const response = await (site.prefix ? handlers.get(site.prefix)! : handleUnprefixed)(request, context)
 			return { response, readTags, databaseUnavailable: value.databaseUnavailable === true }
 		} finally {
-			// Work that must not change the answer or its timing (mail that may or may not go out) starts once it is sent.
+			// Best-effort work that must not delay the answer (a session's renewal) starts once it is sent.
 			if (deferred.length) afterResponse.run(deferred)
 		}
 	}
@@ -334,7 +335,7 @@ export function createApp(options: AppOptions) {
 		})
 	}
 
-	return { listener, db, cms, rateLimit, tags, pageCache, redis, afterResponse, drain }
+	return { listener, db, cms, mailer, rateLimit, tags, pageCache, redis, afterResponse, drain }
 }
 
 /**
@@ -363,6 +364,23 @@ function createDrain() {
 	}
 }
 
+/**
+ * The job queue's worker (mail, housekeeping) of an app: every process drains the queue (decision
+ * 0033). Started by `listen`, and by `npm run dev` for each app it makes.
+ */
+export function startJobs(app: Pick<ReturnType<typeof createApp>, 'db' | 'cms' | 'mailer'>, env: Env) {
+	return startJobWorker(
+		app.db,
+		{
+			pollSeconds: env.JOB_POLL_SECONDS,
+			retryLimit: env.JOB_RETRY_LIMIT,
+			retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS,
+			timeoutSeconds: env.JOB_TIMEOUT_SECONDS,
+		},
+		createJobRunner({ db: app.db, cms: app.cms, mailer: app.mailer }),
+	)
+}
+
 /** Starts an HTTP server; resolves once it listens. Used by server.js and the tests. */
 export async function listen(options: AppOptions & { port?: number; host?: string }) {
 	const app = createApp(options)
@@ -379,6 +397,7 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 					}
 				: null,
 	})
+	const jobs = startJobs(app, options.env)
 	const server = createServer(app.listener)
 	server.keepAliveTimeout = 65_000
 	await new Promise<void>((resolve) =>
@@ -390,6 +409,7 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 		...app,
 		server,
 		port,
+		jobs,
 		/**
 		 * Stops accepting, answers what is under way with `Connection: close`, closes each connection
 		 * as its answer ends, and cuts whatever is left after DRAIN_TIMEOUT_SECONDS (15 s).
@@ -402,6 +422,8 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 			await closed
 			clearTimeout(force)
 			await app.afterResponse.settled()
+			// Jobs under way get the same time to finish; what is left is handed back to the queue.
+			await jobs.stop(options.env.DRAIN_TIMEOUT_SECONDS * 1000)
 			await bus.close()
 			await Promise.allSettled([subscriber?.quit(), app.redis?.quit()])
 			if (!options.db) await app.db.close()

@@ -1,9 +1,11 @@
 import { describeError, log } from '#app/utils/log.server.ts'
 
 /**
- * Work a request leaves for after its answer is sent (RequestContext.afterResponse):
- * whether it runs, and how long it takes, cannot show in the answer. Failures
- * are logged; shutdown waits for what is under way.
+ * Best-effort work a request leaves for after its answer is sent
+ * (RequestContext.afterResponse: a session's renewal), so that it never delays
+ * the answer. Nothing durable: what must happen (mail, housekeeping) is a job
+ * of the queue (server/queue.ts). Failures are logged; shutdown waits for what
+ * is under way.
  */
 export function createDeferredWork() {
 	const running = new Set<Promise<unknown>>()

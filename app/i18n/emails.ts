@@ -1,11 +1,14 @@
-// Transactional email copy in every supported locale. `{site}`, `{role}` and the
-// grading mails' `{course}`, `{entry}` and `{learner}` are filled in when composing.
+// Transactional email copy in every supported locale. `{site}`, `{role}`, the
+// grading mails' `{course}`, `{entry}` and `{learner}`, and the account-exists mail's `{reset}`
+// are filled in when composing.
 // tests/integration/i18n.test.ts checks that every locale has every key and that
 // no locale is a copy of English.
 import type { Locale } from '#db/schema/values.ts'
 
 export type EmailKind =
 	| 'verification'
+	// Sign-up with an address that already has an account here: its owner is told (issue 40).
+	| 'account_exists'
 	| 'password_reset'
 	| 'magic_link'
 	| 'email_change'
@@ -37,6 +40,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: 'Welcome! Please confirm that this is your email address.',
 				action: 'Confirm email',
 				footer: 'The link works for 24 hours. If you did not sign up, ignore this email.',
+			},
+			account_exists: {
+				subject: 'You already have an account',
+				body: 'Someone, perhaps you, tried to sign up at {site} with this address, which already has an account. Sign in with it instead. If you forgot your password, choose a new one here: {reset}',
+				action: 'Sign in',
+				footer: 'If it was not you, ignore this email: nothing was changed.',
 			},
 			password_reset: {
 				subject: 'Reset your password',
@@ -93,6 +102,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Confirmar correo',
 				footer: 'El enlace es válido durante 24 horas. Si no te registraste, ignora este mensaje.',
 			},
+			account_exists: {
+				subject: 'Ya tienes una cuenta',
+				body: 'Alguien, quizá tú, ha intentado registrarse en {site} con esta dirección, que ya tiene una cuenta. Inicia sesión con ella. Si has olvidado tu contraseña, elige una nueva aquí: {reset}',
+				action: 'Iniciar sesión',
+				footer: 'Si no fuiste tú, ignora este mensaje: no se ha cambiado nada.',
+			},
 			password_reset: {
 				subject: 'Restablece tu contraseña',
 				body: 'Alguien ha pedido restablecer la contraseña de tu cuenta.',
@@ -148,6 +163,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: "Confirmer l'adresse",
 				footer: 'Le lien est valable 24 heures. Si vous ne vous êtes pas inscrit, ignorez cet e-mail.',
 			},
+			account_exists: {
+				subject: 'Vous avez déjà un compte',
+				body: 'Quelqu’un, peut-être vous, a essayé de s’inscrire sur {site} avec cette adresse, qui a déjà un compte. Connectez-vous plutôt avec celui-ci. Si vous avez oublié votre mot de passe, choisissez-en un nouveau ici : {reset}',
+				action: 'Se connecter',
+				footer: 'Si ce n’était pas vous, ignorez cet e-mail : rien n’a été modifié.',
+			},
 			password_reset: {
 				subject: 'Réinitialisez votre mot de passe',
 				body: 'Quelqu’un a demandé à réinitialiser le mot de passe de votre compte.',
@@ -202,6 +223,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: 'Willkommen! Bitte bestätigen Sie, dass dies Ihre E-Mail-Adresse ist.',
 				action: 'E-Mail bestätigen',
 				footer: 'Der Link ist 24 Stunden gültig. Wenn Sie sich nicht registriert haben, ignorieren Sie diese E-Mail.',
+			},
+			account_exists: {
+				subject: 'Sie haben bereits ein Konto',
+				body: 'Jemand, vielleicht Sie, wollte sich bei {site} mit dieser Adresse registrieren, zu der es bereits ein Konto gibt. Melden Sie sich stattdessen damit an. Wenn Sie Ihr Passwort vergessen haben, wählen Sie hier ein neues: {reset}',
+				action: 'Anmelden',
+				footer: 'Wenn Sie das nicht waren, ignorieren Sie diese E-Mail: Es wurde nichts geändert.',
 			},
 			password_reset: {
 				subject: 'Setzen Sie Ihr Passwort zurück',
@@ -261,6 +288,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Confirmar e-mail',
 				footer: 'O link é válido por 24 horas. Se não se registou, ignore este e-mail.',
 			},
+			account_exists: {
+				subject: 'Já tem uma conta',
+				body: 'Alguém, talvez você, tentou registar-se em {site} com este endereço, que já tem uma conta. Entre com ela. Se esqueceu a palavra-passe, escolha uma nova aqui: {reset}',
+				action: 'Entrar',
+				footer: 'Se não foi você, ignore este e-mail: nada foi alterado.',
+			},
 			password_reset: {
 				subject: 'Redefina a sua palavra-passe',
 				body: 'Alguém pediu para redefinir a palavra-passe da sua conta.',
@@ -315,6 +348,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: '欢迎！请确认这是您的电子邮件地址。',
 				action: '确认邮箱',
 				footer: '此链接 24 小时内有效。如果您没有注册，请忽略此邮件。',
+			},
+			account_exists: {
+				subject: '您已有账户',
+				body: '有人（也许是您）尝试使用此地址在 {site} 注册，但该地址已有账户。请直接使用它登录。如果您忘记了密码，可以在这里设置新密码：{reset}',
+				action: '登录',
+				footer: '如果不是您本人操作，请忽略此邮件：没有任何更改。',
 			},
 			password_reset: {
 				subject: '重置您的密码',

@@ -13,7 +13,6 @@ import { type AdminScope, courseAdminPage, courseMutation } from '#app/utils/adm
 import { assignmentRules, gradeHandIn, passes, type AssignmentRules } from '#app/utils/assignments.server.ts'
 import { notFound } from '#app/utils/errors.ts'
 import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
-import { mailGradeNotice } from '#app/utils/grading.server.ts'
 import { readContent } from '#app/utils/cms.server.ts'
 import type { Course } from '#app/utils/content.ts'
 import { withNotice } from '#app/utils/notices.ts'
@@ -158,7 +157,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	// A double press, a second grader, or a newer hand-in: nothing was written.
 	if (!graded)
 		return data({ result: form.reply({ formErrors: ['grading.grade.errors.notAwaiting'] }) }, { status: 409 })
-	scope.ctx.afterResponse(() => mailGradeNotice(scope.ctx, course, graded))
 	return redirect(
 		localePath(
 			scope.ctx.locale,

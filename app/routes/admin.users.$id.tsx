@@ -14,7 +14,7 @@ import {
 } from '#app/utils/admin-enrollments.server.ts'
 import { readCatalogue, readContent } from '#app/utils/cms.server.ts'
 import { ScrollTable } from '#app/components/table.tsx'
-import { mailTokenLink } from '#app/utils/emails.server.ts'
+import { enqueueSteps, jobSite } from '#app/utils/jobs.server.ts'
 import { findScopedUser } from '#db/admin.ts'
 import { auditSteps, type AuditAction } from '#db/audit.ts'
 import {
@@ -264,14 +264,23 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			await audit('user.signed_out')
 			return done('userSignedOut')
 		case 'resend-verification':
-			if (target.email_verified_at) return refuse('admin.user.errors.alreadyVerified')
-			await mailTokenLink(ctx, target, target.email, 'email_verify')
-			await audit('user.verification_resent')
-			return done('verificationSent')
-		case 'send-reset':
-			await mailTokenLink(ctx, target, target.email, 'password_reset')
-			await audit('user.password_reset_sent')
-			return done('resetSent')
+		case 'send-reset': {
+			if (input.intent === 'resend-verification' && target.email_verified_at)
+				return refuse('admin.user.errors.alreadyVerified')
+			const subject = { kind: 'user', id: target.id, tenantId: target.tenant_id }
+			const job = { ...jobSite(ctx), userId: target.id }
+			// The audit row and the mail's job together (decision 0033): the link is issued when it is sent.
+			await inTransaction(ctx.db, function* (tx) {
+				if (input.intent === 'resend-verification') {
+					yield* enqueueSteps(tx, 'mail.verification', job)
+					yield* auditSteps(tx, adminAudit(scope, 'user.verification_resent', subject))
+				} else {
+					yield* enqueueSteps(tx, 'mail.passwordReset', job)
+					yield* auditSteps(tx, adminAudit(scope, 'user.password_reset_sent', subject))
+				}
+			})
+			return done(input.intent === 'resend-verification' ? 'verificationSent' : 'resetSent')
+		}
 		case 'cancel-enrollment':
 		case 'reenroll': {
 			// Enrollments belong to a tenant's courses: none on the apex, none for platform accounts.

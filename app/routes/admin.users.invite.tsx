@@ -7,7 +7,7 @@ import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
 import { Field, SelectField, useActionForm } from '#app/components/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { auditAdmin, requireAdmin, tenantMutation } from '#app/utils/admin.server.ts'
+import { adminAudit, requireAdmin, tenantMutation } from '#app/utils/admin.server.ts'
 import { readCatalogue } from '#app/utils/cms.server.ts'
 import { isPublished } from '#app/utils/content.ts'
 import { sendInvitation } from '#app/utils/invitations.server.ts'
@@ -59,18 +59,17 @@ export async function action({ context, request }: Route.ActionArgs) {
 			{ status: 400 },
 		)
 	}
-	const { invitation, member } = await sendInvitation(scope.ctx, {
-		tenantId: tenant.id,
-		email,
-		role,
-		courseSlug,
-		invitedBy: scope.session.user.id,
-	})
-	await auditAdmin(
-		scope,
-		'invitation.sent',
-		{ kind: 'invitation', id: invitation.id, tenantId: tenant.id },
-		{ email: invitation.email, role, courseSlug },
+	// The invitation, its audit row and the job that mails it: one transaction.
+	const { invitation, member } = await sendInvitation(
+		scope.ctx,
+		{ tenantId: tenant.id, email, role, courseSlug, invitedBy: scope.session.user.id },
+		(row) =>
+			adminAudit(
+				scope,
+				'invitation.sent',
+				{ kind: 'invitation', id: row.id, tenantId: tenant.id },
+				{ email: row.email, role, courseSlug },
+			),
 	)
 	return redirect(
 		localePath(

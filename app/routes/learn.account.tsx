@@ -8,14 +8,14 @@ import { Field, NewPasswordField, SelectField, useActionForm } from '#app/compon
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
-import { mailTokenLink } from '#app/utils/emails.server.ts'
+import { enqueue, enqueueSteps, jobSite } from '#app/utils/jobs.server.ts'
 import { limitForm, readForm, replyWithHidden } from '#app/utils/forms.server.ts'
 import { commitUserSession, endSession, type CurrentSession } from '#app/utils/session.server.ts'
 import { adminAudit } from '#app/utils/admin.server.ts'
 import { emailField, nameField, newPasswordField, passwordField } from '#app/utils/validation.ts'
 import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
 import { addressKey } from '#app/utils/rate-limit.server.ts'
-import { auditSteps, writeAudit, type AuditAction, type AuditInput } from '#db/audit.ts'
+import { auditSteps, type AuditAction, type AuditInput } from '#db/audit.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { LOCALE_NAMES, LOCALES, localePath } from '#app/i18n/locales.ts'
 import { localeCookie } from '#app/utils/locale.server.ts'
@@ -106,8 +106,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (input.intent === 'resend-verification') {
 		if (user.email_verified_at)
 			return data({ result: submission.reply({ formErrors: ['accounts.account.alreadyVerified'] }) }, { status: 409 })
-		await writeAudit(ctx.db, ownChange(session, 'account.verification.resent'))
-		ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'email_verify'))
+		// The audit row and the mail's job together (decision 0033).
+		await inTransaction(ctx.db, function* (tx) {
+			yield* auditSteps(tx, ownChange(session, 'account.verification.resent'))
+			yield* enqueueSteps(tx, 'mail.verification', { ...jobSite(ctx), userId: user.id })
+		})
 		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'verificationResent')))
 	}
 
@@ -174,8 +177,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 			{ status: 400 },
 		)
 	// The same answer whether or not another account uses the address (no account oracle): the link goes
-	// out either way, after the answer, and confirming it says when the address is taken.
-	ctx.afterResponse(() => mailTokenLink(ctx, user, newEmail, 'email_change', newEmail))
+	// out either way, by a job, and confirming it says when the address is taken.
+	await enqueue(ctx.db, 'mail.emailChange', { ...jobSite(ctx), userId: user.id, newEmail })
 	return redirect(localePath(ctx.locale, withNotice('/learn/account', 'emailChangeSent')))
 }
 

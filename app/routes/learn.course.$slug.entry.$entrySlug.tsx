@@ -34,16 +34,9 @@ import {
 } from '#app/utils/quiz.server.ts'
 import type { CurrentSession } from '#app/utils/session.server.ts'
 import { assignmentRules, handIn, isFinalGrade } from '#app/utils/assignments.server.ts'
-import { notifySubmissionWatchers } from '#app/utils/grading.server.ts'
 import { formatBytes } from '#app/utils/format.ts'
 import { HAND_IN_LIMITS, isMultipart } from '#app/utils/hand-in-limits.ts'
-import {
-	discardFiles,
-	readHandIn,
-	removeAbandonedFiles,
-	type FileProblem,
-	type HandInForm,
-} from '#app/utils/hand-in.server.ts'
+import { discardFiles, readHandIn, type FileProblem, type HandInForm } from '#app/utils/hand-in.server.ts'
 import { idFromFormKey } from '#db/ids.ts'
 import { listAttempts } from '#db/learning.ts'
 import { listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
@@ -353,11 +346,8 @@ async function handInAction(
 		fileIds,
 	})
 	if (outcome.recorded.kind === 'final') return refused(['learning.assignment.alreadyGraded'], 409)
+	// The watchers' notice and the files' housekeeping are jobs written with the hand-in (handIn).
 	if (outcome.recorded.replayed) await discardFiles(ctx, scope, fileIds)
-	// Staff who asked to be told (decision 0028), after the answer.
-	else notifySubmissionWatchers(ctx, course, outcome.recorded.submission)
-	// Housekeeping that no answer waits for: files of hand-ins whose own clean-up never ran.
-	ctx.afterResponse(() => removeAbandonedFiles(ctx))
 	// Stays on the entry, where the learner sees what they handed in (and, ungraded, that it is complete).
 	if (outcome.courseDone)
 		return redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'courseCompleted')))

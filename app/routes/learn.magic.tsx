@@ -7,12 +7,11 @@ import { Field, useActionForm } from '#app/components/form.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { mailTokenLink } from '#app/utils/emails.server.ts'
+import { enqueue, jobSite } from '#app/utils/jobs.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { magicLinkEnabled } from '#app/utils/tenant-flags.server.ts'
 import { emailField } from '#app/utils/validation.ts'
-import { findUserByEmail } from '#db/users.ts'
 import type { Route } from './+types/learn.magic.ts'
 import { withNotice } from '#app/utils/notices.ts'
 
@@ -38,10 +37,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const limited = await limitForm(ctx, 'magic', ipEmailKey(ctx.clientIp, formData.get('email')), submission)
 	if (limited) return limited
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-	// The same answer for every address, in the same time: the one lookup happens for every address,
-	// the token and the mail after the answer is sent.
-	const user = await findUserByEmail(ctx.db, tenant.id, submission.value.email)
-	if (user && !user.deactivated_at) ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'magic_link'))
+	// The same answer for every address, in the same time, after the same work: one job, which decides
+	// off the request path whether anyone has this address here, and issues the link when it sends it.
+	await enqueue(ctx.db, 'mail.magicLink', { ...jobSite(ctx), tenantId: tenant.id, email: submission.value.email })
 	return redirect(localePath(ctx.locale, withNotice('/learn/magic', 'magicLinkSent')))
 }
 

@@ -17,7 +17,7 @@ import {
 	signInAndRedirect,
 	type CredentialsFailure,
 } from '#app/utils/auth.server.ts'
-import { mailTokenLink } from '#app/utils/emails.server.ts'
+import { enqueue, jobSite } from '#app/utils/jobs.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { getSession } from '#app/utils/session.server.ts'
@@ -71,10 +71,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 	const result = await authenticate(ctx, { kind: 'credentials', ...submission.value })
 	// The right password for an address not confirmed yet: a new confirmation link (the sign-in limit bounds how many).
-	if (!result.ok && result.reason === 'unverified' && result.user) {
-		const user = result.user
-		ctx.afterResponse(() => mailTokenLink(ctx, user, user.email, 'email_verify'))
-	}
+	if (!result.ok && result.reason === 'unverified' && result.user)
+		await enqueue(ctx.db, 'mail.verification', { ...jobSite(ctx), userId: result.user.id })
 	if (!result.ok) {
 		const invalid = result.reason === 'invalid' || result.reason === 'no_password'
 		return data(

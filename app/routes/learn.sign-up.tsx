@@ -9,12 +9,13 @@ import { Field, NewPasswordField, useActionForm } from '#app/components/form.tsx
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { mailTokenLink } from '#app/utils/emails.server.ts'
+import { enqueueSteps, jobSite } from '#app/utils/jobs.server.ts'
 import { limitForm, readForm } from '#app/utils/forms.server.ts'
 import { addressKey, ipEmailKey } from '#app/utils/rate-limit.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { emailField, nameField, newPasswordField } from '#app/utils/validation.ts'
-import { createUser, findUserByEmail } from '#db/users.ts'
+import { createUserSteps } from '#db/users.ts'
+import { inTransaction } from '#db/transaction.ts'
 import type { Route } from './+types/learn.sign-up.ts'
 import { notFound } from '#app/utils/errors.ts'
 import { safeCallbackUrl } from '#app/utils/auth.server.ts'
@@ -49,23 +50,30 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 	const { name, email, password } = submission.value
 	const callbackUrl = safeCallbackUrl(submission.value.callbackUrl)
-	// An existing address gets the same answer and no new account, so sign-up does not reveal who has
-	// one. The lookup is made before answering (a database out of reach is a 503, not a lost sign-up);
-	// what differs between a new and a known address, the account and its mail, after the answer is sent.
-	const known = await findUserByEmail(ctx.db, tenant.id, email)
-	if (!known) {
-		ctx.afterResponse(async () => {
-			const user = await createUser(ctx.db, {
-				tenant_id: tenant.id,
-				email,
-				name,
-				role: 'student',
-				password_hash: await hashPassword(password),
-				locale: ctx.locale,
-			})
-			if (user) await mailTokenLink(ctx, user, email, 'email_verify', undefined, callbackUrl ? { callbackUrl } : {})
+	// One transaction before the answer (every user action is one, decision 0033): the new account and
+	// its confirmation mail's job; or, for an address that has an account here, no account and the job
+	// that tells its owner. The same work either way (the password is hashed, the insert meets the
+	// unique key or not, one job) and the same answer, so sign-up does not reveal who has an account.
+	// A write that fails answers an error (503 when the database is out of reach), never "check your
+	// email" with nothing stored.
+	const passwordHash = await hashPassword(password)
+	await inTransaction(ctx.db, function* (tx) {
+		const user = yield* createUserSteps(tx, {
+			tenant_id: tenant.id,
+			email,
+			name,
+			role: 'student',
+			password_hash: passwordHash,
+			locale: ctx.locale,
 		})
-	}
+		if (user)
+			yield* enqueueSteps(tx, 'mail.verification', {
+				...jobSite(ctx),
+				userId: user.id,
+				...(callbackUrl ? { callbackUrl } : {}),
+			})
+		else yield* enqueueSteps(tx, 'mail.accountExists', { ...jobSite(ctx), tenantId: tenant.id, email })
+	})
 	return redirect(localePath(ctx.locale, withNotice('/learn/sign-up', 'checkEmail')))
 }
 

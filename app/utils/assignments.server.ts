@@ -9,6 +9,8 @@ import {
 } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { HAND_IN_FILE_TYPES, type Assignment, type Course, type Entry } from './content.ts'
+import { gradingJob } from './grading.server.ts'
+import { enqueueSteps } from './jobs.server.ts'
 import { flattenEntries, tags } from './learning.server.ts'
 
 /**
@@ -55,7 +57,8 @@ export function isFinalGrade(submission: Pick<Submission, 'status' | 'passed'>) 
 /**
  * Stores a hand-in for an enrolled learner on an open entry (the caller checks both). An ungraded
  * assignment is complete on hand-in, in the same transaction (and the course with it when that was
- * the last entry); a graded one waits for a passing grade.
+ * the last entry); a graded one waits for a passing grade. A new hand-in (not a replayed form)
+ * leaves its jobs in the same transaction: the watchers' notice and the files' housekeeping.
  */
 export async function handIn(
 	ctx: RequestContext,
@@ -68,7 +71,12 @@ export async function handIn(
 	const all = flattenEntries(course).map((e) => e.slug)
 	const outcome = await inTransaction(ctx.db, function* (tx) {
 		const recorded = yield* recordSubmissionSteps(tx, scope, course.slug, entrySlug, input)
-		if (recorded.kind !== 'recorded' || recorded.replayed || rules.graded) return { recorded, courseDone: false }
+		if (recorded.kind !== 'recorded' || recorded.replayed) return { recorded, courseDone: false }
+		// Staff who asked to be told (decision 0028), and the housekeeping no answer waits for: files of
+		// hand-ins whose own clean-up never ran. Jobs, written with the hand-in (decision 0033).
+		yield* enqueueSteps(tx, 'mail.submissionReceived', gradingJob(ctx, course, recorded.submission))
+		yield* enqueueSteps(tx, 'files.removeAbandoned', {})
+		if (rules.graded) return { recorded, courseDone: false }
 		const { courseDone } = yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
 		return { recorded, courseDone }
 	})
@@ -92,7 +100,10 @@ export async function gradeHandIn(
 	const all = flattenEntries(course).map((e) => e.slug)
 	const graded = await inTransaction(ctx.db, function* (tx) {
 		const row = yield* gradeSubmissionSteps(tx, tenantId, submission.id, input)
-		if (row?.passed) yield* completeEntrySteps(tx, learner, course.slug, all, row.entry_slug)
+		if (!row) return row
+		if (row.passed) yield* completeEntrySteps(tx, learner, course.slug, all, row.entry_slug)
+		// The learner's mail, with the grade: sent (and retried) by the queue, never failing the grade.
+		yield* enqueueSteps(tx, 'mail.gradeNotice', gradingJob(ctx, course, row))
 		return row
 	})
 	if (graded) ctx.tags.revalidate([tags.course(course.slug), tags.progress(learner.userId)])

@@ -1,10 +1,10 @@
 import type { RequestContext } from '#app/context.ts'
 import { EMAIL_CATALOGUES, type EmailKind } from '#app/i18n/emails.ts'
 import type { Locale, TokenType } from '#db/schema/values.ts'
-import type { Email } from './mailer.server.ts'
+import type { Email, Mailer } from './mailer.server.ts'
 import { absoluteUrl } from './forms.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { loadSiteChrome } from './site.server.ts'
+import { loadSiteChrome, type SiteScope } from './site.server.ts'
 import { issueToken } from './tokens.server.ts'
 import { escapeHtml as esc } from './html.ts'
 
@@ -43,12 +43,24 @@ const TOKEN_LINKS: Record<TokenType, { path: string; kind: EmailKind }> = {
 	email_change: { path: '/learn/account/email/', kind: 'email_change' },
 }
 
+/** What a mail is written with: the site it comes from (a job's, app/utils/job-handlers.server.ts). */
+export type MailContext = SiteScope & Pick<RequestContext, 'db' | 'origin'> & { mailer: Mailer }
+
 /**
- * Issues a token of the type for the user and mails its link to `to` in the
- * user's locale. Never throws on delivery.
+ * Hands a message to the mailer; throws when no transport took it, so that the job sending it is
+ * retried (email/sent and email/failed are logged per attempt by the mailer).
+ */
+export async function deliver(ctx: { mailer: Mailer }, email: Email) {
+	if (!(await ctx.mailer.send(email))) throw new Error(`no transport accepted the ${email.kind} email`)
+}
+
+/**
+ * Issues a token of the type for the user and mails its link to `to` in the user's locale. Run by
+ * a job's handler: the raw token exists only in this call and the mail; a failed delivery throws
+ * (the job is retried and issues a new token; the unsent one is never known to anyone).
  */
 export async function mailTokenLink(
-	ctx: RequestContext,
+	ctx: MailContext,
 	user: { id: string; locale: Locale },
 	to: string,
 	type: TokenType,
@@ -61,7 +73,8 @@ export async function mailTokenLink(
 	const { path, kind } = TOKEN_LINKS[type]
 	const { locale } = user
 	const search = query && Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''
-	return ctx.mailer.send(
+	await deliver(
+		ctx,
 		composeEmail({
 			kind,
 			to,

@@ -40,6 +40,14 @@ const schema = z
 			.toLowerCase()
 			.regex(/^[a-z0-9.-]+$/, 'must be a host name without scheme or port'),
 		SEED_DEMO_PASSWORD: optional,
+		// The job queue (mail and housekeeping, docs/decisions/0033-job-queue.md): how often each process
+		// looks for due jobs, how many times a failed job is retried (the first retry after
+		// JOB_RETRY_DELAY_SECONDS, each next one twice as late, with jitter) before it is given up, and
+		// how long an attempt may run before it is taken as dead (its process killed) and retried.
+		JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+		JOB_RETRY_LIMIT: z.coerce.number().int().min(0).max(30).default(10),
+		JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+		JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 		// The benchmark suite's baseline route (/bench/bare) answers only when this is true.
 		BENCH_ROUTES: flag,
 	})

@@ -52,7 +52,7 @@ export function replyWithHidden(
 }
 
 /** The absolute URL of a path on this host (email links). */
-export function absoluteUrl(ctx: RequestContext, path: string) {
+export function absoluteUrl(ctx: Pick<RequestContext, 'origin'>, path: string) {
 	return `${ctx.origin}${path}`
 }
 

@@ -50,7 +50,7 @@ export interface HandInForm {
 	problems: { fileName: string; problem: FileProblem }[]
 }
 
-export function fileStore(ctx: RequestContext): FileStore {
+export function fileStore(ctx: Pick<RequestContext, 'db'>): FileStore {
 	return databaseFileStore(ctx.db)
 }
 
@@ -189,9 +189,9 @@ const UNCLAIMED_TTL_MS = 60 * 60_000
 /**
  * Removes files that stayed unclaimed for an hour, in any tenant: those of hand-ins whose own
  * clean-up never ran (the process stopped mid-upload, the database failed during the clean-up).
- * Run after each hand-in's answer, as sign-in prunes sessions.
+ * A job (files.removeAbandoned) each new hand-in leaves, as sign-in prunes sessions.
  */
-export async function removeAbandonedFiles(ctx: RequestContext, now = Date.now()) {
+export async function removeAbandonedFiles(ctx: Pick<RequestContext, 'db'>, now = Date.now()) {
 	const store = fileStore(ctx)
 	for (const id of await deleteStaleUnclaimedFiles(ctx.db, new Date(now - UNCLAIMED_TTL_MS))) await store.delete(id)
 }

@@ -6,13 +6,17 @@ import {
 	acceptInvitationRowSteps,
 	deletePendingInvitationSteps,
 	findInvitation,
+	findPendingInvitationSteps,
 	insertInvitation,
+	insertInvitationSteps,
 	rotateInvitationTokenSteps,
 	type Invitation,
+	type InvitationInput,
 } from '#db/invitations.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { createUserSteps, findUserByEmail, findUserByEmailSteps, updateUserSteps } from '#db/users.ts'
-import { composeEmail } from './emails.server.ts'
+import { composeEmail, deliver, type MailContext } from './emails.server.ts'
+import { enqueueSteps, jobSite, type JobPayloads } from './jobs.server.ts'
 import { absoluteUrl } from './forms.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { loadSiteChrome } from './site.server.ts'
@@ -41,25 +45,53 @@ export async function createInvitation(
 }
 
 /**
- * Creates the invitation and emails its link: in the invitee's locale when
- * they already have an account here, else in the inviter's. Delivery never throws.
+ * Creates the invitation with its audit row and the job that mails its link, in one transaction.
+ * `member`: whether the address already signs in here (the admin is told the invitation changes
+ * their role only on acceptance).
  */
-export async function sendInvitation(ctx: RequestContext, input: Parameters<typeof createInvitation>[1]) {
-	const { raw, invitation } = await createInvitation(ctx, input)
-	return { invitation, ...(await mailInvitation(ctx, invitation, raw)) }
+export async function sendInvitation(
+	ctx: RequestContext,
+	input: Omit<InvitationInput, 'tokenHash' | 'expiresAt'>,
+	audit: (invitation: Invitation) => AuditInput,
+) {
+	const existing = await findUserByEmail(ctx.db, input.tenantId, input.email)
+	const invitation = await inTransaction(ctx.db, function* (tx) {
+		// The link's token is issued when the mail goes (mailInvitation): this one is never known to anyone.
+		const row = yield* insertInvitationSteps(tx, {
+			...input,
+			tokenHash: hashToken(newRawToken()),
+			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+		})
+		yield* auditSteps(tx, audit(row))
+		yield* enqueueSteps(tx, 'mail.invitation', { ...jobSite(ctx), tenantId: row.tenant_id, invitationId: row.id })
+		return row
+	})
+	return { invitation, member: Boolean(existing?.email_verified_at) }
 }
 
-async function mailInvitation(ctx: RequestContext, invitation: Invitation, raw: string) {
+/**
+ * The invitation's mail (a job): a new token and a new expiry in one statement, so any link mailed
+ * before stops working, then the link, in the invitee's locale when they already have an account
+ * here, else in the inviter's. Nothing when it is no longer pending (accepted, expired, revoked).
+ */
+export async function mailInvitation(ctx: MailContext, job: JobPayloads['mail.invitation']) {
+	const raw = newRawToken()
+	const invitation = await inTransaction(ctx.db, (tx) =>
+		rotateInvitationTokenSteps(tx, job.tenantId, job.invitationId, {
+			tokenHash: hashToken(raw),
+			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+		}),
+	)
+	if (!invitation) return
 	const existing = await findUserByEmail(ctx.db, invitation.tenant_id, invitation.email)
 	const site = await loadSiteChrome(ctx)
-	const locale = existing?.locale ?? ctx.locale
+	const locale = existing?.locale ?? job.locale
 	// The page opens in the language the email is written in.
 	const url = absoluteUrl(ctx, localePath(locale, `/invite/${raw}`))
-	const delivered = await ctx.mailer.send(
+	await deliver(
+		ctx,
 		composeEmail({ kind: 'invitation', to: invitation.email, locale, site: site.name, url, role: invitation.role }),
 	)
-	// Someone who already signs in here is told apart: the admin is told the invitation changes their role only on acceptance.
-	return { delivered, member: Boolean(existing?.email_verified_at) }
 }
 
 /** When an invitation was (last) sent: its expiry less the lifetime every send gives it (the table keeps no send time). */
@@ -68,9 +100,9 @@ export function invitationSentAt(invitation: Pick<Invitation, 'expires_at'>) {
 }
 
 /**
- * Sends a pending invitation again with a new link: the token is rotated (the link mailed before
- * stops working) and the expiry starts over, in one statement written together with its audit
- * row; then the email goes out. Null when it is no longer pending or not this tenant's.
+ * Sends a pending invitation again: its audit row and the job that mails it, together; the job
+ * gives it a new link (the one mailed before stops working) and a new expiry. Null when it is no
+ * longer pending or not this tenant's.
  */
 export async function resendInvitation(
 	ctx: RequestContext,
@@ -78,17 +110,13 @@ export async function resendInvitation(
 	id: string,
 	audit: (invitation: Invitation) => AuditInput,
 ) {
-	const raw = newRawToken()
-	const invitation = await inTransaction(ctx.db, function* (tx) {
-		const row = yield* rotateInvitationTokenSteps(tx, tenantId, id, {
-			tokenHash: hashToken(raw),
-			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
-		})
-		if (row) yield* auditSteps(tx, audit(row))
+	return inTransaction(ctx.db, function* (tx) {
+		const row = yield* findPendingInvitationSteps(tx, tenantId, id)
+		if (!row) return null
+		yield* auditSteps(tx, audit(row))
+		yield* enqueueSteps(tx, 'mail.invitation', { ...jobSite(ctx), tenantId, invitationId: row.id })
 		return row
 	})
-	if (!invitation) return null
-	return { invitation, ...(await mailInvitation(ctx, invitation, raw)) }
 }
 
 /** Revokes a pending invitation (deletes it: its link answers as unknown) with its audit row, together. */

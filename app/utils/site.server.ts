@@ -15,13 +15,16 @@ export interface SiteChrome {
 	descriptionLocale: string
 }
 
+/** What the site's document is read with: a request, or a job's site (app/utils/job-handlers.server.ts). */
+export type SiteScope = Pick<RequestContext, 'cms' | 'site' | 'locale' | 'tenant'>
+
 const PLATFORM_NAME = 'Open LMS'
 /** Colours of a site whose document has none (or cannot be read). */
 export const DEFAULT_THEME_COLOR = '#1d4ed8'
 export const DEFAULT_BACKGROUND_COLOR = '#ffffff'
 
 /** The site document, or null when the content service has none or fails (callers fall back). */
-export async function siteDocument(ctx: RequestContext, locale: string = ctx.locale): Promise<Site | null> {
+export async function siteDocument(ctx: SiteScope, locale: string = ctx.locale): Promise<Site | null> {
 	try {
 		return await ctx.cms.site(ctx.site, locale)
 	} catch (error) {
@@ -31,7 +34,7 @@ export async function siteDocument(ctx: RequestContext, locale: string = ctx.loc
 }
 
 /** The site document for this host, or a plain fallback: the layout must render even when the content service is down. */
-export async function loadSiteChrome(ctx: RequestContext): Promise<SiteChrome> {
+export async function loadSiteChrome(ctx: SiteScope): Promise<SiteChrome> {
 	const site = await siteDocument(ctx)
 	const themeColor = site?.theme_color ?? DEFAULT_THEME_COLOR
 	return {

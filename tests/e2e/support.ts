@@ -35,7 +35,7 @@ export function mailsTo(to: string): { to: string; subject: string; text: string
 }
 
 /** The path of the newest link under `prefix` in mail delivered to `to`. */
-export async function mailedLink(to: string, prefix: string, timeoutMs = 5000) {
+export async function mailedLink(to: string, prefix: string, timeoutMs = 15_000) {
 	const deadline = Date.now() + timeoutMs
 	while (Date.now() < deadline) {
 		const mine = mailsTo(to)

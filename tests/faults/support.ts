@@ -1,5 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { Agent, request as httpRequest } from 'node:http'
+import Sqlite from 'better-sqlite3'
+import postgres from 'postgres'
+import type { Database } from '#db/client.ts'
 
 /** One answer as the fault suite records it. */
 export interface Answer {
@@ -96,3 +99,32 @@ export function reportFault(name: string, dialect: string, figures: Record<strin
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * PostgreSQL: another connection takes `table`'s EXCLUSIVE lock (reads go on, writes wait) and holds
+ * it until the returned function is called; the app's writes give up after their 3 s lock timeout.
+ */
+export async function holdPgLock(db: Database, table: string) {
+	const other = postgres(db.url, { max: 1, onnotice: () => {} })
+	const holder = await other.reserve()
+	await holder`begin`
+	await holder.unsafe(`lock table ${table} in exclusive mode`)
+	return async () => {
+		await holder`rollback`
+		holder.release()
+		await other.end()
+	}
+}
+
+/**
+ * SQLite: another connection to the file opens a write transaction and holds it until the returned
+ * function is called; the app's writes give up after their 5 s busy timeout (reads go on, WAL).
+ */
+export function holdSqliteWriteLock(db: Database) {
+	const other = new Sqlite(db.url.replace(/^(file|sqlite):(\/\/)?/, ''))
+	other.exec('BEGIN IMMEDIATE')
+	return () => {
+		other.exec('ROLLBACK')
+		other.close()
+	}
+}

@@ -101,6 +101,15 @@ describe.each(DIALECTS)('email delivery and enumeration on %s', (dialect) => {
 		const magic = await stack.mail.waitFor('zh@acme.test')
 		expect(magic.subject).toMatch(/^您的登录链接 · /)
 		expect(magic.text).toContain('登录: http')
+
+		// A sign-up with the address of an account: its owner is told in their language, whatever the page's.
+		await stack
+			.browser(ACME)
+			.post('/es/learn/sign-up', { name: 'X', email: 'de@acme.test', password: 'a-long-password-1' })
+		const exists = await stack.mail.waitFor('de@acme.test', 1)
+		expect(exists.subject).toMatch(/^Sie haben bereits ein Konto · /)
+		expect(linkIn(exists, '/de/learn/sign-')).toBe('/de/learn/sign-in')
+		expect(exists.text).toContain('/de/learn/forgot')
 	})
 
 	/**
@@ -142,9 +151,16 @@ describe.each(DIALECTS)('email delivery and enumeration on %s', (dialect) => {
 			Math.max(15, 0.5 * Math.min(k, u)),
 		)
 		if (tag === 'sign-up') {
-			// Only the new addresses got an account and a verification mail; the existing ones got nothing.
-			await stack.mail.waitFor(`${tag}-nobody-${runs - 1}@acme.test`)
-			expect(stack.mail.count(`${tag}-known-0@acme.test`)).toBe(0)
+			// The new addresses got an account and a confirmation link; the owners of the existing ones are
+			// told someone tried, with a sign-in link and the way to a new password (issue 40).
+			const created = await stack.mail.waitFor(`${tag}-nobody-${runs - 1}@acme.test`)
+			expect(created.subject).toMatch(/^Confirm your email address · /)
+			expect(linkIn(created, '/learn/verify/')).toMatch(/^\/learn\/verify\/\S+$/)
+			const exists = await stack.mail.waitFor(`${tag}-known-0@acme.test`)
+			expect(exists.subject).toMatch(/^You already have an account · /)
+			expect(linkIn(exists, '/learn/sign-')).toBe('/learn/sign-in')
+			expect(exists.text).toMatch(/choose a new one here: http:\/\/acme\.localhost:\d+\/learn\/forgot\b/)
+			expect(exists.text).not.toMatch(/\/learn\/(verify|reset|magic)\//)
 		} else {
 			await stack.mail.waitFor(`${tag}-known-${runs - 1}@acme.test`)
 			expect(stack.mail.count(`${tag}-nobody-0@acme.test`)).toBe(0)

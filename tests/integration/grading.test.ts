@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RequestContext } from '#app/context.ts'
 import type { Course } from '#app/utils/content.ts'
-import { notifySubmissionWatchers } from '#app/utils/grading.server.ts'
+import { gradingJob } from '#app/utils/grading.server.ts'
+import { createJobRunner, type JobDeps } from '#app/utils/job-handlers.server.ts'
+import { enqueue } from '#app/utils/jobs.server.ts'
 import { createMailer } from '#app/utils/mailer.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { listAudit } from '#db/admin.ts'
@@ -445,33 +446,39 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 				title: 'Introduction to the Web',
 				modules: [{ slug: 'm', title: 'M', entries: [{ slug: ENTRY, type: 'assignment', title: 'Build a form' }] }],
 			} as unknown as Course
-			const later: Array<() => Promise<unknown>> = []
-			// The content service is out of reach here: titles come from the course at hand, the site's name from the tenant.
-			const ctx = {
-				db: stack.db,
-				mailer: createMailer(stack.env),
-				tenant: acme,
-				site: 'acme',
-				locale: 'en',
-				origin: `http://${ACME}:${stack.port}`,
-				cms: {
-					course: () => Promise.reject(new Error('offline')),
-					site: () => Promise.reject(new Error('offline')),
-				},
-				afterResponse: (task: () => Promise<unknown>) => void later.push(task),
-			} as unknown as RequestContext
-			/** What the hand-in action does: schedule the notices; then what the server does once the answer is sent. */
+			const origin = `http://${ACME}:${stack.port}`
+			/** What a new hand-in leaves in its transaction (handIn): the notice's job; the queue's worker does the rest. */
 			async function handedIn(submission: Submission) {
-				notifySubmissionWatchers(ctx, course, submission)
-				expect(later.length).toBe(1)
-				await later.shift()!()
+				await enqueue(stack.db, 'mail.submissionReceived', gradingJob({ origin, locale: 'en' }, course, submission))
+				await stack.settled()
 			}
 			await handedIn(sub)
 			const mail = await stack.mail.waitFor(watcher.email)
 			expect(mail.subject).toMatch(/^Nuevo trabajo por calificar · /)
-			expect(mail.text).toContain('Lea <Lernerin> ha entregado «Build a form» del curso Introduction to the Web.')
+			// Titles in the watcher's language, read when the notice goes.
+			expect(mail.text).toContain(
+				'Lea <Lernerin> ha entregado «Crea un formulario de registro» del curso Introducción a la Web.',
+			)
 			expect(mail.html).not.toContain('<Lernerin>')
 			expect(linkIn(mail, '/es/admin/')).toBe(`/es${page(sub.id)}`)
+			// The content service out of reach when a notice goes: the titles the request had, the site's name from the tenant.
+			const offline = {
+				db: stack.db,
+				mailer: createMailer(stack.env),
+				cms: {
+					course: () => Promise.reject(new Error('offline')),
+					site: () => Promise.reject(new Error('offline')),
+				},
+			} as unknown as JobDeps
+			await createJobRunner(offline)({
+				id: 'direct',
+				name: 'mail.watcherNotice',
+				attempt: 1,
+				payload: { ...gradingJob({ origin, locale: 'en' }, course, sub), userId: watcher.id },
+			})
+			const fallback = await stack.mail.waitFor(watcher.email, 1)
+			expect(fallback.text).toContain('Lea <Lernerin> ha entregado «Build a form» del curso Introduction to the Web.')
+			expect(fallback.subject).toBe(`Nuevo trabajo por calificar · ${acme.name}`)
 			expect((await stack.mail.waitFor(tenantAdmin.email)).subject).toMatch(/^New work to grade · /)
 			for (const u of [revoked, otherCourse, gone, demoted, learner]) expect(stack.mail.count(u.email), u.email).toBe(0)
 
@@ -479,7 +486,7 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 			expect((await b.post(QUEUE, { intent: 'watch' })).status).toBe(302)
 			expect(await isWatching(stack.db, { tenantId: acme.id, userId: watcher.id, courseSlug: COURSE })).toBe(false)
 			await handedIn(await handIn(await newUser('student')))
-			expect(stack.mail.count(watcher.email)).toBe(1)
+			expect(stack.mail.count(watcher.email)).toBe(2)
 			expect(stack.mail.count(tenantAdmin.email)).toBe(2)
 			// One's own mail preference: turning it on and off writes no audit row (decision 0031).
 			expect(await listAudit(stack.db, { tenantId: acme.id, actor: watcher.id })).toEqual([])

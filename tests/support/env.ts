@@ -25,6 +25,8 @@ export function testEnv(overrides: Record<string, string>): Env {
 		APP_BASE_DOMAIN: 'localhost',
 		RATE_LIMIT_DRIVER: 'memory',
 		SEED_DEMO_PASSWORD: DEMO_PASSWORD,
+		// Mail goes out from the job queue: polled twice a second in tests.
+		JOB_POLL_SECONDS: '0.5',
 		...TEST_SECRETS,
 		...overrides,
 	})

@@ -46,6 +46,7 @@ export async function startAppProcess(
 			APP_BASE_DOMAIN: 'localhost',
 			RATE_LIMIT_DRIVER: 'memory',
 			SEED_DEMO_PASSWORD: DEMO_PASSWORD,
+			JOB_POLL_SECONDS: '0.5',
 			...TEST_SECRETS,
 			...env,
 		},

@@ -64,8 +64,13 @@ export async function startStack(
 		port: app.port,
 		/** The app's cache-tag versions (revalidation is observable through them). */
 		tags: app.tags,
-		/** Resolves once the work requests left for after their answers (mail) is done. */
-		settled: () => app.afterResponse.settled(),
+		/** Resolves once the work requests left behind is done: jobs (mail, housekeeping) and what runs after answers. */
+		settled: async () => {
+			await app.afterResponse.settled()
+			await app.jobs.idle()
+		},
+		/** The app's job queue worker (tests wait for it to be idle). */
+		jobs: app.jobs,
 		request: (host: string, path: string, init?: Parameters<typeof request>[3]) => request(app.port, host, path, init),
 		browser: (host: string) => browser(app.port, host),
 		/**
