@@ -15,7 +15,7 @@ import { loadSiteChrome } from './site.server.ts'
 // that cannot be sent never undoes or fails a grade or a hand-in.
 
 /** The course in the recipient's language for the mail's titles; the one at hand when the content service fails. */
-async function courseIn(ctx: RequestContext, course: Course, locale: Locale): Promise<Course> {
+export async function courseIn(ctx: RequestContext, course: Course, locale: Locale): Promise<Course> {
 	if (locale === ctx.locale) return course
 	try {
 		return (await ctx.cms.course(ctx.site, course.slug, locale)) ?? course
@@ -29,7 +29,8 @@ function titles(course: Course, entrySlug: string) {
 	return { course: course.title, entry: entry?.title ?? entrySlug }
 }
 
-async function siteName(ctx: RequestContext) {
+/** The site's name as mails sign off with it; the tenant's when the content service fails. */
+export async function siteName(ctx: RequestContext) {
 	try {
 		return (await loadSiteChrome(ctx)).name
 	} catch {

@@ -1,0 +1,64 @@
+import type { RequestContext } from '#app/context.ts'
+import { localePath } from '#app/i18n/locales.ts'
+import type { Certificate } from '#db/certificates.ts'
+import type { Scope } from '#db/learning.ts'
+import { findUserById } from '#db/users.ts'
+import type { Course } from '#app/utils/content.ts'
+import { composeEmail } from '#app/utils/emails.server.ts'
+import { absoluteUrl } from '#app/utils/forms.server.ts'
+import { courseIn, siteName } from '#app/utils/grading.server.ts'
+import { describeError, log } from '#app/utils/log.server.ts'
+import { earnsCertificate, issueCertificate } from './issue.server.ts'
+
+/**
+ * Called after every write that can complete a course (an entry marked done, a quiz attempt, a
+ * hand-in, a grade): issues the learner's certificate when the course gives one and they have passed
+ * it, and mails it to them after the response. A certificate that cannot be issued now is logged and
+ * issued on the learner's next step or by an admin's reissue: it never fails the write that earned it.
+ */
+export async function awardCertificateIfEarned(ctx: RequestContext, scope: Scope, course: Course) {
+	const tenant = ctx.tenant
+	if (!course.certificate?.enabled || !tenant) return
+	try {
+		if (!(await earnsCertificate(ctx.db, scope.tenantId, scope.userId, course))) return
+		const learner = await findUserById(ctx.db, scope.userId)
+		if (!learner) return
+		const result = await issueCertificate(ctx.db, {
+			tenant,
+			userId: scope.userId,
+			course: await courseIn(ctx, course, learner.locale),
+			origin: ctx.origin,
+			baseDomain: ctx.env.APP_BASE_DOMAIN,
+			authSecret: ctx.env.AUTH_SECRET,
+		})
+		if (result?.issued) mailCertificate(ctx, result.certificate)
+	} catch (error) {
+		log.warn('certificates/issue_failed', {
+			courseSlug: course.slug,
+			userId: scope.userId,
+			error: describeError(error),
+		})
+	}
+}
+
+/** Tells the learner, in their locale, that their certificate is ready, with a link to its page (after the response). */
+export function mailCertificate(ctx: RequestContext, certificate: Certificate) {
+	ctx.afterResponse(async () => {
+		try {
+			const learner = await findUserById(ctx.db, certificate.user_id)
+			if (!learner || learner.deactivated_at) return
+			await ctx.mailer.send(
+				composeEmail({
+					kind: 'certificate_issued',
+					to: learner.email,
+					locale: learner.locale,
+					site: await siteName(ctx),
+					url: absoluteUrl(ctx, localePath(learner.locale, `/learn/certificates/${certificate.public_id}`)),
+					values: { course: certificate.course_title },
+				}),
+			)
+		} catch (error) {
+			log.warn('certificates/mail_failed', { certificateId: certificate.id, error: describeError(error) })
+		}
+	})
+}
