@@ -1,6 +1,10 @@
 import type { RequestContext } from '#app/context.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import type { Certificate } from '#db/certificates.ts'
+import type { AuditInput } from '#db/audit.ts'
+import { revokeCertificateSteps, type Certificate } from '#db/certificates.ts'
+import type { Database } from '#db/client.ts'
+import type { Tenant } from '#db/tenants.ts'
+import { inTransaction } from '#db/transaction.ts'
 import type { Scope } from '#db/learning.ts'
 import { findUserById } from '#db/users.ts'
 import type { Course } from '#app/utils/content.ts'
@@ -61,4 +65,49 @@ export function mailCertificate(ctx: RequestContext, certificate: Certificate) {
 			log.warn('certificates/mail_failed', { certificateId: certificate.id, error: describeError(error) })
 		}
 	})
+}
+
+/**
+ * An admin's revocation: the certificate's revocation bit (the status list reads it) and the audit
+ * row, in one transaction. False when it was no longer live.
+ */
+export async function revokeByAdmin(
+	db: Database,
+	certificate: Certificate,
+	reason: string,
+	by: string,
+	audit: AuditInput,
+) {
+	const revoked = await inTransaction(db, (tx) =>
+		revokeCertificateSteps(tx, { tenantId: certificate.tenant_id, id: certificate.id }, reason, by, audit),
+	)
+	return Boolean(revoked)
+}
+
+/**
+ * After a name change: a new certificate in the learner's current name (and the course in their
+ * language), stored in the transaction that revokes the old one with reason "reissued" and writes the
+ * audit row; the learner is mailed the new one. False when the old one was no longer live.
+ */
+export async function reissueCertificate(
+	ctx: RequestContext,
+	tenant: Tenant,
+	course: Course,
+	old: Certificate,
+	by: { by: string; audit: AuditInput },
+) {
+	const learner = await findUserById(ctx.db, old.user_id)
+	if (!learner) return false
+	const result = await issueCertificate(ctx.db, {
+		tenant,
+		userId: old.user_id,
+		course: await courseIn(ctx, course, learner.locale),
+		origin: ctx.origin,
+		baseDomain: ctx.env.APP_BASE_DOMAIN,
+		authSecret: ctx.env.AUTH_SECRET,
+		replacing: { certificate: old, ...by },
+	})
+	if (!result?.issued) return false
+	mailCertificate(ctx, result.certificate)
+	return true
 }
