@@ -46,7 +46,7 @@ export async function awardCertificateIfEarned(ctx: RequestContext, scope: Scope
 }
 
 /** Tells the learner, in their locale, that their certificate is ready, with a link to its page (after the response). */
-export function mailCertificate(ctx: RequestContext, certificate: Certificate) {
+function mailCertificate(ctx: RequestContext, certificate: Certificate) {
 	ctx.afterResponse(async () => {
 		try {
 			const learner = await findUserById(ctx.db, certificate.user_id)

@@ -13,7 +13,12 @@ import { findEnrollment } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { findUserById } from '#db/users.ts'
 import { inTransaction } from '#db/transaction.ts'
-import { i18n } from '#app/i18n/index.ts'
+import de from '#app/i18n/certificates/de.ts'
+import en from '#app/i18n/certificates/en.ts'
+import es from '#app/i18n/certificates/es.ts'
+import fr from '#app/i18n/certificates/fr.ts'
+import pt from '#app/i18n/certificates/pt.ts'
+import zh from '#app/i18n/certificates/zh.ts'
 import type { Course } from '#app/utils/content.ts'
 import { flattenEntries } from '#app/utils/learning.server.ts'
 import { canonicalOrigin } from '#app/utils/tenant.server.ts'
@@ -23,6 +28,11 @@ import { isoSeconds, STATUS_LIST_SIZE, statusListUrl } from './status-list.serve
 
 // Issuing certificates (decision 0038): ONE entry point, issueCertificate, idempotent (at most one
 // live certificate per learner and course, held by the database's unique key).
+
+/** The criteria a credential states when the course's content gives none, in the course's language. */
+const DEFAULT_CRITERIA = Object.fromEntries(
+	Object.entries({ en, es, fr, de, pt, zh }).map(([locale, m]) => [locale, m.defaultCriteria]),
+) as Record<Course['locale'], string>
 
 /** Where a certificate's public verification page is: its id in the credential too. */
 export const verificationPath = (publicId: string) => `/certificates/${publicId}`
@@ -88,7 +98,7 @@ export async function issueCertificate(db: Database, input: IssueInput): Promise
 					id: `${origin}/learn/course/${course.slug}`,
 					name: course.title,
 					description: course.summary || course.description || course.title,
-					criteria: course.certificate.criteria ?? i18n(course.locale).m.certificates.defaultCriteria,
+					criteria: course.certificate.criteria ?? DEFAULT_CRITERIA[course.locale],
 					language: course.certificate.criteria ? (course.certificate.criteriaLocale ?? course.locale) : course.locale,
 				},
 				issuedAt: isoSeconds(now),

@@ -70,7 +70,7 @@ export function tenantDids(requestOrigin: string, tenant: Tenant, baseDomain: st
 	})
 }
 
-export const keyFragment = (version: number) => `key-${version}`
+const keyFragment = (version: number) => `key-${version}`
 
 /** A key pair able to sign as `did#key-<version>`. */
 export interface TenantSigner {

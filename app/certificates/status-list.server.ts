@@ -15,7 +15,7 @@ import { tenantSigner } from './keys.server.ts'
 /** Bits per list: the specification's minimum of 16 KiB, which hides each holder among many. */
 export const STATUS_LIST_SIZE = 131_072
 /** A list stays valid this long after it is signed: an older list replayed to a verifier expires by then. */
-export const STATUS_LIST_VALIDITY_MS = 60 * 60 * 1000
+const STATUS_LIST_VALIDITY_MS = 60 * 60 * 1000
 /** Signed again after this long even when no bit changed, so a served list always has most of its validity left. */
 const RESIGN_AFTER_MS = 15 * 60 * 1000
 

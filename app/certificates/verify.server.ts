@@ -12,7 +12,13 @@ import { verificationPath } from './issue.server.ts'
 // revocation is read from the same row that revocation writes.
 
 export type Verdict =
-	{ state: 'valid' | 'revoked' | 'invalid'; certificate: Certificate; issuerDid: string } | { state: 'not_ours' }
+	| {
+			state: 'valid' | 'revoked' | 'invalid'
+			certificate: Certificate
+			/** As the stored credential names them ('' when it cannot be read). */
+			issuer: { did: string; name: string }
+	  }
+	| { state: 'not_ours' }
 
 /** The shape of a public id (16 random bytes, base64url): anything else is not ours without a query. */
 export const PUBLIC_ID = /^[A-Za-z0-9_-]{22}$/
@@ -46,8 +52,11 @@ export async function verifyCertificate(where: Where, publicId: string): Promise
 	const certificate = await certificateByPublicId(where.db, where.tenant.id, publicId)
 	if (!certificate) return { state: 'not_ours' }
 	const credential = parse(certificate.credential_json)
-	const issuer = credential?.issuer as { id?: unknown } | undefined
-	const issuerDid = typeof issuer?.id === 'string' ? issuer.id : ''
+	const named = credential?.issuer as { id?: unknown; name?: unknown } | undefined
+	const issuer = {
+		did: typeof named?.id === 'string' ? named.id : '',
+		name: typeof named?.name === 'string' ? named.name : '',
+	}
 	const status = credential?.credentialStatus as { statusListIndex?: unknown } | undefined
 	// The row and the signed content must name each other: a credential moved to another row does not pass.
 	const bound =
@@ -56,8 +65,8 @@ export async function verifyCertificate(where: Where, publicId: string): Promise
 		credential.id.endsWith(verificationPath(publicId)) &&
 		status?.statusListIndex === String(certificate.status_index)
 	const verifies = bound && (await proofVerifies(credential, tenantResolver(where)))
-	if (!verifies) return { state: 'invalid', certificate, issuerDid }
-	return { state: certificate.revoked_at ? 'revoked' : 'valid', certificate, issuerDid }
+	if (!verifies) return { state: 'invalid', certificate, issuer }
+	return { state: certificate.revoked_at ? 'revoked' : 'valid', certificate, issuer }
 }
 
 function parse(json: string): Record<string, unknown> | null {

@@ -3,18 +3,9 @@ import type { CertificateView } from './certificate.tsx'
 import { qrPath } from './qr.server.ts'
 
 /** The signed credential's own words: what a page shows is what was signed. */
-export function signedFields(certificate: Certificate) {
-	const credential = JSON.parse(certificate.credential_json) as {
-		id: string
-		issuer: { id: string; name: string }
-		credentialStatus: { statusListCredential: string }
-	}
-	return {
-		verifyUrl: credential.id,
-		issuerName: credential.issuer.name,
-		issuerDid: credential.issuer.id,
-		statusList: credential.credentialStatus.statusListCredential,
-	}
+function signedFields(certificate: Certificate) {
+	const credential = JSON.parse(certificate.credential_json) as { id: string; issuer: { name: string } }
+	return { verifyUrl: credential.id, issuerName: credential.issuer.name }
 }
 
 export function certificateView(certificate: Certificate): CertificateView {

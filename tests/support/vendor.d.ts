@@ -11,6 +11,9 @@ declare module '@digitalbazaar/security-document-loader' {
 }
 
 declare module '@digitalbazaar/vc-bitstring-status-list' {
+	export function decodeList(options: {
+		encodedList: string
+	}): Promise<{ length: number; getStatus(index: number): boolean }>
 	export function checkStatus(options: {
 		credential: Record<string, unknown>
 		documentLoader: (url: string) => Promise<unknown>
