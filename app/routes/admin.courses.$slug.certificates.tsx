@@ -1,10 +1,9 @@
-import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, redirect } from 'react-router'
 import { z } from 'zod'
 import { reissueCertificate, revokeByAdmin } from '#app/certificates/award.server.ts'
-import { ConfirmStep, FormError, PostButton, RedirectNotice, Submit } from '#app/components/feedback.tsx'
-import { TextAreaField, useActionForm } from '#app/components/form.tsx'
+import { ConfirmStep, FormError, PostButton, RedirectNotice } from '#app/components/feedback.tsx'
+import { RevokeStep } from '#app/certificates/revoke-step.tsx'
 import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
 import { ScrollTable } from '#app/components/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -139,28 +138,19 @@ export default function CourseCertificates({ loaderData: d, actionData }: Route.
 	const t = useI18n()
 	const m = t.m.certificates.admin
 	const result = actionData && 'result' in actionData ? actionData.result : undefined
-	const [form, fields] = useActionForm(result)
 	if (d.hint) return <TenantHint title={m.hintTitle} what={m.hintWhat} />
 	const revoke = actionData && 'revoke' in actionData ? actionData.revoke : null
+	const page = `/admin/courses/${d.course.slug}/certificates`
 	return (
 		<section>
 			<CourseAdminHeading course={d.course} title={m.title} />
 			<RedirectNotice accept={['certificateRevoked', 'certificateReissued']} />
-			{revoke ? null : <FormError errors={form.errors} id={form.errorId} />}
-			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
 			{revoke ? (
-				<Form method="post" className="stack confirm notice notice-error" {...getFormProps(form)}>
-					<h2>{t.format(m.revokeTitle, { name: revoke.name })}</h2>
-					<input type="hidden" name="intent" value="revoke" />
-					<input type="hidden" name="id" value={revoke.id} />
-					<input type="hidden" name="confirmed" value="yes" />
-					<TextAreaField label={m.reason} meta={fields.reason} rows={3} />
-					<div className="actions">
-						<Submit>{m.confirmRevoke}</Submit>
-						<Link to={`/admin/courses/${d.course.slug}/certificates`}>{m.cancel}</Link>
-					</div>
-				</Form>
-			) : null}
+				<RevokeStep id={revoke.id} name={revoke.name} error={result?.error?.reason?.[0]} cancelTo={page} />
+			) : (
+				<FormError result={result} />
+			)}
+			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
 			<p className="hint">{d.enabled ? m.intro : m.disabled}</p>
 			{d.rows.length === 0 ? (
 				<p className="empty">{m.empty}</p>
