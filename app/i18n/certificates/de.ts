@@ -27,11 +27,6 @@ export default {
 		title: 'Meine Zertifikate',
 		issued: 'Ausgestellt am {date}',
 		view: 'Zertifikat für {course} ansehen',
-		revoked: 'Widerrufen am {date}',
-	},
-	courseHome: {
-		earned: 'Sie haben diesen Kurs bestanden. Ihr Zertifikat ist bereit.',
-		view: 'Ihr Zertifikat ansehen',
 	},
 	verify: {
 		metaTitle: 'Zertifikatsprüfung',

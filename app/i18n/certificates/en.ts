@@ -28,11 +28,6 @@ export default {
 		title: 'My certificates',
 		issued: 'Issued {date}',
 		view: 'View the certificate for {course}',
-		revoked: 'Revoked {date}',
-	},
-	courseHome: {
-		earned: 'You passed this course. Your certificate is ready.',
-		view: 'View your certificate',
 	},
 	verify: {
 		metaTitle: 'Certificate verification',

@@ -27,11 +27,6 @@ export default {
 		title: 'Mis certificados',
 		issued: 'Emitido el {date}',
 		view: 'Ver el certificado de {course}',
-		revoked: 'Revocado el {date}',
-	},
-	courseHome: {
-		earned: 'Has aprobado este curso. Tu certificado está listo.',
-		view: 'Ver tu certificado',
 	},
 	verify: {
 		metaTitle: 'Verificación de certificados',

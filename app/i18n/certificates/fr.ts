@@ -27,11 +27,6 @@ export default {
 		title: 'Mes certificats',
 		issued: 'Délivré le {date}',
 		view: 'Voir le certificat de {course}',
-		revoked: 'Révoqué le {date}',
-	},
-	courseHome: {
-		earned: 'Vous avez réussi ce cours. Votre certificat est prêt.',
-		view: 'Voir votre certificat',
 	},
 	verify: {
 		metaTitle: 'Vérification de certificat',

@@ -28,11 +28,6 @@ export default {
 		title: 'Meus certificados',
 		issued: 'Emitido em {date}',
 		view: 'Ver o certificado de {course}',
-		revoked: 'Revogado em {date}',
-	},
-	courseHome: {
-		earned: 'Você foi aprovado neste curso. Seu certificado está pronto.',
-		view: 'Ver seu certificado',
 	},
 	verify: {
 		metaTitle: 'Verificação de certificado',

@@ -26,11 +26,6 @@ export default {
 		title: '我的证书',
 		issued: '颁发于 {date}',
 		view: '查看 {course} 的证书',
-		revoked: '撤销于 {date}',
-	},
-	courseHome: {
-		earned: '您已通过本课程，证书已准备好。',
-		view: '查看您的证书',
 	},
 	verify: {
 		metaTitle: '证书验证',
