@@ -36,6 +36,10 @@ const localized = [
 	route('learn/course/:slug', 'routes/learn.course.$slug.tsx'),
 	route('learn/course/:slug/enroll', 'routes/learn.course.$slug.enroll.tsx'),
 	route('learn/course/:slug/entry/:entrySlug', 'routes/learn.course.$slug.entry.$entrySlug.tsx'),
+	route('learn/certificates/:id', 'routes/learn.certificates.$id.tsx'),
+
+	// Certificates: anyone verifies one at its public address (decision 0038)
+	route('certificates/:id', 'routes/certificates.$id.tsx'),
 
 	// Administration
 	route('admin', 'routes/admin.tsx'),
@@ -51,6 +55,7 @@ const localized = [
 	route('admin/courses/:slug/enroll', 'routes/admin.courses.$slug.enroll.tsx'),
 	route('admin/courses/:slug/submissions', 'routes/admin.courses.$slug.submissions.tsx'),
 	route('admin/courses/:slug/submissions/:id', 'routes/admin.courses.$slug.submissions.$id.tsx'),
+	route('admin/courses/:slug/certificates', 'routes/admin.courses.$slug.certificates.tsx'),
 	route('admin/audit', 'routes/admin.audit.tsx'),
 	route('admin/api-docs', 'routes/admin.api-docs.tsx'),
 	route('admin/api-docs/:file', 'routes/admin.api-docs.$file.ts'),
@@ -96,6 +101,13 @@ const routes: RouteConfigEntry[] = [
 	platform('.well-known/change-password', 'routes/well-known.change-password.ts'),
 	platform('llms.txt', 'routes/llms.txt.ts'),
 	platform('llms-full.txt', 'routes/llms-full.txt.ts'),
+
+	// Certificates' public files (decision 0038): the issuer's DID document, the JSON-LD contexts the
+	// credentials use, the revocation lists, and each certificate's credential
+	platform('.well-known/did.json', 'routes/well-known.did.json.ts'),
+	platform('credentials/contexts/:name', 'routes/credentials.contexts.$name.ts'),
+	platform('credentials/status/:list', 'routes/credentials.status.$list.ts'),
+	platform('certificates/:id/credential', 'routes/certificates.$id.credential.ts'),
 
 	// Content pipeline (and Markdown projections; /<url>.md is rewritten to them in server/app.ts)
 	platform('api/aeo/markdown/:slug', 'routes/api.aeo.markdown.$slug.ts'),

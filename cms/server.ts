@@ -396,6 +396,16 @@ class View {
 					locale: this.servedLocale(e),
 				})),
 			})),
+			...(doc.certificate ? { certificate: this.certificate(doc.certificate) } : {}),
+		}
+	}
+
+	certificate(doc: Json) {
+		return {
+			enabled: doc.enabled === true,
+			...(doc.criteria === undefined
+				? {}
+				: { criteria: this.text(doc.criteria), criteriaLocale: this.servedLocale(doc, 'criteria') }),
 		}
 	}
 

@@ -17,6 +17,8 @@ export type AuditAction =
 	| 'account.password.changed'
 	| 'account.name.changed'
 	| 'account.verification.resent'
+	| 'certificate.revoked'
+	| 'certificate.reissued'
 	| 'course.admin_assigned'
 	| 'course.admin_revoked'
 	| 'course.settings_changed'

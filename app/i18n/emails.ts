@@ -17,6 +17,8 @@ export type EmailKind =
 	| 'submission_graded'
 	| 'submission_returned'
 	| 'submission_received'
+	// Certificates (decision 0038): to the learner, when a course gives them one.
+	| 'certificate_issued'
 
 interface EmailCopy {
 	subject: string
@@ -90,6 +92,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				footer:
 					'You receive this email because you asked to be told of hand-ins to this course. Turn it off on the course’s submissions page.',
 			},
+			certificate_issued: {
+				subject: 'Your certificate is ready',
+				body: 'Congratulations! You passed {course}. Your certificate is ready to view, print and share.',
+				action: 'View your certificate',
+				footer: 'Anyone can check it at the verification link printed on it.',
+			},
 		},
 		roles: { student: 'a learner', course_admin: 'a course administrator', tenant_admin: 'an administrator' },
 		linkLabel: 'Link',
@@ -151,6 +159,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				footer:
 					'Recibes este mensaje porque pediste avisos de las entregas de este curso. Puedes desactivarlos en la página de entregas del curso.',
 			},
+			certificate_issued: {
+				subject: 'Tu certificado está listo',
+				body: '¡Enhorabuena! Has aprobado {course}. Tu certificado está listo para verlo, imprimirlo y compartirlo.',
+				action: 'Ver tu certificado',
+				footer: 'Cualquiera puede comprobarlo en el enlace de verificación impreso en él.',
+			},
 		},
 		roles: { student: 'estudiante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Enlace',
@@ -211,6 +225,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Ouvrir la page de notation',
 				footer:
 					'Vous recevez cet e-mail car vous avez demandé à être prévenu des rendus de ce cours. Désactivez-le sur la page des rendus du cours.',
+			},
+			certificate_issued: {
+				subject: 'Votre certificat est prêt',
+				body: 'Félicitations ! Vous avez réussi {course}. Votre certificat est prêt à être consulté, imprimé et partagé.',
+				action: 'Voir votre certificat',
+				footer: 'Chacun peut le vérifier grâce au lien de vérification imprimé dessus.',
 			},
 		},
 		roles: { student: 'apprenant', course_admin: 'administrateur de cours', tenant_admin: 'administrateur' },
@@ -276,6 +296,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				footer:
 					'Sie erhalten diese E-Mail, weil Sie über Einreichungen in diesem Kurs informiert werden möchten. Sie können das auf der Seite der Einreichungen des Kurses abschalten.',
 			},
+			certificate_issued: {
+				subject: 'Ihr Zertifikat ist bereit',
+				body: 'Herzlichen Glückwunsch! Sie haben {course} bestanden. Ihr Zertifikat kann jetzt angesehen, gedruckt und geteilt werden.',
+				action: 'Zertifikat ansehen',
+				footer: 'Jeder kann es über den aufgedruckten Prüflink verifizieren.',
+			},
 		},
 		roles: { student: 'Lernende Person', course_admin: 'Kursverwaltung', tenant_admin: 'Administration' },
 		linkLabel: 'Link',
@@ -337,6 +363,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				footer:
 					'Recebe este e-mail porque pediu para ser avisado das entregas deste curso. Pode desativá-lo na página de entregas do curso.',
 			},
+			certificate_issued: {
+				subject: 'Seu certificado está pronto',
+				body: 'Parabéns! Você foi aprovado em {course}. Seu certificado está pronto para ver, imprimir e compartilhar.',
+				action: 'Ver seu certificado',
+				footer: 'Qualquer pessoa pode conferi-lo no link de verificação impresso nele.',
+			},
 		},
 		roles: { student: 'estudante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Link',
@@ -396,6 +428,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: '{learner} 提交了课程“{course}”中的“{entry}”。',
 				action: '打开评分页面',
 				footer: '您收到此邮件是因为您订阅了本课程的提交通知。可在课程的提交页面中关闭。',
+			},
+			certificate_issued: {
+				subject: '您的证书已准备好',
+				body: '恭喜！您已通过 {course}。您的证书现在可以查看、打印和分享。',
+				action: '查看您的证书',
+				footer: '任何人都可以通过证书上印有的验证链接进行核验。',
 			},
 		},
 		roles: { student: '学员', course_admin: '课程管理员', tenant_admin: '管理员' },

@@ -7,7 +7,7 @@
  */
 import { createElement, Fragment, use, type ReactNode } from 'react'
 import { useRouteLoaderData } from 'react-router'
-import { formatDate, formatNumber, formatPercent } from '#app/utils/format.ts'
+import { formatDate, formatDay, formatNumber, formatPercent } from '#app/utils/format.ts'
 import { DEFAULT_LOCALE, isLocale, LOCALE_NAMES, localePath, type Locale } from './locales.ts'
 
 export type Messages = typeof import('./catalogues/en.ts').default
@@ -62,6 +62,8 @@ export interface I18n {
 	/** A path of this site in this locale: `/learn` → `/es/learn`. */
 	href(path: string): string
 	date(iso: string): string
+	/** A calendar day (UTC), written out: a certificate's date. */
+	day(iso: string): string
 	number(n: number): string
 	percent(n: number): string
 	/** A locale's name in this locale (for "shown in English"). */
@@ -98,6 +100,7 @@ export function i18n(locale: Locale): I18n {
 		},
 		href: (path) => localePath(locale, path),
 		date: (iso) => formatDate(iso, locale),
+		day: (iso) => formatDay(iso, locale),
 		number: (n) => formatNumber(n, locale),
 		percent: (n) => formatPercent(n, locale),
 		languageName: (other) => names.of(other) ?? LOCALE_NAMES[other],

@@ -73,6 +73,9 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/submissions`}>
 					{t.m.grading.nav.submissions}
 				</Link>
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/certificates`}>
+					{t.m.certificates.admin.nav}
+				</Link>
 				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/settings`}>
 					{m.nav.settings}
 				</Link>

@@ -9,6 +9,7 @@ import type { Route } from './+types/learn.dashboard.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/components/table.tsx'
 import { VerifyReminder } from '#app/components/verify-reminder.tsx'
+import { userCertificates } from '#db/certificates.ts'
 
 // JavaScript earns its keep here: courses open client-side, prefetched on intent.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -18,9 +19,19 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const { user } = requireSession(context)
 	const ctx = getRequestContext(context)
 	const me = { name: user.name, email: user.email, locale: ctx.locale, verified: Boolean(user.email_verified_at) }
-	if (!ctx.tenant) return { ...me, courses: [], resume: [], scores: [], work: [] }
-	const view = await learnerDashboard(ctx, { tenantId: ctx.tenant.id, userId: user.id })
-	return { ...me, ...view }
+	if (!ctx.tenant) return { ...me, courses: [], resume: [], scores: [], work: [], certificates: [] }
+	const [view, certificates] = await Promise.all([
+		learnerDashboard(ctx, { tenantId: ctx.tenant.id, userId: user.id }),
+		userCertificates(ctx.db, ctx.tenant.id, user.id),
+	])
+	return {
+		...me,
+		...view,
+		// Live ones only: a reissued certificate's predecessor is no longer the learner's to show.
+		certificates: certificates
+			.filter((c) => !c.revoked_at)
+			.map((c) => ({ publicId: c.public_id, course: c.course_title, issuedAt: c.issued_at.toISOString() })),
+	}
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.learning.dashboard.title }]
@@ -50,6 +61,23 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 										date: formatDate(r.viewedAt, d.locale),
 									})}
 								</span>
+							</li>
+						))}
+					</ul>
+				</section>
+			) : null}
+			{d.certificates.length ? (
+				<section aria-labelledby="certificates-heading">
+					<h2 id="certificates-heading">{t.m.certificates.dashboard.title}</h2>
+					<ul className="cards">
+						{d.certificates.map((c) => (
+							<li key={c.publicId} className="card">
+								<h3>
+									<Link to={`/learn/certificates/${c.publicId}`}>
+										{t.format(t.m.certificates.dashboard.view, { course: c.course })}
+									</Link>
+								</h3>
+								<p className="hint">{t.format(t.m.certificates.dashboard.issued, { date: t.day(c.issuedAt) })}</p>
 							</li>
 						))}
 					</ul>

@@ -1,3 +1,4 @@
+import { awardCertificateIfEarned } from '#app/certificates/award.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { completeEntrySteps, type Scope } from '#db/learning.ts'
 import {
@@ -81,6 +82,7 @@ export async function handIn(
 		return { recorded, courseDone }
 	})
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
+	if (outcome.courseDone) await awardCertificateIfEarned(ctx, scope, course)
 	return outcome
 }
 
@@ -107,5 +109,6 @@ export async function gradeHandIn(
 		return row
 	})
 	if (graded) ctx.tags.revalidate([tags.course(course.slug), tags.progress(learner.userId)])
+	if (graded?.passed) await awardCertificateIfEarned(ctx, learner, course)
 	return graded
 }

@@ -48,11 +48,24 @@ const module_ = z.object({
 	entries: z.array(entrySummary),
 })
 
+/**
+ * Whether passing the course earns a certificate (an Open Badges 3.0 credential, decision 0038), and
+ * what it says the learner did. Absent: no certificate.
+ */
+const certificateSetting = z.object({
+	enabled: z.boolean(),
+	/** The achievement's criteria as the credential states them; absent: the service's own sentence. */
+	criteria: z.string().trim().min(1).max(2000).optional(),
+	/** The locale `criteria` was served in; absent means the course's `locale`. */
+	criteriaLocale: locale.optional(),
+})
+
 export const course = courseSummary.extend({
 	description: z.string(),
 	/** The locale `description` was served in; absent means the same as `locale`. */
 	descriptionLocale: locale.optional(),
 	modules: z.array(module_),
+	certificate: certificateSetting.optional(),
 })
 
 const questionBase = {

@@ -30,6 +30,14 @@ export function formatDate(iso: string, locale: string) {
 	).format(new Date(iso))
 }
 
+/** A calendar day in UTC, written out (a certificate's date: the time of day says nothing there). */
+export function formatDay(iso: string, locale: string) {
+	return formatter(
+		`day|${locale}`,
+		() => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }),
+	).format(new Date(iso))
+}
+
 export function formatNumber(n: number, locale: string) {
 	return formatter(`number|${locale}`, () => new Intl.NumberFormat(locale)).format(n)
 }

@@ -10,7 +10,7 @@ import { composeEmail, deliver, type MailContext } from './emails.server.ts'
 import { absoluteUrl } from './forms.server.ts'
 import { enqueueSteps, type JobPayloads, type Titles } from './jobs.server.ts'
 import { flattenEntries } from './learning.server.ts'
-import { loadSiteChrome } from './site.server.ts'
+import { siteName } from './site.server.ts'
 
 // The mails of grading (decision 0028), sent by jobs (decision 0033) written in the transaction of
 // the grade or the hand-in: a mail that cannot be sent never undoes or fails either, and is retried.
@@ -28,14 +28,6 @@ async function titlesFor(ctx: MailContext, courseSlug: string, entrySlug: string
 		return course ? titlesIn(course, entrySlug) : fallback
 	} catch {
 		return fallback
-	}
-}
-
-async function siteName(ctx: MailContext) {
-	try {
-		return (await loadSiteChrome(ctx)).name
-	} catch {
-		return ctx.tenant?.name ?? ''
 	}
 }
 

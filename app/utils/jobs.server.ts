@@ -48,6 +48,8 @@ export interface JobPayloads {
 	}
 	/** One watcher's notice of a hand-in (left by the job above, one per recipient). */
 	'mail.watcherNotice': JobPayloads['mail.submissionReceived'] & { userId: string }
+	/** The learner is told their certificate is ready (written with the certificate). */
+	'mail.certificateIssued': JobSite & { tenantId: string; courseSlug: string; certificateId: string }
 	/** Housekeeping: files of hand-ins whose own clean-up never ran. */
 	'files.removeAbandoned': Record<string, never>
 }

@@ -1,3 +1,4 @@
+import { awardCertificateIfEarned } from '#app/certificates/award.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { auditSteps } from '#db/audit.ts'
 import {
@@ -184,6 +185,7 @@ export async function markEntryComplete(ctx: RequestContext, scope: Scope, cours
 	const all = flattenEntries(course).map((e) => e.slug)
 	const { courseDone } = await inTransaction(ctx.db, (tx) => completeEntrySteps(tx, scope, course.slug, all, entrySlug))
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
+	if (courseDone) await awardCertificateIfEarned(ctx, scope, course)
 	return courseDone
 }
 

@@ -72,6 +72,9 @@ export const NOTICES = {
 	submissionGraded: { param: 'graded', tone: 'ok', text: (m) => m.grading.grade.graded },
 	submissionReturned: { param: 'returned', tone: 'ok', text: (m) => m.grading.grade.returned },
 	gradingWatchSaved: { param: 'watch-saved', tone: 'ok', text: (m) => m.grading.queue.watchSaved },
+	// Certificates (a course's certificates page)
+	certificateRevoked: { param: 'revoked', tone: 'ok', text: (m) => m.certificates.admin.revoked },
+	certificateReissued: { param: 'reissued', tone: 'ok', text: (m) => m.certificates.admin.reissued },
 } as const satisfies Record<string, { param: string; tone: Tone; text: (m: Messages) => string }>
 
 export type NoticeName = keyof typeof NOTICES

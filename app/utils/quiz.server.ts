@@ -1,3 +1,4 @@
+import { awardCertificateIfEarned } from '#app/certificates/award.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { completeEntrySteps, recordAttemptSteps, type QuizAttempt, type Scope } from '#db/learning.ts'
 import { idFromFormKey } from '#db/ids.ts'
@@ -226,5 +227,6 @@ export async function submitQuizAttempt(
 	})
 	if (!recorded) return { kind: 'exhausted' }
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
+	if (recorded.attempt.passed) await awardCertificateIfEarned(ctx, scope, course)
 	return { kind: 'graded', result: attemptResult(recorded.attempt, quiz.maxAttempts, quiz.questions.length) }
 }

@@ -68,3 +68,12 @@ export async function loadMenu(ctx: RequestContext): Promise<Array<{ slug: strin
 		return []
 	}
 }
+
+/** The site's name as mails and public pages sign with it; the tenant's when the content service fails. */
+export async function siteName(ctx: SiteScope) {
+	try {
+		return (await loadSiteChrome(ctx)).name
+	} catch {
+		return ctx.tenant?.name ?? ''
+	}
+}

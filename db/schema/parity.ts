@@ -59,6 +59,8 @@ const _parity: Parity = {
 	submission_files: [true, true],
 	file_chunks: [true, true],
 	submission_watchers: [true, true],
+	signing_keys: [true, true],
+	certificates: [true, true],
 }
 
 // The intended difference, pinned: if either side changes, this note and decision 0003 must too.

@@ -5,7 +5,17 @@ import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
 import { createInvitation } from '#app/utils/invitations.server.ts'
 import { findUserByEmail } from '#db/users.ts'
-import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, mailedLink, signInAs, uniqueEmail } from './support.ts'
+import {
+	acmeAccount,
+	at,
+	BEFORE_QUIZ,
+	DEMO_PASSWORD,
+	e2eDatabase,
+	mailedLink,
+	passIntroQuiz,
+	signInAs,
+	uniqueEmail,
+} from './support.ts'
 
 const ACME = 'acme.localhost'
 
@@ -272,6 +282,43 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
 			await invitee.goto(at(ACME, `/invite/${raw}`))
 			await expect(invitee.getByRole('button', { name: 'Accept invitation' })).toBeVisible()
 			await expectAccessible(invitee, 'a valid invitation’s acceptance page')
+			await visitor.close()
+		})
+
+		test('certificate pages have no accessibility violations: the certificate, its verification, the admin list and revocation', async ({
+			page,
+			browser,
+		}, info) => {
+			const learner = await acmeAccount(info, 'a11y-certified', { enrolledIn: 'intro-to-web', completed: BEFORE_QUIZ })
+			await signInAs(page, ACME, learner, '/learn/dashboard')
+			const mine = await passIntroQuiz(page)
+			await expectAccessible(page, 'dashboard with a certificate')
+			await page.goto(at(ACME, mine))
+			await expectAccessible(page, 'the learner’s certificate')
+			const verifyPath = mine.replace('/learn/certificates/', '/certificates/')
+			const visitor = await browser.newContext({ viewport })
+			const anyone = await visitor.newPage()
+			await anyone.goto(at(ACME, verifyPath))
+			await expect(anyone.getByText('Valid certificate')).toBeVisible()
+			await expectAccessible(anyone, 'verification: valid')
+			await anyone.goto(at('globex.localhost', verifyPath))
+			await expectAccessible(anyone, 'verification: not ours')
+
+			const admin = await acmeAccount(info, 'a11y-cert-admin', { role: 'tenant_admin' })
+			const adminPage = await visitor.newPage()
+			await signInAs(adminPage, ACME, admin, '/admin/courses/intro-to-web/certificates')
+			await expectAccessible(adminPage, 'admin: a course’s certificates')
+			await adminPage.getByRole('row').filter({ hasText: learner }).getByRole('button', { name: 'Revoke' }).click()
+			await adminPage.getByRole('button', { name: 'Revoke the certificate' }).click()
+			await expect(adminPage.locator('.field-error')).toBeVisible()
+			await expectAccessible(adminPage, 'admin: revoke without a reason')
+			await adminPage.getByLabel('Reason (recorded in the audit log)').fill('Accessibility check')
+			await adminPage.getByRole('button', { name: 'Revoke the certificate' }).click()
+			await expect(adminPage.getByText('The certificate was revoked.')).toBeVisible()
+			await anyone.goto(at(ACME, verifyPath))
+			await expectAccessible(anyone, 'verification: revoked')
+			await page.reload()
+			await expectAccessible(page, 'the learner’s revoked certificate')
 			await visitor.close()
 		})
 	})

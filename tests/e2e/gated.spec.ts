@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { acmeAccount, at, DEMO_PASSWORD } from './support.ts'
+import { acmeAccount, at, BEFORE_QUIZ, DEMO_PASSWORD, passIntroQuiz, signInAs } from './support.ts'
 
 // Every way into a page that needs an account, walked the way a visitor meets it: anonymous first,
 // sent to sign in, and back on the page asked for, with JavaScript on (project js) and off (no-js).
@@ -63,6 +63,21 @@ test('the dashboard, signed out', async ({ page }, info) => {
 	await signInHere(page, email, '/learn/dashboard')
 	await expect(page).toHaveURL(at(ACME, '/learn/dashboard'))
 	await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+	expectNoTransport(urls)
+})
+
+test('a certificate page, signed out (a link from its mail)', async ({ page, browser }, info) => {
+	const email = await acmeAccount(info, 'gated-cert', { enrolledIn: 'intro-to-web', completed: BEFORE_QUIZ })
+	// The certificate is earned in another browser; this one opens its page from the mail, signed out.
+	const earner = await browser.newPage({ javaScriptEnabled: info.project.name !== 'no-js' })
+	await signInAs(earner, ACME, email, '/learn/dashboard')
+	const mine = await passIntroQuiz(earner)
+	await earner.close()
+	const urls = recordUrls(page)
+	await page.goto(at(ACME, mine))
+	await signInHere(page, email, mine)
+	await expect(page).toHaveURL(at(ACME, mine))
+	await expect(page.getByRole('heading', { name: 'Certificate of completion' })).toBeVisible()
 	expectNoTransport(urls)
 })
 

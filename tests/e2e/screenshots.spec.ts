@@ -4,7 +4,17 @@ import { hashPassword } from '#app/utils/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
 import { expect, test, type Page } from '@playwright/test'
-import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, mailedLink, signInAs, uniqueEmail } from './support.ts'
+import {
+	acmeAccount,
+	at,
+	BEFORE_QUIZ,
+	DEMO_PASSWORD,
+	e2eDatabase,
+	mailedLink,
+	passIntroQuiz,
+	signInAs,
+	uniqueEmail,
+} from './support.ts'
 
 const ACME = 'acme.localhost'
 const WIDTHS = { phone: { width: 360, height: 800 }, desktop: { width: 1280, height: 900 } }
@@ -265,4 +275,28 @@ test('screenshots of staff pages: preview, confirmation steps, invitations, cour
 	await page.getByRole('button', { name: 'Archive Globex University' }).click()
 	await expect(page.getByRole('alert')).toBeVisible()
 	await shoot(page, 'admin-tenants-archive-confirm')
+})
+
+test('the certificate: screenshots, its verification page, and print previews on A4 and Letter', async ({
+	page,
+}, info) => {
+	test.setTimeout(120_000)
+	const learner = await acmeAccount(info, 'screens-certified', { enrolledIn: 'intro-to-web', completed: BEFORE_QUIZ })
+	await signInAs(page, ACME, learner, '/learn/dashboard')
+	const mine = await passIntroQuiz(page)
+	await shoot(page, 'dashboard-certificates')
+	await page.goto(at(ACME, mine))
+	await shoot(page, 'certificate')
+	await page.goto(at(ACME, mine.replace('/learn/certificates/', '/certificates/')))
+	await shoot(page, 'certificate-verification')
+	await page.goto(at(ACME, mine))
+	// What a person gets from the browser's Print command (print CSS, no script), on both paper sizes.
+	for (const format of ['A4', 'Letter'] as const) {
+		await page.emulateMedia({ media: 'print' })
+		await page.pdf({ path: `.tmp/screenshots/certificate-${format.toLowerCase()}.pdf`, format, printBackground: true })
+	}
+	const admin = await acmeAccount(info, 'screens-cert-admin', { role: 'tenant_admin' })
+	await page.emulateMedia({ media: 'screen' })
+	await signInAs(page, ACME, admin, '/admin/courses/intro-to-web/certificates')
+	await shoot(page, 'admin-certificates')
 })

@@ -804,6 +804,46 @@ function targets(): Target[] {
 			who: ['student', 'anon', 'forged', 'foreign'],
 			runs: 25,
 		},
+		// Certificates (decision 0038): ids, list numbers and context names of every shape, and the admin's intents.
+		{
+			name: 'certificates/:id',
+			host: ACME,
+			method: 'GET',
+			path: fc
+				.tuple(fc.constantFrom('/certificates/', '/es/certificates/', '/learn/certificates/'), segment, query)
+				.map(([p, s, q]) => `${p}${s}${q}`),
+			who: ['student', 'anon', 'forged', 'foreign'],
+			runs: 40,
+		},
+		{
+			name: 'certificate files',
+			host: ACME,
+			method: 'GET',
+			path: fc
+				.tuple(
+					fc.constantFrom('/credentials/status/', '/credentials/contexts/', '/certificates/'),
+					segment,
+					fc.constantFrom('', '/credential'),
+				)
+				.map(([p, s, suffix]) => `${p}${s}${p === '/certificates/' ? suffix || '/credential' : ''}`),
+			own: 'json',
+			who: ['anon', 'forged', 'foreign'],
+			runs: 40,
+		},
+		{
+			name: 'admin/courses/:slug/certificates',
+			host: ACME,
+			method: 'POST',
+			path: slug.map((s) => `/admin/courses/${s}/certificates`),
+			who: [...admins, 'course_admin'],
+			fields: {
+				intent: intents('revoke', 'reissue'),
+				id: field(fc.oneof(fc.uuid(), segment)),
+				reason: field(fc.string({ maxLength: 1_000 })),
+				confirmed: field(fc.constantFrom('yes', 'no', '')),
+			},
+			runs: 40,
+		},
 		{
 			name: 'api/files/:fileId',
 			host: ACME,

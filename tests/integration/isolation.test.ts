@@ -17,6 +17,8 @@ import { eq, inArray, or } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import routeConfig from '#app/routes.ts'
 import { PREFIXED_LOCALES } from '#app/i18n/locales.ts'
+import { issueCertificate } from '#app/certificates/issue.server.ts'
+import { createCmsClient } from '#app/utils/cms.server.ts'
 import { createInvitation } from '#app/utils/invitations.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { issueToken } from '#app/utils/tokens.server.ts'
@@ -28,7 +30,7 @@ import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { createUser, findUserById, updateUser, type User } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
-import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import { multipartBody } from '#tests/support/client.ts'
 import type { TestResponse } from '#tests/support/http.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
@@ -182,6 +184,9 @@ interface Foreign {
 	courseAsset: string
 	/** A file the other tenant's student handed in (decision 0027). */
 	file: string
+	/** The other tenant's student's certificate (decision 0038): its public id and its row id. */
+	certificate: string
+	certificateId: string
 	tokens: { email_verify: string; password_reset: string; magic_link: string; email_change: string }
 	invite: string
 	/** The id of that invitation (the pending list's resend and revoke post it). */
@@ -348,6 +353,14 @@ const SPEC: Record<string, RouteSpec> = {
 		get: session(all(404)),
 		post: { rule: session(all(404)), variants: (): Variant[] => [{ form: {} }] },
 	},
+	// Certificates: the other tenant's certificate is not found here, by anyone (decision 0038).
+	'learn/certificates/:id': { params: (f) => ({ id: f.certificate }), get: session(all(404)) },
+	'certificates/:id': { params: (f) => ({ id: f.certificate }), get: all(404) },
+	'certificates/:id/credential': { params: (f) => ({ id: f.certificate }), get: all(404) },
+	'.well-known/did.json': { get: tenantOnly(200) },
+	'credentials/contexts/:name': { params: () => ({ name: 'credentials-v2' }), get: tenantOnly(200) },
+	// Each tenant's own list 1 (both have a certificate in the matrix): never the other's bits or keys.
+	'credentials/status/:list': { params: () => ({ list: '1' }), get: tenantOnly(200) },
 	'learn/course/:slug/entry/:entrySlug': {
 		params: (f) => ({ slug: f.course, entrySlug: f.entry }),
 		get: session(all(404)),
@@ -487,6 +500,24 @@ const SPEC: Record<string, RouteSpec> = {
 				{ form: { intent: 'grade', score: '5', feedback: 'Matrix' } },
 				{ form: { intent: 'return', feedback: 'Matrix' } },
 				{ label: 'own course', params: { slug: OWN_COURSE[c.host] }, form: { intent: 'grade', score: '5' } },
+			],
+		},
+	},
+	'admin/courses/:slug/certificates': {
+		params: (f) => ({ slug: f.course }),
+		get: courseAdmin(tenantOnly(404, 200)),
+		post: {
+			rule: courseAdmin(all(404)),
+			variants: (f, c): Variant[] => [
+				{ form: { intent: 'revoke', id: f.certificateId } },
+				{ form: { intent: 'revoke', id: f.certificateId, confirmed: 'yes', reason: 'Matrix' } },
+				{ form: { intent: 'reissue', id: f.certificateId, confirmed: 'yes' } },
+				// This host's own course with the other tenant's certificate: not found here either.
+				{
+					label: 'own course',
+					params: { slug: OWN_COURSE[c.host] },
+					form: { intent: 'revoke', id: f.certificateId, confirmed: 'yes', reason: 'Matrix' },
+				},
 			],
 		},
 	},
@@ -699,6 +730,11 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 		async () => {
 			const { db } = stack
 			const t = db.t
+			const cms = createCmsClient({
+				apiUrl: stack.cms.url,
+				projectUuid: TEST_SECRETS.CMS_PROJECT_UUID,
+				apiKey: TEST_SECRETS.CMS_API_UUID,
+			})
 			const passwordHash = await hashPassword(DEMO_PASSWORD)
 			const tenants = stack.seeded.tenants
 			const u = (key: string) => stack.seeded.users[key]
@@ -760,6 +796,17 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 					}),
 				)
 				if (handedIn.kind !== 'recorded') throw new Error('the matrix hand-in was not recorded')
+				// A certificate of the student's (issued whether or not the course's content enables them).
+				const course = await cms.course(tenant.slug, data.course, 'en')
+				const issued = await issueCertificate(db, {
+					tenant,
+					userId: data.student.id,
+					course: { ...course!, certificate: { enabled: true } },
+					origin: `http://localhost:${stack.port}`,
+					baseDomain: 'localhost',
+					authSecret: TEST_SECRETS.AUTH_SECRET,
+				})
+				if (!issued) throw new Error('the matrix certificate was not issued')
 				const pool: User[] = []
 				for (let i = 0; i < ROLES.length; i++) pool.push(await person(tenant, 'student', 'pool'))
 				const invite = await createInvitation(
@@ -784,6 +831,8 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 					siteAsset: data.siteAsset,
 					courseAsset: data.courseAsset,
 					file: fileId,
+					certificate: issued.certificate.public_id,
+					certificateId: issued.certificate.id,
 					tokens: {
 						email_verify: await issueToken(db, data.student.id, 'email_verify'),
 						password_reset: await issueToken(db, data.student.id, 'password_reset'),
@@ -1059,6 +1108,15 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							.select()
 							.from(t.submission_files)
 							.where(or(eq(t.submission_files.tenant_id, tenant.id), inArray(t.submission_files.user_id, ids))),
+					),
+					certificates: sortById(
+						await db.orm
+							.select()
+							.from(t.certificates)
+							.where(or(eq(t.certificates.tenant_id, tenant.id), inArray(t.certificates.user_id, ids))),
+					),
+					signing_keys: sortById(
+						await db.orm.select().from(t.signing_keys).where(eq(t.signing_keys.tenant_id, tenant.id)),
 					),
 					invitations: sortById(
 						await db.orm.select().from(t.invitations).where(eq(t.invitations.tenant_id, tenant.id)),

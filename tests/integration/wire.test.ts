@@ -2,7 +2,11 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DIALECTS } from '#tests/support/databases.ts'
-import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { issueCertificate } from '#app/certificates/issue.server.ts'
+import { createCmsClient } from '#app/utils/cms.server.ts'
+import { findTenantBySlug } from '#db/tenants.ts'
+import { findUserByEmail } from '#db/users.ts'
+import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 
 const ACME = 'acme.localhost'
@@ -14,7 +18,17 @@ const BUDGET = { htmlCss: 50 * KB, js: 140 * KB, beyondRuntime: 25 * KB, first: 
 const RUNTIME = /^\/assets\/(?:entry\.client|chunk)-[\w-]+\.js$/
 
 // The JavaScript policy (docs/decisions/0019-javascript-policy.md): these ship none.
-const HTML_ONLY = new Set(['home', 'catalogue', 'catalogue (es)', 'course landing', 'blog post', 'sign-in', 'account'])
+const HTML_ONLY = new Set([
+	'home',
+	'catalogue',
+	'catalogue (es)',
+	'course landing',
+	'blog post',
+	'sign-in',
+	'account',
+	'certificate',
+	'certificate verification',
+])
 
 interface Answer {
 	status: number
@@ -119,6 +133,7 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 	let stack: Stack
 	const rows: Row[] = []
 	const cookies: Record<string, string> = {}
+	let certificate = ''
 	beforeAll(async () => {
 		stack = await startStack(dialect)
 		for (const [who, email] of [
@@ -133,6 +148,23 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 				for (const entry of ['what-is-http', 'html-forms'])
 					await b.post(`/learn/course/intro-to-web/entry/${entry}`, { intent: 'complete' })
 		}
+		// The learner's certificate, for its page and its verification page (decision 0038).
+		const acme = (await findTenantBySlug(stack.db, 'acme'))!
+		const learner = (await findUserByEmail(stack.db, acme.id, 'learner@acme.test'))!
+		const cms = createCmsClient({
+			apiUrl: stack.cms.url,
+			projectUuid: TEST_SECRETS.CMS_PROJECT_UUID,
+			apiKey: TEST_SECRETS.CMS_API_UUID,
+		})
+		const issued = await issueCertificate(stack.db, {
+			tenant: acme,
+			userId: learner.id,
+			course: (await cms.course('acme', 'intro-to-web', 'en'))!,
+			origin: `http://localhost:${stack.port}`,
+			baseDomain: 'localhost',
+			authSecret: TEST_SECRETS.AUTH_SECRET,
+		})
+		certificate = issued!.certificate.public_id
 	})
 	afterAll(async () => {
 		const header = `${'page'.padEnd(22)} ${'who'.padEnd(9)} ${'js'.padEnd(3)} ${'html'.padStart(6)} ${'css'.padStart(6)} ${'js KB'.padStart(6)} ${'beyond'.padStart(6)} ${'other'.padStart(6)} ${'first'.padStart(6)} ${'repeat'.padStart(6)}`
@@ -203,9 +235,13 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 		['account', '/learn/account', 'learner'],
 		['admin users', '/admin/users', 'admin'],
 		['admin course', '/admin/courses/intro-to-web/dashboard', 'admin'],
+		['certificate', '/learn/certificates/<certificate>', 'learner'],
+		['certificate verification', '/certificates/<certificate>', 'visitor'],
+		['admin certificates', '/admin/courses/intro-to-web/certificates', 'admin'],
 	]
 
-	it.each(pages)('keeps %s within the budgets, JavaScript on and off', async (page, path, who) => {
+	it.each(pages)('keeps %s within the budgets, JavaScript on and off', async (page, pattern, who) => {
+		const path = pattern.replace('<certificate>', certificate)
 		for (const javaScript of [false, true]) {
 			const row = await weigh(page, path, who, javaScript)
 			const label = `${page} (${who}, JavaScript ${javaScript ? 'on' : 'off'})`
@@ -219,7 +255,8 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 	})
 
 	it('sends no render-blocking script: every script is a module or deferred', async () => {
-		for (const [, path, who] of pages) {
+		for (const [, pattern, who] of pages) {
+			const path = pattern.replace('<certificate>', certificate)
 			const html = (await stack.request(ACME, path, { headers: who === 'visitor' ? {} : { cookie: cookies[who] } }))
 				.text
 			for (const [, attrs] of html.matchAll(/<script([^>]*)>/g)) {

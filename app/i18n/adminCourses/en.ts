@@ -199,6 +199,8 @@ export default {
 			invitation_revoked: 'Invitation revoked',
 			submission_graded: 'Submission graded',
 			submission_returned: 'Submission returned for revision',
+			certificate_revoked: 'Certificate revoked',
+			certificate_reissued: 'Certificate reissued',
 			tenant_created: 'Tenant created',
 			tenant_suspended: 'Tenant suspended',
 			tenant_activated: 'Tenant activated',
@@ -218,6 +220,7 @@ export default {
 			invitation: 'Invitation',
 			course: 'Course',
 			submission: 'Submission',
+			certificate: 'Certificate',
 		},
 		// Labels of the details, by their stored key.
 		fields: {
@@ -237,6 +240,9 @@ export default {
 			maxScore: 'Out of',
 			passed: 'Passed',
 			sequential: 'Sequential',
+			reason: 'Reason',
+			publicId: 'Certificate',
+			newPublicId: 'New certificate',
 		},
 		yes: 'yes',
 		no: 'no',

@@ -5,5 +5,6 @@ import admin from '../admin/de.ts'
 import adminCourses from '../adminCourses/de.ts'
 import content from '../content/de.ts'
 import grading from '../grading/de.ts'
+import certificates from '../certificates/de.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content, grading }
+export default { common, accounts, learning, admin, adminCourses, content, grading, certificates }

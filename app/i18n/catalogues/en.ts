@@ -5,5 +5,6 @@ import admin from '../admin/en.ts'
 import adminCourses from '../adminCourses/en.ts'
 import content from '../content/en.ts'
 import grading from '../grading/en.ts'
+import certificates from '../certificates/en.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content, grading }
+export default { common, accounts, learning, admin, adminCourses, content, grading, certificates }

@@ -5,5 +5,6 @@ import admin from '../admin/fr.ts'
 import adminCourses from '../adminCourses/fr.ts'
 import content from '../content/fr.ts'
 import grading from '../grading/fr.ts'
+import certificates from '../certificates/fr.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content, grading }
+export default { common, accounts, learning, admin, adminCourses, content, grading, certificates }

@@ -5,5 +5,6 @@ import admin from '../admin/pt.ts'
 import adminCourses from '../adminCourses/pt.ts'
 import content from '../content/pt.ts'
 import grading from '../grading/pt.ts'
+import certificates from '../certificates/pt.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content, grading }
+export default { common, accounts, learning, admin, adminCourses, content, grading, certificates }

@@ -5,5 +5,6 @@ import admin from '../admin/zh.ts'
 import adminCourses from '../adminCourses/zh.ts'
 import content from '../content/zh.ts'
 import grading from '../grading/zh.ts'
+import certificates from '../certificates/zh.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content, grading }
+export default { common, accounts, learning, admin, adminCourses, content, grading, certificates }

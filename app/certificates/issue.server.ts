@@ -1,0 +1,172 @@
+import { randomBytes, randomInt } from 'node:crypto'
+import {
+	insertCertificateSteps,
+	liveCertificate,
+	newestStatusList,
+	passedQuizEntries,
+	revokeCertificateSteps,
+	type Certificate,
+} from '#db/certificates.ts'
+import type { Database } from '#db/client.ts'
+import type { AuditInput } from '#db/audit.ts'
+import { findEnrollment } from '#db/learning.ts'
+import type { Tenant } from '#db/tenants.ts'
+import { findUserById } from '#db/users.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { enqueueSteps, type JobSite } from '#app/utils/jobs.server.ts'
+import de from '#app/i18n/certificates/de.ts'
+import en from '#app/i18n/certificates/en.ts'
+import es from '#app/i18n/certificates/es.ts'
+import fr from '#app/i18n/certificates/fr.ts'
+import pt from '#app/i18n/certificates/pt.ts'
+import zh from '#app/i18n/certificates/zh.ts'
+import type { Course } from '#app/utils/content.ts'
+import { flattenEntries } from '#app/utils/learning.server.ts'
+import { canonicalOrigin } from '#app/utils/tenant.server.ts'
+import { certificateCredential, signCredential } from './credential.server.ts'
+import { tenantDid, tenantSigner } from './keys.server.ts'
+import { isoSeconds, STATUS_LIST_SIZE, statusListUrl } from './status-list.server.ts'
+
+// Issuing certificates (decision 0038): ONE entry point, issueCertificate, idempotent (at most one
+// live certificate per learner and course, held by the database's unique key).
+
+/** The criteria a credential states when the course's content gives none, in the course's language. */
+const DEFAULT_CRITERIA = Object.fromEntries(
+	Object.entries({ en, es, fr, de, pt, zh }).map(([locale, m]) => [locale, m.defaultCriteria]),
+) as Record<Course['locale'], string>
+
+/** Where a certificate's public verification page is: its id in the credential too. */
+export const verificationPath = (publicId: string) => `/certificates/${publicId}`
+
+export interface IssueInput {
+	tenant: Tenant
+	userId: string
+	/** The course as the certificate names it (in the learner's language). */
+	course: Course
+	/** The request's origin: its scheme and port are those of every URL in the credential. */
+	origin: string
+	baseDomain: string
+	authSecret: string
+	/**
+	 * Reissue: the live certificate this one replaces, revoked with reason "reissued" in the same
+	 * transaction as the new one is stored, with its audit row.
+	 */
+	replacing?: { certificate: Certificate; audit: AuditInput; by: string }
+	/** Where the learner's mail about it points: a job written with the certificate (decision 0033). */
+	mail?: JobSite
+}
+
+export type IssueResult = { certificate: Certificate; issued: boolean } | null
+
+/** Thrown inside the storing transaction to undo a reissue whose new certificate could not be stored. */
+class NotStored extends Error {}
+
+/**
+ * Issues the learner's certificate for the course, signed by the tenant's current key, and stores
+ * the exact JSON signed. Idempotent: when the learner already has a live certificate for the course
+ * it is returned (`issued: false`) and nothing is signed or stored. Null when the course gives no
+ * certificate or the learner is not the tenant's. It does not judge whether the course was passed:
+ * the caller does (today `earnsCertificate`; part A's course result once wired in).
+ *
+ * Signing is asynchronous and SQLite's transactions are synchronous (db/transaction.ts), so the
+ * credential is signed first and stored by one transaction afterwards; the status index it names is
+ * drawn at random and held by the unique key (tenant, list, index).
+ */
+export async function issueCertificate(db: Database, input: IssueInput): Promise<IssueResult> {
+	const { tenant, course } = input
+	if (!course.certificate?.enabled) return null
+	const learner = await findUserById(db, input.userId)
+	if (!learner || learner.tenant_id !== tenant.id) return null
+	for (let attempt = 0; attempt < 5; attempt++) {
+		if (!input.replacing) {
+			const live = await liveCertificate(db, tenant.id, learner.id, course.slug)
+			if (live) return { certificate: live, issued: false }
+		}
+		const origin = canonicalOrigin(input.origin, tenant, input.baseDomain)
+		const did = tenantDid(input.origin, tenant, input.baseDomain)
+		const { list, used } = await newestStatusList(db, tenant.id)
+		// Half full: a random index would collide too often; the next list starts.
+		const statusList = used >= STATUS_LIST_SIZE / 2 ? list + 1 : list
+		const statusIndex = randomInt(STATUS_LIST_SIZE)
+		const publicId = randomBytes(16).toString('base64url')
+		const now = new Date()
+		const recipientName = learner.name.trim() || learner.email
+		const signer = await tenantSigner(db, input.authSecret, tenant.id, did)
+		const credential = await signCredential(
+			certificateCredential({
+				id: origin + verificationPath(publicId),
+				issuer: { did, name: tenant.name, url: `${origin}/` },
+				recipientName,
+				achievement: {
+					id: `${origin}/learn/course/${course.slug}`,
+					name: course.title,
+					description: course.summary || course.description || course.title,
+					criteria: course.certificate.criteria ?? DEFAULT_CRITERIA[course.locale],
+					language: course.certificate.criteria ? (course.certificate.criteriaLocale ?? course.locale) : course.locale,
+				},
+				issuedAt: isoSeconds(now),
+				status: { listUrl: statusListUrl(origin, statusList), index: statusIndex },
+			}),
+			signer,
+			now,
+		)
+		const row = {
+			tenantId: tenant.id,
+			userId: learner.id,
+			courseSlug: course.slug,
+			publicId,
+			recipientName,
+			courseTitle: course.title,
+			credentialJson: JSON.stringify(credential),
+			keyVersion: signer.version,
+			statusList,
+			statusIndex,
+			issuedAt: now,
+		}
+		const replacing = input.replacing
+		try {
+			const stored = await inTransaction(db, function* (tx) {
+				if (replacing) {
+					const revoked = yield* revokeCertificateSteps(
+						tx,
+						{ tenantId: tenant.id, id: replacing.certificate.id },
+						'reissued',
+						replacing.by,
+						replacing.audit,
+						now,
+					)
+					if (!revoked) return null
+				}
+				const inserted = yield* insertCertificateSteps(tx, row)
+				if (!inserted) throw new NotStored()
+				if (input.mail) {
+					const job = { ...input.mail, tenantId: tenant.id, courseSlug: course.slug, certificateId: inserted.id }
+					yield* enqueueSteps(tx, 'mail.certificateIssued', job)
+				}
+				return inserted
+			})
+			if (stored === null) return null
+			return { certificate: stored, issued: true }
+		} catch (error) {
+			// Another request stored the learner's certificate meanwhile, or the index was taken: look again.
+			if (!(error instanceof NotStored)) throw error
+		}
+	}
+	throw new Error('could not store the certificate: its status index kept colliding')
+}
+
+/**
+ * Whether the learner has passed the course as far as this service can tell today: the enrollment is
+ * completed (every entry done, which for a graded assignment means a passing grade) and every quiz
+ * of the course has a passing attempt (a quiz also completes when its attempts run out). Part A's
+ * course result replaces this once wired in.
+ */
+export async function earnsCertificate(db: Database, tenantId: string, userId: string, course: Course) {
+	if (!course.certificate?.enabled) return false
+	const enrollment = await findEnrollment(db, { tenantId, userId }, course.slug)
+	if (enrollment?.status !== 'completed') return false
+	const quizzes = flattenEntries(course).filter((e) => e.type === 'quiz')
+	if (quizzes.length === 0) return true
+	const passed = await passedQuizEntries(db, tenantId, userId, course.slug)
+	return quizzes.every((q) => passed.has(q.slug))
+}
