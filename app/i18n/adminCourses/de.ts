@@ -228,6 +228,14 @@ export default {
 			maxScore: 'Von',
 			passed: 'Bestanden',
 			sequential: 'Sequenziell',
+			reason: 'Grund',
+		},
+		// Why an invitation was withdrawn (decision 0032), by its stored reason.
+		withdrawn: {
+			inviter_demoted: 'der Absender darf nicht mehr einladen (neue Rolle)',
+			inviter_deactivated: 'der Absender wurde deaktiviert',
+			tenant_suspended: 'die Website wurde gesperrt',
+			tenant_archived: 'die Website wurde archiviert',
 		},
 		yes: 'ja',
 		no: 'nein',

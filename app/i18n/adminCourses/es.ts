@@ -227,6 +227,14 @@ export default {
 			maxScore: 'Sobre',
 			passed: 'Aprobado',
 			sequential: 'Secuencial',
+			reason: 'Motivo',
+		},
+		// Why an invitation was withdrawn (decision 0032), by its stored reason.
+		withdrawn: {
+			inviter_demoted: 'quien la envió ya no puede invitar (nuevo rol)',
+			inviter_deactivated: 'quien la envió fue desactivado',
+			tenant_suspended: 'el sitio fue suspendido',
+			tenant_archived: 'el sitio fue archivado',
 		},
 		yes: 'sí',
 		no: 'no',

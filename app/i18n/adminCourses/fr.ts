@@ -230,6 +230,14 @@ export default {
 			maxScore: 'Sur',
 			passed: 'Réussi',
 			sequential: 'Séquentiel',
+			reason: 'Motif',
+		},
+		// Why an invitation was withdrawn (decision 0032), by its stored reason.
+		withdrawn: {
+			inviter_demoted: 'son expéditeur ne peut plus inviter (nouveau rôle)',
+			inviter_deactivated: 'son expéditeur a été désactivé',
+			tenant_suspended: 'le site a été suspendu',
+			tenant_archived: 'le site a été archivé',
 		},
 		yes: 'oui',
 		no: 'non',

@@ -227,6 +227,14 @@ export default {
 			maxScore: 'De',
 			passed: 'Aprovado',
 			sequential: 'Sequencial',
+			reason: 'Motivo',
+		},
+		// Why an invitation was withdrawn (decision 0032), by its stored reason.
+		withdrawn: {
+			inviter_demoted: 'quem enviou não pode mais convidar (nova função)',
+			inviter_deactivated: 'quem enviou foi desativado',
+			tenant_suspended: 'o site foi suspenso',
+			tenant_archived: 'o site foi arquivado',
 		},
 		yes: 'sim',
 		no: 'não',
