@@ -16,6 +16,7 @@ import {
 	type SQL,
 } from 'drizzle-orm'
 import type { Database } from './client.ts'
+import { step, type Tx } from './transaction.ts'
 import type { Role } from './schema/values.ts'
 
 export const PAGE_SIZE = 50
@@ -303,12 +304,15 @@ export async function listAudit(db: Database, filters: AuditFilters) {
 }
 
 /** Invalidates every session of a tenant's users (suspension). */
-export async function bumpTenantTokenVersions(db: Database, tenantId: string) {
+export function* bumpTenantTokenVersionsSteps(db: Tx, tenantId: string) {
 	const u = db.t.users
-	await db.orm
-		.update(u)
-		.set({ token_version: sql`${u.token_version} + 1`, updated_at: new Date() })
-		.where(eq(u.tenant_id, tenantId))
+	yield* step(
+		db.orm
+			.update(u)
+			.set({ token_version: sql`${u.token_version} + 1`, updated_at: new Date() })
+			.where(eq(u.tenant_id, tenantId))
+			.returning({ id: u.id }),
+	)
 }
 
 /**
@@ -396,13 +400,16 @@ export async function courseAssignments(db: Database, tenantId: string, courseSl
 		.orderBy(u.email)
 }
 
-export async function revokeAssignment(db: Database, tenantId: string, courseSlug: string, userId: string) {
+/** Removes one course admin's assignment to the course in this tenant; false when there was none. */
+export function* revokeAssignmentSteps(db: Tx, tenantId: string, courseSlug: string, userId: string) {
 	if (userId.includes('\u0000')) return false
 	const a = db.t.course_admin_assignments
-	const rows = await db.orm
-		.delete(a)
-		.where(and(eq(a.tenant_id, tenantId), eq(a.course_slug, courseSlug), eq(a.user_id, userId)))
-		.returning({ id: a.id })
+	const rows = yield* step(
+		db.orm
+			.delete(a)
+			.where(and(eq(a.tenant_id, tenantId), eq(a.course_slug, courseSlug), eq(a.user_id, userId)))
+			.returning({ id: a.id }),
+	)
 	return rows.length > 0
 }
 

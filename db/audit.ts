@@ -85,3 +85,15 @@ export async function auditRowsFor(db: Database, tenantId: string, targetId: str
 		.where(and(eq(a.tenant_id, tenantId), eq(a.target_id, targetId)))
 		.orderBy(desc(a.created_at))
 }
+
+/** The newest audit row of this tenant with this action about this target, or null. */
+export async function findAuditRow(db: Database, tenantId: string, action: AuditAction, targetId: string) {
+	const a = db.t.audit_log
+	const [row] = await db.orm
+		.select()
+		.from(a)
+		.where(and(eq(a.tenant_id, tenantId), eq(a.action, action), eq(a.target_id, targetId)))
+		.orderBy(desc(a.created_at))
+		.limit(1)
+	return row ?? null
+}

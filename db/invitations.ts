@@ -1,21 +1,23 @@
-import { and, desc, eq, gt, isNull } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { runSteps, step, type Tx } from './transaction.ts'
 import { newId } from './ids.ts'
+import type { Role } from './schema/values.ts'
 
 export type Invitation = Database['t']['invitations']['$inferSelect']
 
-export interface InvitationInput {
-	tenantId: string
-	email: string
-	role: 'student' | 'course_admin' | 'tenant_admin'
-	courseSlug?: string | null
-	tokenHash: string
-	invitedBy: string | null
-	expiresAt: Date
-}
-
-export function* insertInvitationSteps(db: Tx, input: InvitationInput) {
+export function* insertInvitationSteps(
+	db: Tx,
+	input: {
+		tenantId: string
+		email: string
+		role: 'student' | 'course_admin' | 'tenant_admin'
+		courseSlug?: string | null
+		tokenHash: string
+		invitedBy: string | null
+		expiresAt: Date
+	},
+) {
 	const [row] = yield* step(
 		db.orm
 			.insert(db.t.invitations)
@@ -31,35 +33,95 @@ export function* insertInvitationSteps(db: Tx, input: InvitationInput) {
 			})
 			.returning(),
 	)
-	return row
+	return row as Invitation
 }
 
-export function insertInvitation(db: Database, input: InvitationInput) {
-	return runSteps(db, (tx) => insertInvitationSteps(tx, input))
+/**
+ * Who may grant each role an invitation offers (decision 0032): a tenant admin of the invitation's
+ * tenant, or a super admin. Checked when the invitation takes effect, not only when it was sent.
+ */
+const GRANTORS = ['tenant_admin', 'super_admin'] as const satisfies Role[]
+
+/** Why pending invitations were withdrawn (audit metadata `reason` of their `invitation.revoked` rows). */
+export const WITHDRAWAL_REASONS = [
+	'inviter_demoted',
+	'inviter_deactivated',
+	'tenant_suspended',
+	'tenant_archived',
+] as const
+export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number]
+
+/** Whether a role may send invitations: losing it withdraws the pending ones (withdrawPendingInvitationsSteps). */
+export const mayInvite = (role: Role) => (GRANTORS as readonly Role[]).includes(role)
+
+/**
+ * The invitation's inviter may still grant it: exists, is not deactivated, and is a tenant admin of
+ * the invitation's tenant or a super admin (a platform account). In the statement that reads or
+ * accepts the invitation, so a demotion committed a moment before is seen.
+ */
+function inviterMayGrant(db: Tx) {
+	const { invitations: i, users: u } = db.t
+	return sql`exists (select 1 from ${u} where ${u.id} = ${i.invited_by} and ${u.deactivated_at} is null
+		and ((${u.role} = ${GRANTORS[0]} and ${u.tenant_id} = ${i.tenant_id}) or (${u.role} = ${GRANTORS[1]} and ${u.tenant_id} is null)))`
 }
 
-/** Scoped by tenant: an invitation of another tenant is not found here. */
+/**
+ * Scoped by tenant: an invitation of another tenant is not found here, nor one whose inviter may no
+ * longer grant it.
+ */
 export async function findInvitation(db: Database, tenantId: string, tokenHash: string) {
 	const i = db.t.invitations
 	const [row] = await db.orm
 		.select()
 		.from(i)
-		.where(and(eq(i.tenant_id, tenantId), eq(i.token_hash, tokenHash)))
+		.where(and(eq(i.tenant_id, tenantId), eq(i.token_hash, tokenHash), inviterMayGrant(db)))
 		.limit(1)
 	return row ?? null
 }
 
-/** Accepts once: concurrent acceptances leave exactly one winner. */
+/**
+ * Accepts once, and only while its inviter may still grant it: concurrent acceptances leave exactly
+ * one winner, and an acceptance racing the inviter's demotion either comes first or finds nothing.
+ */
 export function* acceptInvitationRowSteps(db: Tx, tenantId: string, tokenHash: string, now = new Date()) {
 	const i = db.t.invitations
 	const [row] = yield* step(
 		db.orm
 			.update(i)
 			.set({ accepted_at: now })
-			.where(and(eq(i.tenant_id, tenantId), eq(i.token_hash, tokenHash), isNull(i.accepted_at), gt(i.expires_at, now)))
+			.where(
+				and(
+					eq(i.tenant_id, tenantId),
+					eq(i.token_hash, tokenHash),
+					isNull(i.accepted_at),
+					gt(i.expires_at, now),
+					inviterMayGrant(db),
+				),
+			)
 			.returning(),
 	)
 	return row ?? null
+}
+
+/**
+ * Withdraws pending invitations (deletes them, as a revocation does): those an admin sent, in every
+ * tenant, when they lose the right to send them (demotion, deactivation), or all of a tenant's when
+ * it is suspended or archived. The rows deleted, for their audit rows.
+ */
+export function* withdrawPendingInvitationsSteps(
+	db: Tx,
+	by: { invitedBy: string } | { tenantId: string },
+	now = new Date(),
+) {
+	const i = db.t.invitations
+	const whose = 'invitedBy' in by ? eq(i.invited_by, by.invitedBy) : eq(i.tenant_id, by.tenantId)
+	const rows = yield* step(
+		db.orm
+			.delete(i)
+			.where(and(whose, isNull(i.accepted_at), gt(i.expires_at, now)))
+			.returning(),
+	)
+	return rows as Invitation[]
 }
 
 /** Pending: neither accepted nor expired. Revoked invitations are deleted, so they are not here either. */

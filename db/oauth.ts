@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
+import { step, type Tx } from './transaction.ts'
 
 export interface IdentityLink {
 	tenantId: string
@@ -11,13 +12,15 @@ export interface IdentityLink {
 }
 
 /** The user an external identity already belongs to on this tenant, if any. */
-export async function findLinkedUserId(db: Database, tenantId: string, provider: string, subject: string) {
+export function* findLinkedUserIdSteps(db: Tx, tenantId: string, provider: string, subject: string) {
 	const o = db.t.oauth_accounts
-	const [row] = await db.orm
-		.select({ userId: o.user_id })
-		.from(o)
-		.where(and(eq(o.tenant_id, tenantId), eq(o.provider, provider), eq(o.provider_account_id, subject)))
-		.limit(1)
+	const [row] = yield* step(
+		db.orm
+			.select({ userId: o.user_id })
+			.from(o)
+			.where(and(eq(o.tenant_id, tenantId), eq(o.provider, provider), eq(o.provider_account_id, subject)))
+			.limit(1),
+	)
 	return row?.userId ?? null
 }
 
@@ -26,23 +29,26 @@ export async function findLinkedUserId(db: Database, tenantId: string, provider:
  * unique, so a concurrent second callback adds nothing) and keeps the
  * provider's picture current.
  */
-export async function linkIdentity(db: Database, link: IdentityLink) {
+export function* linkIdentitySteps(db: Tx, link: IdentityLink) {
 	const o = db.t.oauth_accounts
-	await db.orm
-		.insert(o)
-		.values({
-			id: newId(),
-			tenant_id: link.tenantId,
-			user_id: link.userId,
-			provider: link.provider,
-			provider_account_id: link.subject,
-			avatar_url: link.avatarUrl,
-			created_at: new Date(),
-		})
-		.onConflictDoUpdate({
-			target: [o.tenant_id, o.provider, o.provider_account_id],
-			set: { avatar_url: link.avatarUrl },
-		})
+	yield* step(
+		db.orm
+			.insert(o)
+			.values({
+				id: newId(),
+				tenant_id: link.tenantId,
+				user_id: link.userId,
+				provider: link.provider,
+				provider_account_id: link.subject,
+				avatar_url: link.avatarUrl,
+				created_at: new Date(),
+			})
+			.onConflictDoUpdate({
+				target: [o.tenant_id, o.provider, o.provider_account_id],
+				set: { avatar_url: link.avatarUrl },
+			})
+			.returning({ id: o.id }),
+	)
 }
 
 /** The picture of the user's most recently linked identity that has one. */

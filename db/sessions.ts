@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
+import { runSteps, step, type Tx } from './transaction.ts'
 import type { User } from './users.ts'
 
 export type SessionRow = Database['t']['sessions']['$inferSelect']
@@ -17,23 +18,32 @@ export interface SessionInput {
 }
 
 /** Inserts the session; null when its proof has already minted one (the unique key decides, also under a race). */
-export async function insertSession(db: Database, input: SessionInput, now = new Date()) {
-	const [row] = await db.orm
-		.insert(db.t.sessions)
-		.values({
-			id: input.id,
-			user_id: input.userId,
-			tenant_id: input.tenantId,
-			token_version: input.tokenVersion,
-			created_at: now,
-			idle_expires_at: input.idleExpiresAt,
-			expires_at: input.expiresAt,
-			impersonator_session_id: input.impersonatorSessionId ?? null,
-			proof_hash: input.proofHash ?? null,
-		})
-		.onConflictDoNothing({ target: db.t.sessions.proof_hash })
-		.returning()
-	return row ?? null
+export function* insertSessionSteps(db: Tx, input: SessionInput, now = new Date()) {
+	const [row] = yield* step(
+		db.orm
+			.insert(db.t.sessions)
+			.values({
+				id: input.id,
+				user_id: input.userId,
+				tenant_id: input.tenantId,
+				token_version: input.tokenVersion,
+				created_at: now,
+				idle_expires_at: input.idleExpiresAt,
+				expires_at: input.expiresAt,
+				impersonator_session_id: input.impersonatorSessionId ?? null,
+				proof_hash: input.proofHash ?? null,
+			})
+			.onConflictDoNothing({ target: db.t.sessions.proof_hash })
+			.returning(),
+	)
+	return (row as SessionRow | undefined) ?? null
+}
+
+/** Whether a proof (by its hash) has already minted a session. */
+export async function proofUsed(db: Database, proofHash: string) {
+	const s = db.t.sessions
+	const [row] = await db.orm.select({ id: s.id }).from(s).where(eq(s.proof_hash, proofHash)).limit(1)
+	return Boolean(row)
 }
 
 /** A session with its user, in one read: what every signed-in request checks. */
@@ -64,23 +74,33 @@ export async function renewSession(db: Database, id: string, idleExpiresAt: Date
 }
 
 /** Ends one session on the server: its cookie, wherever it is kept, signs nobody in again. */
-export async function revokeSession(db: Database, id: string, now = new Date()) {
+export function* revokeSessionSteps(db: Tx, id: string, now = new Date()) {
 	const s = db.t.sessions
-	await db.orm
-		.update(s)
-		.set({ revoked_at: now })
-		.where(and(eq(s.id, id), isNull(s.revoked_at)))
+	yield* step(
+		db.orm
+			.update(s)
+			.set({ revoked_at: now })
+			.where(and(eq(s.id, id), isNull(s.revoked_at)))
+			.returning({ id: s.id }),
+	)
+}
+
+export function revokeSession(db: Database, id: string, now = new Date()) {
+	return runSteps(db, (tx) => revokeSessionSteps(tx, id, now))
 }
 
 /** Forgets the user's sessions that can no longer be used (expired or revoked), at each new sign-in. */
-export async function pruneSessions(db: Database, userId: string, now = new Date()) {
+export function* pruneSessionsSteps(db: Tx, userId: string, now = new Date()) {
 	const s = db.t.sessions
-	await db.orm
-		.delete(s)
-		.where(
-			and(
-				eq(s.user_id, userId),
-				or(lt(s.expires_at, now), lt(s.idle_expires_at, now), sql`${s.revoked_at} IS NOT NULL`),
-			),
-		)
+	yield* step(
+		db.orm
+			.delete(s)
+			.where(
+				and(
+					eq(s.user_id, userId),
+					or(lt(s.expires_at, now), lt(s.idle_expires_at, now), sql`${s.revoked_at} IS NOT NULL`),
+				),
+			)
+			.returning({ id: s.id }),
+	)
 }

@@ -2,6 +2,7 @@ import { eq, or, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import type { TenantStatus } from './schema/values.ts'
+import { runSteps, step, type Tx } from './transaction.ts'
 
 export type Tenant = Database['t']['tenants']['$inferSelect']
 
@@ -57,33 +58,41 @@ export async function findTenantById(db: Database, id: string) {
 }
 
 /** A new tenant, or null when the slug or custom domain is taken. */
-export async function createTenant(db: Database, input: { slug: string; name: string; custom_domain: string | null }) {
+export function* createTenantSteps(db: Tx, input: { slug: string; name: string; custom_domain: string | null }) {
 	const now = new Date()
-	const [row] = await db.orm
-		.insert(db.t.tenants)
-		.values({
-			id: newId(),
-			slug: input.slug,
-			name: input.name,
-			custom_domain: input.custom_domain,
-			status: 'active',
-			feature_flags_json: {},
-			created_at: now,
-			updated_at: now,
-		})
-		.onConflictDoNothing()
-		.returning()
-	return row ?? null
+	const [row] = yield* step(
+		db.orm
+			.insert(db.t.tenants)
+			.values({
+				id: newId(),
+				slug: input.slug,
+				name: input.name,
+				custom_domain: input.custom_domain,
+				status: 'active',
+				feature_flags_json: {},
+				created_at: now,
+				updated_at: now,
+			})
+			.onConflictDoNothing()
+			.returning(),
+	)
+	return (row as Tenant | undefined) ?? null
 }
 
-export async function setTenantStatus(db: Database, id: string, status: TenantStatus) {
+export function createTenant(db: Database, input: { slug: string; name: string; custom_domain: string | null }) {
+	return runSteps(db, (tx) => createTenantSteps(tx, input))
+}
+
+export function* setTenantStatusSteps(db: Tx, id: string, status: TenantStatus) {
 	const now = new Date()
-	const [row] = await db.orm
-		.update(db.t.tenants)
-		.set({ status, updated_at: now, suspended_at: status === 'suspended' ? now : null })
-		.where(eq(db.t.tenants.id, id))
-		.returning()
-	return row ?? null
+	const [row] = yield* step(
+		db.orm
+			.update(db.t.tenants)
+			.set({ status, updated_at: now, suspended_at: status === 'suspended' ? now : null })
+			.where(eq(db.t.tenants.id, id))
+			.returning(),
+	)
+	return (row as Tenant | undefined) ?? null
 }
 
 /**
@@ -92,17 +101,18 @@ export async function setTenantStatus(db: Database, id: string, status: TenantSt
  * saves of other courses, and flags changed since this process read the
  * tenant, are kept (a JSON written back from a cached copy lost them).
  */
-export async function setCourseFlags(
-	db: Database,
-	tenantId: string,
-	courseSlug: string,
-	flags: Record<string, boolean>,
-) {
+export function* setCourseFlagsSteps(db: Tx, tenantId: string, courseSlug: string, flags: Record<string, boolean>) {
 	const t = db.t.tenants
 	const value = JSON.stringify(flags)
 	const merged =
 		db.dialect === 'pg'
 			? sql`jsonb_set(jsonb_set(coalesce(${t.feature_flags_json}, '{}'::jsonb), '{courses}', coalesce(${t.feature_flags_json} -> 'courses', '{}'::jsonb)), array['courses', ${courseSlug}::text], ${value}::jsonb)`
 			: sql`json_set(coalesce(${t.feature_flags_json}, '{}'), ${`$.courses."${courseSlug}"`}, json(${value}))`
-	await db.orm.update(t).set({ feature_flags_json: merged, updated_at: new Date() }).where(eq(t.id, tenantId))
+	yield* step(
+		db.orm
+			.update(t)
+			.set({ feature_flags_json: merged, updated_at: new Date() })
+			.where(eq(t.id, tenantId))
+			.returning({ id: t.id }),
+	)
 }

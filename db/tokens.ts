@@ -104,7 +104,3 @@ export function* retireTokensSteps(db: Tx, userId: string, now = new Date(), typ
 			.returning({ id: t.id }),
 	)
 }
-
-export function retireTokens(db: Database, userId: string, now = new Date()) {
-	return runSteps(db, (tx) => retireTokensSteps(tx, userId, now))
-}

@@ -19,6 +19,20 @@ export function* step<T>(query: PromiseLike<T>): Generator<Query<T>, T, T> {
 	return yield query as Query<T>
 }
 
+/** Thrown by steps (`rollback`) to undo everything they wrote and have `inTransaction` return `value`. */
+class Rollback {
+	constructor(readonly value: unknown) {}
+}
+
+/**
+ * Ends the transaction without storing anything, making `inTransaction` return `value`: for steps
+ * that find, after a write that decided a race (a token used, an invitation accepted), that what
+ * it was for cannot be done (the account may not sign in).
+ */
+export function rollback<T>(value: T): never {
+	throw new Rollback(value)
+}
+
 /**
  * Runs the steps as one transaction on either dialect: everything they write
  * is stored together or not at all. On PostgreSQL each query is awaited in a
@@ -29,12 +43,17 @@ export function* step<T>(query: PromiseLike<T>): Generator<Query<T>, T, T> {
  * anything but their queries; they may branch and loop freely.
  */
 export async function inTransaction<T>(db: Database, steps: (tx: Tx) => Steps<T>): Promise<T> {
-	if (db.dialect === 'pg')
-		return db.orm.transaction((orm) => drive(steps({ ...db, orm: orm as unknown as Database['orm'] })))
-	const sqlite = db.orm as unknown as BetterSQLite3Database
-	return sqlite.transaction((orm) => driveSync(steps({ ...db, orm: orm as unknown as Database['orm'] })), {
-		behavior: 'immediate',
-	})
+	try {
+		if (db.dialect === 'pg')
+			return await db.orm.transaction((orm) => drive(steps({ ...db, orm: orm as unknown as Database['orm'] })))
+		const sqlite = db.orm as unknown as BetterSQLite3Database
+		return sqlite.transaction((orm) => driveSync(steps({ ...db, orm: orm as unknown as Database['orm'] })), {
+			behavior: 'immediate',
+		})
+	} catch (error) {
+		if (error instanceof Rollback) return error.value as T
+		throw error
+	}
 }
 
 /** Runs the steps one query after another, outside a transaction (a write of one statement, or one that needs none). */

@@ -76,6 +76,8 @@ function Value({ value, t }: { value: AuditValue; t: I18n }) {
 			return <>{t.m.admin.tenantStatuses[value.status]}</>
 		case 'enrollmentStatus':
 			return <>{t.m.admin.enrollmentStatuses[value.status]}</>
+		case 'withdrawal':
+			return <>{m.withdrawn[value.reason]}</>
 		case 'yesNo':
 			return <>{value.yes ? m.yes : m.no}</>
 		case 'date':

@@ -88,13 +88,17 @@ export function FormError({
 
 /**
  * The notice a redirect carried (app/utils/notices.ts), if it is one of the
- * names this page accepts; else `fallback`.
+ * names this page accepts; else `fallback`. Its text is the catalogue's; a
+ * notice that names something (`ref`) takes its `values` from the page's
+ * loader (noticeValues), never from the URL, and without them is not shown.
  */
 export function RedirectNotice({
 	accept,
+	values,
 	fallback = null,
 }: {
 	accept: readonly NoticeName[]
+	values?: Record<string, string> | null
 	fallback?: React.ReactNode
 }) {
 	const t = useI18n()
@@ -102,7 +106,8 @@ export function RedirectNotice({
 	const name = readNotice(params, accept)
 	if (!name) return fallback
 	const notice = NOTICES[name]
-	return <Notice tone={notice.tone}>{t.format(notice.text(t.m), Object.fromEntries(params))}</Notice>
+	if ('ref' in notice && !values) return fallback
+	return <Notice tone={notice.tone}>{'ref' in notice ? t.format(notice.text(t.m), values!) : notice.text(t.m)}</Notice>
 }
 
 /**

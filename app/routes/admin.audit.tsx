@@ -2,6 +2,7 @@ import { Form } from 'react-router'
 import { instantParam, NO_NUL } from '#app/utils/validation.ts'
 import { z } from 'zod'
 import { requireAdmin } from '#app/utils/admin.server.ts'
+import { parseInstantCursor } from '#app/utils/canonical.server.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { readableAudit } from '#app/utils/audit-view.server.ts'
 import { AuditActionName, AuditDetails, AuditSentence, AuditTarget, PersonName } from '#app/components/audit.tsx'
@@ -14,7 +15,6 @@ const filters = z.object({
 	target: z.string().trim().max(50).regex(NO_NUL).optional().catch(undefined),
 	actor: z.string().trim().max(100).regex(NO_NUL).optional().catch(undefined),
 	since: instantParam('date'),
-	before: instantParam('datetime'),
 })
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
@@ -23,14 +23,17 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 /** The audit log, newest first: this tenant's rows on a tenant host, every row for a super_admin on the apex. */
 export async function loader({ context, request }: Route.LoaderArgs) {
 	const { ctx, tenant } = requireAdmin(context)
-	const f = filters.parse(Object.fromEntries(new URL(request.url).searchParams))
+	const url = new URL(request.url)
+	const f = filters.parse(Object.fromEntries(url.searchParams))
+	// The paging cursor only as the page's own link writes it (canonical.server.ts), else the newest rows.
+	const before = parseInstantCursor(url.search, 'before')
 	const rows = await readableAudit(ctx, {
 		tenantId: tenant?.id ?? null,
 		action: f.action || undefined,
 		targetKind: f.target || undefined,
 		actor: f.actor || undefined,
 		since: f.since ? new Date(`${f.since}T00:00:00Z`) : undefined,
-		before: f.before ? new Date(f.before) : undefined,
+		before: before ?? undefined,
 		limit: 101,
 	})
 	const page = rows.slice(0, 100)

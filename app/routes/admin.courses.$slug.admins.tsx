@@ -5,11 +5,13 @@ import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app/components/feedback.tsx'
 import { Field, useActionForm } from '#app/components/form.tsx'
-import { auditAdmin, courseAdminPage, courseMutation, requireAdmin } from '#app/utils/admin.server.ts'
+import { adminAudit, courseAdminPage, courseMutation, requireAdmin } from '#app/utils/admin.server.ts'
 import { emailField } from '#app/utils/validation.ts'
-import { courseAssignments, revokeAssignment } from '#db/admin.ts'
-import { assignCourseAdmin } from '#db/learning.ts'
-import { findUserByEmail, updateUser } from '#db/users.ts'
+import { courseAssignments, revokeAssignmentSteps } from '#db/admin.ts'
+import { auditSteps } from '#db/audit.ts'
+import { assignCourseAdminSteps } from '#db/learning.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { findUserByEmail, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/admin.courses.$slug.admins.ts'
 import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -48,7 +50,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const { db } = scope.ctx
 	const audit = (action: 'course.admin_assigned' | 'course.admin_revoked', userId: string) =>
-		auditAdmin(scope, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
+		adminAudit(scope, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
 	const done = (notice: NoticeName) =>
 		redirect(localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/admins`, notice)))
 
@@ -64,10 +66,15 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 				fields: { intent: 'revoke', userId },
 			})
 		}
-		if (!(await revokeAssignment(db, tenant.id, course.slug, userId))) throw notFound()
-		// Their session claims list the course: end those sessions.
-		await updateUser(db, userId, {}, { bumpTokenVersion: true })
-		await audit('course.admin_revoked', userId)
+		// The assignment, the end of the sessions whose claims list the course, and the audit row, together:
+		// a failure half way leaves the assignment as it was, and the same post then revokes it.
+		const revoked = await inTransaction(db, function* (tx) {
+			if (!(yield* revokeAssignmentSteps(tx, tenant.id, course.slug, userId))) return false
+			yield* updateUserSteps(tx, userId, {}, { bumpTokenVersion: true })
+			yield* auditSteps(tx, audit('course.admin_revoked', userId))
+			return true
+		})
+		if (!revoked) throw notFound()
 		return done('courseAdminRevoked')
 	}
 
@@ -82,9 +89,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			{ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.notCourseAdmin'] } }) },
 			{ status: 400 },
 		)
-	await assignCourseAdmin(db, { tenantId: tenant.id, userId: user.id }, course.slug, scope.session.user.id)
-	await updateUser(db, user.id, {}, { bumpTokenVersion: true })
-	await audit('course.admin_assigned', user.id)
+	// The assignment, the sessions' end (their claims list the courses) and the audit row, together.
+	await inTransaction(db, function* (tx) {
+		yield* assignCourseAdminSteps(tx, { tenantId: tenant.id, userId: user.id }, course.slug, scope.session.user.id)
+		yield* updateUserSteps(tx, user.id, {}, { bumpTokenVersion: true })
+		yield* auditSteps(tx, audit('course.admin_assigned', user.id))
+	})
 	return done('courseAdminAssigned')
 }
 

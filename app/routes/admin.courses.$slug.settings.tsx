@@ -1,9 +1,11 @@
 import { readForm } from '#app/utils/forms.server.ts'
 import { Form, redirect, data } from 'react-router'
 import { FormError, RedirectNotice, Submit } from '#app/components/feedback.tsx'
-import { auditAdmin, courseAdminPage, courseMutation } from '#app/utils/admin.server.ts'
+import { adminAudit, courseAdminPage, courseMutation } from '#app/utils/admin.server.ts'
 import { courseFlags } from '#app/utils/learning.server.ts'
-import { setCourseFlags } from '#db/tenants.ts'
+import { auditSteps } from '#db/audit.ts'
+import { setCourseFlagsSteps } from '#db/tenants.ts'
+import { inTransaction } from '#db/transaction.ts'
 import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/admin.courses.$slug.settings.ts'
 import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
@@ -35,9 +37,15 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const flags = submission.value
-	await setCourseFlags(scope.ctx.db, tenant.id, course.slug, flags)
+	// The flags and their audit row, together.
+	await inTransaction(scope.ctx.db, function* (tx) {
+		yield* setCourseFlagsSteps(tx, tenant.id, course.slug, flags)
+		yield* auditSteps(
+			tx,
+			adminAudit(scope, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: tenant.id }, flags),
+		)
+	})
 	scope.ctx.tags.revalidate([TENANTS_TAG])
-	await auditAdmin(scope, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: tenant.id }, flags)
 	return redirect(
 		localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/settings`, 'courseSettingsSaved')),
 	)

@@ -1,31 +1,76 @@
-import { redirect } from 'react-router'
+import { Form, redirect } from 'react-router'
+import { Submit } from '#app/components/feedback.tsx'
 import { getRequestContext } from '#app/context.ts'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { sessionFromProof } from '#app/utils/auth.server.ts'
-import { writeAudit } from '#db/audit.ts'
-import type { Route } from './+types/admin.enter.ts'
+import { readTenantOverride } from '#app/utils/admin.server.ts'
+import { proofHolds, sessionFromProofSteps } from '#app/utils/auth.server.ts'
+import { proofString } from '#app/utils/canonical.server.ts'
 import { notFound } from '#app/utils/errors.ts'
+import { proofHash, sessionCookie } from '#app/utils/session.server.ts'
+import { auditSteps } from '#db/audit.ts'
+import { proofUsed } from '#db/sessions.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { findUserById } from '#db/users.ts'
+import type { Route } from './+types/admin.enter.ts'
 
 /**
- * The tenant override: a super_admin (who belongs to no tenant) arrives here
- * from /admin/tenants on the apex with a proof, valid for 60 seconds, once, and
- * bound to this tenant, and gets a session on this tenant's host.
+ * The tenant override: a super_admin (who belongs to no tenant) arrives here from /admin/tenants on
+ * the apex with a proof, valid for 60 seconds, once, bound to this tenant and to their current
+ * token_version. Opening the link only checks it and asks (decision 0032: no GET signs anyone in,
+ * so a link opened by another site, a scanner or a prefetch does nothing); the button, a
+ * same-origin post, gets a session on this tenant's host.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
-	const url = new URL(request.url)
-	const userId = url.searchParams.get('user') ?? ''
-	const proof = url.searchParams.get('proof') ?? ''
-	if (!ctx.tenant || proof.split('.')[0] !== `enter-${ctx.tenant.id}`) throw notFound()
-	// Each proof mints one session: a replayed link (history, logs, a shared screen) is a 404.
-	const signedIn = await sessionFromProof(ctx, userId, proof, { role: 'super_admin' })
-	if (!signedIn) throw notFound()
-	await writeAudit(ctx.db, {
-		actorUserId: signedIn.user.id,
-		action: 'auth.tenant_override',
-		targetKind: 'tenant',
-		targetId: ctx.tenant.id,
-		tenantId: ctx.tenant.id,
+	const { tenant, userId, proof } = readTenantOverride(ctx, request)
+	const user = await findUserById(ctx.db, userId)
+	// A replayed link (history, logs, a shared screen), a stale or foreign one: 404, as before it was asked.
+	if (
+		!user ||
+		user.role !== 'super_admin' ||
+		user.tenant_id !== null ||
+		user.deactivated_at ||
+		!proofHolds(ctx, user, proof) ||
+		(await proofUsed(ctx.db, proofHash(proofString(proof))))
+	)
+		throw notFound()
+	return { tenant: tenant.name, email: user.email }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const ctx = getRequestContext(context)
+	const { tenant, userId, proof } = readTenantOverride(ctx, request)
+	// The session and its audit row, together.
+	const session = await inTransaction(ctx.db, function* (tx) {
+		const session = yield* sessionFromProofSteps(tx, ctx, userId, proofString(proof), { role: 'super_admin' })
+		if (!session) return null
+		yield* auditSteps(tx, {
+			actorUserId: session.user.id,
+			action: 'auth.tenant_override',
+			targetKind: 'tenant',
+			targetId: tenant.id,
+			tenantId: tenant.id,
+		})
+		return session
 	})
-	return redirect(localePath(ctx.locale, '/admin'), { headers: { 'set-cookie': signedIn.cookie } })
+	if (!session) throw notFound()
+	const { cookie } = await sessionCookie(ctx, session)
+	return redirect(localePath(ctx.locale, '/admin'), { headers: { 'set-cookie': cookie } })
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.admin.enter.title }]
+
+export default function Enter({ loaderData: d }: Route.ComponentProps) {
+	const t = useI18n()
+	const m = t.m.admin.enter
+	return (
+		<section className="narrow">
+			<h1>{m.title}</h1>
+			<p>{t.rich(m.question, { tenant: <strong>{d.tenant}</strong>, email: <strong>{d.email}</strong> })}</p>
+			<Form method="post" className="actions">
+				<Submit>{t.format(m.submit, { tenant: d.tenant })}</Submit>
+			</Form>
+		</section>
+	)
 }

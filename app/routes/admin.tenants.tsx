@@ -8,11 +8,19 @@ import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app
 import { Field, useActionForm } from '#app/components/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { auditAdmin, limitAdminMutation, requireSuperAdmin, tenantOrigin } from '#app/utils/admin.server.ts'
-import { mintConsumedTokenProof } from '#app/utils/auth.server.ts'
-import { bumpTenantTokenVersions } from '#db/admin.ts'
+import {
+	adminAudit,
+	limitAdminMutation,
+	requireSuperAdmin,
+	tenantOrigin,
+	tenantOverrideLink,
+} from '#app/utils/admin.server.ts'
+import { withdrawInvitationsSteps } from '#app/utils/invitations.server.ts'
+import { bumpTenantTokenVersionsSteps } from '#db/admin.ts'
+import { auditSteps } from '#db/audit.ts'
+import { inTransaction } from '#db/transaction.ts'
 import { TENANT_STATUSES, type TenantStatus } from '#db/schema/values.ts'
-import { createTenant, findTenantById, listTenants, setTenantStatus } from '#db/tenants.ts'
+import { createTenantSteps, findTenantById, listTenants, setTenantStatusSteps } from '#db/tenants.ts'
 import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
 import type { Route } from './+types/admin.tenants.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
@@ -94,10 +102,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	if (input.intent === 'enter') {
 		const tenant = input.tenantId ? await findTenantById(ctx.db, input.tenantId) : null
 		if (!tenant || tenant.status !== 'active') throw notFound()
-		const proof = mintConsumedTokenProof(ctx, scope.session.user.id, `enter-${tenant.id}`)
-		return redirect(
-			`${tenantOrigin(ctx, tenant)}${localePath(ctx.locale, '/admin/enter')}?user=${scope.session.user.id}&proof=${encodeURIComponent(proof)}`,
-		)
+		return redirect(tenantOverrideLink(ctx, scope.session.user, tenant))
 	}
 
 	if (input.intent === 'status') {
@@ -112,19 +117,42 @@ export async function action({ context, request }: Route.ActionArgs) {
 				values: { name: tenant.name },
 				fields: { intent: 'status', tenantId: tenant.id, status: input.status },
 			})
-		await setTenantStatus(ctx.db, tenant.id, input.status)
-		ctx.tags.revalidate([TENANTS_TAG])
-		// Suspension and archiving end every session of the tenant's users at once.
-		if (input.status !== 'active') await bumpTenantTokenVersions(ctx.db, tenant.id)
 		const action = (
 			{ suspended: 'tenant.suspended', active: 'tenant.activated', archived: 'tenant.archived' } as const
 		)[input.status]
-		await auditAdmin(
-			scope,
-			action,
-			{ kind: 'tenant', id: tenant.id, tenantId: tenant.id },
-			{ from: tenant.status, to: input.status },
-		)
+		const status = input.status
+		// The status, the sessions it ends, the invitations it withdraws and the audit rows, together.
+		await inTransaction(ctx.db, function* (tx) {
+			yield* setTenantStatusSteps(tx, tenant.id, status)
+			if (status !== 'active') {
+				// Suspension and archiving end every session of the tenant's users at once, and withdraw its
+				// pending invitations: a link must not become an account the day the tenant is back (0032).
+				yield* bumpTenantTokenVersionsSteps(tx, tenant.id)
+				yield* withdrawInvitationsSteps(tx, { tenantId: tenant.id }, (row) =>
+					adminAudit(
+						scope,
+						'invitation.revoked',
+						{ kind: 'invitation', id: row.id, tenantId: tenant.id },
+						{
+							email: row.email,
+							role: row.role,
+							courseSlug: row.course_slug,
+							reason: status === 'suspended' ? 'tenant_suspended' : 'tenant_archived',
+						},
+					),
+				)
+			}
+			yield* auditSteps(
+				tx,
+				adminAudit(
+					scope,
+					action,
+					{ kind: 'tenant', id: tenant.id, tenantId: tenant.id },
+					{ from: tenant.status, to: status },
+				),
+			)
+		})
+		ctx.tags.revalidate([TENANTS_TAG])
 		return redirect(localePath(ctx.locale, withNotice('/admin/tenants', STATUS_NOTICES[input.status])))
 	}
 
@@ -139,14 +167,22 @@ export async function action({ context, request }: Route.ActionArgs) {
 			{ status: 400 },
 		)
 	}
-	const tenant = await createTenant(ctx.db, { slug, name, custom_domain: custom_domain ?? null })
-	if (tenant) ctx.tags.revalidate([TENANTS_TAG])
+	// The tenant and its audit row, together.
+	const tenant = await inTransaction(ctx.db, function* (tx) {
+		const tenant = yield* createTenantSteps(tx, { slug, name, custom_domain: custom_domain ?? null })
+		if (tenant)
+			yield* auditSteps(
+				tx,
+				adminAudit(scope, 'tenant.created', { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { slug, name }),
+			)
+		return tenant
+	})
 	if (!tenant)
 		return data(
 			{ result: submission.reply({ fieldErrors: { slug: ['admin.tenants.errors.taken'] } }) },
 			{ status: 409 },
 		)
-	await auditAdmin(scope, 'tenant.created', { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { slug, name })
+	ctx.tags.revalidate([TENANTS_TAG])
 	return redirect(localePath(ctx.locale, withNotice('/admin/tenants', 'tenantCreated')))
 }
 

@@ -24,10 +24,12 @@ import {
 	removeCourseAssignmentsSteps,
 } from '#db/learning.ts'
 import { findTenantById } from '#db/tenants.ts'
-import { inTransaction } from '#db/transaction.ts'
-import { retireTokens } from '#db/tokens.ts'
+import { inTransaction, type Tx } from '#db/transaction.ts'
+import { retireTokensSteps } from '#db/tokens.ts'
+import { mayInvite, type WithdrawalReason } from '#db/invitations.ts'
+import { withdrawInvitationsSteps } from '#app/utils/invitations.server.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
-import { updateUser, updateUserSteps } from '#db/users.ts'
+import { updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/admin.users.$id.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/utils/errors.ts'
@@ -183,8 +185,19 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const { ctx } = scope
 	const refuse = (message: string) => data({ result: submission.reply({ formErrors: [message] }) }, { status: 400 })
+	const subject = { kind: 'user', id: target.id, tenantId: target.tenant_id }
 	const audit = (action: AuditAction, metadata: Record<string, unknown> = {}) =>
-		auditAdmin(scope, action, { kind: 'user', id: target.id, tenantId: target.tenant_id }, metadata)
+		auditAdmin(scope, action, subject, metadata)
+	/** Withdraws what the target left pending that they may no longer grant (decision 0032), in the caller's transaction. */
+	const withdrawSteps = (tx: Tx, reason: WithdrawalReason) =>
+		withdrawInvitationsSteps(tx, { invitedBy: target.id }, (row) =>
+			adminAudit(
+				scope,
+				'invitation.revoked',
+				{ kind: 'invitation', id: row.id, tenantId: row.tenant_id },
+				{ email: row.email, role: row.role, courseSlug: row.course_slug, reason },
+			),
+		)
 	const done = (notice: NoticeName) => redirect(localePath(ctx.locale, withNotice(`/admin/users/${target.id}`, notice)))
 
 	const input = submission.value
@@ -223,8 +236,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			const { role } = input
 			if (role === target.role && !courseSlug) return done('roleChanged')
 			const tenantId = target.tenant_id!
-			const subject = { kind: 'user', id: target.id, tenantId: target.tenant_id }
-			// The role, its course assignments and the audit rows, together or not at all.
+			// The role, its course assignments, the invitations it may no longer send and the audit rows,
+			// together or not at all.
 			await inTransaction(ctx.db, function* (tx) {
 				// Bumped for a new course alone too: the session's claims list the assigned courses.
 				yield* updateUserSteps(tx, target.id, role === target.role ? {} : { role }, { bumpTokenVersion: true })
@@ -233,6 +246,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 					target.role === 'course_admin' && role !== 'course_admin'
 						? yield* removeCourseAssignmentsSteps(tx, { tenantId, userId: target.id })
 						: []
+				// Invitations it sent while it could are withdrawn with the right to send them.
+				if (mayInvite(target.role) && !mayInvite(role)) yield* withdrawSteps(tx, 'inviter_demoted')
 				if (role !== target.role)
 					yield* auditSteps(
 						tx,
@@ -251,17 +266,26 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			return done('roleChanged')
 		}
 		case 'deactivate':
-			await updateUser(ctx.db, target.id, { deactivated_at: new Date() }, { bumpTokenVersion: true })
-			await audit('user.deactivated')
+			// The account, the invitations it left pending and the audit rows, together.
+			await inTransaction(ctx.db, function* (tx) {
+				yield* updateUserSteps(tx, target.id, { deactivated_at: new Date() }, { bumpTokenVersion: true })
+				yield* withdrawSteps(tx, 'inviter_deactivated')
+				yield* auditSteps(tx, adminAudit(scope, 'user.deactivated', subject))
+			})
 			return done('userDeactivated')
 		case 'reactivate':
-			await updateUser(ctx.db, target.id, { deactivated_at: null })
-			await audit('user.reactivated')
+			// What deactivation withdrew stays withdrawn: an admin sends new invitations if they are wanted.
+			await inTransaction(ctx.db, function* (tx) {
+				yield* updateUserSteps(tx, target.id, { deactivated_at: null })
+				yield* auditSteps(tx, adminAudit(scope, 'user.reactivated', subject))
+			})
 			return done('userReactivated')
 		case 'force-sign-out':
-			await retireTokens(ctx.db, target.id)
-			await updateUser(ctx.db, target.id, {}, { bumpTokenVersion: true })
-			await audit('user.signed_out')
+			await inTransaction(ctx.db, function* (tx) {
+				yield* retireTokensSteps(tx, target.id)
+				yield* updateUserSteps(tx, target.id, {}, { bumpTokenVersion: true })
+				yield* auditSteps(tx, adminAudit(scope, 'user.signed_out', subject))
+			})
 			return done('userSignedOut')
 		case 'resend-verification':
 		case 'send-reset': {

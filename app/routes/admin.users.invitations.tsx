@@ -11,6 +11,7 @@ import { readCatalogue } from '#app/utils/cms.server.ts'
 import { notFound } from '#app/utils/errors.ts'
 import { invitationSentAt, resendInvitation, revokeInvitation } from '#app/utils/invitations.server.ts'
 import { type NoticeName, withNotice } from '#app/utils/notices.ts'
+import { noticeValues } from '#app/utils/notices.server.ts'
 import { NO_NUL } from '#app/utils/validation.ts'
 import { findInvitationById, listPendingInvitations, type Invitation } from '#db/invitations.ts'
 import type { Route } from './+types/admin.users.invitations.ts'
@@ -37,11 +38,16 @@ async function courseTitles(scope: AdminScope) {
 }
 
 /** Invitations belong to a tenant: this page needs a tenant host, like the invitation form. */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
 	const scope = requireAdmin(context)
 	if (!scope.tenant) throw notFound()
-	const [rows, titles] = await Promise.all([listPendingInvitations(scope.ctx.db, scope.tenant.id), courseTitles(scope)])
+	const [rows, titles, notice] = await Promise.all([
+		listPendingInvitations(scope.ctx.db, scope.tenant.id),
+		courseTitles(scope),
+		noticeValues(scope.ctx, request, INVITATION_NOTICES),
+	])
 	return {
+		notice,
 		invitations: rows.map((r) => ({
 			id: r.id,
 			email: r.email,
@@ -78,8 +84,9 @@ export async function action({ context, request }: Route.ActionArgs) {
 			{ kind: 'invitation', id: row.id, tenantId: tenant.id },
 			{ email: row.email, role: row.role, courseSlug: row.course_slug },
 		)
-	const done = (notice: NoticeName) =>
-		redirect(localePath(ctx.locale, withNotice('/admin/users/invitations', notice, { email: invitation.email })))
+	// The notice names the invitation by its id: the page looks its address up (decision 0032).
+	const done = (notice: (typeof INVITATION_NOTICES)[number]) =>
+		redirect(localePath(ctx.locale, withNotice('/admin/users/invitations', notice, invitation.id)))
 
 	if (input.intent === 'revoke') {
 		if (!input.confirmed)
@@ -125,7 +132,7 @@ export default function Invitations({ loaderData: d, actionData }: Route.Compone
 			</p>
 			<h1>{m.title}</h1>
 			<p className="hint">{m.intro}</p>
-			<RedirectNotice accept={INVITATION_NOTICES} />
+			<RedirectNotice accept={INVITATION_NOTICES} values={d.notice} />
 			<FormError result={actionData && 'result' in actionData ? actionData.result : null} />
 			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
 			{d.invitations.length === 0 ? (

@@ -8,15 +8,14 @@ import { Field, SelectField, useActionForm } from '#app/components/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { adminAudit, requireAdmin, tenantMutation } from '#app/utils/admin.server.ts'
-import { readCatalogue } from '#app/utils/cms.server.ts'
-import { isPublished } from '#app/utils/content.ts'
-import { sendInvitation } from '#app/utils/invitations.server.ts'
+import { invitableCourses, sendInvitation } from '#app/utils/invitations.server.ts'
+import { noticeValues } from '#app/utils/notices.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.invite.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/utils/errors.ts'
-import { withNotice } from '#app/utils/notices.ts'
+import { type NoticeName, withNotice } from '#app/utils/notices.ts'
 
 const schema = z
 	.object({
@@ -31,18 +30,23 @@ const schema = z
 	})
 
 async function publishedCourses(scope: ReturnType<typeof requireAdmin>) {
-	const courses = await readCatalogue(scope.ctx)
-	return courses.filter(isPublished).map((c) => ({ value: c.slug, label: c.title }))
+	return (await invitableCourses(scope.ctx)).map((c) => ({ value: c.slug, label: c.title }))
 }
+
+const INVITE_NOTICES = ['invitationSent', 'invitationSentToMember'] as const satisfies NoticeName[]
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** Invitations belong to a tenant: this page needs a tenant host. */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
 	const scope = requireAdmin(context)
 	if (!scope.tenant) throw notFound()
-	return { courses: await publishedCourses(scope) }
+	const [courses, notice] = await Promise.all([
+		publishedCourses(scope),
+		noticeValues(scope.ctx, request, INVITE_NOTICES),
+	])
+	return { courses, notice }
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -71,12 +75,11 @@ export async function action({ context, request }: Route.ActionArgs) {
 				{ email: row.email, role, courseSlug },
 			),
 	)
+	// The notice names the invitation by its id: the page looks its address up (decision 0032).
 	return redirect(
 		localePath(
 			scope.ctx.locale,
-			withNotice('/admin/users/invite', member ? 'invitationSentToMember' : 'invitationSent', {
-				email: invitation.email,
-			}),
+			withNotice('/admin/users/invite', member ? 'invitationSentToMember' : 'invitationSent', invitation.id),
 		),
 	)
 }
@@ -103,7 +106,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 				</Link>
 			</p>
 			<h1>{m.title}</h1>
-			<RedirectNotice accept={['invitationSent', 'invitationSentToMember']} />
+			<RedirectNotice accept={INVITE_NOTICES} values={loaderData.notice} />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				<Field label={m.email} meta={fields.email} type="email" autoComplete="off" />

@@ -7,6 +7,7 @@ import { COUNT_CAP, listUsers } from '#db/admin.ts'
 import { listTenants } from '#db/tenants.ts'
 import { ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
+import { parseIdCursor } from '#app/utils/canonical.server.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/components/table.tsx'
 
@@ -19,9 +20,6 @@ const filters = z.object({
 	status: z.enum(USER_STATUSES).optional().catch(undefined),
 	// On the apex only: one tenant's users, by slug
 	tenant: z.string().max(63).regex(NO_NUL).optional().catch(undefined),
-	// Keyset cursors: a user id of the list (see listUsers)
-	after: z.string().max(100).regex(NO_NUL).optional().catch(undefined),
-	before: z.string().max(100).regex(NO_NUL).optional().catch(undefined),
 })
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
@@ -33,7 +31,10 @@ export const handle = { scripts: true } satisfies ScriptsHandle
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
 	const { ctx, tenant } = requireAdmin(context)
-	const params = filters.parse(Object.fromEntries(new URL(request.url).searchParams))
+	const url = new URL(request.url)
+	// Keyset cursors (a user id of the list, see listUsers) only as the list's own links write them
+	// (canonical.server.ts); any other spelling, or both, is the first page.
+	const params = { ...filters.parse(Object.fromEntries(url.searchParams)), ...parseIdCursor(url.search) }
 	const tenants = tenant ? [] : await listTenants(ctx.db)
 	const chosen = tenants.find((t) => t.slug === params.tenant)
 	const result = await listUsers(ctx.db, {

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
-import { auditAdmin, impersonatorCookie } from '#app/utils/admin.server.ts'
+import { adminAudit, impersonatorCookie } from '#app/utils/admin.server.ts'
 import { impersonationRequest } from '#app/utils/api-contract.ts'
-import { mintConsumedTokenProof, roleLanding, sessionFromProof } from '#app/utils/auth.server.ts'
+import { mintConsumedTokenProof, roleLanding, sessionFromProofSteps } from '#app/utils/auth.server.ts'
 import { jsonError, postOnly } from '#app/utils/errors.ts'
 import { readForm } from '#app/utils/forms.server.ts'
-import { getSession } from '#app/utils/session.server.ts'
+import { getSession, sessionCookie } from '#app/utils/session.server.ts'
+import { auditSteps } from '#db/audit.ts'
+import { inTransaction } from '#db/transaction.ts'
 import { findScopedUser } from '#db/admin.ts'
 import type { Route } from './+types/api.admin.impersonate.start.ts'
 
@@ -34,15 +36,24 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (!target || target.role === 'super_admin') return jsonError(404, 'NOT_FOUND', 'No such user on this site')
 	if (target.deactivated_at) return jsonError(400, 'BAD_REQUEST', 'This account is deactivated')
 
-	const proof = mintConsumedTokenProof(ctx, target.id, `impersonate-${randomBytes(9).toString('base64url')}`)
-	const commit = await sessionFromProof(ctx, target.id, proof, { impersonatorSessionId: session.id })
-	if (!commit) return jsonError(400, 'BAD_REQUEST', 'Could not start impersonating')
-	await auditAdmin(
-		{ ctx, session },
-		'auth.impersonate.start',
-		{ kind: 'user', id: target.id, tenantId: ctx.tenant.id },
-		{ impersonatorId: session.user.id },
-	)
+	const proof = mintConsumedTokenProof(ctx, target, `impersonate-${randomBytes(9).toString('base64url')}`)
+	// The target's session and the audit row, together.
+	const started = await inTransaction(ctx.db, function* (tx) {
+		const started = yield* sessionFromProofSteps(tx, ctx, target.id, proof, { impersonatorSessionId: session.id })
+		if (started)
+			yield* auditSteps(
+				tx,
+				adminAudit(
+					{ session },
+					'auth.impersonate.start',
+					{ kind: 'user', id: target.id, tenantId: ctx.tenant!.id },
+					{ impersonatorId: session.user.id },
+				),
+			)
+		return started
+	})
+	if (!started) return jsonError(400, 'BAD_REQUEST', 'Could not start impersonating')
+	const commit = await sessionCookie(ctx, started)
 	const headers = new Headers({ location: roleLanding(commit.claims) })
 	headers.append('set-cookie', commit.cookie)
 	headers.append('set-cookie', await impersonatorCookie(ctx).serialize(session.user.id))

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
-import { impersonatorCookie } from '#app/utils/admin.server.ts'
-import { mintConsumedTokenProof, sessionFromProof } from '#app/utils/auth.server.ts'
+import { impersonatorCookie, readImpersonator } from '#app/utils/admin.server.ts'
+import { mintConsumedTokenProof, sessionFromProofSteps } from '#app/utils/auth.server.ts'
 import { jsonError, postOnly } from '#app/utils/errors.ts'
-import { getSession } from '#app/utils/session.server.ts'
-import { writeAudit } from '#db/audit.ts'
-import { revokeSession } from '#db/sessions.ts'
+import { getSession, sessionCookie } from '#app/utils/session.server.ts'
+import { auditSteps } from '#db/audit.ts'
+import { revokeSessionSteps } from '#db/sessions.ts'
+import { inTransaction } from '#db/transaction.ts'
 import type { Route } from './+types/api.admin.impersonate.stop.ts'
 
 export const loader = postOnly
@@ -22,24 +23,33 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const session = getSession(context)
 	if (!session) return jsonError(401, 'UNAUTHORIZED', 'Sign in first')
-	const marker = await impersonatorCookie(ctx).parse(request.headers.get('cookie'))
+	const marker = await readImpersonator(ctx, request)
 	const origin = session.impersonator
 	if (!origin || marker !== origin.userId) return jsonError(403, 'FORBIDDEN', 'You are not impersonating anyone')
 
-	const proof = mintConsumedTokenProof(ctx, origin.userId, `impersonate-stop-${randomBytes(9).toString('base64url')}`)
-	const commit = await sessionFromProof(ctx, origin.userId, proof, { role: 'super_admin' })
-	if (!commit) return jsonError(403, 'FORBIDDEN', 'Could not restore your session')
-	// The impersonated session and the one it was started from are both replaced by the new one.
-	await revokeSession(ctx.db, session.id)
-	await revokeSession(ctx.db, origin.sessionId)
-	await writeAudit(ctx.db, {
-		actorUserId: origin.userId,
-		action: 'auth.impersonate.stop',
-		targetKind: 'user',
-		targetId: session.user.id,
-		tenantId: ctx.tenant?.id ?? null,
-		metadata: { impersonatorId: origin.userId },
+	const proof = mintConsumedTokenProof(
+		ctx,
+		{ id: origin.userId, token_version: origin.tokenVersion },
+		`impersonate-stop-${randomBytes(9).toString('base64url')}`,
+	)
+	// The super_admin's new session, the end of both sessions it replaces and the audit row, together.
+	const restored = await inTransaction(ctx.db, function* (tx) {
+		const restored = yield* sessionFromProofSteps(tx, ctx, origin.userId, proof, { role: 'super_admin' })
+		if (!restored) return null
+		yield* revokeSessionSteps(tx, session.id)
+		yield* revokeSessionSteps(tx, origin.sessionId)
+		yield* auditSteps(tx, {
+			actorUserId: origin.userId,
+			action: 'auth.impersonate.stop',
+			targetKind: 'user',
+			targetId: session.user.id,
+			tenantId: ctx.tenant?.id ?? null,
+			metadata: { impersonatorId: origin.userId },
+		})
+		return restored
 	})
+	if (!restored) return jsonError(403, 'FORBIDDEN', 'Could not restore your session')
+	const commit = await sessionCookie(ctx, restored)
 	const headers = new Headers({ location: `/admin/users/${session.user.id}` })
 	headers.append('set-cookie', commit.cookie)
 	headers.append('set-cookie', await impersonatorCookie(ctx).serialize('', { maxAge: 0 }))

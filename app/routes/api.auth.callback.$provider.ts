@@ -1,13 +1,15 @@
 import { redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
-import { signInAndRedirect } from '#app/utils/auth.server.ts'
+import { redirectWithSession } from '#app/utils/auth.server.ts'
 import {
 	clearOAuthCookies,
 	createStrategy,
 	isProvider,
-	oauthReturnCookie,
-	resolveExternalUser,
+	readOAuthReturn,
+	resolveExternalUserSteps,
 } from '#app/utils/oauth.server.ts'
+import { newSessionSteps } from '#app/utils/session.server.ts'
+import { inTransaction } from '#db/transaction.ts'
 import { describeError, log } from '#app/utils/log.server.ts'
 import type { Route } from './+types/api.auth.callback.$provider.ts'
 
@@ -37,10 +39,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		return refuse()
 	}
 
-	const result = await resolveExternalUser(ctx, profile)
+	// The user (created or linked), the identity link and the session, together.
+	const result = await inTransaction(ctx.db, function* (tx) {
+		const resolved = yield* resolveExternalUserSteps(tx, ctx, profile)
+		if ('reason' in resolved) return resolved
+		const session = yield* newSessionSteps(tx, ctx, resolved.user)
+		if (!session) throw new Error('session could not be stored')
+		return { created: resolved.created, session }
+	})
 	if ('reason' in result) return refuse(result.reason)
-	const next = result.created ? '/learn/dashboard' : await oauthReturnCookie.parse(request.headers.get('cookie'))
-	const response = await signInAndRedirect(ctx, result.user, next)
+	const next = result.created ? '/learn/dashboard' : await readOAuthReturn(request)
+	const response = await redirectWithSession(ctx, result.session, next)
 	for (const value of clearOAuthCookies) response.headers.append('set-cookie', value)
 	return response
 }

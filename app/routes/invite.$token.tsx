@@ -8,7 +8,7 @@ import { Field, NewPasswordField, useActionForm } from '#app/components/form.tsx
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { signInWithConsumedToken } from '#app/utils/auth.server.ts'
+import { redirectWithSession } from '#app/utils/auth.server.ts'
 import { acceptInvitation, checkInvitation } from '#app/utils/invitations.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { nameField, newPasswordField } from '#app/utils/validation.ts'
@@ -52,11 +52,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 			return data({ problem: null, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 		newUser = { name: submission.value.name, passwordHash: await hashPassword(submission.value.password) }
 	}
+	// The acceptance, the role it grants and the session, together (acceptInvitation).
 	const accepted = await acceptInvitation(ctx, params.token, newUser)
 	if (!accepted) return data({ problem: 'used' as const, result: undefined }, { status: 410 })
-	const signedIn = await signInWithConsumedToken(ctx, accepted.user.id, accepted.invitation.id)
-	if (signedIn) return signedIn
-	return data({ problem: 'invalid' as const, result: undefined }, { status: 403 })
+	return redirectWithSession(ctx, accepted.session)
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.invite.title }]

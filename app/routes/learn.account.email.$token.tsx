@@ -5,13 +5,13 @@ import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
-import { commitUserSession } from '#app/utils/session.server.ts'
-import { consumeTokenSteps, peekToken, tokenPayload } from '#app/utils/tokens.server.ts'
+import { newSessionSteps, sessionCookie } from '#app/utils/session.server.ts'
+import { consumeTokenSteps, hostTokenScope, peekToken, readToken } from '#app/utils/tokens.server.ts'
 import { emailField } from '#app/utils/validation.ts'
 import { isUniqueViolation } from '#db/client.ts'
-import { revokeSession } from '#db/sessions.ts'
+import { revokeSessionSteps } from '#db/sessions.ts'
 import { retireTokensSteps } from '#db/tokens.ts'
-import { inTransaction } from '#db/transaction.ts'
+import { inTransaction, rollback } from '#db/transaction.ts'
 import { findUserByEmail, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.account.email.$token.ts'
 import { withNotice } from '#app/utils/notices.ts'
@@ -20,10 +20,10 @@ import { withNotice } from '#app/utils/notices.ts'
 export async function loader({ params, context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const { user } = requireSession(context)
-	const check = await peekToken(ctx.db, params.token, 'email_change')
+	const check = await peekToken(ctx.db, params.token, 'email_change', new Date(), hostTokenScope(ctx))
 	if (!check.ok) return { problem: check.reason, newEmail: null }
 	if (check.token.user_id !== user.id) return { problem: 'invalid' as const, newEmail: null }
-	return { problem: null, newEmail: tokenPayload(params.token) }
+	return { problem: null, newEmail: readToken(params.token, 'email_change')?.payload ?? null }
 }
 
 // confirmEmailChangeAction: re-checks ownership, consumes the token, updates users.email.
@@ -31,36 +31,39 @@ export async function action({ params, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const session = requireSession(context)
 	const { user } = session
-	const newEmail = emailField.safeParse(tokenPayload(params.token))
-	const pending = await peekToken(ctx.db, params.token, 'email_change')
+	const newEmail = emailField.safeParse(readToken(params.token, 'email_change')?.payload)
+	const pending = await peekToken(ctx.db, params.token, 'email_change', new Date(), hostTokenScope(ctx))
 	if (!newEmail.success || !pending.ok || pending.token.user_id !== user.id)
 		return { problem: 'invalid' as const, newEmail: null }
 	if (await findUserByEmail(ctx.db, user.tenant_id, newEmail.data)) return { problem: 'taken' as const, newEmail: null }
-	let updated
+	let outcome
 	try {
-		// The token, the address and the links it retires, together or not at all. Links mailed to the old
-		// address no longer sign in, and every other session ends (this one is replaced below).
-		updated = await inTransaction(ctx.db, function* (tx) {
-			const check = yield* consumeTokenSteps(tx, params.token, 'email_change')
-			if (!check.ok) return check
+		// The token, the address, the links it retires and this device's new session, together or not at
+		// all. Links mailed to the old address no longer sign in, and every other session ends; this one
+		// is replaced, since its email claim changes.
+		outcome = await inTransaction(ctx.db, function* (tx) {
+			const check = yield* consumeTokenSteps(tx, params.token, 'email_change', new Date(), hostTokenScope(ctx))
+			if (!check.ok) return { problem: check.reason }
+			if (check.token.user_id !== user.id) rollback({ problem: 'invalid' as const })
 			yield* retireTokensSteps(tx, user.id)
-			return yield* updateUserSteps(
+			const updated = yield* updateUserSteps(
 				tx,
 				user.id,
 				{ email: newEmail.data, email_verified_at: new Date() },
 				{ bumpTokenVersion: true },
 			)
+			if (!updated) rollback({ problem: 'invalid' as const })
+			yield* revokeSessionSteps(tx, session.id)
+			const next = yield* newSessionSteps(tx, ctx, updated)
+			return next ? { session: next } : rollback({ problem: 'invalid' as const })
 		})
 	} catch (error) {
 		// Taken between the check and the update: the unique key decided, and nothing was stored.
 		if (isUniqueViolation(error)) return { problem: 'taken' as const, newEmail: null }
 		throw error
 	}
-	if (!updated) return { problem: 'invalid' as const, newEmail: null }
-	if ('ok' in updated) return { problem: updated.ok ? ('invalid' as const) : updated.reason, newEmail: null }
-	// The session's email claim changes with it: a new session replaces this one.
-	const { cookie } = await commitUserSession(ctx, updated)
-	await revokeSession(ctx.db, session.id)
+	if ('problem' in outcome) return { problem: outcome.problem, newEmail: null }
+	const { cookie } = await sessionCookie(ctx, outcome.session)
 	throw redirect(localePath(ctx.locale, withNotice('/learn/account', 'emailChanged')), {
 		headers: { 'set-cookie': cookie },
 	})

@@ -10,7 +10,8 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/utils/auth.server.ts'
 import { enqueue, enqueueSteps, jobSite } from '#app/utils/jobs.server.ts'
 import { limitForm, readForm, replyWithHidden } from '#app/utils/forms.server.ts'
-import { commitUserSession, endSession, type CurrentSession } from '#app/utils/session.server.ts'
+import { destroySessionCookie, newSessionSteps, sessionCookie, type CurrentSession } from '#app/utils/session.server.ts'
+import { revokeSessionSteps } from '#db/sessions.ts'
 import { adminAudit } from '#app/utils/admin.server.ts'
 import { emailField, nameField, newPasswordField, passwordField } from '#app/utils/validation.ts'
 import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
@@ -19,7 +20,7 @@ import { auditSteps, type AuditAction, type AuditInput } from '#db/audit.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { LOCALE_NAMES, LOCALES, localePath } from '#app/i18n/locales.ts'
 import { localeCookie } from '#app/utils/locale.server.ts'
-import { retireTokens, retireTokensSteps } from '#db/tokens.ts'
+import { retireTokensSteps } from '#db/tokens.ts'
 import { updateUser, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.account.ts'
 import { withNotice } from '#app/utils/notices.ts'
@@ -127,27 +128,34 @@ export async function action({ request, context }: Route.ActionArgs) {
 				{ status: 400 },
 			)
 		const passwordHash = await hashPassword(input.newPassword)
-		// The new hash, the token_version bump (every session of the user ends, this one too) and the audit row stand together.
-		const updated = await inTransaction(ctx.db, function* (tx) {
+		// The new hash, the token_version bump (every session of the user ends, this one too), the audit row
+		// and this device's new session stand together.
+		const next = await inTransaction(ctx.db, function* (tx) {
 			const row = yield* updateUserSteps(tx, user.id, { password_hash: passwordHash }, { bumpTokenVersion: true })
+			if (!row) return null
 			// A reset or sign-in link mailed before the change signs nobody in afterwards (whoever asked for it).
 			yield* retireTokensSteps(tx, user.id, new Date(), ['password_reset', 'magic_link'])
 			yield* auditSteps(tx, ownChange(session, 'account.password.changed'))
-			return row
+			// This device stays signed in: its old session is revoked and a new one is minted under the new token_version.
+			yield* revokeSessionSteps(tx, session.id)
+			return yield* newSessionSteps(tx, ctx, row)
 		})
-		if (!updated) throw new Response(null, { status: 404 })
-		// This device stays signed in: its old session is revoked and a new one is minted under the new token_version.
-		const headers = new Headers()
-		headers.append('set-cookie', await endSession(ctx, session))
-		headers.append('set-cookie', (await commitUserSession(ctx, updated)).cookie)
-		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'passwordChanged')), { headers })
+		if (!next) throw new Response(null, { status: 404 })
+		const { cookie } = await sessionCookie(ctx, next)
+		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'passwordChanged')), {
+			headers: { 'set-cookie': cookie },
+		})
 	}
 
 	if (input.intent === 'sign-out-everywhere') {
-		await retireTokens(ctx.db, user.id)
-		await updateUser(ctx.db, user.id, {}, { bumpTokenVersion: true })
+		// The links retired, every session ended and this one revoked, together.
+		await inTransaction(ctx.db, function* (tx) {
+			yield* retireTokensSteps(tx, user.id)
+			yield* updateUserSteps(tx, user.id, {}, { bumpTokenVersion: true })
+			yield* revokeSessionSteps(tx, session.id)
+		})
 		return redirect(localePath(ctx.locale, withNotice('/learn/sign-in', 'signedOut')), {
-			headers: { 'set-cookie': await endSession(ctx, session) },
+			headers: { 'set-cookie': await destroySessionCookie(ctx) },
 		})
 	}
 

@@ -8,12 +8,12 @@ import { Field, NewPasswordField, useActionForm } from '#app/components/form.tsx
 import { TokenProblem } from '#app/components/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { signInWithConsumedToken } from '#app/utils/auth.server.ts'
+import { redirectWithSession, signInWithConsumedSteps } from '#app/utils/auth.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { consumeTokenSteps, hostTokenScope, peekToken } from '#app/utils/tokens.server.ts'
 import { newPasswordField } from '#app/utils/validation.ts'
 import { retireTokensSteps } from '#db/tokens.ts'
-import { inTransaction } from '#db/transaction.ts'
+import { inTransaction, rollback } from '#db/transaction.ts'
 import { findUserByIdSteps, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.reset.$token.ts'
 
@@ -40,13 +40,13 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 			{ status: 410 },
 		)
 	const passwordHash = await hashPassword(submission.value.password)
-	// The token, the new password and the links it retires are stored together or not at all.
+	// The token, the new password, the links it retires and the session, stored together or not at all.
 	// Another tenant's token is invalid here and stays unused.
 	const outcome = await inTransaction(ctx.db, function* (tx) {
 		const check = yield* consumeTokenSteps(tx, params.token, 'password_reset', new Date(), hostTokenScope(ctx))
 		if (!check.ok) return { problem: check.reason }
 		const user = yield* findUserByIdSteps(tx, check.token.user_id)
-		if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return { problem: 'invalid' as const }
+		if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) rollback({ problem: 'invalid' as const })
 		// A new password signs out every other session and retires every other link mailed before it.
 		// Opening a reset link also proves the mailbox.
 		yield* retireTokensSteps(tx, user.id)
@@ -56,17 +56,16 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 			{ password_hash: passwordHash, email_verified_at: user.email_verified_at ?? new Date() },
 			{ bumpTokenVersion: true },
 		)
-		return { user, check }
+		const session = yield* signInWithConsumedSteps(tx, ctx, user.id, check.token.id)
+		// A deactivated account: nothing is changed, the link stays as it was.
+		return session ? { session } : rollback({ problem: 'invalid' as const })
 	})
 	if ('problem' in outcome)
 		return data(
 			{ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: outcome.problem },
 			{ status: 410 },
 		)
-	const { user, check } = outcome
-	const signedIn = await signInWithConsumedToken(ctx, user.id, check.token.id)
-	if (signedIn) return signedIn
-	return data({ result: submission.reply(), problem: 'invalid' as const }, { status: 403 })
+	return redirectWithSession(ctx, outcome.session)
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.reset.title }]

@@ -3,7 +3,10 @@ import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { writeAudit, type AuditAction, type AuditInput } from '#db/audit.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { requireSession } from './auth.server.ts'
+import type { User } from '#db/users.ts'
+import { localePath } from '#app/i18n/locales.ts'
+import { mintConsumedTokenProof, requireSession } from './auth.server.ts'
+import { exactQueryValue, parseProof, proofString, readCookie } from './canonical.server.ts'
 import { formErrorResult, limitAction, TOO_MANY } from './forms.server.ts'
 import { readContent } from './cms.server.ts'
 import type { Course } from './content.ts'
@@ -145,6 +148,17 @@ export function impersonatorCookie(ctx: Pick<RequestContext, 'env' | 'origin'>) 
 	})
 }
 
+/**
+ * The impersonation marker as impersonation start set it, read through readCookie (canonical.server.ts):
+ * the super_admin's id, or null for none, another spelling or two of them.
+ */
+export async function readImpersonator(ctx: Pick<RequestContext, 'env' | 'origin'>, request: Request) {
+	const read = readCookie(request.headers.get('cookie'), IMPERSONATOR_COOKIE, { signed: true })
+	if (read.state !== 'ok') return null
+	const value: unknown = await impersonatorCookie(ctx).parse(read.header)
+	return typeof value === 'string' ? value : null
+}
+
 /** The audit row of an admin action; the impersonator, when there is one, goes into the metadata. */
 export function adminAudit(
 	scope: Pick<AdminScope, 'session'>,
@@ -177,4 +191,36 @@ export function auditAdmin(
 export function tenantOrigin(ctx: RequestContext, tenant: Tenant) {
 	const url = new URL(ctx.origin)
 	return `${url.protocol}//${tenant.slug}.${ctx.env.APP_BASE_DOMAIN}${url.port ? `:${url.port}` : ''}`
+}
+
+/**
+ * The tenant override's link (decision 0015): the tenant's own host, `/admin/enter` and exactly
+ * `?user=<id>&proof=<proof>`, the proof bound to that tenant and to the super admin's current
+ * token_version, valid for a minute and for one session.
+ */
+export function tenantOverrideLink(ctx: RequestContext, user: Pick<User, 'id' | 'token_version'>, tenant: Tenant) {
+	const proof = mintConsumedTokenProof(ctx, user, `enter-${tenant.id}`)
+	return `${tenantOrigin(ctx, tenant)}${localePath(ctx.locale, '/admin/enter')}?${overrideQuery(user.id, proof)}`
+}
+
+const overrideQuery = (userId: string, proof: string) => new URLSearchParams({ user: userId, proof }).toString()
+
+/**
+ * The override link as this tenant's host receives it, in the one spelling tenantOverrideLink
+ * writes (canonical.server.ts): its user and proof, else a 404 (another tenant's link, an extra
+ * segment, a second parameter, another order or encoding).
+ */
+export function readTenantOverride(ctx: RequestContext, request: Request) {
+	const search = new URL(request.url).search
+	const userId = exactQueryValue(search, 'user')
+	const proof = parseProof(exactQueryValue(search, 'proof'))
+	if (
+		!ctx.tenant ||
+		!userId ||
+		!proof ||
+		proof.ref !== `enter-${ctx.tenant.id}` ||
+		search !== `?${overrideQuery(userId, proofString(proof))}`
+	)
+		throw notFound()
+	return { tenant: ctx.tenant, userId, proof }
 }

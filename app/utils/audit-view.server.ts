@@ -9,6 +9,7 @@ import {
 	type TenantStatus,
 } from '#db/schema/values.ts'
 import { readCatalogue } from './cms.server.ts'
+import { WITHDRAWAL_REASONS, type WithdrawalReason } from '#db/invitations.ts'
 
 type AuditRow = Awaited<ReturnType<typeof listAudit>>[number]
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0
@@ -31,6 +32,7 @@ export type AuditValue =
 	| { kind: 'role'; role: Role }
 	| { kind: 'tenantStatus'; status: TenantStatus }
 	| { kind: 'enrollmentStatus'; status: EnrollmentStatus }
+	| { kind: 'withdrawal'; reason: WithdrawalReason }
 	| { kind: 'yesNo'; yes: boolean }
 	| { kind: 'date'; iso: string }
 	| { kind: 'number'; n: number }
@@ -96,6 +98,7 @@ function meaningOf(action: string, key: string) {
 	if (key === 'courseSlug') return 'course'
 	if (key === 'unassigned') return 'courses'
 	if (key === 'role') return 'role'
+	if (key === 'reason' && action === 'invitation.revoked') return 'withdrawal'
 	if (/Id$/.test(key)) return 'person'
 	if (key === 'from' || key === 'to') {
 		if (action === 'user.role_changed') return 'role'
@@ -126,6 +129,7 @@ const FIELD_ORDER = [
 	'unassigned',
 	'sequential',
 	'impersonatorId',
+	'reason',
 ]
 const rank = (key: string) => {
 	const i = FIELD_ORDER.indexOf(key)
@@ -133,6 +137,7 @@ const rank = (key: string) => {
 }
 
 const isRole = oneOf(ROLES)
+const isWithdrawal = oneOf(WITHDRAWAL_REASONS)
 const isTenantStatus = oneOf(TENANT_STATUSES)
 const isEnrollmentStatus = oneOf(ENROLLMENT_STATUSES)
 
@@ -241,6 +246,7 @@ export async function readableAudit(ctx: RequestContext, filters: AuditFilters) 
 				more: Math.max(0, value.length - MAX_ITEMS),
 			}
 		if (meaning === 'role' && isRole(value)) return { kind: 'role', role: value }
+		if (meaning === 'withdrawal' && isWithdrawal(value)) return { kind: 'withdrawal', reason: value }
 		if (meaning === 'tenantStatus' && isTenantStatus(value)) return { kind: 'tenantStatus', status: value }
 		if (meaning === 'enrollmentStatus' && isEnrollmentStatus(value)) return { kind: 'enrollmentStatus', status: value }
 		return plain(value)

@@ -4,24 +4,21 @@ import { redirect, type RouterContextProvider } from 'react-router'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { localePath, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
 import type { Role, TokenType } from '#db/schema/values.ts'
-import { inTransaction, runSteps, type Tx } from '#db/transaction.ts'
-import {
-	findSignInCandidates,
-	findUserById,
-	findUserByIdSteps,
-	noPassword,
-	updateUserSteps,
-	type User,
-} from '#db/users.ts'
+import { inTransaction, rollback, runSteps, type Tx } from '#db/transaction.ts'
+import { findSignInCandidates, findUserByIdSteps, noPassword, updateUserSteps, type User } from '#db/users.ts'
 import { consumeTokenSteps, hostTokenScope } from './tokens.server.ts'
 import { hashPassword, verifyPassword } from './password.server.ts'
 import {
 	commitUserSession,
 	getSession,
+	newSessionSteps,
+	sessionCookie,
 	type CurrentSession,
+	type NewSession,
 	type SessionClaims,
 	type SessionCommit,
 } from './session.server.ts'
+import { parseId, parseProof, proofString, type Proof } from './canonical.server.ts'
 
 const HERE = 'http://same.origin'
 
@@ -107,17 +104,8 @@ function checkAgainstNothing(password: string) {
  * answer does not tell whether an address has an account here or on the apex.
  */
 export async function authenticate(ctx: RequestContext, input: AuthInput): Promise<AuthResult> {
+	if (input.kind === 'consumed_token') return runSteps(ctx.db, (tx) => consumedTokenSteps(tx, ctx, input))
 	if (ctx.tenant && ctx.tenant.status !== 'active') return { ok: false, reason: 'tenant_inactive' }
-	if (input.kind === 'consumed_token') {
-		const user = verifyConsumedTokenProof(ctx, input.userId, input.proof)
-			? await findUserById(ctx.db, input.userId)
-			: null
-		const belongsHere =
-			user && (user.tenant_id === (ctx.tenant?.id ?? null) || (user.role === 'super_admin' && user.tenant_id === null))
-		if (!user || !belongsHere) return { ok: false, reason: 'invalid' }
-		if (user.deactivated_at) return { ok: false, reason: 'deactivated' }
-		return { ok: true, user }
-	}
 	const tenantId = ctx.tenant?.id ?? null
 	const candidates = await findSignInCandidates(ctx.db, tenantId, input.email)
 	const user = candidates.find((c) => c.tenant_id === tenantId)
@@ -133,6 +121,25 @@ export async function authenticate(ctx: RequestContext, input: AuthInput): Promi
 	// A password chosen before the address was proven may not be its owner's (account pre-hijacking).
 	if (!user.email_verified_at) return { ok: false, reason: 'unverified', user }
 	return { ok: true, user }
+}
+
+/**
+ * The provider's consumed_token path, as steps (so that a flow can run it in the transaction that
+ * used its token): the proof read in its one spelling, signed for this user at their current
+ * token_version (a proof minted before a sign-out everywhere, a role change or a deactivation is
+ * worth nothing), fresh, and the user of this host and active.
+ */
+function* consumedTokenSteps(tx: Tx, ctx: RequestContext, input: Extract<AuthInput, { kind: 'consumed_token' }>) {
+	const refuse = (reason: CredentialsFailure): AuthResult => ({ ok: false, reason })
+	if (ctx.tenant && ctx.tenant.status !== 'active') return refuse('tenant_inactive')
+	const proof = parseProof(input.proof)
+	const userId = parseId(input.userId)
+	const user = proof && userId ? yield* findUserByIdSteps(tx, userId) : null
+	const belongsHere =
+		user && (user.tenant_id === (ctx.tenant?.id ?? null) || (user.role === 'super_admin' && user.tenant_id === null))
+	if (!user || !proof || !belongsHere || !proofHolds(ctx, user, proof)) return refuse('invalid')
+	if (user.deactivated_at) return refuse('deactivated')
+	return { ok: true, user } as AuthResult
 }
 
 /**
@@ -155,34 +162,37 @@ export function* proveMailboxSteps(db: Tx, user: User, via: 'verification' | 'ot
 	return updated ?? user
 }
 
-export function proveMailbox(ctx: RequestContext, user: User, via: 'verification' | 'other') {
-	return runSteps(ctx.db, (tx) => proveMailboxSteps(tx, user, via))
-}
-
 const PROOF_TTL_MS = 60_000
 
-/** A short-lived proof that `ref` (a consumed token or invitation) was just used by `userId`. */
+/**
+ * A short-lived proof that `ref` (a consumed token or invitation, a tenant to enter, an
+ * impersonation) was just used by `user`: `<ref>.<issued>.<mac>`, read back only by parseProof.
+ * The MAC covers the user's token_version, so anything that ends the user's sessions before the
+ * proof is used (sign-out everywhere, a role change, deactivation) ends the proof too.
+ */
 export function mintConsumedTokenProof(
 	ctx: Pick<RequestContext, 'env'>,
-	userId: string,
+	user: Pick<User, 'id' | 'token_version'>,
 	ref: string,
 	now = Date.now(),
 ) {
-	const body = `${ref}.${now}`
-	return `${body}.${sign(ctx, `${userId}.${body}`)}`
+	return proofString({ ref, issued: now, mac: sign(ctx, user, ref, now) })
 }
 
-function verifyConsumedTokenProof(ctx: RequestContext, userId: string, proof: string) {
-	const [ref, issued, mac] = proof.split('.')
-	const age = Date.now() - Number(issued)
-	if (!ref || !mac || !(age >= 0 && age <= PROOF_TTL_MS)) return false
-	const expected = Buffer.from(sign(ctx, `${userId}.${ref}.${issued}`))
-	const given = Buffer.from(mac)
+/** Whether a proof (parsed) was signed for this user at their current token_version and is still fresh. */
+export function proofHolds(ctx: Pick<RequestContext, 'env'>, user: Pick<User, 'id' | 'token_version'>, proof: Proof) {
+	const age = Date.now() - proof.issued
+	if (!(age >= 0 && age <= PROOF_TTL_MS)) return false
+	const expected = Buffer.from(sign(ctx, user, proof.ref, proof.issued))
+	const given = Buffer.from(proof.mac)
 	return given.length === expected.length && timingSafeEqual(given, expected)
 }
 
-function sign(ctx: Pick<RequestContext, 'env'>, value: string) {
-	return createHmac('sha256', ctx.env.AUTH_SECRET).update(`consumed_token:${value}`).digest('base64url')
+function sign(ctx: Pick<RequestContext, 'env'>, user: Pick<User, 'id' | 'token_version'>, ref: string, issued: number) {
+	// Every part has a fixed form without `.` (parseId, parseProof), so the joined text names one tuple.
+	return createHmac('sha256', ctx.env.AUTH_SECRET)
+		.update(`consumed_token:${user.id}.${user.token_version}.${ref}.${issued}`)
+		.digest('base64url')
 }
 
 /** withNotice for a path that may carry a #fragment: the query goes before it. */
@@ -199,6 +209,16 @@ export async function signInAndRedirect(ctx: RequestContext, user: User, callbac
 	return redirectSignedIn(user, await commitUserSession(ctx, user), callbackUrl)
 }
 
+/** The redirect that lands a session minted by a flow's transaction (newSessionSteps, sessionFromProofSteps). */
+export async function redirectWithSession(
+	ctx: RequestContext,
+	session: NewSession,
+	callbackUrl?: unknown,
+	notice?: NoticeName,
+) {
+	return redirectSignedIn(session.user, await sessionCookie(ctx, session), callbackUrl, notice)
+}
+
 function redirectSignedIn(user: User, commit: SessionCommit, callbackUrl?: unknown, notice?: NoticeName) {
 	const landing = safeCallbackUrl(callbackUrl) ?? roleLanding(commit.claims)
 	const target = notice ? withNoticeBeforeHash(landing, notice) : landing
@@ -208,41 +228,43 @@ function redirectSignedIn(user: User, commit: SessionCommit, callbackUrl?: unkno
 }
 
 /**
- * A consumed-token proof made into a new session through the single provider:
- * null when the proof is not valid, the user does not belong here, is
- * deactivated or not of `role`, or the proof has already minted a session.
+ * A consumed-token proof made into a new session through the single provider, as steps of the
+ * caller's transaction: null when the proof is not valid, the user does not belong here, is
+ * deactivated or not of `role`, or the proof has already minted a session (single use, keyed on
+ * the proof's one spelling).
  */
-export async function sessionFromProof(
+export function* sessionFromProofSteps(
+	tx: Tx,
 	ctx: RequestContext,
 	userId: string,
 	proof: string,
 	options: { role?: Role; impersonatorSessionId?: string } = {},
 ) {
-	const result = await authenticate(ctx, { kind: 'consumed_token', userId, proof })
+	const parsed = parseProof(proof)
+	if (!parsed) return null
+	const result = yield* consumedTokenSteps(tx, ctx, { kind: 'consumed_token', userId, proof })
 	if (!result.ok || (options.role && result.user.role !== options.role)) return null
-	const commit = await commitUserSession(ctx, result.user, {
-		proof,
+	return yield* newSessionSteps(tx, ctx, result.user, {
+		proof: proofString(parsed),
 		impersonatorSessionId: options.impersonatorSessionId,
 	})
-	return commit && { ...commit, user: result.user }
-}
-
-/** Finishes a consumed-token flow (`ref`: the consumed token or invitation) and redirects; null when it cannot. */
-export async function signInWithConsumedToken(
-	ctx: RequestContext,
-	userId: string,
-	ref: string,
-	callbackUrl?: string,
-	notice?: NoticeName,
-) {
-	const signedIn = await sessionFromProof(ctx, userId, mintConsumedTokenProof(ctx, userId, ref))
-	return signedIn && redirectSignedIn(signedIn.user, signedIn, callbackUrl, notice)
 }
 
 /**
- * An emailed link that signs in (verification, magic link): uses the token
- * once, checks its user belongs to this host, marks the address verified
- * (opening the link proves it) and signs in. Returns the redirect, or why not.
+ * The end of a consumed-token flow, inside the transaction that consumed `ref` (a token or an
+ * invitation): a proof of it for the user as they now are, made into a session. Null when they
+ * may not sign in here (the caller rolls back what it wrote).
+ */
+export function* signInWithConsumedSteps(tx: Tx, ctx: RequestContext, userId: string, ref: string) {
+	const user = yield* findUserByIdSteps(tx, userId)
+	if (!user) return null
+	return yield* sessionFromProofSteps(tx, ctx, user.id, mintConsumedTokenProof(ctx, user, ref))
+}
+
+/**
+ * An emailed link that signs in (verification, magic link), on its confirm button's POST: uses the
+ * token once, checks its user belongs to this host, marks the address verified (opening the link
+ * proves it) and signs in, all in one transaction. Returns the redirect, or why not.
  */
 export async function signInWithEmailedToken(
 	ctx: RequestContext,
@@ -250,22 +272,19 @@ export async function signInWithEmailedToken(
 	type: Extract<TokenType, 'email_verify' | 'magic_link'>,
 	callbackUrl?: string,
 ) {
-	// The token and the proof of the mailbox are stored together; the session follows. Scoped to the
-	// host's tenant: another tenant's token is not used up here.
-	const proven = await inTransaction(ctx.db, function* (tx) {
+	// Scoped to the host's tenant: another tenant's token is not used up here.
+	const outcome = await inTransaction(ctx.db, function* (tx) {
 		const check = yield* consumeTokenSteps(tx, raw, type, new Date(), hostTokenScope(ctx))
-		if (!check.ok) return { ok: false as const, reason: check.reason }
+		if (!check.ok) return { reason: check.reason }
 		const user = yield* findUserByIdSteps(tx, check.token.user_id)
-		if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) return { ok: false as const, reason: 'invalid' as const }
+		if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) rollback({ reason: 'invalid' as const })
 		yield* proveMailboxSteps(tx, user, type === 'email_verify' ? 'verification' : 'other')
-		return { ok: true as const, userId: user.id, tokenId: check.token.id }
+		const session = yield* signInWithConsumedSteps(tx, ctx, user.id, check.token.id)
+		// A deactivated account: nothing is used up, nothing proven.
+		return session ? { session } : rollback({ reason: 'invalid' as const })
 	})
-	if (!proven.ok) return { reason: proven.reason }
+	if ('reason' in outcome) return { reason: outcome.reason }
 	// A confirmed address says so on the page the learner lands on (the root layout shows the notice).
 	const notice = type === 'email_verify' ? ('emailConfirmed' as const) : undefined
-	return (
-		(await signInWithConsumedToken(ctx, proven.userId, proven.tokenId, callbackUrl, notice)) ?? {
-			reason: 'invalid' as const,
-		}
-	)
+	return redirectWithSession(ctx, outcome.session, callbackUrl, notice)
 }

@@ -1,5 +1,5 @@
 import type { RequestContext } from '#app/context.ts'
-import { proveMailboxSteps } from './auth.server.ts'
+import { proveMailboxSteps, signInWithConsumedSteps } from './auth.server.ts'
 import { assignCourseAdminSteps } from '#db/learning.ts'
 import { auditSteps, type AuditInput } from '#db/audit.ts'
 import {
@@ -7,41 +7,51 @@ import {
 	deletePendingInvitationSteps,
 	findInvitation,
 	findPendingInvitationSteps,
-	insertInvitation,
 	insertInvitationSteps,
 	rotateInvitationTokenSteps,
+	withdrawPendingInvitationsSteps,
 	type Invitation,
-	type InvitationInput,
 } from '#db/invitations.ts'
-import { inTransaction } from '#db/transaction.ts'
+import { inTransaction, rollback, type Tx } from '#db/transaction.ts'
 import { createUserSteps, findUserByEmail, findUserByEmailSteps, updateUserSteps } from '#db/users.ts'
 import { composeEmail, deliver, type MailContext } from './emails.server.ts'
 import { enqueueSteps, jobSite, type JobPayloads } from './jobs.server.ts'
 import { absoluteUrl } from './forms.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { loadSiteChrome } from './site.server.ts'
-import { hashToken, INVITATION_TTL_MS, isTokenShaped, newRawToken } from './tokens.server.ts'
+import { hashToken, INVITATION_TTL_MS, newRawToken } from './tokens.server.ts'
+import { parseToken } from './canonical.server.ts'
+import { readCatalogue } from './cms.server.ts'
+import { isPublished } from './content.ts'
 
 export type InvitationCheck =
 	{ ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
 
 export async function createInvitation(
 	ctx: Pick<RequestContext, 'db'>,
-	input: {
-		tenantId: string
-		email: string
-		role: 'student' | 'course_admin' | 'tenant_admin'
-		courseSlug?: string | null
-		invitedBy: string | null
-	},
+	input: InvitationInput,
+	audit?: (invitation: Invitation) => AuditInput,
 ) {
 	const raw = newRawToken()
-	const invitation = await insertInvitation(ctx.db, {
-		...input,
-		tokenHash: hashToken(raw),
-		expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+	// The invitation and its audit row, together.
+	const invitation = await inTransaction(ctx.db, function* (tx) {
+		const row = yield* insertInvitationSteps(tx, {
+			...input,
+			tokenHash: hashToken(raw),
+			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+		})
+		if (audit) yield* auditSteps(tx, audit(row))
+		return row
 	})
 	return { raw, invitation }
+}
+
+interface InvitationInput {
+	tenantId: string
+	email: string
+	role: 'student' | 'course_admin' | 'tenant_admin'
+	courseSlug?: string | null
+	invitedBy: string | null
 }
 
 /**
@@ -51,7 +61,7 @@ export async function createInvitation(
  */
 export async function sendInvitation(
 	ctx: RequestContext,
-	input: Omit<InvitationInput, 'tokenHash' | 'expiresAt'>,
+	input: InvitationInput,
 	audit: (invitation: Invitation) => AuditInput,
 ) {
 	const existing = await findUserByEmail(ctx.db, input.tenantId, input.email)
@@ -133,22 +143,41 @@ export function revokeInvitation(
 	})
 }
 
+/**
+ * The courses a course-admin invitation may name: this site's published courses (the invitation
+ * form's rule, checked again when the invitation is accepted).
+ */
+export async function invitableCourses(ctx: RequestContext) {
+	return (await readCatalogue(ctx)).filter(isPublished)
+}
+
+/**
+ * The pending invitation of this link on this host, or why not. Also `invalid` when what it grants
+ * can no longer be granted (decision 0032): its inviter is gone, deactivated or no longer an admin
+ * who may invite (findInvitation), or its course is not one an invitation may name.
+ */
 export async function checkInvitation(ctx: RequestContext, raw: string, now = new Date()): Promise<InvitationCheck> {
-	if (!ctx.tenant || !isTokenShaped(raw)) return { ok: false, reason: 'invalid' }
-	const invitation = await findInvitation(ctx.db, ctx.tenant.id, hashToken(raw))
+	const token = parseToken(raw)
+	if (!ctx.tenant || !token) return { ok: false, reason: 'invalid' }
+	const invitation = await findInvitation(ctx.db, ctx.tenant.id, hashToken(token.raw))
 	if (!invitation) return { ok: false, reason: 'invalid' }
 	if (invitation.accepted_at) return { ok: false, reason: 'used' }
 	if (invitation.expires_at <= now) return { ok: false, reason: 'expired' }
+	const slug = invitation.course_slug
+	if (slug !== null && !(await invitableCourses(ctx)).some((c) => c.slug === slug))
+		return { ok: false, reason: 'invalid' }
+	if (invitation.role === 'course_admin' && slug === null) return { ok: false, reason: 'invalid' }
 	return { ok: true, invitation }
 }
 
 /**
- * Accepts the invitation once and grants its role, in one transaction (never
- * an invitation used up without its account): to the existing user of that
- * address in this tenant, or to a new user with the given name and password
- * hash (also given for an existing account whose address was never proven,
- * whose name and password it replaces). A course_admin invitation also
- * creates the course assignment.
+ * Accepts the invitation once, grants its role and signs the invitee in, in one transaction (never
+ * an invitation used up without its account, nor an account without its session): to the existing
+ * user of that address in this tenant, or to a new user with the given name and password hash
+ * (also given for an existing account whose address was never proven, whose name and password it
+ * replaces). A course_admin invitation also creates the course assignment. The acceptance re-checks
+ * its inviter's authority in the same statement (acceptInvitationRowSteps); call checkInvitation
+ * first for the course. Null when it is no longer pending or cannot be accepted.
  */
 export function acceptInvitation(
 	ctx: RequestContext,
@@ -156,8 +185,10 @@ export function acceptInvitation(
 	newUser: { name: string; passwordHash: string } | null,
 ) {
 	const tenant = ctx.tenant!
+	const token = parseToken(raw)
+	if (!token) return Promise.resolve(null)
 	return inTransaction(ctx.db, function* (tx) {
-		const invitation = yield* acceptInvitationRowSteps(tx, tenant.id, hashToken(raw))
+		const invitation = yield* acceptInvitationRowSteps(tx, tenant.id, hashToken(token.raw))
 		if (!invitation) return null
 		let user = yield* findUserByEmailSteps(tx, tenant.id, invitation.email)
 		if (user && !user.email_verified_at) {
@@ -179,7 +210,7 @@ export function acceptInvitation(
 				user = yield* updateUserSteps(tx, user.id, { role: invitation.role }, { bumpTokenVersion: true })
 			}
 		} else {
-			if (!newUser) return null
+			if (!newUser) rollback(null)
 			user =
 				(yield* createUserSteps(tx, {
 					tenant_id: tenant.id,
@@ -191,7 +222,7 @@ export function acceptInvitation(
 					locale: ctx.locale,
 				})) ?? null
 		}
-		if (!user) return null
+		if (!user) rollback(null)
 		if (invitation.role === 'course_admin' && invitation.course_slug) {
 			yield* assignCourseAdminSteps(
 				tx,
@@ -200,6 +231,23 @@ export function acceptInvitation(
 				invitation.invited_by,
 			)
 		}
-		return { user, invitation }
+		// A deactivated account accepts nothing: the whole acceptance is undone.
+		const session = yield* signInWithConsumedSteps(tx, ctx, user.id, invitation.id)
+		return session ? { user, invitation, session } : rollback(null)
 	})
+}
+
+/**
+ * Withdraws pending invitations in the caller's transaction, each with its audit row
+ * (`invitation.revoked`, with why): those of an admin who may no longer send them, or a suspended
+ * tenant's.
+ */
+export function* withdrawInvitationsSteps(
+	tx: Tx,
+	by: { invitedBy: string } | { tenantId: string },
+	audit: (invitation: Invitation) => AuditInput,
+) {
+	const rows = yield* withdrawPendingInvitationsSteps(tx, by)
+	for (const row of rows) yield* auditSteps(tx, audit(row))
+	return rows
 }

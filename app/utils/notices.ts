@@ -6,9 +6,11 @@ type Tone = 'info' | 'ok'
  * Every notice a redirect can carry, by name. `param` is its value in
  * ?notice=, kept as first published (tests, bookmarks and mail clients' link
  * previews name them); two pages may share a value, each page accepts only its
- * own names (<RedirectNotice>). `text` picks its message from the catalogue;
- * `{placeholders}` in it are filled from the URL's other parameters
- * (withNotice's `values`).
+ * own names (<RedirectNotice>). `text` picks its message from the catalogue.
+ * Nothing from the URL is ever shown (decision 0032): a notice whose sentence
+ * names something (`{email}`) has a `ref`, the kind of row its redirect's `id`
+ * parameter names, and the page's loader looks that row up in its own tenant
+ * (noticeValues in notices.server.ts) for the values.
  */
 export const NOTICES = {
 	// Learning: the course home and its entries
@@ -57,10 +59,25 @@ export const NOTICES = {
 		tone: 'ok',
 		text: (m) => m.admin.user.notices.enrollmentReactivated,
 	},
-	invitationSent: { param: 'invitation-sent', tone: 'ok', text: (m) => m.admin.invite.sent },
-	invitationSentToMember: { param: 'invitation-sent-to-member', tone: 'ok', text: (m) => m.admin.invite.sentToMember },
-	invitationResent: { param: 'invitation-resent', tone: 'ok', text: (m) => m.admin.invitations.resent },
-	invitationRevoked: { param: 'invitation-revoked', tone: 'ok', text: (m) => m.admin.invitations.revoked },
+	invitationSent: { param: 'invitation-sent', tone: 'ok', text: (m) => m.admin.invite.sent, ref: 'invitation' },
+	invitationSentToMember: {
+		param: 'invitation-sent-to-member',
+		tone: 'ok',
+		text: (m) => m.admin.invite.sentToMember,
+		ref: 'invitation',
+	},
+	invitationResent: {
+		param: 'invitation-resent',
+		tone: 'ok',
+		text: (m) => m.admin.invitations.resent,
+		ref: 'invitation',
+	},
+	invitationRevoked: {
+		param: 'invitation-revoked',
+		tone: 'ok',
+		text: (m) => m.admin.invitations.revoked,
+		ref: 'revokedInvitation',
+	},
 	tenantCreated: { param: 'created', tone: 'ok', text: (m) => m.admin.tenants.notices.created },
 	tenantActive: { param: 'active', tone: 'ok', text: (m) => m.admin.tenants.notices.active },
 	tenantSuspended: { param: 'suspended', tone: 'ok', text: (m) => m.admin.tenants.notices.suspended },
@@ -75,9 +92,18 @@ export const NOTICES = {
 	// Certificates (a course's certificates page)
 	certificateRevoked: { param: 'revoked', tone: 'ok', text: (m) => m.certificates.admin.revoked },
 	certificateReissued: { param: 'reissued', tone: 'ok', text: (m) => m.certificates.admin.reissued },
-} as const satisfies Record<string, { param: string; tone: Tone; text: (m: Messages) => string }>
+} as const satisfies Record<string, { param: string; tone: Tone; text: (m: Messages) => string; ref?: NoticeRef }>
+
+/** What a notice's `id` names: a pending or accepted invitation, or one revoked (its audit row). */
+export type NoticeRef = 'invitation' | 'revokedInvitation'
 
 export type NoticeName = keyof typeof NOTICES
+
+/** The notices whose sentence names a row: their redirect carries its id. */
+type RefNotice = { [N in NoticeName]: (typeof NOTICES)[N] extends { ref: NoticeRef } ? N : never }[NoticeName]
+
+/** The query parameter that carries a notice's id. */
+export const NOTICE_ID_PARAM = 'id'
 
 /** What the course home and its entries say after a redirect. */
 export const LEARNING_NOTICES = [
@@ -90,9 +116,13 @@ export const LEARNING_NOTICES = [
 	'handedIn',
 ] as const satisfies NoticeName[]
 
-/** A path of this site that shows the notice: the redirect target of an action (`localePath` it as any other). */
-export function withNotice(path: string, name: NoticeName, values: Record<string, string> = {}) {
-	const query = new URLSearchParams({ notice: NOTICES[name].param, ...values })
+/**
+ * A path of this site that shows the notice: the redirect target of an action (`localePath` it as
+ * any other). A notice that names a row takes that row's id, and nothing else.
+ */
+export function withNotice<N extends NoticeName>(path: string, name: N, ...id: N extends RefNotice ? [string] : []) {
+	const query = new URLSearchParams({ notice: NOTICES[name].param })
+	if (id[0] !== undefined) query.set(NOTICE_ID_PARAM, id[0])
 	return `${path}${path.includes('?') ? '&' : '?'}${query}`
 }
 

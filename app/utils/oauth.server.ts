@@ -2,9 +2,11 @@ import { createCookie } from 'react-router'
 import { OAuth2Strategy } from 'remix-auth-oauth2'
 import { z } from 'zod'
 import type { RequestContext } from '#app/context.ts'
-import { findLinkedUserId, linkIdentity } from '#db/oauth.ts'
-import { createUser, findUserByEmail, findUserById, noPassword, type User } from '#db/users.ts'
-import { proveMailbox } from './auth.server.ts'
+import { findLinkedUserIdSteps, linkIdentitySteps } from '#db/oauth.ts'
+import type { Tx } from '#db/transaction.ts'
+import { createUserSteps, findUserByEmailSteps, findUserByIdSteps, noPassword } from '#db/users.ts'
+import { proveMailboxSteps } from './auth.server.ts'
+import { readCookie } from './canonical.server.ts'
 import type { Env } from './env.server.ts'
 
 const PROVIDERS = ['google', 'github'] as const
@@ -125,13 +127,19 @@ export const clearOAuthCookies = [
 	'lms_oauth_next=; Path=/api/auth; Max-Age=0; HttpOnly; SameSite=Lax',
 ]
 
-/** Where to return after the provider's callback; read back through safeCallbackUrl. */
+/** Where to return after the provider's callback; read back by readOAuthReturn. */
 export const oauthReturnCookie = createCookie('lms_oauth_next', {
 	path: '/api/auth',
 	maxAge: 600,
 	httpOnly: true,
 	sameSite: 'lax',
 })
+
+/** The return path as the sign-in button's post set it (readCookie: one, in our spelling), else null; callers check it with safeCallbackUrl. */
+export async function readOAuthReturn(request: Request): Promise<unknown> {
+	const read = readCookie(request.headers.get('cookie'), 'lms_oauth_next', { signed: false })
+	return read.state === 'ok' ? oauthReturnCookie.parse(read.header) : null
+}
 
 const googleProfile = z.object({
 	sub: z.string().min(1),
@@ -188,28 +196,27 @@ async function fetchProfile(provider: Provider, url: string, accessToken: string
 /**
  * The spec's rules 4.1 to 4.5 applied to a returned profile on this host:
  * the user to sign in, or the reason for refusing. Identities belong to one
- * tenant; the same external account elsewhere makes an independent user.
+ * tenant; the same external account elsewhere makes an independent user. As
+ * steps, so that the user, the link and the session are stored together.
  */
-export async function resolveExternalUser(
-	ctx: RequestContext,
-	profile: ExternalProfile,
-): Promise<{ user: User; created: boolean } | { reason: RefusalReason }> {
+export function* resolveExternalUserSteps(tx: Tx, ctx: RequestContext, profile: ExternalProfile) {
+	const refuse = (reason: RefusalReason) => ({ reason }) as { reason: RefusalReason }
 	const tenant = ctx.tenant
-	if (!tenant) return { reason: 'oauth_tenant_unknown' }
-	if (tenant.status !== 'active') return { reason: 'oauth_tenant_suspended' }
-	if (!profile.email) return { reason: 'oauth_email_missing' }
-	if (!profile.emailVerified) return { reason: 'oauth_email_unverified' }
+	if (!tenant) return refuse('oauth_tenant_unknown')
+	if (tenant.status !== 'active') return refuse('oauth_tenant_suspended')
+	if (!profile.email) return refuse('oauth_email_missing')
+	if (!profile.emailVerified) return refuse('oauth_email_unverified')
 
-	const linkedId = await findLinkedUserId(ctx.db, tenant.id, profile.provider, profile.subject)
-	const linked = linkedId ? await findUserById(ctx.db, linkedId) : null
-	let user = linked ?? (await findUserByEmail(ctx.db, tenant.id, profile.email))
+	const linkedId = yield* findLinkedUserIdSteps(tx, tenant.id, profile.provider, profile.subject)
+	const linked = linkedId ? yield* findUserByIdSteps(tx, linkedId) : null
+	let user = linked ?? (yield* findUserByEmailSteps(tx, tenant.id, profile.email))
 	let created = false
-	if (user?.deactivated_at) return { reason: 'oauth_account_deactivated' }
+	if (user?.deactivated_at) return refuse('oauth_account_deactivated')
 	if (!user) {
 		const name = profile.name?.trim().slice(0, 100) || profile.email.split('@')[0]
 		// A concurrent callback may have created the user first: then use theirs.
 		user =
-			(await createUser(ctx.db, {
+			(yield* createUserSteps(tx, {
 				tenant_id: tenant.id,
 				email: profile.email,
 				name,
@@ -217,14 +224,14 @@ export async function resolveExternalUser(
 				password_hash: noPassword(ctx.db),
 				locale: ctx.locale,
 				email_verified_at: new Date(),
-			})) ?? (await findUserByEmail(ctx.db, tenant.id, profile.email))
+			})) ?? (yield* findUserByEmailSteps(tx, tenant.id, profile.email))
 		if (!user) throw new Error('external sign-in could not create the user')
 		created = true
 	} else {
 		// The provider proved the address (rule 4.3): verified, and a password set before that dropped.
-		user = await proveMailbox(ctx, user, 'other')
+		user = yield* proveMailboxSteps(tx, user, 'other')
 	}
-	await linkIdentity(ctx.db, {
+	yield* linkIdentitySteps(tx, {
 		tenantId: tenant.id,
 		userId: user.id,
 		provider: profile.provider,

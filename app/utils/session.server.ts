@@ -10,12 +10,14 @@ import type { Role } from '#db/schema/values.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
 import {
 	findSessionWithUser,
-	insertSession,
-	pruneSessions,
+	insertSessionSteps,
+	pruneSessionsSteps,
 	renewSession,
 	revokeSession,
 	type SessionRow,
 } from '#db/sessions.ts'
+import { inTransaction, type Tx } from '#db/transaction.ts'
+import { readCookie } from './canonical.server.ts'
 import type { User } from '#db/users.ts'
 
 /** Exactly the claims the spec lists (Resources, Session claims). */
@@ -37,7 +39,7 @@ export interface CurrentSession {
 	claims: SessionClaims
 	user: User
 	/** Set while a super_admin impersonates this user: the session they started it from. */
-	impersonator: { sessionId: string; userId: string } | null
+	impersonator: { sessionId: string; userId: string; tokenVersion: number } | null
 }
 
 /** Set once per request by the root middleware: the validated session, or null. */
@@ -82,6 +84,12 @@ function lifetimeOf(user: Pick<User, 'role'>, impersonated: boolean): Lifetime {
 const storages = new Map<string, SessionStorage>()
 
 /** `__Host-` and Secure over https; a plain name on http (local development and tests). */
+const sessionCookieName = (ctx: Pick<RequestContext, 'origin'>) =>
+	ctx.origin.startsWith('https:') ? '__Host-lms_session' : 'lms_session'
+
+/** A session id as newSessionSteps makes them: 192 random bits in base64url. */
+const SESSION_ID = /^[A-Za-z0-9_-]{32}$/
+
 function sessionStorageFor(ctx: Pick<RequestContext, 'env' | 'origin'>) {
 	const secure = ctx.origin.startsWith('https:')
 	const key = `${secure}:${ctx.env.AUTH_SECRET}`
@@ -89,7 +97,7 @@ function sessionStorageFor(ctx: Pick<RequestContext, 'env' | 'origin'>) {
 	if (!storage) {
 		storage = createCookieSessionStorage({
 			cookie: {
-				name: secure ? '__Host-lms_session' : 'lms_session',
+				name: sessionCookieName(ctx),
 				httpOnly: true,
 				sameSite: 'lax',
 				secure,
@@ -150,13 +158,15 @@ function usable(ctx: RequestContext, session: SessionRow, user: User, now: numbe
  * valid. Anything else is a forced sign-out.
  */
 export async function readSession(ctx: RequestContext, request: Request): Promise<SessionRead> {
-	const cookie = request.headers.get('cookie')
-	if (!cookie) return { state: 'none' }
-	const data = await sessionStorageFor(ctx).getSession(cookie)
+	// Only the cookie as we set it (canonical.server.ts): another spelling, or a second one, is refused.
+	const cookie = readCookie(request.headers.get('cookie'), sessionCookieName(ctx), { signed: true })
+	if (cookie.state === 'none') return { state: 'none' }
+	if (cookie.state === 'refused') return { state: 'rejected' }
+	const data = await sessionStorageFor(ctx).getSession(cookie.header)
 	const claims = data.get('claims') as SessionClaims | undefined
 	const sessionId = data.get('sid') as unknown
 	if (!claims || typeof claims.userId !== 'string') return { state: 'none' }
-	if (typeof sessionId !== 'string') return { state: 'rejected' }
+	if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) return { state: 'rejected' }
 	const found = await findSessionWithUser(ctx.db, sessionId)
 	const now = Date.now()
 	if (
@@ -173,7 +183,7 @@ export async function readSession(ctx: RequestContext, request: Request): Promis
 		const origin = await findSessionWithUser(ctx.db, session.impersonator_session_id)
 		if (!origin || origin.user.role !== 'super_admin' || !usable(ctx, origin.session, origin.user, now))
 			return { state: 'rejected' }
-		impersonator = { sessionId: origin.session.id, userId: origin.user.id }
+		impersonator = { sessionId: origin.session.id, userId: origin.user.id, tokenVersion: origin.user.token_version }
 	}
 	// Renewed at most every 1/24 of the idle time, after the answer: a read, not a write, per request.
 	const { idleMs } = lifetimeOf(user, impersonator !== null)
@@ -190,31 +200,36 @@ export interface SessionCommit {
 	claims: SessionClaims
 }
 
+/** A session stored by `newSessionSteps`, whose cookie `sessionCookie` makes once its transaction has committed. */
+export interface NewSession {
+	id: string
+	user: User
+	maxAgeMs: number
+}
+
+/** The hash a proof's session is stored under (`proof_hash`, unique): of the proof's one spelling. */
+export function proofHash(proof: string) {
+	return createHash('sha256').update(proof).digest('hex')
+}
+
 /**
- * A new session for the user on this host: its own random id, its own expiry,
- * stored so that sign-out can end it. With `proof`, the consumed-token proof it
- * is minted from: null when that proof has already minted a session (replay).
+ * A new session for the user on this host, as steps of the caller's transaction, so that what
+ * signs a person in (a token used, a password set, an audit row) and their session are stored
+ * together: its own random id, its own expiry, stored so that sign-out can end it. With `proof`
+ * (canonical, from parseProof), the consumed-token proof it is minted from: null when that proof
+ * has already minted a session (replay). The user's stale sessions are forgotten on the way.
  */
-export async function commitUserSession(
-	ctx: RequestContext,
-	user: User,
-	options: { proof: string; impersonatorSessionId?: string },
-): Promise<SessionCommit | null>
-export async function commitUserSession(
-	ctx: RequestContext,
-	user: User,
-	options?: { impersonatorSessionId?: string },
-): Promise<SessionCommit>
-export async function commitUserSession(
-	ctx: RequestContext,
+export function* newSessionSteps(
+	tx: Tx,
+	ctx: Pick<RequestContext, 'tenant'>,
 	user: User,
 	options: { proof?: string; impersonatorSessionId?: string } = {},
-): Promise<SessionCommit | null> {
+) {
 	const now = Date.now()
 	const lifetime = lifetimeOf(user, Boolean(options.impersonatorSessionId))
 	const sessionId = randomBytes(24).toString('base64url')
-	await pruneSessions(ctx.db, user.id, new Date(now))
-	const row = await insertSession(ctx.db, {
+	yield* pruneSessionsSteps(tx, user.id, new Date(now))
+	const row = yield* insertSessionSteps(tx, {
 		id: sessionId,
 		userId: user.id,
 		tenantId: ctx.tenant?.id ?? null,
@@ -222,18 +237,26 @@ export async function commitUserSession(
 		idleExpiresAt: new Date(now + lifetime.idleMs),
 		expiresAt: new Date(now + lifetime.absoluteMs),
 		impersonatorSessionId: options.impersonatorSessionId,
-		proofHash: options.proof === undefined ? null : createHash('sha256').update(options.proof).digest('hex'),
+		proofHash: options.proof === undefined ? null : proofHash(options.proof),
 	})
-	if (!row) {
-		if (options.proof === undefined) throw new Error('session could not be stored')
-		return null
-	}
+	return row ? ({ id: sessionId, user, maxAgeMs: lifetime.absoluteMs } satisfies NewSession) : null
+}
+
+/** The cookie (and claims) of a session newSessionSteps stored. */
+export async function sessionCookie(ctx: RequestContext, session: NewSession): Promise<SessionCommit> {
 	const storage = sessionStorageFor(ctx)
-	const session = await storage.getSession()
-	const claims = await claimsFor(ctx, user)
-	session.set('claims', claims)
-	session.set('sid', sessionId)
-	return { cookie: await storage.commitSession(session, { maxAge: lifetime.absoluteMs / 1000 }), claims }
+	const cookie = await storage.getSession()
+	const claims = await claimsFor(ctx, session.user)
+	cookie.set('claims', claims)
+	cookie.set('sid', session.id)
+	return { cookie: await storage.commitSession(cookie, { maxAge: session.maxAgeMs / 1000 }), claims }
+}
+
+/** A new session for the user on this host (newSessionSteps in a transaction of its own) and its cookie. */
+export async function commitUserSession(ctx: RequestContext, user: User): Promise<SessionCommit> {
+	const session = await inTransaction(ctx.db, (tx) => newSessionSteps(tx, ctx, user))
+	if (!session) throw new Error('session could not be stored')
+	return sessionCookie(ctx, session)
 }
 
 /** Set-Cookie value that clears the session cookie. */

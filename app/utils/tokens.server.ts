@@ -10,6 +10,7 @@ import {
 } from '#db/tokens.ts'
 import { runSteps, type Tx } from '#db/transaction.ts'
 import type { TokenType } from '#db/schema/values.ts'
+import { parseToken } from './canonical.server.ts'
 
 /** Lifetimes; the spec fixes magic_link (900 s) and password_reset (1 h). */
 export const TOKEN_TTL_MS: Record<TokenType, number> = {
@@ -56,17 +57,17 @@ export async function issueToken(
 
 export type TokenCheck = { ok: true; token: VerificationToken } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
 
-/** The payload carried by a token issued with one. */
-export function tokenPayload(raw: string) {
-	const [, payload] = raw.split('.')
-	return payload ? Buffer.from(payload, 'base64url').toString('utf8') : null
+/** The form each type of token is issued in: the email change carries the new address (issueToken's payload). */
+const TOKEN_FORMS: Record<TokenType, 'plain' | 'payload'> = {
+	magic_link: 'plain',
+	password_reset: 'plain',
+	email_verify: 'plain',
+	email_change: 'payload',
 }
 
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}(\.[A-Za-z0-9_-]{1,400})?$/
-
-/** Cheap rejection of anything that cannot be a token we issued, before hashing or querying. */
-export function isTokenShaped(raw: string) {
-	return TOKEN_SHAPE.test(raw)
+/** A token of this type exactly as issued (canonical.server.ts), else null: refused before hashing or querying. */
+export function readToken(raw: unknown, type: TokenType) {
+	return parseToken(raw, TOKEN_FORMS[type])
 }
 
 function explain(row: VerificationToken | null, now: Date): TokenCheck {
@@ -87,8 +88,9 @@ export async function peekToken(
 	now = new Date(),
 	scope?: TokenScope,
 ): Promise<TokenCheck> {
-	if (!isTokenShaped(raw)) return { ok: false, reason: 'invalid' }
-	return explain(await findTokenByHash(db, hashToken(raw), type, scope), now)
+	const token = readToken(raw, type)
+	if (!token) return { ok: false, reason: 'invalid' }
+	return explain(await findTokenByHash(db, hashToken(token.raw), type, scope), now)
 }
 
 /**
@@ -97,8 +99,9 @@ export async function peekToken(
  * steps, so that the token and what it is used for are stored together.
  */
 export function* consumeTokenSteps(db: Tx, raw: string, type: TokenType, now = new Date(), scope?: TokenScope) {
-	if (!isTokenShaped(raw)) return explain(null, now)
-	const hash = hashToken(raw)
+	const token = readToken(raw, type)
+	if (!token) return explain(null, now)
+	const hash = hashToken(token.raw)
 	const row = yield* consumeTokenByHashSteps(db, hash, type, now, scope)
 	if (row) return { ok: true, token: row } satisfies TokenCheck as TokenCheck
 	return explain(yield* findTokenByHashSteps(db, hash, type, scope), now)

@@ -193,6 +193,8 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
 			await expectAccessible(page, 'sign-up done notice')
 			const link = await mailedLink(email, '/learn/verify/')
 			await page.goto(at(ACME, link))
+			await expectAccessible(page, 'verify: the confirm step')
+			await page.getByRole('button', { name: 'Confirm and sign in' }).click()
 			await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
 			await page.goto(at(ACME, link))
 			await expect(page.getByText('Your email address is already confirmed.')).toBeVisible()
@@ -246,6 +248,11 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
 			await page.goto(at('localhost', '/admin/users'))
 			await expect(page.getByRole('columnheader', { name: 'Tenant' })).toBeVisible()
 			await expectAccessible(page, 'apex /admin/users with the tenant column')
+			// The override link's page on the tenant's host: it asks before signing in (decision 0032).
+			await page.goto(at('localhost', '/admin/tenants'))
+			await page.getByRole('button', { name: 'Open Acme Academy' }).click()
+			await expect(page.getByRole('heading', { name: 'Open a tenant’s site' })).toBeVisible()
+			await expectAccessible(page, '/admin/enter: the confirm step')
 		})
 
 		test('the course admins’ revoke confirmation and an invitation’s acceptance page have no accessibility violations', async ({

@@ -27,6 +27,8 @@ test('sign up from a course landing, confirm by email, land on the course; chang
 	const link = await mailedLink(email, '/learn/verify/')
 	expect(link).toContain('callbackUrl=%2Flearn%2Fcourse%2Fintro-to-web')
 	await page.goto(at(ACME, link))
+	// The link asks; its button confirms, and the callbackUrl goes with it.
+	await page.getByRole('button', { name: 'Confirm and sign in' }).click()
 	await expect(page).toHaveURL(new RegExp(`${COURSE}(/enroll)?\\?notice=email-confirmed$`))
 	await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
 	// the used link, clicked again: already confirmed, with a way on

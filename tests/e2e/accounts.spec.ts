@@ -19,6 +19,9 @@ test('sign up, verify by email, use the sign-out page', async ({ page }, info) =
 	await expect(page.getByText('Check your email')).toBeVisible()
 
 	await page.goto(at(ACME, await mailedLink(email, '/learn/verify/')))
+	// Opening the link asks; its button confirms and signs in (decision 0032).
+	await expect(page.getByText(`Confirm ${email} as your address and sign in?`)).toBeVisible()
+	await page.getByRole('button', { name: 'Confirm and sign in' }).click()
 	await expect(page).toHaveURL(at(ACME, '/learn/dashboard?notice=email-confirmed'))
 	await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
 	await expect(page.getByRole('heading', { name: 'Welcome, Sam Signup' })).toBeVisible()
@@ -140,10 +143,12 @@ test('an invitation creates the account with its role', async ({ page }, info) =
 	let raw: string
 	try {
 		const acme = (await findTenantBySlug(db, 'acme'))!
+		// Accepted only while its inviter may still grant it (decision 0032).
+		const inviter = (await findUserByEmail(db, acme.id, 'admin@acme.test'))!
 		raw = (
 			await createInvitation(
 				{ db },
-				{ tenantId: acme.id, email, role: 'course_admin', courseSlug: 'intro-to-web', invitedBy: null },
+				{ tenantId: acme.id, email, role: 'course_admin', courseSlug: 'intro-to-web', invitedBy: inviter.id },
 			)
 		).raw
 	} finally {

@@ -128,6 +128,10 @@ test('the super admin creates and suspends a tenant, enters Acme and impersonate
 
 	const target = await acmeUser(info, 'impersonated')
 	await page.getByRole('button', { name: 'Open Acme Academy' }).click()
+	// The link lands on Acme's host and asks; its button signs in there (decision 0032).
+	await expect(page.getByRole('heading', { name: 'Open a tenant’s site' })).toBeVisible()
+	await expect(page.getByText('Open Acme Academy as root@platform.test?')).toBeVisible()
+	await page.getByRole('button', { name: 'Open Acme Academy' }).click()
 	await expect(page).toHaveURL(at(ACME, '/admin'))
 	await page.goto(at(ACME, `/admin/users/${target.id}`))
 	await page.getByRole('button', { name: 'Impersonate' }).click()

@@ -125,6 +125,8 @@ test('screenshots of a learner’s sign-up, confirmation, account and review-onl
 	// The confirmation link, opened twice: the second time it is already confirmed.
 	const link = await mailedLink(email, '/learn/verify/')
 	await page.goto(at(ACME, link))
+	await shoot(page, 'verify-confirm')
+	await page.getByRole('button', { name: 'Confirm and sign in' }).click()
 	await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
 	await page.goto(at(ACME, link))
 	await expect(page.getByText('Your email address is already confirmed.')).toBeVisible()

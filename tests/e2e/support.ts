@@ -127,6 +127,9 @@ export async function signUpAndVerify(page: Page, host: string, name: string, em
 	await page.getByRole('button', { name: 'Create account' }).click()
 	await page.getByText('Check your email').waitFor()
 	await page.goto(at(host, await mailedLink(email, '/learn/verify/')))
+	// The link asks; its button confirms and signs in (decision 0032).
+	await page.getByRole('button', { name: 'Confirm and sign in' }).click()
+	await page.waitForURL(/notice=email-confirmed/)
 }
 
 /** Every entry of intro-to-web but its quiz: an account enrolled with these done passes the course with the quiz. */

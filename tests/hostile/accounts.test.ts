@@ -83,7 +83,7 @@ describe.each(DIALECTS)('hostile account takeovers on %s', (dialect) => {
 			tenantId: acme.id,
 			email: 'cfo@acme.test',
 			role: 'tenant_admin',
-			invitedBy: null,
+			invitedBy: (await findUserByEmail(stack.db, acme.id, 'admin@acme.test'))!.id,
 		})
 		const page = await stack.request(ACME, `/invite/${raw}`)
 		hostile.check('the invitation asks an unproven account for a password', page.text.includes('name="password"'))

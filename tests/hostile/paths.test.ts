@@ -283,7 +283,8 @@ describe.each(DIALECTS)('hostile path spellings on %s', (dialect) => {
 				`${res.status} ${res.headers['x-page-cache']}`,
 			)
 		}
-		// A session cookie in a spelling the session reader accepts: the page is the user's, never filed for everyone.
+		// A session cookie in a spelling the cookie parser of the page cache reads but the session reader
+		// refuses (decision 0032): the answer is nobody's page, and nothing personal is filed for everyone.
 		const b = stack.browser(ACME)
 		await b.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD })
 		const value = b.jar.get('lms_session')!
@@ -298,7 +299,8 @@ describe.each(DIALECTS)('hostile path spellings on %s', (dialect) => {
 				const anonymous = await stack.request(ACME, page, { headers: { 'accept-language': 'de' } })
 				hostile.check(
 					`${JSON.stringify(cookie.slice(0, 16))} on ${page}`,
-					mine.headers['cache-control'] === 'private, no-store' &&
+					!mine.text.includes('Lena Learner') &&
+						!mine.text.includes('/learn/sign-out') &&
 						!anonymous.text.includes('Lena Learner') &&
 						!anonymous.text.includes('/learn/sign-out'),
 					`${mine.headers['cache-control']} ${anonymous.headers['x-page-cache']}`,

@@ -212,8 +212,9 @@ describe.each(DIALECTS)('account self-service on %s', (dialect) => {
 				.filter((r) => r.action === 'account.verification.resent')
 				.map((r) => [r.actor_user_id, r.target_kind, r.metadata])
 		expect(await resent()).toEqual(Array(3).fill([user.id, 'user', {}]))
-		// the link confirms the address; the reminder is gone
-		const verified = await b.get(link)
+		// the link asks, and its button confirms the address (decision 0032); the reminder is gone
+		expect((await b.get(link)).status).toBe(200)
+		const verified = await b.post(link, {})
 		expect(verified.headers.location).toBe('/learn/dashboard?notice=email-confirmed')
 		const dashboard = await b.get(String(verified.headers.location))
 		expect(dashboard.text).toContain('Your email address is confirmed.')
@@ -262,7 +263,9 @@ describe.each(DIALECTS)('account self-service on %s', (dialect) => {
 		expect(done.text).not.toContain('name="password"')
 		const link = linkIn(await stack.mail.waitFor(email), '/learn/verify/')
 		expect(link).toContain(`callbackUrl=${encodeURIComponent(COURSE)}`)
-		const verified = await b.get(link)
+		// the page asks; its button posts to the same URL, callbackUrl and all
+		expect((await b.get(link)).text).toContain(`action="${link.replace('&', '&amp;')}"`)
+		const verified = await b.post(link, {})
 		expect(verified.headers.location).toBe(`${COURSE}?notice=email-confirmed`)
 		const landing = await b.get(String(verified.headers.location))
 		expect(landing.text).toContain('Your email address is confirmed.')
@@ -286,7 +289,7 @@ describe.each(DIALECTS)('account self-service on %s', (dialect) => {
 			const mailed = linkIn(await stack.mail.waitFor(address), '/learn/verify/')
 			expect(mailed, evil).not.toContain('callbackUrl')
 			// and a link edited by hand to carry one does not follow it
-			const tampered = await stack.browser(ACME).get(`${mailed}?callbackUrl=${encodeURIComponent(evil)}`)
+			const tampered = await stack.browser(ACME).post(`${mailed}?callbackUrl=${encodeURIComponent(evil)}`, {})
 			expect(tampered.headers.location, evil).toBe('/learn/dashboard?notice=email-confirmed')
 		}
 	})

@@ -185,7 +185,10 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 		const link = linkIn(await stack.mail.waitFor('vera@acme.test'), '/learn/verify/')
 		const user = (await findUserByEmail(stack.db, acmeId, 'vera@acme.test'))!
 		expect(user).toMatchObject({ role: 'student', email_verified_at: null })
-		const verified = await b.get(link)
+		// Opening the link asks and changes nothing; its button verifies (decision 0032).
+		expect((await b.get(link)).status).toBe(200)
+		expect((await findUserByEmail(stack.db, acmeId, 'vera@acme.test'))!.email_verified_at).toBeNull()
+		const verified = await b.post(link, {})
 		expect(verified.headers.location).toBe('/learn/dashboard?notice=email-confirmed')
 		expect((await findUserByEmail(stack.db, acmeId, 'vera@acme.test'))!.email_verified_at).toBeInstanceOf(Date)
 		const again = await stack.request(ACME, link)
@@ -313,7 +316,8 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 			email: 'teacher@acme.test',
 			role: 'course_admin',
 			courseSlug: 'intro-to-web',
-			invitedBy: null,
+			// Accepted only while its inviter may still grant it (decision 0032).
+			invitedBy: (await findUserByEmail(stack.db, acmeId, 'admin@acme.test'))!.id,
 		})
 		const page = await stack.request(ACME, `/invite/${raw}`)
 		expect(page.text).toContain('course admin')

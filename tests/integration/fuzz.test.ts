@@ -1095,7 +1095,9 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 		const enter = await root.post('/admin/tenants', { intent: 'enter', tenantId: acme })
 		const target = new URL(String(enter.headers.location))
 		const onAcme = stack.browser(ACME)
-		const entered = await onAcme.get(target.pathname + target.search)
+		// The link's page asks; its button signs in (decision 0032).
+		await onAcme.get(target.pathname + target.search)
+		const entered = await onAcme.post(target.pathname + target.search, {})
 		if (!onAcme.jar.has('lms_session'))
 			throw new Error(`could not enter acme as super admin: ${enter.status} ${entered.status}`)
 		sessions.set('super_admin', [onAcme.cookieHeader()])
@@ -1322,7 +1324,12 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 		const acme = stack.seeded.tenants.acme.id
 		const invitations = await Promise.all(
 			Array.from({ length: 3 }, (_, i) =>
-				createInvitation(stack, { tenantId: acme, email: `invitee-${i}@acme.test`, role: 'student', invitedBy: null }),
+				createInvitation(stack, {
+					tenantId: acme,
+					email: `invitee-${i}@acme.test`,
+					role: 'student',
+					invitedBy: stack.seeded.users['acme:admin@acme.test'].id,
+				}),
 			),
 		)
 		const resets = await Promise.all(victims.slice(0, 3).map((v) => issueToken(stack.db, v.id, 'password_reset')))

@@ -256,7 +256,13 @@ const SPEC: Record<string, RouteSpec> = {
 			],
 		},
 	},
-	'learn/verify/:token': { params: (f) => ({ token: f.tokens.email_verify }), get: all(200) },
+	// Opening asks and its button confirms (decision 0032): the other tenant's link is unknown to both.
+	'learn/verify/:token': {
+		params: (f) => ({ token: f.tokens.email_verify }),
+		get: all(200),
+		getMustNotContain: ['Confirm and sign in'],
+		post: { rule: all(200), variants: (): Variant[] => [{ form: {} }] },
+	},
 	'learn/forgot': {
 		get: all(200),
 		post: {
@@ -546,6 +552,7 @@ const SPEC: Record<string, RouteSpec> = {
 	'admin/enter': {
 		query: (f) => `?user=${f.studentId}&proof=${encodeURIComponent(`enter-${f.tenant.id}.${Date.now()}.forged`)}`,
 		get: all(404),
+		post: { rule: all(404), variants: (): Variant[] => [{ form: {} }] },
 	},
 	'api/admin/impersonate/start': {
 		get: all(405),
@@ -926,7 +933,9 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 				expect(res.status).toBe(302)
 				const url = new URL(String(res.headers.location))
 				const b = stack.browser(host)
-				expect((await b.get(`${url.pathname}${url.search}`)).headers.location).toBe('/admin')
+				// The link's page asks; its button signs in (decision 0032).
+				expect((await b.get(`${url.pathname}${url.search}`)).status).toBe(200)
+				expect((await b.post(`${url.pathname}${url.search}`, {})).headers.location).toBe('/admin')
 				return b.cookieHeader()
 			}
 			const cookies = {} as Record<Role, Record<HostKind, string>>
@@ -1198,7 +1207,10 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 				headers: { cookie: cookies.super_admin.apex },
 			})
 			expect(control.text).toContain(u('globex:learner@globex.test').email)
-			expect((await stack.request(HOSTS.own, `/learn/verify/${acmeF.tokens.email_verify}`)).status).toBe(302)
+			// The control: the link works on its own host (the page asks, its button signs in).
+			const own = `/learn/verify/${acmeF.tokens.email_verify}`
+			expect((await stack.request(HOSTS.own, own)).text).toContain('Confirm and sign in')
+			expect((await stack.browser(HOSTS.own).post(own, {})).status).toBe(302)
 
 			const byMethod = (m: string) => cases.filter((c) => c.method === m).length
 			console.log(
@@ -1229,16 +1241,19 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 		}
 		const get = (path: string, cookie: string) => stack.request(ACME, path, { headers: { cookie } })
 
-		it('uses an emailed link once under 50 parallel openings', async () => {
+		it('uses an emailed link once under 50 parallel confirmations', async () => {
 			const user = await acmeUser('student', false)
 			const raw = await issueToken(stack.db, user.id, 'email_verify')
-			const answers = await Promise.all(Array.from({ length: 50 }, () => stack.request(ACME, `/learn/verify/${raw}`)))
+			// Its confirm button pressed 50 times at once (opening the link uses nothing: decision 0032).
+			const answers = await Promise.all(
+				Array.from({ length: 50 }, () => stack.browser(ACME).post(`/learn/verify/${raw}`, {})),
+			)
 			const signedIn = answers.filter(
 				(r) => r.status === 302 && String(r.headers['set-cookie'] ?? '').includes('lms_session='),
 			)
 			const used = answers.filter((r) => r.status === 200)
 			console.log(
-				`verification link race on ${dialect}: 50 openings, ${signedIn.length} signed in, ${used.length} shown the used-link page`,
+				`verification link race on ${dialect}: 50 confirmations, ${signedIn.length} signed in, ${used.length} shown the used-link page`,
 			)
 			expect(signedIn).toHaveLength(1)
 			expect(used).toHaveLength(49)

@@ -75,15 +75,19 @@ export async function startStack(
 		browser: (host: string) => browser(app.port, host),
 		/**
 		 * The super_admin's browser signed in on the apex, entered into a tenant's host through
-		 * /admin/tenants and its override link: a browser on `<slug>.localhost` as that super_admin.
+		 * /admin/tenants and its override link (opened, then its button): a browser on `<slug>.localhost` as that
+		 * super_admin.
 		 */
 		async enter(apex: Browser, tenant: { id: string; slug: string }) {
 			const entered = await apex.post('/admin/tenants', { intent: 'enter', tenantId: tenant.id })
 			const link = new URL(String(entered.headers.location), 'http://invalid')
 			if (entered.status !== 302 || link.host !== `${tenant.slug}.localhost:${app.port}`)
 				throw new Error(`entering ${tenant.slug}: ${entered.status} to ${link.href}`)
+			// The link's page asks; its button (a same-origin post) signs in (decision 0032).
 			const b = browser(app.port, `${tenant.slug}.localhost`)
-			const landed = await b.get(`${link.pathname}${link.search}`)
+			const asked = await b.get(`${link.pathname}${link.search}`)
+			if (asked.status !== 200) throw new Error(`entering ${tenant.slug}: the link answered ${asked.status}`)
+			const landed = await b.post(`${link.pathname}${link.search}`, {})
 			if (landed.headers.location !== '/admin')
 				throw new Error(`entering ${tenant.slug} landed on ${landed.headers.location}`)
 			return b

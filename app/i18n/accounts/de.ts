@@ -57,6 +57,8 @@ export default {
 		alreadyConfirmedTitle: 'Adresse bereits bestätigt',
 		alreadyConfirmed: 'Ihre E-Mail-Adresse ist bereits bestätigt. Sie können dort weitermachen, wo Sie waren.',
 		continue: 'Weiter',
+		question: '{email} als Ihre Adresse bestätigen und anmelden?',
+		submit: 'Bestätigen und anmelden',
 	},
 	forgot: {
 		title: 'Passwort vergessen?',

@@ -53,6 +53,8 @@ export default {
 		alreadyConfirmedTitle: 'Address already confirmed',
 		alreadyConfirmed: 'Your email address is already confirmed. You can carry on where you were.',
 		continue: 'Continue',
+		question: 'Confirm {email} as your address and sign in?',
+		submit: 'Confirm and sign in',
 	},
 	forgot: {
 		title: 'Forgot your password?',

@@ -55,6 +55,8 @@ export default {
 		alreadyConfirmedTitle: 'Dirección ya confirmada',
 		alreadyConfirmed: 'Tu dirección de correo ya está confirmada. Puedes seguir donde estabas.',
 		continue: 'Continuar',
+		question: '¿Confirmar {email} como tu dirección e iniciar sesión?',
+		submit: 'Confirmar e iniciar sesión',
 	},
 	forgot: {
 		title: '¿Olvidaste tu contraseña?',

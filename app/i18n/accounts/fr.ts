@@ -57,6 +57,8 @@ export default {
 		alreadyConfirmedTitle: 'Adresse déjà confirmée',
 		alreadyConfirmed: 'Votre adresse e-mail est déjà confirmée. Vous pouvez reprendre là où vous étiez.',
 		continue: 'Continuer',
+		question: 'Confirmer {email} comme votre adresse et vous connecter ?',
+		submit: 'Confirmer et se connecter',
 	},
 	forgot: {
 		title: 'Mot de passe oublié ?',

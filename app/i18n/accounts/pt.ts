@@ -54,6 +54,8 @@ export default {
 		alreadyConfirmedTitle: 'Endereço já confirmado',
 		alreadyConfirmed: 'Seu endereço de e-mail já está confirmado. Você pode continuar de onde parou.',
 		continue: 'Continuar',
+		question: 'Confirmar {email} como seu endereço e entrar?',
+		submit: 'Confirmar e entrar',
 	},
 	forgot: {
 		title: 'Esqueceu sua senha?',

@@ -51,6 +51,8 @@ export default {
 		alreadyConfirmedTitle: '地址已确认',
 		alreadyConfirmed: '你的电子邮件地址已经确认过了。你可以从刚才的地方继续。',
 		continue: '继续',
+		question: '确认 {email} 是你的地址并登录？',
+		submit: '确认并登录',
 	},
 	forgot: {
 		title: '忘记密码？',

@@ -201,6 +201,13 @@ export default {
 		assignedCourses: 'Verwaltet',
 		noAssignedCourses: 'Noch kein Kurs',
 	},
+	// The tenant-override link's page (/admin/enter): it asks, its button signs in.
+	enter: {
+		title: 'Website eines Mandanten öffnen',
+		question:
+			'{tenant} als {email} öffnen? Sie erhalten eine Sitzung nur auf dieser Website, für höchstens zwei Stunden.',
+		submit: '{tenant} öffnen',
+	},
 	tenants: {
 		title: 'Mandanten',
 		notices: {

@@ -200,6 +200,12 @@ export default {
 		assignedCourses: 'Administers',
 		noAssignedCourses: 'No course yet',
 	},
+	// The tenant-override link's page (/admin/enter): it asks, its button signs in.
+	enter: {
+		title: 'Open a tenant’s site',
+		question: 'Open {tenant} as {email}? You get a session on this site only, for at most two hours.',
+		submit: 'Open {tenant}',
+	},
 	tenants: {
 		title: 'Tenants',
 		notices: {

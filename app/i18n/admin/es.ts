@@ -199,6 +199,12 @@ export default {
 		assignedCourses: 'Administra',
 		noAssignedCourses: 'Ningún curso todavía',
 	},
+	// The tenant-override link's page (/admin/enter): it asks, its button signs in.
+	enter: {
+		title: 'Abrir el sitio de un inquilino',
+		question: '¿Abrir {tenant} como {email}? Obtienes una sesión solo en este sitio, de dos horas como máximo.',
+		submit: 'Abrir {tenant}',
+	},
 	tenants: {
 		title: 'Inquilinos',
 		notices: {

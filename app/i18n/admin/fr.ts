@@ -200,6 +200,13 @@ export default {
 		assignedCourses: 'Administre',
 		noAssignedCourses: 'Aucun cours pour l’instant',
 	},
+	// The tenant-override link's page (/admin/enter): it asks, its button signs in.
+	enter: {
+		title: 'Ouvrir le site d’un locataire',
+		question:
+			'Ouvrir {tenant} en tant que {email} ? Vous obtenez une session sur ce site seulement, pour deux heures au plus.',
+		submit: 'Ouvrir {tenant}',
+	},
 	tenants: {
 		title: 'Locataires',
 		notices: {

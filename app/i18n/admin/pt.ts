@@ -199,6 +199,12 @@ export default {
 		assignedCourses: 'Administra',
 		noAssignedCourses: 'Nenhum curso ainda',
 	},
+	// The tenant-override link's page (/admin/enter): it asks, its button signs in.
+	enter: {
+		title: 'Abrir o site de um locatário',
+		question: 'Abrir {tenant} como {email}? Você recebe uma sessão apenas neste site, por no máximo duas horas.',
+		submit: 'Abrir {tenant}',
+	},
 	tenants: {
 		title: 'Locatários',
 		notices: {

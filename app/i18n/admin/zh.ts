@@ -194,6 +194,12 @@ export default {
 		assignedCourses: '管理的课程',
 		noAssignedCourses: '尚无课程',
 	},
+	// The tenant-override link's page (/admin/enter): it asks, its button signs in.
+	enter: {
+		title: '打开租户的网站',
+		question: '以 {email} 的身份打开 {tenant}？你只会获得此网站的会话，最长两小时。',
+		submit: '打开 {tenant}',
+	},
 	tenants: {
 		title: '租户',
 		notices: {

@@ -235,6 +235,13 @@ export default {
 			publicId: 'Zertifikat',
 			newPublicId: 'Neues Zertifikat',
 		},
+		// Why an invitation was withdrawn (decision 0032), by its stored reason.
+		withdrawn: {
+			inviter_demoted: 'der Absender darf nicht mehr einladen (neue Rolle)',
+			inviter_deactivated: 'der Absender wurde deaktiviert',
+			tenant_suspended: 'die Website wurde gesperrt',
+			tenant_archived: 'die Website wurde archiviert',
+		},
 		yes: 'ja',
 		no: 'nein',
 		more: { one: 'und {count} weiterer', other: 'und {count} weitere' },

@@ -244,6 +244,13 @@ export default {
 			publicId: 'Certificate',
 			newPublicId: 'New certificate',
 		},
+		// Why an invitation was withdrawn (decision 0032), by its stored reason.
+		withdrawn: {
+			inviter_demoted: 'its sender no longer may invite (a new role)',
+			inviter_deactivated: 'its sender was deactivated',
+			tenant_suspended: 'the site was suspended',
+			tenant_archived: 'the site was archived',
+		},
 		yes: 'yes',
 		no: 'no',
 		// After the first items of a long list.

@@ -234,6 +234,13 @@ export default {
 			publicId: 'Certificado',
 			newPublicId: 'Certificado nuevo',
 		},
+		// Why an invitation was withdrawn (decision 0032), by its stored reason.
+		withdrawn: {
+			inviter_demoted: 'quien la envió ya no puede invitar (nuevo rol)',
+			inviter_deactivated: 'quien la envió fue desactivado',
+			tenant_suspended: 'el sitio fue suspendido',
+			tenant_archived: 'el sitio fue archivado',
+		},
 		yes: 'sí',
 		no: 'no',
 		more: { one: 'y {count} más', other: 'y {count} más' },

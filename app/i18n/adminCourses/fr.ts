@@ -237,6 +237,13 @@ export default {
 			publicId: 'Certificat',
 			newPublicId: 'Nouveau certificat',
 		},
+		// Why an invitation was withdrawn (decision 0032), by its stored reason.
+		withdrawn: {
+			inviter_demoted: 'son expéditeur ne peut plus inviter (nouveau rôle)',
+			inviter_deactivated: 'son expéditeur a été désactivé',
+			tenant_suspended: 'le site a été suspendu',
+			tenant_archived: 'le site a été archivé',
+		},
 		yes: 'oui',
 		no: 'non',
 		more: { one: 'et {count} autre', other: 'et {count} autres' },

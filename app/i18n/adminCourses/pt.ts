@@ -234,6 +234,13 @@ export default {
 			publicId: 'Certificado',
 			newPublicId: 'Novo certificado',
 		},
+		// Why an invitation was withdrawn (decision 0032), by its stored reason.
+		withdrawn: {
+			inviter_demoted: 'quem enviou não pode mais convidar (nova função)',
+			inviter_deactivated: 'quem enviou foi desativado',
+			tenant_suspended: 'o site foi suspenso',
+			tenant_archived: 'o site foi arquivado',
+		},
 		yes: 'sim',
 		no: 'não',
 		more: { one: 'e mais {count}', other: 'e mais {count}' },

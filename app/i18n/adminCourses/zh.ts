@@ -231,6 +231,13 @@ export default {
 			publicId: '证书',
 			newPublicId: '新证书',
 		},
+		// Why an invitation was withdrawn (decision 0032), by its stored reason.
+		withdrawn: {
+			inviter_demoted: '发送者已无权邀请（角色已变更）',
+			inviter_deactivated: '发送者已被停用',
+			tenant_suspended: '网站已被暂停',
+			tenant_archived: '网站已被归档',
+		},
 		yes: '是',
 		no: '否',
 		more: { one: '另有 {count} 项', other: '另有 {count} 项' },
