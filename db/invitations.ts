@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
-import { runSteps, step, type Tx } from './transaction.ts'
+import { step, type Tx } from './transaction.ts'
 import { newId } from './ids.ts'
 import type { Role } from './schema/values.ts'
 

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { ConfirmStep, FormError, RedirectNotice, Submit, PostButton } from '#app/components/feedback.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { adminAudit, auditAdmin, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
+import { adminAudit, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
 import {
 	cancelEnrollment,
 	courseSlugField,
@@ -16,7 +16,7 @@ import { readCatalogue, readContent } from '#app/utils/cms.server.ts'
 import { ScrollTable } from '#app/components/table.tsx'
 import { enqueueSteps, jobSite } from '#app/utils/jobs.server.ts'
 import { findScopedUser } from '#db/admin.ts'
-import { auditSteps, type AuditAction } from '#db/audit.ts'
+import { auditSteps } from '#db/audit.ts'
 import {
 	assignCourseAdminSteps,
 	assignedCourseSlugs,
@@ -186,8 +186,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const { ctx } = scope
 	const refuse = (message: string) => data({ result: submission.reply({ formErrors: [message] }) }, { status: 400 })
 	const subject = { kind: 'user', id: target.id, tenantId: target.tenant_id }
-	const audit = (action: AuditAction, metadata: Record<string, unknown> = {}) =>
-		auditAdmin(scope, action, subject, metadata)
 	/** Withdraws what the target left pending that they may no longer grant (decision 0032), in the caller's transaction. */
 	const withdrawSteps = (tx: Tx, reason: WithdrawalReason) =>
 		withdrawInvitationsSteps(tx, { invitedBy: target.id }, (row) =>

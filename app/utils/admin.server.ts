@@ -1,6 +1,6 @@
 import { createCookie, type RouterContextProvider } from 'react-router'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
-import { writeAudit, type AuditAction, type AuditInput } from '#db/audit.ts'
+import { type AuditAction, type AuditInput } from '#db/audit.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
 import type { User } from '#db/users.ts'
@@ -175,16 +175,6 @@ export function adminAudit(
 		tenantId: target.tenantId,
 		metadata: impersonator ? { ...metadata, impersonatorId: impersonator } : metadata,
 	}
-}
-
-/** Writes adminAudit's row (for an action whose write is a single statement). */
-export function auditAdmin(
-	scope: Pick<AdminScope, 'ctx' | 'session'>,
-	action: AuditAction,
-	target: { kind: string; id: string | null; tenantId: string | null },
-	metadata: Record<string, unknown> = {},
-) {
-	return writeAudit(scope.ctx.db, adminAudit(scope, action, target, metadata))
 }
 
 /** The tenant's subdomain origin, with the scheme and port this request came in on. */
