@@ -2,11 +2,11 @@ import { createContext, type RouterContextProvider } from 'react-router'
 import type { Database } from '#db/client.ts'
 import type { Tenant } from '#db/tenants.ts'
 import type { Locale } from '#db/schema/values.ts'
-import type { TagStore } from './utils/cache-tags.server.ts'
-import type { SiteKey } from './utils/cms.server.ts'
-import type { ContentClient } from './utils/content-cache.server.ts'
-import type { Env } from './utils/env.server.ts'
-import type { RateLimitDriver } from './utils/rate-limit.server.ts'
+import type { TagStore } from './content/cache-tags.server.ts'
+import type { SiteKey } from './content/cms.server.ts'
+import type { ContentClient } from './content/content-cache.server.ts'
+import type { Env } from './platform/env.server.ts'
+import type { RateLimitDriver } from './platform/rate-limit.server.ts'
 
 /**
  * Everything a loader or action knows about the request, resolved once at the
@@ -41,7 +41,7 @@ export interface RequestContext {
 	/**
 	 * Runs `task` once the answer has been sent: best-effort work nothing depends on (a session's
 	 * renewal). Work that must happen (mail, housekeeping) is a job written in the action's
-	 * transaction instead (app/utils/jobs.server.ts, decision 0033).
+	 * transaction instead (app/platform/jobs.server.ts, decision 0033).
 	 */
 	afterResponse(task: () => Promise<unknown>): void
 	/** Set when a loader or action failed because the database was out of reach (the server entry answers 503). */

@@ -7,8 +7,8 @@ import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterC
 import { isDatabaseUnavailable } from '#db/client.ts'
 import { getRequestContext } from './context.ts'
 import './i18n/catalogues.server.ts'
-import { contentSecurityPolicy } from './utils/csp.ts'
-import { describeError, log } from './utils/log.server.ts'
+import { contentSecurityPolicy } from './platform/csp.ts'
+import { describeError, log } from './platform/log.server.ts'
 
 export const streamTimeout = 5_000
 

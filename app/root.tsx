@@ -16,12 +16,12 @@ import {
 } from 'react-router'
 import { getRequestContext, type RequestContext } from './context.ts'
 import { useI18n } from './i18n/index.ts'
-import { RedirectNotice } from './components/feedback.tsx'
+import { RedirectNotice } from './ui/feedback.tsx'
 import { isLocale, LOCALE_NAMES, LOCALES, localePath, splitLocalePath, DEFAULT_LOCALE } from './i18n/locales.ts'
-import { destroySessionCookie, getSession, readSession, sessionContext } from './utils/session.server.ts'
-import { loadMenu, loadSiteChrome } from './utils/site.server.ts'
-import { canonicalOrigin } from './utils/tenant.server.ts'
-import { roleLanding } from './utils/auth.server.ts'
+import { destroySessionCookie, getSession, readSession, sessionContext } from './accounts/session.server.ts'
+import { loadMenu, loadSiteChrome } from './content/site.server.ts'
+import { canonicalOrigin } from './platform/tenant.server.ts'
+import { roleLanding } from './accounts/auth.server.ts'
 import appCss from './styles/app.css?url'
 import type { Route } from './+types/root.ts'
 
@@ -116,7 +116,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		site,
 		isApex: ctx.tenant === null,
 		origin: ctx.origin,
-		/** Where search engines should index this page (app/utils/seo.ts): the tenant's custom domain, if any. */
+		/** Where search engines should index this page (app/content/seo.ts): the tenant's custom domain, if any. */
 		canonicalOrigin: canonicalOrigin(ctx.origin, ctx.tenant, ctx.env.APP_BASE_DOMAIN),
 		menu,
 		// The header's link to the user's own area: where their role lands after signing in.
@@ -139,7 +139,7 @@ export type ScriptsHandle = { scripts: PageRule }
 
 /**
  * Search engines index a page only when its route says so with `handle.indexable` (the public
- * pages, which describe themselves with app/utils/seo.ts) and it is not an error page. Every
+ * pages, which describe themselves with app/content/seo.ts) and it is not an error page. Every
  * other page (signed-in, private, token and form pages a crawler could reach) says noindex.
  */
 export type IndexableHandle = { indexable: PageRule }
@@ -200,7 +200,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				{site ? <meta name="theme-color" content={site.themeColor} /> : null}
-				{/* An indexed page describes itself in its meta (app/utils/seo.ts); any other shows the site's summary. */}
+				{/* An indexed page describes itself in its meta (app/content/seo.ts); any other shows the site's summary. */}
 				{indexable ? null : <meta name="robots" content="noindex" />}
 				{!indexable && site?.description ? <meta name="description" content={site.description} /> : null}
 				{data && indexable

@@ -8,7 +8,7 @@
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/upload-memory.ts
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { HAND_IN_LIMITS } from '#app/utils/hand-in-limits.ts'
+import { HAND_IN_LIMITS } from '#app/learning/hand-in-limits.ts'
 import { multipartBody } from '#tests/support/client.ts'
 import { execRaw } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'

@@ -2,7 +2,7 @@
 // brings every demo row back to its described state without duplicates.
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { openDatabase, type Database } from './client.ts'
 import { assignCourseAdmin, markEntryCompleteRow, putEnrollment } from './learning.ts'
 import type { Role } from './schema/values.ts'

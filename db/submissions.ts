@@ -89,7 +89,7 @@ type RecordedSubmission =
 /**
  * A grade that ends hand-ins (decision 0030): a graded submission that passed, or feedback on an
  * ungraded assignment (passed null). A grade that did not pass lets the learner hand in again, as
- * a return does. The same rule as isFinalGrade (app/utils/assignments.server.ts), in SQL.
+ * a return does. The same rule as isFinalGrade (app/learning/assignments.server.ts), in SQL.
  */
 function finalGrade(db: Tx) {
 	const s = db.t.assignment_submissions

@@ -5,7 +5,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { resolve } from 'node:path'
 import { createServer as createViteServer } from 'vite'
-import { parseEnv } from '#app/utils/env.server.ts'
+import { parseEnv } from '#app/platform/env.server.ts'
 import { openDatabase } from '#db/client.ts'
 
 type ServerModule = typeof import('../server/app.ts')

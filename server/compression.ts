@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { constants, createBrotliCompress, createGzip } from 'node:zlib'
 import compressible from 'compressible'
 import Negotiator from 'negotiator'
-import { memoizeByString } from '#app/utils/memo.ts'
+import { memoizeByString } from '#app/platform/memo.ts'
 
 export type Encoding = 'br' | 'gzip' | 'identity'
 

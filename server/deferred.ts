@@ -1,4 +1,4 @@
-import { describeError, log } from '#app/utils/log.server.ts'
+import { describeError, log } from '#app/platform/log.server.ts'
 
 /**
  * Best-effort work a request leaves for after its answer is sent

@@ -9,7 +9,7 @@ import {
 	routerUrl,
 	servedWhileSuspended,
 } from './entry-rules.ts'
-import { HAND_IN_MAX_BODY_BYTES } from '#app/utils/hand-in-limits.ts'
+import { HAND_IN_MAX_BODY_BYTES } from '#app/learning/hand-in-limits.ts'
 import { readRequestTarget } from './request-target.ts'
 
 const ORIGIN = 'http://acme.localhost:3000'

@@ -5,8 +5,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { I18n } from '#app/i18n/index.ts'
-import { errorCodeFor, jsonError } from '#app/utils/errors.ts'
-import { HAND_IN_MAX_BODY_BYTES, isHandInPath, isMultipart } from '#app/utils/hand-in-limits.ts'
+import { errorCodeFor, jsonError } from '#app/platform/errors.ts'
+import { HAND_IN_MAX_BODY_BYTES, isHandInPath, isMultipart } from '#app/learning/hand-in-limits.ts'
 import { ALLOWED_METHODS, type RequestTarget } from './request-target.ts'
 
 type StatusText = I18n['m']['common']['status']

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTagStore } from '#app/utils/cache-tags.server.ts'
+import { createTagStore } from '#app/content/cache-tags.server.ts'
 import { receiver } from './invalidation.ts'
 
 describe('receiver', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
-import type { TagStore } from '#app/utils/cache-tags.server.ts'
-import { describeError, log } from '#app/utils/log.server.ts'
+import type { TagStore } from '#app/content/cache-tags.server.ts'
+import { describeError, log } from '#app/platform/log.server.ts'
 import type { Database } from '#db/client.ts'
 
 const CHANNEL = 'lms_tags'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTagStore } from '#app/utils/cache-tags.server.ts'
+import { createTagStore } from '#app/content/cache-tags.server.ts'
 import { createPageCache } from './page-cache.ts'
 
 const page = (text: string) => new Response(text, { headers: { 'content-type': 'text/html; charset=utf-8' } })

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
-import type { TagStore } from '#app/utils/cache-tags.server.ts'
-import { hashInlineScripts } from '#app/utils/csp.ts'
+import type { TagStore } from '#app/content/cache-tags.server.ts'
+import { hashInlineScripts } from '#app/platform/csp.ts'
 import { negotiateEncoding } from './compression.ts'
 import { LRUCache } from 'lru-cache'
 

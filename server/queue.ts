@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss'
-import { describeError, log } from '#app/utils/log.server.ts'
+import { describeError, log } from '#app/platform/log.server.ts'
 import type { Database } from '#db/client.ts'
 import {
 	claimDueJobs,

@@ -1,4 +1,4 @@
-import { escapeHtml as esc } from '#app/utils/html.ts'
+import { escapeHtml as esc } from '#app/platform/html.ts'
 
 /**
  * Minimal self-contained pages for answers given before routing (unknown host,

@@ -3,8 +3,8 @@ import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey'
 import { addSigningKey, currentSigningKey, tenantSigningKeys, type SigningKey } from '#db/certificates.ts'
 import type { Database } from '#db/client.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { canonicalOrigin } from '#app/utils/tenant.server.ts'
-import { log } from '#app/utils/log.server.ts'
+import { canonicalOrigin } from '#app/platform/tenant.server.ts'
+import { log } from '#app/platform/log.server.ts'
 import { DID_V1, MULTIKEY_V1 } from './contexts.server.ts'
 
 // A tenant's Ed25519 signing keys (decision 0038). The secret half is sealed with AES-256-GCM under

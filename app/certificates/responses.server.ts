@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
-import { jsonError } from '#app/utils/errors.ts'
+import { jsonError } from '#app/platform/errors.ts'
 
 // The public JSON-LD files of certificates (decision 0038): the DID document, the contexts, the
 // status lists and a certificate's credential. Each host answers for its own tenant only.

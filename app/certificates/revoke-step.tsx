@@ -1,10 +1,10 @@
 import { Form, Link } from 'react-router'
-import { Submit } from '#app/components/feedback.tsx'
+import { Submit } from '#app/ui/feedback.tsx'
 import { useI18n } from '#app/i18n/index.ts'
 
 /**
  * Revoking a certificate, asked first: the reason, with its error beside it, and the button that
- * revokes. A plain form of its own (the field markup of app/components/form.tsx without conform's
+ * revokes. A plain form of its own (the field markup of app/ui/form.tsx without conform's
  * client code), so the admin list stays within the page-weight budget.
  */
 export function RevokeStep({

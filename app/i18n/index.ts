@@ -7,7 +7,7 @@
  */
 import { createElement, Fragment, use, type ReactNode } from 'react'
 import { useRouteLoaderData } from 'react-router'
-import { formatDate, formatDay, formatNumber, formatPercent } from '#app/utils/format.ts'
+import { formatDate, formatDay, formatNumber, formatPercent } from '#app/platform/format.ts'
 import { DEFAULT_LOCALE, isLocale, LOCALE_NAMES, localePath, type Locale } from './locales.ts'
 
 export type Messages = typeof import('./catalogues/en.ts').default

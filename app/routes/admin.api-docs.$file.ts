@@ -3,9 +3,9 @@ import { stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { Readable } from 'node:stream'
-import { requireAdmin } from '#app/utils/admin.server.ts'
+import { requireAdmin } from '#app/admin/admin.server.ts'
 import type { Route } from './+types/admin.api-docs.$file.ts'
-import { notFound } from '#app/utils/errors.ts'
+import { notFound } from '#app/platform/errors.ts'
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
 const FILES: Record<string, string> = {

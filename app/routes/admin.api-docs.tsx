@@ -1,10 +1,10 @@
 import { parse } from 'yaml'
 import document from '../../openapi/openapi.yaml?raw'
-import { requireAdmin } from '#app/utils/admin.server.ts'
+import { requireAdmin } from '#app/admin/admin.server.ts'
 import type { Route } from './+types/admin.api-docs.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { ScrollTable } from '#app/components/table.tsx'
+import { ScrollTable } from '#app/ui/table.tsx'
 
 interface Operation {
 	summary?: string

@@ -1,14 +1,14 @@
 import { Form } from 'react-router'
-import { instantParam, NO_NUL } from '#app/utils/validation.ts'
+import { instantParam, NO_NUL } from '#app/platform/validation.ts'
 import { z } from 'zod'
-import { requireAdmin } from '#app/utils/admin.server.ts'
-import { parseInstantCursor } from '#app/utils/canonical.server.ts'
+import { requireAdmin } from '#app/admin/admin.server.ts'
+import { parseInstantCursor } from '#app/platform/canonical.server.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { readableAudit } from '#app/utils/audit-view.server.ts'
-import { AuditActionName, AuditDetails, AuditSentence, AuditTarget, PersonName } from '#app/components/audit.tsx'
+import { readableAudit } from '#app/admin/audit-view.server.ts'
+import { AuditActionName, AuditDetails, AuditSentence, AuditTarget, PersonName } from '#app/admin/audit.tsx'
 import type { Route } from './+types/admin.audit.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { ScrollTable } from '#app/components/table.tsx'
+import { ScrollTable } from '#app/ui/table.tsx'
 
 const filters = z.object({
 	action: z.string().trim().max(100).regex(NO_NUL).optional().catch(undefined),

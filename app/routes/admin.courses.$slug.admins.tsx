@@ -1,24 +1,24 @@
-import { askToConfirm, confirmed, readForm, replyWithHidden } from '#app/utils/forms.server.ts'
+import { askToConfirm, confirmed, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app/components/feedback.tsx'
-import { Field, useActionForm } from '#app/components/form.tsx'
-import { adminAudit, courseAdminPage, courseMutation, requireAdmin } from '#app/utils/admin.server.ts'
-import { emailField } from '#app/utils/validation.ts'
+import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app/ui/feedback.tsx'
+import { Field, useActionForm } from '#app/ui/form.tsx'
+import { adminAudit, courseAdminPage, courseMutation, requireAdmin } from '#app/admin/admin.server.ts'
+import { emailField } from '#app/platform/validation.ts'
 import { courseAssignments, revokeAssignmentSteps } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
 import { assignCourseAdminSteps } from '#db/learning.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { findUserByEmail, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/admin.courses.$slug.admins.ts'
-import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
+import { CourseAdminHeading, TenantHint } from '#app/learning/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { notFound } from '#app/utils/errors.ts'
-import { type NoticeName, withNotice } from '#app/utils/notices.ts'
+import { notFound } from '#app/platform/errors.ts'
+import { type NoticeName, withNotice } from '#app/platform/notices.ts'
 
 // One schema per form of the page, told apart by `intent`.
 const schema = z.discriminatedUnion('intent', [
@@ -98,7 +98,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	return done('courseAdminAssigned')
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.admins.metaTitle }]
 

@@ -2,17 +2,17 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { z } from 'zod'
 import { reissueCertificate, revokeByAdmin } from '#app/certificates/award.server.ts'
-import { ConfirmStep, FormError, PostButton, RedirectNotice } from '#app/components/feedback.tsx'
+import { ConfirmStep, FormError, PostButton, RedirectNotice } from '#app/ui/feedback.tsx'
 import { RevokeStep } from '#app/certificates/revoke-step.tsx'
-import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
-import { ScrollTable } from '#app/components/table.tsx'
+import { CourseAdminHeading, TenantHint } from '#app/learning/learning.tsx'
+import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { adminAudit, courseAdminPage, courseMutation } from '#app/utils/admin.server.ts'
-import { notFound } from '#app/utils/errors.ts'
-import { askToConfirm, confirmed, formErrorResult, readForm, replyWithHidden } from '#app/utils/forms.server.ts'
-import { type NoticeName, withNotice } from '#app/utils/notices.ts'
+import { adminAudit, courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { notFound } from '#app/platform/errors.ts'
+import { askToConfirm, confirmed, formErrorResult, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
+import { type NoticeName, withNotice } from '#app/platform/notices.ts'
 import { courseCertificate, courseCertificates } from '#db/certificates.ts'
 import { findUserById } from '#db/users.ts'
 import type { Route } from './+types/admin.courses.$slug.certificates.ts'
@@ -122,7 +122,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	return reissued ? done('certificateReissued') : alreadyRevoked()
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	const t = metaI18n(matches)

@@ -1,13 +1,13 @@
-import { courseAdminPage } from '#app/utils/admin.server.ts'
+import { courseAdminPage } from '#app/admin/admin.server.ts'
 import { Link } from 'react-router'
-import { assignmentAnalytics, entryAnalytics, rosterRows } from '#app/utils/course-analytics.server.ts'
+import { assignmentAnalytics, entryAnalytics, rosterRows } from '#app/admin/course-analytics.server.ts'
 import { PAGE_SIZE } from '#db/admin.ts'
-import { pageParam } from '#app/utils/validation.ts'
+import { pageParam } from '#app/platform/validation.ts'
 import type { Route } from './+types/admin.courses.$slug.dashboard.ts'
-import { TenantHint } from '#app/components/learning.tsx'
+import { TenantHint } from '#app/learning/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { ScrollTable } from '#app/components/table.tsx'
+import { ScrollTable } from '#app/ui/table.tsx'
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle

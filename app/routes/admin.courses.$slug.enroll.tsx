@@ -2,16 +2,16 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
-import { FormError, Notice, Submit } from '#app/components/feedback.tsx'
-import { TextAreaField, useActionForm } from '#app/components/form.tsx'
-import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
-import { ScrollTable } from '#app/components/table.tsx'
+import { FormError, Notice, Submit } from '#app/ui/feedback.tsx'
+import { TextAreaField, useActionForm } from '#app/ui/form.tsx'
+import { CourseAdminHeading, TenantHint } from '#app/learning/learning.tsx'
+import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { enrollRefusal, enrollRows, type EnrollOutcome, type ReportRow } from '#app/utils/admin-enrollments.server.ts'
-import { courseAdminPage, courseMutation } from '#app/utils/admin.server.ts'
-import { emailsFromCsv, emailsFromText, MAX_ROWS } from '#app/utils/email-list.server.ts'
-import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
+import { enrollRefusal, enrollRows, type EnrollOutcome, type ReportRow } from '#app/admin/admin-enrollments.server.ts'
+import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { emailsFromCsv, emailsFromText, MAX_ROWS } from '#app/admin/email-list.server.ts'
+import { readForm, replyWithHidden } from '#app/platform/forms.server.ts'
 import type { Route } from './+types/admin.courses.$slug.enroll.ts'
 
 // 500 addresses of 254 characters with separators stay far below these; the server entry refuses
@@ -97,7 +97,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	return { result: submission.reply({ resetForm: true }), report }
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	const t = metaI18n(matches)

@@ -1,9 +1,9 @@
 import { stringify } from 'csv-stringify/sync'
-import { requireAdminCourse, requireCourseAdmin } from '#app/utils/admin.server.ts'
-import { rosterRows } from '#app/utils/course-analytics.server.ts'
-import { flattenEntries } from '#app/utils/learning.server.ts'
+import { requireAdminCourse, requireCourseAdmin } from '#app/admin/admin.server.ts'
+import { rosterRows } from '#app/admin/course-analytics.server.ts'
+import { flattenEntries } from '#app/learning/learning.server.ts'
 import type { Route } from './+types/admin.courses.$slug.export.ts'
-import { notFound } from '#app/utils/errors.ts'
+import { notFound } from '#app/platform/errors.ts'
 
 // Every cell quoted (a spreadsheet whose list separator is `;` would split `a;=1+1` and run the
 // formula), and cells that start like a formula (= + - @ tab cr) prefixed with '.

@@ -1,18 +1,18 @@
-import { readForm } from '#app/utils/forms.server.ts'
+import { readForm } from '#app/platform/forms.server.ts'
 import { Form, redirect, data } from 'react-router'
-import { FormError, RedirectNotice, Submit } from '#app/components/feedback.tsx'
-import { adminAudit, courseAdminPage, courseMutation } from '#app/utils/admin.server.ts'
-import { courseFlags } from '#app/utils/learning.server.ts'
+import { FormError, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
+import { adminAudit, courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { courseFlags } from '#app/learning/learning.server.ts'
 import { auditSteps } from '#db/audit.ts'
 import { setCourseFlagsSteps } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
-import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
+import { TENANTS_TAG } from '#app/platform/tenant.server.ts'
 import type { Route } from './+types/admin.courses.$slug.settings.ts'
-import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
+import { CourseAdminHeading, TenantHint } from '#app/learning/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { withNotice } from '#app/utils/notices.ts'
+import { withNotice } from '#app/platform/notices.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 
@@ -51,7 +51,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	)
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
 	{ title: metaI18n(matches).m.adminCourses.settings.metaTitle },

@@ -1,16 +1,16 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
-import { FormError, RedirectNotice, Submit } from '#app/components/feedback.tsx'
-import { CourseAdminHeading, TenantHint } from '#app/components/learning.tsx'
-import { ScrollTable } from '#app/components/table.tsx'
+import { FormError, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
+import { CourseAdminHeading, TenantHint } from '#app/learning/learning.tsx'
+import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { courseAdminPage, courseMutation } from '#app/utils/admin.server.ts'
-import { readForm, replyWithHidden } from '#app/utils/forms.server.ts'
-import { flattenEntries } from '#app/utils/learning.server.ts'
-import { withNotice } from '#app/utils/notices.ts'
+import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { readForm, replyWithHidden } from '#app/platform/forms.server.ts'
+import { flattenEntries } from '#app/learning/learning.server.ts'
+import { withNotice } from '#app/platform/notices.ts'
 import { isWatching, setWatching } from '#db/grading.ts'
 import { SUBMISSION_STATUSES } from '#db/schema/values.ts'
 import { gradingQueue } from '#db/submissions.ts'
@@ -90,7 +90,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	)
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	const t = metaI18n(matches)

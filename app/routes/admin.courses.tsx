@@ -1,11 +1,11 @@
-import { requireAdmin } from '#app/utils/admin.server.ts'
+import { requireAdmin } from '#app/admin/admin.server.ts'
 import { Link } from 'react-router'
-import { readCatalogue } from '#app/utils/cms.server.ts'
+import { readCatalogue } from '#app/content/cms.server.ts'
 import type { Route } from './+types/admin.courses.ts'
-import { TenantHint } from '#app/components/learning.tsx'
+import { TenantHint } from '#app/learning/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { ScrollTable } from '#app/components/table.tsx'
+import { ScrollTable } from '#app/ui/table.tsx'
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle

@@ -1,11 +1,11 @@
-import { askToConfirm, confirmed, readForm, replyWithHidden } from '#app/utils/forms.server.ts'
-import { DISPLAY_TEXT } from '#app/utils/validation.ts'
+import { askToConfirm, confirmed, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
+import { DISPLAY_TEXT } from '#app/platform/validation.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app/components/feedback.tsx'
-import { Field, useActionForm } from '#app/components/form.tsx'
+import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app/ui/feedback.tsx'
+import { Field, useActionForm } from '#app/ui/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import {
@@ -14,19 +14,19 @@ import {
 	requireSuperAdmin,
 	tenantOrigin,
 	tenantOverrideLink,
-} from '#app/utils/admin.server.ts'
-import { withdrawInvitationsSteps } from '#app/utils/invitations.server.ts'
+} from '#app/admin/admin.server.ts'
+import { withdrawInvitationsSteps } from '#app/accounts/invitations.server.ts'
 import { bumpTenantTokenVersionsSteps } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { TENANT_STATUSES, type TenantStatus } from '#db/schema/values.ts'
 import { createTenantSteps, findTenantById, listTenants, setTenantStatusSteps } from '#db/tenants.ts'
-import { TENANTS_TAG } from '#app/utils/tenant.server.ts'
+import { TENANTS_TAG } from '#app/platform/tenant.server.ts'
 import type { Route } from './+types/admin.tenants.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { notFound } from '#app/utils/errors.ts'
-import { type NoticeName, withNotice } from '#app/utils/notices.ts'
-import { ScrollTable } from '#app/components/table.tsx'
+import { notFound } from '#app/platform/errors.ts'
+import { type NoticeName, withNotice } from '#app/platform/notices.ts'
+import { ScrollTable } from '#app/ui/table.tsx'
 
 // One schema per form of the page, told apart by `intent`. The status and enter buttons carry hidden
 // inputs only: their errors are the form's (replyWithHidden).
@@ -186,7 +186,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	return redirect(localePath(ctx.locale, withNotice('/admin/tenants', 'tenantCreated')))
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) => {
 	const t = metaI18n(matches)

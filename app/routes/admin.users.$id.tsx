@@ -1,20 +1,20 @@
-import { askToConfirm, confirmed, readForm, replyWithHidden, type Confirmation } from '#app/utils/forms.server.ts'
+import { askToConfirm, confirmed, readForm, replyWithHidden, type Confirmation } from '#app/platform/forms.server.ts'
 import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { ConfirmStep, FormError, RedirectNotice, Submit, PostButton } from '#app/components/feedback.tsx'
+import { ConfirmStep, FormError, RedirectNotice, Submit, PostButton } from '#app/ui/feedback.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { adminAudit, limitAdminMutation, requireAdmin, type AdminScope } from '#app/utils/admin.server.ts'
+import { adminAudit, limitAdminMutation, requireAdmin, type AdminScope } from '#app/admin/admin.server.ts'
 import {
 	cancelEnrollment,
 	courseSlugField,
 	enrollRefusal,
 	enrollRows,
 	learningRecord,
-} from '#app/utils/admin-enrollments.server.ts'
-import { readCatalogue, readContent } from '#app/utils/cms.server.ts'
-import { ScrollTable } from '#app/components/table.tsx'
-import { enqueueSteps, jobSite } from '#app/utils/jobs.server.ts'
+} from '#app/admin/admin-enrollments.server.ts'
+import { readCatalogue, readContent } from '#app/content/cms.server.ts'
+import { ScrollTable } from '#app/ui/table.tsx'
+import { enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
 import { findScopedUser } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
 import {
@@ -27,14 +27,14 @@ import { findTenantById } from '#db/tenants.ts'
 import { inTransaction, type Tx } from '#db/transaction.ts'
 import { retireTokensSteps } from '#db/tokens.ts'
 import { mayInvite, type WithdrawalReason } from '#db/invitations.ts'
-import { withdrawInvitationsSteps } from '#app/utils/invitations.server.ts'
+import { withdrawInvitationsSteps } from '#app/accounts/invitations.server.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
 import { updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/admin.users.$id.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { notFound } from '#app/utils/errors.ts'
-import { SelectField, useActionForm } from '#app/components/form.tsx'
-import { type NoticeName, withNotice } from '#app/utils/notices.ts'
+import { notFound } from '#app/platform/errors.ts'
+import { SelectField, useActionForm } from '#app/ui/form.tsx'
+import { type NoticeName, withNotice } from '#app/platform/notices.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 
@@ -338,7 +338,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	}
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	const t = metaI18n(matches)

@@ -1,18 +1,18 @@
-import { askToConfirm, confirmed, formErrorResult, limitAction, readForm, TOO_MANY } from '#app/utils/forms.server.ts'
+import { askToConfirm, confirmed, formErrorResult, limitAction, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { ConfirmStep, FormError, RedirectNotice, PostButton } from '#app/components/feedback.tsx'
-import { ScrollTable } from '#app/components/table.tsx'
+import { ConfirmStep, FormError, RedirectNotice, PostButton } from '#app/ui/feedback.tsx'
+import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { adminAudit, requireAdmin, tenantMutation, type AdminScope } from '#app/utils/admin.server.ts'
-import { readCatalogue } from '#app/utils/cms.server.ts'
-import { notFound } from '#app/utils/errors.ts'
-import { invitationSentAt, resendInvitation, revokeInvitation } from '#app/utils/invitations.server.ts'
-import { type NoticeName, withNotice } from '#app/utils/notices.ts'
-import { noticeValues } from '#app/utils/notices.server.ts'
-import { NO_NUL } from '#app/utils/validation.ts'
+import { adminAudit, requireAdmin, tenantMutation, type AdminScope } from '#app/admin/admin.server.ts'
+import { readCatalogue } from '#app/content/cms.server.ts'
+import { notFound } from '#app/platform/errors.ts'
+import { invitationSentAt, resendInvitation, revokeInvitation } from '#app/accounts/invitations.server.ts'
+import { type NoticeName, withNotice } from '#app/platform/notices.ts'
+import { noticeValues } from '#app/platform/notices.server.ts'
+import { NO_NUL } from '#app/platform/validation.ts'
 import { findInvitationById, listPendingInvitations, type Invitation } from '#db/invitations.ts'
 import type { Route } from './+types/admin.users.invitations.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
@@ -110,7 +110,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	return done('invitationResent')
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) => {
 	const t = metaI18n(matches)

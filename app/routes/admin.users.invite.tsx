@@ -1,21 +1,21 @@
-import { readForm } from '#app/utils/forms.server.ts'
+import { readForm } from '#app/platform/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
-import { Field, SelectField, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
+import { Field, SelectField, useActionForm } from '#app/ui/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { adminAudit, requireAdmin, tenantMutation } from '#app/utils/admin.server.ts'
-import { invitableCourses, sendInvitation } from '#app/utils/invitations.server.ts'
-import { noticeValues } from '#app/utils/notices.server.ts'
-import { emailField } from '#app/utils/validation.ts'
+import { adminAudit, requireAdmin, tenantMutation } from '#app/admin/admin.server.ts'
+import { invitableCourses, sendInvitation } from '#app/accounts/invitations.server.ts'
+import { noticeValues } from '#app/platform/notices.server.ts'
+import { emailField } from '#app/platform/validation.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.invite.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { notFound } from '#app/utils/errors.ts'
-import { type NoticeName, withNotice } from '#app/utils/notices.ts'
+import { notFound } from '#app/platform/errors.ts'
+import { type NoticeName, withNotice } from '#app/platform/notices.ts'
 
 const schema = z
 	.object({
@@ -84,7 +84,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	)
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) => {
 	const t = metaI18n(matches)

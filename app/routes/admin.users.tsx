@@ -1,15 +1,15 @@
 import { Form, Link } from 'react-router'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { NO_NUL } from '#app/utils/validation.ts'
+import { NO_NUL } from '#app/platform/validation.ts'
 import { z } from 'zod'
-import { requireAdmin } from '#app/utils/admin.server.ts'
+import { requireAdmin } from '#app/admin/admin.server.ts'
 import { COUNT_CAP, listUsers } from '#db/admin.ts'
 import { listTenants } from '#db/tenants.ts'
 import { ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
-import { parseIdCursor } from '#app/utils/canonical.server.ts'
+import { parseIdCursor } from '#app/platform/canonical.server.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { ScrollTable } from '#app/components/table.tsx'
+import { ScrollTable } from '#app/ui/table.tsx'
 
 // The order of the status filter's options
 const USER_STATUSES = ['active', 'unverified', 'deactivated'] as const

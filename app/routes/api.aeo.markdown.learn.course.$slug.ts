@@ -1,7 +1,7 @@
 import { getRequestContext } from '#app/context.ts'
-import { markdownResponse } from '#app/utils/headers.ts'
-import { requireCourse } from '#app/utils/learning.server.ts'
-import { courseMarkdown } from '#app/utils/public-content.server.ts'
+import { markdownResponse } from '#app/platform/headers.ts'
+import { requireCourse } from '#app/learning/learning.server.ts'
+import { courseMarkdown } from '#app/content/public-content.server.ts'
 import type { Route } from './+types/api.aeo.markdown.learn.course.$slug.ts'
 
 /** A published course's public landing as Markdown (also at /learn/course/<slug>.md); no entry content. */

@@ -1,8 +1,8 @@
-import { readForm } from '#app/utils/forms.server.ts'
+import { readForm } from '#app/platform/forms.server.ts'
 import { redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
-import { safeCallbackUrl } from '#app/utils/auth.server.ts'
-import { createStrategy, enabledProviders, isProvider, oauthReturnCookie } from '#app/utils/oauth.server.ts'
+import { safeCallbackUrl } from '#app/accounts/auth.server.ts'
+import { createStrategy, enabledProviders, isProvider, oauthReturnCookie } from '#app/accounts/oauth.server.ts'
 import type { Route } from './+types/api.auth.$provider.ts'
 
 // Starting an external sign-in is a form post from the sign-in page's button.

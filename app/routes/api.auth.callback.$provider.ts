@@ -1,16 +1,16 @@
 import { redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
-import { redirectWithSession } from '#app/utils/auth.server.ts'
+import { redirectWithSession } from '#app/accounts/auth.server.ts'
 import {
 	clearOAuthCookies,
 	createStrategy,
 	isProvider,
 	readOAuthReturn,
 	resolveExternalUserSteps,
-} from '#app/utils/oauth.server.ts'
-import { newSessionSteps } from '#app/utils/session.server.ts'
+} from '#app/accounts/oauth.server.ts'
+import { newSessionSteps } from '#app/accounts/session.server.ts'
 import { inTransaction } from '#db/transaction.ts'
-import { describeError, log } from '#app/utils/log.server.ts'
+import { describeError, log } from '#app/platform/log.server.ts'
 import type { Route } from './+types/api.auth.callback.$provider.ts'
 
 function refuse(reason?: string) {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
-import { jsonError } from '#app/utils/errors.ts'
-import { escapeHtml } from '#app/utils/html.ts'
-import { getSession } from '#app/utils/session.server.ts'
-import { loadSiteChrome } from '#app/utils/site.server.ts'
+import { jsonError } from '#app/platform/errors.ts'
+import { escapeHtml } from '#app/platform/html.ts'
+import { getSession } from '#app/accounts/session.server.ts'
+import { loadSiteChrome } from '#app/content/site.server.ts'
 import { findProviderPicture } from '#db/oauth.ts'
 import type { Route } from './+types/api.avatar.ts'
 

@@ -1,7 +1,7 @@
 import { getRequestContext } from '#app/context.ts'
-import { isDownload, proxyAsset } from '#app/utils/assets.server.ts'
-import { jsonError } from '#app/utils/errors.ts'
-import { requireCourse } from '#app/utils/learning.server.ts'
+import { isDownload, proxyAsset } from '#app/content/assets.server.ts'
+import { jsonError } from '#app/platform/errors.ts'
+import { requireCourse } from '#app/learning/learning.server.ts'
 import type { Route } from './+types/api.cms.courses.$courseSlug.assets.$assetId.ts'
 
 /** A published course's asset, streamed (or as a download under /download); unknown or unpublished course: 404. */

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
-import { APEX_SITE } from '#app/utils/cms.server.ts'
-import { revalidationBody, revalidationResponse } from '#app/utils/api-contract.ts'
-import { jsonError, postOnly } from '#app/utils/errors.ts'
-import { addressKey, limitJson } from '#app/utils/rate-limit.server.ts'
-import { normalizeHost, resolveHost } from '#app/utils/tenant.server.ts'
+import { APEX_SITE } from '#app/content/cms.server.ts'
+import { revalidationBody, revalidationResponse } from '#app/platform/api-contract.ts'
+import { jsonError, postOnly } from '#app/platform/errors.ts'
+import { addressKey, limitJson } from '#app/platform/rate-limit.server.ts'
+import { normalizeHost, resolveHost } from '#app/platform/tenant.server.ts'
 import type { Route } from './+types/api.cms.revalidate.ts'
 
 const MAX_BODY_BYTES = 64 * 1024

@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { fallbackFile, imageResponse, pngToIco, squareIcon } from '#app/utils/site-images.server.ts'
+import { fallbackFile, imageResponse, pngToIco, squareIcon } from '#app/content/site-images.server.ts'
 import type { Route } from './+types/api.favicon.ts'
 
 /** The tenant's favicon (also at /favicon.ico): site.favicon as a 32x32 icon, else the static fallback. Never an error. */

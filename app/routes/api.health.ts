@@ -1,7 +1,7 @@
 import { getRequestContext } from '#app/context.ts'
-import { healthResponse } from '#app/utils/api-contract.ts'
-import { jsonError } from '#app/utils/errors.ts'
-import { describeError, log } from '#app/utils/log.server.ts'
+import { healthResponse } from '#app/platform/api-contract.ts'
+import { jsonError } from '#app/platform/errors.ts'
+import { describeError, log } from '#app/platform/log.server.ts'
 import type { Route } from './+types/api.health.ts'
 
 const PROBE_TIMEOUT_MS = 1_000

@@ -3,13 +3,13 @@
 // suites run the real redirect, code exchange with PKCE and profile calls.
 // It answers 404 unless NODE_ENV=test. The consent page lets a test choose
 // the profile, including a missing or unverified email.
-import { readForm } from '#app/utils/forms.server.ts'
+import { readForm } from '#app/platform/forms.server.ts'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
-import { isProvider, type Provider } from '#app/utils/oauth.server.ts'
-import type { Env } from '#app/utils/env.server.ts'
+import { isProvider, type Provider } from '#app/accounts/oauth.server.ts'
+import type { Env } from '#app/platform/env.server.ts'
 import type { Route } from './+types/api.test-idp.$.ts'
-import { escapeHtml as esc } from '#app/utils/html.ts'
+import { escapeHtml as esc } from '#app/platform/html.ts'
 
 interface Profile {
 	sub: string

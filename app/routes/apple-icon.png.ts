@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { fallbackFile, imageResponse, squareIcon } from '#app/utils/site-images.server.ts'
+import { fallbackFile, imageResponse, squareIcon } from '#app/content/site-images.server.ts'
 import type { Route } from './+types/apple-icon.png.ts'
 
 /** site.icon at 180x180, else the static fallback. */

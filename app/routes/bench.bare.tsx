@@ -1,6 +1,6 @@
 import { getRequestContext } from '#app/context.ts'
 import type { Route } from './+types/bench.bare.ts'
-import { notFound } from '#app/utils/errors.ts'
+import { notFound } from '#app/platform/errors.ts'
 
 const MAX_BYTES = 512 * 1024
 

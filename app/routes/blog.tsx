@@ -1,7 +1,7 @@
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { listPosts } from '#app/utils/public-content.server.ts'
-import { describePage } from '#app/utils/seo.ts'
+import { listPosts } from '#app/content/public-content.server.ts'
+import { describePage } from '#app/content/seo.ts'
 import type { IndexableHandle } from '#app/root.tsx'
 import type { Route } from './+types/blog.ts'
 

@@ -1,10 +1,10 @@
 import { data } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { verifyCertificate } from '#app/certificates/verify.server.ts'
-import { Notice } from '#app/components/feedback.tsx'
+import { Notice } from '#app/ui/feedback.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { notFound } from '#app/utils/errors.ts'
-import { siteName } from '#app/utils/site.server.ts'
+import { notFound } from '#app/platform/errors.ts'
+import { siteName } from '#app/content/site.server.ts'
 import type { Route } from './+types/certificates.$id.ts'
 
 /**

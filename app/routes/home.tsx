@@ -1,9 +1,9 @@
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { describePage, organization, rootData } from '#app/utils/seo.ts'
+import { describePage, organization, rootData } from '#app/content/seo.ts'
 import type { IndexableHandle } from '#app/root.tsx'
 import type { Route } from './+types/home.ts'
-import { RedirectNotice } from '#app/components/feedback.tsx'
+import { RedirectNotice } from '#app/ui/feedback.tsx'
 
 export const handle = { indexable: true } satisfies IndexableHandle
 

@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { fallbackFile, imageResponse, squareIcon } from '#app/utils/site-images.server.ts'
+import { fallbackFile, imageResponse, squareIcon } from '#app/content/site-images.server.ts'
 import type { Route } from './+types/icon.png.ts'
 
 /** site.icon at 512x512, or 192x192 with ?size=192; the static fallback of that size otherwise. */

@@ -2,28 +2,28 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
-import { VerifyReminder } from '#app/components/verify-reminder.tsx'
-import { Field, NewPasswordField, SelectField, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
+import { VerifyReminder } from '#app/accounts/verify-reminder.tsx'
+import { Field, NewPasswordField, SelectField, useActionForm } from '#app/ui/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { requireSession } from '#app/utils/auth.server.ts'
-import { enqueue, enqueueSteps, jobSite } from '#app/utils/jobs.server.ts'
-import { limitForm, readForm, replyWithHidden } from '#app/utils/forms.server.ts'
-import { destroySessionCookie, newSessionSteps, sessionCookie, type CurrentSession } from '#app/utils/session.server.ts'
+import { requireSession } from '#app/accounts/auth.server.ts'
+import { enqueue, enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
+import { limitForm, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
+import { destroySessionCookie, newSessionSteps, sessionCookie, type CurrentSession } from '#app/accounts/session.server.ts'
 import { revokeSessionSteps } from '#db/sessions.ts'
-import { adminAudit } from '#app/utils/admin.server.ts'
-import { emailField, nameField, newPasswordField, passwordField } from '#app/utils/validation.ts'
-import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
-import { addressKey } from '#app/utils/rate-limit.server.ts'
+import { adminAudit } from '#app/admin/admin.server.ts'
+import { emailField, nameField, newPasswordField, passwordField } from '#app/platform/validation.ts'
+import { hashPassword, verifyPassword } from '#app/accounts/password.server.ts'
+import { addressKey } from '#app/platform/rate-limit.server.ts'
 import { auditSteps, type AuditAction, type AuditInput } from '#db/audit.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { LOCALE_NAMES, LOCALES, localePath } from '#app/i18n/locales.ts'
-import { localeCookie } from '#app/utils/locale.server.ts'
+import { localeCookie } from '#app/platform/locale.server.ts'
 import { retireTokensSteps } from '#db/tokens.ts'
 import { updateUser, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.account.ts'
-import { withNotice } from '#app/utils/notices.ts'
+import { withNotice } from '#app/platform/notices.ts'
 
 // One schema per form of the page, told apart by `intent`. The current password, for an account that has
 // one: a session alone (a borrowed device) cannot move the account away.
@@ -190,7 +190,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return redirect(localePath(ctx.locale, withNotice('/learn/account', 'emailChangeSent')))
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.account.title }]
 

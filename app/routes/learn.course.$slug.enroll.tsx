@@ -1,13 +1,13 @@
 import { data, Form, redirect } from 'react-router'
-import { Notice, Submit, FormError } from '#app/components/feedback.tsx'
+import { Notice, Submit, FormError } from '#app/ui/feedback.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { requireSession } from '#app/utils/auth.server.ts'
-import { limitAction, TOO_MANY, formErrorResult } from '#app/utils/forms.server.ts'
-import { formatPrice } from '#app/utils/format.ts'
-import { withNotice } from '#app/utils/notices.ts'
-import { enrollInCourse, isActiveEnrollment, requireCourse } from '#app/utils/learning.server.ts'
+import { requireSession } from '#app/accounts/auth.server.ts'
+import { limitAction, TOO_MANY, formErrorResult } from '#app/platform/forms.server.ts'
+import { formatPrice } from '#app/platform/format.ts'
+import { withNotice } from '#app/platform/notices.ts'
+import { enrollInCourse, isActiveEnrollment, requireCourse } from '#app/learning/learning.server.ts'
 import { findEnrollment } from '#db/learning.ts'
 import type { Route } from './+types/learn.course.$slug.enroll.ts'
 
@@ -45,7 +45,7 @@ export async function action({ context, params }: Route.ActionArgs) {
 	return redirect(localePath(ctx.locale, outcome.change ? withNotice(home, 'enrolled') : home))
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	const t = metaI18n(matches)

@@ -2,16 +2,16 @@ import { randomBytes } from 'node:crypto'
 import type { SubmissionResult } from '@conform-to/react'
 import { useEffect, useRef } from 'react'
 import { data, Form, redirect, Link } from 'react-router'
-import { ContentLanguage } from '#app/components/content-language.tsx'
-import { Notice, Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
-import { PreviewBanner } from '#app/components/learning.tsx'
+import { ContentLanguage } from '#app/content/content-language.tsx'
+import { Notice, Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
+import { PreviewBanner } from '#app/learning/learning.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath, type Locale } from '#app/i18n/locales.ts'
-import { requireSession } from '#app/utils/auth.server.ts'
-import { readContent } from '#app/utils/cms.server.ts'
-import { toQuizPublic, type Course } from '#app/utils/content.ts'
-import { limitAction, TOO_MANY, readForm, formErrorResult } from '#app/utils/forms.server.ts'
+import { requireSession } from '#app/accounts/auth.server.ts'
+import { readContent } from '#app/content/cms.server.ts'
+import { toQuizPublic, type Course } from '#app/content/content.ts'
+import { limitAction, TOO_MANY, readForm, formErrorResult } from '#app/platform/forms.server.ts'
 import {
 	canPreview,
 	courseProgress,
@@ -21,9 +21,9 @@ import {
 	requireCourse,
 	wantsPreview,
 	type LockReason,
-} from '#app/utils/learning.server.ts'
-import { renderMarkdown, stripLeadingTitle } from '#app/utils/markdown.server.ts'
-import { withNotice, LEARNING_NOTICES, type NoticeName } from '#app/utils/notices.ts'
+} from '#app/learning/learning.server.ts'
+import { renderMarkdown, stripLeadingTitle } from '#app/content/markdown.server.ts'
+import { withNotice, LEARNING_NOTICES, type NoticeName } from '#app/platform/notices.ts'
 import {
 	answersRevealed,
 	DEFAULT_REVEAL,
@@ -31,19 +31,19 @@ import {
 	reviewAttempt,
 	submitQuizAttempt,
 	type AttemptReview,
-} from '#app/utils/quiz.server.ts'
-import type { CurrentSession } from '#app/utils/session.server.ts'
-import { assignmentRules, handIn, isFinalGrade } from '#app/utils/assignments.server.ts'
-import { formatBytes } from '#app/utils/format.ts'
-import { HAND_IN_LIMITS, isMultipart } from '#app/utils/hand-in-limits.ts'
-import { discardFiles, readHandIn, type FileProblem, type HandInForm } from '#app/utils/hand-in.server.ts'
+} from '#app/learning/quiz.server.ts'
+import type { CurrentSession } from '#app/accounts/session.server.ts'
+import { assignmentRules, handIn, isFinalGrade } from '#app/learning/assignments.server.ts'
+import { formatBytes } from '#app/platform/format.ts'
+import { HAND_IN_LIMITS, isMultipart } from '#app/learning/hand-in-limits.ts'
+import { discardFiles, readHandIn, type FileProblem, type HandInForm } from '#app/learning/hand-in.server.ts'
 import { idFromFormKey } from '#db/ids.ts'
 import { listAttempts } from '#db/learning.ts'
 import { listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { badRequest, notFound } from '#app/utils/errors.ts'
-import { NO_NUL } from '#app/utils/validation.ts'
+import { badRequest, notFound } from '#app/platform/errors.ts'
+import { NO_NUL } from '#app/platform/validation.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 
@@ -354,7 +354,7 @@ async function handInAction(
 	return redirect(localePath(ctx.locale, withNotice(here, 'handedIn')))
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
 	{

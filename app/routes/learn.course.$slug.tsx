@@ -1,8 +1,8 @@
 import { Form, Link } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
-import { ContentLanguage } from '#app/components/content-language.tsx'
-import { Notice, Submit, RedirectNotice } from '#app/components/feedback.tsx'
-import { PreviewBanner, ProgressBar } from '#app/components/learning.tsx'
+import { ContentLanguage } from '#app/content/content-language.tsx'
+import { Notice, Submit, RedirectNotice } from '#app/ui/feedback.tsx'
+import { PreviewBanner, ProgressBar } from '#app/learning/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import {
 	canPreview,
@@ -10,14 +10,14 @@ import {
 	isActiveEnrollment,
 	requireCourse,
 	wantsPreview,
-} from '#app/utils/learning.server.ts'
-import { formatMinutes, formatPrice } from '#app/utils/format.ts'
-import { renderMarkdown } from '#app/utils/markdown.server.ts'
-import { getSession } from '#app/utils/session.server.ts'
-import { LEARNING_NOTICES } from '#app/utils/notices.ts'
+} from '#app/learning/learning.server.ts'
+import { formatMinutes, formatPrice } from '#app/platform/format.ts'
+import { renderMarkdown } from '#app/content/markdown.server.ts'
+import { getSession } from '#app/accounts/session.server.ts'
+import { LEARNING_NOTICES } from '#app/platform/notices.ts'
 import type { Route } from './+types/learn.course.$slug.ts'
 import type { IndexableHandle, ScriptsHandle } from '#app/root.tsx'
-import { describePage, isoMinutes, organization } from '#app/utils/seo.ts'
+import { describePage, isoMinutes, organization } from '#app/content/seo.ts'
 
 // The enrolled course home ships JavaScript (entries open client-side, prefetched); the landing is
 // HTML only, and it is what search engines index.

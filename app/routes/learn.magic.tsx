@@ -2,18 +2,18 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
-import { Field, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
+import { Field, useActionForm } from '#app/ui/form.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { enqueue, jobSite } from '#app/utils/jobs.server.ts'
-import { limitForm, readForm } from '#app/utils/forms.server.ts'
-import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
-import { magicLinkEnabled } from '#app/utils/tenant-flags.server.ts'
-import { emailField } from '#app/utils/validation.ts'
+import { enqueue, jobSite } from '#app/platform/jobs.server.ts'
+import { limitForm, readForm } from '#app/platform/forms.server.ts'
+import { ipEmailKey } from '#app/platform/rate-limit.server.ts'
+import { magicLinkEnabled } from '#app/admin/tenant-flags.server.ts'
+import { emailField } from '#app/platform/validation.ts'
 import type { Route } from './+types/learn.magic.ts'
-import { withNotice } from '#app/utils/notices.ts'
+import { withNotice } from '#app/platform/notices.ts'
 
 const schema = z.object({ email: emailField })
 
@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return redirect(localePath(ctx.locale, withNotice('/learn/magic', 'magicLinkSent')))
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.magic.title }]
 

@@ -1,6 +1,6 @@
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { Route } from './+types/learn.sign-in.error.ts'
-import { Notice } from '#app/components/feedback.tsx'
+import { Notice } from '#app/ui/feedback.tsx'
 
 // The reasons the external sign-in redirects with (?error=<reason>), as catalogue keys.
 const REASONS: Record<string, string> = {

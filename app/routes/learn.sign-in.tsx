@@ -1,11 +1,11 @@
 import { getFormProps } from '@conform-to/react'
 import type { IndexableHandle } from '#app/root.tsx'
-import { describePage } from '#app/utils/seo.ts'
+import { describePage } from '#app/content/seo.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
-import { Field, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
+import { Field, useActionForm } from '#app/ui/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -16,14 +16,14 @@ import {
 	safeCallbackUrl,
 	signInAndRedirect,
 	type CredentialsFailure,
-} from '#app/utils/auth.server.ts'
-import { enqueue, jobSite } from '#app/utils/jobs.server.ts'
-import { limitForm, readForm } from '#app/utils/forms.server.ts'
-import { ipEmailKey } from '#app/utils/rate-limit.server.ts'
-import { getSession } from '#app/utils/session.server.ts'
-import { enabledProviders, PROVIDER_LABELS } from '#app/utils/oauth.server.ts'
-import { magicLinkEnabled } from '#app/utils/tenant-flags.server.ts'
-import { emailField, passwordField } from '#app/utils/validation.ts'
+} from '#app/accounts/auth.server.ts'
+import { enqueue, jobSite } from '#app/platform/jobs.server.ts'
+import { limitForm, readForm } from '#app/platform/forms.server.ts'
+import { ipEmailKey } from '#app/platform/rate-limit.server.ts'
+import { getSession } from '#app/accounts/session.server.ts'
+import { enabledProviders, PROVIDER_LABELS } from '#app/accounts/oauth.server.ts'
+import { magicLinkEnabled } from '#app/admin/tenant-flags.server.ts'
+import { emailField, passwordField } from '#app/platform/validation.ts'
 import type { Route } from './+types/learn.sign-in.ts'
 
 const schema = z.object({
@@ -86,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return signInAndRedirect(ctx, result.user, submission.value.callbackUrl)
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 // People look for a school’s sign-in and sign-up pages by name: they are indexed, without their query string (the canonical URL).
 export const handle = { indexable: true } satisfies IndexableHandle

@@ -2,11 +2,11 @@ import { Form, redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { impersonatorCookie } from '#app/utils/admin.server.ts'
-import { endSession, getSession } from '#app/utils/session.server.ts'
-import { Submit } from '#app/components/feedback.tsx'
+import { impersonatorCookie } from '#app/admin/admin.server.ts'
+import { endSession, getSession } from '#app/accounts/session.server.ts'
+import { Submit } from '#app/ui/feedback.tsx'
 import type { Route } from './+types/learn.sign-out.ts'
-import { withNotice } from '#app/utils/notices.ts'
+import { withNotice } from '#app/platform/notices.ts'
 
 export function loader({ context }: Route.LoaderArgs) {
 	if (!getSession(context)) throw redirect(localePath(getRequestContext(context).locale, '/'))

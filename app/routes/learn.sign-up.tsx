@@ -1,26 +1,26 @@
 import { getFormProps } from '@conform-to/react'
 import type { IndexableHandle } from '#app/root.tsx'
-import { describePage } from '#app/utils/seo.ts'
+import { describePage } from '#app/content/seo.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { Submit, FormError, RedirectNotice } from '#app/components/feedback.tsx'
-import { Field, NewPasswordField, useActionForm } from '#app/components/form.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
+import { Field, NewPasswordField, useActionForm } from '#app/ui/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { enqueueSteps, jobSite } from '#app/utils/jobs.server.ts'
-import { limitForm, readForm } from '#app/utils/forms.server.ts'
-import { addressKey, ipEmailKey } from '#app/utils/rate-limit.server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
-import { emailField, nameField, newPasswordField } from '#app/utils/validation.ts'
+import { enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
+import { limitForm, readForm } from '#app/platform/forms.server.ts'
+import { addressKey, ipEmailKey } from '#app/platform/rate-limit.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
+import { emailField, nameField, newPasswordField } from '#app/platform/validation.ts'
 import { createUserSteps } from '#db/users.ts'
 import { inTransaction } from '#db/transaction.ts'
 import type { Route } from './+types/learn.sign-up.ts'
-import { notFound } from '#app/utils/errors.ts'
-import { safeCallbackUrl } from '#app/utils/auth.server.ts'
-import { readNotice } from '#app/utils/notices.ts'
-import { withNotice } from '#app/utils/notices.ts'
+import { notFound } from '#app/platform/errors.ts'
+import { safeCallbackUrl } from '#app/accounts/auth.server.ts'
+import { readNotice } from '#app/platform/notices.ts'
+import { withNotice } from '#app/platform/notices.ts'
 
 // callbackUrl: where the learner was going (a course landing); kept only if it is a path of this site.
 const schema = z.object({
@@ -77,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	return redirect(localePath(ctx.locale, withNotice('/learn/sign-up', 'checkEmail')))
 }
 
-export { actionHeaders as headers } from '#app/utils/headers.ts'
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 // People look for a school’s sign-in and sign-up pages by name: they are indexed, without their query string (the canonical URL).
 export const handle = { indexable: true } satisfies IndexableHandle

@@ -1,13 +1,13 @@
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { readCatalogue } from '#app/utils/cms.server.ts'
-import { isPublished } from '#app/utils/content.ts'
+import { readCatalogue } from '#app/content/cms.server.ts'
+import { isPublished } from '#app/content/content.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { formatMinutes, formatPrice } from '#app/utils/format.ts'
-import { describePage, rootData } from '#app/utils/seo.ts'
+import { formatMinutes, formatPrice } from '#app/platform/format.ts'
+import { describePage, rootData } from '#app/content/seo.ts'
 import type { IndexableHandle } from '#app/root.tsx'
 import type { Route } from './+types/learn.ts'
-import { notFound } from '#app/utils/errors.ts'
+import { notFound } from '#app/platform/errors.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)

@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { llmsFullTxt } from '#app/utils/discovery.server.ts'
+import { llmsFullTxt } from '#app/content/discovery.server.ts'
 import type { Route } from './+types/llms-full.txt.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {

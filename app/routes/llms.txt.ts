@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { llmsTxt } from '#app/utils/discovery.server.ts'
+import { llmsTxt } from '#app/content/discovery.server.ts'
 import type { Route } from './+types/llms.txt.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {

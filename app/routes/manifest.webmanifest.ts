@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { DEFAULT_BACKGROUND_COLOR, DEFAULT_THEME_COLOR, siteDocument } from '#app/utils/site.server.ts'
+import { DEFAULT_BACKGROUND_COLOR, DEFAULT_THEME_COLOR, siteDocument } from '#app/content/site.server.ts'
 import type { Route } from './+types/manifest.webmanifest.ts'
 
 /** Installable by Chromium's rules: name, start_url, display and 192 and 512 icons. The name falls back to the host. */

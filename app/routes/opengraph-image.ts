@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { imageResponse, socialCard } from '#app/utils/site-images.server.ts'
+import { imageResponse, socialCard } from '#app/content/site-images.server.ts'
 import type { Route } from './+types/opengraph-image.ts'
 
 /** The social card (1200x630 here, 1200x600 at /twitter-image, which shares this module). */

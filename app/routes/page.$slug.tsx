@@ -1,9 +1,9 @@
-import { ContentLanguage } from '#app/components/content-language.tsx'
+import { ContentLanguage } from '#app/content/content-language.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n } from '#app/i18n/index.ts'
-import { markdownSummary, renderMarkdown, stripLeadingTitle } from '#app/utils/markdown.server.ts'
-import { requirePage } from '#app/utils/public-content.server.ts'
-import { describePage } from '#app/utils/seo.ts'
+import { markdownSummary, renderMarkdown, stripLeadingTitle } from '#app/content/markdown.server.ts'
+import { requirePage } from '#app/content/public-content.server.ts'
+import { describePage } from '#app/content/seo.ts'
 import type { IndexableHandle } from '#app/root.tsx'
 import type { Route } from './+types/page.$slug.ts'
 

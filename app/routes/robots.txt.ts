@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { robotsTxt } from '#app/utils/discovery.server.ts'
+import { robotsTxt } from '#app/content/discovery.server.ts'
 import type { Route } from './+types/robots.txt.ts'
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { SITEMAP_LIMIT, sitemapUrls, urlsetXml } from '#app/utils/discovery.server.ts'
+import { SITEMAP_LIMIT, sitemapUrls, urlsetXml } from '#app/content/discovery.server.ts'
 import type { Route } from './+types/sitemap.$id.ts'
 
 /** One chunk of a sitemap index. */

@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { SITEMAP_LIMIT, sitemapIndexXml, sitemapUrls, urlsetXml } from '#app/utils/discovery.server.ts'
+import { SITEMAP_LIMIT, sitemapIndexXml, sitemapUrls, urlsetXml } from '#app/content/discovery.server.ts'
 import type { Route } from './+types/sitemap.xml.ts'
 
 // No Cache-Control (spec): the content behind it is revalidated every 60 seconds by the content cache.

@@ -1,6 +1,6 @@
 import { getRequestContext } from '#app/context.ts'
-import { securityTxt } from '#app/utils/discovery.server.ts'
-import { siteDocument } from '#app/utils/site.server.ts'
+import { securityTxt } from '#app/content/discovery.server.ts'
+import { siteDocument } from '#app/content/site.server.ts'
 import type { Route } from './+types/well-known.security.txt.ts'
 
 /** RFC 9116; served even for a suspended tenant, so security reports always have a contact. */

@@ -356,7 +356,7 @@ export const submission_files = sqliteTable(
 	],
 )
 
-/** The database file store's bodies (app/utils/file-store.server.ts): a file in numbered chunks of at most 256 KiB. */
+/** The database file store's bodies (app/platform/file-store.server.ts): a file in numbered chunks of at most 256 KiB. */
 export const file_chunks = sqliteTable(
 	'file_chunks',
 	{

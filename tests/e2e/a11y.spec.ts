@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
-import { createInvitation } from '#app/utils/invitations.server.ts'
+import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { findUserByEmail } from '#db/users.ts'
 import {
 	acmeAccount,

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { createInvitation } from '#app/utils/invitations.server.ts'
+import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import { at, DEMO_PASSWORD, e2eDatabase, mailedLink, signIn, signUpAndVerify, uniqueEmail } from './support.ts'
@@ -66,7 +66,7 @@ test('forgot password, then reset through the emailed link', async ({ page }, in
 	const db = e2eDatabase()
 	try {
 		const acme = (await findTenantBySlug(db, 'acme'))!
-		const { hashPassword } = await import('#app/utils/password.server.ts')
+		const { hashPassword } = await import('#app/accounts/password.server.ts')
 		const { createUser } = await import('#db/users.ts')
 		await createUser(db, {
 			tenant_id: acme.id,

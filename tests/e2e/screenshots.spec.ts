@@ -1,6 +1,6 @@
 // `npm run screenshots`: the main pages at phone and desktop widths, written to
 // .tmp/screenshots/ (git-ignored) for a person to look at. Not part of `npm test`.
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
 import { expect, test, type Page } from '@playwright/test'

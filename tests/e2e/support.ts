@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Page, TestInfo } from '@playwright/test'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { openDatabase } from '#db/client.ts'
 import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import type { Locale } from '#app/i18n/locales.ts'
@@ -9,7 +9,7 @@ import type { Role } from '#db/schema/values.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser, findUserByEmail } from '#db/users.ts'
 import type { RequestContext } from '#app/context.ts'
-import { commitUserSession } from '#app/utils/session.server.ts'
+import { commitUserSession } from '#app/accounts/session.server.ts'
 import { testEnv } from '#tests/support/env.ts'
 
 export const PORT = Number(process.env.E2E_PORT ?? 3210)

@@ -5,7 +5,7 @@ import { expect, test, type Locator, type Page, type TestInfo } from '@playwrigh
 import { listAttempts, listProgress, putEnrollment } from '#db/learning.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser, findUserByEmail } from '#db/users.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, mailedLink, mailsTo, signInAs, uniqueEmail } from './support.ts'
 
 const ACME = 'acme.localhost'

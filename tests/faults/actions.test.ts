@@ -11,9 +11,9 @@
  */
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createInvitation } from '#app/utils/invitations.server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
-import { issueToken } from '#app/utils/tokens.server.ts'
+import { createInvitation } from '#app/accounts/invitations.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
+import { issueToken } from '#app/accounts/tokens.server.ts'
 import type { Database } from '#db/client.ts'
 import { assignCourseAdmin, putEnrollment } from '#db/learning.ts'
 import { createTenant } from '#db/tenants.ts'

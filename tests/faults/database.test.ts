@@ -11,7 +11,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCms } from '#cms/server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { putEnrollment } from '#db/learning.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { createUser } from '#db/users.ts'

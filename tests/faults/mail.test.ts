@@ -14,7 +14,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCms } from '#cms/server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { unfinishedJobs } from '#db/jobs.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { createUser, findUserByEmail } from '#db/users.ts'

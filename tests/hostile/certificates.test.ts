@@ -11,7 +11,7 @@ import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list'
 import { load } from 'cheerio'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { liveCertificate, type Certificate } from '#db/certificates.ts'
 import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
@@ -178,7 +178,7 @@ describe.each(DIALECTS)('hostile certificates on %s', (dialect) => {
 		const { certificate: globexCertificate } = await (async () => {
 			// Globex's own list 1 (a certificate issued there by the same entry point).
 			const { issueCertificate } = await import('#app/certificates/issue.server.ts')
-			const { createCmsClient } = await import('#app/utils/cms.server.ts')
+			const { createCmsClient } = await import('#app/content/cms.server.ts')
 			const { TEST_SECRETS } = await import('#tests/support/env.ts')
 			const cms = createCmsClient({
 				apiUrl: stack.cms.url,

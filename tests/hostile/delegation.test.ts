@@ -12,9 +12,9 @@
  */
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword } from '#app/utils/password.server.ts'
-import { createInvitation } from '#app/utils/invitations.server.ts'
-import { mintConsumedTokenProof } from '#app/utils/auth.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
+import { createInvitation } from '#app/accounts/invitations.server.ts'
+import { mintConsumedTokenProof } from '#app/accounts/auth.server.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { findUserByEmail, updateUser, upsertUser, type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'

@@ -26,7 +26,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { Agent, request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
 import { setWatching } from '#db/grading.ts'
 import { createUser, findUserByEmail, noPassword, updateUser } from '#db/users.ts'

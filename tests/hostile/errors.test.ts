@@ -8,7 +8,7 @@
  */
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseEnv } from '#app/utils/env.server.ts'
+import { parseEnv } from '#app/platform/env.server.ts'
 import { execRaw, DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'

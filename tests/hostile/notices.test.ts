@@ -8,8 +8,8 @@
  * by the id in this tenant (an invitation), and nothing for another tenant's id or a made-up one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { NOTICES } from '#app/utils/notices.ts'
-import { createInvitation } from '#app/utils/invitations.server.ts'
+import { NOTICES } from '#app/platform/notices.ts'
+import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { findUserByEmail } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { issueToken } from '#app/utils/tokens.server.ts'
+import { issueToken } from '#app/accounts/tokens.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'

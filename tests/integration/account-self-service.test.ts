@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
+import { hashPassword, verifyPassword } from '#app/accounts/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser, findUserByEmail, updateUser } from '#db/users.ts'
@@ -126,7 +126,7 @@ describe.each(DIALECTS)('account self-service on %s', (dialect) => {
 		const { user } = await learner({ password: false })
 		// Signed in through an emailed link: the account page shows why, and the action refuses too.
 		const b = stack.browser(ACME)
-		const { issueToken } = await import('#app/utils/tokens.server.ts')
+		const { issueToken } = await import('#app/accounts/tokens.server.ts')
 		const token = await issueToken(stack.db, user.id, 'magic_link')
 		expect((await b.post(`/learn/magic/${token}`, {})).status).toBe(302)
 		const page = await b.get('/learn/account')

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createInvitation } from '#app/utils/invitations.server.ts'
+import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
@@ -231,7 +231,7 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 			'already used',
 		)
 		const learner = (await findUserByEmail(stack.db, acmeId, 'learner@acme.test'))!
-		const { hashPassword } = await import('#app/utils/password.server.ts')
+		const { hashPassword } = await import('#app/accounts/password.server.ts')
 		await updateUser(stack.db, learner.id, { password_hash: await hashPassword(DEMO_PASSWORD) })
 	})
 

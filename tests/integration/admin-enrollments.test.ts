@@ -1,7 +1,7 @@
 import { load } from 'cheerio'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
 import { findEnrollment, recordAttempt } from '#db/learning.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'

@@ -1,6 +1,6 @@
 import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { assignmentFigures } from '#db/assignment-reports.ts'
 import { putEnrollment, type Scope } from '#db/learning.ts'
 import { gradeSubmission, recordSubmissionSteps, type GradeInput, type Submission } from '#db/submissions.ts'

@@ -1,7 +1,7 @@
 import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localePath, type Locale } from '#app/i18n/locales.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTagStore } from '#app/utils/cache-tags.server.ts'
-import { ContentUnavailableError, createCmsClient } from '#app/utils/cms.server.ts'
-import { createContentCache } from '#app/utils/content-cache.server.ts'
-import { toQuizPublic } from '#app/utils/content.ts'
+import { createTagStore } from '#app/content/cache-tags.server.ts'
+import { ContentUnavailableError, createCmsClient } from '#app/content/cms.server.ts'
+import { createContentCache } from '#app/content/content-cache.server.ts'
+import { toQuizPublic } from '#app/content/content.ts'
 import { startContentService, type ContentService } from '#tests/support/content-service.ts'
 
 // The local content service, or the one at CONTENT_SERVICE_URL (Strapi: scripts/test-authoring.sh).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EnvError, parseEnv } from '#app/utils/env.server.ts'
+import { EnvError, parseEnv } from '#app/platform/env.server.ts'
 import { testEnv } from '#tests/support/env.ts'
 
 const valid = () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { negotiateLocale } from '#app/utils/locale.server.ts'
-import { normalizeHost, resolveHost } from '#app/utils/tenant.server.ts'
+import { negotiateLocale } from '#app/platform/locale.server.ts'
+import { normalizeHost, resolveHost } from '#app/platform/tenant.server.ts'
 import { upsertTenant } from '#db/tenants.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'

@@ -147,7 +147,7 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 	})
 
 	// Pages from the page cache are HTML-only by the JavaScript policy; were one to ship inline scripts,
-	// their hashes would replace the nonce (app/utils/csp.test.ts).
+	// their hashes would replace the nonce (app/platform/csp.test.ts).
 	it('lists the hashes of the inline scripts, and no nonce, on pages from the page cache', async () => {
 		for (const state of ['miss', 'hit']) {
 			const res = await stack.request('acme.localhost', '/blog')

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { enabledProviders } from '#app/utils/oauth.server.ts'
+import { enabledProviders } from '#app/accounts/oauth.server.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
 import { createUser, findUserByEmail, updateUser } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'

@@ -3,9 +3,9 @@ import { resolve } from 'node:path'
 import { parse } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import routes from '#app/routes.ts'
-import { API_OPERATIONS, EXCLUDED_FROM_CONTRACT } from '#app/utils/api-contract.ts'
-import { ERROR_CODES, postOnly } from '#app/utils/errors.ts'
-import { generateOpenApiYaml } from '#app/utils/openapi.ts'
+import { API_OPERATIONS, EXCLUDED_FROM_CONTRACT } from '#app/platform/api-contract.ts'
+import { ERROR_CODES, postOnly } from '#app/platform/errors.ts'
+import { generateOpenApiYaml } from '#app/platform/openapi.ts'
 
 const committed = readFileSync(resolve('openapi/openapi.yaml'), 'utf8')
 interface Operation {

@@ -7,7 +7,7 @@ import {
 	createUpstashDriver,
 	POLICIES,
 	type RateLimitDriver,
-} from '#app/utils/rate-limit.server.ts'
+} from '#app/platform/rate-limit.server.ts'
 import { REDIS_URL, startUpstashAdapter } from '#tests/support/upstash.ts'
 
 type Factory = () => RateLimitDriver

@@ -1,6 +1,6 @@
 import { and, count, eq, isNull } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { verifyPassword } from '#app/utils/password.server.ts'
+import { verifyPassword } from '#app/accounts/password.server.ts'
 import { DEMO_USERS, seedDemoData } from '#db/seed.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { assignedCourseSlugs, findEnrollment } from '#db/learning.ts'

@@ -13,7 +13,7 @@
 // and exits non-zero on any 5xx, network error, timeout, missing write or a
 // crashed server.
 import { request as httpRequest, Agent } from 'node:http'
-import { hashPassword } from '#app/utils/password.server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
 import { startCms } from '#cms/server.ts'
 import { listAttempts, listProgress, putEnrollment } from '#db/learning.ts'
 import { seedDemoData } from '#db/seed.ts'

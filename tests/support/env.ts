@@ -1,4 +1,4 @@
-import { parseEnv, type Env } from '#app/utils/env.server.ts'
+import { parseEnv, type Env } from '#app/platform/env.server.ts'
 
 export const TEST_SECRETS = {
 	AUTH_SECRET: 'test-auth-secret-0123456789abcdef-0123456789',

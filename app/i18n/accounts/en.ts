@@ -34,7 +34,7 @@ export default {
 		title: 'Could not sign you in',
 		heading: 'We could not sign you in',
 		generic: 'Something went wrong while signing you in. Please try again.',
-		// Reasons carried in ?error=<reason> by the external sign-in (app/utils/oauth.server.ts).
+		// Reasons carried in ?error=<reason> by the external sign-in (app/accounts/oauth.server.ts).
 		emailUnverified: 'Your account with that provider has no verified email address. Verify it there, then try again.',
 		emailMissing: 'That provider did not share an email address with us, so we cannot sign you in with it.',
 		tenantUnknown: 'External sign-in works only on a school or company learning site, not here.',

@@ -72,7 +72,7 @@ export default {
 		required: 'This field is required',
 		choose: 'Choose one of the options',
 	},
-	// Learning notices: after a redirect (app/utils/notices.ts names them), and on the enroll page.
+	// Learning notices: after a redirect (app/platform/notices.ts names them), and on the enroll page.
 	notices: {
 		completePreviousInModule:
 			'That entry is locked. Finish the earlier entries of its module first; here is the next one to do.',

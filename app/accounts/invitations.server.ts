@@ -1,0 +1,253 @@
+import type { RequestContext } from '#app/context.ts'
+import { proveMailboxSteps, signInWithConsumedSteps } from './auth.server.ts'
+import { assignCourseAdminSteps } from '#db/learning.ts'
+import { auditSteps, type AuditInput } from '#db/audit.ts'
+import {
+	acceptInvitationRowSteps,
+	deletePendingInvitationSteps,
+	findInvitation,
+	findPendingInvitationSteps,
+	insertInvitationSteps,
+	rotateInvitationTokenSteps,
+	withdrawPendingInvitationsSteps,
+	type Invitation,
+} from '#db/invitations.ts'
+import { inTransaction, rollback, type Tx } from '#db/transaction.ts'
+import { createUserSteps, findUserByEmail, findUserByEmailSteps, updateUserSteps } from '#db/users.ts'
+import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
+import { enqueueSteps, jobSite, type JobPayloads } from '../platform/jobs.server.ts'
+import { absoluteUrl } from '../platform/forms.server.ts'
+import { localePath } from '#app/i18n/locales.ts'
+import { loadSiteChrome } from '../content/site.server.ts'
+import { hashToken, INVITATION_TTL_MS, newRawToken } from './tokens.server.ts'
+import { parseToken } from '../platform/canonical.server.ts'
+import { readCatalogue } from '../content/cms.server.ts'
+import { isPublished } from '../content/content.ts'
+
+export type InvitationCheck =
+	{ ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
+
+export async function createInvitation(
+	ctx: Pick<RequestContext, 'db'>,
+	input: InvitationInput,
+	audit?: (invitation: Invitation) => AuditInput,
+) {
+	const raw = newRawToken()
+	// The invitation and its audit row, together.
+	const invitation = await inTransaction(ctx.db, function* (tx) {
+		const row = yield* insertInvitationSteps(tx, {
+			...input,
+			tokenHash: hashToken(raw),
+			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+		})
+		if (audit) yield* auditSteps(tx, audit(row))
+		return row
+	})
+	return { raw, invitation }
+}
+
+interface InvitationInput {
+	tenantId: string
+	email: string
+	role: 'student' | 'course_admin' | 'tenant_admin'
+	courseSlug?: string | null
+	invitedBy: string | null
+}
+
+/**
+ * Creates the invitation with its audit row and the job that mails its link, in one transaction.
+ * `member`: whether the address already signs in here (the admin is told the invitation changes
+ * their role only on acceptance).
+ */
+export async function sendInvitation(
+	ctx: RequestContext,
+	input: InvitationInput,
+	audit: (invitation: Invitation) => AuditInput,
+) {
+	const existing = await findUserByEmail(ctx.db, input.tenantId, input.email)
+	const invitation = await inTransaction(ctx.db, function* (tx) {
+		// The link's token is issued when the mail goes (mailInvitation): this one is never known to anyone.
+		const row = yield* insertInvitationSteps(tx, {
+			...input,
+			tokenHash: hashToken(newRawToken()),
+			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+		})
+		yield* auditSteps(tx, audit(row))
+		yield* enqueueSteps(tx, 'mail.invitation', { ...jobSite(ctx), tenantId: row.tenant_id, invitationId: row.id })
+		return row
+	})
+	return { invitation, member: Boolean(existing?.email_verified_at) }
+}
+
+/**
+ * The invitation's mail (a job): a new token and a new expiry in one statement, so any link mailed
+ * before stops working, then the link, in the invitee's locale when they already have an account
+ * here, else in the inviter's. Nothing when it is no longer pending (accepted, expired, revoked).
+ */
+export async function mailInvitation(ctx: MailContext, job: JobPayloads['mail.invitation']) {
+	const raw = newRawToken()
+	const invitation = await inTransaction(ctx.db, (tx) =>
+		rotateInvitationTokenSteps(tx, job.tenantId, job.invitationId, {
+			tokenHash: hashToken(raw),
+			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+		}),
+	)
+	if (!invitation) return
+	const existing = await findUserByEmail(ctx.db, invitation.tenant_id, invitation.email)
+	const site = await loadSiteChrome(ctx)
+	const locale = existing?.locale ?? job.locale
+	// The page opens in the language the email is written in.
+	const url = absoluteUrl(ctx, localePath(locale, `/invite/${raw}`))
+	await deliver(
+		ctx,
+		composeEmail({ kind: 'invitation', to: invitation.email, locale, site: site.name, url, role: invitation.role }),
+	)
+}
+
+/** When an invitation was (last) sent: its expiry less the lifetime every send gives it (the table keeps no send time). */
+export function invitationSentAt(invitation: Pick<Invitation, 'expires_at'>) {
+	return new Date(invitation.expires_at.getTime() - INVITATION_TTL_MS)
+}
+
+/**
+ * Sends a pending invitation again: its audit row and the job that mails it, together; the job
+ * gives it a new link (the one mailed before stops working) and a new expiry. Null when it is no
+ * longer pending or not this tenant's.
+ */
+export async function resendInvitation(
+	ctx: RequestContext,
+	tenantId: string,
+	id: string,
+	audit: (invitation: Invitation) => AuditInput,
+) {
+	return inTransaction(ctx.db, function* (tx) {
+		const row = yield* findPendingInvitationSteps(tx, tenantId, id)
+		if (!row) return null
+		yield* auditSteps(tx, audit(row))
+		yield* enqueueSteps(tx, 'mail.invitation', { ...jobSite(ctx), tenantId, invitationId: row.id })
+		return row
+	})
+}
+
+/** Revokes a pending invitation (deletes it: its link answers as unknown) with its audit row, together. */
+export function revokeInvitation(
+	ctx: RequestContext,
+	tenantId: string,
+	id: string,
+	audit: (invitation: Invitation) => AuditInput,
+) {
+	return inTransaction(ctx.db, function* (tx) {
+		const row = yield* deletePendingInvitationSteps(tx, tenantId, id)
+		if (row) yield* auditSteps(tx, audit(row))
+		return row
+	})
+}
+
+/**
+ * The courses a course-admin invitation may name: this site's published courses (the invitation
+ * form's rule, checked again when the invitation is accepted).
+ */
+export async function invitableCourses(ctx: RequestContext) {
+	return (await readCatalogue(ctx)).filter(isPublished)
+}
+
+/**
+ * The pending invitation of this link on this host, or why not. Also `invalid` when what it grants
+ * can no longer be granted (decision 0032): its inviter is gone, deactivated or no longer an admin
+ * who may invite (findInvitation), or its course is not one an invitation may name.
+ */
+export async function checkInvitation(ctx: RequestContext, raw: string, now = new Date()): Promise<InvitationCheck> {
+	const token = parseToken(raw)
+	if (!ctx.tenant || !token) return { ok: false, reason: 'invalid' }
+	const invitation = await findInvitation(ctx.db, ctx.tenant.id, hashToken(token.raw))
+	if (!invitation) return { ok: false, reason: 'invalid' }
+	if (invitation.accepted_at) return { ok: false, reason: 'used' }
+	if (invitation.expires_at <= now) return { ok: false, reason: 'expired' }
+	const slug = invitation.course_slug
+	if (slug !== null && !(await invitableCourses(ctx)).some((c) => c.slug === slug))
+		return { ok: false, reason: 'invalid' }
+	if (invitation.role === 'course_admin' && slug === null) return { ok: false, reason: 'invalid' }
+	return { ok: true, invitation }
+}
+
+/**
+ * Accepts the invitation once, grants its role and signs the invitee in, in one transaction (never
+ * an invitation used up without its account, nor an account without its session): to the existing
+ * user of that address in this tenant, or to a new user with the given name and password hash
+ * (also given for an existing account whose address was never proven, whose name and password it
+ * replaces). A course_admin invitation also creates the course assignment. The acceptance re-checks
+ * its inviter's authority in the same statement (acceptInvitationRowSteps); call checkInvitation
+ * first for the course. Null when it is no longer pending or cannot be accepted.
+ */
+export function acceptInvitation(
+	ctx: RequestContext,
+	raw: string,
+	newUser: { name: string; passwordHash: string } | null,
+) {
+	const tenant = ctx.tenant!
+	const token = parseToken(raw)
+	if (!token) return Promise.resolve(null)
+	return inTransaction(ctx.db, function* (tx) {
+		const invitation = yield* acceptInvitationRowSteps(tx, tenant.id, hashToken(token.raw))
+		if (!invitation) return null
+		let user = yield* findUserByEmailSteps(tx, tenant.id, invitation.email)
+		if (user && !user.email_verified_at) {
+			// An address nobody had proven: whoever signed up with it may not be the invitee, so the
+			// invitee's own name and password replace theirs and their sessions end.
+			user = newUser
+				? yield* updateUserSteps(
+						tx,
+						user.id,
+						{ name: newUser.name, password_hash: newUser.passwordHash, email_verified_at: new Date() },
+						{ bumpTokenVersion: true },
+					)
+				: yield* proveMailboxSteps(tx, user, 'other')
+		}
+		if (user) {
+			// An invitation never demotes: a tenant_admin invited as student stays tenant_admin.
+			const rank = { student: 0, course_admin: 1, tenant_admin: 2, super_admin: 3 } as const
+			if (rank[invitation.role as keyof typeof rank] > rank[user.role as keyof typeof rank]) {
+				user = yield* updateUserSteps(tx, user.id, { role: invitation.role }, { bumpTokenVersion: true })
+			}
+		} else {
+			if (!newUser) rollback(null)
+			user =
+				(yield* createUserSteps(tx, {
+					tenant_id: tenant.id,
+					email: invitation.email,
+					name: newUser.name,
+					role: invitation.role as 'student',
+					password_hash: newUser.passwordHash,
+					email_verified_at: new Date(),
+					locale: ctx.locale,
+				})) ?? null
+		}
+		if (!user) rollback(null)
+		if (invitation.role === 'course_admin' && invitation.course_slug) {
+			yield* assignCourseAdminSteps(
+				tx,
+				{ tenantId: tenant.id, userId: user.id },
+				invitation.course_slug,
+				invitation.invited_by,
+			)
+		}
+		// A deactivated account accepts nothing: the whole acceptance is undone.
+		const session = yield* signInWithConsumedSteps(tx, ctx, user.id, invitation.id)
+		return session ? { user, invitation, session } : rollback(null)
+	})
+}
+
+/**
+ * Withdraws pending invitations in the caller's transaction, each with its audit row
+ * (`invitation.revoked`, with why): those of an admin who may no longer send them, or a suspended
+ * tenant's.
+ */
+export function* withdrawInvitationsSteps(
+	tx: Tx,
+	by: { invitedBy: string } | { tenantId: string },
+	audit: (invitation: Invitation) => AuditInput,
+) {
+	const rows = yield* withdrawPendingInvitationsSteps(tx, by)
+	for (const row of rows) yield* auditSteps(tx, audit(row))
+	return rows
+}

@@ -1,0 +1,172 @@
+import { z } from 'zod'
+import { usersByEmails } from '#db/admin.ts'
+import { auditSteps } from '#db/audit.ts'
+import {
+	cancelEnrollmentSteps,
+	enrollSteps,
+	listAllProgress,
+	listEnrollments,
+	recentAttempts,
+	type Scope,
+} from '#db/learning.ts'
+import type { EnrollmentStatus } from '#db/schema/values.ts'
+import type { Tenant } from '#db/tenants.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { adminAudit, type AdminScope } from './admin.server.ts'
+import { readContent } from '../content/cms.server.ts'
+import { isPublished, type Course } from '../content/content.ts'
+import { dashboardView, tags } from '../learning/learning.server.ts'
+import { emailField } from '../platform/validation.ts'
+
+/** What became of one row of an enrollment list (catalogue keys `adminCourses.enroll.outcomes.*`). */
+export type EnrollOutcome =
+	'enrolled' | 'reactivated' | 'alreadyEnrolled' | 'notFound' | 'deactivated' | 'invalid' | 'duplicate'
+
+export interface ReportRow {
+	/** The row as given, cut to a length a table can show (it is shown as text, never as markup). */
+	value: string
+	outcome: EnrollOutcome
+	/** The enrollment's status when it was already there (active, completed, pending). */
+	status?: EnrollmentStatus
+	/** The person enrolled, for a link to their page. */
+	userId?: string
+}
+
+const SHOWN = 120
+const shown = (value: string) => (value.length > SHOWN ? `${value.slice(0, SHOWN)}…` : value)
+
+/**
+ * Why the course cannot take admin enrollments, or null: the learner must be able to open it
+ * (published, not archived), and a paid course's enrollment waits for a payment that is not built
+ * (the learner's own enrollment answers 501), so an admin cannot make one either.
+ */
+export function enrollRefusal(course: Course) {
+	if (!isPublished(course)) return 'adminCourses.enroll.errors.notOpen'
+	if (course.price && course.price.amount > 0) return 'adminCourses.enroll.errors.paid'
+	return null
+}
+
+/**
+ * Enrolls the people of this tenant that the rows name, each row reported. Only existing users of
+ * the tenant are enrolled (new people are invited instead); an address of another tenant is
+ * reported as unknown here, exactly like one nobody has, so the report says nothing about other
+ * tenants. Each enrollment and its audit row are one transaction, written only by the request that
+ * changed the row (enrollSteps), so repeating a list enrolls nobody twice.
+ */
+export async function enrollRows(scope: AdminScope, tenant: Tenant, course: Course, rows: string[]) {
+	const seen = new Set<string>()
+	const parsed = rows.map((value) => {
+		const email = emailField.safeParse(value)
+		if (!email.success) return { value, email: null, duplicate: false }
+		const duplicate = seen.has(email.data)
+		seen.add(email.data)
+		return { value, email: email.data, duplicate }
+	})
+	const users = await usersByEmails(scope.ctx.db, tenant.id, [...seen])
+	const report: ReportRow[] = []
+	const changed: string[] = []
+	for (const row of parsed) {
+		const value = shown(row.value)
+		if (!row.email) report.push({ value, outcome: 'invalid' })
+		else if (row.duplicate) report.push({ value, outcome: 'duplicate' })
+		else {
+			const user = users.get(row.email)
+			if (!user) report.push({ value, outcome: 'notFound' })
+			else if (user.deactivatedAt) report.push({ value, outcome: 'deactivated', userId: user.id })
+			else {
+				const learner = { tenantId: tenant.id, userId: user.id }
+				const { enrollment, change } = await inTransaction(scope.ctx.db, function* (tx) {
+					const result = yield* enrollSteps(tx, learner, course.slug)
+					if (result.change)
+						yield* auditSteps(
+							tx,
+							adminAudit(
+								scope,
+								result.change === 'created' ? 'enrollment.admin_enrolled' : 'enrollment.admin_reactivated',
+								{ kind: 'enrollment', id: result.enrollment.id, tenantId: tenant.id },
+								{ courseSlug: course.slug },
+							),
+						)
+					return result
+				})
+				if (change) changed.push(user.id)
+				report.push(
+					change === 'created'
+						? { value, outcome: 'enrolled', userId: user.id }
+						: change === 'reactivated'
+							? { value, outcome: 'reactivated', userId: user.id }
+							: { value, outcome: 'alreadyEnrolled', status: enrollment.status, userId: user.id },
+				)
+			}
+		}
+	}
+	if (changed.length) scope.ctx.tags.revalidate(changed.map(tags.progress))
+	return report
+}
+
+/** Cancels one enrollment of a user of this tenant, with its audit row; false when there was none to cancel. */
+export async function cancelEnrollment(scope: AdminScope, learner: Scope, courseSlug: string) {
+	const done = await inTransaction(scope.ctx.db, function* (tx) {
+		const cancelled = yield* cancelEnrollmentSteps(tx, learner, courseSlug)
+		if (cancelled)
+			yield* auditSteps(
+				tx,
+				adminAudit(
+					scope,
+					'enrollment.cancelled',
+					{ kind: 'enrollment', id: cancelled.enrollment.id, tenantId: learner.tenantId },
+					{ courseSlug, from: cancelled.from },
+				),
+			)
+		return cancelled
+	})
+	if (done) scope.ctx.tags.revalidate([tags.progress(learner.userId)])
+	return Boolean(done)
+}
+
+/** A course slug as the content service names them (the cancel form's hidden field). */
+export const courseSlugField = z
+	.string()
+	.trim()
+	.regex(/^[a-z0-9-]{1,100}$/, 'admin.user.enrollments.unknownCourse')
+
+/**
+ * A user's learning as their admin page shows it: every enrollment (cancelled ones too) with its
+ * progress, counted the way the learner's dashboard counts it (dashboardView), and the latest quiz
+ * attempts. A course the content service no longer has is listed by its slug.
+ */
+export async function learningRecord(scope: AdminScope, learner: Scope) {
+	const { ctx } = scope
+	const [enrollments, progress, attempts] = await Promise.all([
+		listEnrollments(ctx.db, learner),
+		listAllProgress(ctx.db, learner),
+		recentAttempts(ctx.db, learner, 10),
+	])
+	const courses = await Promise.all(
+		enrollments.map((e) =>
+			readContent(`course ${e.course_slug}`, () => ctx.cms.course(ctx.site, e.course_slug, ctx.locale)),
+		),
+	)
+	const known = enrollments.flatMap((enrollment, i) => (courses[i] ? [{ enrollment, course: courses[i] }] : []))
+	const view = dashboardView(known, progress, attempts, [])
+	const sorted = [...enrollments].sort((a, b) => b.enrolled_at.getTime() - a.enrolled_at.getTime())
+	return {
+		enrollments: sorted.map((e) => {
+			const card = view.courses.find((c) => c.slug === e.course_slug)
+			return {
+				courseSlug: e.course_slug,
+				title: card?.title ?? e.course_slug,
+				lang: card?.lang,
+				status: e.status,
+				enrolledAt: e.enrolled_at.toISOString(),
+				completedCount: card?.completedCount ?? null,
+				total: card?.total ?? null,
+				percent: card?.percent ?? null,
+			}
+		}),
+		attempts: view.scores.map((s) => ({
+			...s,
+			at: attempts.find((a) => a.id === s.key)?.submitted_at?.toISOString() ?? null,
+		})),
+	}
+}

@@ -1,0 +1,171 @@
+import { z } from 'zod'
+import * as shape from './content.ts'
+import { log } from '../platform/log.server.ts'
+import type { RequestContext } from '#app/context.ts'
+
+/** The content service could not give a usable answer (down, slow, or malformed). */
+export class ContentUnavailableError extends Error {
+	constructor(readonly detail: string) {
+		super('The content service is unavailable')
+	}
+}
+
+export interface CmsConfig {
+	apiUrl: string
+	projectUuid: string
+	apiKey: string
+	/** Per attempt. */
+	timeoutMs?: number
+	retries?: number
+}
+
+/** The content-service site of a host: the tenant's slug, or `_apex` for the public platform site. */
+export type SiteKey = string
+export const APEX_SITE: SiteKey = '_apex'
+
+const MAX_PAGE_SIZE = 100
+
+/**
+ * One request to the content service: its API key, a timeout, and retries with backoff on 5xx
+ * answers and network faults only (a 4xx is an answer, not a fault).
+ */
+async function fetchContent(config: CmsConfig, url: string, init: RequestInit = {}) {
+	const timeoutMs = config.timeoutMs ?? 2500
+	const retries = config.retries ?? 2
+	let lastError = 'no attempt'
+	for (let attempt = 0; attempt <= retries; attempt++) {
+		if (attempt > 0) await new Promise((r) => setTimeout(r, 100 * 3 ** (attempt - 1)))
+		try {
+			const response = await fetch(url, {
+				...init,
+				headers: { ...init.headers, 'x-api-key': config.apiKey },
+				signal: AbortSignal.timeout(timeoutMs),
+			})
+			if (response.status < 500) return response
+			lastError = `status ${response.status}`
+			await response.body?.cancel()
+		} catch (error) {
+			lastError = error instanceof Error ? error.name : 'fetch failed'
+		}
+	}
+	throw new ContentUnavailableError(lastError)
+}
+
+/** A document's JSON in the shape we expect; anything else is the content service failing. */
+function parseDocument<T extends z.ZodType>(text: string, schema: T): z.infer<T> {
+	let json: unknown
+	try {
+		json = JSON.parse(text)
+	} catch {
+		throw new ContentUnavailableError('malformed JSON')
+	}
+	const parsed = schema.safeParse(json)
+	if (!parsed.success)
+		throw new ContentUnavailableError(`unexpected shape at ${parsed.error.issues[0]?.path.join('.')}`)
+	return parsed.data
+}
+
+export function createCmsClient(config: CmsConfig) {
+	const siteBase = (site: SiteKey) =>
+		`${config.apiUrl}/projects/${encodeURIComponent(config.projectUuid)}/sites/${encodeURIComponent(site)}`
+
+	const fetchWithRetry = (url: string, init?: RequestInit) => fetchContent(config, url, init)
+
+	/** GET a JSON document; null on 404. Asset URLs are rewritten to our same-origin proxies. */
+	async function getJson<T extends z.ZodType>(
+		site: SiteKey,
+		path: string,
+		params: Record<string, string | number>,
+		schema: T,
+		assetPrefix = '/api/cms/site/assets/',
+	): Promise<z.infer<T> | null> {
+		const url = new URL(`${siteBase(site)}${path}`)
+		for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v))
+		const response = await fetchWithRetry(url.toString())
+		if (response.status === 404) {
+			await response.body?.cancel()
+			return null
+		}
+		if (!response.ok) {
+			await response.body?.cancel()
+			throw new ContentUnavailableError(`status ${response.status}`)
+		}
+		return parseDocument((await response.text()).replaceAll(`${siteBase(site)}/assets/`, assetPrefix), schema)
+	}
+
+	async function getData<T extends z.ZodType>(
+		site: SiteKey,
+		path: string,
+		locale: string,
+		schema: T,
+		assetPrefix?: string,
+	) {
+		const doc = await getJson(site, path, { locale }, z.object({ data: schema }), assetPrefix)
+		return doc ? ((doc as { data: unknown }).data as z.infer<T>) : null
+	}
+
+	/** Every item of a paginated list, fetched page by page at the maximum page size. */
+	async function getAll<T extends z.ZodType>(
+		site: SiteKey,
+		path: string,
+		locale: string,
+		item: T,
+	): Promise<z.infer<T>[]> {
+		const items: z.infer<T>[] = []
+		for (let page = 1; ; page++) {
+			const doc = await getJson(site, path, { locale, page, pageSize: MAX_PAGE_SIZE }, shape.paginated(item))
+			if (!doc) return items
+			items.push(...(doc.data as z.infer<T>[]))
+			if (page >= doc.meta.totalPages) return items
+		}
+	}
+
+	const courseAssets = (slug: string) => `/api/cms/courses/${encodeURIComponent(slug)}/assets/`
+
+	return {
+		site: (site: SiteKey, locale: string) => getData(site, '/site', locale, shape.site),
+		courses: (site: SiteKey, locale: string) => getAll(site, '/courses', locale, shape.courseSummary),
+		course: (site: SiteKey, slug: string, locale: string) =>
+			getData(site, `/courses/${encodeURIComponent(slug)}`, locale, shape.course, courseAssets(slug)),
+		entry: (site: SiteKey, courseSlug: string, entrySlug: string, locale: string) =>
+			getData(
+				site,
+				`/courses/${encodeURIComponent(courseSlug)}/entries/${encodeURIComponent(entrySlug)}`,
+				locale,
+				shape.entry,
+				courseAssets(courseSlug),
+			),
+		pages: (site: SiteKey, locale: string) => getAll(site, '/pages', locale, shape.pageSummary),
+		page: (site: SiteKey, slug: string, locale: string) =>
+			getData(site, `/pages/${encodeURIComponent(slug)}`, locale, shape.page),
+		pageHierarchy: (site: SiteKey, locale: string) =>
+			getData(site, '/page-hierarchy', locale, z.array(shape.pageHierarchyNode)),
+		blogPosts: (site: SiteKey, locale: string) => getAll(site, '/blog-posts', locale, shape.blogPostSummary),
+		blogPost: (site: SiteKey, slug: string, locale: string) =>
+			getData(site, `/blog-posts/${encodeURIComponent(slug)}`, locale, shape.blogPost),
+		/** Streams a binary asset; the caller passes through Range and conditional headers. */
+		asset: (site: SiteKey, assetId: string, headers: Record<string, string>) =>
+			fetchWithRetry(`${siteBase(site)}/assets/${encodeURIComponent(assetId)}`, { headers }),
+	}
+}
+
+export type CmsClient = ReturnType<typeof createCmsClient>
+
+/**
+ * Runs a content read for a page; when the content service fails, logs why and
+ * throws a 503 that the error boundary renders without any internals.
+ */
+export async function readContent<T>(what: string, read: () => Promise<T>): Promise<T> {
+	try {
+		return await read()
+	} catch (error) {
+		if (!(error instanceof ContentUnavailableError)) throw error
+		log.error('cms/read-failed', { what, detail: error.detail })
+		throw new Response(null, { status: 503, statusText: 'Content unavailable' })
+	}
+}
+
+/** The site's courses in every state, read as readContent reads (a page filters what it may show). */
+export function readCatalogue(ctx: Pick<RequestContext, 'cms' | 'site' | 'locale'>, site: SiteKey = ctx.site) {
+	return readContent('catalogue', () => ctx.cms.courses(site, ctx.locale))
+}

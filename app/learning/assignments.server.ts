@@ -1,0 +1,114 @@
+import { awardCertificateIfEarned } from '#app/certificates/award.server.ts'
+import type { RequestContext } from '#app/context.ts'
+import { completeEntrySteps, type Scope } from '#db/learning.ts'
+import {
+	gradeSubmissionSteps,
+	recordSubmissionSteps,
+	type GradeInput,
+	type Submission,
+	type SubmissionInput,
+} from '#db/submissions.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { HAND_IN_FILE_TYPES, type Assignment, type Course, type Entry } from '../content/content.ts'
+import { gradingJob } from './grading.server.ts'
+import { enqueueSteps } from '../platform/jobs.server.ts'
+import { flattenEntries, tags } from './learning.server.ts'
+
+/**
+ * An assignment's rules with the content's defaults filled in (decision 0027). An assignment entry
+ * without rules is an ungraded hand-in that accepts every hand-in type.
+ */
+export function assignmentRules(entry: Pick<Entry, 'assignment'>): Required<
+	Omit<Assignment, 'instructions' | 'instructionsLocale'>
+> & {
+	instructions: string | null
+	/** The locale the instructions were served in; null: the entry's body's (decision 0012). */
+	instructionsLocale: NonNullable<Assignment['instructionsLocale']> | null
+} {
+	const a = entry.assignment
+	return {
+		graded: a?.graded ?? false,
+		maxScore: a?.maxScore ?? 100,
+		passingScore: a?.passingScore ?? null,
+		allowedFileTypes: a?.allowedFileTypes ?? [...HAND_IN_FILE_TYPES],
+		instructions: a?.instructions ?? null,
+		instructionsLocale: a?.instructionsLocale ?? null,
+	}
+}
+
+export type AssignmentRules = ReturnType<typeof assignmentRules>
+
+/**
+ * Whether a graded score passes: at or above the pass mark, or any score when the content sets
+ * none. A submission returned for revision never passes.
+ */
+export function passes(rules: AssignmentRules, score: number) {
+	return rules.passingScore === null || score >= rules.passingScore
+}
+
+/**
+ * Whether a submission's grade ends hand-ins (decision 0030): a passing grade, or feedback on an
+ * ungraded assignment (no verdict). After a grade that did not pass the learner may hand in again.
+ * recordSubmissionSteps applies the same rule in SQL.
+ */
+export function isFinalGrade(submission: Pick<Submission, 'status' | 'passed'>) {
+	return submission.status === 'graded' && submission.passed !== false
+}
+
+/**
+ * Stores a hand-in for an enrolled learner on an open entry (the caller checks both). An ungraded
+ * assignment is complete on hand-in, in the same transaction (and the course with it when that was
+ * the last entry); a graded one waits for a passing grade. A new hand-in (not a replayed form)
+ * leaves its jobs in the same transaction: the watchers' notice and the files' housekeeping.
+ */
+export async function handIn(
+	ctx: RequestContext,
+	scope: Scope,
+	course: Course,
+	entrySlug: string,
+	rules: AssignmentRules,
+	input: SubmissionInput,
+) {
+	const all = flattenEntries(course).map((e) => e.slug)
+	const outcome = await inTransaction(ctx.db, function* (tx) {
+		const recorded = yield* recordSubmissionSteps(tx, scope, course.slug, entrySlug, input)
+		if (recorded.kind !== 'recorded' || recorded.replayed) return { recorded, courseDone: false }
+		// Staff who asked to be told (decision 0028), and the housekeeping no answer waits for: files of
+		// hand-ins whose own clean-up never ran. Jobs, written with the hand-in (decision 0033).
+		yield* enqueueSteps(tx, 'mail.submissionReceived', gradingJob(ctx, course, recorded.submission))
+		yield* enqueueSteps(tx, 'files.removeAbandoned', {})
+		if (rules.graded) return { recorded, courseDone: false }
+		const { courseDone } = yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
+		return { recorded, courseDone }
+	})
+	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
+	if (outcome.courseDone) await awardCertificateIfEarned(ctx, scope, course)
+	return outcome
+}
+
+/**
+ * Grades or returns the learner's newest submission. A passing grade completes the learner's entry
+ * (and course) in the same transaction as the grade and its audit row. Null when the submission
+ * was no longer awaiting grading.
+ */
+export async function gradeHandIn(
+	ctx: RequestContext,
+	course: Course,
+	submission: Submission,
+	input: GradeInput,
+): Promise<Submission | null> {
+	const tenantId = submission.tenant_id
+	const learner = { tenantId, userId: submission.user_id }
+	const all = flattenEntries(course).map((e) => e.slug)
+	const graded = await inTransaction(ctx.db, function* (tx) {
+		const row = yield* gradeSubmissionSteps(tx, tenantId, submission.id, input)
+		if (!row) return row
+		if (row.passed) yield* completeEntrySteps(tx, learner, course.slug, all, row.entry_slug)
+		// The learner's mail, with the grade: sent (and retried) by the queue, never failing the grade.
+		yield* enqueueSteps(tx, 'mail.gradeNotice', gradingJob(ctx, course, row))
+		return row
+	})
+	if (graded) ctx.tags.revalidate([tags.course(course.slug), tags.progress(learner.userId)])
+	if (graded?.passed) await awardCertificateIfEarned(ctx, learner, course)
+	return graded
+}

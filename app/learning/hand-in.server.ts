@@ -1,0 +1,262 @@
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import busboy from 'busboy'
+import { fileTypeFromBuffer } from 'file-type'
+import type { RequestContext } from '#app/context.ts'
+import { newId } from '#db/ids.ts'
+import type { Scope } from '#db/learning.ts'
+import { createFileRow, deleteStaleUnclaimedFiles, deleteUnclaimedFiles, finishFileRow } from '#db/submissions.ts'
+import type { HandInFileType } from '../content/content.ts'
+import { databaseFileStore, FileTooLarge, type FileStore } from '../platform/file-store.server.ts'
+import { readForm } from '../platform/forms.server.ts'
+import { HAND_IN_LIMITS, isMultipart } from './hand-in-limits.ts'
+
+/** The type a download is served with: ours, from the checked extension, never the browser's. */
+const SERVED_TYPES: Record<HandInFileType, string> = {
+	pdf: 'application/pdf',
+	png: 'image/png',
+	jpg: 'image/jpeg',
+	webp: 'image/webp',
+	txt: 'text/plain; charset=utf-8',
+	md: 'text/markdown; charset=utf-8',
+	docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+	zip: 'application/zip',
+}
+
+/** What file-type must find in the bytes for each extension; text types must be UTF-8 with no detected type. */
+const SIGNATURES: Record<HandInFileType, string[] | 'text'> = {
+	pdf: ['pdf'],
+	png: ['png'],
+	jpg: ['jpg'],
+	webp: ['webp'],
+	txt: 'text',
+	md: 'text',
+	// A .docx is a zip whose type file-type tells apart only when its manifest comes early.
+	docx: ['docx', 'zip'],
+	zip: ['zip'],
+}
+
+/** Bytes read before deciding a file's type (file-type's own recommendation). */
+const SNIFF_BYTES = 4100
+
+export type FileProblem = 'typeNotAllowed' | 'typeMismatch' | 'empty' | 'tooLarge' | 'tooMany'
+
+export interface HandInForm {
+	/** The text fields, as a FormData for parseWithZod. */
+	form: FormData
+	/** Ids of the files stored for this request, not yet claimed by a submission. */
+	fileIds: string[]
+	/** Files refused, by sanitized name: the form shows them beside the file field. */
+	problems: { fileName: string; problem: FileProblem }[]
+}
+
+export function fileStore(ctx: Pick<RequestContext, 'db'>): FileStore {
+	return databaseFileStore(ctx.db)
+}
+
+/**
+ * A file name safe to store and to put in a Content-Disposition header: the last path segment,
+ * NFC, no control or path characters, at most 120 characters with the extension kept.
+ */
+export function sanitizeFileName(raw: string) {
+	const base = raw.normalize('NFC').split(/[/\\]/).pop() ?? ''
+	const cleaned = base
+		.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
+		.replace(/[<>:"|?*;%]/g, '_')
+		.replace(/\s+/g, ' ')
+		.replace(/^[\s.]+|[\s.]+$/g, '')
+	if (cleaned.length <= 120) return cleaned || 'file'
+	const dot = cleaned.lastIndexOf('.')
+	const ext = dot > 0 && cleaned.length - dot <= 10 ? cleaned.slice(dot) : ''
+	return cleaned.slice(0, 120 - ext.length) + ext
+}
+
+/** The hand-in type a name claims: its lower-cased extension (jpeg counts as jpg), or null. */
+export function claimedType(fileName: string): HandInFileType | null {
+	const ext = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase()
+	const type = ext === 'jpeg' ? 'jpg' : ext
+	return type && type in SIGNATURES ? (type as HandInFileType) : null
+}
+
+/** Whether the first bytes of a file are what its extension claims. */
+export async function bytesMatch(type: HandInFileType, head: Uint8Array) {
+	const detected = await fileTypeFromBuffer(head)
+	const expected = SIGNATURES[type]
+	if (expected !== 'text') return detected !== undefined && expected.includes(detected.ext)
+	if (detected !== undefined || head.includes(0)) return false
+	try {
+		// `stream: true`: the sniffed head may end inside a character.
+		new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true })
+		return true
+	} catch {
+		return false
+	}
+}
+
+/**
+ * Reads a hand-in form as it streams in. Text fields are kept (each at most 64 KiB); each file is
+ * checked as soon as its first bytes arrive — extension allowed, bytes matching it — and then
+ * streamed into the file store, never whole in memory. A refused file's bytes are drained and
+ * dropped. On any failure the files already stored for the request are removed. A body that is
+ * not a well-formed form throws the same 400 as readForm; a client that goes away mid-body
+ * (request.signal) ends the reading at once, with the abort's reason.
+ */
+export async function readHandIn(
+	ctx: RequestContext,
+	scope: Scope,
+	request: Request,
+	allowed: readonly HandInFileType[],
+): Promise<HandInForm> {
+	const contentType = request.headers.get('content-type') ?? ''
+	if (!isMultipart(contentType)) {
+		// A form without files (a test client, a hand-in of text only): nothing to stream.
+		const form = await readForm(request)
+		for (const [, value] of form)
+			if (typeof value !== 'string') throw new Response('common.errors.notAForm', { status: 400 })
+		return { form, fileIds: [], problems: [] }
+	}
+	const store = fileStore(ctx)
+	const form = new FormData()
+	const fileIds: string[] = []
+	const problems: HandInForm['problems'] = []
+	const work: Promise<void>[] = []
+	let parser: busboy.Busboy
+	try {
+		parser = busboy({
+			headers: { 'content-type': contentType },
+			// Browsers send file names as UTF-8 bytes; busboy would read them as Latin-1.
+			defParamCharset: 'utf8',
+			limits: {
+				files: HAND_IN_LIMITS.maxFiles,
+				// busboy marks a file truncated once it reaches the limit, so a file of exactly
+				// maxFileBytes would count as too large: one byte more is what it must see.
+				fileSize: HAND_IN_LIMITS.maxFileBytes + 1,
+				fields: 20,
+				fieldSize: 64 * 1024,
+				parts: 30,
+			},
+		})
+	} catch {
+		throw new Response('common.errors.notAForm', { status: 400 })
+	}
+
+	parser.on('field', (name, value) => form.append(name, value))
+	parser.on('filesLimit', () => problems.push({ fileName: '', problem: 'tooMany' }))
+	parser.on('file', (_name, stream, info) => {
+		const fileName = sanitizeFileName(info.filename ?? '')
+		// An empty file input still sends a part with no name and no bytes: it is no file.
+		if (!info.filename) {
+			stream.resume()
+			return
+		}
+		work.push(
+			storeUpload(ctx, scope, store, stream, fileName, allowed).then((outcome) => {
+				if (typeof outcome === 'string') problems.push({ fileName, problem: outcome })
+				else fileIds.push(outcome.id)
+			}),
+		)
+	})
+
+	const body = request.body ? Readable.fromWeb(request.body as never) : Readable.from([])
+	try {
+		// A failure anywhere (a broken form, the client gone: request.signal) destroys the body and the
+		// parser, and the parser the file part being stored, so every storeUpload ends and cleans up.
+		await pipeline(body, parser, { signal: request.signal })
+		await Promise.all(work)
+	} catch (error) {
+		await Promise.allSettled(work)
+		await discardFiles(ctx, scope, fileIds)
+		// Nobody is left to answer; React Router does not report an aborted request's error.
+		if (request.signal.aborted) throw request.signal.reason ?? error
+		throw new Response('common.errors.notAForm', { status: 400 })
+	}
+	if (problems.length > 0) {
+		await discardFiles(ctx, scope, fileIds)
+		return { form, fileIds: [], problems }
+	}
+	return { form, fileIds, problems }
+}
+
+/** Removes files no submission claimed: their rows, then their bodies from the file store. */
+export async function discardFiles(ctx: RequestContext, scope: Scope, ids: string[]) {
+	const store = fileStore(ctx)
+	for (const id of await deleteUnclaimedFiles(ctx.db, scope, ids)) await store.delete(id)
+}
+
+/** How long a file may stay unclaimed: far longer than any request may take (Node's requestTimeout is 5 minutes). */
+const UNCLAIMED_TTL_MS = 60 * 60_000
+
+/**
+ * Removes files that stayed unclaimed for an hour, in any tenant: those of hand-ins whose own
+ * clean-up never ran (the process stopped mid-upload, the database failed during the clean-up).
+ * A job (files.removeAbandoned) each new hand-in leaves, as sign-in prunes sessions.
+ */
+export async function removeAbandonedFiles(ctx: Pick<RequestContext, 'db'>, now = Date.now()) {
+	const store = fileStore(ctx)
+	for (const id of await deleteStaleUnclaimedFiles(ctx.db, new Date(now - UNCLAIMED_TTL_MS))) await store.delete(id)
+}
+
+/** One file: checked on its first bytes, then streamed into the store. Answers its id, or why it was refused. */
+async function storeUpload(
+	ctx: RequestContext,
+	scope: Scope,
+	store: FileStore,
+	stream: Readable & { truncated?: boolean },
+	fileName: string,
+	allowed: readonly HandInFileType[],
+): Promise<{ id: string } | FileProblem> {
+	// Every read goes through this one iterator, the rest of a refused file included: once an iterator
+	// listens for 'readable', Node ignores resume(), so busboy (and the whole form) would wait forever
+	// for a reader of a file larger than its buffers.
+	const pieces = stream[Symbol.asyncIterator]()
+	const refuse = async (problem: FileProblem) => {
+		await drain(pieces)
+		return problem
+	}
+	const type = claimedType(fileName)
+	if (!type || !allowed.includes(type)) return refuse('typeNotAllowed')
+	const head: Buffer[] = []
+	let headBytes = 0
+	let ended = false
+	while (headBytes < SNIFF_BYTES) {
+		const next = await pieces.next()
+		if (next.done) {
+			ended = true
+			break
+		}
+		head.push(next.value as Buffer)
+		headBytes += (next.value as Buffer).byteLength
+	}
+	if (headBytes === 0) return refuse('empty')
+	const first = Buffer.concat(head)
+	if (!(await bytesMatch(type, first.subarray(0, SNIFF_BYTES)))) return refuse('typeMismatch')
+	const id = newId()
+	await createFileRow(ctx.db, scope, { id, fileName, contentType: SERVED_TYPES[type] })
+	async function* all() {
+		yield first
+		if (!ended) for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value as Buffer
+	}
+	try {
+		const { size, sha256 } = await store.write(id, all(), HAND_IN_LIMITS.maxFileBytes)
+		// busboy stops one byte past the limit and marks the stream truncated rather than failing it (store.write
+		// refuses that byte first; this is the rule should a store ever take more).
+		if (stream.truncated) throw new FileTooLarge(HAND_IN_LIMITS.maxFileBytes)
+		await finishFileRow(ctx.db, id, size, sha256)
+		return { id }
+	} catch (error) {
+		// The rest of the part first (drain never throws), so the form goes on even when the delete fails.
+		await drain(pieces)
+		await discardFiles(ctx, scope, [id])
+		if (error instanceof FileTooLarge) return 'tooLarge'
+		throw error
+	}
+}
+
+/** Reads what is left of a file part and drops it; a part that failed (the form was cut) has nothing left. */
+async function drain(pieces: AsyncIterator<unknown>) {
+	try {
+		while (!(await pieces.next()).done);
+	} catch {
+		// The parser failed or was destroyed: readHandIn answers for the form.
+	}
+}

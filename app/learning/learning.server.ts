@@ -1,0 +1,321 @@
+import { awardCertificateIfEarned } from '#app/certificates/award.server.ts'
+import type { RequestContext } from '#app/context.ts'
+import { auditSteps } from '#db/audit.ts'
+import {
+	completeEntrySteps,
+	enrollSteps,
+	findEnrollment,
+	listAllProgress,
+	listEnrollments,
+	listProgress,
+	recentAttempts,
+	touchEntry,
+	type Enrollment,
+	type QuizAttempt,
+	type Scope,
+} from '#db/learning.ts'
+import { recentlyGraded, type Submission } from '#db/submissions.ts'
+import { inTransaction } from '#db/transaction.ts'
+import type { Tenant } from '#db/tenants.ts'
+import type { Locale } from '#app/i18n/locales.ts'
+import { readContent } from '../content/cms.server.ts'
+import { isPublished, type Course, type Entry } from '../content/content.ts'
+import { describeError, log } from '../platform/log.server.ts'
+import type { CurrentSession } from '../accounts/session.server.ts'
+import { gone, notFound } from '#app/platform/errors.ts'
+
+/** A published course of this host, or the spec's 404 (unknown, draft) / 410 (archived after publication). */
+export async function requireCourse(ctx: RequestContext, slug: string): Promise<Course> {
+	if (!ctx.tenant) throw notFound()
+	const course = await readContent(`course ${slug}`, () => ctx.cms.course(ctx.site, slug, ctx.locale))
+	if (!course || course.publishedAt === null) throw notFound()
+	if (course.status === 'archived') throw gone()
+	if (!isPublished(course)) throw notFound()
+	return course
+}
+
+export interface FlatEntry {
+	slug: string
+	type: Entry['type']
+	title: string
+	estimatedMinutes: number | null
+	moduleSlug: string
+	moduleTitle: string
+	/** The locales the entry's and its module's titles were served in (a service that omits them: the course's). */
+	locale: Locale
+	moduleLocale: Locale
+	/** Position in the whole course (prev/next crosses modules). */
+	index: number
+}
+
+export function flattenEntries(course: Course): FlatEntry[] {
+	return course.modules
+		.flatMap((m) =>
+			m.entries.map((e) => ({
+				...e,
+				locale: e.locale ?? course.locale,
+				moduleSlug: m.slug,
+				moduleTitle: m.title,
+				moduleLocale: m.locale ?? course.locale,
+			})),
+		)
+		.map((e, index) => ({ ...e, index }))
+}
+
+/**
+ * Per-course flags live in the tenant's feature_flags_json under
+ * `courses.<slug>` (the course settings page writes them). `sequential` turns
+ * on gating across modules.
+ */
+export function courseFlags(tenant: Tenant, slug: string) {
+	const flags = tenant.feature_flags_json as { courses?: Record<string, { sequential?: boolean }> } | null
+	return { sequential: flags?.courses?.[slug]?.sequential === true }
+}
+
+export type LockReason = 'complete_previous_in_module' | 'complete_previous_in_course'
+
+/**
+ * Which entries are open: all earlier entries of the same module complete
+ * (and, with the sequential flag, all earlier entries of the course).
+ */
+export function entryLocks(
+	entries: FlatEntry[],
+	completed: ReadonlySet<string>,
+	sequential: boolean,
+): Map<string, LockReason | null> {
+	const locks = new Map<string, LockReason | null>()
+	entries.forEach((entry, i) => {
+		const earlier = entries.slice(0, i)
+		if (earlier.some((e) => e.moduleSlug === entry.moduleSlug && !completed.has(e.slug)))
+			locks.set(entry.slug, 'complete_previous_in_module')
+		else if (sequential && earlier.some((e) => !completed.has(e.slug)))
+			locks.set(entry.slug, 'complete_previous_in_course')
+		else locks.set(entry.slug, null)
+	})
+	return locks
+}
+
+/** Staff who may preview a course: tenant_admin, super_admin and its assigned course_admin. */
+export function canPreview(session: CurrentSession | null, courseSlug: string) {
+	const claims = session?.claims
+	if (!claims) return false
+	return (
+		claims.role === 'tenant_admin' ||
+		claims.role === 'super_admin' ||
+		(claims.role === 'course_admin' && claims.assignedCourses.includes(courseSlug))
+	)
+}
+
+export function wantsPreview(request: Request) {
+	return new URL(request.url).searchParams.get('preview') === '1'
+}
+
+/** The learner's standing in a course: enrollment, completed entries, locks and where to continue. */
+export async function courseProgress(ctx: RequestContext, scope: Scope, course: Course, preview = false) {
+	const entries = flattenEntries(course)
+	const [enrollment, rows] = preview
+		? [null, []]
+		: await Promise.all([findEnrollment(ctx.db, scope, course.slug), listProgress(ctx.db, scope, course.slug)])
+	const known = new Set(entries.map((e) => e.slug))
+	const completed = new Set(rows.filter((r) => r.completed_at && known.has(r.entry_slug)).map((r) => r.entry_slug))
+	const locks = preview
+		? new Map(entries.map((e) => [e.slug, null]))
+		: entryLocks(entries, completed, courseFlags(ctx.tenant!, course.slug).sequential)
+	const firstOpen = entries.find((e) => !completed.has(e.slug) && !locks.get(e.slug)) ?? null
+	// Continue where the learner left off: the most recently viewed open entry not yet complete, else the next open one.
+	const lastViewed = rows
+		.filter(
+			(r) => r.last_viewed_at && known.has(r.entry_slug) && !completed.has(r.entry_slug) && !locks.get(r.entry_slug),
+		)
+		.sort((a, b) => b.last_viewed_at!.getTime() - a.last_viewed_at!.getTime())[0]
+	const continueSlug = lastViewed?.entry_slug ?? firstOpen?.slug ?? null
+	return {
+		enrollment,
+		entries,
+		completed,
+		locks,
+		continueSlug,
+		firstOpen,
+		percent: entries.length ? Math.round((completed.size / entries.length) * 100) : 0,
+	}
+}
+
+export function isActiveEnrollment(enrollment: Enrollment | null) {
+	return enrollment?.status === 'active' || enrollment?.status === 'completed'
+}
+
+/** Content tags this service revalidates after its own writes (spec, Events 1). */
+export const tags = {
+	course: (slug: string) => `course:${slug}`,
+	progress: (userId: string) => `progress:${userId}`,
+}
+
+export type EnrollOutcome = { kind: 'enrolled'; change: 'created' | 'reactivated' | null } | { kind: 'paid' }
+
+/** enrollInCourse: free courses only (paid answers 501 upstream); idempotent; one row per user and course, with its audit row in one transaction. */
+export async function enrollInCourse(ctx: RequestContext, scope: Scope, course: Course): Promise<EnrollOutcome> {
+	if (course.price && course.price.amount > 0) return { kind: 'paid' }
+	const change = await inTransaction(ctx.db, function* (tx) {
+		const { enrollment, change } = yield* enrollSteps(tx, scope, course.slug)
+		if (change) {
+			const action = change === 'created' ? 'enrollment.created' : 'enrollment.reactivated'
+			yield* auditSteps(tx, {
+				actorUserId: scope.userId,
+				action,
+				targetKind: 'enrollment',
+				targetId: enrollment.id,
+				tenantId: scope.tenantId,
+				metadata: { courseSlug: course.slug },
+			})
+		}
+		return change
+	})
+	if (change) ctx.tags.revalidate([tags.progress(scope.userId)])
+	return { kind: 'enrolled', change }
+}
+
+/**
+ * markEntryComplete: upserts the entry's progress and, when every entry is
+ * done, completes the enrollment (status completed, completed_at, an audit
+ * row), all in one transaction; then revalidates the course and progress
+ * tags. Answers whether every entry of the course is now complete. Callers
+ * check access mode and gating first.
+ */
+export async function markEntryComplete(ctx: RequestContext, scope: Scope, course: Course, entrySlug: string) {
+	const all = flattenEntries(course).map((e) => e.slug)
+	const { courseDone } = await inTransaction(ctx.db, (tx) => completeEntrySteps(tx, scope, course.slug, all, entrySlug))
+	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
+	if (courseDone) await awardCertificateIfEarned(ctx, scope, course)
+	return courseDone
+}
+
+/** Updates last_viewed_at for resume; a failure is logged and never breaks the page. */
+export async function recordView(ctx: RequestContext, scope: Scope, courseSlug: string, entrySlug: string) {
+	try {
+		await touchEntry(ctx.db, scope, courseSlug, entrySlug)
+	} catch (error) {
+		log.warn('progress/view-not-recorded', { courseSlug, entrySlug, error: describeError(error) })
+	}
+}
+
+/** How many returned or graded hand-ins the dashboard lists. */
+const GRADED_SHOWN = 5
+
+/** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores, returned and graded work. */
+export async function learnerDashboard(ctx: RequestContext, scope: Scope) {
+	const [enrollments, progress, attempts, graded] = await Promise.all([
+		listEnrollments(ctx.db, scope),
+		listAllProgress(ctx.db, scope),
+		recentAttempts(ctx.db, scope),
+		// Twice as many as shown: an entry returned and then graded has two rows, and only its newest is listed.
+		recentlyGraded(ctx.db, scope, GRADED_SHOWN * 2),
+	])
+	const visible = enrollments.filter((e) => e.status !== 'cancelled')
+	// One content read per enrolled course, in parallel: titles, entry order and counts.
+	const courses = await Promise.all(
+		visible.map((e) =>
+			readContent(`course ${e.course_slug}`, () => ctx.cms.course(ctx.site, e.course_slug, ctx.locale)),
+		),
+	)
+	return dashboardView(
+		visible.flatMap((enrollment, i) => (courses[i] ? [{ enrollment, course: courses[i] }] : [])),
+		progress,
+		attempts,
+		graded,
+	)
+}
+
+type ProgressRow = Awaited<ReturnType<typeof listAllProgress>>[number]
+
+/** How far through `entries` a learner is who completed the entries of `done`. */
+export function completion(entries: readonly { slug: string }[], done: ReadonlySet<string>) {
+	const completed = entries.filter((e) => done.has(e.slug)).length
+	return { completed, percent: entries.length ? Math.round((completed / entries.length) * 100) : 0 }
+}
+
+/** The dashboard's view of the learner's rows: a card per course, where to resume, recent scores, graded work. */
+export function dashboardView(
+	enrolled: { enrollment: Enrollment; course: Course }[],
+	progress: ProgressRow[],
+	attempts: QuizAttempt[],
+	graded: Submission[],
+) {
+	const cards = enrolled.map(({ enrollment, course }) => {
+		const entries = flattenEntries(course)
+		const done = new Set(
+			progress.filter((p) => p.course_slug === course.slug && p.completed_at).map((p) => p.entry_slug),
+		)
+		const { completed, percent } = completion(entries, done)
+		return {
+			slug: course.slug,
+			title: course.title,
+			// The locale the course's title was served in (en when it has no translation); entry titles say their own.
+			lang: course.locale,
+			status: enrollment.status,
+			percent,
+			completedCount: completed,
+			total: entries.length,
+			entries,
+		}
+	})
+	// Resume across devices: the most recently viewed entries not yet complete.
+	const resume = progress
+		.filter((p) => p.last_viewed_at && !p.completed_at)
+		.sort((a, b) => b.last_viewed_at!.getTime() - a.last_viewed_at!.getTime())
+		.flatMap((p) => {
+			const card = cards.find((c) => c.slug === p.course_slug)
+			const entry = card?.entries.find((e) => e.slug === p.entry_slug)
+			if (!card || !entry || card.status === 'pending') return []
+			return [
+				{
+					href: `/learn/course/${card.slug}/entry/${entry.slug}`,
+					title: entry.title,
+					// The entry's title and the course's may be served in different locales (decision 0012).
+					lang: entry.locale,
+					course: card.title,
+					courseLang: card.lang,
+					viewedAt: p.last_viewed_at!.toISOString(),
+				},
+			]
+		})
+		.slice(0, 5)
+	// An entry of the learner's courses as a row names it: each title in the language it was served in.
+	const named = (courseSlug: string, entrySlug: string) => {
+		const card = cards.find((c) => c.slug === courseSlug)
+		const entry = card?.entries.find((e) => e.slug === entrySlug)
+		const title = entry?.title ?? entrySlug
+		return { title, lang: entry?.locale, course: card?.title ?? courseSlug, courseLang: card?.lang }
+	}
+	const scores = attempts.map((a) => ({
+		key: a.id,
+		href: `/learn/course/${a.course_slug}/entry/${a.entry_slug}?attempt=${a.attempt_number}`,
+		...named(a.course_slug, a.entry_slug),
+		score: a.score,
+		passed: a.passed,
+		attempt: a.attempt_number,
+	}))
+	// Newest decision first, one per entry: work returned and then graded is listed as graded.
+	const seen = new Set<string>()
+	const work = graded
+		.filter((s): s is Submission & { status: 'returned' | 'graded' } => s.status !== 'submitted')
+		.sort((a, b) => (b.graded_at?.getTime() ?? 0) - (a.graded_at?.getTime() ?? 0))
+		.filter((s) => {
+			const key = `${s.course_slug}\n${s.entry_slug}`
+			if (seen.has(key)) return false
+			seen.add(key)
+			return true
+		})
+		.slice(0, GRADED_SHOWN)
+		.map((s) => ({
+			key: s.id,
+			href: `/learn/course/${s.course_slug}/entry/${s.entry_slug}`,
+			...named(s.course_slug, s.entry_slug),
+			status: s.status,
+			score: s.score,
+			maxScore: s.max_score,
+			passed: s.status === 'graded' ? s.passed : null,
+			submissionNumber: s.submission_number,
+			gradedAt: (s.graded_at ?? s.submitted_at).toISOString(),
+		}))
+	return { courses: cards.map(({ entries: _entries, ...card }) => card), resume, scores, work }
+}

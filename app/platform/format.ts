@@ -1,0 +1,72 @@
+import type { z } from 'zod'
+import type { price } from '../content/content.ts'
+
+// Building an Intl formatter costs far more than using one, and pages format in a handful of locales and styles.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+	let f = formatters.get(key) as T | undefined
+	if (!f) formatters.set(key, (f = make()))
+	return f
+}
+
+export function formatPrice(p: z.infer<typeof price>, locale: string) {
+	return formatter(
+		`price|${locale}|${p.currency}`,
+		() => new Intl.NumberFormat(locale, { style: 'currency', currency: p.currency }),
+	).format(p.amount / 100)
+}
+
+export function formatMinutes(minutes: number, locale: string) {
+	return formatter(
+		`minutes|${locale}`,
+		() => new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'long' }),
+	).format(minutes)
+}
+
+export function formatDate(iso: string, locale: string) {
+	return formatter(
+		`date|${locale}`,
+		() => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+	).format(new Date(iso))
+}
+
+/** A calendar day in UTC, written out (a certificate's date: the time of day says nothing there). */
+export function formatDay(iso: string, locale: string) {
+	return formatter(
+		`day|${locale}`,
+		() => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }),
+	).format(new Date(iso))
+}
+
+export function formatNumber(n: number, locale: string) {
+	return formatter(`number|${locale}`, () => new Intl.NumberFormat(locale)).format(n)
+}
+
+/** A whole percentage (0 to 100) in the locale's style: `75 %` in French, `75%` in English. */
+export function formatPercent(percent: number, locale: string) {
+	return formatter(
+		`percent|${locale}`,
+		() => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }),
+	).format(percent / 100)
+}
+
+/** A file size in the locale's style, in the largest unit that keeps it at 1 or more (`2.5 MB`, `820 kB`). */
+export function formatBytes(bytes: number, locale: string) {
+	const [unit, size] =
+		bytes >= 1_000_000
+			? (['megabyte', bytes / 1_000_000] as const)
+			: bytes >= 1_000
+				? (['kilobyte', bytes / 1_000] as const)
+				: (['byte', bytes] as const)
+	return formatter(
+		`bytes|${unit}|${locale}`,
+		// "13 bytes" rather than the short form's "13 byte"; "2.5 MB" rather than "2.5 megabytes".
+		() =>
+			new Intl.NumberFormat(locale, {
+				style: 'unit',
+				unit,
+				unitDisplay: unit === 'byte' ? 'long' : 'short',
+				maximumFractionDigits: 1,
+			}),
+	).format(size)
+}

@@ -1,0 +1,121 @@
+import type { RequestContext } from '#app/context.ts'
+import { mailCertificate } from '#app/certificates/award.server.ts'
+import { localePath } from '#app/i18n/locales.ts'
+import { findTenantById } from '#db/tenants.ts'
+import { findUserByEmail, findUserById } from '#db/users.ts'
+import type { JobAttempt } from '#server/queue.ts'
+import { APEX_SITE } from '../content/cms.server.ts'
+import { composeEmail, deliver, mailTokenLink, type MailContext } from './emails.server.ts'
+import { absoluteUrl } from './forms.server.ts'
+import { fanOutSubmissionNotice, mailGradeNotice, mailWatcherNotice } from '../learning/grading.server.ts'
+import { removeAbandonedFiles } from '../learning/hand-in.server.ts'
+import { mailInvitation } from '../accounts/invitations.server.ts'
+import type { JobName, JobPayloads, JobSite } from './jobs.server.ts'
+import { loadSiteChrome } from '../content/site.server.ts'
+import type { Mailer } from './mailer.server.ts'
+import { magicLinkEnabled } from '../admin/tenant-flags.server.ts'
+
+/*
+ * The one place job handlers are registered (decision 0033): what each kind of job does when the
+ * worker of some app process runs it. A handler that throws has failed its attempt (retried with
+ * backoff, then given up and logged); one that returns quietly had nothing to do (no such account,
+ * a deactivated one, an invitation no longer pending). Whether there was anyone to mail is decided
+ * here, off the request path, never in the request that wrote the job.
+ */
+
+/** What handlers run with: the app's database, content client and mailer. */
+export type JobDeps = Pick<RequestContext, 'db' | 'cms'> & { mailer: Mailer }
+
+type Handler<N extends JobName> = (deps: JobDeps, job: JobPayloads[N]) => Promise<void>
+
+/** The site a job's mail comes from, as the request that wrote it saw it. */
+async function siteOf(deps: JobDeps, job: JobSite): Promise<MailContext> {
+	const tenant = job.tenantId ? await findTenantById(deps.db, job.tenantId) : null
+	return { ...deps, tenant, site: tenant ? tenant.slug : APEX_SITE, origin: job.origin, locale: job.locale }
+}
+
+/** The account of an address in an active tenant, unless deactivated: whom forgot-password, magic links and sign-up may mail. */
+async function activeAccount(ctx: MailContext, tenantId: string, email: string) {
+	if (ctx.tenant?.status !== 'active') return null
+	const user = await findUserByEmail(ctx.db, tenantId, email)
+	return user && !user.deactivated_at ? user : null
+}
+
+const HANDLERS: { [N in JobName]: Handler<N> } = {
+	async 'mail.verification'(deps, job) {
+		const user = await findUserById(deps.db, job.userId)
+		// Confirmed meanwhile (another link, an invitation), or deactivated: nothing to confirm.
+		if (!user || user.email_verified_at || user.deactivated_at) return
+		const query: Record<string, string> = job.callbackUrl ? { callbackUrl: job.callbackUrl } : {}
+		await mailTokenLink(await siteOf(deps, job), user, user.email, 'email_verify', undefined, query)
+	},
+	async 'mail.accountExists'(deps, job) {
+		const ctx = await siteOf(deps, job)
+		const user = await activeAccount(ctx, job.tenantId, job.email)
+		if (!user) return
+		const site = await loadSiteChrome(ctx)
+		await deliver(
+			ctx,
+			composeEmail({
+				kind: 'account_exists',
+				to: user.email,
+				locale: user.locale,
+				site: site.name,
+				url: absoluteUrl(ctx, localePath(user.locale, '/learn/sign-in')),
+				values: { reset: absoluteUrl(ctx, localePath(user.locale, '/learn/forgot')) },
+			}),
+		)
+	},
+	async 'mail.passwordReset'(deps, job) {
+		const ctx = await siteOf(deps, job)
+		if ('userId' in job) {
+			// An admin's "send a reset link": to the account they chose.
+			const user = await findUserById(deps.db, job.userId)
+			if (user) await mailTokenLink(ctx, user, user.email, 'password_reset')
+			return
+		}
+		// Forgot password: only an account with a local password (spec, Authentication 8).
+		const user = await activeAccount(ctx, job.tenantId, job.email)
+		if (user?.password_hash) await mailTokenLink(ctx, user, user.email, 'password_reset')
+	},
+	async 'mail.magicLink'(deps, job) {
+		const ctx = await siteOf(deps, job)
+		// The flag may have been turned off since: then no new links (spec, Authentication 9).
+		if (!ctx.tenant || !magicLinkEnabled(ctx.tenant)) return
+		const user = await activeAccount(ctx, job.tenantId, job.email)
+		if (user) await mailTokenLink(ctx, user, user.email, 'magic_link')
+	},
+	async 'mail.emailChange'(deps, job) {
+		const user = await findUserById(deps.db, job.userId)
+		if (!user || user.deactivated_at) return
+		await mailTokenLink(await siteOf(deps, job), user, job.newEmail, 'email_change', job.newEmail)
+	},
+	async 'mail.invitation'(deps, job) {
+		await mailInvitation(await siteOf(deps, job), job)
+	},
+	async 'mail.gradeNotice'(deps, job) {
+		await mailGradeNotice(await siteOf(deps, job), job)
+	},
+	async 'mail.submissionReceived'(deps, job) {
+		await fanOutSubmissionNotice(await siteOf(deps, job), job)
+	},
+	async 'mail.watcherNotice'(deps, job) {
+		await mailWatcherNotice(await siteOf(deps, job), job)
+	},
+	async 'mail.certificateIssued'(deps, job) {
+		await mailCertificate(await siteOf(deps, job), job)
+	},
+	async 'files.removeAbandoned'(deps) {
+		await removeAbandonedFiles(deps)
+	},
+}
+
+/** The worker's runner: the attempt's handler by its name. */
+export function createJobRunner(deps: JobDeps) {
+	return async (job: JobAttempt) => {
+		const handler = HANDLERS[job.name as JobName] as Handler<JobName> | undefined
+		// A job of a kind this build does not know (written by a newer one): failed, so it is retried by another process.
+		if (!handler) throw new Error(`no handler for job ${job.name}`)
+		await handler(deps, job.payload as JobPayloads[JobName])
+	}
+}

@@ -1,0 +1,72 @@
+import type { RequestContext } from '#app/context.ts'
+import type { Database } from '#db/client.ts'
+import { enqueueJobSteps } from '#db/jobs.ts'
+import type { Locale } from '#db/schema/values.ts'
+import { inTransaction, type Tx } from '#db/transaction.ts'
+
+/*
+ * The app's one way to leave work for later (docs/decisions/0033-job-queue.md): a job, written in
+ * the transaction of the change it follows, run by the worker of some app process (server/queue.ts)
+ * with retries. Handlers: app/platform/job-handlers.server.ts. Payloads carry ids and addresses, never
+ * a secret: a mail's token is issued by its handler when it sends.
+ */
+
+/** Where a job's mail points and in which language: the host's origin, its tenant, the request's locale. */
+export interface JobSite {
+	origin: string
+	tenantId: string | null
+	locale: Locale
+}
+
+/** The titles of a course and an entry as the request had them, for when the content service fails later. */
+export interface Titles {
+	course: string
+	entry: string
+}
+
+export interface JobPayloads {
+	/** A confirmation link to a user whose address is not proven (sign-up, sign-in, a resend). */
+	'mail.verification': JobSite & { userId: string; callbackUrl?: string }
+	/** Sign-up with an address that has an account here: that account's owner is told, with sign-in and reset links. */
+	'mail.accountExists': JobSite & { tenantId: string; email: string }
+	/** A reset link: to a known user (an admin's), or to whoever has this address here, if anyone (forgot password). */
+	'mail.passwordReset': JobSite & ({ userId: string } | { tenantId: string; email: string })
+	/** A sign-in link to whoever has this address here, if anyone. */
+	'mail.magicLink': JobSite & { tenantId: string; email: string }
+	/** The link confirming a new address, sent to that address. */
+	'mail.emailChange': JobSite & { userId: string; newEmail: string }
+	/** An invitation's link (its token is rotated when it is sent). */
+	'mail.invitation': JobSite & { tenantId: string; invitationId: string }
+	/** The learner is told their work was graded or returned. */
+	'mail.gradeNotice': JobSite & { tenantId: string; courseSlug: string; submissionId: string; titles: Titles }
+	/** Staff who opted in are told of a hand-in. */
+	'mail.submissionReceived': JobSite & {
+		tenantId: string
+		courseSlug: string
+		submissionId: string
+		titles: Titles
+	}
+	/** One watcher's notice of a hand-in (left by the job above, one per recipient). */
+	'mail.watcherNotice': JobPayloads['mail.submissionReceived'] & { userId: string }
+	/** The learner is told their certificate is ready (written with the certificate). */
+	'mail.certificateIssued': JobSite & { tenantId: string; courseSlug: string; certificateId: string }
+	/** Housekeeping: files of hand-ins whose own clean-up never ran. */
+	'files.removeAbandoned': Record<string, never>
+}
+
+export type JobName = keyof JobPayloads
+
+/** One job as a step of the caller's transaction. */
+export function enqueueSteps<N extends JobName>(tx: Tx, name: N, payload: JobPayloads[N]) {
+	return enqueueJobSteps(tx, name, payload as Record<string, unknown>)
+}
+
+/** One job, when it is the only write of the action. */
+export function enqueue<N extends JobName>(db: Database, name: N, payload: JobPayloads[N]) {
+	return inTransaction(db, (tx) => enqueueSteps(tx, name, payload))
+}
+
+/** The request's site for a job. */
+export function jobSite(ctx: Pick<RequestContext, 'origin' | 'tenant' | 'locale'>): JobSite {
+	return { origin: ctx.origin, tenantId: ctx.tenant?.id ?? null, locale: ctx.locale }
+}
