@@ -14,6 +14,10 @@ if (vitest) {
 	failed += vitest.numFailedTests
 	skipped += vitest.numPendingTests + vitest.numTodoTests
 	console.log(`vitest: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed`)
+	// Which ones, by file and name, so the end of a CI log says what to look at.
+	for (const file of vitest.testResults)
+		for (const test of file.assertionResults.filter((t) => t.status === 'failed'))
+			console.log(`  failed: ${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}`)
 } else console.log('vitest: no report')
 
 const playwright = read('.tmp/playwright.json')
@@ -23,6 +27,15 @@ if (playwright) {
 	failed += s.unexpected + s.flaky
 	skipped += s.skipped
 	console.log(`playwright: ${s.expected} passed, ${s.unexpected + s.flaky} failed`)
+	const failures = (suite) => [
+		...(suite.specs ?? []).flatMap((spec) =>
+			spec.tests
+				.filter((t) => t.status !== 'expected' && t.status !== 'skipped')
+				.map((t) => `${spec.file} > ${spec.title} [${t.projectName}]`),
+		),
+		...(suite.suites ?? []).flatMap(failures),
+	]
+	for (const line of playwright.suites.flatMap(failures)) console.log(`  failed: ${line}`)
 } else console.log('playwright: no report')
 
 // tests/hostile writes one file per class and database: .tmp/hostile/<class>.<dialect>.json

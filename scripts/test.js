@@ -21,8 +21,11 @@ const STAGES = [
 ]
 
 const results = STAGES.map(([name, command, args]) => {
+	const started = Date.now()
 	const { status } = spawnSync(command, args, { stdio: 'inherit' })
-	return [name, status ?? 1]
+	return [name, status ?? 1, Math.round((Date.now() - started) / 1000)]
 })
-for (const [name, status] of results) console.log(`${name}: ${status === 0 ? 'passed' : `failed (exit ${status})`}`)
+// The seconds per stage, so CI's 30-minute budget shows where it goes.
+for (const [name, status, seconds] of results)
+	console.log(`${name}: ${status === 0 ? 'passed' : `failed (exit ${status})`} in ${seconds} s`)
 process.exit(results.some(([, status]) => status !== 0) ? 1 : 0)
