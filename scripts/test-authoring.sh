@@ -26,17 +26,28 @@ cd cms/strapi
 # 1. Install from the lockfile; the npm cache persists between CI runs. Install scripts are left
 # out: the one this needs, better-sqlite3's native build, is copied from the app's install when it
 # is the same version for the same Node (it compiles from source here otherwise: about 2 minutes).
+# `--install-only` does just this (.ci/run starts it in the background while the app's tests run);
+# a later run finds the marker of the same lockfile and goes on.
+marker=node_modules/.installed-lock
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
 t=$(now)
-npm ci --prefer-offline --no-audit --no-fund --ignore-scripts --loglevel=error >"$out/install.log" 2>&1 || { cat "$out/install.log"; echo "authoring: npm ci failed"; exit 1; }
-want=$(node -p "require('./node_modules/better-sqlite3/package.json').version")
-have=$(node -p "try { require('../../node_modules/better-sqlite3/package.json').version } catch { '' }")
-if [ "$want" = "$have" ] && [ -f ../../node_modules/better-sqlite3/build/Release/better_sqlite3.node ]; then
-	mkdir -p node_modules/better-sqlite3/build/Release
-	cp ../../node_modules/better-sqlite3/build/Release/better_sqlite3.node node_modules/better-sqlite3/build/Release/
+if [ "$(cat "$marker" 2>/dev/null)" = "$lock_hash" ]; then
+	step install "0.0 (installed before: $(cat node_modules/.install-seconds 2>/dev/null || echo '?') s in the background)"
 else
-	npm rebuild better-sqlite3 --loglevel=error >>"$out/install.log" 2>&1 || { cat "$out/install.log"; exit 1; }
+	npm ci --prefer-offline --no-audit --no-fund --ignore-scripts --loglevel=error >"$out/install.log" 2>&1 || { cat "$out/install.log"; echo "authoring: npm ci failed"; exit 1; }
+	want=$(node -p "require('./node_modules/better-sqlite3/package.json').version")
+	have=$(node -p "try { require('../../node_modules/better-sqlite3/package.json').version } catch { '' }")
+	if [ "$want" = "$have" ] && [ -f ../../node_modules/better-sqlite3/build/Release/better_sqlite3.node ]; then
+		mkdir -p node_modules/better-sqlite3/build/Release
+		cp ../../node_modules/better-sqlite3/build/Release/better_sqlite3.node node_modules/better-sqlite3/build/Release/
+	else
+		npm rebuild better-sqlite3 --loglevel=error >>"$out/install.log" 2>&1 || { cat "$out/install.log"; exit 1; }
+	fi
+	secs "$t" "$(now)" >node_modules/.install-seconds
+	echo "$lock_hash" >"$marker"
+	step install "$(cat node_modules/.install-seconds)"
 fi
-step install "$(secs "$t" "$(now)")"
+[ "${1:-}" = "--install-only" ] && exit 0
 
 # 2. Build: a JavaScript project has nothing to compile, and CI serves no admin panel, so there is
 # no `strapi build` here (it bundles the admin: about 60 s and 2 GB; docs/authoring.md).

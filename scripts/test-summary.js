@@ -8,7 +8,17 @@ let failed = 0
 let skipped = 0
 const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null)
 
-const vitest = read('.tmp/vitest.json')
+// npm test writes two vitest reports (vitest.config.ts): the files run two at a time, and the timed suites.
+const vitestReports = ['.tmp/vitest.json', '.tmp/vitest-timed.json'].map(read).filter(Boolean)
+const vitest = vitestReports.length
+	? vitestReports.reduce((a, b) => ({
+			numPassedTests: a.numPassedTests + b.numPassedTests,
+			numFailedTests: a.numFailedTests + b.numFailedTests,
+			numPendingTests: a.numPendingTests + b.numPendingTests,
+			numTodoTests: a.numTodoTests + b.numTodoTests,
+			testResults: [...a.testResults, ...b.testResults],
+		}))
+	: null
 if (vitest) {
 	passed += vitest.numPassedTests
 	failed += vitest.numFailedTests

@@ -14,7 +14,9 @@ const STAGES = [
 			'npm run typecheck; t=$?; npm run lint; l=$?; npm run lint:openapi; o=$?; [ $t -eq 0 ] && [ $l -eq 0 ] && [ $o -eq 0 ]',
 		],
 	],
-	['vitest', 'npx', ['vitest', 'run']],
+	// Two files at a time, then the suites that time answers one at a time (vitest.config.ts).
+	['vitest', 'sh', ['-c', 'VITEST_GROUP=parallel npx vitest run']],
+	['vitest (timed)', 'sh', ['-c', 'VITEST_GROUP=timed npx vitest run']],
 	['playwright', 'npx', ['playwright', 'test']],
 	// Last and alone: it measures this machine's CPU (tests/lighthouse/run.ts).
 	['lighthouse', 'npx', ['tsx', 'tests/lighthouse/run.ts']],
