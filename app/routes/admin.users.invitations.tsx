@@ -1,4 +1,11 @@
-import { askToConfirm, confirmed, formErrorResult, limitAction, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
+import {
+	askToConfirm,
+	confirmed,
+	formErrorResult,
+	limitAction,
+	readForm,
+	TOO_MANY,
+} from '#app/platform/forms.server.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, Link } from 'react-router'
 import { z } from 'zod'

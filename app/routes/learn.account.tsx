@@ -10,7 +10,12 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/accounts/auth.server.ts'
 import { enqueue, enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
 import { limitForm, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
-import { destroySessionCookie, newSessionSteps, sessionCookie, type CurrentSession } from '#app/accounts/session.server.ts'
+import {
+	destroySessionCookie,
+	newSessionSteps,
+	sessionCookie,
+	type CurrentSession,
+} from '#app/accounts/session.server.ts'
 import { revokeSessionSteps } from '#db/sessions.ts'
 import { adminAudit } from '#app/admin/admin.server.ts'
 import { emailField, nameField, newPasswordField, passwordField } from '#app/platform/validation.ts'
