@@ -3,7 +3,6 @@ import type { Database } from '#db/client.ts'
 import type { Tenant } from '#db/tenants.ts'
 import type { Locale } from '#db/schema/values.ts'
 import type { TagStore } from './content/cache-tags.server.ts'
-import type { SiteKey } from './content/cms.server.ts'
 import type { ContentClient } from './content/content-cache.server.ts'
 import type { Env } from './platform/env.server.ts'
 import type { RateLimitDriver } from './platform/rate-limit.server.ts'
@@ -19,8 +18,9 @@ export interface RequestContext {
 	cms: ContentClient
 	/** null on the apex (public platform) host */
 	tenant: Tenant | null
-	/** The content-service site for this host. */
-	site: SiteKey
+	/** The content-service site for this host: a SiteKey of cms.server.ts (written as its type, string,
+	 * so this module imports nothing that imports it back). */
+	site: string
 	host: string
 	/** scheme://host[:port] as the browser sees it */
 	origin: string

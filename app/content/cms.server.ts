@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import * as shape from './content.ts'
 import { log } from '../platform/log.server.ts'
-import type { RequestContext } from '#app/context.ts'
+import type { Locale } from '#db/schema/values.ts'
 
 /** The content service could not give a usable answer (down, slow, or malformed). */
 export class ContentUnavailableError extends Error {
@@ -166,6 +166,9 @@ export async function readContent<T>(what: string, read: () => Promise<T>): Prom
 }
 
 /** The site's courses in every state, read as readContent reads (a page filters what it may show). */
-export function readCatalogue(ctx: Pick<RequestContext, 'cms' | 'site' | 'locale'>, site: SiteKey = ctx.site) {
+export function readCatalogue(
+	ctx: { cms: Pick<CmsClient, 'courses'>; site: SiteKey; locale: Locale },
+	site: SiteKey = ctx.site,
+) {
 	return readContent('catalogue', () => ctx.cms.courses(site, ctx.locale))
 }
