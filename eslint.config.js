@@ -23,6 +23,33 @@ export default tseslint.config(
 			],
 		},
 	},
+	// The direction of the layers (docs/architecture.md, "Rooms"): routes call rooms, rooms call the
+	// repositories in db/, never back up. db/seed.ts is a script (it hashes the demo passwords), not a
+	// repository.
+	{
+		files: ['db/**/*.ts'],
+		ignores: ['db/seed.ts', 'db/**/*.test.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{ patterns: [{ regex: '^(#app/|\\.\\./app/)', message: 'db/ is below the rooms: it never imports app/.' }] },
+			],
+		},
+	},
+	{
+		files: ['app/**/*.{ts,tsx}'],
+		ignores: ['app/routes/**', 'app/routes.ts', 'app/root.tsx'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ regex: '^(#app/routes/|\\.\\./routes/|\\./routes/)', message: 'Rooms never import a route module.' },
+					],
+				},
+			],
+		},
+	},
 	{
 		// Tests, benchmarks and scripts read JSON and pages of any shape; `any` there is honest.
 		files: ['tests/**', 'bench/**', 'scripts/**', '**/*.test.ts'],
