@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseEnv } from '#app/platform/env.server.ts'
 import { execRaw, DIALECTS } from '#tests/support/databases.ts'
-import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
+import { TEST_SECRETS } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 import { hostileClass } from './support.ts'
 
@@ -25,11 +25,7 @@ describe.each(DIALECTS)('hostile inputs for errors on %s', (dialect) => {
 	const hostile = hostileClass('errors', dialect)
 	beforeAll(async () => {
 		stack = await startStack(dialect, { NODE_ENV: 'development' })
-		const signIn = async (email: string) => {
-			const b = stack.browser(ACME)
-			expect((await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })).status).toBe(302)
-			return b.cookieHeader()
-		}
+		const signIn = async (email: string) => (await stack.signIn(email)).cookieHeader()
 		admin = await signIn('admin@acme.test')
 		author = await signIn('author@acme.test')
 	})

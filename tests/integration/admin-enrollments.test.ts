@@ -39,12 +39,7 @@ describe.each(DIALECTS)('admin enrollments on %s', (dialect) => {
 			email_verified_at: new Date(),
 		})
 	}
-	async function signIn(email: string, host = ACME): Promise<Browser> {
-		const b = stack.browser(host)
-		const res = await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
-		expect(res.status, email).toBe(302)
-		return b
-	}
+	const signIn = (email: string, host = ACME) => stack.signIn(email, host)
 	// Each test signs in an admin of its own: the adminMutation limit counts per admin.
 	const freshAdmin = async () => signIn((await newUser('tenant_admin')).email)
 

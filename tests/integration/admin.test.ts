@@ -54,12 +54,7 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		if (!staff.has(key)) staff.set(key, signInFresh(email, host))
 		return staff.get(key)!
 	}
-	async function signInFresh(email: string, host = ACME) {
-		const b = stack.browser(host)
-		const res = await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
-		expect(res.status, email).toBe(302)
-		return b
-	}
+	const signInFresh = (email: string, host = ACME) => stack.signIn(email, host)
 	let n = 0
 	async function newUser(
 		role: 'student' | 'course_admin' | 'tenant_admin',

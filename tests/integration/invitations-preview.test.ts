@@ -35,11 +35,7 @@ describe.each(DIALECTS)('invitations, course admin role and quiz preview on %s',
 	})
 	afterAll(() => stack?.close())
 
-	async function signIn(email: string, host = ACME) {
-		const b = stack.browser(host)
-		expect((await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })).status, email).toBe(302)
-		return b
-	}
+	const signIn = (email: string, host = ACME) => stack.signIn(email, host)
 	const inv = () => stack.db.t.invitations
 	const invitationRow = async (id: string) =>
 		(await stack.db.orm.select().from(inv()).where(eq(inv().id, id)))[0] ?? null

@@ -73,6 +73,13 @@ export async function startStack(
 		jobs: app.jobs,
 		request: (host: string, path: string, init?: Parameters<typeof request>[3]) => request(app.port, host, path, init),
 		browser: (host: string) => browser(app.port, host),
+		/** A browser signed in through the password form (the demo password unless given); throws unless it answers 302. */
+		signIn: async (email: string, host = 'acme.localhost', password = DEMO_PASSWORD): Promise<Browser> => {
+			const b = browser(app.port, host)
+			const res = await b.post('/learn/sign-in', { email, password })
+			if (res.status !== 302) throw new Error(`sign-in of ${email} on ${host}: ${res.status}`)
+			return b
+		},
 		/**
 		 * The super_admin's browser signed in on the apex, entered into a tenant's host through
 		 * /admin/tenants and its override link (opened, then its button): a browser on `<slug>.localhost` as that
