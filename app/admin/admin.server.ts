@@ -11,7 +11,7 @@ import { formErrorResult, limitAction, TOO_MANY } from '../platform/forms.server
 import { readContent } from '../content/cms.server.ts'
 import type { Course } from '../content/content.ts'
 import { SESSION_LIFETIMES, type CurrentSession } from '../accounts/session.server.ts'
-import { notFound } from '#app/platform/errors.ts'
+import { forbidden, notFound } from '#app/platform/errors.ts'
 
 const IMPERSONATOR_COOKIE = '__impersonator_uid'
 
@@ -22,8 +22,6 @@ export interface AdminScope {
 	tenant: Tenant | null
 	isSuper: boolean
 }
-
-const forbidden = () => new Response('common.errors.forbidden', { status: 403 })
 
 /**
  * /admin and its pages outside a course: tenant_admin (of this host's tenant)

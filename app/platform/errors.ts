@@ -60,3 +60,7 @@ export const postOnly = () => jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST', {
 export const notFound = () => new Response(null, { status: 404 })
 export const gone = () => new Response(null, { status: 410 })
 export const badRequest = () => new Response(null, { status: 400 })
+/** Thrown by a guard: the page for 403, its sentence from the catalogue. */
+export const forbidden = () => new Response('common.errors.forbidden', { status: 403 })
+/** Thrown when a form post's body is not a form (wrong content type, a field where a file was due). */
+export const notAForm = () => new Response('common.errors.notAForm', { status: 400 })

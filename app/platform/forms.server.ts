@@ -3,6 +3,7 @@ import { data } from 'react-router'
 import { z } from 'zod'
 import type { RequestContext } from '#app/context.ts'
 import type { Policy } from './rate-limit.server.ts'
+import { notAForm } from './errors.ts'
 
 /** A catalogue key, like every message an action returns: the page shows it in its locale. */
 export const TOO_MANY = 'common.errors.tooMany'
@@ -65,7 +66,7 @@ export async function readForm(request: Request): Promise<FormData> {
 	try {
 		return await request.formData()
 	} catch {
-		throw new Response('common.errors.notAForm', { status: 400 })
+		throw notAForm()
 	}
 }
 
