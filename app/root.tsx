@@ -36,45 +36,65 @@ export const links: Route.LinksFunction = () => [
 
 /**
  * Reads the session once per request for every route below, pages and
- * resource routes alike. A session that fails re-validation (token version,
- * tenant, deactivation) is treated as signed out and its cookie cleared.
+ * resource routes alike, then finishes the answer; each step is a function below.
+ * A session that fails re-validation (token version, tenant, deactivation) is
+ * treated as signed out and its cookie cleared.
  */
 export const middleware: Route.MiddlewareFunction[] = [
 	async ({ request, context }, next) => {
 		const ctx = getRequestContext(context)
 		const read = await readSession(ctx, request)
 		context.set(sessionContext, read.state === 'valid' ? read.session : null)
-		if (read.state === 'valid' && isLocale(read.session.user.locale)) {
-			const userLocale = read.session.user.locale
-			const { locale: urlLocale, path } = splitLocalePath(ctx.page.path)
-			// Pages only a signed-in user sees are always in the user's locale, under its prefix;
-			// public pages keep an explicit prefix and otherwise follow the user too.
-			if (SIGNED_IN_ONLY.test(path)) {
-				if ((urlLocale ?? DEFAULT_LOCALE) !== userLocale && request.method === 'GET')
-					throw redirect(redirectTarget(ctx, request, localePath(userLocale, path) + ctx.page.search))
-				ctx.locale = userLocale
-			} else if (!urlLocale) ctx.locale = userLocale
-		}
+		if (read.state === 'valid') followUserLocale(ctx, request, read.session.user.locale)
 		const response = await next()
 		const headers = new Headers(response.headers)
-		const location = headers.get('location')
-		if (location && response.status >= 300 && response.status < 400)
-			headers.set('location', redirectTarget(ctx, request, withoutBasename(ctx, location)))
-		// Whether a page ships its scripts depends on the data-saver hint (the JavaScript policy below).
-		if (headers.get('content-type')?.startsWith('text/html')) headers.append('vary', 'Save-Data')
-		// What a signed-in user is shown, and any answer that sets a session, stays out of every shared or disk cache.
-		if (read.state === 'valid' || headers.getSetCookie().some((c) => SESSION_COOKIE.test(c))) {
-			const type = headers.get('content-type') ?? ''
-			if (!headers.has('cache-control') || type.startsWith('text/html') || type.startsWith('text/x-script'))
-				headers.set('cache-control', 'private, no-store')
-		}
-		if (read.state === 'rejected' && !headers.getSetCookie().some((c) => SESSION_COOKIE.test(c))) {
-			headers.append('set-cookie', await destroySessionCookie(ctx))
-		}
+		rewriteRedirect(ctx, request, response.status, headers)
+		keepPrivateOutOfCaches(headers, read.state === 'valid')
+		if (read.state === 'rejected') await clearRejectedSession(ctx, headers)
 		return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 	},
 ]
 
+/**
+ * Pages only a signed-in user sees are always in the user's locale, under its prefix (a GET under
+ * another is redirected); public pages keep an explicit prefix and otherwise follow the user too.
+ */
+function followUserLocale(ctx: RequestContext, request: Request, userLocale: string) {
+	if (!isLocale(userLocale)) return
+	const { locale: urlLocale, path } = splitLocalePath(ctx.page.path)
+	if (SIGNED_IN_ONLY.test(path)) {
+		if ((urlLocale ?? DEFAULT_LOCALE) !== userLocale && request.method === 'GET')
+			throw redirect(redirectTarget(ctx, request, localePath(userLocale, path) + ctx.page.search))
+		ctx.locale = userLocale
+	} else if (!urlLocale) ctx.locale = userLocale
+}
+
+/** A redirect's Location without React Router's basename, absolute when it leaves the page's locale. */
+function rewriteRedirect(ctx: RequestContext, request: Request, status: number, headers: Headers) {
+	const location = headers.get('location')
+	if (location && status >= 300 && status < 400)
+		headers.set('location', redirectTarget(ctx, request, withoutBasename(ctx, location)))
+}
+
+/**
+ * Whether a page ships its scripts depends on the data-saver hint (the JavaScript policy below);
+ * what a signed-in user is shown, and any answer that sets a session, stays out of every shared or
+ * disk cache.
+ */
+function keepPrivateOutOfCaches(headers: Headers, signedIn: boolean) {
+	const type = headers.get('content-type') ?? ''
+	if (type.startsWith('text/html')) headers.append('vary', 'Save-Data')
+	if (!signedIn && !setsSession(headers)) return
+	if (!headers.has('cache-control') || type.startsWith('text/html') || type.startsWith('text/x-script'))
+		headers.set('cache-control', 'private, no-store')
+}
+
+/** A session that failed re-validation: its cookie goes, unless the answer sets a new one. */
+async function clearRejectedSession(ctx: RequestContext, headers: Headers) {
+	if (!setsSession(headers)) headers.append('set-cookie', await destroySessionCookie(ctx))
+}
+
+const setsSession = (headers: Headers) => headers.getSetCookie().some((c) => SESSION_COOKIE.test(c))
 const SESSION_COOKIE = /^(?:__Host-)?lms_session=/
 
 // One route table serves every locale: a prefixed locale's pages are served under its prefix as
