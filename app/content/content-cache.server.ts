@@ -2,6 +2,7 @@ import type { TagStore } from './cache-tags.server.ts'
 import type { CmsClient, SiteKey } from './cms.server.ts'
 import { describeError, log } from '../platform/log.server.ts'
 import { LRUCache } from 'lru-cache'
+import { singleFlight } from '../platform/memo.ts'
 
 interface Slot {
 	value: unknown
@@ -37,23 +38,18 @@ export function createContentCache(cms: CmsClient, tags: TagStore, options: Cont
 	const maxEntries = options.maxEntries ?? 5_000
 	const now = options.now ?? Date.now
 	const slots = new LRUCache<string, Slot>({ max: maxEntries })
-	const inflight = new Map<string, Promise<unknown>>()
+	const flights = singleFlight<unknown>()
 
 	function load<T>(key: string, tagList: string[], fetcher: () => Promise<T>): Promise<T> {
 		const versions = tagList.map((t) => tags.version(t))
 		// An invalidation during a fetch starts a new flight: the old one may carry old content.
 		const flight = `${key}#${versions.join('.')}`
-		let pending = inflight.get(flight) as Promise<T> | undefined
-		if (!pending) {
-			pending = fetcher()
-				.then((value) => {
-					slots.set(key, { value, storedAt: now(), tags: tagList, versions })
-					return value
-				})
-				.finally(() => inflight.delete(flight))
-			inflight.set(flight, pending)
-		}
-		return pending
+		return flights(flight, () =>
+			fetcher().then((value) => {
+				slots.set(key, { value, storedAt: now(), tags: tagList, versions })
+				return value
+			}),
+		) as Promise<T>
 	}
 
 	async function read<T>(key: string, tagList: string[], fetcher: () => Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@ import type { RequestContext } from '#app/context.ts'
 import { IMAGE_WIDTHS } from '../platform/api-contract.ts'
 import type { SiteKey } from './cms.server.ts'
 import { escapeHtml } from '../platform/html.ts'
+import { singleFlight } from '../platform/memo.ts'
 import { describeError, log } from '../platform/log.server.ts'
 
 export { IMAGE_WIDTHS }
@@ -86,7 +87,7 @@ const variants = new LRUCache<string, Variant>({
 	maxSize: VARIANT_CACHE_BYTES,
 	sizeCalculation: (v) => v.bytes.length + 256,
 })
-const making = new Map<string, Promise<Variant>>()
+const making = singleFlight<Variant>()
 
 const variantKey = (site: SiteKey, assetId: string, width: number) => `${site}|${assetId}|${width}`
 
@@ -107,25 +108,20 @@ export async function variantOf(site: SiteKey, assetId: string, width: number, u
 	const known = variants.get(key)
 	if (known?.source === source) return known
 	const flight = `${key}|${source}`
-	let pending = making.get(flight)
-	if (!pending) {
-		pending = resize(bytes, width)
-			.then((resized) => {
-				const variant: Variant = {
-					source,
-					etag: `"w${width}-${digest(resized)}"`,
-					type: upstream.headers.get('content-type')!,
-					lastModified: upstream.headers.get('last-modified'),
-					filename: upstream.headers.get('x-asset-filename'),
-					bytes: resized,
-				}
-				variants.set(key, variant)
-				return variant
-			})
-			.finally(() => making.delete(flight))
-		making.set(flight, pending)
-	}
-	return pending
+	return making(flight, () =>
+		resize(bytes, width).then((resized) => {
+			const variant: Variant = {
+				source,
+				etag: `"w${width}-${digest(resized)}"`,
+				type: upstream.headers.get('content-type')!,
+				lastModified: upstream.headers.get('last-modified'),
+				filename: upstream.headers.get('x-asset-filename'),
+				bytes: resized,
+			}
+			variants.set(key, variant)
+			return variant
+		}),
+	)
 }
 
 /**
@@ -181,7 +177,7 @@ const RETRY_FAILED_AFTER_MS = 5_000
 const SIZE_WAIT_MS = 2_000
 
 const originals = new LRUCache<string, Original>({ max: 5_000 })
-const lookups = new Map<string, Promise<Original>>()
+const lookups = singleFlight<Original>()
 
 /** The proxy path of a site asset or of a course's assets (the content client rewrites asset URLs to these). */
 const assetPrefix = (courseSlug?: string) =>
@@ -231,16 +227,12 @@ function original(ctx: RequestContext, assetId: string): Original | Promise<Orig
 	const key = `${ctx.site}|${assetId}`
 	const known = originals.get(key)
 	if (known && known.freshUntil > Date.now()) return known
-	let pending = lookups.get(key)
-	if (!pending) {
-		pending = lookUp(ctx, key, assetId, known)
-			.then((found) => {
-				originals.set(key, found)
-				return found
-			})
-			.finally(() => lookups.delete(key))
-		lookups.set(key, pending)
-	}
+	const pending = lookups(key, () =>
+		lookUp(ctx, key, assetId, known).then((found) => {
+			originals.set(key, found)
+			return found
+		}),
+	)
 	// A size seen before is good enough while it is being checked again.
 	if (known) return known
 	let timer: NodeJS.Timeout | undefined

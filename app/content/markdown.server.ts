@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { Marked, Renderer, type Token } from 'marked'
+import { LRUCache } from 'lru-cache'
 import type { RequestContext } from '#app/context.ts'
 import { escapeHtml } from '../platform/html.ts'
 import { imageAttributes, imageAttributesHtml, imageSizes, PROSE_SIZES, type ImageSize } from './images.server.ts'
@@ -49,8 +50,7 @@ interface Parsed {
 }
 
 // Bodies come from the content cache and repeat on every view; parsing them is the costliest step of an entry page.
-const parsed = new Map<string, Parsed>()
-const MAX_PARSED = 500
+const parsed = new LRUCache<string, Parsed>({ max: 500 })
 
 function parse(source: string): Parsed {
 	const hit = parsed.get(source)
@@ -59,7 +59,6 @@ function parse(source: string): Parsed {
 	const html = marked.parse(source, { async: false })
 	const result = { parts: html.split(SLOTS), images: collected }
 	collected = []
-	if (parsed.size >= MAX_PARSED) parsed.delete(parsed.keys().next().value!)
 	parsed.set(source, result)
 	return result
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import satori from 'satori'
 import sharp from 'sharp'
+import { LRUCache } from 'lru-cache'
 import type { RequestContext } from '#app/context.ts'
 import { describeError, log } from '../platform/log.server.ts'
 import { fetchPublic } from './public-fetch.server.ts'
@@ -51,7 +52,8 @@ async function sourceBytes(ctx: RequestContext, url: string | null | undefined):
 }
 
 // Generated images per site, field and size; a revalidated site tag makes new ones.
-const generated = new Map<string, Promise<Buffer | null>>()
+// The promise is what is kept, so concurrent requests for one image share its making.
+const generated = new LRUCache<string, Promise<Buffer | null>>({ max: 500 })
 function memo(ctx: RequestContext, key: string, make: () => Promise<Buffer | null>) {
 	const full = `${ctx.site}|${ctx.tags.version(`site:${ctx.site}`)}|${key}`
 	let image = generated.get(full)
@@ -61,7 +63,6 @@ function memo(ctx: RequestContext, key: string, make: () => Promise<Buffer | nul
 			return null
 		})
 		generated.set(full, image)
-		if (generated.size > 500) generated.delete(generated.keys().next().value!)
 	}
 	return image
 }
