@@ -69,7 +69,7 @@ export function requireSuperAdmin(context: Readonly<RouterContextProvider>): Adm
  * adminMutation policy: 60 mutations per minute per admin. Exhausted: a 429
  * answer that re-renders the form with the message (return it); else null.
  */
-export function limitAdminMutation(scope: AdminScope) {
+function limitAdminMutation(scope: AdminScope) {
 	return limitAction(scope.ctx, 'adminMutation', `user|${scope.session.user.id}`, { result: formErrorResult(TOO_MANY) })
 }
 
@@ -78,6 +78,19 @@ export function limitAdminMutation(scope: AdminScope) {
  * 0020): a tenant host (404 on the apex), then the adminMutation limit. `limited` is the 429 answer
  * to return, so the form shows why.
  */
+/**
+ * The start of an admin action on a page that also serves the apex (a person's page, the tenants):
+ * its guard, then the admin-mutation limit. Course pages start with courseMutation, a tenant's
+ * people and invitations with tenantMutation: one call each, whichever the page.
+ */
+export async function platformMutation(
+	context: Readonly<RouterContextProvider>,
+	guard: (context: Readonly<RouterContextProvider>) => AdminScope = requireAdmin,
+) {
+	const scope = guard(context)
+	return { scope, limited: await limitAdminMutation(scope) }
+}
+
 export async function tenantMutation(scope: AdminScope) {
 	const tenant = scope.tenant
 	if (!tenant) throw notFound()

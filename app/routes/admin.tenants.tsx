@@ -10,7 +10,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import {
 	adminAudit,
-	limitAdminMutation,
+	platformMutation,
 	requireSuperAdmin,
 	tenantOrigin,
 	tenantOverrideLink,
@@ -90,8 +90,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** Create, change status (suspend, activate, archive) and enter a tenant; each audited. */
 export async function action({ context, request }: Route.ActionArgs) {
-	const scope = requireSuperAdmin(context)
-	const limited = await limitAdminMutation(scope)
+	const { scope, limited } = await platformMutation(context, requireSuperAdmin)
 	if (limited) return limited
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success')

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { ConfirmStep, FormError, RedirectNotice, Submit, PostButton } from '#app/ui/feedback.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { adminAudit, limitAdminMutation, requireAdmin, type AdminScope } from '#app/admin/admin.server.ts'
+import { adminAudit, platformMutation, requireAdmin, type AdminScope } from '#app/admin/admin.server.ts'
 import {
 	cancelEnrollment,
 	courseSlugField,
@@ -177,9 +177,8 @@ const USER_NOTICES = [
 ] as const satisfies NoticeName[]
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-	const scope = requireAdmin(context)
+	const { scope, limited } = await platformMutation(context)
 	const target = await requireTarget(scope, params.id)
-	const limited = await limitAdminMutation(scope)
 	if (limited) return limited
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
