@@ -247,7 +247,9 @@ export async function migrateDatabase(db: Database) {
 	if (db.dialect === 'pg') {
 		// A session-level advisory lock on a dedicated connection lets only one
 		// of several processes starting together run the migrations.
-		const client = postgres(db.url, { max: 1, onnotice: () => {} })
+		// No answer deadline: waiting for the lock while another process migrates is the point. A
+		// connection that cannot be made fails within 5 s, and db/migrate.ts tries again.
+		const client = postgres(db.url, { max: 1, onnotice: () => {}, connect_timeout: 5 })
 		const orm = drizzlePg(client)
 		try {
 			await orm.execute(sql`select pg_advisory_lock(727001)`)

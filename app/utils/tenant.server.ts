@@ -28,15 +28,32 @@ export function normalizeHost(hostHeader: string | undefined | null) {
 export async function resolveHost(db: Database, host: string, baseDomain: string): Promise<HostResolution> {
 	if (!host) return { kind: 'unknown' }
 	if (host === baseDomain || host === `www.${baseDomain}`) return { kind: 'apex' }
-	const suffix = `.${baseDomain}`
-	const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : null
-	const slug = label && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : null
+	const { label, slug } = hostLabel(host, baseDomain)
 	const rows = await findTenantsByDomainOrSlug(db, host, slug)
 	// A host under the base domain is always a slug's: no custom domain can take another tenant's subdomain.
 	const byDomain = label === null ? rows.find((t) => t.custom_domain === host) : undefined
 	const tenant = byDomain ?? rows.find((t) => slug !== null && t.slug === slug)
 	if (!tenant || tenant.status === 'archived') return { kind: 'unknown' }
 	return { kind: 'tenant', tenant }
+}
+
+/** The label of a host under the base domain, and that label when it can be a tenant's slug. */
+function hostLabel(host: string, baseDomain: string) {
+	const suffix = `.${baseDomain}`
+	const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : null
+	const slug = label && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : null
+	return { label, slug }
+}
+
+/**
+ * The content site a host's pages are read from when the host alone says it, without the
+ * database: 'apex' for the apex and www, the slug for a subdomain of the base domain; null for any
+ * other host (a custom domain, which only the tenants table maps).
+ */
+export function siteOfHost(host: string, baseDomain: string): { kind: 'apex' } | { kind: 'slug'; slug: string } | null {
+	if (host === baseDomain || host === `www.${baseDomain}`) return { kind: 'apex' }
+	const { slug } = hostLabel(host, baseDomain)
+	return slug ? { kind: 'slug', slug } : null
 }
 
 /**
