@@ -330,8 +330,9 @@ export function createApp(options: AppOptions) {
 		const request = createRequest(req, res, { protocol: configured.protocol, host: new URL(site.origin).host })
 		try {
 			const response = await (site.prefix ? handlers.get(site.prefix)! : handleUnprefixed)(request, context)
-			// An attempt answered with our failure (the database down, a bug) is not the client's to pay for.
-			if (response.status >= 500 || value.databaseUnavailable) limits.undoAll()
+			// An attempt answered with our failure (the database down, a bug) is not the client's to pay for;
+			// 501 is not a failure but the spec's answer to a paid enrollment, and counts.
+			if ((response.status >= 500 && response.status !== 501) || value.databaseUnavailable) limits.undoAll()
 			return { response, readTags, databaseUnavailable: value.databaseUnavailable === true }
 		} catch (error) {
 			limits.undoAll()

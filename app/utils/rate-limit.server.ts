@@ -203,7 +203,7 @@ export function databaseWindows(db: Database): WindowStore {
 
 /**
  * The driver as one request sees it: what it counted is remembered, so that `undoAll` takes every
- * hit back when the request is answered with our failure (a 5xx: the database was down), which
+ * hit back when the request is answered with our failure (a 5xx other than the spec's 501: the database was down), which
  * must not count against the client's limit (decision 0035).
  */
 export function perRequest(driver: RateLimitDriver) {
