@@ -38,12 +38,12 @@ export interface Database {
 	close(): Promise<void>
 }
 
-// postgres.js connection errors, PostgreSQL's connection-exception class (08), refusals to
+// postgres.js connection errors (ANSWER_TIMEOUT: the patched client-side deadline), PostgreSQL's connection-exception class (08), refusals to
 // connect (57P01-57P03 shutdown, cannot connect now; 53300 too many connections; 3D000 no such
 // database; 28xxx authentication), the bounded waits giving up (55P03 lock_timeout, 57014
 // statement_timeout: docs/decisions/0017-faults.md), SQLite's can't-open, I/O and busy errors.
 const UNAVAILABLE_CODES =
-	/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08\w{3}|57P0[123]|53300|3D000|28\w{3}|55P03|57014|SQLITE_CANTOPEN|SQLITE_IOERR\w*|SQLITE_BUSY)$/
+	/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|CONNECT_TIMEOUT|ANSWER_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08\w{3}|57P0[123]|53300|3D000|28\w{3}|55P03|57014|SQLITE_CANTOPEN|SQLITE_IOERR\w*|SQLITE_BUSY)$/
 // 55000 is a broad class; as a connection refusal it is a database that does not allow connections.
 const REFUSED_CONNECTION = /not currently accepting connections/
 
@@ -99,14 +99,24 @@ function sqlitePath(url: string) {
 }
 
 /**
+ * How long a query already sent may wait for the server's answer before its connection is destroyed
+ * and it fails as unavailable (docs/decisions/0035-stalls-and-limits.md). Longer than any query the
+ * app makes; DATABASE_ANSWER_TIMEOUT_MS changes it (a process reads it once).
+ */
+const POSTGRES_ANSWER_TIMEOUT_MS = Number(process.env.DATABASE_ANSWER_TIMEOUT_MS) || 2_000
+
+/**
  * Every wait on PostgreSQL is bounded (docs/decisions/0017-faults.md): a new
- * connection gets 2 s; after a failed one the pool tries again within 50 to
+ * connection gets 2 s; a query sent gets 2 s for its answer (a stalled server); after a failed one the pool tries again within 50 to
  * 500 ms (postgres.js grows its default backoff to 20 s, shared by the pool, so
  * one outage kept requests waiting long after the server was back); on the
  * server a statement may run 10 s and wait 3 s for a lock.
  */
 const POSTGRES_TIMEOUTS = {
 	connect_timeout: 2,
+	// A query sent waits at most this long for the server's answer (ANSWER_TIMEOUT, patched into
+	// postgres.js): a server that stops answering otherwise holds it, and its connection, for ever.
+	answer_timeout: POSTGRES_ANSWER_TIMEOUT_MS / 1000,
 	backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
 	connection: { statement_timeout: 10_000, lock_timeout: 3_000 },
 }
@@ -237,7 +247,9 @@ export async function migrateDatabase(db: Database) {
 	if (db.dialect === 'pg') {
 		// A session-level advisory lock on a dedicated connection lets only one
 		// of several processes starting together run the migrations.
-		const client = postgres(db.url, { max: 1, onnotice: () => {} })
+		// No answer deadline: waiting for the lock while another process migrates is the point. A
+		// connection that cannot be made fails within 5 s, and db/migrate.ts tries again.
+		const client = postgres(db.url, { max: 1, onnotice: () => {}, connect_timeout: 5 })
 		const orm = drizzlePg(client)
 		try {
 			await orm.execute(sql`select pg_advisory_lock(727001)`)

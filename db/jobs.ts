@@ -67,8 +67,10 @@ export function* enqueueJobSteps(tx: Tx, name: string, payload: Payload) {
 
 /**
  * pg-boss's own connections: a small pool (2) of `pg` with the waits of ours (decision 0017: 2 s
- * to connect, 10 s per statement, 3 s per lock wait). Errors of idle connections go to `onError`
- * (an unhandled one would end the process).
+ * to connect, 10 s per statement, 3 s per lock wait), and a client-side deadline of 15 s for an
+ * answer (decision 0035): past the server's own bounds, so it only acts when the server stopped
+ * answering; the pool then drops the connection (a query's error releases its client destroyed).
+ * Errors of idle connections go to `onError` (an unhandled one would end the process).
  */
 export function openPgBossPool(url: string, onError: (error: Error) => void, max = 2) {
 	const pool = new pg.Pool({
@@ -78,6 +80,7 @@ export function openPgBossPool(url: string, onError: (error: Error) => void, max
 		connectionTimeoutMillis: 2_000,
 		statement_timeout: 10_000,
 		lock_timeout: 3_000,
+		query_timeout: 15_000,
 		idleTimeoutMillis: 30_000,
 	})
 	pool.on('error', onError)

@@ -23,6 +23,8 @@ import {
 	createMemoryDriver,
 	createRedisDriver,
 	createUpstashDriver,
+	databaseWindows,
+	perRequest,
 	type RateLimitDriver,
 } from '#app/platform/rate-limit.server.ts'
 import { negotiateLocale } from '#app/platform/locale.server.ts'
@@ -66,6 +68,9 @@ export interface AppOptions {
 }
 
 const HSTS = 'max-age=31536000; includeSubDomains'
+
+const LIVENESS_PATH = '/api/health/live'
+const LIVENESS_BODY = Buffer.from(JSON.stringify({ status: 'ok' }))
 
 const SECURITY_HEADERS: Record<string, string> = {
 	'x-content-type-options': 'nosniff',
@@ -117,18 +122,30 @@ export function createApp(options: AppOptions) {
 	// Over https, browsers remember to never use plain http for this host.
 	const baseHeaders =
 		configured.protocol === 'https:' ? { ...SECURITY_HEADERS, 'strict-transport-security': HSTS } : SECURITY_HEADERS
+	const livenessHeaders = {
+		...baseHeaders,
+		'content-type': 'application/json',
+		'content-length': String(LIVENESS_BODY.length),
+		'cache-control': 'no-store',
+	}
 	const afterResponse = createDeferredWork()
 	const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL) : null
 	const rateLimit =
 		options.rateLimit ??
 		(env.RATE_LIMIT_DRIVER === 'redis'
-			? createRedisDriver(redis!)
+			? createRedisDriver(redis!, databaseWindows(db))
 			: env.RATE_LIMIT_DRIVER === 'upstash'
-				? createUpstashDriver(env.UPSTASH_REDIS_REST_URL!, env.UPSTASH_REDIS_REST_TOKEN!)
+				? createUpstashDriver(env.UPSTASH_REDIS_REST_URL!, env.UPSTASH_REDIS_REST_TOKEN!, databaseWindows(db))
 				: createMemoryDriver())
 	const mailer = createMailer(env)
 	const pageCache = createPageCache(tags, { baseHeaders })
-	const resolveTenantHost = createHostResolver(db, env.APP_BASE_DOMAIN, tags, options.hostCacheTtlMs)
+	const resolveTenantHost = createHostResolver(
+		db,
+		env.APP_BASE_DOMAIN,
+		tags,
+		options.hostCacheTtlMs ?? env.HOST_CACHE_TTL_SECONDS * 1000,
+		env.HOST_CACHE_STALE_SECONDS * 1000,
+	)
 
 	/** The entry's steps in order; each either answers or lets the request go on. */
 	async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -150,6 +167,14 @@ export function createApp(options: AppOptions) {
 
 		const badTarget = refuseTarget(target)
 		if (badTarget) return refuse(badTarget)
+		// Liveness asks nothing outside the process, not even the host's tenant (decision 0035): answered
+		// here, before the host lookup and the session, whatever the database and Redis are doing.
+		if (path === LIVENESS_PATH && (req.method === 'GET' || req.method === 'HEAD'))
+			return sendCached(res, {
+				status: 200,
+				headers: livenessHeaders,
+				body: req.method === 'GET' ? LIVENESS_BODY : null,
+			})
 
 		const host = normalizeHost(requestHost(req.headers.host, req.headers['x-forwarded-host'], trustForwardedHost))
 		let resolution: HostResolution
@@ -281,6 +306,7 @@ export function createApp(options: AppOptions) {
 	) {
 		const readTags = new Map<string, number>()
 		const deferred: Array<() => Promise<unknown>> = []
+		const limits = perRequest(rateLimit)
 		const context = new RouterContextProvider()
 		const value: RequestContext = {
 			env,
@@ -295,7 +321,7 @@ export function createApp(options: AppOptions) {
 			page: site.page,
 			locale: site.locale,
 			clientIp: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], env.TRUSTED_PROXY_HOPS),
-			rateLimit,
+			rateLimit: limits.driver,
 			tags,
 			redis,
 			afterResponse: (task) => void deferred.push(task),
@@ -304,7 +330,13 @@ export function createApp(options: AppOptions) {
 		const request = createRequest(req, res, { protocol: configured.protocol, host: new URL(site.origin).host })
 		try {
 			const response = await (site.prefix ? handlers.get(site.prefix)! : handleUnprefixed)(request, context)
+			// An attempt answered with our failure (the database down, a bug) is not the client's to pay for;
+			// 501 is not a failure but the spec's answer to a paid enrollment, and counts.
+			if ((response.status >= 500 && response.status !== 501) || value.databaseUnavailable) limits.undoAll()
 			return { response, readTags, databaseUnavailable: value.databaseUnavailable === true }
+		} catch (error) {
+			limits.undoAll()
+			throw error
 		} finally {
 			// Best-effort work that must not delay the answer (a session's renewal) starts once it is sent.
 			if (deferred.length) afterResponse.run(deferred)

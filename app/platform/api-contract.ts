@@ -221,11 +221,10 @@ export const API_OPERATIONS: ApiOperation[] = [
 		tags: ['health'],
 		summary: 'Liveness: the process answers',
 		description:
-			'For orchestrators deciding whether to restart the process: 200 whenever it can answer at all, whatever the database and Redis do.',
+			'For orchestrators deciding whether to restart the process: 200 whenever it can answer at all, on any host, whatever the database and Redis do (nothing outside the process is asked, decision 0035).',
 		security: 'public',
 		responses: {
 			200: { description: 'The process is alive.', json: livenessResponse },
-			404: error(UNKNOWN_HOST),
 		},
 		example: { expect: 200 },
 	},

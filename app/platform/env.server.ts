@@ -10,6 +10,10 @@ const schema = z
 		PORT: z.coerce.number().int().min(0).max(65535).default(3000),
 		// How long a stopping process (SIGTERM) lets requests under way finish before it cuts them.
 		DRAIN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(600).default(15),
+		// How long a host's tenant is taken from the process's cache, then how much longer the last answer is
+		// still given at once while it is looked up again (decision 0035): a stalled database holds no known host.
+		HOST_CACHE_TTL_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
+		HOST_CACHE_STALE_SECONDS: z.coerce.number().min(0).max(86_400).default(600),
 		AUTH_SECRET: z.string().min(32, 'must be at least 32 characters'),
 		DATABASE_URL: z.string().min(1),
 		AUTH_URL: z.url().transform((u) => new URL(u).origin),

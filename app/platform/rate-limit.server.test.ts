@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addressKey, createMemoryDriver, ipEmailKey, limitJson } from './rate-limit.server.ts'
+import { addressKey, createMemoryDriver, ipEmailKey, limitJson, perRequest } from './rate-limit.server.ts'
 
 describe('addressKey', () => {
 	it('keeps an IPv4 address and counts an IPv6 one by its /64', () => {
@@ -34,5 +34,21 @@ describe('limitJson', () => {
 		expect(await refused.json()).toEqual({ error: 'Too many', code: 'RATE_LIMITED' })
 		expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
 		expect(await limitJson(driver, 'fileDownload', 'user|u2', 'Too many')).toBeNull()
+	})
+})
+
+describe('perRequest', () => {
+	it('takes back every hit of a request answered with our failure, in the store that counted it', async () => {
+		const driver = createMemoryDriver()
+		for (let i = 0; i < 9; i++) await driver.consume('auth.signIn', 'k')
+		const request = perRequest(driver)
+		expect((await request.driver.consume('auth.signIn', 'k')).allowed).toBe(true)
+		request.undoAll()
+		// The tenth attempt did not count: one more is allowed, then the limit holds.
+		expect((await driver.consume('auth.signIn', 'k')).allowed).toBe(true)
+		expect((await driver.consume('auth.signIn', 'k')).allowed).toBe(false)
+		// Taken back once only.
+		request.undoAll()
+		expect((await driver.consume('auth.signIn', 'k')).allowed).toBe(false)
 	})
 })

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import type { Database } from '#db/client.ts'
+import { hitWindow, unhitWindow } from '#db/rate-limits.ts'
 import { jsonError } from './errors.ts'
 import { describeError, log } from './log.server.ts'
 import { RateLimiter } from 'limiter'
@@ -36,7 +38,24 @@ interface RateLimitResult {
 	allowed: boolean
 	/** Seconds until the next attempt may succeed; 0 when allowed. */
 	retryAfter: number
+	/** Takes this hit back from the store that counted it (the attempt failed for our reasons, not the client's). */
+	undo?: () => Promise<void>
 }
+
+/**
+ * The policies that bound guessing a credential (a password, a mailed link): their counts must
+ * survive a Redis restart and be shared while Redis is down, so with a shared driver they are
+ * kept in the database, which each of their actions needs anyway (decision 0035).
+ */
+const DURABLE_POLICIES: ReadonlySet<Policy> = new Set([
+	'auth.signIn',
+	'magic',
+	'passwordReset',
+	'passwordChange',
+	'signUp',
+	'verificationResend',
+	'invitationResend',
+])
 
 /** For a JSON route: null while the policy allows the request, else the 429 envelope with Retry-After. */
 export async function limitJson(driver: RateLimitDriver, policy: Policy, key: string, error: string) {
@@ -80,7 +99,16 @@ export function createMemoryDriver(maxKeys = MEMORY_DRIVER_MAX_KEYS): RateLimitD
 				entry = { limiter: new RateLimiter({ tokensPerInterval: points, interval: windowMs }), expires: now + windowMs }
 				limiters.set(id, entry)
 			}
-			if (entry.limiter.tryRemoveTokens(1)) return { allowed: true, retryAfter: 0 }
+			const { limiter } = entry
+			if (limiter.tryRemoveTokens(1))
+				return {
+					allowed: true,
+					retryAfter: 0,
+					undo: async () => {
+						limiter.tokenBucket.content = Math.min(limiter.tokenBucket.bucketSize, limiter.tokenBucket.content + 1)
+						limiter.tokensThisInterval = Math.max(0, limiter.tokensThisInterval - 1)
+					},
+				}
 			return { allowed: false, retryAfter: Math.max(1, Math.ceil((entry.expires - now) / 1000)) }
 		},
 		size: () => limiters.size,
@@ -100,72 +128,176 @@ function storeKey(policy: Policy, key: string) {
 	return `lms:rl:${policy}:${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`
 }
 
+/** Where a shared driver counts besides its store: the database (db/rate-limits.ts), when there is one. */
+export interface WindowStore {
+	hit(key: string, windowMs: number): Promise<[number, number]>
+	unhit(key: string): Promise<void>
+}
+
 /**
- * The shared-store drivers: `hit` runs WINDOW_SCRIPT and answers [count, ttlMs].
- * While the store fails (down, or slower than its client's timeout), the
- * limits count in this process's memory instead: each process then allows at
- * most the policy's numbers (so N processes allow N times them), never
- * unlimited, and no request waits on the store.
+ * The shared-store drivers: `hit` runs WINDOW_SCRIPT and answers [count, ttlMs]; `unhit` takes a
+ * hit back. With a database store (decision 0035): the DURABLE_POLICIES count there always (a
+ * failure there is the database being down, and the request is answered as such: it needed the
+ * database anyway), and every other policy counts there while the shared store fails, so the
+ * processes together still allow the policy once. Without one, or while the database fails too,
+ * they count in this process's memory: each process then allows at most the policy's numbers,
+ * never unlimited. No request waits on the shared store longer than STORE_DEADLINE_MS.
  */
 function fixedWindowDriver(
 	name: string,
-	hit: (key: string, windowMs: number) => Promise<[number, number]>,
+	store: WindowStore,
+	database?: WindowStore,
 	local = createMemoryDriver(),
 ): RateLimitDriver {
 	let failing = false
 	let nextTry = 0
+	const judge = (policy: Policy, [count, ttl]: [number, number], undo: () => Promise<void>): RateLimitResult => {
+		const { points, windowMs } = POLICIES[policy]
+		if (count <= points) return { allowed: true, retryAfter: 0, undo }
+		return { allowed: false, retryAfter: Math.max(1, Math.ceil((ttl > 0 ? ttl : windowMs) / 1000)) }
+	}
+	const counted = async (where: WindowStore, policy: Policy, id: string) =>
+		judge(policy, await where.hit(id, POLICIES[policy].windowMs), () => where.unhit(id))
+	async function fallback(policy: Policy, key: string, id: string) {
+		if (!database) return local.consume(policy, key)
+		try {
+			return await counted(database, policy, id)
+		} catch (error) {
+			log.warn('rate-limit/database-unavailable', { policy, fallback: 'memory', error: describeError(error) })
+			return local.consume(policy, key)
+		}
+	}
 	return {
 		async consume(policy, key) {
-			const { points, windowMs } = POLICIES[policy]
-			// While failing, the store is asked again at most once a second; the rest count locally at once.
-			if (failing && Date.now() < nextTry) return local.consume(policy, key)
+			const id = storeKey(policy, key)
+			if (database && DURABLE_POLICIES.has(policy)) return counted(database, policy, id)
+			// While failing, the store is asked again at most once a second; the rest count in the fallback at once.
+			if (failing && Date.now() < nextTry) return fallback(policy, key, id)
 			try {
-				const [count, ttl] = await hit(storeKey(policy, key), windowMs)
+				const result = await counted(store, policy, id)
 				if (failing) log.info('rate-limit/shared-again', { driver: name })
 				failing = false
-				if (count <= points) return { allowed: true, retryAfter: 0 }
-				return { allowed: false, retryAfter: Math.max(1, Math.ceil((ttl > 0 ? ttl : windowMs) / 1000)) }
+				return result
 			} catch (error) {
 				// Said once per outage, not once per request.
 				if (!failing)
-					log.error('rate-limit/unavailable', { driver: name, policy, fallback: 'memory', error: describeError(error) })
+					log.error('rate-limit/unavailable', {
+						driver: name,
+						policy,
+						fallback: database ? 'database' : 'memory',
+						error: describeError(error),
+					})
 				failing = true
 				nextTry = Date.now() + 1_000
-				return local.consume(policy, key)
+				return fallback(policy, key, id)
 			}
 		},
 		degraded: () => failing,
 	}
 }
 
+/** The database as a shared driver's other store (db/rate-limits.ts). */
+export function databaseWindows(db: Database): WindowStore {
+	return { hit: (key, windowMs) => hitWindow(db, key, windowMs), unhit: (key) => unhitWindow(db, key) }
+}
+
+/**
+ * The driver as one request sees it: what it counted is remembered, so that `undoAll` takes every
+ * hit back when the request is answered with our failure (a 5xx other than the spec's 501: the database was down), which
+ * must not count against the client's limit (decision 0035).
+ */
+export function perRequest(driver: RateLimitDriver) {
+	const undos: Array<() => Promise<void>> = []
+	return {
+		driver: {
+			...driver,
+			async consume(policy: Policy, key: string) {
+				const result = await driver.consume(policy, key)
+				if (result.undo) undos.push(result.undo)
+				return result
+			},
+		} satisfies RateLimitDriver,
+		undoAll() {
+			for (const undo of undos.splice(0))
+				undo().catch((error) => log.warn('rate-limit/undo-failed', { error: describeError(error) }))
+		},
+	}
+}
+
+// Takes one hit back, never below zero nor from a window that has ended.
+const UNHIT_SCRIPT = `local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then redis.call('DECR', KEYS[1]) end
+return n`
+
 export interface RedisLike {
 	eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
 }
 
-/** RATE_LIMIT_DRIVER=redis: a self-hosted Redis (REDIS_URL). */
-export function createRedisDriver(client: RedisLike): RateLimitDriver {
-	return fixedWindowDriver('redis', async (key, windowMs) => {
-		const [count, ttl] = (await client.eval(WINDOW_SCRIPT, { keys: [key], arguments: [String(windowMs)] })) as [
-			number,
-			number,
-		]
-		return [Number(count), Number(ttl)]
+/** How long a rate-limited request waits for the shared store before it counts elsewhere. */
+const STORE_DEADLINE_MS = 250
+
+/**
+ * Fails after `ms` whatever the command does. node-redis forgets a command's own timeout once the
+ * command is written, so a Redis that stops answering (SIGSTOP, a partition) held every rate-limited
+ * request until it came back; this deadline holds however far the command got.
+ */
+function within<T>(ms: number, work: Promise<T>) {
+	let timer: NodeJS.Timeout | undefined
+	const late = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+		timer.unref?.()
 	})
+	// The command may still fail after the deadline: nobody is waiting for it then.
+	work.catch(() => {})
+	return Promise.race([work, late]).finally(() => clearTimeout(timer))
+}
+
+/** RATE_LIMIT_DRIVER=redis: a self-hosted Redis (REDIS_URL); `database` as fixedWindowDriver says. */
+export function createRedisDriver(client: RedisLike, database?: WindowStore): RateLimitDriver {
+	return fixedWindowDriver(
+		'redis',
+		{
+			async hit(key, windowMs) {
+				const [count, ttl] = (await within(
+					STORE_DEADLINE_MS,
+					client.eval(WINDOW_SCRIPT, { keys: [key], arguments: [String(windowMs)] }),
+				)) as [number, number]
+				return [Number(count), Number(ttl)]
+			},
+			async unhit(key) {
+				await within(STORE_DEADLINE_MS, client.eval(UNHIT_SCRIPT, { keys: [key], arguments: [] }))
+			},
+		},
+		database,
+	)
 }
 
 /** RATE_LIMIT_DRIVER=upstash: the Upstash REST protocol (UPSTASH_REDIS_REST_URL and _TOKEN). */
-export function createUpstashDriver(url: string, token: string): RateLimitDriver {
-	return fixedWindowDriver('upstash', async (key, windowMs) => {
+export function createUpstashDriver(url: string, token: string, database?: WindowStore): RateLimitDriver {
+	const run = async (command: string[]) => {
 		const response = await fetch(url.replace(/\/+$/, ''), {
 			method: 'POST',
 			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-			body: JSON.stringify(['EVAL', WINDOW_SCRIPT, '1', key, String(windowMs)]),
+			body: JSON.stringify(command),
 			signal: AbortSignal.timeout(500),
 		})
-		const body = (await response.json()) as { result?: [number, number]; error?: string }
-		if (!response.ok || !body.result) throw new Error(body.error ?? `status ${response.status}`)
-		return [Number(body.result[0]), Number(body.result[1])]
-	})
+		const body = (await response.json()) as { result?: unknown; error?: string }
+		if (!response.ok || body.result === undefined) throw new Error(body.error ?? `status ${response.status}`)
+		return body.result
+	}
+	return fixedWindowDriver(
+		'upstash',
+		{
+			async hit(key, windowMs) {
+				const result = (await run(['EVAL', WINDOW_SCRIPT, '1', key, String(windowMs)])) as [number, number]
+				return [Number(result[0]), Number(result[1])]
+			},
+			async unhit(key) {
+				await run(['EVAL', UNHIT_SCRIPT, '1', key])
+			},
+		},
+		database,
+	)
 }
 
 /**

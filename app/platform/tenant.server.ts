@@ -28,15 +28,32 @@ export function normalizeHost(hostHeader: string | undefined | null) {
 export async function resolveHost(db: Database, host: string, baseDomain: string): Promise<HostResolution> {
 	if (!host) return { kind: 'unknown' }
 	if (host === baseDomain || host === `www.${baseDomain}`) return { kind: 'apex' }
-	const suffix = `.${baseDomain}`
-	const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : null
-	const slug = label && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : null
+	const { label, slug } = hostLabel(host, baseDomain)
 	const rows = await findTenantsByDomainOrSlug(db, host, slug)
 	// A host under the base domain is always a slug's: no custom domain can take another tenant's subdomain.
 	const byDomain = label === null ? rows.find((t) => t.custom_domain === host) : undefined
 	const tenant = byDomain ?? rows.find((t) => slug !== null && t.slug === slug)
 	if (!tenant || tenant.status === 'archived') return { kind: 'unknown' }
 	return { kind: 'tenant', tenant }
+}
+
+/** The label of a host under the base domain, and that label when it can be a tenant's slug. */
+function hostLabel(host: string, baseDomain: string) {
+	const suffix = `.${baseDomain}`
+	const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : null
+	const slug = label && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : null
+	return { label, slug }
+}
+
+/**
+ * The content site a host's pages are read from when the host alone says it, without the
+ * database: 'apex' for the apex and www, the slug for a subdomain of the base domain; null for any
+ * other host (a custom domain, which only the tenants table maps).
+ */
+export function siteOfHost(host: string, baseDomain: string): { kind: 'apex' } | { kind: 'slug'; slug: string } | null {
+	if (host === baseDomain || host === `www.${baseDomain}`) return { kind: 'apex' }
+	const { slug } = hostLabel(host, baseDomain)
+	return slug ? { kind: 'slug', slug } : null
 }
 
 /**
@@ -53,35 +70,66 @@ export function canonicalOrigin(origin: string, tenant: Tenant | null, baseDomai
 /**
  * resolveHost behind a per-process cache: every request starts with the
  * host, and the answer changes only when a tenant is created, suspended,
- * archived or reconfigured, each of which revalidates TENANTS_TAG. A row
- * changed outside the service (by hand in SQL) is picked up within `ttlMs`.
- * When the database cannot answer, the last answer it gave for the host is
- * used (logged): a known host keeps being served from the page cache and the
- * static files during an outage, instead of every request waiting on it.
+ * archived or reconfigured, each of which revalidates TENANTS_TAG (a request
+ * after that waits for the database). A row changed outside the service (by
+ * hand in SQL) is picked up within `ttlMs`: after it, the last answer is
+ * still given at once while one background lookup per host refreshes it
+ * (stale-while-revalidate), for at most `staleMs` more. So a database that
+ * stalls never holds a known host's requests (the page cache and the static
+ * files keep answering), and a value older than ttlMs + staleMs is never
+ * served: the request then waits for the database and, if it fails, is
+ * answered as an outage (docs/decisions/0035-stalls-and-limits.md).
  */
-export function createHostResolver(db: Database, baseDomain: string, tags: TagStore, ttlMs = 60_000) {
+export function createHostResolver(
+	db: Database,
+	baseDomain: string,
+	tags: TagStore,
+	ttlMs = 60_000,
+	staleMs = 10 * 60_000,
+) {
 	// Arbitrary Host headers cannot grow it without bound.
 	const cache = new LRUCache<string, { resolution: HostResolution; version: number; at: number }>({ max: 10_000 })
-	/** The cached answer while it is current, else undefined: lets a request that needs nothing else stay synchronous. */
+	// One lookup per host at a time, whether a request waits for it or it refreshes in the background;
+	// one started before a tenant write is not the answer to a request after it (the key has the version).
+	const lookups = new Map<string, Promise<HostResolution>>()
+	const flight = (host: string) => `${tags.version(TENANTS_TAG)}\u0000${host}`
+	function lookup(host: string) {
+		const key = flight(host)
+		let pending = lookups.get(key)
+		if (!pending) {
+			const version = tags.version(TENANTS_TAG)
+			pending = resolveHost(db, host, baseDomain)
+				.then((resolution) => {
+					cache.set(host, { resolution, version, at: Date.now() })
+					return resolution
+				})
+				.finally(() => lookups.delete(key))
+			lookups.set(key, pending)
+		}
+		return pending
+	}
+	/** The last answer while it may be served (refreshed in the background once past ttlMs), else undefined. */
 	function fresh(host: string): HostResolution | undefined {
 		const hit = cache.get(host)
-		if (hit && hit.version === tags.version(TENANTS_TAG) && Date.now() - hit.at < ttlMs) return hit.resolution
+		if (!hit || hit.version !== tags.version(TENANTS_TAG)) return
+		const age = Date.now() - hit.at
+		if (age >= ttlMs + staleMs) return
+		if (age >= ttlMs && !lookups.has(flight(host)))
+			lookup(host).catch((error) => log.warn('tenant/host-refresh-failed', { host, error: describeError(error) }))
+		return hit.resolution
 	}
 	async function resolve(host: string): Promise<HostResolution> {
 		const known = fresh(host)
 		if (known) return known
-		const version = tags.version(TENANTS_TAG)
-		let resolution: HostResolution
 		try {
-			resolution = await resolveHost(db, host, baseDomain)
+			return await lookup(host)
 		} catch (error) {
+			// A tenant write moved the tag, and the database is gone before the new answer: the last one, within the bound.
 			const lastGood = cache.get(host)
-			if (!lastGood) throw error
+			if (!lastGood || Date.now() - lastGood.at >= ttlMs + staleMs) throw error
 			log.warn('tenant/last-good-host', { host, error: describeError(error) })
 			return lastGood.resolution
 		}
-		cache.set(host, { resolution, version, at: Date.now() })
-		return resolution
 	}
 	return Object.assign(resolve, { fresh })
 }

@@ -4,7 +4,7 @@ import { APEX_SITE } from '#app/content/cms.server.ts'
 import { revalidationBody, revalidationResponse } from '#app/platform/api-contract.ts'
 import { jsonError, postOnly } from '#app/platform/errors.ts'
 import { addressKey, limitJson } from '#app/platform/rate-limit.server.ts'
-import { normalizeHost, resolveHost } from '#app/platform/tenant.server.ts'
+import { normalizeHost, resolveHost, siteOfHost } from '#app/platform/tenant.server.ts'
 import type { Route } from './+types/api.cms.revalidate.ts'
 
 const MAX_BODY_BYTES = 64 * 1024
@@ -60,13 +60,21 @@ export async function action({ request, context }: Route.ActionArgs) {
 	}
 	const tags = 'tag' in parsed.data ? [parsed.data.tag] : parsed.data.tags
 
-	// `site:<host>`: content is keyed by site, so the host's site is invalidated too.
+	// `site:<host>`: content (the site document, and every page built from it) is cached under the
+	// site's key, not a host, so the host's site is invalidated too. A subdomain or the apex names its
+	// site itself; only a custom domain needs the tenants table (decision 0035): a database that is
+	// down or stalled must not stop the others (the sender retries a 5xx).
 	const internal: string[] = []
 	for (const tag of tags) {
 		if (!tag.startsWith('site:')) continue
-		const resolution = await resolveHost(ctx.db, normalizeHost(tag.slice(5)), ctx.env.APP_BASE_DOMAIN)
-		if (resolution.kind === 'tenant') internal.push(`site:${resolution.tenant.slug}`)
-		if (resolution.kind === 'apex') internal.push(`site:${APEX_SITE}`)
+		const host = normalizeHost(tag.slice(5))
+		const site = host ? siteOfHost(host, ctx.env.APP_BASE_DOMAIN) : null
+		if (site) {
+			internal.push(`site:${site.kind === 'apex' ? APEX_SITE : site.slug}`)
+			continue
+		}
+		const resolution = host ? await resolveHost(ctx.db, host, ctx.env.APP_BASE_DOMAIN) : null
+		if (resolution?.kind === 'tenant') internal.push(`site:${resolution.tenant.slug}`)
 	}
 	ctx.tags.revalidate([...new Set([...tags, ...internal])])
 	return Response.json(revalidationResponse.parse({ revalidated: tags }), { headers: { 'cache-control': 'no-store' } })

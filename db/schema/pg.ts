@@ -462,3 +462,15 @@ export const certificates = pgTable(
 		check('certificates_revoked_check', sql`(revoked_at IS NULL) = (revoked_reason IS NULL)`),
 	],
 )
+
+/**
+ * Rate-limit windows kept in the database (decision 0035): one fixed window per policy and key,
+ * `count` hits until `expires_at_ms` (epoch milliseconds). The credential-guessing policies count
+ * here whenever the limits are shared (RATE_LIMIT_DRIVER redis or upstash), and every policy while
+ * the shared store fails, so no process allows the whole policy on its own.
+ */
+export const rate_limit_windows = pgTable('rate_limit_windows', {
+	key: text('key').primaryKey(),
+	count: integer('count').notNull(),
+	expires_at_ms: bigint('expires_at_ms', { mode: 'number' }).notNull(),
+})

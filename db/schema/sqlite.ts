@@ -439,3 +439,10 @@ export const certificates = sqliteTable(
 		check('certificates_revoked_check', sql`(revoked_at IS NULL) = (revoked_reason IS NULL)`),
 	],
 )
+
+/** Rate-limit windows kept in the database (decision 0035; db/schema/pg.ts). */
+export const rate_limit_windows = sqliteTable('rate_limit_windows', {
+	key: text('key').primaryKey(),
+	count: integer('count').notNull(),
+	expires_at_ms: integer('expires_at_ms').notNull(),
+})

@@ -1,10 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { negotiateLocale } from '#app/platform/locale.server.ts'
-import { normalizeHost, resolveHost } from '#app/platform/tenant.server.ts'
+import { eq } from 'drizzle-orm'
+import { createTagStore } from '#app/content/cache-tags.server.ts'
+import {
+	createHostResolver,
+	normalizeHost,
+	resolveHost,
+	siteOfHost,
+	TENANTS_TAG,
+	type HostResolution,
+} from '#app/platform/tenant.server.ts'
+import { openDatabase } from '#db/client.ts'
 import { upsertTenant } from '#db/tenants.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('normalizeHost', () => {
 	it.each([
@@ -85,5 +97,74 @@ describe.each(DIALECTS)('resolveHost on %s', (dialect) => {
 		]) {
 			expect(await slugOf(host), host).toBe('unknown')
 		}
+	})
+})
+
+describe('siteOfHost (the site a webhook host names without the database, decision 0035)', () => {
+	it.each([
+		['localhost', 'apex'],
+		['www.localhost', 'apex'],
+		['acme.localhost', 'acme'],
+		['learn.acme.test', null],
+		['a.acme.localhost', null],
+		['-x.localhost', null],
+		['evil-localhost', null],
+	])('%s -> %s', (host, expected) => {
+		const site = siteOfHost(host, 'localhost')
+		expect(site === null ? null : site.kind === 'apex' ? 'apex' : site.slug).toBe(expected)
+	})
+})
+
+// Decision 0035: the last answer at once past its lifetime while it refreshes, within a bound.
+describe.each(DIALECTS)('the host cache on %s', (dialect) => {
+	let db: TestDatabase
+	beforeAll(async () => {
+		db = await createTestDatabase(dialect)
+		await seedDemoData(db, DEMO_PASSWORD)
+	})
+	afterAll(() => db?.drop())
+	const TTL = 150
+	const STALE = 400
+	const slugOf = (r: HostResolution | undefined) =>
+		r?.kind === 'tenant' ? `${r.tenant.slug} ${r.tenant.status}` : r?.kind
+
+	it('answers past the lifetime at once from the last answer, refreshes it in the background, and never past the bound', async () => {
+		// Its own handle, closed below: the database the resolver asks stops answering.
+		const handle = openDatabase(db.url)
+		const tags = createTagStore()
+		const resolve = createHostResolver(handle, 'localhost', tags, TTL, STALE)
+		expect(slugOf(await resolve('acme.localhost'))).toBe('acme active')
+		// A change made by hand in SQL (no tag moves): seen after the lifetime, by the background refresh.
+		await db.orm.update(db.t.tenants).set({ name: 'Acme Renamed' }).where(eq(db.t.tenants.slug, 'acme'))
+		await sleep(TTL + 20)
+		const stale = resolve.fresh('acme.localhost')
+		expect(stale?.kind === 'tenant' && stale.tenant.name).toBe('Acme Academy')
+		await sleep(100)
+		const refreshed = resolve.fresh('acme.localhost')
+		expect(refreshed?.kind === 'tenant' && refreshed.tenant.name).toBe('Acme Renamed')
+
+		// The database goes: within the bound the last answer, at once; past it, the request is refused.
+		await handle.close()
+		await sleep(TTL + 20)
+		const started = Date.now()
+		expect(slugOf(await resolve('acme.localhost'))).toBe('acme active')
+		expect(Date.now() - started).toBeLessThan(20)
+		await sleep(STALE)
+		expect(resolve.fresh('acme.localhost')).toBeUndefined()
+		await expect(resolve('acme.localhost')).rejects.toBeDefined()
+		// An unknown host has no last answer.
+		await expect(resolve('globex.localhost')).rejects.toBeDefined()
+		await db.orm.update(db.t.tenants).set({ name: 'Acme Academy' }).where(eq(db.t.tenants.slug, 'acme'))
+	})
+
+	it('waits for the database after a tenant write (a suspension is never served stale)', async () => {
+		const tags = createTagStore()
+		const resolve = createHostResolver(db, 'localhost', tags, TTL, STALE)
+		expect(slugOf(await resolve('globex.localhost'))).toBe('globex active')
+		await db.orm.update(db.t.tenants).set({ status: 'suspended' }).where(eq(db.t.tenants.slug, 'globex'))
+		tags.revalidate([TENANTS_TAG])
+		expect(resolve.fresh('globex.localhost')).toBeUndefined()
+		expect(slugOf(await resolve('globex.localhost'))).toBe('globex suspended')
+		await db.orm.update(db.t.tenants).set({ status: 'active' }).where(eq(db.t.tenants.slug, 'globex'))
 	})
 })

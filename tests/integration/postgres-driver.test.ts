@@ -12,7 +12,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { openDatabase, POSTGRES_ACQUIRE_TIMEOUT_MS } from '#db/client.ts'
+import { isDatabaseUnavailable, openDatabase, POSTGRES_ACQUIRE_TIMEOUT_MS } from '#db/client.ts'
 import { inTransaction, step } from '#db/transaction.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { startFaultProxy } from '#tests/support/fault-proxy.ts'
@@ -57,6 +57,54 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the PostgreSQL client with co
 			await proxy.close()
 		}
 	})
+
+	it('gives up a query already sent when the server stops answering, in a transaction too, and serves again after (decision 0035)', async () => {
+		const url = new URL(process.env.TEST_DATABASE_URL!)
+		const proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port) })
+		url.host = `127.0.0.1:${proxy.port}`
+		const db = openDatabase(url.toString(), { max: 3 })
+		try {
+			// Connections open and answering, then the server stops answering on them (SIGSTOP, a partition).
+			await Promise.all([db.ping(), db.ping(), db.ping()])
+			let stall = () => {}
+			const started = Date.now()
+			const settle = (work: Promise<unknown>) =>
+				work.then(
+					() => ({ outcome: 'answered', ms: Date.now() - started, unavailable: false }),
+					(error) => ({
+						outcome: String(error.code ?? error.cause?.code),
+						ms: Date.now() - started,
+						unavailable: isDatabaseUnavailable(error),
+					}),
+				)
+			const inside = settle(
+				inTransaction(db, function* (tx) {
+					yield* step(tx.orm.execute(sql`select 1`))
+					stall()
+					yield* step(tx.orm.execute(sql`select 2`))
+				}),
+			)
+			await new Promise<void>((resolve) => (stall = () => ((proxy.mode = 'stall'), resolve())))
+			const plain = settle(db.orm.execute(sql`select 3`))
+			const results = await Promise.all([inside, plain])
+			proxy.up()
+			const after = await settle(db.orm.execute(sql`select 4`))
+			// The plain query fails with the deadline's own code; the transaction with it or with its rollback's
+			// (the connection is gone by then): either way a database out of reach, answered 503.
+			expect(results[1].outcome).toBe('ANSWER_TIMEOUT')
+			for (const r of results) {
+				expect(r.outcome).toMatch(/^(ANSWER_TIMEOUT|CONNECTION_CLOSED|CONNECTION_DESTROYED)$/)
+				expect(r.unavailable).toBe(true)
+				expect(r.ms).toBeGreaterThanOrEqual(1_900)
+				expect(r.ms).toBeLessThan(3_000)
+			}
+			expect(after.outcome).toBe('answered')
+		} finally {
+			proxy.up()
+			await db.close()
+			await proxy.close()
+		}
+	}, 20_000)
 
 	it('settles every query and transaction within the bounds, and throws nothing outside them', async () => {
 		const url = new URL(process.env.TEST_DATABASE_URL!)
