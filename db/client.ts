@@ -1,12 +1,8 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import Sqlite from 'better-sqlite3'
-import { sql } from 'drizzle-orm'
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3'
-import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator'
 import { drizzle as drizzlePg, type PostgresJsDatabase } from 'drizzle-orm/postgres-js'
-import { migrate as migratePg } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import { sqliteTablesAsPg } from './schema/parity.ts'
 import * as pgSchema from './schema/pg.ts'
@@ -238,32 +234,5 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
 		close: async () => {
 			client.close()
 		},
-	}
-}
-
-const migrationsRoot = fileURLToPath(new URL('../drizzle/', import.meta.url))
-
-export async function migrateDatabase(db: Database) {
-	if (db.dialect === 'pg') {
-		// A session-level advisory lock on a dedicated connection lets only one
-		// of several processes starting together run the migrations.
-		// No answer deadline: waiting for the lock while another process migrates is the point. A
-		// connection that cannot be made fails within 5 s, and db/migrate.ts tries again.
-		const client = postgres(db.url, { max: 1, onnotice: () => {}, connect_timeout: 5 })
-		const orm = drizzlePg(client)
-		try {
-			await orm.execute(sql`select pg_advisory_lock(727001)`)
-			await migratePg(orm, { migrationsFolder: resolve(migrationsRoot, 'pg') })
-			// The job queue's tables (pg-boss's own schema) are part of a migrated database, so a change
-			// and its mail job are written together from the first request on (decision 0033).
-			// Loaded here only: route modules reach this file for its types and helpers, and the browser build must not follow it into pg-boss.
-			const { installPgQueue } = await import('./jobs.ts')
-			await installPgQueue(db.url)
-			await orm.execute(sql`select pg_advisory_unlock(727001)`)
-		} finally {
-			await client.end({ timeout: 5 })
-		}
-	} else {
-		migrateSqlite(db.orm as never, { migrationsFolder: resolve(migrationsRoot, 'sqlite') })
 	}
 }

@@ -1,6 +1,7 @@
 // `npm run db:migrate`: applies the committed migrations of DATABASE_URL's dialect.
 import { existsSync } from 'node:fs'
-import { isDatabaseUnavailable, migrateDatabase, openDatabase } from './client.ts'
+import { isDatabaseUnavailable, openDatabase } from './client.ts'
+import { migrateDatabase } from './migrations.ts'
 
 if (existsSync('.env')) process.loadEnvFile('.env')
 const url = process.env.DATABASE_URL

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import postgres from 'postgres'
-import { migrateDatabase, openDatabase, type Database, type Dialect } from '#db/client.ts'
+import { openDatabase, type Database, type Dialect } from '#db/client.ts'
+import { migrateDatabase } from '#db/migrations.ts'
 
 /**
  * The dialects every data-layer and integration test runs on: SQLite always,
