@@ -55,7 +55,6 @@ export function createHandInGate(limit: number, waitMs: number) {
 	}
 }
 
-
 /** The body did not arrive whole: the client went away, or it was slower than the deadline. */
 class BodyNotReceived extends Error {}
 
@@ -93,35 +92,38 @@ function pulledBody(req: IncomingMessage, res: ServerResponse, deadlineMs: numbe
 		else drop()
 	})
 
+	// The listeners of the pull under way, removed when it settles or the stream is cancelled.
+	let settle = () => {}
 	const body = new ReadableStream<Uint8Array>(
 		{
 			pull(controller) {
 				if (failed) return controller.error(failed)
 				return new Promise<void>((resolve) => {
-					const done = () => {
+					settle = () => {
 						req.off('readable', read)
 						req.off('end', end)
 						req.off('close', closed)
 						fail = () => {}
+						settle = () => {}
 						resolve()
 					}
 					const read = () => {
 						const chunk = req.read() as Buffer | null
 						if (chunk === null) return
-						done()
+						settle()
 						controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
 					}
 					const end = () => {
-						done()
+						settle()
 						controller.close()
 					}
 					const closed = () => {
 						if (req.readableEnded) return
-						done()
+						settle()
 						controller.error(new BodyNotReceived('the client went away before the end of its hand-in'))
 					}
 					fail = (error) => {
-						done()
+						settle()
 						controller.error(error)
 					}
 					if (req.readableEnded) return end()
@@ -133,6 +135,8 @@ function pulledBody(req: IncomingMessage, res: ServerResponse, deadlineMs: numbe
 				})
 			},
 			cancel() {
+				// A pull under way ends without touching the stream, which is closed now.
+				settle()
 				drop()
 			},
 		},

@@ -183,7 +183,10 @@ export async function readHandIn(
 		if (storeFailure) throw (storeFailure as { error: unknown }).error
 	} catch (error) {
 		await Promise.all(work)
-		await discardFiles(ctx, scope, fileIds)
+		// Not waited for when the store failed: the database may not answer, and the 503 should not wait
+		// for it (discardFiles bounds and retries itself; the sweep takes what it leaves).
+		const discarded = discardFiles(ctx, scope, fileIds)
+		if (!storeFailure) await discarded
 		// Nobody is left to answer; React Router does not report an aborted request's error.
 		if (request.signal.aborted) throw request.signal.reason ?? error
 		// Our failure, not the form's: the database's error answers (503 while it is out of reach).
@@ -207,9 +210,15 @@ export async function readHandIn(
 export async function discardFiles(ctx: Pick<RequestContext, 'db'>, scope: Scope, ids: string[]) {
 	if (ids.length === 0) return
 	const store = fileStore(ctx)
-	const remove = async () => {
-		for (const id of await deleteUnclaimedFiles(ctx.db, scope, ids)) await store.delete(id)
-	}
+	// Bounded: a statement sent as the database went away may never be answered, and the hand-in's
+	// answer waits for this.
+	const remove = () =>
+		withDeadline(
+			(async () => {
+				for (const id of await deleteUnclaimedFiles(ctx.db, scope, ids)) await store.delete(id)
+			})(),
+			DISCARD_DEADLINE_MS,
+		)
 	try {
 		await remove()
 	} catch (error) {
@@ -218,6 +227,8 @@ export async function discardFiles(ctx: Pick<RequestContext, 'db'>, scope: Scope
 	}
 }
 
+/** How long one attempt at removing a failed hand-in's files may take (a lock wait is 3 s on PostgreSQL, 5 s on SQLite). */
+const DISCARD_DEADLINE_MS = 6_000
 /** When a removal the database refused is tried again (an outage or a lock usually ends within these). */
 const DISCARD_RETRIES_MS = [1_000, 2_000, 4_000, 8_000]
 
@@ -231,6 +242,17 @@ function retryLater(work: () => Promise<void>, delays: number[]) {
 			log.warn('hand-in/discard-given-up', { error: describeError(error) })
 		})
 	}, delay).unref()
+}
+
+/** `work`, or an error once `ms` have passed; a late failure of `work` is nobody's (it is dropped, not unhandled). */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+	work.catch(() => {})
+	let timer: NodeJS.Timeout | undefined
+	const late = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+		timer.unref()
+	})
+	return Promise.race([work, late]).finally(() => clearTimeout(timer))
 }
 
 /** How long a file may stay unclaimed before the job below takes it: longer than any hand-in's body deadline (HAND_IN_BODY_SECONDS, at most 30 minutes). */

@@ -30,10 +30,12 @@ const LEARNERS = 6
 const MB10 = 10_000_000
 /**
  * The RSS a 192 MB-heap process may reach while taking these hand-ins. Measured with the bounded
- * reader: peaks of 150–200 MB on both databases (see the printed lines); the unbounded reader died
- * at 3 concurrent hand-ins, two of them at 364 MB (issue 36).
+ * reader (3 slots): 210–220 MB on SQLite and 290–315 MB on PostgreSQL, whose driver sends each
+ * 256 KiB chunk as a 512 KiB hex string that waits in the heap for a full collection; the same peak
+ * for 6 hand-ins at once as for 3. The unbounded reader reached 383 MB for 3 and 461 MB for 6 on
+ * PostgreSQL, and ended the process on a 192 MB heap (issue 36).
  */
-const RSS_BOUND_MB = 260
+const RSS_BOUND_MB = 340
 const CONCURRENCY = 3
 
 function rssMb(pid: number) {
@@ -59,6 +61,9 @@ describe.each(DIALECTS)('hand-ins of 3 x 10 MB, many at once, with the database 
 		NODE_OPTIONS: '--max-old-space-size=192',
 		HAND_IN_CONCURRENCY: String(CONCURRENCY),
 		HAND_IN_QUEUE_SECONDS: '1',
+		// A body that stops arriving is cut well within the test's time.
+		HAND_IN_BODY_SECONDS: '30',
+		HAND_IN_ORPHAN_GRACE_SECONDS: '60',
 	})
 
 	async function signIn() {
@@ -123,7 +128,8 @@ describe.each(DIALECTS)('hand-ins of 3 x 10 MB, many at once, with the database 
 	 */
 	async function handIns(count: number, fault?: { after: number; run: () => Promise<void> }) {
 		const pid = app.child.pid!
-		let peak = rssMb(pid)
+		const before = rssMb(pid)
+		let peak = before
 		const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50)
 		let faultRun: Promise<void> | null = null
 		const answers: StreamedAnswer[] = await Promise.all(
@@ -145,7 +151,7 @@ describe.each(DIALECTS)('hand-ins of 3 x 10 MB, many at once, with the database 
 		await faultRun
 		clearInterval(sampler)
 		peak = Math.max(peak, rssMb(pid))
-		return { answers, peak }
+		return { answers, peak, before }
 	}
 
 	/** The process is up and serves a signed-in page (the database is back). */
@@ -163,9 +169,13 @@ describe.each(DIALECTS)('hand-ins of 3 x 10 MB, many at once, with the database 
 			.map((a) => a.status)
 			.sort()
 			.join(' ')
-	/** Unclaimed files, waited for a little: a refused hand-in removes its files just after its answer. */
+	/**
+	 * Unclaimed files, waited for: a hand-in the database failed removes its files after its answer,
+	 * trying again for up to 15 s while the database is away or locked (a statement sent as the
+	 * connection was cut may never be answered: each try is bounded).
+	 */
 	async function leftOver() {
-		for (let i = 0; i < 20 && (await unclaimed()) > 0; i++) await sleep(250)
+		for (let i = 0; i < 100 && (await unclaimed()) > 0; i++) await sleep(250)
 		return unclaimed()
 	}
 
@@ -176,10 +186,12 @@ describe.each(DIALECTS)('hand-ins of 3 x 10 MB, many at once, with the database 
 		reportFault(name, dialect, {
 			answers: statuses(run.answers),
 			'slowest answer': `${Math.max(...run.answers.map((a) => a.ms))} ms`,
-			'RSS peak': `${run.peak} MB (bound ${RSS_BOUND_MB} MB)`,
+			'RSS before / peak': `${run.before} / ${run.peak} MB (bound ${RSS_BOUND_MB} MB)`,
 			'still serving': up,
 			'unclaimed files left': left,
 		})
+		// What the app logged, for an answer the design does not allow.
+		if (unexpected.length > 0) console.log(app.output.join('').slice(-4000))
 		expect(up).toBe('yes')
 		expect(run.peak, 'RSS peak in MB').toBeLessThanOrEqual(RSS_BOUND_MB)
 		expect(unexpected.map((a) => `${a.status} ${a.body.slice(0, 120)}`)).toEqual([])
