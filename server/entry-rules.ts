@@ -63,9 +63,13 @@ export const HAND_INS_BUSY: Refusal = {
 	headers: { 'retry-after': '5' },
 }
 
-/** A multipart post to an entry: the one request whose body may carry files (HAND_IN_MAX_BODY_BYTES). */
+/**
+ * A multipart body sent to an entry: the one request whose body may carry files
+ * (HAND_IN_MAX_BODY_BYTES). Any method that carries a body, not POST alone: React Router runs an
+ * action for PUT and DELETE too, and none may pass the hand-in slots.
+ */
 export function isHandInUpload(method: string | undefined, headers: IncomingHttpHeaders, pagePath: string) {
-	return method === 'POST' && isHandInPath(pagePath) && isMultipart(headers['content-type'])
+	return !isSafeMethod(method) && isHandInPath(pagePath) && isMultipart(headers['content-type'])
 }
 
 /**
