@@ -318,9 +318,10 @@ async function storeUpload(
 	const first = Buffer.concat(head)
 	if (!(await bytesMatch(type, first.subarray(0, SNIFF_BYTES)))) return refuse('typeMismatch')
 	const id = newId()
-	await createFileRow(ctx.db, scope, { id, fileName, contentType: SERVED_TYPES[type] })
-	// The request's from its first byte on: whatever ends the reading removes it with the others.
+	// The request's before its row is written: an insert whose answer was lost (the connection cut) may
+	// still have stored the row, and whatever ends the reading removes it with the others.
 	fileIds.push(id)
+	await createFileRow(ctx.db, scope, { id, fileName, contentType: SERVED_TYPES[type] })
 	async function* all() {
 		yield first
 		if (!ended) for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value as Buffer

@@ -61,9 +61,10 @@ describe.each(DIALECTS)('hand-ins of 3 x 10 MB, many at once, with the database 
 		NODE_OPTIONS: '--max-old-space-size=192',
 		HAND_IN_CONCURRENCY: String(CONCURRENCY),
 		HAND_IN_QUEUE_SECONDS: '1',
-		// A body that stops arriving is cut well within the test's time.
-		HAND_IN_BODY_SECONDS: '30',
-		HAND_IN_ORPHAN_GRACE_SECONDS: '60',
+		// A body that stops arriving is cut well within the test's time, and what a failed clean-up
+		// leaves is swept within 30 s (every 10 s, once 20 s old).
+		HAND_IN_BODY_SECONDS: '15',
+		HAND_IN_ORPHAN_GRACE_SECONDS: '20',
 	})
 
 	async function signIn() {
@@ -171,11 +172,11 @@ describe.each(DIALECTS)('hand-ins of 3 x 10 MB, many at once, with the database 
 			.join(' ')
 	/**
 	 * Unclaimed files, waited for: a hand-in the database failed removes its files after its answer,
-	 * trying again for up to 15 s while the database is away or locked (a statement sent as the
-	 * connection was cut may never be answered: each try is bounded).
+	 * trying again while the database is away or locked (a statement sent as the connection was cut
+	 * may never be answered: each try is bounded); what is still left then, the sweep takes.
 	 */
 	async function leftOver() {
-		for (let i = 0; i < 100 && (await unclaimed()) > 0; i++) await sleep(250)
+		for (let i = 0; i < 140 && (await unclaimed()) > 0; i++) await sleep(250)
 		return unclaimed()
 	}
 
