@@ -175,14 +175,26 @@ export async function readHandIn(
 	// Not by AbortSignal.any: it keeps every signal it was given alive as long as the one it makes.
 	const onClientGone = () => stop.abort(request.signal.reason)
 	request.signal.addEventListener('abort', onClientGone, { once: true })
+	// The whole reading within the body's deadline, the store's writes included: a statement sent as
+	// PostgreSQL went away may never be answered, and the learner must still get one.
+	const deadline = setTimeout(() => stop.abort(new Error('hand-in deadline')), ctx.env.HAND_IN_BODY_SECONDS * 1000)
+	deadline.unref()
+	const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }))
+	/** Whether every file's work ended, waiting at most until the reading is stopped and `ms` more. */
+	const workEnded = async (ms: number) => {
+		const all = Promise.all(work).then(() => true)
+		const late = stopped.then(() => new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()))
+		return Promise.race([all, late])
+	}
 	try {
 		// A failure anywhere (a broken form, the client gone, a file the store failed) destroys the body
 		// and the parser, and the parser the file parts being stored, so every storeUpload ends and cleans up.
 		await pipeline(body, parser, { signal: stop.signal })
-		await Promise.all(work)
+		if (!(await workEnded(0))) throw storeTimeout()
 		if (storeFailure) throw (storeFailure as { error: unknown }).error
 	} catch (error) {
-		await Promise.all(work)
+		// A file whose store never answers is our failure too: its promise is handled, and left behind.
+		if (!(await workEnded(WORK_GRACE_MS))) storeFailure ??= { error: storeTimeout() }
 		// Not waited for when the store failed: the database may not answer, and the 503 should not wait
 		// for it (discardFiles bounds and retries itself; the sweep takes what it leaves).
 		const discarded = discardFiles(ctx, scope, fileIds)
@@ -193,6 +205,7 @@ export async function readHandIn(
 		if (storeFailure) throw (storeFailure as { error: unknown }).error
 		throw new Response('common.errors.notAForm', { status: 400 })
 	} finally {
+		clearTimeout(deadline)
 		request.signal.removeEventListener('abort', onClientGone)
 	}
 	if (problems.length > 0) {
@@ -200,6 +213,14 @@ export async function readHandIn(
 		return { form, fileIds: [], problems }
 	}
 	return { form, fileIds, problems }
+}
+
+/** How long the files' work may take to end once the reading is stopped (their parts are destroyed then). */
+const WORK_GRACE_MS = 2_000
+
+/** The store did not answer in time: answered as the database out of reach (503, db/client.ts's ETIMEDOUT). */
+function storeTimeout() {
+	return Object.assign(new Error('the file store did not answer in time'), { code: 'ETIMEDOUT' })
 }
 
 /**
