@@ -43,7 +43,9 @@ import { connectInvalidation } from './invalidation.ts'
 import { clientAddress, configuredOrigin, requestHost } from './proxy.ts'
 import {
 	apiEnvelope,
+	HAND_INS_BUSY,
 	isApi,
+	isHandInUpload,
 	keepsTokenFromReferer,
 	refuseBody,
 	refuseCrossSite,
@@ -54,6 +56,8 @@ import {
 } from './entry-rules.ts'
 import { pagePathOf, pageSearchOf, readRequestTarget } from './request-target.ts'
 import { createPageCache, type CachedAnswer } from './page-cache.ts'
+import { createHandInGate, handInRequest } from './hand-in-body.ts'
+import { startFileSweep } from './file-sweep.ts'
 import { statusPage } from './status-page.ts'
 
 export interface AppOptions {
@@ -146,6 +150,7 @@ export function createApp(options: AppOptions) {
 		options.hostCacheTtlMs ?? env.HOST_CACHE_TTL_SECONDS * 1000,
 		env.HOST_CACHE_STALE_SECONDS * 1000,
 	)
+	const handInGate = createHandInGate(env.HAND_IN_CONCURRENCY, env.HAND_IN_QUEUE_SECONDS * 1000)
 
 	/** The entry's steps in order; each either answers or lets the request go on. */
 	async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -216,6 +221,17 @@ export function createApp(options: AppOptions) {
 			refuseBody(req.method, req.headers, localized.path) ?? refuseCrossSite(req.method, req.headers, origin, path)
 		if (refusal) return refuse(refusal)
 
+		// A hand-in's body is received only in one of the process's slots (decision 0034); while it waits
+		// for one, its bytes stay in the socket. The slot is given back with the answer.
+		const handIn = isHandInUpload(req.method, req.headers, localized.path)
+		if (handIn) {
+			const release = await handInGate.acquire()
+			if (!release) return refuse(HAND_INS_BUSY)
+			res.once('close', release)
+			// The client went away while it waited: its 'close' has been and gone.
+			if (req.socket.destroyed) return release()
+		}
+
 		// From here on the router reads the normal form of the target.
 		const url = routerUrl(path, target.search)
 		req.url = url
@@ -237,6 +253,7 @@ export function createApp(options: AppOptions) {
 			locale,
 			prefix: localized.locale,
 			page: { path: pagePathOf(path), search: pageSearchOf(target.search) },
+			handIn,
 		})
 		// Host lookups are cached, so a database outage may first show inside a loader or action:
 		// answered like the outage before routing, not as a generic error.
@@ -302,7 +319,10 @@ export function createApp(options: AppOptions) {
 	async function render(
 		req: IncomingMessage,
 		res: ServerResponse,
-		site: Pick<RequestContext, 'tenant' | 'host' | 'origin' | 'locale' | 'page'> & { prefix: string | null },
+		site: Pick<RequestContext, 'tenant' | 'host' | 'origin' | 'locale' | 'page'> & {
+			prefix: string | null
+			handIn: boolean
+		},
 	) {
 		const readTags = new Map<string, number>()
 		const deferred: Array<() => Promise<unknown>> = []
@@ -327,7 +347,11 @@ export function createApp(options: AppOptions) {
 			afterResponse: (task) => void deferred.push(task),
 		}
 		context.set(requestContext, value)
-		const request = createRequest(req, res, { protocol: configured.protocol, host: new URL(site.origin).host })
+		const host = new URL(site.origin).host
+		// A hand-in's body is read as fast as the file store takes it; every other body is small (MAX_BODY_BYTES).
+		const request = site.handIn
+			? handInRequest(req, res, `${configured.protocol}//${host}${req.url}`, env.HAND_IN_BODY_SECONDS * 1000)
+			: createRequest(req, res, { protocol: configured.protocol, host })
 		try {
 			const response = await (site.prefix ? handlers.get(site.prefix)! : handleUnprefixed)(request, context)
 			// An attempt answered with our failure (the database down, a bug) is not the client's to pay for;
@@ -430,6 +454,7 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 				: null,
 	})
 	const jobs = startJobs(app, options.env)
+	const sweep = startFileSweep(app.db, options.env.HAND_IN_ORPHAN_GRACE_SECONDS * 1000)
 	const server = createServer(app.listener)
 	server.keepAliveTimeout = 65_000
 	await new Promise<void>((resolve) =>
@@ -456,6 +481,7 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 			await app.afterResponse.settled()
 			// Jobs under way get the same time to finish; what is left is handed back to the queue.
 			await jobs.stop(options.env.DRAIN_TIMEOUT_SECONDS * 1000)
+			await sweep.stop()
 			await bus.close()
 			await Promise.allSettled([subscriber?.quit(), app.redis?.quit()])
 			if (!options.db) await app.db.close()

@@ -52,6 +52,27 @@ export function refuseBody(method: string | undefined, headers: IncomingHttpHead
 }
 
 /**
+ * Every hand-in slot of the process is taken and none came free in time (decision 0034): answered
+ * before the body is read, so the client sends it again later instead of it waiting in our memory.
+ */
+export const HAND_INS_BUSY: Refusal = {
+	status: 503,
+	error: 'Too many hand-ins at once',
+	title: 'handInsBusyTitle',
+	message: 'handInsBusy',
+	headers: { 'retry-after': '5' },
+}
+
+/**
+ * A multipart body sent to an entry: the one request whose body may carry files
+ * (HAND_IN_MAX_BODY_BYTES). Any method that carries a body, not POST alone: React Router runs an
+ * action for PUT and DELETE too, and none may pass the hand-in slots.
+ */
+export function isHandInUpload(method: string | undefined, headers: IncomingHttpHeaders, pagePath: string) {
+	return !isSafeMethod(method) && isHandInPath(pagePath) && isMultipart(headers['content-type'])
+}
+
+/**
  * Cross-site request forgery check for every unsafe request but the webhook (which signs its
  * own): browsers send Origin (and Sec-Fetch-Site) on form posts, so a post from another site,
  * including another tenant's subdomain, is refused. Requests without either header do not come

@@ -10,6 +10,7 @@ import type { HandInFileType } from '../content/content.ts'
 import { databaseFileStore, FileTooLarge, type FileStore } from '../platform/file-store.server.ts'
 import { readForm } from '../platform/forms.server.ts'
 import { HAND_IN_LIMITS, isMultipart } from './hand-in-limits.ts'
+import { describeError, log } from '../platform/log.server.ts'
 
 /** The type a download is served with: ours, from the checked extension, never the browser's. */
 const SERVED_TYPES: Record<HandInFileType, string> = {
@@ -140,6 +141,10 @@ export async function readHandIn(
 		throw new Response('common.errors.notAForm', { status: 400 })
 	}
 
+	// The first file that fails for our reasons (the database refusing a write, the store failing)
+	// stops the reading: the rest of the body is not taken in for nothing.
+	const stop = new AbortController()
+	let storeFailure: { error: unknown } | null = null
 	parser.on('field', (name, value) => form.append(name, value))
 	parser.on('filesLimit', () => problems.push({ fileName: '', problem: 'tooMany' }))
 	parser.on('file', (_name, stream, info) => {
@@ -149,26 +154,59 @@ export async function readHandIn(
 			stream.resume()
 			return
 		}
+		// Handled where it is made: a failure while the body is still arriving must not wait for the
+		// end of the body to be seen (an unhandled rejection ends the process).
 		work.push(
-			storeUpload(ctx, scope, store, stream, fileName, allowed).then((outcome) => {
-				if (typeof outcome === 'string') problems.push({ fileName, problem: outcome })
-				else fileIds.push(outcome.id)
-			}),
+			storeUpload(ctx, scope, store, stream, fileName, allowed, fileIds).then(
+				(outcome) => {
+					if (typeof outcome === 'string') problems.push({ fileName, problem: outcome })
+				},
+				(error: unknown) => {
+					// A part the parser destroyed (a broken form, the client gone) is the form's failure, told by
+					// the pipeline; a part still whole failed in the store.
+					if (!stream.destroyed) storeFailure ??= { error }
+					stop.abort(error)
+				},
+			),
 		)
 	})
 
 	const body = request.body ? Readable.fromWeb(request.body as never) : Readable.from([])
+	// Not by AbortSignal.any: it keeps every signal it was given alive as long as the one it makes.
+	const onClientGone = () => stop.abort(request.signal.reason)
+	request.signal.addEventListener('abort', onClientGone, { once: true })
+	// The whole reading within the body's deadline, the store's writes included: a statement sent as
+	// PostgreSQL went away may never be answered, and the learner must still get one.
+	const deadline = setTimeout(() => stop.abort(new Error('hand-in deadline')), ctx.env.HAND_IN_BODY_SECONDS * 1000)
+	deadline.unref()
+	const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }))
+	/** Whether every file's work ended, waiting at most until the reading is stopped and `ms` more. */
+	const workEnded = async (ms: number) => {
+		const all = Promise.all(work).then(() => true)
+		const late = stopped.then(() => new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()))
+		return Promise.race([all, late])
+	}
 	try {
-		// A failure anywhere (a broken form, the client gone: request.signal) destroys the body and the
-		// parser, and the parser the file part being stored, so every storeUpload ends and cleans up.
-		await pipeline(body, parser, { signal: request.signal })
-		await Promise.all(work)
+		// A failure anywhere (a broken form, the client gone, a file the store failed) destroys the body
+		// and the parser, and the parser the file parts being stored, so every storeUpload ends and cleans up.
+		await pipeline(body, parser, { signal: stop.signal })
+		if (!(await workEnded(0))) throw storeTimeout()
+		if (storeFailure) throw (storeFailure as { error: unknown }).error
 	} catch (error) {
-		await Promise.allSettled(work)
-		await discardFiles(ctx, scope, fileIds)
+		// A file whose store never answers is our failure too: its promise is handled, and left behind.
+		if (!(await workEnded(WORK_GRACE_MS))) storeFailure ??= { error: storeTimeout() }
+		// Not waited for when the store failed: the database may not answer, and the 503 should not wait
+		// for it (discardFiles bounds and retries itself; the sweep takes what it leaves).
+		const discarded = discardFiles(ctx, scope, fileIds)
+		if (!storeFailure) await discarded
 		// Nobody is left to answer; React Router does not report an aborted request's error.
 		if (request.signal.aborted) throw request.signal.reason ?? error
+		// Our failure, not the form's: the database's error answers (503 while it is out of reach).
+		if (storeFailure) throw (storeFailure as { error: unknown }).error
 		throw new Response('common.errors.notAForm', { status: 400 })
+	} finally {
+		clearTimeout(deadline)
+		request.signal.removeEventListener('abort', onClientGone)
 	}
 	if (problems.length > 0) {
 		await discardFiles(ctx, scope, fileIds)
@@ -177,23 +215,92 @@ export async function readHandIn(
 	return { form, fileIds, problems }
 }
 
-/** Removes files no submission claimed: their rows, then their bodies from the file store. */
-export async function discardFiles(ctx: RequestContext, scope: Scope, ids: string[]) {
-	const store = fileStore(ctx)
-	for (const id of await deleteUnclaimedFiles(ctx.db, scope, ids)) await store.delete(id)
+/** How long the files' work may take to end once the reading is stopped (their parts are destroyed then). */
+const WORK_GRACE_MS = 2_000
+
+/** The store did not answer in time: answered as the database out of reach (503, db/client.ts's ETIMEDOUT). */
+function storeTimeout() {
+	return Object.assign(new Error('the file store did not answer in time'), { code: 'ETIMEDOUT' })
 }
 
-/** How long a file may stay unclaimed: far longer than any request may take (Node's requestTimeout is 5 minutes). */
+/**
+ * Removes files no submission claimed: their rows, then their bodies from the file store. Never
+ * throws: a removal the database refuses now is left to the sweep (removeAbandonedFiles), so that
+ * the hand-in's own answer (a refusal, the database's 503) is the one given.
+ */
+export async function discardFiles(ctx: Pick<RequestContext, 'db'>, scope: Scope, ids: string[]) {
+	if (ids.length === 0) return
+	const store = fileStore(ctx)
+	// Bounded: a statement sent as the database went away may never be answered, and the hand-in's
+	// answer waits for this.
+	const remove = () =>
+		withDeadline(
+			(async () => {
+				for (const id of await deleteUnclaimedFiles(ctx.db, scope, ids)) await store.delete(id)
+			})(),
+			DISCARD_DEADLINE_MS,
+		)
+	try {
+		await remove()
+	} catch (error) {
+		log.warn('hand-in/discard-failed', { files: ids.length, error: describeError(error) })
+		retryLater(remove, DISCARD_RETRIES_MS)
+	}
+}
+
+/** How long one attempt at removing a failed hand-in's files may take (a lock wait is 3 s on PostgreSQL, 5 s on SQLite). */
+const DISCARD_DEADLINE_MS = 6_000
+/** When a removal the database refused is tried again (an outage or a lock usually ends within these). */
+const DISCARD_RETRIES_MS = [1_000, 2_000, 4_000, 8_000]
+
+/** Tries `work` again after each delay until it succeeds, off the request; the last failure is logged. */
+function retryLater(work: () => Promise<void>, delays: number[]) {
+	const [delay, ...rest] = delays
+	if (delay === undefined) return
+	setTimeout(() => {
+		work().catch((error: unknown) => {
+			if (rest.length > 0) return retryLater(work, rest)
+			log.warn('hand-in/discard-given-up', { error: describeError(error) })
+		})
+	}, delay).unref()
+}
+
+/** `work`, or an error once `ms` have passed; a late failure of `work` is nobody's (it is dropped, not unhandled). */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+	work.catch(() => {})
+	let timer: NodeJS.Timeout | undefined
+	const late = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+		timer.unref()
+	})
+	return Promise.race([work, late]).finally(() => clearTimeout(timer))
+}
+
+/** How long a file may stay unclaimed before the job below takes it: longer than any hand-in's body deadline (HAND_IN_BODY_SECONDS, at most 30 minutes). */
 const UNCLAIMED_TTL_MS = 60 * 60_000
 
 /**
- * Removes files that stayed unclaimed for an hour, in any tenant: those of hand-ins whose own
- * clean-up never ran (the process stopped mid-upload, the database failed during the clean-up).
- * A job (files.removeAbandoned) each new hand-in leaves, as sign-in prunes sessions.
+ * Removes files left unclaimed for longer than `graceMs`, in any tenant: those of hand-ins whose own
+ * clean-up never ran (the process was killed mid-upload, the database failed during the clean-up and
+ * its retries). A file still arriving is never that old: a hand-in's body has a deadline shorter than
+ * the grace (decision 0034). Run by each process at start and periodically (server/file-sweep.ts),
+ * and as a job (files.removeAbandoned) each new hand-in leaves. Answers how many were removed.
  */
-export async function removeAbandonedFiles(ctx: Pick<RequestContext, 'db'>, now = Date.now()) {
+export async function removeAbandonedFiles(
+	ctx: Pick<RequestContext, 'db'>,
+	graceMs = UNCLAIMED_TTL_MS,
+	now = Date.now(),
+) {
 	const store = fileStore(ctx)
-	for (const id of await deleteStaleUnclaimedFiles(ctx.db, new Date(now - UNCLAIMED_TTL_MS))) await store.delete(id)
+	let removed = 0
+	// In batches of 100, so that one sweep after a long outage does not hold one long statement.
+	for (let batch = 0; batch < 50; batch++) {
+		const ids = await deleteStaleUnclaimedFiles(ctx.db, new Date(now - graceMs))
+		for (const id of ids) await store.delete(id)
+		removed += ids.length
+		if (ids.length < 100) break
+	}
+	return removed
 }
 
 /** One file: checked on its first bytes, then streamed into the store. Answers its id, or why it was refused. */
@@ -204,6 +311,7 @@ async function storeUpload(
 	stream: Readable & { truncated?: boolean },
 	fileName: string,
 	allowed: readonly HandInFileType[],
+	fileIds: string[],
 ): Promise<{ id: string } | FileProblem> {
 	// Every read goes through this one iterator, the rest of a refused file included: once an iterator
 	// listens for 'readable', Node ignores resume(), so busboy (and the whole form) would wait forever
@@ -231,6 +339,9 @@ async function storeUpload(
 	const first = Buffer.concat(head)
 	if (!(await bytesMatch(type, first.subarray(0, SNIFF_BYTES)))) return refuse('typeMismatch')
 	const id = newId()
+	// The request's before its row is written: an insert whose answer was lost (the connection cut) may
+	// still have stored the row, and whatever ends the reading removes it with the others.
+	fileIds.push(id)
 	await createFileRow(ctx.db, scope, { id, fileName, contentType: SERVED_TYPES[type] })
 	async function* all() {
 		yield first
@@ -244,11 +355,13 @@ async function storeUpload(
 		await finishFileRow(ctx.db, id, size, sha256)
 		return { id }
 	} catch (error) {
-		// The rest of the part first (drain never throws), so the form goes on even when the delete fails.
+		// Any other failure ends the reading of the whole form, which removes this file with the others.
+		if (!(error instanceof FileTooLarge)) throw error
+		// The rest of the part first (drain never throws), so the form goes on.
 		await drain(pieces)
+		fileIds.splice(fileIds.indexOf(id), 1)
 		await discardFiles(ctx, scope, [id])
-		if (error instanceof FileTooLarge) return 'tooLarge'
-		throw error
+		return 'tooLarge'
 	}
 }
 

@@ -52,6 +52,14 @@ const schema = z
 		JOB_RETRY_LIMIT: z.coerce.number().int().min(0).max(30).default(10),
 		JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
 		JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+		// Hand-ins (docs/decisions/0034-bounded-hand-ins.md): how many bodies one process receives at once,
+		// how long a further one waits for a slot before it is answered 503, how long a body may take to
+		// arrive, and how old an unclaimed file must be before the sweep removes it (more than a body's
+		// deadline, so that no file still arriving is taken).
+		HAND_IN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+		HAND_IN_QUEUE_SECONDS: z.coerce.number().min(0).max(60).default(2),
+		HAND_IN_BODY_SECONDS: z.coerce.number().min(1).max(1800).default(120),
+		HAND_IN_ORPHAN_GRACE_SECONDS: z.coerce.number().min(1).max(86_400).default(600),
 		// The benchmark suite's baseline route (/bench/bare) answers only when this is true.
 		BENCH_ROUTES: flag,
 	})
@@ -64,6 +72,12 @@ const schema = z
 			need('UPSTASH_REDIS_REST_TOKEN', 'RATE_LIMIT_DRIVER=upstash')
 		}
 		if (env.RATE_LIMIT_DRIVER === 'redis') need('REDIS_URL', 'RATE_LIMIT_DRIVER=redis')
+		if (env.HAND_IN_ORPHAN_GRACE_SECONDS <= env.HAND_IN_BODY_SECONDS)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['HAND_IN_ORPHAN_GRACE_SECONDS'],
+				message: 'must be longer than HAND_IN_BODY_SECONDS',
+			})
 		for (const provider of ['GOOGLE', 'GITHUB'] as const) {
 			const id = env[`AUTH_${provider}_ID`]
 			const secret = env[`AUTH_${provider}_SECRET`]

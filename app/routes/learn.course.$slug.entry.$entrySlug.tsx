@@ -344,6 +344,10 @@ async function handInAction(
 		text: text || null,
 		link: link ?? null,
 		fileIds,
+	}).catch(async (error: unknown) => {
+		// Not stored (the database failed): its files are nobody's. The error answers (503 while out of reach).
+		await discardFiles(ctx, scope, fileIds)
+		throw error
 	})
 	if (outcome.recorded.kind === 'final') return refused(['learning.assignment.alreadyGraded'], 409)
 	// The watchers' notice and the files' housekeeping are jobs written with the hand-in (handIn).

@@ -609,8 +609,12 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 			),
 		)
 		const count = (status: number) => answers.filter((r) => r.status === status).length
-		console.log(`hand-in race (HTTP) on ${dialect}: 50 posts, ${count(302)} stored, ${count(429)} rate-limited`)
-		expect(answers.every((r) => [302, 429].includes(r.status))).toBe(true)
+		// 503: more than the process's hand-in slots and their short queue at once (decision 0034).
+		console.log(
+			`hand-in race (HTTP) on ${dialect}: 50 posts, ${count(302)} stored, ${count(429)} rate-limited, ${count(503)} busy`,
+		)
+		expect(answers.every((r) => [302, 429, 503].includes(r.status))).toBe(true)
+		expect(count(302)).toBeGreaterThan(0)
 		const rows = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
 		expect(rows).toHaveLength(count(302))
 		expect(rows.map((r) => r.submission_number)).toEqual(rows.map((_, i) => i + 1))

@@ -25,6 +25,19 @@ describe('configuration', () => {
 		expect(env.CMS_API_URL).not.toMatch(/\/$/)
 	})
 
+	it('takes the hand-in settings, and refuses an orphan grace no longer than the body deadline', () => {
+		const env = parseEnv(valid())
+		expect([env.HAND_IN_CONCURRENCY, env.HAND_IN_QUEUE_SECONDS, env.HAND_IN_BODY_SECONDS]).toEqual([4, 2, 120])
+		expect(env.HAND_IN_ORPHAN_GRACE_SECONDS).toBe(600)
+		// A file still arriving must never be old enough to be swept.
+		expect(errorOf({ ...valid(), HAND_IN_BODY_SECONDS: '300', HAND_IN_ORPHAN_GRACE_SECONDS: '300' })).toBe(
+			'Configuration error: HAND_IN_ORPHAN_GRACE_SECONDS is invalid: must be longer than HAND_IN_BODY_SECONDS',
+		)
+		expect(errorOf({ ...valid(), HAND_IN_CONCURRENCY: '0' })).toMatch(
+			/^Configuration error: HAND_IN_CONCURRENCY is invalid/,
+		)
+	})
+
 	it.each([
 		'AUTH_SECRET',
 		'DATABASE_URL',

@@ -56,6 +56,9 @@ export default {
 		tooLarge: 'Ihre Sendung ist größer, als diese Website annimmt (1 MB). Kürzen Sie sie und versuchen Sie es erneut.',
 		badRequest: 'Diese Adresse kann diese Website nicht beantworten. Prüfen Sie den Link und versuchen Sie es erneut.',
 		methodNotAllowed: 'Diese Website nimmt diese Art von Anfrage nicht an.',
+		handInsBusyTitle: 'Zu viele Abgaben gleichzeitig',
+		handInsBusy:
+			'Gerade geben viele Lernende Arbeiten ab. Ihre Arbeit wurde nicht gesendet: Bitte warten Sie ein paar Sekunden und geben Sie sie dann erneut ab.',
 	},
 	validation: {
 		emailRequired: 'Geben Sie Ihre E-Mail-Adresse ein',

@@ -55,6 +55,9 @@ export default {
 		tooLarge: 'What you sent is larger than this site accepts (1 MB). Shorten it and try again.',
 		badRequest: 'This address is not one this site can answer. Check the link and try again.',
 		methodNotAllowed: 'This site does not accept that kind of request.',
+		handInsBusyTitle: 'Too many hand-ins at once',
+		handInsBusy:
+			'Many learners are handing in work right now. Your work was not sent: wait a few seconds, then hand it in again.',
 	},
 	validation: {
 		emailRequired: 'Enter your email address',

@@ -53,6 +53,9 @@ export default {
 		tooLarge: 'Lo que has enviado supera lo que acepta este sitio (1 MB). Acórtalo y vuelve a intentarlo.',
 		badRequest: 'Esta dirección no es una que este sitio pueda responder. Revisa el enlace y vuelve a intentarlo.',
 		methodNotAllowed: 'Este sitio no acepta ese tipo de petición.',
+		handInsBusyTitle: 'Demasiadas entregas a la vez',
+		handInsBusy:
+			'Muchos estudiantes están entregando trabajos ahora mismo. Tu trabajo no se envió: espera unos segundos y vuelve a entregarlo.',
 	},
 	validation: {
 		emailRequired: 'Escribe tu dirección de correo',

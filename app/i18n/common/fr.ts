@@ -53,6 +53,9 @@ export default {
 		tooLarge: 'Ce que vous avez envoyé dépasse ce que ce site accepte (1 Mo). Raccourcissez-le et réessayez.',
 		badRequest: 'Ce site ne peut pas répondre à cette adresse. Vérifiez le lien et réessayez.',
 		methodNotAllowed: 'Ce site n’accepte pas ce type de requête.',
+		handInsBusyTitle: 'Trop de remises en même temps',
+		handInsBusy:
+			'De nombreux apprenants remettent leur travail en ce moment. Votre travail n’a pas été envoyé : attendez quelques secondes, puis remettez-le à nouveau.',
 	},
 	validation: {
 		emailRequired: 'Saisissez votre adresse e-mail',

@@ -53,6 +53,9 @@ export default {
 		tooLarge: 'O que você enviou é maior do que este site aceita (1 MB). Reduza e tente novamente.',
 		badRequest: 'Este site não consegue responder a este endereço. Verifique o link e tente novamente.',
 		methodNotAllowed: 'Este site não aceita esse tipo de pedido.',
+		handInsBusyTitle: 'Entregas demais ao mesmo tempo',
+		handInsBusy:
+			'Muitos alunos estão entregando trabalhos agora. Seu trabalho não foi enviado: aguarde alguns segundos e entregue-o novamente.',
 	},
 	validation: {
 		emailRequired: 'Informe o seu endereço de e-mail',

@@ -53,6 +53,8 @@ export default {
 		tooLarge: '你发送的内容超过了本站接受的上限（1 MB）。请删减后重试。',
 		badRequest: '本站无法响应此地址。请检查链接后重试。',
 		methodNotAllowed: '本站不接受此类请求。',
+		handInsBusyTitle: '同时提交的作业过多',
+		handInsBusy: '现在有很多学员正在提交作业。你的作业没有发送：请等几秒钟，然后重新提交。',
 	},
 	validation: {
 		emailRequired: '请输入你的电子邮件地址',
