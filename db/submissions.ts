@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, max, sql, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { auditSteps } from './audit.ts'
+import { entryAllowanceSteps } from './course-results.ts'
 import { newId } from './ids.ts'
 import type { Scope } from './learning.ts'
 import type { SubmissionStatus } from './schema/values.ts'
@@ -107,7 +108,10 @@ const HAND_IN_LOCK_CLASS = 727002
  * a hand-in after a final grade. Each statement after the lock sees what the other committed.
  * SQLite needs none: its write transactions run one at a time (BEGIN IMMEDIATE).
  */
-function* lockLearnerEntry(db: Tx, work: Pick<Submission, 'tenant_id' | 'user_id' | 'course_slug' | 'entry_slug'>) {
+export function* lockLearnerEntry(
+	db: Tx,
+	work: Pick<Submission, 'tenant_id' | 'user_id' | 'course_slug' | 'entry_slug'>,
+) {
 	if (db.dialect !== 'pg') return
 	const key = `${work.tenant_id}\n${work.user_id}\n${work.course_slug}\n${work.entry_slug}`
 	yield* step(db.orm.execute(sql`select pg_advisory_xact_lock(${HAND_IN_LOCK_CLASS}, hashtext(${key}))`))
@@ -118,7 +122,7 @@ function* lockLearnerEntry(db: Tx, work: Pick<Submission, 'tenant_id' | 'user_id
  * (recordAttemptSteps): two hand-ins that picked the same number collide on the unique key and
  * the loser takes the next one, so numbers stay 1..n without gaps. Its files, streamed in before,
  * are claimed in the same transaction, so a stored submission never lacks a file it was told it
- * has. Refused once a submission of the entry has a final grade.
+ * has. Refused once a submission of the entry has a final grade (one after the entry's last reopening).
  */
 export function* recordSubmissionSteps(
 	db: Tx,
@@ -153,12 +157,17 @@ export function* recordSubmissionSteps(
 	}
 	const earlier = yield* stored()
 	if (earlier) return { kind: 'recorded', submission: earlier, replayed: true } as RecordedSubmission
+	// Staff may reopen an assignment after a final grade (decision 0037): only grades after that count.
+	const { reopenedAfter } = yield* entryAllowanceSteps(db, scope, courseSlug, entrySlug)
 	for (;;) {
 		const [{ highest, final }] = yield* step(
 			db.orm
 				.select({
 					highest: max(s.submission_number),
-					final: sql<number>`count(*) filter (where ${finalGrade(db)})`.mapWith(Number),
+					final:
+						sql<number>`count(*) filter (where ${finalGrade(db)} and ${s.submission_number} > ${reopenedAfter})`.mapWith(
+							Number,
+						),
 				})
 				.from(s)
 				.where(mine),

@@ -38,6 +38,7 @@ import { formatBytes } from '#app/utils/format.ts'
 import { HAND_IN_LIMITS, isMultipart } from '#app/utils/hand-in-limits.ts'
 import { discardFiles, readHandIn, type FileProblem, type HandInForm } from '#app/utils/hand-in.server.ts'
 import { idFromFormKey } from '#db/ids.ts'
+import { entryAllowance } from '#db/course-results.ts'
 import { listAttempts } from '#db/learning.ts'
 import { listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
@@ -104,8 +105,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 	let quiz = null
 	if (entry.type === 'quiz' && entry.quiz) {
-		const server = entry.quiz
-		const attempts = preview ? [] : await listAttempts(ctx.db, scope, course.slug, entry.slug)
+		const [attempts, allowance] = preview
+			? [[], null]
+			: await Promise.all([
+					listAttempts(ctx.db, scope, course.slug, entry.slug),
+					entryAllowance(ctx.db, scope, course.slug, entry.slug),
+				])
+		// Staff's second chances add attempts (decision 0037): every count below is of the learner's own allowance.
+		const server = { ...entry.quiz, maxAttempts: entry.quiz.maxAttempts + (allowance?.extraAttempts ?? 0) }
 		const shown = attempts.find((a) => a.attempt_number === Number(url.searchParams.get('attempt')))
 		const latest = attempts.at(-1)
 		const exhausted = attempts.length >= server.maxAttempts
@@ -122,8 +129,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			best: attempts.reduce((m, a) => Math.max(m, a.score), 0),
 			revealed,
 			revealRule: server.revealAnswers ?? DEFAULT_REVEAL,
-			// Review-only: every attempt, oldest first. Otherwise the one ?attempt= names.
-			history: exhausted ? attempts.map(review) : [],
+			// Every attempt, oldest first, once the quiz is passed or review-only (issue 39: history kept after a pass).
+			history: exhausted || attempts.some((a) => a.passed) ? attempts.map(review) : [],
 			result: !exhausted && shown ? review(shown) : null,
 			// Attempts left is said only beside the newest attempt: it is about now, not about a past attempt.
 			resultIsLatest: Boolean(shown && shown === latest),
@@ -137,7 +144,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	let assignment = null
 	if (entry.type === 'assignment') {
 		const rules = assignmentRules(entry)
-		const submissions = preview ? [] : await listSubmissions(ctx.db, scope, course.slug, entry.slug)
+		const [submissions, allowance] = preview
+			? [[], null]
+			: await Promise.all([
+					listSubmissions(ctx.db, scope, course.slug, entry.slug),
+					entryAllowance(ctx.db, scope, course.slug, entry.slug),
+				])
+		const reopenedAfter = allowance?.reopenedAfter ?? 0
 		assignment = {
 			rules: { ...rules, instructions: undefined },
 			instructionsHtml: rules.instructions
@@ -145,8 +158,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 				: null,
 			// Newest first: the learner's latest work and its grade are what they came for.
 			submissions: submissions.map(submissionView).reverse(),
-			// A passing grade (or feedback on an ungraded assignment) ends hand-ins; a failing one does not.
-			closed: submissions.some(isFinalGrade),
+			// A passing grade (or feedback on an ungraded assignment) ends hand-ins; a failing one does not; staff may reopen.
+			closed: submissions.some((x) => isFinalGrade(x) && x.submission_number > reopenedAfter),
+			reopened: reopenedAfter > 0 && !submissions.some((x) => x.submission_number > reopenedAfter),
 			// Names this rendering's hand-in: sent again (a retry after an error, a double press) it is the same submission.
 			submissionKey: randomBytes(18).toString('base64url'),
 		}
@@ -504,6 +518,18 @@ function QuizSection({
 						<AttemptReport attempt={previewReview} quiz={q} revealed rule="always" lang={lang} role="status" preview />
 					) : null}
 					{quiz.passed && !result ? <Notice tone="ok">{m.passed}</Notice> : null}
+					{quiz.history.length > 0 ? (
+						<>
+							<h3 id="quiz-attempts">{m.yourAttempts}</h3>
+							<ol className="quiz-attempts" aria-labelledby="quiz-attempts">
+								{quiz.history.map((a) => (
+									<li key={a.attemptNumber}>
+										<AttemptReport attempt={a} quiz={q} revealed={quiz.revealed} rule={quiz.revealRule} lang={lang} />
+									</li>
+								))}
+							</ol>
+						</>
+					) : null}
 					{preview ? <p className="hint">{m.previewNote}</p> : null}
 					{/* Keyed by the attempt it starts from: with JavaScript the form is rebuilt from that attempt's answers, as without. */}
 					<Form

@@ -1,4 +1,4 @@
-import { awardCertificateIfEarned } from '#app/certificates/award.server.ts'
+import { awardCertificate } from '#app/certificates/award.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { auditSteps } from '#db/audit.ts'
 import {
@@ -20,6 +20,7 @@ import type { Tenant } from '#db/tenants.ts'
 import type { Locale } from '#app/i18n/locales.ts'
 import { readContent } from './cms.server.ts'
 import { isPublished, type Course, type Entry } from './content.ts'
+import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { describeError, log } from './log.server.ts'
 import type { CurrentSession } from './session.server.ts'
 import { gone, notFound } from '#app/utils/errors.ts'
@@ -177,15 +178,20 @@ export async function enrollInCourse(ctx: RequestContext, scope: Scope, course: 
 /**
  * markEntryComplete: upserts the entry's progress and, when every entry is
  * done, completes the enrollment (status completed, completed_at, an audit
- * row), all in one transaction; then revalidates the course and progress
- * tags. Answers whether every entry of the course is now complete. Callers
- * check access mode and gating first.
+ * row), and settles the course result (decision 0037), all in one
+ * transaction; then revalidates the course and progress tags, and issues the
+ * certificate when this made the course passed. Answers whether every entry
+ * of the course is now complete. Callers check access mode and gating first.
  */
 export async function markEntryComplete(ctx: RequestContext, scope: Scope, course: Course, entrySlug: string) {
 	const all = flattenEntries(course).map((e) => e.slug)
-	const { courseDone } = await inTransaction(ctx.db, (tx) => completeEntrySteps(tx, scope, course.slug, all, entrySlug))
+	const rule = await ruleEntries(ctx, course)
+	const { courseDone, settled } = await inTransaction(ctx.db, function* (tx) {
+		const { courseDone } = yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
+		return { courseDone, settled: yield* settleResultSteps(tx, scope, course, rule) }
+	})
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
-	if (courseDone) await awardCertificateIfEarned(ctx, scope, course)
+	await awardCertificate(ctx, scope, course, settled)
 	return courseDone
 }
 
