@@ -10,7 +10,6 @@ import { runSteps, step, type Tx } from './transaction.ts'
 // the caller's transaction: a result is settled in the transaction of the write that changes it.
 
 export type CoursePass = Database['t']['course_passes']['$inferSelect']
-export type SecondChance = Database['t']['second_chances']['$inferSelect']
 
 /** What a learner's result is judged from: their rows in one course, read inside the settling transaction. */
 export interface Standing {

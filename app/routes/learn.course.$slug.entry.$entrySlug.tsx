@@ -156,8 +156,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			instructionsHtml: rules.instructions
 				? await renderMarkdown(ctx, rules.instructions, { courseSlug: course.slug })
 				: null,
-			// Newest first: the learner's latest work and its grade are what they came for.
-			submissions: submissions.map(submissionView).reverse(),
+			// Newest first: the learner's latest work and its grade are what they came for. A hand-in still
+			// awaiting grading when a newer one came in is never graded (only the newest is): it says so.
+			submissions: submissions
+				.map((x, i) => ({ ...submissionView(x), superseded: x.status === 'submitted' && i < submissions.length - 1 }))
+				.reverse(),
 			// A passing grade (or feedback on an ungraded assignment) ends hand-ins; a failing one does not; staff may reopen.
 			closed: submissions.some((x) => isFinalGrade(x) && x.submission_number > reopenedAfter),
 			reopened: reopenedAfter > 0 && !submissions.some((x) => x.submission_number > reopenedAfter),
@@ -743,6 +746,62 @@ function HandInSection({
 		) : null
 	const describedBy = (name: string, hint?: string) =>
 		[hint, errors[name]?.length ? `hand-in-${name}-error` : null].filter(Boolean).join(' ') || undefined
+	// Once the newest hand-in has been graded or returned, its score and feedback come first (issue 39):
+	// the learner came from the mail to read them, not to see an empty form.
+	const feedbackFirst = latest !== undefined && latest.status !== 'submitted'
+	const history = a.submissions.length ? (
+		<>
+			<h3 id="hand-in-history">{m.history}</h3>
+			<ol className="submissions" aria-labelledby="hand-in-history" reversed>
+				{a.submissions.map((x) => (
+					<li key={x.number} className="submission">
+						<p>
+							<strong>{t.format(m.submission, { number: t.number(x.number) })}</strong> ·{' '}
+							{x.superseded ? m.superseded : m.status[x.status]}
+						</p>
+						<p className="hint">{t.format(m.submittedAt, { date: t.date(x.submittedAt) })}</p>
+						{x.text ? <p className="submission-text">{x.text}</p> : <p className="hint">{m.noText}</p>}
+						{x.link ? (
+							<p>
+								<a href={x.link} rel="noopener noreferrer nofollow ugc" className="break">
+									{x.link}
+								</a>
+							</p>
+						) : null}
+						{x.files.length ? (
+							<ul className="submission-files">
+								{x.files.map((f) => (
+									<li key={f.id}>
+										<a href={`/api/files/${f.id}`} download>
+											{f.name}
+										</a>{' '}
+										<span className="hint">({formatBytes(f.size, t.locale)})</span>
+									</li>
+								))}
+							</ul>
+						) : null}
+						{x.score !== null && x.maxScore !== null ? (
+							<p>
+								{t.format(m.score, { score: t.number(x.score), max: t.number(x.maxScore) })}
+								{x.passed === null ? null : <> · {x.passed ? m.passed : m.notPassed}</>}
+							</p>
+						) : null}
+						{x.feedback ? (
+							<div className="submission-feedback">
+								<p>
+									<strong>{m.feedback}</strong>
+									{x.gradedAt ? (
+										<span className="hint"> · {t.format(m.gradedAt, { date: t.date(x.gradedAt) })}</span>
+									) : null}
+								</p>
+								<p className="submission-text">{x.feedback}</p>
+							</div>
+						) : null}
+					</li>
+				))}
+			</ol>
+		</>
+	) : null
 	return (
 		<section aria-labelledby="hand-in-heading" className="hand-in stack">
 			<h2 id="hand-in-heading">{m.heading}</h2>
@@ -771,6 +830,8 @@ function HandInSection({
 			) : latest?.status === 'graded' && latest.passed === false ? (
 				<Notice tone="info">{m.notPassedHint}</Notice>
 			) : null}
+			{a.reopened ? <Notice tone="info">{m.reopened}</Notice> : null}
+			{feedbackFirst ? history : null}
 			{a.closed ? (
 				<Notice tone="info" role="note">
 					{m.alreadyGraded}
@@ -849,58 +910,7 @@ function HandInSection({
 					<Submit disabled={preview}>{latest ? m.submitAgain : m.submit}</Submit>
 				</Form>
 			)}
-			{a.submissions.length ? (
-				<>
-					<h3 id="hand-in-history">{m.history}</h3>
-					<ol className="submissions" aria-labelledby="hand-in-history" reversed>
-						{a.submissions.map((x) => (
-							<li key={x.number} className="submission">
-								<p>
-									<strong>{t.format(m.submission, { number: t.number(x.number) })}</strong> · {m.status[x.status]}
-								</p>
-								<p className="hint">{t.format(m.submittedAt, { date: t.date(x.submittedAt) })}</p>
-								{x.text ? <p className="submission-text">{x.text}</p> : <p className="hint">{m.noText}</p>}
-								{x.link ? (
-									<p>
-										<a href={x.link} rel="noopener noreferrer nofollow ugc" className="break">
-											{x.link}
-										</a>
-									</p>
-								) : null}
-								{x.files.length ? (
-									<ul className="submission-files">
-										{x.files.map((f) => (
-											<li key={f.id}>
-												<a href={`/api/files/${f.id}`} download>
-													{f.name}
-												</a>{' '}
-												<span className="hint">({formatBytes(f.size, t.locale)})</span>
-											</li>
-										))}
-									</ul>
-								) : null}
-								{x.score !== null && x.maxScore !== null ? (
-									<p>
-										{t.format(m.score, { score: t.number(x.score), max: t.number(x.maxScore) })}
-										{x.passed === null ? null : <> · {x.passed ? m.passed : m.notPassed}</>}
-									</p>
-								) : null}
-								{x.feedback ? (
-									<div className="submission-feedback">
-										<p>
-											<strong>{m.feedback}</strong>
-											{x.gradedAt ? (
-												<span className="hint"> · {t.format(m.gradedAt, { date: t.date(x.gradedAt) })}</span>
-											) : null}
-										</p>
-										<p className="submission-text">{x.feedback}</p>
-									</div>
-								) : null}
-							</li>
-						))}
-					</ol>
-				</>
-			) : null}
+			{feedbackFirst ? null : history}
 		</section>
 	)
 }

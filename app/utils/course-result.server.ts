@@ -41,13 +41,13 @@ export async function ruleEntries(ctx: Pick<RequestContext, 'cms' | 'site' | 'lo
 }
 
 /** What still stands between the learner and a pass, in the course's order. */
-export type Remaining =
+type Remaining =
 	| { kind: 'entries'; count: number }
 	| { kind: 'quiz'; slug: string; title: string; locale: Locale; best: number | null }
 	| { kind: 'assignment'; slug: string; title: string; locale: Locale; state: 'none' | 'awaiting' | 'not_passed' }
 	| { kind: 'average'; average: number; minimum: number }
 
-export interface CourseResult {
+interface CourseResult {
 	completed: boolean
 	passed: boolean
 	/** The average of the scored entries in percent (an entry without a score counts 0); null when none is scored. */

@@ -14,6 +14,7 @@ import {
 	type QuizAttempt,
 	type Scope,
 } from '#db/learning.ts'
+import { learnerPasses, type CoursePass } from '#db/course-results.ts'
 import { recentlyGraded, type Submission } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import type { Tenant } from '#db/tenants.ts'
@@ -209,12 +210,13 @@ const GRADED_SHOWN = 5
 
 /** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores, returned and graded work. */
 export async function learnerDashboard(ctx: RequestContext, scope: Scope) {
-	const [enrollments, progress, attempts, graded] = await Promise.all([
+	const [enrollments, progress, attempts, graded, passes] = await Promise.all([
 		listEnrollments(ctx.db, scope),
 		listAllProgress(ctx.db, scope),
 		recentAttempts(ctx.db, scope),
 		// Twice as many as shown: an entry returned and then graded has two rows, and only its newest is listed.
 		recentlyGraded(ctx.db, scope, GRADED_SHOWN * 2),
+		learnerPasses(ctx.db, scope),
 	])
 	const visible = enrollments.filter((e) => e.status !== 'cancelled')
 	// One content read per enrolled course, in parallel: titles, entry order and counts.
@@ -228,6 +230,7 @@ export async function learnerDashboard(ctx: RequestContext, scope: Scope) {
 		progress,
 		attempts,
 		graded,
+		passes,
 	)
 }
 
@@ -245,6 +248,7 @@ export function dashboardView(
 	progress: ProgressRow[],
 	attempts: QuizAttempt[],
 	graded: Submission[],
+	passes: ReadonlyMap<string, Pick<CoursePass, 'passed'>> = new Map(),
 ) {
 	const cards = enrolled.map(({ enrollment, course }) => {
 		const entries = flattenEntries(course)
@@ -258,6 +262,8 @@ export function dashboardView(
 			// The locale the course's title was served in (en when it has no translation); entry titles say their own.
 			lang: course.locale,
 			status: enrollment.status,
+			// The stored course result (decision 0037): passed by the course's rule, beside the status.
+			passed: passes.get(course.slug)?.passed === true,
 			percent,
 			completedCount: completed,
 			total: entries.length,

@@ -8,6 +8,10 @@ export default {
 		graded: 'bewertet',
 	},
 	queue: {
+		waiting: {
+			one: '{count} wartet auf Bewertung von dieser Person',
+			other: '{count} warten auf Bewertung von dieser Person',
+		},
 		metaTitle: '{course} · Einreichungen',
 		metaCourse: 'Kurs',
 		hintTitle: 'Einreichungen',

@@ -9,6 +9,10 @@ export default {
 		graded: 'graded',
 	},
 	queue: {
+		waiting: {
+			one: '{count} awaiting grading from this learner',
+			other: '{count} awaiting grading from this learner',
+		},
 		metaTitle: '{course} · Submissions',
 		metaCourse: 'Course',
 		hintTitle: 'Submissions',

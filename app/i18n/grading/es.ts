@@ -8,6 +8,10 @@ export default {
 		graded: 'calificada',
 	},
 	queue: {
+		waiting: {
+			one: '{count} pendiente de calificar de este alumno',
+			other: '{count} pendientes de calificar de este alumno',
+		},
 		metaTitle: '{course} · Entregas',
 		metaCourse: 'Curso',
 		hintTitle: 'Entregas',

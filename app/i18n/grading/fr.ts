@@ -8,6 +8,10 @@ export default {
 		graded: 'noté',
 	},
 	queue: {
+		waiting: {
+			one: '{count} en attente de note pour cet apprenant',
+			other: '{count} en attente de note pour cet apprenant',
+		},
 		metaTitle: '{course} · Rendus',
 		metaCourse: 'Cours',
 		hintTitle: 'Rendus',

@@ -8,6 +8,10 @@ export default {
 		graded: 'avaliada',
 	},
 	queue: {
+		waiting: {
+			one: '{count} aguardando avaliação deste aluno',
+			other: '{count} aguardando avaliação deste aluno',
+		},
 		metaTitle: '{course} · Entregas',
 		metaCourse: 'Curso',
 		hintTitle: 'Entregas',

@@ -8,6 +8,10 @@ export default {
 		graded: '已评分',
 	},
 	queue: {
+		waiting: {
+			one: '该学员有 {count} 份待评分',
+			other: '该学员有 {count} 份待评分',
+		},
 		metaTitle: '{course} · 提交',
 		metaCourse: '课程',
 		hintTitle: '提交',
