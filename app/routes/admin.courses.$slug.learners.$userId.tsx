@@ -189,7 +189,8 @@ function ChanceForm({ row, error }: { row: Row; error: string | null }) {
 	const m = t.m.adminCourses.learner
 	const id = (name: string) => `${row.slug}-${name}`
 	const canGrant = row.type === 'quiz' ? !row.passed : row.closed
-	if (!canGrant) return <>{m.none}</>
+	// A refusal for an entry that no longer offers one (the quiz was passed meanwhile) is said here too.
+	if (!canGrant) return error ? <p className="field-error">{t.text(error)}</p> : <>{m.none}</>
 	return (
 		<Form method="post" className="stack">
 			<input type="hidden" name="intent" value={row.type === 'quiz' ? 'grant-attempts' : 'reopen'} />
