@@ -509,6 +509,23 @@ const SPEC: Record<string, RouteSpec> = {
 			],
 		},
 	},
+	// Second chances (decision 0037): the other tenant's learner is not found here, under its course or this host's own.
+	'admin/courses/:slug/learners/:userId': {
+		params: (f) => ({ slug: f.course, userId: f.studentId }),
+		get: courseAdmin(tenantOnly(404, 200)),
+		post: {
+			rule: courseAdmin(all(404)),
+			variants: (f, c): Variant[] => [
+				{ form: { intent: 'grant-attempts', entry: 'basics-quiz', attempts: '1', reason: 'Matrix' } },
+				{ form: { intent: 'reopen', entry: f.entry, reason: 'Matrix' } },
+				{
+					label: 'own course',
+					params: { slug: OWN_COURSE[c.host] },
+					form: { intent: 'grant-attempts', entry: 'basics-quiz', attempts: '1', reason: 'Matrix' },
+				},
+			],
+		},
+	},
 	'admin/courses/:slug/certificates': {
 		params: (f) => ({ slug: f.course }),
 		get: courseAdmin(tenantOnly(404, 200)),
@@ -1144,6 +1161,19 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							.select()
 							.from(t.audit_log)
 							.where(or(eq(t.audit_log.tenant_id, tenant.id), inArray(t.audit_log.target_id, [...ids, tenant.id]))),
+					),
+					// The course results and second chances (decision 0037).
+					course_passes: sortById(
+						await db.orm
+							.select()
+							.from(t.course_passes)
+							.where(or(eq(t.course_passes.tenant_id, tenant.id), inArray(t.course_passes.user_id, ids))),
+					),
+					second_chances: sortById(
+						await db.orm
+							.select()
+							.from(t.second_chances)
+							.where(or(eq(t.second_chances.tenant_id, tenant.id), inArray(t.second_chances.user_id, ids))),
 					),
 					submission_watchers: (
 						await db.orm
