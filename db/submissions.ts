@@ -290,7 +290,7 @@ export interface QueueRow {
 	maxScore: number | null
 	submittedAt: Date
 	gradedAt: Date | null
-	/** How many of this learner's assignments in the course await grading (each one's newest hand-in). */
+	/** How many of this learner's hand-ins in the course are waiting, superseded ones too (only each assignment's newest is graded). */
 	waiting: number
 }
 
@@ -321,10 +321,7 @@ export async function gradingQueue(
 			submittedAt: s.submitted_at,
 			gradedAt: s.graded_at,
 			waiting: sql<number>`(select count(*) from ${s} as w where w.tenant_id = ${s.tenant_id}
-				and w.user_id = ${s.user_id} and w.course_slug = ${s.course_slug} and w.status = 'submitted'
-				and not exists (select 1 from ${s} as n where n.tenant_id = w.tenant_id and n.user_id = w.user_id
-				and n.course_slug = w.course_slug and n.entry_slug = w.entry_slug
-				and n.submission_number > w.submission_number))`.mapWith(Number),
+				and w.user_id = ${s.user_id} and w.course_slug = ${s.course_slug} and w.status = 'submitted')`.mapWith(Number),
 		})
 		.from(s)
 		.innerJoin(u, and(eq(u.id, s.user_id), eq(u.tenant_id, s.tenant_id)))

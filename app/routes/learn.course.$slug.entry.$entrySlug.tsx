@@ -75,9 +75,16 @@ async function resolveAccess(
 		throw redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'enrollFirst')))
 	const lock = progress.locks.get(entrySlug)
 	if (lock) {
-		const target = progress.firstOpen
-			? `/learn/course/${course.slug}/entry/${progress.firstOpen.slug}`
-			: `/learn/course/${course.slug}`
+		// Locked by its module: the open entry of that module that unlocks it, not the course's first open
+		// entry, which may be another module's (issue 39). Locked by the course's order: the first open entry.
+		const moduleSlug = progress.entries[position].moduleSlug
+		const next =
+			(lock === 'complete_previous_in_module'
+				? progress.entries.find(
+						(e) => e.moduleSlug === moduleSlug && !progress.completed.has(e.slug) && !progress.locks.get(e.slug),
+					)
+				: null) ?? progress.firstOpen
+		const target = next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`
 		throw redirect(localePath(ctx.locale, withNotice(target, LOCK_NOTICES[lock])))
 	}
 	return { preview, scope, progress, position, mode: preview ? ('previewReadOnly' as const) : ('enrolled' as const) }

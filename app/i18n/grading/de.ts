@@ -9,8 +9,8 @@ export default {
 	},
 	queue: {
 		waiting: {
-			one: '{count} wartet auf Bewertung von dieser Person',
-			other: '{count} warten auf Bewertung von dieser Person',
+			one: '{count} Abgabe dieser Person wartet',
+			other: '{count} Abgaben dieser Person warten; nur die neueste je Aufgabe wird bewertet',
 		},
 		metaTitle: '{course} · Einreichungen',
 		metaCourse: 'Kurs',

@@ -10,8 +10,8 @@ export default {
 	},
 	queue: {
 		waiting: {
-			one: '{count} awaiting grading from this learner',
-			other: '{count} awaiting grading from this learner',
+			one: '{count} hand-in waiting from this learner',
+			other: '{count} hand-ins waiting from this learner; only the newest of each assignment is graded',
 		},
 		metaTitle: '{course} · Submissions',
 		metaCourse: 'Course',

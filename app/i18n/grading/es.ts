@@ -9,8 +9,8 @@ export default {
 	},
 	queue: {
 		waiting: {
-			one: '{count} pendiente de calificar de este alumno',
-			other: '{count} pendientes de calificar de este alumno',
+			one: '{count} entrega en espera de este alumno',
+			other: '{count} entregas en espera de este alumno; solo se califica la más reciente de cada tarea',
 		},
 		metaTitle: '{course} · Entregas',
 		metaCourse: 'Curso',

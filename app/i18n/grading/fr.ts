@@ -9,8 +9,8 @@ export default {
 	},
 	queue: {
 		waiting: {
-			one: '{count} en attente de note pour cet apprenant',
-			other: '{count} en attente de note pour cet apprenant',
+			one: '{count} rendu en attente de cet apprenant',
+			other: '{count} rendus en attente de cet apprenant ; seul le plus récent de chaque devoir est noté',
 		},
 		metaTitle: '{course} · Rendus',
 		metaCourse: 'Cours',

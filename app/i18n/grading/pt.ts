@@ -9,8 +9,8 @@ export default {
 	},
 	queue: {
 		waiting: {
-			one: '{count} aguardando avaliação deste aluno',
-			other: '{count} aguardando avaliação deste aluno',
+			one: '{count} entrega deste aluno aguardando',
+			other: '{count} entregas deste aluno aguardando; só a mais recente de cada tarefa é avaliada',
 		},
 		metaTitle: '{course} · Entregas',
 		metaCourse: 'Curso',

@@ -9,8 +9,8 @@ export default {
 	},
 	queue: {
 		waiting: {
-			one: '该学员有 {count} 份待评分',
-			other: '该学员有 {count} 份待评分',
+			one: '该学员有 {count} 份提交在等待',
+			other: '该学员有 {count} 份提交在等待；每个作业只评阅最新的一份',
 		},
 		metaTitle: '{course} · 提交',
 		metaCourse: '课程',
