@@ -113,9 +113,9 @@ describe.each(DIALECTS)('review that keeps history on %s', (dialect) => {
 		expect($('.submissions > li').first().text()).toContain('Label every field.')
 		// The superseded one stays superseded: it was never graded.
 		expect($('.submissions > li').eq(1).text()).toContain('Superseded by a later hand-in')
-		expect(load((await (await author()).get(QUEUE)).text)(`table tbody tr:contains("${user.email}")`).text()).not.toMatch(
-			/waiting from this learner/,
-		)
+		expect(
+			load((await (await author()).get(QUEUE)).text)(`table tbody tr:contains("${user.email}")`).text(),
+		).not.toMatch(/waiting from this learner/)
 	})
 
 	it('before any grade, the form comes first and the history after it', async () => {
