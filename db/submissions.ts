@@ -290,7 +290,7 @@ export interface QueueRow {
 	maxScore: number | null
 	submittedAt: Date
 	gradedAt: Date | null
-	/** How many of this learner's hand-ins in the course are waiting, superseded ones too (only each assignment's newest is graded). */
+	/** How many of this learner's hand-ins in the course are waiting, superseded ones too until a later one is decided (only each assignment's newest is graded). */
 	waiting: number
 }
 
@@ -320,8 +320,12 @@ export async function gradingQueue(
 			maxScore: s.max_score,
 			submittedAt: s.submitted_at,
 			gradedAt: s.graded_at,
+			// A superseded hand-in stops waiting once a later one of its assignment is graded or returned.
 			waiting: sql<number>`(select count(*) from ${s} as w where w.tenant_id = ${s.tenant_id}
-				and w.user_id = ${s.user_id} and w.course_slug = ${s.course_slug} and w.status = 'submitted')`.mapWith(Number),
+				and w.user_id = ${s.user_id} and w.course_slug = ${s.course_slug} and w.status = 'submitted'
+				and not exists (select 1 from ${s} as d where d.tenant_id = w.tenant_id and d.user_id = w.user_id
+				and d.course_slug = w.course_slug and d.entry_slug = w.entry_slug and d.status <> 'submitted'
+				and d.submission_number > w.submission_number))`.mapWith(Number),
 		})
 		.from(s)
 		.innerJoin(u, and(eq(u.id, s.user_id), eq(u.tenant_id, s.tenant_id)))
