@@ -303,6 +303,8 @@ describe.each(DIALECTS)('course results and second chances on %s', (dialect) => 
 			const other = await newUser({ tenant: globex })
 			await putEnrollment(stack.db, scopeOf(other), 'globex-onboarding', 'active')
 			await putEnrollment(stack.db, scopeOf(other), COURSE, 'active')
+			// Even a stray enrollment row filed under this tenant does not make another tenant's user a learner here.
+			await putEnrollment(stack.db, { tenantId: acme.id, userId: other.id }, COURSE, 'active')
 			expect((await (await author()).get(learnerPage(other.id))).status).toBe(404)
 			expect((await (await author()).post(learnerPage(other.id), grant())).status).toBe(404)
 			const outsider = await newUser()
