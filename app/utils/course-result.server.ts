@@ -4,6 +4,7 @@ import type { Scope } from '#db/learning.ts'
 import type { Tx } from '#db/transaction.ts'
 import type { Locale } from '#app/i18n/locales.ts'
 import type { Course, Entry, PassRule } from './content.ts'
+import { readContent } from './cms.server.ts'
 import { flattenEntries } from './learning.server.ts'
 
 // A course's result beside its status (decision 0037): completed is the spec's (every entry done);
@@ -34,7 +35,10 @@ export async function ruleEntries(ctx: Pick<RequestContext, 'cms' | 'site' | 'lo
 			const base = { slug: e.slug, title: e.title, locale: e.locale, type: e.type }
 			if (e.type === 'quiz') return { ...base, graded: true }
 			if (e.type !== 'assignment') return { ...base, graded: false }
-			const doc = await ctx.cms.entry(ctx.site, course.slug, e.slug, ctx.locale)
+			// A content service that fails (and has no last good copy cached) answers 503, as any page's read.
+			const doc = await readContent(`entry ${course.slug}/${e.slug}`, () =>
+				ctx.cms.entry(ctx.site, course.slug, e.slug, ctx.locale),
+			)
 			return { ...base, graded: doc?.assignment?.graded === true }
 		}),
 	)
