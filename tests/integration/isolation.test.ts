@@ -509,15 +509,15 @@ const SPEC: Record<string, RouteSpec> = {
 			],
 		},
 	},
-	// Second chances (decision 0037): the other tenant's learner is not found here, under its course or this host's own.
+	// Second chances (decision 0037): the other tenant's learner is not found here, under this host's own course.
 	'admin/courses/:slug/learners/:userId': {
 		params: (f) => ({ slug: f.course, userId: f.studentId }),
 		get: courseAdmin(tenantOnly(404, 200)),
 		post: {
 			rule: courseAdmin(all(404)),
+			// One variant (the super_admin's 60 admin mutations a minute are shared by every admin form of a phase): this
+			// host's own course, where the guard that matters is the learner's tenant (the other course is 404 before it).
 			variants: (f, c): Variant[] => [
-				{ form: { intent: 'grant-attempts', entry: 'basics-quiz', attempts: '1', reason: 'Matrix' } },
-				{ form: { intent: 'reopen', entry: f.entry, reason: 'Matrix' } },
 				{
 					label: 'own course',
 					params: { slug: OWN_COURSE[c.host] },
@@ -1198,10 +1198,12 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 					[['own', 'custom', 'apex'], tenants.globex],
 					[['other'], tenants.acme],
 				] as Array<[HostKind[], Tenant]>) {
+					// Background work (mail after answering, the queue's jobs) settles first, before and after: a job left by
+					// the phase before (a magic link's token) must not land in this phase's comparison.
+					await stack.settled()
 					const before = await snapshot(tenant)
 					await runAll(cases.filter((c) => hosts.includes(c.host) && !c.expected.platform))
-					// Background work (mail after answering) settles first.
-					await new Promise((r) => setTimeout(r, 300))
+					await stack.settled()
 					expect
 						.soft(await snapshot(tenant), `rows of ${tenant.slug} after requests on ${hosts.join(', ')}`)
 						.toEqual(before)
