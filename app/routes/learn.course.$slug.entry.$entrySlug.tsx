@@ -528,15 +528,18 @@ function QuizSection({
 						<AttemptReport attempt={previewReview} quiz={q} revealed rule="always" lang={lang} role="status" preview />
 					) : null}
 					{quiz.passed && !result ? <Notice tone="ok">{m.passed}</Notice> : null}
-					{quiz.history.length > 0 ? (
+					{/* Every attempt after a pass, but the one just reported above (not twice). */}
+					{quiz.history.some((a) => a.attemptNumber !== result?.attemptNumber) ? (
 						<>
 							<h3 id="quiz-attempts">{m.yourAttempts}</h3>
 							<ol className="quiz-attempts" aria-labelledby="quiz-attempts">
-								{quiz.history.map((a) => (
-									<li key={a.attemptNumber}>
-										<AttemptReport attempt={a} quiz={q} revealed={quiz.revealed} rule={quiz.revealRule} lang={lang} />
-									</li>
-								))}
+								{quiz.history
+									.filter((a) => a.attemptNumber !== result?.attemptNumber)
+									.map((a) => (
+										<li key={a.attemptNumber}>
+											<AttemptReport attempt={a} quiz={q} revealed={quiz.revealed} rule={quiz.revealRule} lang={lang} />
+										</li>
+									))}
 							</ol>
 						</>
 					) : null}
