@@ -55,6 +55,7 @@ const localized = [
 	route('admin/courses/:slug/enroll', 'routes/admin.courses.$slug.enroll.tsx'),
 	route('admin/courses/:slug/submissions', 'routes/admin.courses.$slug.submissions.tsx'),
 	route('admin/courses/:slug/submissions/:id', 'routes/admin.courses.$slug.submissions.$id.tsx'),
+	route('admin/courses/:slug/learners/:userId', 'routes/admin.courses.$slug.learners.$userId.tsx'),
 	route('admin/courses/:slug/certificates', 'routes/admin.courses.$slug.certificates.tsx'),
 	route('admin/audit', 'routes/admin.audit.tsx'),
 	route('admin/api-docs', 'routes/admin.api-docs.tsx'),

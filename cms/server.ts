@@ -397,6 +397,7 @@ class View {
 				})),
 			})),
 			...(doc.certificate ? { certificate: this.certificate(doc.certificate) } : {}),
+			...(doc.passRule ? { passRule: doc.passRule } : {}),
 		}
 	}
 

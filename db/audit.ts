@@ -5,7 +5,7 @@ import { runSteps, step, type Tx } from './transaction.ts'
 
 /**
  * Every action the app writes to audit_log.action, exactly as stored (the spec names
- * auth.impersonate.start and .stop; the rest are decisions 0007, 0023, 0025, 0026, 0028 and 0031). tsc
+ * auth.impersonate.start and .stop; the rest are decisions 0007, 0023, 0025, 0026, 0028, 0031 and 0037). tsc
  * refuses a write of any other and an action without its label in the audit viewer
  * (`adminCourses.audit.actions`, decision 0024); a stored row of an unknown action (an older
  * version's) is shown by its code.
@@ -28,9 +28,12 @@ export type AuditAction =
 	| 'enrollment.admin_enrolled'
 	| 'enrollment.admin_reactivated'
 	| 'enrollment.cancelled'
+	| 'enrollment.reopened'
 	| 'invitation.sent'
 	| 'invitation.resent'
 	| 'invitation.revoked'
+	| 'learner.attempts_granted'
+	| 'learner.assignment_reopened'
 	| 'submission.graded'
 	| 'submission.returned'
 	| 'tenant.created'

@@ -245,13 +245,3 @@ export async function statusListExists(db: Database, tenantId: string, list: num
 		.limit(1)
 	return Boolean(row)
 }
-
-/** The entries of a course whose quiz the learner has passed (an attempt with passed set). */
-export async function passedQuizEntries(db: Database, tenantId: string, userId: string, courseSlug: string) {
-	const q = db.t.quiz_attempts
-	const rows = await db.orm
-		.selectDistinct({ entrySlug: q.entry_slug })
-		.from(q)
-		.where(and(eq(q.tenant_id, tenantId), eq(q.user_id, userId), eq(q.course_slug, courseSlug), eq(q.passed, true)))
-	return new Set(rows.map((r) => r.entrySlug))
-}

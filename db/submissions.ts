@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, max, sql, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { auditSteps } from './audit.ts'
+import { entryAllowanceSteps } from './course-results.ts'
 import { newId } from './ids.ts'
 import type { Scope } from './learning.ts'
 import type { SubmissionStatus } from './schema/values.ts'
@@ -107,7 +108,10 @@ const HAND_IN_LOCK_CLASS = 727002
  * a hand-in after a final grade. Each statement after the lock sees what the other committed.
  * SQLite needs none: its write transactions run one at a time (BEGIN IMMEDIATE).
  */
-function* lockLearnerEntry(db: Tx, work: Pick<Submission, 'tenant_id' | 'user_id' | 'course_slug' | 'entry_slug'>) {
+export function* lockLearnerEntry(
+	db: Tx,
+	work: Pick<Submission, 'tenant_id' | 'user_id' | 'course_slug' | 'entry_slug'>,
+) {
 	if (db.dialect !== 'pg') return
 	const key = `${work.tenant_id}\n${work.user_id}\n${work.course_slug}\n${work.entry_slug}`
 	yield* step(db.orm.execute(sql`select pg_advisory_xact_lock(${HAND_IN_LOCK_CLASS}, hashtext(${key}))`))
@@ -118,7 +122,7 @@ function* lockLearnerEntry(db: Tx, work: Pick<Submission, 'tenant_id' | 'user_id
  * (recordAttemptSteps): two hand-ins that picked the same number collide on the unique key and
  * the loser takes the next one, so numbers stay 1..n without gaps. Its files, streamed in before,
  * are claimed in the same transaction, so a stored submission never lacks a file it was told it
- * has. Refused once a submission of the entry has a final grade.
+ * has. Refused once a submission of the entry has a final grade (one after the entry's last reopening).
  */
 export function* recordSubmissionSteps(
 	db: Tx,
@@ -153,12 +157,17 @@ export function* recordSubmissionSteps(
 	}
 	const earlier = yield* stored()
 	if (earlier) return { kind: 'recorded', submission: earlier, replayed: true } as RecordedSubmission
+	// Staff may reopen an assignment after a final grade (decision 0037): only grades after that count.
+	const { reopenedAfter } = yield* entryAllowanceSteps(db, scope, courseSlug, entrySlug)
 	for (;;) {
 		const [{ highest, final }] = yield* step(
 			db.orm
 				.select({
 					highest: max(s.submission_number),
-					final: sql<number>`count(*) filter (where ${finalGrade(db)})`.mapWith(Number),
+					final:
+						sql<number>`count(*) filter (where ${finalGrade(db)} and ${s.submission_number} > ${reopenedAfter})`.mapWith(
+							Number,
+						),
 				})
 				.from(s)
 				.where(mine),
@@ -281,6 +290,8 @@ export interface QueueRow {
 	maxScore: number | null
 	submittedAt: Date
 	gradedAt: Date | null
+	/** How many of this learner's hand-ins in the course are waiting, superseded ones too until a later one is decided (only each assignment's newest is graded). */
+	waiting: number
 }
 
 /**
@@ -309,6 +320,12 @@ export async function gradingQueue(
 			maxScore: s.max_score,
 			submittedAt: s.submitted_at,
 			gradedAt: s.graded_at,
+			// A superseded hand-in stops waiting once a later one of its assignment is graded or returned.
+			waiting: sql<number>`(select count(*) from ${s} as w where w.tenant_id = ${s.tenant_id}
+				and w.user_id = ${s.user_id} and w.course_slug = ${s.course_slug} and w.status = 'submitted'
+				and not exists (select 1 from ${s} as d where d.tenant_id = w.tenant_id and d.user_id = w.user_id
+				and d.course_slug = w.course_slug and d.entry_slug = w.entry_slug and d.status <> 'submitted'
+				and d.submission_number > w.submission_number))`.mapWith(Number),
 		})
 		.from(s)
 		.innerJoin(u, and(eq(u.id, s.user_id), eq(u.tenant_id, s.tenant_id)))

@@ -1,3 +1,4 @@
+import { learnerPasses } from '#db/course-results.ts'
 import { z } from 'zod'
 import { usersByEmails } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
@@ -137,10 +138,11 @@ export const courseSlugField = z
  */
 export async function learningRecord(scope: AdminScope, learner: Scope) {
 	const { ctx } = scope
-	const [enrollments, progress, attempts] = await Promise.all([
+	const [enrollments, progress, attempts, passes] = await Promise.all([
 		listEnrollments(ctx.db, learner),
 		listAllProgress(ctx.db, learner),
 		recentAttempts(ctx.db, learner, 10),
+		learnerPasses(ctx.db, learner),
 	])
 	const courses = await Promise.all(
 		enrollments.map((e) =>
@@ -151,6 +153,7 @@ export async function learningRecord(scope: AdminScope, learner: Scope) {
 	const view = dashboardView(known, progress, attempts, [])
 	const sorted = [...enrollments].sort((a, b) => b.enrolled_at.getTime() - a.enrolled_at.getTime())
 	return {
+		userId: learner.userId,
 		enrollments: sorted.map((e) => {
 			const card = view.courses.find((c) => c.slug === e.course_slug)
 			return {
@@ -162,6 +165,8 @@ export async function learningRecord(scope: AdminScope, learner: Scope) {
 				completedCount: card?.completedCount ?? null,
 				total: card?.total ?? null,
 				percent: card?.percent ?? null,
+				// The stored course result (decision 0037).
+				passed: passes.get(e.course_slug)?.passed === true,
 			}
 		}),
 		attempts: view.scores.map((s) => ({

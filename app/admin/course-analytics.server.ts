@@ -1,3 +1,4 @@
+import { coursePasses } from '#db/course-results.ts'
 import type { AdminScope } from './admin.server.ts'
 import type { Course } from '../content/content.ts'
 import { completion, flattenEntries, type FlatEntry } from '../learning/learning.server.ts'
@@ -92,6 +93,13 @@ export async function rosterRows(scope: AdminScope, course: Course, page?: numbe
 		: []
 	// Keyed, not searched: a full export has a row per learner and assignment.
 	const latest = new Map(submissions.map((s) => [`${s.userId}\n${s.entrySlug}`, s]))
+	// The stored course results (decision 0037); a learner with no row has had no write since they began.
+	const passes = await coursePasses(
+		scope.ctx.db,
+		scope.tenant!.id,
+		course.slug,
+		roster.map((r) => r.userId),
+	)
 	const rows = roster.map((r) => {
 		const done = new Set(progress.filter((p) => p.userId === r.userId).map((p) => p.entrySlug))
 		return {
@@ -102,6 +110,8 @@ export async function rosterRows(scope: AdminScope, course: Course, page?: numbe
 			enrolledAt: r.enrolledAt.toISOString(),
 			completedAt: r.completedAt?.toISOString() ?? null,
 			progress: completion(entries, done).percent,
+			passed: passes.get(r.userId)?.passed === true,
+			average: passes.get(r.userId)?.average ?? null,
 			quizzes: quizzes.map((q) => {
 				const mine = attempts.filter((a) => a.userId === r.userId && a.entrySlug === q.slug)
 				return {

@@ -14,19 +14,24 @@ import { siteName } from '#app/content/site.server.ts'
 import { jobSite, type JobPayloads } from '#app/platform/jobs.server.ts'
 import type { Locale } from '#db/schema/values.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
-import { earnsCertificate, issueCertificate } from './issue.server.ts'
+import { issueCertificate } from './issue.server.ts'
 
 /**
- * Called after every write that can complete a course (an entry marked done, a quiz attempt, a
- * hand-in, a grade): issues the learner's certificate when the course gives one and they have passed
- * it, and mails it to them (a job written with it). A certificate that cannot be issued now is logged and
- * issued on the learner's next step or by an admin's reissue: it never fails the write that earned it.
+ * Called after the commit of a write that made the course passed (its course result, decision
+ * 0037, settled in that write's transaction says `newlyPassed`): issues the learner's certificate
+ * when the course gives one, and mails it to them (a job written with it). Not inside the write's
+ * transaction: signing is asynchronous and SQLite's transactions are not. A certificate that cannot
+ * be issued now is logged and left to an admin's reissue: it never fails the write that earned it.
  */
-export async function awardCertificateIfEarned(ctx: RequestContext, scope: Scope, course: Course) {
+export async function awardCertificate(
+	ctx: RequestContext,
+	scope: Scope,
+	course: Course,
+	settled: { newlyPassed: boolean },
+) {
 	const tenant = ctx.tenant
-	if (!course.certificate?.enabled || !tenant) return
+	if (!settled.newlyPassed || !course.certificate?.enabled || !tenant) return
 	try {
-		if (!(await earnsCertificate(ctx.db, scope.tenantId, scope.userId, course))) return
 		const learner = await findUserById(ctx.db, scope.userId)
 		if (!learner) return
 		await issueCertificate(ctx.db, {

@@ -3,13 +3,11 @@ import {
 	insertCertificateSteps,
 	liveCertificate,
 	newestStatusList,
-	passedQuizEntries,
 	revokeCertificateSteps,
 	type Certificate,
 } from '#db/certificates.ts'
 import type { Database } from '#db/client.ts'
 import type { AuditInput } from '#db/audit.ts'
-import { findEnrollment } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { findUserById } from '#db/users.ts'
 import { inTransaction } from '#db/transaction.ts'
@@ -21,7 +19,6 @@ import fr from '#app/i18n/certificates/fr.ts'
 import pt from '#app/i18n/certificates/pt.ts'
 import zh from '#app/i18n/certificates/zh.ts'
 import type { Course } from '#app/content/content.ts'
-import { flattenEntries } from '#app/learning/learning.server.ts'
 import { canonicalOrigin } from '#app/platform/tenant.server.ts'
 import { certificateCredential, signCredential } from './credential.server.ts'
 import { tenantDid, tenantSigner } from './keys.server.ts'
@@ -66,7 +63,7 @@ class NotStored extends Error {}
  * the exact JSON signed. Idempotent: when the learner already has a live certificate for the course
  * it is returned (`issued: false`) and nothing is signed or stored. Null when the course gives no
  * certificate or the learner is not the tenant's. It does not judge whether the course was passed:
- * the caller does (today `earnsCertificate`; part A's course result once wired in).
+ * the caller does: the course result (decision 0037) that made the course passed.
  *
  * Signing is asynchronous and SQLite's transactions are synchronous (db/transaction.ts), so the
  * credential is signed first and stored by one transaction afterwards; the status index it names is
@@ -153,20 +150,4 @@ export async function issueCertificate(db: Database, input: IssueInput): Promise
 		}
 	}
 	throw new Error('could not store the certificate: its status index kept colliding')
-}
-
-/**
- * Whether the learner has passed the course as far as this service can tell today: the enrollment is
- * completed (every entry done, which for a graded assignment means a passing grade) and every quiz
- * of the course has a passing attempt (a quiz also completes when its attempts run out). Part A's
- * course result replaces this once wired in.
- */
-export async function earnsCertificate(db: Database, tenantId: string, userId: string, course: Course) {
-	if (!course.certificate?.enabled) return false
-	const enrollment = await findEnrollment(db, { tenantId, userId }, course.slug)
-	if (enrollment?.status !== 'completed') return false
-	const quizzes = flattenEntries(course).filter((e) => e.type === 'quiz')
-	if (quizzes.length === 0) return true
-	const passed = await passedQuizEntries(db, tenantId, userId, course.slug)
-	return quizzes.every((q) => passed.has(q.slug))
 }

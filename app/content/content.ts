@@ -60,12 +60,24 @@ const certificateSetting = z.object({
 	criteriaLocale: locale.optional(),
 })
 
+/**
+ * What passing the course takes (decision 0037), beside completing it: every quiz passed
+ * (`quizzes`), every graded assignment passed (`assignments`), and an average of their scores of at
+ * least `minimumAverage` percent. Absent: every quiz and every graded assignment passed, no average.
+ */
+const passRule = z.object({
+	quizzes: z.boolean().default(true),
+	assignments: z.boolean().default(true),
+	minimumAverage: z.number().int().min(0).max(100).nullable().default(null),
+})
+
 export const course = courseSummary.extend({
 	description: z.string(),
 	/** The locale `description` was served in; absent means the same as `locale`. */
 	descriptionLocale: locale.optional(),
 	modules: z.array(module_),
 	certificate: certificateSetting.optional(),
+	passRule: passRule.optional(),
 })
 
 const questionBase = {
@@ -239,6 +251,7 @@ export type CourseSummary = z.infer<typeof courseSummary>
 export type Course = z.infer<typeof course>
 export type Entry = z.infer<typeof entry>
 export type Quiz = z.infer<typeof quiz>
+export type PassRule = z.infer<typeof passRule>
 export type Assignment = z.infer<typeof assignment>
 export type HandInFileType = (typeof HAND_IN_FILE_TYPES)[number]
 export type QuizPublic = z.infer<typeof quizPublic>

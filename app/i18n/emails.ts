@@ -19,6 +19,9 @@ export type EmailKind =
 	| 'submission_received'
 	// Certificates (decision 0038): to the learner, when a course gives them one.
 	| 'certificate_issued'
+	// Second chances (decision 0037): to the learner, when course staff give them more attempts or reopen their work.
+	| 'attempts_granted'
+	| 'assignment_reopened'
 
 interface EmailCopy {
 	subject: string
@@ -98,6 +101,18 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'View your certificate',
 				footer: 'Anyone can check it at the verification link printed on it.',
 			},
+			attempts_granted: {
+				subject: 'You have more attempts at a quiz',
+				body: 'Course staff gave you more attempts at “{entry}” in {course}.',
+				action: 'Try the quiz again',
+				footer: 'You receive this email because you are enrolled in this course.',
+			},
+			assignment_reopened: {
+				subject: 'Your assignment is open again',
+				body: 'Course staff reopened “{entry}” in {course}: you may hand in a new version.',
+				action: 'Hand in a new version',
+				footer: 'You receive this email because you are enrolled in this course.',
+			},
 		},
 		roles: { student: 'a learner', course_admin: 'a course administrator', tenant_admin: 'an administrator' },
 		linkLabel: 'Link',
@@ -165,6 +180,18 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Ver tu certificado',
 				footer: 'Cualquiera puede comprobarlo en el enlace de verificación impreso en él.',
 			},
+			attempts_granted: {
+				subject: 'Tienes más intentos en un cuestionario',
+				body: 'El equipo del curso te ha dado más intentos en «{entry}» del curso {course}.',
+				action: 'Volver a intentar el cuestionario',
+				footer: 'Recibes este mensaje porque estás inscrito en este curso.',
+			},
+			assignment_reopened: {
+				subject: 'Tu tarea está abierta de nuevo',
+				body: 'El equipo del curso ha reabierto «{entry}» del curso {course}: puedes entregar una nueva versión.',
+				action: 'Entregar una nueva versión',
+				footer: 'Recibes este mensaje porque estás inscrito en este curso.',
+			},
 		},
 		roles: { student: 'estudiante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Enlace',
@@ -231,6 +258,18 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: 'Félicitations ! Vous avez réussi {course}. Votre certificat est prêt à être consulté, imprimé et partagé.',
 				action: 'Voir votre certificat',
 				footer: 'Chacun peut le vérifier grâce au lien de vérification imprimé dessus.',
+			},
+			attempts_granted: {
+				subject: 'Vous avez de nouvelles tentatives pour un quiz',
+				body: 'L’équipe du cours vous a accordé de nouvelles tentatives pour « {entry} » du cours {course}.',
+				action: 'Refaire le quiz',
+				footer: 'Vous recevez cet e-mail parce que vous êtes inscrit à ce cours.',
+			},
+			assignment_reopened: {
+				subject: 'Votre devoir est de nouveau ouvert',
+				body: 'L’équipe du cours a rouvert « {entry} » du cours {course} : vous pouvez rendre une nouvelle version.',
+				action: 'Rendre une nouvelle version',
+				footer: 'Vous recevez cet e-mail parce que vous êtes inscrit à ce cours.',
 			},
 		},
 		roles: { student: 'apprenant', course_admin: 'administrateur de cours', tenant_admin: 'administrateur' },
@@ -302,6 +341,18 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Zertifikat ansehen',
 				footer: 'Jeder kann es über den aufgedruckten Prüflink verifizieren.',
 			},
+			attempts_granted: {
+				subject: 'Sie haben weitere Quizversuche',
+				body: 'Das Kursteam hat Ihnen weitere Versuche für „{entry}“ im Kurs {course} gegeben.',
+				action: 'Quiz erneut versuchen',
+				footer: 'Sie erhalten diese E-Mail, weil Sie in diesem Kurs eingeschrieben sind.',
+			},
+			assignment_reopened: {
+				subject: 'Ihre Aufgabe ist wieder geöffnet',
+				body: 'Das Kursteam hat „{entry}“ im Kurs {course} wieder geöffnet: Sie können eine neue Fassung abgeben.',
+				action: 'Neue Fassung abgeben',
+				footer: 'Sie erhalten diese E-Mail, weil Sie in diesem Kurs eingeschrieben sind.',
+			},
 		},
 		roles: { student: 'Lernende Person', course_admin: 'Kursverwaltung', tenant_admin: 'Administration' },
 		linkLabel: 'Link',
@@ -369,6 +420,18 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Ver seu certificado',
 				footer: 'Qualquer pessoa pode conferi-lo no link de verificação impresso nele.',
 			},
+			attempts_granted: {
+				subject: 'Você tem mais tentativas num questionário',
+				body: 'A equipe do curso deu a você mais tentativas em “{entry}” do curso {course}.',
+				action: 'Tentar o questionário de novo',
+				footer: 'Você recebe este e-mail porque está inscrito neste curso.',
+			},
+			assignment_reopened: {
+				subject: 'Sua tarefa está aberta de novo',
+				body: 'A equipe do curso reabriu “{entry}” do curso {course}: você pode entregar uma nova versão.',
+				action: 'Entregar uma nova versão',
+				footer: 'Você recebe este e-mail porque está inscrito neste curso.',
+			},
 		},
 		roles: { student: 'estudante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Link',
@@ -434,6 +497,18 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: '恭喜！您已通过 {course}。您的证书现在可以查看、打印和分享。',
 				action: '查看您的证书',
 				footer: '任何人都可以通过证书上印有的验证链接进行核验。',
+			},
+			attempts_granted: {
+				subject: '你获得了更多测验次数',
+				body: '课程团队在课程 {course} 中为“{entry}”多给了你几次尝试机会。',
+				action: '再次参加测验',
+				footer: '你收到此邮件，是因为你已注册此课程。',
+			},
+			assignment_reopened: {
+				subject: '你的作业已重新开放',
+				body: '课程团队重新开放了课程 {course} 中的“{entry}”：你可以提交新版本。',
+				action: '提交新版本',
+				footer: '你收到此邮件，是因为你已注册此课程。',
 			},
 		},
 		roles: { student: '学员', course_admin: '课程管理员', tenant_admin: '管理员' },

@@ -1,4 +1,4 @@
-import { awardCertificateIfEarned } from '#app/certificates/award.server.ts'
+import { awardCertificate } from '#app/certificates/award.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { completeEntrySteps, type Scope } from '#db/learning.ts'
 import {
@@ -10,6 +10,7 @@ import {
 } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { HAND_IN_FILE_TYPES, type Assignment, type Course, type Entry } from '../content/content.ts'
+import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { gradingJob } from './grading.server.ts'
 import { enqueueSteps } from '../platform/jobs.server.ts'
 import { flattenEntries, tags } from './learning.server.ts'
@@ -70,19 +71,22 @@ export async function handIn(
 	input: SubmissionInput,
 ) {
 	const all = flattenEntries(course).map((e) => e.slug)
+	const rule = await ruleEntries(ctx, course)
+	const unchanged = { newlyPassed: false }
 	const outcome = await inTransaction(ctx.db, function* (tx) {
 		const recorded = yield* recordSubmissionSteps(tx, scope, course.slug, entrySlug, input)
-		if (recorded.kind !== 'recorded' || recorded.replayed) return { recorded, courseDone: false }
+		if (recorded.kind !== 'recorded' || recorded.replayed) return { recorded, courseDone: false, settled: unchanged }
 		// Staff who asked to be told (decision 0028), and the housekeeping no answer waits for: files of
 		// hand-ins whose own clean-up never ran. Jobs, written with the hand-in (decision 0033).
 		yield* enqueueSteps(tx, 'mail.submissionReceived', gradingJob(ctx, course, recorded.submission))
 		yield* enqueueSteps(tx, 'files.removeAbandoned', {})
-		if (rules.graded) return { recorded, courseDone: false }
-		const { courseDone } = yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
-		return { recorded, courseDone }
+		const { courseDone } = rules.graded
+			? { courseDone: false }
+			: yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
+		return { recorded, courseDone, settled: yield* settleResultSteps(tx, scope, course, rule) }
 	})
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
-	if (outcome.courseDone) await awardCertificateIfEarned(ctx, scope, course)
+	await awardCertificate(ctx, scope, course, outcome.settled)
 	return outcome
 }
 
@@ -100,15 +104,17 @@ export async function gradeHandIn(
 	const tenantId = submission.tenant_id
 	const learner = { tenantId, userId: submission.user_id }
 	const all = flattenEntries(course).map((e) => e.slug)
-	const graded = await inTransaction(ctx.db, function* (tx) {
+	const rule = await ruleEntries(ctx, course)
+	const outcome = await inTransaction(ctx.db, function* (tx) {
 		const row = yield* gradeSubmissionSteps(tx, tenantId, submission.id, input)
-		if (!row) return row
+		if (!row) return null
 		if (row.passed) yield* completeEntrySteps(tx, learner, course.slug, all, row.entry_slug)
 		// The learner's mail, with the grade: sent (and retried) by the queue, never failing the grade.
 		yield* enqueueSteps(tx, 'mail.gradeNotice', gradingJob(ctx, course, row))
-		return row
+		return { row, settled: yield* settleResultSteps(tx, learner, course, rule) }
 	})
-	if (graded) ctx.tags.revalidate([tags.course(course.slug), tags.progress(learner.userId)])
-	if (graded?.passed) await awardCertificateIfEarned(ctx, learner, course)
-	return graded
+	if (!outcome) return null
+	ctx.tags.revalidate([tags.course(course.slug), tags.progress(learner.userId)])
+	await awardCertificate(ctx, learner, course, outcome.settled)
+	return outcome.row
 }

@@ -16,13 +16,19 @@ import { siteName } from '../content/site.server.ts'
 // the grade or the hand-in: a mail that cannot be sent never undoes or fails either, and is retried.
 
 /** The titles of the course and the entry as the request has them: the mail's fallback when the content service fails later. */
-function titlesIn(course: Course, entrySlug: string): Titles {
+export function titlesIn(course: Course, entrySlug: string): Titles {
 	const entry = flattenEntries(course).find((e) => e.slug === entrySlug)
 	return { course: course.title, entry: entry?.title ?? entrySlug }
 }
 
 /** The titles in the recipient's language; those the request had when the content service fails. */
-async function titlesFor(ctx: MailContext, courseSlug: string, entrySlug: string, locale: Locale, fallback: Titles) {
+export async function titlesFor(
+	ctx: MailContext,
+	courseSlug: string,
+	entrySlug: string,
+	locale: Locale,
+	fallback: Titles,
+) {
 	try {
 		const course = await ctx.cms.course(ctx.site, courseSlug, locale)
 		return course ? titlesIn(course, entrySlug) : fallback

@@ -95,8 +95,26 @@ describe('dashboardView', () => {
 	it('counts completed entries per course and resumes the latest viewed ones first', () => {
 		const view = dashboardView([{ enrollment: enrollment('active'), course }], progress, [], [])
 		expect(view.courses).toEqual([
-			{ slug: 'web', title: 'Web', lang: 'zh', status: 'active', percent: 33, completedCount: 1, total: 3 },
+			{
+				slug: 'web',
+				title: 'Web',
+				lang: 'zh',
+				status: 'active',
+				passed: false,
+				percent: 33,
+				completedCount: 1,
+				total: 3,
+			},
 		])
+		// The stored course result (decision 0037), by course.
+		const passed = dashboardView(
+			[{ enrollment: enrollment('active'), course }],
+			progress,
+			[],
+			[],
+			new Map([['web', { passed: true }]]),
+		)
+		expect(passed.courses[0].passed).toBe(true)
 		expect(view.resume.map((r) => r.href)).toEqual(['/learn/course/web/entry/three', '/learn/course/web/entry/two'])
 		// Each entry title says its own language, apart from the course's.
 		expect(view.resume.map((r) => [r.lang, r.courseLang])).toEqual([

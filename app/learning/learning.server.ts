@@ -1,4 +1,4 @@
-import { awardCertificateIfEarned } from '#app/certificates/award.server.ts'
+import { awardCertificate } from '#app/certificates/award.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { auditSteps } from '#db/audit.ts'
 import {
@@ -14,12 +14,14 @@ import {
 	type QuizAttempt,
 	type Scope,
 } from '#db/learning.ts'
+import { learnerPasses, type CoursePass } from '#db/course-results.ts'
 import { recentlyGraded, type Submission } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import type { Tenant } from '#db/tenants.ts'
 import type { Locale } from '#app/i18n/locales.ts'
 import { readContent } from '../content/cms.server.ts'
 import { isPublished, type Course, type Entry } from '../content/content.ts'
+import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { describeError, log } from '../platform/log.server.ts'
 import type { CurrentSession } from '../accounts/session.server.ts'
 import { gone, notFound } from '#app/platform/errors.ts'
@@ -177,15 +179,20 @@ export async function enrollInCourse(ctx: RequestContext, scope: Scope, course: 
 /**
  * markEntryComplete: upserts the entry's progress and, when every entry is
  * done, completes the enrollment (status completed, completed_at, an audit
- * row), all in one transaction; then revalidates the course and progress
- * tags. Answers whether every entry of the course is now complete. Callers
- * check access mode and gating first.
+ * row), and settles the course result (decision 0037), all in one
+ * transaction; then revalidates the course and progress tags, and issues the
+ * certificate when this made the course passed. Answers whether every entry
+ * of the course is now complete. Callers check access mode and gating first.
  */
 export async function markEntryComplete(ctx: RequestContext, scope: Scope, course: Course, entrySlug: string) {
 	const all = flattenEntries(course).map((e) => e.slug)
-	const { courseDone } = await inTransaction(ctx.db, (tx) => completeEntrySteps(tx, scope, course.slug, all, entrySlug))
+	const rule = await ruleEntries(ctx, course)
+	const { courseDone, settled } = await inTransaction(ctx.db, function* (tx) {
+		const { courseDone } = yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
+		return { courseDone, settled: yield* settleResultSteps(tx, scope, course, rule) }
+	})
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
-	if (courseDone) await awardCertificateIfEarned(ctx, scope, course)
+	await awardCertificate(ctx, scope, course, settled)
 	return courseDone
 }
 
@@ -203,12 +210,13 @@ const GRADED_SHOWN = 5
 
 /** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores, returned and graded work. */
 export async function learnerDashboard(ctx: RequestContext, scope: Scope) {
-	const [enrollments, progress, attempts, graded] = await Promise.all([
+	const [enrollments, progress, attempts, graded, passes] = await Promise.all([
 		listEnrollments(ctx.db, scope),
 		listAllProgress(ctx.db, scope),
 		recentAttempts(ctx.db, scope),
 		// Twice as many as shown: an entry returned and then graded has two rows, and only its newest is listed.
 		recentlyGraded(ctx.db, scope, GRADED_SHOWN * 2),
+		learnerPasses(ctx.db, scope),
 	])
 	const visible = enrollments.filter((e) => e.status !== 'cancelled')
 	// One content read per enrolled course, in parallel: titles, entry order and counts.
@@ -222,6 +230,7 @@ export async function learnerDashboard(ctx: RequestContext, scope: Scope) {
 		progress,
 		attempts,
 		graded,
+		passes,
 	)
 }
 
@@ -239,6 +248,7 @@ export function dashboardView(
 	progress: ProgressRow[],
 	attempts: QuizAttempt[],
 	graded: Submission[],
+	passes: ReadonlyMap<string, Pick<CoursePass, 'passed'>> = new Map(),
 ) {
 	const cards = enrolled.map(({ enrollment, course }) => {
 		const entries = flattenEntries(course)
@@ -252,6 +262,8 @@ export function dashboardView(
 			// The locale the course's title was served in (en when it has no translation); entry titles say their own.
 			lang: course.locale,
 			status: enrollment.status,
+			// The stored course result (decision 0037): passed by the course's rule, beside the status.
+			passed: passes.get(course.slug)?.passed === true,
 			percent,
 			completedCount: completed,
 			total: entries.length,

@@ -9,6 +9,7 @@ import { composeEmail, deliver, mailTokenLink, type MailContext } from './emails
 import { absoluteUrl } from './forms.server.ts'
 import { fanOutSubmissionNotice, mailGradeNotice, mailWatcherNotice } from '../learning/grading.server.ts'
 import { removeAbandonedFiles } from '../learning/hand-in.server.ts'
+import { mailSecondChance } from '../learning/second-chances.server.ts'
 import { mailInvitation } from '../accounts/invitations.server.ts'
 import type { JobName, JobPayloads, JobSite } from './jobs.server.ts'
 import { loadSiteChrome } from '../content/site.server.ts'
@@ -104,6 +105,9 @@ const HANDLERS: { [N in JobName]: Handler<N> } = {
 	},
 	async 'mail.certificateIssued'(deps, job) {
 		await mailCertificate(await siteOf(deps, job), job)
+	},
+	async 'mail.secondChance'(deps, job) {
+		await mailSecondChance(await siteOf(deps, job), job)
 	},
 	async 'files.removeAbandoned'(deps) {
 		await removeAbandonedFiles(deps)

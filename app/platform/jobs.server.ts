@@ -1,7 +1,7 @@
 import type { RequestContext } from '#app/context.ts'
 import type { Database } from '#db/client.ts'
 import { enqueueJobSteps } from '#db/jobs.ts'
-import type { Locale } from '#db/schema/values.ts'
+import type { Locale, SecondChanceKind } from '#db/schema/values.ts'
 import { inTransaction, type Tx } from '#db/transaction.ts'
 
 /*
@@ -50,6 +50,15 @@ export interface JobPayloads {
 	'mail.watcherNotice': JobPayloads['mail.submissionReceived'] & { userId: string }
 	/** The learner is told their certificate is ready (written with the certificate). */
 	'mail.certificateIssued': JobSite & { tenantId: string; courseSlug: string; certificateId: string }
+	/** The learner is told staff gave them a second chance (decision 0037), written with the grant. */
+	'mail.secondChance': JobSite & {
+		tenantId: string
+		courseSlug: string
+		entrySlug: string
+		userId: string
+		kind: SecondChanceKind
+		titles: Titles
+	}
 	/** Housekeeping: files of hand-ins whose own clean-up never ran. */
 	'files.removeAbandoned': Record<string, never>
 }

@@ -89,6 +89,9 @@ export const NOTICES = {
 	submissionGraded: { param: 'graded', tone: 'ok', text: (m) => m.grading.grade.graded },
 	submissionReturned: { param: 'returned', tone: 'ok', text: (m) => m.grading.grade.returned },
 	gradingWatchSaved: { param: 'watch-saved', tone: 'ok', text: (m) => m.grading.queue.watchSaved },
+	// Second chances (a course's learner page, decision 0037)
+	attemptsGranted: { param: 'attempts-granted', tone: 'ok', text: (m) => m.adminCourses.learner.granted },
+	assignmentReopened: { param: 'reopened', tone: 'ok', text: (m) => m.adminCourses.learner.reopened },
 	// Certificates (a course's certificates page)
 	certificateRevoked: { param: 'revoked', tone: 'ok', text: (m) => m.certificates.admin.revoked },
 	certificateReissued: { param: 'reissued', tone: 'ok', text: (m) => m.certificates.admin.reissued },

@@ -187,6 +187,7 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 						<tr>
 							<th scope="col">{m.dashboard.learner}</th>
 							<th scope="col">{m.dashboard.status}</th>
+							<th scope="col">{m.dashboard.result}</th>
 							<th scope="col">{m.dashboard.progress}</th>
 							{d.quizzes.map((q) => (
 								<th scope="col" key={q.slug} lang={q.locale}>
@@ -203,8 +204,14 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 					<tbody>
 						{d.roster.map((r) => (
 							<tr key={r.userId}>
-								<td>{`${r.name} <${r.email}>`}</td>
+								<td>
+									<Link to={`/admin/courses/${d.course.slug}/learners/${r.userId}`}>{`${r.name} <${r.email}>`}</Link>
+								</td>
 								<td>{m.enrollmentStatus[r.status]}</td>
+								<td>
+									{r.passed ? m.dashboard.coursePassed : m.dashboard.courseNotPassed}
+									{r.average === null ? null : ` · ${t.percent(r.average)}`}
+								</td>
 								<td>
 									<Bar percent={r.progress} label={t.percent(r.progress)} />
 								</td>

@@ -31,6 +31,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		'progress_percent',
 		...quizzes.flatMap((q) => [`${q.slug}_best_score`, `${q.slug}_attempts`, `${q.slug}_passed`]),
 		...assignments.flatMap((a) => [`${a.slug}_status`, `${a.slug}_score`, `${a.slug}_max_score`, `${a.slug}_passed`]),
+		// The course result (decision 0037), last so that the columns before it keep their places.
+		'course_passed',
+		'average_percent',
 	]
 	const lines = rows.map((r) => [
 		r.name,
@@ -47,6 +50,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 			a.maxScore,
 			a.passed === null ? null : a.passed ? 'yes' : 'no',
 		]),
+		r.passed ? 'yes' : 'no',
+		r.average,
 	])
 	return new Response(toCsv([header, ...lines]), {
 		headers: {

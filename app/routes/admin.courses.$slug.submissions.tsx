@@ -70,6 +70,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 			score: r.score,
 			maxScore: r.maxScore,
 			submittedAt: r.submittedAt.toISOString(),
+			waiting: r.waiting,
 		})),
 	}
 }
@@ -165,6 +166,7 @@ export default function SubmissionsQueue({ loaderData: d, actionData }: Route.Co
 										{r.name || r.email}
 									</Link>{' '}
 									<span className="break">&lt;{r.email}&gt;</span>
+									{r.waiting > 0 ? <span className="hint"> · {t.plural(m.queue.waiting, r.waiting)}</span> : null}
 								</td>
 								<td lang={r.entryLocale}>{r.entry}</td>
 								<td>{t.number(r.number)}</td>

@@ -455,6 +455,7 @@ function Learning({ record }: { record: NonNullable<Route.ComponentProps['loader
 						<tr>
 							<th scope="col">{m.course}</th>
 							<th scope="col">{m.status}</th>
+							<th scope="col">{m.result}</th>
 							<th scope="col">{m.progress}</th>
 							<th scope="col">{m.enrolledAt}</th>
 							<th scope="col">{m.actions}</th>
@@ -474,6 +475,15 @@ function Learning({ record }: { record: NonNullable<Route.ComponentProps['loader
 									)}
 								</td>
 								<td>{statuses[e.status]}</td>
+								<td>
+									{e.total === null ? (
+										'—'
+									) : (
+										<Link to={`/admin/courses/${e.courseSlug}/learners/${record.userId}`}>
+											{e.passed ? t.m.adminCourses.dashboard.coursePassed : t.m.adminCourses.dashboard.courseNotPassed}
+										</Link>
+									)}
+								</td>
 								<td>
 									{e.total === null
 										? '—'

@@ -38,6 +38,7 @@ import { formatBytes } from '#app/platform/format.ts'
 import { HAND_IN_LIMITS, isMultipart } from '#app/learning/hand-in-limits.ts'
 import { discardFiles, readHandIn, type FileProblem, type HandInForm } from '#app/learning/hand-in.server.ts'
 import { idFromFormKey } from '#db/ids.ts'
+import { entryAllowance } from '#db/course-results.ts'
 import { listAttempts } from '#db/learning.ts'
 import { listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
@@ -74,9 +75,16 @@ async function resolveAccess(
 		throw redirect(localePath(ctx.locale, withNotice(`/learn/course/${course.slug}`, 'enrollFirst')))
 	const lock = progress.locks.get(entrySlug)
 	if (lock) {
-		const target = progress.firstOpen
-			? `/learn/course/${course.slug}/entry/${progress.firstOpen.slug}`
-			: `/learn/course/${course.slug}`
+		// Locked by its module: the open entry of that module that unlocks it, not the course's first open
+		// entry, which may be another module's (issue 39). Locked by the course's order: the first open entry.
+		const moduleSlug = progress.entries[position].moduleSlug
+		const next =
+			(lock === 'complete_previous_in_module'
+				? progress.entries.find(
+						(e) => e.moduleSlug === moduleSlug && !progress.completed.has(e.slug) && !progress.locks.get(e.slug),
+					)
+				: null) ?? progress.firstOpen
+		const target = next ? `/learn/course/${course.slug}/entry/${next.slug}` : `/learn/course/${course.slug}`
 		throw redirect(localePath(ctx.locale, withNotice(target, LOCK_NOTICES[lock])))
 	}
 	return { preview, scope, progress, position, mode: preview ? ('previewReadOnly' as const) : ('enrolled' as const) }
@@ -104,8 +112,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 	let quiz = null
 	if (entry.type === 'quiz' && entry.quiz) {
-		const server = entry.quiz
-		const attempts = preview ? [] : await listAttempts(ctx.db, scope, course.slug, entry.slug)
+		const [attempts, allowance] = preview
+			? [[], null]
+			: await Promise.all([
+					listAttempts(ctx.db, scope, course.slug, entry.slug),
+					entryAllowance(ctx.db, scope, course.slug, entry.slug),
+				])
+		// Staff's second chances add attempts (decision 0037): every count below is of the learner's own allowance.
+		const server = { ...entry.quiz, maxAttempts: entry.quiz.maxAttempts + (allowance?.extraAttempts ?? 0) }
 		const shown = attempts.find((a) => a.attempt_number === Number(url.searchParams.get('attempt')))
 		const latest = attempts.at(-1)
 		const exhausted = attempts.length >= server.maxAttempts
@@ -122,8 +136,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			best: attempts.reduce((m, a) => Math.max(m, a.score), 0),
 			revealed,
 			revealRule: server.revealAnswers ?? DEFAULT_REVEAL,
-			// Review-only: every attempt, oldest first. Otherwise the one ?attempt= names.
-			history: exhausted ? attempts.map(review) : [],
+			// Every attempt, oldest first, once the quiz is passed or review-only (issue 39: history kept after a pass).
+			history: exhausted || attempts.some((a) => a.passed) ? attempts.map(review) : [],
 			result: !exhausted && shown ? review(shown) : null,
 			// Attempts left is said only beside the newest attempt: it is about now, not about a past attempt.
 			resultIsLatest: Boolean(shown && shown === latest),
@@ -137,16 +151,26 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	let assignment = null
 	if (entry.type === 'assignment') {
 		const rules = assignmentRules(entry)
-		const submissions = preview ? [] : await listSubmissions(ctx.db, scope, course.slug, entry.slug)
+		const [submissions, allowance] = preview
+			? [[], null]
+			: await Promise.all([
+					listSubmissions(ctx.db, scope, course.slug, entry.slug),
+					entryAllowance(ctx.db, scope, course.slug, entry.slug),
+				])
+		const reopenedAfter = allowance?.reopenedAfter ?? 0
 		assignment = {
 			rules: { ...rules, instructions: undefined },
 			instructionsHtml: rules.instructions
 				? await renderMarkdown(ctx, rules.instructions, { courseSlug: course.slug })
 				: null,
-			// Newest first: the learner's latest work and its grade are what they came for.
-			submissions: submissions.map(submissionView).reverse(),
-			// A passing grade (or feedback on an ungraded assignment) ends hand-ins; a failing one does not.
-			closed: submissions.some(isFinalGrade),
+			// Newest first: the learner's latest work and its grade are what they came for. A hand-in still
+			// awaiting grading when a newer one came in is never graded (only the newest is): it says so.
+			submissions: submissions
+				.map((x, i) => ({ ...submissionView(x), superseded: x.status === 'submitted' && i < submissions.length - 1 }))
+				.reverse(),
+			// A passing grade (or feedback on an ungraded assignment) ends hand-ins; a failing one does not; staff may reopen.
+			closed: submissions.some((x) => isFinalGrade(x) && x.submission_number > reopenedAfter),
+			reopened: reopenedAfter > 0 && !submissions.some((x) => x.submission_number > reopenedAfter),
 			// Names this rendering's hand-in: sent again (a retry after an error, a double press) it is the same submission.
 			submissionKey: randomBytes(18).toString('base64url'),
 		}
@@ -508,6 +532,21 @@ function QuizSection({
 						<AttemptReport attempt={previewReview} quiz={q} revealed rule="always" lang={lang} role="status" preview />
 					) : null}
 					{quiz.passed && !result ? <Notice tone="ok">{m.passed}</Notice> : null}
+					{/* Every attempt after a pass, but the one just reported above (not twice). */}
+					{quiz.history.some((a) => a.attemptNumber !== result?.attemptNumber) ? (
+						<>
+							<h3 id="quiz-attempts">{m.yourAttempts}</h3>
+							<ol className="quiz-attempts" aria-labelledby="quiz-attempts">
+								{quiz.history
+									.filter((a) => a.attemptNumber !== result?.attemptNumber)
+									.map((a) => (
+										<li key={a.attemptNumber}>
+											<AttemptReport attempt={a} quiz={q} revealed={quiz.revealed} rule={quiz.revealRule} lang={lang} />
+										</li>
+									))}
+							</ol>
+						</>
+					) : null}
 					{preview ? <p className="hint">{m.previewNote}</p> : null}
 					{/* Keyed by the attempt it starts from: with JavaScript the form is rebuilt from that attempt's answers, as without. */}
 					<Form
@@ -721,6 +760,62 @@ function HandInSection({
 		) : null
 	const describedBy = (name: string, hint?: string) =>
 		[hint, errors[name]?.length ? `hand-in-${name}-error` : null].filter(Boolean).join(' ') || undefined
+	// Once the newest hand-in has been graded or returned, its score and feedback come first (issue 39):
+	// the learner came from the mail to read them, not to see an empty form.
+	const feedbackFirst = latest !== undefined && latest.status !== 'submitted'
+	const history = a.submissions.length ? (
+		<>
+			<h3 id="hand-in-history">{m.history}</h3>
+			<ol className="submissions" aria-labelledby="hand-in-history" reversed>
+				{a.submissions.map((x) => (
+					<li key={x.number} className="submission">
+						<p>
+							<strong>{t.format(m.submission, { number: t.number(x.number) })}</strong> ·{' '}
+							{x.superseded ? m.superseded : m.status[x.status]}
+						</p>
+						<p className="hint">{t.format(m.submittedAt, { date: t.date(x.submittedAt) })}</p>
+						{x.text ? <p className="submission-text">{x.text}</p> : <p className="hint">{m.noText}</p>}
+						{x.link ? (
+							<p>
+								<a href={x.link} rel="noopener noreferrer nofollow ugc" className="break">
+									{x.link}
+								</a>
+							</p>
+						) : null}
+						{x.files.length ? (
+							<ul className="submission-files">
+								{x.files.map((f) => (
+									<li key={f.id}>
+										<a href={`/api/files/${f.id}`} download>
+											{f.name}
+										</a>{' '}
+										<span className="hint">({formatBytes(f.size, t.locale)})</span>
+									</li>
+								))}
+							</ul>
+						) : null}
+						{x.score !== null && x.maxScore !== null ? (
+							<p>
+								{t.format(m.score, { score: t.number(x.score), max: t.number(x.maxScore) })}
+								{x.passed === null ? null : <> · {x.passed ? m.passed : m.notPassed}</>}
+							</p>
+						) : null}
+						{x.feedback ? (
+							<div className="submission-feedback">
+								<p>
+									<strong>{m.feedback}</strong>
+									{x.gradedAt ? (
+										<span className="hint"> · {t.format(m.gradedAt, { date: t.date(x.gradedAt) })}</span>
+									) : null}
+								</p>
+								<p className="submission-text">{x.feedback}</p>
+							</div>
+						) : null}
+					</li>
+				))}
+			</ol>
+		</>
+	) : null
 	return (
 		<section aria-labelledby="hand-in-heading" className="hand-in stack">
 			<h2 id="hand-in-heading">{m.heading}</h2>
@@ -749,6 +844,8 @@ function HandInSection({
 			) : latest?.status === 'graded' && latest.passed === false ? (
 				<Notice tone="info">{m.notPassedHint}</Notice>
 			) : null}
+			{a.reopened ? <Notice tone="info">{m.reopened}</Notice> : null}
+			{feedbackFirst ? history : null}
 			{a.closed ? (
 				<Notice tone="info" role="note">
 					{m.alreadyGraded}
@@ -827,58 +924,7 @@ function HandInSection({
 					<Submit disabled={preview}>{latest ? m.submitAgain : m.submit}</Submit>
 				</Form>
 			)}
-			{a.submissions.length ? (
-				<>
-					<h3 id="hand-in-history">{m.history}</h3>
-					<ol className="submissions" aria-labelledby="hand-in-history" reversed>
-						{a.submissions.map((x) => (
-							<li key={x.number} className="submission">
-								<p>
-									<strong>{t.format(m.submission, { number: t.number(x.number) })}</strong> · {m.status[x.status]}
-								</p>
-								<p className="hint">{t.format(m.submittedAt, { date: t.date(x.submittedAt) })}</p>
-								{x.text ? <p className="submission-text">{x.text}</p> : <p className="hint">{m.noText}</p>}
-								{x.link ? (
-									<p>
-										<a href={x.link} rel="noopener noreferrer nofollow ugc" className="break">
-											{x.link}
-										</a>
-									</p>
-								) : null}
-								{x.files.length ? (
-									<ul className="submission-files">
-										{x.files.map((f) => (
-											<li key={f.id}>
-												<a href={`/api/files/${f.id}`} download>
-													{f.name}
-												</a>{' '}
-												<span className="hint">({formatBytes(f.size, t.locale)})</span>
-											</li>
-										))}
-									</ul>
-								) : null}
-								{x.score !== null && x.maxScore !== null ? (
-									<p>
-										{t.format(m.score, { score: t.number(x.score), max: t.number(x.maxScore) })}
-										{x.passed === null ? null : <> · {x.passed ? m.passed : m.notPassed}</>}
-									</p>
-								) : null}
-								{x.feedback ? (
-									<div className="submission-feedback">
-										<p>
-											<strong>{m.feedback}</strong>
-											{x.gradedAt ? (
-												<span className="hint"> · {t.format(m.gradedAt, { date: t.date(x.gradedAt) })}</span>
-											) : null}
-										</p>
-										<p className="submission-text">{x.feedback}</p>
-									</div>
-								) : null}
-							</li>
-						))}
-					</ol>
-				</>
-			) : null}
+			{feedbackFirst ? null : history}
 		</section>
 	)
 }

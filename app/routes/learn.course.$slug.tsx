@@ -11,6 +11,7 @@ import {
 	requireCourse,
 	wantsPreview,
 } from '#app/learning/learning.server.ts'
+import { courseResult } from '#app/learning/course-result.server.ts'
 import { formatMinutes, formatPrice } from '#app/platform/format.ts'
 import { renderMarkdown } from '#app/content/markdown.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
@@ -72,6 +73,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		...summary,
 		preview,
 		status: enrollment?.status ?? null,
+		// Passed or not by the course's rule, and what remains (decision 0037); judged from the learner's rows now.
+		result: preview || !scope ? null : await courseResult(ctx, scope, course),
 		percent,
 		completedCount: completed.size,
 		total: entries.length,
@@ -201,7 +204,7 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 						percent={data.percent}
 						label={t.plural(l.entriesComplete, data.total, { done: t.number(data.completedCount) })}
 					/>
-					{data.status === 'completed' ? <Notice tone="ok">{l.course.completed}</Notice> : null}
+					{data.result ? <ResultPanel result={data.result} courseSlug={data.slug} /> : null}
 					{data.continueSlug ? (
 						<p>
 							<Link
@@ -240,5 +243,59 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 				</>
 			)}
 		</article>
+	)
+}
+
+type ResultData = NonNullable<Extract<Route.ComponentProps['loaderData'], { view: 'home' }>['result']>
+
+/** Completed and passed, or what remains to pass, each entry named in the language it was served in. */
+function ResultPanel({ result, courseSlug }: { result: ResultData; courseSlug: string }) {
+	const t = useI18n()
+	const r = t.m.learning.result
+	const entryLink = (slug: string, title: string, lang: string) => (
+		<Link to={`/learn/course/${courseSlug}/entry/${slug}`} lang={lang}>
+			{title}
+		</Link>
+	)
+	return (
+		<section aria-labelledby="result-heading" className="course-result">
+			<h2 id="result-heading">
+				{r.heading}:{' '}
+				<span className={result.passed ? 'badge badge-ok' : 'badge'}>{result.passed ? r.passed : r.notPassed}</span>
+			</h2>
+			{result.passed ? (
+				<Notice tone="ok">{t.m.learning.course.completed}</Notice>
+			) : result.completed ? (
+				<Notice tone="info">{r.notPassedNote}</Notice>
+			) : null}
+			{result.average !== null ? (
+				<p className="hint">{t.format(r.averageIs, { average: t.percent(result.average) })}</p>
+			) : null}
+			{result.remaining.length ? (
+				<>
+					<p id="result-remaining">{r.remaining}</p>
+					<ul aria-labelledby="result-remaining" className="result-remaining">
+						{result.remaining.map((x) => (
+							<li key={x.kind === 'quiz' || x.kind === 'assignment' ? x.slug : x.kind}>
+								{x.kind === 'entries' ? (
+									t.plural(r.entries, x.count)
+								) : x.kind === 'average' ? (
+									t.format(r.average, { minimum: t.percent(x.minimum), average: t.percent(x.average) })
+								) : x.kind === 'quiz' ? (
+									<>
+										{entryLink(x.slug, x.title, x.locale)}:{' '}
+										{x.best === null ? r.quiz : t.format(r.quizBest, { score: t.percent(x.best) })}
+									</>
+								) : (
+									<>
+										{entryLink(x.slug, x.title, x.locale)}: {r.assignment[x.state]}
+									</>
+								)}
+							</li>
+						))}
+					</ul>
+				</>
+			) : null}
+		</section>
 	)
 }

@@ -100,7 +100,17 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 									{c.title}
 								</Link>
 							</h3>
-							<p className="hint">{status(c.status)}</p>
+							<p className="hint">
+								{status(c.status)}
+								{c.passed || c.status === 'completed' ? (
+									<>
+										{' · '}
+										<span className={c.passed ? 'badge badge-ok' : 'badge'}>
+											{c.passed ? t.m.learning.result.passed : t.m.learning.result.notPassed}
+										</span>
+									</>
+								) : null}
+							</p>
 							<ProgressBar
 								percent={c.percent}
 								label={t.plural(t.m.learning.entriesComplete, c.total, { done: t.number(c.completedCount) })}

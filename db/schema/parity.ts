@@ -62,6 +62,8 @@ const _parity: Parity = {
 	signing_keys: [true, true],
 	certificates: [true, true],
 	rate_limit_windows: [true, true],
+	course_passes: [true, true],
+	second_chances: [true, true],
 }
 
 // The intended difference, pinned: if either side changes, this note and decision 0003 must too.

@@ -16,6 +16,7 @@ import {
 import {
 	ENROLLMENT_STATUSES,
 	SUBMISSION_STATUSES,
+	SECOND_CHANCE_KINDS,
 	LOCALES,
 	ROLES,
 	TENANT_STATUSES,
@@ -474,3 +475,54 @@ export const rate_limit_windows = pgTable('rate_limit_windows', {
 	count: integer('count').notNull(),
 	expires_at_ms: bigint('expires_at_ms', { mode: 'number' }).notNull(),
 })
+
+/**
+ * A learner's course result beside the enrollment's status (decision 0037): whether the course's
+ * pass rule holds, settled in the transaction of every write that can change it. One row per
+ * learner and course. `passed_at` is the first time it held (a later reopening keeps it).
+ */
+export const course_passes = pgTable(
+	'course_passes',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		user_id: userId(),
+		course_slug: text('course_slug').notNull(),
+		passed: boolean('passed').notNull(),
+		average: integer('average'),
+		passed_at: ts('passed_at'),
+		updated_at: ts('updated_at').notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('course_passes_unique').on(t.tenant_id, t.user_id, t.course_slug),
+		index('course_passes_course_idx').on(t.tenant_id, t.course_slug),
+		check('course_passes_average_check', sql`average IS NULL OR (average >= 0 AND average <= 100)`),
+	],
+)
+
+/**
+ * A second chance course staff gave a learner on one entry (decision 0037), with its reason:
+ * `extra_attempts` more attempts at a quiz, or an assignment reopened after the hand-in numbered
+ * `after_number` (its final grade no longer ends hand-ins).
+ */
+export const second_chances = pgTable(
+	'second_chances',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		user_id: userId(),
+		course_slug: text('course_slug').notNull(),
+		entry_slug: text('entry_slug').notNull(),
+		kind: text('kind', { enum: SECOND_CHANCE_KINDS }).notNull(),
+		extra_attempts: integer('extra_attempts').notNull().default(0),
+		after_number: integer('after_number').notNull().default(0),
+		reason: text('reason').notNull(),
+		granted_by: text('granted_by').references(() => users.id),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [
+		index('second_chances_entry_idx').on(t.tenant_id, t.user_id, t.course_slug, t.entry_slug),
+		check('second_chances_kind_check', sql.raw(`kind IN (${sqlList(SECOND_CHANCE_KINDS)})`)),
+		check('second_chances_extra_check', sql`extra_attempts >= 0 AND extra_attempts <= 10`),
+	],
+)

@@ -3,6 +3,7 @@ import { blob, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex
 import {
 	ENROLLMENT_STATUSES,
 	SUBMISSION_STATUSES,
+	SECOND_CHANCE_KINDS,
 	LOCALES,
 	ROLES,
 	TENANT_STATUSES,
@@ -446,3 +447,46 @@ export const rate_limit_windows = sqliteTable('rate_limit_windows', {
 	count: integer('count').notNull(),
 	expires_at_ms: integer('expires_at_ms').notNull(),
 })
+
+/** A learner's course result (decision 0037); see pg.ts. */
+export const course_passes = sqliteTable(
+	'course_passes',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		user_id: userId(),
+		course_slug: text('course_slug').notNull(),
+		passed: integer('passed', { mode: 'boolean' }).notNull(),
+		average: integer('average'),
+		passed_at: ts('passed_at'),
+		updated_at: ts('updated_at').notNull().default(now),
+	},
+	(t) => [
+		uniqueIndex('course_passes_unique').on(t.tenant_id, t.user_id, t.course_slug),
+		index('course_passes_course_idx').on(t.tenant_id, t.course_slug),
+		check('course_passes_average_check', sql`average IS NULL OR (average >= 0 AND average <= 100)`),
+	],
+)
+
+/** A second chance on one entry (decision 0037); see pg.ts. */
+export const second_chances = sqliteTable(
+	'second_chances',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		user_id: userId(),
+		course_slug: text('course_slug').notNull(),
+		entry_slug: text('entry_slug').notNull(),
+		kind: text('kind', { enum: SECOND_CHANCE_KINDS }).notNull(),
+		extra_attempts: integer('extra_attempts').notNull().default(0),
+		after_number: integer('after_number').notNull().default(0),
+		reason: text('reason').notNull(),
+		granted_by: text('granted_by').references(() => users.id),
+		created_at: ts('created_at').notNull().default(now),
+	},
+	(t) => [
+		index('second_chances_entry_idx').on(t.tenant_id, t.user_id, t.course_slug, t.entry_slug),
+		check('second_chances_kind_check', sql.raw(`kind IN (${sqlList(SECOND_CHANCE_KINDS)})`)),
+		check('second_chances_extra_check', sql`extra_attempts >= 0 AND extra_attempts <= 10`),
+	],
+)

@@ -7,6 +7,8 @@ export const ENROLLMENT_STATUSES = ['pending', 'active', 'completed', 'cancelled
 export const TOKEN_TYPES = ['email_verify', 'password_reset', 'magic_link', 'email_change'] as const
 /** An assignment submission's status (decision 0027): awaiting grading, returned for revision, graded. */
 export const SUBMISSION_STATUSES = ['submitted', 'returned', 'graded'] as const
+/** What a second chance gives (decision 0037): more attempts at a quiz, or an assignment open to a new hand-in. */
+export const SECOND_CHANCE_KINDS = ['quiz_attempts', 'assignment_reopen'] as const
 export const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh'] as const
 export const DEFAULT_LOCALE = 'en'
 
@@ -15,6 +17,7 @@ export type Role = (typeof ROLES)[number]
 export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number]
 export type TokenType = (typeof TOKEN_TYPES)[number]
 export type Locale = (typeof LOCALES)[number]
+export type SecondChanceKind = (typeof SECOND_CHANCE_KINDS)[number]
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number]
 
 /** `'a', 'b'` for use inside an SQL IN (...) list; values are constants, never input. */

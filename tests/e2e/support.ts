@@ -4,6 +4,7 @@ import type { Page, TestInfo } from '@playwright/test'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { openDatabase } from '#db/client.ts'
 import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
+import { isGradedAssignment, passAssignment } from '#tests/support/results.ts'
 import type { Locale } from '#app/i18n/locales.ts'
 import type { Role } from '#db/schema/values.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
@@ -76,7 +77,11 @@ export async function acmeAccount(
 	const scope = { tenantId: acme.id, userId: user.id }
 	if (options.enrolledIn) {
 		await putEnrollment(db, scope, options.enrolledIn, 'active')
-		for (const entry of options.completed ?? []) await markEntryCompleteRow(db, scope, options.enrolledIn, entry)
+		for (const entry of options.completed ?? []) {
+			await markEntryCompleteRow(db, scope, options.enrolledIn, entry)
+			// A graded assignment counts as passed only with a passing grade (the course result, decision 0037).
+			if (isGradedAssignment(options.enrolledIn, entry)) await passAssignment(db, scope, options.enrolledIn, entry)
+		}
 	}
 	await db.close()
 	return email

@@ -15,7 +15,7 @@ import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { issueToken } from '#app/accounts/tokens.server.ts'
 import type { Database } from '#db/client.ts'
-import { assignCourseAdmin, putEnrollment } from '#db/learning.ts'
+import { assignCourseAdmin, markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
 import { createTenant } from '#db/tenants.ts'
 import { findUserByEmail, upsertUser, type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
@@ -47,6 +47,9 @@ const TABLES = [
 	'tenants',
 	'enrollments',
 	'oauth_accounts',
+	'entry_progress',
+	'second_chances',
+	'course_passes',
 ] as const
 
 /** Makes every `event` on `table` fail until the returned function drops the trigger. */
@@ -433,6 +436,56 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 								.select()
 								.from(stack.db.t.enrollments)
 								.where(and(eq(stack.db.t.enrollments.user_id, user.id), eq(stack.db.t.enrollments.status, 'cancelled')))
+						).length === 1,
+				}
+			},
+		},
+		{
+			// Decision 0037: the grant, its audit row, the quiz entry and the enrollment reopened (audited), the result settled.
+			name: 'second chance granted (a quiz entry whose attempts ran out, and the course, reopened)',
+			later: [
+				['audit_log', 'INSERT'],
+				['entry_progress', 'UPDATE'],
+				['enrollments', 'UPDATE'],
+				['course_passes', 'INSERT'],
+			],
+			prepare: async () => {
+				const { b } = await admin()
+				const { user } = await person('student', { signIn: false })
+				const scope = { tenantId: acme().id, userId: user.id }
+				await putEnrollment(stack.db, scope, 'intro-to-web', 'completed')
+				for (const slug of ['what-is-http', 'html-forms', 'basics-quiz', 'progressive-enhancement', 'build-a-form'])
+					await markEntryCompleteRow(stack.db, scope, 'intro-to-web', slug)
+				for (let i = 0; i < 3; i++)
+					await recordAttempt(stack.db, scope, 'intro-to-web', 'basics-quiz', 3, {
+						score: 0,
+						passed: false,
+						answers: {},
+						feedback: [],
+					})
+				return {
+					send: () =>
+						b.post(`/admin/courses/intro-to-web/learners/${user.id}`, {
+							intent: 'grant-attempts',
+							entry: 'basics-quiz',
+							attempts: '1',
+							reason: 'Fault',
+							key: `fault-second-chance-${n}-key`,
+						}),
+					ok: redirected,
+					done: async () =>
+						(
+							await stack.db.orm
+								.select()
+								.from(stack.db.t.enrollments)
+								.where(and(eq(stack.db.t.enrollments.user_id, user.id), eq(stack.db.t.enrollments.status, 'active')))
+						).length === 1 &&
+						(await audited('learner.attempts_granted', user.id)) &&
+						(
+							await stack.db.orm
+								.select()
+								.from(stack.db.t.course_passes)
+								.where(eq(stack.db.t.course_passes.user_id, user.id))
 						).length === 1,
 				}
 			},

@@ -87,6 +87,7 @@ describe.each(DIALECTS)('hostile notices on %s', (dialect) => {
 			['admin@acme.test', ACME, '/admin/courses/intro-to-web/admins'],
 			['admin@acme.test', ACME, '/admin/courses/intro-to-web/settings'],
 			['admin@acme.test', ACME, '/admin/courses/intro-to-web/submissions'],
+			['admin@acme.test', ACME, `/admin/courses/intro-to-web/learners/${learner.id}`],
 			['root@platform.test', APEX, '/admin/tenants'],
 		]
 		const params = [...new Set(Object.values(NOTICES).map((n) => n.param))]

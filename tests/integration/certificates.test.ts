@@ -13,6 +13,7 @@ import { auditRowsFor } from '#db/audit.ts'
 import { liveCertificate, tenantSigningKeys, userCertificates } from '#db/certificates.ts'
 import { findEnrollment, markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import { passAssignment } from '#tests/support/results.ts'
 import { createUser, updateUser, type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { openBadgesSchema, outsideVerifier } from '#tests/support/credentials.ts'
@@ -70,6 +71,8 @@ describe.each(DIALECTS)('certificates on %s', (dialect) => {
 		const scope = { tenantId: user.tenant_id!, userId: user.id }
 		await putEnrollment(stack.db, scope, COURSE, 'active')
 		for (const slug of BEFORE_QUIZ) await markEntryCompleteRow(stack.db, scope, COURSE, slug)
+		// The course result (decision 0037) needs the graded assignment's passing grade.
+		await passAssignment(stack.db, scope, COURSE, 'build-a-form')
 		return signIn(user)
 	}
 	/** A learner who passed the course through its last step, the quiz, with their certificate. */

@@ -721,6 +721,27 @@ function targets(): Target[] {
 			runs: 60,
 		},
 		{
+			// Second chances (decision 0037): learners of the course (each with a hand-in awaiting grading) and ids that are no one's.
+			name: 'admin/courses/:slug/learners/:userId',
+			host: ACME,
+			method: 'POST',
+			path: victimId().map((id) => `/admin/courses/intro-to-web/learners/${id}`),
+			who: [...admins, 'course_admin'],
+			fields: {
+				intent: intents('grant-attempts', 'reopen'),
+				entry: field(fc.constantFrom('basics-quiz', 'build-a-form', 'what-is-http', '../basics-quiz', '')),
+				attempts: field(
+					fc.oneof(
+						fc.integer({ min: -5, max: 15 }).map(String),
+						fc.constantFrom('1.5', '1e1', '0x2', 'NaN', 'Infinity', '9'.repeat(40)),
+					),
+				),
+				reason: field(fc.string({ maxLength: 700 })),
+				key: field(fc.string({ maxLength: 80 })),
+			},
+			runs: 40,
+		},
+		{
 			name: 'submissions queue filters',
 			host: ACME,
 			method: 'GET',

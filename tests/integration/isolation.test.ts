@@ -508,6 +508,23 @@ const SPEC: Record<string, RouteSpec> = {
 			],
 		},
 	},
+	// Second chances (decision 0037): the other tenant's learner is not found here, under this host's own course.
+	'admin/courses/:slug/learners/:userId': {
+		params: (f) => ({ slug: f.course, userId: f.studentId }),
+		get: courseAdmin(tenantOnly(404, 200)),
+		post: {
+			rule: courseAdmin(all(404)),
+			// One variant (the super_admin's 60 admin mutations a minute are shared by every admin form of a phase): this
+			// host's own course, where the guard that matters is the learner's tenant (the other course is 404 before it).
+			variants: (f, c): Variant[] => [
+				{
+					label: 'own course',
+					params: { slug: OWN_COURSE[c.host] },
+					form: { intent: 'grant-attempts', entry: 'basics-quiz', attempts: '1', reason: 'Matrix' },
+				},
+			],
+		},
+	},
 	'admin/courses/:slug/certificates': {
 		params: (f) => ({ slug: f.course }),
 		get: courseAdmin(tenantOnly(404, 200)),
@@ -1157,6 +1174,19 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							.select()
 							.from(t.audit_log)
 							.where(or(eq(t.audit_log.tenant_id, tenant.id), inArray(t.audit_log.target_id, [...ids, tenant.id]))),
+					),
+					// The course results and second chances (decision 0037).
+					course_passes: sortById(
+						await db.orm
+							.select()
+							.from(t.course_passes)
+							.where(or(eq(t.course_passes.tenant_id, tenant.id), inArray(t.course_passes.user_id, ids))),
+					),
+					second_chances: sortById(
+						await db.orm
+							.select()
+							.from(t.second_chances)
+							.where(or(eq(t.second_chances.tenant_id, tenant.id), inArray(t.second_chances.user_id, ids))),
 					),
 					submission_watchers: (
 						await db.orm

@@ -171,6 +171,7 @@ export default {
 		sendReset: 'Link zum Zurücksetzen des Passworts senden',
 		impersonate: 'Identität übernehmen',
 		enrollments: {
+			result: 'Ergebnis',
 			title: 'Einschreibungen',
 			empty: 'In keinen Kurs eingeschrieben.',
 			course: 'Kurs',

@@ -170,6 +170,7 @@ export default {
 		sendReset: 'Send password-reset link',
 		impersonate: 'Impersonate',
 		enrollments: {
+			result: 'Result',
 			title: 'Enrollments',
 			empty: 'Not enrolled in any course.',
 			course: 'Course',

@@ -169,6 +169,7 @@ export default {
 		sendReset: 'Enviar enlace para restablecer la contraseña',
 		impersonate: 'Suplantar',
 		enrollments: {
+			result: 'Resultado',
 			title: 'Inscripciones',
 			empty: 'No está inscrito en ningún curso.',
 			course: 'Curso',

@@ -170,6 +170,7 @@ export default {
 		sendReset: 'Envoyer un lien de réinitialisation du mot de passe',
 		impersonate: 'Usurper l’identité',
 		enrollments: {
+			result: 'Résultat',
 			title: 'Inscriptions',
 			empty: 'Inscrit à aucun cours.',
 			course: 'Cours',

@@ -169,6 +169,7 @@ export default {
 		sendReset: 'Enviar link de redefinição de senha',
 		impersonate: 'Personificar',
 		enrollments: {
+			result: 'Resultado',
 			title: 'Inscrições',
 			empty: 'Não está inscrito em nenhum curso.',
 			course: 'Curso',

@@ -164,6 +164,7 @@ export default {
 		sendReset: '发送密码重置链接',
 		impersonate: '代入身份',
 		enrollments: {
+			result: '结果',
 			title: '选课',
 			empty: '尚未选修任何课程。',
 			course: '课程',

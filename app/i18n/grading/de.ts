@@ -8,6 +8,10 @@ export default {
 		graded: 'bewertet',
 	},
 	queue: {
+		waiting: {
+			one: '{count} Abgabe dieser Person wartet',
+			other: '{count} Abgaben dieser Person warten; nur die neueste je Aufgabe wird bewertet',
+		},
 		metaTitle: '{course} · Einreichungen',
 		metaCourse: 'Kurs',
 		hintTitle: 'Einreichungen',

@@ -9,6 +9,10 @@ export default {
 		graded: 'graded',
 	},
 	queue: {
+		waiting: {
+			one: '{count} hand-in waiting from this learner',
+			other: '{count} hand-ins waiting from this learner; only the newest of each assignment is graded',
+		},
 		metaTitle: '{course} · Submissions',
 		metaCourse: 'Course',
 		hintTitle: 'Submissions',

@@ -8,6 +8,10 @@ export default {
 		graded: 'calificada',
 	},
 	queue: {
+		waiting: {
+			one: '{count} entrega en espera de este alumno',
+			other: '{count} entregas en espera de este alumno; solo se califica la más reciente de cada tarea',
+		},
 		metaTitle: '{course} · Entregas',
 		metaCourse: 'Curso',
 		hintTitle: 'Entregas',

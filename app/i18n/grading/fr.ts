@@ -8,6 +8,10 @@ export default {
 		graded: 'noté',
 	},
 	queue: {
+		waiting: {
+			one: '{count} rendu en attente de cet apprenant',
+			other: '{count} rendus en attente de cet apprenant ; seul le plus récent de chaque devoir est noté',
+		},
 		metaTitle: '{course} · Rendus',
 		metaCourse: 'Cours',
 		hintTitle: 'Rendus',

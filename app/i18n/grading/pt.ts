@@ -8,6 +8,10 @@ export default {
 		graded: 'avaliada',
 	},
 	queue: {
+		waiting: {
+			one: '{count} entrega deste aluno aguardando',
+			other: '{count} entregas deste aluno aguardando; só a mais recente de cada tarefa é avaliada',
+		},
 		metaTitle: '{course} · Entregas',
 		metaCourse: 'Curso',
 		hintTitle: 'Entregas',

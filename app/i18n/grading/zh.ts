@@ -8,6 +8,10 @@ export default {
 		graded: '已评分',
 	},
 	queue: {
+		waiting: {
+			one: '该学员有 {count} 份提交在等待',
+			other: '该学员有 {count} 份提交在等待；每个作业只评阅最新的一份',
+		},
 		metaTitle: '{course} · 提交',
 		metaCourse: '课程',
 		hintTitle: '提交',

@@ -142,6 +142,7 @@ async function seedSite(strapi, site, counts) {
 				priceAmount: c.price?.amount ?? null,
 				priceCurrency: c.price?.currency ?? null,
 				estimatedMinutes: c.estimatedMinutes ?? null,
+				passRule: c.passRule ?? null,
 				publicationDate: c.publishedAt ?? null,
 				archivedAt: c.archivedAt ?? null,
 			}),

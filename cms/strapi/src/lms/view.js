@@ -92,6 +92,8 @@ function createView({ locale, base, assets }) {
 					}),
 				}
 			}),
+			// What passing takes (decision 0037): one rule for every translation.
+			...(en.passRule ? { passRule: en.passRule } : {}),
 		}
 	}
 

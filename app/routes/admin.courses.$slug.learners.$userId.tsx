@@ -1,0 +1,327 @@
+import { randomBytes } from 'node:crypto'
+import { data, Form, Link, redirect } from 'react-router'
+import { z } from 'zod'
+import { FormError, Notice, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
+import { TenantHint } from '#app/learning/learning.tsx'
+import { ScrollTable } from '#app/ui/table.tsx'
+import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
+import type { ScriptsHandle } from '#app/root.tsx'
+import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { assignmentRules } from '#app/learning/assignments.server.ts'
+import { readContent } from '#app/content/cms.server.ts'
+import { courseResult } from '#app/learning/course-result.server.ts'
+import { notFound } from '#app/platform/errors.ts'
+import { readForm } from '#app/platform/forms.server.ts'
+import { flattenEntries } from '#app/learning/learning.server.ts'
+import { withNotice, type NoticeName } from '#app/platform/notices.ts'
+import { courseLearner, grantSecondChance } from '#app/learning/second-chances.server.ts'
+import { NO_NUL } from '#app/platform/validation.ts'
+import { entryAllowance, secondChancesOf } from '#db/course-results.ts'
+import { listAttempts } from '#db/learning.ts'
+import { listSubmissions } from '#db/submissions.ts'
+import { findUserById } from '#db/users.ts'
+import type { Route } from './+types/admin.courses.$slug.learners.$userId.ts'
+
+/*
+ * One learner in one course, for the course's staff (decision 0037): their status and result, each
+ * quiz and assignment, and the second chances staff may give with a reason (more attempts at a quiz
+ * not passed; an assignment reopened after a final grade). Plain POST forms, one per entry: they
+ * work without JavaScript, and a refusal comes back beside the form it belongs to.
+ */
+
+const reason = z
+	.string({ error: 'adminCourses.learner.errors.reasonRequired' })
+	.trim()
+	.min(1, 'adminCourses.learner.errors.reasonRequired')
+	.max(500, 'adminCourses.learner.errors.reasonRequired')
+	.regex(NO_NUL, 'adminCourses.learner.errors.reasonRequired')
+const entrySlug = z.string().regex(/^[a-z0-9-]{1,100}$/, 'adminCourses.learner.errors.unknownEntry')
+
+const schema = z.discriminatedUnion(
+	'intent',
+	[
+		z.object({
+			intent: z.literal('grant-attempts'),
+			entry: entrySlug,
+			attempts: z.coerce
+				.number({ error: 'adminCourses.learner.errors.attempts' })
+				.int('adminCourses.learner.errors.attempts')
+				.min(1, 'adminCourses.learner.errors.attempts')
+				.max(10, 'adminCourses.learner.errors.attempts'),
+			reason,
+			key: z.string().optional(),
+		}),
+		z.object({ intent: z.literal('reopen'), entry: entrySlug, reason, key: z.string().optional() }),
+	],
+	{ error: 'adminCourses.learner.errors.unknownIntent' },
+)
+
+// Administration ships JavaScript (client-side navigation, pending states); the forms work without it.
+export const handle = { scripts: true } satisfies ScriptsHandle
+
+const NOTICES_HERE = ['attemptsGranted', 'assignmentReopened'] as const satisfies readonly NoticeName[]
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+	const { page, scope, tenant, course } = await courseAdminPage(context, params.slug)
+	if (!tenant) return { ...page, learner: null }
+	const { ctx } = scope
+	const found = await courseLearner(ctx, tenant.id, course.slug, params.userId)
+	if (!found) throw notFound()
+	const learnerScope = { tenantId: tenant.id, userId: found.user.id }
+	const entries = flattenEntries(course).filter((e) => e.type === 'quiz' || e.type === 'assignment')
+	const [result, history, rows] = await Promise.all([
+		courseResult(ctx, learnerScope, course),
+		secondChancesOf(ctx.db, learnerScope, course.slug),
+		Promise.all(
+			entries.map(async (e) => {
+				const doc = await readContent(`entry ${course.slug}/${e.slug}`, () =>
+					ctx.cms.entry(ctx.site, course.slug, e.slug, ctx.locale),
+				)
+				const allowance = await entryAllowance(ctx.db, learnerScope, course.slug, e.slug)
+				const base = { slug: e.slug, title: e.title, locale: e.locale, key: randomBytes(18).toString('base64url') }
+				if (e.type === 'quiz') {
+					const attempts = await listAttempts(ctx.db, learnerScope, course.slug, e.slug)
+					return {
+						...base,
+						type: 'quiz' as const,
+						used: attempts.length,
+						allowed: (doc?.quiz?.maxAttempts ?? 0) + allowance.extraAttempts,
+						best: attempts.length ? Math.max(...attempts.map((a) => a.score)) : null,
+						passed: attempts.some((a) => a.passed),
+					}
+				}
+				const submissions = await listSubmissions(ctx.db, learnerScope, course.slug, e.slug)
+				const newest = submissions.at(-1)
+				const graded = doc ? assignmentRules(doc).graded : false
+				return {
+					...base,
+					type: 'assignment' as const,
+					graded,
+					status: newest?.status ?? null,
+					score: newest?.score ?? null,
+					maxScore: newest?.max_score ?? null,
+					passed: newest?.passed ?? null,
+					// A final grade after the last reopening: only then is there anything to reopen.
+					closed: submissions.some(
+						(x) => x.status === 'graded' && x.passed !== false && x.submission_number > allowance.reopenedAfter,
+					),
+				}
+			}),
+		),
+	])
+	const staff = new Map<string, string>()
+	for (const g of history) {
+		if (g.granted_by && !staff.has(g.granted_by)) {
+			const who = await findUserById(ctx.db, g.granted_by)
+			staff.set(g.granted_by, who?.name || who?.email || '')
+		}
+	}
+	const titles = new Map(flattenEntries(course).map((e) => [e.slug, e]))
+	return {
+		...page,
+		learner: { id: found.user.id, name: found.user.name, email: found.user.email, status: found.enrollment.status },
+		result: { passed: result.passed, completed: result.completed, average: result.average },
+		entries: rows,
+		history: history.map((g) => ({
+			id: g.id,
+			kind: g.kind,
+			entry: titles.get(g.entry_slug)?.title ?? g.entry_slug,
+			entryLocale: titles.get(g.entry_slug)?.locale,
+			extra: g.extra_attempts,
+			reason: g.reason,
+			by: g.granted_by ? (staff.get(g.granted_by) ?? '') : '',
+			at: g.created_at.toISOString(),
+		})),
+	}
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
+	if (limited) return limited
+	const { ctx } = scope
+	const found = await courseLearner(ctx, tenant.id, course.slug, params.userId)
+	if (!found) throw notFound()
+	const form = await readForm(request)
+	const parsed = schema.safeParse(Object.fromEntries(form))
+	const entryOf = typeof form.get('entry') === 'string' ? (form.get('entry') as string) : ''
+	const refuse = (error: string, status = 400) => data({ entry: entryOf, error }, { status })
+	if (!parsed.success) return refuse(parsed.error.issues[0]?.message ?? 'adminCourses.learner.errors.unknownIntent')
+	const input = parsed.data
+	const entry = flattenEntries(course).find((e) => e.slug === input.entry)
+	const wanted = input.intent === 'grant-attempts' ? 'quiz' : 'assignment'
+	if (!entry || entry.type !== wanted) return refuse('adminCourses.learner.errors.unknownEntry')
+	const outcome = await grantSecondChance(ctx, course, found.user, {
+		kind: input.intent === 'grant-attempts' ? 'quiz_attempts' : 'assignment_reopen',
+		entrySlug: entry.slug,
+		extraAttempts: input.intent === 'grant-attempts' ? input.attempts : 0,
+		reason: input.reason,
+		key: input.key,
+		staffUserId: scope.session.user.id,
+	})
+	if (outcome === 'already_passed') return refuse('adminCourses.learner.errors.alreadyPassed', 409)
+	if (outcome === 'not_closed') return refuse('adminCourses.learner.errors.notClosed', 409)
+	// Granted, or this form's grant already stored (a replay): either way the page now shows it.
+	const notice = input.intent === 'grant-attempts' ? 'attemptsGranted' : 'assignmentReopened'
+	return redirect(localePath(ctx.locale, withNotice(`/admin/courses/${course.slug}/learners/${found.user.id}`, notice)))
+}
+
+export { actionHeaders as headers } from '#app/platform/headers.ts'
+
+export const meta: Route.MetaFunction = ({ loaderData: d, matches }) => {
+	const t = metaI18n(matches)
+	if (!d || d.hint || !d.learner) return [{ title: t.m.adminCourses.learner.back }]
+	return [
+		{
+			title: t.format(t.m.adminCourses.learner.metaTitle, {
+				learner: d.learner.name || d.learner.email,
+				course: d.course.title,
+			}),
+		},
+	]
+}
+
+type Row = Extract<Route.ComponentProps['loaderData'], { hint: false }>['entries'][number]
+
+/** One entry's second chance: a plain form with its reason, and its error beside it. */
+function ChanceForm({ row, error }: { row: Row; error: string | null }) {
+	const t = useI18n()
+	const m = t.m.adminCourses.learner
+	const id = (name: string) => `${row.slug}-${name}`
+	const canGrant = row.type === 'quiz' ? !row.passed : row.closed
+	// A refusal for an entry that no longer offers one (the quiz was passed meanwhile) is said here too.
+	if (!canGrant) return error ? <p className="field-error">{t.text(error)}</p> : <>{m.none}</>
+	return (
+		<Form method="post" className="stack">
+			<input type="hidden" name="intent" value={row.type === 'quiz' ? 'grant-attempts' : 'reopen'} />
+			<input type="hidden" name="entry" value={row.slug} />
+			<input type="hidden" name="key" value={row.key} />
+			{row.type === 'quiz' ? (
+				<div className="field">
+					<label htmlFor={id('attempts')}>{m.extraAttempts}</label>
+					<input id={id('attempts')} name="attempts" inputMode="numeric" defaultValue="1" size={3} autoComplete="off" />
+				</div>
+			) : null}
+			<div className="field">
+				<label htmlFor={id('reason')}>{m.reason}</label>
+				<p id={id('reason-hint')} className="hint">
+					{m.reasonHint}
+				</p>
+				<textarea
+					id={id('reason')}
+					name="reason"
+					rows={2}
+					maxLength={500}
+					aria-invalid={error ? true : undefined}
+					aria-describedby={[id('reason-hint'), error ? id('error') : null].filter(Boolean).join(' ')}
+				/>
+				{error ? (
+					<p id={id('error')} className="field-error">
+						{t.text(error)}
+					</p>
+				) : null}
+			</div>
+			<Submit>{row.type === 'quiz' ? m.grant : m.reopen}</Submit>
+		</Form>
+	)
+}
+
+function standing(t: ReturnType<typeof useI18n>, row: Row) {
+	const m = t.m.adminCourses.learner
+	if (row.type === 'quiz') {
+		if (row.used === 0) return m.noAttempts
+		const used = t.plural(m.quiz, row.allowed, { used: t.number(row.used) })
+		const best = row.best === null ? '' : ` · ${t.format(m.best, { score: t.percent(row.best) })}`
+		return `${used}${best} · ${row.passed ? m.passed : m.notPassed}`
+	}
+	if (!row.status) return m.notHandedIn
+	if (row.status === 'submitted') return m.awaiting
+	if (row.status === 'returned') return m.returned
+	if (row.passed === null) return m.ungraded
+	const score =
+		row.score !== null && row.maxScore !== null
+			? `${t.format(t.m.adminCourses.dashboard.points, { score: t.number(row.score), max: t.number(row.maxScore) })} · `
+			: ''
+	return `${score}${row.passed ? m.passed : m.notPassed}`
+}
+
+export default function CourseLearner({ loaderData: d, actionData }: Route.ComponentProps) {
+	const t = useI18n()
+	const m = t.m.adminCourses.learner
+	if (d.hint)
+		return <TenantHint title={t.m.adminCourses.dashboard.hintTitle} what={t.m.adminCourses.dashboard.hintWhat} />
+	if (!d.learner) return null
+	const refused = actionData && 'error' in actionData ? actionData : null
+	const known = refused && d.entries.some((e) => e.slug === refused.entry)
+	return (
+		<section>
+			<p>
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/dashboard`}>
+					{m.back}
+				</Link>
+			</p>
+			<h1>
+				{t.rich(m.title, {
+					learner: d.learner.name || d.learner.email,
+					course: <span lang={d.course.locale}>{d.course.title}</span>,
+				})}
+			</h1>
+			<RedirectNotice accept={NOTICES_HERE} />
+			{refused && !known ? <FormError errors={[refused.error]} /> : null}
+			<dl className="submission-facts">
+				<dt>{m.status}</dt>
+				<dd>{t.m.adminCourses.enrollmentStatus[d.learner.status]}</dd>
+				<dt>{m.result}</dt>
+				<dd>
+					<span className={d.result.passed ? 'badge badge-ok' : 'badge'}>
+						{d.result.passed ? t.m.adminCourses.dashboard.coursePassed : t.m.adminCourses.dashboard.courseNotPassed}
+					</span>
+				</dd>
+				{d.result.average === null ? null : (
+					<>
+						<dt>{m.average}</dt>
+						<dd>{t.percent(d.result.average)}</dd>
+					</>
+				)}
+			</dl>
+			<h2>{m.entries}</h2>
+			<ScrollTable label={m.entries}>
+				<thead>
+					<tr>
+						<th scope="col">{m.entry}</th>
+						<th scope="col">{m.standing}</th>
+						<th scope="col">{m.secondChance}</th>
+					</tr>
+				</thead>
+				<tbody>
+					{d.entries.map((row) => (
+						<tr key={row.slug}>
+							<th scope="row" lang={row.locale}>
+								{row.title}
+							</th>
+							<td>{standing(t, row)}</td>
+							<td>
+								<ChanceForm row={row} error={refused?.entry === row.slug ? refused.error : null} />
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</ScrollTable>
+			<h2>{m.history}</h2>
+			{d.history.length === 0 ? (
+				<p className="empty">{m.historyEmpty}</p>
+			) : (
+				<ul>
+					{d.history.map((g) => (
+						<li key={g.id}>
+							<span lang={g.entryLocale}>{g.entry}</span>:{' '}
+							{g.kind === 'quiz_attempts' ? t.plural(m.historyAttempts, g.extra) : m.historyReopened} ·{' '}
+							<span className="hint">{t.format(m.historyBy, { who: g.by, date: t.date(g.at) })}</span>
+							<Notice tone="info">{g.reason}</Notice>
+						</li>
+					))}
+				</ul>
+			)}
+		</section>
+	)
+}

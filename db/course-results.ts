@@ -1,0 +1,296 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import type { Database } from './client.ts'
+import { auditSteps, type AuditInput } from './audit.ts'
+import { newId } from './ids.ts'
+import type { Scope } from './learning.ts'
+import type { SecondChanceKind } from './schema/values.ts'
+import { runSteps, step, type Tx } from './transaction.ts'
+
+// Course results and second chances (decision 0037). Written once for both dialects, as steps of
+// the caller's transaction: a result is settled in the transaction of the write that changes it.
+
+export type CoursePass = Database['t']['course_passes']['$inferSelect']
+
+/** What a learner's result is judged from: their rows in one course, read inside the settling transaction. */
+export interface Standing {
+	completed: Set<string>
+	attempts: { entrySlug: string; score: number; passed: boolean }[]
+	submissions: {
+		entrySlug: string
+		number: number
+		status: string
+		score: number | null
+		maxScore: number | null
+		passed: boolean | null
+	}[]
+}
+
+export function* standingSteps(db: Tx, scope: Scope, courseSlug: string) {
+	const p = db.t.entry_progress
+	const q = db.t.quiz_attempts
+	const s = db.t.assignment_submissions
+	const progress = yield* step(
+		db.orm
+			.select({ entrySlug: p.entry_slug, completedAt: p.completed_at })
+			.from(p)
+			.where(and(eq(p.tenant_id, scope.tenantId), eq(p.user_id, scope.userId), eq(p.course_slug, courseSlug))),
+	)
+	const attempts = yield* step(
+		db.orm
+			.select({ entrySlug: q.entry_slug, score: q.score, passed: q.passed })
+			.from(q)
+			.where(and(eq(q.tenant_id, scope.tenantId), eq(q.user_id, scope.userId), eq(q.course_slug, courseSlug))),
+	)
+	const submissions = yield* step(
+		db.orm
+			.select({
+				entrySlug: s.entry_slug,
+				number: s.submission_number,
+				status: s.status,
+				score: s.score,
+				maxScore: s.max_score,
+				passed: s.passed,
+			})
+			.from(s)
+			.where(and(eq(s.tenant_id, scope.tenantId), eq(s.user_id, scope.userId), eq(s.course_slug, courseSlug)))
+			.orderBy(asc(s.submission_number)),
+	)
+	return {
+		completed: new Set(progress.filter((r) => r.completedAt).map((r) => r.entrySlug)),
+		attempts,
+		submissions,
+	} satisfies Standing
+}
+
+/** Read outside a write (a page): the same rows. */
+export function readStanding(db: Database, scope: Scope, courseSlug: string) {
+	return runSteps(db, (tx) => standingSteps(tx, scope, courseSlug))
+}
+
+/**
+ * Stores the learner's result, one row per (tenant, user, course) held by the unique key; the first
+ * pass keeps its time. Answers whether this write made the course passed (it was not before).
+ */
+export function* putCoursePassSteps(
+	db: Tx,
+	scope: Scope,
+	courseSlug: string,
+	result: { passed: boolean; average: number | null },
+	at = new Date(),
+) {
+	const c = db.t.course_passes
+	const [before] = yield* step(
+		db.orm
+			.select({ passed: c.passed })
+			.from(c)
+			.where(and(eq(c.tenant_id, scope.tenantId), eq(c.user_id, scope.userId), eq(c.course_slug, courseSlug)))
+			.limit(1),
+	)
+	yield* step(
+		db.orm
+			.insert(c)
+			.values({
+				id: newId(),
+				tenant_id: scope.tenantId,
+				user_id: scope.userId,
+				course_slug: courseSlug,
+				passed: result.passed,
+				average: result.average,
+				passed_at: result.passed ? at : null,
+				updated_at: at,
+			})
+			.onConflictDoUpdate({
+				target: [c.tenant_id, c.user_id, c.course_slug],
+				set: {
+					passed: result.passed,
+					average: result.average,
+					passed_at: sql`coalesce(${c.passed_at}, excluded.passed_at)`,
+					updated_at: at,
+				},
+			})
+			.returning({ id: c.id }),
+	)
+	return { newlyPassed: result.passed && !before?.passed }
+}
+
+/** The stored results of a course's learners (the roster, the export), by user id. */
+export async function coursePasses(db: Database, tenantId: string, courseSlug: string, userIds?: string[]) {
+	const c = db.t.course_passes
+	if (userIds && userIds.length === 0) return new Map<string, CoursePass>()
+	const rows = await db.orm
+		.select()
+		.from(c)
+		.where(
+			and(eq(c.tenant_id, tenantId), eq(c.course_slug, courseSlug), userIds ? inArray(c.user_id, userIds) : undefined),
+		)
+	return new Map(rows.map((r) => [r.user_id, r]))
+}
+
+/** One learner's stored results in every course, by course slug (the dashboard, the admin user page). */
+export async function learnerPasses(db: Database, scope: Scope) {
+	const c = db.t.course_passes
+	const rows = await db.orm
+		.select()
+		.from(c)
+		.where(and(eq(c.tenant_id, scope.tenantId), eq(c.user_id, scope.userId)))
+	return new Map(rows.map((r) => [r.course_slug, r]))
+}
+
+/** The second chances of one learner in one course, oldest first (the staff page's history). */
+export async function secondChancesOf(db: Database, scope: Scope, courseSlug: string) {
+	const g = db.t.second_chances
+	return db.orm
+		.select()
+		.from(g)
+		.where(and(eq(g.tenant_id, scope.tenantId), eq(g.user_id, scope.userId), eq(g.course_slug, courseSlug)))
+		.orderBy(asc(g.created_at))
+}
+
+/** What the learner's second chances on one entry add up to: extra quiz attempts, and the hand-in after which an assignment was last reopened. */
+export function* entryAllowanceSteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string) {
+	const g = db.t.second_chances
+	const [row] = yield* step(
+		db.orm
+			.select({
+				extra: sql<number>`coalesce(sum(${g.extra_attempts}), 0)`.mapWith(Number),
+				reopenedAfter:
+					sql<number>`coalesce(max(case when ${g.kind} = 'assignment_reopen' then ${g.after_number} end), 0)`.mapWith(
+						Number,
+					),
+			})
+			.from(g)
+			.where(
+				and(
+					eq(g.tenant_id, scope.tenantId),
+					eq(g.user_id, scope.userId),
+					eq(g.course_slug, courseSlug),
+					eq(g.entry_slug, entrySlug),
+				),
+			),
+	)
+	return { extraAttempts: row?.extra ?? 0, reopenedAfter: row?.reopenedAfter ?? 0 }
+}
+
+export function entryAllowance(db: Database, scope: Scope, courseSlug: string, entrySlug: string) {
+	return runSteps(db, (tx) => entryAllowanceSteps(tx, scope, courseSlug, entrySlug))
+}
+
+export interface SecondChanceInput {
+	/** Derived from the form's one-time key: the same form sent again is the same grant. */
+	id: string
+	kind: SecondChanceKind
+	entrySlug: string
+	extraAttempts: number
+	afterNumber: number
+	reason: string
+	grantedBy: string
+	audit: Omit<AuditInput, 'action' | 'targetKind' | 'targetId'>
+}
+
+/** Stores the grant with its audit row; null when this form already granted it (a replay). */
+export function* insertSecondChanceSteps(db: Tx, scope: Scope, courseSlug: string, input: SecondChanceInput) {
+	const g = db.t.second_chances
+	const [row] = yield* step(
+		db.orm
+			.insert(g)
+			.values({
+				id: input.id,
+				tenant_id: scope.tenantId,
+				user_id: scope.userId,
+				course_slug: courseSlug,
+				entry_slug: input.entrySlug,
+				kind: input.kind,
+				extra_attempts: input.extraAttempts,
+				after_number: input.afterNumber,
+				reason: input.reason,
+				granted_by: input.grantedBy,
+			})
+			.onConflictDoNothing()
+			.returning(),
+	)
+	if (!row) return null
+	yield* auditSteps(db, {
+		...input.audit,
+		action: input.kind === 'quiz_attempts' ? 'learner.attempts_granted' : 'learner.assignment_reopened',
+		targetKind: 'user',
+		targetId: scope.userId,
+		metadata: {
+			...input.audit.metadata,
+			courseSlug,
+			entrySlug: input.entrySlug,
+			...(input.kind === 'quiz_attempts'
+				? { extraAttempts: input.extraAttempts }
+				: { afterSubmission: input.afterNumber }),
+			reason: input.reason,
+		},
+	})
+	return row
+}
+
+/**
+ * Reopens a quiz entry that was complete only because its attempts ran out (no passing attempt),
+ * and with it a completed enrollment (completed_at cleared, audited): a granted attempt means the
+ * learner has not reached the end. Nothing when the entry was passed or not complete.
+ */
+export function* reopenQuizEntrySteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string, actor: string) {
+	const p = db.t.entry_progress
+	const q = db.t.quiz_attempts
+	const [passedAttempt] = yield* step(
+		db.orm
+			.select({ id: q.id })
+			.from(q)
+			.where(
+				and(
+					eq(q.tenant_id, scope.tenantId),
+					eq(q.user_id, scope.userId),
+					eq(q.course_slug, courseSlug),
+					eq(q.entry_slug, entrySlug),
+					eq(q.passed, true),
+				),
+			)
+			.limit(1),
+	)
+	if (passedAttempt) return false
+	const reopened = yield* step(
+		db.orm
+			.update(p)
+			.set({ completed_at: null })
+			.where(
+				and(
+					eq(p.tenant_id, scope.tenantId),
+					eq(p.user_id, scope.userId),
+					eq(p.course_slug, courseSlug),
+					eq(p.entry_slug, entrySlug),
+					sql`${p.completed_at} is not null`,
+				),
+			)
+			.returning({ id: p.id }),
+	)
+	if (reopened.length === 0) return false
+	const e = db.t.enrollments
+	const [enrollment] = yield* step(
+		db.orm
+			.update(e)
+			.set({ status: 'active', completed_at: null })
+			.where(
+				and(
+					eq(e.tenant_id, scope.tenantId),
+					eq(e.user_id, scope.userId),
+					eq(e.course_slug, courseSlug),
+					eq(e.status, 'completed'),
+				),
+			)
+			.returning({ id: e.id }),
+	)
+	if (enrollment) {
+		yield* auditSteps(db, {
+			actorUserId: actor,
+			action: 'enrollment.reopened',
+			targetKind: 'enrollment',
+			targetId: enrollment.id,
+			tenantId: scope.tenantId,
+			metadata: { courseSlug, entrySlug },
+		})
+	}
+	return true
+}
