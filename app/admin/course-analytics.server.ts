@@ -1,7 +1,8 @@
 import { coursePasses } from '#db/course-results.ts'
 import type { AdminScope } from './admin.server.ts'
 import type { Course } from '../content/content.ts'
-import { completion, flattenEntries, type FlatEntry } from '../learning/learning.server.ts'
+import { completion } from '../learning/learning.server.ts'
+import { flattenEntries, type FlatEntry } from '../learning/entries.ts'
 import { courseEntryStats, courseRoster } from '#db/admin.ts'
 import {
 	assignmentFigures,

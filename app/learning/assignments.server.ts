@@ -13,7 +13,8 @@ import { HAND_IN_FILE_TYPES, type Assignment, type Course, type Entry } from '..
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { gradingJob } from './grading.server.ts'
 import { enqueueSteps } from '../platform/jobs.server.ts'
-import { flattenEntries, tags } from './learning.server.ts'
+import { tags } from './learning.server.ts'
+import { flattenEntries } from './entries.ts'
 
 /**
  * An assignment's rules with the content's defaults filled in (decision 0027). An assignment entry

@@ -5,7 +5,7 @@ import type { Tx } from '#db/transaction.ts'
 import type { Locale } from '#app/i18n/locales.ts'
 import type { Course, Entry, PassRule } from '../content/content.ts'
 import { readContent } from '../content/cms.server.ts'
-import { flattenEntries } from './learning.server.ts'
+import { flattenEntries } from './entries.ts'
 
 // A course's result beside its status (decision 0037): completed is the spec's (every entry done);
 // passed is the course's pass rule on top of it. Judged from the learner's rows, stored in

@@ -9,7 +9,7 @@ import type { Course } from '../content/content.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { enqueueSteps, type JobPayloads, type Titles } from '../platform/jobs.server.ts'
-import { flattenEntries } from './learning.server.ts'
+import { flattenEntries } from './entries.ts'
 import { siteName } from '../content/site.server.ts'
 
 // The mails of grading (decision 0028), sent by jobs (decision 0033) written in the transaction of

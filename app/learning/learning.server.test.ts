@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { Enrollment } from '#db/learning.ts'
 import type { Submission } from '#db/submissions.ts'
 import type { Course } from '../content/content.ts'
-import { dashboardView, entryLocks, type FlatEntry } from './learning.server.ts'
+import { dashboardView, entryLocks } from './learning.server.ts'
+import { type FlatEntry } from './entries.ts'
 
 const entry = (slug: string, moduleSlug: string, index: number): FlatEntry => ({
 	slug,

@@ -18,9 +18,9 @@ import { learnerPasses, type CoursePass } from '#db/course-results.ts'
 import { recentlyGraded, type Submission } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import type { Tenant } from '#db/tenants.ts'
-import type { Locale } from '#app/i18n/locales.ts'
 import { readContent } from '../content/cms.server.ts'
-import { isPublished, type Course, type Entry } from '../content/content.ts'
+import { isPublished, type Course } from '../content/content.ts'
+import { flattenEntries, type FlatEntry } from './entries.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { describeError, log } from '../platform/log.server.ts'
 import type { CurrentSession } from '../accounts/session.server.ts'
@@ -34,34 +34,6 @@ export async function requireCourse(ctx: RequestContext, slug: string): Promise<
 	if (course.status === 'archived') throw gone()
 	if (!isPublished(course)) throw notFound()
 	return course
-}
-
-export interface FlatEntry {
-	slug: string
-	type: Entry['type']
-	title: string
-	estimatedMinutes: number | null
-	moduleSlug: string
-	moduleTitle: string
-	/** The locales the entry's and its module's titles were served in (a service that omits them: the course's). */
-	locale: Locale
-	moduleLocale: Locale
-	/** Position in the whole course (prev/next crosses modules). */
-	index: number
-}
-
-export function flattenEntries(course: Course): FlatEntry[] {
-	return course.modules
-		.flatMap((m) =>
-			m.entries.map((e) => ({
-				...e,
-				locale: e.locale ?? course.locale,
-				moduleSlug: m.slug,
-				moduleTitle: m.title,
-				moduleLocale: m.locale ?? course.locale,
-			})),
-		)
-		.map((e, index) => ({ ...e, index }))
 }
 
 /**

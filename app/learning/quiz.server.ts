@@ -7,7 +7,8 @@ import { inTransaction } from '#db/transaction.ts'
 import { readContent } from '../content/cms.server.ts'
 import type { Course, Quiz, RevealAnswers } from '../content/content.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
-import { flattenEntries, tags } from './learning.server.ts'
+import { tags } from './learning.server.ts'
+import { flattenEntries } from './entries.ts'
 
 /**
  * Short answers match when equal after Unicode NFKC, trimming, lower-casing

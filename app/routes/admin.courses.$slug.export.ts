@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync'
 import { requireAdminCourse, requireCourseAdmin } from '#app/admin/admin.server.ts'
 import { rosterRows } from '#app/admin/course-analytics.server.ts'
-import { flattenEntries } from '#app/learning/learning.server.ts'
+import { flattenEntries } from '#app/learning/entries.ts'
 import type { Route } from './+types/admin.courses.$slug.export.ts'
 import { notFound } from '#app/platform/errors.ts'
 

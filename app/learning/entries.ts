@@ -1,0 +1,32 @@
+// A course's entries in reading order, across its modules: what locks, progress, results and
+// reports walk. Pure, so every learning service may use it without importing another's I/O.
+import type { Course, Entry } from '#app/content/content.ts'
+import type { Locale } from '#db/schema/values.ts'
+
+export interface FlatEntry {
+	slug: string
+	type: Entry['type']
+	title: string
+	estimatedMinutes: number | null
+	moduleSlug: string
+	moduleTitle: string
+	/** The locales the entry's and its module's titles were served in (a service that omits them: the course's). */
+	locale: Locale
+	moduleLocale: Locale
+	/** Position in the whole course (prev/next crosses modules). */
+	index: number
+}
+
+export function flattenEntries(course: Course): FlatEntry[] {
+	return course.modules
+		.flatMap((m) =>
+			m.entries.map((e) => ({
+				...e,
+				locale: e.locale ?? course.locale,
+				moduleSlug: m.slug,
+				moduleTitle: m.title,
+				moduleLocale: m.locale ?? course.locale,
+			})),
+		)
+		.map((e, index) => ({ ...e, index }))
+}
