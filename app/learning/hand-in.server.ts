@@ -9,6 +9,7 @@ import { createFileRow, deleteStaleUnclaimedFiles, deleteUnclaimedFiles, finishF
 import type { HandInFileType } from '../content/content.ts'
 import { databaseFileStore, FileTooLarge, type FileStore } from '../platform/file-store.server.ts'
 import { readForm } from '../platform/forms.server.ts'
+import { notAForm } from '../platform/errors.ts'
 import { HAND_IN_LIMITS, isMultipart } from './hand-in-limits.ts'
 import { describeError, log } from '../platform/log.server.ts'
 
@@ -112,8 +113,7 @@ export async function readHandIn(
 	if (!isMultipart(contentType)) {
 		// A form without files (a test client, a hand-in of text only): nothing to stream.
 		const form = await readForm(request)
-		for (const [, value] of form)
-			if (typeof value !== 'string') throw new Response('common.errors.notAForm', { status: 400 })
+		for (const [, value] of form) if (typeof value !== 'string') throw notAForm()
 		return { form, fileIds: [], problems: [] }
 	}
 	const store = fileStore(ctx)
@@ -138,7 +138,7 @@ export async function readHandIn(
 			},
 		})
 	} catch {
-		throw new Response('common.errors.notAForm', { status: 400 })
+		throw notAForm()
 	}
 
 	// The first file that fails for our reasons (the database refusing a write, the store failing)
@@ -203,7 +203,7 @@ export async function readHandIn(
 		if (request.signal.aborted) throw request.signal.reason ?? error
 		// Our failure, not the form's: the database's error answers (503 while it is out of reach).
 		if (storeFailure) throw (storeFailure as { error: unknown }).error
-		throw new Response('common.errors.notAForm', { status: 400 })
+		throw notAForm()
 	} finally {
 		clearTimeout(deadline)
 		request.signal.removeEventListener('abort', onClientGone)
