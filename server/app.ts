@@ -5,38 +5,22 @@
  * and hands every loader and action one RequestContext.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { resolve } from 'node:path'
 import { createRequest, sendResponse } from '@remix-run/node-fetch-server'
-import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
+import { RouterContextProvider } from 'react-router'
 import { parse as parseCookie } from 'cookie'
-import sirv from 'sirv'
-// The virtual module React Router provides at build time: the routes compiled into this bundle.
-import * as serverBuild from 'virtual:react-router/server-build'
 import { requestContext, type RequestContext } from '#app/context.ts'
-import { APEX_SITE, createCmsClient } from '#app/content/cms.server.ts'
-import { createContentCache } from '#app/content/content-cache.server.ts'
+import { APEX_SITE } from '#app/content/cms.server.ts'
 import { parseEnv, EnvError, type Env } from '#app/platform/env.server.ts'
-import { createTagStore } from '#app/content/cache-tags.server.ts'
-import { createMailer } from '#app/platform/mailer.server.ts'
 import { errorCodeFor, jsonError } from '#app/platform/errors.ts'
-import {
-	createMemoryDriver,
-	createRedisDriver,
-	createUpstashDriver,
-	databaseWindows,
-	perRequest,
-	type RateLimitDriver,
-} from '#app/platform/rate-limit.server.ts'
+import { perRequest } from '#app/platform/rate-limit.server.ts'
 import { negotiateLocale } from '#app/platform/locale.server.ts'
 import { i18n } from '#app/i18n/index.ts'
-import { PREFIXED_LOCALES, splitLocalePath, type Locale } from '#app/i18n/locales.ts'
+import { splitLocalePath, type Locale } from '#app/i18n/locales.ts'
 import '#app/i18n/catalogues.server.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
-import { createHostResolver, normalizeHost, type HostResolution } from '#app/platform/tenant.server.ts'
-import { openDatabase, type Database } from '#db/client.ts'
-import { createClient } from 'redis'
+import { normalizeHost, type HostResolution } from '#app/platform/tenant.server.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { createJobRunner } from '#app/platform/job-handlers.server.ts'
-import { createDeferredWork } from './deferred.ts'
 import { startJobWorker } from './queue.ts'
 import { compressResponse, negotiateEncoding } from './compression.ts'
 import { connectInvalidation } from './invalidation.ts'
@@ -55,198 +39,99 @@ import {
 	type Refusal,
 } from './entry-rules.ts'
 import { pagePathOf, pageSearchOf, readRequestTarget } from './request-target.ts'
-import { createPageCache, type CachedAnswer } from './page-cache.ts'
-import { createHandInGate, handInRequest } from './hand-in-body.ts'
+import { type CachedAnswer } from './page-cache.ts'
+import { handInRequest } from './hand-in-body.ts'
 import { startFileSweep } from './file-sweep.ts'
+import { createServices, LIVENESS_BODY, LIVENESS_PATH, startRedis, type AppOptions, type Services } from './services.ts'
 import { statusPage } from './status-page.ts'
 
-export interface AppOptions {
-	env: Env
-	/** An open database; by default one is opened from env.DATABASE_URL. */
-	db?: Database
-	/** The built browser assets; server.js passes its own build/client. */
-	clientDir?: string
-	rateLimit?: RateLimitDriver
-	/** How long a host's tenant is remembered before the database is asked again (60 s; tests shorten it). */
-	hostCacheTtlMs?: number
-}
-
-const HSTS = 'max-age=31536000; includeSubDomains'
-
-const LIVENESS_PATH = '/api/health/live'
-const LIVENESS_BODY = Buffer.from(JSON.stringify({ status: 'ok' }))
-
-const SECURITY_HEADERS: Record<string, string> = {
-	'x-content-type-options': 'nosniff',
-	'referrer-policy': 'strict-origin-when-cross-origin',
-	'x-frame-options': 'DENY',
-}
-
+/**
+ * The app of one process: the services it builds once (server/services.ts), and the listener that
+ * takes each request through the entry's steps (handle, below).
+ */
 export function createApp(options: AppOptions) {
-	const { env } = options
-	const db = options.db ?? openDatabase(env.DATABASE_URL)
-	const tags = createTagStore()
-	const cms = createContentCache(
-		createCmsClient({
-			apiUrl: env.CMS_API_URL,
-			projectUuid: env.CMS_PROJECT_UUID,
-			apiKey: env.CMS_API_UUID,
-		}),
-		tags,
-	)
-	// The build itself, not a function returning it: given a function, React Router derives its
-	// route tables again on every request (meant for development reloads), which was most of the
-	// time a page took with this many routes. Always in production mode: in any other, React Router
-	// sends error messages and stacks to the browser (errors are logged by handleError instead).
-	const build = serverBuild as ServerBuild
-	// One route table for every locale (app/routes.ts): a prefixed locale's pages are the same routes
-	// under its basename (/es/learn is /learn), without the platform routes, whose URLs take no prefix.
-	const pages = <T>(routes: Record<string, T>) =>
-		Object.fromEntries(Object.entries(routes).filter(([id]) => !id.startsWith('platform/')))
-	const prefixedBuild = {
-		...build,
-		routes: pages(build.routes),
-		assets: { ...build.assets, routes: pages(build.assets.routes) },
+	const s = createServices(options)
+	const drain = createDrain()
+	const listener = (req: IncomingMessage, res: ServerResponse) => {
+		drain.track(res)
+		handle(s, req, res).catch((error) => {
+			log.error('request/failed', { path: (req.url ?? '').split('?')[0], error: describeError(error) })
+			if (res.headersSent) return res.destroy()
+			res.writeHead(500, { ...s.baseHeaders, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+			res.end('Something went wrong on our side. Please try again.')
+		})
 	}
-	const handlers = new Map<string, ReturnType<typeof createRequestHandler>>(
-		PREFIXED_LOCALES.map((locale) => [
-			locale,
-			createRequestHandler({ ...prefixedBuild, basename: `/${locale}` }, 'production'),
-		]),
-	)
-	const handleUnprefixed = createRequestHandler(build, 'production')
-	const assets = sirv(options.clientDir ?? resolve('build/client'), {
-		immutable: true,
-		maxAge: 31536000,
-		gzip: true,
-		brotli: true,
-	})
-	const trustForwardedHost = env.AUTH_TRUST_HOST === 'true'
-	const configured = new URL(env.AUTH_URL)
-	// Over https, browsers remember to never use plain http for this host.
-	const baseHeaders =
-		configured.protocol === 'https:' ? { ...SECURITY_HEADERS, 'strict-transport-security': HSTS } : SECURITY_HEADERS
-	const livenessHeaders = {
-		...baseHeaders,
-		'content-type': 'application/json',
-		'content-length': String(LIVENESS_BODY.length),
-		'cache-control': 'no-store',
-	}
-	const afterResponse = createDeferredWork()
-	const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL) : null
-	const rateLimit =
-		options.rateLimit ??
-		(env.RATE_LIMIT_DRIVER === 'redis'
-			? createRedisDriver(redis!, databaseWindows(db))
-			: env.RATE_LIMIT_DRIVER === 'upstash'
-				? createUpstashDriver(env.UPSTASH_REDIS_REST_URL!, env.UPSTASH_REDIS_REST_TOKEN!, databaseWindows(db))
-				: createMemoryDriver())
-	const mailer = createMailer(env)
-	const pageCache = createPageCache(tags, { baseHeaders })
-	const resolveTenantHost = createHostResolver(
-		db,
-		env.APP_BASE_DOMAIN,
-		tags,
-		options.hostCacheTtlMs ?? env.HOST_CACHE_TTL_SECONDS * 1000,
-		env.HOST_CACHE_STALE_SECONDS * 1000,
-	)
-	const handInGate = createHandInGate(env.HAND_IN_CONCURRENCY, env.HAND_IN_QUEUE_SECONDS * 1000)
+	const { db, cms, mailer, rateLimit, tags, pageCache, redis, afterResponse } = s
+	return { listener, db, cms, mailer, rateLimit, tags, pageCache, redis, afterResponse, drain }
+}
 
-	/** The entry's steps in order; each either answers or lets the request go on. */
-	async function handle(req: IncomingMessage, res: ServerResponse) {
-		const target = readRequestTarget(req.method, req.url)
-		const { path } = target
-		// Rules about a page apply to its React Router data request (`/learn.data`) too.
-		const localized = splitLocalePath(pagePathOf(path))
-		// Read once, with the parser the session is read with (the page cache asks it too).
-		const cookies = parseCookie(req.headers.cookie ?? '')
-		// The locale: a URL prefix (/es/learn) first, then the lms_locale cookie, Accept-Language, en.
-		// A signed-in user's own locale takes over in the root middleware (app/root.tsx).
-		const locale = localized.locale ?? negotiateLocale(req.headers['accept-language'], cookies.lms_locale)
-		const { reply, refuse, databaseDown } = answers(req, res, {
-			path,
-			pagePath: localized.path,
-			search: target.search,
-			locale,
+/** The entry's steps in order; each either answers or lets the request go on. */
+async function handle(s: Services, req: IncomingMessage, res: ServerResponse) {
+	const target = readRequestTarget(req.method, req.url)
+	const { path } = target
+	// Rules about a page apply to its React Router data request (`/learn.data`) too.
+	const localized = splitLocalePath(pagePathOf(path))
+	// Read once, with the parser the session is read with (the page cache asks it too).
+	const cookies = parseCookie(req.headers.cookie ?? '')
+	// The locale: a URL prefix (/es/learn) first, then the lms_locale cookie, Accept-Language, en.
+	// A signed-in user's own locale takes over in the root middleware (app/root.tsx).
+	const locale = localized.locale ?? negotiateLocale(req.headers['accept-language'], cookies.lms_locale)
+	const at = { path, pagePath: localized.path, search: target.search, locale }
+	const { reply, refuse, databaseDown } = answers(s, req, res, at)
+
+	const badTarget = refuseTarget(target)
+	if (badTarget) return refuse(badTarget)
+	// Liveness asks nothing outside the process, not even the host's tenant (decision 0035): answered
+	// here, before the host lookup and the session, whatever the database and Redis are doing.
+	if (path === LIVENESS_PATH && (req.method === 'GET' || req.method === 'HEAD'))
+		return sendCached(res, {
+			status: 200,
+			headers: s.livenessHeaders,
+			body: req.method === 'GET' ? LIVENESS_BODY : null,
 		})
 
-		const badTarget = refuseTarget(target)
-		if (badTarget) return refuse(badTarget)
-		// Liveness asks nothing outside the process, not even the host's tenant (decision 0035): answered
-		// here, before the host lookup and the session, whatever the database and Redis are doing.
-		if (path === LIVENESS_PATH && (req.method === 'GET' || req.method === 'HEAD'))
-			return sendCached(res, {
-				status: 200,
-				headers: livenessHeaders,
-				body: req.method === 'GET' ? LIVENESS_BODY : null,
-			})
+	const host = normalizeHost(requestHost(req.headers.host, req.headers['x-forwarded-host'], s.trustForwardedHost))
+	// Cached hosts answer without a wait, so a page-cache hit is served in this same turn.
+	const resolution = s.resolveTenantHost.fresh(host) ?? (await lookUpHost(s, host))
+	if (!resolution) return databaseDown()
+	if (resolution.kind === 'unknown') {
+		return refuse({ status: 404, error: 'Not found', title: 'siteNotFoundTitle', message: 'siteNotFound' })
+	}
+	// Another spelling of a path (dot segments, doubled or trailing slashes, escapes) is sent to
+	// the one the rules below are written for; the token it may carry stays out of Referer.
+	if (target.kind === 'redirect') {
+		const headers = { location: target.location, 'referrer-policy': 'no-referrer' }
+		return send(s, req, res, new Response(null, { status: 308, headers }))
+	}
+	if (path.startsWith('/assets/')) {
+		// sirv picks its precompressed file by substring and ignores q-values: it is told the negotiated one.
+		req.headers['accept-encoding'] = negotiateEncoding(req.headers['accept-encoding'] ?? '')
+		return s.assets(req, res, () => reply(new Response('Not found', { status: 404 })))
+	}
 
-		const host = normalizeHost(requestHost(req.headers.host, req.headers['x-forwarded-host'], trustForwardedHost))
-		let resolution: HostResolution
-		try {
-			// Cached hosts answer without a wait, so a page-cache hit is served in this same turn.
-			resolution = resolveTenantHost.fresh(host) ?? (await resolveTenantHost(host))
-		} catch (error) {
-			log.error('request/tenant-lookup-failed', { host, error: describeError(error) })
-			return databaseDown()
-		}
-		if (resolution.kind === 'unknown') {
-			return refuse({ status: 404, error: 'Not found', title: 'siteNotFoundTitle', message: 'siteNotFound' })
-		}
-		// Another spelling of a path (dot segments, doubled or trailing slashes, escapes) is sent to
-		// the one the rules below are written for; the token it may carry stays out of Referer.
-		if (target.kind === 'redirect') {
-			const headers = { location: target.location, 'referrer-policy': 'no-referrer' }
-			return send(req, res, new Response(null, { status: 308, headers }))
-		}
-		if (path.startsWith('/assets/')) {
-			// sirv picks its precompressed file by substring and ignores q-values: it is told the negotiated one.
-			req.headers['accept-encoding'] = negotiateEncoding(req.headers['accept-encoding'] ?? '')
-			return assets(req, res, () => reply(new Response('Not found', { status: 404 })))
-		}
+	const tenant = resolution.kind === 'tenant' ? resolution.tenant : null
+	if (tenant?.status === 'suspended' && !servedWhileSuspended(localized.path))
+		return reply(suspendedAnswer(tenant, isApi(path), locale))
 
-		const tenant = resolution.kind === 'tenant' ? resolution.tenant : null
-		if (tenant?.status === 'suspended' && !servedWhileSuspended(localized.path)) {
-			if (isApi(path)) return reply(jsonError(503, 'SERVICE_UNAVAILABLE', 'This site is temporarily unavailable'))
-			const t = i18n(locale)
-			const text = t.m.common.status
-			const message = t.format(text.suspended, { site: tenant.name })
-			return reply(statusPage({ status: 503, title: text.suspendedTitle, message, brand: tenant.name, lang: locale }))
-		}
+	// Scheme and port from configuration, the name only once it resolved: a Host header cannot
+	// put its own port or name into links, emails or cached pages.
+	const origin = configuredOrigin(s.configured, host)
+	const refusal =
+		refuseBody(req.method, req.headers, localized.path) ?? refuseCrossSite(req.method, req.headers, origin, path)
+	if (refusal) return refuse(refusal)
 
-		// Scheme and port from configuration, the name only once it resolved: a Host header cannot
-		// put its own port or name into links, emails or cached pages.
-		const origin = configuredOrigin(configured, host)
-		const refusal =
-			refuseBody(req.method, req.headers, localized.path) ?? refuseCrossSite(req.method, req.headers, origin, path)
-		if (refusal) return refuse(refusal)
+	const handIn = isHandInUpload(req.method, req.headers, localized.path)
+	if (handIn) {
+		const slot = await handInSlot(s, req, res)
+		if (slot === 'busy') return refuse(HAND_INS_BUSY)
+		if (slot === 'gone') return
+	}
 
-		// A hand-in's body is received only in one of the process's slots (decision 0034); while it waits
-		// for one, its bytes stay in the socket. The slot is given back with the answer.
-		const handIn = isHandInUpload(req.method, req.headers, localized.path)
-		if (handIn) {
-			const release = await handInGate.acquire()
-			if (!release) return refuse(HAND_INS_BUSY)
-			res.once('close', release)
-			// The client went away while it waited: its 'close' has been and gone.
-			if (req.socket.destroyed) return release()
-		}
-
-		// From here on the router reads the normal form of the target.
-		const url = routerUrl(path, target.search)
-		req.url = url
-
-		// Visitors without a session get public pages from the page cache.
-		const cacheKey = pageCache.keyFor(req.method, url, host, locale, cookies)
-		const conditional = {
-			method: req.method,
-			ifNoneMatch: req.headers['if-none-match'],
-			acceptEncoding: req.headers['accept-encoding'],
-		}
-		const cached = cacheKey ? pageCache.lookup(cacheKey) : null
-		if (cached) return sendCached(res, pageCache.respond(cached, conditional, 'hit'))
-
-		const { response, readTags, databaseUnavailable } = await render(req, res, {
+	return serve(s, req, res, {
+		url: routerUrl(path, target.search),
+		path,
+		cookies,
+		site: {
 			tenant,
 			host,
 			origin,
@@ -254,144 +139,199 @@ export function createApp(options: AppOptions) {
 			prefix: localized.locale,
 			page: { path: pagePathOf(path), search: pageSearchOf(target.search) },
 			handIn,
-		})
-		// Host lookups are cached, so a database outage may first show inside a loader or action:
-		// answered like the outage before routing, not as a generic error.
-		if (response.status === 500 && databaseUnavailable) {
-			await response.body?.cancel()
-			return databaseDown()
-		}
-		const answer = isApi(path) ? await apiEnvelope(response) : response
-		if (cacheKey) {
-			const stored = await pageCache.store(cacheKey, answer.clone(), [...readTags.keys()], [...readTags.values()])
-			if (stored) {
-				await answer.body?.cancel()
-				return sendCached(res, pageCache.respond(stored, conditional, 'miss'))
-			}
-		}
-		return reply(answer)
-	}
-
-	/** The ways the entry answers a request itself: as is, refused, or while the database is down. */
-	function answers(
-		req: IncomingMessage,
-		res: ServerResponse,
-		at: { path: string; pagePath: string; search: string; locale: Locale },
-	) {
-		const t = i18n(at.locale)
-		const reply = (response: Response) => {
-			if (keepsTokenFromReferer(at.pagePath, at.search)) response.headers.set('referrer-policy', 'no-referrer')
-			return send(req, res, response)
-		}
-		// Refused before routing: the JSON envelope under /api/, else a branded page.
-		const page = (
-			status: number,
-			error: string,
-			title: string,
-			message: string,
-			headers: Record<string, string> = {},
-		) => {
-			const response = isApi(at.path)
-				? jsonError(status, errorCodeFor(status), error)
-				: statusPage({ status, title, message, lang: at.locale })
-			for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
-			return reply(response)
-		}
-		const text = t.m.common.status
-		return {
-			reply,
-			// A refused request's body is never read: the connection closes after the answer, or the
-			// unread bytes would be taken for the next request on it (keep-alive).
-			refuse: (r: Refusal) =>
-				page(r.status, r.error, text[r.title], text[r.message], {
-					...r.headers,
-					...(hasBody(req) ? { connection: 'close' } : {}),
-				}),
-			databaseDown: () =>
-				page(503, 'Service temporarily unavailable', t.m.common.errors.unavailableTitle, text.databaseDown),
-		}
-	}
-
-	/**
-	 * React Router's answer for the request, with the RequestContext every loader and action reads,
-	 * and the content tags (and their versions) the render read, for the page cache.
-	 */
-	async function render(
-		req: IncomingMessage,
-		res: ServerResponse,
-		site: Pick<RequestContext, 'tenant' | 'host' | 'origin' | 'locale' | 'page'> & {
-			prefix: string | null
-			handIn: boolean
 		},
-	) {
-		const readTags = new Map<string, number>()
-		const deferred: Array<() => Promise<unknown>> = []
-		const limits = perRequest(rateLimit)
-		const context = new RouterContextProvider()
-		const value: RequestContext = {
-			env,
-			db,
-			cms: cms.withReadListener((list) => {
-				for (const tag of list) if (!readTags.has(tag)) readTags.set(tag, tags.version(tag))
+		reply,
+		databaseDown,
+	})
+}
+
+/** The host's resolution from the database; null when the lookup failed (answered as the database being down). */
+async function lookUpHost(s: Services, host: string): Promise<HostResolution | null> {
+	try {
+		return await s.resolveTenantHost(host)
+	} catch (error) {
+		log.error('request/tenant-lookup-failed', { host, error: describeError(error) })
+		return null
+	}
+}
+
+/**
+ * A hand-in's body is received only in one of the process's slots (decision 0034); while it waits
+ * for one, its bytes stay in the socket, and the slot is given back with the answer. `busy`: no
+ * slot in time; `gone`: the client went away while it waited (its 'close' has been and gone).
+ */
+async function handInSlot(s: Services, req: IncomingMessage, res: ServerResponse) {
+	const release = await s.handInGate.acquire()
+	if (!release) return 'busy'
+	res.once('close', release)
+	if (!req.socket.destroyed) return 'taken'
+	release()
+	return 'gone'
+}
+
+/** A suspended tenant's answer: the JSON envelope under /api/, else its branded page. */
+function suspendedAnswer(tenant: Tenant, api: boolean, locale: Locale) {
+	if (api) return jsonError(503, 'SERVICE_UNAVAILABLE', 'This site is temporarily unavailable')
+	const t = i18n(locale)
+	const text = t.m.common.status
+	const message = t.format(text.suspended, { site: tenant.name })
+	return statusPage({ status: 503, title: text.suspendedTitle, message, brand: tenant.name, lang: locale })
+}
+
+/**
+ * The request past the entry's refusals: from the page cache (visitors without a session), else
+ * rendered by React Router, its answer stored in the cache when it may be.
+ */
+async function serve(
+	s: Services,
+	req: IncomingMessage,
+	res: ServerResponse,
+	at: {
+		url: string
+		/** The target's path in its normal form (an API path answers in the JSON envelope). */
+		path: string
+		cookies: Record<string, string | undefined>
+		site: RenderSite
+		reply: (response: Response) => Promise<void>
+		databaseDown: () => Promise<void>
+	},
+) {
+	// From here on the router reads the normal form of the target.
+	req.url = at.url
+	const { site } = at
+	const cacheKey = s.pageCache.keyFor(req.method, at.url, site.host, site.locale, at.cookies)
+	const conditional = {
+		method: req.method,
+		ifNoneMatch: req.headers['if-none-match'],
+		acceptEncoding: req.headers['accept-encoding'],
+	}
+	const cached = cacheKey ? s.pageCache.lookup(cacheKey) : null
+	if (cached) return sendCached(res, s.pageCache.respond(cached, conditional, 'hit'))
+
+	const { response, readTags, databaseUnavailable } = await render(s, req, res, site)
+	// Host lookups are cached, so a database outage may first show inside a loader or action:
+	// answered like the outage before routing, not as a generic error.
+	if (response.status === 500 && databaseUnavailable) {
+		await response.body?.cancel()
+		return at.databaseDown()
+	}
+	const answer = isApi(at.path) ? await apiEnvelope(response) : response
+	if (cacheKey) {
+		const stored = await s.pageCache.store(cacheKey, answer.clone(), [...readTags.keys()], [...readTags.values()])
+		if (stored) {
+			await answer.body?.cancel()
+			return sendCached(res, s.pageCache.respond(stored, conditional, 'miss'))
+		}
+	}
+	return at.reply(answer)
+}
+
+/** The ways the entry answers a request itself: as is, refused, or while the database is down. */
+function answers(
+	s: Services,
+	req: IncomingMessage,
+	res: ServerResponse,
+	at: { path: string; pagePath: string; search: string; locale: Locale },
+) {
+	const t = i18n(at.locale)
+	const reply = (response: Response) => {
+		if (keepsTokenFromReferer(at.pagePath, at.search)) response.headers.set('referrer-policy', 'no-referrer')
+		return send(s, req, res, response)
+	}
+	// Refused before routing: the JSON envelope under /api/, else a branded page.
+	const page = (
+		status: number,
+		error: string,
+		title: string,
+		message: string,
+		headers: Record<string, string> = {},
+	) => {
+		const response = isApi(at.path)
+			? jsonError(status, errorCodeFor(status), error)
+			: statusPage({ status, title, message, lang: at.locale })
+		for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
+		return reply(response)
+	}
+	const text = t.m.common.status
+	return {
+		reply,
+		// A refused request's body is never read: the connection closes after the answer, or the
+		// unread bytes would be taken for the next request on it (keep-alive).
+		refuse: (r: Refusal) =>
+			page(r.status, r.error, text[r.title], text[r.message], {
+				...r.headers,
+				...(hasBody(req) ? { connection: 'close' } : {}),
 			}),
-			tenant: site.tenant,
-			site: site.tenant ? site.tenant.slug : APEX_SITE,
-			host: site.host,
-			origin: site.origin,
-			page: site.page,
-			locale: site.locale,
-			clientIp: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], env.TRUSTED_PROXY_HOPS),
-			rateLimit: limits.driver,
-			tags,
-			redis,
-			afterResponse: (task) => void deferred.push(task),
-		}
-		context.set(requestContext, value)
-		const host = new URL(site.origin).host
-		// A hand-in's body is read as fast as the file store takes it; every other body is small (MAX_BODY_BYTES).
-		const request = site.handIn
-			? handInRequest(req, res, `${configured.protocol}//${host}${req.url}`, env.HAND_IN_BODY_SECONDS * 1000)
-			: createRequest(req, res, { protocol: configured.protocol, host })
-		try {
-			const response = await (site.prefix ? handlers.get(site.prefix)! : handleUnprefixed)(request, context)
-			// An attempt answered with our failure (the database down, a bug) is not the client's to pay for;
-			// 501 is not a failure but the spec's answer to a paid enrollment, and counts.
-			if ((response.status >= 500 && response.status !== 501) || value.databaseUnavailable) limits.undoAll()
-			return { response, readTags, databaseUnavailable: value.databaseUnavailable === true }
-		} catch (error) {
-			limits.undoAll()
-			throw error
-		} finally {
-			// Best-effort work that must not delay the answer (a session's renewal) starts once it is sent.
-			if (deferred.length) afterResponse.run(deferred)
-		}
+		databaseDown: () =>
+			page(503, 'Service temporarily unavailable', t.m.common.errors.unavailableTitle, text.databaseDown),
 	}
+}
 
-	async function send(req: IncomingMessage, res: ServerResponse, response: Response) {
-		for (const [name, value] of Object.entries(baseHeaders)) {
-			if (!response.headers.has(name)) response.headers.set(name, value)
-		}
-		await sendResponse(res, await compressResponse(response, req.method, req.headers['accept-encoding']))
+/** Where a request is rendered: its site, locale and page, the locale prefix it came under, and whether it carries a hand-in. */
+type RenderSite = Pick<RequestContext, 'tenant' | 'host' | 'origin' | 'locale' | 'page'> & {
+	prefix: string | null
+	handIn: boolean
+}
+
+/**
+ * React Router's answer for the request, with the RequestContext every loader and action reads,
+ * and the content tags (and their versions) the render read, for the page cache.
+ */
+async function render(s: Services, req: IncomingMessage, res: ServerResponse, site: RenderSite) {
+	const readTags = new Map<string, number>()
+	const deferred: Array<() => Promise<unknown>> = []
+	const limits = perRequest(s.rateLimit)
+	const context = new RouterContextProvider()
+	const value: RequestContext = {
+		env: s.env,
+		db: s.db,
+		cms: s.cms.withReadListener((list) => {
+			for (const tag of list) if (!readTags.has(tag)) readTags.set(tag, s.tags.version(tag))
+		}),
+		tenant: site.tenant,
+		site: site.tenant ? site.tenant.slug : APEX_SITE,
+		host: site.host,
+		origin: site.origin,
+		page: site.page,
+		locale: site.locale,
+		clientIp: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], s.env.TRUSTED_PROXY_HOPS),
+		rateLimit: limits.driver,
+		tags: s.tags,
+		redis: s.redis,
+		afterResponse: (task) => void deferred.push(task),
 	}
-
-	/** A page-cache answer straight onto the socket: the hot path for visitors, with no Response or stream in between. */
-	function sendCached(res: ServerResponse, answer: CachedAnswer) {
-		res.writeHead(answer.status, answer.headers)
-		res.end(answer.body)
+	context.set(requestContext, value)
+	const host = new URL(site.origin).host
+	// A hand-in's body is read as fast as the file store takes it; every other body is small (MAX_BODY_BYTES).
+	const request = site.handIn
+		? handInRequest(req, res, `${s.configured.protocol}//${host}${req.url}`, s.env.HAND_IN_BODY_SECONDS * 1000)
+		: createRequest(req, res, { protocol: s.configured.protocol, host })
+	try {
+		const response = await s.routerFor(site.prefix)(request, context)
+		// An attempt answered with our failure (the database down, a bug) is not the client's to pay for;
+		// 501 is not a failure but the spec's answer to a paid enrollment, and counts.
+		if ((response.status >= 500 && response.status !== 501) || value.databaseUnavailable) limits.undoAll()
+		return { response, readTags, databaseUnavailable: value.databaseUnavailable === true }
+	} catch (error) {
+		limits.undoAll()
+		throw error
+	} finally {
+		// Best-effort work that must not delay the answer (a session's renewal) starts once it is sent.
+		if (deferred.length) s.afterResponse.run(deferred)
 	}
+}
 
-	const drain = createDrain()
-	const listener = (req: IncomingMessage, res: ServerResponse) => {
-		drain.track(res)
-		handle(req, res).catch((error) => {
-			log.error('request/failed', { path: (req.url ?? '').split('?')[0], error: describeError(error) })
-			if (res.headersSent) return res.destroy()
-			res.writeHead(500, { ...baseHeaders, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
-			res.end('Something went wrong on our side. Please try again.')
-		})
+async function send(s: Services, req: IncomingMessage, res: ServerResponse, response: Response) {
+	for (const [name, value] of Object.entries(s.baseHeaders)) {
+		if (!response.headers.has(name)) response.headers.set(name, value)
 	}
+	await sendResponse(res, await compressResponse(response, req.method, req.headers['accept-encoding']))
+}
 
-	return { listener, db, cms, mailer, rateLimit, tags, pageCache, redis, afterResponse, drain }
+/** A page-cache answer straight onto the socket: the hot path for visitors, with no Response or stream in between. */
+function sendCached(res: ServerResponse, answer: CachedAnswer) {
+	res.writeHead(answer.status, answer.headers)
+	res.end(answer.body)
 }
 
 /**
@@ -487,37 +427,6 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 			if (!options.db) await app.db.close()
 		},
 	}
-}
-
-/**
- * Every wait on Redis is bounded (docs/decisions/0017-faults.md): commands are
- * refused at once while the connection is down (no offline queue) and time
- * out after 250 ms when Redis does not answer; reconnects are tried within a
- * second. The rate limits then count in this process's memory instead.
- */
-function connectRedis(url: string) {
-	return startRedis(
-		createClient({
-			url,
-			disableOfflineQueue: true,
-			commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
-			socket: { connectTimeout: 1_000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1_000) },
-		}),
-	)
-}
-
-const REDIS_COMMAND_TIMEOUT_MS = 250
-
-/**
- * Connects a node-redis client in the background (commands queue until it is
- * ready): a Redis outage at start must not stop the process; errors are logged.
- */
-function startRedis<
-	C extends { on(event: 'error', listener: (error: Error) => void): unknown; connect(): Promise<unknown> },
->(client: C) {
-	client.on('error', (error) => log.error('redis/error', { error: describeError(error) }))
-	client.connect().catch((error) => log.error('redis/connect-failed', { error: describeError(error) }))
-	return client
 }
 
 /** The production start: one clear line and exit code 1 on a configuration error. */
