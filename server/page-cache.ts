@@ -63,6 +63,10 @@ export interface PageCacheOptions {
  * brotli variants and an ETag, filed under the content tags its render read,
  * and served until one of those tags is revalidated or 60 seconds pass.
  * Signed-in requests never read or write it.
+ *
+ * Longer than 80 lines for a reason: a factory whose returned methods (keyFor, lookup, respond,
+ * store) share the entries and their byte count; each method is short, and splitting them apart
+ * would pass that state around by hand.
  */
 export function createPageCache(tags: TagStore, options: PageCacheOptions = {}) {
 	const ttlMs = options.ttlMs ?? 60_000

@@ -65,6 +65,10 @@ function parseDocument<T extends z.ZodType>(text: string, schema: T): z.infer<T>
 	return parsed.data
 }
 
+/**
+ * The content service's client: one method per read of the content API (cms/README.md). Longer than
+ * 80 lines for a reason: it is the list of those methods, each a few lines over one shared fetch.
+ */
 export function createCmsClient(config: CmsConfig) {
 	const siteBase = (site: SiteKey) =>
 		`${config.apiUrl}/projects/${encodeURIComponent(config.projectUuid)}/sites/${encodeURIComponent(site)}`
