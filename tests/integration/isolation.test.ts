@@ -1054,9 +1054,11 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 				}
 				if (res.status >= 500) failures.push(`${label}: server error ${res.status}`)
 				const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? [])
-				// A session of another host is treated as signed out: cleared, never re-issued.
+				// A session of another host is treated as signed out: cleared, never re-issued. Liveness reads no
+				// session at all (it touches nothing outside the process, decision 0035): it clears nothing either.
 				if (
 					c.effective !== c.role &&
+					c.route !== 'api/health/live' &&
 					!setCookie.some(
 						(line) =>
 							/^lms_session=;/.test(line) || /^lms_session=[^;]*;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i.test(line),
