@@ -205,7 +205,12 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 						{d.roster.map((r) => (
 							<tr key={r.userId}>
 								<td>
-									<Link to={`/admin/courses/${d.course.slug}/learners/${r.userId}`}>{`${r.name} <${r.email}>`}</Link>
+									{/* The learner's page is an enrolled learner's (active or completed): a pending or cancelled row links nowhere. */}
+									{r.status === 'active' || r.status === 'completed' ? (
+										<Link to={`/admin/courses/${d.course.slug}/learners/${r.userId}`}>{`${r.name} <${r.email}>`}</Link>
+									) : (
+										`${r.name} <${r.email}>`
+									)}
 								</td>
 								<td>{m.enrollmentStatus[r.status]}</td>
 								<td>
