@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { auditSteps, type AuditInput } from './audit.ts'
 import { newId } from './ids.ts'
-import type { Scope } from './learning.ts'
+import { moveEnrollmentSteps, type Scope } from './learning.ts'
 import type { SecondChanceKind } from './schema/values.ts'
 import { runSteps, step, type Tx } from './transaction.ts'
 
@@ -267,21 +267,7 @@ export function* reopenQuizEntrySteps(db: Tx, scope: Scope, courseSlug: string, 
 			.returning({ id: p.id }),
 	)
 	if (reopened.length === 0) return false
-	const e = db.t.enrollments
-	const [enrollment] = yield* step(
-		db.orm
-			.update(e)
-			.set({ status: 'active', completed_at: null })
-			.where(
-				and(
-					eq(e.tenant_id, scope.tenantId),
-					eq(e.user_id, scope.userId),
-					eq(e.course_slug, courseSlug),
-					eq(e.status, 'completed'),
-				),
-			)
-			.returning({ id: e.id }),
-	)
+	const enrollment = yield* moveEnrollmentSteps(db, scope, courseSlug, 'completed', 'active', null)
 	if (enrollment) {
 		yield* auditSteps(db, {
 			actorUserId: actor,

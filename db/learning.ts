@@ -333,21 +333,7 @@ export function* completeEntrySteps(
 	const done = new Set(rows.filter((r) => r.completedAt).map((r) => r.entrySlug))
 	const courseDone = entrySlugs.length > 0 && entrySlugs.every((slug) => done.has(slug))
 	if (!courseDone) return { courseDone }
-	const e = db.t.enrollments
-	const [completed] = yield* step(
-		db.orm
-			.update(e)
-			.set({ status: 'completed', completed_at: at })
-			.where(
-				and(
-					eq(e.tenant_id, scope.tenantId),
-					eq(e.user_id, scope.userId),
-					eq(e.course_slug, courseSlug),
-					eq(e.status, 'active'),
-				),
-			)
-			.returning({ id: e.id }),
-	)
+	const completed = yield* moveEnrollmentSteps(db, scope, courseSlug, 'active', 'completed', at)
 	if (completed) {
 		yield* auditSteps(db, {
 			actorUserId: scope.userId,
@@ -423,4 +409,35 @@ export function* cancelEnrollmentSteps(db: Tx, scope: Scope, courseSlug: string)
 			.returning(),
 	)
 	return cancelled ? { enrollment: cancelled, from: current.status } : null
+}
+
+/**
+ * Moves a learner's enrollment in a course from one status to another, only if it is still in the
+ * first (a conditional update: of two concurrent moves, one finds it): completed with its time, or
+ * reopened to active. The moved row's id, or undefined when it was not in `from`.
+ */
+export function* moveEnrollmentSteps(
+	db: Tx,
+	scope: Scope,
+	courseSlug: string,
+	from: 'active' | 'completed',
+	to: 'active' | 'completed',
+	completedAt: Date | null,
+) {
+	const e = db.t.enrollments
+	const [moved] = yield* step(
+		db.orm
+			.update(e)
+			.set({ status: to, completed_at: completedAt })
+			.where(
+				and(
+					eq(e.tenant_id, scope.tenantId),
+					eq(e.user_id, scope.userId),
+					eq(e.course_slug, courseSlug),
+					eq(e.status, from),
+				),
+			)
+			.returning({ id: e.id }),
+	)
+	return moved
 }
