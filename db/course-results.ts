@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, max, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { auditSteps, type AuditInput } from './audit.ts'
 import { newId } from './ids.ts'
@@ -169,6 +169,56 @@ export function* entryAllowanceSteps(db: Tx, scope: Scope, courseSlug: string, e
 			),
 	)
 	return { extraAttempts: row?.extra ?? 0, reopenedAfter: row?.reopenedAfter ?? 0 }
+}
+
+/** Whether the learner has passed the quiz entry (a second chance is then refused). */
+export function* quizPassedSteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string) {
+	const q = db.t.quiz_attempts
+	const [passed] = yield* step(
+		db.orm
+			.select({ id: q.id })
+			.from(q)
+			.where(
+				and(
+					eq(q.tenant_id, scope.tenantId),
+					eq(q.user_id, scope.userId),
+					eq(q.course_slug, courseSlug),
+					eq(q.entry_slug, entrySlug),
+					eq(q.passed, true),
+				),
+			)
+			.limit(1),
+	)
+	return Boolean(passed)
+}
+
+/**
+ * The highest hand-in number of an assignment entry that a final grade closed since its last
+ * reopening, or null while it is open (its learner may hand in already: nothing to reopen).
+ */
+export function* assignmentClosedAtSteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string) {
+	const { reopenedAfter } = yield* entryAllowanceSteps(db, scope, courseSlug, entrySlug)
+	const s = db.t.assignment_submissions
+	const [row] = yield* step(
+		db.orm
+			.select({
+				highest: max(s.submission_number),
+				final:
+					sql<number>`count(*) filter (where ${s.status} = 'graded' and ${s.passed} is not false and ${s.submission_number} > ${reopenedAfter})`.mapWith(
+						Number,
+					),
+			})
+			.from(s)
+			.where(
+				and(
+					eq(s.tenant_id, scope.tenantId),
+					eq(s.user_id, scope.userId),
+					eq(s.course_slug, courseSlug),
+					eq(s.entry_slug, entrySlug),
+				),
+			),
+	)
+	return !row || row.final === 0 ? null : (row.highest ?? 0)
 }
 
 export function entryAllowance(db: Database, scope: Scope, courseSlug: string, entrySlug: string) {

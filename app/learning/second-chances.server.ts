@@ -2,8 +2,9 @@ import type { RequestContext } from '#app/context.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { awardCertificate } from '#app/certificates/award.server.ts'
 import {
-	entryAllowanceSteps,
+	assignmentClosedAtSteps,
 	insertSecondChanceSteps,
+	quizPassedSteps,
 	reopenQuizEntrySteps,
 	type SecondChanceInput,
 } from '#db/course-results.ts'
@@ -11,9 +12,8 @@ import { idFromFormKey, newId } from '#db/ids.ts'
 import { findEnrollment, type Scope } from '#db/learning.ts'
 import type { SecondChanceKind } from '#db/schema/values.ts'
 import { lockLearnerEntry } from '#db/submissions.ts'
-import { inTransaction, rollback, step } from '#db/transaction.ts'
+import { inTransaction, rollback } from '#db/transaction.ts'
 import { findUserById, type User } from '#db/users.ts'
-import { and, eq, max, sql } from 'drizzle-orm'
 import type { Course } from '../content/content.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
@@ -78,23 +78,8 @@ export async function grantSecondChance(
 	const outcome = await inTransaction(ctx.db, function* (tx) {
 		let afterNumber = 0
 		if (input.kind === 'quiz_attempts') {
-			const q = tx.t.quiz_attempts
-			const [passed] = yield* step(
-				tx.orm
-					.select({ id: q.id })
-					.from(q)
-					.where(
-						and(
-							eq(q.tenant_id, scope.tenantId),
-							eq(q.user_id, scope.userId),
-							eq(q.course_slug, course.slug),
-							eq(q.entry_slug, input.entrySlug),
-							eq(q.passed, true),
-						),
-					)
-					.limit(1),
-			)
-			if (passed) return rollback({ outcome: 'already_passed' as const })
+			if (yield* quizPassedSteps(tx, scope, course.slug, input.entrySlug))
+				return rollback({ outcome: 'already_passed' as const })
 		} else {
 			// Serialised with the learner's hand-ins and grades of the entry (PostgreSQL; SQLite's writes are serial).
 			yield* lockLearnerEntry(tx, {
@@ -103,29 +88,9 @@ export async function grantSecondChance(
 				course_slug: course.slug,
 				entry_slug: input.entrySlug,
 			})
-			const { reopenedAfter } = yield* entryAllowanceSteps(tx, scope, course.slug, input.entrySlug)
-			const s = tx.t.assignment_submissions
-			const [row] = yield* step(
-				tx.orm
-					.select({
-						highest: max(s.submission_number),
-						final:
-							sql<number>`count(*) filter (where ${s.status} = 'graded' and ${s.passed} is not false and ${s.submission_number} > ${reopenedAfter})`.mapWith(
-								Number,
-							),
-					})
-					.from(s)
-					.where(
-						and(
-							eq(s.tenant_id, scope.tenantId),
-							eq(s.user_id, scope.userId),
-							eq(s.course_slug, course.slug),
-							eq(s.entry_slug, input.entrySlug),
-						),
-					),
-			)
-			if (!row || row.final === 0) return rollback({ outcome: 'not_closed' as const })
-			afterNumber = row.highest ?? 0
+			const closed = yield* assignmentClosedAtSteps(tx, scope, course.slug, input.entrySlug)
+			if (closed === null) return rollback({ outcome: 'not_closed' as const })
+			afterNumber = closed
 		}
 		const stored = yield* insertSecondChanceSteps(tx, scope, course.slug, { ...grant, afterNumber })
 		if (!stored) return { outcome: 'replayed' as const }

@@ -1,8 +1,9 @@
 // `npm run screenshots`: the main pages at phone and desktop widths, written to
 // .tmp/screenshots/ (git-ignored) for a person to look at. Not part of `npm test`.
 import { hashPassword } from '#app/accounts/password.server.ts'
+import { markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser } from '#db/users.ts'
+import { createUser, findUserByEmail } from '#db/users.ts'
 import { expect, test, type Page } from '@playwright/test'
 import {
 	acmeAccount,
@@ -301,4 +302,36 @@ test('the certificate: screenshots, its verification page, and print previews on
 	await page.emulateMedia({ media: 'screen' })
 	await signInAs(page, ACME, admin, '/admin/courses/intro-to-web/certificates')
 	await shoot(page, 'admin-certificates')
+})
+
+test('the staff learner page of a learner who failed every attempt, before and after a second chance', async ({
+	page,
+}, info) => {
+	test.setTimeout(120_000)
+	const email = await acmeAccount(info, 'screens-failed', { locale: 'en' })
+	const db = e2eDatabase()
+	try {
+		const acme = (await findTenantBySlug(db, 'acme'))!
+		const user = (await findUserByEmail(db, acme.id, email))!
+		const scope = { tenantId: acme.id, userId: user.id }
+		await putEnrollment(db, scope, 'intro-to-web', 'completed')
+		for (const slug of [...BEFORE_QUIZ, 'basics-quiz']) await markEntryCompleteRow(db, scope, 'intro-to-web', slug)
+		for (let i = 0; i < 3; i++)
+			await recordAttempt(db, scope, 'intro-to-web', 'basics-quiz', 3, {
+				score: 33,
+				passed: false,
+				answers: {},
+				feedback: [],
+			})
+	} finally {
+		await db.close()
+	}
+	await signInAs(page, ACME, 'author@acme.test', '/admin/courses/intro-to-web/dashboard')
+	await page.getByRole('link', { name: new RegExp(email) }).click()
+	await shoot(page, 'staff-learner-not-passed')
+	const quizRow = page.getByRole('row').filter({ hasText: 'Basics quiz' })
+	await quizRow.getByLabel('Reason').fill('The network failed twice.')
+	await quizRow.getByRole('button', { name: 'Grant attempts' }).click()
+	await expect(page.getByText('More attempts granted. The learner is told by email.')).toBeVisible()
+	await shoot(page, 'staff-learner-second-chance')
 })

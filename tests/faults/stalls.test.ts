@@ -192,13 +192,11 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('a stalled database (%s)', () 
 			expect(a.status).toBe(200)
 			expect(a.headers['x-page-cache']).toBe('hit')
 		}
-		// Never waiting on the database: under 50 ms while other requests wait on it (99 in 100: on a
-		// loaded machine one may wait for the CPU), over the whole stall 95 in 100 (others meet a render or
-		// the 503s of this same process), and none anywhere near the database's 2 s deadline.
-		const parkedSorted = parked.map((a) => a.ms).sort((x, y) => x - y)
-		expect(parkedSorted[Math.floor(parkedSorted.length * 0.99)], 'cached pages while others wait, p99').toBeLessThan(50)
-		expect(p95, 'cached pages, 95th percentile').toBeLessThan(50)
-		expect(slowest(cached), 'slowest cached page').toBeLessThan(500)
+		// Never waiting on the database: every cached page under 50 ms (issue 36), while other requests
+		// wait on it as well as over the whole stall. This suite runs alone (VITEST_GROUP=timed); CI's
+		// slowest so far was 11 ms, with a median of 1 ms.
+		expect(slowest(parked), 'slowest cached page while others wait on the database').toBeLessThan(50)
+		expect(slowest(cached), 'slowest cached page').toBeLessThan(50)
 		expect(slowest(other), 'slowest other answer').toBeLessThanOrEqual(3_000)
 		expect(other.map((a) => a.status)).toEqual([503, 503, 503, 503, 503, 503])
 		expect(live.every((a) => a.status === 200)).toBe(true)

@@ -114,42 +114,30 @@ describe.each(DIALECTS)('email delivery and enumeration on %s', (dialect) => {
 
 	/**
 	 * Forgot-password, magic-link and sign-up requests for existing and unknown
-	 * addresses, interleaved: the same status, location and body, and
-	 * response times whose medians are close. Thirty of each, every address
-	 * used once so no rate limit interferes.
+	 * addresses, interleaved: the same status, location, body and cookies, and
+	 * the mail each case leaves. Whether their times (and the requests after
+	 * them) tell the cases apart is measured in tests/hostile/enumeration.test.ts,
+	 * alone on the machine; here, two files run at a time and timing means little.
 	 */
 	it.each([
 		['/learn/forgot', 'forgot'],
 		['/learn/magic', 'magic'],
 		['/learn/sign-up', 'sign-up'],
-	])('answers %s identically, in about the same time, whether or not the account exists', async (path, tag) => {
-		const runs = 30
+	])('answers %s identically whether or not the account exists', async (path, tag) => {
+		const runs = 5
 		for (let i = 0; i < runs; i++) await addUser(`${tag}-known-${i}@acme.test`)
-		const known: number[] = []
-		const unknown: number[] = []
 		const answers = new Set<string>()
-		const time = async (email: string) => {
-			const b = stack.browser(ACME)
-			const started = performance.now()
-			const res = await b.post(
-				path,
-				tag === 'sign-up' ? { name: 'Mail Person', email, password: 'another-long-secret' } : { email },
-			)
-			const elapsed = performance.now() - started
+		const send = async (email: string) => {
+			const res = await stack
+				.browser(ACME)
+				.post(path, tag === 'sign-up' ? { name: 'Mail Person', email, password: 'another-long-secret' } : { email })
 			answers.add(JSON.stringify([res.status, res.headers.location, res.text, res.headers['set-cookie'] ?? null]))
-			return elapsed
 		}
 		for (let i = 0; i < runs; i++) {
-			known.push(await time(`${tag}-known-${i}@acme.test`))
-			unknown.push(await time(`${tag}-nobody-${i}@acme.test`))
+			await send(`${tag}-known-${i}@acme.test`)
+			await send(`${tag}-nobody-${i}@acme.test`)
 		}
 		expect(answers.size).toBe(1)
-		const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-		const [k, u] = [median(known), median(unknown)]
-		// Mail goes out after the response; only noise separates the two.
-		expect(Math.abs(k - u), `median known ${k.toFixed(1)} ms, unknown ${u.toFixed(1)} ms`).toBeLessThan(
-			Math.max(15, 0.5 * Math.min(k, u)),
-		)
 		if (tag === 'sign-up') {
 			// The new addresses got an account and a confirmation link; the owners of the existing ones are
 			// told someone tried, with a sign-in link and the way to a new password (issue 40).
