@@ -301,7 +301,12 @@ export default function CourseLearner({ loaderData: d, actionData }: Route.Compo
 							</th>
 							<td>{standing(t, row)}</td>
 							<td>
-								<ChanceForm row={row} error={refused?.entry === row.slug ? refused.error : null} />
+								{/* A new grant in the history starts the form afresh (with JavaScript the page is not reloaded). */}
+								<ChanceForm
+									key={d.history.length}
+									row={row}
+									error={refused?.entry === row.slug ? refused.error : null}
+								/>
 							</td>
 						</tr>
 					))}

@@ -328,6 +328,7 @@ test('the staff learner page of a learner who failed every attempt, before and a
 	}
 	await signInAs(page, ACME, 'author@acme.test', '/admin/courses/intro-to-web/dashboard')
 	await page.getByRole('link', { name: new RegExp(email) }).click()
+	await expect(page.getByRole('heading', { level: 1 })).toContainText('in Introduction to the Web')
 	await shoot(page, 'staff-learner-not-passed')
 	const quizRow = page.getByRole('row').filter({ hasText: 'Basics quiz' })
 	await quizRow.getByLabel('Reason').fill('The network failed twice.')
