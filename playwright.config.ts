@@ -8,7 +8,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export default defineConfig({
 	testDir: 'tests/e2e',
 	timeout: 30_000,
-	workers: 2,
+	// Three: the tests mostly wait (on pages, mail, the server), a third worker fills the two cores.
+	workers: 3,
 	reporter: [['list'], ['json', { outputFile: '.tmp/playwright.json' }]],
 	use: {
 		baseURL: `http://acme.localhost:${PORT}`,
@@ -28,11 +29,12 @@ export default defineConfig({
 		},
 	},
 	projects: [
+		// The longest tests first, so that they do not end the run alone.
+		// axe-core runs inside the page, so it needs JavaScript; the server-rendered HTML it checks is the same.
+		{ name: 'a11y', use: { javaScriptEnabled: true }, testMatch: /a11y\.spec\.ts/ },
 		{ name: 'js', use: { javaScriptEnabled: true }, testIgnore: /(a11y|lab|screenshots)\.spec\.ts/ },
 		// The CSP test watches scripts run under the policy: with JavaScript off none run, so it would pass whatever the policy.
 		{ name: 'no-js', use: { javaScriptEnabled: false }, testIgnore: /(a11y|lab|screenshots|csp)\.spec\.ts/ },
-		// axe-core runs inside the page, so it needs JavaScript; the server-rendered HTML it checks is the same.
-		{ name: 'a11y', use: { javaScriptEnabled: true }, testMatch: /a11y\.spec\.ts/ },
 		// The throttled largest-contentful-paint check reads the paint timing in the page.
 		{ name: 'lab', use: { javaScriptEnabled: true }, testMatch: /lab\.spec\.ts/ },
 		// Only with `npm run screenshots`.

@@ -20,7 +20,9 @@ import {
 const ACME = 'acme.localhost'
 
 // Each test walks a dozen pages and runs axe on each (1 to 3 s a page on a 2-core machine).
-test.describe.configure({ timeout: 180_000 })
+// Each test stands alone (its own accounts): they spread over the workers rather than run one after
+// another in one of them, which left the suite's last minutes to a single worker.
+test.describe.configure({ mode: 'parallel', timeout: 180_000 })
 
 // Every page at a phone's width and a desktop's: reflow, target sizes and contrast change with the layout.
 const VIEWPORTS = { '360 px': { width: 360, height: 800 }, '1280 px': { width: 1280, height: 900 } }
