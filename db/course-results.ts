@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, max, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { auditSteps, type AuditInput } from './audit.ts'
 import { newId } from './ids.ts'
@@ -190,35 +190,6 @@ export function* quizPassedSteps(db: Tx, scope: Scope, courseSlug: string, entry
 			.limit(1),
 	)
 	return Boolean(passed)
-}
-
-/**
- * The highest hand-in number of an assignment entry that a final grade closed since its last
- * reopening, or null while it is open (its learner may hand in already: nothing to reopen).
- */
-export function* assignmentClosedAtSteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string) {
-	const { reopenedAfter } = yield* entryAllowanceSteps(db, scope, courseSlug, entrySlug)
-	const s = db.t.assignment_submissions
-	const [row] = yield* step(
-		db.orm
-			.select({
-				highest: max(s.submission_number),
-				final:
-					sql<number>`count(*) filter (where ${s.status} = 'graded' and ${s.passed} is not false and ${s.submission_number} > ${reopenedAfter})`.mapWith(
-						Number,
-					),
-			})
-			.from(s)
-			.where(
-				and(
-					eq(s.tenant_id, scope.tenantId),
-					eq(s.user_id, scope.userId),
-					eq(s.course_slug, courseSlug),
-					eq(s.entry_slug, entrySlug),
-				),
-			),
-	)
-	return !row || row.final === 0 ? null : (row.highest ?? 0)
 }
 
 export function entryAllowance(db: Database, scope: Scope, courseSlug: string, entrySlug: string) {

@@ -118,6 +118,45 @@ export function* lockLearnerEntry(
 }
 
 /**
+ * The highest hand-in number of the learner's entry, and how many of its hand-ins have a final grade
+ * since the entry's last reopening (staff may reopen an assignment after a final grade, decision 0037:
+ * only grades after that count).
+ */
+function* tallySteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string) {
+	const { reopenedAfter } = yield* entryAllowanceSteps(db, scope, courseSlug, entrySlug)
+	const s = db.t.assignment_submissions
+	const [row] = yield* step(
+		db.orm
+			.select({
+				highest: max(s.submission_number),
+				final:
+					sql<number>`count(*) filter (where ${finalGrade(db)} and ${s.submission_number} > ${reopenedAfter})`.mapWith(
+						Number,
+					),
+			})
+			.from(s)
+			.where(
+				and(
+					eq(s.tenant_id, scope.tenantId),
+					eq(s.user_id, scope.userId),
+					eq(s.course_slug, courseSlug),
+					eq(s.entry_slug, entrySlug),
+				),
+			),
+	)
+	return { highest: row?.highest ?? 0, final: row?.final ?? 0 }
+}
+
+/**
+ * The highest hand-in number of an assignment entry that a final grade closed since its last
+ * reopening, or null while it is open (its learner may hand in already: nothing to reopen).
+ */
+export function* assignmentClosedAtSteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string) {
+	const { highest, final } = yield* tallySteps(db, scope, courseSlug, entrySlug)
+	return final === 0 ? null : highest
+}
+
+/**
  * Stores the learner's next submission: number = highest so far + 1, like quiz attempts
  * (recordAttemptSteps): two hand-ins that picked the same number collide on the unique key and
  * the loser takes the next one, so numbers stay 1..n without gaps. Its files, streamed in before,
@@ -157,21 +196,8 @@ export function* recordSubmissionSteps(
 	}
 	const earlier = yield* stored()
 	if (earlier) return { kind: 'recorded', submission: earlier, replayed: true } as RecordedSubmission
-	// Staff may reopen an assignment after a final grade (decision 0037): only grades after that count.
-	const { reopenedAfter } = yield* entryAllowanceSteps(db, scope, courseSlug, entrySlug)
 	for (;;) {
-		const [{ highest, final }] = yield* step(
-			db.orm
-				.select({
-					highest: max(s.submission_number),
-					final:
-						sql<number>`count(*) filter (where ${finalGrade(db)} and ${s.submission_number} > ${reopenedAfter})`.mapWith(
-							Number,
-						),
-				})
-				.from(s)
-				.where(mine),
-		)
+		const { highest, final } = yield* tallySteps(db, scope, courseSlug, entrySlug)
 		if (final > 0) return { kind: 'final' } as RecordedSubmission
 		const [row] = yield* step(
 			db.orm
@@ -182,7 +208,7 @@ export function* recordSubmissionSteps(
 					user_id: scope.userId,
 					course_slug: courseSlug,
 					entry_slug: entrySlug,
-					submission_number: (highest ?? 0) + 1,
+					submission_number: highest + 1,
 					text_answer: input.text,
 					link_url: input.link,
 					submitted_at: new Date(),

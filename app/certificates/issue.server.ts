@@ -9,7 +9,7 @@ import {
 import type { Database } from '#db/client.ts'
 import type { AuditInput } from '#db/audit.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { findUserById } from '#db/users.ts'
+import { findUserById, type User } from '#db/users.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { enqueueSteps, type JobSite } from '#app/platform/jobs.server.ts'
 import de from '#app/i18n/certificates/de.ts'
@@ -79,47 +79,7 @@ export async function issueCertificate(db: Database, input: IssueInput): Promise
 			const live = await liveCertificate(db, tenant.id, learner.id, course.slug)
 			if (live) return { certificate: live, issued: false }
 		}
-		const origin = canonicalOrigin(input.origin, tenant, input.baseDomain)
-		const did = tenantDid(input.origin, tenant, input.baseDomain)
-		const { list, used } = await newestStatusList(db, tenant.id)
-		// Half full: a random index would collide too often; the next list starts.
-		const statusList = used >= STATUS_LIST_SIZE / 2 ? list + 1 : list
-		const statusIndex = randomInt(STATUS_LIST_SIZE)
-		const publicId = randomBytes(16).toString('base64url')
-		const now = new Date()
-		const recipientName = learner.name.trim() || learner.email
-		const signer = await tenantSigner(db, input.authSecret, tenant.id, did)
-		const credential = await signCredential(
-			certificateCredential({
-				id: origin + verificationPath(publicId),
-				issuer: { did, name: tenant.name, url: `${origin}/` },
-				recipientName,
-				achievement: {
-					id: `${origin}/learn/course/${course.slug}`,
-					name: course.title,
-					description: course.summary || course.description || course.title,
-					criteria: course.certificate.criteria ?? DEFAULT_CRITERIA[course.locale],
-					language: course.certificate.criteria ? (course.certificate.criteriaLocale ?? course.locale) : course.locale,
-				},
-				issuedAt: isoSeconds(now),
-				status: { listUrl: statusListUrl(origin, statusList), index: statusIndex },
-			}),
-			signer,
-			now,
-		)
-		const row = {
-			tenantId: tenant.id,
-			userId: learner.id,
-			courseSlug: course.slug,
-			publicId,
-			recipientName,
-			courseTitle: course.title,
-			credentialJson: JSON.stringify(credential),
-			keyVersion: signer.version,
-			statusList,
-			statusIndex,
-			issuedAt: now,
-		}
+		const { row, now } = await signedRow(db, input, learner)
 		const replacing = input.replacing
 		try {
 			const stored = await inTransaction(db, function* (tx) {
@@ -150,4 +110,56 @@ export async function issueCertificate(db: Database, input: IssueInput): Promise
 		}
 	}
 	throw new Error('could not store the certificate: its status index kept colliding')
+}
+
+/**
+ * A new certificate's row: its credential signed by the tenant's current key, with a status index
+ * drawn at random from the newest list that is less than half full (the caller stores it, and draws
+ * again when the index is taken).
+ */
+async function signedRow(db: Database, input: IssueInput, learner: User) {
+	const { tenant, course } = input
+	const criteria = course.certificate?.criteria
+	const origin = canonicalOrigin(input.origin, tenant, input.baseDomain)
+	const did = tenantDid(input.origin, tenant, input.baseDomain)
+	const { list, used } = await newestStatusList(db, tenant.id)
+	// Half full: a random index would collide too often; the next list starts.
+	const statusList = used >= STATUS_LIST_SIZE / 2 ? list + 1 : list
+	const statusIndex = randomInt(STATUS_LIST_SIZE)
+	const publicId = randomBytes(16).toString('base64url')
+	const now = new Date()
+	const recipientName = learner.name.trim() || learner.email
+	const signer = await tenantSigner(db, input.authSecret, tenant.id, did)
+	const credential = await signCredential(
+		certificateCredential({
+			id: origin + verificationPath(publicId),
+			issuer: { did, name: tenant.name, url: `${origin}/` },
+			recipientName,
+			achievement: {
+				id: `${origin}/learn/course/${course.slug}`,
+				name: course.title,
+				description: course.summary || course.description || course.title,
+				criteria: criteria ?? DEFAULT_CRITERIA[course.locale],
+				language: criteria ? (course.certificate?.criteriaLocale ?? course.locale) : course.locale,
+			},
+			issuedAt: isoSeconds(now),
+			status: { listUrl: statusListUrl(origin, statusList), index: statusIndex },
+		}),
+		signer,
+		now,
+	)
+	const row = {
+		tenantId: tenant.id,
+		userId: learner.id,
+		courseSlug: course.slug,
+		publicId,
+		recipientName,
+		courseTitle: course.title,
+		credentialJson: JSON.stringify(credential),
+		keyVersion: signer.version,
+		statusList,
+		statusIndex,
+		issuedAt: now,
+	}
+	return { row, now }
 }

@@ -2,7 +2,6 @@ import type { RequestContext } from '#app/context.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { awardCertificate } from '#app/certificates/award.server.ts'
 import {
-	assignmentClosedAtSteps,
 	insertSecondChanceSteps,
 	quizPassedSteps,
 	reopenQuizEntrySteps,
@@ -11,7 +10,7 @@ import {
 import { idFromFormKey, newId } from '#db/ids.ts'
 import { findEnrollment, type Scope } from '#db/learning.ts'
 import type { SecondChanceKind } from '#db/schema/values.ts'
-import { lockLearnerEntry } from '#db/submissions.ts'
+import { assignmentClosedAtSteps, lockLearnerEntry } from '#db/submissions.ts'
 import { inTransaction, rollback } from '#db/transaction.ts'
 import { findUserById, type User } from '#db/users.ts'
 import type { Course } from '../content/content.ts'
