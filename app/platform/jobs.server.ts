@@ -35,6 +35,10 @@ export interface JobPayloads {
 	'mail.magicLink': JobSite & { tenantId: string; email: string }
 	/** The link confirming a new address, sent to that address. */
 	'mail.emailChange': JobSite & { userId: string; newEmail: string }
+	/** The account's owner is told their password was changed, with a reset link (decision 0041). */
+	'mail.passwordChanged': JobSite & { userId: string }
+	/** The address an account had is told it was replaced, with a reset link (decision 0041). */
+	'mail.emailChanged': JobSite & { userId: string; oldEmail: string }
 	/** An invitation's link (its token is rotated when it is sent). */
 	'mail.invitation': JobSite & { tenantId: string; invitationId: string }
 	/** The learner is told their work was graded or returned. */

@@ -398,7 +398,14 @@ const SPEC: Record<string, RouteSpec> = {
 
 	// Administration
 	admin: { get: admin(onApexPlatform(200, 200)) },
-	'admin/users': { get: admin(onApexPlatform(200, 200)) },
+	// The list's resend (issue 40): another tenant's user is not found here; on the apex the platform finds them (verified: 409).
+	'admin/users': {
+		get: admin(onApexPlatform(200, 200)),
+		post: {
+			rule: admin(onApexPlatform(409, 404)),
+			variants: (f): Variant[] => [{ form: { intent: 'resend-verification', userId: f.studentId } }],
+		},
+	},
 	'admin/users/invite': {
 		get: admin(tenantOnly(200)),
 		// Inviting an address is this tenant's business; the other tenant's course is not a course here.

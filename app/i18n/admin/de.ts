@@ -78,6 +78,8 @@ export default {
 		first: '« Erste Seite',
 		previous: '← Zurück',
 		next: 'Weiter →',
+		resend: 'Bestätigungs-E-Mail erneut an {name} senden',
+		errors: { deactivated: 'Ein deaktiviertes Konto kann seine Adresse nicht bestätigen. Reaktivieren Sie es zuerst.' },
 	},
 	invite: {
 		metaTitle: 'Einladen',

@@ -80,6 +80,8 @@ export default {
 		first: '« First page',
 		previous: '← Previous',
 		next: 'Next →',
+		resend: 'Resend the confirmation email to {name}',
+		errors: { deactivated: 'A deactivated account cannot confirm its address. Reactivate it first.' },
 	},
 	invite: {
 		metaTitle: 'Invite',

@@ -78,6 +78,8 @@ export default {
 		first: '« Primera página',
 		previous: '← Anterior',
 		next: 'Siguiente →',
+		resend: 'Reenviar el correo de confirmación a {name}',
+		errors: { deactivated: 'Una cuenta desactivada no puede confirmar su dirección. Reactívala primero.' },
 	},
 	invite: {
 		metaTitle: 'Invitar',

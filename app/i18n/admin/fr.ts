@@ -78,6 +78,8 @@ export default {
 		first: '« Première page',
 		previous: '← Précédente',
 		next: 'Suivante →',
+		resend: 'Renvoyer l’e-mail de confirmation à {name}',
+		errors: { deactivated: 'Un compte désactivé ne peut pas confirmer son adresse. Réactivez-le d’abord.' },
 	},
 	invite: {
 		metaTitle: 'Inviter',

@@ -78,6 +78,8 @@ export default {
 		first: '« Primeira página',
 		previous: '← Anterior',
 		next: 'Próxima →',
+		resend: 'Reenviar o e-mail de confirmação a {name}',
+		errors: { deactivated: 'Uma conta desativada não pode confirmar o endereço. Reative-a primeiro.' },
 	},
 	invite: {
 		metaTitle: 'Convidar',

@@ -78,6 +78,8 @@ export default {
 		first: '« 第一页',
 		previous: '← 上一页',
 		next: '下一页 →',
+		resend: '向 {name} 重新发送确认邮件',
+		errors: { deactivated: '已停用的账户无法确认地址。请先重新启用。' },
 	},
 	invite: {
 		metaTitle: '邀请',
