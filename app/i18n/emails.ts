@@ -121,13 +121,15 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				subject: 'Your password was changed',
 				body: 'The password of your account at {site} was changed.',
 				action: 'Secure your account',
-				footer: 'If it was you, ignore this email. If it was not, choose a new password with this link (it works for one hour): every session is signed out.',
+				footer:
+					'If it was you, ignore this email. If it was not, choose a new password with this link (it works for one hour): every session is signed out.',
 			},
 			email_changed: {
 				subject: 'Your email address was changed',
 				body: 'The email address of your account at {site} was changed. This address no longer signs in to it.',
 				action: 'Secure your account',
-				footer: 'If it was you, ignore this email. If it was not, choose a new password with this link (it works for one hour): every session is signed out, then change the address back on your account page.',
+				footer:
+					'If it was you, ignore this email. If it was not, choose a new password with this link (it works for one hour): every session is signed out, then change the address back on your account page.',
 			},
 		},
 		roles: { student: 'a learner', course_admin: 'a course administrator', tenant_admin: 'an administrator' },
@@ -212,13 +214,15 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				subject: 'Se cambió tu contraseña',
 				body: 'Se cambió la contraseña de tu cuenta en {site}.',
 				action: 'Proteger tu cuenta',
-				footer: 'Si fuiste tú, ignora este mensaje. Si no, elige una contraseña nueva con este enlace (válido durante una hora): se cerrarán todas las sesiones.',
+				footer:
+					'Si fuiste tú, ignora este mensaje. Si no, elige una contraseña nueva con este enlace (válido durante una hora): se cerrarán todas las sesiones.',
 			},
 			email_changed: {
 				subject: 'Se cambió tu dirección de correo',
 				body: 'Se cambió la dirección de correo de tu cuenta en {site}. Esta dirección ya no sirve para iniciar sesión.',
 				action: 'Proteger tu cuenta',
-				footer: 'Si fuiste tú, ignora este mensaje. Si no, elige una contraseña nueva con este enlace (válido durante una hora): se cerrarán todas las sesiones; después, recupera tu dirección en la página de tu cuenta.',
+				footer:
+					'Si fuiste tú, ignora este mensaje. Si no, elige una contraseña nueva con este enlace (válido durante una hora): se cerrarán todas las sesiones; después, recupera tu dirección en la página de tu cuenta.',
 			},
 		},
 		roles: { student: 'estudiante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
@@ -303,13 +307,15 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				subject: 'Votre mot de passe a été modifié',
 				body: 'Le mot de passe de votre compte sur {site} a été modifié.',
 				action: 'Sécuriser votre compte',
-				footer: 'Si c’était vous, ignorez ce message. Sinon, choisissez un nouveau mot de passe avec ce lien (valable une heure) : toutes les sessions seront fermées.',
+				footer:
+					'Si c’était vous, ignorez ce message. Sinon, choisissez un nouveau mot de passe avec ce lien (valable une heure) : toutes les sessions seront fermées.',
 			},
 			email_changed: {
 				subject: 'Votre adresse e-mail a été modifiée',
 				body: 'L’adresse e-mail de votre compte sur {site} a été modifiée. Cette adresse ne permet plus de vous connecter.',
 				action: 'Sécuriser votre compte',
-				footer: 'Si c’était vous, ignorez ce message. Sinon, choisissez un nouveau mot de passe avec ce lien (valable une heure) : toutes les sessions seront fermées ; remettez ensuite votre adresse sur la page de votre compte.',
+				footer:
+					'Si c’était vous, ignorez ce message. Sinon, choisissez un nouveau mot de passe avec ce lien (valable une heure) : toutes les sessions seront fermées ; remettez ensuite votre adresse sur la page de votre compte.',
 			},
 		},
 		roles: { student: 'apprenant', course_admin: 'administrateur de cours', tenant_admin: 'administrateur' },
@@ -397,13 +403,15 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				subject: 'Ihr Passwort wurde geändert',
 				body: 'Das Passwort Ihres Kontos bei {site} wurde geändert.',
 				action: 'Konto schützen',
-				footer: 'Wenn Sie das waren, ignorieren Sie diese E-Mail. Andernfalls wählen Sie mit diesem Link (eine Stunde gültig) ein neues Passwort: Alle Sitzungen werden abgemeldet.',
+				footer:
+					'Wenn Sie das waren, ignorieren Sie diese E-Mail. Andernfalls wählen Sie mit diesem Link (eine Stunde gültig) ein neues Passwort: Alle Sitzungen werden abgemeldet.',
 			},
 			email_changed: {
 				subject: 'Ihre E-Mail-Adresse wurde geändert',
 				body: 'Die E-Mail-Adresse Ihres Kontos bei {site} wurde geändert. Mit dieser Adresse können Sie sich nicht mehr anmelden.',
 				action: 'Konto schützen',
-				footer: 'Wenn Sie das waren, ignorieren Sie diese E-Mail. Andernfalls wählen Sie mit diesem Link (eine Stunde gültig) ein neues Passwort: Alle Sitzungen werden abgemeldet. Ändern Sie danach die Adresse auf Ihrer Kontoseite zurück.',
+				footer:
+					'Wenn Sie das waren, ignorieren Sie diese E-Mail. Andernfalls wählen Sie mit diesem Link (eine Stunde gültig) ein neues Passwort: Alle Sitzungen werden abgemeldet. Ändern Sie danach die Adresse auf Ihrer Kontoseite zurück.',
 			},
 		},
 		roles: { student: 'Lernende Person', course_admin: 'Kursverwaltung', tenant_admin: 'Administration' },
@@ -488,13 +496,15 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				subject: 'A sua palavra-passe foi alterada',
 				body: 'A palavra-passe da sua conta em {site} foi alterada.',
 				action: 'Proteger a sua conta',
-				footer: 'Se foi você, ignore esta mensagem. Caso contrário, escolha uma nova palavra-passe com este link (válido durante uma hora): todas as sessões serão terminadas.',
+				footer:
+					'Se foi você, ignore esta mensagem. Caso contrário, escolha uma nova palavra-passe com este link (válido durante uma hora): todas as sessões serão terminadas.',
 			},
 			email_changed: {
 				subject: 'O seu endereço de e-mail foi alterado',
 				body: 'O endereço de e-mail da sua conta em {site} foi alterado. Este endereço já não serve para iniciar sessão.',
 				action: 'Proteger a sua conta',
-				footer: 'Se foi você, ignore esta mensagem. Caso contrário, escolha uma nova palavra-passe com este link (válido durante uma hora): todas as sessões serão terminadas; depois, reponha o endereço na página da sua conta.',
+				footer:
+					'Se foi você, ignore esta mensagem. Caso contrário, escolha uma nova palavra-passe com este link (válido durante uma hora): todas as sessões serão terminadas; depois, reponha o endereço na página da sua conta.',
 			},
 		},
 		roles: { student: 'estudante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
@@ -584,7 +594,8 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				subject: '您的电子邮件地址已更改',
 				body: '您在 {site} 的账户电子邮件地址已更改。此地址已无法再用于登录。',
 				action: '保护您的账户',
-				footer: '如果是您本人操作，请忽略此邮件。如果不是，请通过此链接（一小时内有效）设置新密码：所有会话都将退出；然后在账户页面改回您的地址。',
+				footer:
+					'如果是您本人操作，请忽略此邮件。如果不是，请通过此链接（一小时内有效）设置新密码：所有会话都将退出；然后在账户页面改回您的地址。',
 			},
 		},
 		roles: { student: '学员', course_admin: '课程管理员', tenant_admin: '管理员' },

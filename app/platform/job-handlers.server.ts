@@ -95,14 +95,30 @@ const HANDLERS: { [N in JobName]: Handler<N> } = {
 		const user = await findUserById(deps.db, job.userId)
 		if (!user || user.deactivated_at) return
 		// A reset link (issued now, after the change retired the older ones): whoever did not change it takes the account back.
-		await mailTokenLink(await siteOf(deps, job), user, user.email, 'password_reset', undefined, undefined, 'password_changed')
+		await mailTokenLink(
+			await siteOf(deps, job),
+			user,
+			user.email,
+			'password_reset',
+			undefined,
+			undefined,
+			'password_changed',
+		)
 	},
 	async 'mail.emailChanged'(deps, job) {
 		const user = await findUserById(deps.db, job.userId)
 		if (!user || user.deactivated_at) return
 		// To the address the account had: the reset link is bound to the account, not to an address, so it
 		// works from the mailbox that no longer signs in (decision 0041).
-		await mailTokenLink(await siteOf(deps, job), user, job.oldEmail, 'password_reset', undefined, undefined, 'email_changed')
+		await mailTokenLink(
+			await siteOf(deps, job),
+			user,
+			job.oldEmail,
+			'password_reset',
+			undefined,
+			undefined,
+			'email_changed',
+		)
 	},
 	async 'mail.invitation'(deps, job) {
 		await mailInvitation(await siteOf(deps, job), job)
