@@ -128,7 +128,7 @@ const schema = z.discriminatedUnion(
 	{ message: 'admin.user.errors.unknownAction' },
 )
 
-/** A lower role takes away what the person could do: asked before it is done, like deactivation. */
+/** A lower role takes away what the person could do, a higher one gives more: both asked before they are done. */
 const RANK = { student: 0, course_admin: 1, tenant_admin: 2, super_admin: 3 } as const
 
 function confirmationOf(
@@ -150,9 +150,11 @@ function confirmationOf(
 			values,
 			fields: { intent: input.intent },
 		}
-	if (input.intent === 'change-role' && !input.confirmed && RANK[input.role] < RANK[target.role])
+	// Every change of role asks first, up as well as down (issue 40): a promotion gives what an attacker
+	// with an admin's session would want most. A new course for a course admin is no change of role.
+	if (input.intent === 'change-role' && !input.confirmed && input.role !== target.role)
 		return {
-			question: 'admin.user.confirm.demote',
+			question: RANK[input.role] < RANK[target.role] ? 'admin.user.confirm.demote' : 'admin.user.confirm.promote',
 			button: 'admin.user.changeRole',
 			values,
 			labels: { from: `admin.roleNames.${target.role}`, to: `admin.roleNames.${input.role}` },

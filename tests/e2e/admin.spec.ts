@@ -40,6 +40,9 @@ test('a tenant admin finds a user and changes role, deactivates, reactivates, si
 	// A course admin administers a course: the role comes with one (decision 0026).
 	await page.getByLabel('Course (for a course admin)').selectOption({ label: 'Introduction to the Web' })
 	await page.getByRole('button', { name: 'Change role' }).click()
+	// A higher role asks first too (issue 40).
+	await expect(page.getByRole('alert')).toContainText('from student to course admin?')
+	await page.getByRole('alert').getByRole('button', { name: 'Change role' }).click()
 	await expect(page.getByText('The role was changed.')).toBeVisible()
 	// Destructive actions ask first: cancelling changes nothing, confirming does it.
 	await page.getByRole('button', { name: 'Deactivate' }).click()

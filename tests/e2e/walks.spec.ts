@@ -398,6 +398,9 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await page.getByLabel('Role').selectOption('course_admin')
 	await page.getByLabel('Course (for a course admin)').selectOption({ label: 'Introduction to the Web' })
 	await page.getByRole('button', { name: 'Change role' }).click()
+	// A higher role asks first too (issue 40).
+	await expect(page.getByRole('alert')).toContainText('from student to course admin?')
+	await page.getByRole('alert').getByRole('button', { name: 'Change role' }).click()
 	await expect(page.getByText('The role was changed.')).toBeVisible()
 	await expect(page.locator('dl.facts')).toContainText('course admin')
 	await expect(page.locator('dl.facts')).toContainText('Introduction to the Web')

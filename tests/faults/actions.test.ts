@@ -304,6 +304,7 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 							intent: 'change-role',
 							role: 'course_admin',
 							course_slug: 'intro-to-web',
+							confirmed: 'yes',
 						}),
 					ok: redirected,
 					done: async () =>

@@ -143,6 +143,7 @@ export default {
 			deactivate:
 				'{name} deaktivieren? Alle Sitzungen werden beendet, und eine Anmeldung ist erst wieder möglich, wenn ein Admin das Konto reaktiviert.',
 			signOut: '{name} auf allen Geräten abmelden? Eine erneute Anmeldung ist nötig.',
+			promote: '{name} von {from} zu {to} ändern? Die Person darf dann, was die Rolle {to} darf, und wird abgemeldet.',
 			cancelEnrollment:
 				'Die Einschreibung von {name} in {course} stornieren? Die Person kann den Kurs erst wieder öffnen, wenn sie erneut eingeschrieben wird.',
 			demote:

@@ -146,6 +146,7 @@ export default {
 			cancelEnrollment:
 				'Cancel the enrollment of {name} in {course}? They can no longer open the course until they are enrolled again.',
 			demote: 'Change {name} from {from} to {to}? They lose what the {from} role may do, and are signed out.',
+			promote: 'Change {name} from {from} to {to}? They may then do what the {to} role may do, and are signed out.',
 		},
 		errors: {
 			courseRequired: 'Choose the course they will administer',

@@ -145,6 +145,7 @@ export default {
 			cancelEnrollment:
 				'¿Cancelar la inscripción de {name} en {course}? No podrá abrir el curso hasta que se le vuelva a inscribir.',
 			demote: '¿Cambiar a {name} de {from} a {to}? Pierde lo que permite el rol {from} y se cierran sus sesiones.',
+			promote: '¿Cambiar a {name} de {from} a {to}? Podrá hacer lo que permite el rol {to} y se cerrarán sus sesiones.',
 		},
 		errors: {
 			courseRequired: 'Elige el curso que va a administrar',

@@ -142,6 +142,8 @@ export default {
 			deactivate:
 				'Désactiver {name} ? Toutes ses sessions sont fermées et la personne ne pourra plus se connecter avant qu’un administrateur la réactive.',
 			signOut: 'Déconnecter {name} sur tous ses appareils ? La personne devra se reconnecter.',
+			promote:
+				'Faire passer {name} de {from} à {to} ? Cette personne pourra faire ce que permet le rôle {to}, et ses sessions seront fermées.',
 			cancelEnrollment:
 				'Annuler l’inscription de {name} à {course} ? La personne ne pourra plus ouvrir le cours tant qu’elle n’est pas réinscrite.',
 			demote:

@@ -142,6 +142,8 @@ export default {
 			deactivate:
 				'Desativar {name}? Todas as sessões são encerradas e a pessoa não poderá entrar até que um administrador a reative.',
 			signOut: 'Encerrar a sessão de {name} em todos os dispositivos? Será preciso entrar novamente.',
+			promote:
+				'Mudar {name} de {from} para {to}? Passará a poder fazer o que o papel {to} permite, e as sessões serão terminadas.',
 			cancelEnrollment:
 				'Cancelar a inscrição de {name} em {course}? Deixa de poder abrir o curso até ser inscrito novamente.',
 			demote: 'Mudar {name} de {from} para {to}? Perde o que o papel {from} permite e as sessões são encerradas.',

@@ -138,6 +138,7 @@ export default {
 		confirm: {
 			deactivate: '停用 {name}？其所有会话将被注销，在管理员重新启用之前无法登录。',
 			signOut: '在所有设备上注销 {name}？对方需要重新登录。',
+			promote: '将 {name} 从{from}改为{to}？此人将可以执行{to}角色允许的操作，并会被退出登录。',
 			cancelEnrollment: '取消 {name} 在 {course} 的选课？在再次选课之前，对方将无法打开该课程。',
 			demote: '将 {name} 从 {from} 改为 {to}？对方将失去 {from} 角色的权限，并被注销。',
 		},
