@@ -117,6 +117,7 @@ test('the super admin creates and suspends a tenant, enters Acme and impersonate
 	const slug = `e2e-${info.project.name}-${Date.now() % 100000}`
 	await page.getByLabel('Slug (the subdomain)').fill(slug)
 	await page.getByLabel('Name').fill(`Tenant ${slug}`)
+	await page.getByLabel('Email of its first administrator (they get an invitation)').fill(`head-${slug}@example.test`)
 	await page.getByRole('button', { name: 'Create tenant' }).click()
 	await expect(page.getByText('The tenant was created.')).toBeVisible()
 	await page.getByRole('button', { name: `Suspend Tenant ${slug}` }).click()

@@ -639,6 +639,7 @@ test('the super admin: users across tenants with a tenant column and filter, ten
 	const tenant = `Tenant ${slug}`
 	await page.getByLabel('Slug (the subdomain)').fill(slug)
 	await page.getByLabel('Name').fill(tenant)
+	await page.getByLabel('Email of its first administrator (they get an invitation)').fill(`head-${slug}@example.test`)
 	await page.getByRole('button', { name: 'Create tenant' }).click()
 	await expect(page.getByText('The tenant was created.')).toBeVisible()
 	await fitsThePhone(page, 'tenants with a new one')

@@ -360,13 +360,22 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 			},
 		},
 		{
-			name: 'tenant created',
-			later: [['audit_log', 'INSERT']],
+			name: 'tenant created, its first admin invited',
+			later: [
+				['audit_log', 'INSERT'],
+				['invitations', 'INSERT'],
+			],
 			prepare: async () => {
 				n++
 				const slug = `created-${n}`
 				return {
-					send: () => apex.post('/admin/tenants', { intent: 'create', slug, name: `Created ${n}` }),
+					send: () =>
+						apex.post('/admin/tenants', {
+							intent: 'create',
+							slug,
+							name: `Created ${n}`,
+							admin_email: `first-${n}@created.test`,
+						}),
 					ok: redirected,
 					done: async () =>
 						(await stack.db.orm.select().from(stack.db.t.tenants).where(eq(stack.db.t.tenants.slug, slug))).length ===

@@ -1,5 +1,5 @@
 /**
- * Hostile class: the forms issue 40 added (the users list's resend). A GET where a POST is meant,
+ * Hostile class: the forms issue 40 added (the users list's resend, a new tenant's first admin). A GET where a POST is meant,
  * another tenant's user id, a leftover cookie after sign-out, and roles that may not act: each
  * changes nothing and mails nobody.
  */
@@ -80,6 +80,35 @@ describe.each(DIALECTS)('hostile posts to the new forms on %s', (dialect) => {
 			...(await auditRowsFor(stack.db, globexId, foreign.id)),
 		]
 		hostile.check('nothing was audited', rows.length === 0, rows.map((r) => r.action).join())
+		expect(hostile.newFailures()).toEqual([])
+	})
+
+	it('creates no tenant and invites nobody for a creation that is not the platform admin’s post', async () => {
+		const form = { intent: 'create', slug: `nope-${dialect}`, name: 'Nope', admin_email: `boss-${dialect}@nope.test` }
+		const root = await stack.signIn('root@platform.test', 'localhost')
+		const got = await root.get(`/admin/tenants?${new URLSearchParams(form)}`)
+		hostile.check('a GET with the fields only lists', got.status === 200, `${got.status}`)
+		const tenantAdmin = await stack.signIn('admin@acme.test')
+		const asTenantAdmin = await tenantAdmin.post('/admin/tenants', form)
+		hostile.check('a tenant admin is refused', asTenantAdmin.status === 403, `${asTenantAdmin.status}`)
+		// The platform admin's cookie kept after signing out.
+		const leftover = stack.browser('localhost')
+		for (const [k, v] of root.jar) leftover.jar.set(k, v)
+		expect((await root.post('/learn/sign-out', {})).status).toBe(302)
+		const replayed = await leftover.post('/admin/tenants', form)
+		hostile.check(
+			'a leftover cookie after sign-out creates nothing',
+			replayed.status === 302 && String(replayed.headers.location).startsWith('/learn/sign-in'),
+			`${replayed.status} ${replayed.headers.location}`,
+		)
+		// Another tenant's address is just an address: a malformed one is refused with nothing created.
+		const again = await stack.signIn('root@platform.test', 'localhost')
+		const bad = await again.post('/admin/tenants', { ...form, admin_email: 'not an address' })
+		hostile.check('a malformed first admin address is refused', bad.status === 400, `${bad.status}`)
+		await stack.settled()
+		const made = await findTenantBySlug(stack.db, form.slug)
+		hostile.check('no tenant was created', made === null)
+		hostile.check('nobody was mailed', stack.mail.count(form.admin_email) === 0)
 		expect(hostile.newFailures()).toEqual([])
 	})
 })

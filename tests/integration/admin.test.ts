@@ -588,11 +588,19 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 				intent: 'create',
 				slug: 'umbrella',
 				name: 'Umbrella Learning',
+				admin_email: 'head@umbrella.test',
 			})
 			expect(created.headers.location).toBe('/admin/tenants?notice=created')
-			expect((await apex.post('/admin/tenants', { intent: 'create', slug: 'umbrella', name: 'Again' })).status).toBe(
-				409,
-			)
+			expect(
+				(
+					await apex.post('/admin/tenants', {
+						intent: 'create',
+						slug: 'umbrella',
+						name: 'Again',
+						admin_email: 'head@umbrella.test',
+					})
+				).status,
+			).toBe(409)
 			const umbrella = (await findTenantBySlug(stack.db, 'umbrella'))!
 			const member = await newUser('student', umbrella)
 			const session = await signedIn(member.email, 'umbrella.localhost')

@@ -215,7 +215,7 @@ export default {
 	tenants: {
 		title: 'Mandanten',
 		notices: {
-			created: 'Der Mandant wurde angelegt.',
+			created: 'Der Mandant wurde angelegt. Die erste Administration hat eine Einladung erhalten.',
 			suspended: 'Der Mandant wurde gesperrt: Seine Seiten antworten mit 503, und seine Benutzer wurden abgemeldet.',
 			active: 'Der Mandant ist wieder aktiv.',
 			archived: 'Der Mandant wurde archiviert: Seine Hosts antworten jetzt mit 404.',
@@ -234,6 +234,7 @@ export default {
 		slug: 'Slug (die Subdomain)',
 		name: 'Name',
 		customDomain: 'Eigene Domain (optional)',
+		adminEmail: 'E-Mail der ersten Administration (sie erhält eine Einladung)',
 		create: 'Mandant anlegen',
 		confirm: {
 			suspended: '{name} sperren? Die Seiten antworten allen mit 503, und alle Nutzer werden abgemeldet.',
@@ -249,6 +250,7 @@ export default {
 				'Diese Domain gehört zu dieser Plattform: Wählen Sie eine eigene Domain der Schule oder des Unternehmens.',
 			chooseStatus: 'Wählen Sie einen Mandanten und einen Status.',
 			taken: 'Dieser Slug oder diese eigene Domain ist bereits vergeben',
+			adminRequired: 'Geben Sie die E-Mail-Adresse der Person ein, die diesen Mandanten verwaltet',
 		},
 	},
 } satisfies typeof en

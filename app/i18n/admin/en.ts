@@ -213,7 +213,7 @@ export default {
 	tenants: {
 		title: 'Tenants',
 		notices: {
-			created: 'The tenant was created.',
+			created: 'The tenant was created. Its first administrator was sent an invitation.',
 			suspended: 'The tenant was suspended: its pages answer 503 and its users were signed out.',
 			active: 'The tenant is active again.',
 			archived: 'The tenant was archived: its hosts now answer 404.',
@@ -233,6 +233,7 @@ export default {
 		slug: 'Slug (the subdomain)',
 		name: 'Name',
 		customDomain: 'Custom domain (optional)',
+		adminEmail: 'Email of its first administrator (they get an invitation)',
 		create: 'Create tenant',
 		confirm: {
 			suspended: 'Suspend {name}? Its pages answer 503 to everyone and all its users are signed out.',
@@ -247,6 +248,7 @@ export default {
 			domainReserved: 'That domain belongs to this platform: choose one of the school’s or company’s own.',
 			chooseStatus: 'Choose a tenant and a status.',
 			taken: 'That slug or custom domain is already taken',
+			adminRequired: 'Enter the email address of the person who will run this tenant',
 		},
 	},
 }

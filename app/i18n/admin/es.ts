@@ -212,7 +212,7 @@ export default {
 	tenants: {
 		title: 'Inquilinos',
 		notices: {
-			created: 'Se creó el inquilino.',
+			created: 'Se creó el inquilino. Se envió una invitación a su primer administrador.',
 			suspended: 'Se suspendió el inquilino: sus páginas responden 503 y se cerraron las sesiones de sus usuarios.',
 			active: 'El inquilino vuelve a estar activo.',
 			archived: 'Se archivó el inquilino: sus hosts ahora responden 404.',
@@ -231,6 +231,7 @@ export default {
 		slug: 'Slug (el subdominio)',
 		name: 'Nombre',
 		customDomain: 'Dominio propio (opcional)',
+		adminEmail: 'Correo de su primer administrador (recibirá una invitación)',
 		create: 'Crear inquilino',
 		confirm: {
 			suspended:
@@ -247,6 +248,7 @@ export default {
 			domainReserved: 'Ese dominio pertenece a esta plataforma: elige uno propio del centro o de la empresa.',
 			chooseStatus: 'Elige un inquilino y un estado.',
 			taken: 'Ese slug o dominio propio ya está en uso',
+			adminRequired: 'Introduce el correo de la persona que administrará este inquilino',
 		},
 	},
 } satisfies typeof en

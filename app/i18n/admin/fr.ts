@@ -215,7 +215,7 @@ export default {
 	tenants: {
 		title: 'Locataires',
 		notices: {
-			created: 'Le locataire a été créé.',
+			created: 'Le locataire a été créé. Une invitation a été envoyée à son premier administrateur.',
 			suspended: 'Le locataire a été suspendu : ses pages répondent 503 et ses utilisateurs ont été déconnectés.',
 			active: 'Le locataire est de nouveau actif.',
 			archived: 'Le locataire a été archivé : ses hôtes répondent désormais 404.',
@@ -234,6 +234,7 @@ export default {
 		slug: 'Slug (le sous-domaine)',
 		name: 'Nom',
 		customDomain: 'Domaine personnalisé (facultatif)',
+		adminEmail: 'E-mail de son premier administrateur (qui recevra une invitation)',
 		create: 'Créer le locataire',
 		confirm: {
 			suspended: 'Suspendre {name} ? Ses pages répondront 503 à tous et tous ses utilisateurs seront déconnectés.',
@@ -249,6 +250,7 @@ export default {
 				'Ce domaine appartient à cette plateforme : choisissez un domaine de l’établissement ou de l’entreprise.',
 			chooseStatus: 'Choisissez un locataire et un statut.',
 			taken: 'Ce slug ou ce domaine personnalisé est déjà utilisé',
+			adminRequired: 'Saisissez l’adresse e-mail de la personne qui gérera ce locataire',
 		},
 	},
 } satisfies typeof en

@@ -213,7 +213,7 @@ export default {
 	tenants: {
 		title: 'Locatários',
 		notices: {
-			created: 'O locatário foi criado.',
+			created: 'O locatário foi criado. Foi enviado um convite ao primeiro administrador.',
 			suspended: 'O locatário foi suspenso: suas páginas respondem 503 e seus usuários foram desconectados.',
 			active: 'O locatário está ativo novamente.',
 			archived: 'O locatário foi arquivado: seus hosts agora respondem 404.',
@@ -232,6 +232,7 @@ export default {
 		slug: 'Slug (o subdomínio)',
 		name: 'Nome',
 		customDomain: 'Domínio próprio (opcional)',
+		adminEmail: 'E-mail do primeiro administrador (recebe um convite)',
 		create: 'Criar locatário',
 		confirm: {
 			suspended: 'Suspender {name}? As páginas responderão 503 a todos e todos os usuários terão a sessão encerrada.',
@@ -246,6 +247,7 @@ export default {
 			domainReserved: 'Esse domínio pertence a esta plataforma: escolha um domínio próprio da escola ou da empresa.',
 			chooseStatus: 'Escolha um locatário e um status.',
 			taken: 'Esse slug ou domínio próprio já está em uso',
+			adminRequired: 'Indique o e-mail da pessoa que vai gerir este locatário',
 		},
 	},
 } satisfies typeof en

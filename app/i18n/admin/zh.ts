@@ -207,7 +207,7 @@ export default {
 	tenants: {
 		title: '租户',
 		notices: {
-			created: '租户已创建。',
+			created: '租户已创建。已向首位管理员发送邀请。',
 			suspended: '租户已暂停：其页面返回 503，其用户均已退出登录。',
 			active: '租户已恢复正常。',
 			archived: '租户已归档：其主机名现在返回 404。',
@@ -226,6 +226,7 @@ export default {
 		slug: 'Slug（子域名）',
 		name: '名称',
 		customDomain: '自定义域名（可选）',
+		adminEmail: '首位管理员的电子邮件（对方会收到邀请）',
 		create: '创建租户',
 		confirm: {
 			suspended: '暂停 {name}？其页面将对所有人返回 503，所有用户都将被注销。',
@@ -240,6 +241,7 @@ export default {
 			domainReserved: '该域名属于本平台：请选择学校或公司自己的域名。',
 			chooseStatus: '请选择租户和状态。',
 			taken: '该 slug 或自定义域名已被占用',
+			adminRequired: '请输入将管理此租户的人员的电子邮件地址',
 		},
 	},
 } satisfies typeof en
