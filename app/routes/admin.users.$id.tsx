@@ -321,6 +321,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 					return askToConfirm({
 						question: 'admin.user.confirm.cancelEnrollment',
 						button: 'admin.user.enrollments.cancel',
+						keep: 'admin.user.enrollments.keep',
 						values: { name: target.name, course: course?.title ?? enrollment.course_slug },
 						fields: { intent: input.intent, courseSlug: enrollment.course_slug },
 					})
@@ -460,21 +461,33 @@ function Learning({ record }: { record: NonNullable<Route.ComponentProps['loader
 							<th scope="col">{m.result}</th>
 							<th scope="col">{m.progress}</th>
 							<th scope="col">{m.enrolledAt}</th>
-							<th scope="col">{m.actions}</th>
 						</tr>
 					</thead>
 					<tbody>
 						{record.enrollments.map((e) => (
 							<tr key={e.courseSlug}>
-								<td lang={e.lang}>
-									{/* A course the content service no longer has has no dashboard to open. */}
-									{e.total === null ? (
-										e.title
-									) : (
-										<Link prefetch="intent" to={`/admin/courses/${e.courseSlug}/dashboard`}>
-											{e.title}
-										</Link>
-									)}
+								<td>
+									{/* The row's action sits under the course's name, in the first column: on a phone the
+									    table scrolls sideways, and a last column would start off-screen (issue 40). */}
+									<div className="row-actions">
+										{/* A course the content service no longer has has no dashboard to open. */}
+										{e.total === null ? (
+											<span lang={e.lang}>{e.title}</span>
+										) : (
+											<Link prefetch="intent" to={`/admin/courses/${e.courseSlug}/dashboard`} lang={e.lang}>
+												{e.title}
+											</Link>
+										)}
+										{e.status === 'cancelled' ? (
+											<PostButton link fields={{ intent: 'reenroll', courseSlug: e.courseSlug }}>
+												{t.format(m.reenroll, { course: e.title })}
+											</PostButton>
+										) : (
+											<PostButton link fields={{ intent: 'cancel-enrollment', courseSlug: e.courseSlug }}>
+												{t.format(m.cancelIn, { course: e.title })}
+											</PostButton>
+										)}
+									</div>
 								</td>
 								<td>{statuses[e.status]}</td>
 								<td>
@@ -496,17 +509,6 @@ function Learning({ record }: { record: NonNullable<Route.ComponentProps['loader
 											})}
 								</td>
 								<td>{t.date(e.enrolledAt)}</td>
-								<td>
-									{e.status === 'cancelled' ? (
-										<PostButton link fields={{ intent: 'reenroll', courseSlug: e.courseSlug }}>
-											{t.format(m.reenroll, { course: e.title })}
-										</PostButton>
-									) : (
-										<PostButton link fields={{ intent: 'cancel-enrollment', courseSlug: e.courseSlug }}>
-											{t.format(m.cancelIn, { course: e.title })}
-										</PostButton>
-									)}
-								</td>
 							</tr>
 						))}
 					</tbody>

@@ -173,7 +173,7 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 						<Notice tone="info">{l.course.paid}</Notice>
 					) : (
 						// Router paths take no locale prefix: React Router adds the page's basename (/es).
-						<Form method="post" action={`/learn/course/${data.slug}/enroll`}>
+						<Form method="post" action={`/learn/course/${data.slug}/enroll`} className="actions">
 							<Submit>
 								{data.enrollmentStatus === 'cancelled'
 									? l.enrollAgain
@@ -181,6 +181,15 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 										? l.enrollFree
 										: l.course.signInToEnroll}
 							</Submit>
+							{/* A visitor without an account makes one and comes back here (issue 40). */}
+							{data.signedIn ? null : (
+								<a
+									className="button button-secondary"
+									href={t.href(`/learn/sign-up?${new URLSearchParams({ callbackUrl: `/learn/course/${data.slug}` })}`)}
+								>
+									{l.course.createAccount}
+								</a>
+							)}
 						</Form>
 					)}
 					<h2>{l.course.outline}</h2>

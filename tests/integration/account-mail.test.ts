@@ -1,3 +1,4 @@
+import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
@@ -148,5 +149,67 @@ describe.each(DIALECTS)('account change notices on %s', (dialect) => {
 		expect(verified.text).not.toContain('Resend the confirmation email')
 		const learnerId = (await findUserByEmail(stack.db, acmeId, 'learner@acme.test'))!.id
 		expect((await admin.post('/admin/users', { intent: 'resend-verification', userId: learnerId })).status).toBe(409)
+	})
+
+	it('names the address on the check-your-email page and sends it again, the same answer for any address', async () => {
+		const fresh = `fresh-${dialect}@acme.test`
+		const taken = `taken-${dialect}@acme.test`
+		await createUser(stack.db, {
+			tenant_id: acmeId,
+			email: taken,
+			name: 'Already Here',
+			role: 'student',
+			password_hash: await hashPassword(PASSWORD),
+			locale: 'fr',
+			email_verified_at: new Date(),
+		})
+		const signUp = (email: string) =>
+			stack.browser(ACME).post('/learn/sign-up', { name: 'New Person', email, password: 'another-long-secret' })
+		const page = (res: { text: string }, email: string) =>
+			res.text
+				.replaceAll(email, 'EMAIL')
+				.replace(/nonce="[^"]+"/g, 'nonce')
+				.replace(/"_\d+":/g, '')
+		const [a, b] = [await signUp(fresh), await signUp(taken)]
+		expect([a.status, b.status]).toEqual([200, 200])
+		expect(page(a, fresh)).toBe(page(b, taken))
+		const $ = load(a.text)
+		expect($('h1').text()).toBe('Check your email')
+		expect($('main p strong').first().text()).toBe(fresh)
+		// The resend is a real form: it posts the intent and the address, nothing else the visitor typed.
+		const form = $('form[method="post"]').filter((_, el) => $(el).find('input[value="resend"]').length > 0)
+		expect(
+			form
+				.find('input[type="hidden"]')
+				.toArray()
+				.map((el) => $(el).attr('name')),
+		).toEqual(['intent', 'email', 'callbackUrl'])
+		expect((await stack.mail.waitFor(fresh)).subject).toMatch(/^Confirm your email address · /)
+		expect((await stack.mail.waitFor(taken)).subject).toMatch(/^Vous avez déjà un compte · /)
+
+		const resend = (email: string) =>
+			stack.browser(ACME).post('/learn/sign-up', { intent: 'resend', email, callbackUrl: '' })
+		const [ra, rb] = [await resend(fresh), await resend(taken)]
+		expect([ra.status, rb.status]).toEqual([200, 200])
+		expect(page(ra, fresh)).toBe(page(rb, taken))
+		expect(ra.text).toContain(`Sent again to <strong>${fresh}</strong>`)
+		// An unconfirmed account gets a new confirmation link, a confirmed one the account-exists mail again.
+		const again = await stack.mail.waitFor(fresh, 1)
+		expect(again.subject).toMatch(/^Confirm your email address · /)
+		expect(linkIn(again, '/learn/verify/')).toMatch(/^\/learn\/verify\/\S+$/)
+		expect((await stack.mail.waitFor(taken, 1)).subject).toMatch(/^Vous avez déjà un compte · /)
+		// Nobody has this address: the same answer, and no mail.
+		const nobody = `nobody-${dialect}@acme.test`
+		const rn = await resend(nobody)
+		expect(page(rn, nobody)).toBe(page(ra, fresh))
+		// Three an hour per address: the fourth is refused on the same page, and mails nothing.
+		await resend(fresh)
+		await resend(fresh)
+		const limited = await resend(fresh)
+		expect(limited.status).toBe(429)
+		expect(load(limited.text)('main p strong').first().text()).toBe(fresh)
+		await stack.settled()
+		expect(stack.mail.count(fresh)).toBe(4)
+		expect(stack.mail.count(nobody)).toBe(0)
 	})
 })

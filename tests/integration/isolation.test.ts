@@ -250,7 +250,8 @@ const SPEC: Record<string, RouteSpec> = {
 		get: tenantOnly(200),
 		// Creates an independent account of this tenant (identities are per tenant), never touches the other's.
 		post: {
-			rule: (c) => (c.tenantHost ? { status: 302, location: '/learn/sign-up?notice=check-email' } : 404),
+			// The check-your-email page is the answer itself, naming the address (issue 40).
+			rule: (c) => (c.tenantHost ? 200 : 404),
 			variants: (f, c): Variant[] => [
 				{ form: { name: 'Matrix Visitor', email: f.pool[c.roleIndex], password: NEW_PASSWORD } },
 			],

@@ -185,6 +185,7 @@ export default {
 			progressOf: '{done} von {total} Einträgen ({percent})',
 			cancel: 'Einschreibung stornieren',
 			cancelIn: 'Einschreibung in {course} stornieren',
+			keep: 'Einschreibung behalten',
 			reenroll: 'Erneut in {course} einschreiben',
 			quizTitle: 'Neueste Quizergebnisse',
 			noAttempts: 'Noch keine Quizversuche.',

@@ -184,6 +184,7 @@ export default {
 			progressOf: '{done} of {total} entries ({percent})',
 			cancel: 'Cancel enrollment',
 			cancelIn: 'Cancel enrollment in {course}',
+			keep: 'Keep enrollment',
 			reenroll: 'Enroll in {course} again',
 			quizTitle: 'Recent quiz results',
 			noAttempts: 'No quiz attempts yet.',

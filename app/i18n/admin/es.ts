@@ -183,6 +183,7 @@ export default {
 			progressOf: '{done} de {total} entradas ({percent})',
 			cancel: 'Cancelar inscripción',
 			cancelIn: 'Cancelar la inscripción en {course}',
+			keep: 'Mantener la inscripción',
 			reenroll: 'Volver a inscribir en {course}',
 			quizTitle: 'Resultados recientes de cuestionarios',
 			noAttempts: 'Aún no hay intentos de cuestionarios.',

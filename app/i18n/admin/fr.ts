@@ -185,6 +185,7 @@ export default {
 			progressOf: '{done} sur {total} éléments ({percent})',
 			cancel: 'Annuler l’inscription',
 			cancelIn: 'Annuler l’inscription à {course}',
+			keep: 'Garder l’inscription',
 			reenroll: 'Réinscrire à {course}',
 			quizTitle: 'Résultats récents aux quiz',
 			noAttempts: 'Aucune tentative de quiz pour l’instant.',

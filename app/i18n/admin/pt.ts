@@ -184,6 +184,7 @@ export default {
 			progressOf: '{done} de {total} itens ({percent})',
 			cancel: 'Cancelar inscrição',
 			cancelIn: 'Cancelar a inscrição em {course}',
+			keep: 'Manter a inscrição',
 			reenroll: 'Inscrever novamente em {course}',
 			quizTitle: 'Resultados recentes de questionários',
 			noAttempts: 'Ainda não há tentativas de questionários.',

@@ -178,6 +178,7 @@ export default {
 			progressOf: '{total} 项中已完成 {done} 项（{percent}）',
 			cancel: '取消选课',
 			cancelIn: '取消 {course} 的选课',
+			keep: '保留报名',
 			reenroll: '重新选修 {course}',
 			quizTitle: '最近的测验结果',
 			noAttempts: '还没有测验记录。',
