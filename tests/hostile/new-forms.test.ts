@@ -1,5 +1,5 @@
 /**
- * Hostile class: the forms issue 40 added (the users list's resend, a new tenant's first admin). A GET where a POST is meant,
+ * Hostile class: the forms issue 40 added (the users list's resend, a new tenant's first admin, the check-your-email resend). A GET where a POST is meant,
  * another tenant's user id, a leftover cookie after sign-out, and roles that may not act: each
  * changes nothing and mails nobody.
  */
@@ -109,6 +109,37 @@ describe.each(DIALECTS)('hostile posts to the new forms on %s', (dialect) => {
 		const made = await findTenantBySlug(stack.db, form.slug)
 		hostile.check('no tenant was created', made === null)
 		hostile.check('nobody was mailed', stack.mail.count(form.admin_email) === 0)
+		expect(hostile.newFailures()).toEqual([])
+	})
+
+	it('mails nobody for a check-your-email resend that is a GET, another tenant’s address or malformed', async () => {
+		const email = `resend-${dialect}@acme.test`
+		await unverified(acmeId, email)
+		const visitor = stack.browser(ACME)
+		// A GET with the form's fields is the sign-up form, nothing more.
+		const got = await visitor.get(`/learn/sign-up?${new URLSearchParams({ intent: 'resend', email })}`)
+		hostile.check('a GET with the fields shows the form', got.status === 200 && got.text.includes('name="password"'))
+		// The same address posted on the other tenant's host: no account there, so nobody is mailed, and the
+		// answer is the one any address gets.
+		const globex = await stack.browser('globex.localhost').post('/learn/sign-up', { intent: 'resend', email })
+		hostile.check('another tenant’s host answers as for anyone', globex.status === 200, `${globex.status}`)
+		// Not an address, or no address: refused.
+		for (const bad of ['not an address', '', `${email}\u0000`]) {
+			const res = await visitor.post('/learn/sign-up', { intent: 'resend', email: bad })
+			hostile.check(`a resend for ${JSON.stringify(bad)} is refused`, res.status === 400, `${res.status}`)
+		}
+		// A leftover session cookie of a signed-out learner changes nothing: the page answers as for a visitor.
+		const learner = await stack.signIn('learner@acme.test')
+		const leftover = stack.browser(ACME)
+		for (const [k, v] of learner.jar) leftover.jar.set(k, v)
+		await learner.post('/learn/sign-out', {})
+		const replayed = await leftover.post('/learn/sign-up', { intent: 'resend', email: 'learner@acme.test' })
+		hostile.check('a leftover cookie gets the visitor’s answer', replayed.status === 200, `${replayed.status}`)
+		// A cross-site post is refused before anything is read.
+		const crossSite = await visitor.post('/learn/sign-up', { intent: 'resend', email }, { origin: 'http://evil.test' })
+		hostile.check('a cross-site post is refused', crossSite.status === 403, `${crossSite.status}`)
+		await stack.settled()
+		hostile.check('nobody was mailed', stack.mail.count(email) === 0, `${stack.mail.count(email)}`)
 		expect(hostile.newFailures()).toEqual([])
 	})
 })
