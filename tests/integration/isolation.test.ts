@@ -399,11 +399,12 @@ const SPEC: Record<string, RouteSpec> = {
 
 	// Administration
 	admin: { get: admin(onApexPlatform(200, 200)) },
-	// The list's resend (issue 40): another tenant's user is not found here; on the apex the platform finds them (verified: 409).
+	// The list's resend (issue 40): another tenant's user is not found here; on the apex the platform finds them
+	// (the other tenant's student is unconfirmed: a new link is mailed to them).
 	'admin/users': {
 		get: admin(onApexPlatform(200, 200)),
 		post: {
-			rule: admin(onApexPlatform(409, 404)),
+			rule: admin(onApexPlatform(302, 404)),
 			variants: (f): Variant[] => [{ form: { intent: 'resend-verification', userId: f.studentId } }],
 		},
 	},
@@ -1242,6 +1243,11 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 					email_verified_at: new Date(),
 				})
 				cookies.super_admin.apex = await signIn(HOSTS.apex, platformAdmin.email)
+				// On Acme's hosts too: the phases before spend the first super_admin's mutations there as well (each
+				// admin form's post counts before its 404), and the users list's resend (issue 40) added the ones that
+				// left too few.
+				cookies.super_admin.own = await enter(tenants.acme, HOSTS.own, cookies.super_admin.apex)
+				cookies.super_admin.custom = await enter(tenants.acme, HOSTS.custom, cookies.super_admin.apex)
 				await runAll(platform)
 			} finally {
 				console.log = originalLog
