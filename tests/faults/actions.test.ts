@@ -384,6 +384,20 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 			},
 		},
 		{
+			// Issue 40: the users list's resend (its job, then its audit row).
+			name: 'confirmation link resent from the users list',
+			later: [['audit_log', 'INSERT']],
+			prepare: async () => {
+				const { b } = await admin()
+				const { user } = await person('student', { signIn: false, verified: false })
+				return {
+					send: () => b.post('/admin/users', { intent: 'resend-verification', userId: user.id }),
+					ok: redirected,
+					done: () => audited('user.verification_resent', user.id),
+				}
+			},
+		},
+		{
 			name: 'invitation sent',
 			later: [['audit_log', 'INSERT']],
 			prepare: async () => {
