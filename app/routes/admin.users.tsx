@@ -4,7 +4,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { NO_NUL } from '#app/platform/validation.ts'
 import { z } from 'zod'
-import { adminAudit, platformMutation, requireAdmin } from '#app/admin/admin.server.ts'
+import { adminAudit, platformMutation, requireAdmin, tenantOrigin } from '#app/admin/admin.server.ts'
 import { formErrorResult, limitAction, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
 import { enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
 import { notFound } from '#app/platform/errors.ts'
@@ -13,7 +13,7 @@ import { FormError, PostButton, RedirectNotice } from '#app/ui/feedback.tsx'
 import { auditSteps } from '#db/audit.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { COUNT_CAP, findScopedUser, listUsers } from '#db/admin.ts'
-import { listTenants } from '#db/tenants.ts'
+import { findTenantById, listTenants } from '#db/tenants.ts'
 import { ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
 import { parseIdCursor } from '#app/platform/canonical.server.ts'
@@ -94,9 +94,14 @@ export async function action({ context, request }: Route.ActionArgs) {
 	// Per account, with the learner's own resends (the same inbox): a few an hour, however many admins click.
 	const inbox = await limitAction(ctx, 'verificationResend', target.id, { result: formErrorResult(TOO_MANY) })
 	if (inbox) return inbox
+	// The link opens on the account's own host: on the apex the super admin resends for a user of some tenant,
+	// whose links are valid only there.
+	const home =
+		target.tenant_id && target.tenant_id !== scope.tenant?.id ? await findTenantById(ctx.db, target.tenant_id) : null
+	const site = home ? { origin: tenantOrigin(ctx, home), tenantId: home.id, locale: ctx.locale } : jobSite(ctx)
 	// The audit row and the mail's job together (decision 0033).
 	await inTransaction(ctx.db, function* (tx) {
-		yield* enqueueSteps(tx, 'mail.verification', { ...jobSite(ctx), userId: target.id })
+		yield* enqueueSteps(tx, 'mail.verification', { ...site, userId: target.id })
 		yield* auditSteps(
 			tx,
 			adminAudit(scope, 'user.verification_resent', { kind: 'user', id: target.id, tenantId: target.tenant_id }),

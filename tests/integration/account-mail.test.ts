@@ -144,6 +144,20 @@ describe.each(DIALECTS)('account change notices on %s', (dialect) => {
 		expect(limited.status).toBe(429)
 		await stack.settled()
 		expect(stack.mail.count(email)).toBe(3)
+		// On the apex the super admin resends for a user of a tenant: the link opens on that tenant's host.
+		const other = await createUser(stack.db, {
+			tenant_id: acmeId,
+			email: `apex-resend-${dialect}@acme.test`,
+			name: 'From The Apex',
+			role: 'student',
+			password_hash: await hashPassword(PASSWORD),
+		})
+		const root = await stack.signIn('root@platform.test', 'localhost')
+		expect((await root.post('/admin/users', { intent: 'resend-verification', userId: other.id })).status).toBe(302)
+		const fromApex = await stack.mail.waitFor(other.email)
+		expect(fromApex.text).toMatch(new RegExp(`http://acme\\.localhost:${stack.port}/learn/verify/\\S+`))
+		const opened = await stack.browser(ACME).get(linkIn(fromApex, '/learn/verify/'))
+		expect(opened.text).toContain('Confirm and sign in')
 		// A verified learner has no resend in the list, and a post for one is refused.
 		const verified = await admin.get('/admin/users?q=learner%40acme.test')
 		expect(verified.text).not.toContain('Resend the confirmation email')
