@@ -15,7 +15,7 @@ import {
 import { inTransaction, rollback, type Tx } from '#db/transaction.ts'
 import { createUserSteps, findUserByEmail, findUserByEmailSteps, updateUserSteps } from '#db/users.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
-import { enqueueSteps, jobSite, type JobPayloads } from '../platform/jobs.server.ts'
+import { enqueueSteps, jobSite, type JobPayloads, type JobSite } from '../platform/jobs.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { loadSiteChrome } from '../content/site.server.ts'
@@ -65,18 +65,30 @@ export async function sendInvitation(
 	audit: (invitation: Invitation) => AuditInput,
 ) {
 	const existing = await findUserByEmail(ctx.db, input.tenantId, input.email)
-	const invitation = await inTransaction(ctx.db, function* (tx) {
-		// The link's token is issued when the mail goes (mailInvitation): this one is never known to anyone.
-		const row = yield* insertInvitationSteps(tx, {
-			...input,
-			tokenHash: hashToken(newRawToken()),
-			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
-		})
-		yield* auditSteps(tx, audit(row))
-		yield* enqueueSteps(tx, 'mail.invitation', { ...jobSite(ctx), tenantId: row.tenant_id, invitationId: row.id })
-		return row
-	})
+	const invitation = await inTransaction(ctx.db, (tx) => sendInvitationSteps(tx, jobSite(ctx), input, audit))
 	return { invitation, member: Boolean(existing?.email_verified_at) }
+}
+
+/**
+ * sendInvitation's writes as steps of the caller's transaction (a new tenant's first admin is
+ * invited in the transaction that creates the tenant): the invitation, its audit row, and the job
+ * that mails its link from `site` (the tenant's own host).
+ */
+export function* sendInvitationSteps(
+	tx: Tx,
+	site: JobSite,
+	input: InvitationInput,
+	audit: (invitation: Invitation) => AuditInput,
+) {
+	// The link's token is issued when the mail goes (mailInvitation): this one is never known to anyone.
+	const row = yield* insertInvitationSteps(tx, {
+		...input,
+		tokenHash: hashToken(newRawToken()),
+		expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+	})
+	yield* auditSteps(tx, audit(row))
+	yield* enqueueSteps(tx, 'mail.invitation', { ...site, tenantId: row.tenant_id, invitationId: row.id })
+	return row
 }
 
 /**

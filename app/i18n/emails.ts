@@ -22,6 +22,10 @@ export type EmailKind =
 	// Second chances (decision 0037): to the learner, when course staff give them more attempts or reopen their work.
 	| 'attempts_granted'
 	| 'assignment_reopened'
+	// After a password change and an address change (issue 40): to the account's address, the old one for an
+	// address change, with a reset link that secures the account (decision 0041).
+	| 'password_changed'
+	| 'email_changed'
 
 interface EmailCopy {
 	subject: string
@@ -113,6 +117,20 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Hand in a new version',
 				footer: 'You receive this email because you are enrolled in this course.',
 			},
+			password_changed: {
+				subject: 'Your password was changed',
+				body: 'The password of your account at {site} was changed.',
+				action: 'Secure your account',
+				footer:
+					'If it was you, ignore this email. If it was not, choose a new password with this link (it works for one hour): every session is signed out.',
+			},
+			email_changed: {
+				subject: 'Your email address was changed',
+				body: 'The email address of your account at {site} was changed. This address no longer signs in to it.',
+				action: 'Secure your account',
+				footer:
+					'If it was you, ignore this email. If it was not, choose a new password with this link (it works for one hour): every session is signed out, then change the address back on your account page.',
+			},
 		},
 		roles: { student: 'a learner', course_admin: 'a course administrator', tenant_admin: 'an administrator' },
 		linkLabel: 'Link',
@@ -192,6 +210,20 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Entregar una nueva versión',
 				footer: 'Recibes este mensaje porque estás inscrito en este curso.',
 			},
+			password_changed: {
+				subject: 'Se cambió tu contraseña',
+				body: 'Se cambió la contraseña de tu cuenta en {site}.',
+				action: 'Proteger tu cuenta',
+				footer:
+					'Si fuiste tú, ignora este mensaje. Si no, elige una contraseña nueva con este enlace (válido durante una hora): se cerrarán todas las sesiones.',
+			},
+			email_changed: {
+				subject: 'Se cambió tu dirección de correo',
+				body: 'Se cambió la dirección de correo de tu cuenta en {site}. Esta dirección ya no sirve para iniciar sesión.',
+				action: 'Proteger tu cuenta',
+				footer:
+					'Si fuiste tú, ignora este mensaje. Si no, elige una contraseña nueva con este enlace (válido durante una hora): se cerrarán todas las sesiones; después, recupera tu dirección en la página de tu cuenta.',
+			},
 		},
 		roles: { student: 'estudiante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Enlace',
@@ -270,6 +302,20 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: 'L’équipe du cours a rouvert « {entry} » du cours {course} : vous pouvez rendre une nouvelle version.',
 				action: 'Rendre une nouvelle version',
 				footer: 'Vous recevez cet e-mail parce que vous êtes inscrit à ce cours.',
+			},
+			password_changed: {
+				subject: 'Votre mot de passe a été modifié',
+				body: 'Le mot de passe de votre compte sur {site} a été modifié.',
+				action: 'Sécuriser votre compte',
+				footer:
+					'Si c’était vous, ignorez ce message. Sinon, choisissez un nouveau mot de passe avec ce lien (valable une heure) : toutes les sessions seront fermées.',
+			},
+			email_changed: {
+				subject: 'Votre adresse e-mail a été modifiée',
+				body: 'L’adresse e-mail de votre compte sur {site} a été modifiée. Cette adresse ne permet plus de vous connecter.',
+				action: 'Sécuriser votre compte',
+				footer:
+					'Si c’était vous, ignorez ce message. Sinon, choisissez un nouveau mot de passe avec ce lien (valable une heure) : toutes les sessions seront fermées ; remettez ensuite votre adresse sur la page de votre compte.',
 			},
 		},
 		roles: { student: 'apprenant', course_admin: 'administrateur de cours', tenant_admin: 'administrateur' },
@@ -353,6 +399,20 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Neue Fassung abgeben',
 				footer: 'Sie erhalten diese E-Mail, weil Sie in diesem Kurs eingeschrieben sind.',
 			},
+			password_changed: {
+				subject: 'Ihr Passwort wurde geändert',
+				body: 'Das Passwort Ihres Kontos bei {site} wurde geändert.',
+				action: 'Konto schützen',
+				footer:
+					'Wenn Sie das waren, ignorieren Sie diese E-Mail. Andernfalls wählen Sie mit diesem Link (eine Stunde gültig) ein neues Passwort: Alle Sitzungen werden abgemeldet.',
+			},
+			email_changed: {
+				subject: 'Ihre E-Mail-Adresse wurde geändert',
+				body: 'Die E-Mail-Adresse Ihres Kontos bei {site} wurde geändert. Mit dieser Adresse können Sie sich nicht mehr anmelden.',
+				action: 'Konto schützen',
+				footer:
+					'Wenn Sie das waren, ignorieren Sie diese E-Mail. Andernfalls wählen Sie mit diesem Link (eine Stunde gültig) ein neues Passwort: Alle Sitzungen werden abgemeldet. Ändern Sie danach die Adresse auf Ihrer Kontoseite zurück.',
+			},
 		},
 		roles: { student: 'Lernende Person', course_admin: 'Kursverwaltung', tenant_admin: 'Administration' },
 		linkLabel: 'Link',
@@ -432,6 +492,20 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Entregar uma nova versão',
 				footer: 'Você recebe este e-mail porque está inscrito neste curso.',
 			},
+			password_changed: {
+				subject: 'A sua palavra-passe foi alterada',
+				body: 'A palavra-passe da sua conta em {site} foi alterada.',
+				action: 'Proteger a sua conta',
+				footer:
+					'Se foi você, ignore esta mensagem. Caso contrário, escolha uma nova palavra-passe com este link (válido durante uma hora): todas as sessões serão terminadas.',
+			},
+			email_changed: {
+				subject: 'O seu endereço de e-mail foi alterado',
+				body: 'O endereço de e-mail da sua conta em {site} foi alterado. Este endereço já não serve para iniciar sessão.',
+				action: 'Proteger a sua conta',
+				footer:
+					'Se foi você, ignore esta mensagem. Caso contrário, escolha uma nova palavra-passe com este link (válido durante uma hora): todas as sessões serão terminadas; depois, reponha o endereço na página da sua conta.',
+			},
 		},
 		roles: { student: 'estudante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Link',
@@ -509,6 +583,19 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: '课程团队重新开放了课程 {course} 中的“{entry}”：你可以提交新版本。',
 				action: '提交新版本',
 				footer: '你收到此邮件，是因为你已注册此课程。',
+			},
+			password_changed: {
+				subject: '您的密码已更改',
+				body: '您在 {site} 的账户密码已更改。',
+				action: '保护您的账户',
+				footer: '如果是您本人操作，请忽略此邮件。如果不是，请通过此链接（一小时内有效）设置新密码：所有会话都将退出。',
+			},
+			email_changed: {
+				subject: '您的电子邮件地址已更改',
+				body: '您在 {site} 的账户电子邮件地址已更改。此地址已无法再用于登录。',
+				action: '保护您的账户',
+				footer:
+					'如果是您本人操作，请忽略此邮件。如果不是，请通过此链接（一小时内有效）设置新密码：所有会话都将退出；然后在账户页面改回您的地址。',
 			},
 		},
 		roles: { student: '学员', course_admin: '课程管理员', tenant_admin: '管理员' },

@@ -28,12 +28,39 @@ import { gone, notFound } from '#app/platform/errors.ts'
 
 /** A published course of this host, or the spec's 404 (unknown, draft) / 410 (archived after publication). */
 export async function requireCourse(ctx: RequestContext, slug: string): Promise<Course> {
+	const { course, draft } = await readCourse(ctx, slug)
+	if (draft) throw notFound()
+	return course
+}
+
+/**
+ * requireCourse for the course home and its entries, which staff may preview (`?preview=1`, spec:
+ * assigned course_admin, tenant_admin, super_admin) before the course is published (issue 40): a
+ * draft, or a course unpublished again, is theirs to read, marked `draft`. Everyone else, and
+ * staff without the preview query, get the same 404 as before; an archived course stays 410.
+ */
+export async function requireCourseOrPreview(
+	ctx: RequestContext,
+	slug: string,
+	request: Request,
+	session: CurrentSession | null,
+): Promise<{ course: Course; draft: boolean }> {
+	const read = await readCourse(ctx, slug)
+	if (read.draft && !(wantsPreview(request) && canPreview(session, read.course.slug))) throw notFound()
+	return read
+}
+
+/** The host's course: published, or (draft: true) one that was never published or is not any more; else 404 / 410. */
+async function readCourse(ctx: RequestContext, slug: string) {
 	if (!ctx.tenant) throw notFound()
 	const course = await readContent(`course ${slug}`, () => ctx.cms.course(ctx.site, slug, ctx.locale))
-	if (!course || course.publishedAt === null) throw notFound()
-	if (course.status === 'archived') throw gone()
-	if (!isPublished(course)) throw notFound()
-	return course
+	if (!course) throw notFound()
+	if (course.status === 'archived') {
+		// Archived after publication: gone for everyone, staff too (spec); archived before it: never there.
+		if (course.publishedAt !== null) throw gone()
+		throw notFound()
+	}
+	return { course, draft: !isPublished(course) }
 }
 
 /**

@@ -3,11 +3,19 @@ import { useI18n } from '#app/i18n/index.ts'
 import { Notice } from '../ui/feedback.tsx'
 
 /** Shown on every page of a course while staff preview it: nothing is recorded. */
-export function PreviewBanner() {
+/** Staff previewing; a course not published yet says so first (issue 40). */
+export function PreviewBanner({ draft = false }: { draft?: boolean }) {
 	const { m } = useI18n()
 	return (
-		<div className="banner banner-preview" role="status">
-			<strong>{m.common.preview.title}</strong> {m.common.preview.body}
+		<div className={draft ? 'banner banner-preview banner-draft' : 'banner banner-preview'} role="status">
+			{draft ? (
+				<p>
+					<strong>{m.common.preview.draftTitle}</strong> {m.common.preview.draftBody}
+				</p>
+			) : null}
+			<p>
+				<strong>{m.common.preview.title}</strong> {m.common.preview.body}
+			</p>
 		</div>
 	)
 }

@@ -67,10 +67,13 @@ export async function mailTokenLink(
 	payload?: string,
 	/** Query of the link (the verification link's callbackUrl, already checked). */
 	query?: Record<string, string>,
+	/** The mail that carries the link, when it is not the token's own (a reset link in a change notice). */
+	kindOf?: EmailKind,
 ) {
 	const token = await issueToken(ctx.db, user.id, type, { payload })
 	const site = await loadSiteChrome(ctx)
-	const { path, kind } = TOKEN_LINKS[type]
+	const { path } = TOKEN_LINKS[type]
+	const kind = kindOf ?? TOKEN_LINKS[type].kind
 	const { locale } = user
 	const search = query && Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''
 	await deliver(

@@ -82,6 +82,8 @@ export interface Confirmation {
 	/** Catalogue keys shown in the page's locale (a role's name) */
 	labels?: Record<string, string>
 	fields: Record<string, string>
+	/** The catalogue key of the way out when "Cancel" would be ambiguous (cancelling an enrollment: "Keep enrollment"). */
+	keep?: string
 }
 
 /**

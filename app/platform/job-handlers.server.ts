@@ -4,6 +4,7 @@ import { localePath } from '#app/i18n/locales.ts'
 import { findTenantById } from '#db/tenants.ts'
 import { findUserByEmail, findUserById } from '#db/users.ts'
 import type { JobAttempt } from '#server/queue.ts'
+import type { Locale } from '#db/schema/values.ts'
 import { APEX_SITE } from '../content/cms.server.ts'
 import { composeEmail, deliver, mailTokenLink, type MailContext } from './emails.server.ts'
 import { absoluteUrl } from './forms.server.ts'
@@ -42,6 +43,22 @@ async function activeAccount(ctx: MailContext, tenantId: string, email: string) 
 	return user && !user.deactivated_at ? user : null
 }
 
+/** Tells an account's owner that someone tried to sign up with their address: sign-in and reset links. */
+async function mailAccountExists(ctx: MailContext, user: { email: string; locale: Locale }) {
+	const site = await loadSiteChrome(ctx)
+	await deliver(
+		ctx,
+		composeEmail({
+			kind: 'account_exists',
+			to: user.email,
+			locale: user.locale,
+			site: site.name,
+			url: absoluteUrl(ctx, localePath(user.locale, '/learn/sign-in')),
+			values: { reset: absoluteUrl(ctx, localePath(user.locale, '/learn/forgot')) },
+		}),
+	)
+}
+
 const HANDLERS: { [N in JobName]: Handler<N> } = {
 	async 'mail.verification'(deps, job) {
 		const user = await findUserById(deps.db, job.userId)
@@ -50,22 +67,18 @@ const HANDLERS: { [N in JobName]: Handler<N> } = {
 		const query: Record<string, string> = job.callbackUrl ? { callbackUrl: job.callbackUrl } : {}
 		await mailTokenLink(await siteOf(deps, job), user, user.email, 'email_verify', undefined, query)
 	},
-	async 'mail.accountExists'(deps, job) {
+	async 'mail.signUpResend'(deps, job) {
 		const ctx = await siteOf(deps, job)
 		const user = await activeAccount(ctx, job.tenantId, job.email)
 		if (!user) return
-		const site = await loadSiteChrome(ctx)
-		await deliver(
-			ctx,
-			composeEmail({
-				kind: 'account_exists',
-				to: user.email,
-				locale: user.locale,
-				site: site.name,
-				url: absoluteUrl(ctx, localePath(user.locale, '/learn/sign-in')),
-				values: { reset: absoluteUrl(ctx, localePath(user.locale, '/learn/forgot')) },
-			}),
-		)
+		if (user.email_verified_at) return mailAccountExists(ctx, user)
+		const query: Record<string, string> = job.callbackUrl ? { callbackUrl: job.callbackUrl } : {}
+		await mailTokenLink(ctx, user, user.email, 'email_verify', undefined, query)
+	},
+	async 'mail.accountExists'(deps, job) {
+		const ctx = await siteOf(deps, job)
+		const user = await activeAccount(ctx, job.tenantId, job.email)
+		if (user) await mailAccountExists(ctx, user)
 	},
 	async 'mail.passwordReset'(deps, job) {
 		const ctx = await siteOf(deps, job)
@@ -90,6 +103,35 @@ const HANDLERS: { [N in JobName]: Handler<N> } = {
 		const user = await findUserById(deps.db, job.userId)
 		if (!user || user.deactivated_at) return
 		await mailTokenLink(await siteOf(deps, job), user, job.newEmail, 'email_change', job.newEmail)
+	},
+	async 'mail.passwordChanged'(deps, job) {
+		const user = await findUserById(deps.db, job.userId)
+		if (!user || user.deactivated_at) return
+		// A reset link (issued now, after the change retired the older ones): whoever did not change it takes the account back.
+		await mailTokenLink(
+			await siteOf(deps, job),
+			user,
+			user.email,
+			'password_reset',
+			undefined,
+			undefined,
+			'password_changed',
+		)
+	},
+	async 'mail.emailChanged'(deps, job) {
+		const user = await findUserById(deps.db, job.userId)
+		if (!user || user.deactivated_at) return
+		// To the address the account had: the reset link is bound to the account, not to an address, so it
+		// works from the mailbox that no longer signs in (decision 0041).
+		await mailTokenLink(
+			await siteOf(deps, job),
+			user,
+			job.oldEmail,
+			'password_reset',
+			undefined,
+			undefined,
+			'email_changed',
+		)
 	},
 	async 'mail.invitation'(deps, job) {
 		await mailInvitation(await siteOf(deps, job), job)

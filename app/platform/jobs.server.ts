@@ -29,12 +29,21 @@ export interface JobPayloads {
 	'mail.verification': JobSite & { userId: string; callbackUrl?: string }
 	/** Sign-up with an address that has an account here: that account's owner is told, with sign-in and reset links. */
 	'mail.accountExists': JobSite & { tenantId: string; email: string }
+	/**
+	 * "Send it again" after a sign-up (issue 40), for whoever has this address here: a new confirmation link
+	 * while it is unconfirmed, the account-exists mail once it is, nothing without an account.
+	 */
+	'mail.signUpResend': JobSite & { tenantId: string; email: string; callbackUrl?: string }
 	/** A reset link: to a known user (an admin's), or to whoever has this address here, if anyone (forgot password). */
 	'mail.passwordReset': JobSite & ({ userId: string } | { tenantId: string; email: string })
 	/** A sign-in link to whoever has this address here, if anyone. */
 	'mail.magicLink': JobSite & { tenantId: string; email: string }
 	/** The link confirming a new address, sent to that address. */
 	'mail.emailChange': JobSite & { userId: string; newEmail: string }
+	/** The account's owner is told their password was changed, with a reset link (decision 0041). */
+	'mail.passwordChanged': JobSite & { userId: string }
+	/** The address an account had is told it was replaced, with a reset link (decision 0041). */
+	'mail.emailChanged': JobSite & { userId: string; oldEmail: string }
 	/** An invitation's link (its token is rotated when it is sent). */
 	'mail.invitation': JobSite & { tenantId: string; invitationId: string }
 	/** The learner is told their work was graded or returned. */

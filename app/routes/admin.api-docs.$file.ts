@@ -18,6 +18,16 @@ const INIT = `(function () {
 	var s = document.createElement('script');
 	s.src = '/admin/api-docs/swagger-ui-bundle.js';
 	s.onload = function () {
+		// Swagger UI draws <main> elements of its own inside the page's <main>: one main landmark per page
+		// (issue 40), so each becomes a region named as the page is, whenever Swagger UI draws one.
+		var root = document.getElementById('swagger-ui');
+		var demote = function () {
+			root.querySelectorAll('main:not([role])').forEach(function (el) {
+				el.setAttribute('role', 'region');
+				el.setAttribute('aria-label', root.getAttribute('data-label') || '');
+			});
+		};
+		new MutationObserver(demote).observe(root, { childList: true, subtree: true });
 		window.SwaggerUIBundle({ url: '/openapi.yaml', dom_id: '#swagger-ui', deepLinking: true });
 		var fallback = document.getElementById('api-fallback');
 		if (fallback) fallback.hidden = true;

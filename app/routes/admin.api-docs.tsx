@@ -49,7 +49,7 @@ export default function ApiDocs({ loaderData: d }: Route.ComponentProps) {
 				<a href="/openapi.yaml">{m.download}</a>
 			</p>
 			{/* Swagger UI mounts here when JavaScript runs; React leaves this element's content alone. */}
-			<div id="swagger-ui" dangerouslySetInnerHTML={{ __html: '' }} />
+			<div id="swagger-ui" data-label={m.title} dangerouslySetInnerHTML={{ __html: '' }} />
 			<div id="api-fallback">
 				<p className="lead">{d.description}</p>
 				<ScrollTable label={m.title}>

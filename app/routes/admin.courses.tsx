@@ -45,39 +45,46 @@ export default function AdminCourses({ loaderData: d }: Route.ComponentProps) {
 	return (
 		<section>
 			<h1>{m.courses.title}</h1>
-			<ScrollTable label={m.courses.title}>
-				<thead>
-					<tr>
-						<th scope="col">{m.courses.course}</th>
-						<th scope="col">{m.courses.status}</th>
-						<th scope="col">{m.courses.entries}</th>
-						<th scope="col">{m.courses.admin}</th>
-					</tr>
-				</thead>
-				<tbody>
-					{d.courses.map((c) => (
-						<tr key={c.slug}>
-							<td lang={c.locale}>{c.title}</td>
-							<td>{status(c)}</td>
-							<td>{t.number(c.entryCount)}</td>
-							<td className="actions">
-								<Link prefetch="intent" to={`/admin/courses/${c.slug}/dashboard`}>
-									{m.nav.dashboard}
-								</Link>
-								<Link prefetch="intent" to={`/admin/courses/${c.slug}/submissions`}>
-									{t.m.grading.nav.submissions}
-								</Link>
-								<Link prefetch="intent" to={`/admin/courses/${c.slug}/settings`}>
-									{m.nav.settings}
-								</Link>
-								<Link prefetch="intent" to={`/admin/courses/${c.slug}/admins`}>
-									{m.nav.admins}
-								</Link>
-							</td>
+			{/* A new tenant has none yet: where they come from (issue 40). */}
+			{d.courses.length === 0 ? (
+				<p className="empty">{m.courses.empty}</p>
+			) : (
+				<ScrollTable label={m.courses.title}>
+					<thead>
+						<tr>
+							<th scope="col">{m.courses.course}</th>
+							<th scope="col">{m.courses.status}</th>
+							<th scope="col">{m.courses.entries}</th>
+							<th scope="col">{m.courses.admin}</th>
 						</tr>
-					))}
-				</tbody>
-			</ScrollTable>
+					</thead>
+					<tbody>
+						{d.courses.map((c) => (
+							<tr key={c.slug}>
+								<td lang={c.locale}>{c.title}</td>
+								<td>{status(c)}</td>
+								<td>{t.number(c.entryCount)}</td>
+								<td className="actions">
+									<Link prefetch="intent" to={`/admin/courses/${c.slug}/dashboard`}>
+										{m.nav.dashboard}
+									</Link>
+									<Link prefetch="intent" to={`/admin/courses/${c.slug}/submissions`}>
+										{t.m.grading.nav.submissions}
+									</Link>
+									<Link prefetch="intent" to={`/admin/courses/${c.slug}/settings`}>
+										{m.nav.settings}
+									</Link>
+									<Link prefetch="intent" to={`/admin/courses/${c.slug}/admins`}>
+										{m.nav.admins}
+									</Link>
+									{/* The course as a learner sees it, drafts too (issue 40): read-only, marked as a preview. */}
+									<Link to={`/learn/course/${c.slug}?preview=1`}>{m.courses.preview}</Link>
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</ScrollTable>
+			)}
 		</section>
 	)
 }

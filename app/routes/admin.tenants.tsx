@@ -1,5 +1,5 @@
 import { askToConfirm, confirmed, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
-import { DISPLAY_TEXT } from '#app/platform/validation.ts'
+import { DISPLAY_TEXT, emailField } from '#app/platform/validation.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
@@ -15,7 +15,7 @@ import {
 	tenantOrigin,
 	tenantOverrideLink,
 } from '#app/admin/admin.server.ts'
-import { withdrawInvitationsSteps } from '#app/accounts/invitations.server.ts'
+import { sendInvitationSteps, withdrawInvitationsSteps } from '#app/accounts/invitations.server.ts'
 import { bumpTenantTokenVersionsSteps } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
 import { inTransaction } from '#db/transaction.ts'
@@ -50,6 +50,8 @@ const schema = z.discriminatedUnion('intent', [
 			.toLowerCase()
 			.regex(/^(?=.{1,253}$)[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'admin.tenants.errors.domainFormat')
 			.optional(),
+		// Its first admin (issue 40): invited as tenant_admin in the transaction that creates it.
+		admin_email: z.string({ error: 'admin.tenants.errors.adminRequired' }).pipe(emailField),
 	}),
 	z.object({
 		intent: z.literal('status'),
@@ -155,7 +157,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 		return redirect(localePath(ctx.locale, withNotice('/admin/tenants', STATUS_NOTICES[input.status])))
 	}
 
-	const { slug, name, custom_domain } = input
+	const { slug, name, custom_domain, admin_email } = input
 	// Hosts under APP_BASE_DOMAIN are tenants' subdomains and the apex: a custom domain there would take another's.
 	if (
 		custom_domain &&
@@ -166,14 +168,30 @@ export async function action({ context, request }: Route.ActionArgs) {
 			{ status: 400 },
 		)
 	}
-	// The tenant and its audit row, together.
+	// The tenant, its first admin's invitation (mailed from the tenant's own host, in this page's language)
+	// and their audit rows, together: a tenant never exists without someone invited to run it.
 	const tenant = await inTransaction(ctx.db, function* (tx) {
 		const tenant = yield* createTenantSteps(tx, { slug, name, custom_domain: custom_domain ?? null })
-		if (tenant)
-			yield* auditSteps(
-				tx,
-				adminAudit(scope, 'tenant.created', { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { slug, name }),
-			)
+		if (!tenant) return null
+		yield* auditSteps(
+			tx,
+			adminAudit(scope, 'tenant.created', { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { slug, name }),
+		)
+		const site = { origin: tenantOrigin(ctx, tenant), tenantId: tenant.id, locale: ctx.locale }
+		const invitation = {
+			tenantId: tenant.id,
+			email: admin_email,
+			role: 'tenant_admin' as const,
+			invitedBy: scope.session.user.id,
+		}
+		yield* sendInvitationSteps(tx, site, invitation, (row) =>
+			adminAudit(
+				scope,
+				'invitation.sent',
+				{ kind: 'invitation', id: row.id, tenantId: tenant.id },
+				{ email: row.email, role: row.role, courseSlug: null },
+			),
+		)
 		return tenant
 	})
 	if (!tenant)
@@ -241,6 +259,7 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 				<Field label={m.slug} meta={fields.slug} />
 				<Field label={m.name} meta={fields.name} />
 				<Field label={m.customDomain} meta={fields.custom_domain} />
+				<Field label={m.adminEmail} meta={fields.admin_email} type="email" autoComplete="off" />
 				<Submit>{m.create}</Submit>
 			</Form>
 		</section>

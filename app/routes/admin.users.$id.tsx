@@ -128,7 +128,7 @@ const schema = z.discriminatedUnion(
 	{ message: 'admin.user.errors.unknownAction' },
 )
 
-/** A lower role takes away what the person could do: asked before it is done, like deactivation. */
+/** A lower role takes away what the person could do, a higher one gives more: both asked before they are done. */
 const RANK = { student: 0, course_admin: 1, tenant_admin: 2, super_admin: 3 } as const
 
 function confirmationOf(
@@ -150,9 +150,11 @@ function confirmationOf(
 			values,
 			fields: { intent: input.intent },
 		}
-	if (input.intent === 'change-role' && !input.confirmed && RANK[input.role] < RANK[target.role])
+	// Every change of role asks first, up as well as down (issue 40): a promotion gives what an attacker
+	// with an admin's session would want most. A new course for a course admin is no change of role.
+	if (input.intent === 'change-role' && !input.confirmed && input.role !== target.role)
 		return {
-			question: 'admin.user.confirm.demote',
+			question: RANK[input.role] < RANK[target.role] ? 'admin.user.confirm.demote' : 'admin.user.confirm.promote',
 			button: 'admin.user.changeRole',
 			values,
 			labels: { from: `admin.roleNames.${target.role}`, to: `admin.roleNames.${input.role}` },
@@ -319,6 +321,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 					return askToConfirm({
 						question: 'admin.user.confirm.cancelEnrollment',
 						button: 'admin.user.enrollments.cancel',
+						keep: 'admin.user.enrollments.keep',
 						values: { name: target.name, course: course?.title ?? enrollment.course_slug },
 						fields: { intent: input.intent, courseSlug: enrollment.course_slug },
 					})
@@ -458,21 +461,33 @@ function Learning({ record }: { record: NonNullable<Route.ComponentProps['loader
 							<th scope="col">{m.result}</th>
 							<th scope="col">{m.progress}</th>
 							<th scope="col">{m.enrolledAt}</th>
-							<th scope="col">{m.actions}</th>
 						</tr>
 					</thead>
 					<tbody>
 						{record.enrollments.map((e) => (
 							<tr key={e.courseSlug}>
-								<td lang={e.lang}>
-									{/* A course the content service no longer has has no dashboard to open. */}
-									{e.total === null ? (
-										e.title
-									) : (
-										<Link prefetch="intent" to={`/admin/courses/${e.courseSlug}/dashboard`}>
-											{e.title}
-										</Link>
-									)}
+								<td>
+									{/* The row's action sits under the course's name, in the first column: on a phone the
+									    table scrolls sideways, and a last column would start off-screen (issue 40). */}
+									<div className="row-actions">
+										{/* A course the content service no longer has has no dashboard to open. */}
+										{e.total === null ? (
+											<span lang={e.lang}>{e.title}</span>
+										) : (
+											<Link prefetch="intent" to={`/admin/courses/${e.courseSlug}/dashboard`} lang={e.lang}>
+												{e.title}
+											</Link>
+										)}
+										{e.status === 'cancelled' ? (
+											<PostButton link fields={{ intent: 'reenroll', courseSlug: e.courseSlug }}>
+												{t.format(m.reenroll, { course: e.title })}
+											</PostButton>
+										) : (
+											<PostButton link fields={{ intent: 'cancel-enrollment', courseSlug: e.courseSlug }}>
+												{t.format(m.cancelIn, { course: e.title })}
+											</PostButton>
+										)}
+									</div>
 								</td>
 								<td>{statuses[e.status]}</td>
 								<td>
@@ -494,17 +509,6 @@ function Learning({ record }: { record: NonNullable<Route.ComponentProps['loader
 											})}
 								</td>
 								<td>{t.date(e.enrolledAt)}</td>
-								<td>
-									{e.status === 'cancelled' ? (
-										<PostButton link fields={{ intent: 'reenroll', courseSlug: e.courseSlug }}>
-											{t.format(m.reenroll, { course: e.title })}
-										</PostButton>
-									) : (
-										<PostButton link fields={{ intent: 'cancel-enrollment', courseSlug: e.courseSlug }}>
-											{t.format(m.cancelIn, { course: e.title })}
-										</PostButton>
-									)}
-								</td>
 							</tr>
 						))}
 					</tbody>

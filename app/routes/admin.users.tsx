@@ -1,10 +1,19 @@
-import { Form, Link } from 'react-router'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, redirect } from 'react-router'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
+import { localePath } from '#app/i18n/locales.ts'
 import { NO_NUL } from '#app/platform/validation.ts'
 import { z } from 'zod'
-import { requireAdmin } from '#app/admin/admin.server.ts'
-import { COUNT_CAP, listUsers } from '#db/admin.ts'
-import { listTenants } from '#db/tenants.ts'
+import { adminAudit, platformMutation, requireAdmin, tenantOrigin } from '#app/admin/admin.server.ts'
+import { formErrorResult, limitAction, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
+import { enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
+import { notFound } from '#app/platform/errors.ts'
+import { withNotice } from '#app/platform/notices.ts'
+import { FormError, PostButton, RedirectNotice } from '#app/ui/feedback.tsx'
+import { auditSteps } from '#db/audit.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { COUNT_CAP, findScopedUser, listUsers } from '#db/admin.ts'
+import { findTenantById, listTenants } from '#db/tenants.ts'
 import { ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
 import { parseIdCursor } from '#app/platform/canonical.server.ts'
@@ -64,12 +73,51 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 	}
 }
 
+// The list's one action: a new confirmation link to an unverified account (issue 40), as on the user's page.
+const schema = z.object({
+	intent: z.literal('resend-verification', { message: 'admin.user.errors.unknownAction' }),
+	userId: z.string().max(100).regex(NO_NUL),
+})
+
+export async function action({ context, request }: Route.ActionArgs) {
+	const { scope, limited } = await platformMutation(context)
+	if (limited) return limited
+	const submission = parseWithZod(await readForm(request), { schema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	const { ctx } = scope
+	// Another tenant's user (or an id of none) is 404, like their page; a tenant admin does not manage platform accounts.
+	const target = await findScopedUser(ctx.db, scope.tenant?.id ?? null, submission.value.userId)
+	if (!target || (target.role === 'super_admin' && !scope.isSuper)) throw notFound()
+	const refuse = (message: string) => data({ result: submission.reply({ formErrors: [message] }) }, { status: 409 })
+	if (target.deactivated_at) return refuse('admin.users.errors.deactivated')
+	if (target.email_verified_at) return refuse('admin.user.errors.alreadyVerified')
+	// Per account, with the learner's own resends (the same inbox): a few an hour, however many admins click.
+	const inbox = await limitAction(ctx, 'verificationResend', target.id, { result: formErrorResult(TOO_MANY) })
+	if (inbox) return inbox
+	// The link opens on the account's own host: on the apex the super admin resends for a user of some tenant,
+	// whose links are valid only there.
+	const home =
+		target.tenant_id && target.tenant_id !== scope.tenant?.id ? await findTenantById(ctx.db, target.tenant_id) : null
+	const site = home ? { origin: tenantOrigin(ctx, home), tenantId: home.id, locale: ctx.locale } : jobSite(ctx)
+	// The audit row and the mail's job together (decision 0033).
+	await inTransaction(ctx.db, function* (tx) {
+		yield* enqueueSteps(tx, 'mail.verification', { ...site, userId: target.id })
+		yield* auditSteps(
+			tx,
+			adminAudit(scope, 'user.verification_resent', { kind: 'user', id: target.id, tenantId: target.tenant_id }),
+		)
+	})
+	return redirect(localePath(ctx.locale, withNotice('/admin/users', 'verificationSent')))
+}
+
+export { actionHeaders as headers } from '#app/platform/headers.ts'
+
 export const meta: Route.MetaFunction = ({ matches }) => {
 	const t = metaI18n(matches)
 	return [{ title: t.format(t.m.admin.pageTitle, { page: t.m.admin.users.title }) }]
 }
 
-export default function Users({ loaderData: d }: Route.ComponentProps) {
+export default function Users({ loaderData: d, actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const m = t.m.admin.users
 	const query = (cursor?: { after: string } | { before: string }) => {
@@ -84,6 +132,8 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 	return (
 		<section>
 			<h1>{m.title}</h1>
+			<RedirectNotice accept={['verificationSent']} />
+			<FormError result={actionData?.result} />
 			{d.onTenant ? (
 				<p className="actions">
 					<Link className="button" prefetch="intent" to={'/admin/users/invite'}>
@@ -164,7 +214,18 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
 								<td className="break">{u.email}</td>
 								{d.onTenant ? null : <td>{u.tenant ?? m.platform}</td>}
 								<td>{t.m.admin.roleNames[u.role]}</td>
-								<td>{t.m.admin.userStatusNames[u.status]}</td>
+								<td>
+									{u.status === 'unverified' ? (
+										<div className="row-actions">
+											<span className="badge badge-warn">{t.m.admin.userStatusNames[u.status]}</span>
+											<PostButton link fields={{ intent: 'resend-verification', userId: u.id }}>
+												{t.format(m.resend, { name: u.name })}
+											</PostButton>
+										</div>
+									) : (
+										t.m.admin.userStatusNames[u.status]
+									)}
+								</td>
 							</tr>
 						))}
 					</tbody>

@@ -8,6 +8,7 @@ import { requireSession } from '#app/accounts/auth.server.ts'
 import { newSessionSteps, sessionCookie } from '#app/accounts/session.server.ts'
 import { consumeTokenSteps, hostTokenScope, peekToken, readToken } from '#app/accounts/tokens.server.ts'
 import { emailField } from '#app/platform/validation.ts'
+import { enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
 import { isUniqueViolation } from '#db/client.ts'
 import { revokeSessionSteps } from '#db/sessions.ts'
 import { retireTokensSteps } from '#db/tokens.ts'
@@ -53,6 +54,9 @@ export async function action({ params, context }: Route.ActionArgs) {
 				{ bumpTokenVersion: true },
 			)
 			if (!updated) rollback({ problem: 'invalid' as const })
+			// The address it replaces is told, with a way back (decision 0041): in the same transaction, after the
+			// retirement above, so its reset link is the one that still works.
+			yield* enqueueSteps(tx, 'mail.emailChanged', { ...jobSite(ctx), userId: user.id, oldEmail: user.email })
 			yield* revokeSessionSteps(tx, session.id)
 			const next = yield* newSessionSteps(tx, ctx, updated)
 			return next ? { session: next } : rollback({ problem: 'invalid' as const })

@@ -141,6 +141,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 			// A reset or sign-in link mailed before the change signs nobody in afterwards (whoever asked for it).
 			yield* retireTokensSteps(tx, user.id, new Date(), ['password_reset', 'magic_link'])
 			yield* auditSteps(tx, ownChange(session, 'account.password.changed'))
+			// The account's address is told, whoever changed it (decision 0041).
+			yield* enqueueSteps(tx, 'mail.passwordChanged', { ...jobSite(ctx), userId: user.id })
 			// This device stays signed in: its old session is revoked and a new one is minted under the new token_version.
 			yield* revokeSessionSteps(tx, session.id)
 			return yield* newSessionSteps(tx, ctx, row)

@@ -8,7 +8,7 @@ import { localePath } from '#app/i18n/locales.ts'
 import { requireSession } from '#app/accounts/auth.server.ts'
 import { readContent } from '#app/content/cms.server.ts'
 import { limitAction, TOO_MANY, readForm, formErrorResult } from '#app/platform/forms.server.ts'
-import { markEntryComplete, recordView, requireCourse } from '#app/learning/learning.server.ts'
+import { markEntryComplete, recordView, requireCourseOrPreview } from '#app/learning/learning.server.ts'
 import { renderMarkdown, stripLeadingTitle } from '#app/content/markdown.server.ts'
 import { LEARNING_NOTICES } from '#app/platform/notices.ts'
 import { previewQuizAttempt, submitQuizAttempt } from '#app/learning/quiz.server.ts'
@@ -35,7 +35,7 @@ export const handle = { scripts: true } satisfies ScriptsHandle
 export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const session = requireSession(context)
 	const ctx = getRequestContext(context)
-	const course = await requireCourse(ctx, params.slug)
+	const { course, draft } = await requireCourseOrPreview(ctx, params.slug, request, session)
 	const { preview, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
 	const entry = await readContent(`entry ${course.slug}/${params.entrySlug}`, () =>
 		ctx.cms.entry(ctx.site, course.slug, params.entrySlug, ctx.locale),
@@ -73,6 +73,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		courseLocale: course.locale,
 		done: completed.has(entry.slug),
 		preview,
+		draft,
 		position: position + 1,
 		total: entries.length,
 		prev: prev ? { title: prev.title, locale: prev.locale, href: link(prev.slug) } : null,
@@ -96,7 +97,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
 	const session = requireSession(context)
 	const ctx = getRequestContext(context)
-	const course = await requireCourse(ctx, params.slug)
+	const { course } = await requireCourseOrPreview(ctx, params.slug, request, session)
 	const { mode, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
 	const refuse = (message: string, status: number) => data({ result: formErrorResult(message) }, { status })
 	const entry = progress.entries[position]
@@ -171,7 +172,7 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 	const l = t.m.learning
 	return (
 		<article className="entry-view">
-			{d.preview ? <PreviewBanner /> : null}
+			{d.preview ? <PreviewBanner draft={d.draft} /> : null}
 			<nav aria-label={l.entry.breadcrumb} className="hint">
 				<Link prefetch="intent" to={d.courseHref} lang={d.courseLocale}>
 					{d.course.title}

@@ -8,7 +8,7 @@ import {
 	canPreview,
 	courseProgress,
 	isActiveEnrollment,
-	requireCourse,
+	requireCourseOrPreview,
 	wantsPreview,
 } from '#app/learning/learning.server.ts'
 import { courseResult } from '#app/learning/course-result.server.ts'
@@ -30,8 +30,9 @@ export const handle = {
 /** The public landing for visitors and unenrolled users; the course home once enrolled (or previewing). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
-	const course = await requireCourse(ctx, params.slug)
 	const session = getSession(context)
+	// A draft answers only staff previewing it (issue 40); it is then always the preview below.
+	const { course, draft } = await requireCourseOrPreview(ctx, params.slug, request, session)
 	const preview = wantsPreview(request) && canPreview(session, course.slug)
 	const scope = session && ctx.tenant ? { tenantId: ctx.tenant.id, userId: session.user.id } : null
 	const progress = scope ? await courseProgress(ctx, scope, course, preview) : null
@@ -72,6 +73,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		view: 'home' as const,
 		...summary,
 		preview,
+		draft,
 		status: enrollment?.status ?? null,
 		// Passed or not by the course's rule, and what remains (decision 0037); judged from the learner's rows now.
 		result: preview || !scope ? null : await courseResult(ctx, scope, course),
@@ -148,7 +150,7 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 	const q = data.view === 'home' && data.preview ? '?preview=1' : ''
 	return (
 		<article className="course">
-			{data.view === 'home' && data.preview ? <PreviewBanner /> : null}
+			{data.view === 'home' && data.preview ? <PreviewBanner draft={data.draft} /> : null}
 			<RedirectNotice accept={LEARNING_NOTICES} />
 			<h1 lang={data.contentLocale}>{data.title}</h1>
 			<ContentLanguage served={data.view === 'landing' ? data.descriptionLocale : data.contentLocale} />
@@ -171,7 +173,7 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 						<Notice tone="info">{l.course.paid}</Notice>
 					) : (
 						// Router paths take no locale prefix: React Router adds the page's basename (/es).
-						<Form method="post" action={`/learn/course/${data.slug}/enroll`}>
+						<Form method="post" action={`/learn/course/${data.slug}/enroll`} className="actions">
 							<Submit>
 								{data.enrollmentStatus === 'cancelled'
 									? l.enrollAgain
@@ -179,6 +181,15 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 										? l.enrollFree
 										: l.course.signInToEnroll}
 							</Submit>
+							{/* A visitor without an account makes one and comes back here (issue 40). */}
+							{data.signedIn ? null : (
+								<a
+									className="button button-secondary"
+									href={t.href(`/learn/sign-up?${new URLSearchParams({ callbackUrl: `/learn/course/${data.slug}` })}`)}
+								>
+									{l.course.createAccount}
+								</a>
+							)}
 						</Form>
 					)}
 					<h2>{l.course.outline}</h2>

@@ -2,25 +2,24 @@ import { getFormProps } from '@conform-to/react'
 import type { IndexableHandle } from '#app/root.tsx'
 import { describePage } from '#app/content/seo.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect, useSearchParams } from 'react-router'
+import { data, Form, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
 import { Field, NewPasswordField, useActionForm } from '#app/ui/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { localePath } from '#app/i18n/locales.ts'
-import { enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
-import { limitForm, readForm } from '#app/platform/forms.server.ts'
+import { enqueue, enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
+import { limitAction, limitForm, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
+import type { RequestContext } from '#app/context.ts'
 import { addressKey, ipEmailKey } from '#app/platform/rate-limit.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { emailField, nameField, newPasswordField } from '#app/platform/validation.ts'
 import { createUserSteps } from '#db/users.ts'
 import { inTransaction } from '#db/transaction.ts'
 import type { Route } from './+types/learn.sign-up.ts'
-import { notFound } from '#app/platform/errors.ts'
+import { badRequest, notFound } from '#app/platform/errors.ts'
 import { safeCallbackUrl } from '#app/accounts/auth.server.ts'
 import { readNotice } from '#app/platform/notices.ts'
-import { withNotice } from '#app/platform/notices.ts'
 
 // callbackUrl: where the learner was going (a course landing); kept only if it is a path of this site.
 const schema = z.object({
@@ -29,6 +28,18 @@ const schema = z.object({
 	password: newPasswordField,
 	callbackUrl: z.string().max(2048).optional(),
 })
+
+// The check-your-email page's resend (issue 40): the address it names, and where the learner was going.
+const resendSchema = z.object({
+	intent: z.literal('resend'),
+	email: emailField,
+	callbackUrl: z.string().max(2048).optional(),
+})
+
+/** What the page says after a sign-up or a resend: the address it mailed, whoever has it (no account oracle). */
+function checkEmail(email: string, callbackUrl: string | null, extra: { resent?: true; error?: string } = {}) {
+	return { checkEmail: { email, callbackUrl: callbackUrl ?? '', ...extra } }
+}
 
 export function loader({ context }: Route.LoaderArgs) {
 	if (!getRequestContext(context).tenant) throw notFound()
@@ -40,6 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const tenant = ctx.tenant
 	if (!tenant) throw notFound()
 	const formData = await readForm(request)
+	if (formData.get('intent') === 'resend') return resend(ctx, tenant.id, formData)
 	const submission = parseWithZod(formData, { schema })
 	const limited =
 		(await limitForm(ctx, 'signUp', ipEmailKey(ctx.clientIp, formData.get('email')), submission, ['password'])) ??
@@ -74,7 +86,37 @@ export async function action({ request, context }: Route.ActionArgs) {
 			})
 		else yield* enqueueSteps(tx, 'mail.accountExists', { ...jobSite(ctx), tenantId: tenant.id, email })
 	})
-	return redirect(localePath(ctx.locale, withNotice('/learn/sign-up', 'checkEmail')))
+	// The page names the address it mailed and offers a resend (issue 40): an answer of its own rather than a
+	// redirect, whose URL would have to carry the address. The same page for any address.
+	return data(checkEmail(email, callbackUrl))
+}
+
+/**
+ * "Send it again" on the check-your-email page: one job for the address whatever it is (its handler
+ * decides, off the request: a new confirmation link to an unconfirmed account, the account-exists
+ * mail to a confirmed one, nothing to no account), the same answer either way. Limited per address
+ * and per client address, like the account page's resend.
+ */
+async function resend(ctx: RequestContext, tenantId: string, formData: FormData) {
+	const submission = parseWithZod(formData, { schema: resendSchema })
+	if (submission.status !== 'success') throw badRequest()
+	const { email } = submission.value
+	const callbackUrl = safeCallbackUrl(submission.value.callbackUrl)
+	const limits = [
+		['verificationResend', `sign-up|${email}`],
+		['verificationResendIp', addressKey(ctx.clientIp)],
+	] as const
+	for (const [policy, key] of limits) {
+		const limited = await limitAction(ctx, policy, key, checkEmail(email, callbackUrl, { error: TOO_MANY }))
+		if (limited) return limited
+	}
+	await enqueue(ctx.db, 'mail.signUpResend', {
+		...jobSite(ctx),
+		tenantId,
+		email,
+		...(callbackUrl ? { callbackUrl } : {}),
+	})
+	return data(checkEmail(email, callbackUrl, { resent: true }))
 }
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
@@ -90,9 +132,33 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export default function SignUp({ actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const text = t.m.accounts
-	const [form, fields] = useActionForm(actionData?.result)
+	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined)
 	const [params] = useSearchParams()
 	const callbackUrl = params.get('callbackUrl') ?? ''
+	const sent = actionData && 'checkEmail' in actionData ? actionData.checkEmail : null
+	// Signed up (or sent again): the address mailed, what to do, and a way to have it sent again.
+	if (sent)
+		return (
+			<section className="narrow">
+				<h1>{text.signUp.sent.title}</h1>
+				<p>{t.rich(text.signUp.sent.sentTo, { email: <strong>{sent.email}</strong> })}</p>
+				{'resent' in sent ? (
+					<p className="notice notice-ok" role="status">
+						{t.rich(text.signUp.sent.resent, { email: <strong>{sent.email}</strong> })}
+					</p>
+				) : null}
+				{'error' in sent && sent.error ? <FormError errors={[sent.error]} /> : null}
+				<Form method="post" className="stack">
+					<input type="hidden" name="intent" value="resend" />
+					<input type="hidden" name="email" value={sent.email} />
+					<input type="hidden" name="callbackUrl" value={sent.callbackUrl} />
+					<p className="hint">{text.signUp.sent.notThere}</p>
+					<div className="actions">
+						<Submit>{text.signUp.sent.resend}</Submit>
+					</div>
+				</Form>
+			</section>
+		)
 	// Signed up: the page says to check the mail, and nothing else (no second form under it).
 	if (readNotice(params, ['checkEmail']))
 		return (

@@ -133,7 +133,10 @@ export function ConfirmStep({ confirm }: { confirm?: Confirmation | null }) {
 				))}
 				<input type="hidden" name="confirmed" value="yes" />
 				<Submit>{t.format(t.text(confirm.button), values)}</Submit>
-				<Link to={location.pathname + location.search}>{t.m.common.confirm.cancel}</Link>
+				{/* The way out changes nothing: a plain secondary button, never styled as the action asked about. */}
+				<Link className="button button-secondary" to={location.pathname + location.search}>
+					{confirm.keep ? t.text(confirm.keep) : t.m.common.confirm.cancel}
+				</Link>
 			</Form>
 		</div>
 	)

@@ -126,6 +126,9 @@ test('a tenant admin changes a student to course admin of a course, told first t
 	await page.getByLabel('Role').selectOption('course_admin')
 	await course.selectOption({ label: 'Introduction to the Web' })
 	await page.getByRole('button', { name: 'Change role' }).click()
+	// A higher role asks first too (issue 40).
+	await expect(page.getByRole('alert')).toContainText('from student to course admin?')
+	await page.getByRole('alert').getByRole('button', { name: 'Change role' }).click()
 	await expect(page.getByText('The role was changed.')).toBeVisible()
 	await expect(page.locator('dl.facts')).toContainText('course admin')
 

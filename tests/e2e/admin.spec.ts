@@ -40,6 +40,9 @@ test('a tenant admin finds a user and changes role, deactivates, reactivates, si
 	// A course admin administers a course: the role comes with one (decision 0026).
 	await page.getByLabel('Course (for a course admin)').selectOption({ label: 'Introduction to the Web' })
 	await page.getByRole('button', { name: 'Change role' }).click()
+	// A higher role asks first too (issue 40).
+	await expect(page.getByRole('alert')).toContainText('from student to course admin?')
+	await page.getByRole('alert').getByRole('button', { name: 'Change role' }).click()
 	await expect(page.getByText('The role was changed.')).toBeVisible()
 	// Destructive actions ask first: cancelling changes nothing, confirming does it.
 	await page.getByRole('button', { name: 'Deactivate' }).click()
@@ -114,6 +117,7 @@ test('the super admin creates and suspends a tenant, enters Acme and impersonate
 	const slug = `e2e-${info.project.name}-${Date.now() % 100000}`
 	await page.getByLabel('Slug (the subdomain)').fill(slug)
 	await page.getByLabel('Name').fill(`Tenant ${slug}`)
+	await page.getByLabel('Email of its first administrator (they get an invitation)').fill(`head-${slug}@example.test`)
 	await page.getByRole('button', { name: 'Create tenant' }).click()
 	await expect(page.getByText('The tenant was created.')).toBeVisible()
 	await page.getByRole('button', { name: `Suspend Tenant ${slug}` }).click()

@@ -398,6 +398,9 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await page.getByLabel('Role').selectOption('course_admin')
 	await page.getByLabel('Course (for a course admin)').selectOption({ label: 'Introduction to the Web' })
 	await page.getByRole('button', { name: 'Change role' }).click()
+	// A higher role asks first too (issue 40).
+	await expect(page.getByRole('alert')).toContainText('from student to course admin?')
+	await page.getByRole('alert').getByRole('button', { name: 'Change role' }).click()
 	await expect(page.getByText('The role was changed.')).toBeVisible()
 	await expect(page.locator('dl.facts')).toContainText('course admin')
 	await expect(page.locator('dl.facts')).toContainText('Introduction to the Web')
@@ -642,6 +645,7 @@ test('the super admin: users across tenants with a tenant column and filter, ten
 	const tenant = `Tenant ${slug}`
 	await page.getByLabel('Slug (the subdomain)').fill(slug)
 	await page.getByLabel('Name').fill(tenant)
+	await page.getByLabel('Email of its first administrator (they get an invitation)').fill(`head-${slug}@example.test`)
 	await page.getByRole('button', { name: 'Create tenant' }).click()
 	await expect(page.getByText('The tenant was created.')).toBeVisible()
 	await fitsThePhone(page, 'tenants with a new one')

@@ -304,6 +304,7 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 							intent: 'change-role',
 							role: 'course_admin',
 							course_slug: 'intro-to-web',
+							confirmed: 'yes',
 						}),
 					ok: redirected,
 					done: async () =>
@@ -359,17 +360,40 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 			},
 		},
 		{
-			name: 'tenant created',
-			later: [['audit_log', 'INSERT']],
+			name: 'tenant created, its first admin invited',
+			later: [
+				['audit_log', 'INSERT'],
+				['invitations', 'INSERT'],
+			],
 			prepare: async () => {
 				n++
 				const slug = `created-${n}`
 				return {
-					send: () => apex.post('/admin/tenants', { intent: 'create', slug, name: `Created ${n}` }),
+					send: () =>
+						apex.post('/admin/tenants', {
+							intent: 'create',
+							slug,
+							name: `Created ${n}`,
+							admin_email: `first-${n}@created.test`,
+						}),
 					ok: redirected,
 					done: async () =>
 						(await stack.db.orm.select().from(stack.db.t.tenants).where(eq(stack.db.t.tenants.slug, slug))).length ===
 						1,
+				}
+			},
+		},
+		{
+			// Issue 40: the users list's resend (its job, then its audit row).
+			name: 'confirmation link resent from the users list',
+			later: [['audit_log', 'INSERT']],
+			prepare: async () => {
+				const { b } = await admin()
+				const { user } = await person('student', { signIn: false, verified: false })
+				return {
+					send: () => b.post('/admin/users', { intent: 'resend-verification', userId: user.id }),
+					ok: redirected,
+					done: () => audited('user.verification_resent', user.id),
 				}
 			},
 		},

@@ -299,8 +299,8 @@ describe.each(DIALECTS)('mail through the job queue on %s', (dialect) => {
 		await sleep(2_000)
 		expect(mail.count(locked) + mail.count(noJob)).toBe(0)
 		const again = await signUp(noJob)
-		expect(again.status).toBe(302)
-		expect(again.headers.location).toBe('/learn/sign-up?notice=check-email')
+		expect(again.status).toBe(200)
+		expect(again.text).toContain('Check your email')
 		expect(await stored(noJob)).toBe(true)
 		expect((await mail.waitFor(noJob)).subject).toMatch(/^Confirm your email address · /)
 		reportFault('sign-up with its write failing', dialect, {

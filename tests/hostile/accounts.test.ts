@@ -204,6 +204,7 @@ describe.each(DIALECTS)('hostile account takeovers on %s', (dialect) => {
 				slug: `shadow-${domain.length}`,
 				name: 'Shadow',
 				custom_domain: domain,
+				admin_email: 'head@shadow.test',
 			})
 			// (`localhost` is refused as no host name with a dot before this rule is reached.)
 			hostile.check(

@@ -588,11 +588,19 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 				intent: 'create',
 				slug: 'umbrella',
 				name: 'Umbrella Learning',
+				admin_email: 'head@umbrella.test',
 			})
 			expect(created.headers.location).toBe('/admin/tenants?notice=created')
-			expect((await apex.post('/admin/tenants', { intent: 'create', slug: 'umbrella', name: 'Again' })).status).toBe(
-				409,
-			)
+			expect(
+				(
+					await apex.post('/admin/tenants', {
+						intent: 'create',
+						slug: 'umbrella',
+						name: 'Again',
+						admin_email: 'head@umbrella.test',
+					})
+				).status,
+			).toBe(409)
 			const umbrella = (await findTenantBySlug(stack.db, 'umbrella'))!
 			const member = await newUser('student', umbrella)
 			const session = await signedIn(member.email, 'umbrella.localhost')
@@ -754,17 +762,13 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		// A wrong confirmation value is no confirmation.
 		expect((await admin.post(path, { intent: 'deactivate', confirmed: 'no' })).status).toBe(400)
 		expect((await findUserById(stack.db, tenantAdmin.id))!.deactivated_at).toBeNull()
-		// A promotion, reactivation and the emails take effect at once.
+		// A promotion asks too (issue 40), and changes nothing until it is confirmed.
 		const student = await newUser('student')
-		expect(
-			(
-				await admin.post(`/admin/users/${student.id}`, {
-					intent: 'change-role',
-					role: 'course_admin',
-					course_slug: 'intro-to-web',
-				})
-			).status,
-		).toBe(302)
+		const promotion = { intent: 'change-role', role: 'course_admin', course_slug: 'intro-to-web' }
+		await asks(`/admin/users/${student.id}`, promotion, `Change ${student.name} from student to course admin?`)
+		expect((await findUserById(stack.db, student.id))!.role).toBe('student')
+		expect((await admin.post(`/admin/users/${student.id}`, { ...promotion, confirmed: 'yes' })).status).toBe(302)
+		expect((await findUserById(stack.db, student.id))!.role).toBe('course_admin')
 		expect((await admin.post(path, { intent: 'deactivate', confirmed: 'yes' })).status).toBe(302)
 		expect((await findUserById(stack.db, tenantAdmin.id))!.deactivated_at).not.toBeNull()
 

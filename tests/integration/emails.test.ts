@@ -131,7 +131,12 @@ describe.each(DIALECTS)('email delivery and enumeration on %s', (dialect) => {
 			const res = await stack
 				.browser(ACME)
 				.post(path, tag === 'sign-up' ? { name: 'Mail Person', email, password: 'another-long-secret' } : { email })
-			answers.add(JSON.stringify([res.status, res.headers.location, res.text, res.headers['set-cookie'] ?? null]))
+			// The sign-up answer names the address it mailed (issue 40): the same page but for that address.
+			const text = res.text
+				.replaceAll(email, 'EMAIL')
+				.replace(/nonce="[^"]+"/g, 'nonce')
+				.replace(/"_\d+":/g, '')
+			answers.add(JSON.stringify([res.status, res.headers.location, text, res.headers['set-cookie'] ?? null]))
 		}
 		for (let i = 0; i < runs; i++) {
 			await send(`${tag}-known-${i}@acme.test`)

@@ -291,12 +291,13 @@ describe.each(DIALECTS)('invitations, course admin role and quiz preview on %s',
 			expect(await assignedCourseSlugs(stack.db, { tenantId: globex.id, userId: target.id })).toEqual([])
 		})
 
-		it('changes the role and assigns the course in one request, audited as both', async () => {
+		it('changes the role and assigns the course in one confirmed request, audited as both', async () => {
 			const target = await person('student')
 			const res = await admin.post(`/admin/users/${target.id}`, {
 				intent: 'change-role',
 				role: 'course_admin',
 				course_slug: 'intro-to-web',
+				confirmed: 'yes',
 			})
 			expect(res.status).toBe(302)
 			expect(res.headers.location).toBe(`/admin/users/${target.id}?notice=role-changed`)
@@ -320,6 +321,7 @@ describe.each(DIALECTS)('invitations, course admin role and quiz preview on %s',
 				intent: 'change-role',
 				role: 'course_admin',
 				course_slug: 'intro-to-web',
+				confirmed: 'yes',
 			})
 			const page = load((await admin.get(`/admin/users/${target.id}`)).text)
 			expect(page('dl.facts').text()).toContain('AdministersIntroduction to the Web')

@@ -48,6 +48,13 @@ export default {
 		title: 'Konto erstellen',
 		submit: 'Konto erstellen',
 		haveAccount: 'Ich habe bereits ein Konto',
+		sent: {
+			title: 'Prüfen Sie Ihr Postfach',
+			sentTo: 'Wir haben eine E-Mail an {email} gesendet. Öffnen Sie den Link darin, um fortzufahren.',
+			notThere: 'Nach ein paar Minuten nichts da? Sehen Sie im Spam-Ordner nach oder lassen Sie sie erneut senden.',
+			resend: 'Erneut senden',
+			resent: 'Erneut an {email} gesendet. Es gilt der Link in der neuesten E-Mail.',
+		},
 		checkEmail:
 			'Prüfen Sie Ihr Postfach: Wir haben Ihnen einen Link zur Bestätigung Ihrer Adresse gesendet. Melden Sie sich danach an.',
 	},

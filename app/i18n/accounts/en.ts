@@ -45,6 +45,14 @@ export default {
 		title: 'Create an account',
 		submit: 'Create account',
 		haveAccount: 'I already have an account',
+		// The page after signing up (issue 40): it names the address and offers a resend.
+		sent: {
+			title: 'Check your email',
+			sentTo: 'We sent an email to {email}. Open the link in it to go on.',
+			notThere: 'Nothing after a few minutes? Look in your spam folder, or have it sent again.',
+			resend: 'Send it again',
+			resent: 'Sent again to {email}. The link in the newest email is the one that works.',
+		},
 		checkEmail: 'Check your email: we sent a link to confirm your address. Then sign in.',
 	},
 	verify: {

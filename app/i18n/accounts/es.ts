@@ -47,6 +47,13 @@ export default {
 		title: 'Crear una cuenta',
 		submit: 'Crear cuenta',
 		haveAccount: 'Ya tengo una cuenta',
+		sent: {
+			title: 'Revisa tu correo',
+			sentTo: 'Hemos enviado un correo a {email}. Abre el enlace que contiene para continuar.',
+			notThere: '¿No ha llegado nada en unos minutos? Mira en la carpeta de spam o pide que se envíe de nuevo.',
+			resend: 'Enviar de nuevo',
+			resent: 'Enviado de nuevo a {email}. El enlace que funciona es el del correo más reciente.',
+		},
 		checkEmail: 'Revisa tu correo: te hemos enviado un enlace para confirmar tu dirección. Después, inicia sesión.',
 	},
 	verify: {

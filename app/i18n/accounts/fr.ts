@@ -48,6 +48,13 @@ export default {
 		title: 'Créer un compte',
 		submit: 'Créer le compte',
 		haveAccount: 'J’ai déjà un compte',
+		sent: {
+			title: 'Consultez vos e-mails',
+			sentTo: 'Nous avons envoyé un e-mail à {email}. Ouvrez le lien qu’il contient pour continuer.',
+			notThere: 'Rien après quelques minutes ? Regardez dans les indésirables, ou faites-le renvoyer.',
+			resend: 'Renvoyer',
+			resent: 'Renvoyé à {email}. Seul le lien du dernier e-mail fonctionne.',
+		},
 		checkEmail:
 			'Consultez vos e-mails : nous vous avons envoyé un lien pour confirmer votre adresse. Connectez-vous ensuite.',
 	},

@@ -46,6 +46,13 @@ export default {
 		title: 'Criar uma conta',
 		submit: 'Criar conta',
 		haveAccount: 'Já tenho uma conta',
+		sent: {
+			title: 'Confira seu e-mail',
+			sentTo: 'Enviamos um e-mail para {email}. Abra o link que ele contém para continuar.',
+			notThere: 'Nada depois de alguns minutos? Veja na pasta de spam ou peça para enviar de novo.',
+			resend: 'Enviar de novo',
+			resent: 'Enviado de novo para {email}. O link que funciona é o do e-mail mais recente.',
+		},
 		checkEmail: 'Confira seu e-mail: enviamos um link para confirmar o seu endereço. Depois, é só entrar.',
 	},
 	verify: {

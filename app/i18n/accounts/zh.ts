@@ -43,6 +43,13 @@ export default {
 		title: '创建账户',
 		submit: '创建账户',
 		haveAccount: '我已有账户',
+		sent: {
+			title: '请查收邮件',
+			sentTo: '我们已向 {email} 发送了一封邮件。打开其中的链接即可继续。',
+			notThere: '几分钟后仍未收到？请查看垃圾邮件文件夹，或重新发送。',
+			resend: '重新发送',
+			resent: '已重新发送到 {email}。只有最新邮件中的链接有效。',
+		},
 		checkEmail: '请查收邮件：我们已发送一个链接，用于确认你的邮箱地址。确认后即可登录。',
 	},
 	verify: {

@@ -78,6 +78,8 @@ export default {
 		first: '« Erste Seite',
 		previous: '← Zurück',
 		next: 'Weiter →',
+		resend: 'Bestätigungs-E-Mail erneut an {name} senden',
+		errors: { deactivated: 'Ein deaktiviertes Konto kann seine Adresse nicht bestätigen. Reaktivieren Sie es zuerst.' },
 	},
 	invite: {
 		metaTitle: 'Einladen',
@@ -141,6 +143,7 @@ export default {
 			deactivate:
 				'{name} deaktivieren? Alle Sitzungen werden beendet, und eine Anmeldung ist erst wieder möglich, wenn ein Admin das Konto reaktiviert.',
 			signOut: '{name} auf allen Geräten abmelden? Eine erneute Anmeldung ist nötig.',
+			promote: '{name} von {from} zu {to} ändern? Die Person darf dann, was die Rolle {to} darf, und wird abgemeldet.',
 			cancelEnrollment:
 				'Die Einschreibung von {name} in {course} stornieren? Die Person kann den Kurs erst wieder öffnen, wenn sie erneut eingeschrieben wird.',
 			demote:
@@ -182,6 +185,7 @@ export default {
 			progressOf: '{done} von {total} Einträgen ({percent})',
 			cancel: 'Einschreibung stornieren',
 			cancelIn: 'Einschreibung in {course} stornieren',
+			keep: 'Einschreibung behalten',
 			reenroll: 'Erneut in {course} einschreiben',
 			quizTitle: 'Neueste Quizergebnisse',
 			noAttempts: 'Noch keine Quizversuche.',
@@ -212,7 +216,7 @@ export default {
 	tenants: {
 		title: 'Mandanten',
 		notices: {
-			created: 'Der Mandant wurde angelegt.',
+			created: 'Der Mandant wurde angelegt. Die erste Administration hat eine Einladung erhalten.',
 			suspended: 'Der Mandant wurde gesperrt: Seine Seiten antworten mit 503, und seine Benutzer wurden abgemeldet.',
 			active: 'Der Mandant ist wieder aktiv.',
 			archived: 'Der Mandant wurde archiviert: Seine Hosts antworten jetzt mit 404.',
@@ -231,6 +235,7 @@ export default {
 		slug: 'Slug (die Subdomain)',
 		name: 'Name',
 		customDomain: 'Eigene Domain (optional)',
+		adminEmail: 'E-Mail der ersten Administration (sie erhält eine Einladung)',
 		create: 'Mandant anlegen',
 		confirm: {
 			suspended: '{name} sperren? Die Seiten antworten allen mit 503, und alle Nutzer werden abgemeldet.',
@@ -246,6 +251,7 @@ export default {
 				'Diese Domain gehört zu dieser Plattform: Wählen Sie eine eigene Domain der Schule oder des Unternehmens.',
 			chooseStatus: 'Wählen Sie einen Mandanten und einen Status.',
 			taken: 'Dieser Slug oder diese eigene Domain ist bereits vergeben',
+			adminRequired: 'Geben Sie die E-Mail-Adresse der Person ein, die diesen Mandanten verwaltet',
 		},
 	},
 } satisfies typeof en

@@ -80,6 +80,8 @@ export default {
 		first: '« First page',
 		previous: '← Previous',
 		next: 'Next →',
+		resend: 'Resend the confirmation email to {name}',
+		errors: { deactivated: 'A deactivated account cannot confirm its address. Reactivate it first.' },
 	},
 	invite: {
 		metaTitle: 'Invite',
@@ -144,6 +146,7 @@ export default {
 			cancelEnrollment:
 				'Cancel the enrollment of {name} in {course}? They can no longer open the course until they are enrolled again.',
 			demote: 'Change {name} from {from} to {to}? They lose what the {from} role may do, and are signed out.',
+			promote: 'Change {name} from {from} to {to}? They may then do what the {to} role may do, and are signed out.',
 		},
 		errors: {
 			courseRequired: 'Choose the course they will administer',
@@ -181,6 +184,7 @@ export default {
 			progressOf: '{done} of {total} entries ({percent})',
 			cancel: 'Cancel enrollment',
 			cancelIn: 'Cancel enrollment in {course}',
+			keep: 'Keep enrollment',
 			reenroll: 'Enroll in {course} again',
 			quizTitle: 'Recent quiz results',
 			noAttempts: 'No quiz attempts yet.',
@@ -210,7 +214,7 @@ export default {
 	tenants: {
 		title: 'Tenants',
 		notices: {
-			created: 'The tenant was created.',
+			created: 'The tenant was created. Its first administrator was sent an invitation.',
 			suspended: 'The tenant was suspended: its pages answer 503 and its users were signed out.',
 			active: 'The tenant is active again.',
 			archived: 'The tenant was archived: its hosts now answer 404.',
@@ -230,6 +234,7 @@ export default {
 		slug: 'Slug (the subdomain)',
 		name: 'Name',
 		customDomain: 'Custom domain (optional)',
+		adminEmail: 'Email of its first administrator (they get an invitation)',
 		create: 'Create tenant',
 		confirm: {
 			suspended: 'Suspend {name}? Its pages answer 503 to everyone and all its users are signed out.',
@@ -244,6 +249,7 @@ export default {
 			domainReserved: 'That domain belongs to this platform: choose one of the school’s or company’s own.',
 			chooseStatus: 'Choose a tenant and a status.',
 			taken: 'That slug or custom domain is already taken',
+			adminRequired: 'Enter the email address of the person who will run this tenant',
 		},
 	},
 }

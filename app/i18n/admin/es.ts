@@ -78,6 +78,8 @@ export default {
 		first: '« Primera página',
 		previous: '← Anterior',
 		next: 'Siguiente →',
+		resend: 'Reenviar el correo de confirmación a {name}',
+		errors: { deactivated: 'Una cuenta desactivada no puede confirmar su dirección. Reactívala primero.' },
 	},
 	invite: {
 		metaTitle: 'Invitar',
@@ -143,6 +145,7 @@ export default {
 			cancelEnrollment:
 				'¿Cancelar la inscripción de {name} en {course}? No podrá abrir el curso hasta que se le vuelva a inscribir.',
 			demote: '¿Cambiar a {name} de {from} a {to}? Pierde lo que permite el rol {from} y se cierran sus sesiones.',
+			promote: '¿Cambiar a {name} de {from} a {to}? Podrá hacer lo que permite el rol {to} y se cerrarán sus sesiones.',
 		},
 		errors: {
 			courseRequired: 'Elige el curso que va a administrar',
@@ -180,6 +183,7 @@ export default {
 			progressOf: '{done} de {total} entradas ({percent})',
 			cancel: 'Cancelar inscripción',
 			cancelIn: 'Cancelar la inscripción en {course}',
+			keep: 'Mantener la inscripción',
 			reenroll: 'Volver a inscribir en {course}',
 			quizTitle: 'Resultados recientes de cuestionarios',
 			noAttempts: 'Aún no hay intentos de cuestionarios.',
@@ -209,7 +213,7 @@ export default {
 	tenants: {
 		title: 'Inquilinos',
 		notices: {
-			created: 'Se creó el inquilino.',
+			created: 'Se creó el inquilino. Se envió una invitación a su primer administrador.',
 			suspended: 'Se suspendió el inquilino: sus páginas responden 503 y se cerraron las sesiones de sus usuarios.',
 			active: 'El inquilino vuelve a estar activo.',
 			archived: 'Se archivó el inquilino: sus hosts ahora responden 404.',
@@ -228,6 +232,7 @@ export default {
 		slug: 'Slug (el subdominio)',
 		name: 'Nombre',
 		customDomain: 'Dominio propio (opcional)',
+		adminEmail: 'Correo de su primer administrador (recibirá una invitación)',
 		create: 'Crear inquilino',
 		confirm: {
 			suspended:
@@ -244,6 +249,7 @@ export default {
 			domainReserved: 'Ese dominio pertenece a esta plataforma: elige uno propio del centro o de la empresa.',
 			chooseStatus: 'Elige un inquilino y un estado.',
 			taken: 'Ese slug o dominio propio ya está en uso',
+			adminRequired: 'Introduce el correo de la persona que administrará este inquilino',
 		},
 	},
 } satisfies typeof en

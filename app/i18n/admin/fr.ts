@@ -78,6 +78,8 @@ export default {
 		first: '« Première page',
 		previous: '← Précédente',
 		next: 'Suivante →',
+		resend: 'Renvoyer l’e-mail de confirmation à {name}',
+		errors: { deactivated: 'Un compte désactivé ne peut pas confirmer son adresse. Réactivez-le d’abord.' },
 	},
 	invite: {
 		metaTitle: 'Inviter',
@@ -140,6 +142,8 @@ export default {
 			deactivate:
 				'Désactiver {name} ? Toutes ses sessions sont fermées et la personne ne pourra plus se connecter avant qu’un administrateur la réactive.',
 			signOut: 'Déconnecter {name} sur tous ses appareils ? La personne devra se reconnecter.',
+			promote:
+				'Faire passer {name} de {from} à {to} ? Cette personne pourra faire ce que permet le rôle {to}, et ses sessions seront fermées.',
 			cancelEnrollment:
 				'Annuler l’inscription de {name} à {course} ? La personne ne pourra plus ouvrir le cours tant qu’elle n’est pas réinscrite.',
 			demote:
@@ -181,6 +185,7 @@ export default {
 			progressOf: '{done} sur {total} éléments ({percent})',
 			cancel: 'Annuler l’inscription',
 			cancelIn: 'Annuler l’inscription à {course}',
+			keep: 'Garder l’inscription',
 			reenroll: 'Réinscrire à {course}',
 			quizTitle: 'Résultats récents aux quiz',
 			noAttempts: 'Aucune tentative de quiz pour l’instant.',
@@ -211,7 +216,7 @@ export default {
 	tenants: {
 		title: 'Locataires',
 		notices: {
-			created: 'Le locataire a été créé.',
+			created: 'Le locataire a été créé. Une invitation a été envoyée à son premier administrateur.',
 			suspended: 'Le locataire a été suspendu : ses pages répondent 503 et ses utilisateurs ont été déconnectés.',
 			active: 'Le locataire est de nouveau actif.',
 			archived: 'Le locataire a été archivé : ses hôtes répondent désormais 404.',
@@ -230,6 +235,7 @@ export default {
 		slug: 'Slug (le sous-domaine)',
 		name: 'Nom',
 		customDomain: 'Domaine personnalisé (facultatif)',
+		adminEmail: 'E-mail de son premier administrateur (qui recevra une invitation)',
 		create: 'Créer le locataire',
 		confirm: {
 			suspended: 'Suspendre {name} ? Ses pages répondront 503 à tous et tous ses utilisateurs seront déconnectés.',
@@ -245,6 +251,7 @@ export default {
 				'Ce domaine appartient à cette plateforme : choisissez un domaine de l’établissement ou de l’entreprise.',
 			chooseStatus: 'Choisissez un locataire et un statut.',
 			taken: 'Ce slug ou ce domaine personnalisé est déjà utilisé',
+			adminRequired: 'Saisissez l’adresse e-mail de la personne qui gérera ce locataire',
 		},
 	},
 } satisfies typeof en

@@ -78,6 +78,8 @@ export default {
 		first: '« Primeira página',
 		previous: '← Anterior',
 		next: 'Próxima →',
+		resend: 'Reenviar o e-mail de confirmação a {name}',
+		errors: { deactivated: 'Uma conta desativada não pode confirmar o endereço. Reative-a primeiro.' },
 	},
 	invite: {
 		metaTitle: 'Convidar',
@@ -140,6 +142,8 @@ export default {
 			deactivate:
 				'Desativar {name}? Todas as sessões são encerradas e a pessoa não poderá entrar até que um administrador a reative.',
 			signOut: 'Encerrar a sessão de {name} em todos os dispositivos? Será preciso entrar novamente.',
+			promote:
+				'Mudar {name} de {from} para {to}? Passará a poder fazer o que o papel {to} permite, e as sessões serão terminadas.',
 			cancelEnrollment:
 				'Cancelar a inscrição de {name} em {course}? Deixa de poder abrir o curso até ser inscrito novamente.',
 			demote: 'Mudar {name} de {from} para {to}? Perde o que o papel {from} permite e as sessões são encerradas.',
@@ -180,6 +184,7 @@ export default {
 			progressOf: '{done} de {total} itens ({percent})',
 			cancel: 'Cancelar inscrição',
 			cancelIn: 'Cancelar a inscrição em {course}',
+			keep: 'Manter a inscrição',
 			reenroll: 'Inscrever novamente em {course}',
 			quizTitle: 'Resultados recentes de questionários',
 			noAttempts: 'Ainda não há tentativas de questionários.',
@@ -209,7 +214,7 @@ export default {
 	tenants: {
 		title: 'Locatários',
 		notices: {
-			created: 'O locatário foi criado.',
+			created: 'O locatário foi criado. Foi enviado um convite ao primeiro administrador.',
 			suspended: 'O locatário foi suspenso: suas páginas respondem 503 e seus usuários foram desconectados.',
 			active: 'O locatário está ativo novamente.',
 			archived: 'O locatário foi arquivado: seus hosts agora respondem 404.',
@@ -228,6 +233,7 @@ export default {
 		slug: 'Slug (o subdomínio)',
 		name: 'Nome',
 		customDomain: 'Domínio próprio (opcional)',
+		adminEmail: 'E-mail do primeiro administrador (recebe um convite)',
 		create: 'Criar locatário',
 		confirm: {
 			suspended: 'Suspender {name}? As páginas responderão 503 a todos e todos os usuários terão a sessão encerrada.',
@@ -242,6 +248,7 @@ export default {
 			domainReserved: 'Esse domínio pertence a esta plataforma: escolha um domínio próprio da escola ou da empresa.',
 			chooseStatus: 'Escolha um locatário e um status.',
 			taken: 'Esse slug ou domínio próprio já está em uso',
+			adminRequired: 'Indique o e-mail da pessoa que vai gerir este locatário',
 		},
 	},
 } satisfies typeof en

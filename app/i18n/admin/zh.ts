@@ -78,6 +78,8 @@ export default {
 		first: '« 第一页',
 		previous: '← 上一页',
 		next: '下一页 →',
+		resend: '向 {name} 重新发送确认邮件',
+		errors: { deactivated: '已停用的账户无法确认地址。请先重新启用。' },
 	},
 	invite: {
 		metaTitle: '邀请',
@@ -136,6 +138,7 @@ export default {
 		confirm: {
 			deactivate: '停用 {name}？其所有会话将被注销，在管理员重新启用之前无法登录。',
 			signOut: '在所有设备上注销 {name}？对方需要重新登录。',
+			promote: '将 {name} 从{from}改为{to}？此人将可以执行{to}角色允许的操作，并会被退出登录。',
 			cancelEnrollment: '取消 {name} 在 {course} 的选课？在再次选课之前，对方将无法打开该课程。',
 			demote: '将 {name} 从 {from} 改为 {to}？对方将失去 {from} 角色的权限，并被注销。',
 		},
@@ -175,6 +178,7 @@ export default {
 			progressOf: '{total} 项中已完成 {done} 项（{percent}）',
 			cancel: '取消选课',
 			cancelIn: '取消 {course} 的选课',
+			keep: '保留报名',
 			reenroll: '重新选修 {course}',
 			quizTitle: '最近的测验结果',
 			noAttempts: '还没有测验记录。',
@@ -204,7 +208,7 @@ export default {
 	tenants: {
 		title: '租户',
 		notices: {
-			created: '租户已创建。',
+			created: '租户已创建。已向首位管理员发送邀请。',
 			suspended: '租户已暂停：其页面返回 503，其用户均已退出登录。',
 			active: '租户已恢复正常。',
 			archived: '租户已归档：其主机名现在返回 404。',
@@ -223,6 +227,7 @@ export default {
 		slug: 'Slug（子域名）',
 		name: '名称',
 		customDomain: '自定义域名（可选）',
+		adminEmail: '首位管理员的电子邮件（对方会收到邀请）',
 		create: '创建租户',
 		confirm: {
 			suspended: '暂停 {name}？其页面将对所有人返回 503，所有用户都将被注销。',
@@ -237,6 +242,7 @@ export default {
 			domainReserved: '该域名属于本平台：请选择学校或公司自己的域名。',
 			chooseStatus: '请选择租户和状态。',
 			taken: '该 slug 或自定义域名已被占用',
+			adminRequired: '请输入将管理此租户的人员的电子邮件地址',
 		},
 	},
 } satisfies typeof en

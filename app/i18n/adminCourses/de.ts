@@ -30,6 +30,9 @@ export default {
 		admin: 'Verwaltung',
 		unlisted: '{status} (nicht gelistet)',
 		paid: '{status} · kostenpflichtig',
+		preview: 'Vorschau',
+		empty:
+			'Noch keine Kurse. Kurse kommen aus dem Inhaltsdienst: Dort schreiben und veröffentlichen Autorinnen und Autoren sie, und sie erscheinen dann von selbst hier.',
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',

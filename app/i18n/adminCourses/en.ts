@@ -32,6 +32,9 @@ export default {
 		admin: 'Admin',
 		unlisted: '{status} (unlisted)',
 		paid: '{status} · paid',
+		preview: 'Preview',
+		empty:
+			'No courses yet. Courses come from the content service: authors write and publish them there, and they appear here by themselves.',
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',

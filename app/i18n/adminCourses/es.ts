@@ -30,6 +30,9 @@ export default {
 		admin: 'Administración',
 		unlisted: '{status} (no listado)',
 		paid: '{status} · de pago',
+		preview: 'Vista previa',
+		empty:
+			'Aún no hay cursos. Los cursos vienen del servicio de contenidos: los autores los escriben y publican allí, y aparecen aquí solos.',
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',

@@ -30,6 +30,9 @@ export default {
 		admin: 'Administration',
 		unlisted: '{status} (non répertorié)',
 		paid: '{status} · payant',
+		preview: 'Aperçu',
+		empty:
+			'Aucun cours pour l’instant. Les cours viennent du service de contenu : les auteurs les rédigent et les publient là-bas, et ils apparaissent ici d’eux-mêmes.',
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',

@@ -30,6 +30,9 @@ export default {
 		admin: 'Administração',
 		unlisted: '{status} (não listado)',
 		paid: '{status} · pago',
+		preview: 'Pré-visualizar',
+		empty:
+			'Ainda não há cursos. Os cursos vêm do serviço de conteúdos: os autores escrevem-nos e publicam-nos lá, e aparecem aqui sozinhos.',
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',

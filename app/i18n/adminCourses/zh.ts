@@ -30,6 +30,8 @@ export default {
 		admin: '管理',
 		unlisted: '{status}（未公开列出）',
 		paid: '{status} · 付费',
+		preview: '预览',
+		empty: '还没有课程。课程来自内容服务：作者在那里编写并发布课程，课程会自动出现在这里。',
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',

@@ -91,6 +91,9 @@ export default {
 	preview: {
 		title: 'Vorschaumodus.',
 		body: 'Sie sehen den Kurs wie Lernende, ohne Einschreibung und Sperren. Nichts, was Sie hier tun, wird gespeichert.',
+		draftTitle: 'Entwurf.',
+		draftBody:
+			'Dieser Kurs ist nicht veröffentlicht: Lernende sehen ihn nicht, und nur das Personal kann diese Vorschau öffnen.',
 	},
 	tenantHint: {
 		body: '{what} gehören zu einem Mandanten.',

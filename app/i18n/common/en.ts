@@ -91,6 +91,8 @@ export default {
 	preview: {
 		title: 'Preview mode.',
 		body: 'You see the course as a learner would, without enrollment or locks. Nothing you do here is saved.',
+		draftTitle: 'Draft.',
+		draftBody: 'This course is not published: learners cannot see it, and only staff can open this preview.',
 	},
 	tenantHint: {
 		body: '{what} belong to a tenant.',

@@ -88,6 +88,9 @@ export default {
 	preview: {
 		title: 'Modo de vista previa.',
 		body: 'Ves el curso como lo vería un estudiante, sin inscripción ni bloqueos. No se guarda nada de lo que hagas aquí.',
+		draftTitle: 'Borrador.',
+		draftBody:
+			'Este curso no está publicado: los estudiantes no pueden verlo y solo el personal puede abrir esta vista previa.',
 	},
 	tenantHint: {
 		body: '{what} pertenecen a un inquilino.',

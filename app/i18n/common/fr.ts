@@ -89,6 +89,8 @@ export default {
 	preview: {
 		title: 'Mode aperçu.',
 		body: 'Vous voyez le cours comme un apprenant, sans inscription ni verrouillage. Rien de ce que vous faites ici n’est enregistré.',
+		draftTitle: 'Brouillon.',
+		draftBody: 'Ce cours n’est pas publié : les apprenants ne le voient pas, et seule l’équipe peut ouvrir cet aperçu.',
 	},
 	tenantHint: {
 		body: '{what} appartiennent à un locataire.',

@@ -88,6 +88,9 @@ export default {
 	preview: {
 		title: 'Modo de pré-visualização.',
 		body: 'Você vê o curso como um aluno veria, sem inscrição nem bloqueios. Nada do que fizer aqui é salvo.',
+		draftTitle: 'Rascunho.',
+		draftBody:
+			'Este curso não está publicado: os estudantes não o veem e só a equipa pode abrir esta pré-visualização.',
 	},
 	tenantHint: {
 		body: '{what} pertencem a um locatário.',

@@ -85,6 +85,8 @@ export default {
 	preview: {
 		title: '预览模式。',
 		body: '你看到的是学员视角的课程，无需报名，也不受解锁顺序限制。在此进行的任何操作都不会保存。',
+		draftTitle: '草稿。',
+		draftBody: '此课程尚未发布：学员看不到它，只有工作人员可以打开此预览。',
 	},
 	tenantHint: {
 		body: '{what}属于某个租户。',

@@ -59,6 +59,7 @@ export default {
 			'Ihre Einschreibung wartet auf die Zahlung, und Zahlungen sind auf dieser Website noch nicht möglich. Wenden Sie sich an die Administration der Website.',
 		paid: 'Dies ist ein kostenpflichtiger Kurs. Online-Zahlung ist noch nicht möglich.',
 		signInToEnroll: 'Zum Einschreiben anmelden',
+		createAccount: 'Konto erstellen',
 		outline: 'Das lernen Sie',
 		typeHint: '({type})',
 		completed: 'Sie haben diesen Kurs abgeschlossen. Gut gemacht!',

@@ -60,6 +60,7 @@ export default {
 			"Your enrollment is waiting for payment, and payments are not available on this site yet. Contact the site's administrator.",
 		paid: 'This is a paid course. Online payment is not available yet.',
 		signInToEnroll: 'Sign in to enroll',
+		createAccount: 'Create account',
 		outline: 'What you will learn',
 		typeHint: '({type})',
 		completed: 'You have completed this course. Well done!',

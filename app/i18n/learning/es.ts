@@ -56,6 +56,7 @@ export default {
 			'Tu inscripción está pendiente de pago, y los pagos aún no están disponibles en este sitio. Ponte en contacto con la administración del sitio.',
 		paid: 'Este es un curso de pago. El pago en línea aún no está disponible.',
 		signInToEnroll: 'Inicia sesión para inscribirte',
+		createAccount: 'Crear una cuenta',
 		outline: 'Lo que aprenderás',
 		typeHint: '({type})',
 		completed: 'Has completado este curso. ¡Muy bien!',

@@ -56,6 +56,7 @@ export default {
 			'Votre inscription est en attente de paiement, et les paiements ne sont pas encore disponibles sur ce site. Contactez l’administrateur du site.',
 		paid: 'Ce cours est payant. Le paiement en ligne n’est pas encore disponible.',
 		signInToEnroll: 'Se connecter pour s’inscrire',
+		createAccount: 'Créer un compte',
 		outline: 'Ce que vous allez apprendre',
 		typeHint: '({type})',
 		completed: 'Vous avez terminé ce cours. Bravo !',

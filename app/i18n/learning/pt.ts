@@ -56,6 +56,7 @@ export default {
 			'Sua inscrição está aguardando pagamento, e os pagamentos ainda não estão disponíveis neste site. Entre em contato com a administração do site.',
 		paid: 'Este é um curso pago. O pagamento on-line ainda não está disponível.',
 		signInToEnroll: 'Entre para se inscrever',
+		createAccount: 'Criar conta',
 		outline: 'O que você vai aprender',
 		typeHint: '({type})',
 		completed: 'Você concluiu este curso. Muito bem!',

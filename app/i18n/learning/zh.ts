@@ -55,6 +55,7 @@ export default {
 		pending: '你的报名正在等待付款，但本站暂不支持付款。请联系本站管理员。',
 		paid: '这是付费课程，暂不支持在线付款。',
 		signInToEnroll: '登录后报名',
+		createAccount: '创建账户',
 		outline: '你将学到什么',
 		typeHint: '（{type}）',
 		completed: '你已完成本课程，做得好！',
