@@ -24,12 +24,17 @@ const SLUG = /^[a-z0-9-]{1,64}$/
 
 /**
  * The catalogue's query from its URL: the first of each parameter (`?q=a&q=b` searches `a`),
- * control and other invisible characters read as spaces, at most MAX_QUERY_LENGTH characters;
+ * control and other invisible characters read as spaces, at most MAX_QUERY_LENGTH characters (whole words);
  * a filter that is not a slug and a page that is not a number are ignored.
  */
 export function readCatalogueQuery(url: URL): CatalogueQuery {
 	const params = url.searchParams
-	const q = [...(params.get('q') ?? '').replace(/[\p{C}\s]+/gu, ' ').trim()].slice(0, MAX_QUERY_LENGTH).join('').trim()
+	const chars = [...(params.get('q') ?? '').replace(/[\p{C}\s]+/gu, ' ').trim()]
+	let q = chars.slice(0, MAX_QUERY_LENGTH).join('')
+	// A query cut short loses its last, cut word rather than searching for a fragment of it.
+	if (chars.length > MAX_QUERY_LENGTH && chars[MAX_QUERY_LENGTH] !== ' ' && q.includes(' '))
+		q = q.slice(0, q.lastIndexOf(' '))
+	q = q.trim()
 	const slug = (name: string) => {
 		const value = params.get(name)
 		return value !== null && SLUG.test(value) ? value : null

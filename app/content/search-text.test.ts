@@ -57,6 +57,7 @@ describe('catalogue search text', () => {
 			tag: 'css',
 			page: 1,
 		})
+		expect(readCatalogueQuery(url(`?q=${'zebra '.repeat(100)}`)).q).toBe(Array(33).fill('zebra').join(' '))
 		expect(readCatalogueQuery(url('?page=99999')).page).toBe(1)
 		expect(queryTerms('a b c d e f g h i j k l m n o p', 'en')).toHaveLength(12)
 	})

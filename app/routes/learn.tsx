@@ -127,7 +127,9 @@ export default function Catalogue({ loaderData }: Route.ComponentProps) {
 					</p>
 				) : null}
 				<p>
-					<button type="submit">{m.search}</button>
+					<button type="submit" className="button">
+						{m.search}
+					</button>
 				</p>
 			</form>
 			{filtered ? (
