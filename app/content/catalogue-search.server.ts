@@ -7,7 +7,7 @@ import { indexField, queryTerms, termMatch, type FieldIndex, type QueryTerm } fr
 // courses the content cache already holds per site and locale. No database, no index to keep
 // in step: a school's catalogue is hundreds of courses, not millions.
 
-export const PAGE_SIZE = 12
+const PAGE_SIZE = 12
 /** A query is cut to this many characters; a longer one is no search anyone typed. */
 export const MAX_QUERY_LENGTH = 200
 /** How many course documents a first search reads from the content service at once. */
@@ -102,7 +102,7 @@ async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Pr
 	return results
 }
 
-export interface Facet {
+interface Facet {
 	slug: string
 	name: string
 	count: number

@@ -35,7 +35,7 @@ export function fold(text: string, locale: Locale): string {
 const TOKEN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{M}\p{N}])+/gu
 const HAN = /^\p{Script=Han}/u
 
-export type Token = { kind: 'word'; surface: string; forms: string[] } | { kind: 'han'; grams: string[] }
+type Token = { kind: 'word'; surface: string; forms: string[] } | { kind: 'han'; grams: string[] }
 
 function stem(word: string, locale: Locale) {
 	const stemmer = STEMMERS[locale]
@@ -46,7 +46,7 @@ function stem(word: string, locale: Locale) {
  * A word's forms: its folded spelling and the folded stems of it as written and as folded (the
  * stemmers know accents: Spanish `programación` stems to `program`, `programacion` does not).
  */
-export function wordForms(word: string, locale: Locale): string[] {
+function wordForms(word: string, locale: Locale): string[] {
 	const lower = word.toLocaleLowerCase(locale).normalize('NFC')
 	const folded = fold(lower, locale)
 	return [...new Set([folded, fold(stem(lower, locale), locale), stem(folded, locale)])].filter(Boolean)
@@ -59,7 +59,7 @@ function bigrams(run: string): string[] {
 }
 
 /** The tokens of a text in `locale`; `document` adds each Han character alone (a query of one character finds it). */
-export function tokenize(text: string, locale: Locale, document = false): Token[] {
+function tokenize(text: string, locale: Locale, document = false): Token[] {
 	const tokens: Token[] = []
 	for (const [run] of text.normalize('NFC').matchAll(TOKEN)) {
 		if (HAN.test(run)) {
@@ -105,7 +105,7 @@ export type QueryTerm =
 	{ kind: 'han'; gram: string } | { kind: 'word'; surface: string; forms: (locale: Locale) => string[] }
 
 /** At most this many terms of a query are looked for; the rest are ignored. */
-export const MAX_QUERY_TERMS = 12
+const MAX_QUERY_TERMS = 12
 
 /** The terms of a query typed on a page in `locale` (a word's forms are worked out per field locale, once each). */
 export function queryTerms(query: string, locale: Locale): QueryTerm[] {
