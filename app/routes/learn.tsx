@@ -132,14 +132,14 @@ export default function Catalogue({ loaderData }: Route.ComponentProps) {
 					</button>
 				</p>
 			</form>
-			{filtered ? (
+			{filtered && total > 0 ? (
 				<p role="status" className="catalogue-count">
 					{query.q ? t.plural(m.results, total, { q: query.q }) : t.plural(m.filtered, total)}
 				</p>
 			) : null}
 			{courses.length === 0 ? (
 				filtered ? (
-					<div className="empty">
+					<div className="empty" role="status">
 						<p>{query.q ? t.format(m.noMatch, { q: query.q }) : m.noMatchFiltered}</p>
 						<p>{m.noMatchHint}</p>
 						<p>

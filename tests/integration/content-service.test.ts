@@ -65,7 +65,9 @@ describe('content service API', () => {
 
 	it("serves a course's categories and tags (slug, localized name) and whether it is featured, or leaves them out", async () => {
 		const list = async (locale: string) =>
-			new Map((await (await raw(`acme/courses?locale=${locale}`)).json()).data.map((c: any) => [c.slug, c]))
+			new Map<string, any>(
+				(await (await raw(`acme/courses?locale=${locale}`)).json()).data.map((c: any) => [c.slug, c]),
+			)
 		const [en, es] = [await list('en'), await list('es')]
 		expect(en.get('intro-to-web')).toMatchObject({
 			categories: [{ slug: 'web-development', name: 'Web development' }],

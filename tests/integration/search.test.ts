@@ -214,6 +214,7 @@ describe.each(DIALECTS)('finding a course on %s', (dialect) => {
 		expect(slugs).toEqual([])
 		expect($('main').text()).toContain('No course matches “quantum chromodynamics”.')
 		expect($('main').text()).toContain('Check the spelling')
+		expect($('[role="status"]').text()).not.toContain('0 courses')
 		expect($('main a[href="/learn"]').text()).toBe('Show all courses')
 		const es = await catalogue('/es/learn?q=zzzz')
 		expect(es.$('main').text()).toContain('Ningún curso coincide con «zzzz».')
