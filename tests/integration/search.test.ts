@@ -253,6 +253,18 @@ describe.each(DIALECTS)('finding a course on %s', (dialect) => {
 		}
 	})
 
+	it("searches only the host's own site", async () => {
+		const res = await stack.request('globex.localhost', '/learn?q=cafe')
+		expect(res.status).toBe(200)
+		expect(load(res.text)('ul.cards h2 a')).toHaveLength(0)
+		const all = load((await stack.request('globex.localhost', '/learn?q=onboarding')).text)
+		expect(
+			all('ul.cards h2 a')
+				.toArray()
+				.map((a) => all(a).attr('href')),
+		).toEqual(['/learn/course/globex-onboarding'])
+	})
+
 	it('shows the featured courses on the home page', async () => {
 		const res = await stack.request(ACME, '/')
 		const $ = load(res.text)
