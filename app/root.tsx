@@ -163,8 +163,10 @@ export type ScriptsHandle = { scripts: PageRule }
  * other page (signed-in, private, token and form pages a crawler could reach) says noindex.
  */
 export type IndexableHandle = { indexable: PageRule }
+/** What a page that is not indexed tells crawlers instead of `noindex` (the catalogue's results: `noindex, follow`). */
+export type RobotsHandle = { robots: string }
 
-type PageHandle = Partial<ScriptsHandle & IndexableHandle> | undefined
+type PageHandle = Partial<ScriptsHandle & IndexableHandle & RobotsHandle> | undefined
 const holds = (rule: PageRule | undefined, data: unknown) => (typeof rule === 'function' ? rule(data) : rule === true)
 
 function usePageScripts(saveData: boolean | undefined) {
@@ -176,11 +178,13 @@ function usePageScripts(saveData: boolean | undefined) {
 	return matches.some(({ handle, loaderData }) => holds(handle?.scripts, loaderData))
 }
 
-function useIndexable() {
+/** `null` for a page crawlers may index, else what its robots meta says. */
+function useRobots() {
 	const matches = useMatches() as Array<UIMatch<unknown, PageHandle>>
 	const error = useRouteError()
 	const page = matches.at(-1)
-	return !error && page !== undefined && holds(page.handle?.indexable, page.loaderData)
+	if (!error && page !== undefined && holds(page.handle?.indexable, page.loaderData)) return null
+	return (!error && page?.handle?.robots) || 'noindex'
 }
 
 /**
@@ -208,7 +212,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	const t = useI18n()
 	const { m } = t
 	const scripts = usePageScripts(data?.saveData)
-	const indexable = useIndexable()
+	const robots = useRobots()
+	const indexable = robots === null
 	const site = data?.site
 	const style = site
 		? ({ '--brand': site.themeColor, '--on-brand': site.onThemeColor } as React.CSSProperties)
@@ -221,7 +226,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				{site ? <meta name="theme-color" content={site.themeColor} /> : null}
 				{/* An indexed page describes itself in its meta (app/content/seo.ts); any other shows the site's summary. */}
-				{indexable ? null : <meta name="robots" content="noindex" />}
+				{indexable ? null : <meta name="robots" content={robots} />}
 				{!indexable && site?.description ? <meta name="description" content={site.description} /> : null}
 				{data && indexable
 					? [...LOCALES, 'x-default' as const].map((l) => (

@@ -376,7 +376,16 @@ class View {
 			entryCount: (doc.modules ?? []).reduce((n: number, m: Json) => n + (m.entries?.length ?? 0), 0),
 			locale: this.servedLocale(doc),
 			summaryLocale: this.servedLocale(doc, 'summary'),
+			// Optional in the content (decision 0042 of the app): sent only when the course has them.
+			...(Array.isArray(doc.categories) ? { categories: this.labels(doc.categories) } : {}),
+			...(Array.isArray(doc.tags) ? { tags: this.labels(doc.tags) } : {}),
+			...(typeof doc.featured === 'boolean' ? { featured: doc.featured } : {}),
 		}
+	}
+
+	/** Categories and tags: the slug as stored, the name in this locale (else en). */
+	labels(list: Json[]) {
+		return list.map((l: Json) => ({ slug: l.slug, name: this.text(l.name) }))
 	}
 
 	course(doc: Json) {

@@ -8,6 +8,12 @@ const isoDate = z.iso.datetime({ offset: true })
 
 export const price = z.object({ amount: z.number().int().nonnegative(), currency: z.string().length(3) })
 
+/**
+ * A category or a tag of a course (decision 0042): `slug` is the same in every locale (the filter's
+ * URL value), `name` is localized. Optional fields: a service without them serves courses without.
+ */
+const label = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,64}$/), name: z.string().min(1).max(200) })
+
 export const courseSummary = z.object({
 	slug: z.string(),
 	status: z.enum(['draft', 'published', 'archived']),
@@ -27,6 +33,11 @@ export const courseSummary = z.object({
 	 * the same as `locale` (a service that omits it is trusted to match). Decision 0012.
 	 */
 	summaryLocale: locale.optional(),
+	/** The catalogue's filters; absent: none. Their names are served in `locale`. */
+	categories: z.array(label).max(50).optional(),
+	tags: z.array(label).max(50).optional(),
+	/** Shown on the site's home page (decision 0042); when no course is, the newest are. */
+	featured: z.boolean().optional(),
 })
 
 const entryType = z.enum(['lesson', 'quiz', 'assignment'])

@@ -4,12 +4,28 @@ import { describePage, organization, rootData } from '#app/content/seo.ts'
 import type { IndexableHandle } from '#app/root.tsx'
 import type { Route } from './+types/home.ts'
 import { RedirectNotice } from '#app/ui/feedback.tsx'
+import { featuredCourses } from '#app/content/catalogue-search.server.ts'
 
 export const handle = { indexable: true } satisfies IndexableHandle
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
-	return { isApex: ctx.tenant === null, baseDomain: ctx.env.APP_BASE_DOMAIN }
+	if (!ctx.tenant) return { isApex: true, baseDomain: ctx.env.APP_BASE_DOMAIN, featured: null }
+	const { courses, marked } = await featuredCourses(ctx)
+	return {
+		isApex: false,
+		baseDomain: ctx.env.APP_BASE_DOMAIN,
+		featured: {
+			marked,
+			courses: courses.map(({ slug, title, summary, locale, summaryLocale }) => ({
+				slug,
+				title,
+				summary,
+				locale,
+				summaryLocale: summaryLocale ?? locale,
+			})),
+		},
+	}
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -38,6 +54,21 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
 					</a>
 				</p>
 			)}
+			{loaderData.featured && loaderData.featured.courses.length > 0 ? (
+				<section aria-labelledby="home-courses" className="home-courses">
+					<h2 id="home-courses">{loaderData.featured.marked ? t.m.content.home.featured : t.m.content.home.newest}</h2>
+					<ul className="cards">
+						{loaderData.featured.courses.map((course) => (
+							<li key={course.slug} className="card">
+								<h3 lang={course.locale}>
+									<a href={t.href(`/learn/course/${course.slug}`)}>{course.title}</a>
+								</h3>
+								<p lang={course.summaryLocale}>{course.summary}</p>
+							</li>
+						))}
+					</ul>
+				</section>
+			) : null}
 		</section>
 	)
 }

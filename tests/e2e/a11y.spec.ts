@@ -45,6 +45,8 @@ async function expectAccessible(page: Page, label: string) {
 const PUBLIC_PAGES = [
 	'/',
 	'/learn',
+	'/learn?q=web&tag=html',
+	'/learn?q=nothing-matches-this',
 	'/learn/course/intro-to-web',
 	'/learn/course/advanced-css',
 	'/about',

@@ -63,6 +63,35 @@ describe('content service API', () => {
 		expect(page.locale).toBe('en')
 	})
 
+	it("serves a course's categories and tags (slug, localized name) and whether it is featured, or leaves them out", async () => {
+		const list = async (locale: string) =>
+			new Map<string, any>(
+				(await (await raw(`acme/courses?locale=${locale}`)).json()).data.map((c: any) => [c.slug, c]),
+			)
+		const [en, es] = [await list('en'), await list('es')]
+		expect(en.get('intro-to-web')).toMatchObject({
+			categories: [{ slug: 'web-development', name: 'Web development' }],
+			tags: [
+				{ slug: 'html', name: 'HTML' },
+				{ slug: 'beginner', name: 'Beginner' },
+			],
+			featured: true,
+		})
+		// A name without a translation falls back to en; the slugs are the same in every locale.
+		expect(es.get('intro-to-web')).toMatchObject({
+			categories: [{ slug: 'web-development', name: 'Desarrollo web' }],
+			tags: [
+				{ slug: 'html', name: 'HTML' },
+				{ slug: 'beginner', name: 'Principiante' },
+			],
+		})
+		expect(es.get('advanced-css')).toMatchObject({ tags: [{ slug: 'css' }, { slug: 'design', name: 'Diseño' }] })
+		expect(en.get('advanced-css')?.featured ?? false).toBe(false)
+		const plain = (await (await raw('globex/courses?locale=en')).json()).data[0]
+		expect(plain.categories ?? []).toEqual([])
+		expect(plain.tags ?? []).toEqual([])
+	})
+
 	it('serves assets with Range, ETag and conditional requests', async () => {
 		const full = await raw('acme/assets/acme-icon')
 		expect(full.status).toBe(200)

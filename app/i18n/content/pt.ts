@@ -2,6 +2,8 @@ import type en from './en.ts'
 
 export default {
 	home: {
+		featured: 'Cursos em destaque',
+		newest: 'Cursos novos',
 		apexIntro:
 			'Cada escola ou empresa tem o seu próprio site de aprendizagem no seu próprio endereço, como {example}, ou em um domínio próprio.',
 		browse: 'Ver os cursos',

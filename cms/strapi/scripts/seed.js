@@ -143,6 +143,7 @@ async function seedSite(strapi, site, counts) {
 				priceCurrency: c.price?.currency ?? null,
 				estimatedMinutes: c.estimatedMinutes ?? null,
 				passRule: c.passRule ?? null,
+				featured: c.featured === true,
 				publicationDate: c.publishedAt ?? null,
 				archivedAt: c.archivedAt ?? null,
 			}),
@@ -151,6 +152,8 @@ async function seedSite(strapi, site, counts) {
 				summary: tt(c.summary, l),
 				description: tt(c.description, l),
 				modules: modulesIn(c, l, tt),
+				categories: labelsIn(c.categories, l, tt),
+				tags: labelsIn(c.tags, l, tt),
 			}),
 		})
 	for (const p of readDir(path.join(dir, 'pages')))
@@ -177,6 +180,12 @@ async function seedSite(strapi, site, counts) {
 			}),
 			localized: (l) => ({ title: tt(b.title, l), excerpt: tt(b.excerpt, l), body: tt(b.body, l) }),
 		})
+}
+
+/** A course's categories or tags in one locale: en all of them, another locale those it names. */
+function labelsIn(list, l, tt) {
+	const labels = (list ?? []).map((label) => ({ slug: label.slug, name: tt(label.name, l) }))
+	return labels.filter((label) => label.name)
 }
 
 /**

@@ -21,6 +21,8 @@ const POPULATE = {
 				entries: { populate: { quiz: { populate: { questions: { populate: ['options'] } } }, assignment: true } },
 			},
 		},
+		categories: true,
+		tags: true,
 	},
 	[UID.page]: undefined,
 	[UID.post]: ['hero'],

@@ -65,7 +65,16 @@ function createView({ locale, base, assets }) {
 			entryCount: (en.modules ?? []).reduce((n, m) => n + (m.entries?.length ?? 0), 0),
 			locale: served(en, loc, 'title'),
 			summaryLocale: served(en, loc, 'summary'),
+			// The catalogue's filters and the home page's choice (the app's decision 0042); optional in the API.
+			...(en.categories?.length ? { categories: labels(en.categories, loc?.categories) } : {}),
+			...(en.tags?.length ? { tags: labels(en.tags, loc?.tags) } : {}),
+			...(typeof en.featured === 'boolean' ? { featured: en.featured } : {}),
 		}
+	}
+
+	/** Categories or tags: en's list (slugs, order), each name from this locale's label of that slug, else en's. */
+	function labels(list, localized) {
+		return list.map((l) => ({ slug: l.slug, name: text(l, byKey(localized, 'slug', l.slug), 'name') }))
 	}
 
 	function course(doc) {
