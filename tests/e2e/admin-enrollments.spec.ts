@@ -79,7 +79,7 @@ test.describe('on a 360 px phone', () => {
 		await expect(page.getByRole('alert')).toContainText(
 			`Cancel the enrollment of ${typed.name} in Introduction to the Web?`,
 		)
-		await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+		await page.getByRole('alert').getByRole('link', { name: 'Keep enrollment' }).click()
 		await expect(page.getByRole('alert')).toHaveCount(0)
 		await expect(enrollments.getByRole('row', { name: /Introduction to the Web/ })).toContainText('active')
 		await cancel.click()

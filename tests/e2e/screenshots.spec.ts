@@ -242,7 +242,7 @@ test('screenshots of staff pages: preview, confirmation steps, invitations, cour
 	await page.getByRole('button', { name: 'Cancel enrollment in Introduction to the Web' }).click()
 	await expect(page.getByRole('alert')).toBeVisible()
 	await shoot(page, 'user-cancel-enrollment-confirm')
-	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+	await page.getByRole('alert').getByRole('link', { name: 'Keep enrollment' }).click()
 	await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 15_000 })
 	await page.getByRole('button', { name: 'Deactivate' }).click()
 	await expect(page.getByRole('alert')).toBeVisible()

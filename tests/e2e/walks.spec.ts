@@ -369,7 +369,7 @@ test('a tenant admin: users on a phone, enroll and cancel, invitations, role wit
 	await expect(page.getByRole('alert')).toContainText(
 		`Cancel the enrollment of ${learnerName} in Introduction to the Web?`,
 	)
-	await page.getByRole('alert').getByRole('link', { name: 'Cancel' }).click()
+	await page.getByRole('alert').getByRole('link', { name: 'Keep enrollment' }).click()
 	// Cancelling is a navigation with its loaders: on two cores shared by both projects it has taken over 5 s.
 	await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 15_000 })
 	await expect(row).toContainText('active')
