@@ -171,7 +171,7 @@ export function* entryAllowanceSteps(db: Tx, scope: Scope, courseSlug: string, e
 	return { extraAttempts: row?.extra ?? 0, reopenedAfter: row?.reopenedAfter ?? 0 }
 }
 
-/** Whether the learner has passed the quiz entry (a second chance is then refused). */
+/** Whether the learner has passed the quiz entry (a second chance then has nothing to reopen). */
 export function* quizPassedSteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string) {
 	const q = db.t.quiz_attempts
 	const [passed] = yield* step(
@@ -255,23 +255,7 @@ export function* insertSecondChanceSteps(db: Tx, scope: Scope, courseSlug: strin
  */
 export function* reopenQuizEntrySteps(db: Tx, scope: Scope, courseSlug: string, entrySlug: string, actor: string) {
 	const p = db.t.entry_progress
-	const q = db.t.quiz_attempts
-	const [passedAttempt] = yield* step(
-		db.orm
-			.select({ id: q.id })
-			.from(q)
-			.where(
-				and(
-					eq(q.tenant_id, scope.tenantId),
-					eq(q.user_id, scope.userId),
-					eq(q.course_slug, courseSlug),
-					eq(q.entry_slug, entrySlug),
-					eq(q.passed, true),
-				),
-			)
-			.limit(1),
-	)
-	if (passedAttempt) return false
+	if (yield* quizPassedSteps(db, scope, courseSlug, entrySlug)) return false
 	const reopened = yield* step(
 		db.orm
 			.update(p)

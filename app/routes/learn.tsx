@@ -100,32 +100,8 @@ export default function Catalogue({ loaderData }: Route.ComponentProps) {
 					<label htmlFor="catalogue-q">{m.searchLabel}</label>
 					<input id="catalogue-q" type="search" name="q" defaultValue={query.q} maxLength={200} />
 				</p>
-				{categories.length > 0 ? (
-					<p className="field">
-						<label htmlFor="catalogue-category">{m.category}</label>
-						<select id="catalogue-category" name="category" defaultValue={query.category ?? ''}>
-							<option value="">{m.any}</option>
-							{categories.map((c) => (
-								<option key={c.slug} value={c.slug}>
-									{c.name} ({c.count})
-								</option>
-							))}
-						</select>
-					</p>
-				) : null}
-				{tags.length > 0 ? (
-					<p className="field">
-						<label htmlFor="catalogue-tag">{m.tag}</label>
-						<select id="catalogue-tag" name="tag" defaultValue={query.tag ?? ''}>
-							<option value="">{m.any}</option>
-							{tags.map((c) => (
-								<option key={c.slug} value={c.slug}>
-									{c.name} ({c.count})
-								</option>
-							))}
-						</select>
-					</p>
-				) : null}
+				<FacetSelect name="category" label={m.category} any={m.any} facets={categories} value={query.category} />
+				<FacetSelect name="tag" label={m.tag} any={m.any} facets={tags} value={query.tag} />
 				<p>
 					<button type="submit" className="button">
 						{m.search}
@@ -184,5 +160,30 @@ export default function Catalogue({ loaderData }: Route.ComponentProps) {
 				</nav>
 			) : null}
 		</>
+	)
+}
+
+/** A filter of the catalogue's form (categories, tags), when the content names any. */
+function FacetSelect(props: {
+	name: string
+	label: string
+	any: string
+	facets: Array<{ slug: string; name: string; count: number }>
+	value: string | null | undefined
+}) {
+	if (props.facets.length === 0) return null
+	const id = `catalogue-${props.name}`
+	return (
+		<p className="field">
+			<label htmlFor={id}>{props.label}</label>
+			<select id={id} name={props.name} defaultValue={props.value ?? ''}>
+				<option value="">{props.any}</option>
+				{props.facets.map((c) => (
+					<option key={c.slug} value={c.slug}>
+						{c.name} ({c.count})
+					</option>
+				))}
+			</select>
+		</p>
 	)
 }
