@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { step, type Tx } from './transaction.ts'
 import { newId } from './ids.ts'
@@ -6,34 +6,124 @@ import type { Role } from './schema/values.ts'
 
 export type Invitation = Database['t']['invitations']['$inferSelect']
 
-export function* insertInvitationSteps(
+export interface InvitationWrite {
+	tenantId: string
+	email: string
+	role: 'student' | 'course_admin' | 'tenant_admin'
+	courseSlug?: string | null
+	/** The invitee's name as the admin's list gave it (fills the acceptance form). */
+	name?: string | null
+	tokenHash: string
+	invitedBy: string | null
+	expiresAt: Date
+}
+
+/**
+ * The address's one open invitation in this tenant (decision 0040; the partial unique index
+ * `invitations_open_unique` decides): a new row, or the open one refreshed with a new token and a
+ * new expiry (`refreshed`). `keepOffer` (an enrollment list adding a course to it) leaves the open
+ * invitation's role, course and inviter as they were; otherwise the new send's replace them.
+ */
+export function* upsertInvitationSteps(db: Tx, input: InvitationWrite, keepOffer = false) {
+	const i = db.t.invitations
+	const email = input.email.trim().toLowerCase()
+	for (let attempt = 0; attempt < 3; attempt++) {
+		const [created] = yield* step(
+			db.orm
+				.insert(i)
+				.values({
+					id: newId(),
+					tenant_id: input.tenantId,
+					email,
+					role: input.role,
+					course_slug: input.courseSlug ?? null,
+					name: input.name ?? null,
+					token_hash: input.tokenHash,
+					invited_by: input.invitedBy,
+					expires_at: input.expiresAt,
+				})
+				.onConflictDoNothing({ target: [i.tenant_id, i.email], where: sql`accepted_at IS NULL` })
+				.returning(),
+		)
+		if (created) return { row: created as Invitation, refreshed: false }
+		const offer = keepOffer
+			? {}
+			: {
+					role: input.role,
+					course_slug: input.courseSlug ?? null,
+					invited_by: input.invitedBy,
+					...(input.name ? { name: input.name } : {}),
+				}
+		const [refreshed] = yield* step(
+			db.orm
+				.update(i)
+				.set({ ...offer, token_hash: input.tokenHash, expires_at: input.expiresAt })
+				.where(and(eq(i.tenant_id, input.tenantId), eq(i.email, email), isNull(i.accepted_at)))
+				.returning(),
+		)
+		// Accepted between the two statements: the next insert finds no open row.
+		if (refreshed) return { row: refreshed as Invitation, refreshed: true }
+	}
+	throw new Error('invitation upsert did not settle')
+}
+
+/** A course the invitation enrolls its invitee in on acceptance (once per course), added by `grantedBy`. */
+export function* addInvitationCourseSteps(
 	db: Tx,
-	input: {
-		tenantId: string
-		email: string
-		role: 'student' | 'course_admin' | 'tenant_admin'
-		courseSlug?: string | null
-		tokenHash: string
-		invitedBy: string | null
-		expiresAt: Date
-	},
+	invitation: Pick<Invitation, 'id' | 'tenant_id'>,
+	courseSlug: string,
+	grantedBy: string | null,
 ) {
+	const c = db.t.invitation_courses
 	const [row] = yield* step(
 		db.orm
-			.insert(db.t.invitations)
+			.insert(c)
 			.values({
 				id: newId(),
-				tenant_id: input.tenantId,
-				email: input.email.trim().toLowerCase(),
-				role: input.role,
-				course_slug: input.courseSlug ?? null,
-				token_hash: input.tokenHash,
-				invited_by: input.invitedBy,
-				expires_at: input.expiresAt,
+				tenant_id: invitation.tenant_id,
+				invitation_id: invitation.id,
+				course_slug: courseSlug,
+				granted_by: grantedBy,
 			})
+			.onConflictDoNothing({ target: [c.invitation_id, c.course_slug] })
 			.returning(),
 	)
-	return row as Invitation
+	return Boolean(row)
+}
+
+/** The courses an invitation carries, each with whether its grantor may still enroll in it now. */
+export function* invitationCoursesSteps(db: Tx, tenantId: string, invitationId: string) {
+	const { invitation_courses: c, users: u, course_admin_assignments: a } = db.t
+	const rows = yield* step(
+		db.orm
+			.select({
+				courseSlug: c.course_slug,
+				grantedBy: c.granted_by,
+				mayGrant: sql<unknown>`exists (select 1 from ${u} where ${u.id} = ${c.granted_by} and ${u.deactivated_at} is null
+					and ((${u.role} = 'tenant_admin' and ${u.tenant_id} = ${c.tenant_id}) or (${u.role} = 'super_admin' and ${u.tenant_id} is null)
+					or (${u.role} = 'course_admin' and ${u.tenant_id} = ${c.tenant_id} and exists (select 1 from ${a}
+						where ${a.user_id} = ${u.id} and ${a.tenant_id} = ${c.tenant_id} and ${a.course_slug} = ${c.course_slug}))))`,
+			})
+			.from(c)
+			.where(and(eq(c.tenant_id, tenantId), eq(c.invitation_id, invitationId)))
+			.orderBy(c.course_slug),
+	)
+	// SQLite answers 0/1, PostgreSQL true/false.
+	return rows.map((r) => ({ courseSlug: r.courseSlug, grantedBy: r.grantedBy, mayGrant: Boolean(r.mayGrant) }))
+}
+
+/** The course slugs of many invitations of this tenant, for the pending list. */
+export async function coursesOfInvitations(db: Database, tenantId: string, ids: string[]) {
+	const c = db.t.invitation_courses
+	const out = new Map<string, string[]>()
+	if (ids.length === 0) return out
+	const rows = await db.orm
+		.select({ id: c.invitation_id, slug: c.course_slug })
+		.from(c)
+		.where(and(eq(c.tenant_id, tenantId), inArray(c.invitation_id, ids)))
+		.orderBy(c.course_slug)
+	for (const r of rows) out.set(r.id, [...(out.get(r.id) ?? []), r.slug])
+	return out
 }
 
 /**
@@ -51,18 +141,24 @@ export const WITHDRAWAL_REASONS = [
 ] as const
 export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number]
 
-/** Whether a role may send invitations: losing it withdraws the pending ones (withdrawPendingInvitationsSteps). */
-export const mayInvite = (role: Role) => (GRANTORS as readonly Role[]).includes(role)
+/**
+ * Whether a role may send invitations: a course admin too, learner invitations carrying their
+ * courses' enrollments (decision 0040). A demotion of someone who may invite withdraws the pending
+ * ones (withdrawPendingInvitationsSteps).
+ */
+export const mayInvite = (role: Role) => (GRANTORS as readonly Role[]).includes(role) || role === 'course_admin'
 
 /**
  * The invitation's inviter may still grant it: exists, is not deactivated, and is a tenant admin of
- * the invitation's tenant or a super admin (a platform account). In the statement that reads or
+ * the invitation's tenant or a super admin (a platform account), or, for a learner invitation, a
+ * course admin of the tenant (the courses it carries are each checked on their own, decision 0040). In the statement that reads or
  * accepts the invitation, so a demotion committed a moment before is seen.
  */
 function inviterMayGrant(db: Tx) {
 	const { invitations: i, users: u } = db.t
 	return sql`exists (select 1 from ${u} where ${u.id} = ${i.invited_by} and ${u.deactivated_at} is null
-		and ((${u.role} = ${GRANTORS[0]} and ${u.tenant_id} = ${i.tenant_id}) or (${u.role} = ${GRANTORS[1]} and ${u.tenant_id} is null)))`
+		and ((${u.role} = ${GRANTORS[0]} and ${u.tenant_id} = ${i.tenant_id}) or (${u.role} = ${GRANTORS[1]} and ${u.tenant_id} is null)
+		or (${i.role} = 'student' and ${u.role} = 'course_admin' and ${u.tenant_id} = ${i.tenant_id})))`
 }
 
 /**

@@ -19,6 +19,8 @@ export type EmailKind =
 	| 'submission_received'
 	// Certificates (decision 0038): to the learner, when a course gives them one.
 	| 'certificate_issued'
+	// An admin enrolled the learner (decision 0040), in the learner's locale, with the course's link.
+	| 'enrolled_by_admin'
 	// Second chances (decision 0037): to the learner, when course staff give them more attempts or reopen their work.
 	| 'attempts_granted'
 	| 'assignment_reopened'
@@ -94,6 +96,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Open the grading page',
 				footer:
 					'You receive this email because you asked to be told of hand-ins to this course. Turn it off on the course’s submissions page.',
+			},
+			enrolled_by_admin: {
+				subject: 'You are enrolled in a course',
+				body: 'An administrator of {site} enrolled you in {course}.',
+				action: 'Open the course',
+				footer: 'You receive this email because you were enrolled in this course.',
 			},
 			certificate_issued: {
 				subject: 'Your certificate is ready',
@@ -174,6 +182,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				footer:
 					'Recibes este mensaje porque pediste avisos de las entregas de este curso. Puedes desactivarlos en la página de entregas del curso.',
 			},
+			enrolled_by_admin: {
+				subject: 'Te han inscrito en un curso',
+				body: 'Un administrador de {site} te ha inscrito en {course}.',
+				action: 'Abrir el curso',
+				footer: 'Recibes este correo porque te han inscrito en este curso.',
+			},
 			certificate_issued: {
 				subject: 'Tu certificado está listo',
 				body: '¡Enhorabuena! Has aprobado {course}. Tu certificado está listo para verlo, imprimirlo y compartirlo.',
@@ -252,6 +266,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Ouvrir la page de notation',
 				footer:
 					'Vous recevez cet e-mail car vous avez demandé à être prévenu des rendus de ce cours. Désactivez-le sur la page des rendus du cours.',
+			},
+			enrolled_by_admin: {
+				subject: 'Vous êtes inscrit à un cours',
+				body: 'Un administrateur de {site} vous a inscrit au cours {course}.',
+				action: 'Ouvrir le cours',
+				footer: 'Vous recevez ce courriel parce que vous avez été inscrit à ce cours.',
 			},
 			certificate_issued: {
 				subject: 'Votre certificat est prêt',
@@ -335,6 +355,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				footer:
 					'Sie erhalten diese E-Mail, weil Sie über Einreichungen in diesem Kurs informiert werden möchten. Sie können das auf der Seite der Einreichungen des Kurses abschalten.',
 			},
+			enrolled_by_admin: {
+				subject: 'Sie wurden in einen Kurs eingeschrieben',
+				body: 'Eine Administratorin oder ein Administrator von {site} hat Sie in {course} eingeschrieben.',
+				action: 'Kurs öffnen',
+				footer: 'Sie erhalten diese E-Mail, weil Sie in diesen Kurs eingeschrieben wurden.',
+			},
 			certificate_issued: {
 				subject: 'Ihr Zertifikat ist bereit',
 				body: 'Herzlichen Glückwunsch! Sie haben {course} bestanden. Ihr Zertifikat kann jetzt angesehen, gedruckt und geteilt werden.',
@@ -414,6 +440,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				footer:
 					'Recebe este e-mail porque pediu para ser avisado das entregas deste curso. Pode desativá-lo na página de entregas do curso.',
 			},
+			enrolled_by_admin: {
+				subject: 'Foi inscrito num curso',
+				body: 'Um administrador de {site} inscreveu-o em {course}.',
+				action: 'Abrir o curso',
+				footer: 'Recebe este email porque foi inscrito neste curso.',
+			},
 			certificate_issued: {
 				subject: 'Seu certificado está pronto',
 				body: 'Parabéns! Você foi aprovado em {course}. Seu certificado está pronto para ver, imprimir e compartilhar.',
@@ -491,6 +523,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: '{learner} 提交了课程“{course}”中的“{entry}”。',
 				action: '打开评分页面',
 				footer: '您收到此邮件是因为您订阅了本课程的提交通知。可在课程的提交页面中关闭。',
+			},
+			enrolled_by_admin: {
+				subject: '您已被注册到课程',
+				body: '{site} 的管理员已为您注册课程 {course}。',
+				action: '打开课程',
+				footer: '您收到此邮件是因为您已被注册到此课程。',
 			},
 			certificate_issued: {
 				subject: '您的证书已准备好',

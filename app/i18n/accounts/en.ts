@@ -153,5 +153,6 @@ export default {
 			tenant_admin: 'tenant admin',
 			super_admin: 'super admin',
 		},
+		enrolls: 'You will also be enrolled in: {courses}.',
 	},
 }

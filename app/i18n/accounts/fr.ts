@@ -158,5 +158,6 @@ export default {
 			tenant_admin: 'administrateur du locataire',
 			super_admin: 'super-administrateur',
 		},
+		enrolls: 'Vous serez aussi inscrit à : {courses}.',
 	},
 } satisfies typeof en
