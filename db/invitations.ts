@@ -26,45 +26,40 @@ export interface InvitationWrite {
  */
 export function* upsertInvitationSteps(db: Tx, input: InvitationWrite, keepOffer = false) {
 	const i = db.t.invitations
-	const email = input.email.trim().toLowerCase()
-	for (let attempt = 0; attempt < 3; attempt++) {
-		const [created] = yield* step(
-			db.orm
-				.insert(i)
-				.values({
-					id: newId(),
-					tenant_id: input.tenantId,
-					email,
-					role: input.role,
-					course_slug: input.courseSlug ?? null,
-					name: input.name ?? null,
-					token_hash: input.tokenHash,
-					invited_by: input.invitedBy,
-					expires_at: input.expiresAt,
-				})
-				.onConflictDoNothing({ target: [i.tenant_id, i.email], where: sql`accepted_at IS NULL` })
-				.returning(),
-		)
-		if (created) return { row: created as Invitation, refreshed: false }
-		const offer = keepOffer
-			? {}
-			: {
-					role: input.role,
-					course_slug: input.courseSlug ?? null,
-					invited_by: input.invitedBy,
-					...(input.name ? { name: input.name } : {}),
-				}
-		const [refreshed] = yield* step(
-			db.orm
-				.update(i)
-				.set({ ...offer, token_hash: input.tokenHash, expires_at: input.expiresAt })
-				.where(and(eq(i.tenant_id, input.tenantId), eq(i.email, email), isNull(i.accepted_at)))
-				.returning(),
-		)
-		// Accepted between the two statements: the next insert finds no open row.
-		if (refreshed) return { row: refreshed as Invitation, refreshed: true }
-	}
-	throw new Error('invitation upsert did not settle')
+	const id = newId()
+	const excluded = (column: string) => sql.raw(`excluded.${column}`)
+	// One statement: the insert, or on the open row's conflict its refresh (an accepted row is no
+	// conflict: the index covers open rows only). The id tells which happened.
+	const offer = keepOffer
+		? {}
+		: {
+				role: excluded('role'),
+				course_slug: excluded('course_slug'),
+				invited_by: excluded('invited_by'),
+				name: sql`coalesce(${excluded('name')}, ${i.name})`,
+			}
+	const [row] = yield* step(
+		db.orm
+			.insert(i)
+			.values({
+				id,
+				tenant_id: input.tenantId,
+				email: input.email.trim().toLowerCase(),
+				role: input.role,
+				course_slug: input.courseSlug ?? null,
+				name: input.name ?? null,
+				token_hash: input.tokenHash,
+				invited_by: input.invitedBy,
+				expires_at: input.expiresAt,
+			})
+			.onConflictDoUpdate({
+				target: [i.tenant_id, i.email],
+				targetWhere: sql`accepted_at IS NULL`,
+				set: { ...offer, token_hash: excluded('token_hash'), expires_at: excluded('expires_at') },
+			})
+			.returning(),
+	)
+	return { row: row as Invitation, refreshed: row.id !== id }
 }
 
 /** A course the invitation enrolls its invitee in on acceptance (once per course), added by `grantedBy`. */
@@ -94,22 +89,17 @@ export function* addInvitationCourseSteps(
 /** The courses an invitation carries, each with whether its grantor may still enroll in it now. */
 export function* invitationCoursesSteps(db: Tx, tenantId: string, invitationId: string) {
 	const { invitation_courses: c, users: u, course_admin_assignments: a } = db.t
-	const rows = yield* step(
-		db.orm
-			.select({
-				courseSlug: c.course_slug,
-				grantedBy: c.granted_by,
-				mayGrant: sql<unknown>`exists (select 1 from ${u} where ${u.id} = ${c.granted_by} and ${u.deactivated_at} is null
-					and ((${u.role} = 'tenant_admin' and ${u.tenant_id} = ${c.tenant_id}) or (${u.role} = 'super_admin' and ${u.tenant_id} is null)
-					or (${u.role} = 'course_admin' and ${u.tenant_id} = ${c.tenant_id} and exists (select 1 from ${a}
-						where ${a.user_id} = ${u.id} and ${a.tenant_id} = ${c.tenant_id} and ${a.course_slug} = ${c.course_slug}))))`,
-			})
-			.from(c)
-			.where(and(eq(c.tenant_id, tenantId), eq(c.invitation_id, invitationId)))
-			.orderBy(c.course_slug),
-	)
-	// SQLite answers 0/1, PostgreSQL true/false.
-	return rows.map((r) => ({ courseSlug: r.courseSlug, grantedBy: r.grantedBy, mayGrant: Boolean(r.mayGrant) }))
+	const mine = and(eq(c.tenant_id, tenantId), eq(c.invitation_id, invitationId))
+	// In WHERE, where drizzle names every column with its table (in a select list it would not).
+	const grantorMay = sql`exists (select 1 from ${u} where ${u.id} = ${c.granted_by} and ${u.deactivated_at} is null
+		and ((${u.role} = 'tenant_admin' and ${u.tenant_id} = ${c.tenant_id}) or (${u.role} = 'super_admin' and ${u.tenant_id} is null)
+		or (${u.role} = 'course_admin' and ${u.tenant_id} = ${c.tenant_id} and exists (select 1 from ${a}
+			where ${a.user_id} = ${u.id} and ${a.tenant_id} = ${c.tenant_id} and ${a.course_slug} = ${c.course_slug}))))`
+	const columns = { courseSlug: c.course_slug, grantedBy: c.granted_by }
+	const all = yield* step(db.orm.select(columns).from(c).where(mine).orderBy(c.course_slug))
+	const granted = yield* step(db.orm.select(columns).from(c).where(and(mine, grantorMay)))
+	const may = new Set(granted.map((r) => r.courseSlug))
+	return all.map((r) => ({ ...r, mayGrant: may.has(r.courseSlug) }))
 }
 
 /** The course slugs of many invitations of this tenant, for the pending list. */

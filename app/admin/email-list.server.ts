@@ -63,6 +63,21 @@ export function detectSeparator(text: string): (typeof SEPARATORS)[number] {
 	return best
 }
 
+/** The line (1-based) where a quoted cell that never closes opens, or null. */
+function unclosedQuoteRow(text: string) {
+	let line = 1
+	let quoted = false
+	let opened = 0
+	for (let i = 0; i < text.length; i++) {
+		const ch = text[i]
+		if (ch === '"') {
+			if (!quoted) opened = line
+			quoted = !quoted
+		} else if (ch === '\n' || (ch === '\r' && text[i + 1] !== '\n')) line++
+	}
+	return quoted ? opened : null
+}
+
 /** The file's rows (cells untrimmed), each with its line number in the file. */
 export function readCsv(text: string): { row: number; cells: string[] }[] {
 	try {
@@ -71,6 +86,8 @@ export function readCsv(text: string): { row: number; cells: string[] }[] {
 			delimiter: detectSeparator(text),
 			skip_empty_lines: true,
 			relax_column_count: true,
+			// A quote inside an unquoted cell (5" screen) is a character, as spreadsheets read it.
+			relax_quotes: true,
 			info: true,
 			// Any line end, also mixed in one file (a lone CR from old Mac exports).
 			record_delimiter: ['\r\n', '\n', '\r'],
@@ -79,9 +96,12 @@ export function readCsv(text: string): { row: number; cells: string[] }[] {
 			.map(({ record, info }) => ({ row: info.lines, cells: record }))
 			.filter((r) => r.cells.some((c) => c.trim()))
 	} catch (error) {
-		// csv-parse refuses what no spreadsheet writes (an unclosed quote), naming the line.
-		if (error instanceof CsvError) throw new ListError('notCsv', (error as CsvError & { lines?: number }).lines ?? null)
-		throw error
+		// csv-parse refuses what no spreadsheet writes: an unclosed quote is named by the row it opens
+		// on (csv-parse counts to the end of the file), anything else by csv-parse's line.
+		if (!(error instanceof CsvError)) throw error
+		const row =
+			error.code === 'CSV_QUOTE_NOT_CLOSED' ? unclosedQuoteRow(text) : (error as CsvError & { lines?: number }).lines
+		throw new ListError('notCsv', row ?? null)
 	}
 }
 

@@ -11,7 +11,7 @@ import { siteName } from '../content/site.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import type { JobPayloads } from '../platform/jobs.server.ts'
-import { emailField } from '../platform/validation.ts'
+import { emailField, nameField } from '../platform/validation.ts'
 import { adminAudit, type AdminScope } from './admin.server.ts'
 
 /*
@@ -146,13 +146,22 @@ export async function inviteRows(
 				continue
 			}
 		}
+		// A name the account could not have (too long, control characters) is not kept: the invitee types theirs.
+		const name = nameField.safeParse(request.name)
 		const courseSlug = role === 'course_admin' ? course : null
 		const carried = role !== 'course_admin' && course ? [course] : []
 		const { invitation, refreshed } = await inTransaction(ctx.db, function* (tx) {
 			const offer = yield* offerInvitationSteps(
 				tx,
 				ctx,
-				{ tenantId: tenant.id, email, role, courseSlug, name: request.name || null, invitedBy: scope.session.user.id },
+				{
+					tenantId: tenant.id,
+					email,
+					role,
+					courseSlug,
+					name: name.success ? name.data : null,
+					invitedBy: scope.session.user.id,
+				},
 				{ courses: carried },
 			)
 			yield* auditSteps(
