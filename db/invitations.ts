@@ -36,7 +36,6 @@ export function* upsertInvitationSteps(db: Tx, input: InvitationWrite, keepOffer
 				role: excluded('role'),
 				course_slug: excluded('course_slug'),
 				invited_by: excluded('invited_by'),
-				name: sql`coalesce(${excluded('name')}, ${i.name})`,
 			}
 	const [row] = yield* step(
 		db.orm
@@ -47,7 +46,6 @@ export function* upsertInvitationSteps(db: Tx, input: InvitationWrite, keepOffer
 				email: input.email.trim().toLowerCase(),
 				role: input.role,
 				course_slug: input.courseSlug ?? null,
-				name: input.name ?? null,
 				token_hash: input.tokenHash,
 				invited_by: input.invitedBy,
 				expires_at: input.expiresAt,
@@ -59,7 +57,31 @@ export function* upsertInvitationSteps(db: Tx, input: InvitationWrite, keepOffer
 			})
 			.returning(),
 	)
-	return { row: row as Invitation, refreshed: row.id !== id }
+	const refreshed = row.id !== id
+	// The name the list gave, beside the invitation (the specification's table has no such column);
+	// a later send's name replaces it, unless it only adds a course.
+	if (input.name && !(keepOffer && refreshed)) {
+		const n = db.t.invitation_names
+		yield* step(
+			db.orm
+				.insert(n)
+				.values({ invitation_id: row.id, tenant_id: row.tenant_id, name: input.name })
+				.onConflictDoUpdate({ target: n.invitation_id, set: { name: input.name } })
+				.returning({ id: n.invitation_id }),
+		)
+	}
+	return { row: row as Invitation, refreshed }
+}
+
+/** The name an invitation's list gave its invitee, or null. */
+export async function invitationName(db: Database, tenantId: string, invitationId: string) {
+	const n = db.t.invitation_names
+	const [row] = await db.orm
+		.select({ name: n.name })
+		.from(n)
+		.where(and(eq(n.tenant_id, tenantId), eq(n.invitation_id, invitationId)))
+		.limit(1)
+	return row?.name ?? null
 }
 
 /** A course the invitation enrolls its invitee in on acceptance (once per course), added by `grantedBy`. */

@@ -263,8 +263,8 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 				<FormError errors={listForm.errors} id={listForm.errorId} />
 				<input type="hidden" name="intent" value="list" />
 				<TextAreaField label={m.emails} hint={m.emailsHint} meta={listFields.emails} spellCheck={false} />
-				<SelectField label={m.role} meta={listFields.role} options={roles} />
-				<SelectField label={m.course} meta={listFields.course_slug} options={courses} />
+				<SelectField label={m.manyRole} meta={listFields.role} options={roles} />
+				<SelectField label={m.manyCourse} meta={listFields.course_slug} options={courses} />
 				<Submit>{m.inviteMany}</Submit>
 			</Form>
 			<h2>{m.csvTitle}</h2>

@@ -1,5 +1,5 @@
 import { readForm } from '#app/platform/forms.server.ts'
-import { coursesOfInvitations } from '#db/invitations.ts'
+import { coursesOfInvitations, invitationName } from '#db/invitations.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
@@ -23,10 +23,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const check = await checkInvitation(ctx, params.token)
 	if (!check.ok) return { problem: check.reason, invite: null }
-	const [existing, courses, carried] = await Promise.all([
+	const [existing, courses, carried, name] = await Promise.all([
 		findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email),
 		readCatalogue(ctx),
 		coursesOfInvitations(ctx.db, ctx.tenant!.id, [check.invitation.id]),
+		invitationName(ctx.db, ctx.tenant!.id, check.invitation.id),
 	])
 	const slug = check.invitation.course_slug
 	const title = (s: string) => courses.find((c) => c.slug === s)?.title ?? s
@@ -40,7 +41,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			// The courses it enrolls in on acceptance (decision 0040), by their titles.
 			enrolls: (carried.get(check.invitation.id) ?? []).map(title),
 			// The name the admin's list gave, for the form to start with.
-			name: check.invitation.name ?? '',
+			name: name ?? '',
 			hasAccount: Boolean(existing?.email_verified_at),
 		},
 	}

@@ -125,8 +125,6 @@ export const invitations = pgTable(
 		invited_by: text('invited_by').references(() => users.id),
 		expires_at: ts('expires_at').notNull(),
 		accepted_at: ts('accepted_at'),
-		// The invitee's name as the admin's list gave it: it fills the acceptance form (decision 0040).
-		name: text('name'),
 	},
 	(t) => [
 		uniqueIndex('invitations_token_hash_unique').on(t.token_hash),
@@ -160,6 +158,15 @@ export const invitation_courses = pgTable(
 		index('invitation_courses_tenant_idx').on(t.tenant_id, t.invitation_id),
 	],
 )
+
+/** The invitee's name as the admin's list gave it: it fills the acceptance form (decision 0040). */
+export const invitation_names = pgTable('invitation_names', {
+	invitation_id: text('invitation_id')
+		.primaryKey()
+		.references(() => invitations.id, { onDelete: 'cascade' }),
+	tenant_id: tenantId(),
+	name: text('name').notNull(),
+})
 
 export const enrollments = pgTable(
 	'enrollments',

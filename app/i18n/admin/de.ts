@@ -104,7 +104,7 @@ export default {
 		manyTitle: 'Viele Personen einladen',
 		manyIntro:
 			'Bis zu {max} auf einmal. Jede Zeile wird gemeldet: eingeladen, Einladung erneut gesendet, bereits Mitglied oder warum nicht.',
-		emails: 'E-Mail-Adressen',
+		emails: 'Adressen',
 		emailsHint:
 			'Eine pro Zeile oder durch Kommas oder Semikolons getrennt. Alle erhalten die hier gewählte Rolle und den Kurs.',
 		inviteMany: 'Alle einladen',
@@ -146,6 +146,8 @@ export default {
 				'Die Liste hat mehr als 500 Zeilen, daher wurde niemand eingeladen. Teilen Sie sie auf und laden Sie höchstens 500 auf einmal ein.',
 			unknownAction: 'Unbekannte Aktion.',
 		},
+		manyRole: 'Einladen als',
+		manyCourse: 'Kurs für alle',
 	},
 	invitations: {
 		metaTitle: 'Offene Einladungen',

@@ -104,7 +104,7 @@ export default {
 		manyTitle: 'Invite many people',
 		manyIntro:
 			'Up to {max} at a time. Each row is reported: invited, invitation sent again, already a member, or why not.',
-		emails: 'Email addresses',
+		emails: 'Addresses',
 		emailsHint: 'One per line, or separated by commas or semicolons. Everyone gets the role and course chosen here.',
 		inviteMany: 'Invite everyone',
 		csvTitle: 'From a CSV file',
@@ -143,6 +143,8 @@ export default {
 			tooManyRows: 'The list has more than 500 rows, so nobody was invited. Split it and invite at most 500 at a time.',
 			unknownAction: 'Unknown action.',
 		},
+		manyRole: 'Invite them as',
+		manyCourse: 'Course for everyone',
 	},
 	invitations: {
 		metaTitle: 'Pending invitations',

@@ -104,7 +104,7 @@ export default {
 		manyTitle: 'Invitar a muchas personas',
 		manyIntro:
 			'Hasta {max} a la vez. Cada fila se informa: invitada, invitación reenviada, ya es miembro, o por qué no.',
-		emails: 'Direcciones de correo',
+		emails: 'Direcciones',
 		emailsHint: 'Una por línea, o separadas por comas o punto y coma. Todas reciben el rol y el curso elegidos aquí.',
 		inviteMany: 'Invitar a todos',
 		csvTitle: 'Desde un archivo CSV',
@@ -144,6 +144,8 @@ export default {
 				'La lista tiene más de 500 filas, así que no se invitó a nadie. Divídela e invita como máximo a 500 a la vez.',
 			unknownAction: 'Acción desconocida.',
 		},
+		manyRole: 'Invitarlas como',
+		manyCourse: 'Curso para todas',
 	},
 	invitations: {
 		metaTitle: 'Invitaciones pendientes',

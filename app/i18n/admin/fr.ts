@@ -104,7 +104,7 @@ export default {
 		manyTitle: 'Inviter plusieurs personnes',
 		manyIntro:
 			'Jusqu’à {max} à la fois. Chaque ligne est rapportée : invitée, invitation renvoyée, déjà membre, ou pourquoi pas.',
-		emails: 'Adresses e-mail',
+		emails: 'Adresses',
 		emailsHint:
 			'Une par ligne, ou séparées par des virgules ou des points-virgules. Toutes reçoivent le rôle et le cours choisis ici.',
 		inviteMany: 'Inviter tout le monde',
@@ -146,6 +146,8 @@ export default {
 				'La liste compte plus de 500 lignes : personne n’a été invité. Divisez-la et invitez au plus 500 personnes à la fois.',
 			unknownAction: 'Action inconnue.',
 		},
+		manyRole: 'Les inviter en tant que',
+		manyCourse: 'Cours pour toutes',
 	},
 	invitations: {
 		metaTitle: 'Invitations en attente',

@@ -102,7 +102,7 @@ export default {
 		manyTitle: 'Convidar muitas pessoas',
 		manyIntro:
 			'Até {max} de cada vez. Cada linha é relatada: convidada, convite reenviado, já é membro, ou porque não.',
-		emails: 'Endereços de email',
+		emails: 'Endereços',
 		emailsHint:
 			'Um por linha, ou separados por vírgulas ou ponto e vírgula. Todos recebem o papel e o curso escolhidos aqui.',
 		inviteMany: 'Convidar todos',
@@ -143,6 +143,8 @@ export default {
 				'A lista tem mais de 500 linhas, por isso ninguém foi convidado. Divida-a e convide no máximo 500 de cada vez.',
 			unknownAction: 'Ação desconhecida.',
 		},
+		manyRole: 'Convidá-las como',
+		manyCourse: 'Curso para todas',
 	},
 	invitations: {
 		metaTitle: 'Convites pendentes',

@@ -99,7 +99,7 @@ export default {
 		refreshed: '已有一封发给 {email} 的待处理邀请：已使用新链接重新发送，7 天内有效。',
 		manyTitle: '批量邀请',
 		manyIntro: '每次最多 {max} 人。每一行都会报告：已邀请、邀请已重新发送、已是成员，或原因。',
-		emails: '邮箱地址',
+		emails: '地址',
 		emailsHint: '每行一个，或用逗号或分号分隔。所有人都获得此处选择的角色和课程。',
 		inviteMany: '全部邀请',
 		csvTitle: '从 CSV 文件',
@@ -138,6 +138,8 @@ export default {
 			tooManyRows: '列表超过 500 行，因此未邀请任何人。请拆分列表，每次最多邀请 500 人。',
 			unknownAction: '未知操作。',
 		},
+		manyRole: '邀请身份',
+		manyCourse: '所有人的课程',
 	},
 	invitations: {
 		metaTitle: '待处理的邀请',
