@@ -222,6 +222,10 @@ describe.each(DIALECTS)('onboarding at scale on %s', (dialect) => {
 			const [a] = await openInvitations('paste-a@acme.test')
 			expect(await carried(a.id)).toEqual(['intro-to-web'])
 			expect(await openInvitations('paste-b@acme.test')).toHaveLength(1)
+			// The pending list names the course the invitation brings.
+			const list = load((await admin.get('/admin/users/invitations')).text)
+			const pending = list('tr').filter((_, tr) => list(tr).text().includes('paste-b@acme.test'))
+			expect(pending.text()).toContain('Introduction to the Web')
 
 			// The link's page says what the invitation brings.
 			const { browser, page } = await accept('paste-a@acme.test')
