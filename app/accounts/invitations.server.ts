@@ -5,6 +5,7 @@ import { auditSteps, type AuditInput } from '#db/audit.ts'
 import {
 	acceptInvitationRowSteps,
 	addInvitationCourseSteps,
+	coursesOfInvitations,
 	deletePendingInvitationSteps,
 	findInvitation,
 	findPendingInvitationSteps,
@@ -101,9 +102,28 @@ export async function mailInvitation(ctx: MailContext, job: JobPayloads['mail.in
 	const locale = existing?.locale ?? job.locale
 	// The page opens in the language the email is written in.
 	const url = absoluteUrl(ctx, localePath(locale, `/invite/${raw}`))
+	// The courses it enrolls in on acceptance, by their titles in the mail's language (decision 0040).
+	const slugs = (await coursesOfInvitations(ctx.db, invitation.tenant_id, [invitation.id])).get(invitation.id) ?? []
+	const titles = await Promise.all(
+		slugs.map(async (slug) => {
+			try {
+				return (await ctx.cms.course(ctx.site, slug, locale))?.title ?? slug
+			} catch {
+				return slug
+			}
+		}),
+	)
 	await deliver(
 		ctx,
-		composeEmail({ kind: 'invitation', to: invitation.email, locale, site: site.name, url, role: invitation.role }),
+		composeEmail({
+			kind: titles.length ? 'invitation_courses' : 'invitation',
+			to: invitation.email,
+			locale,
+			site: site.name,
+			url,
+			role: invitation.role,
+			values: { courses: titles.join(', ') },
+		}),
 	)
 }
 

@@ -13,6 +13,8 @@ export type EmailKind =
 	| 'magic_link'
 	| 'email_change'
 	| 'invitation'
+	// An invitation that enrolls in courses on acceptance (decision 0040): it names them.
+	| 'invitation_courses'
 	// Grading (decision 0028): to the learner, and to staff who opted into hand-in notices.
 	| 'submission_graded'
 	| 'submission_returned'
@@ -75,6 +77,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 			invitation: {
 				subject: 'You are invited',
 				body: 'You have been invited to join {site} as {role}.',
+				action: 'Accept invitation',
+				footer: 'The invitation works for 7 days.',
+			},
+			invitation_courses: {
+				subject: 'You are invited, with a course',
+				body: 'You have been invited to join {site} as {role}. On accepting you are enrolled in: {courses}.',
 				action: 'Accept invitation',
 				footer: 'The invitation works for 7 days.',
 			},
@@ -163,6 +171,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Aceptar la invitación',
 				footer: 'La invitación es válida durante 7 días.',
 			},
+			invitation_courses: {
+				subject: 'Te han invitado, con un curso',
+				body: 'Te han invitado a unirte a {site} como {role}. Al aceptar quedarás inscrito en: {courses}.',
+				action: 'Aceptar la invitación',
+				footer: 'La invitación es válida durante 7 días.',
+			},
 			submission_graded: {
 				subject: 'Tu trabajo ha sido calificado',
 				body: 'Tu trabajo en «{entry}» del curso {course} ha sido calificado.',
@@ -245,6 +259,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 			invitation: {
 				subject: 'Vous êtes invité',
 				body: 'Vous avez été invité à rejoindre {site} en tant que {role}.',
+				action: "Accepter l'invitation",
+				footer: "L'invitation est valable 7 jours.",
+			},
+			invitation_courses: {
+				subject: 'Vous êtes invité, avec un cours',
+				body: 'Vous avez été invité à rejoindre {site} en tant que {role}. En acceptant, vous serez inscrit à : {courses}.',
 				action: "Accepter l'invitation",
 				footer: "L'invitation est valable 7 jours.",
 			},
@@ -336,6 +356,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Einladung annehmen',
 				footer: 'Die Einladung ist 7 Tage gültig.',
 			},
+			invitation_courses: {
+				subject: 'Sie wurden eingeladen, mit einem Kurs',
+				body: 'Sie wurden eingeladen, {site} als {role} beizutreten. Mit der Annahme werden Sie eingeschrieben in: {courses}.',
+				action: 'Einladung annehmen',
+				footer: 'Die Einladung ist 7 Tage gültig.',
+			},
 			submission_graded: {
 				subject: 'Ihre Arbeit wurde bewertet',
 				body: 'Ihre Arbeit zu „{entry}“ im Kurs {course} wurde bewertet.',
@@ -421,6 +447,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Aceitar o convite',
 				footer: 'O convite é válido por 7 dias.',
 			},
+			invitation_courses: {
+				subject: 'Foi convidado, com um curso',
+				body: 'Foi convidado para se juntar a {site} como {role}. Ao aceitar, fica inscrito em: {courses}.',
+				action: 'Aceitar o convite',
+				footer: 'O convite é válido por 7 dias.',
+			},
 			submission_graded: {
 				subject: 'O seu trabalho foi avaliado',
 				body: 'O seu trabalho em “{entry}” do curso {course} foi avaliado.',
@@ -503,6 +535,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 			invitation: {
 				subject: '您收到了一份邀请',
 				body: '您受邀以{role}身份加入 {site}。',
+				action: '接受邀请',
+				footer: '此邀请 7 天内有效。',
+			},
+			invitation_courses: {
+				subject: '您受邀加入，并附带课程',
+				body: '您受邀以{role}身份加入 {site}。接受后您将注册以下课程：{courses}。',
 				action: '接受邀请',
 				footer: '此邀请 7 天内有效。',
 			},

@@ -227,7 +227,10 @@ describe.each(DIALECTS)('onboarding at scale on %s', (dialect) => {
 			const pending = list('tr').filter((_, tr) => list(tr).text().includes('paste-b@acme.test'))
 			expect(pending.text()).toContain('Introduction to the Web')
 
-			// The link's page says what the invitation brings.
+			// The mail and the link's page say what the invitation brings.
+			expect((await stack.mail.waitFor('paste-a@acme.test')).text).toContain(
+				'On accepting you are enrolled in: Introduction to the Web.',
+			)
 			const { browser, page } = await accept('paste-a@acme.test')
 			expect(load(page)('main').text()).toContain('You will also be enrolled in: Introduction to the Web.')
 			const user = (await findUserByEmail(stack.db, acme.id, 'paste-a@acme.test'))!
