@@ -17,7 +17,6 @@ import {
 } from '#db/invitations.ts'
 import { inTransaction, rollback, type Tx } from '#db/transaction.ts'
 import { createUserSteps, findUserByEmail, findUserByEmailSteps, updateUserSteps } from '#db/users.ts'
-import { isPaid } from '../content/content.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
 import { enqueueSteps, jobSite, type JobPayloads } from '../platform/jobs.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
@@ -26,7 +25,7 @@ import { loadSiteChrome } from '../content/site.server.ts'
 import { hashToken, INVITATION_TTL_MS, newRawToken } from './tokens.server.ts'
 import { parseToken } from '../platform/canonical.server.ts'
 import { readCatalogue } from '../content/cms.server.ts'
-import { isPublished } from '../content/content.ts'
+import { isPaid, isPublished } from '../content/content.ts'
 
 export type InvitationCheck =
 	{ ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
