@@ -442,7 +442,15 @@ export async function usersByEmails(db: Database, tenantId: string, emails: stri
 	const rows = await Promise.all(
 		chunks.map((chunk) =>
 			db.orm
-				.select({ id: u.id, email: u.email, name: u.name, deactivatedAt: u.deactivated_at })
+				.select({
+					id: u.id,
+					email: u.email,
+					name: u.name,
+					role: u.role,
+					locale: u.locale,
+					verifiedAt: u.email_verified_at,
+					deactivatedAt: u.deactivated_at,
+				})
 				.from(u)
 				.where(and(eq(u.tenant_id, tenantId), inArray(u.email, chunk))),
 		),

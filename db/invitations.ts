@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { step, type Tx } from './transaction.ts'
 import { newId } from './ids.ts'
@@ -6,23 +6,42 @@ import type { Role } from './schema/values.ts'
 
 export type Invitation = Database['t']['invitations']['$inferSelect']
 
-export function* insertInvitationSteps(
-	db: Tx,
-	input: {
-		tenantId: string
-		email: string
-		role: 'student' | 'course_admin' | 'tenant_admin'
-		courseSlug?: string | null
-		tokenHash: string
-		invitedBy: string | null
-		expiresAt: Date
-	},
-) {
+export interface InvitationWrite {
+	tenantId: string
+	email: string
+	role: 'student' | 'course_admin' | 'tenant_admin'
+	courseSlug?: string | null
+	/** The invitee's name as the admin's list gave it (fills the acceptance form). */
+	name?: string | null
+	tokenHash: string
+	invitedBy: string | null
+	expiresAt: Date
+}
+
+/**
+ * The address's one open invitation in this tenant (decision 0040; the partial unique index
+ * `invitations_open_unique` decides): a new row, or the open one refreshed with a new token and a
+ * new expiry (`refreshed`). `keepOffer` (an enrollment list adding a course to it) leaves the open
+ * invitation's role, course and inviter as they were; otherwise the new send's replace them.
+ */
+export function* upsertInvitationSteps(db: Tx, input: InvitationWrite, keepOffer = false) {
+	const i = db.t.invitations
+	const id = newId()
+	const excluded = (column: string) => sql.raw(`excluded.${column}`)
+	// One statement: the insert, or on the open row's conflict its refresh (an accepted row is no
+	// conflict: the index covers open rows only). The id tells which happened.
+	const offer = keepOffer
+		? {}
+		: {
+				role: excluded('role'),
+				course_slug: excluded('course_slug'),
+				invited_by: excluded('invited_by'),
+			}
 	const [row] = yield* step(
 		db.orm
-			.insert(db.t.invitations)
+			.insert(i)
 			.values({
-				id: newId(),
+				id,
 				tenant_id: input.tenantId,
 				email: input.email.trim().toLowerCase(),
 				role: input.role,
@@ -31,9 +50,92 @@ export function* insertInvitationSteps(
 				invited_by: input.invitedBy,
 				expires_at: input.expiresAt,
 			})
+			.onConflictDoUpdate({
+				target: [i.tenant_id, i.email],
+				targetWhere: sql`accepted_at IS NULL`,
+				set: { ...offer, token_hash: excluded('token_hash'), expires_at: excluded('expires_at') },
+			})
 			.returning(),
 	)
-	return row as Invitation
+	const refreshed = row.id !== id
+	// The name the list gave, beside the invitation (the specification's table has no such column);
+	// a later send's name replaces it, unless it only adds a course.
+	if (input.name && !(keepOffer && refreshed)) {
+		const n = db.t.invitation_names
+		yield* step(
+			db.orm
+				.insert(n)
+				.values({ invitation_id: row.id, tenant_id: row.tenant_id, name: input.name })
+				.onConflictDoUpdate({ target: n.invitation_id, set: { name: input.name } })
+				.returning({ id: n.invitation_id }),
+		)
+	}
+	return { row: row as Invitation, refreshed }
+}
+
+/** The name an invitation's list gave its invitee, or null. */
+export async function invitationName(db: Database, tenantId: string, invitationId: string) {
+	const n = db.t.invitation_names
+	const [row] = await db.orm
+		.select({ name: n.name })
+		.from(n)
+		.where(and(eq(n.tenant_id, tenantId), eq(n.invitation_id, invitationId)))
+		.limit(1)
+	return row?.name ?? null
+}
+
+/** A course the invitation enrolls its invitee in on acceptance (once per course), added by `grantedBy`. */
+export function* addInvitationCourseSteps(
+	db: Tx,
+	invitation: Pick<Invitation, 'id' | 'tenant_id'>,
+	courseSlug: string,
+	grantedBy: string | null,
+) {
+	const c = db.t.invitation_courses
+	const [row] = yield* step(
+		db.orm
+			.insert(c)
+			.values({
+				id: newId(),
+				tenant_id: invitation.tenant_id,
+				invitation_id: invitation.id,
+				course_slug: courseSlug,
+				granted_by: grantedBy,
+			})
+			.onConflictDoNothing({ target: [c.invitation_id, c.course_slug] })
+			.returning(),
+	)
+	return Boolean(row)
+}
+
+/** The courses an invitation carries, each with whether its grantor may still enroll in it now. */
+export function* invitationCoursesSteps(db: Tx, tenantId: string, invitationId: string) {
+	const { invitation_courses: c, users: u, course_admin_assignments: a } = db.t
+	const mine = and(eq(c.tenant_id, tenantId), eq(c.invitation_id, invitationId))
+	// In WHERE, where drizzle names every column with its table (in a select list it would not).
+	const grantorMay = sql`exists (select 1 from ${u} where ${u.id} = ${c.granted_by} and ${u.deactivated_at} is null
+		and ((${u.role} = 'tenant_admin' and ${u.tenant_id} = ${c.tenant_id}) or (${u.role} = 'super_admin' and ${u.tenant_id} is null)
+		or (${u.role} = 'course_admin' and ${u.tenant_id} = ${c.tenant_id} and exists (select 1 from ${a}
+			where ${a.user_id} = ${u.id} and ${a.tenant_id} = ${c.tenant_id} and ${a.course_slug} = ${c.course_slug}))))`
+	const columns = { courseSlug: c.course_slug, grantedBy: c.granted_by }
+	const all = yield* step(db.orm.select(columns).from(c).where(mine).orderBy(c.course_slug))
+	const granted = yield* step(db.orm.select(columns).from(c).where(and(mine, grantorMay)))
+	const may = new Set(granted.map((r) => r.courseSlug))
+	return all.map((r) => ({ ...r, mayGrant: may.has(r.courseSlug) }))
+}
+
+/** The course slugs of many invitations of this tenant, for the pending list. */
+export async function coursesOfInvitations(db: Database, tenantId: string, ids: string[]) {
+	const c = db.t.invitation_courses
+	const out = new Map<string, string[]>()
+	if (ids.length === 0) return out
+	const rows = await db.orm
+		.select({ id: c.invitation_id, slug: c.course_slug })
+		.from(c)
+		.where(and(eq(c.tenant_id, tenantId), inArray(c.invitation_id, ids)))
+		.orderBy(c.course_slug)
+	for (const r of rows) out.set(r.id, [...(out.get(r.id) ?? []), r.slug])
+	return out
 }
 
 /**
@@ -51,18 +153,24 @@ export const WITHDRAWAL_REASONS = [
 ] as const
 export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number]
 
-/** Whether a role may send invitations: losing it withdraws the pending ones (withdrawPendingInvitationsSteps). */
-export const mayInvite = (role: Role) => (GRANTORS as readonly Role[]).includes(role)
+/**
+ * Whether a role may send invitations: a course admin too, learner invitations carrying their
+ * courses' enrollments (decision 0040). A demotion of someone who may invite withdraws the pending
+ * ones (withdrawPendingInvitationsSteps).
+ */
+export const mayInvite = (role: Role) => (GRANTORS as readonly Role[]).includes(role) || role === 'course_admin'
 
 /**
  * The invitation's inviter may still grant it: exists, is not deactivated, and is a tenant admin of
- * the invitation's tenant or a super admin (a platform account). In the statement that reads or
+ * the invitation's tenant or a super admin (a platform account), or, for a learner invitation, a
+ * course admin of the tenant (the courses it carries are each checked on their own, decision 0040). In the statement that reads or
  * accepts the invitation, so a demotion committed a moment before is seen.
  */
 function inviterMayGrant(db: Tx) {
 	const { invitations: i, users: u } = db.t
 	return sql`exists (select 1 from ${u} where ${u.id} = ${i.invited_by} and ${u.deactivated_at} is null
-		and ((${u.role} = ${GRANTORS[0]} and ${u.tenant_id} = ${i.tenant_id}) or (${u.role} = ${GRANTORS[1]} and ${u.tenant_id} is null)))`
+		and ((${u.role} = ${GRANTORS[0]} and ${u.tenant_id} = ${i.tenant_id}) or (${u.role} = ${GRANTORS[1]} and ${u.tenant_id} is null)
+		or (${i.role} = 'student' and ${u.role} = 'course_admin' and ${u.tenant_id} = ${i.tenant_id})))`
 }
 
 /**

@@ -1,14 +1,17 @@
 import type { RequestContext } from '#app/context.ts'
 import { proveMailboxSteps, signInWithConsumedSteps } from './auth.server.ts'
-import { assignCourseAdminSteps } from '#db/learning.ts'
+import { assignCourseAdminSteps, enrollSteps } from '#db/learning.ts'
 import { auditSteps, type AuditInput } from '#db/audit.ts'
 import {
 	acceptInvitationRowSteps,
+	addInvitationCourseSteps,
+	coursesOfInvitations,
 	deletePendingInvitationSteps,
 	findInvitation,
 	findPendingInvitationSteps,
-	insertInvitationSteps,
+	invitationCoursesSteps,
 	rotateInvitationTokenSteps,
+	upsertInvitationSteps,
 	withdrawPendingInvitationsSteps,
 	type Invitation,
 } from '#db/invitations.ts'
@@ -22,11 +25,12 @@ import { loadSiteChrome } from '../content/site.server.ts'
 import { hashToken, INVITATION_TTL_MS, newRawToken } from './tokens.server.ts'
 import { parseToken } from '../platform/canonical.server.ts'
 import { readCatalogue } from '../content/cms.server.ts'
-import { isPublished } from '../content/content.ts'
+import { isPaid, isPublished } from '../content/content.ts'
 
 export type InvitationCheck =
 	{ ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
 
+/** An invitation made outside a request (tests, seeds): the row (new or refreshed) and its raw token. */
 export async function createInvitation(
 	ctx: Pick<RequestContext, 'db'>,
 	input: InvitationInput,
@@ -35,7 +39,7 @@ export async function createInvitation(
 	const raw = newRawToken()
 	// The invitation and its audit row, together.
 	const invitation = await inTransaction(ctx.db, function* (tx) {
-		const row = yield* insertInvitationSteps(tx, {
+		const { row } = yield* upsertInvitationSteps(tx, {
 			...input,
 			tokenHash: hashToken(raw),
 			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
@@ -46,49 +50,36 @@ export async function createInvitation(
 	return { raw, invitation }
 }
 
-interface InvitationInput {
+export interface InvitationInput {
 	tenantId: string
 	email: string
 	role: 'student' | 'course_admin' | 'tenant_admin'
 	courseSlug?: string | null
+	name?: string | null
 	invitedBy: string | null
 }
 
 /**
- * Creates the invitation with its audit row and the job that mails its link, in one transaction.
- * `member`: whether the address already signs in here (the admin is told the invitation changes
- * their role only on acceptance).
+ * Offers the address its one open invitation in this tenant (decision 0040), in the caller's
+ * transaction: a new one, or the open one refreshed (`refreshed`; a new token and expiry, and,
+ * unless `keepOffer`, the new role, course and inviter), with the courses it enrolls in on
+ * acceptance (added by the inviter) and the job that mails its link (the link it had stops working).
  */
-export async function sendInvitation(
-	ctx: RequestContext,
-	input: InvitationInput,
-	audit: (invitation: Invitation) => AuditInput,
-) {
-	const existing = await findUserByEmail(ctx.db, input.tenantId, input.email)
-	const invitation = await inTransaction(ctx.db, (tx) => sendInvitationSteps(tx, jobSite(ctx), input, audit))
-	return { invitation, member: Boolean(existing?.email_verified_at) }
-}
-
-/**
- * sendInvitation's writes as steps of the caller's transaction (a new tenant's first admin is
- * invited in the transaction that creates the tenant): the invitation, its audit row, and the job
- * that mails its link from `site` (the tenant's own host).
- */
-export function* sendInvitationSteps(
+export function* offerInvitationSteps(
 	tx: Tx,
 	site: JobSite,
 	input: InvitationInput,
-	audit: (invitation: Invitation) => AuditInput,
+	options: { courses?: string[]; keepOffer?: boolean } = {},
 ) {
 	// The link's token is issued when the mail goes (mailInvitation): this one is never known to anyone.
-	const row = yield* insertInvitationSteps(tx, {
-		...input,
-		tokenHash: hashToken(newRawToken()),
-		expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
-	})
-	yield* auditSteps(tx, audit(row))
+	const { row, refreshed } = yield* upsertInvitationSteps(
+		tx,
+		{ ...input, tokenHash: hashToken(newRawToken()), expiresAt: new Date(Date.now() + INVITATION_TTL_MS) },
+		options.keepOffer,
+	)
+	for (const slug of options.courses ?? []) yield* addInvitationCourseSteps(tx, row, slug, input.invitedBy)
 	yield* enqueueSteps(tx, 'mail.invitation', { ...site, tenantId: row.tenant_id, invitationId: row.id })
-	return row
+	return { invitation: row, refreshed }
 }
 
 /**
@@ -110,9 +101,28 @@ export async function mailInvitation(ctx: MailContext, job: JobPayloads['mail.in
 	const locale = existing?.locale ?? job.locale
 	// The page opens in the language the email is written in.
 	const url = absoluteUrl(ctx, localePath(locale, `/invite/${raw}`))
+	// The courses it enrolls in on acceptance, by their titles in the mail's language (decision 0040).
+	const slugs = (await coursesOfInvitations(ctx.db, invitation.tenant_id, [invitation.id])).get(invitation.id) ?? []
+	const titles = await Promise.all(
+		slugs.map(async (slug) => {
+			try {
+				return (await ctx.cms.course(ctx.site, slug, locale))?.title ?? slug
+			} catch {
+				return slug
+			}
+		}),
+	)
 	await deliver(
 		ctx,
-		composeEmail({ kind: 'invitation', to: invitation.email, locale, site: site.name, url, role: invitation.role }),
+		composeEmail({
+			kind: titles.length ? 'invitation_courses' : 'invitation',
+			to: invitation.email,
+			locale,
+			site: site.name,
+			url,
+			role: invitation.role,
+			values: { courses: titles.join(', ') },
+		}),
 	)
 }
 
@@ -191,14 +201,16 @@ export async function checkInvitation(ctx: RequestContext, raw: string, now = ne
  * its inviter's authority in the same statement (acceptInvitationRowSteps); call checkInvitation
  * first for the course. Null when it is no longer pending or cannot be accepted.
  */
-export function acceptInvitation(
+export async function acceptInvitation(
 	ctx: RequestContext,
 	raw: string,
 	newUser: { name: string; passwordHash: string } | null,
 ) {
 	const tenant = ctx.tenant!
 	const token = parseToken(raw)
-	if (!token) return Promise.resolve(null)
+	if (!token) return null
+	// The courses an invitation may still enroll in: published ones of this site (a paid one is a seat).
+	const open = new Map((await invitableCourses(ctx)).map((c) => [c.slug, c]))
 	return inTransaction(ctx.db, function* (tx) {
 		const invitation = yield* acceptInvitationRowSteps(tx, tenant.id, hashToken(token.raw))
 		if (!invitation) return null
@@ -242,6 +254,26 @@ export function acceptInvitation(
 				invitation.course_slug,
 				invitation.invited_by,
 			)
+		}
+		// The enrollments it carries (decision 0040), each only while the admin who added it may still
+		// enroll in that course and the course is open; the rest are left out, never the acceptance.
+		for (const carried of yield* invitationCoursesSteps(tx, tenant.id, invitation.id)) {
+			const course = open.get(carried.courseSlug)
+			if (!carried.mayGrant || !course) continue
+			const result = yield* enrollSteps(tx, { tenantId: tenant.id, userId: user.id }, carried.courseSlug)
+			if (result.change)
+				yield* auditSteps(tx, {
+					actorUserId: carried.grantedBy,
+					action: 'enrollment.invitation_enrolled',
+					targetKind: 'enrollment',
+					targetId: result.enrollment.id,
+					tenantId: tenant.id,
+					metadata: {
+						courseSlug: carried.courseSlug,
+						invitationId: invitation.id,
+						...(isPaid(course) ? { seat: 'organisation' } : {}),
+					},
+				})
 		}
 		// A deactivated account accepts nothing: the whole acceptance is undone.
 		const session = yield* signInWithConsumedSteps(tx, ctx, user.id, invitation.id)

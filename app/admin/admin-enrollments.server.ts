@@ -15,13 +15,22 @@ import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { adminAudit, type AdminScope } from './admin.server.ts'
 import { readContent } from '../content/cms.server.ts'
-import { isPublished, type Course } from '../content/content.ts'
+import { isPaid, isPublished, type Course } from '../content/content.ts'
+import { offerInvitationSteps } from '../accounts/invitations.server.ts'
+import { enqueueSteps, jobSite } from '../platform/jobs.server.ts'
 import { dashboardView, tags } from '../learning/learning.server.ts'
 import { emailField } from '../platform/validation.ts'
 
 /** What became of one row of an enrollment list (catalogue keys `adminCourses.enroll.outcomes.*`). */
 export type EnrollOutcome =
-	'enrolled' | 'reactivated' | 'alreadyEnrolled' | 'notFound' | 'deactivated' | 'invalid' | 'duplicate'
+	| 'enrolled'
+	| 'reactivated'
+	| 'alreadyEnrolled'
+	| 'invited'
+	| 'invitationRefreshed'
+	| 'deactivated'
+	| 'invalid'
+	| 'duplicate'
 
 export interface ReportRow {
 	/** The row as given, cut to a length a table can show (it is shown as text, never as markup). */
@@ -31,6 +40,8 @@ export interface ReportRow {
 	status?: EnrollmentStatus
 	/** The person enrolled, for a link to their page. */
 	userId?: string
+	/** The invitation that carries the enrollment (an address without an account here). */
+	invitationId?: string
 }
 
 const SHOWN = 120
@@ -38,21 +49,22 @@ const shown = (value: string) => (value.length > SHOWN ? `${value.slice(0, SHOWN
 
 /**
  * Why the course cannot take admin enrollments, or null: the learner must be able to open it
- * (published, not archived), and a paid course's enrollment waits for a payment that is not built
- * (the learner's own enrollment answers 501), so an admin cannot make one either.
+ * (published, not archived). A paid course takes them: each is a seat the organisation grants
+ * (decision 0040; the learner's own enrollment still answers 501).
  */
 export function enrollRefusal(course: Course) {
 	if (!isPublished(course)) return 'adminCourses.enroll.errors.notOpen'
-	if (course.price && course.price.amount > 0) return 'adminCourses.enroll.errors.paid'
 	return null
 }
 
 /**
- * Enrolls the people of this tenant that the rows name, each row reported. Only existing users of
- * the tenant are enrolled (new people are invited instead); an address of another tenant is
- * reported as unknown here, exactly like one nobody has, so the report says nothing about other
- * tenants. Each enrollment and its audit row are one transaction, written only by the request that
- * changed the row (enrollSteps), so repeating a list enrolls nobody twice.
+ * Enrolls the people of this tenant that the rows name, each row reported. An address with no
+ * account in this tenant gets an invitation carrying the enrollment (decision 0040: new, or its
+ * open one refreshed with the course added); an address of another tenant is treated exactly like
+ * one nobody has, so the report says nothing about other tenants. Each enrollment, its audit row
+ * (a paid course's marked as the organisation's seat) and the job that mails the learner are one
+ * transaction, written only by the request that changed the row (enrollSteps), so repeating a
+ * list enrolls and mails nobody twice.
  */
 export async function enrollRows(scope: AdminScope, tenant: Tenant, course: Course, rows: string[]) {
 	const seen = new Set<string>()
@@ -64,6 +76,8 @@ export async function enrollRows(scope: AdminScope, tenant: Tenant, course: Cour
 		return { value, email: email.data, duplicate }
 	})
 	const users = await usersByEmails(scope.ctx.db, tenant.id, [...seen])
+	// An enrollment in a paid course is a seat the organisation grants: its audit rows say so.
+	const seat = isPaid(course) ? { seat: 'organisation' } : {}
 	const report: ReportRow[] = []
 	const changed: string[] = []
 	for (const row of parsed) {
@@ -72,8 +86,29 @@ export async function enrollRows(scope: AdminScope, tenant: Tenant, course: Cour
 		else if (row.duplicate) report.push({ value, outcome: 'duplicate' })
 		else {
 			const user = users.get(row.email)
-			if (!user) report.push({ value, outcome: 'notFound' })
-			else if (user.deactivatedAt) report.push({ value, outcome: 'deactivated', userId: user.id })
+			if (!user) {
+				const email = row.email
+				const { invitation, refreshed } = await inTransaction(scope.ctx.db, function* (tx) {
+					// A learner invitation that only adds this course when one is already open for the address.
+					const offer = yield* offerInvitationSteps(
+						tx,
+						jobSite(scope.ctx),
+						{ tenantId: tenant.id, email, role: 'student', invitedBy: scope.session.user.id },
+						{ courses: [course.slug], keepOffer: true },
+					)
+					yield* auditSteps(
+						tx,
+						adminAudit(
+							scope,
+							offer.refreshed ? 'invitation.refreshed' : 'invitation.sent',
+							{ kind: 'invitation', id: offer.invitation.id, tenantId: tenant.id },
+							{ email, role: offer.invitation.role, courses: [course.slug], ...seat },
+						),
+					)
+					return offer
+				})
+				report.push({ value, outcome: refreshed ? 'invitationRefreshed' : 'invited', invitationId: invitation.id })
+			} else if (user.deactivatedAt) report.push({ value, outcome: 'deactivated', userId: user.id })
 			else {
 				const learner = { tenantId: tenant.id, userId: user.id }
 				const { enrollment, change } = await inTransaction(scope.ctx.db, function* (tx) {
@@ -85,9 +120,18 @@ export async function enrollRows(scope: AdminScope, tenant: Tenant, course: Cour
 								scope,
 								result.change === 'created' ? 'enrollment.admin_enrolled' : 'enrollment.admin_reactivated',
 								{ kind: 'enrollment', id: result.enrollment.id, tenantId: tenant.id },
-								{ courseSlug: course.slug },
+								{ courseSlug: course.slug, ...seat },
 							),
 						)
+					// The learner is told, in their locale, with the course's link.
+					if (result.change)
+						yield* enqueueSteps(tx, 'mail.enrolled', {
+							...jobSite(scope.ctx),
+							tenantId: tenant.id,
+							courseSlug: course.slug,
+							userId: user.id,
+							title: course.title,
+						})
 					return result
 				})
 				if (change) changed.push(user.id)

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { emailsFromCsv, emailsFromText } from './email-list.server.ts'
+import {
+	decodeCsv,
+	detectSeparator,
+	emailsFromCsv,
+	emailsFromText,
+	ListError,
+	peopleFromCsv,
+	readCsv,
+} from './email-list.server.ts'
 
 describe('email lists', () => {
 	it('reads pasted addresses separated by lines, commas and semicolons, in order, duplicates kept', () => {
@@ -35,5 +43,36 @@ describe('email lists', () => {
 
 	it('keeps a row with an empty email cell out, and a lone carriage return ends a line (old Mac files)', () => {
 		expect(emailsFromCsv('email,name\n,Nobody\rc@x.test,C')).toEqual(['c@x.test'])
+	})
+})
+
+describe('CSV as spreadsheets save it (decision 0040)', () => {
+	it('detects comma, semicolon and tab from the first line, outside quotes', () => {
+		expect(detectSeparator('email;name\r\na@x.test;A')).toBe(';')
+		expect(detectSeparator('\uFEFFemail\tname\na@x.test\tA')).toBe('\t')
+		expect(detectSeparator('"a;b;c",d\n')).toBe(',')
+		expect(detectSeparator('\n\nemail;name')).toBe(';')
+		expect(detectSeparator('email\n')).toBe(',')
+	})
+
+	it('reads people by header names in any order, or by position without a header', () => {
+		expect(peopleFromCsv('\uFEFFCourse;Email;Name\r\nintro;a@x.test;"A; B"\r\n')).toEqual([
+			{ row: 2, email: 'a@x.test', name: 'A; B', role: '', course: 'intro' },
+		])
+		expect(peopleFromCsv('a@x.test\tAnn\tstudent\tintro\n')).toEqual([
+			{ row: 1, email: 'a@x.test', name: 'Ann', role: 'student', course: 'intro' },
+		])
+	})
+
+	it('refuses bytes that are not UTF-8, and names the row where an unclosed quote opens', () => {
+		expect(decodeCsv(Buffer.from('\uFEFFJosé', 'utf8'))).toBe('José')
+		expect(() => decodeCsv(Buffer.from([0x4a, 0x6f, 0x73, 0xe9]))).toThrow(ListError)
+		try {
+			readCsv('email\r\nok@x.test\r\n"open\r\nmore\r\n')
+			expect.unreachable()
+		} catch (error) {
+			expect(error).toBeInstanceOf(ListError)
+			expect([(error as ListError).reason, (error as ListError).row]).toEqual(['notCsv', 3])
+		}
 	})
 })

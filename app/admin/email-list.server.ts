@@ -1,12 +1,26 @@
-import { parse } from 'csv-parse/sync'
+import { CsvError, parse } from 'csv-parse/sync'
 
 /**
- * The addresses an admin pastes or uploads to enroll (admin.courses.$slug.enroll.tsx), as rows in
- * the order given: each row is reported on its own, so nothing here validates or removes anything.
+ * The lists an admin pastes or uploads (the enroll and invite pages), as rows in the order given:
+ * each row is reported on its own, so nothing here validates or removes anything. CSV files as
+ * spreadsheets save them in every locale we serve (decision 0040): comma, semicolon or tab
+ * (detected), a UTF-8 byte-order mark or none, quoted cells, CRLF, LF or a lone CR. Bytes that are
+ * not UTF-8 (a Windows-1252 "CSV" from an older Excel) are refused whole, never guessed.
  */
 
-/** The most rows one request enrolls: more is refused whole, so a report is never cut short. */
+/** The most rows one request takes: more is refused whole, so a report is never cut short. */
 export const MAX_ROWS = 500
+
+/** Why a file could not be read at all (catalogue keys `adminCourses.enroll.errors.*`), and where. */
+export class ListError extends Error {
+	constructor(
+		readonly reason: 'notUtf8' | 'notCsv',
+		/** The file's row (1 = its first line) where reading stopped, when known. */
+		readonly row: number | null = null,
+	) {
+		super(reason)
+	}
+}
 
 /** Pasted text: one address a line, or several separated by commas or semicolons. */
 export function emailsFromText(text: string): string[] {
@@ -16,26 +30,127 @@ export function emailsFromText(text: string): string[] {
 		.filter(Boolean)
 }
 
+/** The file's text: UTF-8 or refused (no replacement characters), without its byte-order mark. */
+export function decodeCsv(bytes: Uint8Array): string {
+	try {
+		return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
+	} catch {
+		throw new ListError('notUtf8')
+	}
+}
+
+const SEPARATORS = [',', ';', '\t'] as const
+
+/**
+ * The separator of the file: the one of comma, semicolon and tab that its first non-empty line
+ * (outside quotes) uses most; a comma when it uses none (a one-column file).
+ */
+export function detectSeparator(text: string): (typeof SEPARATORS)[number] {
+	const counts = new Map<string, number>(SEPARATORS.map((s) => [s, 0]))
+	let quoted = false
+	let seen = false
+	for (const ch of text.replace(/^\uFEFF/, '')) {
+		if (ch === '"') quoted = !quoted
+		else if (!quoted && (ch === '\n' || ch === '\r')) {
+			if (seen) break
+		} else if (!quoted) {
+			if (counts.has(ch)) counts.set(ch, counts.get(ch)! + 1)
+			if (ch.trim()) seen = true
+		}
+	}
+	let best: (typeof SEPARATORS)[number] = ','
+	for (const s of SEPARATORS) if (counts.get(s)! > counts.get(best)!) best = s
+	return best
+}
+
+/** The line (1-based) where a quoted cell that never closes opens, or null. */
+function unclosedQuoteRow(text: string) {
+	let line = 1
+	let quoted = false
+	let opened = 0
+	for (let i = 0; i < text.length; i++) {
+		const ch = text[i]
+		if (ch === '"') {
+			if (!quoted) opened = line
+			quoted = !quoted
+		} else if (ch === '\n' || (ch === '\r' && text[i + 1] !== '\n')) line++
+	}
+	return quoted ? opened : null
+}
+
+/** The file's rows (cells untrimmed), each with its line number in the file. */
+export function readCsv(text: string): { row: number; cells: string[] }[] {
+	try {
+		const records = parse(text, {
+			bom: true,
+			delimiter: detectSeparator(text),
+			skip_empty_lines: true,
+			relax_column_count: true,
+			// A quote inside an unquoted cell (5" screen) is a character, as spreadsheets read it.
+			relax_quotes: true,
+			info: true,
+			// Any line end, also mixed in one file (a lone CR from old Mac exports).
+			record_delimiter: ['\r\n', '\n', '\r'],
+		}) as unknown as { record: string[]; info: { lines: number } }[]
+		return records
+			.map(({ record, info }) => ({ row: info.lines, cells: record }))
+			.filter((r) => r.cells.some((c) => c.trim()))
+	} catch (error) {
+		// csv-parse refuses what no spreadsheet writes: an unclosed quote is named by the row it opens
+		// on (csv-parse counts to the end of the file), anything else by csv-parse's line.
+		if (!(error instanceof CsvError)) throw error
+		const row =
+			error.code === 'CSV_QUOTE_NOT_CLOSED' ? unclosedQuoteRow(text) : (error as CsvError & { lines?: number }).lines
+		throw new ListError('notCsv', row ?? null)
+	}
+}
+
 /**
  * A CSV file's addresses: the `email` column when the first row is a header naming it (any case,
- * any position), else the first column. Read by csv-parse as spreadsheets write it: quoted cells
- * (with `""`, commas and line breaks inside), a byte-order mark, CRLF, rows of uneven length.
- * A file that is not CSV at all (an unclosed quote) throws csv-parse's error.
+ * any position), else the first column.
  */
 export function emailsFromCsv(text: string): string[] {
-	const rows: string[][] = parse(text, {
-		bom: true,
-		skip_empty_lines: true,
-		relax_column_count: true,
-		// Any line end, also mixed in one file (a lone CR from old Mac exports).
-		record_delimiter: ['\r\n', '\n', '\r'],
-	})
+	return peopleFromCsv(text).map((p) => p.email)
+}
+
+/** One person of an invitation list: the row's cells, trimmed ('' when the column is absent). */
+export interface ListedPerson {
+	/** The file's line (1-based; the header is line 1) or the paste's position. */
+	row: number
+	email: string
+	name: string
+	role: string
+	course: string
+}
+
+const COLUMNS = ['email', 'name', 'role', 'course'] as const
+const HEADER_NAMES: Record<string, (typeof COLUMNS)[number]> = {
+	email: 'email',
+	'e-mail': 'email',
+	name: 'name',
+	role: 'role',
+	course: 'course',
+	course_slug: 'course',
+}
+
+/**
+ * A CSV file of people: columns email, name, role and course (a slug), named by a header row in any
+ * order and case (other columns ignored), or without a header in that order. Rows without an email
+ * cell are left out.
+ */
+export function peopleFromCsv(text: string): ListedPerson[] {
+	const rows = readCsv(text)
 	if (rows.length === 0) return []
-	const header = rows[0].map((cell) => cell.trim().toLowerCase())
-	const named = header.indexOf('email')
-	const column = named === -1 ? 0 : named
+	const header = rows[0].cells.map((cell) => HEADER_NAMES[cell.trim().toLowerCase()])
+	const named = header.includes('email')
+	const at = (column: (typeof COLUMNS)[number]) => (named ? header.indexOf(column) : COLUMNS.indexOf(column))
+	const index = Object.fromEntries(COLUMNS.map((c) => [c, at(c)])) as Record<(typeof COLUMNS)[number], number>
 	return rows
-		.slice(named === -1 ? 0 : 1)
-		.map((row) => (row[column] ?? '').trim())
-		.filter(Boolean)
+		.slice(named ? 1 : 0)
+		.map(({ row, cells }) => {
+			const cell = (column: (typeof COLUMNS)[number]) =>
+				index[column] === -1 ? '' : (cells[index[column]] ?? '').trim()
+			return { row, email: cell('email'), name: cell('name'), role: cell('role'), course: cell('course') }
+		})
+		.filter((p) => p.email)
 }

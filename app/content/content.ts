@@ -280,3 +280,8 @@ export function toQuizPublic(q: Quiz): QuizPublic {
 export function isPublished(c: CourseSummary) {
 	return c.status === 'published' && c.publishedAt !== null
 }
+
+/** A course with a price above zero: a learner's own enrollment waits for payment (501); an admin grants a seat (decision 0040). */
+export function isPaid(c: Pick<CourseSummary, 'price'>) {
+	return Boolean(c.price && c.price.amount > 0)
+}

@@ -13,12 +13,16 @@ export type EmailKind =
 	| 'magic_link'
 	| 'email_change'
 	| 'invitation'
+	// An invitation that enrolls in courses on acceptance (decision 0040): it names them.
+	| 'invitation_courses'
 	// Grading (decision 0028): to the learner, and to staff who opted into hand-in notices.
 	| 'submission_graded'
 	| 'submission_returned'
 	| 'submission_received'
 	// Certificates (decision 0038): to the learner, when a course gives them one.
 	| 'certificate_issued'
+	// An admin enrolled the learner (decision 0040), in the learner's locale, with the course's link.
+	| 'enrolled_by_admin'
 	// Second chances (decision 0037): to the learner, when course staff give them more attempts or reopen their work.
 	| 'attempts_granted'
 	| 'assignment_reopened'
@@ -80,6 +84,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Accept invitation',
 				footer: 'The invitation works for 7 days.',
 			},
+			invitation_courses: {
+				subject: 'You are invited, with a course',
+				body: 'You have been invited to join {site} as {role}. On accepting you are enrolled in: {courses}.',
+				action: 'Accept invitation',
+				footer: 'The invitation works for 7 days.',
+			},
 			submission_graded: {
 				subject: 'Your work has been graded',
 				body: 'Your work on “{entry}” in {course} has been graded.',
@@ -98,6 +108,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Open the grading page',
 				footer:
 					'You receive this email because you asked to be told of hand-ins to this course. Turn it off on the course’s submissions page.',
+			},
+			enrolled_by_admin: {
+				subject: 'You are enrolled in a course',
+				body: 'An administrator of {site} enrolled you in {course}.',
+				action: 'Open the course',
+				footer: 'You receive this email because you were enrolled in this course.',
 			},
 			certificate_issued: {
 				subject: 'Your certificate is ready',
@@ -173,6 +189,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Aceptar la invitación',
 				footer: 'La invitación es válida durante 7 días.',
 			},
+			invitation_courses: {
+				subject: 'Te han invitado, con un curso',
+				body: 'Te han invitado a unirte a {site} como {role}. Al aceptar quedarás inscrito en: {courses}.',
+				action: 'Aceptar la invitación',
+				footer: 'La invitación es válida durante 7 días.',
+			},
 			submission_graded: {
 				subject: 'Tu trabajo ha sido calificado',
 				body: 'Tu trabajo en «{entry}» del curso {course} ha sido calificado.',
@@ -191,6 +213,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Abrir la página de calificación',
 				footer:
 					'Recibes este mensaje porque pediste avisos de las entregas de este curso. Puedes desactivarlos en la página de entregas del curso.',
+			},
+			enrolled_by_admin: {
+				subject: 'Te han inscrito en un curso',
+				body: 'Un administrador de {site} te ha inscrito en {course}.',
+				action: 'Abrir el curso',
+				footer: 'Recibes este correo porque te han inscrito en este curso.',
 			},
 			certificate_issued: {
 				subject: 'Tu certificado está listo',
@@ -266,6 +294,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: "Accepter l'invitation",
 				footer: "L'invitation est valable 7 jours.",
 			},
+			invitation_courses: {
+				subject: 'Vous êtes invité, avec un cours',
+				body: 'Vous avez été invité à rejoindre {site} en tant que {role}. En acceptant, vous serez inscrit à : {courses}.',
+				action: "Accepter l'invitation",
+				footer: "L'invitation est valable 7 jours.",
+			},
 			submission_graded: {
 				subject: 'Votre travail a été noté',
 				body: 'Votre travail sur « {entry} » du cours {course} a été noté.',
@@ -284,6 +318,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Ouvrir la page de notation',
 				footer:
 					'Vous recevez cet e-mail car vous avez demandé à être prévenu des rendus de ce cours. Désactivez-le sur la page des rendus du cours.',
+			},
+			enrolled_by_admin: {
+				subject: 'Vous êtes inscrit à un cours',
+				body: 'Un administrateur de {site} vous a inscrit au cours {course}.',
+				action: 'Ouvrir le cours',
+				footer: 'Vous recevez ce courriel parce que vous avez été inscrit à ce cours.',
 			},
 			certificate_issued: {
 				subject: 'Votre certificat est prêt',
@@ -362,6 +402,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Einladung annehmen',
 				footer: 'Die Einladung ist 7 Tage gültig.',
 			},
+			invitation_courses: {
+				subject: 'Sie wurden eingeladen, mit einem Kurs',
+				body: 'Sie wurden eingeladen, {site} als {role} beizutreten. Mit der Annahme werden Sie eingeschrieben in: {courses}.',
+				action: 'Einladung annehmen',
+				footer: 'Die Einladung ist 7 Tage gültig.',
+			},
 			submission_graded: {
 				subject: 'Ihre Arbeit wurde bewertet',
 				body: 'Ihre Arbeit zu „{entry}“ im Kurs {course} wurde bewertet.',
@@ -380,6 +426,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Bewertungsseite öffnen',
 				footer:
 					'Sie erhalten diese E-Mail, weil Sie über Einreichungen in diesem Kurs informiert werden möchten. Sie können das auf der Seite der Einreichungen des Kurses abschalten.',
+			},
+			enrolled_by_admin: {
+				subject: 'Sie wurden in einen Kurs eingeschrieben',
+				body: 'Eine Administratorin oder ein Administrator von {site} hat Sie in {course} eingeschrieben.',
+				action: 'Kurs öffnen',
+				footer: 'Sie erhalten diese E-Mail, weil Sie in diesen Kurs eingeschrieben wurden.',
 			},
 			certificate_issued: {
 				subject: 'Ihr Zertifikat ist bereit',
@@ -455,6 +507,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Aceitar o convite',
 				footer: 'O convite é válido por 7 dias.',
 			},
+			invitation_courses: {
+				subject: 'Foi convidado, com um curso',
+				body: 'Foi convidado para se juntar a {site} como {role}. Ao aceitar, fica inscrito em: {courses}.',
+				action: 'Aceitar o convite',
+				footer: 'O convite é válido por 7 dias.',
+			},
 			submission_graded: {
 				subject: 'O seu trabalho foi avaliado',
 				body: 'O seu trabalho em “{entry}” do curso {course} foi avaliado.',
@@ -473,6 +531,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Abrir a página de avaliação',
 				footer:
 					'Recebe este e-mail porque pediu para ser avisado das entregas deste curso. Pode desativá-lo na página de entregas do curso.',
+			},
+			enrolled_by_admin: {
+				subject: 'Foi inscrito num curso',
+				body: 'Um administrador de {site} inscreveu-o em {course}.',
+				action: 'Abrir o curso',
+				footer: 'Recebe este email porque foi inscrito neste curso.',
 			},
 			certificate_issued: {
 				subject: 'Seu certificado está pronto',
@@ -548,6 +612,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: '接受邀请',
 				footer: '此邀请 7 天内有效。',
 			},
+			invitation_courses: {
+				subject: '您受邀加入，并附带课程',
+				body: '您受邀以{role}身份加入 {site}。接受后您将注册以下课程：{courses}。',
+				action: '接受邀请',
+				footer: '此邀请 7 天内有效。',
+			},
 			submission_graded: {
 				subject: '您的作业已评分',
 				body: '您在课程“{course}”中提交的“{entry}”已评分。',
@@ -565,6 +635,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: '{learner} 提交了课程“{course}”中的“{entry}”。',
 				action: '打开评分页面',
 				footer: '您收到此邮件是因为您订阅了本课程的提交通知。可在课程的提交页面中关闭。',
+			},
+			enrolled_by_admin: {
+				subject: '您已被注册到课程',
+				body: '{site} 的管理员已为您注册课程 {course}。',
+				action: '打开课程',
+				footer: '您收到此邮件是因为您已被注册到此课程。',
 			},
 			certificate_issued: {
 				subject: '您的证书已准备好',

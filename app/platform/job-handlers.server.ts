@@ -1,4 +1,5 @@
 import type { RequestContext } from '#app/context.ts'
+import { mailEnrollment } from '../admin/onboarding.server.ts'
 import { mailCertificate } from '#app/certificates/award.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { findTenantById } from '#db/tenants.ts'
@@ -144,6 +145,9 @@ const HANDLERS: { [N in JobName]: Handler<N> } = {
 	},
 	async 'mail.watcherNotice'(deps, job) {
 		await mailWatcherNotice(await siteOf(deps, job), job)
+	},
+	async 'mail.enrolled'(deps, job) {
+		await mailEnrollment(await siteOf(deps, job), job)
 	},
 	async 'mail.certificateIssued'(deps, job) {
 		await mailCertificate(await siteOf(deps, job), job)

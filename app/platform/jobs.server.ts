@@ -57,6 +57,8 @@ export interface JobPayloads {
 	}
 	/** One watcher's notice of a hand-in (left by the job above, one per recipient). */
 	'mail.watcherNotice': JobPayloads['mail.submissionReceived'] & { userId: string }
+	/** The learner is told an admin enrolled them (decision 0040), with the course's title as the request had it. */
+	'mail.enrolled': JobSite & { tenantId: string; courseSlug: string; userId: string; title: string }
 	/** The learner is told their certificate is ready (written with the certificate). */
 	'mail.certificateIssued': JobSite & { tenantId: string; courseSlug: string; certificateId: string }
 	/** The learner is told staff gave them a second chance (decision 0037), written with the grant. */

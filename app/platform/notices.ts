@@ -66,6 +66,12 @@ export const NOTICES = {
 		text: (m) => m.admin.invite.sentToMember,
 		ref: 'invitation',
 	},
+	invitationRefreshed: {
+		param: 'invitation-refreshed',
+		tone: 'ok',
+		text: (m) => m.admin.invite.refreshed,
+		ref: 'invitation',
+	},
 	invitationResent: {
 		param: 'invitation-resent',
 		tone: 'ok',

@@ -10,23 +10,15 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { enrollRefusal, enrollRows, type EnrollOutcome, type ReportRow } from '#app/admin/admin-enrollments.server.ts'
 import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
-import { emailsFromCsv, emailsFromText, MAX_ROWS } from '#app/admin/email-list.server.ts'
+import { decodeCsv, emailsFromCsv, emailsFromText, ListError, MAX_ROWS } from '#app/admin/email-list.server.ts'
+import { CsvFileField, csvFileField } from '#app/admin/csv-file-field.tsx'
+import { isPaid } from '#app/content/content.ts'
 import { readForm, replyWithHidden } from '#app/platform/forms.server.ts'
 import type { Route } from './+types/admin.courses.$slug.enroll.ts'
 
 // 500 addresses of 254 characters with separators stay far below these; the server entry refuses
 // bodies over 1 MiB before this module runs.
 const MAX_TEXT = 200_000
-const MAX_FILE = 512 * 1024
-// Spreadsheets and systems label a CSV file in several ways (Windows says Excel's type).
-const CSV_TYPES = [
-	'text/csv',
-	'text/plain',
-	'application/csv',
-	'application/vnd.ms-excel',
-	'application/octet-stream',
-	'',
-]
 
 const schema = z.discriminatedUnion(
 	'intent',
@@ -39,13 +31,7 @@ const schema = z.discriminatedUnion(
 		}),
 		z.object({
 			intent: z.literal('csv'),
-			file: z
-				.file({ error: 'adminCourses.enroll.errors.fileRequired' })
-				.max(MAX_FILE, 'adminCourses.enroll.errors.fileTooLarge')
-				.refine(
-					(f) => CSV_TYPES.includes(f.type.split(';')[0].trim().toLowerCase()) || /\.csv$/i.test(f.name),
-					'adminCourses.enroll.errors.notCsv',
-				),
+			file: csvFileField('adminCourses.enroll.errors'),
 		}),
 	],
 	{ message: 'adminCourses.enroll.errors.unknownAction' },
@@ -64,7 +50,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	return {
 		...page,
 		refusal: enrollRefusal(course),
-		// People's pages and invitations are a tenant admin's (both are 404 for a course admin).
+		// A paid course's enrollments made here are seats the organisation grants (decision 0040).
+		seat: isPaid(course),
+		// People's pages are a tenant admin's (404 for a course admin).
 		managesUsers: scope.session.user.role !== 'course_admin',
 		maxRows: MAX_ROWS,
 	}
@@ -84,10 +72,25 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 		data({ result: submission.reply({ fieldErrors: { [field]: [message] } }) }, { status: 400 })
 	let rows: string[]
 	try {
-		rows = input.intent === 'emails' ? emailsFromText(input.emails) : emailsFromCsv(await input.file.text())
-	} catch {
-		// csv-parse refuses what no spreadsheet writes (an unclosed quote).
-		return refuse('adminCourses.enroll.errors.notCsv')
+		rows =
+			input.intent === 'emails'
+				? emailsFromText(input.emails)
+				: emailsFromCsv(decodeCsv(new Uint8Array(await input.file.arrayBuffer())))
+	} catch (error) {
+		if (!(error instanceof ListError)) throw error
+		// Not UTF-8 (a Windows-1252 file), or what no spreadsheet writes (an unclosed quote, at a row).
+		if (error.reason === 'notUtf8') return refuse('adminCourses.enroll.errors.notUtf8')
+		return data(
+			{
+				result: submission.reply({
+					fieldErrors: {
+						file: [error.row ? 'adminCourses.enroll.errors.notCsvAt' : 'adminCourses.enroll.errors.notCsv'],
+					},
+				}),
+				csvRow: error.row,
+			},
+			{ status: 400 },
+		)
 	}
 	if (rows.length === 0) return refuse('adminCourses.enroll.errors.empty')
 	// Refused whole rather than cut: an admin should never have to work out which rows were left out.
@@ -113,7 +116,8 @@ const OUTCOMES: EnrollOutcome[] = [
 	'enrolled',
 	'reactivated',
 	'alreadyEnrolled',
-	'notFound',
+	'invited',
+	'invitationRefreshed',
 	'deactivated',
 	'invalid',
 	'duplicate',
@@ -154,12 +158,6 @@ function Report({ rows, managesUsers }: { rows: ReportRow[]; managesUsers: boole
 								{r.outcome === 'alreadyEnrolled' && r.status
 									? t.format(m.outcomes.alreadyEnrolled, { status: t.m.adminCourses.enrollmentStatus[r.status] })
 									: m.outcomes[r.outcome]}
-								{r.outcome === 'notFound' && managesUsers ? (
-									<>
-										{' '}
-										<Link to="/admin/users/invite">{m.invite}</Link>
-									</>
-								) : null}
 							</td>
 						</tr>
 					))}
@@ -180,7 +178,7 @@ export default function EnrollLearners({ loaderData: d, actionData }: Route.Comp
 	if (d.hint) return <TenantHint title={m.hintTitle} what={m.hintWhat} />
 	const report = actionData && 'report' in actionData ? actionData.report : null
 	const file = csvFields.file
-	const fileError = file.errors?.length ? file.errorId : undefined
+	const csvRow = actionData && 'csvRow' in actionData ? (actionData.csvRow as number | null) : null
 	return (
 		<section className="narrow">
 			<CourseAdminHeading course={d.course} title={m.title} />
@@ -192,10 +190,10 @@ export default function EnrollLearners({ loaderData: d, actionData }: Route.Comp
 			) : (
 				<>
 					<p>{t.format(m.intro, { max: t.number(d.maxRows) })}</p>
-					{d.managesUsers ? (
-						<p>
-							{m.inviteHint} <Link to="/admin/users/invite">{m.invite}</Link>
-						</p>
+					{d.seat ? (
+						<Notice tone="info" role="note">
+							{m.seatNote}
+						</Notice>
 					) : null}
 					<h2>{m.byEmail}</h2>
 					<Form method="post" className="stack" {...getFormProps(emailsForm)}>
@@ -208,25 +206,7 @@ export default function EnrollLearners({ loaderData: d, actionData }: Route.Comp
 					<Form method="post" encType="multipart/form-data" className="stack" {...getFormProps(csvForm)}>
 						<FormError errors={csvForm.errors} id={csvForm.errorId} />
 						<input type="hidden" name="intent" value="csv" />
-						<div className="field">
-							<label htmlFor={file.id}>{m.file}</label>
-							<p id={`${file.id}-hint`} className="hint">
-								{m.fileHint}
-							</p>
-							<input
-								id={file.id}
-								name={file.name}
-								type="file"
-								accept=".csv,text/csv,text/plain"
-								aria-invalid={fileError ? true : undefined}
-								aria-describedby={[`${file.id}-hint`, fileError].filter(Boolean).join(' ')}
-							/>
-							{fileError ? (
-								<p id={fileError} className="field-error">
-									{file.errors!.map(t.text).join(' ')}
-								</p>
-							) : null}
-						</div>
+						<CsvFileField meta={file} label={m.file} hint={m.fileHint} row={csvRow} />
 						<Submit>{m.upload}</Submit>
 					</Form>
 				</>

@@ -6,9 +6,10 @@ import type { Route } from './+types/admin.courses.$slug.export.ts'
 import { notFound } from '#app/platform/errors.ts'
 
 // Every cell quoted (a spreadsheet whose list separator is `;` would split `a;=1+1` and run the
-// formula), and cells that start like a formula (= + - @ tab cr) prefixed with '.
+// formula), and cells that start like a formula (= + - @ tab cr) prefixed with '. A UTF-8
+// byte-order mark first: Excel on Windows reads the file as UTF-8 only with it (decision 0040).
 const toCsv = (rows: Array<Array<string | number | null>>) =>
-	stringify(rows, { quoted: true, escape_formulas: true, record_delimiter: 'windows' })
+	stringify(rows, { quoted: true, escape_formulas: true, record_delimiter: 'windows', bom: true })
 
 /**
  * The roster, quiz results and assignment standings of a course as CSV. A score and its maximum are

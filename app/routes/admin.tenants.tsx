@@ -15,7 +15,7 @@ import {
 	tenantOrigin,
 	tenantOverrideLink,
 } from '#app/admin/admin.server.ts'
-import { sendInvitationSteps, withdrawInvitationsSteps } from '#app/accounts/invitations.server.ts'
+import { offerInvitationSteps, withdrawInvitationsSteps } from '#app/accounts/invitations.server.ts'
 import { bumpTenantTokenVersionsSteps } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
 import { inTransaction } from '#db/transaction.ts'
@@ -184,7 +184,9 @@ export async function action({ context, request }: Route.ActionArgs) {
 			role: 'tenant_admin' as const,
 			invitedBy: scope.session.user.id,
 		}
-		yield* sendInvitationSteps(tx, site, invitation, (row) =>
+		const { invitation: row } = yield* offerInvitationSteps(tx, site, invitation)
+		yield* auditSteps(
+			tx,
 			adminAudit(
 				scope,
 				'invitation.sent',

@@ -245,8 +245,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 					target.role === 'course_admin' && role !== 'course_admin'
 						? yield* removeCourseAssignmentsSteps(tx, { tenantId, userId: target.id })
 						: []
-				// Invitations it sent while it could are withdrawn with the right to send them.
-				if (mayInvite(target.role) && !mayInvite(role)) yield* withdrawSteps(tx, 'inviter_demoted')
+				// Invitations it sent while it could are withdrawn with the right to send them: any step down
+				// of someone who may invite (a course admin's learner invitations too, decision 0040).
+				if (mayInvite(target.role) && RANK[role] < RANK[target.role]) yield* withdrawSteps(tx, 'inviter_demoted')
 				if (role !== target.role)
 					yield* auditSteps(
 						tx,

@@ -20,7 +20,7 @@ import { invitationSentAt, resendInvitation, revokeInvitation } from '#app/accou
 import { type NoticeName, withNotice } from '#app/platform/notices.ts'
 import { noticeValues } from '#app/platform/notices.server.ts'
 import { NO_NUL } from '#app/platform/validation.ts'
-import { findInvitationById, listPendingInvitations, type Invitation } from '#db/invitations.ts'
+import { coursesOfInvitations, findInvitationById, listPendingInvitations, type Invitation } from '#db/invitations.ts'
 import type { Route } from './+types/admin.users.invitations.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 
@@ -53,6 +53,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		courseTitles(scope),
 		noticeValues(scope.ctx, request, INVITATION_NOTICES),
 	])
+	// The courses each invitation enrolls in on acceptance (decision 0040).
+	const carried = await coursesOfInvitations(
+		scope.ctx.db,
+		scope.tenant.id,
+		rows.map((r) => r.id),
+	)
+	const title = (slug: string) => titles.get(slug) ?? slug
 	return {
 		notice,
 		invitations: rows.map((r) => ({
@@ -60,7 +67,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 			email: r.email,
 			role: r.role,
 			// By its title, as the admin knows it (its slug when the content service no longer lists it)
-			course: r.courseSlug ? (titles.get(r.courseSlug) ?? r.courseSlug) : null,
+			course: [...(r.courseSlug ? [r.courseSlug] : []), ...(carried.get(r.id) ?? [])].map(title).join(', ') || null,
 			invitedBy: r.inviterEmail ? { name: r.inviterName ?? '', email: r.inviterEmail } : null,
 			sentAt: invitationSentAt({ expires_at: r.expiresAt }).toISOString(),
 			expiresAt: r.expiresAt.toISOString(),

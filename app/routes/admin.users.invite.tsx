@@ -1,14 +1,23 @@
-import { readForm } from '#app/platform/forms.server.ts'
+import { readForm, replyWithHidden } from '#app/platform/forms.server.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
-import { Field, SelectField, useActionForm } from '#app/ui/form.tsx'
+import { Submit, FormError, Notice, RedirectNotice } from '#app/ui/feedback.tsx'
+import { Field, SelectField, TextAreaField, useActionForm } from '#app/ui/form.tsx'
+import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { adminAudit, requireAdmin, tenantMutation } from '#app/admin/admin.server.ts'
-import { invitableCourses, sendInvitation } from '#app/accounts/invitations.server.ts'
+import { requireAdmin, tenantMutation } from '#app/admin/admin.server.ts'
+import { CsvFileField, csvFileField } from '#app/admin/csv-file-field.tsx'
+import { decodeCsv, emailsFromText, ListError, MAX_ROWS, peopleFromCsv } from '#app/admin/email-list.server.ts'
+import {
+	inviteRows,
+	type InviteOutcome,
+	type InviteReportRow,
+	type InviteRequest,
+} from '#app/admin/onboarding.server.ts'
+import { invitableCourses } from '#app/accounts/invitations.server.ts'
 import { noticeValues } from '#app/platform/notices.server.ts'
 import { emailField } from '#app/platform/validation.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
@@ -17,15 +26,36 @@ import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/platform/errors.ts'
 import { type NoticeName, withNotice } from '#app/platform/notices.ts'
 
+// 500 addresses of 254 characters with separators stay below this; the server entry refuses
+// bodies over 1 MiB before this module runs.
+const MAX_TEXT = 200_000
+
+const offer = {
+	role: z.enum(INVITABLE_ROLES, { message: 'admin.invite.chooseRole' }),
+	course_slug: z.string().trim().optional(),
+}
+
 const schema = z
-	.object({
-		// The empty field speaks of the invitee, not of the admin's own address.
-		email: z.string({ error: 'admin.invite.emailRequired' }).pipe(emailField),
-		role: z.enum(INVITABLE_ROLES, { message: 'admin.invite.chooseRole' }),
-		course_slug: z.string().trim().optional(),
-	})
+	.discriminatedUnion(
+		'intent',
+		[
+			z.object({
+				intent: z.literal('one'),
+				// The empty field speaks of the invitee, not of the admin's own address.
+				email: z.string({ error: 'admin.invite.emailRequired' }).pipe(emailField),
+				...offer,
+			}),
+			z.object({
+				intent: z.literal('list'),
+				emails: z.string({ error: 'admin.invite.errors.emailsRequired' }).max(MAX_TEXT, 'admin.invite.errors.tooLong'),
+				...offer,
+			}),
+			z.object({ intent: z.literal('csv'), file: csvFileField('admin.invite.errors') }),
+		],
+		{ message: 'admin.invite.errors.unknownAction' },
+	)
 	.superRefine((v, issue) => {
-		if (v.role === 'course_admin' && !v.course_slug)
+		if (v.intent !== 'csv' && v.role === 'course_admin' && !v.course_slug)
 			issue.addIssue({ code: 'custom', path: ['course_slug'], message: 'admin.invite.courseRequired' })
 	})
 
@@ -33,7 +63,11 @@ async function publishedCourses(scope: ReturnType<typeof requireAdmin>) {
 	return (await invitableCourses(scope.ctx)).map((c) => ({ value: c.slug, label: c.title }))
 }
 
-const INVITE_NOTICES = ['invitationSent', 'invitationSentToMember'] as const satisfies NoticeName[]
+const INVITE_NOTICES = [
+	'invitationSent',
+	'invitationSentToMember',
+	'invitationRefreshed',
+] as const satisfies NoticeName[]
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -46,42 +80,87 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		publishedCourses(scope),
 		noticeValues(scope.ctx, request, INVITE_NOTICES),
 	])
-	return { courses, notice }
+	return { courses, notice, maxRows: MAX_ROWS }
 }
 
+/** The single form posted before it had an intent (an older page, a bookmark): the same as `one`. */
+async function readInviteForm(request: Request) {
+	const form = await readForm(request)
+	if (!form.has('intent')) form.set('intent', 'one')
+	return form
+}
+
+/**
+ * One address (answered with a redirect and its notice, or the reason beside the field), a pasted
+ * list or a CSV file (answered with a per-row report): tenant_admin and super_admin on the tenant's
+ * host, one rate-limited mutation per post however many rows (decision 0040).
+ */
 export async function action({ context, request }: Route.ActionArgs) {
 	const scope = requireAdmin(context)
 	const { tenant, limited } = await tenantMutation(scope)
 	if (limited) return limited
-	const submission = parseWithZod(await readForm(request), { schema })
-	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-	const { email, role } = submission.value
-	const courseSlug = role === 'course_admin' ? submission.value.course_slug! : null
-	if (courseSlug && !(await publishedCourses(scope)).some((c) => c.value === courseSlug)) {
+	const submission = parseWithZod(await readInviteForm(request), { schema })
+	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
+	const input = submission.value
+
+	if (input.intent === 'one') {
+		const [row] = await inviteRows(scope, tenant, [{ row: 1, email: input.email, name: '', role: '', course: '' }], {
+			role: input.role,
+			course: input.course_slug ?? '',
+		})
+		const notice: Partial<Record<InviteOutcome, NoticeName>> = {
+			invited: 'invitationSent',
+			memberInvited: 'invitationSentToMember',
+			refreshed: 'invitationRefreshed',
+		}
+		const sent = notice[row.outcome]
+		// The notice names the invitation by its id: the page looks its address up (decision 0032).
+		if (sent && row.invitationId)
+			return redirect(localePath(scope.ctx.locale, withNotice('/admin/users/invite', sent, row.invitationId)))
+		const why: Partial<Record<InviteOutcome, [string, string]>> = {
+			member: ['email', 'admin.invite.alreadyMember'],
+			deactivated: ['email', 'admin.invite.outcomes.deactivated'],
+			unknownCourse: ['course_slug', 'admin.invite.unpublishedCourse'],
+			courseNeeded: ['course_slug', 'admin.invite.courseRequired'],
+		}
+		const [field, message] = why[row.outcome] ?? ['email', `admin.invite.outcomes.${row.outcome}`]
 		return data(
-			{ result: submission.reply({ fieldErrors: { course_slug: ['admin.invite.unpublishedCourse'] } }) },
+			{ result: submission.reply({ fieldErrors: { [field]: [message] } }) },
+			{ status: row.outcome === 'member' ? 409 : 400 },
+		)
+	}
+
+	const field = input.intent === 'list' ? 'emails' : 'file'
+	const refuse = (message: string) =>
+		data({ result: submission.reply({ fieldErrors: { [field]: [message] } }) }, { status: 400 })
+	let rows: InviteRequest[]
+	try {
+		rows =
+			input.intent === 'list'
+				? emailsFromText(input.emails).map((email, i) => ({ row: i + 1, email, name: '', role: '', course: '' }))
+				: peopleFromCsv(decodeCsv(new Uint8Array(await input.file.arrayBuffer())))
+	} catch (error) {
+		if (!(error instanceof ListError)) throw error
+		if (error.reason === 'notUtf8') return refuse('admin.invite.errors.notUtf8')
+		return data(
+			{
+				result: submission.reply({
+					fieldErrors: { file: [error.row ? 'admin.invite.errors.notCsvAt' : 'admin.invite.errors.notCsv'] },
+				}),
+				csvRow: error.row,
+			},
 			{ status: 400 },
 		)
 	}
-	// The invitation, its audit row and the job that mails it: one transaction.
-	const { invitation, member } = await sendInvitation(
-		scope.ctx,
-		{ tenantId: tenant.id, email, role, courseSlug, invitedBy: scope.session.user.id },
-		(row) =>
-			adminAudit(
-				scope,
-				'invitation.sent',
-				{ kind: 'invitation', id: row.id, tenantId: tenant.id },
-				{ email: row.email, role, courseSlug },
-			),
-	)
-	// The notice names the invitation by its id: the page looks its address up (decision 0032).
-	return redirect(
-		localePath(
-			scope.ctx.locale,
-			withNotice('/admin/users/invite', member ? 'invitationSentToMember' : 'invitationSent', invitation.id),
-		),
-	)
+	if (rows.length === 0) return refuse('admin.invite.errors.empty')
+	// Refused whole rather than cut: an admin should never have to work out which rows were left out.
+	if (rows.length > MAX_ROWS) return refuse('admin.invite.errors.tooManyRows')
+	const defaults =
+		input.intent === 'list'
+			? { role: input.role, course: input.course_slug ?? '' }
+			: { role: 'student' as const, course: '' }
+	const report = await inviteRows(scope, tenant, rows, defaults)
+	return { result: submission.reply({ resetForm: true }), report }
 }
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
@@ -91,10 +170,71 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 	return [{ title: t.format(t.m.admin.pageTitle, { page: t.m.admin.invite.metaTitle }) }]
 }
 
+const OUTCOMES: InviteOutcome[] = [
+	'invited',
+	'refreshed',
+	'memberInvited',
+	'member',
+	'deactivated',
+	'invalid',
+	'duplicate',
+	'unknownRole',
+	'roleNotAllowed',
+	'unknownCourse',
+	'courseNeeded',
+]
+
+function Report({ rows }: { rows: InviteReportRow[] }) {
+	const t = useI18n()
+	const m = t.m.admin.invite
+	const counts = OUTCOMES.map((o) => ({ outcome: o, n: rows.filter((r) => r.outcome === o).length })).filter(
+		(c) => c.n > 0,
+	)
+	return (
+		<section>
+			<h2>{m.reportTitle}</h2>
+			<Notice tone="ok">
+				<ul>
+					{counts.map((c) => (
+						<li key={c.outcome}>{t.format(m.countLine, { outcome: m.outcomes[c.outcome], count: t.number(c.n) })}</li>
+					))}
+				</ul>
+			</Notice>
+			<ScrollTable label={m.reportTitle}>
+				<thead>
+					<tr>
+						<th scope="col">{m.row}</th>
+						<th scope="col">{m.given}</th>
+						<th scope="col">{m.result}</th>
+					</tr>
+				</thead>
+				<tbody>
+					{rows.map((r, i) => (
+						<tr key={i} data-outcome={r.outcome}>
+							<td>{t.number(r.row)}</td>
+							<td className="break">{r.userId ? <Link to={`/admin/users/${r.userId}`}>{r.value}</Link> : r.value}</td>
+							<td>{m.outcomes[r.outcome]}</td>
+						</tr>
+					))}
+				</tbody>
+			</ScrollTable>
+		</section>
+	)
+}
+
 export default function Invite({ loaderData, actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const m = t.m.admin.invite
-	const [form, fields] = useActionForm(actionData?.result)
+	const result = actionData && 'result' in actionData ? actionData.result : undefined
+	const intent = typeof result?.initialValue?.intent === 'string' ? result.initialValue.intent : 'one'
+	// Three forms share the action's one result: each shows it only when it was the form posted.
+	const [form, fields] = useActionForm(intent === 'one' ? result : undefined)
+	const [listForm, listFields] = useActionForm(intent === 'list' ? result : undefined)
+	const [csvForm, csvFields] = useActionForm(intent === 'csv' ? result : undefined)
+	const report = actionData && 'report' in actionData ? actionData.report : null
+	const csvRow = actionData && 'csvRow' in actionData ? (actionData.csvRow as number | null) : null
+	const roles = INVITABLE_ROLES.map((r) => ({ value: r, label: t.m.admin.roles[r] }))
+	const courses = [{ value: '', label: m.noCourse }, ...loaderData.courses]
 	return (
 		<section className="narrow">
 			<p className="actions">
@@ -107,20 +247,32 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 			</p>
 			<h1>{m.title}</h1>
 			<RedirectNotice accept={INVITE_NOTICES} values={loaderData.notice} />
+			{report ? <Report rows={report} /> : null}
+			<p className="hint">{m.courseHint}</p>
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
+				<input type="hidden" name="intent" value="one" />
 				<Field label={m.email} meta={fields.email} type="email" autoComplete="off" />
-				<SelectField
-					label={m.role}
-					meta={fields.role}
-					options={INVITABLE_ROLES.map((r) => ({ value: r, label: t.m.admin.roles[r] }))}
-				/>
-				<SelectField
-					label={m.course}
-					meta={fields.course_slug}
-					options={[{ value: '', label: m.noCourse }, ...loaderData.courses]}
-				/>
+				<SelectField label={m.role} meta={fields.role} options={roles} />
+				<SelectField label={m.course} meta={fields.course_slug} options={courses} />
 				<Submit>{m.submit}</Submit>
+			</Form>
+			<h2>{m.manyTitle}</h2>
+			<p>{t.format(m.manyIntro, { max: t.number(loaderData.maxRows) })}</p>
+			<Form method="post" className="stack" {...getFormProps(listForm)}>
+				<FormError errors={listForm.errors} id={listForm.errorId} />
+				<input type="hidden" name="intent" value="list" />
+				<TextAreaField label={m.emails} hint={m.emailsHint} meta={listFields.emails} spellCheck={false} />
+				<SelectField label={m.manyRole} meta={listFields.role} options={roles} />
+				<SelectField label={m.manyCourse} meta={listFields.course_slug} options={courses} />
+				<Submit>{m.inviteMany}</Submit>
+			</Form>
+			<h2>{m.csvTitle}</h2>
+			<Form method="post" encType="multipart/form-data" className="stack" {...getFormProps(csvForm)}>
+				<FormError errors={csvForm.errors} id={csvForm.errorId} />
+				<input type="hidden" name="intent" value="csv" />
+				<CsvFileField meta={csvFields.file} label={m.file} hint={m.fileHint} row={csvRow} />
+				<Submit>{m.upload}</Submit>
 			</Form>
 		</section>
 	)

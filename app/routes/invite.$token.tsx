@@ -1,4 +1,5 @@
 import { readForm } from '#app/platform/forms.server.ts'
+import { coursesOfInvitations, invitationName } from '#db/invitations.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
@@ -22,18 +23,25 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const check = await checkInvitation(ctx, params.token)
 	if (!check.ok) return { problem: check.reason, invite: null }
-	const [existing, courses] = await Promise.all([
+	const [existing, courses, carried, name] = await Promise.all([
 		findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email),
-		check.invitation.course_slug ? readCatalogue(ctx) : [],
+		readCatalogue(ctx),
+		coursesOfInvitations(ctx.db, ctx.tenant!.id, [check.invitation.id]),
+		invitationName(ctx.db, ctx.tenant!.id, check.invitation.id),
 	])
 	const slug = check.invitation.course_slug
+	const title = (s: string) => courses.find((c) => c.slug === s)?.title ?? s
 	return {
 		problem: null,
 		invite: {
 			email: check.invitation.email,
 			role: check.invitation.role,
 			// The course by its title, as the invitee knows it (its slug when the content service no longer lists it)
-			course: slug ? (courses.find((c) => c.slug === slug)?.title ?? slug) : null,
+			course: slug ? title(slug) : null,
+			// The courses it enrolls in on acceptance (decision 0040), by their titles.
+			enrolls: (carried.get(check.invitation.id) ?? []).map(title),
+			// The name the admin's list gave, for the form to start with.
+			name: name ?? '',
 			hasAccount: Boolean(existing?.email_verified_at),
 		},
 	}
@@ -64,7 +72,10 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 	const t = useI18n()
 	const { m } = t
 	const text = m.accounts.invite
-	const [form, fields] = useActionForm(actionData?.result)
+	const [form, fields] = useActionForm(
+		actionData?.result,
+		loaderData.invite?.name ? { name: loaderData.invite.name } : undefined,
+	)
 	const problem = actionData?.problem ?? loaderData.problem
 	if (problem || !loaderData.invite)
 		return (
@@ -90,6 +101,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 					email: <strong>{invite.email}</strong>,
 				})}
 			</p>
+			{invite.enrolls.length ? <p>{t.format(text.enrolls, { courses: invite.enrolls.join(', ') })}</p> : null}
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				{invite.hasAccount ? null : (

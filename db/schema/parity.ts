@@ -47,6 +47,8 @@ const _parity: Parity = {
 	users: [true, true],
 	course_admin_assignments: [true, true],
 	invitations: [true, true],
+	invitation_courses: [true, true],
+	invitation_names: [true, true],
 	enrollments: [true, true],
 	entry_progress: [true, true],
 	quiz_attempts: [true, true],

@@ -119,10 +119,44 @@ export const invitations = sqliteTable(
 	(t) => [
 		uniqueIndex('invitations_token_hash_unique').on(t.token_hash),
 		index('invitations_tenant_email_idx').on(t.tenant_id, t.email),
+		// One open invitation per address and tenant (decision 0040): inviting again refreshes it.
+		uniqueIndex('invitations_open_unique')
+			.on(t.tenant_id, t.email)
+			.where(sql`accepted_at IS NULL`),
 		check('invitations_role_check', sql.raw(`role IN (${sqlList(INVITABLE_ROLES)})`)),
 		check('invitations_course_slug_check', sql`role <> 'course_admin' OR course_slug IS NOT NULL`),
 	],
 )
+
+/**
+ * The course enrollments an invitation carries (decision 0040): made on acceptance, in its
+ * transaction, each only while the admin who added it (`granted_by`) may still enroll in that course.
+ */
+export const invitation_courses = sqliteTable(
+	'invitation_courses',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		invitation_id: text('invitation_id')
+			.notNull()
+			.references(() => invitations.id, { onDelete: 'cascade' }),
+		course_slug: text('course_slug').notNull(),
+		granted_by: text('granted_by').references(() => users.id),
+	},
+	(t) => [
+		uniqueIndex('invitation_courses_unique').on(t.invitation_id, t.course_slug),
+		index('invitation_courses_tenant_idx').on(t.tenant_id, t.invitation_id),
+	],
+)
+
+/** The invitee's name as the admin's list gave it: it fills the acceptance form (decision 0040). */
+export const invitation_names = sqliteTable('invitation_names', {
+	invitation_id: text('invitation_id')
+		.primaryKey()
+		.references(() => invitations.id, { onDelete: 'cascade' }),
+	tenant_id: tenantId(),
+	name: text('name').notNull(),
+})
 
 export const enrollments = sqliteTable(
 	'enrollments',

@@ -51,7 +51,9 @@ test.describe('on a 360 px phone', () => {
 		const report = page.getByRole('region', { name: 'Enrollment report' })
 		await expect(report.getByRole('row')).toHaveCount(4)
 		await expect(report.getByRole('row', { name: typed.email })).toContainText('Enrolled')
-		await expect(report.getByRole('row', { name: nobody })).toContainText('No account on this site')
+		await expect(report.getByRole('row', { name: nobody })).toContainText(
+			'No account yet: invited, and enrolled on accepting.',
+		)
 		await expect(report.getByRole('row', { name: 'not an address' })).toContainText('Not an email address.')
 		await expect(page.getByText('Enrolled: 1')).toBeVisible()
 		await fitsThePhone(page, 'report of the typed list')

@@ -73,7 +73,7 @@ test('a tenant admin invites a course admin, with the error beside the course fi
 	await page.getByLabel('Role').selectOption('course_admin')
 	await page.getByRole('button', { name: 'Send invitation' }).click()
 	await expect(page.getByText('A course admin needs a course')).toBeVisible()
-	await page.getByLabel('Course (for a course admin)').selectOption('intro-to-web')
+	await page.getByLabel('Course', { exact: true }).selectOption('intro-to-web')
 	await page.getByRole('button', { name: 'Send invitation' }).click()
 	await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible()
 })

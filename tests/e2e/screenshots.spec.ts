@@ -212,11 +212,12 @@ test('screenshots of staff pages: preview, confirmation steps, invitations, cour
 	await page.getByLabel('Email').fill(learner)
 	await page.getByLabel('Role').selectOption('student')
 	await page.getByRole('button', { name: 'Send invitation' }).click()
-	await expect(page.getByText(`${learner} already has an account on this site.`)).toBeVisible()
+	// Inviting a learner as a learner gives nothing: no invitation, no mail, and the page says so (decision 0040).
+	await expect(page.getByText('This address already has an account here with this role or a higher one')).toBeVisible()
 	await shoot(page, 'invite-member-notice')
 	await page.getByLabel('Email').fill(invitee)
 	await page.getByLabel('Role').selectOption('course_admin')
-	await page.getByLabel('Course (for a course admin)').selectOption('intro-to-web')
+	await page.getByLabel('Course', { exact: true }).selectOption('intro-to-web')
 	await page.getByRole('button', { name: 'Send invitation' }).click()
 	await expect(page.getByText(`Invitation sent to ${invitee}`)).toBeVisible()
 

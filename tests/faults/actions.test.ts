@@ -535,6 +535,50 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 			},
 		},
 		{
+			name: 'invitation list carrying a course (decision 0040)',
+			later: [['audit_log', 'INSERT']],
+			prepare: async () => {
+				const { b } = await admin()
+				n++
+				const email = `fault-list-${n}@acme.test`
+				return {
+					send: () =>
+						b.post('/admin/users/invite', {
+							intent: 'list',
+							emails: email,
+							role: 'student',
+							course_slug: 'intro-to-web',
+						}),
+					ok: (res) => res.status === 200,
+					done: async () => {
+						const { invitations: i, invitation_courses: c } = stack.db.t
+						const rows = await stack.db.orm.select().from(i).where(eq(i.email, email))
+						if (rows.length !== 1) return false
+						return (await stack.db.orm.select().from(c).where(eq(c.invitation_id, rows[0].id))).length === 1
+					},
+				}
+			},
+		},
+		{
+			name: 'enroll page inviting someone without an account (decision 0040)',
+			later: [['audit_log', 'INSERT']],
+			prepare: async () => {
+				const { b } = await admin()
+				n++
+				const email = `fault-enroll-invite-${n}@acme.test`
+				return {
+					send: () => b.post('/admin/courses/intro-to-web/enroll', { intent: 'emails', emails: email }),
+					ok: (res) => res.status === 200,
+					done: async () => {
+						const { invitations: i, invitation_courses: c } = stack.db.t
+						const rows = await stack.db.orm.select().from(i).where(eq(i.email, email))
+						if (rows.length !== 1) return false
+						return (await stack.db.orm.select().from(c).where(eq(c.invitation_id, rows[0].id))).length === 1
+					},
+				}
+			},
+		},
+		{
 			name: 'learners enrolled from the course page',
 			later: [['audit_log', 'INSERT']],
 			prepare: async () => {

@@ -141,16 +141,17 @@ describe.each(DIALECTS)('admin enrollments on %s', (dialect) => {
 			'invalid',
 			'invalid',
 			'invalid',
-			'notFound',
+			'invited',
 			'enrolled',
 			'deactivated',
-			'notFound',
+			'invited',
 		])
 		// Shown as text, cut to a length a table can hold; the markup is never the page's.
 		expect(got[5].given).toBe(html)
 		expect(res.text).not.toContain(html)
 		expect(got[6].given).toHaveLength(121)
-		// Another tenant's learner is reported like an address nobody has: no name, no enrollment anywhere.
+		// Another tenant's learner is treated like an address nobody has here (decision 0040: invited to
+		// this tenant with the course): no name, no enrollment anywhere.
 		expect(res.text).not.toContain('Greta Learner')
 		const greta = user('globex:learner@globex.test')
 		expect(await findEnrollment(stack.db, { tenantId: acme.id, userId: greta.id }, 'intro-to-web')).toBeNull()
@@ -165,8 +166,21 @@ describe.each(DIALECTS)('admin enrollments on %s', (dialect) => {
 				.where(eq(t.user_id, user('globex:shared@example.test').id)),
 		).toEqual([])
 		expect(await enrollmentOf(user('acme:gone@acme.test').id)).toBeNull()
-		// Unknown people are pointed to the invitation page.
-		expect(load(res.text)('tr[data-outcome="notFound"] a').first().attr('href')).toBe('/admin/users/invite')
+		// People without an account here are invited with the course, in this tenant only.
+		const i = stack.db.t.invitations
+		for (const email of ['learner@globex.test', 'nobody@acme.test']) {
+			const [open] = await stack.db.orm
+				.select()
+				.from(i)
+				.where(and(eq(i.tenant_id, acme.id), eq(i.email, email)))
+			expect(open.role, email).toBe('student')
+		}
+		expect(
+			await stack.db.orm
+				.select()
+				.from(i)
+				.where(and(eq(i.tenant_id, globex.id), eq(i.email, 'learner@globex.test'))),
+		).toEqual([])
 	})
 
 	it('enrolls from a CSV upload with a header, BOM, CRLF and quotes, and refuses what is not a usable CSV', async () => {
@@ -298,7 +312,7 @@ describe.each(DIALECTS)('admin enrollments on %s', (dialect) => {
 		expect(quizzes.first().text()).toContain('67%')
 	})
 
-	it('lets tenant and assigned course admins enroll; students 403, others 404; closed and paid courses refused', async () => {
+	it('lets tenant and assigned course admins enroll; students 403, others 404; closed courses refused', async () => {
 		const learner = await newUser('student')
 		const student = await signIn(learner.email)
 		expect((await student.get(ENROLL)).status).toBe(403)
@@ -326,7 +340,8 @@ describe.each(DIALECTS)('admin enrollments on %s', (dialect) => {
 		expect((await enrollmentOf(learner.id))?.status).toBe('active')
 
 		const admin = await freshAdmin()
-		for (const slug of ['advanced-css', 'draft-course', 'retired-course']) {
+		// A paid course takes seats (decision 0040, tests/integration/onboarding.test.ts).
+		for (const slug of ['draft-course', 'retired-course']) {
 			const refused = await admin.post(`/admin/courses/${slug}/enroll`, { intent: 'emails', emails: learner.email })
 			expect(refused.status, slug).toBe(409)
 			expect(await enrollmentOf(learner.id, slug)).toBeNull()
@@ -349,7 +364,8 @@ describe.each(DIALECTS)('admin enrollments on %s', (dialect) => {
 				cookie: globexAdmin.cookieHeader(),
 			},
 		})
-		expect(report(res.text)).toEqual([{ given: acmeLearner.email, outcome: 'notFound' }])
+		// Invited to Globex, like any address without an account there: nothing about Acme's account.
+		expect(report(res.text)).toEqual([{ given: acmeLearner.email, outcome: 'invited' }])
 		expect(res.text).not.toContain(acmeLearner.name)
 		const t = stack.db.t.enrollments
 		expect(await stack.db.orm.select().from(t).where(eq(t.user_id, acmeLearner.id))).toEqual([])

@@ -26,6 +26,9 @@ const OWN_TABLES = [
 	'rate_limit_windows',
 	'course_passes',
 	'second_chances',
+	// What an invitation carries beside the specification's row (decision 0040).
+	'invitation_courses',
+	'invitation_names',
 ]
 
 const SPEC_TABLES: Record<string, string[]> = {

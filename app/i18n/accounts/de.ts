@@ -166,5 +166,6 @@ export default {
 			tenant_admin: 'Mandantenadministrator(in)',
 			super_admin: 'Super-Administrator(in)',
 		},
+		enrolls: 'Sie werden außerdem eingeschrieben in: {courses}.',
 	},
 } satisfies typeof en

@@ -161,5 +161,6 @@ export default {
 			tenant_admin: 'tenant admin',
 			super_admin: 'super admin',
 		},
+		enrolls: 'You will also be enrolled in: {courses}.',
 	},
 }

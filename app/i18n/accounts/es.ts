@@ -161,5 +161,6 @@ export default {
 			tenant_admin: 'administrador del inquilino',
 			super_admin: 'superadministrador',
 		},
+		enrolls: 'También quedarás inscrito en: {courses}.',
 	},
 } satisfies typeof en

@@ -165,5 +165,6 @@ export default {
 			tenant_admin: 'administrateur du locataire',
 			super_admin: 'super-administrateur',
 		},
+		enrolls: 'Vous serez aussi inscrit à : {courses}.',
 	},
 } satisfies typeof en

@@ -160,5 +160,6 @@ export default {
 			tenant_admin: 'administrador do locatário',
 			super_admin: 'superadministrador',
 		},
+		enrolls: 'Também ficará inscrito em: {courses}.',
 	},
 } satisfies typeof en

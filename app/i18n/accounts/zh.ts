@@ -156,5 +156,6 @@ export default {
 			tenant_admin: '租户管理员',
 			super_admin: '超级管理员',
 		},
+		enrolls: '您还将注册以下课程：{courses}。',
 	},
 } satisfies typeof en

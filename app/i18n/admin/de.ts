@@ -88,7 +88,7 @@ export default {
 		sent: 'Einladung an {email} gesendet. Der Link ist 7 Tage lang gültig.',
 		email: 'E-Mail',
 		role: 'Rolle',
-		course: 'Kurs (für Kurs-Admins)',
+		course: 'Kurs',
 		noCourse: 'Keiner',
 		submit: 'Einladung senden',
 		emailRequired: 'Gib die E-Mail-Adresse der Person ein, die du einlädst',
@@ -97,6 +97,59 @@ export default {
 		chooseRole: 'Wählen Sie eine Rolle',
 		courseRequired: 'Ein Kurs-Admin braucht einen Kurs',
 		unpublishedCourse: 'Wählen Sie einen veröffentlichten Kurs dieser Website',
+		courseHint:
+			'Eine Kursadministration verwaltet ihn; alle anderen werden bei der Annahme eingeschrieben (bei einem kostenpflichtigen Kurs: ein Platz, den Ihre Organisation vergibt).',
+		alreadyMember:
+			'Diese Adresse hat hier bereits ein Konto mit dieser oder einer höheren Rolle: Es wurde keine Einladung gesendet.',
+		refreshed:
+			'Eine Einladung an {email} war bereits offen: Sie wurde mit einem neuen Link erneut gesendet, der 7 Tage gültig ist.',
+		manyTitle: 'Viele Personen einladen',
+		manyIntro:
+			'Bis zu {max} auf einmal. Jede Zeile wird gemeldet: eingeladen, Einladung erneut gesendet, bereits Mitglied oder warum nicht.',
+		emails: 'Adressen',
+		emailsHint:
+			'Eine pro Zeile oder durch Kommas oder Semikolons getrennt. Alle erhalten die hier gewählte Rolle und den Kurs.',
+		inviteMany: 'Alle einladen',
+		csvTitle: 'Aus einer CSV-Datei',
+		file: 'CSV-Datei',
+		fileHint:
+			'Spalten email, name, role (student, course_admin oder tenant_admin) und course (sein Kürzel), in einer Kopfzeile benannt, oder ohne Kopfzeile in dieser Reihenfolge. Komma, Semikolon oder Tabulator; UTF-8. Höchstens 512 KB.',
+		upload: 'Hochladen und einladen',
+		reportTitle: 'Einladungsbericht',
+		row: 'Zeile',
+		given: 'Angabe',
+		result: 'Ergebnis',
+		countLine: '{outcome}: {count}',
+		outcomes: {
+			invited: 'Eingeladen',
+			refreshed: 'Bereits eingeladen: mit neuem Link erneut gesendet',
+			memberInvited: 'Hat ein Konto: zur neuen Rolle eingeladen, die sich erst bei Annahme ändert',
+			member: 'Bereits Mitglied mit dieser oder einer höheren Rolle: nichts gesendet',
+			deactivated: 'Das Konto ist deaktiviert: nichts gesendet',
+			invalid: 'Keine E-Mail-Adresse',
+			duplicate: 'Weiter oben in der Liste wiederholt',
+			unknownRole: 'Unbekannte Rolle',
+			roleNotAllowed: 'Sie können niemanden zu dieser Rolle einladen',
+			unknownCourse: 'Kein veröffentlichter Kurs dieser Website hat dieses Kürzel',
+			courseNeeded: 'Eine Kursadministration braucht einen Kurs',
+		},
+		errors: {
+			emailsRequired: 'Geben Sie mindestens eine E-Mail-Adresse ein.',
+			tooLong: 'Die Liste ist zu lang. Laden Sie höchstens 500 Personen auf einmal ein.',
+			fileRequired: 'Wählen Sie eine CSV-Datei.',
+			fileTooLarge: 'Die Datei ist größer als 512 KB.',
+			notCsv: 'Die Datei ist keine CSV-Datei.',
+			notCsvAt:
+				'Die Datei konnte in Zeile {row} nicht als CSV gelesen werden: Eine Zelle in Anführungszeichen ist nicht geschlossen.',
+			notUtf8:
+				'Die Datei ist kein UTF-8-Text (vielleicht Windows-1252). Speichern Sie sie in Excel erneut als „CSV UTF-8“ oder in LibreOffice mit dem Zeichensatz „Unicode (UTF-8)“.',
+			empty: 'Die Liste enthält keine Adressen.',
+			tooManyRows:
+				'Die Liste hat mehr als 500 Zeilen, daher wurde niemand eingeladen. Teilen Sie sie auf und laden Sie höchstens 500 auf einmal ein.',
+			unknownAction: 'Unbekannte Aktion.',
+		},
+		manyRole: 'Einladen als',
+		manyCourse: 'Kurs für alle',
 	},
 	invitations: {
 		metaTitle: 'Offene Einladungen',

@@ -88,7 +88,7 @@ export default {
 		sent: 'Invitation envoyée à {email}. Le lien est valable 7 jours.',
 		email: 'E-mail',
 		role: 'Rôle',
-		course: 'Cours (pour un administrateur de cours)',
+		course: 'Cours',
 		noCourse: 'Aucun',
 		submit: 'Envoyer l’invitation',
 		emailRequired: 'Saisissez l’adresse e-mail de la personne que vous invitez',
@@ -97,6 +97,59 @@ export default {
 		chooseRole: 'Choisissez un rôle',
 		courseRequired: 'Un administrateur de cours doit avoir un cours',
 		unpublishedCourse: 'Choisissez un cours publié de ce site',
+		courseHint:
+			'Un administrateur de cours l’administre ; toute autre personne y est inscrite en acceptant (cours payant : une place offerte par votre organisation).',
+		alreadyMember:
+			'Cette adresse a déjà un compte ici avec ce rôle ou un rôle supérieur : aucune invitation n’a été envoyée.',
+		refreshed:
+			'Une invitation à {email} était déjà en attente : elle a été renvoyée avec un nouveau lien, valable 7 jours.',
+		manyTitle: 'Inviter plusieurs personnes',
+		manyIntro:
+			'Jusqu’à {max} à la fois. Chaque ligne est rapportée : invitée, invitation renvoyée, déjà membre, ou pourquoi pas.',
+		emails: 'Adresses',
+		emailsHint:
+			'Une par ligne, ou séparées par des virgules ou des points-virgules. Toutes reçoivent le rôle et le cours choisis ici.',
+		inviteMany: 'Inviter tout le monde',
+		csvTitle: 'Depuis un fichier CSV',
+		file: 'Fichier CSV',
+		fileHint:
+			'Colonnes email, name, role (student, course_admin ou tenant_admin) et course (son identifiant) nommées dans une ligne d’en-tête, ou sans en-tête dans cet ordre. Virgule, point-virgule ou tabulation ; UTF-8. 512 Ko au plus.',
+		upload: 'Téléverser et inviter',
+		reportTitle: 'Rapport d’invitation',
+		row: 'Ligne',
+		given: 'Saisi',
+		result: 'Résultat',
+		countLine: '{outcome} : {count}',
+		outcomes: {
+			invited: 'Invitée',
+			refreshed: 'Déjà invitée : renvoyée avec un nouveau lien',
+			memberInvited: 'A un compte : invitée au nouveau rôle, qui ne change que si elle accepte',
+			member: 'Déjà membre avec ce rôle ou un rôle supérieur : rien n’a été envoyé',
+			deactivated: 'Le compte est désactivé : rien n’a été envoyé',
+			invalid: 'Pas une adresse e-mail',
+			duplicate: 'Déjà présente plus haut dans la liste',
+			unknownRole: 'Rôle inconnu',
+			roleNotAllowed: 'Vous ne pouvez inviter personne à ce rôle',
+			unknownCourse: 'Aucun cours publié de ce site n’a cet identifiant',
+			courseNeeded: 'Un administrateur de cours a besoin d’un cours',
+		},
+		errors: {
+			emailsRequired: 'Saisissez au moins une adresse e-mail.',
+			tooLong: 'La liste est trop longue. Invitez au plus 500 personnes à la fois.',
+			fileRequired: 'Choisissez un fichier CSV.',
+			fileTooLarge: 'Le fichier dépasse 512 Ko.',
+			notCsv: 'Le fichier n’est pas un fichier CSV.',
+			notCsvAt:
+				'Le fichier n’a pas pu être lu comme CSV à la ligne {row} : une cellule entre guillemets n’est pas fermée.',
+			notUtf8:
+				'Le fichier n’est pas du texte UTF-8 (peut-être Windows-1252). Enregistrez-le de nouveau au format « CSV UTF-8 » dans Excel, ou avec le jeu de caractères « Unicode (UTF-8) » dans LibreOffice.',
+			empty: 'La liste ne contient aucune adresse.',
+			tooManyRows:
+				'La liste compte plus de 500 lignes : personne n’a été invité. Divisez-la et invitez au plus 500 personnes à la fois.',
+			unknownAction: 'Action inconnue.',
+		},
+		manyRole: 'Les inviter en tant que',
+		manyCourse: 'Cours pour toutes',
 	},
 	invitations: {
 		metaTitle: 'Invitations en attente',

@@ -159,9 +159,7 @@ export default {
 		hintWhat: 'Einschreibungen',
 		title: 'Lernende einschreiben · {course}',
 		intro:
-			'Schreiben Sie Personen ein, die bereits ein Konto auf dieser Website haben, bis zu {max} auf einmal. Zu jeder Zeile gibt es einen Bericht: wer eingeschrieben wurde, wer es schon war und wer nicht eingeschrieben werden konnte.',
-		inviteHint: 'Jemand ohne Konto?',
-		invite: 'Einladen',
+			'Schreiben Sie Personen dieser Website ein, bis zu {max} auf einmal. Wer noch kein Konto hat, erhält eine Einladung und wird bei der Annahme eingeschrieben. Jede Zeile wird gemeldet.',
 		byEmail: 'Per E-Mail-Adresse',
 		emails: 'E-Mail-Adressen',
 		emailsHint: 'Eine pro Zeile oder durch Kommas getrennt.',
@@ -178,19 +176,21 @@ export default {
 			enrolled: 'Eingeschrieben: {count}',
 			reactivated: 'Erneut eingeschrieben: {count}',
 			alreadyEnrolled: 'Bereits eingeschrieben: {count}',
-			notFound: 'Kein Konto auf dieser Website: {count}',
 			deactivated: 'Konto deaktiviert: {count}',
 			invalid: 'Keine E-Mail-Adresse: {count}',
 			duplicate: 'In der Liste wiederholt: {count}',
+			invited: 'Eingeladen, bei Annahme eingeschrieben: {count}',
+			invitationRefreshed: 'Einladung mit diesem Kurs erneut gesendet: {count}',
 		},
 		outcomes: {
 			enrolled: 'Eingeschrieben',
 			reactivated: 'Erneut eingeschrieben (war storniert)',
 			alreadyEnrolled: 'Bereits eingeschrieben ({status})',
-			notFound: 'Kein Konto auf dieser Website mit dieser Adresse.',
 			deactivated: 'Das Konto ist deaktiviert: nicht eingeschrieben.',
 			invalid: 'Keine E-Mail-Adresse.',
 			duplicate: 'Weiter oben in der Liste wiederholt.',
+			invited: 'Noch kein Konto: eingeladen und bei Annahme eingeschrieben.',
+			invitationRefreshed: 'Eine Einladung war bereits offen: erneut gesendet, mit diesem Kurs.',
 		},
 		errors: {
 			emailsRequired: 'Geben Sie mindestens eine E-Mail-Adresse ein.',
@@ -203,8 +203,13 @@ export default {
 			tooManyRows:
 				'Die Liste hat mehr als 500 Zeilen. Teilen Sie sie auf und schreiben Sie höchstens 500 auf einmal ein.',
 			notOpen: 'Dieser Kurs ist nicht veröffentlicht, daher kann niemand eingeschrieben werden.',
-			paid: 'Dies ist ein kostenpflichtiger Kurs: Lernende schreiben sich selbst ein, sobald eine Zahlung möglich ist.',
+			notUtf8:
+				'Die Datei ist kein UTF-8-Text (vielleicht Windows-1252). Speichern Sie sie in Excel erneut als „CSV UTF-8“ oder in LibreOffice mit dem Zeichensatz „Unicode (UTF-8)“.',
+			notCsvAt:
+				'Die Datei konnte in Zeile {row} nicht als CSV gelesen werden: Eine Zelle in Anführungszeichen ist nicht geschlossen.',
 		},
+		seatNote:
+			'Dies ist ein kostenpflichtiger Kurs: Jede Einschreibung hier ist ein Platz, den Ihre Organisation vergibt, und wird so festgehalten.',
 	},
 	audit: {
 		metaTitle: 'Prüfprotokoll · Verwaltung',
@@ -261,6 +266,8 @@ export default {
 			user_signed_out: 'Überall abgemeldet',
 			user_verification_resent: 'Bestätigungs-E-Mail erneut gesendet',
 			user_password_reset_sent: 'Link zum Zurücksetzen des Passworts gesendet',
+			enrollment_invitation_enrolled: 'Bei Annahme einer Einladung eingeschrieben',
+			invitation_refreshed: 'Einladung erneut gesendet (erneuert)',
 		},
 		targets: {
 			user: 'Benutzer',
@@ -291,6 +298,9 @@ export default {
 			reason: 'Grund',
 			publicId: 'Zertifikat',
 			newPublicId: 'Neues Zertifikat',
+			seat: 'Platz',
+			courses: 'Kurse',
+			invitationId: 'Einladung',
 		},
 		// Why an invitation was withdrawn (decision 0032), by its stored reason.
 		withdrawn: {

@@ -165,9 +165,7 @@ export default {
 		hintWhat: 'Enrollments',
 		title: 'Enroll learners · {course}',
 		intro:
-			'Enroll people who already have an account on this site, up to {max} at a time. Each row is reported: who was enrolled, who already was, and who could not be.',
-		inviteHint: 'Someone without an account yet?',
-		invite: 'Invite them',
+			'Enroll people of this site, up to {max} at a time. Someone without an account yet gets an invitation and is enrolled on accepting it. Each row is reported.',
 		byEmail: 'By email address',
 		emails: 'Email addresses',
 		emailsHint: 'One per line, or separated by commas.',
@@ -184,19 +182,21 @@ export default {
 			enrolled: 'Enrolled: {count}',
 			reactivated: 'Enrolled again: {count}',
 			alreadyEnrolled: 'Already enrolled: {count}',
-			notFound: 'No account on this site: {count}',
 			deactivated: 'Account deactivated: {count}',
 			invalid: 'Not an email address: {count}',
 			duplicate: 'Repeated in the list: {count}',
+			invited: 'Invited, enrolled on accepting: {count}',
+			invitationRefreshed: 'Invitation sent again with this course: {count}',
 		},
 		outcomes: {
 			enrolled: 'Enrolled',
 			reactivated: 'Enrolled again (was cancelled)',
 			alreadyEnrolled: 'Already enrolled ({status})',
-			notFound: 'No account on this site with this address.',
 			deactivated: 'The account is deactivated: not enrolled.',
 			invalid: 'Not an email address.',
 			duplicate: 'Repeated earlier in the list.',
+			invited: 'No account yet: invited, and enrolled on accepting.',
+			invitationRefreshed: 'An invitation was already waiting: sent again, with this course.',
 		},
 		errors: {
 			emailsRequired: 'Enter at least one email address.',
@@ -208,8 +208,11 @@ export default {
 			empty: 'The list has no addresses.',
 			tooManyRows: 'The list has more than 500 rows. Split it and enroll at most 500 at a time.',
 			notOpen: 'This course is not published, so learners cannot be enrolled in it.',
-			paid: 'This is a paid course: learners enroll in it themselves once payment is available.',
+			notUtf8:
+				'The file is not UTF-8 text (perhaps Windows-1252). Save it again as “CSV UTF-8” in Excel, or with the character set “Unicode (UTF-8)” in LibreOffice.',
+			notCsvAt: 'The file could not be read as CSV at row {row}: a quoted cell is not closed.',
 		},
+		seatNote: 'This is a paid course: each enrollment made here is a seat your organisation grants, recorded as such.',
 	},
 	audit: {
 		metaTitle: 'Audit log · Administration',
@@ -268,6 +271,8 @@ export default {
 			user_signed_out: 'Signed out everywhere',
 			user_verification_resent: 'Confirmation email sent again',
 			user_password_reset_sent: 'Password-reset link sent',
+			enrollment_invitation_enrolled: 'Enrolled on accepting an invitation',
+			invitation_refreshed: 'Invitation sent again (refreshed)',
 		},
 		// What a row is about, by its stored target kind.
 		targets: {
@@ -300,6 +305,9 @@ export default {
 			reason: 'Reason',
 			publicId: 'Certificate',
 			newPublicId: 'New certificate',
+			seat: 'Seat',
+			courses: 'Courses',
+			invitationId: 'Invitation',
 		},
 		// Why an invitation was withdrawn (decision 0032), by its stored reason.
 		withdrawn: {

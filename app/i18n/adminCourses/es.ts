@@ -159,9 +159,7 @@ export default {
 		hintWhat: 'Las inscripciones',
 		title: 'Inscribir alumnos · {course}',
 		intro:
-			'Inscriba a personas que ya tienen una cuenta en este sitio, hasta {max} a la vez. Se informa de cada fila: quién se inscribió, quién ya lo estaba y quién no pudo inscribirse.',
-		inviteHint: '¿Alguien que aún no tiene cuenta?',
-		invite: 'Invitarle',
+			'Inscribe a personas de este sitio, hasta {max} a la vez. Quien aún no tiene cuenta recibe una invitación y queda inscrito al aceptarla. Cada fila se informa.',
 		byEmail: 'Por dirección de correo',
 		emails: 'Direcciones de correo',
 		emailsHint: 'Una por línea, o separadas por comas.',
@@ -178,19 +176,21 @@ export default {
 			enrolled: 'Inscritos: {count}',
 			reactivated: 'Inscritos de nuevo: {count}',
 			alreadyEnrolled: 'Ya inscritos: {count}',
-			notFound: 'Sin cuenta en este sitio: {count}',
 			deactivated: 'Cuenta desactivada: {count}',
 			invalid: 'No es una dirección de correo: {count}',
 			duplicate: 'Repetidos en la lista: {count}',
+			invited: 'Invitadas, inscritas al aceptar: {count}',
+			invitationRefreshed: 'Invitación reenviada con este curso: {count}',
 		},
 		outcomes: {
 			enrolled: 'Inscrito',
 			reactivated: 'Inscrito de nuevo (estaba cancelado)',
 			alreadyEnrolled: 'Ya inscrito ({status})',
-			notFound: 'No hay ninguna cuenta en este sitio con esta dirección.',
 			deactivated: 'La cuenta está desactivada: no se inscribió.',
 			invalid: 'No es una dirección de correo.',
 			duplicate: 'Repetido antes en la lista.',
+			invited: 'Aún sin cuenta: invitada, e inscrita al aceptar.',
+			invitationRefreshed: 'Ya había una invitación pendiente: reenviada, con este curso.',
 		},
 		errors: {
 			emailsRequired: 'Escriba al menos una dirección de correo.',
@@ -202,8 +202,12 @@ export default {
 			empty: 'La lista no contiene direcciones.',
 			tooManyRows: 'La lista tiene más de 500 filas. Divídala e inscriba como máximo 500 a la vez.',
 			notOpen: 'Este curso no está publicado, así que no se pueden inscribir alumnos.',
-			paid: 'Es un curso de pago: los alumnos se inscriben ellos mismos cuando el pago esté disponible.',
+			notUtf8:
+				'El archivo no es texto UTF-8 (quizá Windows-1252). Guárdalo de nuevo como «CSV UTF-8» en Excel, o con el juego de caracteres «Unicode (UTF-8)» en LibreOffice.',
+			notCsvAt: 'No se pudo leer el archivo como CSV en la fila {row}: una celda entre comillas no está cerrada.',
 		},
+		seatNote:
+			'Este es un curso de pago: cada inscripción hecha aquí es una plaza que concede tu organización, y así queda registrada.',
 	},
 	audit: {
 		metaTitle: 'Registro de auditoría · Administración',
@@ -260,6 +264,8 @@ export default {
 			user_signed_out: 'Todas las sesiones cerradas',
 			user_verification_resent: 'Correo de verificación reenviado',
 			user_password_reset_sent: 'Enlace para restablecer la contraseña enviado',
+			enrollment_invitation_enrolled: 'Inscrito al aceptar una invitación',
+			invitation_refreshed: 'Invitación reenviada (renovada)',
 		},
 		targets: {
 			user: 'Usuario',
@@ -290,6 +296,9 @@ export default {
 			reason: 'Motivo',
 			publicId: 'Certificado',
 			newPublicId: 'Certificado nuevo',
+			seat: 'Plaza',
+			courses: 'Cursos',
+			invitationId: 'Invitación',
 		},
 		// Why an invitation was withdrawn (decision 0032), by its stored reason.
 		withdrawn: {

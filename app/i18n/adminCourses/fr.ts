@@ -161,9 +161,7 @@ export default {
 		hintWhat: 'Les inscriptions',
 		title: 'Inscrire des apprenants · {course}',
 		intro:
-			'Inscrivez des personnes qui ont déjà un compte sur ce site, jusqu’à {max} à la fois. Chaque ligne fait l’objet d’un compte rendu : qui a été inscrit, qui l’était déjà et qui n’a pas pu l’être.',
-		inviteHint: 'Quelqu’un qui n’a pas encore de compte ?',
-		invite: 'L’inviter',
+			'Inscrivez des personnes de ce site, jusqu’à {max} à la fois. Une personne sans compte reçoit une invitation et est inscrite en l’acceptant. Chaque ligne est rapportée.',
 		byEmail: 'Par adresse e-mail',
 		emails: 'Adresses e-mail',
 		emailsHint: 'Une par ligne, ou séparées par des virgules.',
@@ -181,19 +179,21 @@ export default {
 			enrolled: 'Inscrits : {count}',
 			reactivated: 'Réinscrits : {count}',
 			alreadyEnrolled: 'Déjà inscrits : {count}',
-			notFound: 'Sans compte sur ce site : {count}',
 			deactivated: 'Compte désactivé : {count}',
 			invalid: 'Pas une adresse e-mail : {count}',
 			duplicate: 'Répétés dans la liste : {count}',
+			invited: 'Invitées, inscrites en acceptant : {count}',
+			invitationRefreshed: 'Invitation renvoyée avec ce cours : {count}',
 		},
 		outcomes: {
 			enrolled: 'Inscrit',
 			reactivated: 'Réinscrit (l’inscription était annulée)',
 			alreadyEnrolled: 'Déjà inscrit ({status})',
-			notFound: 'Aucun compte sur ce site avec cette adresse.',
 			deactivated: 'Le compte est désactivé : non inscrit.',
 			invalid: 'Pas une adresse e-mail.',
 			duplicate: 'Déjà présent plus haut dans la liste.',
+			invited: 'Pas encore de compte : invitée, et inscrite en acceptant.',
+			invitationRefreshed: 'Une invitation était déjà en attente : renvoyée, avec ce cours.',
 		},
 		errors: {
 			emailsRequired: 'Saisissez au moins une adresse e-mail.',
@@ -205,8 +205,13 @@ export default {
 			empty: 'La liste ne contient aucune adresse.',
 			tooManyRows: 'La liste compte plus de 500 lignes. Divisez-la et inscrivez-en au plus 500 à la fois.',
 			notOpen: 'Ce cours n’est pas publié : personne ne peut y être inscrit.',
-			paid: 'C’est un cours payant : les apprenants s’y inscrivent eux-mêmes quand le paiement sera disponible.',
+			notUtf8:
+				'Le fichier n’est pas du texte UTF-8 (peut-être Windows-1252). Enregistrez-le de nouveau au format « CSV UTF-8 » dans Excel, ou avec le jeu de caractères « Unicode (UTF-8) » dans LibreOffice.',
+			notCsvAt:
+				'Le fichier n’a pas pu être lu comme CSV à la ligne {row} : une cellule entre guillemets n’est pas fermée.',
 		},
+		seatNote:
+			'Ce cours est payant : chaque inscription faite ici est une place offerte par votre organisation, enregistrée comme telle.',
 	},
 	audit: {
 		metaTitle: 'Journal d’audit · Administration',
@@ -263,6 +268,8 @@ export default {
 			user_signed_out: 'Toutes les sessions fermées',
 			user_verification_resent: 'E-mail de vérification renvoyé',
 			user_password_reset_sent: 'Lien de réinitialisation du mot de passe envoyé',
+			enrollment_invitation_enrolled: 'Inscrit en acceptant une invitation',
+			invitation_refreshed: 'Invitation renvoyée (renouvelée)',
 		},
 		targets: {
 			user: 'Utilisateur',
@@ -293,6 +300,9 @@ export default {
 			reason: 'Motif',
 			publicId: 'Certificat',
 			newPublicId: 'Nouveau certificat',
+			seat: 'Place',
+			courses: 'Cours',
+			invitationId: 'Invitation',
 		},
 		// Why an invitation was withdrawn (decision 0032), by its stored reason.
 		withdrawn: {

@@ -159,9 +159,7 @@ export default {
 		hintWhat: 'As inscrições',
 		title: 'Inscrever alunos · {course}',
 		intro:
-			'Inscreva pessoas que já têm uma conta neste site, até {max} de cada vez. Cada linha é relatada: quem foi inscrito, quem já estava e quem não pôde ser inscrito.',
-		inviteHint: 'Alguém que ainda não tem conta?',
-		invite: 'Convidar',
+			'Inscreva pessoas deste site, até {max} de cada vez. Quem ainda não tem conta recebe um convite e fica inscrito ao aceitá-lo. Cada linha é relatada.',
 		byEmail: 'Por endereço de e-mail',
 		emails: 'Endereços de e-mail',
 		emailsHint: 'Um por linha, ou separados por vírgulas.',
@@ -178,19 +176,21 @@ export default {
 			enrolled: 'Inscritos: {count}',
 			reactivated: 'Inscritos novamente: {count}',
 			alreadyEnrolled: 'Já inscritos: {count}',
-			notFound: 'Sem conta neste site: {count}',
 			deactivated: 'Conta desativada: {count}',
 			invalid: 'Não é um endereço de e-mail: {count}',
 			duplicate: 'Repetidos na lista: {count}',
+			invited: 'Convidadas, inscritas ao aceitar: {count}',
+			invitationRefreshed: 'Convite reenviado com este curso: {count}',
 		},
 		outcomes: {
 			enrolled: 'Inscrito',
 			reactivated: 'Inscrito novamente (estava cancelado)',
 			alreadyEnrolled: 'Já inscrito ({status})',
-			notFound: 'Não há nenhuma conta neste site com este endereço.',
 			deactivated: 'A conta está desativada: não foi inscrita.',
 			invalid: 'Não é um endereço de e-mail.',
 			duplicate: 'Repetido antes na lista.',
+			invited: 'Ainda sem conta: convidada, e inscrita ao aceitar.',
+			invitationRefreshed: 'Já havia um convite pendente: reenviado, com este curso.',
 		},
 		errors: {
 			emailsRequired: 'Digite pelo menos um endereço de e-mail.',
@@ -202,8 +202,12 @@ export default {
 			empty: 'A lista não tem endereços.',
 			tooManyRows: 'A lista tem mais de 500 linhas. Divida-a e inscreva no máximo 500 de cada vez.',
 			notOpen: 'Este curso não está publicado, por isso ninguém pode ser inscrito nele.',
-			paid: 'Este é um curso pago: os alunos se inscrevem sozinhos quando o pagamento estiver disponível.',
+			notUtf8:
+				'O ficheiro não é texto UTF-8 (talvez Windows-1252). Guarde-o de novo como «CSV UTF-8» no Excel, ou com o conjunto de caracteres «Unicode (UTF-8)» no LibreOffice.',
+			notCsvAt: 'Não foi possível ler o ficheiro como CSV na linha {row}: uma célula entre aspas não está fechada.',
 		},
+		seatNote:
+			'Este é um curso pago: cada inscrição feita aqui é um lugar concedido pela sua organização, registado como tal.',
 	},
 	audit: {
 		metaTitle: 'Registro de auditoria · Administração',
@@ -260,6 +264,8 @@ export default {
 			user_signed_out: 'Todas as sessões encerradas',
 			user_verification_resent: 'E-mail de verificação reenviado',
 			user_password_reset_sent: 'Link de redefinição de senha enviado',
+			enrollment_invitation_enrolled: 'Inscrito ao aceitar um convite',
+			invitation_refreshed: 'Convite reenviado (renovado)',
 		},
 		targets: {
 			user: 'Usuário',
@@ -290,6 +296,9 @@ export default {
 			reason: 'Motivo',
 			publicId: 'Certificado',
 			newPublicId: 'Novo certificado',
+			seat: 'Lugar',
+			courses: 'Cursos',
+			invitationId: 'Convite',
 		},
 		// Why an invitation was withdrawn (decision 0032), by its stored reason.
 		withdrawn: {
