@@ -1,5 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
-import type { ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { Form, Link, useLocation, useNavigation, useSearchParams } from 'react-router'
 import { useI18n } from '#app/i18n/index.ts'
 import { NOTICES, readNotice, type NoticeName } from '#app/platform/notices.ts'
@@ -24,10 +24,29 @@ export function Submit({
 }) {
 	const navigation = useNavigation()
 	const { m } = useI18n()
+	// Only its own form's submission: a page may hold several forms (the invite page has three).
+	const ref = useRef<HTMLButtonElement>(null)
+	const [sentHere, setSentHere] = useState(false)
+	useEffect(() => {
+		const form = ref.current?.form
+		if (!form) return
+		const sent = () => setSentHere(true)
+		form.addEventListener('submit', sent)
+		return () => form.removeEventListener('submit', sent)
+	}, [])
+	// Forgotten once the navigation is over (state adjusted while rendering, as React advises).
+	const [lastState, setLastState] = useState(navigation.state)
+	if (navigation.state !== lastState) {
+		setLastState(navigation.state)
+		if (navigation.state === 'idle') setSentHere(false)
+	}
 	const pending =
-		navigation.state === 'submitting' && (value === undefined || navigation.formData?.get(name ?? '') === value)
+		sentHere &&
+		navigation.state === 'submitting' &&
+		(value === undefined || navigation.formData?.get(name ?? '') === value)
 	return (
 		<button
+			ref={ref}
 			type="submit"
 			className={className}
 			name={name}
