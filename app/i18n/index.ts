@@ -3,10 +3,12 @@
  *
  * The browser loads only its page's catalogue, before hydrating
  * (app/entry.client.tsx), English included: no page ships a language it is
- * not in. The server registers all of them (./catalogues.server.ts).
+ * not in, and only the admin pages ship the staff part of it (the admin,
+ * course-admin and grading messages, half of the catalogue). The server
+ * registers all of them whole (./catalogues.server.ts).
  */
 import { createElement, Fragment, use, type ReactNode } from 'react'
-import { useRouteLoaderData } from 'react-router'
+import { useLocation, useRouteLoaderData } from 'react-router'
 import { formatDate, formatDay, formatNumber, formatPercent } from '#app/platform/format.ts'
 import { DEFAULT_LOCALE, isLocale, LOCALE_NAMES, localePath, type Locale } from './locales.ts'
 
@@ -14,32 +16,46 @@ export type Messages = typeof import('./catalogues/en.ts').default
 /** Plural forms by Intl.PluralRules category; `other` is the fallback and `{count}` the number. */
 type Plural = { one?: string; other: string }
 
+/** In the browser, a locale's learner part alone until a staff page needs the rest (`withStaff`). */
 const loaded: Partial<Record<Locale, Messages>> = {}
+const withStaff = new Set<Locale>()
 
-const loaders: Record<Locale, () => Promise<{ default: Messages }>> = {
-	en: () => import('./catalogues/en.ts'),
-	es: () => import('./catalogues/es.ts'),
-	fr: () => import('./catalogues/fr.ts'),
-	de: () => import('./catalogues/de.ts'),
-	pt: () => import('./catalogues/pt.ts'),
-	zh: () => import('./catalogues/zh.ts'),
+type Part = () => Promise<{ default: object }>
+const loaders: Record<Locale, { learner: Part; staff: Part }> = {
+	en: { learner: () => import('./catalogues/learner-en.ts'), staff: () => import('./catalogues/staff-en.ts') },
+	es: { learner: () => import('./catalogues/learner-es.ts'), staff: () => import('./catalogues/staff-es.ts') },
+	fr: { learner: () => import('./catalogues/learner-fr.ts'), staff: () => import('./catalogues/staff-fr.ts') },
+	de: { learner: () => import('./catalogues/learner-de.ts'), staff: () => import('./catalogues/staff-de.ts') },
+	pt: { learner: () => import('./catalogues/learner-pt.ts'), staff: () => import('./catalogues/staff-pt.ts') },
+	zh: { learner: () => import('./catalogues/learner-zh.ts'), staff: () => import('./catalogues/staff-zh.ts') },
 }
 
 export function registerCatalogue(locale: Locale, messages: Messages) {
 	loaded[locale] = messages
+	withStaff.add(locale)
 }
 
-const loading = new Map<Locale, Promise<void>>()
+/** Whether a page reads the staff part of the catalogue: the admin pages, under any locale prefix. */
+export function isStaffPath(pathname: string) {
+	return /^(\/[a-z]{2})?\/admin(\/|$)/.test(pathname)
+}
 
-/** Loads a catalogue once; the same promise for every caller (React's `use` needs a stable one). */
-export function loadCatalogue(locale: string): Promise<void> {
-	if (!isLocale(locale) || loaded[locale]) return Promise.resolve()
-	let promise = loading.get(locale)
+const hasCatalogue = (locale: Locale, staff: boolean) => Boolean(loaded[locale]) && (!staff || withStaff.has(locale))
+
+const loading = new Map<string, Promise<void>>()
+
+/** Loads a catalogue once (with its staff part for a staff page); the same promise for every caller (React's `use` needs a stable one). */
+export function loadCatalogue(locale: string, staff = false): Promise<void> {
+	if (!isLocale(locale) || hasCatalogue(locale, staff)) return Promise.resolve()
+	const key = `${locale}:${staff}`
+	let promise = loading.get(key)
 	if (!promise) {
-		promise = loaders[locale]().then((module) => {
-			loaded[locale] = module.default
+		const parts = loaders[locale]
+		promise = Promise.all([parts.learner(), staff ? parts.staff() : null]).then(([learner, staffPart]) => {
+			loaded[locale] = { ...loaded[locale], ...learner.default, ...staffPart?.default } as Messages
+			if (staffPart) withStaff.add(locale)
 		})
-		loading.set(locale, promise)
+		loading.set(key, promise)
 	}
 	return promise
 }
@@ -123,9 +139,10 @@ function lookup(messages: Messages, key: string): unknown {
 export function useI18n(): I18n {
 	const data = useRouteLoaderData('root') as { locale?: string } | undefined
 	const locale = isLocale(data?.locale) ? data.locale : DEFAULT_LOCALE
-	// A client-side navigation can change the locale (signing in lands in the user's own):
-	// the new page waits, inside React Router's transition, for its catalogue.
-	if (!loaded[locale]) use(loadCatalogue(locale))
+	const staff = isStaffPath(useLocation().pathname)
+	// A client-side navigation can change the locale (signing in lands in the user's own) or lead
+	// to a staff page: the new page waits, inside React Router's transition, for what it reads.
+	if (!hasCatalogue(locale, staff)) use(loadCatalogue(locale, staff))
 	return i18n(locale)
 }
 

@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { issueCertificate } from '#app/certificates/issue.server.ts'
+import { isStaffPath } from '#app/i18n/index.ts'
 import { createCmsClient } from '#app/content/cms.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
@@ -74,9 +75,10 @@ interface Resource {
  * What a browser fetches for a document: its stylesheets, the images it does
  * not lazy-load (their `src`), the favicon and, with JavaScript, every module
  * the document names (scripts, preloads, inline imports) and the message
- * catalogue the client entry then imports for <html lang>.
+ * catalogue the client entry then imports for <html lang> (its staff part too on
+ * an admin page).
  */
-function subresources(html: string, javaScript: boolean): Resource[] {
+function subresources(path: string, html: string, javaScript: boolean): Resource[] {
 	const found = new Map<string, Kind>()
 	for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
 		const href = /\shref="([^"]+)"/.exec(tag)?.[1]
@@ -91,8 +93,14 @@ function subresources(html: string, javaScript: boolean): Resource[] {
 		for (const [path] of html.matchAll(/\/assets\/[\w.-]+\.js/g)) found.set(path, 'js')
 		const lang = /<html[^>]*\slang="([^"]+)"/.exec(html)?.[1]
 		if (found.size && [...found.values()].includes('js') && lang) {
-			const catalogue = readdirSync('build/client/assets').find((f) => new RegExp(`^${lang}-[\\w-]+\\.js$`).test(f))
-			if (catalogue) found.set(`/assets/${catalogue}`, 'js')
+			// The learner part always; the staff part too on an admin page (app/i18n/index.ts).
+			const parts = isStaffPath(path) ? ['learner', 'staff'] : ['learner']
+			for (const part of parts) {
+				const chunk = new RegExp(`^${part}-${lang}-[\\w-]+\\.js$`)
+				const catalogue = readdirSync('build/client/assets').find((f) => chunk.test(f))
+				if (!catalogue) throw new Error(`no ${part} catalogue chunk for ${lang}`)
+				found.set(`/assets/${catalogue}`, 'js')
+			}
 		}
 	}
 	return [...found].map(([path, kind]) => ({ path, kind }))
@@ -200,7 +208,7 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 			repeat: 0,
 		}
 		let reusedAll = true
-		for (const resource of subresources(html, javaScript)) {
+		for (const resource of subresources(path, html, javaScript)) {
 			const answer = await fetchWire(stack.port, resource.path, cookie)
 			expect(answer.status, `${path}: ${resource.path}`).toBe(200)
 			if (resource.kind !== 'html') row[resource.kind] += answer.wire

@@ -1,10 +1,5 @@
-import common from '../common/de.ts'
-import accounts from '../accounts/de.ts'
-import learning from '../learning/de.ts'
-import admin from '../admin/de.ts'
-import adminCourses from '../adminCourses/de.ts'
-import content from '../content/de.ts'
-import grading from '../grading/de.ts'
-import certificates from '../certificates/de.ts'
+import learner from './learner-de.ts'
+import staff from './staff-de.ts'
 
-export default { common, accounts, learning, admin, adminCourses, content, grading, certificates }
+/** The whole catalogue: the server renders every page. */
+export default { ...learner, ...staff }
