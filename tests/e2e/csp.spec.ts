@@ -30,11 +30,14 @@ test('pages run under the Content-Security-Policy without a single violation, fr
 	page,
 }) => {
 	const violations = recordViolations(page)
-	// Message catalogues are chunks named by locale: only the page's own may ever be fetched.
+	// Message catalogues are chunks named by part and locale: only the page's own may ever be fetched,
+	// and a learner's pages never fetch the staff part (decision 0043).
 	const catalogues = new Set<string>()
 	page.on('request', (request) => {
-		const locale = /\/assets\/(en|es|fr|de|pt|zh)-[\w-]+\.js$/.exec(new URL(request.url()).pathname)?.[1]
-		if (locale) catalogues.add(locale)
+		const part = /\/assets\/((?:learner|staff)-(?:en|es|fr|de|pt|zh))-[\w-]+\.js$/.exec(
+			new URL(request.url()).pathname,
+		)?.[1]
+		if (part) catalogues.add(part)
 	})
 	// /blog twice: the second answer comes from the page cache, with hashes instead of a nonce.
 	for (const path of ['/blog', '/blog', '/learn/course/intro-to-web', '/learn/sign-in']) {
@@ -63,5 +66,5 @@ test('pages run under the Content-Security-Policy without a single violation, fr
 		.evaluateAll((scripts) => scripts.map((s) => JSON.parse(s.textContent ?? '{}')['@type']))
 	expect(types).toEqual(['BreadcrumbList', 'ItemList'])
 	expect(violations).toEqual([])
-	expect([...catalogues]).toEqual(['en'])
+	expect([...catalogues]).toEqual(['learner-en'])
 })
