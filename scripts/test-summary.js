@@ -24,10 +24,7 @@ if (vitest) {
 	failed += vitest.numFailedTests
 	skipped += vitest.numPendingTests + vitest.numTodoTests
 	console.log(`vitest: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed`)
-	// Which ones, by file and name, so the end of a CI log says what to look at.
-	for (const file of vitest.testResults)
-		for (const test of file.assertionResults.filter((t) => t.status === 'failed'))
-			console.log(`  failed: ${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}`)
+	printFailures(vitest)
 } else console.log('vitest: no report')
 
 const playwright = read('.tmp/playwright.json')
@@ -78,6 +75,7 @@ if (authoring.every(Boolean)) {
 	passed += ok
 	failed += bad
 	console.log(`authoring (Strapi): ${ok} passed, ${bad} failed`)
+	authoring.forEach(printFailures)
 	if (existsSync('.tmp/authoring/steps.txt')) console.log(readFileSync('.tmp/authoring/steps.txt', 'utf8').trimEnd())
 	// The stage's own checks (a second seed created nothing, nothing reached outside loopback).
 	if (existsSync('.tmp/authoring/status') && readFileSync('.tmp/authoring/status', 'utf8').trim() !== '0' && bad === 0)
@@ -99,3 +97,10 @@ if (lighthouse) {
 }
 
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
+
+/** A vitest JSON report's failed tests, by file and name, so the end of a CI log says what to look at. */
+function printFailures(report) {
+	for (const file of report.testResults)
+		for (const test of file.assertionResults.filter((t) => t.status === 'failed'))
+			console.log(`  failed: ${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}`)
+}
