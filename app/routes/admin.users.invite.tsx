@@ -228,8 +228,11 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 	const result = actionData && 'result' in actionData ? actionData.result : undefined
 	const intent = typeof result?.initialValue?.intent === 'string' ? result.initialValue.intent : 'one'
 	// Three forms share the action's one result: each shows it only when it was the form posted.
-	const [form, fields] = useActionForm(intent === 'one' ? result : undefined)
-	const [listForm, listFields] = useActionForm(intent === 'list' ? result : undefined)
+	// The selects' defaults are given: a form reset (another form's answer, a notice) unselects a
+	// select that has none, and the form would then post an empty role.
+	const selects = { role: INVITABLE_ROLES[0], course_slug: '' }
+	const [form, fields] = useActionForm(intent === 'one' ? result : undefined, selects)
+	const [listForm, listFields] = useActionForm(intent === 'list' ? result : undefined, selects)
 	const [csvForm, csvFields] = useActionForm(intent === 'csv' ? result : undefined)
 	const report = actionData && 'report' in actionData ? actionData.report : null
 	const csvRow = actionData && 'csvRow' in actionData ? (actionData.csvRow as number | null) : null
