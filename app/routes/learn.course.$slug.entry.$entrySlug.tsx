@@ -173,7 +173,7 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 	return (
 		<article className="entry-view">
 			{d.preview ? <PreviewBanner draft={d.draft} /> : null}
-			<nav aria-label={l.entry.breadcrumb} className="hint">
+			<nav aria-label={l.entry.breadcrumb} className="hint breadcrumb">
 				<Link prefetch="intent" to={d.courseHref} lang={d.courseLocale}>
 					{d.course.title}
 				</Link>{' '}

@@ -120,8 +120,8 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 				</ul>
 			)}
 			{d.scores.length ? (
-				<section aria-labelledby="scores-heading">
-					<h2 id="scores-heading">{m.scores}</h2>
+				<section>
+					<h2>{m.scores}</h2>
 					<ScrollTable label={m.scores}>
 						<thead>
 							<tr>
@@ -149,8 +149,8 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 				</section>
 			) : null}
 			{d.work.length ? (
-				<section aria-labelledby="work-heading">
-					<h2 id="work-heading">{m.work}</h2>
+				<section>
+					<h2>{m.work}</h2>
 					<ScrollTable label={m.work}>
 						<thead>
 							<tr>
