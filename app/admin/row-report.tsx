@@ -14,6 +14,8 @@ export interface ReportLine<O extends string> {
 /**
  * The report after a list or CSV was handled (bulk invitations, enrollments): a count per outcome
  * in the order given, then one table row per input row. The pages say the words; this lays them out.
+ * The result comes before what was given: on a phone the address takes the width that is left and
+ * breaks, and the result stays in view instead of scrolling off with the table.
  */
 export function RowReport<O extends string>({
 	title,
@@ -47,16 +49,16 @@ export function RowReport<O extends string>({
 				<thead>
 					<tr>
 						<th scope="col">{words.row}</th>
-						<th scope="col">{words.given}</th>
 						<th scope="col">{words.result}</th>
+						<th scope="col">{words.given}</th>
 					</tr>
 				</thead>
 				<tbody>
 					{lines.map((l, i) => (
 						<tr key={i} data-outcome={l.outcome}>
 							<td>{t.number(l.row)}</td>
-							<td className="break">{l.given}</td>
 							<td>{l.result}</td>
+							<td className="break">{l.given}</td>
 						</tr>
 					))}
 				</tbody>
