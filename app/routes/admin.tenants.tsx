@@ -8,13 +8,7 @@ import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app
 import { Field, useActionForm } from '#app/ui/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import {
-	adminAudit,
-	platformMutation,
-	requireSuperAdmin,
-	tenantOrigin,
-	tenantOverrideLink,
-} from '#app/admin/admin.server.ts'
+import { platformMutation, requireSuperAdmin, tenantOrigin, tenantOverrideLink } from '#app/admin/admin.server.ts'
 import { createTenant, findTenantById, listTenants, setTenantStatus } from '#app/admin/tenants.server.ts'
 import { TENANT_STATUSES, type TenantStatus } from '#db/schema/values.ts'
 import { TENANTS_TAG } from '#app/platform/tenant.server.ts'
