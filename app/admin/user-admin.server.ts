@@ -16,7 +16,7 @@ import { adminAudit, type AdminScope } from './admin.server.ts'
 // What an admin does to one user on /admin/users/<id>: each change, its audit rows and what it takes
 // away (sessions, invitations, course assignments) in one transaction.
 
-export { assignedCourseSlugs, findEnrollment } from '#db/learning.ts'
+export { assignedCourseSlugs } from '#db/learning.ts'
 
 type Target = Pick<User, 'id' | 'role' | 'tenant_id'>
 type InvitableRole = (typeof INVITABLE_ROLES)[number]

@@ -17,7 +17,6 @@ import {
 	assignedCourseSlugs,
 	changeRole,
 	deactivateUser,
-	findEnrollment,
 	RANK,
 	reactivateUser,
 	requireTarget,
@@ -26,6 +25,7 @@ import {
 	targetCourses,
 } from '#app/admin/user-admin.server.ts'
 import { UserLearning } from '#app/admin/user-learning.tsx'
+import { findEnrollment } from '#app/learning/enrollments.server.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.$id.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
