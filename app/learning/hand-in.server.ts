@@ -13,6 +13,9 @@ import { notAForm } from '../platform/errors.ts'
 import { HAND_IN_LIMITS, isMultipart } from './hand-in-limits.ts'
 import { describeError, log } from '../platform/log.server.ts'
 
+// A hand-in file's row for the file route (which checks who may see it), as the repository reads it.
+export { findSubmissionFile } from '#db/submissions.ts'
+
 /** The type a download is served with: ours, from the checked extension, never the browser's. */
 const SERVED_TYPES: Record<HandInFileType, string> = {
 	pdf: 'application/pdf',
