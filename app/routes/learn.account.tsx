@@ -10,7 +10,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/accounts/auth.server.ts'
 import { enqueue, jobSite } from '#app/platform/jobs.server.ts'
 import { limitForm, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
-import { destroySessionCookie, sessionCookie } from '#app/accounts/session.server.ts'
+import { destroySessionCookie, sessionCookie, type CurrentSession } from '#app/accounts/session.server.ts'
 import {
 	changeOwnPassword,
 	endAllSessions,
@@ -75,6 +75,26 @@ async function limitAccountForm(
 	return limitForm(ctx, 'magic', `email-change|${userId}`, submission)
 }
 
+/**
+ * The address change: the current password first, for an account that has one (a session alone, a
+ * borrowed device, cannot move the account away), then the link by mail.
+ */
+async function requestEmailChange<E>(
+	ctx: RequestContext,
+	user: CurrentSession['user'],
+	input: { newEmail: string; currentPassword?: string },
+	fieldError: (name: string, message: string, hide?: string[]) => E,
+) {
+	const { newEmail, currentPassword } = input
+	if (user.password_hash && !(await verifyPassword(currentPassword ?? '', user.password_hash)))
+		return fieldError('currentPassword', 'accounts.account.wrongPassword', ['currentPassword'])
+	if (newEmail === user.email) return fieldError('newEmail', 'accounts.account.sameEmail')
+	// The same answer whether or not another account uses the address (no account oracle): the link goes
+	// out either way, by a job, and confirming it says when the address is taken.
+	await enqueue(ctx.db, 'mail.emailChange', { ...jobSite(ctx), userId: user.id, newEmail })
+	return redirect(localePath(ctx.locale, withNotice('/learn/account', 'emailChangeSent')))
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const session = requireSession(context)
@@ -135,27 +155,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 		})
 	}
 
-	const { newEmail, currentPassword } = input
-	if (user.password_hash && !(await verifyPassword(currentPassword ?? '', user.password_hash))) {
-		return data(
-			{
-				result: submission.reply({
-					fieldErrors: { currentPassword: ['accounts.account.wrongPassword'] },
-					hideFields: ['currentPassword'],
-				}),
-			},
-			{ status: 400 },
-		)
-	}
-	if (newEmail === user.email)
-		return data(
-			{ result: submission.reply({ fieldErrors: { newEmail: ['accounts.account.sameEmail'] } }) },
-			{ status: 400 },
-		)
-	// The same answer whether or not another account uses the address (no account oracle): the link goes
-	// out either way, by a job, and confirming it says when the address is taken.
-	await enqueue(ctx.db, 'mail.emailChange', { ...jobSite(ctx), userId: user.id, newEmail })
-	return redirect(localePath(ctx.locale, withNotice('/learn/account', 'emailChangeSent')))
+	const fieldError = (name: string, message: string, hide?: string[]) =>
+		data({ result: submission.reply({ fieldErrors: { [name]: [message] }, hideFields: hide }) }, { status: 400 })
+	return requestEmailChange(ctx, user, input, fieldError)
 }
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
