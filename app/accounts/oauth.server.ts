@@ -28,7 +28,7 @@ export interface ExternalProfile {
 	picture: string | null
 }
 
-export type RefusalReason =
+type RefusalReason =
 	| 'oauth_tenant_unknown'
 	| 'oauth_tenant_suspended'
 	| 'oauth_email_missing'
