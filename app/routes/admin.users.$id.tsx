@@ -23,7 +23,7 @@ import {
 	sendAccountMail,
 	signOutEverywhere,
 	targetCourses,
-} from '#app/admin/user-admin.server.ts'
+} from '#app/admin/users.server.ts'
 import { UserLearning } from '#app/admin/user-learning.tsx'
 import { findEnrollment } from '#app/learning/enrollments.server.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
