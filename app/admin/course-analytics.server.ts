@@ -4,6 +4,8 @@ import type { Course } from '../content/content.ts'
 import { completion } from '../learning/learning.server.ts'
 import { flattenEntries, type FlatEntry } from '../learning/entries.ts'
 import { courseEntryStats, courseRoster } from '#db/admin.ts'
+
+export { PAGE_SIZE } from '#db/admin.ts'
 import {
 	assignmentFigures,
 	latestSubmissions,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
 import { FormError, Notice, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
@@ -8,19 +7,13 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
-import { assignmentRules } from '#app/learning/assignments.server.ts'
-import { readContent } from '#app/content/cms.server.ts'
-import { courseResult } from '#app/learning/course-result.server.ts'
 import { notFound } from '#app/platform/errors.ts'
 import { readForm } from '#app/platform/forms.server.ts'
 import { flattenEntries } from '#app/learning/entries.ts'
 import { withNotice, type NoticeName } from '#app/platform/notices.ts'
 import { courseLearner, grantSecondChance } from '#app/learning/second-chances.server.ts'
+import { learnerStanding } from '#app/admin/learner-standing.server.ts'
 import { NO_NUL } from '#app/platform/validation.ts'
-import { entryAllowance, secondChancesOf } from '#db/course-results.ts'
-import { listAttempts } from '#db/learning.ts'
-import { listSubmissions } from '#db/submissions.ts'
-import { findUserById } from '#db/users.ts'
 import type { Route } from './+types/admin.courses.$slug.learners.$userId.ts'
 
 /*
@@ -68,71 +61,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const { ctx } = scope
 	const found = await courseLearner(ctx, tenant.id, course.slug, params.userId)
 	if (!found) throw notFound()
-	const learnerScope = { tenantId: tenant.id, userId: found.user.id }
-	const entries = flattenEntries(course).filter((e) => e.type === 'quiz' || e.type === 'assignment')
-	const [result, history, rows] = await Promise.all([
-		courseResult(ctx, learnerScope, course),
-		secondChancesOf(ctx.db, learnerScope, course.slug),
-		Promise.all(
-			entries.map(async (e) => {
-				const doc = await readContent(`entry ${course.slug}/${e.slug}`, () =>
-					ctx.cms.entry(ctx.site, course.slug, e.slug, ctx.locale),
-				)
-				const allowance = await entryAllowance(ctx.db, learnerScope, course.slug, e.slug)
-				const base = { slug: e.slug, title: e.title, locale: e.locale, key: randomBytes(18).toString('base64url') }
-				if (e.type === 'quiz') {
-					const attempts = await listAttempts(ctx.db, learnerScope, course.slug, e.slug)
-					return {
-						...base,
-						type: 'quiz' as const,
-						used: attempts.length,
-						allowed: (doc?.quiz?.maxAttempts ?? 0) + allowance.extraAttempts,
-						best: attempts.length ? Math.max(...attempts.map((a) => a.score)) : null,
-						passed: attempts.some((a) => a.passed),
-					}
-				}
-				const submissions = await listSubmissions(ctx.db, learnerScope, course.slug, e.slug)
-				const newest = submissions.at(-1)
-				const graded = doc ? assignmentRules(doc).graded : false
-				return {
-					...base,
-					type: 'assignment' as const,
-					graded,
-					status: newest?.status ?? null,
-					score: newest?.score ?? null,
-					maxScore: newest?.max_score ?? null,
-					passed: newest?.passed ?? null,
-					// A final grade after the last reopening: only then is there anything to reopen.
-					closed: submissions.some(
-						(x) => x.status === 'graded' && x.passed !== false && x.submission_number > allowance.reopenedAfter,
-					),
-				}
-			}),
-		),
-	])
-	const staff = new Map<string, string>()
-	for (const g of history) {
-		if (g.granted_by && !staff.has(g.granted_by)) {
-			const who = await findUserById(ctx.db, g.granted_by)
-			staff.set(g.granted_by, who?.name || who?.email || '')
-		}
-	}
-	const titles = new Map(flattenEntries(course).map((e) => [e.slug, e]))
+	const standing = await learnerStanding(ctx, tenant.id, course, found)
 	return {
 		...page,
 		learner: { id: found.user.id, name: found.user.name, email: found.user.email, status: found.enrollment.status },
-		result: { passed: result.passed, completed: result.completed, average: result.average },
-		entries: rows,
-		history: history.map((g) => ({
-			id: g.id,
-			kind: g.kind,
-			entry: titles.get(g.entry_slug)?.title ?? g.entry_slug,
-			entryLocale: titles.get(g.entry_slug)?.locale,
-			extra: g.extra_attempts,
-			reason: g.reason,
-			by: g.granted_by ? (staff.get(g.granted_by) ?? '') : '',
-			at: g.created_at.toISOString(),
-		})),
+		...standing,
 	}
 }
 

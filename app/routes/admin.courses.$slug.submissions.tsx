@@ -11,9 +11,8 @@ import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
 import { readForm, replyWithHidden } from '#app/platform/forms.server.ts'
 import { flattenEntries } from '#app/learning/entries.ts'
 import { withNotice } from '#app/platform/notices.ts'
-import { isWatching, setWatching } from '#db/grading.ts'
+import { gradingQueue, isWatching, setWatching } from '#app/learning/grading-queue.server.ts'
 import { SUBMISSION_STATUSES } from '#db/schema/values.ts'
-import { gradingQueue } from '#db/submissions.ts'
 import type { Route } from './+types/admin.courses.$slug.submissions.ts'
 
 /** The queue shows at most this many rows; filters narrow it. */

@@ -9,7 +9,7 @@ import type { Route } from './+types/learn.dashboard.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/ui/table.tsx'
 import { VerifyReminder } from '#app/accounts/verify-reminder.tsx'
-import { userCertificates } from '#db/certificates.ts'
+import { userCertificates } from '#app/certificates/records.server.ts'
 
 // JavaScript earns its keep here: courses open client-side, prefetched on intent.
 export const handle = { scripts: true } satisfies ScriptsHandle

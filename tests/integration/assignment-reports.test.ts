@@ -4,7 +4,7 @@ import { hashPassword } from '#app/accounts/password.server.ts'
 import { assignmentFigures } from '#db/assignment-reports.ts'
 import { putEnrollment, type Scope } from '#db/learning.ts'
 import { gradeSubmission, recordSubmissionSteps, type GradeInput, type Submission } from '#db/submissions.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { createUser, type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
@@ -68,8 +68,8 @@ describe.each(DIALECTS)('assignment reports on %s', (dialect) => {
 
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
-		globex = (await findTenantBySlug(stack.db, 'globex'))!
+		acme = stack.seeded.tenants.acme
+		globex = stack.seeded.tenants.globex
 		passwordHash = await hashPassword(DEMO_PASSWORD)
 		grader = stack.seeded.users['acme:author@acme.test'].id
 

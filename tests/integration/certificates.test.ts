@@ -12,7 +12,7 @@ import { hashPassword } from '#app/accounts/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
 import { liveCertificate, tenantSigningKeys, userCertificates } from '#db/certificates.ts'
 import { findEnrollment, markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { passAssignment } from '#tests/support/results.ts'
 import { createUser, updateUser, type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
@@ -42,8 +42,8 @@ describe.each(DIALECTS)('certificates on %s', (dialect) => {
 	const validate = openBadgesSchema()
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
-		globex = (await findTenantBySlug(stack.db, 'globex'))!
+		acme = stack.seeded.tenants.acme
+		globex = stack.seeded.tenants.globex
 		passwordHash = await hashPassword(DEMO_PASSWORD)
 		verifier = outsideVerifier(stack.port)
 	})

@@ -932,12 +932,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 			const FOREIGN: Record<HostKind, Foreign> = { own: globexF, custom: globexF, apex: globexF, other: acmeF }
 
 			// Sessions: one sign-in per role and host (the Acme roles' acme.localhost cookie is replayed on the other hosts).
-			async function signIn(host: string, email: string) {
-				const b = stack.browser(host)
-				const res = await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
-				expect(res.status, `sign-in ${email} on ${host}`).toBe(302)
-				return b.cookieHeader()
-			}
+			const signIn = async (host: string, email: string) => (await stack.signIn(email, host)).cookieHeader()
 			const unassigned = await person(tenants.acme, 'course_admin', 'unassigned')
 			const acmeEmail: Record<Exclude<Role, 'anonymous' | 'super_admin'>, string> = {
 				student: 'learner@acme.test',

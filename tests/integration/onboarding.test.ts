@@ -11,7 +11,7 @@ import { auditRowsFor } from '#db/audit.ts'
 import { invitationName } from '#db/invitations.ts'
 import { newId } from '#db/ids.ts'
 import { assignCourseAdmin, findEnrollment, removeCourseAssignmentsSteps } from '#db/learning.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { runSteps } from '#db/transaction.ts'
 import { createUser, findUserByEmail } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
@@ -33,8 +33,8 @@ describe.each(DIALECTS)('onboarding at scale on %s', (dialect) => {
 	let passwordHash: string
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
-		globex = (await findTenantBySlug(stack.db, 'globex'))!
+		acme = stack.seeded.tenants.acme
+		globex = stack.seeded.tenants.globex
 		passwordHash = await hashPassword(DEMO_PASSWORD)
 	})
 	afterAll(() => stack?.close())
