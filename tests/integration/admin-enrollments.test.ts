@@ -69,7 +69,7 @@ describe.each(DIALECTS)('admin enrollments on %s', (dialect) => {
 		const $ = load(html)
 		return $('tr[data-outcome]')
 			.toArray()
-			.map((tr) => ({ given: $(tr).find('td').eq(1).text(), outcome: $(tr).attr('data-outcome') }))
+			.map((tr) => ({ given: $(tr).find('td').eq(2).text(), outcome: $(tr).attr('data-outcome') }))
 	}
 	const enrollmentOf = (userId: string, course = 'intro-to-web') =>
 		findEnrollment(stack.db, { tenantId: acme.id, userId }, course)

@@ -67,14 +67,14 @@ describe.each(DIALECTS)('onboarding at scale on %s', (dialect) => {
 		const c = stack.db.t.invitation_courses
 		return (await stack.db.orm.select().from(c).where(eq(c.invitation_id, invitationId))).map((r) => r.course_slug)
 	}
-	/** The report table's rows: the row number, what was given and the outcome code. */
+	/** The report table's rows: the row number, what was given (after the result) and the outcome code. */
 	function report(html: string) {
 		const $ = load(html)
 		return $('tr[data-outcome]')
 			.toArray()
 			.map((tr) => ({
 				row: $(tr).find('td').eq(0).text(),
-				given: $(tr).find('td').eq(1).text(),
+				given: $(tr).find('td').eq(2).text(),
 				outcome: $(tr).attr('data-outcome'),
 			}))
 	}
