@@ -27,8 +27,8 @@ describe.each(DIALECTS)('the data archive on %s', (dialect) => {
 	let tenantId: string
 	beforeAll(async () => {
 		db = await createTestDatabase(dialect)
-		tenantId = (await createTenant(db, { slug: 'one', name: 'One', custom_domain: null })).id
-		const otherTenant = (await createTenant(db, { slug: 'two', name: 'Two', custom_domain: null })).id
+		tenantId = (await createTenant(db, { slug: 'one', name: 'One', custom_domain: null }))!.id
+		const otherTenant = (await createTenant(db, { slug: 'two', name: 'Two', custom_domain: null }))!.id
 		const admin = await createUser(db, { tenant_id: tenantId, email: 'admin-secret@example.test', name: 'Admin Secretname', role: 'tenant_admin' })
 		// Another learner of the tenant, who also graded, invited and assigned the archived person.
 		other = await plantPerson(db, tenantId, 'otherperson', admin)

@@ -21,8 +21,8 @@ describe.each(DIALECTS)('erasure on %s', (dialect) => {
 	let n = 0
 	beforeAll(async () => {
 		db = await createTestDatabase(dialect)
-		tenantId = (await createTenant(db, { slug: 'one', name: 'One', custom_domain: null })).id
-		otherTenantId = (await createTenant(db, { slug: 'two', name: 'Two', custom_domain: null })).id
+		tenantId = (await createTenant(db, { slug: 'one', name: 'One', custom_domain: null }))!.id
+		otherTenantId = (await createTenant(db, { slug: 'two', name: 'Two', custom_domain: null }))!.id
 		admin = await createUser(db, { tenant_id: tenantId, email: 'admin@one.test', name: 'Admin One', role: 'tenant_admin' })
 	})
 	afterAll(() => db?.drop())

@@ -75,7 +75,9 @@ export async function plantPerson(
 		size_bytes: 0,
 		sha256: '',
 	})
-	const stored = await databaseFileStore(db).write(fileId, [Buffer.from(fileBody)], 10_000_000)
+	const stored = await databaseFileStore(db).write(fileId, (async function* () {
+		yield Buffer.from(fileBody)
+	})(), 10_000_000)
 	await db.orm
 		.update(t.submission_files)
 		.set({ size_bytes: stored.size, sha256: stored.sha256 })
