@@ -96,7 +96,13 @@ async function auditRows(db: Database, who: Person, recordIds: string[]) {
 	return rows.map((r) =>
 		r.target_id && theirs.has(r.target_id)
 			? r
-			: { id: r.id, actor_user_id: r.actor_user_id, action: r.action, target_kind: r.target_kind, created_at: r.created_at },
+			: {
+					id: r.id,
+					actor_user_id: r.actor_user_id,
+					action: r.action,
+					target_kind: r.target_kind,
+					created_at: r.created_at,
+				},
 	)
 }
 
@@ -127,7 +133,12 @@ export async function personRecords(db: Database, who: Person) {
 		.from(f)
 		.where(and(eq(f.tenant_id, who.tenantId), eq(f.user_id, who.userId), isNotNull(f.submission_id)))
 	const oauth_accounts = await db.orm
-		.select({ provider: o.provider, provider_account_id: o.provider_account_id, avatar_url: o.avatar_url, created_at: o.created_at })
+		.select({
+			provider: o.provider,
+			provider_account_id: o.provider_account_id,
+			avatar_url: o.avatar_url,
+			created_at: o.created_at,
+		})
 		.from(o)
 		.where(and(eq(o.tenant_id, who.tenantId), eq(o.user_id, who.userId)))
 	// Metadata only: a session's id and a token's hash are credentials.
@@ -403,9 +414,7 @@ function* formerNamesSteps(tx: Tx, who: Person) {
 		tx.orm
 			.select({ metadata: a.metadata })
 			.from(a)
-			.where(
-				and(eq(a.tenant_id, who.tenantId), eq(a.target_id, who.userId), eq(a.action, 'account.name.changed')),
-			),
+			.where(and(eq(a.tenant_id, who.tenantId), eq(a.target_id, who.userId), eq(a.action, 'account.name.changed'))),
 	)
 	return rows.flatMap((r) => [r.metadata.from, r.metadata.to]).filter((v): v is string => typeof v === 'string')
 }

@@ -29,7 +29,12 @@ describe.each(DIALECTS)('the data archive on %s', (dialect) => {
 		db = await createTestDatabase(dialect)
 		tenantId = (await createTenant(db, { slug: 'one', name: 'One', custom_domain: null }))!.id
 		const otherTenant = (await createTenant(db, { slug: 'two', name: 'Two', custom_domain: null }))!.id
-		const admin = await createUser(db, { tenant_id: tenantId, email: 'admin-secret@example.test', name: 'Admin Secretname', role: 'tenant_admin' })
+		const admin = await createUser(db, {
+			tenant_id: tenantId,
+			email: 'admin-secret@example.test',
+			name: 'Admin Secretname',
+			role: 'tenant_admin',
+		})
 		// Another learner of the tenant, who also graded, invited and assigned the archived person.
 		other = await plantPerson(db, tenantId, 'otherperson', admin)
 		me = await plantPerson(db, tenantId, 'archived', { id: other.id })
@@ -75,7 +80,11 @@ describe.each(DIALECTS)('the data archive on %s', (dialect) => {
 		expect(byTable('invitation_courses')).toHaveLength(2)
 		expect(byTable('invitation_names')).toHaveLength(2)
 		// About them: the name change, the role change, two invitation rows.
-		expect(byTable('audit_log').map((r: { action: string }) => r.action).sort()).toEqual(
+		expect(
+			byTable('audit_log')
+				.map((r: { action: string }) => r.action)
+				.sort(),
+		).toEqual(
 			['account.name.changed', 'invitation.sent', 'invitation.sent', 'invitation.sent', 'user.role_changed'].sort(),
 		)
 		const [file] = byTable('submission_files')
@@ -87,12 +96,29 @@ describe.each(DIALECTS)('the data archive on %s', (dialect) => {
 
 	it('holds no secret and nothing about anyone else', async () => {
 		const entries = await unzip((await dataArchive(db, databaseFileStore(db), { tenantId, userId: me.id }))!)
-		const all = Object.values(entries).map((b) => Buffer.from(b).toString()).join('\n')
+		const all = Object.values(entries)
+			.map((b) => Buffer.from(b).toString())
+			.join('\n')
 		expect(all).toContain(me.email)
 		expect(all).toContain(me.name)
-		for (const foreign of [other.email, other.name, other.fileBody.slice(0, 40), elsewhere.name, elsewhere.id, 'admin-secret', 'Secretname'])
+		for (const foreign of [
+			other.email,
+			other.name,
+			other.fileBody.slice(0, 40),
+			elsewhere.name,
+			elsewhere.id,
+			'admin-secret',
+			'Secretname',
+		])
 			expect(all, foreign).not.toContain(foreign)
-		for (const secret of ['password_hash', 'token_hash', 'proof_hash', 'token_version', `hash-archived`, 'inv-archived'])
+		for (const secret of [
+			'password_hash',
+			'token_hash',
+			'proof_hash',
+			'token_version',
+			`hash-archived`,
+			'inv-archived',
+		])
 			expect(all, secret).not.toContain(secret)
 	})
 

@@ -45,11 +45,7 @@ const encoder = new TextEncoder()
  * The zip's bytes, produced as the reader pulls (fflate's streaming Zip: one entry at a time, a
  * stored file read a chunk at a time), so a large archive is never whole in memory.
  */
-async function* zipChunks(
-	records: PersonRecords,
-	store: FileStore,
-	generatedAt: Date,
-): AsyncGenerator<Uint8Array> {
+async function* zipChunks(records: PersonRecords, store: FileStore, generatedAt: Date): AsyncGenerator<Uint8Array> {
 	const out: Uint8Array[] = []
 	let failure: Error | null = null
 	const zip = new Zip((error, chunk) => {

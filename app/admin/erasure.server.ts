@@ -59,7 +59,12 @@ export async function erasePerson(scope: AdminScope, who: { tenantId: string; us
 		for (const id of erased.certificates)
 			yield* auditSteps(
 				tx,
-				adminAudit(scope, 'certificate.revoked', { kind: 'certificate', id, tenantId: who.tenantId }, { reason: 'erased' }),
+				adminAudit(
+					scope,
+					'certificate.revoked',
+					{ kind: 'certificate', id, tenantId: who.tenantId },
+					{ reason: 'erased' },
+				),
 			)
 		// Counts only: the row says that someone was erased and by whom, never who they were.
 		const counts = {
@@ -67,7 +72,10 @@ export async function erasePerson(scope: AdminScope, who: { tenantId: string; us
 			certificates: erased.certificates.length,
 			invitations: erased.invitations + withdrawn.length,
 		}
-		yield* auditSteps(tx, adminAudit(scope, 'user.erased', { kind: 'user', id: who.userId, tenantId: who.tenantId }, counts))
+		yield* auditSteps(
+			tx,
+			adminAudit(scope, 'user.erased', { kind: 'user', id: who.userId, tenantId: who.tenantId }, counts),
+		)
 		return erased
 	})
 	if (!done) return false

@@ -36,7 +36,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const { target } = await requireErasable(scope, params.id)
 	const refusal = erasureRefusal(scope, target)
 	return {
-		user: { id: target.id, name: refusal === 'erased' ? '' : target.name, email: refusal === 'erased' ? '' : target.email },
+		user: {
+			id: target.id,
+			name: refusal === 'erased' ? '' : target.name,
+			email: refusal === 'erased' ? '' : target.email,
+		},
 		refusal,
 	}
 }
@@ -45,9 +49,10 @@ const schema = z.object({ intent: z.literal('erase', { message: 'admin.user.erro
 
 export async function action({ context, request, params }: Route.ActionArgs) {
 	const scope = requireAdmin(context)
+	// Someone not found here is 404 before the limit, as on this page's GET: only posts that could act count.
+	const { tenant, target } = await requireErasable(scope, params.id)
 	const { limited } = await tenantMutation(scope)
 	if (limited) return limited
-	const { tenant, target } = await requireErasable(scope, params.id)
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const refuse = (message: string, status: number) =>
@@ -87,7 +92,7 @@ export default function EraseUser({ loaderData: d, actionData }: Route.Component
 					← {name}
 				</Link>
 			</p>
-			<h1>{t.format(e.title, { name })}</h1>
+			<h1>{d.refusal === 'erased' ? e.erasedName : t.format(e.title, { name })}</h1>
 			<RedirectNotice accept={['userErased']} />
 			<FormError errors={form.errors} id={form.errorId} />
 			<ConfirmStep confirm={confirm} />

@@ -29,7 +29,10 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 	/** A person with a row in every table, who can sign in with the demo password. */
 	const person = async (tenantId = acmeId, other: { id: string } | null = null) => {
 		const p = await plantPerson(stack.db, tenantId, `dr-${dialect}-${++n}`, other)
-		await updateUser(stack.db, p.id, { password_hash: await hashPassword(DEMO_PASSWORD), email_verified_at: new Date() })
+		await updateUser(stack.db, p.id, {
+			password_hash: await hashPassword(DEMO_PASSWORD),
+			email_verified_at: new Date(),
+		})
 		return p
 	}
 	const archive = (b: ReturnType<Stack['browser']>) => b.post('/learn/account/data', {})
@@ -46,7 +49,9 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 		const res = await archive(b)
 		expect(res.status).toBe(200)
 		expect(res.headers['content-type']).toBe('application/zip')
-		expect(String(res.headers['content-disposition'])).toMatch(/^attachment; filename="acme-my-data-\d{4}-\d\d-\d\d\.zip"$/)
+		expect(String(res.headers['content-disposition'])).toMatch(
+			/^attachment; filename="acme-my-data-\d{4}-\d\d-\d\d\.zip"$/,
+		)
 		expect(res.headers['cache-control']).toBe('private, no-store')
 		const entries = unzipSync(new Uint8Array(res.body))
 		const index = JSON.parse(strFromU8(entries['index.json']))
@@ -123,10 +128,17 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 		expect((await findUserById(stack.db, victim.id))!.email).toBe(erasedEmail(victim.id))
 		// Their session ended; their password no longer signs in.
 		expect((await victimBrowser.get('/learn/dashboard')).status).toBe(302)
-		expect((await stack.browser(ACME).post('/learn/sign-in', { email: victim.email, password: DEMO_PASSWORD })).status).toBe(401)
+		expect(
+			(await stack.browser(ACME).post('/learn/sign-in', { email: victim.email, password: DEMO_PASSWORD })).status,
+		).toBe(401)
 		// Once is all: the page says so, a second post is refused.
-		expect((await admin.post(`/admin/users/${victim.id}/erase`, { intent: 'erase', confirmed: 'yes' })).status).toBe(409)
-		const audit = await stack.db.orm.select().from(stack.db.t.audit_log).where(eq(stack.db.t.audit_log.action, 'user.erased'))
+		expect((await admin.post(`/admin/users/${victim.id}/erase`, { intent: 'erase', confirmed: 'yes' })).status).toBe(
+			409,
+		)
+		const audit = await stack.db.orm
+			.select()
+			.from(stack.db.t.audit_log)
+			.where(eq(stack.db.t.audit_log.action, 'user.erased'))
 		expect(audit.filter((r) => r.target_id === victim.id)).toHaveLength(1)
 	})
 
@@ -164,10 +176,14 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 		const b = await stack.signIn(admin.email)
 		const statuses: number[] = []
 		for (let i = 0; i < 11; i++) {
-			const u = await createUser(stack.db, { tenant_id: acmeId, email: `many-${dialect}-${i}@acme.test`, name: `Many ${i}`, role: 'student' })
+			const u = await createUser(stack.db, {
+				tenant_id: acmeId,
+				email: `many-${dialect}-${i}@acme.test`,
+				name: `Many ${i}`,
+				role: 'student',
+			})
 			statuses.push((await b.post(`/admin/users/${u.id}/erase`, { intent: 'erase', confirmed: 'yes' })).status)
 		}
 		expect(statuses).toEqual([...Array(10).fill(302), 429])
 	})
 })
-

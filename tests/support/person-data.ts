@@ -34,7 +34,9 @@ export async function plantPerson(
 	const mine = { tenant_id: tenantId, user_id: user.id }
 	const now = new Date()
 	await db.orm.insert(t.enrollments).values({ id: newId(), ...mine, course_slug: 'c1', status: 'active' })
-	await db.orm.insert(t.entry_progress).values({ id: newId(), ...mine, course_slug: 'c1', entry_slug: 'e1', completed_at: now })
+	await db.orm
+		.insert(t.entry_progress)
+		.values({ id: newId(), ...mine, course_slug: 'c1', entry_slug: 'e1', completed_at: now })
 	await db.orm.insert(t.quiz_attempts).values({
 		id: newId(),
 		...mine,
@@ -75,14 +77,20 @@ export async function plantPerson(
 		size_bytes: 0,
 		sha256: '',
 	})
-	const stored = await databaseFileStore(db).write(fileId, (async function* () {
-		yield Buffer.from(fileBody)
-	})(), 10_000_000)
+	const stored = await databaseFileStore(db).write(
+		fileId,
+		(async function* () {
+			yield Buffer.from(fileBody)
+		})(),
+		10_000_000,
+	)
 	await db.orm
 		.update(t.submission_files)
 		.set({ size_bytes: stored.size, sha256: stored.sha256 })
 		.where(sql`${t.submission_files.id} = ${fileId}`)
-	await db.orm.insert(t.course_passes).values({ id: newId(), ...mine, course_slug: 'c1', passed: true, average: 80, passed_at: now })
+	await db.orm
+		.insert(t.course_passes)
+		.values({ id: newId(), ...mine, course_slug: 'c1', passed: true, average: 80, passed_at: now })
 	await db.orm.insert(t.second_chances).values({
 		id: newId(),
 		...mine,
@@ -110,9 +118,13 @@ export async function plantPerson(
 		status_list: 1,
 		status_index: Math.floor(Math.random() * 100_000),
 	})
-	await db.orm.insert(t.course_admin_assignments).values({ id: newId(), ...mine, course_slug: 'c2', assigned_by: other?.id ?? null })
+	await db.orm
+		.insert(t.course_admin_assignments)
+		.values({ id: newId(), ...mine, course_slug: 'c2', assigned_by: other?.id ?? null })
 	await db.orm.insert(t.submission_watchers).values({ ...mine, course_slug: 'c2' })
-	await db.orm.insert(t.oauth_accounts).values({ id: newId(), ...mine, provider: 'github', provider_account_id: `gh-${marker}` })
+	await db.orm
+		.insert(t.oauth_accounts)
+		.values({ id: newId(), ...mine, provider: 'github', provider_account_id: `gh-${marker}` })
 	await db.orm.insert(t.sessions).values({
 		id: newId(),
 		user_id: user.id,
@@ -142,7 +154,9 @@ export async function plantPerson(
 			expires_at: new Date(Date.now() + 3_600_000),
 			accepted_at: accepted,
 		})
-		await db.orm.insert(t.invitation_courses).values({ id: newId(), tenant_id: tenantId, invitation_id: invitationId, course_slug: 'c1' })
+		await db.orm
+			.insert(t.invitation_courses)
+			.values({ id: newId(), tenant_id: tenantId, invitation_id: invitationId, course_slug: 'c1' })
 		await db.orm.insert(t.invitation_names).values({ invitation_id: invitationId, tenant_id: tenantId, name })
 		await db.orm.insert(t.audit_log).values({
 			id: newId(),
@@ -214,7 +228,9 @@ export async function findInDatabase(db: Database, needles: string[]): Promise<s
 		const rows =
 			db.dialect === 'pg'
 				? ((await db.orm.execute(sql.raw(`select * from ${quoted}`))) as unknown as Array<Record<string, unknown>>)
-				: (db.orm as unknown as { all: (q: unknown) => Array<Record<string, unknown>> }).all(sql.raw(`select * from ${quoted}`))
+				: (db.orm as unknown as { all: (q: unknown) => Array<Record<string, unknown>> }).all(
+						sql.raw(`select * from ${quoted}`),
+					)
 		for (const row of rows)
 			for (const value of Object.values(row)) {
 				const bytes = Buffer.isBuffer(value) || value instanceof Uint8Array ? Buffer.from(value) : null

@@ -120,10 +120,13 @@ export default {
 		passwordChanged: 'Ihr Passwort wurde geändert. Ihre anderen Geräte wurden abgemeldet.',
 		nameSaved: 'Name gespeichert.',
 		yourData: 'Ihre Daten',
-		yourDataHint: 'Laden Sie alles, was diese Website über Sie speichert, als eine ZIP-Datei herunter: Ihr Profil, Einschreibungen, Fortschritt, Quiz-Antworten, Abgaben mit ihren Dateien, Zertifikate und das Protokoll dessen, was mit Ihrem Konto geschah.',
+		yourDataHint:
+			'Laden Sie alles, was diese Website über Sie speichert, als eine ZIP-Datei herunter: Ihr Profil, Einschreibungen, Fortschritt, Quiz-Antworten, Abgaben mit ihren Dateien, Zertifikate und das Protokoll dessen, was mit Ihrem Konto geschah.',
 		downloadData: 'Meine Daten herunterladen',
-		archiveLimited: 'Sie haben Ihre Daten in der letzten Stunde mehrmals heruntergeladen. Versuchen Sie es später erneut.',
-		archiveImpersonating: 'Nur die lernende Person selbst kann ihre Daten herunterladen, niemand, der in ihrem Namen handelt.',
+		archiveLimited:
+			'Sie haben Ihre Daten in der letzten Stunde mehrmals heruntergeladen. Versuchen Sie es später erneut.',
+		archiveImpersonating:
+			'Nur die lernende Person selbst kann ihre Daten herunterladen, niemand, der in ihrem Namen handelt.',
 		verificationResent: 'Wir haben einen neuen Bestätigungslink an Ihre E-Mail-Adresse gesendet.',
 		changePassword: 'Passwort ändern',
 		newPassword: 'Neues Passwort',

@@ -115,7 +115,8 @@ export default {
 		passwordChanged: 'Your password was changed. Other devices have been signed out.',
 		nameSaved: 'Name saved.',
 		yourData: 'Your data',
-		yourDataHint: 'Download everything this site holds about you as one zip file: your profile, enrollments, progress, quiz answers, hand-ins with their files, certificates and the record of what was done with your account.',
+		yourDataHint:
+			'Download everything this site holds about you as one zip file: your profile, enrollments, progress, quiz answers, hand-ins with their files, certificates and the record of what was done with your account.',
 		downloadData: 'Download my data',
 		archiveLimited: 'You downloaded your data several times in the last hour. Try again later.',
 		archiveImpersonating: 'Only the learner can download their data, not someone acting as them.',

@@ -116,7 +116,8 @@ export default {
 		passwordChanged: 'Tu contraseña se ha cambiado. Se ha cerrado la sesión en los demás dispositivos.',
 		nameSaved: 'Nombre guardado.',
 		yourData: 'Tus datos',
-		yourDataHint: 'Descarga en un único archivo zip todo lo que este sitio guarda sobre ti: tu perfil, inscripciones, progreso, respuestas de cuestionarios, entregas con sus archivos, certificados y el registro de lo que se hizo con tu cuenta.',
+		yourDataHint:
+			'Descarga en un único archivo zip todo lo que este sitio guarda sobre ti: tu perfil, inscripciones, progreso, respuestas de cuestionarios, entregas con sus archivos, certificados y el registro de lo que se hizo con tu cuenta.',
 		downloadData: 'Descargar mis datos',
 		archiveLimited: 'Has descargado tus datos varias veces en la última hora. Inténtalo más tarde.',
 		archiveImpersonating: 'Solo el propio estudiante puede descargar sus datos, no alguien que actúa en su nombre.',

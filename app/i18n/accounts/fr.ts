@@ -119,9 +119,11 @@ export default {
 		passwordChanged: 'Votre mot de passe a été modifié. Vos autres appareils ont été déconnectés.',
 		nameSaved: 'Nom enregistré.',
 		yourData: 'Vos données',
-		yourDataHint: 'Téléchargez en un seul fichier zip tout ce que ce site conserve à votre sujet : votre profil, vos inscriptions, votre progression, vos réponses aux quiz, vos rendus avec leurs fichiers, vos certificats et l’historique de ce qui a été fait sur votre compte.',
+		yourDataHint:
+			'Téléchargez en un seul fichier zip tout ce que ce site conserve à votre sujet : votre profil, vos inscriptions, votre progression, vos réponses aux quiz, vos rendus avec leurs fichiers, vos certificats et l’historique de ce qui a été fait sur votre compte.',
 		downloadData: 'Télécharger mes données',
-		archiveLimited: 'Vous avez téléchargé vos données plusieurs fois au cours de la dernière heure. Réessayez plus tard.',
+		archiveLimited:
+			'Vous avez téléchargé vos données plusieurs fois au cours de la dernière heure. Réessayez plus tard.',
 		archiveImpersonating: 'Seul l’apprenant peut télécharger ses données, pas une personne qui agit à sa place.',
 		verificationResent: 'Nous avons envoyé un nouveau lien de confirmation à votre adresse e-mail.',
 		changePassword: 'Changer le mot de passe',

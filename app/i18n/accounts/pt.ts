@@ -115,7 +115,8 @@ export default {
 		passwordChanged: 'Sua senha foi alterada. Seus outros dispositivos foram desconectados.',
 		nameSaved: 'Nome salvo.',
 		yourData: 'Seus dados',
-		yourDataHint: 'Baixe em um único arquivo zip tudo o que este site guarda sobre você: seu perfil, matrículas, progresso, respostas de questionários, entregas com seus arquivos, certificados e o registro do que foi feito com sua conta.',
+		yourDataHint:
+			'Baixe em um único arquivo zip tudo o que este site guarda sobre você: seu perfil, matrículas, progresso, respostas de questionários, entregas com seus arquivos, certificados e o registro do que foi feito com sua conta.',
 		downloadData: 'Baixar meus dados',
 		archiveLimited: 'Você baixou seus dados várias vezes na última hora. Tente novamente mais tarde.',
 		archiveImpersonating: 'Só o próprio aluno pode baixar seus dados, não alguém agindo em seu nome.',

@@ -112,7 +112,8 @@ export default {
 		passwordChanged: '你的密码已更改。其他设备已退出登录。',
 		nameSaved: '姓名已保存。',
 		yourData: '你的数据',
-		yourDataHint: '将本站保存的关于你的全部数据下载为一个 zip 文件：个人资料、报名、学习进度、测验答案、提交的作业及其文件、证书，以及你的账户操作记录。',
+		yourDataHint:
+			'将本站保存的关于你的全部数据下载为一个 zip 文件：个人资料、报名、学习进度、测验答案、提交的作业及其文件、证书，以及你的账户操作记录。',
 		downloadData: '下载我的数据',
 		archiveLimited: '你在过去一小时内已多次下载数据，请稍后再试。',
 		archiveImpersonating: '只有学员本人可以下载其数据，代为操作的人不能下载。',

@@ -228,9 +228,11 @@ export default {
 			metaTitle: 'Eine Person löschen',
 			title: '{name} löschen',
 			erasedName: 'Gelöschte Person',
-			intro: 'Das Löschen entfernt die personenbezogenen Daten dieser Person endgültig. Es kann nicht rückgängig gemacht werden.',
+			intro:
+				'Das Löschen entfernt die personenbezogenen Daten dieser Person endgültig. Es kann nicht rückgängig gemacht werden.',
 			removedTitle: 'Was entfernt wird',
-			removed: 'Name und E-Mail-Adresse (durch einen Platzhalter ersetzt), Passwort und Anmeldelinks, die Anmeldung über andere Anbieter, die abgegebenen Texte, Links und Dateien, das an sie geschriebene Feedback, ihr gewährte zweite Chancen und offene Einladungen an sie oder von ihr. Sie wird überall abgemeldet.',
+			removed:
+				'Name und E-Mail-Adresse (durch einen Platzhalter ersetzt), Passwort und Anmeldelinks, die Anmeldung über andere Anbieter, die abgegebenen Texte, Links und Dateien, das an sie geschriebene Feedback, ihr gewährte zweite Chancen und offene Einladungen an sie oder von ihr. Sie wird überall abgemeldet.',
 			keptTitle: 'Was ohne ihren Namen bleibt',
 			kept: 'Punkte, Fortschritt und Ergebnisse (damit die Kursstatistik stimmt), Zertifikate, widerrufen, damit jede Prüfung zeigt, dass sie nicht mehr gültig sind, und das Audit-Protokoll, ohne Namen und Adresse.',
 			button: 'Löschen …',

@@ -224,7 +224,8 @@ export default {
 			erasedName: 'Erased person',
 			intro: 'Erasing removes this person’s personal data for good. It cannot be undone.',
 			removedTitle: 'What goes',
-			removed: 'Their name and email address (replaced by a placeholder), their password and sign-in links, their sign-in with other providers, the texts, links and files they handed in, the feedback written to them, second chances given to them, and pending invitations to or from them. They are signed out everywhere.',
+			removed:
+				'Their name and email address (replaced by a placeholder), their password and sign-in links, their sign-in with other providers, the texts, links and files they handed in, the feedback written to them, second chances given to them, and pending invitations to or from them. They are signed out everywhere.',
 			keptTitle: 'What stays, without their name',
 			kept: 'Scores, progress and results (so course statistics stay right), certificates, revoked, so that anyone checking one is told it is no longer valid, and the audit log, with their name and address removed.',
 			button: 'Erase…',

@@ -226,7 +226,8 @@ export default {
 			erasedName: 'Persona borrada',
 			intro: 'Borrar elimina para siempre los datos personales de esta persona. No se puede deshacer.',
 			removedTitle: 'Qué se elimina',
-			removed: 'Su nombre y dirección de correo (sustituidos por un marcador), su contraseña y enlaces de acceso, su acceso con otros proveedores, los textos, enlaces y archivos que entregó, los comentarios que recibió, las segundas oportunidades que se le dieron y las invitaciones pendientes para ella o enviadas por ella. Se cierran todas sus sesiones.',
+			removed:
+				'Su nombre y dirección de correo (sustituidos por un marcador), su contraseña y enlaces de acceso, su acceso con otros proveedores, los textos, enlaces y archivos que entregó, los comentarios que recibió, las segundas oportunidades que se le dieron y las invitaciones pendientes para ella o enviadas por ella. Se cierran todas sus sesiones.',
 			keptTitle: 'Qué se conserva, sin su nombre',
 			kept: 'Puntuaciones, progreso y resultados (para que las estadísticas del curso sigan siendo correctas), los certificados, revocados, para que quien compruebe uno sepa que ya no es válido, y el registro de auditoría, sin su nombre ni su dirección.',
 			button: 'Borrar…',

@@ -230,7 +230,8 @@ export default {
 			erasedName: 'Personne effacée',
 			intro: 'L’effacement supprime définitivement les données personnelles de cette personne. Il est irréversible.',
 			removedTitle: 'Ce qui disparaît',
-			removed: 'Son nom et son adresse e-mail (remplacés par un marqueur), son mot de passe et ses liens de connexion, sa connexion par d’autres fournisseurs, les textes, liens et fichiers qu’elle a rendus, les commentaires qui lui ont été écrits, les secondes chances accordées et les invitations en attente qui la concernent ou qu’elle a envoyées. Toutes ses sessions sont fermées.',
+			removed:
+				'Son nom et son adresse e-mail (remplacés par un marqueur), son mot de passe et ses liens de connexion, sa connexion par d’autres fournisseurs, les textes, liens et fichiers qu’elle a rendus, les commentaires qui lui ont été écrits, les secondes chances accordées et les invitations en attente qui la concernent ou qu’elle a envoyées. Toutes ses sessions sont fermées.',
 			keptTitle: 'Ce qui reste, sans son nom',
 			kept: 'Les notes, la progression et les résultats (pour que les statistiques du cours restent justes), les certificats, révoqués, pour que quiconque en vérifie un apprenne qu’il n’est plus valide, et le journal d’audit, sans son nom ni son adresse.',
 			button: 'Effacer…',

@@ -226,7 +226,8 @@ export default {
 			erasedName: 'Pessoa apagada',
 			intro: 'Apagar remove para sempre os dados pessoais desta pessoa. Não pode ser desfeito.',
 			removedTitle: 'O que sai',
-			removed: 'O nome e o endereço de e-mail (substituídos por um marcador), a senha e os links de acesso, o acesso por outros provedores, os textos, links e arquivos que entregou, os comentários escritos para ela, as segundas chances dadas a ela e os convites pendentes para ela ou enviados por ela. Todas as sessões são encerradas.',
+			removed:
+				'O nome e o endereço de e-mail (substituídos por um marcador), a senha e os links de acesso, o acesso por outros provedores, os textos, links e arquivos que entregou, os comentários escritos para ela, as segundas chances dadas a ela e os convites pendentes para ela ou enviados por ela. Todas as sessões são encerradas.',
 			keptTitle: 'O que fica, sem o nome dela',
 			kept: 'Notas, progresso e resultados (para que as estatísticas do curso continuem corretas), os certificados, revogados, para que quem verificar um saiba que não é mais válido, e o registro de auditoria, sem nome nem endereço.',
 			button: 'Apagar…',
