@@ -420,7 +420,7 @@ function* formerNamesSteps(tx: Tx, who: Person) {
 }
 
 /** Each string of a JSON value: replaced by `[erased]` where it is one of the names or contains one of the addresses. */
-export function scrub(value: unknown, names: Set<string>, emails: string[]): unknown {
+function scrub(value: unknown, names: Set<string>, emails: string[]): unknown {
 	if (typeof value === 'string') {
 		const v = value.trim().toLowerCase()
 		return names.has(v) || emails.some((e) => v.includes(e)) ? '[erased]' : value

@@ -20,7 +20,7 @@ Times are ISO 8601 in UTC. Ids of other people (a grader, an inviter) are given 
 `
 
 /** A stored file's place in the archive: its id keeps names unique, the name is the one stored (sanitized on upload). */
-export const archivePath = (file: { id: string; file_name: string }) =>
+const archivePath = (file: { id: string; file_name: string }) =>
 	`files/${file.id}/${file.file_name.replace(/[/\\]/g, '_') || 'file'}`
 
 function indexOf(records: PersonRecords, generatedAt: Date) {
