@@ -100,7 +100,6 @@ export default function EraseUser({ loaderData: d, actionData }: Route.Component
 				<p>{e.refused[d.refusal]}</p>
 			) : (
 				<>
-					<p>{e.intro}</p>
 					<h2>{e.removedTitle}</h2>
 					<p>{e.removed}</p>
 					<h2>{e.keptTitle}</h2>

@@ -121,7 +121,7 @@ export default {
 		nameSaved: 'Name gespeichert.',
 		yourData: 'Ihre Daten',
 		yourDataHint:
-			'Laden Sie alles, was diese Website über Sie speichert, als eine ZIP-Datei herunter: Ihr Profil, Einschreibungen, Fortschritt, Quiz-Antworten, Abgaben mit ihren Dateien, Zertifikate und das Protokoll dessen, was mit Ihrem Konto geschah.',
+			'Alles, was diese Website über Sie speichert, als eine ZIP-Datei: Profil, Einschreibungen, Fortschritt, Antworten, Abgaben mit Dateien, Zertifikate, Kontoverlauf.',
 		downloadData: 'Meine Daten herunterladen',
 		archiveLimited:
 			'Sie haben Ihre Daten in der letzten Stunde mehrmals heruntergeladen. Versuchen Sie es später erneut.',

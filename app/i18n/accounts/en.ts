@@ -116,7 +116,7 @@ export default {
 		nameSaved: 'Name saved.',
 		yourData: 'Your data',
 		yourDataHint:
-			'Download everything this site holds about you as one zip file: your profile, enrollments, progress, quiz answers, hand-ins with their files, certificates and the record of what was done with your account.',
+			'Everything this site holds about you, as one zip file: profile, enrollments, progress, quiz answers, hand-ins with files, certificates, account history.',
 		downloadData: 'Download my data',
 		archiveLimited: 'You downloaded your data several times in the last hour. Try again later.',
 		archiveImpersonating: 'Only the learner can download their data, not someone acting as them.',

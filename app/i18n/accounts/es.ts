@@ -117,7 +117,7 @@ export default {
 		nameSaved: 'Nombre guardado.',
 		yourData: 'Tus datos',
 		yourDataHint:
-			'Descarga en un único archivo zip todo lo que este sitio guarda sobre ti: tu perfil, inscripciones, progreso, respuestas de cuestionarios, entregas con sus archivos, certificados y el registro de lo que se hizo con tu cuenta.',
+			'Todo lo que este sitio guarda sobre ti, en un archivo zip: perfil, inscripciones, progreso, respuestas, entregas con archivos, certificados, historial de la cuenta.',
 		downloadData: 'Descargar mis datos',
 		archiveLimited: 'Has descargado tus datos varias veces en la última hora. Inténtalo más tarde.',
 		archiveImpersonating: 'Solo el propio estudiante puede descargar sus datos, no alguien que actúa en su nombre.',

@@ -120,7 +120,7 @@ export default {
 		nameSaved: 'Nom enregistré.',
 		yourData: 'Vos données',
 		yourDataHint:
-			'Téléchargez en un seul fichier zip tout ce que ce site conserve à votre sujet : votre profil, vos inscriptions, votre progression, vos réponses aux quiz, vos rendus avec leurs fichiers, vos certificats et l’historique de ce qui a été fait sur votre compte.',
+			'Tout ce que ce site conserve à votre sujet, en un fichier zip : profil, inscriptions, progression, réponses, rendus avec fichiers, certificats, historique du compte.',
 		downloadData: 'Télécharger mes données',
 		archiveLimited:
 			'Vous avez téléchargé vos données plusieurs fois au cours de la dernière heure. Réessayez plus tard.',

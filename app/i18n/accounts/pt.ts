@@ -116,7 +116,7 @@ export default {
 		nameSaved: 'Nome salvo.',
 		yourData: 'Seus dados',
 		yourDataHint:
-			'Baixe em um único arquivo zip tudo o que este site guarda sobre você: seu perfil, matrículas, progresso, respostas de questionários, entregas com seus arquivos, certificados e o registro do que foi feito com sua conta.',
+			'Tudo o que este site guarda sobre você, em um arquivo zip: perfil, matrículas, progresso, respostas, entregas com arquivos, certificados, histórico da conta.',
 		downloadData: 'Baixar meus dados',
 		archiveLimited: 'Você baixou seus dados várias vezes na última hora. Tente novamente mais tarde.',
 		archiveImpersonating: 'Só o próprio aluno pode baixar seus dados, não alguém agindo em seu nome.',

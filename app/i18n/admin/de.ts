@@ -228,17 +228,15 @@ export default {
 			metaTitle: 'Eine Person löschen',
 			title: '{name} löschen',
 			erasedName: 'Gelöschte Person',
-			intro:
-				'Das Löschen entfernt die personenbezogenen Daten dieser Person endgültig. Es kann nicht rückgängig gemacht werden.',
 			removedTitle: 'Was entfernt wird',
 			removed:
-				'Name und E-Mail-Adresse (durch einen Platzhalter ersetzt), Passwort und Anmeldelinks, die Anmeldung über andere Anbieter, die abgegebenen Texte, Links und Dateien, das an sie geschriebene Feedback, ihr gewährte zweite Chancen und offene Einladungen an sie oder von ihr. Sie wird überall abgemeldet.',
+				'Name und E-Mail (durch einen Platzhalter ersetzt), Passwort, Anmeldelinks und -identitäten, abgegebene Texte, Links und Dateien, Feedback, zweite Chancen, offene Einladungen. Überall abgemeldet.',
 			keptTitle: 'Was ohne ihren Namen bleibt',
-			kept: 'Punkte, Fortschritt und Ergebnisse (damit die Kursstatistik stimmt), Zertifikate, widerrufen, damit jede Prüfung zeigt, dass sie nicht mehr gültig sind, und das Audit-Protokoll, ohne Namen und Adresse.',
+			kept: 'Punkte, Fortschritt und Ergebnisse (für die Statistik), Zertifikate (widerrufen) und das Audit-Protokoll, ohne Namen und Adresse.',
 			button: 'Löschen …',
 			confirm: '{name} ({email}) endgültig löschen? Das kann nicht rückgängig gemacht werden.',
 			confirmButton: '{name} löschen',
-			done: 'Die Person wurde gelöscht. Was andere brauchen, bleibt ohne etwas, das sie nennt.',
+			done: 'Die Person wurde gelöscht.',
 			refused: {
 				self: 'Sie können Ihr eigenes Konto nicht löschen.',
 				platform: 'Ein Plattformkonto kann hier nicht gelöscht werden.',
