@@ -92,6 +92,22 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 		expect((await b.get(String(limited.headers.location))).text).toContain('several times in the last hour')
 	})
 
+	it('gives no archive to a platform account, nor to a super admin acting as the learner', async () => {
+		const me = await person()
+		const apex = await stack.signIn('root@platform.test', 'localhost')
+		const b = await stack.enter(apex, (await findTenantBySlug(stack.db, 'acme'))!)
+		expect((await archive(b)).status).toBe(404)
+		expect((await b.post('/api/admin/impersonate/start', { userId: me.id })).status).toBe(303)
+		const refused = await archive(b)
+		expect(refused.status).toBe(303)
+		expect(refused.headers.location).toBe('/learn/account?notice=archive-impersonating')
+		// The super admin on the tenant's host may erase a learner of it (the confirmation first).
+		expect((await b.post('/api/admin/impersonate/stop', {})).status).toBeLessThan(400)
+		const done = await b.post(`/admin/users/${me.id}/erase`, { intent: 'erase', confirmed: 'yes' })
+		expect(done.status).toBe(302)
+		expect((await findUserById(stack.db, me.id))!.email).toBe(erasedEmail(me.id))
+	})
+
 	it('erases a person after a confirmation, leaving no personal value in any table or log line', async () => {
 		const victim = await person()
 		const bystander = await person(acmeId, { id: victim.id })
