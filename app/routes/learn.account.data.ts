@@ -18,9 +18,11 @@ export function loader({ context }: Route.LoaderArgs) {
 	return redirect(localePath(getRequestContext(context).locale, '/learn/account'))
 }
 
-export async function action({ context }: Route.ActionArgs) {
+export async function action({ context, request }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const session = requireSession(context)
+	// The form posts; PUT, PATCH and DELETE reach actions too, and are no way to ask for a copy.
+	if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'GET, POST' } })
 	const back = (notice: 'archiveLimited' | 'archiveImpersonating') =>
 		redirect(localePath(ctx.locale, withNotice('/learn/account', notice)), 303)
 	if (session.impersonator) return back('archiveImpersonating')

@@ -80,6 +80,17 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 		const foreign = await archive(leftover)
 		expect(foreign.status).toBe(302)
 		expect(foreign.headers.location).toMatch(/^\/learn\/sign-in/)
+		// Another site's form posting here (a browser sends its Origin) gets nothing.
+		const crossSite = await b.post('/learn/account/data', {}, { origin: 'http://evil.test' })
+		expect(crossSite.status).toBe(403)
+		expect(crossSite.headers['content-type']).not.toBe('application/zip')
+		// Any other method is no download either.
+		const put = await stack.request(ACME, '/learn/account/data', {
+			method: 'PUT',
+			headers: { cookie: b.cookieHeader() },
+		})
+		expect(put.status).toBe(405)
+		expect(put.headers['content-type']).not.toBe('application/zip')
 		// A platform account has no archive on a tenant's site.
 		const root = await stack.signIn('root@platform.test', 'localhost')
 		expect((await root.post('/learn/account/data', {})).status).toBe(404)
@@ -172,6 +183,10 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 		const leftover = stack.browser(GLOBEX)
 		for (const [k, v] of admin.jar) leftover.jar.set(k, v)
 		expect((await leftover.post(path, confirmed)).status).toBe(302)
+		// Another site's form, and odd ids, erase nobody.
+		expect((await admin.post(path, confirmed, { origin: 'http://evil.test' })).status).toBe(403)
+		for (const id of [target.id.toUpperCase(), `${target.id}%00`, encodeURIComponent(`${target.id}/`), `%2e%2e`])
+			expect((await admin.post(`/admin/users/${id}/erase`, confirmed)).status, id).toBeGreaterThanOrEqual(400)
 		// Themselves, and the platform account, are refused.
 		const self = stack.seeded.users['acme:admin@acme.test']
 		expect((await admin.post(`/admin/users/${self.id}/erase`, confirmed)).status).toBe(409)
