@@ -419,11 +419,18 @@ function* formerNamesSteps(tx: Tx, who: Person) {
 	return rows.flatMap((r) => [r.metadata.from, r.metadata.to]).filter((v): v is string => typeof v === 'string')
 }
 
-/** Each string of a JSON value: replaced by `[erased]` where it is one of the names or contains one of the addresses. */
-function scrub(value: unknown, names: Set<string>, emails: string[]): unknown {
+/**
+ * Each string of a JSON value with the person's values replaced by `[erased]`: an address or a name
+ * of three or more characters wherever it occurs ("Ada Lovelace asked for it"), a shorter name only
+ * as the whole string (so that "Al" does not eat "Also").
+ */
+function scrub(value: unknown, names: string[], emails: string[]): unknown {
 	if (typeof value === 'string') {
-		const v = value.trim().toLowerCase()
-		return names.has(v) || emails.some((e) => v.includes(e)) ? '[erased]' : value
+		if (names.some((n) => n.toLowerCase() === value.trim().toLowerCase())) return '[erased]'
+		const needles = [...emails, ...names.filter((n) => n.length >= 3)]
+		if (!needles.length) return value
+		const pattern = new RegExp(needles.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'giu')
+		return value.replace(pattern, '[erased]')
 	}
 	if (Array.isArray(value)) return value.map((x) => scrub(x, names, emails))
 	if (value && typeof value === 'object')
@@ -454,9 +461,8 @@ function* scrubAuditSteps(tx: Tx, who: Person, was: ErasedValues) {
 				),
 			),
 	)
-	const nameSet = new Set(names.map((n) => n.toLowerCase()))
 	for (const row of rows) {
-		const metadata = scrub(row.metadata, nameSet, emails) as Record<string, unknown>
+		const metadata = scrub(row.metadata, names, emails) as Record<string, unknown>
 		if (JSON.stringify(metadata) !== JSON.stringify(row.metadata))
 			yield* step(tx.orm.update(a).set({ metadata }).where(eq(a.id, row.id)).returning({ id: a.id }))
 	}

@@ -85,7 +85,14 @@ describe.each(DIALECTS)('the data archive on %s', (dialect) => {
 				.map((r: { action: string }) => r.action)
 				.sort(),
 		).toEqual(
-			['account.name.changed', 'invitation.sent', 'invitation.sent', 'invitation.sent', 'user.role_changed'].sort(),
+			[
+				'account.name.changed',
+				'certificate.revoked',
+				'invitation.sent',
+				'invitation.sent',
+				'invitation.sent',
+				'user.role_changed',
+			].sort(),
 		)
 		const [file] = byTable('submission_files')
 		const body = entries[`files/${file.id}/archived.txt`]

@@ -105,6 +105,9 @@ describe.each(DIALECTS)('erasure on %s', (dialect) => {
 			from: '[erased]',
 			to: '[erased]',
 		})
+		// Free text that named them keeps its other words.
+		const [revoked] = await db.orm.select().from(t.audit_log).where(eq(t.audit_log.target_id, certificate.id))
+		expect(revoked.metadata).toEqual({ reason: '[erased] asked for it' })
 	})
 
 	it('refuses, changing nothing, whom the actor may not erase when it takes effect', async () => {

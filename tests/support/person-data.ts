@@ -188,6 +188,16 @@ export async function plantPerson(
 			tenant_id: tenantId,
 			metadata: { from: 'student', to: 'course_admin' },
 		},
+		// Free text an admin wrote that names them.
+		{
+			id: newId(),
+			actor_user_id: other?.id ?? null,
+			action: 'certificate.revoked',
+			target_kind: 'certificate',
+			target_id: certificateId,
+			tenant_id: tenantId,
+			metadata: { reason: `${name} asked for it` },
+		},
 	])
 	// A mail job that names them.
 	await runSteps(db, (tx) => enqueueJobSteps(tx, 'mail.magicLink', { tenantId, email, origin: 'x', locale: 'en' }))
