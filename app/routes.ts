@@ -28,6 +28,7 @@ const localized = [
 	route('learn/magic/:token', 'routes/learn.magic.$token.tsx'),
 	route('learn/account', 'routes/learn.account.tsx'),
 	route('learn/account/email/:token', 'routes/learn.account.email.$token.tsx'),
+	route('learn/account/data', 'routes/learn.account.data.ts'),
 	route('learn/sign-out', 'routes/learn.sign-out.tsx'),
 	route('invite/:token', 'routes/invite.$token.tsx'),
 
@@ -47,6 +48,7 @@ const localized = [
 	route('admin/users/invite', 'routes/admin.users.invite.tsx'),
 	route('admin/users/invitations', 'routes/admin.users.invitations.tsx'),
 	route('admin/users/:id', 'routes/admin.users.$id.tsx'),
+	route('admin/users/:id/erase', 'routes/admin.users.$id.erase.tsx'),
 	route('admin/courses', 'routes/admin.courses.tsx'),
 	route('admin/courses/:slug/dashboard', 'routes/admin.courses.$slug.dashboard.tsx'),
 	route('admin/courses/:slug/export', 'routes/admin.courses.$slug.export.ts'),

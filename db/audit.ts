@@ -48,6 +48,7 @@ export type AuditAction =
 	| 'user.signed_out'
 	| 'user.verification_resent'
 	| 'user.password_reset_sent'
+	| 'user.erased'
 
 export interface AuditInput {
 	actorUserId: string | null

@@ -30,6 +30,10 @@ export const POLICIES = {
 	adminMutation: { points: 60, windowMs: 60_000 },
 	// per invitation (decision 0026): a resend mails a stranger's inbox, so an admin's 60 mutations a minute are too many
 	invitationResend: { points: 3, windowMs: 60 * 60_000 },
+	// data rights (decision 0044): an archive reads every row of a person and streams their files
+	dataArchive: { points: 5, windowMs: 60 * 60_000 },
+	// an erasure cannot be undone: a few an hour per admin, a stop to a stolen session erasing a school
+	erasure: { points: 10, windowMs: 60 * 60_000 },
 } as const
 
 export type Policy = keyof typeof POLICIES

@@ -362,6 +362,12 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 						</button>
 					</form>
 				) : null}
+				{/* Erasure (decision 0044) is a tenant's: shown where the learning record is, on the person's own tenant host. */}
+				{d.learning && !d.self && u.role !== 'super_admin' ? (
+					<Link className="button button-secondary" to={`/admin/users/${u.id}/erase`}>
+						{m.erase}
+					</Link>
+				) : null}
 			</div>
 			{d.learning ? <UserLearning record={d.learning} /> : null}
 		</section>

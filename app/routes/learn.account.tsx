@@ -165,7 +165,7 @@ export { actionHeaders as headers } from '#app/platform/headers.ts'
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.accounts.account.title }]
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-	const { m } = useI18n()
+	const { m, locale } = useI18n()
 	const text = m.accounts.account
 	// Each form shows only the result of its own intent (a refused password change is not the address form's error).
 	const resultOf = (intent: string) =>
@@ -186,6 +186,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 					'passwordChanged',
 					'nameSaved',
 					'verificationResent',
+					'archiveLimited',
+					'archiveImpersonating',
 				]}
 			/>
 			{loaderData.verified ? null : <VerifyReminder result={resendResult} />}
@@ -247,6 +249,14 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 				<Submit name="intent" value="sign-out-everywhere" className="button-secondary">
 					{text.signOutEverywhere}
 				</Submit>
+			</Form>
+			<h2 id="data">{text.yourData}</h2>
+			{/* A document post, with JavaScript too: the answer is a download, not a page to render. */}
+			<Form method="post" action={localePath(locale, '/learn/account/data')} reloadDocument>
+				<p>{text.yourDataHint}</p>
+				<button type="submit" className="button button-secondary">
+					{text.downloadData}
+				</button>
 			</Form>
 		</section>
 	)

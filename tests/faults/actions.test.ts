@@ -15,6 +15,8 @@ import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { issueToken } from '#app/accounts/tokens.server.ts'
 import type { Database } from '#db/client.ts'
+import { erasedEmail } from '#db/data-rights.ts'
+import { newId } from '#db/ids.ts'
 import { assignCourseAdmin, markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
 import { createTenant } from '#db/tenants.ts'
 import { findUserByEmail, upsertUser, type User } from '#db/users.ts'
@@ -201,6 +203,45 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 					done: async () =>
 						(await audited('course.admin_revoked', user.id)) &&
 						(await revokedOne.get('/learn/course/intro-to-web/entry/what-is-http?preview=1')).status !== 200,
+				}
+			},
+		},
+		{
+			// Decision 0044: the placeholder, the sessions, the second chance, the invitation to them and the audit row together.
+			name: 'person erased',
+			later: [
+				['sessions', 'UPDATE'],
+				['second_chances', 'DELETE'],
+				['invitations', 'DELETE'],
+				['audit_log', 'INSERT'],
+			],
+			prepare: async () => {
+				const { b } = await admin()
+				const { user } = await person()
+				const t = stack.db.t
+				await stack.db.orm.insert(t.second_chances).values({
+					id: newId(),
+					tenant_id: acme().id,
+					user_id: user.id,
+					course_slug: 'intro-to-web',
+					entry_slug: 'basics-quiz',
+					kind: 'quiz_attempts',
+					extra_attempts: 1,
+					reason: 'ill',
+				})
+				await stack.db.orm.insert(t.invitations).values({
+					id: newId(),
+					email: user.email,
+					tenant_id: acme().id,
+					role: 'course_admin',
+					course_slug: 'intro-to-web',
+					token_hash: `fault-${newId()}`,
+					expires_at: new Date(Date.now() + 3_600_000),
+				})
+				return {
+					send: () => b.post(`/admin/users/${user.id}/erase`, { intent: 'erase', confirmed: 'yes' }),
+					ok: redirected,
+					done: async () => (await fresh(user.id)).email === erasedEmail(user.id) && audited('user.erased', user.id),
 				}
 			},
 		},

@@ -297,6 +297,23 @@ describe.each(DIALECTS)('certificates on %s', (dialect) => {
 		expect((await verifier.verifyProof(listCredential)).verified).toBe(true)
 	})
 
+	it("revokes an erased learner's certificate (decision 0044): the page and a kept copy read revoked, nothing names them", async () => {
+		const { user, certificate } = await passed({ name: 'Erin Erasable' })
+		// The copy the learner downloaded and shared before.
+		const { credential } = await credentialOf(certificate.public_id)
+		const b = await admin()
+		const erased = await b.post(`/admin/users/${user.id}/erase`, { intent: 'erase', confirmed: 'yes' })
+		expect(erased.status).toBe(302)
+		const verify = await stack.request(ACME, `/certificates/${certificate.public_id}`)
+		expect(verdict(verify.text)).toBe('Revoked certificate')
+		expect(verify.text).not.toContain('Erin Erasable')
+		expect((await stack.request(ACME, `/certificates/${certificate.public_id}/credential`)).text).not.toContain(
+			'Erin Erasable',
+		)
+		expect((await verifier.verifyProof(credential)).verified).toBe(true)
+		expect(await verifier.status(credential)).toBe('revoked')
+	})
+
 	it('reissues after a name change: the old one revoked as "reissued", the new one in the new name', async () => {
 		const { user, certificate } = await passed({ name: 'Old Name' })
 		const b = await admin()

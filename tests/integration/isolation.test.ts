@@ -329,6 +329,15 @@ const SPEC: Record<string, RouteSpec> = {
 			],
 		},
 	},
+	// The archive is the signed-in person's own (decision 0044): ids of the other tenant in the form change nothing.
+	// A platform account has none on a tenant's site; a GET only leads back to the account page.
+	'learn/account/data': {
+		get: session(all(302, '/learn/account')),
+		post: {
+			rule: session((c) => (c.role === 'super_admin' ? 404 : 200)),
+			variants: (f): Variant[] => [{ form: { userId: f.studentId, tenantId: f.tenant.id } }],
+		},
+	},
 	'learn/account/email/:token': {
 		params: (f) => ({ token: f.tokens.email_change }),
 		get: session(all(200)),
@@ -444,6 +453,15 @@ const SPEC: Record<string, RouteSpec> = {
 				{ form: { intent: 'cancel-enrollment', confirmed: 'yes', courseSlug: f.course }, rule: admin(all(404)) },
 				{ form: { intent: 'reenroll', courseSlug: f.course }, rule: admin(all(404)) },
 			],
+		},
+	},
+	// The other tenant's person is never found for erasure, confirmed or not, on any host (the apex has no tenant).
+	'admin/users/:id/erase': {
+		params: (f) => ({ id: f.studentId }),
+		get: admin(all(404)),
+		post: {
+			rule: admin(all(404)),
+			variants: (): Variant[] => [{ form: { intent: 'erase' } }, { form: { intent: 'erase', confirmed: 'yes' } }],
 		},
 	},
 	'admin/courses': { get: admin(all(200)) },

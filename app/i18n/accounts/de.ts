@@ -119,6 +119,14 @@ export default {
 		signOutEverywhere: 'Überall abmelden',
 		passwordChanged: 'Ihr Passwort wurde geändert. Ihre anderen Geräte wurden abgemeldet.',
 		nameSaved: 'Name gespeichert.',
+		yourData: 'Ihre Daten',
+		yourDataHint:
+			'Alles, was diese Website über Sie speichert, als eine ZIP-Datei: Profil, Einschreibungen, Fortschritt, Antworten, Abgaben mit Dateien, Zertifikate, Kontoverlauf.',
+		downloadData: 'Meine Daten herunterladen',
+		archiveLimited:
+			'Sie haben Ihre Daten in der letzten Stunde mehrmals heruntergeladen. Versuchen Sie es später erneut.',
+		archiveImpersonating:
+			'Nur die lernende Person selbst kann ihre Daten herunterladen, niemand, der in ihrem Namen handelt.',
 		verificationResent: 'Wir haben einen neuen Bestätigungslink an Ihre E-Mail-Adresse gesendet.',
 		changePassword: 'Passwort ändern',
 		newPassword: 'Neues Passwort',

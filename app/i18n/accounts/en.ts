@@ -114,6 +114,12 @@ export default {
 		signOutEverywhere: 'Sign out everywhere',
 		passwordChanged: 'Your password was changed. Other devices have been signed out.',
 		nameSaved: 'Name saved.',
+		yourData: 'Your data',
+		yourDataHint:
+			'Everything this site holds about you, as one zip file: profile, enrollments, progress, quiz answers, hand-ins with files, certificates, account history.',
+		downloadData: 'Download my data',
+		archiveLimited: 'You downloaded your data several times in the last hour. Try again later.',
+		archiveImpersonating: 'Only the learner can download their data, not someone acting as them.',
 		verificationResent: 'We sent a new confirmation link to your email address.',
 		changePassword: 'Change password',
 		newPassword: 'New password',

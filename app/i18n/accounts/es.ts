@@ -115,6 +115,12 @@ export default {
 		signOutEverywhere: 'Cerrar sesión en todas partes',
 		passwordChanged: 'Tu contraseña se ha cambiado. Se ha cerrado la sesión en los demás dispositivos.',
 		nameSaved: 'Nombre guardado.',
+		yourData: 'Tus datos',
+		yourDataHint:
+			'Todo lo que este sitio guarda sobre ti, en un archivo zip: perfil, inscripciones, progreso, respuestas, entregas con archivos, certificados, historial de la cuenta.',
+		downloadData: 'Descargar mis datos',
+		archiveLimited: 'Has descargado tus datos varias veces en la última hora. Inténtalo más tarde.',
+		archiveImpersonating: 'Solo el propio estudiante puede descargar sus datos, no alguien que actúa en su nombre.',
 		verificationResent: 'Te hemos enviado un nuevo enlace de confirmación a tu correo.',
 		changePassword: 'Cambiar la contraseña',
 		newPassword: 'Contraseña nueva',

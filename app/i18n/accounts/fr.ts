@@ -118,6 +118,13 @@ export default {
 		signOutEverywhere: 'Se déconnecter partout',
 		passwordChanged: 'Votre mot de passe a été modifié. Vos autres appareils ont été déconnectés.',
 		nameSaved: 'Nom enregistré.',
+		yourData: 'Vos données',
+		yourDataHint:
+			'Tout ce que ce site conserve à votre sujet, en un fichier zip : profil, inscriptions, progression, réponses, rendus avec fichiers, certificats, historique du compte.',
+		downloadData: 'Télécharger mes données',
+		archiveLimited:
+			'Vous avez téléchargé vos données plusieurs fois au cours de la dernière heure. Réessayez plus tard.',
+		archiveImpersonating: 'Seul l’apprenant peut télécharger ses données, pas une personne qui agit à sa place.',
 		verificationResent: 'Nous avons envoyé un nouveau lien de confirmation à votre adresse e-mail.',
 		changePassword: 'Changer le mot de passe',
 		newPassword: 'Nouveau mot de passe',

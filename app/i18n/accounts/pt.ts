@@ -114,6 +114,12 @@ export default {
 		signOutEverywhere: 'Sair de todos os dispositivos',
 		passwordChanged: 'Sua senha foi alterada. Seus outros dispositivos foram desconectados.',
 		nameSaved: 'Nome salvo.',
+		yourData: 'Seus dados',
+		yourDataHint:
+			'Tudo o que este site guarda sobre você, em um arquivo zip: perfil, matrículas, progresso, respostas, entregas com arquivos, certificados, histórico da conta.',
+		downloadData: 'Baixar meus dados',
+		archiveLimited: 'Você baixou seus dados várias vezes na última hora. Tente novamente mais tarde.',
+		archiveImpersonating: 'Só o próprio aluno pode baixar seus dados, não alguém agindo em seu nome.',
 		verificationResent: 'Enviamos um novo link de confirmação para seu e-mail.',
 		changePassword: 'Alterar senha',
 		newPassword: 'Nova senha',

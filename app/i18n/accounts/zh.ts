@@ -111,6 +111,12 @@ export default {
 		signOutEverywhere: '在所有设备上退出登录',
 		passwordChanged: '你的密码已更改。其他设备已退出登录。',
 		nameSaved: '姓名已保存。',
+		yourData: '你的数据',
+		yourDataHint:
+			'本站保存的关于你的全部数据，打包为一个 zip 文件：个人资料、报名、进度、答案、作业及文件、证书、账户记录。',
+		downloadData: '下载我的数据',
+		archiveLimited: '你在过去一小时内已多次下载数据，请稍后再试。',
+		archiveImpersonating: '只有学员本人可以下载其数据，代为操作的人不能下载。',
 		verificationResent: '我们已向你的电子邮件地址发送了新的确认链接。',
 		changePassword: '更改密码',
 		newPassword: '新密码',

@@ -266,6 +266,7 @@ export default {
 			user_signed_out: 'Überall abgemeldet',
 			user_verification_resent: 'Bestätigungs-E-Mail erneut gesendet',
 			user_password_reset_sent: 'Link zum Zurücksetzen des Passworts gesendet',
+			user_erased: 'Person gelöscht',
 			enrollment_invitation_enrolled: 'Bei Annahme einer Einladung eingeschrieben',
 			invitation_refreshed: 'Einladung erneut gesendet (erneuert)',
 		},

@@ -271,6 +271,7 @@ export default {
 			user_signed_out: 'Signed out everywhere',
 			user_verification_resent: 'Confirmation email sent again',
 			user_password_reset_sent: 'Password-reset link sent',
+			user_erased: 'Person erased',
 			enrollment_invitation_enrolled: 'Enrolled on accepting an invitation',
 			invitation_refreshed: 'Invitation sent again (refreshed)',
 		},

@@ -264,6 +264,7 @@ export default {
 			user_signed_out: 'Todas las sesiones cerradas',
 			user_verification_resent: 'Correo de verificación reenviado',
 			user_password_reset_sent: 'Enlace para restablecer la contraseña enviado',
+			user_erased: 'Persona borrada',
 			enrollment_invitation_enrolled: 'Inscrito al aceptar una invitación',
 			invitation_refreshed: 'Invitación reenviada (renovada)',
 		},

@@ -268,6 +268,7 @@ export default {
 			user_signed_out: 'Toutes les sessions fermées',
 			user_verification_resent: 'E-mail de vérification renvoyé',
 			user_password_reset_sent: 'Lien de réinitialisation du mot de passe envoyé',
+			user_erased: 'Personne effacée',
 			enrollment_invitation_enrolled: 'Inscrit en acceptant une invitation',
 			invitation_refreshed: 'Invitation renvoyée (renouvelée)',
 		},

@@ -264,6 +264,7 @@ export default {
 			user_signed_out: 'Todas as sessões encerradas',
 			user_verification_resent: 'E-mail de verificação reenviado',
 			user_password_reset_sent: 'Link de redefinição de senha enviado',
+			user_erased: 'Pessoa apagada',
 			enrollment_invitation_enrolled: 'Inscrito ao aceitar um convite',
 			invitation_refreshed: 'Convite reenviado (renovado)',
 		},

@@ -259,6 +259,7 @@ export default {
 			user_signed_out: '已退出所有会话',
 			user_verification_resent: '验证邮件已重新发送',
 			user_password_reset_sent: '密码重置链接已发送',
+			user_erased: '已删除个人数据',
 			enrollment_invitation_enrolled: '接受邀请时注册',
 			invitation_refreshed: '邀请已重新发送（已刷新）',
 		},
