@@ -80,6 +80,8 @@ export interface SubmissionInput {
 	text: string | null
 	link: string | null
 	fileIds: string[]
+	/** The entry's due date in force for the learner now (decision 0044); the hand-in stores it and whether it is late. */
+	dueAt?: Date | null
 }
 
 type RecordedSubmission =
@@ -196,6 +198,8 @@ export function* recordSubmissionSteps(
 	}
 	const earlier = yield* stored()
 	if (earlier) return { kind: 'recorded', submission: earlier, replayed: true } as RecordedSubmission
+	const now = new Date()
+	const dueAt = input.dueAt ?? null
 	for (;;) {
 		const { highest, final } = yield* tallySteps(db, scope, courseSlug, entrySlug)
 		if (final > 0) return { kind: 'final' } as RecordedSubmission
@@ -211,7 +215,10 @@ export function* recordSubmissionSteps(
 					submission_number: highest + 1,
 					text_answer: input.text,
 					link_url: input.link,
-					submitted_at: new Date(),
+					submitted_at: now,
+					// Lateness as it stands at hand-in time, kept: later extensions do not rewrite it.
+					due_at: dueAt,
+					late: dueAt !== null && now.getTime() > dueAt.getTime(),
 				})
 				.onConflictDoNothing()
 				.returning(),

@@ -40,6 +40,8 @@ export const NOTICES = {
 	localeChanged: { param: 'locale-changed', tone: 'ok', text: (m) => m.accounts.account.localeChanged },
 	passwordChanged: { param: 'password-changed', tone: 'ok', text: (m) => m.accounts.account.passwordChanged },
 	nameSaved: { param: 'name-saved', tone: 'ok', text: (m) => m.accounts.account.nameSaved },
+	timeZoneSaved: { param: 'time-zone-saved', tone: 'ok', text: (m) => m.accounts.dueSettings.timeZoneSaved },
+	calendarReplaced: { param: 'calendar-link', tone: 'ok', text: (m) => m.accounts.dueSettings.calendarReplaced },
 	verificationResent: { param: 'verification-sent', tone: 'ok', text: (m) => m.accounts.account.verificationResent },
 	emailConfirmed: { param: 'email-confirmed', tone: 'ok', text: (m) => m.accounts.verify.confirmed },
 	// Administration
@@ -90,6 +92,7 @@ export const NOTICES = {
 	tenantArchived: { param: 'archived', tone: 'ok', text: (m) => m.admin.tenants.notices.archived },
 	courseAdminAssigned: { param: 'assigned', tone: 'ok', text: (m) => m.adminCourses.admins.assigned },
 	courseAdminRevoked: { param: 'revoked', tone: 'ok', text: (m) => m.adminCourses.admins.revoked },
+	dueExtended: { param: 'due-extended', tone: 'ok', text: (m) => m.adminCourses.dueDates.extended },
 	courseSettingsSaved: { param: 'saved', tone: 'ok', text: (m) => m.adminCourses.settings.saved },
 	// Grading (the course's submissions queue)
 	submissionGraded: { param: 'graded', tone: 'ok', text: (m) => m.grading.grade.graded },
