@@ -16,7 +16,7 @@ import type { CmsClient } from '../content/cms.server.ts'
 import { readContent } from '../content/cms.server.ts'
 import type { Course, Entry } from '../content/content.ts'
 import { flattenEntries } from './entries.ts'
-import { dueAtFor, dueState, isTimeZone, type DueState } from './due-dates.ts'
+import { dueAtFor, dueState, formatDue, isTimeZone, type DueState } from './due-dates.ts'
 import { tags } from './learning.server.ts'
 
 // Due dates (decision 0044): what is due for a learner, and across a tenant for the reminders;
@@ -201,4 +201,44 @@ export async function extendDueDate(ctx: RequestContext, course: Course, learner
 		}),
 	)
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
+}
+
+export interface DueLine {
+	courseSlug: string
+	entrySlug: string
+	href: string
+	title: string
+	course: string
+	state: DueState
+	/** The due instant written in the learner's locale and zone. */
+	when: string
+	dueAt: string
+	extended: boolean
+}
+
+/**
+ * What a page shows of the learner's due dates, written in their locale and time zone: the
+ * items `keep` selects (default: overdue and due soon), soonest first.
+ */
+export async function dueLines(
+	ctx: RequestContext,
+	scope: Scope,
+	keep: (item: DueItem) => boolean = (i) => i.state === 'overdue' || i.state === 'soon',
+) {
+	const [timeZone, items] = await Promise.all([
+		learnerTimeZone(ctx, scope),
+		dueItemsFor(ctx, scope.tenantId, scope.userId),
+	])
+	const lines: DueLine[] = items.filter(keep).map((i) => ({
+		courseSlug: i.courseSlug,
+		entrySlug: i.entrySlug,
+		href: `/learn/course/${i.courseSlug}/entry/${i.entrySlug}`,
+		title: i.entryTitle,
+		course: i.courseTitle,
+		state: i.state,
+		when: formatDue(i.dueAt, ctx.locale, timeZone),
+		dueAt: i.dueAt.toISOString(),
+		extended: i.extended,
+	}))
+	return { timeZone, lines }
 }

@@ -29,6 +29,8 @@ import { retireTokensSteps } from '#db/tokens.ts'
 import { updateUser, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.account.ts'
 import { withNotice } from '#app/platform/notices.ts'
+import { dueSettingsAction, dueSettingsFor } from '#app/learning/due-settings.server.ts'
+import { DueSettingsSection } from '#app/learning/due-settings.tsx'
 
 // One schema per form of the page, told apart by `intent`. The current password, for an account that has
 // one: a session alone (a borrowed device) cannot move the account away.
@@ -58,9 +60,11 @@ function ownChange(session: CurrentSession, action: AuditAction, metadata: Recor
 	}
 }
 
-export function loader({ context }: Route.LoaderArgs) {
-	const { claims, user } = requireSession(context)
+export async function loader({ context }: Route.LoaderArgs) {
+	const session = requireSession(context)
+	const { claims, user } = session
 	return {
+		dueSettings: await dueSettingsFor(getRequestContext(context), session),
 		name: user.name,
 		email: claims.email,
 		locale: user.locale,
@@ -73,7 +77,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const session = requireSession(context)
 	const { user } = session
-	const submission = parseWithZod(await readForm(request), { schema })
+	const form = await readForm(request)
+	// The due dates section's own forms (time zone, calendar link), decision 0044.
+	const dueSettings = await dueSettingsAction(ctx, session, form)
+	if (dueSettings) return dueSettings
+	const submission = parseWithZod(form, { schema })
 	// Every post but the language and sign-out buttons counts against its form's limit, malformed ones too.
 	const { intent } = submission.payload
 	const hideFields = ['currentPassword', 'oldPassword', 'newPassword']
@@ -223,6 +231,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 					'passwordChanged',
 					'nameSaved',
 					'verificationResent',
+					'timeZoneSaved',
+					'calendarReplaced',
 				]}
 			/>
 			{loaderData.verified ? null : <VerifyReminder result={resendResult} />}
@@ -278,6 +288,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 				/>
 				<Submit>{text.saveLanguage}</Submit>
 			</Form>
+			{loaderData.dueSettings ? <DueSettingsSection settings={loaderData.dueSettings} result={resultOf} /> : null}
 			<h2>{text.sessions}</h2>
 			<Form method="post">
 				<p>{text.signOutEverywhereHint}</p>
