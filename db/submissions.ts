@@ -323,6 +323,8 @@ export interface QueueRow {
 	maxScore: number | null
 	submittedAt: Date
 	gradedAt: Date | null
+	/** Handed in after its due date, as stored at hand-in time (decision 0044). */
+	late: boolean
 	/** How many of this learner's hand-ins in the course are waiting, superseded ones too until a later one is decided (only each assignment's newest is graded). */
 	waiting: number
 }
@@ -353,6 +355,7 @@ export async function gradingQueue(
 			maxScore: s.max_score,
 			submittedAt: s.submitted_at,
 			gradedAt: s.graded_at,
+			late: s.late,
 			// A superseded hand-in stops waiting once a later one of its assignment is graded or returned.
 			waiting: sql<number>`(select count(*) from ${s} as w where w.tenant_id = ${s.tenant_id}
 				and w.user_id = ${s.user_id} and w.course_slug = ${s.course_slug} and w.status = 'submitted'

@@ -247,6 +247,12 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 															max: t.number(a.maxScore),
 														}),
 													})}
+											{a.late ? (
+												<>
+													{' '}
+													<span className="badge badge-warn">{t.m.adminCourses.dueDates.late}</span>
+												</>
+											) : null}
 										</td>
 									)
 								})}

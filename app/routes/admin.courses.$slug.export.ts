@@ -35,6 +35,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		// The course result (decision 0037), last so that the columns before it keep their places.
 		'course_passed',
 		'average_percent',
+		// Lateness of each assignment's newest hand-in (decision 0044), after the older columns.
+		...assignments.map((a) => `${a.slug}_late`),
 	]
 	const lines = rows.map((r) => [
 		r.name,
@@ -53,6 +55,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		]),
 		r.passed ? 'yes' : 'no',
 		r.average,
+		...r.assignments.map((a) => (a.status === 'not_submitted' ? null : a.late ? 'yes' : 'no')),
 	])
 	return new Response(toCsv([header, ...lines]), {
 		headers: {
