@@ -16,7 +16,7 @@ import type { CmsClient } from '../content/cms.server.ts'
 import { readContent } from '../content/cms.server.ts'
 import type { Course, Entry } from '../content/content.ts'
 import { flattenEntries } from './entries.ts'
-import { dueAtFor, dueState, formatDue, isTimeZone, type DueState } from './due-dates.ts'
+import { dueAtFor, dueState, formatDue, instantInZone, isTimeZone, localInZone, type DueState } from './due-dates.ts'
 import { tags } from './learning.server.ts'
 
 // Due dates (decision 0044): what is due for a learner, and across a tenant for the reminders;
@@ -176,6 +176,50 @@ export async function chooseTimeZone(ctx: Pick<RequestContext, 'db'>, scope: Sco
 	if (!isTimeZone(timeZone)) return false
 	await putTimeZone(ctx.db, scope, timeZone)
 	return true
+}
+
+/**
+ * One learner's due entries in one course for the course's staff (decision 0044): when each is due
+ * for them now, as words in the staff's locale and the learner's zone and as the extension form's
+ * default value (a wall-clock time in that zone).
+ */
+export async function learnerDueDates(ctx: RequestContext, scope: Scope, course: Course) {
+	const [timeZone, items] = await Promise.all([
+		learnerTimeZone(ctx, scope),
+		dueItemsFor(ctx, scope.tenantId, scope.userId),
+	])
+	const entries = items
+		.filter((i) => i.courseSlug === course.slug)
+		.map((i) => ({
+			slug: i.entrySlug,
+			title: i.entryTitle,
+			state: i.state,
+			when: formatDue(i.dueAt, ctx.locale, timeZone),
+			dueLocal: localInZone(i.dueAt, timeZone),
+			extended: i.extended,
+		}))
+	return { timeZone, entries }
+}
+
+export type ExtendOutcome = 'extended' | 'notDueEntry' | 'invalidDate'
+
+/**
+ * The staff form's extension: `local` is a wall-clock time in the learner's zone. Refused for an
+ * entry that has no due date in the content, or a time that does not exist.
+ */
+export async function extendLearnerDueDate(
+	ctx: RequestContext,
+	course: Course,
+	learner: User,
+	input: { entrySlug: string; local: string; reason: string; staffUserId: string },
+): Promise<ExtendOutcome> {
+	const entry = flattenEntries(course).find((e) => e.slug === input.entrySlug)
+	if (!entry?.due) return 'notDueEntry'
+	const scope = { tenantId: learner.tenant_id!, userId: learner.id }
+	const dueAt = instantInZone(input.local, await learnerTimeZone(ctx, scope))
+	if (!dueAt) return 'invalidDate'
+	await extendDueDate(ctx, course, learner, { ...input, dueAt })
+	return 'extended'
 }
 
 export interface ExtendInput {
