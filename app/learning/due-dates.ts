@@ -31,10 +31,18 @@ export function isLate(dueAt: Date | null, handedInAt: Date) {
 	return dueAt !== null && handedInAt.getTime() > dueAt.getTime()
 }
 
-/** An IANA time zone this runtime knows (what the account page offers), else false. */
+/**
+ * An IANA time zone name as written (`Europe/Paris`, `UTC`) that this runtime's Intl knows, else
+ * false: case variants and offsets are refused, so one zone is stored one way.
+ */
 export function isTimeZone(name: string) {
-	if (!/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+){0,2}$/.test(name) && name !== 'UTC') return false
-	return supportedTimeZones().includes(name)
+	if (!/^[A-Z][A-Za-z_+-]*(\/[A-Z][A-Za-z0-9_+-]*){0,2}$/.test(name) || name.length > 64) return false
+	try {
+		new Intl.DateTimeFormat('en', { timeZone: name })
+		return true
+	} catch {
+		return false
+	}
 }
 
 let zones: string[] | null = null

@@ -8,7 +8,7 @@ import { limitForm } from '#app/platform/forms.server.ts'
 import { withNotice } from '#app/platform/notices.ts'
 import { calendarLink, newCalendarLink } from './calendar-feed.server.ts'
 import { chooseTimeZone, learnerTimeZone } from './due-dates.server.ts'
-import { supportedTimeZones } from './due-dates.ts'
+import { isTimeZone, supportedTimeZones } from './due-dates.ts'
 
 // The account page's "due dates and calendar" section (decision 0044): the learner's time zone and
 // their calendar feed's link. Its own intents, read before the page's other forms.
@@ -21,7 +21,7 @@ const schema = z.discriminatedUnion('intent', [
 		timeZone: z
 			.string('accounts.dueSettings.unknownTimeZone')
 			.max(64, 'accounts.dueSettings.unknownTimeZone')
-			.refine((zone) => supportedTimeZones().includes(zone), 'accounts.dueSettings.unknownTimeZone'),
+			.refine(isTimeZone, 'accounts.dueSettings.unknownTimeZone'),
 	}),
 	z.object({ intent: z.literal('calendar-link') }),
 ])
