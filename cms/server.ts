@@ -445,7 +445,8 @@ class View {
 	/** An entry's due date as the API serves it (cms/README.md): an instant, or days after enrolling; absent when none. */
 	due(entry: Json) {
 		if (typeof entry.dueAt === 'string') return { due: { at: new Date(entry.dueAt).toISOString() } }
-		if (Number.isInteger(entry.dueDaysAfterEnrollment)) return { due: { daysAfterEnrollment: entry.dueDaysAfterEnrollment } }
+		if (Number.isInteger(entry.dueDaysAfterEnrollment))
+			return { due: { daysAfterEnrollment: entry.dueDaysAfterEnrollment } }
 		return {}
 	}
 

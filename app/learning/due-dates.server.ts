@@ -23,7 +23,12 @@ import { tags } from './learning.server.ts'
 // a learner's time zone; staff extensions. The rule itself is app/learning/due-dates.ts.
 
 /** What reads content and the database: a request's context, or a job's (the reminders). */
-export type DueReader = { db: Database; cms: Pick<CmsClient, 'course'>; site: string; locale?: RequestContext['locale'] }
+export type DueReader = {
+	db: Database
+	cms: Pick<CmsClient, 'course'>
+	site: string
+	locale?: RequestContext['locale']
+}
 
 export interface DueItem {
 	courseSlug: string

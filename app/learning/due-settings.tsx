@@ -38,9 +38,10 @@ export function DueSettingsSection({
 				<SelectField
 					label={text.timeZoneLabel}
 					meta={zoneFields.timeZone}
-					options={(settings.zones.includes(settings.timeZone) ? settings.zones : [settings.timeZone, ...settings.zones]).map(
-						(z) => ({ value: z, label: z.replaceAll('_', ' ') }),
-					)}
+					options={(settings.zones.includes(settings.timeZone)
+						? settings.zones
+						: [settings.timeZone, ...settings.zones]
+					).map((z) => ({ value: z, label: z.replaceAll('_', ' ') }))}
 				/>
 				<Submit>{text.saveTimeZone}</Submit>
 			</Form>

@@ -30,7 +30,7 @@ export function ExtensionForm({ row, timeZone, error }: { row: ExtensionRow; tim
 				<span className={row.state === 'overdue' ? 'badge badge-warn' : 'badge'}>
 					{{ overdue: states.overdue, soon: states.soon, later: states.later, done: states.done }[row.state]}
 				</span>
-				{row.extended ? ` · ${states.extended}` : ''}
+				{row.extended ? ` · ${m.extendedNote}` : ''}
 			</p>
 			<input type="hidden" name="intent" value="extend-due" />
 			<input type="hidden" name="entry" value={row.slug} />

@@ -59,7 +59,9 @@ const schema = z.discriminatedUnion(
 		z.object({
 			intent: z.literal('extend-due'),
 			entry: entrySlug,
-			dueAt: z.string('adminCourses.dueDates.invalidDate').regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'adminCourses.dueDates.invalidDate'),
+			dueAt: z
+				.string('adminCourses.dueDates.invalidDate')
+				.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'adminCourses.dueDates.invalidDate'),
 			reason,
 		}),
 	],
@@ -169,7 +171,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			staffUserId: scope.session.user.id,
 		})
 		if (outcome !== 'extended') return refuse(`adminCourses.dueDates.${outcome}`)
-		return redirect(localePath(ctx.locale, withNotice(`/admin/courses/${course.slug}/learners/${found.user.id}`, 'dueExtended')))
+		return redirect(
+			localePath(ctx.locale, withNotice(`/admin/courses/${course.slug}/learners/${found.user.id}`, 'dueExtended')),
+		)
 	}
 	const entry = flattenEntries(course).find((e) => e.slug === input.entry)
 	const wanted = input.intent === 'grant-attempts' ? 'quiz' : 'assignment'
@@ -275,7 +279,8 @@ export default function CourseLearner({ loaderData: d, actionData }: Route.Compo
 		return <TenantHint title={t.m.adminCourses.dashboard.hintTitle} what={t.m.adminCourses.dashboard.hintWhat} />
 	if (!d.learner) return null
 	const refused = actionData && 'error' in actionData ? actionData : null
-	const known = refused && (d.entries.some((e) => e.slug === refused.entry) || d.due.entries.some((e) => e.slug === refused.entry))
+	const known =
+		refused && (d.entries.some((e) => e.slug === refused.entry) || d.due.entries.some((e) => e.slug === refused.entry))
 	return (
 		<section>
 			<p>

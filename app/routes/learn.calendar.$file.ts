@@ -18,7 +18,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const user = await feedOwner(ctx, params.file)
 	if (!user)
-		return new Response('Not found\n', { status: 404, headers: { ...PRIVATE, 'content-type': 'text/plain; charset=utf-8' } })
+		return new Response('Not found\n', {
+			status: 404,
+			headers: { ...PRIVATE, 'content-type': 'text/plain; charset=utf-8' },
+		})
 	return new Response(await calendarBody(ctx, user), {
 		headers: {
 			...PRIVATE,

@@ -72,8 +72,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	}
 	const { entries, completed, locks, continueSlug, percent, enrollment } = progress
 	// Every due entry of this course for this learner (decision 0044), in their zone; none in a preview.
-	const due =
-		preview || !scope ? null : await dueLines(ctx, scope, (i) => i.courseSlug === course.slug)
+	const due = preview || !scope ? null : await dueLines(ctx, scope, (i) => i.courseSlug === course.slug)
 	const dueOf = new Map(due?.lines.map((line) => [line.entrySlug, line]))
 	return {
 		view: 'home' as const,

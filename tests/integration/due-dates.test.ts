@@ -34,7 +34,11 @@ describe.each(DIALECTS)('due dates on %s', (dialect) => {
 	/** What the reminders hand the due-date service: the database and a content client for Acme's site. */
 	const reader = (): DueReader => ({
 		db: stack.db,
-		cms: createCmsClient({ apiUrl: stack.cms.url, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID, apiKey: TEST_SECRETS.CMS_API_UUID }),
+		cms: createCmsClient({
+			apiUrl: stack.cms.url,
+			projectUuid: TEST_SECRETS.CMS_PROJECT_UUID,
+			apiKey: TEST_SECRETS.CMS_API_UUID,
+		}),
 		site: 'acme',
 	})
 
@@ -136,9 +140,16 @@ describe.each(DIALECTS)('due dates on %s', (dialect) => {
 		})
 		expect(res.status).toBe(302)
 		const x = stack.db.t.due_extensions
-		const [row] = await stack.db.orm.select().from(x).where(and(eq(x.tenant_id, acme.id), eq(x.user_id, user.id)))
+		const [row] = await stack.db.orm
+			.select()
+			.from(x)
+			.where(and(eq(x.tenant_id, acme.id), eq(x.user_id, user.id)))
 		// Acme has no zone of its own and the learner chose none: UTC.
-		expect(row).toMatchObject({ entry_slug: 'build-a-form', reason: 'Family emergency', due_at: new Date('2099-06-30T18:00:00Z') })
+		expect(row).toMatchObject({
+			entry_slug: 'build-a-form',
+			reason: 'Family emergency',
+			due_at: new Date('2099-06-30T18:00:00Z'),
+		})
 		const a = stack.db.t.audit_log
 		const [audit] = await stack.db.orm
 			.select()
@@ -150,7 +161,11 @@ describe.each(DIALECTS)('due dates on %s', (dialect) => {
 		const [onTime] = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
 		expect(onTime).toMatchObject({ late: false, due_at: new Date('2099-06-30T18:00:00Z') })
 		const items = await dueItemsFor(reader(), acme.id, user.id)
-		expect(items.find((i) => i.entrySlug === 'build-a-form')).toMatchObject({ extended: true, done: true, state: 'done' })
+		expect(items.find((i) => i.entrySlug === 'build-a-form')).toMatchObject({
+			extended: true,
+			done: true,
+			state: 'done',
+		})
 	})
 
 	it('refuses an extension without a reason, on an entry with no due date, from a learner or another tenant', async () => {

@@ -876,7 +876,9 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							{ db, env: { AUTH_SECRET: TEST_SECRETS.AUTH_SECRET }, origin: 'http://matrix.invalid' } as never,
 							{ tenantId: tenant.id, userId: data.student.id },
 						),
-					).pathname.split('/').at(-1)!,
+					).pathname
+						.split('/')
+						.at(-1)!,
 					tokens: {
 						email_verify: await issueToken(db, data.student.id, 'email_verify'),
 						password_reset: await issueToken(db, data.student.id, 'password_reset'),

@@ -175,7 +175,8 @@ export default {
 		saveTimeZone: 'Zeitzone speichern',
 		timeZoneSaved: 'Ihre Zeitzone wurde gespeichert.',
 		unknownTimeZone: 'Wählen Sie eine Zeitzone aus der Liste.',
-		calendarIntro: 'Abonnieren Sie diese private Adresse in Ihrer Kalender-App, um dort Ihre Fälligkeiten zu sehen. Wer sie kennt, kann sie sehen.',
+		calendarIntro:
+			'Abonnieren Sie diese private Adresse in Ihrer Kalender-App, um dort Ihre Fälligkeiten zu sehen. Wer sie kennt, kann sie sehen.',
 		calendarLabel: 'Ihre Kalenderadresse',
 		subscribe: 'Zu meinem Kalender hinzufügen',
 		newLink: 'Neuer Link',

@@ -170,7 +170,8 @@ export default {
 		saveTimeZone: 'Save time zone',
 		timeZoneSaved: 'Your time zone has been saved.',
 		unknownTimeZone: 'Choose a time zone from the list.',
-		calendarIntro: 'Subscribe to this private address in your calendar app to see your due dates there. Anyone who has it can see them.',
+		calendarIntro:
+			'Subscribe to this private address in your calendar app to see your due dates there. Anyone who has it can see them.',
 		calendarLabel: 'Your calendar address',
 		subscribe: 'Add to my calendar',
 		newLink: 'New link',

@@ -170,7 +170,8 @@ export default {
 		saveTimeZone: 'Guardar zona horaria',
 		timeZoneSaved: 'Se guardó tu zona horaria.',
 		unknownTimeZone: 'Elige una zona horaria de la lista.',
-		calendarIntro: 'Suscríbete a esta dirección privada en tu aplicación de calendario para ver allí tus fechas de entrega. Quien la tenga puede verlas.',
+		calendarIntro:
+			'Suscríbete a esta dirección privada en tu aplicación de calendario para ver allí tus fechas de entrega. Quien la tenga puede verlas.',
 		calendarLabel: 'Tu dirección de calendario',
 		subscribe: 'Añadir a mi calendario',
 		newLink: 'Nuevo enlace',

@@ -174,7 +174,8 @@ export default {
 		saveTimeZone: 'Enregistrer le fuseau horaire',
 		timeZoneSaved: 'Votre fuseau horaire a été enregistré.',
 		unknownTimeZone: 'Choisissez un fuseau horaire dans la liste.',
-		calendarIntro: 'Abonnez-vous à cette adresse privée dans votre agenda pour y voir vos échéances. Toute personne qui la connaît peut les voir.',
+		calendarIntro:
+			'Abonnez-vous à cette adresse privée dans votre agenda pour y voir vos échéances. Toute personne qui la connaît peut les voir.',
 		calendarLabel: 'Votre adresse de calendrier',
 		subscribe: 'Ajouter à mon agenda',
 		newLink: 'Nouveau lien',

@@ -169,7 +169,8 @@ export default {
 		saveTimeZone: 'Salvar fuso horário',
 		timeZoneSaved: 'Seu fuso horário foi salvo.',
 		unknownTimeZone: 'Escolha um fuso horário da lista.',
-		calendarIntro: 'Assine este endereço privado no seu aplicativo de calendário para ver seus prazos lá. Quem tiver o endereço pode vê-los.',
+		calendarIntro:
+			'Assine este endereço privado no seu aplicativo de calendário para ver seus prazos lá. Quem tiver o endereço pode vê-los.',
 		calendarLabel: 'Seu endereço de calendário',
 		subscribe: 'Adicionar ao meu calendário',
 		newLink: 'Novo link',

@@ -330,9 +330,8 @@ export default {
 		extend: 'Frist verlängern',
 		extended: 'Frist verlängert.',
 		late: 'Verspätet',
-		lateCount: 'Verspätete Abgaben',
 		invalidDate: 'Geben Sie Datum und Uhrzeit ein.',
 		notDueEntry: 'Dieser Eintrag hat keine Frist.',
-		history: 'Verlängert von {who} am {date}',
+		extendedNote: 'Verlängert',
 	},
 } satisfies typeof en

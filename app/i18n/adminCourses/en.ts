@@ -338,9 +338,8 @@ export default {
 		extend: 'Extend due date',
 		extended: 'Due date extended.',
 		late: 'Late',
-		lateCount: 'Late hand-ins',
 		invalidDate: 'Enter a date and time.',
 		notDueEntry: 'This entry has no due date.',
-		history: 'Extended by {who} on {date}',
+		extendedNote: 'Extended',
 	},
 }

@@ -328,9 +328,8 @@ export default {
 		extend: 'Prorrogar la fecha',
 		extended: 'Fecha de entrega prorrogada.',
 		late: 'Tarde',
-		lateCount: 'Entregas tardías',
 		invalidDate: 'Indica una fecha y una hora.',
 		notDueEntry: 'Esta entrada no tiene fecha de entrega.',
-		history: 'Prorrogado por {who} el {date}',
+		extendedNote: 'Prorrogado',
 	},
 } satisfies typeof en

@@ -332,9 +332,8 @@ export default {
 		extend: 'Prolonger l’échéance',
 		extended: 'Échéance prolongée.',
 		late: 'En retard',
-		lateCount: 'Rendus en retard',
 		invalidDate: 'Indiquez une date et une heure.',
 		notDueEntry: 'Cette entrée n’a pas d’échéance.',
-		history: 'Prolongé par {who} le {date}',
+		extendedNote: 'Prolongé',
 	},
 } satisfies typeof en

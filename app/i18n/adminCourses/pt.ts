@@ -328,9 +328,8 @@ export default {
 		extend: 'Prorrogar prazo',
 		extended: 'Prazo prorrogado.',
 		late: 'Atrasado',
-		lateCount: 'Entregas atrasadas',
 		invalidDate: 'Informe data e hora.',
 		notDueEntry: 'Esta entrada não tem prazo.',
-		history: 'Prorrogado por {who} em {date}',
+		extendedNote: 'Prorrogado',
 	},
 } satisfies typeof en

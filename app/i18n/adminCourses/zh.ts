@@ -323,9 +323,8 @@ export default {
 		extend: '延长截止日期',
 		extended: '截止日期已延长。',
 		late: '迟交',
-		lateCount: '迟交次数',
 		invalidDate: '请输入日期和时间。',
 		notDueEntry: '此条目没有截止日期。',
-		history: '由 {who} 于 {date} 延长',
+		extendedNote: '已延期',
 	},
 } satisfies typeof en
