@@ -67,7 +67,7 @@ export async function calendarBody(ctx: RequestContext, user: NonNullable<Awaite
 	const items = await dueItemsFor({ ...ctx, locale: user.locale }, user.tenant_id!, user.id)
 	const host = new URL(ctx.origin).hostname
 	const calendar = ical({
-		name: t.format(t.m.learning.due.feedName, { site }),
+		name: `${t.m.learning.due.title} · ${site}`,
 		prodId: { company: 'Open LMS', product: 'due-dates', language: user.locale.toUpperCase() },
 		ttl: 60 * 60,
 	})
@@ -87,7 +87,7 @@ export async function calendarBody(ctx: RequestContext, user: NonNullable<Awaite
 			event.createAlarm({
 				type: ICalAlarmType.display,
 				trigger: 24 * 60 * 60,
-				description: t.format(t.m.learning.due.alarm, { entry: item.entryTitle }),
+				description: `${item.entryTitle} · ${t.m.learning.due.soon}`,
 			})
 	}
 	return calendar.toString()

@@ -250,7 +250,7 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 											{a.late ? (
 												<>
 													{' '}
-													<span className="badge badge-warn">{t.m.adminCourses.dueDates.late}</span>
+													<span className="badge badge-warn">{t.m.learning.due.late}</span>
 												</>
 											) : null}
 										</td>

@@ -182,7 +182,7 @@ export default function SubmissionsQueue({ loaderData: d, actionData }: Route.Co
 									{r.late ? (
 										<>
 											{' '}
-											<span className="badge badge-warn">{t.m.adminCourses.dueDates.late}</span>
+											<span className="badge badge-warn">{t.m.learning.due.late}</span>
 										</>
 									) : null}
 								</td>

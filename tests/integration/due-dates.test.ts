@@ -282,6 +282,12 @@ describe.each(DIALECTS)('due dates on %s', (dialect) => {
 				expect(res.headers['set-cookie'], variant).toBeUndefined()
 			}
 			expect((await stack.request('globex.localhost', path)).status).toBe(404)
+			// Another method reads nothing and writes nothing.
+			const posted = await stack.request(ACME, path, { method: 'POST', body: '' })
+			expect(posted.status).toBeGreaterThanOrEqual(400)
+			expect(posted.text).not.toContain('BEGIN:VCALENDAR')
+			// The feed read with a session cookie sets none either.
+			expect((await b.get(path)).headers['set-cookie']).toBeUndefined()
 			// A new link revokes the old one at once.
 			const fresh = await feedOf(b)
 			expect(fresh).not.toBe(path)

@@ -324,12 +324,11 @@ export default {
 	},
 	dueDates: {
 		heading: 'Fälligkeiten',
-		due: 'Fällig für diese Person',
+		due: 'Fällig',
 		notDue: 'Keine Frist',
 		extendLabel: 'Neue Frist ({zone})',
 		extend: 'Frist verlängern',
 		extended: 'Frist verlängert.',
-		late: 'Verspätet',
 		invalidDate: 'Geben Sie Datum und Uhrzeit ein.',
 		notDueEntry: 'Dieser Eintrag hat keine Frist.',
 		extendedNote: 'Verlängert',

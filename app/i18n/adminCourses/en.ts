@@ -332,12 +332,11 @@ export default {
 	},
 	dueDates: {
 		heading: 'Due dates',
-		due: 'Due for this learner',
+		due: 'Due',
 		notDue: 'No due date',
 		extendLabel: 'New due date ({zone})',
 		extend: 'Extend due date',
 		extended: 'Due date extended.',
-		late: 'Late',
 		invalidDate: 'Enter a date and time.',
 		notDueEntry: 'This entry has no due date.',
 		extendedNote: 'Extended',

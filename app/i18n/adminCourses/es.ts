@@ -322,12 +322,11 @@ export default {
 	},
 	dueDates: {
 		heading: 'Fechas de entrega',
-		due: 'Fecha de entrega de este alumno',
+		due: 'Vence',
 		notDue: 'Sin fecha de entrega',
 		extendLabel: 'Nueva fecha de entrega ({zone})',
 		extend: 'Prorrogar la fecha',
 		extended: 'Fecha de entrega prorrogada.',
-		late: 'Tarde',
 		invalidDate: 'Indica una fecha y una hora.',
 		notDueEntry: 'Esta entrada no tiene fecha de entrega.',
 		extendedNote: 'Prorrogado',

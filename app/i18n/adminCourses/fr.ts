@@ -326,12 +326,11 @@ export default {
 	},
 	dueDates: {
 		heading: 'Échéances',
-		due: 'Échéance pour cet apprenant',
+		due: 'Échéance',
 		notDue: 'Pas d’échéance',
 		extendLabel: 'Nouvelle échéance ({zone})',
 		extend: 'Prolonger l’échéance',
 		extended: 'Échéance prolongée.',
-		late: 'En retard',
 		invalidDate: 'Indiquez une date et une heure.',
 		notDueEntry: 'Cette entrée n’a pas d’échéance.',
 		extendedNote: 'Prolongé',

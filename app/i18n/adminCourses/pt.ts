@@ -322,12 +322,11 @@ export default {
 	},
 	dueDates: {
 		heading: 'Prazos',
-		due: 'Prazo deste aluno',
+		due: 'Prazo',
 		notDue: 'Sem prazo',
 		extendLabel: 'Novo prazo ({zone})',
 		extend: 'Prorrogar prazo',
 		extended: 'Prazo prorrogado.',
-		late: 'Atrasado',
 		invalidDate: 'Informe data e hora.',
 		notDueEntry: 'Esta entrada não tem prazo.',
 		extendedNote: 'Prorrogado',

@@ -317,12 +317,11 @@ export default {
 	},
 	dueDates: {
 		heading: '截止日期',
-		due: '该学员的截止日期',
+		due: '截止',
 		notDue: '无截止日期',
 		extendLabel: '新的截止日期（{zone}）',
 		extend: '延长截止日期',
 		extended: '截止日期已延长。',
-		late: '迟交',
 		invalidDate: '请输入日期和时间。',
 		notDueEntry: '此条目没有截止日期。',
 		extendedNote: '已延期',

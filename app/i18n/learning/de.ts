@@ -231,7 +231,5 @@ export default {
 		changeZone: 'Ändern',
 		late: 'Verspätet',
 		lateHandIn: 'Nach der Frist abgegeben: als verspätet markiert.',
-		feedName: 'Fälligkeiten · {site}',
-		alarm: '{entry} ist in einem Tag fällig',
 	},
 } satisfies typeof en

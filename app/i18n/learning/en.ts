@@ -228,7 +228,5 @@ export default {
 		changeZone: 'Change',
 		late: 'Late',
 		lateHandIn: 'Handed in after the due date: marked late.',
-		feedName: 'Due dates · {site}',
-		alarm: '{entry} is due in one day',
 	},
 }

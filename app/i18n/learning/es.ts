@@ -224,7 +224,5 @@ export default {
 		changeZone: 'Cambiar',
 		late: 'Tarde',
 		lateHandIn: 'Entregado después de la fecha límite: marcado como tarde.',
-		feedName: 'Fechas de entrega · {site}',
-		alarm: '{entry} vence en un día',
 	},
 } satisfies typeof en

@@ -233,7 +233,5 @@ export default {
 		changeZone: 'Modifier',
 		late: 'En retard',
 		lateHandIn: 'Rendu après l’échéance : marqué en retard.',
-		feedName: 'Échéances · {site}',
-		alarm: '{entry} est dû dans un jour',
 	},
 } satisfies typeof en

@@ -227,7 +227,5 @@ export default {
 		changeZone: 'Alterar',
 		late: 'Atrasado',
 		lateHandIn: 'Entregue após o prazo: marcado como atrasado.',
-		feedName: 'Prazos · {site}',
-		alarm: '{entry} vence em um dia',
 	},
 } satisfies typeof en

@@ -219,7 +219,5 @@ export default {
 		changeZone: '更改',
 		late: '迟交',
 		lateHandIn: '在截止日期之后提交：已标记为迟交。',
-		feedName: '截止日期 · {site}',
-		alarm: '{entry} 将在一天后截止',
 	},
 } satisfies typeof en
