@@ -48,7 +48,7 @@ const entryType = z.enum(['lesson', 'quiz', 'assignment'])
  * counted from `enrollments.enrolled_at`). Absent: not due. The same on the course's entry list and
  * on the entry itself.
  */
-export const due = z.union([
+const due = z.union([
 	z.strictObject({ at: isoDate }),
 	z.strictObject({ daysAfterEnrollment: z.number().int().min(0).max(3650) }),
 ])

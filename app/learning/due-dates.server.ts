@@ -46,7 +46,7 @@ export interface DueItem {
 const key = (course: string, entry: string) => `${course}\n${entry}`
 
 /** The course's due entries for one enrollment, given what the learner has done and their extensions. */
-export function dueItemsIn(
+function dueItemsIn(
 	course: Course,
 	enrollment: Pick<Enrollment, 'enrolled_at'>,
 	done: Set<string>,
@@ -165,7 +165,7 @@ export async function dueInWindow(
 }
 
 /** The tenant's default zone: `timeZone` in its feature flags when it is a known IANA name, else UTC. */
-export function tenantTimeZone(tenant: Pick<Tenant, 'feature_flags_json'> | null) {
+function tenantTimeZone(tenant: Pick<Tenant, 'feature_flags_json'> | null) {
 	const zone = (tenant?.feature_flags_json as { timeZone?: unknown } | null)?.timeZone
 	return typeof zone === 'string' && isTimeZone(zone) ? zone : 'UTC'
 }
@@ -227,7 +227,7 @@ export async function extendLearnerDueDate(
 	return 'extended'
 }
 
-export interface ExtendInput {
+interface ExtendInput {
 	entrySlug: string
 	dueAt: Date
 	reason: string
@@ -238,7 +238,7 @@ export interface ExtendInput {
  * Moves one learner's due date on one entry of the course, with its reason, audited in the same
  * transaction. The caller checked the staff's role on the course and the learner's enrollment.
  */
-export async function extendDueDate(ctx: RequestContext, course: Course, learner: User, input: ExtendInput) {
+async function extendDueDate(ctx: RequestContext, course: Course, learner: User, input: ExtendInput) {
 	const scope: Scope = { tenantId: learner.tenant_id!, userId: learner.id }
 	await inTransaction(ctx.db, (tx) =>
 		putDueExtensionSteps(tx, scope, course.slug, {

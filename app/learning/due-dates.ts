@@ -5,7 +5,7 @@ import type { Due } from '#app/content/content.ts'
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /** "Due soon": due within this many days from now (and not done). */
-export const DUE_SOON_DAYS = 7
+const DUE_SOON_DAYS = 7
 
 export type DueState = 'done' | 'overdue' | 'soon' | 'later'
 

@@ -13,7 +13,7 @@ import { isTimeZone, supportedTimeZones } from './due-dates.ts'
 // The account page's "due dates and calendar" section (decision 0044): the learner's time zone and
 // their calendar feed's link. Its own intents, read before the page's other forms.
 
-export const DUE_SETTINGS_INTENTS = ['time-zone', 'calendar-link'] as const
+const DUE_SETTINGS_INTENTS = ['time-zone', 'calendar-link'] as const
 
 const schema = z.discriminatedUnion('intent', [
 	z.object({
