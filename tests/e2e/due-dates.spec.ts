@@ -61,7 +61,7 @@ test('due soon and overdue for a learner, their time zone and calendar link, and
 	await expect(page.getByText('Your time zone has been saved.')).toBeVisible()
 	await expect(page.getByLabel('Your time zone')).toHaveValue('Europe/Paris')
 	await page.getByRole('button', { name: 'Make my calendar link' }).click()
-	await expect(page.getByText('Your new calendar link is ready')).toBeVisible()
+	await expect(page.getByText('New calendar link made')).toBeVisible()
 	const url = await page.getByLabel('Your calendar address').inputValue()
 	expect(url).toMatch(/\/learn\/calendar\/[A-Za-z0-9_-]{43}\.ics$/)
 	await expect(page.getByRole('link', { name: 'Add to my calendar' })).toHaveAttribute('href', /^webcal:/)

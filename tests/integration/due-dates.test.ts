@@ -102,7 +102,7 @@ describe.each(DIALECTS)('due dates on %s', (dialect) => {
 		const [late] = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
 		expect(late).toMatchObject({ late: true, status: 'submitted' })
 		expect(late.due_at!.getTime()).toBeLessThan(late.submitted_at.getTime())
-		expect(load((await b.get(ASSIGNMENT)).text)('.submission').text()).toContain('marked late')
+		expect(load((await b.get(ASSIGNMENT)).text)('.submission').text()).toContain('Handed in after the due date.')
 
 		// Staff see it in the queue, the roster and the export.
 		const author = await stack.signIn('author@acme.test')

@@ -166,17 +166,16 @@ export default {
 	dueSettings: {
 		heading: 'Due dates and calendar',
 		timeZoneLabel: 'Your time zone',
-		timeZoneHint: 'Due dates are shown in this time zone.',
+		timeZoneHint: 'Due dates are shown in this zone.',
 		saveTimeZone: 'Save time zone',
 		timeZoneSaved: 'Your time zone has been saved.',
 		unknownTimeZone: 'Choose a time zone from the list.',
-		calendarIntro:
-			'Subscribe to this private address in your calendar app to see your due dates there. Anyone who has it can see them.',
+		calendarIntro: 'Add this private address to your calendar app to see your due dates. Anyone with it can see them.',
 		calendarLabel: 'Your calendar address',
 		subscribe: 'Add to my calendar',
 		newLink: 'New link',
-		newLinkHint: 'A new link stops the old one from working.',
+		newLinkHint: 'A new link ends the old one.',
 		createLink: 'Make my calendar link',
-		calendarReplaced: 'Your new calendar link is ready; the old one no longer works.',
+		calendarReplaced: 'New calendar link made; the old one no longer works.',
 	},
 }

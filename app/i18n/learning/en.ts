@@ -227,6 +227,6 @@ export default {
 		zone: 'Times are in {zone}.',
 		changeZone: 'Change',
 		late: 'Late',
-		lateHandIn: 'Handed in after the due date: marked late.',
+		lateHandIn: 'Handed in after the due date.',
 	},
 }
