@@ -38,6 +38,8 @@ const localized = [
 	route('learn/course/:slug/enroll', 'routes/learn.course.$slug.enroll.tsx'),
 	route('learn/course/:slug/entry/:entrySlug', 'routes/learn.course.$slug.entry.$entrySlug.tsx'),
 	route('learn/certificates/:id', 'routes/learn.certificates.$id.tsx'),
+	// A learner's private calendar feed of due dates (decision 0045): a token in the URL, no session.
+	route('learn/calendar/:file', 'routes/learn.calendar.$file.ts'),
 
 	// Certificates: anyone verifies one at its public address (decision 0038)
 	route('certificates/:id', 'routes/certificates.$id.tsx'),

@@ -36,6 +36,7 @@ export type AuditAction =
 	| 'invitation.revoked'
 	| 'learner.attempts_granted'
 	| 'learner.assignment_reopened'
+	| 'learner.due_extended'
 	| 'submission.graded'
 	| 'submission.returned'
 	| 'tenant.created'

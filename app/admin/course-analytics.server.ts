@@ -77,6 +77,7 @@ export function assignmentStanding(slug: string, latest: LatestSubmission | unde
 		score: latest && latest.status !== 'submitted' ? latest.score : null,
 		maxScore: latest && latest.status !== 'submitted' && latest.score !== null ? latest.maxScore : null,
 		passed: latest?.status === 'graded' ? latest.passed : null,
+		late: latest?.late ?? false,
 	}
 }
 

@@ -46,6 +46,8 @@ export const NOTICES = {
 		tone: 'info',
 		text: (m) => m.accounts.account.archiveImpersonating,
 	},
+	timeZoneSaved: { param: 'time-zone-saved', tone: 'ok', text: (m) => m.accounts.dueSettings.timeZoneSaved },
+	calendarReplaced: { param: 'calendar-link', tone: 'ok', text: (m) => m.accounts.dueSettings.calendarReplaced },
 	verificationResent: { param: 'verification-sent', tone: 'ok', text: (m) => m.accounts.account.verificationResent },
 	emailConfirmed: { param: 'email-confirmed', tone: 'ok', text: (m) => m.accounts.verify.confirmed },
 	// Administration
@@ -97,6 +99,7 @@ export const NOTICES = {
 	tenantArchived: { param: 'archived', tone: 'ok', text: (m) => m.admin.tenants.notices.archived },
 	courseAdminAssigned: { param: 'assigned', tone: 'ok', text: (m) => m.adminCourses.admins.assigned },
 	courseAdminRevoked: { param: 'revoked', tone: 'ok', text: (m) => m.adminCourses.admins.revoked },
+	dueExtended: { param: 'due-extended', tone: 'ok', text: (m) => m.adminCourses.dueDates.extended },
 	courseSettingsSaved: { param: 'saved', tone: 'ok', text: (m) => m.adminCourses.settings.saved },
 	// Grading (the course's submissions queue)
 	submissionGraded: { param: 'graded', tone: 'ok', text: (m) => m.grading.grade.graded },

@@ -19,6 +19,8 @@ export const POLICIES = {
 	nameChange: { points: 10, windowMs: 60 * 60_000 },
 	verificationResend: { points: 3, windowMs: 60 * 60_000 },
 	verificationResendIp: { points: 20, windowMs: 60 * 60_000 },
+	// the account page's time zone and calendar link (decision 0045): a new link is a write and revokes the old one
+	dueSettings: { points: 20, windowMs: 60 * 60_000 },
 	enrollment: { points: 30, windowMs: 60_000 },
 	quizSubmission: { points: 20, windowMs: 60_000 },
 	// an assignment hand-in streams up to 30 MB into the database (decision 0027)

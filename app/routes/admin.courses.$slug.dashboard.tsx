@@ -246,6 +246,12 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 															max: t.number(a.maxScore),
 														}),
 													})}
+											{a.late ? (
+												<>
+													{' '}
+													<span className="badge badge-warn">{t.m.learning.due.late}</span>
+												</>
+											) : null}
 										</td>
 									)
 								})}

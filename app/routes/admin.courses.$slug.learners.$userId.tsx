@@ -13,6 +13,8 @@ import { flattenEntries } from '#app/learning/entries.ts'
 import { withNotice, type NoticeName } from '#app/platform/notices.ts'
 import { courseLearner, grantSecondChance } from '#app/learning/second-chances.server.ts'
 import { learnerStanding } from '#app/admin/learner-standing.server.ts'
+import { extendLearnerDueDate, learnerDueDates } from '#app/learning/due-dates.server.ts'
+import { ExtensionForm } from '#app/learning/extension-form.tsx'
 import { NO_NUL } from '#app/platform/validation.ts'
 import type { Route } from './+types/admin.courses.$slug.learners.$userId.ts'
 
@@ -46,6 +48,15 @@ const schema = z.discriminatedUnion(
 			key: z.string().optional(),
 		}),
 		z.object({ intent: z.literal('reopen'), entry: entrySlug, reason, key: z.string().optional() }),
+		// A new due date for this learner (decision 0045): a wall-clock time in the learner's time zone.
+		z.object({
+			intent: z.literal('extend-due'),
+			entry: entrySlug,
+			dueAt: z
+				.string('adminCourses.dueDates.invalidDate')
+				.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'adminCourses.dueDates.invalidDate'),
+			reason,
+		}),
 	],
 	{ error: 'adminCourses.learner.errors.unknownIntent' },
 )
@@ -53,7 +64,7 @@ const schema = z.discriminatedUnion(
 // Administration ships JavaScript (client-side navigation, pending states); the forms work without it.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
-const NOTICES_HERE = ['attemptsGranted', 'assignmentReopened'] as const satisfies readonly NoticeName[]
+const NOTICES_HERE = ['attemptsGranted', 'assignmentReopened', 'dueExtended'] as const satisfies readonly NoticeName[]
 
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const { page, scope, tenant, course } = await courseAdminPage(context, params.slug)
@@ -62,7 +73,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const found = await courseLearner(ctx, tenant.id, course.slug, params.userId)
 	if (!found) throw notFound()
 	const standing = await learnerStanding(ctx, tenant.id, course, found)
+	const due = await learnerDueDates(ctx, { tenantId: tenant.id, userId: found.user.id }, course)
 	return {
+		due,
 		...page,
 		learner: { id: found.user.id, name: found.user.name, email: found.user.email, status: found.enrollment.status },
 		...standing,
@@ -78,9 +91,23 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const form = await readForm(request)
 	const parsed = schema.safeParse(Object.fromEntries(form))
 	const entryOf = typeof form.get('entry') === 'string' ? (form.get('entry') as string) : ''
-	const refuse = (error: string, status = 400) => data({ entry: entryOf, error }, { status })
+	// Which form a refusal belongs to: an entry may have both a second chance and a due date.
+	const forDue = form.get('intent') === 'extend-due'
+	const refuse = (error: string, status = 400) => data({ entry: entryOf, forDue, error }, { status })
 	if (!parsed.success) return refuse(parsed.error.issues[0]?.message ?? 'adminCourses.learner.errors.unknownIntent')
 	const input = parsed.data
+	if (input.intent === 'extend-due') {
+		const outcome = await extendLearnerDueDate(ctx, course, found.user, {
+			entrySlug: input.entry,
+			local: input.dueAt,
+			reason: input.reason,
+			staffUserId: scope.session.user.id,
+		})
+		if (outcome !== 'extended') return refuse(`adminCourses.dueDates.${outcome}`)
+		return redirect(
+			localePath(ctx.locale, withNotice(`/admin/courses/${course.slug}/learners/${found.user.id}`, 'dueExtended')),
+		)
+	}
 	const entry = flattenEntries(course).find((e) => e.slug === input.entry)
 	const wanted = input.intent === 'grant-attempts' ? 'quiz' : 'assignment'
 	if (!entry || entry.type !== wanted) return refuse('adminCourses.learner.errors.unknownEntry')
@@ -185,7 +212,8 @@ export default function CourseLearner({ loaderData: d, actionData }: Route.Compo
 		return <TenantHint title={t.m.adminCourses.dashboard.hintTitle} what={t.m.adminCourses.dashboard.hintWhat} />
 	if (!d.learner) return null
 	const refused = actionData && 'error' in actionData ? actionData : null
-	const known = refused && d.entries.some((e) => e.slug === refused.entry)
+	const known =
+		refused && (d.entries.some((e) => e.slug === refused.entry) || d.due.entries.some((e) => e.slug === refused.entry))
 	return (
 		<section>
 			<p>
@@ -238,13 +266,30 @@ export default function CourseLearner({ loaderData: d, actionData }: Route.Compo
 								<ChanceForm
 									key={d.history.length}
 									row={row}
-									error={refused?.entry === row.slug ? refused.error : null}
+									error={refused?.entry === row.slug && !refused.forDue ? refused.error : null}
 								/>
 							</td>
 						</tr>
 					))}
 				</tbody>
 			</ScrollTable>
+			<h2 id="due-dates">{t.m.adminCourses.dueDates.heading}</h2>
+			{d.due.entries.length === 0 ? (
+				<p className="empty">{t.m.adminCourses.dueDates.notDue}</p>
+			) : (
+				<ul className="due-extensions">
+					{d.due.entries.map((row) => (
+						<li key={row.slug}>
+							<ExtensionForm
+								key={`${row.slug}-${row.dueLocal}`}
+								row={row}
+								timeZone={d.due.timeZone}
+								error={refused?.entry === row.slug && refused.forDue ? refused.error : null}
+							/>
+						</li>
+					))}
+				</ul>
+			)}
 			<h2>{m.history}</h2>
 			{d.history.length === 0 ? (
 				<p className="empty">{m.historyEmpty}</p>

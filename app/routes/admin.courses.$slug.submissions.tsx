@@ -69,6 +69,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 			score: r.score,
 			maxScore: r.maxScore,
 			submittedAt: r.submittedAt.toISOString(),
+			late: r.late,
 			waiting: r.waiting,
 		})),
 	}
@@ -175,7 +176,15 @@ export default function SubmissionsQueue({ loaderData: d, actionData }: Route.Co
 										? '—'
 										: t.format(m.grade.scoreOf, { score: t.number(r.score), max: t.number(r.maxScore) })}
 								</td>
-								<td>{t.date(r.submittedAt)}</td>
+								<td>
+									{t.date(r.submittedAt)}
+									{r.late ? (
+										<>
+											{' '}
+											<span className="badge badge-warn">{t.m.learning.due.late}</span>
+										</>
+									) : null}
+								</td>
 							</tr>
 						))}
 					</tbody>

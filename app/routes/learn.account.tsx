@@ -25,6 +25,8 @@ import { LOCALE_NAMES, LOCALES, localePath } from '#app/i18n/locales.ts'
 import { localeCookie } from '#app/platform/locale.server.ts'
 import type { Route } from './+types/learn.account.ts'
 import { withNotice } from '#app/platform/notices.ts'
+import { dueSettingsAction, dueSettingsFor } from '#app/learning/due-settings.server.ts'
+import { DueSettingsSection } from '#app/learning/due-settings.tsx'
 
 // One schema per form of the page, told apart by `intent`. The current password, for an account that has
 // one: a session alone (a borrowed device) cannot move the account away.
@@ -42,9 +44,11 @@ const schema = z.discriminatedUnion(
 	{ message: 'common.validation.choose' },
 )
 
-export function loader({ context }: Route.LoaderArgs) {
-	const { claims, user } = requireSession(context)
+export async function loader({ context }: Route.LoaderArgs) {
+	const session = requireSession(context)
+	const { claims, user } = session
 	return {
+		dueSettings: await dueSettingsFor(getRequestContext(context), session),
 		name: user.name,
 		email: claims.email,
 		locale: user.locale,
@@ -99,7 +103,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const session = requireSession(context)
 	const { user } = session
-	const submission = parseWithZod(await readForm(request), { schema })
+	const form = await readForm(request)
+	// The due dates section's own forms (time zone, calendar link), decision 0045.
+	const dueSettings = await dueSettingsAction(ctx, session, form)
+	if (dueSettings) return dueSettings
+	const submission = parseWithZod(form, { schema })
 	const hideFields = ['currentPassword', 'oldPassword', 'newPassword']
 	const limited = await limitAccountForm(ctx, user.id, submission, hideFields)
 	if (limited) return limited
@@ -188,6 +196,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 					'verificationResent',
 					'archiveLimited',
 					'archiveImpersonating',
+					'timeZoneSaved',
+					'calendarReplaced',
 				]}
 			/>
 			{loaderData.verified ? null : <VerifyReminder result={resendResult} />}
@@ -243,6 +253,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 				/>
 				<Submit>{text.saveLanguage}</Submit>
 			</Form>
+			{loaderData.dueSettings ? <DueSettingsSection settings={loaderData.dueSettings} result={resultOf} /> : null}
 			<h2>{text.sessions}</h2>
 			<Form method="post">
 				<p>{text.signOutEverywhereHint}</p>

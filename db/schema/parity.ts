@@ -66,6 +66,9 @@ const _parity: Parity = {
 	rate_limit_windows: [true, true],
 	course_passes: [true, true],
 	second_chances: [true, true],
+	user_settings: [true, true],
+	due_extensions: [true, true],
+	calendar_feeds: [true, true],
 }
 
 // The intended difference, pinned: if either side changes, this note and decision 0003 must too.

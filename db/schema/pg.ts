@@ -361,6 +361,11 @@ export const assignment_submissions = pgTable(
 		graded_by: text('graded_by').references(() => users.id),
 		graded_at: ts('graded_at'),
 		submitted_at: ts('submitted_at').notNull().defaultNow(),
+		// The entry's due date for this learner when it was handed in (decision 0045), and whether it
+		// came after it: written once by the hand-in, never recomputed (a later extension or content
+		// edit does not change what a hand-in was).
+		due_at: ts('due_at'),
+		late: boolean('late').notNull().default(false),
 	},
 	(t) => [
 		uniqueIndex('assignment_submissions_unique').on(
@@ -558,5 +563,63 @@ export const second_chances = pgTable(
 		index('second_chances_entry_idx').on(t.tenant_id, t.user_id, t.course_slug, t.entry_slug),
 		check('second_chances_kind_check', sql.raw(`kind IN (${sqlList(SECOND_CHANCE_KINDS)})`)),
 		check('second_chances_extra_check', sql`extra_attempts >= 0 AND extra_attempts <= 10`),
+	],
+)
+
+/**
+ * A learner's own settings that are not the spec's `users` columns (decision 0045): the time zone
+ * due dates are shown in (an IANA name; absent row: the tenant's default, else UTC).
+ */
+export const user_settings = pgTable(
+	'user_settings',
+	{
+		user_id: userId(),
+		tenant_id: tenantId(),
+		time_zone: text('time_zone').notNull(),
+		updated_at: ts('updated_at').notNull().defaultNow(),
+	},
+	(t) => [uniqueIndex('user_settings_unique').on(t.tenant_id, t.user_id)],
+)
+
+/**
+ * A due date course staff moved for one learner on one entry (decision 0045): the newest one is
+ * in force (one row per learner and entry, replaced); each is audited with its reason.
+ */
+export const due_extensions = pgTable(
+	'due_extensions',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		user_id: userId(),
+		course_slug: text('course_slug').notNull(),
+		entry_slug: text('entry_slug').notNull(),
+		due_at: ts('due_at').notNull(),
+		reason: text('reason').notNull(),
+		granted_by: text('granted_by').references(() => users.id),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('due_extensions_unique').on(t.tenant_id, t.user_id, t.course_slug, t.entry_slug),
+		index('due_extensions_course_idx').on(t.tenant_id, t.course_slug),
+	],
+)
+
+/**
+ * A learner's private calendar feed (decision 0045): only the SHA-256 of its token is stored. The
+ * token is an HMAC of `nonce` under AUTH_SECRET, so the account page can show the link again while
+ * the database alone cannot; a new link replaces the row (the old token stops matching).
+ */
+export const calendar_feeds = pgTable(
+	'calendar_feeds',
+	{
+		user_id: userId(),
+		tenant_id: tenantId(),
+		nonce: text('nonce').notNull(),
+		token_hash: text('token_hash').notNull(),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('calendar_feeds_user_unique').on(t.tenant_id, t.user_id),
+		uniqueIndex('calendar_feeds_token_unique').on(t.token_hash),
 	],
 )

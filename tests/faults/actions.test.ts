@@ -52,6 +52,7 @@ const TABLES = [
 	'entry_progress',
 	'second_chances',
 	'course_passes',
+	'due_extensions',
 ] as const
 
 /** Makes every `event` on `table` fail until the returned function drops the trigger. */
@@ -207,7 +208,7 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 			},
 		},
 		{
-			// Decision 0044: the placeholder, the sessions, the second chance, the invitation to them and the audit row together.
+			// Decision 0045: the placeholder, the sessions, the second chance, the invitation to them and the audit row together.
 			name: 'person erased',
 			later: [
 				['sessions', 'UPDATE'],
@@ -551,6 +552,34 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 								.select()
 								.from(stack.db.t.course_passes)
 								.where(eq(stack.db.t.course_passes.user_id, user.id))
+						).length === 1,
+				}
+			},
+		},
+		{
+			// Decision 0045: the extension and its audit row, together.
+			name: 'due date extended for one learner',
+			later: [['audit_log', 'INSERT']],
+			prepare: async () => {
+				const { b } = await admin()
+				const { user } = await person('student', { signIn: false })
+				await putEnrollment(stack.db, { tenantId: acme().id, userId: user.id }, 'intro-to-web', 'active')
+				return {
+					send: () =>
+						b.post(`/admin/courses/intro-to-web/learners/${user.id}`, {
+							intent: 'extend-due',
+							entry: 'build-a-form',
+							dueAt: '2099-01-01T12:00',
+							reason: 'Fault',
+						}),
+					ok: redirected,
+					done: async () =>
+						(await audited('learner.due_extended', user.id)) &&
+						(
+							await stack.db.orm
+								.select()
+								.from(stack.db.t.due_extensions)
+								.where(eq(stack.db.t.due_extensions.user_id, user.id))
 						).length === 1,
 				}
 			},

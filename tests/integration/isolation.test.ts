@@ -22,6 +22,7 @@ import { createCmsClient } from '#app/content/cms.server.ts'
 import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { issueToken } from '#app/accounts/tokens.server.ts'
+import { newCalendarLink } from '#app/learning/calendar-feed.server.ts'
 import { writeAudit } from '#db/audit.ts'
 import { assignCourseAdmin, markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
 import { newId } from '#db/ids.ts'
@@ -187,6 +188,8 @@ interface Foreign {
 	/** The other tenant's student's certificate (decision 0038): its public id and its row id. */
 	certificate: string
 	certificateId: string
+	/** The other tenant's student's calendar feed (decision 0045): `<token>.ics`. */
+	calendar: string
 	tokens: { email_verify: string; password_reset: string; magic_link: string; email_change: string }
 	invite: string
 	/** The id of that invitation (the pending list's resend and revoke post it). */
@@ -370,6 +373,8 @@ const SPEC: Record<string, RouteSpec> = {
 	},
 	// Certificates: the other tenant's certificate is not found here, by anyone (decision 0038).
 	'learn/certificates/:id': { params: (f) => ({ id: f.certificate }), get: session(all(404)) },
+	// The other tenant's learner's calendar feed (decision 0045): a token that opens nothing on this host, for anyone.
+	'learn/calendar/:file': { params: (f) => ({ file: f.calendar }), get: all(404) },
 	'certificates/:id': { params: (f) => ({ id: f.certificate }), get: all(404) },
 	'certificates/:id/credential': { params: (f) => ({ id: f.certificate }), get: all(404) },
 	'.well-known/did.json': { get: tenantOnly(200) },
@@ -884,6 +889,14 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 					file: fileId,
 					certificate: issued.certificate.public_id,
 					certificateId: issued.certificate.id,
+					calendar: new URL(
+						await newCalendarLink(
+							{ db, env: { AUTH_SECRET: TEST_SECRETS.AUTH_SECRET }, origin: 'http://matrix.invalid' } as never,
+							{ tenantId: tenant.id, userId: data.student.id },
+						),
+					).pathname
+						.split('/')
+						.at(-1)!,
 					tokens: {
 						email_verify: await issueToken(db, data.student.id, 'email_verify'),
 						password_reset: await issueToken(db, data.student.id, 'password_reset'),

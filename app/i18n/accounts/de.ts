@@ -176,4 +176,20 @@ export default {
 		},
 		enrolls: 'Sie werden außerdem eingeschrieben in: {courses}.',
 	},
+	dueSettings: {
+		heading: 'Fälligkeiten und Kalender',
+		timeZoneLabel: 'Ihre Zeitzone',
+		timeZoneHint: 'Fälligkeiten werden in dieser Zeitzone angezeigt.',
+		saveTimeZone: 'Zeitzone speichern',
+		timeZoneSaved: 'Ihre Zeitzone wurde gespeichert.',
+		unknownTimeZone: 'Wählen Sie eine Zeitzone aus der Liste.',
+		calendarIntro:
+			'Abonnieren Sie diese private Adresse in Ihrer Kalender-App, um dort Ihre Fälligkeiten zu sehen. Wer sie kennt, kann sie sehen.',
+		calendarLabel: 'Ihre Kalenderadresse',
+		subscribe: 'Zu meinem Kalender hinzufügen',
+		newLink: 'Neuer Link',
+		newLinkHint: 'Ein neuer Link macht den alten ungültig.',
+		createLink: 'Meinen Kalenderlink erstellen',
+		calendarReplaced: 'Ihr neuer Kalenderlink ist bereit; der alte funktioniert nicht mehr.',
+	},
 } satisfies typeof en

@@ -169,4 +169,20 @@ export default {
 		},
 		enrolls: 'También quedarás inscrito en: {courses}.',
 	},
+	dueSettings: {
+		heading: 'Fechas de entrega y calendario',
+		timeZoneLabel: 'Tu zona horaria',
+		timeZoneHint: 'Las fechas de entrega se muestran en esta zona horaria.',
+		saveTimeZone: 'Guardar zona horaria',
+		timeZoneSaved: 'Se guardó tu zona horaria.',
+		unknownTimeZone: 'Elige una zona horaria de la lista.',
+		calendarIntro:
+			'Suscríbete a esta dirección privada en tu aplicación de calendario para ver allí tus fechas de entrega. Quien la tenga puede verlas.',
+		calendarLabel: 'Tu dirección de calendario',
+		subscribe: 'Añadir a mi calendario',
+		newLink: 'Nuevo enlace',
+		newLinkHint: 'Un enlace nuevo deja sin efecto el anterior.',
+		createLink: 'Crear mi enlace de calendario',
+		calendarReplaced: 'Tu nuevo enlace de calendario está listo; el anterior ya no funciona.',
+	},
 } satisfies typeof en

@@ -174,4 +174,20 @@ export default {
 		},
 		enrolls: 'Vous serez aussi inscrit à : {courses}.',
 	},
+	dueSettings: {
+		heading: 'Échéances et calendrier',
+		timeZoneLabel: 'Votre fuseau horaire',
+		timeZoneHint: 'Les échéances sont affichées dans ce fuseau horaire.',
+		saveTimeZone: 'Enregistrer le fuseau horaire',
+		timeZoneSaved: 'Votre fuseau horaire a été enregistré.',
+		unknownTimeZone: 'Choisissez un fuseau horaire dans la liste.',
+		calendarIntro:
+			'Abonnez-vous à cette adresse privée dans votre agenda pour y voir vos échéances. Toute personne qui la connaît peut les voir.',
+		calendarLabel: 'Votre adresse de calendrier',
+		subscribe: 'Ajouter à mon agenda',
+		newLink: 'Nouveau lien',
+		newLinkHint: 'Un nouveau lien désactive l’ancien.',
+		createLink: 'Créer mon lien de calendrier',
+		calendarReplaced: 'Votre nouveau lien de calendrier est prêt ; l’ancien ne fonctionne plus.',
+	},
 } satisfies typeof en

@@ -168,4 +168,20 @@ export default {
 		},
 		enrolls: 'Também ficará inscrito em: {courses}.',
 	},
+	dueSettings: {
+		heading: 'Prazos e calendário',
+		timeZoneLabel: 'Seu fuso horário',
+		timeZoneHint: 'Os prazos são mostrados neste fuso horário.',
+		saveTimeZone: 'Salvar fuso horário',
+		timeZoneSaved: 'Seu fuso horário foi salvo.',
+		unknownTimeZone: 'Escolha um fuso horário da lista.',
+		calendarIntro:
+			'Assine este endereço privado no seu aplicativo de calendário para ver seus prazos lá. Quem tiver o endereço pode vê-los.',
+		calendarLabel: 'Seu endereço de calendário',
+		subscribe: 'Adicionar ao meu calendário',
+		newLink: 'Novo link',
+		newLinkHint: 'Um novo link desativa o anterior.',
+		createLink: 'Criar meu link de calendário',
+		calendarReplaced: 'Seu novo link de calendário está pronto; o anterior não funciona mais.',
+	},
 } satisfies typeof en
