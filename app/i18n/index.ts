@@ -3,9 +3,8 @@
  *
  * The browser loads only its page's catalogue, before hydrating
  * (app/entry.client.tsx), English included: no page ships a language it is
- * not in, and only the admin pages ship the staff part of it (the admin,
- * course-admin and grading messages, half of the catalogue). The server
- * registers all of them whole (./catalogues.server.ts).
+ * not in, and only the parts the page reads (`cataloguePartsOf`, decision
+ * 0046). The server registers all of them whole (./catalogues.server.ts).
  */
 import { createElement, Fragment, use, type ReactNode } from 'react'
 import { useLocation, useRouteLoaderData } from 'react-router'
@@ -16,44 +15,78 @@ export type Messages = typeof import('./catalogues/en.ts').default
 /** Plural forms by Intl.PluralRules category; `other` is the fallback and `{count}` the number. */
 type Plural = { one?: string; other: string }
 
-/** In the browser, a locale's learner part alone until a staff page needs the rest (`withStaff`). */
+/** The parts of a catalogue the browser loads separately (decision 0046). */
+type PartName = 'learner' | 'course' | 'admin'
+
+/** In the browser, the parts of each locale loaded so far; the server registers whole catalogues. */
 const loaded: Partial<Record<Locale, Messages>> = {}
-const withStaff = new Set<Locale>()
+const loadedParts = new Map<Locale, Set<PartName>>()
 
 type Part = () => Promise<{ default: object }>
-const loaders: Record<Locale, { learner: Part; staff: Part }> = {
-	en: { learner: () => import('./catalogues/learner-en.ts'), staff: () => import('./catalogues/staff-en.ts') },
-	es: { learner: () => import('./catalogues/learner-es.ts'), staff: () => import('./catalogues/staff-es.ts') },
-	fr: { learner: () => import('./catalogues/learner-fr.ts'), staff: () => import('./catalogues/staff-fr.ts') },
-	de: { learner: () => import('./catalogues/learner-de.ts'), staff: () => import('./catalogues/staff-de.ts') },
-	pt: { learner: () => import('./catalogues/learner-pt.ts'), staff: () => import('./catalogues/staff-pt.ts') },
-	zh: { learner: () => import('./catalogues/learner-zh.ts'), staff: () => import('./catalogues/staff-zh.ts') },
+const loaders: Record<Locale, Record<PartName, Part>> = {
+	en: {
+		learner: () => import('./catalogues/learner-en.ts'),
+		course: () => import('./catalogues/course-en.ts'),
+		admin: () => import('./catalogues/admin-en.ts'),
+	},
+	es: {
+		learner: () => import('./catalogues/learner-es.ts'),
+		course: () => import('./catalogues/course-es.ts'),
+		admin: () => import('./catalogues/admin-es.ts'),
+	},
+	fr: {
+		learner: () => import('./catalogues/learner-fr.ts'),
+		course: () => import('./catalogues/course-fr.ts'),
+		admin: () => import('./catalogues/admin-fr.ts'),
+	},
+	de: {
+		learner: () => import('./catalogues/learner-de.ts'),
+		course: () => import('./catalogues/course-de.ts'),
+		admin: () => import('./catalogues/admin-de.ts'),
+	},
+	pt: {
+		learner: () => import('./catalogues/learner-pt.ts'),
+		course: () => import('./catalogues/course-pt.ts'),
+		admin: () => import('./catalogues/admin-pt.ts'),
+	},
+	zh: {
+		learner: () => import('./catalogues/learner-zh.ts'),
+		course: () => import('./catalogues/course-zh.ts'),
+		admin: () => import('./catalogues/admin-zh.ts'),
+	},
 }
 
 export function registerCatalogue(locale: Locale, messages: Messages) {
 	loaded[locale] = messages
-	withStaff.add(locale)
+	loadedParts.set(locale, new Set(['learner', 'course', 'admin']))
 }
 
-/** Whether a page reads the staff part of the catalogue: the admin pages, under any locale prefix. */
-export function isStaffPath(pathname: string) {
-	return /^(\/[a-z]{2})?\/admin(\/|$)/.test(pathname)
+/**
+ * The parts of the catalogue a page reads, under any locale prefix: every page the learner part;
+ * the admin pages the course staff's part (course admin, grading), and those outside one course's
+ * pages (users, tenants, audit, the course list) the administration's part too.
+ */
+export function cataloguePartsOf(pathname: string): PartName[] {
+	const admin = /^(?:\/[a-z]{2})?\/admin(\/|$)(courses\/[^/]+\/)?/.exec(pathname)
+	if (!admin) return ['learner']
+	return admin[2] ? ['learner', 'course'] : ['learner', 'course', 'admin']
 }
 
-const hasCatalogue = (locale: Locale, staff: boolean) => Boolean(loaded[locale]) && (!staff || withStaff.has(locale))
+const hasCatalogue = (locale: Locale, parts: PartName[]) => parts.every((p) => loadedParts.get(locale)?.has(p))
 
 const loading = new Map<string, Promise<void>>()
 
-/** Loads a catalogue once (with its staff part for a staff page); the same promise for every caller (React's `use` needs a stable one). */
-export function loadCatalogue(locale: string, staff = false): Promise<void> {
-	if (!isLocale(locale) || hasCatalogue(locale, staff)) return Promise.resolve()
-	const key = `${locale}:${staff}`
+/** Loads a catalogue's parts once; the same promise for every caller (React's `use` needs a stable one). */
+export function loadCatalogue(locale: string, parts: PartName[] = ['learner']): Promise<void> {
+	if (!isLocale(locale) || hasCatalogue(locale, parts)) return Promise.resolve()
+	const key = `${locale}:${parts.join(',')}`
 	let promise = loading.get(key)
 	if (!promise) {
-		const parts = loaders[locale]
-		promise = Promise.all([parts.learner(), staff ? parts.staff() : null]).then(([learner, staffPart]) => {
-			loaded[locale] = { ...loaded[locale], ...learner.default, ...staffPart?.default } as Messages
-			if (staffPart) withStaff.add(locale)
+		promise = Promise.all(parts.map((part) => loaders[locale][part]())).then((modules) => {
+			loaded[locale] = Object.assign({}, loaded[locale], ...modules.map((m) => m.default)) as Messages
+			const have = loadedParts.get(locale) ?? new Set<PartName>()
+			for (const part of parts) have.add(part)
+			loadedParts.set(locale, have)
 		})
 		loading.set(key, promise)
 	}
@@ -139,10 +172,10 @@ function lookup(messages: Messages, key: string): unknown {
 export function useI18n(): I18n {
 	const data = useRouteLoaderData('root') as { locale?: string } | undefined
 	const locale = isLocale(data?.locale) ? data.locale : DEFAULT_LOCALE
-	const staff = isStaffPath(useLocation().pathname)
+	const parts = cataloguePartsOf(useLocation().pathname)
 	// A client-side navigation can change the locale (signing in lands in the user's own) or lead
 	// to a staff page: the new page waits, inside React Router's transition, for what it reads.
-	if (!hasCatalogue(locale, staff)) use(loadCatalogue(locale, staff))
+	if (!hasCatalogue(locale, parts)) use(loadCatalogue(locale, parts))
 	return i18n(locale)
 }
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { at, signInAs } from './support.ts'
+import { acmeAccount, at, signInAs } from './support.ts'
 
 const ACME = 'acme.localhost'
 
@@ -31,10 +31,10 @@ test('pages run under the Content-Security-Policy without a single violation, fr
 }) => {
 	const violations = recordViolations(page)
 	// Message catalogues are chunks named by part and locale: only the page's own may ever be fetched,
-	// and a learner's pages never fetch the staff part (decision 0043).
+	// and a learner's pages never fetch the staff parts (decisions 0043, 0046).
 	const catalogues = new Set<string>()
 	page.on('request', (request) => {
-		const part = /\/assets\/((?:learner|staff)-(?:en|es|fr|de|pt|zh))-[\w-]+\.js$/.exec(
+		const part = /\/assets\/((?:learner|course|admin)-(?:en|es|fr|de|pt|zh))-[\w-]+\.js$/.exec(
 			new URL(request.url()).pathname,
 		)?.[1]
 		if (part) catalogues.add(part)
@@ -67,4 +67,24 @@ test('pages run under the Content-Security-Policy without a single violation, fr
 	expect(types).toEqual(['BreadcrumbList', 'ItemList'])
 	expect(violations).toEqual([])
 	expect([...catalogues]).toEqual(['learner-en'])
+})
+
+test("staff pages fetch the catalogue's parts they read: a course's pages the course staff's, the rest the administration's too", async ({
+	page,
+}, info) => {
+	const catalogues = new Set<string>()
+	page.on('request', (request) => {
+		const part = /\/assets\/((?:learner|course|admin)-en)-[\w-]+\.js$/.exec(new URL(request.url()).pathname)?.[1]
+		if (part) catalogues.add(part)
+	})
+	const admin = await acmeAccount(info, 'catalogue-parts', { role: 'tenant_admin' })
+	await signInAs(page, ACME, admin, '/admin/courses/intro-to-web/dashboard')
+	await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+	await expectScripts(page, true)
+	expect([...catalogues].sort()).toEqual(['course-en', 'learner-en'])
+	// A client-side navigation to the admin home: the page waits for the administration's part.
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click()
+	await expect(page).toHaveURL(/\/admin$/)
+	await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+	expect([...catalogues].sort()).toEqual(['admin-en', 'course-en', 'learner-en'])
 })

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { issueCertificate } from '#app/certificates/issue.server.ts'
-import { isStaffPath } from '#app/i18n/index.ts'
+import { cataloguePartsOf } from '#app/i18n/index.ts'
 import { createCmsClient } from '#app/content/cms.server.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
@@ -75,8 +75,8 @@ interface Resource {
  * What a browser fetches for a document: its stylesheets, the images it does
  * not lazy-load (their `src`), the favicon and, with JavaScript, every module
  * the document names (scripts, preloads, inline imports) and the message
- * catalogue the client entry then imports for <html lang> (its staff part too on
- * an admin page).
+ * catalogue the client entry then imports for <html lang> (the parts of it the
+ * page reads).
  */
 function subresources(path: string, html: string, javaScript: boolean): Resource[] {
 	const found = new Map<string, Kind>()
@@ -93,9 +93,8 @@ function subresources(path: string, html: string, javaScript: boolean): Resource
 		for (const [path] of html.matchAll(/\/assets\/[\w.-]+\.js/g)) found.set(path, 'js')
 		const lang = /<html[^>]*\slang="([^"]+)"/.exec(html)?.[1]
 		if (found.size && [...found.values()].includes('js') && lang) {
-			// The learner part always; the staff part too on an admin page (app/i18n/index.ts).
-			const parts = isStaffPath(path) ? ['learner', 'staff'] : ['learner']
-			for (const part of parts) {
+			// The parts the client entry loads for this path (app/i18n/index.ts, decision 0046).
+			for (const part of cataloguePartsOf(path)) {
 				const chunk = new RegExp(`^${part}-${lang}-[\\w-]+\\.js$`)
 				const catalogue = readdirSync('build/client/assets').find((f) => chunk.test(f))
 				if (!catalogue) throw new Error(`no ${part} catalogue chunk for ${lang}`)

@@ -1,5 +1,6 @@
+import admin from './admin-de.ts'
+import course from './course-de.ts'
 import learner from './learner-de.ts'
-import staff from './staff-de.ts'
 
 /** The whole catalogue: the server renders every page. */
-export default { ...learner, ...staff }
+export default { ...learner, ...course, ...admin }

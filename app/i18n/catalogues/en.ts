@@ -1,5 +1,6 @@
+import admin from './admin-en.ts'
+import course from './course-en.ts'
 import learner from './learner-en.ts'
-import staff from './staff-en.ts'
 
 /** The whole catalogue: the server renders every page. */
-export default { ...learner, ...staff }
+export default { ...learner, ...course, ...admin }

@@ -1,5 +1,6 @@
+import admin from './admin-es.ts'
+import course from './course-es.ts'
 import learner from './learner-es.ts'
-import staff from './staff-es.ts'
 
 /** The whole catalogue: the server renders every page. */
-export default { ...learner, ...staff }
+export default { ...learner, ...course, ...admin }

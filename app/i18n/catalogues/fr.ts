@@ -1,5 +1,6 @@
+import admin from './admin-fr.ts'
+import course from './course-fr.ts'
 import learner from './learner-fr.ts'
-import staff from './staff-fr.ts'
 
 /** The whole catalogue: the server renders every page. */
-export default { ...learner, ...staff }
+export default { ...learner, ...course, ...admin }

@@ -1,5 +1,6 @@
+import admin from './admin-pt.ts'
+import course from './course-pt.ts'
 import learner from './learner-pt.ts'
-import staff from './staff-pt.ts'
 
 /** The whole catalogue: the server renders every page. */
-export default { ...learner, ...staff }
+export default { ...learner, ...course, ...admin }

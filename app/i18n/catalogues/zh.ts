@@ -1,5 +1,6 @@
+import admin from './admin-zh.ts'
+import course from './course-zh.ts'
 import learner from './learner-zh.ts'
-import staff from './staff-zh.ts'
 
 /** The whole catalogue: the server renders every page. */
-export default { ...learner, ...staff }
+export default { ...learner, ...course, ...admin }

@@ -1,0 +1,4 @@
+// The administration's messages (users, tenants, audit): loaded in the browser only on /admin pages outside one course's (index.ts).
+import admin from '../admin/es.ts'
+
+export default { admin }

@@ -1,0 +1,5 @@
+// The course staff's messages (course admin pages, grading): loaded in the browser only on /admin pages (index.ts).
+import adminCourses from '../adminCourses/es.ts'
+import grading from '../grading/es.ts'
+
+export default { adminCourses, grading }

@@ -1,0 +1,5 @@
+// The course staff's messages (course admin pages, grading): loaded in the browser only on /admin pages (index.ts).
+import adminCourses from '../adminCourses/fr.ts'
+import grading from '../grading/fr.ts'
+
+export default { adminCourses, grading }

@@ -1,0 +1,5 @@
+// The course staff's messages (course admin pages, grading): loaded in the browser only on /admin pages (index.ts).
+import adminCourses from '../adminCourses/pt.ts'
+import grading from '../grading/pt.ts'
+
+export default { adminCourses, grading }
