@@ -66,6 +66,9 @@ const _parity: Parity = {
 	rate_limit_windows: [true, true],
 	course_passes: [true, true],
 	second_chances: [true, true],
+	reminders_sent: [true, true],
+	reminder_opt_outs: [true, true],
+	announcements: [true, true],
 }
 
 // The intended difference, pinned: if either side changes, this note and decision 0003 must too.
