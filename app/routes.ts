@@ -28,6 +28,7 @@ const localized = [
 	route('learn/magic/:token', 'routes/learn.magic.$token.tsx'),
 	route('learn/account', 'routes/learn.account.tsx'),
 	route('learn/account/email/:token', 'routes/learn.account.email.$token.tsx'),
+	route('learn/unsubscribe/:token', 'routes/learn.unsubscribe.$token.tsx'),
 	route('learn/sign-out', 'routes/learn.sign-out.tsx'),
 	route('invite/:token', 'routes/invite.$token.tsx'),
 
@@ -53,6 +54,7 @@ const localized = [
 	route('admin/courses/:slug/settings', 'routes/admin.courses.$slug.settings.tsx'),
 	route('admin/courses/:slug/admins', 'routes/admin.courses.$slug.admins.tsx'),
 	route('admin/courses/:slug/enroll', 'routes/admin.courses.$slug.enroll.tsx'),
+	route('admin/courses/:slug/announce', 'routes/admin.courses.$slug.announce.tsx'),
 	route('admin/courses/:slug/submissions', 'routes/admin.courses.$slug.submissions.tsx'),
 	route('admin/courses/:slug/submissions/:id', 'routes/admin.courses.$slug.submissions.$id.tsx'),
 	route('admin/courses/:slug/learners/:userId', 'routes/admin.courses.$slug.learners.$userId.tsx'),

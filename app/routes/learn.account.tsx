@@ -29,6 +29,8 @@ import { retireTokensSteps } from '#db/tokens.ts'
 import { updateUser, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.account.ts'
 import { withNotice } from '#app/platform/notices.ts'
+import { reminderChoices, saveReminderChoices } from '#app/reminders/preferences.server.ts'
+import { REMINDER_KINDS } from '#db/schema/values.ts'
 
 // One schema per form of the page, told apart by `intent`. The current password, for an account that has
 // one: a session alone (a borrowed device) cannot move the account away.
@@ -42,6 +44,8 @@ const schema = z.discriminatedUnion(
 		z.object({ intent: z.literal('change-password'), oldPassword: passwordField, newPassword: newPasswordField }),
 		z.object({ intent: z.literal('name'), name: nameField }),
 		z.object({ intent: z.literal('resend-verification') }),
+		// The reminder mails to keep (decision 0044): every box left unticked is a kind turned off.
+		z.object({ intent: z.literal('reminders'), kinds: z.array(z.enum(REMINDER_KINDS)).default([]) }),
 	],
 	{ message: 'common.validation.choose' },
 )
@@ -58,9 +62,10 @@ function ownChange(session: CurrentSession, action: AuditAction, metadata: Recor
 	}
 }
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
 	const { claims, user } = requireSession(context)
 	return {
+		reminders: await reminderChoices(getRequestContext(context), user.tenant_id ?? '', user.id),
 		name: user.name,
 		email: claims.email,
 		locale: user.locale,
@@ -90,7 +95,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 			(await limitForm(ctx, 'verificationResend', user.id, submission)) ??
 			(await limitForm(ctx, 'verificationResendIp', addressKey(ctx.clientIp), submission))
 		if (limited) return limited
-	} else if (intent !== 'locale' && intent !== 'sign-out-everywhere') {
+	} else if (intent !== 'locale' && intent !== 'sign-out-everywhere' && intent !== 'reminders') {
 		// The address change (and any post naming no form) mails a link.
 		const limited = await limitForm(ctx, 'magic', `email-change|${user.id}`, submission)
 		if (limited) return limited
@@ -166,6 +171,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 		})
 	}
 
+	if (input.intent === 'reminders') {
+		// Reminders are a tenant's (a platform account has no courses to be reminded of).
+		if (user.tenant_id) await saveReminderChoices(ctx, user.tenant_id, user.id, input.kinds)
+		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'remindersSaved')))
+	}
+
 	// The interface language: users.locale (and the visitor cookie, for after sign-out)
 	if (input.intent === 'locale') {
 		await updateUser(ctx.db, user.id, { locale: input.locale })
@@ -223,6 +234,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 					'passwordChanged',
 					'nameSaved',
 					'verificationResent',
+					'remindersSaved',
 				]}
 			/>
 			{loaderData.verified ? null : <VerifyReminder result={resendResult} />}
@@ -277,6 +289,19 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 					options={LOCALES.map((l) => ({ value: l, label: LOCALE_NAMES[l] }))}
 				/>
 				<Submit>{text.saveLanguage}</Submit>
+			</Form>
+			<h2 id="reminders">{text.reminders}</h2>
+			<Form method="post" className="stack" aria-labelledby="reminders">
+				<input type="hidden" name="intent" value="reminders" />
+				<fieldset className="stack">
+					<legend>{text.remindersHint}</legend>
+					{loaderData.reminders.map(({ kind, on }) => (
+						<label key={kind} className="choice">
+							<input type="checkbox" name="kinds" value={kind} defaultChecked={on} /> {text[`kind_${kind}`]}
+						</label>
+					))}
+				</fieldset>
+				<Submit>{text.remindersSave}</Submit>
 			</Form>
 			<h2>{text.sessions}</h2>
 			<Form method="post">
