@@ -85,7 +85,8 @@ export async function inactiveEnrollments(db: Database, from: Date, to: Date): P
 				eq(tn.status, 'active'),
 				isNull(u.deactivated_at),
 				lt(e.enrolled_at, to),
-				or(isNull(seen.at), lt(seen.at, to)),
+				// seen.at is an aggregate: the bound value is encoded as the column it is the max of.
+				or(isNull(seen.at), lt(seen.at, sql.param(to, p.last_viewed_at))),
 				notExists(
 					db.orm
 						.select({ one: sql`1` })
@@ -103,7 +104,7 @@ export async function inactiveEnrollments(db: Database, from: Date, to: Date): P
 								eq(r.kind, 'inactivity'),
 								sql`${r.item_key} like ${e.course_slug} || '@%'`,
 								gt(r.sent_at, e.enrolled_at),
-								or(isNull(seen.at), gt(r.sent_at, seen.at)),
+								or(isNull(seen.at), gt(r.sent_at, sql`${seen.at}`)),
 							),
 						),
 				),
