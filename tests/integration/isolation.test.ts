@@ -22,6 +22,7 @@ import { createCmsClient } from '#app/content/cms.server.ts'
 import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { issueToken } from '#app/accounts/tokens.server.ts'
+import { unsubscribeToken } from '#app/reminders/unsubscribe.server.ts'
 import { writeAudit } from '#db/audit.ts'
 import { assignCourseAdmin, markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
 import { newId } from '#db/ids.ts'
@@ -187,7 +188,14 @@ interface Foreign {
 	/** The other tenant's student's certificate (decision 0038): its public id and its row id. */
 	certificate: string
 	certificateId: string
-	tokens: { email_verify: string; password_reset: string; magic_link: string; email_change: string }
+	tokens: {
+		email_verify: string
+		password_reset: string
+		magic_link: string
+		email_change: string
+		/** The other tenant's student's one-click unsubscribe token (decision 0044). */
+		unsubscribe: string
+	}
 	invite: string
 	/** The id of that invitation (the pending list's resend and revoke post it). */
 	inviteId: string
@@ -328,6 +336,13 @@ const SPEC: Record<string, RouteSpec> = {
 				},
 			],
 		},
+	},
+	// Another tenant's unsubscribe token: its signature is bound to that tenant, so it names nobody here.
+	'learn/unsubscribe/:token': {
+		params: (f) => ({ token: f.tokens.unsubscribe }),
+		get: all(404),
+		getMustNotContain: ['List-Unsubscribe'],
+		post: { rule: all(404), variants: (): Variant[] => [{ form: { 'List-Unsubscribe': 'One-Click' } }] },
 	},
 	'learn/account/email/:token': {
 		params: (f) => ({ token: f.tokens.email_change }),
@@ -475,6 +490,15 @@ const SPEC: Record<string, RouteSpec> = {
 					}),
 				},
 			],
+		},
+	},
+	// Announcements (decision 0044): only this tenant's courses, only their staff.
+	'admin/courses/:slug/announce': {
+		params: (f) => ({ slug: f.course }),
+		get: courseAdmin(tenantOnly(404, 200)),
+		post: {
+			rule: courseAdmin(all(404)),
+			variants: (): Variant[] => [{ form: { subject: 'Matrix announcement', message: 'To the other tenant' } }],
 		},
 	},
 	'admin/courses/:slug/admins': {
@@ -873,6 +897,10 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 						email_change: await issueToken(db, data.student.id, 'email_change', {
 							payload: `iso-new-address@${tenant.slug}.test`,
 						}),
+						unsubscribe: unsubscribeToken(TEST_SECRETS.AUTH_SECRET, tenant.id, {
+							userId: data.student.id,
+							kind: 'inactivity',
+						}),
 					},
 					invite: invite.raw,
 					inviteId: invite.invitation.id,
@@ -1215,6 +1243,22 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							.select()
 							.from(t.second_chances)
 							.where(or(eq(t.second_chances.tenant_id, tenant.id), inArray(t.second_chances.user_id, ids))),
+					),
+					// Reminders, opt-outs and announcements (decision 0044).
+					reminders_sent: (
+						await db.orm
+							.select()
+							.from(t.reminders_sent)
+							.where(or(eq(t.reminders_sent.tenant_id, tenant.id), inArray(t.reminders_sent.user_id, ids)))
+					).sort((a, b) => `${a.user_id}/${a.item_key}`.localeCompare(`${b.user_id}/${b.item_key}`)),
+					reminder_opt_outs: (
+						await db.orm
+							.select()
+							.from(t.reminder_opt_outs)
+							.where(or(eq(t.reminder_opt_outs.tenant_id, tenant.id), inArray(t.reminder_opt_outs.user_id, ids)))
+					).sort((a, b) => `${a.user_id}/${a.kind}`.localeCompare(`${b.user_id}/${b.kind}`)),
+					announcements: sortById(
+						await db.orm.select().from(t.announcements).where(eq(t.announcements.tenant_id, tenant.id)),
 					),
 					submission_watchers: (
 						await db.orm
