@@ -61,7 +61,7 @@ export default function CourseAnnounce({ loaderData: d, actionData }: Route.Comp
 	const m = t.m.adminCourses
 	if (d.hint) return <TenantHint title={m.announce.hintTitle} what={m.announce.hintWhat} />
 	return (
-		<section className="narrow">
+		<section className="narrow stack">
 			<CourseAdminHeading course={d.course} title={m.announce.title} />
 			<RedirectNotice accept={['announcementSent']} />
 			<p>{m.announce.intro}</p>
