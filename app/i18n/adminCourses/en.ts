@@ -221,7 +221,7 @@ export default {
 		hintWhat: 'Announcements',
 		title: 'Announcements · {course}',
 		intro:
-			'Write to every learner enrolled in this course. Each gets an email in their own language settings (the text is sent as you write it), unless they turned announcements off.',
+			'Write to every learner enrolled in this course. Each gets it by email, framed in their own language (your text goes as you write it), unless they turned announcements off.',
 		subject: 'Subject',
 		message: 'Message',
 		send: 'Send to learners',
