@@ -44,7 +44,7 @@ const schema = z.discriminatedUnion(
 		z.object({ intent: z.literal('change-password'), oldPassword: passwordField, newPassword: newPasswordField }),
 		z.object({ intent: z.literal('name'), name: nameField }),
 		z.object({ intent: z.literal('resend-verification') }),
-		// The reminder mails to keep (decision 0044): every box left unticked is a kind turned off.
+		// The reminder mails to keep (decision 0045): every box left unticked is a kind turned off.
 		z.object({ intent: z.literal('reminders'), kinds: z.array(z.enum(REMINDER_KINDS)).default([]) }),
 	],
 	{ message: 'common.validation.choose' },

@@ -193,7 +193,7 @@ interface Foreign {
 		password_reset: string
 		magic_link: string
 		email_change: string
-		/** The other tenant's student's one-click unsubscribe token (decision 0044). */
+		/** The other tenant's student's one-click unsubscribe token (decision 0045). */
 		unsubscribe: string
 	}
 	invite: string
@@ -492,7 +492,7 @@ const SPEC: Record<string, RouteSpec> = {
 			],
 		},
 	},
-	// Announcements (decision 0044): only this tenant's courses, only their staff.
+	// Announcements (decision 0045): only this tenant's courses, only their staff.
 	'admin/courses/:slug/announce': {
 		params: (f) => ({ slug: f.course }),
 		get: courseAdmin(tenantOnly(404, 200)),
@@ -1244,7 +1244,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							.from(t.second_chances)
 							.where(or(eq(t.second_chances.tenant_id, tenant.id), inArray(t.second_chances.user_id, ids))),
 					),
-					// Reminders, opt-outs and announcements (decision 0044).
+					// Reminders, opt-outs and announcements (decision 0045).
 					reminders_sent: (
 						await db.orm
 							.select()
