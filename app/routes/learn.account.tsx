@@ -31,6 +31,7 @@ import type { Route } from './+types/learn.account.ts'
 import { withNotice } from '#app/platform/notices.ts'
 import { reminderChoices, saveReminderChoices } from '#app/reminders/preferences.server.ts'
 import { REMINDER_KINDS } from '#db/schema/values.ts'
+import { ReminderChoices } from '#app/reminders/reminder-choices.tsx'
 
 // One schema per form of the page, told apart by `intent`. The current password, for an account that has
 // one: a session alone (a borrowed device) cannot move the account away.
@@ -65,7 +66,8 @@ function ownChange(session: CurrentSession, action: AuditAction, metadata: Recor
 export async function loader({ context }: Route.LoaderArgs) {
 	const { claims, user } = requireSession(context)
 	return {
-		reminders: await reminderChoices(getRequestContext(context), user.tenant_id ?? '', user.id),
+		// Reminders are about a tenant's courses: a platform account (no tenant) has none to choose.
+		reminders: user.tenant_id ? await reminderChoices(getRequestContext(context), user.tenant_id, user.id) : [],
 		name: user.name,
 		email: claims.email,
 		locale: user.locale,
@@ -290,19 +292,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 				/>
 				<Submit>{text.saveLanguage}</Submit>
 			</Form>
-			<h2 id="reminders">{text.reminders}</h2>
-			<Form method="post" className="stack" aria-labelledby="reminders">
-				<input type="hidden" name="intent" value="reminders" />
-				<fieldset className="stack">
-					<legend>{text.remindersHint}</legend>
-					{loaderData.reminders.map(({ kind, on }) => (
-						<label key={kind} className="choice">
-							<input type="checkbox" name="kinds" value={kind} defaultChecked={on} /> {text[`kind_${kind}`]}
-						</label>
-					))}
-				</fieldset>
-				<Submit>{text.remindersSave}</Submit>
-			</Form>
+			{loaderData.reminders.length > 0 ? <ReminderChoices choices={loaderData.reminders} /> : null}
 			<h2>{text.sessions}</h2>
 			<Form method="post">
 				<p>{text.signOutEverywhereHint}</p>
