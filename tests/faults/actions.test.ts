@@ -50,6 +50,7 @@ const TABLES = [
 	'entry_progress',
 	'second_chances',
 	'course_passes',
+	'announcements',
 ] as const
 
 /** Makes every `event` on `table` fail until the returned function drops the trigger. */
@@ -613,6 +614,24 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 							(r) => r.action === 'course.settings_changed',
 						).length ===
 						before + 1,
+				}
+			},
+		},
+		{
+			name: 'announcement posted (decision 0045: with its audit row and its fan-out job)',
+			later: [['audit_log', 'INSERT']],
+			prepare: async () => {
+				const { b } = await admin()
+				const subject = `Fault announcement ${++n}`
+				return {
+					send: () => b.post('/admin/courses/advanced-css/announce', { subject, message: 'Half way.' }),
+					ok: redirected,
+					done: async () =>
+						(await stack.db.orm.select().from(stack.db.t.announcements)).filter((r) => r.subject === subject).length ===
+							1 &&
+						(await stack.db.orm.select().from(stack.db.t.audit_log)).some(
+							(r) => r.action === 'course.announcement_sent' && r.metadata.subject === subject,
+						),
 				}
 			},
 		},
