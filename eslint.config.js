@@ -51,6 +51,25 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Route modules reach data through their room's services only (issue 37): no repository of db/,
+		// except the enum values a schema lists (db/schema/values.ts) and types.
+		files: ['app/routes/**/*.{ts,tsx}', 'app/routes.ts', 'app/root.tsx'],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex: '^(#db/|(\\.\\./)+db/)(?!schema/values\\.ts$)',
+							allowTypeImports: true,
+							message: 'Routes call their room (app/<room>/*.server.ts), never db/ directly.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
 		// Tests, benchmarks and scripts read JSON and pages of any shape; `any` there is honest.
 		files: ['tests/**', 'bench/**', 'scripts/**', '**/*.test.ts'],
 		rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-control-regex': 'off' },

@@ -29,6 +29,7 @@ const localized = [
 	route('learn/account', 'routes/learn.account.tsx'),
 	route('learn/account/email/:token', 'routes/learn.account.email.$token.tsx'),
 	route('learn/unsubscribe/:token', 'routes/learn.unsubscribe.$token.tsx'),
+	route('learn/account/data', 'routes/learn.account.data.ts'),
 	route('learn/sign-out', 'routes/learn.sign-out.tsx'),
 	route('invite/:token', 'routes/invite.$token.tsx'),
 
@@ -38,6 +39,8 @@ const localized = [
 	route('learn/course/:slug/enroll', 'routes/learn.course.$slug.enroll.tsx'),
 	route('learn/course/:slug/entry/:entrySlug', 'routes/learn.course.$slug.entry.$entrySlug.tsx'),
 	route('learn/certificates/:id', 'routes/learn.certificates.$id.tsx'),
+	// A learner's private calendar feed of due dates (decision 0045): a token in the URL, no session.
+	route('learn/calendar/:file', 'routes/learn.calendar.$file.ts'),
 
 	// Certificates: anyone verifies one at its public address (decision 0038)
 	route('certificates/:id', 'routes/certificates.$id.tsx'),
@@ -48,6 +51,7 @@ const localized = [
 	route('admin/users/invite', 'routes/admin.users.invite.tsx'),
 	route('admin/users/invitations', 'routes/admin.users.invitations.tsx'),
 	route('admin/users/:id', 'routes/admin.users.$id.tsx'),
+	route('admin/users/:id/erase', 'routes/admin.users.$id.erase.tsx'),
 	route('admin/courses', 'routes/admin.courses.tsx'),
 	route('admin/courses/:slug/dashboard', 'routes/admin.courses.$slug.dashboard.tsx'),
 	route('admin/courses/:slug/export', 'routes/admin.courses.$slug.export.ts'),

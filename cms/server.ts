@@ -403,6 +403,7 @@ class View {
 					title: this.text(e.title),
 					estimatedMinutes: e.estimatedMinutes ?? null,
 					locale: this.servedLocale(e),
+					...this.due(e),
 				})),
 			})),
 			...(doc.certificate ? { certificate: this.certificate(doc.certificate) } : {}),
@@ -435,9 +436,18 @@ class View {
 				bodyLocale: this.servedLocale(entry, 'body'),
 				quiz: entry.quiz ? this.quiz(entry.quiz) : null,
 				...(entry.assignment ? { assignment: this.assignment(entry.assignment) } : {}),
+				...this.due(entry),
 			}
 		}
 		throw new ApiError(404, 'Not found')
+	}
+
+	/** An entry's due date as the API serves it (cms/README.md): an instant, or days after enrolling; absent when none. */
+	due(entry: Json) {
+		if (typeof entry.dueAt === 'string') return { due: { at: new Date(entry.dueAt).toISOString() } }
+		if (Number.isInteger(entry.dueDaysAfterEnrollment))
+			return { due: { daysAfterEnrollment: entry.dueDaysAfterEnrollment } }
+		return {}
 	}
 
 	assignment(doc: Json) {

@@ -59,6 +59,8 @@ export interface LatestSubmission {
 	score: number | null
 	maxScore: number | null
 	passed: boolean | null
+	/** Handed in after its due date (decision 0045), as stored at hand-in time. */
+	late: boolean
 }
 
 /** The newest submission per entry of these learners of a course (chunked like courseRoster's reads). */
@@ -83,6 +85,7 @@ export async function latestSubmissions(
 					score: s.score,
 					maxScore: s.max_score,
 					passed: s.passed,
+					late: s.late,
 				})
 				.from(s)
 				.where(latestOf(db, tenantId, courseSlug, inArray(s.user_id, chunk))),

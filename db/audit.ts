@@ -37,6 +37,7 @@ export type AuditAction =
 	| 'invitation.revoked'
 	| 'learner.attempts_granted'
 	| 'learner.assignment_reopened'
+	| 'learner.due_extended'
 	| 'submission.graded'
 	| 'submission.returned'
 	| 'tenant.created'
@@ -49,6 +50,7 @@ export type AuditAction =
 	| 'user.signed_out'
 	| 'user.verification_resent'
 	| 'user.password_reset_sent'
+	| 'user.erased'
 
 export interface AuditInput {
 	actorUserId: string | null

@@ -228,3 +228,33 @@ export function releaseJob(db: Database, job: Pick<SqliteJob, 'id' | 'locked_at'
 		.where(and(eq(jobs.id, job.id), eq(jobs.locked_at, job.locked_at!), isNotNull(jobs.locked_at)))
 		.run()
 }
+
+/**
+ * Removes queued and finished jobs whose payload matches any of the `LIKE` patterns (lower case,
+ * `\` escapes), on the erasure of the person they name (decision 0044).
+ */
+export function* forgetJobsSteps(tx: Tx, patterns: string[]) {
+	if (!patterns.length) return
+	if (tx.dialect === 'pg') {
+		const matches = (column: ReturnType<typeof sql>) =>
+			sql.join(
+				patterns.map((p) => sql`lower(${column}) like ${p} escape '\\'`),
+				sql` or `,
+			)
+		// pg-boss moves finished jobs to `archive`: both tables hold payloads.
+		for (const table of ['job', 'archive'])
+			yield* step(
+				tx.orm.execute(
+					sql`delete from ${sql.identifier(PG_SCHEMA)}.${sql.identifier(table)} where ${matches(sql`data::text`)} returning id`,
+				),
+			)
+		return
+	}
+	const sqlite = tx.orm as unknown as BetterSQLite3Database
+	yield* step(
+		sqlite
+			.delete(jobs)
+			.where(or(...patterns.map((p) => sql`lower(${jobs.payload}) like ${p} escape '\\'`)))
+			.returning({ id: jobs.id }) as unknown as PromiseLike<Array<{ id: string }>>,
+	)
+}

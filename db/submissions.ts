@@ -80,6 +80,8 @@ export interface SubmissionInput {
 	text: string | null
 	link: string | null
 	fileIds: string[]
+	/** The entry's due date in force for the learner now (decision 0045); the hand-in stores it and whether it is late. */
+	dueAt?: Date | null
 }
 
 type RecordedSubmission =
@@ -196,6 +198,8 @@ export function* recordSubmissionSteps(
 	}
 	const earlier = yield* stored()
 	if (earlier) return { kind: 'recorded', submission: earlier, replayed: true } as RecordedSubmission
+	const now = new Date()
+	const dueAt = input.dueAt ?? null
 	for (;;) {
 		const { highest, final } = yield* tallySteps(db, scope, courseSlug, entrySlug)
 		if (final > 0) return { kind: 'final' } as RecordedSubmission
@@ -211,7 +215,10 @@ export function* recordSubmissionSteps(
 					submission_number: highest + 1,
 					text_answer: input.text,
 					link_url: input.link,
-					submitted_at: new Date(),
+					submitted_at: now,
+					// Lateness as it stands at hand-in time, kept: later extensions do not rewrite it.
+					due_at: dueAt,
+					late: dueAt !== null && now.getTime() > dueAt.getTime(),
 				})
 				.onConflictDoNothing()
 				.returning(),
@@ -316,6 +323,8 @@ export interface QueueRow {
 	maxScore: number | null
 	submittedAt: Date
 	gradedAt: Date | null
+	/** Handed in after its due date, as stored at hand-in time (decision 0045). */
+	late: boolean
 	/** How many of this learner's hand-ins in the course are waiting, superseded ones too until a later one is decided (only each assignment's newest is graded). */
 	waiting: number
 }
@@ -346,6 +355,7 @@ export async function gradingQueue(
 			maxScore: s.max_score,
 			submittedAt: s.submitted_at,
 			gradedAt: s.graded_at,
+			late: s.late,
 			// A superseded hand-in stops waiting once a later one of its assignment is graded or returned.
 			waiting: sql<number>`(select count(*) from ${s} as w where w.tenant_id = ${s.tenant_id}
 				and w.user_id = ${s.user_id} and w.course_slug = ${s.course_slug} and w.status = 'submitted'

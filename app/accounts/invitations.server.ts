@@ -27,6 +27,9 @@ import { parseToken } from '../platform/canonical.server.ts'
 import { readCatalogue } from '../content/cms.server.ts'
 import { isPaid, isPublished } from '../content/content.ts'
 
+// The invitation lists and names the pages show, as the repository reads them.
+export { coursesOfInvitations, findInvitationById, invitationName, listPendingInvitations } from '#db/invitations.ts'
+
 export type InvitationCheck =
 	{ ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
 

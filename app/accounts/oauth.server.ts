@@ -3,13 +3,17 @@ import { OAuth2Strategy } from 'remix-auth-oauth2'
 import { z } from 'zod'
 import type { RequestContext } from '#app/context.ts'
 import { findLinkedUserIdSteps, linkIdentitySteps } from '#db/oauth.ts'
-import type { Tx } from '#db/transaction.ts'
+import { inTransaction, type Tx } from '#db/transaction.ts'
 import { createUserSteps, findUserByEmailSteps, findUserByIdSteps, noPassword } from '#db/users.ts'
 import { proveMailboxSteps } from './auth.server.ts'
+import { newSessionSteps } from './session.server.ts'
 import { readCookie } from '../platform/canonical.server.ts'
 import type { Env } from '../platform/env.server.ts'
 
 const PROVIDERS = ['google', 'github'] as const
+// The picture a provider gave for the signed-in user (the avatar route), as the repository reads it.
+export { findProviderPicture } from '#db/oauth.ts'
+
 export type Provider = (typeof PROVIDERS)[number]
 
 export const PROVIDER_LABELS: Record<Provider, string> = { google: 'Google', github: 'GitHub' }
@@ -24,7 +28,7 @@ export interface ExternalProfile {
 	picture: string | null
 }
 
-export type RefusalReason =
+type RefusalReason =
 	| 'oauth_tenant_unknown'
 	| 'oauth_tenant_suspended'
 	| 'oauth_email_missing'
@@ -199,7 +203,7 @@ async function fetchProfile(provider: Provider, url: string, accessToken: string
  * tenant; the same external account elsewhere makes an independent user. As
  * steps, so that the user, the link and the session are stored together.
  */
-export function* resolveExternalUserSteps(tx: Tx, ctx: RequestContext, profile: ExternalProfile) {
+function* resolveExternalUserSteps(tx: Tx, ctx: RequestContext, profile: ExternalProfile) {
 	const refuse = (reason: RefusalReason) => ({ reason }) as { reason: RefusalReason }
 	const tenant = ctx.tenant
 	if (!tenant) return refuse('oauth_tenant_unknown')
@@ -239,4 +243,15 @@ export function* resolveExternalUserSteps(tx: Tx, ctx: RequestContext, profile: 
 		avatarUrl: profile.picture,
 	})
 	return { user, created }
+}
+
+/** The user (created or linked), the identity link and the session, together; or the refusal's reason. */
+export function signInExternal(ctx: RequestContext, profile: ExternalProfile) {
+	return inTransaction(ctx.db, function* (tx) {
+		const resolved = yield* resolveExternalUserSteps(tx, ctx, profile)
+		if ('reason' in resolved) return resolved
+		const session = yield* newSessionSteps(tx, ctx, resolved.user)
+		if (!session) throw new Error('session could not be stored')
+		return { created: resolved.created, session }
+	})
 }

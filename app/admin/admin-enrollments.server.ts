@@ -57,6 +57,59 @@ export function enrollRefusal(course: Course) {
 	return null
 }
 
+type Seat = { seat?: string }
+
+/** A learner invitation carrying the course, and its audit row, together. */
+function inviteToCourse(scope: AdminScope, tenant: Tenant, course: Course, email: string, seat: Seat) {
+	return inTransaction(scope.ctx.db, function* (tx) {
+		// A learner invitation that only adds this course when one is already open for the address.
+		const offer = yield* offerInvitationSteps(
+			tx,
+			jobSite(scope.ctx),
+			{ tenantId: tenant.id, email, role: 'student', invitedBy: scope.session.user.id },
+			{ courses: [course.slug], keepOffer: true },
+		)
+		yield* auditSteps(
+			tx,
+			adminAudit(
+				scope,
+				offer.refreshed ? 'invitation.refreshed' : 'invitation.sent',
+				{ kind: 'invitation', id: offer.invitation.id, tenantId: tenant.id },
+				{ email, role: offer.invitation.role, courses: [course.slug], ...seat },
+			),
+		)
+		return offer
+	})
+}
+
+/** The enrollment, its audit row and the learner's mail (a job), together; written only when the row changed. */
+function enrollOne(scope: AdminScope, tenant: Tenant, course: Course, userId: string, seat: Seat) {
+	const learner = { tenantId: tenant.id, userId }
+	return inTransaction(scope.ctx.db, function* (tx) {
+		const result = yield* enrollSteps(tx, learner, course.slug)
+		if (result.change)
+			yield* auditSteps(
+				tx,
+				adminAudit(
+					scope,
+					result.change === 'created' ? 'enrollment.admin_enrolled' : 'enrollment.admin_reactivated',
+					{ kind: 'enrollment', id: result.enrollment.id, tenantId: tenant.id },
+					{ courseSlug: course.slug, ...seat },
+				),
+			)
+		// The learner is told, in their locale, with the course's link.
+		if (result.change)
+			yield* enqueueSteps(tx, 'mail.enrolled', {
+				...jobSite(scope.ctx),
+				tenantId: tenant.id,
+				courseSlug: course.slug,
+				userId,
+				title: course.title,
+			})
+		return result
+	})
+}
+
 /**
  * Enrolls the people of this tenant that the rows name, each row reported. An address with no
  * account in this tenant gets an invitation carrying the enrollment (decision 0040: new, or its
@@ -87,53 +140,11 @@ export async function enrollRows(scope: AdminScope, tenant: Tenant, course: Cour
 		else {
 			const user = users.get(row.email)
 			if (!user) {
-				const email = row.email
-				const { invitation, refreshed } = await inTransaction(scope.ctx.db, function* (tx) {
-					// A learner invitation that only adds this course when one is already open for the address.
-					const offer = yield* offerInvitationSteps(
-						tx,
-						jobSite(scope.ctx),
-						{ tenantId: tenant.id, email, role: 'student', invitedBy: scope.session.user.id },
-						{ courses: [course.slug], keepOffer: true },
-					)
-					yield* auditSteps(
-						tx,
-						adminAudit(
-							scope,
-							offer.refreshed ? 'invitation.refreshed' : 'invitation.sent',
-							{ kind: 'invitation', id: offer.invitation.id, tenantId: tenant.id },
-							{ email, role: offer.invitation.role, courses: [course.slug], ...seat },
-						),
-					)
-					return offer
-				})
+				const { invitation, refreshed } = await inviteToCourse(scope, tenant, course, row.email, seat)
 				report.push({ value, outcome: refreshed ? 'invitationRefreshed' : 'invited', invitationId: invitation.id })
 			} else if (user.deactivatedAt) report.push({ value, outcome: 'deactivated', userId: user.id })
 			else {
-				const learner = { tenantId: tenant.id, userId: user.id }
-				const { enrollment, change } = await inTransaction(scope.ctx.db, function* (tx) {
-					const result = yield* enrollSteps(tx, learner, course.slug)
-					if (result.change)
-						yield* auditSteps(
-							tx,
-							adminAudit(
-								scope,
-								result.change === 'created' ? 'enrollment.admin_enrolled' : 'enrollment.admin_reactivated',
-								{ kind: 'enrollment', id: result.enrollment.id, tenantId: tenant.id },
-								{ courseSlug: course.slug, ...seat },
-							),
-						)
-					// The learner is told, in their locale, with the course's link.
-					if (result.change)
-						yield* enqueueSteps(tx, 'mail.enrolled', {
-							...jobSite(scope.ctx),
-							tenantId: tenant.id,
-							courseSlug: course.slug,
-							userId: user.id,
-							title: course.title,
-						})
-					return result
-				})
+				const { enrollment, change } = await enrollOne(scope, tenant, course, user.id, seat)
 				if (change) changed.push(user.id)
 				report.push(
 					change === 'created'

@@ -69,6 +69,7 @@ describe('assignmentStanding', () => {
 		score: 8,
 		maxScore: 10,
 		passed: true,
+		late: false,
 	}
 
 	it('is not_submitted without a submission', () => {
@@ -78,7 +79,13 @@ describe('assignmentStanding', () => {
 			score: null,
 			maxScore: null,
 			passed: null,
+			late: false,
 		})
+	})
+
+	it('carries the lateness stored with the newest hand-in', () => {
+		expect(assignmentStanding('form', { ...latest, status: 'submitted', late: true }).late).toBe(true)
+		expect(assignmentStanding('form', { ...latest, status: 'graded' }).late).toBe(false)
 	})
 
 	it('shows the score and verdict of a graded submission', () => {
@@ -88,6 +95,7 @@ describe('assignmentStanding', () => {
 			score: 8,
 			maxScore: 10,
 			passed: true,
+			late: false,
 		})
 	})
 

@@ -4,6 +4,8 @@ import type { Course } from '../content/content.ts'
 import { completion } from '../learning/learning.server.ts'
 import { flattenEntries, type FlatEntry } from '../learning/entries.ts'
 import { courseEntryStats, courseRoster } from '#db/admin.ts'
+
+export { PAGE_SIZE } from '#db/admin.ts'
 import {
 	assignmentFigures,
 	latestSubmissions,
@@ -75,6 +77,7 @@ export function assignmentStanding(slug: string, latest: LatestSubmission | unde
 		score: latest && latest.status !== 'submitted' ? latest.score : null,
 		maxScore: latest && latest.status !== 'submitted' && latest.score !== null ? latest.maxScore : null,
 		passed: latest?.status === 'graded' ? latest.passed : null,
+		late: latest?.late ?? false,
 	}
 }
 

@@ -72,6 +72,65 @@ const readRole = (cell: string) =>
 			.replace(/[\s-]+/g, '_')
 	]
 
+/** One invitation (new or refreshed) and its audit row, together; its mail is a job of the same transaction. */
+function sendInvitation(
+	scope: AdminScope,
+	tenant: Tenant,
+	input: {
+		email: string
+		role: (typeof INVITABLE_ROLES)[number]
+		courseSlug: string | null
+		name: string | null
+		carried: string[]
+	},
+) {
+	const { email, role, courseSlug, name, carried } = input
+	return inTransaction(scope.ctx.db, function* (tx) {
+		const offer = yield* offerInvitationSteps(
+			tx,
+			jobSite(scope.ctx),
+			{
+				tenantId: tenant.id,
+				email,
+				role,
+				courseSlug,
+				name,
+				invitedBy: scope.session.user.id,
+			},
+			{ courses: carried },
+		)
+		yield* auditSteps(
+			tx,
+			adminAudit(
+				scope,
+				offer.refreshed ? 'invitation.refreshed' : 'invitation.sent',
+				{ kind: 'invitation', id: offer.invitation.id, tenantId: tenant.id },
+				{ email, role, courseSlug, ...(carried.length ? { courses: carried } : {}) },
+			),
+		)
+		return offer
+	})
+}
+
+/** The role and course a row asks for, within what the inviter may give; else the row's outcome. */
+function askedFor(
+	request: InviteRequest,
+	defaults: { role: (typeof INVITABLE_ROLES)[number]; course: string },
+	inviterRank: number,
+	courses: ReadonlySet<string>,
+) {
+	const named = request.role ? readRole(request.role) : defaults.role
+	if (!named) return { outcome: 'unknownRole' as const }
+	// Never a role above the inviter's, nor one an invitation does not offer (super admin).
+	const role = INVITABLE_ROLES.find((r) => r === named && RANK[r] <= inviterRank)
+	if (!role) return { outcome: 'roleNotAllowed' as const }
+	const course = request.course ? request.course.trim() : request.role ? '' : defaults.course
+	// Another tenant's slug, a draft or a typo: all the same here.
+	if (course && !courses.has(course)) return { outcome: 'unknownCourse' as const }
+	if (role === 'course_admin' && !course) return { outcome: 'courseNeeded' as const }
+	return { role, course }
+}
+
 /**
  * Invites the rows' people to this tenant, each reported. An address that already signs in here
  * (proven) is invited only when the invitation would give it something (a higher role, or a
@@ -109,27 +168,12 @@ export async function inviteRows(
 			continue
 		}
 		seen.add(email)
-		const named = request.role ? readRole(request.role) : defaults.role
-		if (!named) {
-			report.push({ ...base, outcome: 'unknownRole' })
+		const asked = askedFor(request, defaults, inviterRank, courses)
+		if (asked.outcome) {
+			report.push({ ...base, outcome: asked.outcome })
 			continue
 		}
-		// Never a role above the inviter's, nor one an invitation does not offer (super admin).
-		const role = INVITABLE_ROLES.find((r) => r === named && RANK[r] <= inviterRank)
-		if (!role) {
-			report.push({ ...base, outcome: 'roleNotAllowed' })
-			continue
-		}
-		const course = request.course ? request.course.trim() : request.role ? '' : defaults.course
-		if (course && !courses.has(course)) {
-			// Another tenant's slug, a draft or a typo: all the same here.
-			report.push({ ...base, outcome: 'unknownCourse' })
-			continue
-		}
-		if (role === 'course_admin' && !course) {
-			report.push({ ...base, outcome: 'courseNeeded' })
-			continue
-		}
+		const { role, course } = asked
 		const member = members.get(email)
 		if (member?.deactivatedAt) {
 			report.push({ ...base, outcome: 'deactivated', userId: member.id })
@@ -150,30 +194,12 @@ export async function inviteRows(
 		const name = nameField.safeParse(request.name)
 		const courseSlug = role === 'course_admin' ? course : null
 		const carried = role !== 'course_admin' && course ? [course] : []
-		const { invitation, refreshed } = await inTransaction(ctx.db, function* (tx) {
-			const offer = yield* offerInvitationSteps(
-				tx,
-				jobSite(ctx),
-				{
-					tenantId: tenant.id,
-					email,
-					role,
-					courseSlug,
-					name: name.success ? name.data : null,
-					invitedBy: scope.session.user.id,
-				},
-				{ courses: carried },
-			)
-			yield* auditSteps(
-				tx,
-				adminAudit(
-					scope,
-					offer.refreshed ? 'invitation.refreshed' : 'invitation.sent',
-					{ kind: 'invitation', id: offer.invitation.id, tenantId: tenant.id },
-					{ email, role, courseSlug, ...(carried.length ? { courses: carried } : {}) },
-				),
-			)
-			return offer
+		const { invitation, refreshed } = await sendInvitation(scope, tenant, {
+			email,
+			role,
+			courseSlug,
+			name: name.success ? name.data : null,
+			carried,
 		})
 		report.push({
 			...base,

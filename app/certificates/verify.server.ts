@@ -64,6 +64,8 @@ export async function verifyCertificate(where: Where, publicId: string): Promise
 		typeof credential.id === 'string' &&
 		credential.id.endsWith(verificationPath(publicId)) &&
 		status?.statusListIndex === String(certificate.status_index)
+	// An erased person's certificate (decision 0044) keeps no signed credential, only its revocation.
+	if (certificate.revoked_at && credential?.erased === true) return { state: 'revoked', certificate, issuer }
 	const verifies = bound && (await proofVerifies(credential, tenantResolver(where)))
 	if (!verifies) return { state: 'invalid', certificate, issuer }
 	return { state: certificate.revoked_at ? 'revoked' : 'valid', certificate, issuer }

@@ -42,6 +42,17 @@ export const courseSummary = z.object({
 
 const entryType = z.enum(['lesson', 'quiz', 'assignment'])
 
+/**
+ * When an entry is due (decision 0045): at one instant for everyone (`at`, an ISO date-time with
+ * its offset), or a whole number of days after the learner's enrollment (`daysAfterEnrollment`,
+ * counted from `enrollments.enrolled_at`). Absent: not due. The same on the course's entry list and
+ * on the entry itself.
+ */
+const due = z.union([
+	z.strictObject({ at: isoDate }),
+	z.strictObject({ daysAfterEnrollment: z.number().int().min(0).max(3650) }),
+])
+
 const entrySummary = z.object({
 	slug: z.string(),
 	type: entryType,
@@ -49,6 +60,7 @@ const entrySummary = z.object({
 	estimatedMinutes: z.number().nullable(),
 	/** The locale the entry's title was served in; absent means the course's `locale`. */
 	locale: locale.optional(),
+	due: due.optional(),
 })
 
 const module_ = z.object({
@@ -175,6 +187,7 @@ export const entry = z.object({
 	bodyLocale: locale.optional(),
 	quiz: quiz.nullable(),
 	assignment: assignment.nullable().default(null),
+	due: due.optional(),
 })
 
 export const site = z.object({
@@ -261,6 +274,7 @@ export const paginated = <T extends z.ZodType>(item: T) =>
 export type CourseSummary = z.infer<typeof courseSummary>
 export type Course = z.infer<typeof course>
 export type Entry = z.infer<typeof entry>
+export type Due = z.infer<typeof due>
 export type Quiz = z.infer<typeof quiz>
 export type PassRule = z.infer<typeof passRule>
 export type Assignment = z.infer<typeof assignment>

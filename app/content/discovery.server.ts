@@ -1,4 +1,5 @@
 import type { RequestContext } from '#app/context.ts'
+import { canonicalOrigin } from '#app/platform/tenant.server.ts'
 import { LOCALES, DEFAULT_LOCALE } from '#db/schema/values.ts'
 import { readContent } from './cms.server.ts'
 import { isPublished, type Site } from './content.ts'
@@ -22,6 +23,14 @@ const DISALLOWED = [
 // Platform paths are never locale-prefixed; everything else in the list is a learner or admin route.
 const UNPREFIXED = new Set(['/api', '/ingest', '/_next'])
 
+/**
+ * The origin this host's pages name as canonical (its tenant's custom domain when it has one): a
+ * sitemap lists canonical URLs, whichever of the tenant's hosts serves it.
+ */
+const canonicalOriginOf = (ctx: RequestContext) =>
+	canonicalOrigin(ctx.origin, ctx.tenant, ctx.env.APP_BASE_DOMAIN)
+
+/** The spec's rules; its Sitemap line names the request host (spec, well-known rule 3). */
 export function robotsTxt(host: string) {
 	const prefixed = LOCALES.filter((l) => l !== DEFAULT_LOCALE).flatMap((locale) =>
 		DISALLOWED.filter((p) => !UNPREFIXED.has(p)).map((p) => `/${locale}${p}`),
@@ -41,9 +50,10 @@ export interface SitemapUrl {
 	lastmod?: string
 }
 
-/** Published, public, crawlable URLs of this host in the default locale. */
+/** Published, public, crawlable URLs of this host's site in the default locale, on its canonical origin. */
 export async function sitemapUrls(ctx: RequestContext): Promise<SitemapUrl[]> {
-	const at = (path: string) => `${ctx.origin}${path}`
+	const origin = canonicalOriginOf(ctx)
+	const at = (path: string) => `${origin}${path}`
 	const { courses, pages, posts } = await publicIndex(ctx)
 	return [
 		{ loc: at('/') },
@@ -70,7 +80,8 @@ export function urlsetXml(urls: SitemapUrl[]) {
 	return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>\n`
 }
 
-export function sitemapIndexXml(origin: string, chunks: number) {
+export function sitemapIndexXml(ctx: RequestContext, chunks: number) {
+	const origin = canonicalOriginOf(ctx)
 	const body = Array.from(
 		{ length: chunks },
 		(_, i) => `<sitemap><loc>${xmlEscape(`${origin}/sitemap/${i}`)}</loc></sitemap>`,

@@ -129,7 +129,8 @@ export function organization(matches: Matches): Record<string, unknown> {
 		'@type': 'Organization',
 		name: root.site.name,
 		url: `${root.canonicalOrigin}/`,
-		logo: `${root.canonicalOrigin}/icon.png`,
+		// An ImageObject, as Google's BlogPosting publisher wants (a bare URL string is flagged).
+		logo: { '@type': 'ImageObject', url: `${root.canonicalOrigin}/icon.png`, width: 512, height: 512 },
 	}
 }
 

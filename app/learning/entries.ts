@@ -1,6 +1,6 @@
 // A course's entries in reading order, across its modules: what locks, progress, results and
 // reports walk. Pure, so every learning service may use it without importing another's I/O.
-import type { Course, Entry } from '#app/content/content.ts'
+import type { Course, Due, Entry } from '#app/content/content.ts'
 import type { Locale } from '#db/schema/values.ts'
 
 export interface FlatEntry {
@@ -8,6 +8,8 @@ export interface FlatEntry {
 	type: Entry['type']
 	title: string
 	estimatedMinutes: number | null
+	/** When the entry is due (decision 0045); absent: not due. */
+	due?: Due
 	moduleSlug: string
 	moduleTitle: string
 	/** The locales the entry's and its module's titles were served in (a service that omits them: the course's). */

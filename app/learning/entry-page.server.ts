@@ -163,6 +163,8 @@ function submissionView(x: SubmissionWithFiles) {
 		number: x.submission_number,
 		status: x.status,
 		submittedAt: x.submitted_at.toISOString(),
+		/** Stored at hand-in time (decision 0045). */
+		late: x.late,
 		text: x.text_answer,
 		link: x.link_url,
 		files: x.files.map((f) => ({ id: f.id, name: f.file_name, size: f.size_bytes })),

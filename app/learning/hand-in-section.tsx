@@ -70,6 +70,11 @@ export function HandInSection({
 							{x.superseded ? m.superseded : m.status[x.status]}
 						</p>
 						<p className="hint">{t.format(m.submittedAt, { date: t.date(x.submittedAt) })}</p>
+						{x.late ? (
+							<p>
+								<span className="badge badge-warn">{t.m.learning.due.late}</span> {t.m.learning.due.lateHandIn}
+							</p>
+						) : null}
 						{x.text ? <p className="submission-text">{x.text}</p> : <p className="hint">{m.noText}</p>}
 						{x.link ? (
 							<p>

@@ -13,6 +13,9 @@ import { notAForm } from '../platform/errors.ts'
 import { HAND_IN_LIMITS, isMultipart } from './hand-in-limits.ts'
 import { describeError, log } from '../platform/log.server.ts'
 
+// A hand-in file's row for the file route (which checks who may see it), as the repository reads it.
+export { findSubmissionFile } from '#db/submissions.ts'
+
 /** The type a download is served with: ours, from the checked extension, never the browser's. */
 const SERVED_TYPES: Record<HandInFileType, string> = {
 	pdf: 'application/pdf',
@@ -121,29 +124,10 @@ export async function readHandIn(
 	const fileIds: string[] = []
 	const problems: HandInForm['problems'] = []
 	const work: Promise<void>[] = []
-	let parser: busboy.Busboy
-	try {
-		parser = busboy({
-			headers: { 'content-type': contentType },
-			// Browsers send file names as UTF-8 bytes; busboy would read them as Latin-1.
-			defParamCharset: 'utf8',
-			limits: {
-				files: HAND_IN_LIMITS.maxFiles,
-				// busboy marks a file truncated once it reaches the limit, so a file of exactly
-				// maxFileBytes would count as too large: one byte more is what it must see.
-				fileSize: HAND_IN_LIMITS.maxFileBytes + 1,
-				fields: 20,
-				fieldSize: 64 * 1024,
-				parts: 30,
-			},
-		})
-	} catch {
-		throw notAForm()
-	}
-
+	const parser = handInParser(contentType)
 	// The first file that fails for our reasons (the database refusing a write, the store failing)
 	// stops the reading: the rest of the body is not taken in for nothing.
-	const stop = new AbortController()
+	const { stop, stopped, release } = readingStopper(ctx, request)
 	let storeFailure: { error: unknown } | null = null
 	parser.on('field', (name, value) => form.append(name, value))
 	parser.on('filesLimit', () => problems.push({ fileName: '', problem: 'tooMany' }))
@@ -172,20 +156,7 @@ export async function readHandIn(
 	})
 
 	const body = request.body ? Readable.fromWeb(request.body as never) : Readable.from([])
-	// Not by AbortSignal.any: it keeps every signal it was given alive as long as the one it makes.
-	const onClientGone = () => stop.abort(request.signal.reason)
-	request.signal.addEventListener('abort', onClientGone, { once: true })
-	// The whole reading within the body's deadline, the store's writes included: a statement sent as
-	// PostgreSQL went away may never be answered, and the learner must still get one.
-	const deadline = setTimeout(() => stop.abort(new Error('hand-in deadline')), ctx.env.HAND_IN_BODY_SECONDS * 1000)
-	deadline.unref()
-	const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }))
-	/** Whether every file's work ended, waiting at most until the reading is stopped and `ms` more. */
-	const workEnded = async (ms: number) => {
-		const all = Promise.all(work).then(() => true)
-		const late = stopped.then(() => new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()))
-		return Promise.race([all, late])
-	}
+	const workEnded = (ms: number) => allEnded(work, stopped, ms)
 	try {
 		// A failure anywhere (a broken form, the client gone, a file the store failed) destroys the body
 		// and the parser, and the parser the file parts being stored, so every storeUpload ends and cleans up.
@@ -205,14 +176,63 @@ export async function readHandIn(
 		if (storeFailure) throw (storeFailure as { error: unknown }).error
 		throw notAForm()
 	} finally {
-		clearTimeout(deadline)
-		request.signal.removeEventListener('abort', onClientGone)
+		release()
 	}
 	if (problems.length > 0) {
 		await discardFiles(ctx, scope, fileIds)
 		return { form, fileIds: [], problems }
 	}
 	return { form, fileIds, problems }
+}
+
+/** busboy for one hand-in's body, within HAND_IN_LIMITS; a content type it cannot read is not a form (400). */
+function handInParser(contentType: string) {
+	try {
+		return busboy({
+			headers: { 'content-type': contentType },
+			// Browsers send file names as UTF-8 bytes; busboy would read them as Latin-1.
+			defParamCharset: 'utf8',
+			limits: {
+				files: HAND_IN_LIMITS.maxFiles,
+				// busboy marks a file truncated once it reaches the limit, so a file of exactly
+				// maxFileBytes would count as too large: one byte more is what it must see.
+				fileSize: HAND_IN_LIMITS.maxFileBytes + 1,
+				fields: 20,
+				fieldSize: 64 * 1024,
+				parts: 30,
+			},
+		})
+	} catch {
+		throw notAForm()
+	}
+}
+
+/**
+ * What stops a hand-in's reading besides a failure of its own: the client going away and the body's
+ * deadline. `stopped` settles when the reading is stopped; `release` removes the listener and the timer.
+ */
+function readingStopper(ctx: Pick<RequestContext, 'env'>, request: Request) {
+	const stop = new AbortController()
+	// Not by AbortSignal.any: it keeps every signal it was given alive as long as the one it makes.
+	const onClientGone = () => stop.abort(request.signal.reason)
+	request.signal.addEventListener('abort', onClientGone, { once: true })
+	// The whole reading within the body's deadline, the store's writes included: a statement sent as
+	// PostgreSQL went away may never be answered, and the learner must still get one.
+	const deadline = setTimeout(() => stop.abort(new Error('hand-in deadline')), ctx.env.HAND_IN_BODY_SECONDS * 1000)
+	deadline.unref()
+	const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }))
+	const release = () => {
+		clearTimeout(deadline)
+		request.signal.removeEventListener('abort', onClientGone)
+	}
+	return { stop, stopped, release }
+}
+
+/** Whether every file's work ended, waiting at most until the reading is stopped and `ms` more. */
+function allEnded(work: Promise<void>[], stopped: Promise<void>, ms: number) {
+	const all = Promise.all(work).then(() => true)
+	const late = stopped.then(() => new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()))
+	return Promise.race([all, late])
 }
 
 /** How long the files' work may take to end once the reading is stopped (their parts are destroyed then). */

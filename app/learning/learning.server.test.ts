@@ -149,6 +149,8 @@ describe('dashboardView', () => {
 		graded_by: null,
 		graded_at: status === 'submitted' ? null : at(minute),
 		submitted_at: at(0),
+		due_at: null,
+		late: false,
 		...more,
 	})
 

@@ -241,6 +241,33 @@ export function completion(entries: readonly { slug: string }[], done: ReadonlyS
 	return { completed, percent: entries.length ? Math.round((completed / entries.length) * 100) : 0 }
 }
 
+/** Resume across devices: the most recently viewed entries not yet complete, in courses not pending. */
+function resumeRows(
+	progress: ProgressRow[],
+	cards: { slug: string; title: string; lang: string; status: Enrollment['status']; entries: FlatEntry[] }[],
+) {
+	return progress
+		.filter((p) => p.last_viewed_at && !p.completed_at)
+		.sort((a, b) => b.last_viewed_at!.getTime() - a.last_viewed_at!.getTime())
+		.flatMap((p) => {
+			const card = cards.find((c) => c.slug === p.course_slug)
+			const entry = card?.entries.find((e) => e.slug === p.entry_slug)
+			if (!card || !entry || card.status === 'pending') return []
+			return [
+				{
+					href: `/learn/course/${card.slug}/entry/${entry.slug}`,
+					title: entry.title,
+					// The entry's title and the course's may be served in different locales (decision 0012).
+					lang: entry.locale,
+					course: card.title,
+					courseLang: card.lang,
+					viewedAt: p.last_viewed_at!.toISOString(),
+				},
+			]
+		})
+		.slice(0, 5)
+}
+
 /** The dashboard's view of the learner's rows: a card per course, where to resume, recent scores, graded work. */
 export function dashboardView(
 	enrolled: { enrollment: Enrollment; course: Course }[],
@@ -269,27 +296,7 @@ export function dashboardView(
 			entries,
 		}
 	})
-	// Resume across devices: the most recently viewed entries not yet complete.
-	const resume = progress
-		.filter((p) => p.last_viewed_at && !p.completed_at)
-		.sort((a, b) => b.last_viewed_at!.getTime() - a.last_viewed_at!.getTime())
-		.flatMap((p) => {
-			const card = cards.find((c) => c.slug === p.course_slug)
-			const entry = card?.entries.find((e) => e.slug === p.entry_slug)
-			if (!card || !entry || card.status === 'pending') return []
-			return [
-				{
-					href: `/learn/course/${card.slug}/entry/${entry.slug}`,
-					title: entry.title,
-					// The entry's title and the course's may be served in different locales (decision 0012).
-					lang: entry.locale,
-					course: card.title,
-					courseLang: card.lang,
-					viewedAt: p.last_viewed_at!.toISOString(),
-				},
-			]
-		})
-		.slice(0, 5)
+	const resume = resumeRows(progress, cards)
 	// An entry of the learner's courses as a row names it: each title in the language it was served in.
 	const named = (courseSlug: string, entrySlug: string) => {
 		const card = cards.find((c) => c.slug === courseSlug)

@@ -19,6 +19,8 @@ export const POLICIES = {
 	nameChange: { points: 10, windowMs: 60 * 60_000 },
 	verificationResend: { points: 3, windowMs: 60 * 60_000 },
 	verificationResendIp: { points: 20, windowMs: 60 * 60_000 },
+	// the account page's time zone and calendar link (decision 0045): a new link is a write and revokes the old one
+	dueSettings: { points: 20, windowMs: 60 * 60_000 },
 	enrollment: { points: 30, windowMs: 60_000 },
 	quizSubmission: { points: 20, windowMs: 60_000 },
 	// an assignment hand-in streams up to 30 MB into the database (decision 0027)
@@ -30,8 +32,12 @@ export const POLICIES = {
 	adminMutation: { points: 60, windowMs: 60_000 },
 	// per invitation (decision 0026): a resend mails a stranger's inbox, so an admin's 60 mutations a minute are too many
 	invitationResend: { points: 3, windowMs: 60 * 60_000 },
-	// per course (decision 0045): each announcement mails every learner of the course, whoever of its staff writes it
+	// per course (decision 0046): each announcement mails every learner of the course, whoever of its staff writes it
 	announcement: { points: 3, windowMs: 24 * 60 * 60_000 },
+	// data rights (decision 0044): an archive reads every row of a person and streams their files
+	dataArchive: { points: 5, windowMs: 60 * 60_000 },
+	// an erasure cannot be undone: a few an hour per admin, a stop to a stolen session erasing a school
+	erasure: { points: 10, windowMs: 60 * 60_000 },
 } as const
 
 export type Policy = keyof typeof POLICIES

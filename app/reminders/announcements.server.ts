@@ -1,3 +1,4 @@
+import type { RequestContext } from '#app/context.ts'
 import { adminAudit, type AdminScope } from '#app/admin/admin.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { composeEmail, deliver, type MailContext } from '#app/platform/emails.server.ts'
@@ -11,6 +12,7 @@ import {
 	createAnnouncementSteps,
 	findAnnouncement,
 	isOptedOut,
+	recentAnnouncements,
 	recordReminderSteps,
 } from '#db/reminders.ts'
 import type { Tenant } from '#db/tenants.ts'
@@ -19,7 +21,7 @@ import { findUserById } from '#db/users.ts'
 import { unsubscribeUrl } from './reminders.server.ts'
 
 /*
- * Course announcements (decision 0045): staff write one, it is stored with its audit row and a
+ * Course announcements (decision 0046): staff write one, it is stored with its audit row and a
  * fan-out job; the fan-out writes one mail job per learner, each with its row in reminders_sent
  * (kind 'announcement', the announcement's id), so a fan-out retried after a crash mails nobody twice.
  */
@@ -27,6 +29,18 @@ import { unsubscribeUrl } from './reminders.server.ts'
 export interface AnnouncementForm {
 	subject: string
 	message: string
+}
+
+/** The course's announcements of the last `days` days, newest first, for the form's page. */
+export async function latestAnnouncements(
+	ctx: Pick<RequestContext, 'db'>,
+	tenantId: string,
+	courseSlug: string,
+	days: number,
+) {
+	const since = new Date(Date.now() - days * 86_400_000)
+	const rows = await recentAnnouncements(ctx.db, tenantId, courseSlug, since)
+	return rows.map((a) => ({ id: a.id, subject: a.subject, at: a.createdAt.toISOString() }))
 }
 
 /** Stores the announcement, its audit row and its fan-out job together. */

@@ -7,11 +7,8 @@ import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app
 import { Field, useActionForm } from '#app/ui/form.tsx'
 import { adminAudit, courseAdminPage, courseMutation, requireAdmin } from '#app/admin/admin.server.ts'
 import { emailField } from '#app/platform/validation.ts'
-import { courseAssignments, revokeAssignmentSteps } from '#db/admin.ts'
-import { auditSteps } from '#db/audit.ts'
-import { assignCourseAdminSteps } from '#db/learning.ts'
-import { inTransaction } from '#db/transaction.ts'
-import { findUserByEmail, updateUserSteps } from '#db/users.ts'
+import { assignCourseAdmin, courseAssignments, revokeCourseAdmin } from '#app/admin/course-admins.server.ts'
+import { findUserByEmail } from '#app/accounts/users.server.ts'
 import type { Route } from './+types/admin.courses.$slug.admins.ts'
 import { CourseAdminHeading, TenantHint } from '#app/learning/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -66,14 +63,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 				fields: { intent: 'revoke', userId },
 			})
 		}
-		// The assignment, the end of the sessions whose claims list the course, and the audit row, together:
-		// a failure half way leaves the assignment as it was, and the same post then revokes it.
-		const revoked = await inTransaction(db, function* (tx) {
-			if (!(yield* revokeAssignmentSteps(tx, tenant.id, course.slug, userId))) return false
-			yield* updateUserSteps(tx, userId, {}, { bumpTokenVersion: true })
-			yield* auditSteps(tx, audit('course.admin_revoked', userId))
-			return true
-		})
+		const revoked = await revokeCourseAdmin(db, tenant.id, course.slug, userId, audit('course.admin_revoked', userId))
 		if (!revoked) throw notFound()
 		return done('courseAdminRevoked')
 	}
@@ -89,12 +79,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			{ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.notCourseAdmin'] } }) },
 			{ status: 400 },
 		)
-	// The assignment, the sessions' end (their claims list the courses) and the audit row, together.
-	await inTransaction(db, function* (tx) {
-		yield* assignCourseAdminSteps(tx, { tenantId: tenant.id, userId: user.id }, course.slug, scope.session.user.id)
-		yield* updateUserSteps(tx, user.id, {}, { bumpTokenVersion: true })
-		yield* auditSteps(tx, audit('course.admin_assigned', user.id))
-	})
+	await assignCourseAdmin(
+		db,
+		{ tenantId: tenant.id, userId: user.id },
+		course.slug,
+		scope.session.user.id,
+		audit('course.admin_assigned', user.id),
+	)
 	return done('courseAdminAssigned')
 }
 

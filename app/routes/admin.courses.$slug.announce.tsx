@@ -7,8 +7,7 @@ import { Field, TextAreaField, useActionForm } from '#app/ui/form.tsx'
 import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
 import { limitForm, readForm } from '#app/platform/forms.server.ts'
 import { POLICIES } from '#app/platform/rate-limit.server.ts'
-import { postAnnouncement } from '#app/reminders/announcements.server.ts'
-import { recentAnnouncements } from '#db/reminders.ts'
+import { latestAnnouncements, postAnnouncement } from '#app/reminders/announcements.server.ts'
 import type { Route } from './+types/admin.courses.$slug.announce.ts'
 import { CourseAdminHeading, TenantHint } from '#app/learning/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -26,16 +25,14 @@ const RECENT_DAYS = 30
 
 export const handle = { scripts: true } satisfies ScriptsHandle
 
-/** Course staff (its course admins, tenant admins) write to the course's enrolled learners (decision 0045). */
+/** Course staff (its course admins, tenant admins) write to the course's enrolled learners (decision 0046). */
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const { page, scope, tenant, course } = await courseAdminPage(context, params.slug)
 	if (!tenant) return page
-	const since = new Date(Date.now() - RECENT_DAYS * 86_400_000)
-	const recent = await recentAnnouncements(scope.ctx.db, tenant.id, course.slug, since)
 	return {
 		...page,
 		perDay: POLICIES.announcement.points,
-		recent: recent.map((a) => ({ id: a.id, subject: a.subject, at: a.createdAt.toISOString() })),
+		recent: await latestAnnouncements(scope.ctx, tenant.id, course.slug, RECENT_DAYS),
 	}
 }
 
@@ -48,12 +45,16 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const tooMany = await limitForm(scope.ctx, 'announcement', `course|${tenant.id}|${course.slug}`, submission)
 	if (tooMany) return tooMany
 	await postAnnouncement(scope, tenant, course.slug, submission.value)
-	return redirect(localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/announce`, 'announcementSent')))
+	return redirect(
+		localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/announce`, 'announcementSent')),
+	)
 }
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.announce.metaTitle }]
+export const meta: Route.MetaFunction = ({ matches }) => [
+	{ title: metaI18n(matches).m.adminCourses.announce.metaTitle },
+]
 
 export default function CourseAnnounce({ loaderData: d, actionData }: Route.ComponentProps) {
 	const [form, fields] = useActionForm(actionData?.result)

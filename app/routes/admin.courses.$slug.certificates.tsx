@@ -13,8 +13,8 @@ import { adminAudit, courseAdminPage, courseMutation } from '#app/admin/admin.se
 import { notFound } from '#app/platform/errors.ts'
 import { askToConfirm, confirmed, formErrorResult, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
 import { type NoticeName, withNotice } from '#app/platform/notices.ts'
-import { courseCertificate, courseCertificates } from '#db/certificates.ts'
-import { findUserById } from '#db/users.ts'
+import { courseCertificate, courseCertificates } from '#app/certificates/records.server.ts'
+import { findUserById } from '#app/accounts/users.server.ts'
 import type { Route } from './+types/admin.courses.$slug.certificates.ts'
 
 /** The list shows at most this many certificates, newest first. */

@@ -1,7 +1,6 @@
 import { courseAdminPage } from '#app/admin/admin.server.ts'
 import { Link } from 'react-router'
-import { assignmentAnalytics, entryAnalytics, rosterRows } from '#app/admin/course-analytics.server.ts'
-import { PAGE_SIZE } from '#db/admin.ts'
+import { assignmentAnalytics, entryAnalytics, PAGE_SIZE, rosterRows } from '#app/admin/course-analytics.server.ts'
 import { pageParam } from '#app/platform/validation.ts'
 import type { Route } from './+types/admin.courses.$slug.dashboard.ts'
 import { TenantHint } from '#app/learning/learning.tsx'
@@ -250,6 +249,12 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 															max: t.number(a.maxScore),
 														}),
 													})}
+											{a.late ? (
+												<>
+													{' '}
+													<span className="badge badge-warn">{t.m.learning.due.late}</span>
+												</>
+											) : null}
 										</td>
 									)
 								})}

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { FormError, Notice, Submit } from '#app/ui/feedback.tsx'
 import { TextAreaField, useActionForm } from '#app/ui/form.tsx'
 import { CourseAdminHeading, TenantHint } from '#app/learning/learning.tsx'
-import { ScrollTable } from '#app/ui/table.tsx'
+import { RowReport } from '#app/admin/row-report.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { enrollRefusal, enrollRows, type EnrollOutcome, type ReportRow } from '#app/admin/admin-enrollments.server.ts'
@@ -126,44 +126,22 @@ const OUTCOMES: EnrollOutcome[] = [
 function Report({ rows, managesUsers }: { rows: ReportRow[]; managesUsers: boolean }) {
 	const t = useI18n()
 	const m = t.m.adminCourses.enroll
-	const counts = OUTCOMES.map((o) => ({ outcome: o, n: rows.filter((r) => r.outcome === o).length })).filter(
-		(c) => c.n > 0,
-	)
 	return (
-		<section>
-			<h2>{m.reportTitle}</h2>
-			<Notice tone="ok">
-				<ul>
-					{counts.map((c) => (
-						<li key={c.outcome}>{t.format(m.counts[c.outcome], { count: t.number(c.n) })}</li>
-					))}
-				</ul>
-			</Notice>
-			<ScrollTable label={m.reportTitle}>
-				<thead>
-					<tr>
-						<th scope="col">{m.row}</th>
-						<th scope="col">{m.given}</th>
-						<th scope="col">{m.result}</th>
-					</tr>
-				</thead>
-				<tbody>
-					{rows.map((r, i) => (
-						<tr key={i} data-outcome={r.outcome}>
-							<td>{t.number(i + 1)}</td>
-							<td className="break">
-								{r.userId && managesUsers ? <Link to={`/admin/users/${r.userId}`}>{r.value}</Link> : r.value}
-							</td>
-							<td>
-								{r.outcome === 'alreadyEnrolled' && r.status
-									? t.format(m.outcomes.alreadyEnrolled, { status: t.m.adminCourses.enrollmentStatus[r.status] })
-									: m.outcomes[r.outcome]}
-							</td>
-						</tr>
-					))}
-				</tbody>
-			</ScrollTable>
-		</section>
+		<RowReport
+			title={m.reportTitle}
+			words={m}
+			order={OUTCOMES}
+			countLine={(outcome, count) => t.format(m.counts[outcome], { count })}
+			lines={rows.map((r, i) => ({
+				row: i + 1,
+				given: r.userId && managesUsers ? <Link to={`/admin/users/${r.userId}`}>{r.value}</Link> : r.value,
+				outcome: r.outcome,
+				result:
+					r.outcome === 'alreadyEnrolled' && r.status
+						? t.format(m.outcomes.alreadyEnrolled, { status: t.m.adminCourses.enrollmentStatus[r.status] })
+						: m.outcomes[r.outcome],
+			}))}
+		/>
 	)
 }
 

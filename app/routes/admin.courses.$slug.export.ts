@@ -31,7 +31,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		'completed_at',
 		'progress_percent',
 		...quizzes.flatMap((q) => [`${q.slug}_best_score`, `${q.slug}_attempts`, `${q.slug}_passed`]),
-		...assignments.flatMap((a) => [`${a.slug}_status`, `${a.slug}_score`, `${a.slug}_max_score`, `${a.slug}_passed`]),
+		// `_late`: the newest hand-in came after its due date (decision 0045), as stored when handed in.
+		...assignments.flatMap((a) => [
+			`${a.slug}_status`,
+			`${a.slug}_score`,
+			`${a.slug}_max_score`,
+			`${a.slug}_passed`,
+			`${a.slug}_late`,
+		]),
 		// The course result (decision 0037), last so that the columns before it keep their places.
 		'course_passed',
 		'average_percent',
@@ -50,6 +57,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 			a.score,
 			a.maxScore,
 			a.passed === null ? null : a.passed ? 'yes' : 'no',
+			a.status === 'not_submitted' ? null : a.late ? 'yes' : 'no',
 		]),
 		r.passed ? 'yes' : 'no',
 		r.average,

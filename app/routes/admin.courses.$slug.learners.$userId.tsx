@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
 import { FormError, Notice, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
@@ -8,19 +7,15 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
-import { assignmentRules } from '#app/learning/assignments.server.ts'
-import { readContent } from '#app/content/cms.server.ts'
-import { courseResult } from '#app/learning/course-result.server.ts'
 import { notFound } from '#app/platform/errors.ts'
 import { readForm } from '#app/platform/forms.server.ts'
 import { flattenEntries } from '#app/learning/entries.ts'
 import { withNotice, type NoticeName } from '#app/platform/notices.ts'
 import { courseLearner, grantSecondChance } from '#app/learning/second-chances.server.ts'
+import { learnerStanding } from '#app/admin/learner-standing.server.ts'
+import { extendLearnerDueDate, learnerDueDates } from '#app/learning/due-dates.server.ts'
+import { ExtensionForm } from '#app/learning/extension-form.tsx'
 import { NO_NUL } from '#app/platform/validation.ts'
-import { entryAllowance, secondChancesOf } from '#db/course-results.ts'
-import { listAttempts } from '#db/learning.ts'
-import { listSubmissions } from '#db/submissions.ts'
-import { findUserById } from '#db/users.ts'
 import type { Route } from './+types/admin.courses.$slug.learners.$userId.ts'
 
 /*
@@ -53,6 +48,15 @@ const schema = z.discriminatedUnion(
 			key: z.string().optional(),
 		}),
 		z.object({ intent: z.literal('reopen'), entry: entrySlug, reason, key: z.string().optional() }),
+		// A new due date for this learner (decision 0045): a wall-clock time in the learner's time zone.
+		z.object({
+			intent: z.literal('extend-due'),
+			entry: entrySlug,
+			dueAt: z
+				.string('adminCourses.dueDates.invalidDate')
+				.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'adminCourses.dueDates.invalidDate'),
+			reason,
+		}),
 	],
 	{ error: 'adminCourses.learner.errors.unknownIntent' },
 )
@@ -60,7 +64,7 @@ const schema = z.discriminatedUnion(
 // Administration ships JavaScript (client-side navigation, pending states); the forms work without it.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
-const NOTICES_HERE = ['attemptsGranted', 'assignmentReopened'] as const satisfies readonly NoticeName[]
+const NOTICES_HERE = ['attemptsGranted', 'assignmentReopened', 'dueExtended'] as const satisfies readonly NoticeName[]
 
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const { page, scope, tenant, course } = await courseAdminPage(context, params.slug)
@@ -68,71 +72,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const { ctx } = scope
 	const found = await courseLearner(ctx, tenant.id, course.slug, params.userId)
 	if (!found) throw notFound()
-	const learnerScope = { tenantId: tenant.id, userId: found.user.id }
-	const entries = flattenEntries(course).filter((e) => e.type === 'quiz' || e.type === 'assignment')
-	const [result, history, rows] = await Promise.all([
-		courseResult(ctx, learnerScope, course),
-		secondChancesOf(ctx.db, learnerScope, course.slug),
-		Promise.all(
-			entries.map(async (e) => {
-				const doc = await readContent(`entry ${course.slug}/${e.slug}`, () =>
-					ctx.cms.entry(ctx.site, course.slug, e.slug, ctx.locale),
-				)
-				const allowance = await entryAllowance(ctx.db, learnerScope, course.slug, e.slug)
-				const base = { slug: e.slug, title: e.title, locale: e.locale, key: randomBytes(18).toString('base64url') }
-				if (e.type === 'quiz') {
-					const attempts = await listAttempts(ctx.db, learnerScope, course.slug, e.slug)
-					return {
-						...base,
-						type: 'quiz' as const,
-						used: attempts.length,
-						allowed: (doc?.quiz?.maxAttempts ?? 0) + allowance.extraAttempts,
-						best: attempts.length ? Math.max(...attempts.map((a) => a.score)) : null,
-						passed: attempts.some((a) => a.passed),
-					}
-				}
-				const submissions = await listSubmissions(ctx.db, learnerScope, course.slug, e.slug)
-				const newest = submissions.at(-1)
-				const graded = doc ? assignmentRules(doc).graded : false
-				return {
-					...base,
-					type: 'assignment' as const,
-					graded,
-					status: newest?.status ?? null,
-					score: newest?.score ?? null,
-					maxScore: newest?.max_score ?? null,
-					passed: newest?.passed ?? null,
-					// A final grade after the last reopening: only then is there anything to reopen.
-					closed: submissions.some(
-						(x) => x.status === 'graded' && x.passed !== false && x.submission_number > allowance.reopenedAfter,
-					),
-				}
-			}),
-		),
-	])
-	const staff = new Map<string, string>()
-	for (const g of history) {
-		if (g.granted_by && !staff.has(g.granted_by)) {
-			const who = await findUserById(ctx.db, g.granted_by)
-			staff.set(g.granted_by, who?.name || who?.email || '')
-		}
-	}
-	const titles = new Map(flattenEntries(course).map((e) => [e.slug, e]))
+	const standing = await learnerStanding(ctx, tenant.id, course, found)
+	const due = await learnerDueDates(ctx, { tenantId: tenant.id, userId: found.user.id }, course)
 	return {
+		due,
 		...page,
 		learner: { id: found.user.id, name: found.user.name, email: found.user.email, status: found.enrollment.status },
-		result: { passed: result.passed, completed: result.completed, average: result.average },
-		entries: rows,
-		history: history.map((g) => ({
-			id: g.id,
-			kind: g.kind,
-			entry: titles.get(g.entry_slug)?.title ?? g.entry_slug,
-			entryLocale: titles.get(g.entry_slug)?.locale,
-			extra: g.extra_attempts,
-			reason: g.reason,
-			by: g.granted_by ? (staff.get(g.granted_by) ?? '') : '',
-			at: g.created_at.toISOString(),
-		})),
+		...standing,
 	}
 }
 
@@ -145,9 +91,23 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const form = await readForm(request)
 	const parsed = schema.safeParse(Object.fromEntries(form))
 	const entryOf = typeof form.get('entry') === 'string' ? (form.get('entry') as string) : ''
-	const refuse = (error: string, status = 400) => data({ entry: entryOf, error }, { status })
+	// Which form a refusal belongs to: an entry may have both a second chance and a due date.
+	const forDue = form.get('intent') === 'extend-due'
+	const refuse = (error: string, status = 400) => data({ entry: entryOf, forDue, error }, { status })
 	if (!parsed.success) return refuse(parsed.error.issues[0]?.message ?? 'adminCourses.learner.errors.unknownIntent')
 	const input = parsed.data
+	if (input.intent === 'extend-due') {
+		const outcome = await extendLearnerDueDate(ctx, course, found.user, {
+			entrySlug: input.entry,
+			local: input.dueAt,
+			reason: input.reason,
+			staffUserId: scope.session.user.id,
+		})
+		if (outcome !== 'extended') return refuse(`adminCourses.dueDates.${outcome}`)
+		return redirect(
+			localePath(ctx.locale, withNotice(`/admin/courses/${course.slug}/learners/${found.user.id}`, 'dueExtended')),
+		)
+	}
 	const entry = flattenEntries(course).find((e) => e.slug === input.entry)
 	const wanted = input.intent === 'grant-attempts' ? 'quiz' : 'assignment'
 	if (!entry || entry.type !== wanted) return refuse('adminCourses.learner.errors.unknownEntry')
@@ -252,7 +212,8 @@ export default function CourseLearner({ loaderData: d, actionData }: Route.Compo
 		return <TenantHint title={t.m.adminCourses.dashboard.hintTitle} what={t.m.adminCourses.dashboard.hintWhat} />
 	if (!d.learner) return null
 	const refused = actionData && 'error' in actionData ? actionData : null
-	const known = refused && d.entries.some((e) => e.slug === refused.entry)
+	const known =
+		refused && (d.entries.some((e) => e.slug === refused.entry) || d.due.entries.some((e) => e.slug === refused.entry))
 	return (
 		<section>
 			<p>
@@ -305,13 +266,30 @@ export default function CourseLearner({ loaderData: d, actionData }: Route.Compo
 								<ChanceForm
 									key={d.history.length}
 									row={row}
-									error={refused?.entry === row.slug ? refused.error : null}
+									error={refused?.entry === row.slug && !refused.forDue ? refused.error : null}
 								/>
 							</td>
 						</tr>
 					))}
 				</tbody>
 			</ScrollTable>
+			<h2 id="due-dates">{t.m.adminCourses.dueDates.heading}</h2>
+			{d.due.entries.length === 0 ? (
+				<p className="empty">{t.m.adminCourses.dueDates.notDue}</p>
+			) : (
+				<ul className="due-extensions">
+					{d.due.entries.map((row) => (
+						<li key={row.slug}>
+							<ExtensionForm
+								key={`${row.slug}-${row.dueLocal}`}
+								row={row}
+								timeZone={d.due.timeZone}
+								error={refused?.entry === row.slug && refused.forDue ? refused.error : null}
+							/>
+						</li>
+					))}
+				</ul>
+			)}
 			<h2>{m.history}</h2>
 			{d.history.length === 0 ? (
 				<p className="empty">{m.historyEmpty}</p>

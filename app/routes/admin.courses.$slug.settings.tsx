@@ -3,9 +3,7 @@ import { Form, redirect, data } from 'react-router'
 import { FormError, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
 import { adminAudit, courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
 import { courseFlags } from '#app/learning/learning.server.ts'
-import { auditSteps } from '#db/audit.ts'
-import { setCourseFlagsSteps } from '#db/tenants.ts'
-import { inTransaction } from '#db/transaction.ts'
+import { saveCourseFlags } from '#app/admin/course-settings.server.ts'
 import { TENANTS_TAG } from '#app/platform/tenant.server.ts'
 import type { Route } from './+types/admin.courses.$slug.settings.ts'
 import { CourseAdminHeading, TenantHint } from '#app/learning/learning.tsx'
@@ -37,14 +35,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const flags = submission.value
-	// The flags and their audit row, together.
-	await inTransaction(scope.ctx.db, function* (tx) {
-		yield* setCourseFlagsSteps(tx, tenant.id, course.slug, flags)
-		yield* auditSteps(
-			tx,
-			adminAudit(scope, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: tenant.id }, flags),
-		)
-	})
+	await saveCourseFlags(
+		scope.ctx.db,
+		tenant.id,
+		course.slug,
+		flags,
+		adminAudit(scope, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: tenant.id }, flags),
+	)
 	scope.ctx.tags.revalidate([TENANTS_TAG])
 	return redirect(
 		localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/settings`, 'courseSettingsSaved')),

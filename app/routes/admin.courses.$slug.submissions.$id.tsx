@@ -17,8 +17,12 @@ import { readContent } from '#app/content/cms.server.ts'
 import type { Course } from '#app/content/content.ts'
 import { withNotice } from '#app/platform/notices.ts'
 import { NO_NUL } from '#app/platform/validation.ts'
-import { findCourseSubmission, submissionHistory, type SubmissionWithFiles } from '#db/submissions.ts'
-import { findUserById } from '#db/users.ts'
+import {
+	findCourseSubmission,
+	submissionHistory,
+	type SubmissionWithFiles,
+} from '#app/learning/grading-queue.server.ts'
+import { findUserById } from '#app/accounts/users.server.ts'
 import type { Route } from './+types/admin.courses.$slug.submissions.$id.ts'
 
 const FEEDBACK_MAX = 5000

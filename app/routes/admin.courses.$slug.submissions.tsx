@@ -11,9 +11,8 @@ import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
 import { readForm, replyWithHidden } from '#app/platform/forms.server.ts'
 import { flattenEntries } from '#app/learning/entries.ts'
 import { withNotice } from '#app/platform/notices.ts'
-import { isWatching, setWatching } from '#db/grading.ts'
+import { gradingQueue, isWatching, setWatching } from '#app/learning/grading-queue.server.ts'
 import { SUBMISSION_STATUSES } from '#db/schema/values.ts'
-import { gradingQueue } from '#db/submissions.ts'
 import type { Route } from './+types/admin.courses.$slug.submissions.ts'
 
 /** The queue shows at most this many rows; filters narrow it. */
@@ -70,6 +69,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 			score: r.score,
 			maxScore: r.maxScore,
 			submittedAt: r.submittedAt.toISOString(),
+			late: r.late,
 			waiting: r.waiting,
 		})),
 	}
@@ -176,7 +176,15 @@ export default function SubmissionsQueue({ loaderData: d, actionData }: Route.Co
 										? '—'
 										: t.format(m.grade.scoreOf, { score: t.number(r.score), max: t.number(r.maxScore) })}
 								</td>
-								<td>{t.date(r.submittedAt)}</td>
+								<td>
+									{t.date(r.submittedAt)}
+									{r.late ? (
+										<>
+											{' '}
+											<span className="badge badge-warn">{t.m.learning.due.late}</span>
+										</>
+									) : null}
+								</td>
 							</tr>
 						))}
 					</tbody>

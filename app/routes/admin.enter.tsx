@@ -4,14 +4,11 @@ import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { readTenantOverride } from '#app/admin/admin.server.ts'
-import { proofHolds, sessionFromProofSteps } from '#app/accounts/auth.server.ts'
-import { proofString } from '#app/platform/canonical.server.ts'
+import { enterTenant, overrideProofUsed } from '#app/admin/tenant-override.server.ts'
+import { proofHolds } from '#app/accounts/auth.server.ts'
 import { notFound } from '#app/platform/errors.ts'
-import { proofHash, sessionCookie } from '#app/accounts/session.server.ts'
-import { auditSteps } from '#db/audit.ts'
-import { proofUsed } from '#db/sessions.ts'
-import { inTransaction } from '#db/transaction.ts'
-import { findUserById } from '#db/users.ts'
+import { sessionCookie } from '#app/accounts/session.server.ts'
+import { findUserById } from '#app/accounts/users.server.ts'
 import type { Route } from './+types/admin.enter.ts'
 
 /**
@@ -32,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		user.tenant_id !== null ||
 		user.deactivated_at ||
 		!proofHolds(ctx, user, proof) ||
-		(await proofUsed(ctx.db, proofHash(proofString(proof))))
+		(await overrideProofUsed(ctx, proof))
 	)
 		throw notFound()
 	return { tenant: tenant.name, email: user.email }
@@ -41,19 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const { tenant, userId, proof } = readTenantOverride(ctx, request)
-	// The session and its audit row, together.
-	const session = await inTransaction(ctx.db, function* (tx) {
-		const session = yield* sessionFromProofSteps(tx, ctx, userId, proofString(proof), { role: 'super_admin' })
-		if (!session) return null
-		yield* auditSteps(tx, {
-			actorUserId: session.user.id,
-			action: 'auth.tenant_override',
-			targetKind: 'tenant',
-			targetId: tenant.id,
-			tenantId: tenant.id,
-		})
-		return session
-	})
+	const session = await enterTenant(ctx, tenant, userId, proof)
 	if (!session) throw notFound()
 	const { cookie } = await sessionCookie(ctx, session)
 	return redirect(localePath(ctx.locale, '/admin'), { headers: { 'set-cookie': cookie } })

@@ -8,19 +8,9 @@ import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app
 import { Field, useActionForm } from '#app/ui/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import {
-	adminAudit,
-	platformMutation,
-	requireSuperAdmin,
-	tenantOrigin,
-	tenantOverrideLink,
-} from '#app/admin/admin.server.ts'
-import { offerInvitationSteps, withdrawInvitationsSteps } from '#app/accounts/invitations.server.ts'
-import { bumpTenantTokenVersionsSteps } from '#db/admin.ts'
-import { auditSteps } from '#db/audit.ts'
-import { inTransaction } from '#db/transaction.ts'
+import { platformMutation, requireSuperAdmin, tenantOrigin, tenantOverrideLink } from '#app/admin/admin.server.ts'
+import { createTenant, findTenantById, listTenants, setTenantStatus } from '#app/admin/tenants.server.ts'
 import { TENANT_STATUSES, type TenantStatus } from '#db/schema/values.ts'
-import { createTenantSteps, findTenantById, listTenants, setTenantStatusSteps } from '#db/tenants.ts'
 import { TENANTS_TAG } from '#app/platform/tenant.server.ts'
 import type { Route } from './+types/admin.tenants.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
@@ -118,46 +108,12 @@ export async function action({ context, request }: Route.ActionArgs) {
 				values: { name: tenant.name },
 				fields: { intent: 'status', tenantId: tenant.id, status: input.status },
 			})
-		const action = (
-			{ suspended: 'tenant.suspended', active: 'tenant.activated', archived: 'tenant.archived' } as const
-		)[input.status]
-		const status = input.status
-		// The status, the sessions it ends, the invitations it withdraws and the audit rows, together.
-		await inTransaction(ctx.db, function* (tx) {
-			yield* setTenantStatusSteps(tx, tenant.id, status)
-			if (status !== 'active') {
-				// Suspension and archiving end every session of the tenant's users at once, and withdraw its
-				// pending invitations: a link must not become an account the day the tenant is back (0032).
-				yield* bumpTenantTokenVersionsSteps(tx, tenant.id)
-				yield* withdrawInvitationsSteps(tx, { tenantId: tenant.id }, (row) =>
-					adminAudit(
-						scope,
-						'invitation.revoked',
-						{ kind: 'invitation', id: row.id, tenantId: tenant.id },
-						{
-							email: row.email,
-							role: row.role,
-							courseSlug: row.course_slug,
-							reason: status === 'suspended' ? 'tenant_suspended' : 'tenant_archived',
-						},
-					),
-				)
-			}
-			yield* auditSteps(
-				tx,
-				adminAudit(
-					scope,
-					action,
-					{ kind: 'tenant', id: tenant.id, tenantId: tenant.id },
-					{ from: tenant.status, to: status },
-				),
-			)
-		})
+		await setTenantStatus(scope, tenant, input.status)
 		ctx.tags.revalidate([TENANTS_TAG])
 		return redirect(localePath(ctx.locale, withNotice('/admin/tenants', STATUS_NOTICES[input.status])))
 	}
 
-	const { slug, name, custom_domain, admin_email } = input
+	const { custom_domain } = input
 	// Hosts under APP_BASE_DOMAIN are tenants' subdomains and the apex: a custom domain there would take another's.
 	if (
 		custom_domain &&
@@ -168,34 +124,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 			{ status: 400 },
 		)
 	}
-	// The tenant, its first admin's invitation (mailed from the tenant's own host, in this page's language)
-	// and their audit rows, together: a tenant never exists without someone invited to run it.
-	const tenant = await inTransaction(ctx.db, function* (tx) {
-		const tenant = yield* createTenantSteps(tx, { slug, name, custom_domain: custom_domain ?? null })
-		if (!tenant) return null
-		yield* auditSteps(
-			tx,
-			adminAudit(scope, 'tenant.created', { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { slug, name }),
-		)
-		const site = { origin: tenantOrigin(ctx, tenant), tenantId: tenant.id, locale: ctx.locale }
-		const invitation = {
-			tenantId: tenant.id,
-			email: admin_email,
-			role: 'tenant_admin' as const,
-			invitedBy: scope.session.user.id,
-		}
-		const { invitation: row } = yield* offerInvitationSteps(tx, site, invitation)
-		yield* auditSteps(
-			tx,
-			adminAudit(
-				scope,
-				'invitation.sent',
-				{ kind: 'invitation', id: row.id, tenantId: tenant.id },
-				{ email: row.email, role: row.role, courseSlug: null },
-			),
-		)
-		return tenant
-	})
+	const tenant = await createTenant(scope, input)
 	if (!tenant)
 		return data(
 			{ result: submission.reply({ fieldErrors: { slug: ['admin.tenants.errors.taken'] } }) },

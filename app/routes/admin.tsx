@@ -1,7 +1,7 @@
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { Link } from 'react-router'
 import { requireAdmin } from '#app/admin/admin.server.ts'
-import { adminCounts } from '#db/admin.ts'
+import { adminCounts } from '#app/admin/counts.server.ts'
 import { readableAudit } from '#app/admin/audit-view.server.ts'
 import { AuditActionName, AuditDetails, AuditSentence, AuditTarget, PersonName } from '#app/admin/audit.tsx'
 import type { Route } from './+types/admin.ts'

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { ConfirmStep, FormError, RedirectNotice, Submit, PostButton } from '#app/ui/feedback.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { adminAudit, platformMutation, requireAdmin, type AdminScope } from '#app/admin/admin.server.ts'
+import { platformMutation, requireAdmin, type AdminScope } from '#app/admin/admin.server.ts'
 import {
 	cancelEnrollment,
 	courseSlugField,
@@ -12,24 +12,21 @@ import {
 	enrollRows,
 	learningRecord,
 } from '#app/admin/admin-enrollments.server.ts'
-import { readCatalogue, readContent } from '#app/content/cms.server.ts'
-import { ScrollTable } from '#app/ui/table.tsx'
-import { enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
-import { findScopedUser } from '#db/admin.ts'
-import { auditSteps } from '#db/audit.ts'
+import { readContent } from '#app/content/cms.server.ts'
 import {
-	assignCourseAdminSteps,
 	assignedCourseSlugs,
-	findEnrollment,
-	removeCourseAssignmentsSteps,
-} from '#db/learning.ts'
-import { findTenantById } from '#db/tenants.ts'
-import { inTransaction, type Tx } from '#db/transaction.ts'
-import { retireTokensSteps } from '#db/tokens.ts'
-import { mayInvite, type WithdrawalReason } from '#db/invitations.ts'
-import { withdrawInvitationsSteps } from '#app/accounts/invitations.server.ts'
+	changeRole,
+	deactivateUser,
+	RANK,
+	reactivateUser,
+	requireTarget,
+	sendAccountMail,
+	signOutEverywhere,
+	targetCourses,
+} from '#app/admin/users.server.ts'
+import { UserLearning } from '#app/admin/user-learning.tsx'
+import { findEnrollment } from '#app/learning/enrollments.server.ts'
 import { INVITABLE_ROLES } from '#db/schema/values.ts'
-import { updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/admin.users.$id.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/platform/errors.ts'
@@ -37,31 +34,6 @@ import { SelectField, useActionForm } from '#app/ui/form.tsx'
 import { type NoticeName, withNotice } from '#app/platform/notices.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-
-/** The target user, in this admin's scope: another tenant's user (or a malformed id) is 404. */
-async function requireTarget(scope: AdminScope, id: string) {
-	const target = await findScopedUser(scope.ctx.db, scope.tenant?.id ?? null, id)
-	if (!target) throw notFound()
-	// A tenant_admin manages the tenant's people, not platform accounts.
-	if (target.role === 'super_admin' && !scope.isSuper) throw notFound()
-	return target
-}
-
-/**
- * The courses the target could administer: their tenant's, in every state (an admin may prepare a
- * draft with a course admin, as on the course's admins page). On the apex, the super admin acts on
- * a user of some tenant: that tenant's site.
- */
-async function targetCourses(scope: AdminScope, target: { tenant_id: string | null }) {
-	const site = scope.tenant
-		? scope.ctx.site
-		: target.tenant_id
-			? (await findTenantById(scope.ctx.db, target.tenant_id))?.slug
-			: undefined
-	if (!site) return []
-	const courses = await readCatalogue(scope.ctx, site)
-	return courses.map((c) => ({ value: c.slug, label: c.title }))
-}
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -128,9 +100,6 @@ const schema = z.discriminatedUnion(
 	{ message: 'admin.user.errors.unknownAction' },
 )
 
-/** A lower role takes away what the person could do, a higher one gives more: both asked before they are done. */
-const RANK = { student: 0, course_admin: 1, tenant_admin: 2, super_admin: 3 } as const
-
 function confirmationOf(
 	target: { name: string; role: keyof typeof RANK },
 	input: z.infer<typeof schema>,
@@ -178,33 +147,14 @@ const USER_NOTICES = [
 	'enrollmentReactivated',
 ] as const satisfies NoticeName[]
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-	const { scope, limited } = await platformMutation(context)
-	const target = await requireTarget(scope, params.id)
-	if (limited) return limited
-	const submission = parseWithZod(await readForm(request), { schema })
-	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
-	const { ctx } = scope
-	const refuse = (message: string) => data({ result: submission.reply({ formErrors: [message] }) }, { status: 400 })
-	const subject = { kind: 'user', id: target.id, tenantId: target.tenant_id }
-	/** Withdraws what the target left pending that they may no longer grant (decision 0032), in the caller's transaction. */
-	const withdrawSteps = (tx: Tx, reason: WithdrawalReason) =>
-		withdrawInvitationsSteps(tx, { invitedBy: target.id }, (row) =>
-			adminAudit(
-				scope,
-				'invitation.revoked',
-				{ kind: 'invitation', id: row.id, tenantId: row.tenant_id },
-				{ email: row.email, role: row.role, courseSlug: row.course_slug, reason },
-			),
-		)
-	const done = (notice: NoticeName) => redirect(localePath(ctx.locale, withNotice(`/admin/users/${target.id}`, notice)))
+type Input = z.infer<typeof schema>
+type Target = Awaited<ReturnType<typeof requireTarget>>
 
-	const input = submission.value
-	// Admins cannot lock themselves out: role changes and deactivation of one's own account are refused.
-	if (target.id === scope.session.user.id && (input.intent === 'change-role' || input.intent === 'deactivate'))
-		return refuse('admin.user.errors.self')
-	// The course is checked before anything is asked: a confirmation would only post it again to be refused.
-	const courseSlug = input.intent === 'change-role' && input.role === 'course_admin' ? input.course_slug || null : null
+/**
+ * The course a change of role names, checked before anything is asked (a confirmation would only
+ * post it again to be refused): the field error, or null.
+ */
+async function roleCourseProblem(scope: AdminScope, target: Target, input: Input, courseSlug: string | null) {
 	// Becoming a course admin means nothing without a course; one already may keep their courses (the form unchanged).
 	if (
 		input.intent === 'change-role' &&
@@ -213,19 +163,75 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 		target.role !== 'course_admin' &&
 		target.role !== 'super_admin'
 	)
-		return data(
-			{ result: submission.reply({ fieldErrors: { course_slug: ['admin.user.errors.courseRequired'] } }) },
-			{ status: 400 },
-		)
+		return 'admin.user.errors.courseRequired'
 	if (
 		courseSlug &&
 		target.role !== 'super_admin' &&
 		!(await targetCourses(scope, target)).some((c) => c.value === courseSlug)
 	)
-		return data(
-			{ result: submission.reply({ fieldErrors: { course_slug: ['admin.user.errors.unknownCourse'] } }) },
-			{ status: 400 },
-		)
+		return 'admin.user.errors.unknownCourse'
+	return null
+}
+
+/** Cancels one of the target's enrollments (asked first) or enrolls them again. */
+async function changeEnrollment<R, D>(
+	scope: AdminScope,
+	target: Target,
+	input: Extract<Input, { intent: 'cancel-enrollment' | 'reenroll' }>,
+	refuse: (message: string) => R,
+	done: (notice: NoticeName) => D,
+) {
+	// Enrollments belong to a tenant's courses: none on the apex, none for platform accounts.
+	const { ctx, tenant } = scope
+	if (!tenant || target.tenant_id !== tenant.id) throw notFound()
+	const learner = { tenantId: tenant.id, userId: target.id }
+	const enrollment = await findEnrollment(ctx.db, learner, input.courseSlug)
+	if (!enrollment) throw notFound()
+	const course = await readContent(`course ${enrollment.course_slug}`, () =>
+		ctx.cms.course(ctx.site, enrollment.course_slug, ctx.locale),
+	)
+	if (input.intent === 'cancel-enrollment') {
+		if (enrollment.status === 'cancelled') return refuse('admin.user.enrollments.alreadyCancelled')
+		if (!input.confirmed)
+			return askToConfirm({
+				question: 'admin.user.confirm.cancelEnrollment',
+				button: 'admin.user.enrollments.cancel',
+				keep: 'admin.user.enrollments.keep',
+				values: { name: target.name, course: course?.title ?? enrollment.course_slug },
+				fields: { intent: input.intent, courseSlug: enrollment.course_slug },
+			})
+		if (!(await cancelEnrollment(scope, learner, enrollment.course_slug)))
+			return refuse('admin.user.enrollments.alreadyCancelled')
+		return done('enrollmentCancelled')
+	}
+	if (enrollment.status !== 'cancelled') return refuse('admin.user.enrollments.notCancelled')
+	if (!course) return refuse('adminCourses.enroll.errors.notOpen')
+	const refusal = enrollRefusal(course)
+	if (refusal) return refuse(refusal)
+	const [row] = await enrollRows(scope, tenant, course, [target.email])
+	if (row.outcome === 'deactivated') return refuse('admin.user.enrollments.deactivated')
+	return done('enrollmentReactivated')
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+	const { scope, limited } = await platformMutation(context)
+	const target = await requireTarget(scope, params.id)
+	if (limited) return limited
+	const submission = parseWithZod(await readForm(request), { schema })
+	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
+	const { ctx } = scope
+	const refuse = (message: string) => data({ result: submission.reply({ formErrors: [message] }) }, { status: 400 })
+	const done = (notice: NoticeName) => redirect(localePath(ctx.locale, withNotice(`/admin/users/${target.id}`, notice)))
+
+	const input = submission.value
+	// Admins cannot lock themselves out: role changes and deactivation of one's own account are refused.
+	if (target.id === scope.session.user.id && (input.intent === 'change-role' || input.intent === 'deactivate'))
+		return refuse('admin.user.errors.self')
+	// The course is checked before anything is asked: a confirmation would only post it again to be refused.
+	const courseSlug = input.intent === 'change-role' && input.role === 'course_admin' ? input.course_slug || null : null
+	const courseProblem = await roleCourseProblem(scope, target, input, courseSlug)
+	if (courseProblem)
+		return data({ result: submission.reply({ fieldErrors: { course_slug: [courseProblem] } }) }, { status: 400 })
 	const confirmation = target.role === 'super_admin' ? null : confirmationOf(target, input)
 	if (confirmation) return askToConfirm(confirmation)
 
@@ -234,109 +240,28 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			if (target.role === 'super_admin') return refuse('admin.user.errors.platformRole')
 			const { role } = input
 			if (role === target.role && !courseSlug) return done('roleChanged')
-			const tenantId = target.tenant_id!
-			// The role, its course assignments, the invitations it may no longer send and the audit rows,
-			// together or not at all.
-			await inTransaction(ctx.db, function* (tx) {
-				// Bumped for a new course alone too: the session's claims list the assigned courses.
-				yield* updateUserSteps(tx, target.id, role === target.role ? {} : { role }, { bumpTokenVersion: true })
-				// Course assignments belong to the course_admin role: they do not wait for a later promotion.
-				const unassigned =
-					target.role === 'course_admin' && role !== 'course_admin'
-						? yield* removeCourseAssignmentsSteps(tx, { tenantId, userId: target.id })
-						: []
-				// Invitations it sent while it could are withdrawn with the right to send them: any step down
-				// of someone who may invite (a course admin's learner invitations too, decision 0040).
-				if (mayInvite(target.role) && RANK[role] < RANK[target.role]) yield* withdrawSteps(tx, 'inviter_demoted')
-				if (role !== target.role)
-					yield* auditSteps(
-						tx,
-						adminAudit(scope, 'user.role_changed', subject, {
-							from: target.role,
-							to: role,
-							...(unassigned.length ? { unassigned } : {}),
-						}),
-					)
-				if (courseSlug) {
-					yield* assignCourseAdminSteps(tx, { tenantId, userId: target.id }, courseSlug, scope.session.user.id)
-					// The same row as an assignment on the course's admins page.
-					yield* auditSteps(tx, adminAudit(scope, 'course.admin_assigned', subject, { courseSlug }))
-				}
-			})
+			await changeRole(scope, target, role, courseSlug)
 			return done('roleChanged')
 		}
 		case 'deactivate':
-			// The account, the invitations it left pending and the audit rows, together.
-			await inTransaction(ctx.db, function* (tx) {
-				yield* updateUserSteps(tx, target.id, { deactivated_at: new Date() }, { bumpTokenVersion: true })
-				yield* withdrawSteps(tx, 'inviter_deactivated')
-				yield* auditSteps(tx, adminAudit(scope, 'user.deactivated', subject))
-			})
+			await deactivateUser(scope, target)
 			return done('userDeactivated')
 		case 'reactivate':
-			// What deactivation withdrew stays withdrawn: an admin sends new invitations if they are wanted.
-			await inTransaction(ctx.db, function* (tx) {
-				yield* updateUserSteps(tx, target.id, { deactivated_at: null })
-				yield* auditSteps(tx, adminAudit(scope, 'user.reactivated', subject))
-			})
+			await reactivateUser(scope, target)
 			return done('userReactivated')
 		case 'force-sign-out':
-			await inTransaction(ctx.db, function* (tx) {
-				yield* retireTokensSteps(tx, target.id)
-				yield* updateUserSteps(tx, target.id, {}, { bumpTokenVersion: true })
-				yield* auditSteps(tx, adminAudit(scope, 'user.signed_out', subject))
-			})
+			await signOutEverywhere(scope, target)
 			return done('userSignedOut')
 		case 'resend-verification':
 		case 'send-reset': {
 			if (input.intent === 'resend-verification' && target.email_verified_at)
 				return refuse('admin.user.errors.alreadyVerified')
-			const subject = { kind: 'user', id: target.id, tenantId: target.tenant_id }
-			const job = { ...jobSite(ctx), userId: target.id }
-			// The audit row and the mail's job together (decision 0033): the link is issued when it is sent.
-			await inTransaction(ctx.db, function* (tx) {
-				if (input.intent === 'resend-verification') {
-					yield* enqueueSteps(tx, 'mail.verification', job)
-					yield* auditSteps(tx, adminAudit(scope, 'user.verification_resent', subject))
-				} else {
-					yield* enqueueSteps(tx, 'mail.passwordReset', job)
-					yield* auditSteps(tx, adminAudit(scope, 'user.password_reset_sent', subject))
-				}
-			})
+			await sendAccountMail(scope, target, input.intent === 'resend-verification' ? 'verification' : 'passwordReset')
 			return done(input.intent === 'resend-verification' ? 'verificationSent' : 'resetSent')
 		}
 		case 'cancel-enrollment':
 		case 'reenroll': {
-			// Enrollments belong to a tenant's courses: none on the apex, none for platform accounts.
-			const tenant = scope.tenant
-			if (!tenant || target.tenant_id !== tenant.id) throw notFound()
-			const learner = { tenantId: tenant.id, userId: target.id }
-			const enrollment = await findEnrollment(ctx.db, learner, input.courseSlug)
-			if (!enrollment) throw notFound()
-			const course = await readContent(`course ${enrollment.course_slug}`, () =>
-				ctx.cms.course(ctx.site, enrollment.course_slug, ctx.locale),
-			)
-			if (input.intent === 'cancel-enrollment') {
-				if (enrollment.status === 'cancelled') return refuse('admin.user.enrollments.alreadyCancelled')
-				if (!input.confirmed)
-					return askToConfirm({
-						question: 'admin.user.confirm.cancelEnrollment',
-						button: 'admin.user.enrollments.cancel',
-						keep: 'admin.user.enrollments.keep',
-						values: { name: target.name, course: course?.title ?? enrollment.course_slug },
-						fields: { intent: input.intent, courseSlug: enrollment.course_slug },
-					})
-				if (!(await cancelEnrollment(scope, learner, enrollment.course_slug)))
-					return refuse('admin.user.enrollments.alreadyCancelled')
-				return done('enrollmentCancelled')
-			}
-			if (enrollment.status !== 'cancelled') return refuse('admin.user.enrollments.notCancelled')
-			if (!course) return refuse('adminCourses.enroll.errors.notOpen')
-			const refusal = enrollRefusal(course)
-			if (refusal) return refuse(refusal)
-			const [row] = await enrollRows(scope, tenant, course, [target.email])
-			if (row.outcome === 'deactivated') return refuse('admin.user.enrollments.deactivated')
-			return done('enrollmentReactivated')
+			return changeEnrollment(scope, target, input, refuse, done)
 		}
 	}
 }
@@ -437,116 +362,14 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 						</button>
 					</form>
 				) : null}
+				{/* Erasure (decision 0044) is a tenant's: shown where the learning record is, on the person's own tenant host. */}
+				{d.learning && !d.self && u.role !== 'super_admin' ? (
+					<Link className="button button-secondary" to={`/admin/users/${u.id}/erase`}>
+						{m.erase}
+					</Link>
+				) : null}
 			</div>
-			{d.learning ? <Learning record={d.learning} /> : null}
+			{d.learning ? <UserLearning record={d.learning} /> : null}
 		</section>
-	)
-}
-
-/** The user's enrollments with progress, and their latest quiz attempts. */
-function Learning({ record }: { record: NonNullable<Route.ComponentProps['loaderData']['learning']> }) {
-	const t = useI18n()
-	const m = t.m.admin.user.enrollments
-	const statuses = t.m.adminCourses.enrollmentStatus
-	return (
-		<>
-			<h2>{m.title}</h2>
-			{record.enrollments.length === 0 ? (
-				<p className="empty">{m.empty}</p>
-			) : (
-				<ScrollTable label={m.title}>
-					<thead>
-						<tr>
-							<th scope="col">{m.course}</th>
-							<th scope="col">{m.status}</th>
-							<th scope="col">{m.result}</th>
-							<th scope="col">{m.progress}</th>
-							<th scope="col">{m.enrolledAt}</th>
-						</tr>
-					</thead>
-					<tbody>
-						{record.enrollments.map((e) => (
-							<tr key={e.courseSlug}>
-								<td>
-									{/* The row's action sits under the course's name, in the first column: on a phone the
-									    table scrolls sideways, and a last column would start off-screen (issue 40). */}
-									<div className="row-actions">
-										{/* A course the content service no longer has has no dashboard to open. */}
-										{e.total === null ? (
-											<span lang={e.lang}>{e.title}</span>
-										) : (
-											<Link prefetch="intent" to={`/admin/courses/${e.courseSlug}/dashboard`} lang={e.lang}>
-												{e.title}
-											</Link>
-										)}
-										{e.status === 'cancelled' ? (
-											<PostButton link fields={{ intent: 'reenroll', courseSlug: e.courseSlug }}>
-												{t.format(m.reenroll, { course: e.title })}
-											</PostButton>
-										) : (
-											<PostButton link fields={{ intent: 'cancel-enrollment', courseSlug: e.courseSlug }}>
-												{t.format(m.cancelIn, { course: e.title })}
-											</PostButton>
-										)}
-									</div>
-								</td>
-								<td>{statuses[e.status]}</td>
-								<td>
-									{e.total === null ? (
-										'—'
-									) : (
-										<Link to={`/admin/courses/${e.courseSlug}/learners/${record.userId}`}>
-											{e.passed ? t.m.adminCourses.dashboard.coursePassed : t.m.adminCourses.dashboard.courseNotPassed}
-										</Link>
-									)}
-								</td>
-								<td>
-									{e.total === null
-										? '—'
-										: t.format(m.progressOf, {
-												done: t.number(e.completedCount ?? 0),
-												total: t.number(e.total),
-												percent: t.percent(e.percent ?? 0),
-											})}
-								</td>
-								<td>{t.date(e.enrolledAt)}</td>
-							</tr>
-						))}
-					</tbody>
-				</ScrollTable>
-			)}
-			<h2>{m.quizTitle}</h2>
-			{record.attempts.length === 0 ? (
-				<p className="empty">{m.noAttempts}</p>
-			) : (
-				<ScrollTable label={m.quizTitle}>
-					<thead>
-						<tr>
-							<th scope="col">{m.course}</th>
-							<th scope="col">{m.quiz}</th>
-							<th scope="col">{m.score}</th>
-							<th scope="col">{m.passed}</th>
-							<th scope="col">{m.date}</th>
-						</tr>
-					</thead>
-					<tbody>
-						{record.attempts.map((a) => (
-							<tr key={a.key}>
-								<td lang={a.courseLang}>{a.course}</td>
-								<td>
-									{t.rich(m.attempt, {
-										quiz: <span lang={a.lang}>{a.title}</span>,
-										number: t.number(a.attempt),
-									})}
-								</td>
-								<td>{t.percent(a.score)}</td>
-								<td>{a.passed ? m.yes : m.no}</td>
-								<td>{a.at ? t.date(a.at) : '—'}</td>
-							</tr>
-						))}
-					</tbody>
-				</ScrollTable>
-			)}
-		</>
 	)
 }

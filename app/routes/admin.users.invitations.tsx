@@ -16,11 +16,18 @@ import { localePath } from '#app/i18n/locales.ts'
 import { adminAudit, requireAdmin, tenantMutation, type AdminScope } from '#app/admin/admin.server.ts'
 import { readCatalogue } from '#app/content/cms.server.ts'
 import { notFound } from '#app/platform/errors.ts'
-import { invitationSentAt, resendInvitation, revokeInvitation } from '#app/accounts/invitations.server.ts'
+import {
+	coursesOfInvitations,
+	findInvitationById,
+	invitationSentAt,
+	listPendingInvitations,
+	resendInvitation,
+	revokeInvitation,
+} from '#app/accounts/invitations.server.ts'
 import { type NoticeName, withNotice } from '#app/platform/notices.ts'
 import { noticeValues } from '#app/platform/notices.server.ts'
 import { NO_NUL } from '#app/platform/validation.ts'
-import { coursesOfInvitations, findInvitationById, listPendingInvitations, type Invitation } from '#db/invitations.ts'
+import type { Invitation } from '#db/invitations.ts'
 import type { Route } from './+types/admin.users.invitations.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 

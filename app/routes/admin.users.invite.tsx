@@ -3,9 +3,9 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { Submit, FormError, Notice, RedirectNotice } from '#app/ui/feedback.tsx'
+import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
 import { Field, SelectField, TextAreaField, useActionForm } from '#app/ui/form.tsx'
-import { ScrollTable } from '#app/ui/table.tsx'
+import { RowReport } from '#app/admin/row-report.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { requireAdmin, tenantMutation } from '#app/admin/admin.server.ts'
@@ -187,38 +187,19 @@ const OUTCOMES: InviteOutcome[] = [
 function Report({ rows }: { rows: InviteReportRow[] }) {
 	const t = useI18n()
 	const m = t.m.admin.invite
-	const counts = OUTCOMES.map((o) => ({ outcome: o, n: rows.filter((r) => r.outcome === o).length })).filter(
-		(c) => c.n > 0,
-	)
 	return (
-		<section>
-			<h2>{m.reportTitle}</h2>
-			<Notice tone="ok">
-				<ul>
-					{counts.map((c) => (
-						<li key={c.outcome}>{t.format(m.countLine, { outcome: m.outcomes[c.outcome], count: t.number(c.n) })}</li>
-					))}
-				</ul>
-			</Notice>
-			<ScrollTable label={m.reportTitle}>
-				<thead>
-					<tr>
-						<th scope="col">{m.row}</th>
-						<th scope="col">{m.given}</th>
-						<th scope="col">{m.result}</th>
-					</tr>
-				</thead>
-				<tbody>
-					{rows.map((r, i) => (
-						<tr key={i} data-outcome={r.outcome}>
-							<td>{t.number(r.row)}</td>
-							<td className="break">{r.userId ? <Link to={`/admin/users/${r.userId}`}>{r.value}</Link> : r.value}</td>
-							<td>{m.outcomes[r.outcome]}</td>
-						</tr>
-					))}
-				</tbody>
-			</ScrollTable>
-		</section>
+		<RowReport
+			title={m.reportTitle}
+			words={m}
+			order={OUTCOMES}
+			countLine={(outcome, count) => t.format(m.countLine, { outcome: m.outcomes[outcome], count })}
+			lines={rows.map((r) => ({
+				row: r.row,
+				given: r.userId ? <Link to={`/admin/users/${r.userId}`}>{r.value}</Link> : r.value,
+				outcome: r.outcome,
+				result: m.outcomes[r.outcome],
+			}))}
+		/>
 	)
 }
 
@@ -228,8 +209,11 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 	const result = actionData && 'result' in actionData ? actionData.result : undefined
 	const intent = typeof result?.initialValue?.intent === 'string' ? result.initialValue.intent : 'one'
 	// Three forms share the action's one result: each shows it only when it was the form posted.
-	const [form, fields] = useActionForm(intent === 'one' ? result : undefined)
-	const [listForm, listFields] = useActionForm(intent === 'list' ? result : undefined)
+	// The selects' defaults are given: a form reset (another form's answer, a notice) unselects a
+	// select that has none, and the form would then post an empty role.
+	const selects = { role: INVITABLE_ROLES[0], course_slug: '' }
+	const [form, fields] = useActionForm(intent === 'one' ? result : undefined, selects)
+	const [listForm, listFields] = useActionForm(intent === 'list' ? result : undefined, selects)
 	const [csvForm, csvFields] = useActionForm(intent === 'csv' ? result : undefined)
 	const report = actionData && 'report' in actionData ? actionData.report : null
 	const csvRow = actionData && 'csvRow' in actionData ? (actionData.csvRow as number | null) : null

@@ -4,16 +4,14 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { NO_NUL } from '#app/platform/validation.ts'
 import { z } from 'zod'
-import { adminAudit, platformMutation, requireAdmin, tenantOrigin } from '#app/admin/admin.server.ts'
+import { platformMutation, requireAdmin, tenantOrigin } from '#app/admin/admin.server.ts'
 import { formErrorResult, limitAction, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
-import { enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
+import { jobSite } from '#app/platform/jobs.server.ts'
 import { notFound } from '#app/platform/errors.ts'
 import { withNotice } from '#app/platform/notices.ts'
 import { FormError, PostButton, RedirectNotice } from '#app/ui/feedback.tsx'
-import { auditSteps } from '#db/audit.ts'
-import { inTransaction } from '#db/transaction.ts'
-import { COUNT_CAP, findScopedUser, listUsers } from '#db/admin.ts'
-import { findTenantById, listTenants } from '#db/tenants.ts'
+import { COUNT_CAP, findScopedUser, listUsers, resendVerification } from '#app/admin/users.server.ts'
+import { findTenantById, listTenants } from '#app/admin/tenants.server.ts'
 import { ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
 import { parseIdCursor } from '#app/platform/canonical.server.ts'
@@ -99,14 +97,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	const home =
 		target.tenant_id && target.tenant_id !== scope.tenant?.id ? await findTenantById(ctx.db, target.tenant_id) : null
 	const site = home ? { origin: tenantOrigin(ctx, home), tenantId: home.id, locale: ctx.locale } : jobSite(ctx)
-	// The audit row and the mail's job together (decision 0033).
-	await inTransaction(ctx.db, function* (tx) {
-		yield* enqueueSteps(tx, 'mail.verification', { ...site, userId: target.id })
-		yield* auditSteps(
-			tx,
-			adminAudit(scope, 'user.verification_resent', { kind: 'user', id: target.id, tenantId: target.tenant_id }),
-		)
-	})
+	await resendVerification(scope, target, site)
 	return redirect(localePath(ctx.locale, withNotice('/admin/users', 'verificationSent')))
 }
 

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
-import { adminAudit, impersonatorCookie } from '#app/admin/admin.server.ts'
+import { impersonatorCookie } from '#app/admin/admin.server.ts'
+import { startImpersonation } from '#app/admin/impersonation.server.ts'
+import { findScopedUser } from '#app/admin/users.server.ts'
 import { impersonationRequest } from '#app/platform/api-contract.ts'
-import { mintConsumedTokenProof, roleLanding, sessionFromProofSteps } from '#app/accounts/auth.server.ts'
+import { mintConsumedTokenProof, roleLanding } from '#app/accounts/auth.server.ts'
 import { jsonError, postOnly } from '#app/platform/errors.ts'
 import { readForm } from '#app/platform/forms.server.ts'
 import { getSession, sessionCookie } from '#app/accounts/session.server.ts'
-import { auditSteps } from '#db/audit.ts'
-import { inTransaction } from '#db/transaction.ts'
-import { findScopedUser } from '#db/admin.ts'
 import type { Route } from './+types/api.admin.impersonate.start.ts'
 
 export const loader = postOnly
@@ -38,20 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 	const proof = mintConsumedTokenProof(ctx, target, `impersonate-${randomBytes(9).toString('base64url')}`)
 	// The target's session and the audit row, together.
-	const started = await inTransaction(ctx.db, function* (tx) {
-		const started = yield* sessionFromProofSteps(tx, ctx, target.id, proof, { impersonatorSessionId: session.id })
-		if (started)
-			yield* auditSteps(
-				tx,
-				adminAudit(
-					{ session },
-					'auth.impersonate.start',
-					{ kind: 'user', id: target.id, tenantId: ctx.tenant!.id },
-					{ impersonatorId: session.user.id },
-				),
-			)
-		return started
-	})
+	const started = await startImpersonation(ctx, session, { id: target.id, tenantId: ctx.tenant.id }, proof)
 	if (!started) return jsonError(400, 'BAD_REQUEST', 'Could not start impersonating')
 	const commit = await sessionCookie(ctx, started)
 	const headers = new Headers({ location: roleLanding(commit.claims) })

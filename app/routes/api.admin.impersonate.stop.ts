@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { impersonatorCookie, readImpersonator } from '#app/admin/admin.server.ts'
-import { mintConsumedTokenProof, sessionFromProofSteps } from '#app/accounts/auth.server.ts'
+import { stopImpersonation } from '#app/admin/impersonation.server.ts'
+import { mintConsumedTokenProof } from '#app/accounts/auth.server.ts'
 import { jsonError, postOnly } from '#app/platform/errors.ts'
 import { getSession, sessionCookie } from '#app/accounts/session.server.ts'
-import { auditSteps } from '#db/audit.ts'
-import { revokeSessionSteps } from '#db/sessions.ts'
-import { inTransaction } from '#db/transaction.ts'
 import type { Route } from './+types/api.admin.impersonate.stop.ts'
 
 export const loader = postOnly
@@ -32,22 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		{ id: origin.userId, token_version: origin.tokenVersion },
 		`impersonate-stop-${randomBytes(9).toString('base64url')}`,
 	)
-	// The super_admin's new session, the end of both sessions it replaces and the audit row, together.
-	const restored = await inTransaction(ctx.db, function* (tx) {
-		const restored = yield* sessionFromProofSteps(tx, ctx, origin.userId, proof, { role: 'super_admin' })
-		if (!restored) return null
-		yield* revokeSessionSteps(tx, session.id)
-		yield* revokeSessionSteps(tx, origin.sessionId)
-		yield* auditSteps(tx, {
-			actorUserId: origin.userId,
-			action: 'auth.impersonate.stop',
-			targetKind: 'user',
-			targetId: session.user.id,
-			tenantId: ctx.tenant?.id ?? null,
-			metadata: { impersonatorId: origin.userId },
-		})
-		return restored
-	})
+	const restored = await stopImpersonation(ctx, session, origin, proof)
 	if (!restored) return jsonError(403, 'FORBIDDEN', 'Could not restore your session')
 	const commit = await sessionCookie(ctx, restored)
 	const headers = new Headers({ location: `/admin/users/${session.user.id}` })

@@ -6,10 +6,8 @@ import {
 	createStrategy,
 	isProvider,
 	readOAuthReturn,
-	resolveExternalUserSteps,
+	signInExternal,
 } from '#app/accounts/oauth.server.ts'
-import { newSessionSteps } from '#app/accounts/session.server.ts'
-import { inTransaction } from '#db/transaction.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
 import type { Route } from './+types/api.auth.callback.$provider.ts'
 
@@ -39,14 +37,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		return refuse()
 	}
 
-	// The user (created or linked), the identity link and the session, together.
-	const result = await inTransaction(ctx.db, function* (tx) {
-		const resolved = yield* resolveExternalUserSteps(tx, ctx, profile)
-		if ('reason' in resolved) return resolved
-		const session = yield* newSessionSteps(tx, ctx, resolved.user)
-		if (!session) throw new Error('session could not be stored')
-		return { created: resolved.created, session }
-	})
+	const result = await signInExternal(ctx, profile)
 	if ('reason' in result) return refuse(result.reason)
 	const next = result.created ? '/learn/dashboard' : await readOAuthReturn(request)
 	const response = await redirectWithSession(ctx, result.session, next)

@@ -4,7 +4,7 @@ import { jsonError } from '#app/platform/errors.ts'
 import { escapeHtml } from '#app/platform/html.ts'
 import { getSession } from '#app/accounts/session.server.ts'
 import { loadSiteChrome } from '#app/content/site.server.ts'
-import { findProviderPicture } from '#db/oauth.ts'
+import { findProviderPicture } from '#app/accounts/oauth.server.ts'
 import type { Route } from './+types/api.avatar.ts'
 
 // Per user and changed by a renamed account or a new provider picture: cache

@@ -5,7 +5,7 @@ import { fileStore } from '#app/learning/hand-in.server.ts'
 import { canPreview } from '#app/learning/learning.server.ts'
 import { limitJson } from '#app/platform/rate-limit.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
-import { findSubmissionFile } from '#db/submissions.ts'
+import { findSubmissionFile } from '#app/learning/hand-in.server.ts'
 import type { Route } from './+types/api.files.$fileId.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { certificateHost, jsonLd, jsonNotFound } from '#app/certificates/responses.server.ts'
 import { PUBLIC_ID } from '#app/certificates/verify.server.ts'
-import { certificateByPublicId } from '#db/certificates.ts'
+import { certificateByPublicId } from '#app/certificates/records.server.ts'
 import type { Route } from './+types/certificates.$id.credential.ts'
 
 /**

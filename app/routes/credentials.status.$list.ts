@@ -1,7 +1,7 @@
 import { didForOrigin } from '#app/certificates/keys.server.ts'
 import { certificateHost, jsonLd, jsonNotFound } from '#app/certificates/responses.server.ts'
 import { statusListCredential } from '#app/certificates/status-list.server.ts'
-import { statusListExists } from '#db/certificates.ts'
+import { statusListExists } from '#app/certificates/records.server.ts'
 import type { Route } from './+types/credentials.status.$list.ts'
 
 /**

@@ -1,5 +1,4 @@
 import { readForm } from '#app/platform/forms.server.ts'
-import { coursesOfInvitations, invitationName } from '#db/invitations.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
@@ -10,10 +9,15 @@ import { TokenProblem } from '#app/accounts/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { redirectWithSession } from '#app/accounts/auth.server.ts'
-import { acceptInvitation, checkInvitation } from '#app/accounts/invitations.server.ts'
+import {
+	acceptInvitation,
+	checkInvitation,
+	coursesOfInvitations,
+	invitationName,
+} from '#app/accounts/invitations.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { nameField, newPasswordField } from '#app/platform/validation.ts'
-import { findUserByEmail } from '#db/users.ts'
+import { findUserByEmail } from '#app/accounts/users.server.ts'
 import { readCatalogue } from '#app/content/cms.server.ts'
 import type { Route } from './+types/invite.$token.ts'
 

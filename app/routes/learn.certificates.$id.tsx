@@ -7,7 +7,7 @@ import { Notice } from '#app/ui/feedback.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/accounts/auth.server.ts'
 import { notFound } from '#app/platform/errors.ts'
-import { certificateByPublicId } from '#db/certificates.ts'
+import { certificateByPublicId } from '#app/certificates/records.server.ts'
 import type { Route } from './+types/learn.certificates.$id.ts'
 
 /**

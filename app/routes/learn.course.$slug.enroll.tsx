@@ -8,7 +8,7 @@ import { limitAction, TOO_MANY, formErrorResult } from '#app/platform/forms.serv
 import { formatPrice } from '#app/platform/format.ts'
 import { withNotice } from '#app/platform/notices.ts'
 import { enrollInCourse, isActiveEnrollment, requireCourse } from '#app/learning/learning.server.ts'
-import { findEnrollment } from '#db/learning.ts'
+import { findEnrollment } from '#app/learning/enrollments.server.ts'
 import type { Route } from './+types/learn.course.$slug.enroll.ts'
 
 // A catalogue key: the page shows it in its locale.

@@ -24,6 +24,8 @@ import {
 } from '#app/learning/entry-page.server.ts'
 import { HandInSection } from '#app/learning/hand-in-section.tsx'
 import { QuizSection } from '#app/learning/quiz-section.tsx'
+import { dueLines } from '#app/learning/due-dates.server.ts'
+import { DueBadge } from '#app/learning/due-list.tsx'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { badRequest, notFound } from '#app/platform/errors.ts'
@@ -54,6 +56,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			? await quizView(ctx, scope, course, entry.quiz, entry.slug, preview, url)
 			: null
 	const assignment = entry.type === 'assignment' ? await assignmentView(ctx, scope, course, entry, preview) : null
+	// This entry's due date for the learner (decision 0045), in their zone; none in a preview.
+	const due = preview
+		? null
+		: ((await dueLines(ctx, scope, (i) => i.courseSlug === course.slug && i.entrySlug === entry.slug)).lines[0] ?? null)
 
 	return {
 		course: { slug: course.slug, title: course.title },
@@ -72,6 +78,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		moduleLocale: entries[position].moduleLocale,
 		courseLocale: course.locale,
 		done: completed.has(entry.slug),
+		due,
 		preview,
 		draft,
 		position: position + 1,
@@ -173,7 +180,7 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 	return (
 		<article className="entry-view">
 			{d.preview ? <PreviewBanner draft={d.draft} /> : null}
-			<nav aria-label={l.entry.breadcrumb} className="hint">
+			<nav aria-label={l.entry.breadcrumb} className="hint breadcrumb">
 				<Link prefetch="intent" to={d.courseHref} lang={d.courseLocale}>
 					{d.course.title}
 				</Link>{' '}
@@ -186,6 +193,11 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 			<RedirectNotice accept={LEARNING_NOTICES} />
 			{d.assignment ? null : <FormError result={actionData?.result} />}
 			<h1 lang={d.contentLocale}>{d.entry.title}</h1>
+			{d.due ? (
+				<p className="entry-due">
+					<DueBadge line={d.due} />
+				</p>
+			) : null}
 			<ContentLanguage served={d.contentLocale === t.locale ? d.bodyLocale : d.contentLocale} />
 			<div className="prose" lang={d.bodyLocale} dangerouslySetInnerHTML={{ __html: d.entry.bodyHtml }} />
 

@@ -16,6 +16,8 @@ import { formatMinutes, formatPrice } from '#app/platform/format.ts'
 import { renderMarkdown } from '#app/content/markdown.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
 import { LEARNING_NOTICES } from '#app/platform/notices.ts'
+import { dueLines } from '#app/learning/due-dates.server.ts'
+import { DueBadge, DueList } from '#app/learning/due-list.tsx'
 import type { Route } from './+types/learn.course.$slug.ts'
 import type { IndexableHandle, ScriptsHandle } from '#app/root.tsx'
 import { describePage, isoMinutes, organization } from '#app/content/seo.ts'
@@ -69,6 +71,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		}
 	}
 	const { entries, completed, locks, continueSlug, percent, enrollment } = progress
+	// Every due entry of this course for this learner (decision 0045), in their zone; none in a preview.
+	const due = preview || !scope ? null : await dueLines(ctx, scope, (i) => i.courseSlug === course.slug)
+	const dueOf = new Map(due?.lines.map((line) => [line.entrySlug, line]))
 	return {
 		view: 'home' as const,
 		...summary,
@@ -81,6 +86,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		completedCount: completed.size,
 		total: entries.length,
 		continueSlug,
+		due: due && { timeZone: due.timeZone, soon: due.lines.filter((x) => x.state === 'overdue' || x.state === 'soon') },
 		modules: course.modules.map((m) => ({
 			slug: m.slug,
 			title: m.title,
@@ -94,6 +100,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 					type: e.type,
 					done: completed.has(e.slug),
 					locked: Boolean(locks.get(e.slug)),
+					due: dueOf.get(e.slug) ?? null,
 				})),
 		})),
 	}
@@ -227,6 +234,7 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 							</Link>
 						</p>
 					) : null}
+					{data.due && data.due.soon.length ? <DueList lines={data.due.soon} timeZone={data.due.timeZone} /> : null}
 					{data.modules.map((m) => (
 						<section key={m.slug} aria-labelledby={`module-${m.slug}`}>
 							<h2 id={`module-${m.slug}`} lang={m.locale}>
@@ -246,6 +254,12 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 											{l.entryTypes[e.type]} ·{' '}
 											{e.done ? l.course.state.done : e.locked ? l.course.state.locked : l.course.state.open}
 										</span>
+										{e.due ? (
+											<>
+												<br />
+												<DueBadge line={e.due} />
+											</>
+										) : null}
 									</li>
 								))}
 							</ol>

@@ -9,7 +9,9 @@ import type { Route } from './+types/learn.dashboard.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/ui/table.tsx'
 import { VerifyReminder } from '#app/accounts/verify-reminder.tsx'
-import { userCertificates } from '#db/certificates.ts'
+import { userCertificates } from '#app/certificates/records.server.ts'
+import { dueLines } from '#app/learning/due-dates.server.ts'
+import { DueList } from '#app/learning/due-list.tsx'
 
 // JavaScript earns its keep here: courses open client-side, prefetched on intent.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -19,14 +21,18 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const { user } = requireSession(context)
 	const ctx = getRequestContext(context)
 	const me = { name: user.name, email: user.email, locale: ctx.locale, verified: Boolean(user.email_verified_at) }
-	if (!ctx.tenant) return { ...me, courses: [], resume: [], scores: [], work: [], certificates: [] }
-	const [view, certificates] = await Promise.all([
-		learnerDashboard(ctx, { tenantId: ctx.tenant.id, userId: user.id }),
+	if (!ctx.tenant) return { ...me, courses: [], resume: [], scores: [], work: [], certificates: [], due: null }
+	const scope = { tenantId: ctx.tenant.id, userId: user.id }
+	const [view, certificates, due] = await Promise.all([
+		learnerDashboard(ctx, scope),
 		userCertificates(ctx.db, ctx.tenant.id, user.id),
+		// Overdue and due soon (decision 0045), in the learner's zone.
+		dueLines(ctx, scope),
 	])
 	return {
 		...me,
 		...view,
+		due,
 		// Live ones only: a reissued certificate's predecessor is no longer the learner's to show.
 		certificates: certificates
 			.filter((c) => !c.revoked_at)
@@ -46,6 +52,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 			<h1>{t.format(m.welcome, { name: d.name })}</h1>
 			<p className="lead">{t.format(m.signedInAs, { email: d.email })}</p>
 			{d.verified ? null : <VerifyReminder />}
+			{d.due && d.due.lines.length ? <DueList lines={d.due.lines} timeZone={d.due.timeZone} showCourse /> : null}
 			{d.resume.length ? (
 				<section aria-labelledby="resume-heading">
 					<h2 id="resume-heading">{t.m.learning.continue}</h2>
@@ -120,8 +127,8 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 				</ul>
 			)}
 			{d.scores.length ? (
-				<section aria-labelledby="scores-heading">
-					<h2 id="scores-heading">{m.scores}</h2>
+				<section>
+					<h2>{m.scores}</h2>
 					<ScrollTable label={m.scores}>
 						<thead>
 							<tr>
@@ -149,8 +156,8 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 				</section>
 			) : null}
 			{d.work.length ? (
-				<section aria-labelledby="work-heading">
-					<h2 id="work-heading">{m.work}</h2>
+				<section>
+					<h2>{m.work}</h2>
 					<ScrollTable label={m.work}>
 						<thead>
 							<tr>

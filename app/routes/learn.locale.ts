@@ -5,7 +5,7 @@ import { safeCallbackUrl } from '#app/accounts/auth.server.ts'
 import { readForm } from '#app/platform/forms.server.ts'
 import { localeCookie } from '#app/platform/locale.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
-import { updateUser } from '#db/users.ts'
+import { setAccountLocale } from '#app/accounts/account.server.ts'
 import type { Route } from './+types/learn.locale.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
@@ -27,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (submission.status !== 'success') return redirect(back, 303)
 	const { locale } = submission.value
 	const session = getSession(context)
-	if (session && session.user.locale !== locale) await updateUser(ctx.db, session.user.id, { locale })
+	if (session && session.user.locale !== locale) await setAccountLocale(ctx, session.user.id, locale)
 	const url = new URL(back, 'http://same.origin')
 	// Checked again after the prefix is swapped: the redirect is what must stay on this origin.
 	const target =

@@ -7,7 +7,7 @@ import { localePath } from '#app/i18n/locales.ts'
 import { signInWithEmailedToken } from '#app/accounts/auth.server.ts'
 import { magicLinkEnabled } from '#app/admin/tenant-flags.server.ts'
 import { hostTokenScope, peekToken } from '#app/accounts/tokens.server.ts'
-import { findUserById } from '#db/users.ts'
+import { findUserById } from '#app/accounts/users.server.ts'
 import type { Route } from './+types/learn.magic.$token.ts'
 
 function requireMagicLinks(ctx: RequestContext) {

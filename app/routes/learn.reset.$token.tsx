@@ -8,13 +8,11 @@ import { Field, NewPasswordField, useActionForm } from '#app/ui/form.tsx'
 import { TokenProblem } from '#app/accounts/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { redirectWithSession, signInWithConsumedSteps } from '#app/accounts/auth.server.ts'
+import { redirectWithSession } from '#app/accounts/auth.server.ts'
+import { resetPassword } from '#app/accounts/account.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
-import { consumeTokenSteps, hostTokenScope, peekToken } from '#app/accounts/tokens.server.ts'
+import { hostTokenScope, peekToken } from '#app/accounts/tokens.server.ts'
 import { newPasswordField } from '#app/platform/validation.ts'
-import { retireTokensSteps } from '#db/tokens.ts'
-import { inTransaction, rollback } from '#db/transaction.ts'
-import { findUserByIdSteps, updateUserSteps } from '#db/users.ts'
 import type { Route } from './+types/learn.reset.$token.ts'
 
 const schema = z
@@ -40,26 +38,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 			{ status: 410 },
 		)
 	const passwordHash = await hashPassword(submission.value.password)
-	// The token, the new password, the links it retires and the session, stored together or not at all.
-	// Another tenant's token is invalid here and stays unused.
-	const outcome = await inTransaction(ctx.db, function* (tx) {
-		const check = yield* consumeTokenSteps(tx, params.token, 'password_reset', new Date(), hostTokenScope(ctx))
-		if (!check.ok) return { problem: check.reason }
-		const user = yield* findUserByIdSteps(tx, check.token.user_id)
-		if (!user || user.tenant_id !== (ctx.tenant?.id ?? null)) rollback({ problem: 'invalid' as const })
-		// A new password signs out every other session and retires every other link mailed before it.
-		// Opening a reset link also proves the mailbox.
-		yield* retireTokensSteps(tx, user.id)
-		yield* updateUserSteps(
-			tx,
-			user.id,
-			{ password_hash: passwordHash, email_verified_at: user.email_verified_at ?? new Date() },
-			{ bumpTokenVersion: true },
-		)
-		const session = yield* signInWithConsumedSteps(tx, ctx, user.id, check.token.id)
-		// A deactivated account: nothing is changed, the link stays as it was.
-		return session ? { session } : rollback({ problem: 'invalid' as const })
-	})
+	const outcome = await resetPassword(ctx, params.token, passwordHash)
 	if ('problem' in outcome)
 		return data(
 			{ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: outcome.problem },

@@ -8,14 +8,13 @@ import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
 import { Field, NewPasswordField, useActionForm } from '#app/ui/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { enqueue, enqueueSteps, jobSite } from '#app/platform/jobs.server.ts'
+import { enqueue, jobSite } from '#app/platform/jobs.server.ts'
 import { limitAction, limitForm, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { addressKey, ipEmailKey } from '#app/platform/rate-limit.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { emailField, nameField, newPasswordField } from '#app/platform/validation.ts'
-import { createUserSteps } from '#db/users.ts'
-import { inTransaction } from '#db/transaction.ts'
+import { signUpLearner } from '#app/accounts/account.server.ts'
 import type { Route } from './+types/learn.sign-up.ts'
 import { badRequest, notFound } from '#app/platform/errors.ts'
 import { safeCallbackUrl } from '#app/accounts/auth.server.ts'
@@ -62,30 +61,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 	const { name, email, password } = submission.value
 	const callbackUrl = safeCallbackUrl(submission.value.callbackUrl)
-	// One transaction before the answer (every user action is one, decision 0033): the new account and
-	// its confirmation mail's job; or, for an address that has an account here, no account and the job
-	// that tells its owner. The same work either way (the password is hashed, the insert meets the
-	// unique key or not, one job) and the same answer, so sign-up does not reveal who has an account.
 	// A write that fails answers an error (503 when the database is out of reach), never "check your
 	// email" with nothing stored.
 	const passwordHash = await hashPassword(password)
-	await inTransaction(ctx.db, function* (tx) {
-		const user = yield* createUserSteps(tx, {
-			tenant_id: tenant.id,
-			email,
-			name,
-			role: 'student',
-			password_hash: passwordHash,
-			locale: ctx.locale,
-		})
-		if (user)
-			yield* enqueueSteps(tx, 'mail.verification', {
-				...jobSite(ctx),
-				userId: user.id,
-				...(callbackUrl ? { callbackUrl } : {}),
-			})
-		else yield* enqueueSteps(tx, 'mail.accountExists', { ...jobSite(ctx), tenantId: tenant.id, email })
-	})
+	await signUpLearner(ctx, tenant.id, { name, email, passwordHash }, callbackUrl)
 	// The page names the address it mailed and offers a resend (issue 40): an answer of its own rather than a
 	// redirect, whose URL would have to carry the address. The same page for any address.
 	return data(checkEmail(email, callbackUrl))

@@ -6,7 +6,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { roleLanding, safeCallbackUrl, signInWithEmailedToken } from '#app/accounts/auth.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
 import { hostTokenScope, peekToken } from '#app/accounts/tokens.server.ts'
-import { findUserById } from '#db/users.ts'
+import { findUserById } from '#app/accounts/users.server.ts'
 import type { Route } from './+types/learn.verify.$token.ts'
 
 /** Where the learner was going when they signed up (a course), if it is a path of this site. */

@@ -10,5 +10,5 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const urls = await sitemapUrls(ctx)
 	if (urls.length <= SITEMAP_LIMIT) return new Response(urlsetXml(urls), { headers: XML })
-	return new Response(sitemapIndexXml(ctx.origin, Math.ceil(urls.length / SITEMAP_LIMIT)), { headers: XML })
+	return new Response(sitemapIndexXml(ctx, Math.ceil(urls.length / SITEMAP_LIMIT)), { headers: XML })
 }

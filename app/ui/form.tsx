@@ -128,7 +128,11 @@ export function NewPasswordField({ label, meta }: { label: string; meta: FieldMe
 	)
 }
 
-/** A labelled select with its error beside it. */
+/**
+ * A labelled select with its error beside it. Its form must give it a default value
+ * (`useActionForm`'s second argument): conform's reset of a form (a new form id after a notice
+ * or another form's answer) unselects a select that has none, and the form would post ''.
+ */
 export function SelectField({
 	label,
 	meta,

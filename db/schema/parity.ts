@@ -69,6 +69,9 @@ const _parity: Parity = {
 	reminders_sent: [true, true],
 	reminder_opt_outs: [true, true],
 	announcements: [true, true],
+	user_settings: [true, true],
+	due_extensions: [true, true],
+	calendar_feeds: [true, true],
 }
 
 // The intended difference, pinned: if either side changes, this note and decision 0003 must too.

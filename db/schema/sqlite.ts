@@ -351,6 +351,11 @@ export const assignment_submissions = sqliteTable(
 		graded_by: text('graded_by').references(() => users.id),
 		graded_at: ts('graded_at'),
 		submitted_at: ts('submitted_at').notNull().default(now),
+		// The entry's due date for this learner when it was handed in (decision 0045), and whether it
+		// came after it: written once by the hand-in, never recomputed (a later extension or content
+		// edit does not change what a hand-in was).
+		due_at: ts('due_at'),
+		late: integer('late', { mode: 'boolean' }).notNull().default(false),
 	},
 	(t) => [
 		uniqueIndex('assignment_submissions_unique').on(
@@ -527,7 +532,7 @@ export const second_chances = sqliteTable(
 )
 
 /**
- * One row per reminder mail ever decided (decision 0045): the key is what makes "once per item per
+ * One row per reminder mail ever decided (decision 0046): the key is what makes "once per item per
  * learner" hold whatever the number of sweeps, processes or retries. The row is written in the same
  * transaction as the mail's job, so a row exists exactly when its mail was queued. `item_key` names
  * the item: a course and the start of an inactive spell, an entry's due date, an announcement's id.
@@ -547,7 +552,7 @@ export const reminders_sent = sqliteTable(
 	],
 )
 
-/** A learner's "no more mails of this kind" (decision 0045): the account page and the one-click unsubscribe write it. */
+/** A learner's "no more mails of this kind" (decision 0046): the account page and the one-click unsubscribe write it. */
 export const reminder_opt_outs = sqliteTable(
 	'reminder_opt_outs',
 	{
@@ -562,7 +567,7 @@ export const reminder_opt_outs = sqliteTable(
 	],
 )
 
-/** What course staff wrote to a course's learners (decision 0045); each learner's mail is keyed by its id in reminders_sent. */
+/** What course staff wrote to a course's learners (decision 0046); each learner's mail is keyed by its id in reminders_sent. */
 export const announcements = sqliteTable(
 	'announcements',
 	{
@@ -577,4 +582,62 @@ export const announcements = sqliteTable(
 		created_at: ts('created_at').notNull().default(now),
 	},
 	(t) => [index('announcements_course_idx').on(t.tenant_id, t.course_slug, t.created_at)],
+)
+
+/**
+ * A learner's own settings that are not the spec's `users` columns (decision 0045): the time zone
+ * due dates are shown in (an IANA name; absent row: the tenant's default, else UTC).
+ */
+export const user_settings = sqliteTable(
+	'user_settings',
+	{
+		user_id: userId(),
+		tenant_id: tenantId(),
+		time_zone: text('time_zone').notNull(),
+		updated_at: ts('updated_at').notNull().default(now),
+	},
+	(t) => [uniqueIndex('user_settings_unique').on(t.tenant_id, t.user_id)],
+)
+
+/**
+ * A due date course staff moved for one learner on one entry (decision 0045): the newest one is
+ * in force (one row per learner and entry, replaced); each is audited with its reason.
+ */
+export const due_extensions = sqliteTable(
+	'due_extensions',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		user_id: userId(),
+		course_slug: text('course_slug').notNull(),
+		entry_slug: text('entry_slug').notNull(),
+		due_at: ts('due_at').notNull(),
+		reason: text('reason').notNull(),
+		granted_by: text('granted_by').references(() => users.id),
+		created_at: ts('created_at').notNull().default(now),
+	},
+	(t) => [
+		uniqueIndex('due_extensions_unique').on(t.tenant_id, t.user_id, t.course_slug, t.entry_slug),
+		index('due_extensions_course_idx').on(t.tenant_id, t.course_slug),
+	],
+)
+
+/**
+ * A learner's private calendar feed (decision 0045): only the SHA-256 of its token is stored. The
+ * token is an HMAC of `nonce` under AUTH_SECRET, so the account page can show the link again while
+ * the database alone cannot; a new link replaces the row (the old token stops matching).
+ */
+export const calendar_feeds = sqliteTable(
+	'calendar_feeds',
+	{
+		user_id: userId(),
+		tenant_id: tenantId(),
+		nonce: text('nonce').notNull(),
+		token_hash: text('token_hash').notNull(),
+		created_at: ts('created_at').notNull().default(now),
+	},
+	(t) => [
+		uniqueIndex('calendar_feeds_user_unique').on(t.tenant_id, t.user_id),
+		uniqueIndex('calendar_feeds_token_unique').on(t.token_hash),
+	],
 )

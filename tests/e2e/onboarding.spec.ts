@@ -67,3 +67,28 @@ test('an admin invites a class with a course; an invitee accepts and is enrolled
 	await fitsThePhone(invited, 'dashboard after acceptance')
 	await invitee.close()
 })
+
+test("a form answered with an error leaves the page's other forms as they were", async ({ page }, info) => {
+	const admin = await acmeAccount(info, 'three-forms', { role: 'tenant_admin' })
+	await signInAs(page, ACME, admin, '/admin/users/invite')
+	const selects = () =>
+		page.locator('select').evaluateAll((all) => all.map((s) => `${(s as HTMLSelectElement).name}=${(s as HTMLSelectElement).value}`))
+	const before = await selects()
+	expect(before.length).toBeGreaterThanOrEqual(4)
+
+	// The CSV form answered with an error beside its field: every select keeps a value, the
+	// single form posts a role (not '', which the action would refuse as if none were chosen).
+	// A spreadsheet saved as Windows-1252: refused beside its field.
+	await page.getByLabel('CSV file').setInputFiles({
+		name: 'ansi.csv',
+		mimeType: 'text/csv',
+		buffer: Buffer.from('email;name\r\nj@example.test;Jos\xe9\r\n', 'latin1'),
+	})
+	await page.getByRole('button', { name: 'Upload and invite' }).click()
+	await expect(page.locator('.field-error')).toBeVisible()
+	expect(await selects()).toEqual(before)
+	await page.getByLabel('Email', { exact: true }).fill(uniqueEmail(info, 'after-error'))
+	await page.getByRole('button', { name: 'Send invitation' }).click()
+	await expect(page.getByRole('status')).toContainText('Invitation sent')
+	expect(await selects()).toEqual(before)
+})

@@ -86,6 +86,7 @@ test('screenshots of the main pages', async ({ page }) => {
 	await page.goto(at(ACME, '/admin/courses/intro-to-web/enroll'))
 	await page.getByLabel('Email addresses').fill(`${email}\nnobody@acme.test\nnot-an-address`)
 	await page.getByRole('button', { name: 'Enroll', exact: true }).click()
+	await expect(page.getByRole('heading', { name: 'Enrollment report' })).toBeVisible()
 	await shoot(page, 'admin-enroll-report')
 	await page.goto(at(ACME, `/admin/users?q=${encodeURIComponent(email)}`))
 	await page.getByRole('link', { name: 'Sam Screens' }).first().click()
@@ -203,7 +204,12 @@ test('screenshots of staff pages: preview, confirmation steps, invitations, cour
 	const learner = await acmeAccount(info, 'shots-learner', { enrolledIn: 'intro-to-web' })
 	const promoted = await acmeAccount(info, 'shots-tenant-admin', { role: 'tenant_admin' })
 	const invitee = uniqueEmail(info, 'shots-invitee')
-	await signInAs(page, ACME, admin, '/admin/users/invite')
+	// A draft course as staff preview it: read-only, marked as a draft.
+	await signInAs(page, ACME, admin, '/admin/courses')
+	await page.goto(at(ACME, '/learn/course/draft-course?preview=1'))
+	await expect(page.getByRole('status').filter({ hasText: 'Draft.' })).toBeVisible()
+	await shoot(page, 'draft-course-preview')
+	await page.goto(at(ACME, '/admin/users/invite'))
 
 	// The invite form: its error, an address that already has an account, then a pending invitation.
 	await page.getByRole('button', { name: 'Send invitation' }).click()

@@ -15,6 +15,8 @@ import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { issueToken } from '#app/accounts/tokens.server.ts'
 import type { Database } from '#db/client.ts'
+import { erasedEmail } from '#db/data-rights.ts'
+import { newId } from '#db/ids.ts'
 import { assignCourseAdmin, markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
 import { createTenant } from '#db/tenants.ts'
 import { findUserByEmail, upsertUser, type User } from '#db/users.ts'
@@ -51,6 +53,7 @@ const TABLES = [
 	'second_chances',
 	'course_passes',
 	'announcements',
+	'due_extensions',
 ] as const
 
 /** Makes every `event` on `table` fail until the returned function drops the trigger. */
@@ -202,6 +205,45 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 					done: async () =>
 						(await audited('course.admin_revoked', user.id)) &&
 						(await revokedOne.get('/learn/course/intro-to-web/entry/what-is-http?preview=1')).status !== 200,
+				}
+			},
+		},
+		{
+			// Decision 0045: the placeholder, the sessions, the second chance, the invitation to them and the audit row together.
+			name: 'person erased',
+			later: [
+				['sessions', 'UPDATE'],
+				['second_chances', 'DELETE'],
+				['invitations', 'DELETE'],
+				['audit_log', 'INSERT'],
+			],
+			prepare: async () => {
+				const { b } = await admin()
+				const { user } = await person()
+				const t = stack.db.t
+				await stack.db.orm.insert(t.second_chances).values({
+					id: newId(),
+					tenant_id: acme().id,
+					user_id: user.id,
+					course_slug: 'intro-to-web',
+					entry_slug: 'basics-quiz',
+					kind: 'quiz_attempts',
+					extra_attempts: 1,
+					reason: 'ill',
+				})
+				await stack.db.orm.insert(t.invitations).values({
+					id: newId(),
+					email: user.email,
+					tenant_id: acme().id,
+					role: 'course_admin',
+					course_slug: 'intro-to-web',
+					token_hash: `fault-${newId()}`,
+					expires_at: new Date(Date.now() + 3_600_000),
+				})
+				return {
+					send: () => b.post(`/admin/users/${user.id}/erase`, { intent: 'erase', confirmed: 'yes' }),
+					ok: redirected,
+					done: async () => (await fresh(user.id)).email === erasedEmail(user.id) && audited('user.erased', user.id),
 				}
 			},
 		},
@@ -516,6 +558,34 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 			},
 		},
 		{
+			// Decision 0045: the extension and its audit row, together.
+			name: 'due date extended for one learner',
+			later: [['audit_log', 'INSERT']],
+			prepare: async () => {
+				const { b } = await admin()
+				const { user } = await person('student', { signIn: false })
+				await putEnrollment(stack.db, { tenantId: acme().id, userId: user.id }, 'intro-to-web', 'active')
+				return {
+					send: () =>
+						b.post(`/admin/courses/intro-to-web/learners/${user.id}`, {
+							intent: 'extend-due',
+							entry: 'build-a-form',
+							dueAt: '2099-01-01T12:00',
+							reason: 'Fault',
+						}),
+					ok: redirected,
+					done: async () =>
+						(await audited('learner.due_extended', user.id)) &&
+						(
+							await stack.db.orm
+								.select()
+								.from(stack.db.t.due_extensions)
+								.where(eq(stack.db.t.due_extensions.user_id, user.id))
+						).length === 1,
+				}
+			},
+		},
+		{
 			name: 'enrollment reactivated by an admin',
 			later: [['audit_log', 'INSERT']],
 			prepare: async () => {
@@ -618,7 +688,7 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 			},
 		},
 		{
-			name: 'announcement posted (decision 0045: with its audit row and its fan-out job)',
+			name: 'announcement posted (decision 0046: with its audit row and its fan-out job)',
 			later: [['audit_log', 'INSERT']],
 			prepare: async () => {
 				const { b } = await admin()

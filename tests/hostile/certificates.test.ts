@@ -15,9 +15,8 @@ import { hashPassword } from '#app/accounts/password.server.ts'
 import { liveCertificate, type Certificate } from '#db/certificates.ts'
 import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import { passAssignment } from '#tests/support/results.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { createUser, type User } from '#db/users.ts'
-import type { Browser } from '#tests/support/client.ts'
 import { outsideVerifier } from '#tests/support/credentials.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
@@ -40,8 +39,8 @@ describe.each(DIALECTS)('hostile certificates on %s', (dialect) => {
 	const hostile = hostileClass('certificates', dialect)
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
-		globex = (await findTenantBySlug(stack.db, 'globex'))!
+		acme = stack.seeded.tenants.acme
+		globex = stack.seeded.tenants.globex
 		hash = await hashPassword(DEMO_PASSWORD)
 	})
 	afterAll(async () => {
@@ -61,11 +60,7 @@ describe.each(DIALECTS)('hostile certificates on %s', (dialect) => {
 			email_verified_at: new Date(),
 		})
 	}
-	async function signIn(user: User, host: string): Promise<Browser> {
-		const b = stack.browser(host)
-		expect((await b.post('/learn/sign-in', { email: user.email, password: DEMO_PASSWORD })).status).toBe(302)
-		return b
-	}
+	const signIn = (user: User, host: string) => stack.signIn(user.email, host)
 	/** An Acme learner who passed intro-to-web (its quiz last), with the certificate the app issued. */
 	async function certified(name?: string) {
 		const user = await learner(acme, name)

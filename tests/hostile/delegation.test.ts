@@ -49,12 +49,7 @@ describe.each(DIALECTS)('hostile delegated authority on %s', (dialect) => {
 		await stack?.close()
 	})
 
-	async function signIn(email: string, host = ACME) {
-		const b = stack.browser(host)
-		const res = await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
-		expect(res.status, `sign-in ${email}`).toBe(302)
-		return b
-	}
+	const signIn = (email: string, host = ACME) => stack.signIn(email, host)
 	let n = 0
 	/** A new tenant admin of Acme, signed in. */
 	async function newAdmin() {

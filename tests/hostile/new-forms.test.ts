@@ -21,8 +21,8 @@ describe.each(DIALECTS)('hostile posts to the new forms on %s', (dialect) => {
 	let globexId: string
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acmeId = (await findTenantBySlug(stack.db, 'acme'))!.id
-		globexId = (await findTenantBySlug(stack.db, 'globex'))!.id
+		acmeId = stack.seeded.tenants.acme.id
+		globexId = stack.seeded.tenants.globex.id
 	})
 	afterAll(async () => {
 		hostile.report()

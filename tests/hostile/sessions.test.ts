@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
@@ -26,8 +26,8 @@ describe.each(DIALECTS)('hostile sessions on %s', (dialect) => {
 	const crossTenant = hostileClass('cross-tenant', dialect)
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
-		globex = (await findTenantBySlug(stack.db, 'globex'))!
+		acme = stack.seeded.tenants.acme
+		globex = stack.seeded.tenants.globex
 	})
 	afterAll(async () => {
 		lifecycle.report()
@@ -35,12 +35,7 @@ describe.each(DIALECTS)('hostile sessions on %s', (dialect) => {
 		await stack?.close()
 	})
 
-	async function signIn(email: string, host = ACME) {
-		const b = stack.browser(host)
-		const res = await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
-		expect(res.status, `sign-in ${email}`).toBe(302)
-		return b
-	}
+	const signIn = (email: string, host = ACME) => stack.signIn(email, host)
 	/** Whether a Cookie header is signed in on the host: the dashboard answers 200 (not a sign-in redirect). */
 	async function signedIn(cookie: string, host = ACME, path = '/learn/account') {
 		return (await stack.request(host, path, { headers: { cookie } })).status === 200

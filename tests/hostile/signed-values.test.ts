@@ -19,7 +19,6 @@ import type { Tenant } from '#db/tenants.ts'
 import { findUserByEmail, upsertUser, type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
-import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 import { hostileClass } from './support.ts'
 
@@ -91,12 +90,7 @@ describe.each(DIALECTS)('hostile signed values on %s', (dialect) => {
 		await stack?.close()
 	})
 
-	async function signIn(email: string, host = ACME) {
-		const b = stack.browser(host)
-		const res = await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
-		expect(res.status, `sign-in ${email}`).toBe(302)
-		return b
-	}
+	const signIn = (email: string, host = ACME) => stack.signIn(email, host)
 	const sessionsOf = async (userId: string) =>
 		(await stack.db.orm.select().from(stack.db.t.sessions).where(eq(stack.db.t.sessions.user_id, userId))).length
 

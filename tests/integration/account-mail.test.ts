@@ -2,7 +2,6 @@ import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser, findUserByEmail, findUserById } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { linkIn } from '#tests/support/mail.ts'
@@ -19,7 +18,7 @@ describe.each(DIALECTS)('account change notices on %s', (dialect) => {
 	let n = 0
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acmeId = (await findTenantBySlug(stack.db, 'acme'))!.id
+		acmeId = stack.seeded.tenants.acme.id
 	})
 	afterAll(() => stack?.close())
 

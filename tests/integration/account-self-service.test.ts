@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword, verifyPassword } from '#app/accounts/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser, findUserByEmail, updateUser } from '#db/users.ts'
 import { auditLogRows } from '#tests/support/audit-log.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
@@ -20,7 +19,7 @@ describe.each(DIALECTS)('account self-service on %s', (dialect) => {
 	let n = 0
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acmeId = (await findTenantBySlug(stack.db, 'acme'))!.id
+		acmeId = stack.seeded.tenants.acme.id
 	})
 	afterAll(() => stack?.close())
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createInvitation } from '#app/accounts/invitations.server.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
@@ -17,7 +16,7 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 	let acmeId: string
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acmeId = (await findTenantBySlug(stack.db, 'acme'))!.id
+		acmeId = stack.seeded.tenants.acme.id
 	})
 	afterAll(() => stack?.close())
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
 import { findEnrollment, recordAttempt } from '#db/learning.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
@@ -21,8 +21,8 @@ describe.each(DIALECTS)('admin enrollments on %s', (dialect) => {
 	let passwordHash: string
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
-		globex = (await findTenantBySlug(stack.db, 'globex'))!
+		acme = stack.seeded.tenants.acme
+		globex = stack.seeded.tenants.globex
 		passwordHash = await hashPassword(DEMO_PASSWORD)
 	})
 	afterAll(() => stack?.close())
@@ -69,7 +69,7 @@ describe.each(DIALECTS)('admin enrollments on %s', (dialect) => {
 		const $ = load(html)
 		return $('tr[data-outcome]')
 			.toArray()
-			.map((tr) => ({ given: $(tr).find('td').eq(1).text(), outcome: $(tr).attr('data-outcome') }))
+			.map((tr) => ({ given: $(tr).find('td').eq(2).text(), outcome: $(tr).attr('data-outcome') }))
 	}
 	const enrollmentOf = (userId: string, course = 'intro-to-web') =>
 		findEnrollment(stack.db, { tenantId: acme.id, userId }, course)

@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HAND_IN_LIMITS, HAND_IN_MAX_BODY_BYTES } from '#app/learning/hand-in-limits.ts'
 import { createFileRow, gradeSubmission, listSubmissions, recordSubmissionSteps } from '#db/submissions.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { createUser } from '#db/users.ts'
 import { newId } from '#db/ids.ts'
@@ -44,7 +44,7 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 	let passwordHash: string
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
+		acme = stack.seeded.tenants.acme
 		passwordHash = await hashPassword(DEMO_PASSWORD)
 	})
 	afterAll(() => stack?.close())

@@ -12,7 +12,7 @@ import { hashPassword } from '#app/accounts/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
 import { liveCertificate, tenantSigningKeys, userCertificates } from '#db/certificates.ts'
 import { findEnrollment, markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { passAssignment } from '#tests/support/results.ts'
 import { createUser, updateUser, type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
@@ -42,8 +42,8 @@ describe.each(DIALECTS)('certificates on %s', (dialect) => {
 	const validate = openBadgesSchema()
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
-		globex = (await findTenantBySlug(stack.db, 'globex'))!
+		acme = stack.seeded.tenants.acme
+		globex = stack.seeded.tenants.globex
 		passwordHash = await hashPassword(DEMO_PASSWORD)
 		verifier = outsideVerifier(stack.port)
 	})
@@ -295,6 +295,23 @@ describe.each(DIALECTS)('certificates on %s', (dialect) => {
 		const lifetime = Date.parse(listCredential.validUntil) - Date.parse(listCredential.validFrom)
 		expect(lifetime).toBe(60 * 60 * 1000)
 		expect((await verifier.verifyProof(listCredential)).verified).toBe(true)
+	})
+
+	it("revokes an erased learner's certificate (decision 0044): the page and a kept copy read revoked, nothing names them", async () => {
+		const { user, certificate } = await passed({ name: 'Erin Erasable' })
+		// The copy the learner downloaded and shared before.
+		const { credential } = await credentialOf(certificate.public_id)
+		const b = await admin()
+		const erased = await b.post(`/admin/users/${user.id}/erase`, { intent: 'erase', confirmed: 'yes' })
+		expect(erased.status).toBe(302)
+		const verify = await stack.request(ACME, `/certificates/${certificate.public_id}`)
+		expect(verdict(verify.text)).toBe('Revoked certificate')
+		expect(verify.text).not.toContain('Erin Erasable')
+		expect((await stack.request(ACME, `/certificates/${certificate.public_id}/credential`)).text).not.toContain(
+			'Erin Erasable',
+		)
+		expect((await verifier.verifyProof(credential)).verified).toBe(true)
+		expect(await verifier.status(credential)).toBe('revoked')
 	})
 
 	it('reissues after a name change: the old one revoked as "reissued", the new one in the new name', async () => {

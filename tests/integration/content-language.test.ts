@@ -2,7 +2,7 @@ import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localePath, type Locale } from '#app/i18n/locales.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
@@ -25,7 +25,7 @@ describe.each(DIALECTS)('each content field carries its own language on %s', (di
 	let counter = 0
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
+		acme = stack.seeded.tenants.acme
 		passwordHash = await hashPassword(DEMO_PASSWORD)
 	})
 	afterAll(() => stack?.close())

@@ -92,6 +92,26 @@ describe('content service API', () => {
 		expect(plain.tags ?? []).toEqual([])
 	})
 
+	it("serves an entry's due date, absolute or relative to enrolling, the same on the course and the entry, in every locale", async () => {
+		for (const locale of ['en', 'zh']) {
+			const course = (await (await raw(`acme/courses/intro-to-web?locale=${locale}`)).json()).data
+			const dues = Object.fromEntries(
+				course.modules.flatMap((m: any) => m.entries.map((e: any) => [e.slug, e.due ?? null])),
+			)
+			expect(dues).toMatchObject({
+				'what-is-http': null,
+				'basics-quiz': { daysAfterEnrollment: 7 },
+				'build-a-form': { daysAfterEnrollment: 14 },
+			})
+			const quiz = (await (await raw(`acme/courses/intro-to-web/entries/basics-quiz?locale=${locale}`)).json()).data
+			expect(quiz.due).toEqual({ daysAfterEnrollment: 7 })
+		}
+		const globex = (await (await raw('globex/courses/globex-onboarding/entries/tools-check?locale=es')).json()).data
+		expect(globex.due).toEqual({ at: '2027-01-15T16:00:00.000Z' })
+		const lesson = (await (await raw('acme/courses/intro-to-web/entries/what-is-http?locale=en')).json()).data
+		expect('due' in lesson).toBe(false)
+	})
+
 	it('serves assets with Range, ETag and conditional requests', async () => {
 		const full = await raw('acme/assets/acme-icon')
 		expect(full.status).toBe(200)

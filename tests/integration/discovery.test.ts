@@ -101,8 +101,15 @@ describe.each(DIALECTS)('well-known and discovery files on %s', (dialect) => {
 			/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
 		)
 		expect(res.text).toContain('<lastmod>2026-10-02T09:00:00.000Z</lastmod>')
+		// Canonical URLs (the custom domain every page names as canonical), from either of Acme's hosts.
+		const hosts = (text: string) => new Set([...text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).host))
+		expect(hosts(res.text)).toEqual(new Set([`learn.acme.test:${stack.port}`]))
+		expect(hosts((await stack.request('learn.acme.test', '/sitemap.xml')).text)).toEqual(
+			new Set([`learn.acme.test:${stack.port}`]),
+		)
 		const apex = await stack.request('localhost', '/sitemap.xml')
 		expect([...apex.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname)).not.toContain('/learn')
+		expect(hosts(apex.text)).toEqual(new Set([`localhost:${stack.port}`]))
 	})
 
 	it('makes icons of the exact sizes from the site image, with the immutable cache header', async () => {

@@ -1,7 +1,6 @@
 import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listProgress } from '#db/learning.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 
@@ -16,7 +15,7 @@ describe.each(DIALECTS)('staff previews of drafts on %s', (dialect) => {
 	let acmeId: string
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acmeId = (await findTenantBySlug(stack.db, 'acme'))!.id
+		acmeId = stack.seeded.tenants.acme.id
 	})
 	afterAll(() => stack?.close())
 

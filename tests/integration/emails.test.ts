@@ -3,7 +3,6 @@ import { EMAIL_CATALOGUES } from '#app/i18n/emails.ts'
 import { composeEmail } from '#app/platform/emails.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { LOCALES } from '#db/schema/values.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { linkIn } from '#tests/support/mail.ts'
@@ -68,7 +67,7 @@ describe.each(DIALECTS)('email delivery and enumeration on %s', (dialect) => {
 	let passwordHash: string
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acmeId = (await findTenantBySlug(stack.db, 'acme'))!.id
+		acmeId = stack.seeded.tenants.acme.id
 		passwordHash = await hashPassword('a-good-long-secret')
 	})
 	afterAll(() => stack?.close())

@@ -11,7 +11,7 @@ import pt from '#app/i18n/catalogues/pt.ts'
 import zh from '#app/i18n/catalogues/zh.ts'
 import { escapeHtml } from '#app/platform/html.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
@@ -86,7 +86,7 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 	let passwordHash: string
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
+		acme = stack.seeded.tenants.acme
 		passwordHash = await hashPassword(DEMO_PASSWORD)
 	})
 	afterAll(() => stack?.close())

@@ -7,7 +7,7 @@ import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { createUser, findUserById } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
@@ -29,8 +29,8 @@ describe.each(DIALECTS)('invitations, course admin role and quiz preview on %s',
 	let admin: Browser
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
-		globex = (await findTenantBySlug(stack.db, 'globex'))!
+		acme = stack.seeded.tenants.acme
+		globex = stack.seeded.tenants.globex
 		admin = await signIn('admin@acme.test')
 	})
 	afterAll(() => stack?.close())

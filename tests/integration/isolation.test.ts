@@ -23,6 +23,7 @@ import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { issueToken } from '#app/accounts/tokens.server.ts'
 import { unsubscribeToken } from '#app/reminders/unsubscribe.server.ts'
+import { newCalendarLink } from '#app/learning/calendar-feed.server.ts'
 import { writeAudit } from '#db/audit.ts'
 import { assignCourseAdmin, markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
 import { newId } from '#db/ids.ts'
@@ -193,9 +194,11 @@ interface Foreign {
 		password_reset: string
 		magic_link: string
 		email_change: string
-		/** The other tenant's student's one-click unsubscribe token (decision 0045). */
+		/** The other tenant's student's one-click unsubscribe token (decision 0046). */
 		unsubscribe: string
 	}
+	/** The other tenant's student's calendar feed (decision 0045): `<token>.ics`. */
+	calendar: string
 	invite: string
 	/** The id of that invitation (the pending list's resend and revoke post it). */
 	inviteId: string
@@ -344,6 +347,15 @@ const SPEC: Record<string, RouteSpec> = {
 		getMustNotContain: ['List-Unsubscribe'],
 		post: { rule: all(404), variants: (): Variant[] => [{ form: { 'List-Unsubscribe': 'One-Click' } }] },
 	},
+	// The archive is the signed-in person's own (decision 0044): ids of the other tenant in the form change nothing.
+	// A platform account has none on a tenant's site; a GET only leads back to the account page.
+	'learn/account/data': {
+		get: session(all(302, '/learn/account')),
+		post: {
+			rule: session((c) => (c.role === 'super_admin' ? 404 : 200)),
+			variants: (f): Variant[] => [{ form: { userId: f.studentId, tenantId: f.tenant.id } }],
+		},
+	},
 	'learn/account/email/:token': {
 		params: (f) => ({ token: f.tokens.email_change }),
 		get: session(all(200)),
@@ -376,6 +388,8 @@ const SPEC: Record<string, RouteSpec> = {
 	},
 	// Certificates: the other tenant's certificate is not found here, by anyone (decision 0038).
 	'learn/certificates/:id': { params: (f) => ({ id: f.certificate }), get: session(all(404)) },
+	// The other tenant's learner's calendar feed (decision 0045): a token that opens nothing on this host, for anyone.
+	'learn/calendar/:file': { params: (f) => ({ file: f.calendar }), get: all(404) },
 	'certificates/:id': { params: (f) => ({ id: f.certificate }), get: all(404) },
 	'certificates/:id/credential': { params: (f) => ({ id: f.certificate }), get: all(404) },
 	'.well-known/did.json': { get: tenantOnly(200) },
@@ -461,6 +475,15 @@ const SPEC: Record<string, RouteSpec> = {
 			],
 		},
 	},
+	// The other tenant's person is never found for erasure, confirmed or not, on any host (the apex has no tenant).
+	'admin/users/:id/erase': {
+		params: (f) => ({ id: f.studentId }),
+		get: admin(all(404)),
+		post: {
+			rule: admin(all(404)),
+			variants: (): Variant[] => [{ form: { intent: 'erase' } }, { form: { intent: 'erase', confirmed: 'yes' } }],
+		},
+	},
 	'admin/courses': { get: admin(all(200)) },
 	// On the apex the course pages show a hint to open the tenant (spec: "instead of 404").
 	'admin/courses/:slug/dashboard': { params: (f) => ({ slug: f.course }), get: courseAdmin(tenantOnly(404, 200)) },
@@ -492,7 +515,7 @@ const SPEC: Record<string, RouteSpec> = {
 			],
 		},
 	},
-	// Announcements (decision 0045): only this tenant's courses, only their staff.
+	// Announcements (decision 0046): only this tenant's courses, only their staff.
 	'admin/courses/:slug/announce': {
 		params: (f) => ({ slug: f.course }),
 		get: courseAdmin(tenantOnly(404, 200)),
@@ -890,6 +913,14 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 					file: fileId,
 					certificate: issued.certificate.public_id,
 					certificateId: issued.certificate.id,
+					calendar: new URL(
+						await newCalendarLink(
+							{ db, env: { AUTH_SECRET: TEST_SECRETS.AUTH_SECRET }, origin: 'http://matrix.invalid' } as never,
+							{ tenantId: tenant.id, userId: data.student.id },
+						),
+					).pathname
+						.split('/')
+						.at(-1)!,
 					tokens: {
 						email_verify: await issueToken(db, data.student.id, 'email_verify'),
 						password_reset: await issueToken(db, data.student.id, 'password_reset'),
@@ -960,12 +991,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 			const FOREIGN: Record<HostKind, Foreign> = { own: globexF, custom: globexF, apex: globexF, other: acmeF }
 
 			// Sessions: one sign-in per role and host (the Acme roles' acme.localhost cookie is replayed on the other hosts).
-			async function signIn(host: string, email: string) {
-				const b = stack.browser(host)
-				const res = await b.post('/learn/sign-in', { email, password: DEMO_PASSWORD })
-				expect(res.status, `sign-in ${email} on ${host}`).toBe(302)
-				return b.cookieHeader()
-			}
+			const signIn = async (host: string, email: string) => (await stack.signIn(email, host)).cookieHeader()
 			const unassigned = await person(tenants.acme, 'course_admin', 'unassigned')
 			const acmeEmail: Record<Exclude<Role, 'anonymous' | 'super_admin'>, string> = {
 				student: 'learner@acme.test',
@@ -987,7 +1013,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 			})
 			const otherApexCookie = await signIn(HOSTS.apex, otherAdmin.email)
 			// And on Acme's custom domain another one: Acme's two hosts together post every admin form twice, more
-			// than one account's 60 a minute since the announcement form (decision 0045).
+			// than one account's 60 a minute since the announcement form (decision 0046).
 			const customAdmin = await createUser(db, {
 				tenant_id: null,
 				email: 'iso-custom@platform.test',
@@ -1255,7 +1281,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							.from(t.second_chances)
 							.where(or(eq(t.second_chances.tenant_id, tenant.id), inArray(t.second_chances.user_id, ids))),
 					),
-					// Reminders, opt-outs and announcements (decision 0045).
+					// Reminders, opt-outs and announcements (decision 0046).
 					reminders_sent: (
 						await db.orm
 							.select()

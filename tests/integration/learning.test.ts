@@ -5,7 +5,7 @@ import { normalizeAnswer } from '#app/learning/quiz.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
 import { findEnrollment, listAttempts, listProgress, recordAttempt } from '#db/learning.ts'
 import { listSubmissions } from '#db/submissions.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { createUser, type User } from '#db/users.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { DIALECTS, execRaw } from '#tests/support/databases.ts'
@@ -54,7 +54,7 @@ describe.each(DIALECTS)("the learner's path on %s", (dialect) => {
 	let passwordHash: string
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
+		acme = stack.seeded.tenants.acme
 		passwordHash = await hashPassword(DEMO_PASSWORD)
 	})
 	afterAll(() => stack?.close())

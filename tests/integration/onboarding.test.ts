@@ -11,7 +11,7 @@ import { auditRowsFor } from '#db/audit.ts'
 import { invitationName } from '#db/invitations.ts'
 import { newId } from '#db/ids.ts'
 import { assignCourseAdmin, findEnrollment, removeCourseAssignmentsSteps } from '#db/learning.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { runSteps } from '#db/transaction.ts'
 import { createUser, findUserByEmail } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
@@ -33,8 +33,8 @@ describe.each(DIALECTS)('onboarding at scale on %s', (dialect) => {
 	let passwordHash: string
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
-		globex = (await findTenantBySlug(stack.db, 'globex'))!
+		acme = stack.seeded.tenants.acme
+		globex = stack.seeded.tenants.globex
 		passwordHash = await hashPassword(DEMO_PASSWORD)
 	})
 	afterAll(() => stack?.close())
@@ -67,14 +67,14 @@ describe.each(DIALECTS)('onboarding at scale on %s', (dialect) => {
 		const c = stack.db.t.invitation_courses
 		return (await stack.db.orm.select().from(c).where(eq(c.invitation_id, invitationId))).map((r) => r.course_slug)
 	}
-	/** The report table's rows: the row number, what was given and the outcome code. */
+	/** The report table's rows: the row number, what was given (after the result) and the outcome code. */
 	function report(html: string) {
 		const $ = load(html)
 		return $('tr[data-outcome]')
 			.toArray()
 			.map((tr) => ({
 				row: $(tr).find('td').eq(0).text(),
-				given: $(tr).find('td').eq(1).text(),
+				given: $(tr).find('td').eq(2).text(),
 				outcome: $(tr).attr('data-outcome'),
 			}))
 	}

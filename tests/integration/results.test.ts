@@ -6,7 +6,7 @@ import { liveCertificate } from '#db/certificates.ts'
 import { findAuditRow } from '#db/audit.ts'
 import { findEnrollment, listProgress, markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import type { Locale } from '#db/schema/values.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
+import type { Tenant } from '#db/tenants.ts'
 import { createUser, type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
@@ -36,8 +36,8 @@ describe.each(DIALECTS)('course results and second chances on %s', (dialect) => 
 	let passwordHash: string
 	beforeAll(async () => {
 		stack = await startStack(dialect)
-		acme = (await findTenantBySlug(stack.db, 'acme'))!
-		globex = (await findTenantBySlug(stack.db, 'globex'))!
+		acme = stack.seeded.tenants.acme
+		globex = stack.seeded.tenants.globex
 		passwordHash = await hashPassword(DEMO_PASSWORD)
 	})
 	afterAll(() => stack?.close())
@@ -56,13 +56,7 @@ describe.each(DIALECTS)('course results and second chances on %s', (dialect) => 
 			email_verified_at: new Date(),
 		})
 	}
-	async function signIn(user: Pick<User, 'email'>, host = ACME): Promise<Browser> {
-		const b = stack.browser(host)
-		expect((await b.post('/learn/sign-in', { email: user.email, password: DEMO_PASSWORD })).status, user.email).toBe(
-			302,
-		)
-		return b
-	}
+	const signIn = (user: Pick<User, 'email'>, host = ACME) => stack.signIn(user.email, host)
 	// Staff sessions are shared: sign-ins are rate-limited per address.
 	let authorBrowser: Promise<Browser> | null = null
 	const author = () => (authorBrowser ??= signIn({ email: 'author@acme.test' }))

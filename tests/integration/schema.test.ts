@@ -26,10 +26,14 @@ const OWN_TABLES = [
 	'rate_limit_windows',
 	'course_passes',
 	'second_chances',
+	// A learner's time zone, due-date extensions and calendar feeds (decision 0045).
+	'user_settings',
+	'due_extensions',
+	'calendar_feeds',
 	// What an invitation carries beside the specification's row (decision 0040).
 	'invitation_courses',
 	'invitation_names',
-	// Reminders, their opt-outs and course announcements (decision 0045).
+	// Reminders, their opt-outs and course announcements (decision 0046).
 	'reminders_sent',
 	'reminder_opt_outs',
 	'announcements',

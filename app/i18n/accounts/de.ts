@@ -119,6 +119,14 @@ export default {
 		signOutEverywhere: 'Überall abmelden',
 		passwordChanged: 'Ihr Passwort wurde geändert. Ihre anderen Geräte wurden abgemeldet.',
 		nameSaved: 'Name gespeichert.',
+		yourData: 'Ihre Daten',
+		yourDataHint:
+			'Alles, was diese Website über Sie speichert, als eine ZIP-Datei: Profil, Einschreibungen, Fortschritt, Antworten, Abgaben mit Dateien, Zertifikate, Kontoverlauf.',
+		downloadData: 'Meine Daten herunterladen',
+		archiveLimited:
+			'Sie haben Ihre Daten in der letzten Stunde mehrmals heruntergeladen. Versuchen Sie es später erneut.',
+		archiveImpersonating:
+			'Nur die lernende Person selbst kann ihre Daten herunterladen, niemand, der in ihrem Namen handelt.',
 		verificationResent: 'Wir haben einen neuen Bestätigungslink an Ihre E-Mail-Adresse gesendet.',
 		changePassword: 'Passwort ändern',
 		newPassword: 'Neues Passwort',
@@ -188,5 +196,21 @@ export default {
 		invalidTitle: 'Dieser Link funktioniert nicht',
 		invalid:
 			'Dieser Abmeldelink gilt hier nicht oder ist abgelaufen. Melden Sie sich an und wählen Sie Ihre E-Mails auf Ihrer Kontoseite.',
+	},
+	dueSettings: {
+		heading: 'Fälligkeiten und Kalender',
+		timeZoneLabel: 'Ihre Zeitzone',
+		timeZoneHint: 'Fälligkeiten werden in dieser Zeitzone angezeigt.',
+		saveTimeZone: 'Zeitzone speichern',
+		timeZoneSaved: 'Ihre Zeitzone wurde gespeichert.',
+		unknownTimeZone: 'Wählen Sie eine Zeitzone aus der Liste.',
+		calendarIntro:
+			'Abonnieren Sie diese private Adresse in Ihrer Kalender-App, um dort Ihre Fälligkeiten zu sehen. Wer sie kennt, kann sie sehen.',
+		calendarLabel: 'Ihre Kalenderadresse',
+		subscribe: 'Zu meinem Kalender hinzufügen',
+		newLink: 'Neuer Link',
+		newLinkHint: 'Ein neuer Link macht den alten ungültig.',
+		createLink: 'Meinen Kalenderlink erstellen',
+		calendarReplaced: 'Ihr neuer Kalenderlink ist bereit; der alte funktioniert nicht mehr.',
 	},
 } satisfies typeof en

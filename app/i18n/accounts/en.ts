@@ -114,6 +114,12 @@ export default {
 		signOutEverywhere: 'Sign out everywhere',
 		passwordChanged: 'Your password was changed. Other devices have been signed out.',
 		nameSaved: 'Name saved.',
+		yourData: 'Your data',
+		yourDataHint:
+			'Everything this site holds about you, as one zip file: profile, enrollments, progress, quiz answers, hand-ins with files, certificates, account history.',
+		downloadData: 'Download my data',
+		archiveLimited: 'You downloaded your data several times in the last hour. Try again later.',
+		archiveImpersonating: 'Only the learner can download their data, not someone acting as them.',
 		verificationResent: 'We sent a new confirmation link to your email address.',
 		changePassword: 'Change password',
 		newPassword: 'New password',
@@ -182,5 +188,20 @@ export default {
 		invalidTitle: 'This link does not work',
 		invalid:
 			'This unsubscribe link is not valid here or has expired. Sign in and choose your emails on your account page.',
+	},
+	dueSettings: {
+		heading: 'Due dates and calendar',
+		timeZoneLabel: 'Your time zone',
+		timeZoneHint: 'Due dates are shown in this zone.',
+		saveTimeZone: 'Save time zone',
+		timeZoneSaved: 'Your time zone has been saved.',
+		unknownTimeZone: 'Choose a time zone from the list.',
+		calendarIntro: 'Add this private address to your calendar app to see your due dates. Anyone with it can see them.',
+		calendarLabel: 'Your calendar address',
+		subscribe: 'Add to my calendar',
+		newLink: 'New link',
+		newLinkHint: 'A new link ends the old one.',
+		createLink: 'Make my calendar link',
+		calendarReplaced: 'New calendar link made; the old one no longer works.',
 	},
 }

@@ -115,6 +115,12 @@ export default {
 		signOutEverywhere: 'Cerrar sesión en todas partes',
 		passwordChanged: 'Tu contraseña se ha cambiado. Se ha cerrado la sesión en los demás dispositivos.',
 		nameSaved: 'Nombre guardado.',
+		yourData: 'Tus datos',
+		yourDataHint:
+			'Todo lo que este sitio guarda sobre ti, en un archivo zip: perfil, inscripciones, progreso, respuestas, entregas con archivos, certificados, historial de la cuenta.',
+		downloadData: 'Descargar mis datos',
+		archiveLimited: 'Has descargado tus datos varias veces en la última hora. Inténtalo más tarde.',
+		archiveImpersonating: 'Solo el propio estudiante puede descargar sus datos, no alguien que actúa en su nombre.',
 		verificationResent: 'Te hemos enviado un nuevo enlace de confirmación a tu correo.',
 		changePassword: 'Cambiar la contraseña',
 		newPassword: 'Contraseña nueva',
@@ -182,5 +188,21 @@ export default {
 		invalidTitle: 'Este enlace no funciona',
 		invalid:
 			'Este enlace de baja no es válido aquí o ha caducado. Inicia sesión y elige tus correos en la página de tu cuenta.',
+	},
+	dueSettings: {
+		heading: 'Fechas de entrega y calendario',
+		timeZoneLabel: 'Tu zona horaria',
+		timeZoneHint: 'Las fechas de entrega se muestran en esta zona horaria.',
+		saveTimeZone: 'Guardar zona horaria',
+		timeZoneSaved: 'Se guardó tu zona horaria.',
+		unknownTimeZone: 'Elige una zona horaria de la lista.',
+		calendarIntro:
+			'Suscríbete a esta dirección privada en tu aplicación de calendario para ver allí tus fechas de entrega. Quien la tenga puede verlas.',
+		calendarLabel: 'Tu dirección de calendario',
+		subscribe: 'Añadir a mi calendario',
+		newLink: 'Nuevo enlace',
+		newLinkHint: 'Un enlace nuevo deja sin efecto el anterior.',
+		createLink: 'Crear mi enlace de calendario',
+		calendarReplaced: 'Tu nuevo enlace de calendario está listo; el anterior ya no funciona.',
 	},
 } satisfies typeof en

@@ -118,6 +118,13 @@ export default {
 		signOutEverywhere: 'Se déconnecter partout',
 		passwordChanged: 'Votre mot de passe a été modifié. Vos autres appareils ont été déconnectés.',
 		nameSaved: 'Nom enregistré.',
+		yourData: 'Vos données',
+		yourDataHint:
+			'Tout ce que ce site conserve à votre sujet, en un fichier zip : profil, inscriptions, progression, réponses, rendus avec fichiers, certificats, historique du compte.',
+		downloadData: 'Télécharger mes données',
+		archiveLimited:
+			'Vous avez téléchargé vos données plusieurs fois au cours de la dernière heure. Réessayez plus tard.',
+		archiveImpersonating: 'Seul l’apprenant peut télécharger ses données, pas une personne qui agit à sa place.',
 		verificationResent: 'Nous avons envoyé un nouveau lien de confirmation à votre adresse e-mail.',
 		changePassword: 'Changer le mot de passe',
 		newPassword: 'Nouveau mot de passe',
@@ -187,5 +194,21 @@ export default {
 		invalidTitle: 'Ce lien ne fonctionne pas',
 		invalid:
 			'Ce lien de désabonnement n’est pas valable ici ou a expiré. Connectez-vous et choisissez vos e-mails sur la page de votre compte.',
+	},
+	dueSettings: {
+		heading: 'Échéances et calendrier',
+		timeZoneLabel: 'Votre fuseau horaire',
+		timeZoneHint: 'Les échéances sont affichées dans ce fuseau horaire.',
+		saveTimeZone: 'Enregistrer le fuseau horaire',
+		timeZoneSaved: 'Votre fuseau horaire a été enregistré.',
+		unknownTimeZone: 'Choisissez un fuseau horaire dans la liste.',
+		calendarIntro:
+			'Abonnez-vous à cette adresse privée dans votre agenda pour y voir vos échéances. Toute personne qui la connaît peut les voir.',
+		calendarLabel: 'Votre adresse de calendrier',
+		subscribe: 'Ajouter à mon agenda',
+		newLink: 'Nouveau lien',
+		newLinkHint: 'Un nouveau lien désactive l’ancien.',
+		createLink: 'Créer mon lien de calendrier',
+		calendarReplaced: 'Votre nouveau lien de calendrier est prêt ; l’ancien ne fonctionne plus.',
 	},
 } satisfies typeof en

@@ -114,6 +114,12 @@ export default {
 		signOutEverywhere: 'Sair de todos os dispositivos',
 		passwordChanged: 'Sua senha foi alterada. Seus outros dispositivos foram desconectados.',
 		nameSaved: 'Nome salvo.',
+		yourData: 'Seus dados',
+		yourDataHint:
+			'Tudo o que este site guarda sobre você, em um arquivo zip: perfil, matrículas, progresso, respostas, entregas com arquivos, certificados, histórico da conta.',
+		downloadData: 'Baixar meus dados',
+		archiveLimited: 'Você baixou seus dados várias vezes na última hora. Tente novamente mais tarde.',
+		archiveImpersonating: 'Só o próprio aluno pode baixar seus dados, não alguém agindo em seu nome.',
 		verificationResent: 'Enviamos um novo link de confirmação para seu e-mail.',
 		changePassword: 'Alterar senha',
 		newPassword: 'Nova senha',
@@ -181,5 +187,21 @@ export default {
 		invalidTitle: 'Este link não funciona',
 		invalid:
 			'Este link de cancelamento não é válido aqui ou expirou. Entre e escolha seus e-mails na página da sua conta.',
+	},
+	dueSettings: {
+		heading: 'Prazos e calendário',
+		timeZoneLabel: 'Seu fuso horário',
+		timeZoneHint: 'Os prazos são mostrados neste fuso horário.',
+		saveTimeZone: 'Salvar fuso horário',
+		timeZoneSaved: 'Seu fuso horário foi salvo.',
+		unknownTimeZone: 'Escolha um fuso horário da lista.',
+		calendarIntro:
+			'Assine este endereço privado no seu aplicativo de calendário para ver seus prazos lá. Quem tiver o endereço pode vê-los.',
+		calendarLabel: 'Seu endereço de calendário',
+		subscribe: 'Adicionar ao meu calendário',
+		newLink: 'Novo link',
+		newLinkHint: 'Um novo link desativa o anterior.',
+		createLink: 'Criar meu link de calendário',
+		calendarReplaced: 'Seu novo link de calendário está pronto; o anterior não funciona mais.',
 	},
 } satisfies typeof en

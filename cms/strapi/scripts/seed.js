@@ -231,6 +231,8 @@ function modulesIn(course, l, tt) {
 				title: tt(e.title, l),
 				body: tt(e.body, l),
 				estimatedMinutes: e.estimatedMinutes ?? null,
+				dueAt: e.dueAt ?? null,
+				dueDaysAfterEnrollment: e.dueDaysAfterEnrollment ?? null,
 				quiz: quiz ? keep(quiz) : null,
 				assignment: assignment ? keep(assignment) : null,
 			})

@@ -97,6 +97,7 @@ function createView({ locale, base, assets }) {
 							title: text(e, le, 'title'),
 							estimatedMinutes: e.estimatedMinutes ?? null,
 							locale: served(e, le, 'title'),
+							...due(e),
 						}
 					}),
 				}
@@ -127,9 +128,17 @@ function createView({ locale, base, assets }) {
 				bodyLocale,
 				quiz: e.type === 'quiz' && e.quiz ? quiz(e.quiz, le?.quiz) : null,
 				...(e.type === 'assignment' && e.assignment ? { assignment: assignment(e.assignment, le?.assignment) } : {}),
+				...due(e),
 			}
 		}
 		return null
+	}
+
+	/** The entry's due date (one for every translation, from en): an instant, or days after enrolling; absent when none. */
+	function due(e) {
+		if (e.dueAt) return { due: { at: iso(e.dueAt) } }
+		if (Number.isInteger(e.dueDaysAfterEnrollment)) return { due: { daysAfterEnrollment: e.dueDaysAfterEnrollment } }
+		return {}
 	}
 
 	function assignment(a, la) {

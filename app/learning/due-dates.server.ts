@@ -1,0 +1,293 @@
+import type { RequestContext } from '#app/context.ts'
+import type { Database } from '#db/client.ts'
+import {
+	awaitingHandIns,
+	dueExtensionsOf,
+	findTimeZone,
+	putDueExtensionSteps,
+	putTimeZone,
+	tenantDueFacts,
+} from '#db/due-dates.ts'
+import { listAllProgress, listEnrollments, type Enrollment, type Scope } from '#db/learning.ts'
+import type { Tenant } from '#db/tenants.ts'
+import { inTransaction } from '#db/transaction.ts'
+import type { User } from '#db/users.ts'
+import type { CmsClient } from '../content/cms.server.ts'
+import { readContent } from '../content/cms.server.ts'
+import type { Course, Entry } from '../content/content.ts'
+import { flattenEntries } from './entries.ts'
+import { dueAtFor, dueState, formatDue, instantInZone, isTimeZone, localInZone, type DueState } from './due-dates.ts'
+import { tags } from './learning.server.ts'
+
+// Due dates (decision 0045): what is due for a learner, and across a tenant for the reminders;
+// a learner's time zone; staff extensions. The rule itself is app/learning/due-dates.ts.
+
+/** What reads content and the database: a request's context, or a job's (the reminders). */
+export type DueReader = {
+	db: Database
+	cms: Pick<CmsClient, 'course'>
+	site: string
+	locale?: RequestContext['locale']
+}
+
+export interface DueItem {
+	courseSlug: string
+	courseTitle: string
+	entrySlug: string
+	entryTitle: string
+	entryType: Entry['type']
+	/** The instant in force for this learner (an extension, else the content's rule). */
+	dueAt: Date
+	extended: boolean
+	done: boolean
+	state: DueState
+}
+
+const key = (course: string, entry: string) => `${course}\n${entry}`
+
+/** The course's due entries for one enrollment, given what the learner has done and their extensions. */
+function dueItemsIn(
+	course: Course,
+	enrollment: Pick<Enrollment, 'enrolled_at'>,
+	done: Set<string>,
+	extensions: Map<string, Date>,
+	now: Date,
+): DueItem[] {
+	const items: DueItem[] = []
+	for (const e of flattenEntries(course)) {
+		const extension = extensions.get(key(course.slug, e.slug)) ?? null
+		const dueAt = dueAtFor(e.due, enrollment.enrolled_at, extension)
+		if (!dueAt) continue
+		const isDone = done.has(key(course.slug, e.slug))
+		items.push({
+			courseSlug: course.slug,
+			courseTitle: course.title,
+			entrySlug: e.slug,
+			entryTitle: e.title,
+			entryType: e.type,
+			dueAt,
+			extended: extension !== null,
+			done: isDone,
+			state: dueState(dueAt, isDone, now),
+		})
+	}
+	return items
+}
+
+/** Done, for a due date: the entry complete, or an assignment handed in and awaiting its grade. */
+async function doneKeys(db: Database, scope: Scope) {
+	const [progress, awaiting] = await Promise.all([listAllProgress(db, scope), awaitingHandIns(db, scope)])
+	return new Set([
+		...progress.filter((p) => p.completed_at).map((p) => key(p.course_slug, p.entry_slug)),
+		...awaiting.map((a) => key(a.course_slug, a.entry_slug)),
+	])
+}
+
+async function extensionMap(db: Database, scope: Scope) {
+	const rows = await dueExtensionsOf(db, scope)
+	return new Map(rows.map((x) => [key(x.course_slug, x.entry_slug), x.due_at]))
+}
+
+/**
+ * Every due entry of the learner's active courses on this tenant, soonest first, done ones too
+ * (each with its state). For pages, the calendar feed and the reminders (issue 41).
+ */
+export async function dueItemsFor(
+	ctx: DueReader,
+	tenantId: string,
+	userId: string,
+	now = new Date(),
+): Promise<DueItem[]> {
+	const scope = { tenantId, userId }
+	const enrollments = (await listEnrollments(ctx.db, scope)).filter((e) => e.status === 'active')
+	if (enrollments.length === 0) return []
+	const [done, extensions] = await Promise.all([doneKeys(ctx.db, scope), extensionMap(ctx.db, scope)])
+	const lists = await Promise.all(
+		enrollments.map(async (enrollment) => {
+			const course = await courseOrNull(ctx, enrollment.course_slug)
+			return course ? dueItemsIn(course, enrollment, done, extensions, now) : []
+		}),
+	)
+	return lists.flat().sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
+}
+
+/** A course as content says now; null when it is gone or unreadable (its dates are then not shown). */
+async function courseOrNull(ctx: DueReader, slug: string) {
+	try {
+		return await readContent(`course ${slug}`, () => ctx.cms.course(ctx.site, slug, ctx.locale ?? 'en'))
+	} catch {
+		return null
+	}
+}
+
+export interface DueInWindow {
+	userId: string
+	courseSlug: string
+	entrySlug: string
+	dueAt: Date
+}
+
+/**
+ * For the reminders: every (learner, entry, due instant) of the tenant's active enrollments in
+ * `courseSlugs` whose due instant is in [from, to) and that is not done, soonest first. Content
+ * says which entries are due (read in en: due dates are the same in every locale).
+ */
+export async function dueInWindow(
+	ctx: DueReader,
+	tenantId: string,
+	courseSlugs: string[],
+	window: { from: Date; to: Date },
+): Promise<DueInWindow[]> {
+	const courses = (await Promise.all(courseSlugs.map((slug) => courseOrNull({ ...ctx, locale: 'en' }, slug)))).filter(
+		(c): c is Course => c !== null && flattenEntries(c).some((e) => e.due),
+	)
+	const facts = await tenantDueFacts(
+		ctx.db,
+		tenantId,
+		courses.map((c) => c.slug),
+	)
+	const doneBy = (rows: { user_id: string; course_slug: string; entry_slug: string }[]) =>
+		new Set(rows.map((r) => `${r.user_id}\n${key(r.course_slug, r.entry_slug)}`))
+	const done = new Set([...doneBy(facts.completed), ...doneBy(facts.awaiting)])
+	const extended = new Map(facts.extensions.map((x) => [`${x.user_id}\n${key(x.course_slug, x.entry_slug)}`, x.due_at]))
+	const bySlug = new Map(courses.map((c) => [c.slug, c]))
+	const out: DueInWindow[] = []
+	for (const enrollment of facts.enrollments) {
+		const course = bySlug.get(enrollment.course_slug)
+		for (const e of course ? flattenEntries(course) : []) {
+			const id = `${enrollment.user_id}\n${key(enrollment.course_slug, e.slug)}`
+			const dueAt = dueAtFor(e.due, enrollment.enrolled_at, extended.get(id) ?? null)
+			if (!dueAt || done.has(id) || dueAt < window.from || dueAt >= window.to) continue
+			out.push({ userId: enrollment.user_id, courseSlug: enrollment.course_slug, entrySlug: e.slug, dueAt })
+		}
+	}
+	return out.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
+}
+
+/** The tenant's default zone: `timeZone` in its feature flags when it is a known IANA name, else UTC. */
+function tenantTimeZone(tenant: Pick<Tenant, 'feature_flags_json'> | null) {
+	const zone = (tenant?.feature_flags_json as { timeZone?: unknown } | null)?.timeZone
+	return typeof zone === 'string' && isTimeZone(zone) ? zone : 'UTC'
+}
+
+/** The zone the learner's dates are shown in: theirs, else the tenant's, else UTC. */
+export async function learnerTimeZone(ctx: Pick<RequestContext, 'db' | 'tenant'>, scope: Scope) {
+	const chosen = await findTimeZone(ctx.db, scope)
+	return chosen && isTimeZone(chosen) ? chosen : tenantTimeZone(ctx.tenant)
+}
+
+/** Stores the learner's zone; false (nothing stored) for a name this runtime does not know. */
+export async function chooseTimeZone(ctx: Pick<RequestContext, 'db'>, scope: Scope, timeZone: string) {
+	if (!isTimeZone(timeZone)) return false
+	await putTimeZone(ctx.db, scope, timeZone)
+	return true
+}
+
+/**
+ * One learner's due entries in one course for the course's staff (decision 0045): when each is due
+ * for them now, as words in the staff's locale and the learner's zone and as the extension form's
+ * default value (a wall-clock time in that zone).
+ */
+export async function learnerDueDates(ctx: RequestContext, scope: Scope, course: Course) {
+	const [timeZone, items] = await Promise.all([
+		learnerTimeZone(ctx, scope),
+		dueItemsFor(ctx, scope.tenantId, scope.userId),
+	])
+	const entries = items
+		.filter((i) => i.courseSlug === course.slug)
+		.map((i) => ({
+			slug: i.entrySlug,
+			title: i.entryTitle,
+			state: i.state,
+			when: formatDue(i.dueAt, ctx.locale, timeZone),
+			dueLocal: localInZone(i.dueAt, timeZone),
+			extended: i.extended,
+		}))
+	return { timeZone, entries }
+}
+
+export type ExtendOutcome = 'extended' | 'notDueEntry' | 'invalidDate'
+
+/**
+ * The staff form's extension: `local` is a wall-clock time in the learner's zone. Refused for an
+ * entry that has no due date in the content, or a time that does not exist.
+ */
+export async function extendLearnerDueDate(
+	ctx: RequestContext,
+	course: Course,
+	learner: User,
+	input: { entrySlug: string; local: string; reason: string; staffUserId: string },
+): Promise<ExtendOutcome> {
+	const entry = flattenEntries(course).find((e) => e.slug === input.entrySlug)
+	if (!entry?.due) return 'notDueEntry'
+	const scope = { tenantId: learner.tenant_id!, userId: learner.id }
+	const dueAt = instantInZone(input.local, await learnerTimeZone(ctx, scope))
+	if (!dueAt) return 'invalidDate'
+	await extendDueDate(ctx, course, learner, { ...input, dueAt })
+	return 'extended'
+}
+
+interface ExtendInput {
+	entrySlug: string
+	dueAt: Date
+	reason: string
+	staffUserId: string
+}
+
+/**
+ * Moves one learner's due date on one entry of the course, with its reason, audited in the same
+ * transaction. The caller checked the staff's role on the course and the learner's enrollment.
+ */
+async function extendDueDate(ctx: RequestContext, course: Course, learner: User, input: ExtendInput) {
+	const scope: Scope = { tenantId: learner.tenant_id!, userId: learner.id }
+	await inTransaction(ctx.db, (tx) =>
+		putDueExtensionSteps(tx, scope, course.slug, {
+			entrySlug: input.entrySlug,
+			dueAt: input.dueAt,
+			reason: input.reason,
+			grantedBy: input.staffUserId,
+			audit: { actorUserId: input.staffUserId, tenantId: scope.tenantId, metadata: { learnerEmail: learner.email } },
+		}),
+	)
+	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
+}
+
+export interface DueLine {
+	courseSlug: string
+	entrySlug: string
+	href: string
+	title: string
+	course: string
+	state: DueState
+	/** The due instant written in the learner's locale and zone. */
+	when: string
+	dueAt: string
+	extended: boolean
+}
+
+/**
+ * What a page shows of the learner's due dates, written in their locale and time zone: the
+ * items `keep` selects (default: overdue and due soon), soonest first.
+ */
+export async function dueLines(
+	ctx: RequestContext,
+	scope: Scope,
+	keep: (item: DueItem) => boolean = (i) => i.state === 'overdue' || i.state === 'soon',
+) {
+	const [timeZone, items] = await Promise.all([
+		learnerTimeZone(ctx, scope),
+		dueItemsFor(ctx, scope.tenantId, scope.userId),
+	])
+	const lines: DueLine[] = items.filter(keep).map((i) => ({
+		courseSlug: i.courseSlug,
+		entrySlug: i.entrySlug,
+		href: `/learn/course/${i.courseSlug}/entry/${i.entrySlug}`,
+		title: i.entryTitle,
+		course: i.courseTitle,
+		state: i.state,
+		when: formatDue(i.dueAt, ctx.locale, timeZone),
+		dueAt: i.dueAt.toISOString(),
+		extended: i.extended,
+	}))
+	return { timeZone, lines }
+}

@@ -1,0 +1,489 @@
+import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
+import type { Database } from './client.ts'
+import { step, type Tx } from './transaction.ts'
+import { noPassword } from './users.ts'
+import { forgetJobsSteps } from './jobs.ts'
+
+/*
+ * Data rights (docs/decisions/0044-data-rights.md): what the database holds about one person of one
+ * tenant, read for their archive and removed or stripped for their erasure. Every query names the
+ * tenant and the person; a table left out here is listed, with the reason, in the decision.
+ */
+
+export interface Person {
+	tenantId: string
+	userId: string
+}
+
+/** The placeholder an erased person's address becomes: unique (their id), not personal, never deliverable. */
+export const erasedEmail = (userId: string) => `erased-${userId}@erased.invalid`
+export const isErasedEmail = (email: string) => email.endsWith('@erased.invalid')
+
+/** The person's users row, without what only the server may read (password hash, token version). */
+async function profile(db: Database, who: Person) {
+	const u = db.t.users
+	const [row] = await db.orm
+		.select({
+			id: u.id,
+			tenant_id: u.tenant_id,
+			email: u.email,
+			name: u.name,
+			role: u.role,
+			locale: u.locale,
+			email_verified_at: u.email_verified_at,
+			deactivated_at: u.deactivated_at,
+			created_at: u.created_at,
+			updated_at: u.updated_at,
+		})
+		.from(u)
+		.where(and(eq(u.id, who.userId), eq(u.tenant_id, who.tenantId)))
+	return row ?? null
+}
+
+/** Rows of a table with tenant_id and user_id columns, for one person. */
+function ownRows<T extends { tenant_id: never; user_id: never }>(db: Database, table: T, who: Person) {
+	const t = table as unknown as typeof db.t.enrollments
+	return db.orm
+		.select()
+		.from(t)
+		.where(and(eq(t.tenant_id, who.tenantId), eq(t.user_id, who.userId)))
+}
+
+/** Invitations addressed to the person's address in their tenant, without the token's hash. */
+async function invitationsTo(db: Database, who: Person, email: string) {
+	const i = db.t.invitations
+	const rows = await db.orm
+		.select({
+			id: i.id,
+			email: i.email,
+			role: i.role,
+			course_slug: i.course_slug,
+			invited_by: i.invited_by,
+			expires_at: i.expires_at,
+			accepted_at: i.accepted_at,
+		})
+		.from(i)
+		.where(and(eq(i.tenant_id, who.tenantId), eq(sql`lower(${i.email})`, email.toLowerCase())))
+	const ids = rows.map((r) => r.id)
+	if (!ids.length) return { invitations: rows, invitation_courses: [], invitation_names: [] }
+	const c = db.t.invitation_courses
+	const n = db.t.invitation_names
+	const courses = await db.orm
+		.select({ invitation_id: c.invitation_id, course_slug: c.course_slug, granted_by: c.granted_by })
+		.from(c)
+		.where(and(eq(c.tenant_id, who.tenantId), inArray(c.invitation_id, ids)))
+	const names = await db.orm
+		.select({ invitation_id: n.invitation_id, name: n.name })
+		.from(n)
+		.where(and(eq(n.tenant_id, who.tenantId), inArray(n.invitation_id, ids)))
+	return { invitations: rows, invitation_courses: courses, invitation_names: names }
+}
+
+/**
+ * Audit rows of the tenant about the person (their account or one of their records) or by them.
+ * A row about someone else that they wrote says only what they did and when: its target and its
+ * metadata (an invitee's address, another learner's grade) are that other person's.
+ */
+async function auditRows(db: Database, who: Person, recordIds: string[]) {
+	const a = db.t.audit_log
+	const about = [who.userId, ...recordIds]
+	const rows = await db.orm
+		.select()
+		.from(a)
+		.where(and(eq(a.tenant_id, who.tenantId), or(eq(a.actor_user_id, who.userId), inArray(a.target_id, about))))
+		.orderBy(a.created_at)
+	const theirs = new Set(about)
+	return rows.map((r) =>
+		r.target_id && theirs.has(r.target_id)
+			? r
+			: {
+					id: r.id,
+					actor_user_id: r.actor_user_id,
+					action: r.action,
+					target_kind: r.target_kind,
+					created_at: r.created_at,
+				},
+	)
+}
+
+/** Every table keyed to the person, by table name (the archive's tables/<name>.json). */
+export async function personRecords(db: Database, who: Person) {
+	const user = await profile(db, who)
+	if (!user) return null
+	const t = db.t
+	const s = t.sessions
+	const v = t.verification_tokens
+	const f = t.submission_files
+	const o = t.oauth_accounts
+	const [enrollments, entry_progress, quiz_attempts, assignment_submissions, course_passes, second_chances] =
+		await Promise.all([
+			ownRows(db, t.enrollments as never, who),
+			ownRows(db, t.entry_progress as never, who),
+			ownRows(db, t.quiz_attempts as never, who),
+			ownRows(db, t.assignment_submissions as never, who),
+			ownRows(db, t.course_passes as never, who),
+			ownRows(db, t.second_chances as never, who),
+		])
+	const certificates = await ownRows(db, t.certificates as never, who)
+	const course_admin_assignments = await ownRows(db, t.course_admin_assignments as never, who)
+	const submission_watchers = await ownRows(db, t.submission_watchers as never, who)
+	// Only files a hand-in claimed: an unclaimed row is an upload still streaming or being cleaned up.
+	const submission_files = await db.orm
+		.select()
+		.from(f)
+		.where(and(eq(f.tenant_id, who.tenantId), eq(f.user_id, who.userId), isNotNull(f.submission_id)))
+	const oauth_accounts = await db.orm
+		.select({
+			provider: o.provider,
+			provider_account_id: o.provider_account_id,
+			avatar_url: o.avatar_url,
+			created_at: o.created_at,
+		})
+		.from(o)
+		.where(and(eq(o.tenant_id, who.tenantId), eq(o.user_id, who.userId)))
+	// Metadata only: a session's id and a token's hash are credentials.
+	const sessions = await db.orm
+		.select({
+			created_at: s.created_at,
+			idle_expires_at: s.idle_expires_at,
+			expires_at: s.expires_at,
+			revoked_at: s.revoked_at,
+			impersonated: sql<boolean>`${s.impersonator_session_id} is not null`,
+		})
+		.from(s)
+		.where(and(eq(s.user_id, who.userId), or(eq(s.tenant_id, who.tenantId), isNull(s.tenant_id))))
+	const verification_tokens = await db.orm
+		.select({ type: v.type, created_at: v.created_at, expires_at: v.expires_at, used_at: v.used_at })
+		.from(v)
+		.where(eq(v.user_id, who.userId))
+	const invited = await invitationsTo(db, who, user.email)
+	const recordIds = [
+		...enrollments,
+		...assignment_submissions,
+		...certificates,
+		...second_chances,
+		...invited.invitations,
+	].map((r) => (r as { id: string }).id)
+	return {
+		users: [user],
+		enrollments,
+		entry_progress,
+		quiz_attempts,
+		assignment_submissions,
+		submission_files,
+		course_passes,
+		second_chances,
+		certificates,
+		course_admin_assignments,
+		submission_watchers,
+		oauth_accounts,
+		sessions: sessions.map((r) => ({ ...r, impersonated: Boolean(r.impersonated) })),
+		verification_tokens,
+		...invited,
+		audit_log: await auditRows(db, who, recordIds),
+	}
+}
+
+export type PersonRecords = NonNullable<Awaited<ReturnType<typeof personRecords>>>
+
+/** The tables of the schema that personRecords reads (the rest are listed in decision 0044). */
+export const ARCHIVED_TABLES = [
+	'users',
+	'enrollments',
+	'entry_progress',
+	'quiz_attempts',
+	'assignment_submissions',
+	'submission_files',
+	'course_passes',
+	'second_chances',
+	'certificates',
+	'course_admin_assignments',
+	'submission_watchers',
+	'oauth_accounts',
+	'sessions',
+	'verification_tokens',
+	'invitations',
+	'invitation_courses',
+	'invitation_names',
+	'audit_log',
+] as const satisfies ReadonlyArray<keyof PersonRecords>
+
+/** What an erasure removes from the rows it keeps: the values that named the person. */
+export interface ErasedValues {
+	email: string
+	name: string
+}
+
+/**
+ * The person as an erasure finds them, read in its transaction: only while the actor may still erase
+ * them (an active tenant admin of this tenant or a super admin, not themselves) and they are a
+ * tenant account not erased before. Undefined otherwise.
+ */
+function* erasableSteps(tx: Tx, who: Person, actorId: string) {
+	const { users: u } = tx.t
+	const actor = sql`exists (select 1 from ${u} as actor where actor.id = ${actorId} and actor.deactivated_at is null
+		and ((actor.role = 'tenant_admin' and actor.tenant_id = ${who.tenantId}) or (actor.role = 'super_admin' and actor.tenant_id is null)))`
+	const rows = yield* step(
+		tx.orm
+			.select({ email: u.email, name: u.name })
+			.from(u)
+			.where(
+				and(
+					eq(u.id, who.userId),
+					eq(u.tenant_id, who.tenantId),
+					sql`${u.role} <> 'super_admin'`,
+					sql`${u.id} <> ${actorId}`,
+					sql`${u.email} not like '%@erased.invalid'`,
+					actor,
+				),
+			),
+	)
+	return rows[0]
+}
+
+/** Replaces the person's address and name; only while they are still as read (a concurrent erasure finds nothing). */
+function* replaceIdentitySteps(tx: Tx, who: Person, was: ErasedValues, now: Date) {
+	const u = tx.t.users
+	const rows = yield* step(
+		tx.orm
+			.update(u)
+			.set({
+				email: erasedEmail(who.userId),
+				name: '',
+				password_hash: noPassword(tx) as string,
+				email_verified_at: null,
+				deactivated_at: now,
+				updated_at: now,
+				token_version: sql`${u.token_version} + 1`,
+			})
+			.where(and(eq(u.id, who.userId), eq(u.tenant_id, who.tenantId), eq(u.email, was.email)))
+			.returning({ id: u.id }),
+	)
+	return rows.length === 1
+}
+
+/** Sessions ended, tokens and sign-in identities gone, staff rights and notices withdrawn. */
+function* endAccessSteps(tx: Tx, who: Person, now: Date) {
+	const t = tx.t
+	yield* step(
+		tx.orm
+			.update(t.sessions)
+			.set({ revoked_at: now })
+			.where(and(eq(t.sessions.user_id, who.userId), isNull(t.sessions.revoked_at)))
+			.returning({ id: t.sessions.id }),
+	)
+	yield* step(
+		tx.orm
+			.delete(t.verification_tokens)
+			.where(eq(t.verification_tokens.user_id, who.userId))
+			.returning({ id: t.verification_tokens.id }),
+	)
+	yield* step(
+		tx.orm
+			.delete(t.oauth_accounts)
+			.where(and(eq(t.oauth_accounts.tenant_id, who.tenantId), eq(t.oauth_accounts.user_id, who.userId)))
+			.returning({ id: t.oauth_accounts.id }),
+	)
+	const c = t.course_admin_assignments
+	yield* step(
+		tx.orm
+			.delete(c)
+			.where(and(eq(c.tenant_id, who.tenantId), eq(c.user_id, who.userId)))
+			.returning({ id: c.id }),
+	)
+	const w = t.submission_watchers
+	yield* step(
+		tx.orm
+			.delete(w)
+			.where(and(eq(w.tenant_id, who.tenantId), eq(w.user_id, who.userId)))
+			.returning({ user_id: w.user_id }),
+	)
+}
+
+/**
+ * The learning record stripped of what the person wrote or was told: hand-in texts, links, feedback
+ * and files go, second chances (staff's reasons about them) go; enrollments, progress, attempts,
+ * scores and results stay, under an id that no longer names anyone, so course statistics hold.
+ * Answers the ids of the deleted files (their bodies go with the rows in the database store).
+ */
+function* stripLearningSteps(tx: Tx, who: Person) {
+	const { assignment_submissions: a, submission_files: f, second_chances: s } = tx.t
+	yield* step(
+		tx.orm
+			.update(a)
+			.set({ text_answer: null, link_url: null, feedback: null })
+			.where(and(eq(a.tenant_id, who.tenantId), eq(a.user_id, who.userId)))
+			.returning({ id: a.id }),
+	)
+	const files = yield* step(
+		tx.orm
+			.delete(f)
+			.where(and(eq(f.tenant_id, who.tenantId), eq(f.user_id, who.userId)))
+			.returning({ id: f.id }),
+	)
+	yield* step(
+		tx.orm
+			.delete(s)
+			.where(and(eq(s.tenant_id, who.tenantId), eq(s.user_id, who.userId)))
+			.returning({ id: s.id }),
+	)
+	return files.map((r) => r.id)
+}
+
+/**
+ * Certificates: a live one is revoked (its status-list bit set, so a copy anywhere reads revoked);
+ * every one keeps its row (its status index is never reused) without the name, and its signed
+ * credential (which names the person) is replaced by the two fields its public page reads.
+ */
+function* stripCertificatesSteps(tx: Tx, who: Person, actorId: string, now: Date) {
+	const c = tx.t.certificates
+	const mine = and(eq(c.tenant_id, who.tenantId), eq(c.user_id, who.userId))
+	const revoked = yield* step(
+		tx.orm
+			.update(c)
+			.set({ revoked_at: now, revoked_reason: 'erased', revoked_by: actorId })
+			.where(and(mine, isNull(c.revoked_at)))
+			.returning({ id: c.id }),
+	)
+	const rows = yield* step(tx.orm.select({ id: c.id, credential_json: c.credential_json }).from(c).where(mine))
+	for (const row of rows)
+		yield* step(
+			tx.orm
+				.update(c)
+				.set({ recipient_name: '', credential_json: unsignedRemains(row.credential_json) })
+				.where(and(mine, eq(c.id, row.id)))
+				.returning({ id: c.id }),
+		)
+	return revoked.map((r) => r.id)
+}
+
+/** What a certificate's public page reads of its credential (view.server.ts), and nothing about its subject. */
+function unsignedRemains(credentialJson: string) {
+	try {
+		const vc = JSON.parse(credentialJson) as { id?: unknown; issuer?: { name?: unknown } }
+		return JSON.stringify({ id: String(vc.id ?? ''), issuer: { name: String(vc.issuer?.name ?? '') }, erased: true })
+	} catch {
+		return JSON.stringify({ id: '', issuer: { name: '' }, erased: true })
+	}
+}
+
+/**
+ * Invitations addressed to the person: pending ones withdrawn (deleted, with the courses and name
+ * they carried), accepted ones kept for the inviter's record under the placeholder address and
+ * without the name the admin's list gave.
+ */
+function* stripInvitationsSteps(tx: Tx, who: Person, was: ErasedValues) {
+	const { invitations: i, invitation_names: n } = tx.t
+	const toThem = and(eq(i.tenant_id, who.tenantId), eq(sql`lower(${i.email})`, was.email.toLowerCase()))
+	const withdrawn = yield* step(
+		tx.orm
+			.delete(i)
+			.where(and(toThem, isNull(i.accepted_at)))
+			.returning({ id: i.id }),
+	)
+	const kept = yield* step(tx.orm.select({ id: i.id }).from(i).where(toThem))
+	if (kept.length) {
+		const ids = kept.map((r) => r.id)
+		yield* step(
+			tx.orm
+				.delete(n)
+				.where(and(eq(n.tenant_id, who.tenantId), inArray(n.invitation_id, ids)))
+				.returning({ id: n.invitation_id }),
+		)
+		yield* step(
+			tx.orm
+				.update(i)
+				.set({ email: erasedEmail(who.userId) })
+				.where(and(eq(i.tenant_id, who.tenantId), inArray(i.id, ids)))
+				.returning({ id: i.id }),
+		)
+	}
+	return withdrawn.length
+}
+
+/** `LIKE` pattern for a value inside JSON text, its wildcards escaped. */
+function containsPattern(value: string) {
+	const json = JSON.stringify(value.toLowerCase()).slice(1, -1)
+	return `%${json.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+/** Names the person had before (a name change's audit row keeps both), so that all of them go. */
+function* formerNamesSteps(tx: Tx, who: Person) {
+	const a = tx.t.audit_log
+	const rows = yield* step(
+		tx.orm
+			.select({ metadata: a.metadata })
+			.from(a)
+			.where(and(eq(a.tenant_id, who.tenantId), eq(a.target_id, who.userId), eq(a.action, 'account.name.changed'))),
+	)
+	return rows.flatMap((r) => [r.metadata.from, r.metadata.to]).filter((v): v is string => typeof v === 'string')
+}
+
+/**
+ * Each string of a JSON value with the person's values replaced by `[erased]`: an address or a name
+ * of three or more characters wherever it occurs ("Ada Lovelace asked for it"), a shorter name only
+ * as the whole string (so that "Al" does not eat "Also").
+ */
+function scrub(value: unknown, names: string[], emails: string[]): unknown {
+	if (typeof value === 'string') {
+		if (names.some((n) => n.toLowerCase() === value.trim().toLowerCase())) return '[erased]'
+		const needles = [...emails, ...names.filter((n) => n.length >= 3)]
+		if (!needles.length) return value
+		const pattern = new RegExp(needles.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'giu')
+		return value.replace(pattern, '[erased]')
+	}
+	if (Array.isArray(value)) return value.map((x) => scrub(x, names, emails))
+	if (value && typeof value === 'object')
+		return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, scrub(x, names, emails)]))
+	return value
+}
+
+/**
+ * Audit rows are kept (decision 0044) without personal values: every row of the tenant whose
+ * metadata holds the person's address or one of their names has those strings replaced. Ids stay:
+ * they name no one once the users row is a placeholder.
+ */
+function* scrubAuditSteps(tx: Tx, who: Person, was: ErasedValues) {
+	const a = tx.t.audit_log
+	const formerNames = yield* formerNamesSteps(tx, who)
+	const names = [was.name, ...formerNames].map((n) => n.trim()).filter((n) => n.length > 0)
+	const emails = [was.email.toLowerCase()]
+	const needles = [...emails, ...names]
+	const text = sql`lower(cast(${a.metadata} as text))`
+	const rows = yield* step(
+		tx.orm
+			.select({ id: a.id, metadata: a.metadata })
+			.from(a)
+			.where(
+				and(
+					eq(a.tenant_id, who.tenantId),
+					or(...needles.map((n) => sql`${text} like ${containsPattern(n)} escape '\\'`)),
+				),
+			),
+	)
+	for (const row of rows) {
+		const metadata = scrub(row.metadata, names, emails) as Record<string, unknown>
+		if (JSON.stringify(metadata) !== JSON.stringify(row.metadata))
+			yield* step(tx.orm.update(a).set({ metadata }).where(eq(a.id, row.id)).returning({ id: a.id }))
+	}
+}
+
+/**
+ * The erasure itself, as steps of one transaction (the caller adds its audit row): undefined when
+ * the actor may not (or no longer) erase this person. Answers the removed files' ids, for the file
+ * store, and counts for the audit row.
+ */
+export function* erasePersonSteps(tx: Tx, who: Person, actorId: string, now = new Date()) {
+	const was = yield* erasableSteps(tx, who, actorId)
+	if (!was) return undefined
+	// The audit scrub reads the old values first: the users row is about to lose them.
+	yield* scrubAuditSteps(tx, who, was)
+	if (!(yield* replaceIdentitySteps(tx, who, was, now))) return undefined
+	yield* endAccessSteps(tx, who, now)
+	const files = yield* stripLearningSteps(tx, who)
+	const certificates = yield* stripCertificatesSteps(tx, who, actorId, now)
+	const invitations = yield* stripInvitationsSteps(tx, who, was)
+	// A delivered mail's job row is the last copy of the address in the queue's tables.
+	yield* forgetJobsSteps(tx, [containsPattern(was.email), containsPattern(who.userId)])
+	return { files, certificates, invitations }
+}
