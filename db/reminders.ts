@@ -222,7 +222,12 @@ export async function recentAnnouncements(db: Database, tenantId: string, course
  * Whom an announcement still has to reach: the course's enrolled learners (active or completed)
  * whose account is active, who did not turn announcements off, and whose mail of it is not recorded yet.
  */
-export async function announcementRecipients(db: Database, tenantId: string, courseSlug: string, announcementId: string) {
+export async function announcementRecipients(
+	db: Database,
+	tenantId: string,
+	courseSlug: string,
+	announcementId: string,
+) {
 	const { enrollments: e, users: u, reminders_sent: r, reminder_opt_outs: o } = db.t
 	return db.orm
 		.select({ userId: u.id, locale: u.locale })
@@ -256,4 +261,50 @@ export async function announcementRecipients(db: Database, tenantId: string, cou
 			),
 		)
 		.orderBy(asc(u.id))
+}
+
+/** Each active tenant's courses with active enrollments (where due dates may fall), for the due-date reminders. */
+export async function enrolledCoursesByTenant(db: Database) {
+	const { enrollments: e, tenants: tn } = db.t
+	const rows = await db.orm
+		.selectDistinct({ tenantId: e.tenant_id, slug: tn.slug, customDomain: tn.custom_domain, course: e.course_slug })
+		.from(e)
+		.innerJoin(tn, eq(tn.id, e.tenant_id))
+		.where(and(eq(e.status, 'active'), eq(tn.status, 'active')))
+		.orderBy(asc(e.tenant_id), asc(e.course_slug))
+	const byTenant = new Map<string, { tenantId: string; slug: string; customDomain: string | null; courses: string[] }>()
+	for (const row of rows) {
+		const entry = byTenant.get(row.tenantId) ?? {
+			tenantId: row.tenantId,
+			slug: row.slug,
+			customDomain: row.customDomain,
+			courses: [],
+		}
+		entry.courses.push(row.course)
+		byTenant.set(row.tenantId, entry)
+	}
+	return [...byTenant.values()]
+}
+
+/** Of these learners of the tenant: those still active who did not turn `kind` off, with their locale. */
+export async function remindableLearners(db: Database, tenantId: string, kind: ReminderKind, userIds: string[]) {
+	if (userIds.length === 0) return new Map<string, Locale>()
+	const { users: u, reminder_opt_outs: o } = db.t
+	const rows = await db.orm
+		.select({ id: u.id, locale: u.locale })
+		.from(u)
+		.where(
+			and(
+				eq(u.tenant_id, tenantId),
+				inArray(u.id, [...new Set(userIds)]),
+				isNull(u.deactivated_at),
+				notExists(
+					db.orm
+						.select({ one: sql`1` })
+						.from(o)
+						.where(and(eq(o.tenant_id, tenantId), eq(o.user_id, u.id), eq(o.kind, kind))),
+				),
+			),
+		)
+	return new Map(rows.map((r) => [r.id, r.locale]))
 }

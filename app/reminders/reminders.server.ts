@@ -7,7 +7,16 @@ import { enqueueSteps, type JobPayloads } from '#app/platform/jobs.server.ts'
 import { canonicalOrigin } from '#app/platform/tenant.server.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
 import { siteName } from '#app/content/site.server.ts'
-import { inactiveEnrollments, isOptedOut, recordReminderSteps, type ReminderKey } from '#db/reminders.ts'
+import {
+	enrolledCoursesByTenant,
+	inactiveEnrollments,
+	isOptedOut,
+	recordReminderSteps,
+	remindableLearners,
+	type ReminderKey,
+} from '#db/reminders.ts'
+import { dueInWindow, learnerTimeZone } from '#app/learning/due-dates.server.ts'
+import { formatDue } from '#app/learning/due-dates.ts'
 import type { Locale, ReminderKind } from '#db/schema/values.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
@@ -71,11 +80,53 @@ const inactivity: ReminderSource = async (deps, now) => {
 	}))
 }
 
+/** Due-date reminders go this long before the due instant (two days: an evening and a day to act). */
+const DUE_SOON_HOURS = 48
+
 /**
- * The kinds the sweep looks for. The due-date kind ('due_soon', item key `<course>/<entry>@<due ISO>`)
- * is added here once the learning room lists what is due soon per learner (issue 41's due dates).
+ * Entries due within DUE_SOON_HOURS for a learner and not done (the learning room's dueInWindow, which
+ * applies extensions): one reminder per entry and due instant, so an extended date is a new item.
  */
-const SOURCES: ReminderSource[] = [inactivity]
+const dueSoon: ReminderSource = async (deps, now) => {
+	const window = { from: now, to: new Date(now.getTime() + DUE_SOON_HOURS * 3_600_000) }
+	const out: DueReminder[] = []
+	for (const tenant of await enrolledCoursesByTenant(deps.db)) {
+		const reader = { db: deps.db, cms: deps.cms, site: tenant.slug }
+		const items = await dueInWindow(reader, tenant.tenantId, tenant.courses, window)
+		const learners = await remindableLearners(
+			deps.db,
+			tenant.tenantId,
+			'due_soon',
+			items.map((i) => i.userId),
+		)
+		for (const item of items) {
+			const locale = learners.get(item.userId)
+			if (!locale) continue
+			const dueAt = item.dueAt.toISOString()
+			out.push({
+				key: {
+					tenantId: tenant.tenantId,
+					userId: item.userId,
+					kind: 'due_soon',
+					itemKey: `${item.courseSlug}/${item.entrySlug}@${dueAt}`,
+				},
+				job: {
+					...tenantSite(deps, { slug: tenant.slug, custom_domain: tenant.customDomain }, locale, tenant.tenantId),
+					tenantId: tenant.tenantId,
+					userId: item.userId,
+					kind: 'due_soon',
+					courseSlug: item.courseSlug,
+					entrySlug: item.entrySlug,
+					dueAt,
+				},
+			})
+		}
+	}
+	return out
+}
+
+/** The kinds the sweep looks for, each a source of due reminders. */
+const SOURCES: ReminderSource[] = [inactivity, dueSoon]
 
 /** Records one reminder and queues its mail, together; false when it was recorded before (by any sweep). */
 async function queueReminder(deps: ReminderDeps, due: DueReminder) {
@@ -137,12 +188,13 @@ export async function mailReminder(
 	// A course removed from the catalogue since: nothing to come back to.
 	if (!course) return
 	const entry = course.entries.find((e) => e.slug === job.entrySlug)
-	const path = job.entrySlug ? `/learn/course/${job.courseSlug}/entry/${job.entrySlug}` : `/learn/course/${job.courseSlug}`
-	const due = job.dueAt
-		? new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(
-				new Date(job.dueAt),
-			)
-		: ''
+	const path = job.entrySlug
+		? `/learn/course/${job.courseSlug}/entry/${job.entrySlug}`
+		: `/learn/course/${job.courseSlug}`
+	// In the learner's zone (theirs, else the tenant's, else UTC) as the learning pages write it, naming the zone:
+	// a mail is read away from the page that says which zone it is.
+	const timeZone = job.dueAt ? await learnerTimeZone(ctx, { tenantId: job.tenantId, userId: learner.id }) : 'UTC'
+	const due = job.dueAt ? `${formatDue(new Date(job.dueAt), locale, timeZone)} (${timeZone})` : ''
 	await deliver(
 		ctx,
 		composeEmail({

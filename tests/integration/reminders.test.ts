@@ -120,6 +120,33 @@ describe.each(DIALECTS)('reminders on %s', (dialect) => {
 		expect(await sentRows(idle.id)).toMatchObject([{ kind: 'inactivity', tenant_id: acme }])
 	}, 60_000)
 
+	it('reminds of an entry due within two days once, in the learner’s locale and time zone, with unsubscribe headers', async () => {
+		// The basics quiz is due 7 days after enrolling: enrolled 6 days ago, it is due in a day.
+		const l = await learner({ daysAgo: 6, locale: 'de' })
+		const settings = stack.db.t.user_settings
+		await stack.db.orm.insert(settings).values({ tenant_id: acme, user_id: l.id, time_zone: 'Asia/Tokyo' })
+		await sweep()
+		const mail = await stack.mail.waitFor(l.email)
+		expect(mail.subject).toMatch(/^Bald fällig in Einführung ins Web: /)
+		expect(mail.text).toContain(`http://learn.acme.test:${stack.port}/de/learn/course/${COURSE}/entry/basics-quiz`)
+		expect(mail.text).toMatch(/ist \d\d\.\d\d\.\d{4}, \d\d:\d\d \(Asia\/Tokyo\) fällig\./)
+		expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click')
+		expect(unsubscribePath(mail).path).toMatch(/^\/de\/learn\/unsubscribe\/[^.]+\.due_soon\./)
+		await sweep()
+		expect(stack.mail.count(l.email)).toBe(1)
+		const rows = await sentRows(l.id)
+		expect(rows).toHaveLength(1)
+		expect(rows[0]).toMatchObject({ kind: 'due_soon' })
+		expect(rows[0].item_key).toMatch(/^intro-to-web\/basics-quiz@\d{4}-\d\d-\d\dT/)
+		// Opted out of due-date reminders: the next item (the same entry, extended) sends nothing.
+		const o = stack.db.t.reminder_opt_outs
+		await stack.db.orm.insert(o).values({ tenant_id: acme, user_id: l.id, kind: 'due_soon' })
+		const r = stack.db.t.reminders_sent
+		await stack.db.orm.delete(r).where(eq(r.user_id, l.id))
+		await sweep()
+		expect(stack.mail.count(l.email)).toBe(1)
+	}, 60_000)
+
 	it('several sweeps racing over the same learners queue each reminder once (the key decides)', async () => {
 		const many = await Promise.all([1, 2, 3, 4, 5, 6].map(() => learner()))
 		const queued = await Promise.all([1, 2, 3, 4, 5].map(() => sweepReminders(deps())))
