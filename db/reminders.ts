@@ -5,7 +5,7 @@ import { step, type Tx } from './transaction.ts'
 import type { Locale, ReminderKind } from './schema/values.ts'
 
 /*
- * Reminders, their opt-outs and announcements (docs/decisions/0046-reminders.md). "Once per item per
+ * Reminders, their opt-outs and announcements (docs/decisions/0047-reminders.md). "Once per item per
  * learner" is the primary key of reminders_sent: a mail's job is written only by the transaction
  * whose insert of that key went in (recordReminderSteps), so two sweeps at once, a retried sweep or
  * a sweep after a killed one queue each mail once.

@@ -3,7 +3,7 @@ import { enqueueScheduledJob, unfinishedJobs } from '#db/jobs.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 
 /*
- * The schedule's one job per period (decision 0046): however many processes ask at once, the queue
+ * The schedule's one job per period (decision 0047): however many processes ask at once, the queue
  * keeps one; the next period's is another.
  */
 describe.each(DIALECTS)('enqueueScheduledJob on %s', (dialect) => {

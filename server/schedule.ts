@@ -1,5 +1,5 @@
 /**
- * The scheduled jobs of every app process (docs/decisions/0046-reminders.md): each period, each
+ * The scheduled jobs of every app process (docs/decisions/0047-reminders.md): each period, each
  * process asks for the period's reminder sweep; the queue keeps one per period (db/jobs.ts,
  * enqueueScheduledJob), which whichever worker polls first runs. pg-boss's own cron is not used:
  * it runs on pg-boss's `work()`, whose unawaited queries decision 0033 keeps out of the process.

@@ -30,7 +30,7 @@ export type EmailKind =
 	// address change, with a reset link that secures the account (decision 0041).
 	| 'password_changed'
 	| 'email_changed'
-	// Reminders (decision 0046): after a spell without activity in a course, before a due date, and course staff's
+	// Reminders (decision 0047): after a spell without activity in a course, before a due date, and course staff's
 	// announcements; each carries its unsubscribe link ({unsubscribe}) and List-Unsubscribe headers.
 	| 'reminder_inactivity'
 	| 'reminder_due'

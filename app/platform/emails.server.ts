@@ -19,7 +19,7 @@ export interface EmailInput {
 	/** The body's other placeholders (a course's and an entry's title, a learner's name), as plain text. */
 	values?: Record<string, string>
 	/**
-	 * A reminder's one-click unsubscribe URL (RFC 8058, decision 0046): `{unsubscribe}` in the copy, and the
+	 * A reminder's one-click unsubscribe URL (RFC 8058, decision 0047): `{unsubscribe}` in the copy, and the
 	 * List-Unsubscribe and List-Unsubscribe-Post headers, which both transports pass on.
 	 */
 	unsubscribe?: string

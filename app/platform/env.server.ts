@@ -52,7 +52,7 @@ const schema = z
 		JOB_RETRY_LIMIT: z.coerce.number().int().min(0).max(30).default(10),
 		JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
 		JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-		// Reminders (docs/decisions/0046-reminders.md): how often the reminder sweep is scheduled (one job
+		// Reminders (docs/decisions/0047-reminders.md): how often the reminder sweep is scheduled (one job
 		// per period across every process; 0 schedules none), and after how many days without activity in
 		// a course an enrolled learner is reminded of it.
 		REMINDER_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),

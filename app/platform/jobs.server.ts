@@ -71,7 +71,7 @@ export interface JobPayloads {
 		titles: Titles
 	}
 	/**
-	 * The reminder sweep (decision 0046), scheduled once per REMINDER_SWEEP_SECONDS across every process:
+	 * The reminder sweep (decision 0047), scheduled once per REMINDER_SWEEP_SECONDS across every process:
 	 * records each reminder due and writes its mail's job in one transaction per reminder.
 	 */
 	'reminders.sweep': Record<string, never>

@@ -4,7 +4,7 @@ import type { Env } from './env.server.ts'
 
 /*
  * The Resend transport passes a message's extra headers on (a reminder's RFC 8058 List-Unsubscribe
- * pair, decision 0046), as SMTP does (read at the loopback SMTP server in tests/integration/reminders.test.ts).
+ * pair, decision 0047), as SMTP does (read at the loopback SMTP server in tests/integration/reminders.test.ts).
  * Resend's API is a local server here (RESEND_BASE_URL, read by the SDK when it loads).
  */
 describe('the Resend transport', () => {

@@ -21,7 +21,7 @@ import { findUserById } from '#db/users.ts'
 import { unsubscribeUrl } from './reminders.server.ts'
 
 /*
- * Course announcements (decision 0046): staff write one, it is stored with its audit row and a
+ * Course announcements (decision 0047): staff write one, it is stored with its audit row and a
  * fan-out job; the fan-out writes one mail job per learner, each with its row in reminders_sent
  * (kind 'announcement', the announcement's id), so a fan-out retried after a crash mails nobody twice.
  */

@@ -6,7 +6,7 @@ import { findUserById } from '#db/users.ts'
 import { readUnsubscribeToken } from './unsubscribe.server.ts'
 
 /*
- * Which reminder mails a learner gets (decision 0046): every kind is on until they turn it off, on
+ * Which reminder mails a learner gets (decision 0047): every kind is on until they turn it off, on
  * their account page or with a mail's one-click unsubscribe. An opt-out is a row of
  * reminder_opt_outs; the account page's form says the whole set, the unsubscribe link one kind.
  */

@@ -4,7 +4,7 @@ import { Submit } from '#app/ui/feedback.tsx'
 import type { ReminderKind } from '#db/schema/values.ts'
 
 /**
- * The account page's reminder section (decision 0046): a box per kind, ticked while it is on. One
+ * The account page's reminder section (decision 0047): a box per kind, ticked while it is on. One
  * form: what is unticked when it is saved is turned off (the action's `reminders` intent).
  */
 export function ReminderChoices({ choices }: { choices: Array<{ kind: ReminderKind; on: boolean }> }) {

@@ -24,7 +24,7 @@ import { findUserById } from '#db/users.ts'
 import { unsubscribeToken } from './unsubscribe.server.ts'
 
 /*
- * Reminders (docs/decisions/0046-reminders.md): a scheduled sweep finds who is due a reminder and,
+ * Reminders (docs/decisions/0047-reminders.md): a scheduled sweep finds who is due a reminder and,
  * per reminder, records it in reminders_sent and writes its mail's job in one transaction. The key
  * of reminders_sent decides: whichever sweep (process, retry) inserts it first queues the mail, any
  * other finds it taken and moves on. Each kind of reminder is a source below.

@@ -6,7 +6,7 @@ const SECRET = 'a-test-secret-of-at-least-thirty-two-chars'
 const NOW = new Date('2026-11-26T05:00:00Z')
 const claim = { userId: 'user-1', kind: 'inactivity' as const }
 
-describe('unsubscribe tokens (decision 0046)', () => {
+describe('unsubscribe tokens (decision 0047)', () => {
 	const token = unsubscribeToken(SECRET, 'tenant-a', claim, NOW)
 
 	it('reads back on its tenant until it expires', () => {

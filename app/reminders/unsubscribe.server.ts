@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { REMINDER_KINDS, type ReminderKind } from '#db/schema/values.ts'
 
 /*
- * The one-click unsubscribe token of a reminder mail (RFC 8058; decision 0046): who (user), what
+ * The one-click unsubscribe token of a reminder mail (RFC 8058; decision 0047): who (user), what
  * (kind) and until when, signed with AUTH_SECRET and bound to the tenant without naming it, so the
  * same token on another tenant's host fails its signature. Stateless: nothing to store per mail, and
  * a token is never a credential for anything but turning that one kind off for that one person.

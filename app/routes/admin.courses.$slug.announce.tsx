@@ -25,7 +25,7 @@ const RECENT_DAYS = 30
 
 export const handle = { scripts: true } satisfies ScriptsHandle
 
-/** Course staff (its course admins, tenant admins) write to the course's enrolled learners (decision 0046). */
+/** Course staff (its course admins, tenant admins) write to the course's enrolled learners (decision 0047). */
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const { page, scope, tenant, course } = await courseAdminPage(context, params.slug)
 	if (!tenant) return page

@@ -43,7 +43,7 @@ const schema = z.discriminatedUnion(
 		z.object({ intent: z.literal('change-password'), oldPassword: passwordField, newPassword: newPasswordField }),
 		z.object({ intent: z.literal('name'), name: nameField }),
 		z.object({ intent: z.literal('resend-verification') }),
-		// The reminder mails to keep (decision 0046): every box left unticked is a kind turned off.
+		// The reminder mails to keep (decision 0047): every box left unticked is a kind turned off.
 		z.object({ intent: z.literal('reminders'), kinds: z.array(z.enum(REMINDER_KINDS)).default([]) }),
 	],
 	{ message: 'common.validation.choose' },
@@ -81,7 +81,7 @@ async function limitAccountForm(
 			(await limitForm(ctx, 'verificationResend', userId, submission)) ??
 			(await limitForm(ctx, 'verificationResendIp', addressKey(ctx.clientIp), submission))
 		)
-	// Reminder choices (decision 0046) mail nothing and cost nothing to repeat.
+	// Reminder choices (decision 0047) mail nothing and cost nothing to repeat.
 	if (intent === 'locale' || intent === 'sign-out-everywhere' || intent === 'reminders') return null
 	// The address change (and any post naming no form) mails a link.
 	return limitForm(ctx, 'magic', `email-change|${userId}`, submission)

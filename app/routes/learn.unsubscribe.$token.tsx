@@ -7,7 +7,7 @@ import { readUnsubscribeLink, unsubscribe } from '#app/reminders/preferences.ser
 import type { Route } from './+types/learn.unsubscribe.$token.ts'
 
 /*
- * A reminder mail's one-click unsubscribe (RFC 8058, decision 0046). GET asks (a link checker or a
+ * A reminder mail's one-click unsubscribe (RFC 8058, decision 0047). GET asks (a link checker or a
  * preview opening it changes nothing); POST turns that kind off for that person without a session:
  * the mail provider's one-click POST (body `List-Unsubscribe=One-Click`, no cookies) and this page's
  * button alike. A token that is not this tenant's, expired or forged is 404 either way.

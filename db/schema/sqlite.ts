@@ -532,7 +532,7 @@ export const second_chances = sqliteTable(
 )
 
 /**
- * One row per reminder mail ever decided (decision 0046): the key is what makes "once per item per
+ * One row per reminder mail ever decided (decision 0047): the key is what makes "once per item per
  * learner" hold whatever the number of sweeps, processes or retries. The row is written in the same
  * transaction as the mail's job, so a row exists exactly when its mail was queued. `item_key` names
  * the item: a course and the start of an inactive spell, an entry's due date, an announcement's id.
@@ -552,7 +552,7 @@ export const reminders_sent = sqliteTable(
 	],
 )
 
-/** A learner's "no more mails of this kind" (decision 0046): the account page and the one-click unsubscribe write it. */
+/** A learner's "no more mails of this kind" (decision 0047): the account page and the one-click unsubscribe write it. */
 export const reminder_opt_outs = sqliteTable(
 	'reminder_opt_outs',
 	{
@@ -567,7 +567,7 @@ export const reminder_opt_outs = sqliteTable(
 	],
 )
 
-/** What course staff wrote to a course's learners (decision 0046); each learner's mail is keyed by its id in reminders_sent. */
+/** What course staff wrote to a course's learners (decision 0047); each learner's mail is keyed by its id in reminders_sent. */
 export const announcements = sqliteTable(
 	'announcements',
 	{

@@ -10,7 +10,7 @@ export const SUBMISSION_STATUSES = ['submitted', 'returned', 'graded'] as const
 /** What a second chance gives (decision 0037): more attempts at a quiz, or an assignment open to a new hand-in. */
 export const SECOND_CHANCE_KINDS = ['quiz_attempts', 'assignment_reopen'] as const
 /**
- * The mails a learner can turn off one by one (decision 0046): a reminder after a spell of inactivity, a
+ * The mails a learner can turn off one by one (decision 0047): a reminder after a spell of inactivity, a
  * reminder before a due date, and course staff's announcements. The same names key reminders_sent.
  */
 export const REMINDER_KINDS = ['inactivity', 'due_soon', 'announcement'] as const

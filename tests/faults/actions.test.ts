@@ -688,7 +688,7 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 			},
 		},
 		{
-			name: 'announcement posted (decision 0046: with its audit row and its fan-out job)',
+			name: 'announcement posted (decision 0047: with its audit row and its fan-out job)',
 			later: [['audit_log', 'INSERT']],
 			prepare: async () => {
 				const { b } = await admin()

@@ -1,5 +1,5 @@
 /**
- * Reminders exactly once across processes and crashes (issue 41, decision 0046), against the built
+ * Reminders exactly once across processes and crashes (issue 41, decision 0047), against the built
  * app in processes of its own, as the loopback SMTP server sees it:
  *
  * - PostgreSQL, two app processes: the schedule gives one sweep job per period however many processes

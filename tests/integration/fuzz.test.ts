@@ -512,7 +512,7 @@ function targets(): Target[] {
 			fields: { intent: fc.constant('sign-out-everywhere'), newEmail: field(emailish) },
 			runs: 8,
 		},
-		// Reminder choices (decision 0046): kinds as a list, repeated, unknown, hostile.
+		// Reminder choices (decision 0047): kinds as a list, repeated, unknown, hostile.
 		{
 			name: 'account (reminders)',
 			host: ACME,

@@ -194,7 +194,7 @@ interface Foreign {
 		password_reset: string
 		magic_link: string
 		email_change: string
-		/** The other tenant's student's one-click unsubscribe token (decision 0046). */
+		/** The other tenant's student's one-click unsubscribe token (decision 0047). */
 		unsubscribe: string
 	}
 	/** The other tenant's student's calendar feed (decision 0045): `<token>.ics`. */
@@ -515,7 +515,7 @@ const SPEC: Record<string, RouteSpec> = {
 			],
 		},
 	},
-	// Announcements (decision 0046): only this tenant's courses, only their staff.
+	// Announcements (decision 0047): only this tenant's courses, only their staff.
 	'admin/courses/:slug/announce': {
 		params: (f) => ({ slug: f.course }),
 		get: courseAdmin(tenantOnly(404, 200)),
@@ -1013,7 +1013,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 			})
 			const otherApexCookie = await signIn(HOSTS.apex, otherAdmin.email)
 			// And on Acme's custom domain another one: Acme's two hosts together post every admin form twice, more
-			// than one account's 60 a minute since the announcement form (decision 0046).
+			// than one account's 60 a minute since the announcement form (decision 0047).
 			const customAdmin = await createUser(db, {
 				tenant_id: null,
 				email: 'iso-custom@platform.test',
@@ -1281,7 +1281,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							.from(t.second_chances)
 							.where(or(eq(t.second_chances.tenant_id, tenant.id), inArray(t.second_chances.user_id, ids))),
 					),
-					// Reminders, opt-outs and announcements (decision 0046).
+					// Reminders, opt-outs and announcements (decision 0047).
 					reminders_sent: (
 						await db.orm
 							.select()

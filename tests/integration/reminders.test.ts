@@ -1,5 +1,5 @@
 /**
- * Reminders, their opt-outs and course announcements (issue 41, decision 0046) on both databases,
+ * Reminders, their opt-outs and course announcements (issue 41, decision 0047) on both databases,
  * through the built app: mails read at the loopback SMTP server with their RFC 8058 headers, the
  * one-click unsubscribe POST in hostile variants, the account page's opt-outs, and announcements
  * (rate limit, audit, opt-out, locale).
