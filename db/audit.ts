@@ -22,6 +22,7 @@ export type AuditAction =
 	| 'course.admin_assigned'
 	| 'course.admin_revoked'
 	| 'course.settings_changed'
+	| 'course.announcement_sent'
 	| 'enrollment.created'
 	| 'enrollment.reactivated'
 	| 'enrollment.completed'

@@ -66,6 +66,41 @@ export function* enqueueJobSteps(tx: Tx, name: string, payload: Payload) {
 }
 
 /**
+ * A scheduled job (the reminder sweep): one per period `slot` however many processes ask. PostgreSQL:
+ * pg-boss's singleton key and slot (its unique index job_i4 on name, singleton_on, singleton_key, the
+ * same one its own cron uses), so the first process's insert wins and the others' do nothing. SQLite
+ * (one process): written unless a job of that kind is still unfinished. Answers whether it was written.
+ */
+export async function enqueueScheduledJob(db: Database, name: string, slot: Date) {
+	if (db.dialect === 'pg') {
+		const data = JSON.stringify({ name, payload: {} })
+		const rows = (await db.orm.execute(sql`
+			insert into ${sql.identifier(PG_SCHEMA)}.job
+				(name, data, retry_limit, retry_delay, retry_backoff, expire_in, policy, singleton_key, singleton_on)
+			select q.name, ${data}::jsonb, q.retry_limit, q.retry_delay, q.retry_backoff,
+				q.expire_seconds * interval '1 second', q.policy, ${name}, ${slot.toISOString()}::timestamptz at time zone 'utc'
+			from ${sql.identifier(PG_SCHEMA)}.queue q where q.name = ${PG_QUEUE}
+			on conflict do nothing
+			returning id`)) as unknown as Array<{ id: string }>
+		return rows.length === 1
+	}
+	const sqlite = db.orm as unknown as BetterSQLite3Database
+	return sqlite.transaction(
+		(tx) => {
+			const pending = tx
+				.select({ n: count() })
+				.from(jobs)
+				.where(and(eq(jobs.name, name), isNull(jobs.failed_at)))
+				.get()!.n
+			if (pending > 0) return false
+			tx.insert(jobs).values({ id: newId(), name, payload: {}, run_at: new Date() }).run()
+			return true
+		},
+		{ behavior: 'immediate' },
+	)
+}
+
+/**
  * pg-boss's own connections: a small pool (2) of `pg` with the waits of ours (decision 0017: 2 s
  * to connect, 10 s per statement, 3 s per lock wait), and a client-side deadline of 15 s for an
  * answer (decision 0035): past the server's own bounds, so it only acts when the server stopped

@@ -42,6 +42,7 @@ import { pagePathOf, pageSearchOf, readRequestTarget } from './request-target.ts
 import { type CachedAnswer } from './page-cache.ts'
 import { handInRequest } from './hand-in-body.ts'
 import { startFileSweep } from './file-sweep.ts'
+import { startSchedule } from './schedule.ts'
 import { createServices, LIVENESS_BODY, LIVENESS_PATH, startRedis, type AppOptions, type Services } from './services.ts'
 import { statusPage } from './status-page.ts'
 
@@ -373,7 +374,7 @@ export function startJobs(app: Pick<ReturnType<typeof createApp>, 'db' | 'cms' |
 			retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS,
 			timeoutSeconds: env.JOB_TIMEOUT_SECONDS,
 		},
-		createJobRunner({ db: app.db, cms: app.cms, mailer: app.mailer }),
+		createJobRunner({ db: app.db, cms: app.cms, mailer: app.mailer, env }),
 	)
 }
 
@@ -395,6 +396,7 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 	})
 	const jobs = startJobs(app, options.env)
 	const sweep = startFileSweep(app.db, options.env.HAND_IN_ORPHAN_GRACE_SECONDS * 1000)
+	const schedule = startSchedule(app.db, options.env.REMINDER_SWEEP_SECONDS)
 	const server = createServer(app.listener)
 	server.keepAliveTimeout = 65_000
 	await new Promise<void>((resolve) =>
@@ -422,6 +424,7 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 			// Jobs under way get the same time to finish; what is left is handed back to the queue.
 			await jobs.stop(options.env.DRAIN_TIMEOUT_SECONDS * 1000)
 			await sweep.stop()
+			await schedule.stop()
 			await bus.close()
 			await Promise.allSettled([subscriber?.quit(), app.redis?.quit()])
 			if (!options.db) await app.db.close()

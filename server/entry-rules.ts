@@ -128,7 +128,7 @@ export function routerUrl(path: string, search: string) {
 	return path + search
 }
 
-const TOKEN_PAGE = /^\/(?:learn\/(?:verify|reset|magic|account\/email)\/[^/]+|invite\/[^/]+|admin\/enter)$/
+const TOKEN_PAGE = /^\/(?:learn\/(?:verify|reset|magic|unsubscribe|account\/email)\/[^/]+|invite\/[^/]+|admin\/enter)$/
 
 /**
  * A token in the URL never leaves in a Referer header, not even to this site's own assets;

@@ -30,6 +30,11 @@ export type EmailKind =
 	// address change, with a reset link that secures the account (decision 0041).
 	| 'password_changed'
 	| 'email_changed'
+	// Reminders (decision 0047): after a spell without activity in a course, before a due date, and course staff's
+	// announcements; each carries its unsubscribe link ({unsubscribe}) and List-Unsubscribe headers.
+	| 'reminder_inactivity'
+	| 'reminder_due'
+	| 'announcement'
 
 interface EmailCopy {
 	subject: string
@@ -147,6 +152,24 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				footer:
 					'If it was you, ignore this email. If it was not, choose a new password with this link (it works for one hour): every session is signed out, then change the address back on your account page.',
 			},
+			reminder_inactivity: {
+				subject: 'Pick up where you left off in {course}',
+				body: 'You have not been back to {course} at {site} for {days} days. Your place is kept: a few minutes today keep the course going.',
+				action: 'Continue the course',
+				footer: 'You get this once per spell of inactivity. Stop these reminders: {unsubscribe}',
+			},
+			reminder_due: {
+				subject: 'Due soon in {course}: {entry}',
+				body: '{entry} in {course} is due {due}.',
+				action: 'Open it',
+				footer: 'Stop due-date reminders: {unsubscribe}',
+			},
+			announcement: {
+				subject: '{course}: {subject}',
+				body: '{message}',
+				action: 'Open the course',
+				footer: 'Sent by the staff of {course} to its learners. Stop announcements: {unsubscribe}',
+			},
 		},
 		roles: { student: 'a learner', course_admin: 'a course administrator', tenant_admin: 'an administrator' },
 		linkLabel: 'Link',
@@ -252,6 +275,25 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				footer:
 					'Si fuiste tú, ignora este mensaje. Si no, elige una contraseña nueva con este enlace (válido durante una hora): se cerrarán todas las sesiones; después, recupera tu dirección en la página de tu cuenta.',
 			},
+			reminder_inactivity: {
+				subject: 'Retoma {course} donde lo dejaste',
+				body: 'Hace {days} días que no vuelves a {course} en {site}. Tu lugar se mantiene: unos minutos hoy mantienen el curso en marcha.',
+				action: 'Continuar el curso',
+				footer:
+					'Recibes esto una vez por cada periodo de inactividad. Dejar de recibir estos recordatorios: {unsubscribe}',
+			},
+			reminder_due: {
+				subject: 'Vence pronto en {course}: {entry}',
+				body: '{entry} de {course} vence {due}.',
+				action: 'Abrir',
+				footer: 'Dejar de recibir recordatorios de fechas límite: {unsubscribe}',
+			},
+			announcement: {
+				subject: '{course}: {subject}',
+				body: '{message}',
+				action: 'Abrir el curso',
+				footer: 'Enviado por el equipo de {course} a sus estudiantes. Dejar de recibir anuncios: {unsubscribe}',
+			},
 		},
 		roles: { student: 'estudiante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Enlace',
@@ -356,6 +398,25 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Sécuriser votre compte',
 				footer:
 					'Si c’était vous, ignorez ce message. Sinon, choisissez un nouveau mot de passe avec ce lien (valable une heure) : toutes les sessions seront fermées ; remettez ensuite votre adresse sur la page de votre compte.',
+			},
+			reminder_inactivity: {
+				subject: 'Reprenez {course} là où vous l’avez laissé',
+				body: 'Vous n’êtes pas revenu à {course} sur {site} depuis {days} jours. Votre place est gardée : quelques minutes aujourd’hui suffisent pour avancer.',
+				action: 'Continuer le cours',
+				footer:
+					'Vous recevez ce message une fois par période d’inactivité. Ne plus recevoir ces rappels : {unsubscribe}',
+			},
+			reminder_due: {
+				subject: 'Échéance proche dans {course} : {entry}',
+				body: '{entry} dans {course} est à rendre {due}.',
+				action: 'Ouvrir',
+				footer: 'Ne plus recevoir les rappels d’échéance : {unsubscribe}',
+			},
+			announcement: {
+				subject: '{course} : {subject}',
+				body: '{message}',
+				action: 'Ouvrir le cours',
+				footer: 'Envoyé par l’équipe de {course} à ses apprenants. Ne plus recevoir les annonces : {unsubscribe}',
 			},
 		},
 		roles: { student: 'apprenant', course_admin: 'administrateur de cours', tenant_admin: 'administrateur' },
@@ -465,6 +526,24 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				footer:
 					'Wenn Sie das waren, ignorieren Sie diese E-Mail. Andernfalls wählen Sie mit diesem Link (eine Stunde gültig) ein neues Passwort: Alle Sitzungen werden abgemeldet. Ändern Sie danach die Adresse auf Ihrer Kontoseite zurück.',
 			},
+			reminder_inactivity: {
+				subject: 'Machen Sie in {course} weiter',
+				body: 'Sie waren seit {days} Tagen nicht mehr in {course} bei {site}. Ihr Platz bleibt erhalten: ein paar Minuten heute halten den Kurs in Gang.',
+				action: 'Kurs fortsetzen',
+				footer: 'Diese Nachricht kommt einmal pro Zeit ohne Aktivität. Diese Erinnerungen abbestellen: {unsubscribe}',
+			},
+			reminder_due: {
+				subject: 'Bald fällig in {course}: {entry}',
+				body: '{entry} in {course} ist {due} fällig.',
+				action: 'Öffnen',
+				footer: 'Erinnerungen an Fristen abbestellen: {unsubscribe}',
+			},
+			announcement: {
+				subject: '{course}: {subject}',
+				body: '{message}',
+				action: 'Kurs öffnen',
+				footer: 'Vom Team von {course} an die Lernenden gesendet. Ankündigungen abbestellen: {unsubscribe}',
+			},
 		},
 		roles: { student: 'Lernende Person', course_admin: 'Kursverwaltung', tenant_admin: 'Administration' },
 		linkLabel: 'Link',
@@ -570,6 +649,24 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				footer:
 					'Se foi você, ignore esta mensagem. Caso contrário, escolha uma nova palavra-passe com este link (válido durante uma hora): todas as sessões serão terminadas; depois, reponha o endereço na página da sua conta.',
 			},
+			reminder_inactivity: {
+				subject: 'Continue {course} de onde parou',
+				body: 'Você não volta a {course} em {site} há {days} dias. Seu lugar está guardado: alguns minutos hoje mantêm o curso em andamento.',
+				action: 'Continuar o curso',
+				footer: 'Você recebe isto uma vez por período de inatividade. Deixar de receber estes lembretes: {unsubscribe}',
+			},
+			reminder_due: {
+				subject: 'Prazo próximo em {course}: {entry}',
+				body: '{entry} em {course} vence {due}.',
+				action: 'Abrir',
+				footer: 'Deixar de receber lembretes de prazo: {unsubscribe}',
+			},
+			announcement: {
+				subject: '{course}: {subject}',
+				body: '{message}',
+				action: 'Abrir o curso',
+				footer: 'Enviado pela equipe de {course} aos seus alunos. Deixar de receber anúncios: {unsubscribe}',
+			},
 		},
 		roles: { student: 'estudante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Link',
@@ -672,6 +769,24 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: '保护您的账户',
 				footer:
 					'如果是您本人操作，请忽略此邮件。如果不是，请通过此链接（一小时内有效）设置新密码：所有会话都将退出；然后在账户页面改回您的地址。',
+			},
+			reminder_inactivity: {
+				subject: '继续学习 {course}',
+				body: '您已有 {days} 天没有回到 {site} 上的 {course}。您的进度已保存：今天花几分钟就能继续。',
+				action: '继续课程',
+				footer: '每段未活动期间您只会收到一次此邮件。退订此类提醒：{unsubscribe}',
+			},
+			reminder_due: {
+				subject: '{course} 即将到期：{entry}',
+				body: '{course} 中的 {entry} 将于 {due} 到期。',
+				action: '打开',
+				footer: '退订截止日期提醒：{unsubscribe}',
+			},
+			announcement: {
+				subject: '{course}：{subject}',
+				body: '{message}',
+				action: '打开课程',
+				footer: '由 {course} 的教学人员发送给学员。退订公告：{unsubscribe}',
 			},
 		},
 		roles: { student: '学员', course_admin: '课程管理员', tenant_admin: '管理员' },

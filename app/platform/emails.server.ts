@@ -18,21 +18,35 @@ export interface EmailInput {
 	role?: keyof (typeof EMAIL_CATALOGUES)['en']['roles']
 	/** The body's other placeholders (a course's and an entry's title, a learner's name), as plain text. */
 	values?: Record<string, string>
+	/**
+	 * A reminder's one-click unsubscribe URL (RFC 8058, decision 0047): `{unsubscribe}` in the copy, and the
+	 * List-Unsubscribe and List-Unsubscribe-Post headers, which both transports pass on.
+	 */
+	unsubscribe?: string
 }
 
 /** One transactional email, as HTML and plain text, in the recipient's locale. */
-export function composeEmail({ kind, to, locale, site, url, role, values = {} }: EmailInput): Email {
+export function composeEmail({ kind, to, locale, site, url, role, values = {}, unsubscribe }: EmailInput): Email {
 	const catalogue = EMAIL_CATALOGUES[locale] ?? EMAIL_CATALOGUES.en
 	const copy = catalogue.kinds[kind]
 	const filled: Record<string, string> = { ...values, site, role: role ? catalogue.roles[role] : '' }
-	// One pass, so a value that itself contains `{site}` (a learner's name) is never expanded.
-	const body = copy.body.replace(/\{(\w+)\}/g, (whole, name: string) => filled[name] ?? whole)
-	const text = `${body}\n\n${copy.action}: ${url}\n\n${copy.footer}\n\n— ${site}`
+	if (unsubscribe) filled.unsubscribe = unsubscribe
+	// One pass each, so a value that itself contains `{site}` (a learner's name, an announcement) is never expanded.
+	const fill = (template: string) => template.replace(/\{(\w+)\}/g, (whole, name: string) => filled[name] ?? whole)
+	const body = fill(copy.body)
+	const footer = fill(copy.footer)
+	const text = `${body}\n\n${copy.action}: ${url}\n\n${footer}\n\n— ${site}`
+	// pre-line: an announcement's paragraphs stay paragraphs.
 	const html = `<!doctype html><html lang="${locale}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#0f172a">
-<p style="font-weight:700">${esc(site)}</p><p>${esc(body)}</p>
+<p style="font-weight:700">${esc(site)}</p><p style="white-space:pre-line">${esc(body)}</p>
 <p><a href="${esc(url)}" style="display:inline-block;background:#1d4ed8;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${esc(copy.action)}</a></p>
-<p style="color:#475569;font-size:14px">${esc(copy.footer)}<br>${esc(catalogue.linkLabel)}: ${esc(url)}</p></body></html>`
-	return { kind, to, subject: `${copy.subject} · ${site}`, text, html }
+<p style="color:#475569;font-size:14px">${esc(footer)}<br>${esc(catalogue.linkLabel)}: ${esc(url)}</p></body></html>`
+	const headers = unsubscribe
+		? { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+		: undefined
+	// A subject is one line whatever a placeholder held.
+	const subject = `${fill(copy.subject).replace(/[\r\n]+/g, ' ')} · ${site}`
+	return { kind, to, subject, text, html, ...(headers ? { headers } : {}) }
 }
 
 /** Where each token's link leads, and which email carries it. */

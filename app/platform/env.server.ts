@@ -52,6 +52,11 @@ const schema = z
 		JOB_RETRY_LIMIT: z.coerce.number().int().min(0).max(30).default(10),
 		JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
 		JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+		// Reminders (docs/decisions/0047-reminders.md): how often the reminder sweep is scheduled (one job
+		// per period across every process; 0 schedules none), and after how many days without activity in
+		// a course an enrolled learner is reminded of it.
+		REMINDER_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
+		REMINDER_INACTIVITY_DAYS: z.coerce.number().int().min(1).max(365).default(7),
 		// Hand-ins (docs/decisions/0034-bounded-hand-ins.md): how many bodies one process receives at once,
 		// how long a further one waits for a slot before it is answered 503, how long a body may take to
 		// arrive, and how old an unclaimed file must be before the sweep removes it (more than a body's

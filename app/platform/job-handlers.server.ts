@@ -17,6 +17,8 @@ import type { JobName, JobPayloads, JobSite } from './jobs.server.ts'
 import { loadSiteChrome } from '../content/site.server.ts'
 import type { Mailer } from './mailer.server.ts'
 import { magicLinkEnabled } from '../admin/tenant-flags.server.ts'
+import { mailReminder, sweepReminders, type ReminderEnv } from '../reminders/reminders.server.ts'
+import { fanOutAnnouncement, mailAnnouncement } from '../reminders/announcements.server.ts'
 
 /*
  * The one place job handlers are registered (decision 0033): what each kind of job does when the
@@ -26,8 +28,8 @@ import { magicLinkEnabled } from '../admin/tenant-flags.server.ts'
  * here, off the request path, never in the request that wrote the job.
  */
 
-/** What handlers run with: the app's database, content client and mailer. */
-export type JobDeps = Pick<RequestContext, 'db' | 'cms'> & { mailer: Mailer }
+/** What handlers run with: the app's database, content client and mailer, and the settings reminders need. */
+export type JobDeps = Pick<RequestContext, 'db' | 'cms'> & { mailer: Mailer; env: ReminderEnv }
 
 type Handler<N extends JobName> = (deps: JobDeps, job: JobPayloads[N]) => Promise<void>
 
@@ -154,6 +156,18 @@ const HANDLERS: { [N in JobName]: Handler<N> } = {
 	},
 	async 'mail.secondChance'(deps, job) {
 		await mailSecondChance(await siteOf(deps, job), job)
+	},
+	async 'reminders.sweep'(deps) {
+		await sweepReminders(deps)
+	},
+	async 'mail.reminder'(deps, job) {
+		await mailReminder({ ...(await siteOf(deps, job)), env: deps.env }, job)
+	},
+	async 'announcement.fanOut'(deps, job) {
+		await fanOutAnnouncement(await siteOf(deps, job), job)
+	},
+	async 'mail.announcement'(deps, job) {
+		await mailAnnouncement({ ...(await siteOf(deps, job)), env: deps.env }, job)
 	},
 	async 'files.removeAbandoned'(deps) {
 		await removeAbandonedFiles(deps)

@@ -70,6 +70,27 @@ export interface JobPayloads {
 		kind: SecondChanceKind
 		titles: Titles
 	}
+	/**
+	 * The reminder sweep (decision 0047), scheduled once per REMINDER_SWEEP_SECONDS across every process:
+	 * records each reminder due and writes its mail's job in one transaction per reminder.
+	 */
+	'reminders.sweep': Record<string, never>
+	/** One reminder mail, recorded in reminders_sent by the sweep that wrote this job. */
+	'mail.reminder': JobSite & {
+		tenantId: string
+		userId: string
+		kind: 'inactivity' | 'due_soon'
+		courseSlug: string
+		/** The due kind's entry and its due date (ISO), absent for inactivity. */
+		entrySlug?: string
+		dueAt?: string
+		/** Inactivity: the days of the threshold, as the mail says them. */
+		days?: number
+	}
+	/** An announcement's fan-out (written with it): one 'mail.announcement' per learner still to reach. */
+	'announcement.fanOut': JobSite & { tenantId: string; announcementId: string }
+	/** One learner's mail of an announcement. */
+	'mail.announcement': JobSite & { tenantId: string; announcementId: string; userId: string }
 	/** Housekeeping: files of hand-ins whose own clean-up never ran. */
 	'files.removeAbandoned': Record<string, never>
 }

@@ -10,6 +10,8 @@ export interface Email {
 	html: string
 	/** For log lines: verification, reset, magic_link, email_change, invitation. */
 	kind: string
+	/** Extra header fields (a reminder's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058), given to every transport. */
+	headers?: Record<string, string>
 }
 
 interface Transport {
@@ -36,6 +38,7 @@ export function createMailer(env: Env) {
 					subject: email.subject,
 					text: email.text,
 					html: email.html,
+					...(email.headers ? { headers: email.headers } : {}),
 				})
 				if (error) throw new Error(`${error.name}: ${error.message}`)
 			},
@@ -54,7 +57,14 @@ export function createMailer(env: Env) {
 		transports.push({
 			name: 'smtp',
 			async send(email, from) {
-				await smtp.sendMail({ from, to: email.to, subject: email.subject, text: email.text, html: email.html })
+				await smtp.sendMail({
+					from,
+					to: email.to,
+					subject: email.subject,
+					text: email.text,
+					html: email.html,
+					headers: email.headers,
+				})
 			},
 		})
 	}

@@ -40,6 +40,8 @@ export const NOTICES = {
 	localeChanged: { param: 'locale-changed', tone: 'ok', text: (m) => m.accounts.account.localeChanged },
 	passwordChanged: { param: 'password-changed', tone: 'ok', text: (m) => m.accounts.account.passwordChanged },
 	nameSaved: { param: 'name-saved', tone: 'ok', text: (m) => m.accounts.account.nameSaved },
+	remindersSaved: { param: 'reminders-saved', tone: 'ok', text: (m) => m.accounts.account.remindersSaved },
+	announcementSent: { param: 'announcement-sent', tone: 'ok', text: (m) => m.adminCourses.announce.sent },
 	archiveLimited: { param: 'archive-limited', tone: 'info', text: (m) => m.accounts.account.archiveLimited },
 	archiveImpersonating: {
 		param: 'archive-impersonating',

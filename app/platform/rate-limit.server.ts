@@ -32,6 +32,8 @@ export const POLICIES = {
 	adminMutation: { points: 60, windowMs: 60_000 },
 	// per invitation (decision 0026): a resend mails a stranger's inbox, so an admin's 60 mutations a minute are too many
 	invitationResend: { points: 3, windowMs: 60 * 60_000 },
+	// per course (decision 0047): each announcement mails every learner of the course, whoever of its staff writes it
+	announcement: { points: 3, windowMs: 24 * 60 * 60_000 },
 	// data rights (decision 0044): an archive reads every row of a person and streams their files
 	dataArchive: { points: 5, windowMs: 60 * 60_000 },
 	// an erasure cannot be undone: a few an hour per admin, a stop to a stolen session erasing a school
@@ -61,6 +63,7 @@ const DURABLE_POLICIES: ReadonlySet<Policy> = new Set([
 	'signUp',
 	'verificationResend',
 	'invitationResend',
+	'announcement',
 ])
 
 /** For a JSON route: null while the policy allows the request, else the 429 envelope with Retry-After. */

@@ -86,6 +86,9 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/enroll`}>
 					{m.nav.enroll}
 				</Link>
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/announce`}>
+					{m.nav.announce}
+				</Link>
 				<a href={t.href(`/admin/courses/${d.course.slug}/export`)}>{m.dashboard.export}</a>
 			</p>
 			<h1 lang={d.course.locale}>{d.course.title}</h1>

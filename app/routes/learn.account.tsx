@@ -25,6 +25,9 @@ import { LOCALE_NAMES, LOCALES, localePath } from '#app/i18n/locales.ts'
 import { localeCookie } from '#app/platform/locale.server.ts'
 import type { Route } from './+types/learn.account.ts'
 import { withNotice } from '#app/platform/notices.ts'
+import { reminderChoices, saveReminderChoices } from '#app/reminders/preferences.server.ts'
+import { REMINDER_KINDS } from '#db/schema/values.ts'
+import { ReminderChoices } from '#app/reminders/reminder-choices.tsx'
 import { dueSettingsAction, dueSettingsFor } from '#app/learning/due-settings.server.ts'
 import { DueSettingsSection } from '#app/learning/due-settings.tsx'
 
@@ -40,6 +43,8 @@ const schema = z.discriminatedUnion(
 		z.object({ intent: z.literal('change-password'), oldPassword: passwordField, newPassword: newPasswordField }),
 		z.object({ intent: z.literal('name'), name: nameField }),
 		z.object({ intent: z.literal('resend-verification') }),
+		// The reminder mails to keep (decision 0047): every box left unticked is a kind turned off.
+		z.object({ intent: z.literal('reminders'), kinds: z.array(z.enum(REMINDER_KINDS)).default([]) }),
 	],
 	{ message: 'common.validation.choose' },
 )
@@ -49,6 +54,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const { claims, user } = session
 	return {
 		dueSettings: await dueSettingsFor(getRequestContext(context), session),
+		// Reminders are about a tenant's courses: a platform account (no tenant) has none to choose.
+		reminders: user.tenant_id ? await reminderChoices(getRequestContext(context), user.tenant_id, user.id) : [],
 		name: user.name,
 		email: claims.email,
 		locale: user.locale,
@@ -74,7 +81,8 @@ async function limitAccountForm(
 			(await limitForm(ctx, 'verificationResend', userId, submission)) ??
 			(await limitForm(ctx, 'verificationResendIp', addressKey(ctx.clientIp), submission))
 		)
-	if (intent === 'locale' || intent === 'sign-out-everywhere') return null
+	// Reminder choices (decision 0047) mail nothing and cost nothing to repeat.
+	if (intent === 'locale' || intent === 'sign-out-everywhere' || intent === 'reminders') return null
 	// The address change (and any post naming no form) mails a link.
 	return limitForm(ctx, 'magic', `email-change|${userId}`, submission)
 }
@@ -155,6 +163,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 		})
 	}
 
+	if (input.intent === 'reminders') {
+		// Reminders are a tenant's (a platform account has no courses to be reminded of).
+		if (user.tenant_id) await saveReminderChoices(ctx, user.tenant_id, user.id, input.kinds)
+		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'remindersSaved')))
+	}
+
 	// The interface language: users.locale (and the visitor cookie, for after sign-out)
 	if (input.intent === 'locale') {
 		await setAccountLocale(ctx, user.id, input.locale)
@@ -194,6 +208,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 					'passwordChanged',
 					'nameSaved',
 					'verificationResent',
+					'remindersSaved',
 					'archiveLimited',
 					'archiveImpersonating',
 					'timeZoneSaved',
@@ -254,6 +269,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 				<Submit>{text.saveLanguage}</Submit>
 			</Form>
 			{loaderData.dueSettings ? <DueSettingsSection settings={loaderData.dueSettings} result={resultOf} /> : null}
+			{loaderData.reminders.length > 0 ? <ReminderChoices choices={loaderData.reminders} /> : null}
 			<h2>{text.sessions}</h2>
 			<Form method="post">
 				<p>{text.signOutEverywhereHint}</p>

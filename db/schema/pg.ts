@@ -17,6 +17,7 @@ import {
 	ENROLLMENT_STATUSES,
 	SUBMISSION_STATUSES,
 	SECOND_CHANCE_KINDS,
+	REMINDER_KINDS,
 	LOCALES,
 	ROLES,
 	TENANT_STATUSES,
@@ -564,6 +565,59 @@ export const second_chances = pgTable(
 		check('second_chances_kind_check', sql.raw(`kind IN (${sqlList(SECOND_CHANCE_KINDS)})`)),
 		check('second_chances_extra_check', sql`extra_attempts >= 0 AND extra_attempts <= 10`),
 	],
+)
+
+/**
+ * One row per reminder mail ever decided (decision 0047): the key is what makes "once per item per
+ * learner" hold whatever the number of sweeps, processes or retries. The row is written in the same
+ * transaction as the mail's job, so a row exists exactly when its mail was queued. `item_key` names
+ * the item: a course and the start of an inactive spell, an entry's due date, an announcement's id.
+ */
+export const reminders_sent = pgTable(
+	'reminders_sent',
+	{
+		tenant_id: tenantId(),
+		user_id: userId(),
+		kind: text('kind', { enum: REMINDER_KINDS }).notNull(),
+		item_key: text('item_key').notNull(),
+		sent_at: ts('sent_at').notNull().defaultNow(),
+	},
+	(t) => [
+		primaryKey({ columns: [t.tenant_id, t.user_id, t.kind, t.item_key] }),
+		check('reminders_sent_kind_check', sql.raw(`kind IN (${sqlList(REMINDER_KINDS)})`)),
+	],
+)
+
+/** A learner's "no more mails of this kind" (decision 0047): the account page and the one-click unsubscribe write it. */
+export const reminder_opt_outs = pgTable(
+	'reminder_opt_outs',
+	{
+		tenant_id: tenantId(),
+		user_id: userId(),
+		kind: text('kind', { enum: REMINDER_KINDS }).notNull(),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [
+		primaryKey({ columns: [t.tenant_id, t.user_id, t.kind] }),
+		check('reminder_opt_outs_kind_check', sql.raw(`kind IN (${sqlList(REMINDER_KINDS)})`)),
+	],
+)
+
+/** What course staff wrote to a course's learners (decision 0047); each learner's mail is keyed by its id in reminders_sent. */
+export const announcements = pgTable(
+	'announcements',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		course_slug: text('course_slug').notNull(),
+		author_id: text('author_id')
+			.notNull()
+			.references(() => users.id),
+		subject: text('subject').notNull(),
+		body: text('body').notNull(),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [index('announcements_course_idx').on(t.tenant_id, t.course_slug, t.created_at)],
 )
 
 /**

@@ -143,6 +143,7 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
 				'/admin/courses/intro-to-web/dashboard',
 				'/admin/courses/intro-to-web/settings',
 				'/admin/courses/intro-to-web/admins',
+				'/admin/courses/intro-to-web/announce',
 				'/admin/audit',
 			]) {
 				await page.goto(at(ACME, path))

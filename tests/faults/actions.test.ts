@@ -52,6 +52,7 @@ const TABLES = [
 	'entry_progress',
 	'second_chances',
 	'course_passes',
+	'announcements',
 	'due_extensions',
 ] as const
 
@@ -683,6 +684,24 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 							(r) => r.action === 'course.settings_changed',
 						).length ===
 						before + 1,
+				}
+			},
+		},
+		{
+			name: 'announcement posted (decision 0047: with its audit row and its fan-out job)',
+			later: [['audit_log', 'INSERT']],
+			prepare: async () => {
+				const { b } = await admin()
+				const subject = `Fault announcement ${++n}`
+				return {
+					send: () => b.post('/admin/courses/advanced-css/announce', { subject, message: 'Half way.' }),
+					ok: redirected,
+					done: async () =>
+						(await stack.db.orm.select().from(stack.db.t.announcements)).filter((r) => r.subject === subject).length ===
+							1 &&
+						(await stack.db.orm.select().from(stack.db.t.audit_log)).some(
+							(r) => r.action === 'course.announcement_sent' && r.metadata.subject === subject,
+						),
 				}
 			},
 		},

@@ -512,6 +512,29 @@ function targets(): Target[] {
 			fields: { intent: fc.constant('sign-out-everywhere'), newEmail: field(emailish) },
 			runs: 8,
 		},
+		// Reminder choices (decision 0047): kinds as a list, repeated, unknown, hostile.
+		{
+			name: 'account (reminders)',
+			host: ACME,
+			method: 'POST',
+			path: fc.constant('/learn/account'),
+			who: ['student', 'anon', 'forged'],
+			fields: {
+				intent: intents('reminders'),
+				kinds: field(fc.constantFrom('inactivity', 'due_soon', 'announcement', 'all', 'INACTIVITY')),
+			},
+			runs: 30,
+		},
+		// The one-click unsubscribe: made-up tokens, with and without RFC 8058's body, anyone.
+		{
+			name: 'unsubscribe/:token',
+			host: ACME,
+			method: 'POST',
+			path: token.map((t) => `/learn/unsubscribe/${t}`),
+			who: ['anon', 'student'],
+			fields: { 'List-Unsubscribe': field(fc.constantFrom('One-Click', 'one-click', '')) },
+			runs: 30,
+		},
 		{
 			name: 'account/email/:token',
 			host: ACME,
@@ -654,6 +677,15 @@ function targets(): Target[] {
 			who: [...admins, 'course_admin'],
 			fields: { sequential: field(fc.constantFrom('on', 'off')) },
 			runs: 40,
+		},
+		{
+			name: 'admin/courses/:slug/announce',
+			host: ACME,
+			method: 'POST',
+			path: slug.map((s) => `/admin/courses/${s}/announce`),
+			who: [...admins, 'course_admin'],
+			fields: { subject: field(fc.string({ maxLength: 120 })), message: field(fc.string({ maxLength: 300 })) },
+			runs: 30,
 		},
 		{
 			name: 'admin/courses/:slug/admins',

@@ -22,6 +22,7 @@ import { createCmsClient } from '#app/content/cms.server.ts'
 import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { issueToken } from '#app/accounts/tokens.server.ts'
+import { unsubscribeToken } from '#app/reminders/unsubscribe.server.ts'
 import { newCalendarLink } from '#app/learning/calendar-feed.server.ts'
 import { writeAudit } from '#db/audit.ts'
 import { assignCourseAdmin, markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
@@ -188,9 +189,16 @@ interface Foreign {
 	/** The other tenant's student's certificate (decision 0038): its public id and its row id. */
 	certificate: string
 	certificateId: string
+	tokens: {
+		email_verify: string
+		password_reset: string
+		magic_link: string
+		email_change: string
+		/** The other tenant's student's one-click unsubscribe token (decision 0047). */
+		unsubscribe: string
+	}
 	/** The other tenant's student's calendar feed (decision 0045): `<token>.ics`. */
 	calendar: string
-	tokens: { email_verify: string; password_reset: string; magic_link: string; email_change: string }
 	invite: string
 	/** The id of that invitation (the pending list's resend and revoke post it). */
 	inviteId: string
@@ -331,6 +339,13 @@ const SPEC: Record<string, RouteSpec> = {
 				},
 			],
 		},
+	},
+	// Another tenant's unsubscribe token: its signature is bound to that tenant, so it names nobody here.
+	'learn/unsubscribe/:token': {
+		params: (f) => ({ token: f.tokens.unsubscribe }),
+		get: all(404),
+		getMustNotContain: ['List-Unsubscribe'],
+		post: { rule: all(404), variants: (): Variant[] => [{ form: { 'List-Unsubscribe': 'One-Click' } }] },
 	},
 	// The archive is the signed-in person's own (decision 0044): ids of the other tenant in the form change nothing.
 	// A platform account has none on a tenant's site; a GET only leads back to the account page.
@@ -498,6 +513,15 @@ const SPEC: Record<string, RouteSpec> = {
 					}),
 				},
 			],
+		},
+	},
+	// Announcements (decision 0047): only this tenant's courses, only their staff.
+	'admin/courses/:slug/announce': {
+		params: (f) => ({ slug: f.course }),
+		get: courseAdmin(tenantOnly(404, 200)),
+		post: {
+			rule: courseAdmin(all(404)),
+			variants: (): Variant[] => [{ form: { subject: 'Matrix announcement', message: 'To the other tenant' } }],
 		},
 	},
 	'admin/courses/:slug/admins': {
@@ -904,6 +928,10 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 						email_change: await issueToken(db, data.student.id, 'email_change', {
 							payload: `iso-new-address@${tenant.slug}.test`,
 						}),
+						unsubscribe: unsubscribeToken(TEST_SECRETS.AUTH_SECRET, tenant.id, {
+							userId: data.student.id,
+							kind: 'inactivity',
+						}),
 					},
 					invite: invite.raw,
 					inviteId: invite.invitation.id,
@@ -984,6 +1012,17 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 				email_verified_at: new Date(),
 			})
 			const otherApexCookie = await signIn(HOSTS.apex, otherAdmin.email)
+			// And on Acme's custom domain another one: Acme's two hosts together post every admin form twice, more
+			// than one account's 60 a minute since the announcement form (decision 0047).
+			const customAdmin = await createUser(db, {
+				tenant_id: null,
+				email: 'iso-custom@platform.test',
+				name: 'Matrix Custom Admin',
+				role: 'super_admin',
+				password_hash: passwordHash,
+				email_verified_at: new Date(),
+			})
+			const customApexCookie = await signIn(HOSTS.apex, customAdmin.email)
 			async function enter(tenant: Tenant, host: string, apex = apexCookie) {
 				const res = await stack.request(HOSTS.apex, '/admin/tenants', {
 					method: 'POST',
@@ -1011,7 +1050,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 			cookies.super_admin = {
 				apex: apexCookie,
 				own: await enter(tenants.acme, HOSTS.own),
-				custom: await enter(tenants.acme, HOSTS.custom),
+				custom: await enter(tenants.acme, HOSTS.custom, customApexCookie),
 				other: await enter(tenants.globex, HOSTS.other, otherApexCookie),
 			}
 
@@ -1241,6 +1280,22 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 							.select()
 							.from(t.second_chances)
 							.where(or(eq(t.second_chances.tenant_id, tenant.id), inArray(t.second_chances.user_id, ids))),
+					),
+					// Reminders, opt-outs and announcements (decision 0047).
+					reminders_sent: (
+						await db.orm
+							.select()
+							.from(t.reminders_sent)
+							.where(or(eq(t.reminders_sent.tenant_id, tenant.id), inArray(t.reminders_sent.user_id, ids)))
+					).sort((a, b) => `${a.user_id}/${a.item_key}`.localeCompare(`${b.user_id}/${b.item_key}`)),
+					reminder_opt_outs: (
+						await db.orm
+							.select()
+							.from(t.reminder_opt_outs)
+							.where(or(eq(t.reminder_opt_outs.tenant_id, tenant.id), inArray(t.reminder_opt_outs.user_id, ids)))
+					).sort((a, b) => `${a.user_id}/${a.kind}`.localeCompare(`${b.user_id}/${b.kind}`)),
+					announcements: sortById(
+						await db.orm.select().from(t.announcements).where(eq(t.announcements.tenant_id, tenant.id)),
 					),
 					submission_watchers: (
 						await db.orm

@@ -33,6 +33,10 @@ const OWN_TABLES = [
 	// What an invitation carries beside the specification's row (decision 0040).
 	'invitation_courses',
 	'invitation_names',
+	// Reminders, their opt-outs and course announcements (decision 0047).
+	'reminders_sent',
+	'reminder_opt_outs',
+	'announcements',
 ]
 
 const SPEC_TABLES: Record<string, string[]> = {

@@ -6,6 +6,8 @@ export interface ReceivedMail {
 	subject: string
 	text: string
 	html: string
+	/** Header fields as sent, by lower-case name (the last of a name wins): List-Unsubscribe and the like. */
+	headers: Record<string, string>
 }
 
 /**
@@ -44,6 +46,9 @@ export async function startMailSink(onMail?: (mail: ReceivedMail) => void) {
 							subject: parsed.subject ?? '',
 							text: parsed.text ?? '',
 							html: String(parsed.html ?? ''),
+							headers: Object.fromEntries(
+								parsed.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).trim()]),
+							),
 						}
 						if (holding) {
 							held.set(session.id, {

@@ -47,6 +47,8 @@ export async function startAppProcess(
 			RATE_LIMIT_DRIVER: 'memory',
 			SEED_DEMO_PASSWORD: DEMO_PASSWORD,
 			JOB_POLL_SECONDS: '0.5',
+			// As testEnv: no scheduled reminder sweep unless the test asks for one.
+			REMINDER_SWEEP_SECONDS: '0',
 			...TEST_SECRETS,
 			...env,
 		},

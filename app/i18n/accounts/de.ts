@@ -140,6 +140,14 @@ export default {
 			'Ihre E-Mail-Adresse ist noch nicht bestätigt. Folgen Sie dem Link aus unserer E-Mail oder fordern Sie einen neuen an.',
 		alreadyVerified: 'Ihre Adresse ist bereits bestätigt.',
 		resendVerification: 'Neuen Bestätigungslink senden',
+		reminders: 'Erinnerungs-E-Mails',
+		remindersHint:
+			'Wählen Sie, welche E-Mails wir Ihnen senden dürfen. Jede E-Mail enthält auch einen Link, der ihre Art abbestellt.',
+		remindersSave: 'E-Mail-Auswahl speichern',
+		remindersSaved: 'E-Mail-Auswahl gespeichert.',
+		kind_inactivity: 'Eine Erinnerung, wenn ich eine Woche nicht in einem Kurs war',
+		kind_due_soon: 'Eine Erinnerung vor einer Frist',
+		kind_announcement: 'Ankündigungen des Kursteams',
 	},
 	confirmEmail: {
 		title: 'Neue E-Mail-Adresse bestätigen',
@@ -175,6 +183,19 @@ export default {
 			super_admin: 'Super-Administrator(in)',
 		},
 		enrolls: 'Sie werden außerdem eingeschrieben in: {courses}.',
+	},
+	unsubscribe: {
+		title: 'Abbestellen',
+		question: 'Diese E-Mails von {site} abbestellen?',
+		kind_inactivity: 'Erinnerungen, wenn Sie länger nicht in einem Kurs waren',
+		kind_due_soon: 'Erinnerungen vor einer Frist',
+		kind_announcement: 'Ankündigungen des Kursteams',
+		confirm: 'Abbestellen',
+		done: 'Erledigt: Sie erhalten diese E-Mails nicht mehr. Auf Ihrer Kontoseite können Sie sie wieder einschalten.',
+		account: 'Ihre Kontoseite',
+		invalidTitle: 'Dieser Link funktioniert nicht',
+		invalid:
+			'Dieser Abmeldelink gilt hier nicht oder ist abgelaufen. Melden Sie sich an und wählen Sie Ihre E-Mails auf Ihrer Kontoseite.',
 	},
 	dueSettings: {
 		heading: 'Fälligkeiten und Kalender',

@@ -132,6 +132,13 @@ export default {
 		unverified: 'Your email address is not confirmed yet. Follow the link we emailed you, or ask for a new one.',
 		alreadyVerified: 'Your address is already confirmed.',
 		resendVerification: 'Send a new confirmation link',
+		reminders: 'Reminder emails',
+		remindersHint: 'Choose which emails we may send you. Each email also has a link that turns its kind off.',
+		remindersSave: 'Save email choices',
+		remindersSaved: 'Email choices saved.',
+		kind_inactivity: 'A reminder when I have not been back to a course for a week',
+		kind_due_soon: 'A reminder before something is due',
+		kind_announcement: 'Announcements from course staff',
 	},
 	confirmEmail: {
 		title: 'Confirm new email address',
@@ -168,6 +175,19 @@ export default {
 			super_admin: 'super admin',
 		},
 		enrolls: 'You will also be enrolled in: {courses}.',
+	},
+	unsubscribe: {
+		title: 'Unsubscribe',
+		question: 'Stop these emails from {site}?',
+		kind_inactivity: 'Reminders when you have not been back to a course',
+		kind_due_soon: 'Reminders before a due date',
+		kind_announcement: 'Announcements from course staff',
+		confirm: 'Unsubscribe',
+		done: 'Done: you will not get these emails any more. You can turn them back on from your account page.',
+		account: 'Your account page',
+		invalidTitle: 'This link does not work',
+		invalid:
+			'This unsubscribe link is not valid here or has expired. Sign in and choose your emails on your account page.',
 	},
 	dueSettings: {
 		heading: 'Due dates and calendar',

@@ -133,6 +133,13 @@ export default {
 		unverified: 'Tu dirección de correo aún no está confirmada. Sigue el enlace que te enviamos o pide uno nuevo.',
 		alreadyVerified: 'Tu dirección ya está confirmada.',
 		resendVerification: 'Enviar un nuevo enlace de confirmación',
+		reminders: 'Correos de recordatorio',
+		remindersHint: 'Elige qué correos podemos enviarte. Cada correo tiene también un enlace que desactiva su tipo.',
+		remindersSave: 'Guardar preferencias de correo',
+		remindersSaved: 'Preferencias de correo guardadas.',
+		kind_inactivity: 'Un recordatorio si no vuelvo a un curso en una semana',
+		kind_due_soon: 'Un recordatorio antes de una fecha límite',
+		kind_announcement: 'Anuncios del equipo del curso',
 	},
 	confirmEmail: {
 		title: 'Confirmar la nueva dirección de correo',
@@ -168,6 +175,19 @@ export default {
 			super_admin: 'superadministrador',
 		},
 		enrolls: 'También quedarás inscrito en: {courses}.',
+	},
+	unsubscribe: {
+		title: 'Darse de baja',
+		question: '¿Dejar de recibir estos correos de {site}?',
+		kind_inactivity: 'Recordatorios cuando no vuelves a un curso',
+		kind_due_soon: 'Recordatorios antes de una fecha límite',
+		kind_announcement: 'Anuncios del equipo del curso',
+		confirm: 'Darse de baja',
+		done: 'Hecho: ya no recibirás estos correos. Puedes reactivarlos en la página de tu cuenta.',
+		account: 'La página de tu cuenta',
+		invalidTitle: 'Este enlace no funciona',
+		invalid:
+			'Este enlace de baja no es válido aquí o ha caducado. Inicia sesión y elige tus correos en la página de tu cuenta.',
 	},
 	dueSettings: {
 		heading: 'Fechas de entrega y calendario',

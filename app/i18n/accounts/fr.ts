@@ -138,6 +138,14 @@ export default {
 			'Votre adresse e-mail n’est pas encore confirmée. Suivez le lien envoyé par e-mail ou demandez-en un nouveau.',
 		alreadyVerified: 'Votre adresse est déjà confirmée.',
 		resendVerification: 'Envoyer un nouveau lien de confirmation',
+		reminders: 'E-mails de rappel',
+		remindersHint:
+			'Choisissez les e-mails que nous pouvons vous envoyer. Chaque e-mail contient aussi un lien qui désactive ce type.',
+		remindersSave: 'Enregistrer les choix d’e-mails',
+		remindersSaved: 'Choix d’e-mails enregistrés.',
+		kind_inactivity: 'Un rappel quand je ne suis pas revenu à un cours depuis une semaine',
+		kind_due_soon: 'Un rappel avant une échéance',
+		kind_announcement: 'Les annonces de l’équipe du cours',
 	},
 	confirmEmail: {
 		title: 'Confirmer la nouvelle adresse e-mail',
@@ -173,6 +181,19 @@ export default {
 			super_admin: 'super-administrateur',
 		},
 		enrolls: 'Vous serez aussi inscrit à : {courses}.',
+	},
+	unsubscribe: {
+		title: 'Se désabonner',
+		question: 'Ne plus recevoir ces e-mails de {site} ?',
+		kind_inactivity: 'Les rappels quand vous n’êtes pas revenu à un cours',
+		kind_due_soon: 'Les rappels avant une échéance',
+		kind_announcement: 'Les annonces de l’équipe du cours',
+		confirm: 'Se désabonner',
+		done: 'C’est fait : vous ne recevrez plus ces e-mails. Vous pouvez les réactiver depuis la page de votre compte.',
+		account: 'La page de votre compte',
+		invalidTitle: 'Ce lien ne fonctionne pas',
+		invalid:
+			'Ce lien de désabonnement n’est pas valable ici ou a expiré. Connectez-vous et choisissez vos e-mails sur la page de votre compte.',
 	},
 	dueSettings: {
 		heading: 'Échéances et calendrier',

@@ -132,6 +132,13 @@ export default {
 		unverified: 'Seu endereço de e-mail ainda não foi confirmado. Siga o link que enviamos ou peça um novo.',
 		alreadyVerified: 'Seu endereço já está confirmado.',
 		resendVerification: 'Enviar um novo link de confirmação',
+		reminders: 'E-mails de lembrete',
+		remindersHint: 'Escolha quais e-mails podemos enviar. Cada e-mail também tem um link que desativa o seu tipo.',
+		remindersSave: 'Salvar escolhas de e-mail',
+		remindersSaved: 'Escolhas de e-mail salvas.',
+		kind_inactivity: 'Um lembrete quando eu não voltar a um curso por uma semana',
+		kind_due_soon: 'Um lembrete antes de um prazo',
+		kind_announcement: 'Anúncios da equipe do curso',
 	},
 	confirmEmail: {
 		title: 'Confirmar novo endereço de e-mail',
@@ -167,6 +174,19 @@ export default {
 			super_admin: 'superadministrador',
 		},
 		enrolls: 'Também ficará inscrito em: {courses}.',
+	},
+	unsubscribe: {
+		title: 'Cancelar inscrição',
+		question: 'Deixar de receber estes e-mails de {site}?',
+		kind_inactivity: 'Lembretes quando você não volta a um curso',
+		kind_due_soon: 'Lembretes antes de um prazo',
+		kind_announcement: 'Anúncios da equipe do curso',
+		confirm: 'Cancelar inscrição',
+		done: 'Pronto: você não receberá mais estes e-mails. Pode reativá-los na página da sua conta.',
+		account: 'A página da sua conta',
+		invalidTitle: 'Este link não funciona',
+		invalid:
+			'Este link de cancelamento não é válido aqui ou expirou. Entre e escolha seus e-mails na página da sua conta.',
 	},
 	dueSettings: {
 		heading: 'Prazos e calendário',

@@ -8,6 +8,7 @@ export default {
 		backToCourses: '← Kurse',
 		backToDashboard: '← Übersicht',
 		enroll: 'Lernende einschreiben',
+		announce: 'Ankündigungen',
 	},
 	courseStatus: {
 		draft: 'Entwurf',
@@ -211,6 +212,21 @@ export default {
 		seatNote:
 			'Dies ist ein kostenpflichtiger Kurs: Jede Einschreibung hier ist ein Platz, den Ihre Organisation vergibt, und wird so festgehalten.',
 	},
+	announce: {
+		metaTitle: 'Ankündigungen · Verwaltung',
+		hintTitle: 'Ankündigungen',
+		hintWhat: 'Ankündigungen',
+		title: 'Ankündigungen · {course}',
+		intro:
+			'Schreiben Sie allen Lernenden dieses Kurses. Jede Person erhält eine E-Mail in ihrer Sprache (der Text wird so gesendet, wie Sie ihn schreiben), außer sie hat Ankündigungen abbestellt.',
+		subject: 'Betreff',
+		message: 'Nachricht',
+		send: 'An Lernende senden',
+		sent: 'Ankündigung eingereiht: Sie geht in den nächsten Minuten an die eingeschriebenen Lernenden.',
+		recent: 'In den letzten 30 Tagen gesendet',
+		empty: 'Keine Ankündigung in den letzten 30 Tagen.',
+		limit: 'Höchstens {count} Ankündigungen pro Kurs und Tag.',
+	},
 	audit: {
 		metaTitle: 'Prüfprotokoll · Verwaltung',
 		title: 'Prüfprotokoll',
@@ -240,6 +256,7 @@ export default {
 			course_admin_assigned: 'Zum Kurs-Admin ernannt',
 			course_admin_revoked: 'Kurs-Admin entfernt',
 			course_settings_changed: 'Kurseinstellungen geändert',
+			course_announcement_sent: 'Ankündigung gesendet',
 			enrollment_created: 'Eingeschrieben',
 			enrollment_reactivated: 'Erneut eingeschrieben',
 			enrollment_completed: 'Kurs abgeschlossen',

@@ -8,6 +8,7 @@ export default {
 		backToCourses: '← Courses',
 		backToDashboard: '← Dashboard',
 		enroll: 'Enroll learners',
+		announce: 'Announcements',
 	},
 	// Shown for the stored course status (content service) and enrollment status values.
 	courseStatus: {
@@ -214,6 +215,21 @@ export default {
 		},
 		seatNote: 'This is a paid course: each enrollment made here is a seat your organisation grants, recorded as such.',
 	},
+	announce: {
+		metaTitle: 'Announcements · Administration',
+		hintTitle: 'Announcements',
+		hintWhat: 'Announcements',
+		title: 'Announcements · {course}',
+		intro:
+			'Write to every learner enrolled in this course. Each gets it by email, framed in their own language (your text goes as you write it), unless they turned announcements off.',
+		subject: 'Subject',
+		message: 'Message',
+		send: 'Send to learners',
+		sent: 'Announcement queued: it goes out to the enrolled learners in the next minutes.',
+		recent: 'Sent in the last 30 days',
+		empty: 'No announcement in the last 30 days.',
+		limit: 'At most {count} announcements per course per day.',
+	},
 	audit: {
 		metaTitle: 'Audit log · Administration',
 		title: 'Audit log',
@@ -245,6 +261,7 @@ export default {
 			course_admin_assigned: 'Made course admin',
 			course_admin_revoked: 'Course admin removed',
 			course_settings_changed: 'Course settings changed',
+			course_announcement_sent: 'Announcement sent',
 			enrollment_created: 'Enrolled',
 			enrollment_reactivated: 'Enrolled again',
 			enrollment_completed: 'Course completed',

@@ -8,6 +8,7 @@ export default {
 		backToCourses: '← Cursos',
 		backToDashboard: '← Panel',
 		enroll: 'Inscribir alumnos',
+		announce: 'Anuncios',
 	},
 	courseStatus: {
 		draft: 'borrador',
@@ -209,6 +210,21 @@ export default {
 		seatNote:
 			'Este es un curso de pago: cada inscripción hecha aquí es una plaza que concede tu organización, y así queda registrada.',
 	},
+	announce: {
+		metaTitle: 'Anuncios · Administración',
+		hintTitle: 'Anuncios',
+		hintWhat: 'Anuncios',
+		title: 'Anuncios · {course}',
+		intro:
+			'Escribe a todos los estudiantes inscritos en este curso. Cada uno recibe un correo en su idioma (el texto se envía tal como lo escribes), salvo si desactivó los anuncios.',
+		subject: 'Asunto',
+		message: 'Mensaje',
+		send: 'Enviar a los estudiantes',
+		sent: 'Anuncio en cola: llegará a los estudiantes inscritos en los próximos minutos.',
+		recent: 'Enviados en los últimos 30 días',
+		empty: 'Ningún anuncio en los últimos 30 días.',
+		limit: 'Como máximo {count} anuncios por curso al día.',
+	},
 	audit: {
 		metaTitle: 'Registro de auditoría · Administración',
 		title: 'Registro de auditoría',
@@ -238,6 +254,7 @@ export default {
 			course_admin_assigned: 'Nombrado administrador de curso',
 			course_admin_revoked: 'Administrador de curso retirado',
 			course_settings_changed: 'Configuración del curso cambiada',
+			course_announcement_sent: 'Anuncio enviado',
 			enrollment_created: 'Inscripción',
 			enrollment_reactivated: 'Nueva inscripción',
 			enrollment_completed: 'Curso completado',

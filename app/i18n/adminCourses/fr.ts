@@ -8,6 +8,7 @@ export default {
 		backToCourses: '← Cours',
 		backToDashboard: '← Tableau de bord',
 		enroll: 'Inscrire des apprenants',
+		announce: 'Annonces',
 	},
 	courseStatus: {
 		draft: 'brouillon',
@@ -213,6 +214,21 @@ export default {
 		seatNote:
 			'Ce cours est payant : chaque inscription faite ici est une place offerte par votre organisation, enregistrée comme telle.',
 	},
+	announce: {
+		metaTitle: 'Annonces · Administration',
+		hintTitle: 'Annonces',
+		hintWhat: 'Annonces',
+		title: 'Annonces · {course}',
+		intro:
+			'Écrivez à tous les apprenants inscrits à ce cours. Chacun reçoit un e-mail dans sa langue (le texte part tel que vous l’écrivez), sauf s’il a désactivé les annonces.',
+		subject: 'Objet',
+		message: 'Message',
+		send: 'Envoyer aux apprenants',
+		sent: 'Annonce en file d’attente : elle part vers les apprenants inscrits dans les prochaines minutes.',
+		recent: 'Envoyées ces 30 derniers jours',
+		empty: 'Aucune annonce ces 30 derniers jours.',
+		limit: 'Au plus {count} annonces par cours et par jour.',
+	},
 	audit: {
 		metaTitle: 'Journal d’audit · Administration',
 		title: 'Journal d’audit',
@@ -242,6 +258,7 @@ export default {
 			course_admin_assigned: 'Nommé administrateur de cours',
 			course_admin_revoked: 'Administrateur de cours retiré',
 			course_settings_changed: 'Paramètres du cours modifiés',
+			course_announcement_sent: 'Annonce envoyée',
 			enrollment_created: 'Inscription',
 			enrollment_reactivated: 'Nouvelle inscription',
 			enrollment_completed: 'Cours terminé',

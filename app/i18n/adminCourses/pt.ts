@@ -8,6 +8,7 @@ export default {
 		backToCourses: '← Cursos',
 		backToDashboard: '← Painel',
 		enroll: 'Inscrever alunos',
+		announce: 'Anúncios',
 	},
 	courseStatus: {
 		draft: 'rascunho',
@@ -209,6 +210,21 @@ export default {
 		seatNote:
 			'Este é um curso pago: cada inscrição feita aqui é um lugar concedido pela sua organização, registado como tal.',
 	},
+	announce: {
+		metaTitle: 'Anúncios · Administração',
+		hintTitle: 'Anúncios',
+		hintWhat: 'Anúncios',
+		title: 'Anúncios · {course}',
+		intro:
+			'Escreva a todos os alunos inscritos neste curso. Cada um recebe um e-mail no seu idioma (o texto é enviado como você o escreve), a menos que tenha desativado os anúncios.',
+		subject: 'Assunto',
+		message: 'Mensagem',
+		send: 'Enviar aos alunos',
+		sent: 'Anúncio na fila: vai para os alunos inscritos nos próximos minutos.',
+		recent: 'Enviados nos últimos 30 dias',
+		empty: 'Nenhum anúncio nos últimos 30 dias.',
+		limit: 'No máximo {count} anúncios por curso por dia.',
+	},
 	audit: {
 		metaTitle: 'Registro de auditoria · Administração',
 		title: 'Registro de auditoria',
@@ -238,6 +254,7 @@ export default {
 			course_admin_assigned: 'Nomeado administrador de curso',
 			course_admin_revoked: 'Administrador de curso removido',
 			course_settings_changed: 'Configurações do curso alteradas',
+			course_announcement_sent: 'Anúncio enviado',
 			enrollment_created: 'Inscrição feita',
 			enrollment_reactivated: 'Nova inscrição',
 			enrollment_completed: 'Curso concluído',

@@ -65,6 +65,7 @@ export default {
 		emailInvalid: 'Geben Sie eine gültige E-Mail-Adresse ein',
 		max254: 'Verwenden Sie höchstens 254 Zeichen',
 		max100: 'Verwenden Sie höchstens 100 Zeichen',
+		max5000: 'Verwenden Sie höchstens 5.000 Zeichen',
 		passwordRequired: 'Geben Sie Ihr Passwort ein',
 		passwordTooLong: 'Dieses Passwort ist zu lang',
 		newPasswordRequired: 'Wählen Sie ein Passwort',

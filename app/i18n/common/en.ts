@@ -64,6 +64,7 @@ export default {
 		emailInvalid: 'Enter a valid email address',
 		max254: 'Use at most 254 characters',
 		max100: 'Use at most 100 characters',
+		max5000: 'Use at most 5,000 characters',
 		passwordRequired: 'Enter your password',
 		passwordTooLong: 'That password is too long',
 		newPasswordRequired: 'Choose a password',

@@ -62,6 +62,7 @@ export default {
 		emailInvalid: 'Escribe una dirección de correo válida',
 		max254: 'Usa como máximo 254 caracteres',
 		max100: 'Usa como máximo 100 caracteres',
+		max5000: 'Usa como máximo 5000 caracteres',
 		passwordRequired: 'Escribe tu contraseña',
 		passwordTooLong: 'Esa contraseña es demasiado larga',
 		newPasswordRequired: 'Elige una contraseña',

@@ -62,6 +62,7 @@ export default {
 		emailInvalid: 'Saisissez une adresse e-mail valide',
 		max254: 'Utilisez au plus 254 caractères',
 		max100: 'Utilisez au plus 100 caractères',
+		max5000: 'Utilisez au plus 5 000 caractères',
 		passwordRequired: 'Saisissez votre mot de passe',
 		passwordTooLong: 'Ce mot de passe est trop long',
 		newPasswordRequired: 'Choisissez un mot de passe',

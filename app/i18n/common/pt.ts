@@ -62,6 +62,7 @@ export default {
 		emailInvalid: 'Informe um endereço de e-mail válido',
 		max254: 'Use no máximo 254 caracteres',
 		max100: 'Use no máximo 100 caracteres',
+		max5000: 'Use no máximo 5.000 caracteres',
 		passwordRequired: 'Informe a sua senha',
 		passwordTooLong: 'Essa senha é longa demais',
 		newPasswordRequired: 'Escolha uma senha',

@@ -61,6 +61,7 @@ export default {
 		emailInvalid: '请输入有效的电子邮件地址',
 		max254: '最多 254 个字符',
 		max100: '最多 100 个字符',
+		max5000: '最多使用 5000 个字符',
 		passwordRequired: '请输入你的密码',
 		passwordTooLong: '该密码太长',
 		newPasswordRequired: '请设置密码',
