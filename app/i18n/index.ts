@@ -16,7 +16,7 @@ export type Messages = typeof import('./catalogues/en.ts').default
 type Plural = { one?: string; other: string }
 
 /** The parts of a catalogue the browser loads separately (decision 0046). */
-type PartName = 'learner' | 'course' | 'admin'
+type PartName = 'learner' | 'course' | 'admin' | 'audit'
 
 /** In the browser, the parts of each locale loaded so far; the server registers whole catalogues. */
 const loaded: Partial<Record<Locale, Messages>> = {}
@@ -28,48 +28,57 @@ const loaders: Record<Locale, Record<PartName, Part>> = {
 		learner: () => import('./catalogues/learner-en.ts'),
 		course: () => import('./catalogues/course-en.ts'),
 		admin: () => import('./catalogues/admin-en.ts'),
+		audit: () => import('./catalogues/audit-en.ts'),
 	},
 	es: {
 		learner: () => import('./catalogues/learner-es.ts'),
 		course: () => import('./catalogues/course-es.ts'),
 		admin: () => import('./catalogues/admin-es.ts'),
+		audit: () => import('./catalogues/audit-es.ts'),
 	},
 	fr: {
 		learner: () => import('./catalogues/learner-fr.ts'),
 		course: () => import('./catalogues/course-fr.ts'),
 		admin: () => import('./catalogues/admin-fr.ts'),
+		audit: () => import('./catalogues/audit-fr.ts'),
 	},
 	de: {
 		learner: () => import('./catalogues/learner-de.ts'),
 		course: () => import('./catalogues/course-de.ts'),
 		admin: () => import('./catalogues/admin-de.ts'),
+		audit: () => import('./catalogues/audit-de.ts'),
 	},
 	pt: {
 		learner: () => import('./catalogues/learner-pt.ts'),
 		course: () => import('./catalogues/course-pt.ts'),
 		admin: () => import('./catalogues/admin-pt.ts'),
+		audit: () => import('./catalogues/audit-pt.ts'),
 	},
 	zh: {
 		learner: () => import('./catalogues/learner-zh.ts'),
 		course: () => import('./catalogues/course-zh.ts'),
 		admin: () => import('./catalogues/admin-zh.ts'),
+		audit: () => import('./catalogues/audit-zh.ts'),
 	},
 }
 
 export function registerCatalogue(locale: Locale, messages: Messages) {
 	loaded[locale] = messages
-	loadedParts.set(locale, new Set(['learner', 'course', 'admin']))
+	loadedParts.set(locale, new Set(['learner', 'course', 'admin', 'audit']))
 }
 
 /**
  * The parts of the catalogue a page reads, under any locale prefix: every page the learner part;
  * the admin pages the course staff's part (course admin, grading), and those outside one course's
- * pages (users, tenants, audit, the course list) the administration's part too.
+ * pages (users, tenants, the course list) the administration's part too; the admin home and the
+ * audit log the audit labels as well.
  */
 export function cataloguePartsOf(pathname: string): PartName[] {
-	const admin = /^(?:\/[a-z]{2})?\/admin(\/|$)(courses\/[^/]+\/)?/.exec(pathname)
+	const admin = /^(?:\/[a-z]{2})?\/admin(?:\/(courses\/[^/]+\/)|\/|$)/.exec(pathname)
 	if (!admin) return ['learner']
-	return admin[2] ? ['learner', 'course'] : ['learner', 'course', 'admin']
+	if (admin[1]) return ['learner', 'course']
+	const audit = /^(?:\/[a-z]{2})?\/admin(?:\/audit)?\/?$/.test(pathname)
+	return audit ? ['learner', 'course', 'admin', 'audit'] : ['learner', 'course', 'admin']
 }
 
 const hasCatalogue = (locale: Locale, parts: PartName[]) => parts.every((p) => loadedParts.get(locale)?.has(p))
@@ -83,7 +92,11 @@ export function loadCatalogue(locale: string, parts: PartName[] = ['learner']): 
 	let promise = loading.get(key)
 	if (!promise) {
 		promise = Promise.all(parts.map((part) => loaders[locale][part]())).then((modules) => {
-			loaded[locale] = Object.assign({}, loaded[locale], ...modules.map((m) => m.default)) as Messages
+			// Two parts may hold pieces of one area (the audit labels are `adminCourses.audit`): merged by area.
+			const merged: Record<string, object> = { ...loaded[locale] }
+			for (const { default: part } of modules)
+				for (const [area, messages] of Object.entries(part)) merged[area] = { ...merged[area], ...messages }
+			loaded[locale] = merged as Messages
 			const have = loadedParts.get(locale) ?? new Set<PartName>()
 			for (const part of parts) have.add(part)
 			loadedParts.set(locale, have)

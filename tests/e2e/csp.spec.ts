@@ -34,7 +34,7 @@ test('pages run under the Content-Security-Policy without a single violation, fr
 	// and a learner's pages never fetch the staff parts (decisions 0043, 0046).
 	const catalogues = new Set<string>()
 	page.on('request', (request) => {
-		const part = /\/assets\/((?:learner|course|admin)-(?:en|es|fr|de|pt|zh))-[\w-]+\.js$/.exec(
+		const part = /\/assets\/((?:learner|course|admin|audit)-(?:en|es|fr|de|pt|zh))-[\w-]+\.js$/.exec(
 			new URL(request.url()).pathname,
 		)?.[1]
 		if (part) catalogues.add(part)
@@ -74,7 +74,7 @@ test("staff pages fetch the catalogue's parts they read: a course's pages the co
 }, info) => {
 	const catalogues = new Set<string>()
 	page.on('request', (request) => {
-		const part = /\/assets\/((?:learner|course|admin)-en)-[\w-]+\.js$/.exec(new URL(request.url()).pathname)?.[1]
+		const part = /\/assets\/((?:learner|course|admin|audit)-en)-[\w-]+\.js$/.exec(new URL(request.url()).pathname)?.[1]
 		if (part) catalogues.add(part)
 	})
 	const admin = await acmeAccount(info, 'catalogue-parts', { role: 'tenant_admin' })
@@ -82,9 +82,9 @@ test("staff pages fetch the catalogue's parts they read: a course's pages the co
 	await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
 	await expectScripts(page, true)
 	expect([...catalogues].sort()).toEqual(['course-en', 'learner-en'])
-	// A client-side navigation to the admin home: the page waits for the administration's part.
+	// A client-side navigation to the admin home: the page waits for the administration's part and the audit labels.
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click()
 	await expect(page).toHaveURL(/\/admin$/)
 	await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
-	expect([...catalogues].sort()).toEqual(['admin-en', 'course-en', 'learner-en'])
+	expect([...catalogues].sort()).toEqual(['admin-en', 'audit-en', 'course-en', 'learner-en'])
 })

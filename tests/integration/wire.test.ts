@@ -242,6 +242,7 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 		['lesson', '/learn/course/intro-to-web/entry/what-is-http', 'learner'],
 		['quiz', '/learn/course/intro-to-web/entry/basics-quiz', 'learner'],
 		['account', '/learn/account', 'learner'],
+		['admin home', '/admin', 'admin'],
 		['admin users', '/admin/users', 'admin'],
 		['admin course', '/admin/courses/intro-to-web/dashboard', 'admin'],
 		['certificate', '/learn/certificates/<certificate>', 'learner'],

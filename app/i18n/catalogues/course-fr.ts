@@ -1,5 +1,8 @@
 // The course staff's messages (course admin pages, grading): loaded in the browser only on /admin pages (index.ts).
+// The audit log's labels are a part of their own (./audit-fr.ts).
 import adminCourses from '../adminCourses/fr.ts'
 import grading from '../grading/fr.ts'
 
-export default { adminCourses, grading }
+const { audit: _audit, ...course } = adminCourses
+
+export default { adminCourses: course, grading }

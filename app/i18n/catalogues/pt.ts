@@ -1,6 +1,12 @@
 import admin from './admin-pt.ts'
 import course from './course-pt.ts'
 import learner from './learner-pt.ts'
+import auditPart from './audit-pt.ts'
 
 /** The whole catalogue: the server renders every page. */
-export default { ...learner, ...course, ...admin }
+export default {
+	...learner,
+	...admin,
+	grading: course.grading,
+	adminCourses: { ...course.adminCourses, ...auditPart.adminCourses },
+}

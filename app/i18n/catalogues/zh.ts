@@ -1,6 +1,12 @@
 import admin from './admin-zh.ts'
 import course from './course-zh.ts'
 import learner from './learner-zh.ts'
+import auditPart from './audit-zh.ts'
 
 /** The whole catalogue: the server renders every page. */
-export default { ...learner, ...course, ...admin }
+export default {
+	...learner,
+	...admin,
+	grading: course.grading,
+	adminCourses: { ...course.adminCourses, ...auditPart.adminCourses },
+}
