@@ -8,7 +8,6 @@ import { step, type Tx } from './transaction.ts'
 // Due dates (decision 0045): staff extensions, the learner's time zone, the calendar feed's token,
 // and what the due-date service reads across a tenant. Every query names its tenant.
 
-
 /** The learner's extensions, in one course or all. */
 export async function dueExtensionsOf(db: Database, scope: Scope, courseSlug?: string) {
 	const x = db.t.due_extensions

@@ -21,7 +21,9 @@ export function startSchedule(db: Database, everySeconds: number) {
 		running ??= enqueueScheduledJob(db, 'reminders.sweep', periodSlot(Date.now(), periodMs))
 			.then(() => {})
 			// The database out of reach: the next tick asks again (a period's sweep may be skipped, the next one catches up).
-			.catch((error: unknown) => log.warn('job/schedule-failed', { job: 'reminders.sweep', error: describeError(error) }))
+			.catch((error: unknown) =>
+				log.warn('job/schedule-failed', { job: 'reminders.sweep', error: describeError(error) }),
+			)
 			.finally(() => (running = null))
 	}
 	// A few times per period, so a process that starts late in one still asks for it.

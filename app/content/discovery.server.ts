@@ -27,8 +27,7 @@ const UNPREFIXED = new Set(['/api', '/ingest', '/_next'])
  * The origin this host's pages name as canonical (its tenant's custom domain when it has one): a
  * sitemap lists canonical URLs, whichever of the tenant's hosts serves it.
  */
-const canonicalOriginOf = (ctx: RequestContext) =>
-	canonicalOrigin(ctx.origin, ctx.tenant, ctx.env.APP_BASE_DOMAIN)
+const canonicalOriginOf = (ctx: RequestContext) => canonicalOrigin(ctx.origin, ctx.tenant, ctx.env.APP_BASE_DOMAIN)
 
 /** The spec's rules; its Sitemap line names the request host (spec, well-known rule 3). */
 export function robotsTxt(host: string) {

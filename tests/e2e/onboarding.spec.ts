@@ -72,7 +72,9 @@ test("a form answered with an error leaves the page's other forms as they were",
 	const admin = await acmeAccount(info, 'three-forms', { role: 'tenant_admin' })
 	await signInAs(page, ACME, admin, '/admin/users/invite')
 	const selects = () =>
-		page.locator('select').evaluateAll((all) => all.map((s) => `${(s as HTMLSelectElement).name}=${(s as HTMLSelectElement).value}`))
+		page
+			.locator('select')
+			.evaluateAll((all) => all.map((s) => `${(s as HTMLSelectElement).name}=${(s as HTMLSelectElement).value}`))
 	const before = await selects()
 	expect(before.length).toBeGreaterThanOrEqual(4)
 

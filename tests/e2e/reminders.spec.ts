@@ -21,7 +21,14 @@ async function optOuts(email: string) {
 		const user = (await findUserByEmail(db, acme.id, email))!
 		const o = db.t.reminder_opt_outs
 		const rows = await db.orm.select({ kind: o.kind, user: o.user_id }).from(o)
-		return { acme, user, kinds: rows.filter((r) => r.user === user.id).map((r) => r.kind).sort() }
+		return {
+			acme,
+			user,
+			kinds: rows
+				.filter((r) => r.user === user.id)
+				.map((r) => r.kind)
+				.sort(),
+		}
 	} finally {
 		await db.close()
 	}
@@ -70,7 +77,9 @@ test('the unsubscribe link asks first, then turns that kind off without signing 
 	await expect(page.getByRole('heading', { name: 'This link does not work' })).toBeVisible()
 })
 
-test('course staff send an announcement; field errors beside the fields; learners are mailed', async ({ page }, info) => {
+test('course staff send an announcement; field errors beside the fields; learners are mailed', async ({
+	page,
+}, info) => {
 	const learner = await acmeAccount(info, 'hears', { enrolledIn: 'intro-to-web', locale: 'fr' })
 	const author = await acmeAccount(info, 'author', { role: 'course_admin' })
 	const db = e2eDatabase()
@@ -99,8 +108,8 @@ test('course staff send an announcement; field errors beside the fields; learner
 	await expect(page.getByText(subject)).toBeVisible()
 	await page.screenshot({ path: shot('announce-sent', info.project.name), fullPage: true })
 	// The learner's mail, in French, arrives through the queue.
-	await expect.poll(() => mailsTo(learner).map((m) => m.subject), { timeout: 15_000 }).toContainEqual(
-		expect.stringContaining(`Introduction au Web : ${subject}`),
-	)
+	await expect
+		.poll(() => mailsTo(learner).map((m) => m.subject), { timeout: 15_000 })
+		.toContainEqual(expect.stringContaining(`Introduction au Web : ${subject}`))
 	expect(readFileSync('.tmp/e2e/mail.jsonl', 'utf8')).toContain('List-Unsubscribe=One-Click')
 })

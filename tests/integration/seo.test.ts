@@ -149,7 +149,11 @@ describe.each(DIALECTS)('what crawlers read on %s', (dialect) => {
 				name: locale === 'en' ? 'Introduction to the Web' : 'Introducción a la Web',
 				inLanguage: locale,
 				url: canonical + localePath(locale, '/learn/course/intro-to-web'),
-				provider: { '@type': 'Organization', url: `${canonical}/`, logo: { '@type': 'ImageObject', url: `${canonical}/icon.png`, width: 512, height: 512 } },
+				provider: {
+					'@type': 'Organization',
+					url: `${canonical}/`,
+					logo: { '@type': 'ImageObject', url: `${canonical}/icon.png`, width: 512, height: 512 },
+				},
 				offers: [{ '@type': 'Offer', category: 'Free', price: 0 }],
 				hasCourseInstance: [{ '@type': 'CourseInstance', courseMode: 'Online', courseWorkload: 'PT75M' }],
 			})
@@ -173,12 +177,19 @@ describe.each(DIALECTS)('what crawlers read on %s', (dialect) => {
 				headline: HOSTILE_POST,
 				datePublished: '2026-10-05T09:00:00.000Z',
 				author: { '@type': 'Person', name: 'Acme Academy' },
-				publisher: { '@type': 'Organization', logo: { '@type': 'ImageObject', url: `${canonical}/icon.png`, width: 512, height: 512 } },
+				publisher: {
+					'@type': 'Organization',
+					logo: { '@type': 'ImageObject', url: `${canonical}/icon.png`, width: 512, height: 512 },
+				},
 			})
 
 			const home = jsonLd(await page(localePath(locale, '/')))
 			expect(home).toEqual([
-				expect.objectContaining({ '@type': 'Organization', url: `${canonical}/`, logo: { '@type': 'ImageObject', url: `${canonical}/icon.png`, width: 512, height: 512 } }),
+				expect.objectContaining({
+					'@type': 'Organization',
+					url: `${canonical}/`,
+					logo: { '@type': 'ImageObject', url: `${canonical}/icon.png`, width: 512, height: 512 },
+				}),
 			])
 		})
 	})
