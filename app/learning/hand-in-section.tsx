@@ -38,9 +38,11 @@ export function HandInSection({
 	const { rules } = a
 	// Without JavaScript the returned page has an empty file field; with it, the same field would keep the
 	// refused files. Emptied on every answer, so both say what the page says: choose them again.
+	// Not on the first render: a file chosen before the page hydrated (a slow phone) stays chosen.
 	const files = useRef<HTMLInputElement>(null)
+	const answers = useRef(0)
 	useEffect(() => {
-		if (files.current) files.current.value = ''
+		if (answers.current++ > 0 && files.current) files.current.value = ''
 	}, [result])
 	const latest = a.submissions[0]
 	const errors = result?.error ?? {}

@@ -7,7 +7,7 @@ import {
 	type SubmissionResult,
 } from '@conform-to/react'
 import { useId, useState } from 'react'
-import { useLocation } from 'react-router'
+import { useActionData, useLocation } from 'react-router'
 import { useI18n } from '#app/i18n/index.ts'
 
 /** A labelled input with its error beside it, tied by aria-describedby; works without JavaScript. */
@@ -176,15 +176,19 @@ export function useActionForm(
  * The form's id, new for each navigation that brings no action result: a redirect back to the
  * same page after a success (its notice) or a Cancel link. Conform resets a form whose id changes,
  * so the page shows it as it would load without JavaScript: the loader's values, no error left
- * from an earlier try. A submission answered with errors keeps the id (its lastResult is shown).
+ * from an earlier try. A submission answered with data (errors, a report) keeps the id of every
+ * form on the page: the one posted shows its lastResult, the others keep what was typed or chosen.
  */
 function useFormGeneration(lastResult: unknown) {
 	const base = useId()
 	const { key } = useLocation()
+	// Any form of the page answered (this one or another): the others stay as the person left them,
+	// a file they chose included, rather than being reset under their hands.
+	const answered = useActionData() !== undefined
 	const [seen, setSeen] = useState({ key, generation: 0 })
 	let { generation } = seen
 	if (seen.key !== key) {
-		generation = lastResult ? seen.generation : seen.generation + 1
+		generation = lastResult || answered ? seen.generation : seen.generation + 1
 		// State from the previous render, updated while rendering (React's pattern for it).
 		setSeen({ key, generation })
 	}

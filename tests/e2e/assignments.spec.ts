@@ -77,3 +77,26 @@ test('a learner hands in text and a file, a course admin grades it, the learner 
 	// Graded work is final: no form to hand in again.
 	await expect(page.getByRole('button', { name: /Hand in/ })).toHaveCount(0)
 })
+
+test('a file chosen before the page has finished loading its scripts is still sent (a slow phone)', async ({
+	page,
+}, info) => {
+	const email = await learnerAtAssignment(info, 'slow-phone')
+	await signInAs(page, ACME, email, ASSIGNMENT)
+	// The page's scripts held back: the learner fills the form the server rendered before it hydrates.
+	let release = () => {}
+	const held = new Promise<void>((resolve) => (release = resolve))
+	await page.route('**/assets/*.js', async (route) => {
+		await held
+		await route.continue()
+	})
+	await page.goto(at(ACME, ASSIGNMENT), { waitUntil: 'domcontentloaded' })
+	await page.getByLabel('Your answer').fill('Chosen before the scripts ran.')
+	await page.getByLabel('Files').setInputFiles({ name: 'page.html', mimeType: 'text/html', buffer: Buffer.from(PAGE) })
+	release()
+	await page.waitForLoadState('networkidle')
+	// The file went with the form: the server refuses its type beside the field (it would say
+	// "Handed in" had the page emptied the field while hydrating).
+	await page.getByRole('button', { name: 'Hand in', exact: true }).click()
+	await expect(page.getByText('page.html: This type of file is not accepted here.')).toBeVisible()
+})
