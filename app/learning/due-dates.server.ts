@@ -17,7 +17,7 @@ import { readContent } from '../content/cms.server.ts'
 import type { Course, Entry } from '../content/content.ts'
 import { flattenEntries } from './entries.ts'
 import { dueAtFor, dueState, formatDue, instantInZone, isTimeZone, localInZone, type DueState } from './due-dates.ts'
-import { tags } from './learning.server.ts'
+import { courseProgress, tags } from './learning.server.ts'
 
 // Due dates (decision 0045): what is due for a learner, and across a tenant for the reminders;
 // a learner's time zone; staff extensions. The rule itself is app/learning/due-dates.ts.
@@ -278,10 +278,16 @@ export async function dueLines(
 		learnerTimeZone(ctx, scope),
 		dueItemsFor(ctx, scope.tenantId, scope.userId),
 	])
-	const lines: DueLine[] = items.filter(keep).map((i) => ({
+	const kept = items.filter(keep)
+	const locked = await lockedEntries(ctx, scope, new Set(kept.map((i) => i.courseSlug)))
+	const lines: DueLine[] = kept.map((i) => ({
 		courseSlug: i.courseSlug,
 		entrySlug: i.entrySlug,
-		href: `/learn/course/${i.courseSlug}/entry/${i.entrySlug}`,
+		// An entry still locked by the course's order opens nothing yet: its line leads to the course,
+		// whose home says what comes first.
+		href: locked.has(`${i.courseSlug}/${i.entrySlug}`)
+			? `/learn/course/${i.courseSlug}`
+			: `/learn/course/${i.courseSlug}/entry/${i.entrySlug}`,
 		title: i.entryTitle,
 		course: i.courseTitle,
 		state: i.state,
@@ -290,4 +296,18 @@ export async function dueLines(
 		extended: i.extended,
 	}))
 	return { timeZone, lines }
+}
+
+/** `<course>/<entry>` of the learner's entries that the course's order still locks, in the given courses. */
+async function lockedEntries(ctx: RequestContext, scope: Scope, courseSlugs: Set<string>) {
+	const locked = new Set<string>()
+	await Promise.all(
+		[...courseSlugs].map(async (slug) => {
+			const course = await courseOrNull(ctx, slug)
+			if (!course) return
+			const { locks } = await courseProgress(ctx, scope, course)
+			for (const [entry, lock] of locks) if (lock) locked.add(`${slug}/${entry}`)
+		}),
+	)
+	return locked
 }
