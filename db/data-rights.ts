@@ -125,6 +125,19 @@ export async function personRecords(db: Database, who: Person) {
 			ownRows(db, t.second_chances as never, who),
 		])
 	const certificates = await ownRows(db, t.certificates as never, who)
+	// Due dates and reminders (decisions 0045, 0047): settings, extensions given, reminders sent, opt-outs.
+	const [user_settings, due_extensions, reminders_sent, reminder_opt_outs] = await Promise.all([
+		ownRows(db, t.user_settings as never, who),
+		ownRows(db, t.due_extensions as never, who),
+		ownRows(db, t.reminders_sent as never, who),
+		ownRows(db, t.reminder_opt_outs as never, who),
+	])
+	// The calendar feed's existence and age only: its nonce and hash open the feed.
+	const cf = t.calendar_feeds
+	const calendar_feeds = await db.orm
+		.select({ created_at: cf.created_at })
+		.from(cf)
+		.where(and(eq(cf.tenant_id, who.tenantId), eq(cf.user_id, who.userId)))
 	const course_admin_assignments = await ownRows(db, t.course_admin_assignments as never, who)
 	const submission_watchers = await ownRows(db, t.submission_watchers as never, who)
 	// Only files a hand-in claimed: an unclaimed row is an upload still streaming or being cleaned up.
@@ -179,6 +192,11 @@ export async function personRecords(db: Database, who: Person) {
 		oauth_accounts,
 		sessions: sessions.map((r) => ({ ...r, impersonated: Boolean(r.impersonated) })),
 		verification_tokens,
+		user_settings,
+		due_extensions,
+		reminders_sent,
+		reminder_opt_outs,
+		calendar_feeds,
 		...invited,
 		audit_log: await auditRows(db, who, recordIds),
 	}
@@ -206,6 +224,11 @@ export const ARCHIVED_TABLES = [
 	'invitation_courses',
 	'invitation_names',
 	'audit_log',
+	'user_settings',
+	'due_extensions',
+	'reminders_sent',
+	'reminder_opt_outs',
+	'calendar_feeds',
 ] as const satisfies ReadonlyArray<keyof PersonRecords>
 
 /** What an erasure removes from the rows it keeps: the values that named the person. */
@@ -284,6 +307,15 @@ function* endAccessSteps(tx: Tx, who: Person, now: Date) {
 			.where(and(eq(t.oauth_accounts.tenant_id, who.tenantId), eq(t.oauth_accounts.user_id, who.userId)))
 			.returning({ id: t.oauth_accounts.id }),
 	)
+	// The private calendar feed opens no more; settings and opt-outs of an address that is gone go too.
+	for (const table of [t.calendar_feeds, t.user_settings, t.reminder_opt_outs]) {
+		yield* step(
+			tx.orm
+				.delete(table as typeof t.calendar_feeds)
+				.where(and(eq(table.tenant_id, who.tenantId), eq(table.user_id, who.userId)))
+				.returning({ user_id: table.user_id }),
+		)
+	}
 	const c = t.course_admin_assignments
 	yield* step(
 		tx.orm
@@ -465,6 +497,19 @@ function* scrubAuditSteps(tx: Tx, who: Person, was: ErasedValues) {
 		const metadata = scrub(row.metadata, names, emails) as Record<string, unknown>
 		if (JSON.stringify(metadata) !== JSON.stringify(row.metadata))
 			yield* step(tx.orm.update(a).set({ metadata }).where(eq(a.id, row.id)).returning({ id: a.id }))
+	}
+	// Staff's reasons for moving the person's due dates (decision 0045) are free text about them too.
+	const d = tx.t.due_extensions
+	const extensions = yield* step(
+		tx.orm
+			.select({ id: d.id, reason: d.reason })
+			.from(d)
+			.where(and(eq(d.tenant_id, who.tenantId), eq(d.user_id, who.userId))),
+	)
+	for (const row of extensions) {
+		const reason = scrub(row.reason, names, emails) as string
+		if (reason !== row.reason)
+			yield* step(tx.orm.update(d).set({ reason }).where(eq(d.id, row.id)).returning({ id: d.id }))
 	}
 }
 

@@ -122,6 +122,19 @@ export async function plantPerson(
 		.insert(t.course_admin_assignments)
 		.values({ id: newId(), ...mine, course_slug: 'c2', assigned_by: other?.id ?? null })
 	await db.orm.insert(t.submission_watchers).values({ ...mine, course_slug: 'c2' })
+	// Due dates and reminders (decisions 0045, 0047): staff's free-text reason names the person.
+	await db.orm.insert(t.user_settings).values({ ...mine, time_zone: 'Europe/Paris' })
+	await db.orm.insert(t.due_extensions).values({
+		id: newId(),
+		...mine,
+		course_slug: 'c1',
+		entry_slug: 'e1',
+		due_at: now,
+		reason: `${name} was ill`,
+	})
+	await db.orm.insert(t.reminders_sent).values({ ...mine, kind: 'inactivity', item_key: `c1@${now.toISOString()}` })
+	await db.orm.insert(t.reminder_opt_outs).values({ ...mine, kind: 'announcement' })
+	await db.orm.insert(t.calendar_feeds).values({ ...mine, nonce: `nonce-${marker}`, token_hash: `hash-${marker}` })
 	await db.orm
 		.insert(t.oauth_accounts)
 		.values({ id: newId(), ...mine, provider: 'github', provider_account_id: `gh-${marker}` })
