@@ -224,30 +224,34 @@ export function* recordSubmissionSteps(
 				.returning(),
 		)
 		if (row) {
-			if (input.fileIds.length > 0) {
-				const f = db.t.submission_files
-				const claimed = yield* step(
-					db.orm
-						.update(f)
-						.set({ submission_id: row.id })
-						.where(
-							and(
-								inArray(f.id, input.fileIds),
-								eq(f.tenant_id, scope.tenantId),
-								eq(f.user_id, scope.userId),
-								isNull(f.submission_id),
-							),
-						)
-						.returning({ id: f.id }),
-				)
-				// Only this request's own unclaimed files: anything else is a bug, and the transaction undoes the row.
-				if (claimed.length !== input.fileIds.length) throw new Error('hand-in files were not all claimed')
-			}
+			yield* claimFilesSteps(db, scope, row.id, input.fileIds)
 			return { kind: 'recorded', submission: row, replayed: false } as RecordedSubmission
 		}
 		const twin = yield* stored()
 		if (twin) return { kind: 'recorded', submission: twin, replayed: true } as RecordedSubmission
 	}
+}
+
+/** A new submission takes the files streamed in for it: this request's own, not yet claimed. */
+function* claimFilesSteps(db: Tx, scope: Scope, submissionId: string, fileIds: string[]) {
+	if (fileIds.length === 0) return
+	const f = db.t.submission_files
+	const claimed = yield* step(
+		db.orm
+			.update(f)
+			.set({ submission_id: submissionId })
+			.where(
+				and(
+					inArray(f.id, fileIds),
+					eq(f.tenant_id, scope.tenantId),
+					eq(f.user_id, scope.userId),
+					isNull(f.submission_id),
+				),
+			)
+			.returning({ id: f.id }),
+	)
+	// Only this request's own unclaimed files: anything else is a bug, and the transaction undoes the row.
+	if (claimed.length !== fileIds.length) throw new Error('hand-in files were not all claimed')
 }
 
 /** The learner's submissions of one entry, oldest first, with their files. */
