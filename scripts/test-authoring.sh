@@ -28,6 +28,10 @@ cd cms/strapi
 # is the same version for the same Node (it compiles from source here otherwise: about 2 minutes).
 # `--install-only` does just this (.ci/run starts it in the background while the app's tests run);
 # a later run finds the marker of the same lockfile and goes on.
+# CI's background install (.ci/run) may still be running: wait for it rather than install twice.
+if [ -n "${AUTHORING_INSTALL_PID:-}" ] && [ "${1:-}" != "--install-only" ]; then
+	while kill -0 "$AUTHORING_INSTALL_PID" 2>/dev/null; do sleep 1; done
+fi
 marker=node_modules/.installed-lock
 lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
 t=$(now)
