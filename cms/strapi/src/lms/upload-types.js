@@ -53,7 +53,10 @@ function isPlainText(head) {
 	} catch {
 		return false
 	}
-	return !text.replace(/^\uFEFF/, '').trimStart().startsWith('<')
+	return !text
+		.replace(/^\uFEFF/, '')
+		.trimStart()
+		.startsWith('<')
 }
 
 /** The type the bytes of an uploaded file have, or null when they are none we know. */
