@@ -22,7 +22,7 @@ const MEDIA = /^(?:audio|video)\/[a-z0-9][a-z0-9.+-]*$/
 const isInlineType = (type: string) => RASTER.has(type) || MEDIA.test(type)
 
 /** `attachment` with an ASCII fallback name and the exact name in RFC 5987 form. */
-export function attachmentDisposition(name: string) {
+function attachmentDisposition(name: string) {
 	const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\/]/g, '_')
 	return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
 }

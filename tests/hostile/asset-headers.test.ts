@@ -151,7 +151,10 @@ describe.each(DIALECTS)('hostile active content in media on %s', (dialect) => {
 	it('serves every active file through every route as a sandboxed attachment, never sniffed', async () => {
 		for (const [id] of ACTIVE) {
 			for (const path of routes(id)) {
-				for (const headers of [{}, { range: 'bytes=0-' }, { range: 'bytes=0-9' }, { accept: 'text/html' }]) {
+				for (const headers of [{}, { range: 'bytes=0-' }, { range: 'bytes=0-9' }, { accept: 'text/html' }] as Record<
+					string,
+					string
+				>[]) {
 					const res = await get(path, headers)
 					const label = `${path} ${JSON.stringify(headers)}`
 					hostile.check(`${label} answers`, [200, 206].includes(res.status), String(res.status))
@@ -208,7 +211,7 @@ describe.each(DIALECTS)('hostile active content in media on %s', (dialect) => {
 
 	it('keeps raster images and audio inline, with the type of their bytes', async () => {
 		for (const [id, , , type] of INLINE) {
-			for (const headers of [{}, { range: 'bytes=0-' }]) {
+			for (const headers of [{}, { range: 'bytes=0-' }] as Record<string, string>[]) {
 				const res = await get(`/api/cms/site/assets/${id}`, headers)
 				expect([200, 206], id).toContain(res.status)
 				expect(res.headers['content-type'], id).toBe(type)

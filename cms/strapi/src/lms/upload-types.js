@@ -111,4 +111,4 @@ function guardUploadTypes(plugin) {
 	return plugin
 }
 
-module.exports = { guardUploadTypes, allowedTypes, isPlainText }
+module.exports = { guardUploadTypes }
