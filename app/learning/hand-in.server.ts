@@ -9,6 +9,7 @@ import { createFileRow, deleteStaleUnclaimedFiles, deleteUnclaimedFiles, finishF
 import type { HandInFileType } from '../content/content.ts'
 import { databaseFileStore, FileTooLarge, type FileStore } from '../platform/file-store.server.ts'
 import { readForm } from '../platform/forms.server.ts'
+import { isUtf8Text, SNIFF_BYTES } from '../platform/served-files.server.ts'
 import { notAForm } from '../platform/errors.ts'
 import { HAND_IN_LIMITS, isMultipart } from './hand-in-limits.ts'
 import { describeError, log } from '../platform/log.server.ts'
@@ -40,9 +41,6 @@ const SIGNATURES: Record<HandInFileType, string[] | 'text'> = {
 	docx: ['docx', 'zip'],
 	zip: ['zip'],
 }
-
-/** Bytes read before deciding a file's type (file-type's own recommendation). */
-const SNIFF_BYTES = 4100
 
 export type FileProblem = 'typeNotAllowed' | 'typeMismatch' | 'empty' | 'tooLarge' | 'tooMany'
 
@@ -88,14 +86,7 @@ export async function bytesMatch(type: HandInFileType, head: Uint8Array) {
 	const detected = await fileTypeFromBuffer(head)
 	const expected = SIGNATURES[type]
 	if (expected !== 'text') return detected !== undefined && expected.includes(detected.ext)
-	if (detected !== undefined || head.includes(0)) return false
-	try {
-		// `stream: true`: the sniffed head may end inside a character.
-		new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true })
-		return true
-	} catch {
-		return false
-	}
+	return detected === undefined && isUtf8Text(head)
 }
 
 /**

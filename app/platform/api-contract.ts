@@ -304,7 +304,7 @@ export const API_OPERATIONS: ApiOperation[] = [
 		operationId: 'getCourseAsset',
 		summary: 'A published course’s asset, streamed',
 		description:
-			'Streams a file of a published course from the content service, honouring conditional and Range requests. An unknown or unpublished course answers 404 whatever the asset. With `w`, an image is resized (decision 0018).',
+			"Streams a file of a published course from the content service, honouring conditional and Range requests. An unknown or unpublished course answers 404 whatever the asset. With `w`, an image is resized (decision 0018). Only raster images (PNG, JPEG, GIF, WebP, AVIF), audio and video are shown inline, with the type their bytes have; anything else (PDF, text, SVG, HTML …) is an attachment of a type decided from its bytes, with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: default-src 'none'; sandbox` (decision 0049).",
 		params: z.object({ courseSlug: slug, assetId }),
 		example: { courseSlug: 'intro-to-web', assetId: 'http-diagram' },
 	}),
@@ -313,7 +313,7 @@ export const API_OPERATIONS: ApiOperation[] = [
 		operationId: 'downloadCourseAsset',
 		summary: 'A published course’s asset as a download (Content-Disposition: attachment)',
 		description:
-			'The same file as getCourseAsset, sent with `Content-Disposition: attachment` so that browsers save it. An unknown or unpublished course answers 404 whatever the asset.',
+			'The same file as getCourseAsset, sent with `Content-Disposition: attachment` so that browsers save it, sandboxed and never sniffed (decision 0049). An unknown or unpublished course answers 404 whatever the asset.',
 		params: z.object({ courseSlug: slug, assetId }),
 		example: { courseSlug: 'intro-to-web', assetId: 'http-diagram' },
 	}),
@@ -322,7 +322,7 @@ export const API_OPERATIONS: ApiOperation[] = [
 		operationId: 'getSiteAsset',
 		summary: 'An asset of the host’s site, streamed',
 		description:
-			'Streams a file of the site the host serves (icons, images of pages and posts) from the content service, honouring conditional and Range requests. With `w`, an image is resized (decision 0018).',
+			"Streams a file of the site the host serves (icons, images of pages and posts) from the content service, honouring conditional and Range requests. With `w`, an image is resized (decision 0018). Only raster images (PNG, JPEG, GIF, WebP, AVIF), audio and video are shown inline, with the type their bytes have; anything else (PDF, text, SVG, HTML …) is an attachment of a type decided from its bytes, with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: default-src 'none'; sandbox` (decision 0049).",
 		params: z.object({ assetId }),
 		example: { assetId: 'acme-icon' },
 	}),
@@ -330,7 +330,8 @@ export const API_OPERATIONS: ApiOperation[] = [
 		path: '/api/cms/site/assets/{assetId}/download',
 		operationId: 'downloadSiteAsset',
 		summary: 'An asset of the host’s site as a download (Content-Disposition: attachment)',
-		description: 'The same file as getSiteAsset, sent with `Content-Disposition: attachment` so that browsers save it.',
+		description:
+			'The same file as getSiteAsset, sent with `Content-Disposition: attachment` so that browsers save it, sandboxed and never sniffed (decision 0049).',
 		params: z.object({ assetId }),
 		example: { assetId: 'acme-icon' },
 	}),

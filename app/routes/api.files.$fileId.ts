@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream'
 import { getRequestContext } from '#app/context.ts'
 import { jsonError } from '#app/platform/errors.ts'
+import { attachmentHeaders } from '#app/platform/served-files.server.ts'
 import { fileStore } from '#app/learning/hand-in.server.ts'
 import { canPreview } from '#app/learning/learning.server.ts'
 import { limitJson } from '#app/platform/rate-limit.server.ts'
@@ -32,18 +33,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		headers: {
 			'content-type': file.content_type,
 			'content-length': String(file.size_bytes),
-			'content-disposition': contentDisposition(file.file_name),
-			'x-content-type-options': 'nosniff',
-			'content-security-policy': "default-src 'none'; sandbox",
+			...attachmentHeaders(file.file_name),
 			// Private to the people allowed above, and never kept by a shared cache.
 			'cache-control': 'private, no-store',
 			etag: `"${file.sha256}"`,
 		},
 	})
-}
-
-/** `attachment` with an ASCII fallback name and the exact name in RFC 5987 form (names are sanitized when stored). */
-function contentDisposition(name: string) {
-	const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-	return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
 }

@@ -169,7 +169,7 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 			expect(cached.status).toBe(304)
 
 			const download = await stack.request(ACME, '/api/cms/courses/intro-to-web/assets/http-diagram/download')
-			expect(download.headers['content-disposition']).toBe('attachment; filename="http-diagram.png"')
+			expect(download.headers['content-disposition']).toMatch(/^attachment; filename="http-diagram.png";/)
 		})
 
 		it('answers 404 for unknown, unpublished or mismatched courses and for course assets on the site route', async () => {
@@ -192,7 +192,7 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 			expect(icon.status).toBe(200)
 			expect(icon.headers['content-type']).toBe('image/png')
 			const download = await stack.request(ACME, '/api/cms/site/assets/acme-icon/download')
-			expect(download.headers['content-disposition']).toBe('attachment; filename="acme-icon.png"')
+			expect(download.headers['content-disposition']).toMatch(/^attachment; filename="acme-icon.png";/)
 		})
 
 		it('rewrites asset URLs inside content to the same-origin proxies', async () => {

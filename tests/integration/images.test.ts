@@ -146,7 +146,7 @@ describe.each(DIALECTS)('resized images on %s', (dialect) => {
 			}
 		}
 		const download = await get(`${site('photo-jpeg')}/download?w=640`)
-		expect(download.headers['content-disposition']).toBe('attachment; filename="photo.jpg"')
+		expect(download.headers['content-disposition']).toMatch(/^attachment; filename="photo.jpg";/)
 		expect((await sharp(download.body).metadata()).width).toBe(640)
 	})
 
@@ -173,9 +173,9 @@ describe.each(DIALECTS)('resized images on %s', (dialect) => {
 		}
 	})
 
-	it('passes SVG and GIF through unchanged', async () => {
+	it('passes SVG and GIF through unchanged (SVG as a sandboxed attachment: decision 0049)', async () => {
 		for (const [id, type] of [
-			['logo-svg', 'image/svg+xml'],
+			['logo-svg', 'application/octet-stream'],
 			['anim-gif', 'image/gif'],
 		]) {
 			const original = await get(site(id))
@@ -184,6 +184,7 @@ describe.each(DIALECTS)('resized images on %s', (dialect) => {
 			expect(res.headers['content-type']).toBe(type)
 			expect(res.body.equals(original.body), id).toBe(true)
 		}
+		expect((await get(site('logo-svg'))).headers['content-disposition']).toMatch(/^attachment; filename="logo.svg"/)
 	})
 
 	it('refuses any other width with 400 and the error envelope', async () => {

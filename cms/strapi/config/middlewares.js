@@ -11,5 +11,7 @@ module.exports = [
 	'strapi::body',
 	'strapi::session',
 	'strapi::favicon',
+	// Around the public folder's static server: /uploads/ never runs (decision 0049).
+	'global::uploads-inert',
 	'strapi::public',
 ]
