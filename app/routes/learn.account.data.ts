@@ -5,6 +5,7 @@ import { archiveFileName, dataArchive } from '#app/accounts/data-archive.server.
 import { fileStore } from '#app/learning/hand-in.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { withNotice } from '#app/platform/notices.ts'
+import { notFound } from '#app/platform/errors.ts'
 import type { Route } from './+types/learn.account.data.ts'
 
 /**
@@ -28,12 +29,12 @@ export async function action({ context, request }: Route.ActionArgs) {
 	if (session.impersonator) return back('archiveImpersonating')
 	const tenantId = session.user.tenant_id
 	// A platform account's rows are no tenant's: there is no archive of one on a tenant's site.
-	if (!ctx.tenant || tenantId !== ctx.tenant.id) throw new Response(null, { status: 404 })
+	if (!ctx.tenant || tenantId !== ctx.tenant.id) throw notFound()
 	const { allowed } = await ctx.rateLimit.consume('dataArchive', `user|${session.user.id}`)
 	if (!allowed) return back('archiveLimited')
 	const at = new Date()
 	const body = await dataArchive(ctx.db, fileStore(ctx), { tenantId, userId: session.user.id }, at)
-	if (!body) throw new Response(null, { status: 404 })
+	if (!body) throw notFound()
 	return new Response(body, {
 		headers: {
 			'content-type': 'application/zip',

@@ -25,6 +25,7 @@ import { LOCALE_NAMES, LOCALES, localePath } from '#app/i18n/locales.ts'
 import { localeCookie } from '#app/platform/locale.server.ts'
 import type { Route } from './+types/learn.account.ts'
 import { withNotice } from '#app/platform/notices.ts'
+import { notFound } from '#app/platform/errors.ts'
 import { reminderChoices, saveReminderChoices } from '#app/reminders/preferences.server.ts'
 import { REMINDER_KINDS } from '#db/schema/values.ts'
 import { ReminderChoices } from '#app/reminders/reminder-choices.tsx'
@@ -149,7 +150,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 			)
 		const passwordHash = await hashPassword(input.newPassword)
 		const next = await changeOwnPassword(ctx, session, passwordHash)
-		if (!next) throw new Response(null, { status: 404 })
+		if (!next) throw notFound()
 		const { cookie } = await sessionCookie(ctx, next)
 		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'passwordChanged')), {
 			headers: { 'set-cookie': cookie },
