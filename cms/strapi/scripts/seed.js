@@ -12,6 +12,9 @@ const { readdirSync, readFileSync, existsSync, statSync } = require('node:fs')
 const path = require('node:path')
 const { createStrapi, compileStrapi } = require('@strapi/strapi')
 
+// No webhooks from the seed: it imports into a CMS no app has read from yet (an app that has
+// answers cached refreshes them within 60 s); stored ones would reach the tests' apps later.
+process.env.LMS_APP_URLS = ''
 const CONTENT_DIR = path.resolve(process.env.CMS_CONTENT_DIR ?? path.join(__dirname, '..', '..', 'content'))
 const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh']
 const PASSWORD = process.env.CMS_DEMO_PASSWORD || 'Authoring-demo-2026'
@@ -154,7 +157,9 @@ async function seedSite(strapi, site, counts) {
 				modules: modulesIn(c, l, tt),
 				categories: labelsIn(c.categories, l, tt),
 				tags: labelsIn(c.tags, l, tt),
-				certificate: c.certificate ? { enabled: c.certificate.enabled === true, criteria: tt(c.certificate.criteria, l) } : null,
+				certificate: c.certificate
+					? { enabled: c.certificate.enabled === true, criteria: tt(c.certificate.criteria, l) }
+					: null,
 			}),
 		})
 	for (const p of readDir(path.join(dir, 'pages')))
