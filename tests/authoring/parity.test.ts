@@ -115,18 +115,18 @@ function differences(local: unknown, strapi: unknown, path = ''): string[] {
 }
 
 /** The field paths of a zod schema (`data.modules[].entries[].due.at`), unions and optionals unwrapped. */
-function fieldPaths(schema: z.ZodType, path = '', inLazy = false): string[] {
+function fieldPaths(schema: unknown, path = '', inLazy = false): string[] {
 	const s = schema as any
-	const down = (inner: z.ZodType, p = path) => fieldPaths(inner, p, inLazy)
+	const down = (inner: unknown, p = path) => fieldPaths(inner, p, inLazy)
 	if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) return down(s.unwrap())
 	// A recursive schema (the page hierarchy's children): its fields once, at the top level.
 	if (s instanceof z.ZodLazy) return inLazy ? [] : fieldPaths(s._zod.def.getter(), path, true)
 	if (s instanceof z.ZodArray) return down(s.element, `${path}[]`)
-	if (s instanceof z.ZodUnion) return [...new Set(s.options.flatMap((o: z.ZodType) => down(o)))]
+	if (s instanceof z.ZodUnion) return [...new Set(s.options.flatMap((o: unknown) => down(o)))]
 	if (s instanceof z.ZodObject)
 		return Object.entries(s.shape).flatMap(([k, v]) => {
 			const p = path ? `${path}.${k}` : k
-			return [p, ...down(v as z.ZodType, p)]
+			return [p, ...down(v, p)]
 		})
 	return []
 }

@@ -10,7 +10,7 @@
  * row goes only once its app has answered 200. Sending happens after the commit and after the
  * author's request is answered; an app that is down or busy (5xx, 429, no answer) is asked again
  * with backoff (at most a minute apart) until it answers, across restarts of Strapi. Rows due
- * together for one app go out in one request (at most MAX_TAGS tags).
+ * together for one app, at the same attempt, go out in one request (at most MAX_TAGS tags).
  */
 
 const TABLE = 'lms_revalidations'
@@ -80,11 +80,17 @@ function createRevalidator({ urls, secret, log, db, fetchImpl = fetch, delaysMs 
 	async function pass() {
 		const idle = urls.filter((url) => !busy.has(url))
 		if (!idle.length) return
-		const due = await knex()(TABLE).whereIn('url', idle).where('due_at', '<=', Date.now()).orderBy('id')
+		// New changes first, and never in one request with retried ones: rows that failed together
+		// (the same attempt count) go together, so a fresh change's request carries its own tags only.
+		const due = await knex()(TABLE)
+			.whereIn('url', idle)
+			.where('due_at', '<=', Date.now())
+			.orderBy([{ column: 'attempts' }, { column: 'id' }])
 		for (const url of idle) {
 			const batch = []
 			const tags = new Set()
-			for (const row of due.filter((r) => r.url === url)) {
+			const rows = due.filter((r) => r.url === url)
+			for (const row of rows.filter((r) => r.attempts === rows[0].attempts)) {
 				const more = JSON.parse(row.tags).filter((t) => !tags.has(t))
 				if (batch.length && tags.size + more.length > MAX_TAGS) break
 				batch.push(row)
