@@ -12,6 +12,9 @@ const { readdirSync, readFileSync, existsSync, statSync } = require('node:fs')
 const path = require('node:path')
 const { createStrapi, compileStrapi } = require('@strapi/strapi')
 
+// No webhooks from the seed: it imports into a CMS no app has read from yet (an app that has
+// answers cached refreshes them within 60 s); stored ones would reach the tests' apps later.
+process.env.LMS_APP_URLS = ''
 const CONTENT_DIR = path.resolve(process.env.CMS_CONTENT_DIR ?? path.join(__dirname, '..', '..', 'content'))
 const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh']
 const PASSWORD = process.env.CMS_DEMO_PASSWORD || 'Authoring-demo-2026'
@@ -130,7 +133,6 @@ async function seedSite(strapi, site, counts) {
 			short_name: tt(siteJson.short_name, l),
 			description: tt(siteJson.description, l),
 		}),
-		titleField: 'name',
 	})
 
 	for (const c of readDir(path.join(dir, 'courses')))
@@ -143,7 +145,8 @@ async function seedSite(strapi, site, counts) {
 				priceCurrency: c.price?.currency ?? null,
 				estimatedMinutes: c.estimatedMinutes ?? null,
 				passRule: c.passRule ?? null,
-				featured: c.featured === true,
+				// Absent stays absent (null): the API then sends no `featured`, as the local service does.
+				featured: typeof c.featured === 'boolean' ? c.featured : null,
 				publicationDate: c.publishedAt ?? null,
 				archivedAt: c.archivedAt ?? null,
 			}),
@@ -154,6 +157,9 @@ async function seedSite(strapi, site, counts) {
 				modules: modulesIn(c, l, tt),
 				categories: labelsIn(c.categories, l, tt),
 				tags: labelsIn(c.tags, l, tt),
+				certificate: c.certificate
+					? { enabled: c.certificate.enabled === true, criteria: tt(c.certificate.criteria, l) }
+					: null,
 			}),
 		})
 	for (const p of readDir(path.join(dir, 'pages')))
@@ -248,10 +254,12 @@ function modulesIn(course, l, tt) {
 
 /**
  * Creates a document when no document matches `where` (in any state): en first, then each other
- * locale that has a title, then publishes every locale of it when the JSON says published or
- * archived. An existing document is left alone.
+ * locale that has any text (its title may be empty: a category's name or the certificate's
+ * criteria may be translated when the title is not; the API serves the rest from en), then
+ * publishes every locale of it when the JSON says published or archived. An existing document is
+ * left alone.
  */
-async function upsert(strapi, uid, where, json, counts, { shared, localized, titleField = 'title' }) {
+async function upsert(strapi, uid, where, json, counts, { shared, localized }) {
 	const docs = strapi.documents(uid)
 	const [existing] = await docs.findMany({ filters: where, locale: 'en', status: 'draft', fields: ['documentId'] })
 	if (existing) {
@@ -259,11 +267,8 @@ async function upsert(strapi, uid, where, json, counts, { shared, localized, tit
 		return
 	}
 	const { documentId } = await docs.create({ locale: 'en', data: { ...shared(), ...localized('en') } })
-	for (const l of localesOf(json).filter((l) => l !== 'en')) {
-		const data = localized(l)
-		if (!data[titleField]) continue
-		await docs.update({ documentId, locale: l, data: { ...shared(), ...data } })
-	}
+	for (const l of localesOf(json).filter((l) => l !== 'en'))
+		await docs.update({ documentId, locale: l, data: { ...shared(), ...localized(l) } })
 	const hasStatus = strapi.contentType(uid).options?.draftAndPublish
 	if (hasStatus && (json.status === 'published' || json.status === 'archived'))
 		await docs.publish({ documentId, locale: '*' })

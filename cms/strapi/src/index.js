@@ -22,7 +22,12 @@ module.exports = {
 			.split(',')
 			.map((u) => u.trim())
 			.filter(Boolean)
-		const revalidator = createRevalidator({ urls, secret: process.env.CMS_WEBHOOK_SECRET ?? '', log: strapi.log })
+		const revalidator = createRevalidator({
+			urls,
+			secret: process.env.CMS_WEBHOOK_SECRET ?? '',
+			log: strapi.log,
+			db: strapi.db,
+		})
 		strapi.lmsRevalidator = revalidator
 		// Moves on every committed write to content or media: the content API's memo is then stale.
 		strapi.lmsContent = { generation: 0 }
@@ -49,15 +54,19 @@ module.exports = {
 			const after = writes ? await versions(uid, params.documentId ?? result?.documentId) : []
 			const tags = [...new Set([...before, ...after].flatMap((doc) => tagsOf(uid, doc, baseDomain)))]
 			changed()
+			// Stored in the change's own transaction when it has one: committed with it, or not at all.
+			await revalidator.record(tags)
 			await afterCommit(() => {
 				changed()
-				setImmediate(() => revalidator.enqueue(tags))
+				revalidator.kick()
 			})
 			return result
 		})
 	},
 
 	async bootstrap({ strapi }) {
+		// What an earlier run could not deliver goes out now (lms/revalidate.js).
+		await strapi.lmsRevalidator.start()
 		// Media changes move the content API's answers too (asset URLs in documents, asset owners).
 		const changed = () => strapi.lmsContent.generation++
 		strapi.db.lifecycles.subscribe({
@@ -76,6 +85,10 @@ module.exports = {
 		if (!existing.has('en')) await locales.create({ code: 'en', name: 'English (en)' })
 		for (const [code, name] of LOCALES) if (!existing.has(code)) await locales.create({ code, name })
 		await locales.setDefaultLocale({ code: 'en' })
+	},
+
+	destroy({ strapi }) {
+		strapi.lmsRevalidator?.stop()
 	},
 }
 

@@ -23,6 +23,7 @@ const POPULATE = {
 		},
 		categories: true,
 		tags: true,
+		certificate: true,
 	},
 	[UID.page]: undefined,
 	[UID.post]: ['hero'],

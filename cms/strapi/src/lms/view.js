@@ -102,8 +102,17 @@ function createView({ locale, base, assets }) {
 					}),
 				}
 			}),
+			...(en.certificate ? { certificate: certificate(en.certificate, loc?.certificate) } : {}),
 			// What passing takes (decision 0037): one rule for every translation.
 			...(en.passRule ? { passRule: en.passRule } : {}),
+		}
+	}
+
+	/** Whether passing earns a certificate (decision 0038): en decides; the criteria fall back to en's like any text. */
+	function certificate(c, lc) {
+		return {
+			enabled: c.enabled === true,
+			...(present(c.criteria) ? { criteria: text(c, lc, 'criteria'), criteriaLocale: served(c, lc, 'criteria') } : {}),
 		}
 	}
 

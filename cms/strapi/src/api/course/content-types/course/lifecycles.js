@@ -1,0 +1,3 @@
+'use strict'
+// en's title may not be empty; a translation's may (src/lms/required.js).
+module.exports = require('../../../../lms/required').requireInDefaultLocale('title')
