@@ -91,8 +91,10 @@ describe("a new tenant's place in the CMS", () => {
 			401,
 		)
 		expect((await call('PUT', `${siteUrl(other, 'another-project')}/authoring`, {})).status).toBe(404)
-		for (const bad of ['_apex', 'Acme', 'a_b', '-a', 'a-', '%2e%2e', 'acme%2Fx', 'x'.repeat(64)])
+		for (const bad of ['_apex', 'Acme', 'a_b', '-a', 'a-', 'acme%2Fx', 'acme%00', 'x'.repeat(64)])
 			expect((await provision({}, bad)).status, bad).toBe(400)
+		// A dot segment is resolved before it is sent: another path, which provisions nothing.
+		expect((await provision({}, '%2e%2e')).status).toBe(405)
 		expect((await provision({ status: 'deleted' }, other)).status).toBe(400)
 		expect((await provision({ name: 7 }, other)).status).toBe(400)
 		expect((await provision({ name: 'x'.repeat(121) }, other)).status).toBe(400)
