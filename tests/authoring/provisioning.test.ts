@@ -1,6 +1,9 @@
 import sharp from 'sharp'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findTenantBySlug } from '#db/tenants.ts'
+import { DIALECTS } from '#tests/support/databases.ts'
 import { TEST_SECRETS } from '#tests/support/env.ts'
+import { startStack, type Stack } from '#tests/support/stack.ts'
 import { STRAPI_URL, strapiAdmin, type StrapiAdmin } from '#tests/support/strapi.ts'
 
 // A tenant made in the app is made in the CMS by the app's job (decision 0053): PUT
@@ -187,4 +190,59 @@ describe("a new tenant's place in the CMS", () => {
 			expect((await author.get(COURSE, courseId)).status).toBe(200)
 		},
 	)
+})
+
+// The same from the app, against this Strapi: a super admin's new tenant is provisioned by the job,
+// its suspension locks its role, and a tenant admin's invitation shows Strapi's registration link.
+describe.each(DIALECTS)('tenants made in the app, in Strapi, on %s', (dialect) => {
+	let stack: Stack
+	const slug = `made-${dialect}-${Date.now().toString(36)}`
+	beforeAll(async () => {
+		stack = await startStack(dialect, {}, { contentServiceUrl: API, port: Number(process.env.AUTHORING_APP_PORT) })
+	})
+	afterAll(() => stack?.close())
+
+	const until = async (probe: () => Promise<boolean>, what: string, ms = 15_000) => {
+		const deadline = Date.now() + ms
+		while (!(await probe())) {
+			if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`)
+			await new Promise((r) => setTimeout(r, 100))
+		}
+	}
+
+	it('provisions the new tenant, and locks its authors when it is suspended', async () => {
+		const apex = await stack.signIn('root@platform.test', 'localhost')
+		const created = await apex.post('/admin/tenants', {
+			intent: 'create',
+			slug,
+			name: 'Made in the app',
+			admin_email: `head@${slug}.test`,
+		})
+		expect(created.status).toBe(302)
+		await until(async () => (await siteDocument(slug)).status === 200, 'the site document')
+		expect((await siteDocument(slug)).body.data.name).toBe('Made in the app')
+		const root = await strapiAdmin('root@platform.test')
+		const roleNames = async () =>
+			((await root.call('GET', '/admin/roles')).body.data as any[]).map((r) => r.name).filter((n) => n.endsWith(slug))
+		expect(await roleNames()).toEqual([`Authors: ${slug}`])
+
+		const tenant = (await findTenantBySlug(stack.db, slug))!
+		const suspended = await apex.post('/admin/tenants', {
+			intent: 'status',
+			tenantId: tenant.id,
+			status: 'suspended',
+			confirmed: 'yes',
+		})
+		expect(suspended.status).toBe(302)
+		await until(async () => (await roleNames())[0] === `Suspended authors: ${slug}`, 'the suspended role')
+	})
+
+	it("shows a tenant admin Strapi's registration link for a new author", async () => {
+		const admin = await stack.signIn('admin@acme.test')
+		const email = `writer-${slug}@acme.test`
+		const asked = await admin.post('/admin/courses', { intent: 'inviteAuthor', email })
+		expect(asked.status).toBe(200)
+		expect(asked.text).toContain(`Invitation made for ${email}`)
+		expect(asked.text).toMatch(/href="http[^"]+\/auth\/register\?registrationToken=[^"]+"/)
+	})
 })
