@@ -7,7 +7,7 @@
  * <key>` and loses its permissions: its authors keep their accounts but reach none of its
  * documents or files (and the "own sites" condition no longer names the site); its content is kept.
  */
-const { ROLE, SUSPENDED_ROLE, CONDITION, SITE_KEY } = require('./tenants')
+const { CONDITION, SITE_KEY } = require('./tenants')
 
 const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh']
 const SITE = 'api::site.site'
@@ -165,4 +165,4 @@ function inviteAuthor(strapi, key, email) {
 	})
 }
 
-module.exports = { provisionSite, inviteAuthor, ensureRole, authorPermissions, STATUSES, SITE_KEY, ROLE }
+module.exports = { provisionSite, inviteAuthor, ensureRole, STATUSES, SITE_KEY }
