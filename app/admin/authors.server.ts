@@ -9,7 +9,7 @@ import { adminAudit, type AdminScope } from './admin.server.ts'
  * A tenant admin's invitation of an author to the CMS (decision 0053): the CMS makes the account
  * with the tenant's authors' role (or adds the role to an account it has) and answers the
  * registration link, which the page shows to pass on, as Strapi's own invitation screen does. The
- * change is the CMS's, so the audit row follows its answer. Null when the CMS takes no author for
+ * change is the CMS's, so the audit row follows its answer. Null (the page answers 409) when the CMS takes no author for
  * this tenant (the local content service has none; a site not provisioned yet, or suspended) or
  * cannot be reached.
  */

@@ -55,7 +55,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	if (!invitation)
 		return data(
 			{ result: submission.reply({ formErrors: ['adminCourses.courses.authors.unavailable'] }) },
-			{ status: 503 },
+			{ status: 409 },
 		)
 	return { result: submission.reply({ resetForm: true }), invitation }
 }

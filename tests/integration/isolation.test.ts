@@ -486,9 +486,9 @@ const SPEC: Record<string, RouteSpec> = {
 	},
 	'admin/courses': {
 		get: admin(all(200)),
-		// Inviting an author goes to this tenant's site in the CMS; the local content service takes none (503).
+		// Inviting an author goes to this tenant's site in the CMS; the local content service takes none (409).
 		post: {
-			rule: admin(tenantOnly(503)),
+			rule: admin(tenantOnly(409)),
 			variants: (f, c): Variant[] => [{ form: { intent: 'inviteAuthor', email: f.pool[c.roleIndex] } }],
 		},
 	},
