@@ -102,6 +102,9 @@ function isLocalized(value: unknown): value is Localized {
 	)
 }
 
+/** PUT …/sites/<site>/authoring and POST …/authoring/invitations (decision 0053). */
+const AUTHORING = /^\/api\/v1\/projects\/([^/]+)\/sites\/([^/]+)\/authoring(\/invitations)?$/
+
 class ApiError extends Error {
 	constructor(
 		readonly status: number,
@@ -116,6 +119,7 @@ export function createCmsServer(options: CmsOptions) {
 	let sites = loadContent(contentDir)
 	const stats: CmsStats = { total: 0, byPath: {}, byLocale: {}, byStatus: {} }
 	const faults: CmsFaults = { delayMs: 0, mode: 'ok' }
+	const provisioned: Array<{ site: string; name: unknown; status: string }> = []
 	const expectedKey = Buffer.from(options.apiKey)
 
 	function keyMatches(req: IncomingMessage) {
@@ -148,6 +152,11 @@ export function createCmsServer(options: CmsOptions) {
 			}
 			return send(res, 200, stats)
 		}
+		// Authoring calls are not content reads: not counted, but failed as the faults say.
+		const authoring = AUTHORING.exec(url.pathname)
+		if (authoring && faults.mode !== 'ok')
+			return send(res, 500, { error: { status: 500, message: 'Injected failure' } })
+		if (authoring) return answerAuthoring(req, res, authoring)
 		if (url.pathname === '/api/v1/_control' && req.method === 'POST') {
 			const body = await readBody(req)
 			if (typeof body.delayMs === 'number') faults.delayMs = body.delayMs
@@ -177,6 +186,33 @@ export function createCmsServer(options: CmsOptions) {
 				return send(res, error.status, { error: { status: error.status, message: error.message } })
 			throw error
 		}
+	}
+
+	/**
+	 * The authoring endpoints Strapi serves (cms/strapi/src/api/authoring; decision 0053): here there
+	 * are no authors (content is files), so provisioning succeeds and does nothing, and an
+	 * invitation says authoring is not available. Each call is remembered (`provisioned`) for tests.
+	 */
+	async function answerAuthoring(req: IncomingMessage, res: ServerResponse, match: RegExpExecArray) {
+		const [project, site] = [match[1], match[2]].map((v) => {
+			try {
+				return decodeURIComponent(v)
+			} catch {
+				return ''
+			}
+		})
+		const sub = match[3]
+		if (project !== options.projectUuid) return send(res, 404, { error: { status: 404, message: 'Unknown project' } })
+		const method = sub ? 'POST' : 'PUT'
+		if (req.method !== method) return send(res, 405, { error: { status: 405, message: 'Method not allowed' } })
+		const body = await readBody(req)
+		if (sub)
+			return send(res, 501, {
+				error: { status: 501, message: 'This content service has no authors: its content is files (cms/content/)' },
+			})
+		const status = typeof body.status === 'string' ? body.status : 'active'
+		provisioned.push({ site, name: body.name, status })
+		return send(res, 200, { data: { site, status, created: { site: false, role: false, folder: false } } })
 	}
 
 	function route(url: URL, origin: string, req: IncomingMessage, res: ServerResponse) {
@@ -275,6 +311,8 @@ export function createCmsServer(options: CmsOptions) {
 		server,
 		stats,
 		faults,
+		/** Every provisioning call answered (the app's job, decision 0053), oldest first. */
+		provisioned,
 		reload() {
 			sites = loadContent(contentDir)
 		},

@@ -14,6 +14,7 @@ export type AuditAction =
 	| 'auth.impersonate.start'
 	| 'auth.impersonate.stop'
 	| 'auth.tenant_override'
+	| 'author.invited'
 	| 'account.password.changed'
 	| 'account.name.changed'
 	| 'account.verification.resent'

@@ -25,6 +25,14 @@ export const APEX_SITE: SiteKey = '_apex'
 
 const MAX_PAGE_SIZE = 100
 
+/** The CMS's answer to an author's invitation: a registration link for a new account, none for an existing one. */
+const authorInvitation = z.object({
+	email: z.string(),
+	state: z.enum(['invited', 'added', 'already']),
+	registrationUrl: z.url({ protocol: /^https?$/ }).nullable(),
+})
+export type AuthorInvitation = z.infer<typeof authorInvitation>
+
 /**
  * One request to the content service: its API key, a timeout, and retries with backoff on 5xx
  * answers and network faults only (a 4xx is an answer, not a fault).
@@ -124,6 +132,16 @@ export function createCmsClient(config: CmsConfig) {
 		}
 	}
 
+	/** A write to the site's authoring endpoints (decision 0053): JSON both ways; a 5xx is retried, then fails. */
+	async function sendJson(site: SiteKey, path: string, method: 'PUT' | 'POST', body: unknown) {
+		const response = await fetchWithRetry(`${siteBase(site)}/authoring${path}`, {
+			method,
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		})
+		return { status: response.status, text: await response.text() }
+	}
+
 	const courseAssets = (slug: string) => `/api/cms/courses/${encodeURIComponent(slug)}/assets/`
 
 	return {
@@ -147,6 +165,20 @@ export function createCmsClient(config: CmsConfig) {
 		blogPosts: (site: SiteKey, locale: string) => getAll(site, '/blog-posts', locale, shape.blogPostSummary),
 		blogPost: (site: SiteKey, slug: string, locale: string) =>
 			getData(site, `/blog-posts/${encodeURIComponent(slug)}`, locale, shape.blogPost),
+		/**
+		 * The tenant's site, authors' role and media folder in the CMS as the tenant is (idempotent);
+		 * the local content service, which has no authors, answers it and does nothing.
+		 */
+		async provisionSite(site: SiteKey, state: { name: string; status: string }) {
+			const answer = await sendJson(site, '', 'PUT', state)
+			if (answer.status !== 200) throw new ContentUnavailableError(`provisioning answered ${answer.status}`)
+		},
+		/** An invitation to author the site, or null when the service has no authoring for it (not open, suspended, none). */
+		async inviteAuthor(site: SiteKey, email: string): Promise<AuthorInvitation | null> {
+			const answer = await sendJson(site, '/invitations', 'POST', { email })
+			if (answer.status >= 400 && answer.status < 500) return null
+			return parseDocument(answer.text, z.object({ data: authorInvitation })).data
+		},
 		/** Streams a binary asset; the caller passes through Range and conditional headers. */
 		asset: (site: SiteKey, assetId: string, headers: Record<string, string>) =>
 			fetchWithRetry(`${siteBase(site)}/assets/${encodeURIComponent(assetId)}`, { headers }),

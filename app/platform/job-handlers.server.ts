@@ -169,6 +169,12 @@ const HANDLERS: { [N in JobName]: Handler<N> } = {
 	async 'mail.announcement'(deps, job) {
 		await mailAnnouncement({ ...(await siteOf(deps, job)), env: deps.env }, job)
 	},
+	async 'cms.provisionSite'(deps, job) {
+		// The tenant as it is when the job runs, not as it was written: jobs of two changes that run out
+		// of order, or a retry after a later change, still leave the CMS as the tenant is.
+		const tenant = await findTenantById(deps.db, job.tenantId)
+		if (tenant) await deps.cms.uncached.provisionSite(tenant.slug, { name: tenant.name, status: tenant.status })
+	},
 	async 'files.removeAbandoned'(deps) {
 		await removeAbandonedFiles(deps)
 	},

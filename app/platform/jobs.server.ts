@@ -91,6 +91,11 @@ export interface JobPayloads {
 	'announcement.fanOut': JobSite & { tenantId: string; announcementId: string }
 	/** One learner's mail of an announcement. */
 	'mail.announcement': JobSite & { tenantId: string; announcementId: string; userId: string }
+	/**
+	 * The tenant's place in the CMS as the tenant is now (decision 0053): its site, authors' role and
+	 * media folder, opened or locked by its status. Written with each creation and status change.
+	 */
+	'cms.provisionSite': { tenantId: string }
 	/** Housekeeping: files of hand-ins whose own clean-up never ran. */
 	'files.removeAbandoned': Record<string, never>
 }

@@ -1,5 +1,13 @@
-import { requireAdmin } from '#app/admin/admin.server.ts'
-import { Link } from 'react-router'
+import { requireAdmin, tenantMutation } from '#app/admin/admin.server.ts'
+import { inviteAuthor } from '#app/admin/authors.server.ts'
+import { readForm, replyWithHidden } from '#app/platform/forms.server.ts'
+import { emailField } from '#app/platform/validation.ts'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import { z } from 'zod'
+import { FormError, Notice, Submit } from '#app/ui/feedback.tsx'
+import { Field, useActionForm } from '#app/ui/form.tsx'
 import { readCatalogue } from '#app/content/cms.server.ts'
 import type { Route } from './+types/admin.courses.ts'
 import { TenantHint } from '#app/learning/learning.tsx'
@@ -10,7 +18,13 @@ import { ScrollTable } from '#app/ui/table.tsx'
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
 
-/** Read-only catalogue of the tenant's courses in every state, with links to each course's admin pages. */
+// Inviting an author to the content service (decision 0053): the only form of the page.
+const schema = z.object({
+	intent: z.literal('inviteAuthor', { message: 'admin.invite.errors.unknownAction' }),
+	email: z.string({ error: 'admin.invite.emailRequired' }).pipe(emailField),
+})
+
+/** The tenant's catalogue of the tenant's courses in every state, with links to each course's admin pages. */
 export async function loader({ context }: Route.LoaderArgs) {
 	const { ctx, tenant } = requireAdmin(context)
 	if (!tenant) return { hint: true as const, courses: [] }
@@ -30,11 +44,31 @@ export async function loader({ context }: Route.LoaderArgs) {
 	}
 }
 
+/** Invites an author to the CMS: tenant_admin and super_admin on the tenant's host (decision 0053). */
+export async function action({ context, request }: Route.ActionArgs) {
+	const scope = requireAdmin(context)
+	const { tenant, limited } = await tenantMutation(scope)
+	if (limited) return limited
+	const submission = parseWithZod(await readForm(request), { schema })
+	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
+	const invitation = await inviteAuthor(scope, tenant, submission.value.email)
+	if (!invitation)
+		return data(
+			{ result: submission.reply({ formErrors: ['adminCourses.courses.authors.unavailable'] }) },
+			{ status: 409 },
+		)
+	return { result: submission.reply({ resetForm: true }), invitation }
+}
+
+export { actionHeaders as headers } from '#app/platform/headers.ts'
+
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaI18n(matches).m.adminCourses.courses.metaTitle }]
 
-export default function AdminCourses({ loaderData: d }: Route.ComponentProps) {
+export default function AdminCourses({ loaderData: d, actionData }: Route.ComponentProps) {
 	const t = useI18n()
 	const m = t.m.adminCourses
+	const [form, fields] = useActionForm(actionData?.result)
+	const invitation = actionData && 'invitation' in actionData ? actionData.invitation : null
 	if (d.hint) return <TenantHint title={m.courses.title} what={m.courses.hintWhat} />
 	// The status label, then "(unlisted)" and "· paid" wrapped around it as they apply.
 	const status = (c: (typeof d.courses)[number]) => {
@@ -85,6 +119,33 @@ export default function AdminCourses({ loaderData: d }: Route.ComponentProps) {
 					</tbody>
 				</ScrollTable>
 			)}
+			<h2>{m.courses.authors.title}</h2>
+			<p>{m.courses.authors.intro}</p>
+			{invitation ? (
+				<Notice tone="ok">
+					{invitation.registrationUrl ? (
+						<>
+							<p>{t.format(m.courses.authors.invited, { email: invitation.email })}</p>
+							<p>
+								<a
+									href={invitation.registrationUrl}
+									aria-label={t.format(m.courses.authors.link, { email: invitation.email })}
+								>
+									{invitation.registrationUrl}
+								</a>
+							</p>
+						</>
+					) : (
+						<p>{t.format(m.courses.authors.added, { email: invitation.email })}</p>
+					)}
+				</Notice>
+			) : null}
+			<FormError errors={form.errors} id={form.errorId} />
+			<Form method="post" className="stack narrow" {...getFormProps(form)}>
+				<input type="hidden" name="intent" value="inviteAuthor" />
+				<Field label={m.courses.authors.email} meta={fields.email} type="email" autoComplete="off" />
+				<Submit>{m.courses.authors.invite}</Submit>
+			</Form>
 		</section>
 	)
 }

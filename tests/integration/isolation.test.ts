@@ -484,7 +484,14 @@ const SPEC: Record<string, RouteSpec> = {
 			variants: (): Variant[] => [{ form: { intent: 'erase' } }, { form: { intent: 'erase', confirmed: 'yes' } }],
 		},
 	},
-	'admin/courses': { get: admin(all(200)) },
+	'admin/courses': {
+		get: admin(all(200)),
+		// Inviting an author goes to this tenant's site in the CMS; the local content service takes none (409).
+		post: {
+			rule: admin(tenantOnly(409)),
+			variants: (f, c): Variant[] => [{ form: { intent: 'inviteAuthor', email: f.pool[c.roleIndex] } }],
+		},
+	},
 	// On the apex the course pages show a hint to open the tenant (spec: "instead of 404").
 	'admin/courses/:slug/dashboard': { params: (f) => ({ slug: f.course }), get: courseAdmin(tenantOnly(404, 200)) },
 	'admin/courses/:slug/export': { params: (f) => ({ slug: f.course }), get: courseAdmin(all(404)) },

@@ -34,6 +34,21 @@ export default {
 		preview: 'Vorschau',
 		empty:
 			'Noch keine Kurse. Kurse kommen aus dem Inhaltsdienst: Dort schreiben und veröffentlichen Autorinnen und Autoren sie, und sie erscheinen dann von selbst hier.',
+		// Inviting an author to the content service (decision 0053).
+		authors: {
+			title: 'Autorinnen und Autoren',
+			intro:
+				'Autorinnen und Autoren schreiben und veröffentlichen die Kurse dieser Schule im Inhaltsdienst (dem CMS). Laden Sie jemanden per E-Mail-Adresse ein: Neue erhalten einen Link, um dort ihr Passwort festzulegen.',
+			email: 'E-Mail-Adresse der Autorin oder des Autors',
+			invite: 'Autorin oder Autor einladen',
+			invited:
+				'Einladung für {email} erstellt. Senden Sie diesen Link: Damit wird das Passwort im Inhaltsdienst festgelegt.',
+			link: 'Registrierungslink für {email}',
+			added:
+				'{email} hat bereits ein Konto im Inhaltsdienst: ab der nächsten Anmeldung dort schreibt diese Person auch die Kurse dieser Schule.',
+			unavailable:
+				'Der Inhaltsdienst nimmt für diese Schule gerade keine Autorinnen und Autoren an (er hat keine Redaktion, oder die Schule ist dafür noch nicht eröffnet). Versuchen Sie es in einer Minute erneut.',
+		},
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',
@@ -287,6 +302,7 @@ export default {
 			user_erased: 'Person gelöscht',
 			enrollment_invitation_enrolled: 'Bei Annahme einer Einladung eingeschrieben',
 			invitation_refreshed: 'Einladung erneut gesendet (erneuert)',
+			author_invited: 'In den Inhaltsdienst eingeladen',
 		},
 		targets: {
 			user: 'Benutzer',

@@ -36,6 +36,20 @@ export default {
 		preview: 'Preview',
 		empty:
 			'No courses yet. Courses come from the content service: authors write and publish them there, and they appear here by themselves.',
+		// Inviting an author to the content service (decision 0053).
+		authors: {
+			title: 'Authors',
+			intro:
+				'Authors write and publish this school’s courses in the content service (the CMS). Invite one by their email address: someone new gets a link to set their password there.',
+			email: 'Author’s email address',
+			invite: 'Invite an author',
+			invited: 'Invitation made for {email}. Send them this link: it sets their password in the content service.',
+			link: 'Registration link for {email}',
+			added:
+				'{email} has an account in the content service already: from their next sign-in there they also write this school’s courses.',
+			unavailable:
+				'The content service takes no authors for this school right now (it has no authoring, or the school is not open for it yet). Try again in a minute.',
+		},
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',
@@ -292,6 +306,7 @@ export default {
 			user_erased: 'Person erased',
 			enrollment_invitation_enrolled: 'Enrolled on accepting an invitation',
 			invitation_refreshed: 'Invitation sent again (refreshed)',
+			author_invited: 'Author invited to the content service',
 		},
 		// What a row is about, by its stored target kind.
 		targets: {

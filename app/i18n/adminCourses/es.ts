@@ -34,6 +34,21 @@ export default {
 		preview: 'Vista previa',
 		empty:
 			'Aún no hay cursos. Los cursos vienen del servicio de contenidos: los autores los escriben y publican allí, y aparecen aquí solos.',
+		// Inviting an author to the content service (decision 0053).
+		authors: {
+			title: 'Autores',
+			intro:
+				'Los autores escriben y publican los cursos de esta escuela en el servicio de contenidos (el CMS). Invita a uno por su correo: quien sea nuevo recibe un enlace para crear su contraseña allí.',
+			email: 'Correo del autor',
+			invite: 'Invitar a un autor',
+			invited:
+				'Invitación creada para {email}. Envíale este enlace: con él crea su contraseña en el servicio de contenidos.',
+			link: 'Enlace de registro de {email}',
+			added:
+				'{email} ya tiene una cuenta en el servicio de contenidos: desde su próximo inicio de sesión allí también escribe los cursos de esta escuela.',
+			unavailable:
+				'El servicio de contenidos no admite autores para esta escuela ahora mismo (no tiene edición, o la escuela aún no está abierta a ella). Vuelve a intentarlo en un minuto.',
+		},
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',
@@ -285,6 +300,7 @@ export default {
 			user_erased: 'Persona borrada',
 			enrollment_invitation_enrolled: 'Inscrito al aceptar una invitación',
 			invitation_refreshed: 'Invitación reenviada (renovada)',
+			author_invited: 'Autor invitado al servicio de contenidos',
 		},
 		targets: {
 			user: 'Usuario',

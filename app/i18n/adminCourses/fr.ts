@@ -34,6 +34,21 @@ export default {
 		preview: 'Aperçu',
 		empty:
 			'Aucun cours pour l’instant. Les cours viennent du service de contenu : les auteurs les rédigent et les publient là-bas, et ils apparaissent ici d’eux-mêmes.',
+		// Inviting an author to the content service (decision 0053).
+		authors: {
+			title: 'Auteurs',
+			intro:
+				'Les auteurs rédigent et publient les cours de cette école dans le service de contenu (le CMS). Invitez-en un par son adresse e-mail : une nouvelle personne reçoit un lien pour y créer son mot de passe.',
+			email: 'Adresse e-mail de l’auteur',
+			invite: 'Inviter un auteur',
+			invited:
+				'Invitation créée pour {email}. Envoyez-lui ce lien : il y crée son mot de passe dans le service de contenu.',
+			link: 'Lien d’inscription de {email}',
+			added:
+				'{email} a déjà un compte dans le service de contenu : dès sa prochaine connexion, il y rédige aussi les cours de cette école.',
+			unavailable:
+				'Le service de contenu n’accepte pas d’auteurs pour cette école pour le moment (il n’a pas d’édition, ou l’école n’y est pas encore ouverte). Réessayez dans une minute.',
+		},
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',
@@ -289,6 +304,7 @@ export default {
 			user_erased: 'Personne effacée',
 			enrollment_invitation_enrolled: 'Inscrit en acceptant une invitation',
 			invitation_refreshed: 'Invitation renvoyée (renouvelée)',
+			author_invited: 'Auteur invité dans le service de contenu',
 		},
 		targets: {
 			user: 'Utilisateur',

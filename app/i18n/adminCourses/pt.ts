@@ -34,6 +34,21 @@ export default {
 		preview: 'Pré-visualizar',
 		empty:
 			'Ainda não há cursos. Os cursos vêm do serviço de conteúdos: os autores escrevem-nos e publicam-nos lá, e aparecem aqui sozinhos.',
+		// Inviting an author to the content service (decision 0053).
+		authors: {
+			title: 'Autores',
+			intro:
+				'Os autores escrevem e publicam os cursos desta escola no serviço de conteúdos (o CMS). Convide um pelo endereço de email: quem for novo recebe uma ligação para definir a palavra-passe lá.',
+			email: 'Email do autor',
+			invite: 'Convidar um autor',
+			invited:
+				'Convite criado para {email}. Envie-lhe esta ligação: com ela define a palavra-passe no serviço de conteúdos.',
+			link: 'Ligação de registo de {email}',
+			added:
+				'{email} já tem conta no serviço de conteúdos: a partir do próximo início de sessão lá, também escreve os cursos desta escola.',
+			unavailable:
+				'O serviço de conteúdos não aceita autores para esta escola neste momento (não tem edição, ou a escola ainda não está aberta a ela). Tente de novo dentro de um minuto.',
+		},
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',
@@ -285,6 +300,7 @@ export default {
 			user_erased: 'Pessoa apagada',
 			enrollment_invitation_enrolled: 'Inscrito ao aceitar um convite',
 			invitation_refreshed: 'Convite reenviado (renovado)',
+			author_invited: 'Autor convidado para o serviço de conteúdos',
 		},
 		targets: {
 			user: 'Usuário',

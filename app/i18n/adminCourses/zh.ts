@@ -33,6 +33,18 @@ export default {
 		paid: '{status} · 付费',
 		preview: '预览',
 		empty: '还没有课程。课程来自内容服务：作者在那里编写并发布课程，课程会自动出现在这里。',
+		// Inviting an author to the content service (decision 0053).
+		authors: {
+			title: '作者',
+			intro:
+				'作者在内容服务（CMS）中编写并发布本学校的课程。通过电子邮件地址邀请作者：新作者会收到一个在那里设置密码的链接。',
+			email: '作者的电子邮件地址',
+			invite: '邀请作者',
+			invited: '已为 {email} 创建邀请。请把此链接发给对方：用它在内容服务中设置密码。',
+			link: '{email} 的注册链接',
+			added: '{email} 在内容服务中已有账户：下次在那里登录后，也可以编写本学校的课程。',
+			unavailable: '内容服务目前不接受本学校的作者（它没有编辑功能，或本学校尚未开放编辑）。请一分钟后再试。',
+		},
 	},
 	learner: {
 		metaTitle: '{learner} · {course}',
@@ -279,6 +291,7 @@ export default {
 			user_erased: '已删除个人数据',
 			enrollment_invitation_enrolled: '接受邀请时注册',
 			invitation_refreshed: '邀请已重新发送（已刷新）',
+			author_invited: '已邀请到内容服务的作者',
 		},
 		targets: {
 			user: '用户',

@@ -11,6 +11,7 @@
 const { readdirSync, readFileSync, existsSync, statSync } = require('node:fs')
 const path = require('node:path')
 const { createStrapi, compileStrapi } = require('@strapi/strapi')
+const { ensureRole } = require('../src/lms/provisioning')
 
 // No webhooks from the seed: it imports into a CMS no app has read from yet (an app that has
 // answers cached refreshes them within 60 s); stored ones would reach the tests' apps later.
@@ -276,9 +277,8 @@ async function upsert(strapi, uid, where, json, counts, { shared, localized }) {
 }
 
 /**
- * One role per tenant ("Authors: <key>"): the content types' create, read, update, delete and
- * publish, and the media library, limited to their own site by the condition; their site
- * document: read and update. Demo admin accounts (README "Authoring courses").
+ * The Editor role's permissions, one role per tenant ("Authors: <key>", src/lms/provisioning.js)
+ * and the demo admin accounts (README "Authoring courses").
  */
 async function seedPeople(strapi, tenants) {
 	const roles = strapi.service('admin::role')
@@ -319,24 +319,8 @@ async function seedPeople(strapi, tenants) {
 	])
 
 	for (const site of tenants) {
-		const name = `Authors: ${site}`
-		let role = await strapi.db.query('admin::role').findOne({ where: { name } })
-		if (!role)
-			role = await roles.create({
-				name,
-				description: `Write, publish and archive ${site}'s courses, pages and posts; edit its site document.`,
-			})
-		const permissions = [...base, ...extra(CONTENT_TYPES, ['delete', 'publish'])]
-			.filter((p) => localized.has(p.subject) || p.action.startsWith('plugin::upload.'))
-			// Their site document: read and update, never its key (which site it is).
-			.filter((p) => p.subject !== UID.site || p.action === explorer('read') || p.action === explorer('update'))
-			.map((p) =>
-				p.subject === UID.site && p.action === explorer('update') && p.properties.fields
-					? { ...p, properties: { ...p.properties, fields: p.properties.fields.filter((f) => f !== 'key') } }
-					: p,
-			)
-			.map((p) => ({ ...p, conditions: ['api::in-own-sites'] }))
-		await roles.assignPermissions(role.id, permissions)
+		// The tenant's authors' role, as the app's provisioning makes it (src/lms/provisioning.js).
+		const { role } = await ensureRole(strapi, site)
 		await account(users, `author@${site}.test`, 'Author', site, role.id)
 	}
 	await account(users, 'editor@platform.test', 'Platform', 'editor', editor.id)

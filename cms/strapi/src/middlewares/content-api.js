@@ -9,12 +9,14 @@
  * Strapi's own content API answers differently (whole-document translations, its paging
  * envelope, Bearer tokens only), so this middleware answers these paths itself.
  */
-const { timingSafeEqual } = require('node:crypto')
+const { createKeyCheck } = require('../lms/api-key')
 const { createView, LOCALES } = require('../lms/view')
 const { createDocuments, UID } = require('../lms/documents')
 const { loadSiteAssets, sendAsset } = require('../lms/assets')
 
 const PREFIX = '/api/v1/'
+// The authoring endpoints (api/authoring) are Strapi routes: this middleware checks their key only.
+const AUTHORING = /^\/api\/v1\/projects\/[^/]+\/sites\/[^/]+\/authoring(?:\/invitations)?$/
 const DEFAULT_PAGE_SIZE = 20
 const MAX_PAGE_SIZE = 100
 const MEMO_MAX = 1000
@@ -27,7 +29,7 @@ class ApiError extends Error {
 }
 
 module.exports = (_config, { strapi }) => {
-	const apiKey = Buffer.from(process.env.CMS_API_UUID ?? '')
+	const keyMatches = createKeyCheck()
 	const project = process.env.CMS_PROJECT_UUID ?? ''
 	// Test controls (as the local service's _stats and _control) exist only when asked for.
 	const controls = process.env.CMS_TEST_CONTROLS === 'true'
@@ -36,10 +38,6 @@ module.exports = (_config, { strapi }) => {
 	const documents = createDocuments(strapi)
 	const memo = new Map()
 
-	const keyMatches = (given) => {
-		const b = Buffer.from(String(given ?? ''))
-		return apiKey.length > 0 && b.length === apiKey.length && timingSafeEqual(b, apiKey)
-	}
 	const send = (ctx, status, body) => {
 		ctx.status = status
 		ctx.type = 'application/json; charset=utf-8'
@@ -50,6 +48,7 @@ module.exports = (_config, { strapi }) => {
 	return async (ctx, next) => {
 		if (!ctx.path.startsWith(PREFIX)) return next()
 		if (!keyMatches(ctx.get('x-api-key'))) return error(ctx, 401, 'Invalid API key')
+		if (AUTHORING.test(ctx.path)) return next()
 
 		if (ctx.path === '/api/v1/_stats' && controls) {
 			if (ctx.method === 'POST') Object.assign(stats, { total: 0, byPath: {}, byLocale: {}, byStatus: {} })

@@ -1,0 +1,53 @@
+'use strict'
+/**
+ * PUT …/sites/<site>/authoring {name?, status?}: the tenant's site document, authors' role and media
+ * folder as the app's tenant is (provisioning.js); idempotent. POST …/authoring/invitations {email}:
+ * an invitation to author the site. Errors answer as the content API's: {error: {status, message}}.
+ */
+const { createKeyCheck, project } = require('../../../lms/api-key')
+const { provisionSite, inviteAuthor, STATUSES, SITE_KEY } = require('../../../lms/provisioning')
+
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/
+
+module.exports = ({ strapi }) => {
+	const keyMatches = createKeyCheck()
+	const fail = (ctx, status, message) => {
+		ctx.status = status
+		ctx.body = { error: { status, message } }
+	}
+	/** The tenant's site the request names, or null once it has answered. */
+	const siteOf = (ctx) => {
+		if (!keyMatches(ctx.get('x-api-key'))) return (fail(ctx, 401, 'Invalid API key'), null)
+		if (ctx.params.project !== project()) return (fail(ctx, 404, 'Unknown project'), null)
+		const site = ctx.params.site
+		if (!SITE_KEY.test(site) || site === '_apex') return (fail(ctx, 400, "Not a tenant's site key"), null)
+		return site
+	}
+	const body = (ctx) => {
+		const b = ctx.request.body
+		return b && typeof b === 'object' && !Array.isArray(b) ? b : {}
+	}
+
+	return {
+		async provision(ctx) {
+			const site = siteOf(ctx)
+			if (!site) return
+			const { name, status = 'active' } = body(ctx)
+			if (!STATUSES.includes(status)) return fail(ctx, 400, `status must be one of ${STATUSES.join(', ')}`)
+			if (name !== undefined && (typeof name !== 'string' || name.length > 120))
+				return fail(ctx, 400, 'name must be text of at most 120 characters')
+			ctx.body = { data: await provisionSite(strapi, { key: site, name, status }) }
+		},
+		async invite(ctx) {
+			const site = siteOf(ctx)
+			if (!site) return
+			const { email } = body(ctx)
+			const address = typeof email === 'string' ? email.trim().toLowerCase() : ''
+			if (address.length > 254 || !EMAIL.test(address)) return fail(ctx, 400, 'email must be an email address')
+			const invited = await inviteAuthor(strapi, site, address)
+			if (!invited) return fail(ctx, 409, 'The site is not open for authoring (not provisioned, or suspended)')
+			ctx.status = invited.state === 'invited' ? 201 : 200
+			ctx.body = { data: invited }
+		},
+	}
+}

@@ -1,0 +1,18 @@
+'use strict'
+/**
+ * The app's key (`x-api-key: <CMS_API_UUID>`) and project (CMS_PROJECT_UUID): what the content API
+ * (middlewares/content-api.js) and the authoring endpoints (api/authoring) both ask of a request.
+ */
+const { timingSafeEqual } = require('node:crypto')
+
+function createKeyCheck(key = process.env.CMS_API_UUID ?? '') {
+	const expected = Buffer.from(key)
+	return (given) => {
+		const b = Buffer.from(String(given ?? ''))
+		return expected.length > 0 && b.length === expected.length && timingSafeEqual(b, expected)
+	}
+}
+
+const project = () => process.env.CMS_PROJECT_UUID ?? ''
+
+module.exports = { createKeyCheck, project }

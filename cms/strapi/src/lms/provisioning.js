@@ -1,0 +1,168 @@
+'use strict'
+/**
+ * A tenant's place in the CMS, made and kept by the app (docs/decisions/0053-tenant-authoring.md):
+ * its site document, its authors' role (`Authors: <key>`, tenants.js) and its media-library folder.
+ * Every call states what should be and makes only what is missing, so the app's job may run it as
+ * often as it is retried. A suspended or archived tenant's role is renamed `Suspended authors:
+ * <key>` and loses its permissions: its authors keep their accounts but reach none of its
+ * documents or files (and the "own sites" condition no longer names the site); its content is kept.
+ */
+const { CONDITION, SITE_KEY } = require('./tenants')
+
+const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh']
+const SITE = 'api::site.site'
+const CONTENT_TYPES = ['api::course.course', 'api::page.page', 'api::blog-post.blog-post']
+const FOLDER = 'plugin::upload.folder'
+const explorer = (action) => `plugin::content-manager.explorer.${action}`
+// What the Editor role Strapi makes gives for the media library.
+const UPLOAD_ACTIONS = [
+	'plugin::upload.read',
+	'plugin::upload.configure-view',
+	'plugin::upload.assets.create',
+	'plugin::upload.assets.update',
+	'plugin::upload.assets.download',
+	'plugin::upload.assets.copy-link',
+]
+const STATUSES = ['active', 'suspended', 'archived']
+
+const roleName = (key) => `Authors: ${key}`
+const suspendedName = (key) => `Suspended authors: ${key}`
+
+/**
+ * An authors' role's permissions, each limited by the "own sites" condition: the content types'
+ * create, read, update, delete and publish in every locale; their site document's read and update
+ * (never its key: which site it is); the media library (media-scope.js keeps it to the site's folder).
+ */
+function authorPermissions(strapi) {
+	const actions = strapi
+		.service('admin::permission')
+		.actionProvider.values()
+		.filter((a) => a.section === 'contentTypes')
+	const wanted = (p) =>
+		CONTENT_TYPES.includes(p.subject)
+			? ['create', 'read', 'update', 'delete', 'publish'].some((a) => p.action === explorer(a))
+			: p.subject === SITE && (p.action === explorer('read') || p.action === explorer('update'))
+	const content = strapi
+		.service('admin::content-type')
+		.getPermissionsWithNestedFields(actions)
+		.filter(wanted)
+		.map((p) => {
+			const fields = p.properties?.fields
+			const own = p.subject === SITE && p.action === explorer('update') && fields
+			return {
+				action: p.action,
+				actionParameters: {},
+				subject: p.subject,
+				properties: {
+					...(fields ? { fields: own ? fields.filter((f) => f !== 'key') : fields } : {}),
+					locales: LOCALES,
+				},
+				conditions: [CONDITION],
+			}
+		})
+	const media = UPLOAD_ACTIONS.map((action) => ({
+		action,
+		actionParameters: {},
+		subject: null,
+		properties: {},
+		conditions: [CONDITION],
+	}))
+	return [...content, ...media]
+}
+
+/** The site's authors' role, active or suspended, or null. */
+async function findRole(strapi, key) {
+	const roles = await strapi.db
+		.query('admin::role')
+		.findMany({ where: { name: { $in: [roleName(key), suspendedName(key)] } } })
+	return roles.find((r) => r.name === roleName(key)) ?? roles[0] ?? null
+}
+
+/** Makes the role if missing, names it for the status and gives it its permissions (none when not active). */
+async function ensureRole(strapi, key, status = 'active') {
+	const roles = strapi.service('admin::role')
+	const active = status === 'active'
+	const name = active ? roleName(key) : suspendedName(key)
+	let role = await findRole(strapi, key)
+	const created = !role
+	if (!role)
+		role = await roles.create({
+			name,
+			description: `Write, publish and archive ${key}'s courses, pages and posts; edit its site document.`,
+		})
+	else if (role.name !== name) role = await roles.update({ id: role.id }, { name })
+	await roles.assignPermissions(role.id, active ? authorPermissions(strapi) : [])
+	return { role, created }
+}
+
+/** The site's own folder at the root of the media library (its name is the site's key). */
+async function ensureFolder(strapi, key) {
+	const existing = await strapi.db.query(FOLDER).findOne({ where: { name: key, parent: null } })
+	if (existing) return { folder: existing, created: false }
+	const folder = await strapi.plugin('upload').service('folder').create({ name: key, parent: null })
+	return { folder, created: true }
+}
+
+/** The site document (en), made with the tenant's name when missing; an author's edits are kept. */
+async function ensureSiteDocument(strapi, key, name) {
+	const docs = strapi.documents(SITE)
+	const [existing] = await docs.findMany({ filters: { key }, locale: 'en', fields: ['documentId'] })
+	if (existing) return { created: false }
+	await docs.create({ locale: 'en', data: { key, name: String(name || key).slice(0, 120) } })
+	return { created: true }
+}
+
+// One provisioning at a time in this process: two retries of the same job must not both find the
+// site missing and make it twice (the CMS runs as one process; docs/authoring.md).
+let queue = Promise.resolve()
+const serially = (work) => {
+	const run = queue.then(work, work)
+	queue = run.catch(() => {})
+	return run
+}
+
+/** The site, its role and its folder as the app's tenant is: `status` one of STATUSES. */
+function provisionSite(strapi, { key, name, status = 'active' }) {
+	return serially(async () => {
+		const site = await ensureSiteDocument(strapi, key, name)
+		const folder = await ensureFolder(strapi, key)
+		const role = await ensureRole(strapi, key, status)
+		return {
+			site: key,
+			status,
+			created: { site: site.created, role: role.created, folder: folder.created },
+		}
+	})
+}
+
+/**
+ * An invitation to author the site: a new admin account (no password yet) with the site's role and
+ * its registration link, or the role added to an existing account (no link: they sign in as
+ * before). A pending account's link is given again only when it was invited to this site alone:
+ * another site's invitation is never handed to this one. Null when the site is not open for authoring.
+ */
+function inviteAuthor(strapi, key, email) {
+	return serially(async () => {
+		const role = await strapi.db.query('admin::role').findOne({ where: { name: roleName(key) } })
+		if (!role) return null
+		const users = strapi.service('admin::user')
+		let user = await strapi.db.query('admin::user').findOne({ where: { email }, populate: ['roles'] })
+		let state = 'added'
+		if (!user) {
+			user = await users.create({ email, firstname: email.split('@')[0], isActive: false, roles: [role.id] })
+			user = await strapi.db.query('admin::user').findOne({ where: { id: user.id }, populate: ['roles'] })
+			state = 'invited'
+		} else if (!user.roles.some((r) => r.id === role.id)) {
+			await users.updateById(user.id, { roles: [...user.roles.map((r) => r.id), role.id] })
+		} else state = 'already'
+		const onlyHere = (user.roles ?? []).every((r) => r.id === role.id)
+		const pending = !user.isActive && user.registrationToken
+		const registrationUrl =
+			pending && onlyHere
+				? `${strapi.config.get('admin.absoluteUrl')}/auth/register?registrationToken=${encodeURIComponent(user.registrationToken)}`
+				: null
+		return { email, state: pending && state === 'already' ? 'invited' : state, registrationUrl }
+	})
+}
+
+module.exports = { provisionSite, inviteAuthor, ensureRole, STATUSES, SITE_KEY }
