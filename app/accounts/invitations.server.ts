@@ -98,7 +98,7 @@ export async function mailInvitation(ctx: MailContext, job: JobPayloads['mail.in
 			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
 		}),
 	)
-	if (!invitation) return
+	if (!invitation) return 'the invitation is no longer pending'
 	const existing = await findUserByEmail(ctx.db, invitation.tenant_id, invitation.email)
 	const site = await loadSiteChrome(ctx)
 	const locale = existing?.locale ?? job.locale

@@ -216,9 +216,10 @@ export async function inviteRows(
  */
 export async function mailEnrollment(ctx: MailContext, job: JobPayloads['mail.enrolled']) {
 	const learner = await findUserById(ctx.db, job.userId)
-	if (!learner || learner.deactivated_at || learner.tenant_id !== job.tenantId) return
+	if (!learner || learner.deactivated_at || learner.tenant_id !== job.tenantId)
+		return 'the learner is gone or deactivated'
 	const enrollment = await findEnrollment(ctx.db, { tenantId: job.tenantId, userId: learner.id }, job.courseSlug)
-	if (enrollment?.status !== 'active') return
+	if (enrollment?.status !== 'active') return 'the enrollment is no longer active'
 	let title = job.title
 	try {
 		title = (await ctx.cms.course(ctx.site, job.courseSlug, learner.locale))?.title ?? title

@@ -55,9 +55,9 @@ export async function awardCertificate(
 /** The job's mail: the learner is told, in their locale, that their certificate is ready, with a link to its page. */
 export async function mailCertificate(ctx: MailContext, job: JobPayloads['mail.certificateIssued']) {
 	const certificate = await courseCertificate(ctx.db, job.tenantId, job.courseSlug, job.certificateId)
-	if (!certificate || certificate.revoked_at) return
+	if (!certificate || certificate.revoked_at) return 'the certificate is gone or revoked'
 	const learner = await findUserById(ctx.db, certificate.user_id)
-	if (!learner || learner.deactivated_at) return
+	if (!learner || learner.deactivated_at) return 'the learner is gone or deactivated'
 	await deliver(
 		ctx,
 		composeEmail({

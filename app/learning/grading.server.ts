@@ -43,9 +43,9 @@ export async function titlesFor(
  */
 export async function mailGradeNotice(ctx: MailContext, job: JobPayloads['mail.gradeNotice']) {
 	const submission = await findCourseSubmission(ctx.db, job.tenantId, job.courseSlug, job.submissionId)
-	if (!submission || submission.status === 'submitted') return
+	if (!submission || submission.status === 'submitted') return 'the submission is gone or no longer graded'
 	const learner = await findUserById(ctx.db, submission.user_id)
-	if (!learner || learner.deactivated_at) return
+	if (!learner || learner.deactivated_at) return 'the learner is gone or deactivated'
 	const path = `/learn/course/${job.courseSlug}/entry/${submission.entry_slug}`
 	await deliver(
 		ctx,
@@ -69,22 +69,23 @@ export async function mailGradeNotice(ctx: MailContext, job: JobPayloads['mail.g
  */
 export async function fanOutSubmissionNotice(ctx: MailContext, job: JobPayloads['mail.submissionReceived']) {
 	const submission = await findCourseSubmission(ctx.db, job.tenantId, job.courseSlug, job.submissionId)
-	if (!submission) return
+	if (!submission) return 'the submission is gone'
 	const watchers = await submissionWatchers(ctx.db, job.tenantId, job.courseSlug)
 	const recipients = watchers.filter((w) => w.userId !== submission.user_id)
-	if (recipients.length === 0) return
+	if (recipients.length === 0) return 'nobody watches the course'
 	await inTransaction(ctx.db, function* (tx) {
 		for (const watcher of recipients) yield* enqueueSteps(tx, 'mail.watcherNotice', { ...job, userId: watcher.userId })
 	})
+	return `${recipients.length} watcher notices queued`
 }
 
 /** One watcher's notice, in their locale. */
 export async function mailWatcherNotice(ctx: MailContext, job: JobPayloads['mail.watcherNotice']) {
 	const submission = await findCourseSubmission(ctx.db, job.tenantId, job.courseSlug, job.submissionId)
-	if (!submission) return
+	if (!submission) return 'the submission is gone'
 	// Still a watcher who may grade the course (a role change since the fan-out stops it).
 	const watcher = (await submissionWatchers(ctx.db, job.tenantId, job.courseSlug)).find((w) => w.userId === job.userId)
-	if (!watcher) return
+	if (!watcher) return 'no longer a watcher who may grade'
 	const learner = await findUserById(ctx.db, submission.user_id)
 	const path = `/admin/courses/${job.courseSlug}/submissions/${submission.id}`
 	const titles = await titlesFor(ctx, job.courseSlug, submission.entry_slug, watcher.locale, job.titles)

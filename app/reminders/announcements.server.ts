@@ -71,7 +71,7 @@ export async function postAnnouncement(scope: AdminScope, tenant: Tenant, course
 /** One mail job per learner still to reach, each recorded with its job. */
 export async function fanOutAnnouncement(ctx: MailContext, job: JobPayloads['announcement.fanOut']) {
 	const announcement = await findAnnouncement(ctx.db, job.tenantId, job.announcementId)
-	if (!announcement) return
+	if (!announcement) return 'the announcement is gone'
 	const recipients = await announcementRecipients(ctx.db, job.tenantId, announcement.course_slug, announcement.id)
 	for (const learner of recipients) {
 		await inTransaction(ctx.db, function* (tx) {
@@ -80,6 +80,7 @@ export async function fanOutAnnouncement(ctx: MailContext, job: JobPayloads['ann
 			yield* enqueueSteps(tx, 'mail.announcement', { ...job, locale: learner.locale, userId: learner.userId })
 		})
 	}
+	return `${recipients.length} learners to reach`
 }
 
 /** One learner's mail of an announcement, in their locale, with its unsubscribe link and headers. */
@@ -88,10 +89,11 @@ export async function mailAnnouncement(
 	job: JobPayloads['mail.announcement'],
 ) {
 	const learner = await findUserById(ctx.db, job.userId)
-	if (!learner || learner.deactivated_at || learner.tenant_id !== job.tenantId) return
-	if (await isOptedOut(ctx.db, job.tenantId, learner.id, 'announcement')) return
+	if (!learner || learner.deactivated_at || learner.tenant_id !== job.tenantId)
+		return 'the learner is gone or deactivated'
+	if (await isOptedOut(ctx.db, job.tenantId, learner.id, 'announcement')) return 'opted out'
 	const announcement = await findAnnouncement(ctx.db, job.tenantId, job.announcementId)
-	if (!announcement) return
+	if (!announcement) return 'the announcement is gone'
 	const { locale } = learner
 	let course = announcement.course_slug
 	try {

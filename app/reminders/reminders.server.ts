@@ -181,12 +181,13 @@ export async function mailReminder(
 	job: JobPayloads['mail.reminder'],
 ) {
 	const learner = await findUserById(ctx.db, job.userId)
-	if (!learner || learner.deactivated_at || learner.tenant_id !== job.tenantId) return
-	if (await isOptedOut(ctx.db, job.tenantId, learner.id, job.kind)) return
+	if (!learner || learner.deactivated_at || learner.tenant_id !== job.tenantId)
+		return 'the learner is gone or deactivated'
+	if (await isOptedOut(ctx.db, job.tenantId, learner.id, job.kind)) return 'opted out'
 	const { locale } = learner
 	const course = await courseTitle(ctx, job.courseSlug, locale)
 	// A course removed from the catalogue since: nothing to come back to.
-	if (!course) return
+	if (!course) return 'the course is no longer published'
 	const entry = course.entries.find((e) => e.slug === job.entrySlug)
 	const path = job.entrySlug
 		? `/learn/course/${job.courseSlug}/entry/${job.entrySlug}`

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { load } from 'cheerio'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Course } from '#app/content/content.ts'
 import { gradingJob } from '#app/learning/grading.server.ts'
 import { createJobRunner, type JobDeps } from '#app/platform/job-handlers.server.ts'
@@ -476,6 +476,24 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 			expect(fallback.subject).toBe(`Nuevo trabajo por calificar · ${acme.name}`)
 			expect((await stack.mail.waitFor(tenantAdmin.email)).subject).toMatch(/^New work to grade · /)
 			for (const u of [revoked, otherCourse, gone, demoted, learner]) expect(stack.mail.count(u.email), u.email).toBe(0)
+
+			// Each attempt says what it did: the mails a transport took, and why none when there was nobody to tell
+			// (issue 46: completed mail jobs that sent nothing were silent).
+			const lines: Array<Record<string, unknown>> = []
+			const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+				const parsed = typeof line === 'string' && line.startsWith('{') ? JSON.parse(line) : null
+				if (parsed?.event === 'job/done') lines.push(parsed)
+			})
+			try {
+				const run = createJobRunner(offline)
+				const notice = { ...gradingJob({ origin, locale: 'en' }, course, sub) }
+				await run({ id: 'demoted', name: 'mail.watcherNotice', attempt: 1, payload: { ...notice, userId: demoted.id } })
+			} finally {
+				spy.mockRestore()
+			}
+			expect(lines.map(({ id, mails, note }) => ({ id, mails, note }))).toEqual([
+				{ id: 'demoted', mails: 0, note: 'no longer a watcher who may grade' },
+			])
 
 			// Turned off: no more notices.
 			expect((await b.post(QUEUE, { intent: 'watch' })).status).toBe(302)
