@@ -1,0 +1,381 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { TEST_SECRETS } from '#tests/support/env.ts'
+import { STRAPI_URL, strapiAdmin, type StrapiAnswer, type StrapiAdmin } from '#tests/support/strapi.ts'
+import {
+	FIRST_DOCUMENT,
+	fillPath,
+	NAMES_A_SITE,
+	NAMES_IN_REQUEST,
+	namesInPath,
+	NO_DOCUMENT,
+	PREFIXES,
+	WRITES_BODY,
+	type Call,
+	type Target,
+} from './walls-routes.ts'
+
+// The walls between sites, generated from Strapi's own route table (issue 45, decision 0048): every
+// admin route that names a document, for every content type, called as Acme's author against a
+// Globex document, a platform (_apex) document and Acme's own, in a locale the document has (en)
+// and one it has not (de). Another site's: 403 with a message saying so, nothing of it in the
+// answer, and the stored rows unchanged. Their own: not refused (except a move to another site).
+const KEY = process.env.CMS_API_UUID || TEST_SECRETS.CMS_API_UUID
+const COURSE = 'api::course.course'
+const SITE = 'api::site.site'
+const TYPES = [COURSE, 'api::page.page', 'api::blog-post.blog-post', SITE]
+const FOREIGN = /belongs to another site/
+const MOVED = /cannot be changed/
+const stamp = Date.now().toString(36)
+
+const control = async (path: string) => {
+	const res = await fetch(`${STRAPI_URL}/api/v1/${path}`, { headers: { 'x-api-key': KEY } })
+	if (!res.ok) throw new Error(`${path}: ${res.status} (CMS_TEST_CONTROLS=true?)`)
+	return res.json() as Promise<any>
+}
+/** Every stored row of the four types, components included. */
+const rows = (): Promise<Record<string, any[]>> => control('_rows')
+
+interface Route {
+	key: string
+	method: string
+	path: string
+}
+interface Fixture extends Omit<Target, 'locale'> {
+	/** Strings that are this document's alone (slug, titles, quiz answer keys, a site's names). */
+	marks: string[]
+	locales: string[]
+}
+interface Case {
+	what: string
+	/** The type whose document it acts on (the own cases run one type's in order). */
+	uid: string
+	method: string
+	url: string
+	body?: unknown
+	/** Checks the answer; returns what is wrong, or nothing. */
+	check: (answer: StrapiAnswer) => string | undefined
+}
+
+const queryString = (query: Record<string, string> = {}) => {
+	const q = new URLSearchParams(query).toString()
+	return q ? `?${q}` : ''
+}
+
+/** Runs `cases` `width` at a time; the failures, each with what was called and answered. */
+async function run(admin: StrapiAdmin, cases: Case[], width = 12) {
+	const failures: string[] = []
+	let next = 0
+	const worker = async () => {
+		while (next < cases.length) {
+			const c = cases[next++]
+			const answer = await admin.call(c.method, c.url, c.body)
+			const wrong = c.check(answer)
+			if (wrong) failures.push(`${c.what}: ${wrong} (${answer.status} ${JSON.stringify(answer.body).slice(0, 160)})`)
+		}
+	}
+	await Promise.all(Array.from({ length: width }, worker))
+	return failures
+}
+
+const leak = (marks: string[]) => (a: StrapiAnswer) => {
+	const text = JSON.stringify(a.body ?? '')
+	const leaked = marks.find((m) => text.includes(m))
+	return leaked ? `answered the other site's ${leaked}` : undefined
+}
+const refused =
+	(message: RegExp, marks: string[]) =>
+	(a: StrapiAnswer): string | undefined => {
+		const leaked = leak(marks)(a)
+		if (leaked) return leaked
+		if (a.status !== 403) return `expected 403`
+		if (!message.test(a.body?.error?.message ?? '')) return `the refusal does not say why`
+		return undefined
+	}
+const WALL = /another site|cannot be changed|not single types/
+/** Not refused by the wall (Strapi's own permissions may refuse: authors do not publish site documents). */
+const allowed = (route: Route, uid: string) => (a: StrapiAnswer) => {
+	if (a.status === 403 && WALL.test(a.body?.error?.message ?? '')) return 'refused by the wall'
+	// Strapi 5.54 answers 500 to a discard of a type without drafts (the site), for everyone.
+	const knownStrapiBug = uid === SITE && route.path.endsWith('/actions/discard')
+	return a.status >= 500 && !knownStrapiBug ? 'server error' : undefined
+}
+/** A write naming another site for one of the author's own documents: refused, or the site kept. */
+const stays = (a: StrapiAnswer) => {
+	if (a.status === 403 || a.status === 404) return undefined
+	const kept = (a.body?.data?.site ?? a.body?.data?.key) === 'acme'
+	return a.status < 300 && kept ? undefined : 'moved to another site'
+}
+
+describe('the walls between sites, route by route from Strapi’s route table', () => {
+	let author: StrapiAdmin
+	let editor: StrapiAdmin
+	let routes: Route[]
+	const fixtures: Record<string, Fixture[]> = {}
+
+	/** A course, page or post of `site` whose every string carries `mark`, in en and es, published. */
+	async function plant(uid: string, site: string) {
+		const mark = `walls-${site.replace('_', '')}-${stamp}`
+		const data = (locale: string) => ({
+			site,
+			slug: mark,
+			title: `Title ${mark} ${locale}`,
+			...(uid === COURSE && {
+				modules: [
+					{
+						slug: 'm',
+						title: 'M',
+						entries: [
+							{
+								slug: 'q',
+								type: 'quiz',
+								title: 'Q',
+								quiz: {
+									maxAttempts: 1,
+									passingScore: 50,
+									questions: [
+										{
+											key: 'k',
+											type: 'multiple_choice',
+											prompt: 'P',
+											options: [
+												{ key: `${mark}-answer`, text: 'A' },
+												{ key: 'other', text: 'B' },
+											],
+											correctOptionKey: `${mark}-answer`,
+										},
+									],
+								},
+							},
+						],
+					},
+				],
+			}),
+		})
+		const made = await editor.create(uid, data('en'))
+		expect(made.status, JSON.stringify(made.body)).toBe(201)
+		const id = made.body.data.documentId
+		expect((await editor.update(uid, id, data('es'), 'es')).status).toBe(200)
+		for (const locale of ['en', 'es']) expect((await editor.publish(uid, id, locale)).status).toBe(200)
+		return { uid, documentId: id, rowId: made.body.data.id, site, marks: [mark], locales: ['en', 'es'] }
+	}
+
+	/** A site document as seeded: its names mark it. */
+	function siteDocument(stored: any[], key: string): Fixture {
+		const versions = stored.filter((r) => r.key === key)
+		const en = versions.find((r) => r.locale === 'en' && r.publishedAt)
+		const marks = [...new Set(versions.flatMap((r) => [r.name, r.description]).filter((s) => s && s.length > 6))]
+		return {
+			uid: SITE,
+			documentId: en.documentId,
+			rowId: en.id,
+			site: key,
+			marks,
+			locales: [...new Set(versions.map((r) => r.locale))],
+		}
+	}
+
+	beforeAll(async () => {
+		author = await strapiAdmin('author@acme.test')
+		editor = await strapiAdmin('editor@platform.test')
+		const table: { methods: string[]; path: string }[] = await control('_routes')
+		routes = table
+			.filter((r) => PREFIXES.some((p) => r.path.startsWith(p)))
+			.flatMap((r) => r.methods.map((method) => ({ key: `${method} ${r.path}`, method, path: r.path })))
+		for (const uid of TYPES.filter((u) => u !== SITE))
+			fixtures[uid] = await Promise.all(['globex', '_apex', 'acme'].map((site) => plant(uid, site)))
+		const stored = (await rows())[SITE]
+		fixtures[SITE] = ['globex', '_apex', 'acme'].map((key) => siteDocument(stored, key))
+	})
+
+	it('places every admin route of the content manager, i18n, media library, releases and workflows', () => {
+		expect(routes.length).toBeGreaterThan(40)
+		const unplaced = routes
+			.map((r) => r.key)
+			.filter(
+				(k) =>
+					!namesInPath(k) &&
+					!NAMES_IN_REQUEST[k] &&
+					!NAMES_A_SITE.has(k) &&
+					!FIRST_DOCUMENT(k) &&
+					NO_DOCUMENT[k] === undefined,
+			)
+		expect(unplaced, 'routes this test does not know: place them in walls-routes.ts').toEqual([])
+	})
+
+	/** The cases of one document in one locale: every route naming a document, and its writes with a `site`. */
+	function casesFor(t: Target, check: (route: Route, withSite: boolean) => Case['check'], site: string) {
+		const field = t.uid === SITE ? 'key' : 'site'
+		const cases: Case[] = []
+		for (const route of routes) {
+			const call: Call | undefined = namesInPath(route.path)
+				? { query: { locale: t.locale }, body: { locale: t.locale, title: `Taken ${stamp}` } }
+				: NAMES_IN_REQUEST[route.key]?.(t)
+			if (!call) continue
+			const url = `${fillPath(route.path, t)}${queryString(call.query)}`
+			const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : call.body
+			const what = `${route.key} ${t.uid} ${t.site} ${t.locale}`
+			cases.push({ what, uid: t.uid, method: route.method, url, body, check: check(route, false) })
+			if (WRITES_BODY.has(route.key))
+				cases.push({
+					what: `${what} with site ${site}`,
+					uid: t.uid,
+					method: route.method,
+					url,
+					body: { ...call.body, [field]: site, slug: `walls-moved-${stamp}` },
+					check: check(route, true),
+				})
+		}
+		return cases
+	}
+
+	const foreignCases = () =>
+		TYPES.flatMap((uid) =>
+			fixtures[uid]
+				.filter((f) => f.site !== 'acme')
+				.flatMap((f) =>
+					['en', 'de'].flatMap((locale) => casesFor({ ...f, locale }, () => refused(FOREIGN, f.marks), 'acme')),
+				),
+		)
+
+	it("refuses every route naming another site's document, in a locale it has and one it has not, and changes nothing", async () => {
+		const before = await rows()
+		const cases = foreignCases()
+		// A new document in another site, and the types' "first document" (single-type routes).
+		const others = TYPES.flatMap((uid) => fixtures[uid].filter((f) => f.site !== 'acme'))
+		const marks = others.flatMap((f) => f.marks)
+		for (const route of routes) {
+			for (const uid of TYPES) {
+				if (NAMES_A_SITE.has(route.key) && uid !== SITE)
+					for (const site of ['globex', '_apex'])
+						cases.push({
+							what: `${route.key} ${uid} into ${site}`,
+							uid,
+							method: route.method,
+							url: fillPath(route.path, { uid } as Target),
+							body: { site, slug: `walls-planted-${stamp}`, title: `Planted ${stamp}`, locale: 'en' },
+							check: refused(FOREIGN, marks),
+						})
+				if (FIRST_DOCUMENT(route.key))
+					cases.push({
+						what: `${route.key} ${uid}`,
+						uid,
+						method: route.method,
+						url: `${fillPath(route.path, { uid } as Target)}?locale=en`,
+						body: route.method === 'GET' || route.method === 'DELETE' ? undefined : { title: `Taken ${stamp}` },
+						check: refused(/not single types/, marks),
+					})
+			}
+		}
+		const failures = await run(author, cases)
+		console.log(`[walls] another site's documents: ${cases.length} cases, ${failures.length} failed`)
+		expect(failures, failures.join('\n')).toEqual([])
+		expect(await rows(), 'the stored rows changed').toEqual(before)
+	})
+
+	it("lists only the author's own documents: lists in every locale and the home page's", async () => {
+		const marks = TYPES.flatMap((uid) => fixtures[uid].filter((f) => f.site !== 'acme').flatMap((f) => f.marks))
+		const ok = (a: StrapiAnswer) => leak(marks)(a) ?? (a.status === 200 ? undefined : 'expected 200')
+		const cases: Case[] = TYPES.flatMap((uid) =>
+			['en', 'de'].map((locale) => ({
+				what: `list ${uid} ${locale}`,
+				uid,
+				method: 'GET',
+				url: `/content-manager/collection-types/${uid}?locale=${locale}&pageSize=100`,
+				check: ok,
+			})),
+		)
+		for (const action of ['update', 'publish'])
+			cases.push({
+				what: `recent documents (${action})`,
+				uid: '',
+				method: 'GET',
+				url: `/content-manager/homepage/recent-documents?action=${action}`,
+				check: ok,
+			})
+		const failures = await run(author, cases)
+		expect(failures, failures.join('\n')).toEqual([])
+		const own = await author.list(COURSE)
+		expect(own.body.results.map((d: any) => d.slug)).toContain(`walls-acme-${stamp}`)
+	})
+
+	it('lets the author work on their own documents through the same routes, but not move one to another site', async () => {
+		const foreignBefore = JSON.stringify(await foreignRows())
+		const cases = TYPES.flatMap((uid) =>
+			fixtures[uid]
+				.filter((f) => f.site === 'acme')
+				.flatMap((f) =>
+					['en', 'de']
+						.filter((l) => uid !== SITE || f.locales.includes(l))
+						.flatMap((locale) =>
+							casesFor({ ...f, locale }, (route, withSite) => (withSite ? stays : allowed(route, uid)), 'globex'),
+						),
+				),
+		)
+		// One document at a time (its routes in order, deletes last): parallel writes to one document race.
+		const destructive = (c: Case) => c.method === 'DELETE' || /bulkDelete/.test(c.url)
+		const ordered = [...cases.filter((c) => !destructive(c)), ...cases.filter(destructive)]
+		const failures = (
+			await Promise.all(
+				TYPES.map((uid) =>
+					run(
+						author,
+						ordered.filter((c) => c.uid === uid),
+						1,
+					),
+				),
+			)
+		).flat()
+		console.log(`[walls] own documents: ${cases.length} cases, ${failures.length} failed`)
+		expect(failures, failures.join('\n')).toEqual([])
+		expect(JSON.stringify(await foreignRows()), "another site's rows changed").toBe(foreignBefore)
+		const own = new Set(TYPES.flatMap((uid) => fixtures[uid].filter((f) => f.site === 'acme').map((f) => f.documentId)))
+		const all = await rows()
+		const moved = TYPES.flatMap((uid) => all[uid]).filter((r) => own.has(r.documentId) && (r.site ?? r.key) !== 'acme')
+		expect(moved, 'an own document moved to another site').toEqual([])
+	})
+
+	const foreignRows = async () => {
+		const all = await rows()
+		return TYPES.map((uid) => all[uid].filter((r) => (r.site ?? r.key) !== 'acme'))
+	}
+
+	it('leaves the platform editor every site', async () => {
+		const [globex] = fixtures[COURSE]
+		const read = await editor.get(COURSE, globex.documentId)
+		expect(read.status).toBe(200)
+		expect(JSON.stringify(read.body)).toContain(globex.marks[0])
+		expect((await editor.update(COURSE, globex.documentId, { title: `Edited ${stamp}` }, 'de')).status).toBe(200)
+	})
+
+	it('unpublishes every locale of a course when one is unpublished (one by one, and in bulk)', async () => {
+		const published = async (id: string) =>
+			(await rows())[COURSE].filter((r) => r.documentId === id && r.publishedAt)
+				.map((r) => r.locale)
+				.sort()
+		for (const how of ['one', 'bulk']) {
+			const slug = `walls-whole-${how}-${stamp}`
+			const made = await author.create(COURSE, { slug, title: `Whole ${how}` })
+			expect(made.status, JSON.stringify(made.body)).toBe(201)
+			const id = made.body.data.documentId
+			expect((await author.update(COURSE, id, { title: `Entero ${how}` }, 'es')).status).toBe(200)
+			// Its site is set: no update moves it, in a locale it has or a new one.
+			for (const locale of ['en', 'de']) {
+				const moved = await author.update(COURSE, id, { site: 'globex' }, locale)
+				expect(moved.status).toBe(403)
+				expect(moved.body.error.message).toMatch(MOVED)
+			}
+			for (const locale of ['en', 'es']) expect((await author.publish(COURSE, id, locale)).status).toBe(200)
+			expect(await published(id)).toEqual(['en', 'es'])
+			const answer =
+				how === 'one'
+					? await author.unpublish(COURSE, id, 'es')
+					: await author.call('POST', `/content-manager/collection-types/${COURSE}/actions/bulkUnpublish`, {
+							documentIds: [id],
+							locale: 'en',
+						})
+			expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+			if (how === 'one') expect(answer.body.data.locale).toBe('es')
+			expect(await published(id)).toEqual([])
+		}
+	})
+})
