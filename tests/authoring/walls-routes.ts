@@ -130,3 +130,20 @@ export const NO_DOCUMENT: Record<string, string> = {
 	'GET /upload/ai-metadata-jobs/latest': MEDIA,
 	'GET /upload/ai-metadata-jobs/pending-count': MEDIA,
 }
+
+/** A course, page or post of `site` whose every string carries `mark` (a quiz's answer key too). */
+export function fixtureData(uid: string, site: string, mark: string, locale: string) {
+	const question = {
+		key: 'k',
+		type: 'multiple_choice',
+		prompt: 'P',
+		options: [
+			{ key: `${mark}-answer`, text: 'A' },
+			{ key: 'other', text: 'B' },
+		],
+		correctOptionKey: `${mark}-answer`,
+	}
+	const quiz = { maxAttempts: 1, passingScore: 50, questions: [question] }
+	const modules = [{ slug: 'm', title: 'M', entries: [{ slug: 'q', type: 'quiz', title: 'Q', quiz }] }]
+	return { site, slug: mark, title: `Title ${mark} ${locale}`, ...(uid === 'api::course.course' && { modules }) }
+}

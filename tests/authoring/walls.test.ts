@@ -4,6 +4,7 @@ import { STRAPI_URL, strapiAdmin, type StrapiAnswer, type StrapiAdmin } from '#t
 import {
 	FIRST_DOCUMENT,
 	fillPath,
+	fixtureData,
 	NAMES_A_SITE,
 	NAMES_IN_REQUEST,
 	namesInPath,
@@ -54,11 +55,6 @@ interface Case {
 	body?: unknown
 	/** Checks the answer; returns what is wrong, or nothing. */
 	check: (answer: StrapiAnswer) => string | undefined
-}
-
-const queryString = (query: Record<string, string> = {}) => {
-	const q = new URLSearchParams(query).toString()
-	return q ? `?${q}` : ''
 }
 
 /** Runs `cases` `width` at a time; the failures, each with what was called and answered. */
@@ -115,42 +111,7 @@ describe('the walls between sites, route by route from Strapi’s route table', 
 	/** A course, page or post of `site` whose every string carries `mark`, in en and es, published. */
 	async function plant(uid: string, site: string) {
 		const mark = `walls-${site.replace('_', '')}-${stamp}`
-		const data = (locale: string) => ({
-			site,
-			slug: mark,
-			title: `Title ${mark} ${locale}`,
-			...(uid === COURSE && {
-				modules: [
-					{
-						slug: 'm',
-						title: 'M',
-						entries: [
-							{
-								slug: 'q',
-								type: 'quiz',
-								title: 'Q',
-								quiz: {
-									maxAttempts: 1,
-									passingScore: 50,
-									questions: [
-										{
-											key: 'k',
-											type: 'multiple_choice',
-											prompt: 'P',
-											options: [
-												{ key: `${mark}-answer`, text: 'A' },
-												{ key: 'other', text: 'B' },
-											],
-											correctOptionKey: `${mark}-answer`,
-										},
-									],
-								},
-							},
-						],
-					},
-				],
-			}),
-		})
+		const data = (locale: string) => fixtureData(uid, site, mark, locale)
 		const made = await editor.create(uid, data('en'))
 		expect(made.status, JSON.stringify(made.body)).toBe(201)
 		const id = made.body.data.documentId
@@ -211,7 +172,7 @@ describe('the walls between sites, route by route from Strapi’s route table', 
 				? { query: { locale: t.locale }, body: { locale: t.locale, title: `Taken ${stamp}` } }
 				: NAMES_IN_REQUEST[route.key]?.(t)
 			if (!call) continue
-			const url = `${fillPath(route.path, t)}${queryString(call.query)}`
+			const url = `${fillPath(route.path, t)}?${new URLSearchParams(call.query).toString()}`
 			const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : call.body
 			const what = `${route.key} ${t.uid} ${t.site} ${t.locale}`
 			cases.push({ what, uid: t.uid, method: route.method, url, body, check: check(route, false) })
@@ -268,6 +229,55 @@ describe('the walls between sites, route by route from Strapi’s route table', 
 		}
 		const failures = await run(author, cases)
 		console.log(`[walls] another site's documents: ${cases.length} cases, ${failures.length} failed`)
+		expect(failures, failures.join('\n')).toEqual([])
+		expect(await rows(), 'the stored rows changed').toEqual(before)
+	})
+
+	it("refuses another site's document in every hostile spelling: mixed with its own, encoded, duplicated, as an object", async () => {
+		const before = await rows()
+		const cases: Case[] = []
+		for (const uid of TYPES) {
+			const [globex, , own] = fixtures[uid]
+			const cm = `/content-manager/collection-types/${uid}`
+			const check = refused(FOREIGN, globex.marks)
+			const add = (what: string, method: string, url: string, body?: unknown, c = check) =>
+				cases.push({ what: `${what} ${uid}`, uid, method, url, body, check: c })
+			for (const action of ['bulkDelete', 'bulkPublish', 'bulkUnpublish', 'bulkFindForValidation'])
+				for (const ids of [
+					[own.documentId, globex.documentId],
+					[globex.documentId, own.documentId],
+				])
+					add(`${action} own and foreign`, 'POST', `${cm}/actions/${action}`, { documentIds: ids, locale: 'en' })
+			add('encoded uid', 'GET', `/content-manager/collection-types/${encodeURIComponent(uid)}/${globex.documentId}`)
+			add('locale twice', 'PUT', `${cm}/${globex.documentId}?locale=en&locale=de`, { title: 'x', locale: ['de', 'en'] })
+			add(
+				'ids twice',
+				'GET',
+				`${cm}/actions/countManyEntriesDraftRelations?documentIds=${own.documentId}&documentIds=${globex.documentId}`,
+			)
+			add('id as row id', 'POST', '/i18n/content-manager/actions/get-non-localized-fields', {
+				model: uid,
+				id: String(globex.rowId),
+				locale: 'en',
+			})
+			const asObject = (a: StrapiAnswer) =>
+				leak(globex.marks)(a) ?? ([400, 403].includes(a.status) ? undefined : 'expected 400')
+			add(
+				'id as an object',
+				'GET',
+				`/i18n/content-manager/get-fill-from-locale/${uid}?documentId[$ne]=x&sourceLocale=en&targetLocale=de`,
+				undefined,
+				asObject,
+			)
+			add(
+				'GET for a POST',
+				'GET',
+				`${cm}/${globex.documentId}/actions/publish`,
+				undefined,
+				(a) => leak(globex.marks)(a) ?? (a.status < 300 ? 'answered' : undefined),
+			)
+		}
+		const failures = await run(author, cases)
 		expect(failures, failures.join('\n')).toEqual([])
 		expect(await rows(), 'the stored rows changed').toEqual(before)
 	})
@@ -347,6 +357,18 @@ describe('the walls between sites, route by route from Strapi’s route table', 
 		expect((await editor.update(COURSE, globex.documentId, { title: `Edited ${stamp}` }, 'de')).status).toBe(200)
 	})
 
+	it('keeps a document in the site it was made in: no update moves it, in a locale it has or a new one', async () => {
+		const made = await author.create(COURSE, { slug: `walls-stays-${stamp}`, title: 'Stays' })
+		expect(made.status, JSON.stringify(made.body)).toBe(201)
+		for (const locale of ['en', 'de']) {
+			const moved = await author.update(COURSE, made.body.data.documentId, { site: 'globex' }, locale)
+			expect(moved.status).toBe(403)
+			expect(moved.body.error.message).toMatch(MOVED)
+		}
+		const stored = (await rows())[COURSE].filter((r) => r.documentId === made.body.data.documentId)
+		expect(stored.map((r) => r.site)).toEqual(['acme'])
+	})
+
 	it('unpublishes every locale of a course when one is unpublished (one by one, and in bulk)', async () => {
 		const published = async (id: string) =>
 			(await rows())[COURSE].filter((r) => r.documentId === id && r.publishedAt)
@@ -358,12 +380,6 @@ describe('the walls between sites, route by route from Strapi’s route table', 
 			expect(made.status, JSON.stringify(made.body)).toBe(201)
 			const id = made.body.data.documentId
 			expect((await author.update(COURSE, id, { title: `Entero ${how}` }, 'es')).status).toBe(200)
-			// Its site is set: no update moves it, in a locale it has or a new one.
-			for (const locale of ['en', 'de']) {
-				const moved = await author.update(COURSE, id, { site: 'globex' }, locale)
-				expect(moved.status).toBe(403)
-				expect(moved.body.error.message).toMatch(MOVED)
-			}
 			for (const locale of ['en', 'es']) expect((await author.publish(COURSE, id, locale)).status).toBe(200)
 			expect(await published(id)).toEqual(['en', 'es'])
 			const answer =
