@@ -29,7 +29,6 @@ const HISTORY = 'plugin::content-manager.history-version'
 const READS = new Set(['findMany', 'findFirst', 'count'])
 const FOREIGN = 'This document belongs to another site: you may open and change only the documents of your own site'
 const MOVED = "A document's site is set when it is created and cannot be changed"
-
 const SINGLE = 'Courses, pages, posts and sites are not single types: open them by their id'
 
 /**
