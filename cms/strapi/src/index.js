@@ -1,7 +1,8 @@
 'use strict'
 const { errors } = require('@strapi/utils')
 const { createRevalidator, tagsOf } = require('./lms/revalidate')
-const { registerCondition, sitesOf, isPlatformEditor } = require('./lms/tenants')
+const { registerCondition } = require('./lms/tenants')
+const { installGuard } = require('./lms/guard')
 
 const LOCALES = [
 	['es', 'Spanish (es)'],
@@ -18,6 +19,8 @@ const DEEP = {
 
 module.exports = {
 	register({ strapi }) {
+		// First: the wall between sites runs before anything else sees a write (lms/guard.js).
+		installGuard(strapi)
 		const urls = (process.env.LMS_APP_URLS ?? '')
 			.split(',')
 			.map((u) => u.trim())
@@ -93,20 +96,11 @@ module.exports = {
 }
 
 /**
- * A document belongs to one site; an author writes only in their own (platform editors anywhere),
- * and a slug is unique within its site (not across tenants: two schools may both have `onboarding`).
+ * A slug is unique within its site (not across tenants: two schools may both have `onboarding`).
+ * Which site an author may write in is lms/guard.js's, which runs first.
  */
 async function guardTenant(strapi, uid, action, params) {
-	const user = strapi.requestContext.get()?.state?.user
 	const data = params.data ?? {}
-	if (uid !== 'api::site.site' && user && !isPlatformEditor(user) && (action === 'create' || action === 'update')) {
-		const own = sitesOf(user)
-		if (action === 'create' && !data.site && own.length === 1) data.site = own[0]
-		if (data.site !== undefined && !own.includes(data.site))
-			throw new errors.ForbiddenError(
-				`You may write only in your own site${own.length > 1 ? 's' : ''}: ${own.join(', ')}`,
-			)
-	}
 	if (uid === 'api::site.site' || (action !== 'create' && action !== 'update')) return
 	if (data.slug === undefined && data.site === undefined) return
 	const current = params.documentId

@@ -13,6 +13,7 @@ const { createKeyCheck } = require('../lms/api-key')
 const { createView, LOCALES } = require('../lms/view')
 const { createDocuments, UID } = require('../lms/documents')
 const { loadSiteAssets, sendAsset } = require('../lms/assets')
+const { TEST_READS } = require('../lms/test-controls')
 
 const PREFIX = '/api/v1/'
 // The authoring endpoints (api/authoring) are Strapi routes: this middleware checks their key only.
@@ -54,6 +55,8 @@ module.exports = (_config, { strapi }) => {
 			if (ctx.method === 'POST') Object.assign(stats, { total: 0, byPath: {}, byLocale: {}, byStatus: {} })
 			return send(ctx, 200, stats)
 		}
+		if (controls && ctx.method === 'GET' && Object.hasOwn(TEST_READS, ctx.path))
+			return send(ctx, 200, await TEST_READS[ctx.path](strapi))
 		if (ctx.path === '/api/v1/_control' && controls && ctx.method === 'POST') {
 			const body = await readJson(ctx.req)
 			if (typeof body.delayMs === 'number') faults.delayMs = body.delayMs
