@@ -415,14 +415,16 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 		 */
 		async close() {
 			app.drain.start()
+			// No job starts from here on (one queued meanwhile waits for another process, or the next
+			// start); jobs under way get the drain's time to finish, and what is left is handed back.
+			const jobsStopped = jobs.stop(options.env.DRAIN_TIMEOUT_SECONDS * 1000)
 			const closed = new Promise<void>((resolve) => server.close(() => resolve()))
 			server.closeIdleConnections()
 			const force = setTimeout(() => server.closeAllConnections(), options.env.DRAIN_TIMEOUT_SECONDS * 1000)
 			await closed
 			clearTimeout(force)
 			await app.afterResponse.settled()
-			// Jobs under way get the same time to finish; what is left is handed back to the queue.
-			await jobs.stop(options.env.DRAIN_TIMEOUT_SECONDS * 1000)
+			await jobsStopped
 			await sweep.stop()
 			await schedule.stop()
 			await bus.close()

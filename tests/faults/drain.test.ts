@@ -7,7 +7,10 @@
  */
 import { Agent, request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
 import { startCms } from '#cms/server.ts'
+import { enqueue } from '#app/platform/jobs.server.ts'
+import { openDatabase } from '#db/client.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
@@ -91,6 +94,36 @@ describe.each(DIALECTS.filter((d) => d === 'sqlite'))('draining on SIGTERM (%s)'
 		expect(idleClosedAt - signalled).toBeLessThan(500)
 		expect(code).toBe(0)
 		expect(exitedAt - signalled).toBeLessThan(5_000)
+	}, 60_000)
+
+	it('starts no job once told to stop: one queued while it drains waits for the next process', async () => {
+		const app = await startAppProcess({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
+		const agent = new Agent({ keepAlive: true })
+		cms.faults.delayMs = 2_000
+		const slow = get(app.port, '/learn/course/intro-to-web', agent)
+		await sleep(300)
+		app.child.kill('SIGTERM')
+		await sleep(200)
+		// Queued while the process drains (a request under way for 1.5 s more): three polls of 0.5 s would take it.
+		const queue = openDatabase(db.url)
+		await enqueue(queue, 'files.removeAbandoned', {})
+		const answer = await slow
+		const code = await app.exited
+		cms.faults.delayMs = 0
+		agent.destroy()
+		const sqlite = queue.orm as unknown as { all(q: unknown): Array<{ attempts: number }>; run(q: unknown): void }
+		const [left] = sqlite.all(sql.raw(`select attempts from jobs where name = 'files.removeAbandoned'`))
+		sqlite.run(sql.raw('delete from jobs'))
+		await queue.close()
+		const afterStop = app.output.join('').split('server/stopping')[1] ?? ''
+		reportFault('no job after SIGTERM', 'sqlite', {
+			'request under way': `${answer.status}`,
+			'job queued while draining': left ? `waiting, ${left.attempts} attempts` : 'gone',
+		})
+		expect(answer.status).toBe(200)
+		expect(code).toBe(0)
+		expect(left?.attempts).toBe(0)
+		expect(afterStop).not.toContain('job/started')
 	}, 60_000)
 
 	it('cuts what is still running after DRAIN_TIMEOUT_SECONDS', async () => {
