@@ -11,7 +11,7 @@ import postgres from 'postgres'
  * answers; then a fresh pool serves.
  */
 const SUSPECT_AFTER_MS = 500
-const PROBE_MS = 400
+const PROBE_MS = 300
 const RETRY_MS = 200
 
 /** The error of a query refused while the server is down: a connection error, as the pool's own. */

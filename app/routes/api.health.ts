@@ -4,7 +4,7 @@ import { jsonError } from '#app/platform/errors.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
 import type { Route } from './+types/api.health.ts'
 
-// Within 500 ms whatever the database does (issue 46): db.ping answers within 400 ms itself (db/liveness.ts).
+// Within 500 ms whatever the database does (issue 46): db.ping answers within 300 ms itself (db/liveness.ts).
 const PROBE_TIMEOUT_MS = 450
 
 /** Fails after `ms`: a probe answers within its time whatever the dependency does. */
