@@ -8,7 +8,8 @@ import postgres from 'postgres'
  * timeouts bound those). No answer means it is frozen or gone: every connection of the pool is
  * dropped at once (what was sent and what waited for a connection fail as unavailable), queries
  * are refused at once instead of waiting, and the server is asked again every RETRY_MS until it
- * answers; then a fresh pool serves.
+ * answers; then a fresh pool serves. A probe that gets no answer drops the pool whoever asked it
+ * (the watchdog or readiness).
  */
 const SUSPECT_AFTER_MS = 500
 const PROBE_MS = 300
@@ -29,7 +30,10 @@ function refusedQuery() {
 export interface LivePool {
 	/** The pool to query: always the current one (a proxy). */
 	sql: postgres.Sql
-	/** Resolves when the server answers within PROBE_MS; fails at once while it is known to be down. */
+	/**
+	 * Resolves when the server answers within PROBE_MS; fails at once while it is known to be down or a
+	 * silent server is being asked (readiness never adds a wait of its own to what is known).
+	 */
 	ping(): Promise<void>
 	close(): Promise<void>
 }
@@ -43,6 +47,8 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 	const outstanding = new Map<object, number>()
 	let lastAnswer = Date.now()
 	let probing: Promise<boolean> | null = null
+	/** The watchdog's probe is out: the server has been silent for SUSPECT_AFTER_MS with queries waiting. */
+	let suspect = false
 	let prober = make(1)
 
 	/** Asks the server; false when it does not answer within PROBE_MS. */
@@ -58,10 +64,13 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 			setTimeout(() => setImmediate(() => answered || resolve(false)), PROBE_MS).unref()
 		}).then((alive) => {
 			probing = null
+			suspect = false
 			if (!alive) {
 				// Its connection may be stuck on the frozen server: the next question gets a fresh one.
 				void prober.end({ timeout: 0 }).catch(() => {})
 				prober = make(1)
+				// Whoever asked (the watchdog or readiness), no answer is the same knowledge: the pool goes.
+				if (!down && !closed) dropPool()
 			}
 			return alive
 		})
@@ -86,7 +95,8 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 		if (down || probing || outstanding.size === 0) return
 		const oldest = Math.min(...outstanding.values())
 		if (Date.now() - Math.max(oldest, lastAnswer) < SUSPECT_AFTER_MS) return
-		void probe().then((alive) => alive || down || dropPool())
+		suspect = true
+		void probe()
 	}, 100)
 	watchdog.unref()
 
@@ -129,8 +139,10 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 
 	return {
 		sql,
+		// Readiness answers from what is known at once (down, or silent and being asked); otherwise it asks,
+		// and the question is bounded by PROBE_MS whatever the server does.
 		ping: async () => {
-			if (down || !(await probe())) throw databaseDown()
+			if (down || suspect || !(await probe())) throw databaseDown()
 		},
 		close: async () => {
 			closed = true

@@ -137,6 +137,53 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the PostgreSQL client with co
 		}
 	}, 20_000)
 
+	it('answers readiness from what the pool knows: at once while a silent server is asked or known down, else within 300 ms (issue 46)', async () => {
+		const url = new URL(process.env.TEST_DATABASE_URL!)
+		const proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port) })
+		url.host = `127.0.0.1:${proxy.port}`
+		const timed = async (work: Promise<unknown>) => {
+			const started = Date.now()
+			const ok = await work.then(
+				() => true,
+				() => false,
+			)
+			return { ok, ms: Date.now() - started }
+		}
+		const waiting = openDatabase(url.toString(), { max: 2 })
+		const idle = openDatabase(url.toString(), { max: 2 })
+		try {
+			await Promise.all([waiting.ping(), idle.ping(), waiting.orm.execute(sql`select 1`)])
+			proxy.freeze()
+			// A query silent for 500 ms: the pool asks the server (up to 300 ms); readiness meanwhile fails at once.
+			const hung = timed(waiting.orm.execute(sql`select 1`))
+			await new Promise((r) => setTimeout(r, 650))
+			const whileAsked = await timed(waiting.ping())
+			await new Promise((r) => setTimeout(r, 400))
+			const whileDown = await timed(waiting.ping())
+			expect((await hung).ok).toBe(false)
+
+			// Nothing known (no query waiting): readiness asks, fails within its 300 ms, and the pool is dropped
+			// on that answer, so the next query is refused at once instead of waiting for the watchdog.
+			const asked = await timed(idle.ping())
+			const next = await timed(idle.orm.execute(sql`select 1`))
+			expect({ whileAsked, whileDown, asked, next }).toMatchObject({
+				whileAsked: { ok: false },
+				whileDown: { ok: false },
+				asked: { ok: false },
+				next: { ok: false },
+			})
+			expect(whileAsked.ms, 'readiness while the pool asks a silent server').toBeLessThan(100)
+			expect(whileDown.ms, 'readiness while the server is known down').toBeLessThan(100)
+			expect(asked.ms, 'readiness asking a frozen server').toBeGreaterThanOrEqual(290)
+			expect(asked.ms, 'readiness asking a frozen server').toBeLessThan(450)
+			expect(next.ms, 'a query after readiness found the server frozen').toBeLessThan(100)
+		} finally {
+			proxy.up()
+			await Promise.all([waiting.close(), idle.close()])
+			await proxy.close()
+		}
+	}, 20_000)
+
 	it('settles every query and transaction within the bounds, and throws nothing outside them', async () => {
 		const url = new URL(process.env.TEST_DATABASE_URL!)
 		const proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port) })
