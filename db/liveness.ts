@@ -14,6 +14,8 @@ import postgres from 'postgres'
 const SUSPECT_AFTER_MS = 500
 const PROBE_MS = 300
 const RETRY_MS = 200
+/** A question unanswered this long is asked again on a new connection. */
+const REASK_AFTER_MS = 2_000
 
 /** The error of a query refused while the server is down: a connection error, as the pool's own. */
 function databaseDown() {
@@ -51,27 +53,42 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 	let suspect = false
 	let prober = make(1)
 
+	/**
+	 * The question on the air, and when it was sent. A later probe waits on it rather than asking on a new
+	 * connection: a frozen server answers it when it thaws, and a connection a second (a process on the
+	 * server, forked and ended) every probe is work a loaded host pays for (issue 46).
+	 */
+	let asked: { answer: Promise<boolean>; at: number } | null = null
+	function ask() {
+		const question = {
+			at: Date.now(),
+			answer: prober`select 1`.then(
+				() => ((lastAnswer = Date.now()), true),
+				() => false,
+			),
+		}
+		void question.answer.then(() => asked === question && (asked = null))
+		return question
+	}
+
 	/** Asks the server; false when it does not answer within PROBE_MS. */
 	function probe(): Promise<boolean> {
 		probing ??= new Promise<boolean>((resolve) => {
+			if (asked && Date.now() - asked.at >= REASK_AFTER_MS) {
+				// Unanswered this long, its bytes may be lost (a link that swallows them): a fresh connection.
+				void prober.end({ timeout: 0 }).catch(() => {})
+				prober = make(1)
+				asked = null
+			}
 			let answered = false
-			const client = prober
-			client`select 1`.then(
-				() => ((answered = true), (lastAnswer = Date.now()), resolve(true)),
-				() => resolve(false),
-			)
+			;(asked ??= ask()).answer.then((alive) => ((answered = true), resolve(alive)))
 			// An answer already read by the socket is handled before this decides (timers run before I/O).
 			setTimeout(() => setImmediate(() => answered || resolve(false)), PROBE_MS).unref()
 		}).then((alive) => {
 			probing = null
 			suspect = false
-			if (!alive) {
-				// Its connection may be stuck on the frozen server: the next question gets a fresh one.
-				void prober.end({ timeout: 0 }).catch(() => {})
-				prober = make(1)
-				// Whoever asked (the watchdog or readiness), no answer is the same knowledge: the pool goes.
-				if (!down && !closed) dropPool()
-			}
+			// Whoever asked (the watchdog or readiness), no answer is the same knowledge: the pool goes.
+			if (!alive && !down && !closed) dropPool()
 			return alive
 		})
 		return probing
