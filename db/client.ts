@@ -4,6 +4,7 @@ import Sqlite from 'better-sqlite3'
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3'
 import { drizzle as drizzlePg, type PostgresJsDatabase } from 'drizzle-orm/postgres-js'
 import postgres from 'postgres'
+import { livePool } from './liveness.ts'
 import { sqliteTablesAsPg } from './schema/parity.ts'
 import * as pgSchema from './schema/pg.ts'
 import * as sqliteSchema from './schema/sqlite.ts'
@@ -96,22 +97,17 @@ function sqlitePath(url: string) {
 
 /**
  * How long a query already sent may wait for the server's answer before its connection is destroyed
- * and it fails as unavailable (docs/decisions/0035-stalls-and-limits.md). Longer than any query the
- * app makes; DATABASE_ANSWER_TIMEOUT_MS changes it (a process reads it once).
+ * and it fails as unavailable (docs/decisions/0035-stalls-and-limits.md): a backstop for one
+ * connection gone dead while the server lives, longer than the server's own statement timeout, so
+ * it never cuts a slow query that is still progressing (issue 46). A frozen or dead server is told
+ * apart by db/liveness.ts within a second. DATABASE_ANSWER_TIMEOUT_MS changes it (read once).
  */
-const POSTGRES_ANSWER_TIMEOUT_MS = Number(process.env.DATABASE_ANSWER_TIMEOUT_MS) || 2_000
+const POSTGRES_ANSWER_TIMEOUT_MS = Number(process.env.DATABASE_ANSWER_TIMEOUT_MS) || 15_000
 
-/**
- * Every wait on PostgreSQL is bounded (docs/decisions/0017-faults.md): a new
- * connection gets 2 s; a query sent gets 2 s for its answer (a stalled server); after a failed one the pool tries again within 50 to
- * 500 ms (postgres.js grows its default backoff to 20 s, shared by the pool, so
- * one outage kept requests waiting long after the server was back); on the
- * server a statement may run 10 s and wait 3 s for a lock.
- */
 const POSTGRES_TIMEOUTS = {
 	connect_timeout: 2,
 	// A query sent waits at most this long for the server's answer (ANSWER_TIMEOUT, patched into
-	// postgres.js): a server that stops answering otherwise holds it, and its connection, for ever.
+	// postgres.js): a connection that stops answering otherwise holds it for ever.
 	answer_timeout: POSTGRES_ANSWER_TIMEOUT_MS / 1000,
 	backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
 	connection: { statement_timeout: 10_000, lock_timeout: 3_000 },
@@ -186,31 +182,30 @@ export interface OpenOptions {
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
 	const logger = options.onQuery ? { logQuery: options.onQuery } : undefined
 	if (isPostgresUrl(url)) {
-		const client = postgres(url, {
-			max: options.max ?? 10,
-			onnotice: () => {},
-			...POSTGRES_TIMEOUTS,
-		})
-		const orm = drizzlePg(boundAcquire(client, options.acquireTimeoutMs ?? POSTGRES_ACQUIRE_TIMEOUT_MS), {
+		const make = (max = options.max ?? 10) => postgres(url, { max, onnotice: () => {}, ...POSTGRES_TIMEOUTS })
+		const pool = livePool(make)
+		const orm = drizzlePg(boundAcquire(pool.sql, options.acquireTimeoutMs ?? POSTGRES_ACQUIRE_TIMEOUT_MS), {
 			schema: pgSchema,
 			logger,
 		})
+		// LISTEN on a client of its own: the pool is replaced after an outage, and postgres.js re-listens
+		// after its own reconnects.
+		let listener: postgres.Sql | undefined
 		return {
 			dialect: 'pg',
 			url,
 			orm,
 			t: pgSchema,
-			ping: async () => {
-				await client`select 1`
-			},
+			ping: pool.ping,
 			pubsub: {
-				// postgres.js keeps one dedicated connection for LISTEN and re-listens after reconnects.
-				listen: (channel, onMessage) => client.listen(channel, onMessage),
+				listen: (channel, onMessage) => (listener ??= make(1)).listen(channel, onMessage),
 				notify: async (channel, payload) => {
-					await client.notify(channel, payload)
+					await pool.sql.notify(channel, payload)
 				},
 			},
-			close: () => client.end({ timeout: 5 }),
+			close: async () => {
+				await Promise.all([pool.close(), listener?.end({ timeout: 5 })])
+			},
 		}
 	}
 	const path = sqlitePath(url)

@@ -78,8 +78,13 @@ export function canonicalOrigin(origin: string, tenant: Tenant | null, baseDomai
  * stalls never holds a known host's requests (the page cache and the static
  * files keep answering), and a value older than ttlMs + staleMs is never
  * served: the request then waits for the database and, if it fails, is
- * answered as an outage (docs/decisions/0035-stalls-and-limits.md).
+ * answered as an outage (docs/decisions/0035-stalls-and-limits.md). A refresh that failed is not
+ * tried again for REFRESH_RETRY_MS: a database known to be down refuses at once (db/liveness.ts),
+ * and a refresh on every request of a busy host would put a failed query and a log line on the path
+ * of each cached page (issue 46).
  */
+const REFRESH_RETRY_MS = 1_000
+
 export function createHostResolver(
 	db: Database,
 	baseDomain: string,
@@ -88,7 +93,9 @@ export function createHostResolver(
 	staleMs = 10 * 60_000,
 ) {
 	// Arbitrary Host headers cannot grow it without bound.
-	const cache = new LRUCache<string, { resolution: HostResolution; version: number; at: number }>({ max: 10_000 })
+	const cache = new LRUCache<string, { resolution: HostResolution; version: number; at: number; retryAt?: number }>({
+		max: 10_000,
+	})
 	// One lookup per host at a time, whether a request waits for it or it refreshes in the background;
 	// one started before a tenant write is not the answer to a request after it (the key has the version).
 	const lookups = new Map<string, Promise<HostResolution>>()
@@ -114,8 +121,11 @@ export function createHostResolver(
 		if (!hit || hit.version !== tags.version(TENANTS_TAG)) return
 		const age = Date.now() - hit.at
 		if (age >= ttlMs + staleMs) return
-		if (age >= ttlMs && !lookups.has(flight(host)))
-			lookup(host).catch((error) => log.warn('tenant/host-refresh-failed', { host, error: describeError(error) }))
+		if (age >= ttlMs && !lookups.has(flight(host)) && Date.now() >= (hit.retryAt ?? 0))
+			lookup(host).catch((error) => {
+				hit.retryAt = Date.now() + REFRESH_RETRY_MS
+				log.warn('tenant/host-refresh-failed', { host, error: describeError(error) })
+			})
 		return hit.resolution
 	}
 	async function resolve(host: string): Promise<HostResolution> {

@@ -4,7 +4,9 @@ import { jsonError } from '#app/platform/errors.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
 import type { Route } from './+types/api.health.ts'
 
-const PROBE_TIMEOUT_MS = 1_000
+// Within 500 ms whatever the database does (issue 46): db.ping answers at once when the database is known to be
+// down or silent, else within 300 ms itself (db/liveness.ts); this is the backstop.
+const PROBE_TIMEOUT_MS = 450
 
 /** Fails after `ms`: a probe answers within its time whatever the dependency does. */
 function within<T>(ms: number, work: Promise<T>) {
@@ -12,6 +14,14 @@ function within<T>(ms: number, work: Promise<T>) {
 		work,
 		new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref()),
 	])
+}
+
+/** 'up' when `work` succeeds within PROBE_TIMEOUT_MS, else 'down', told to `onDown`. */
+function state(work: Promise<unknown>, onDown: (error: unknown) => void) {
+	return within(PROBE_TIMEOUT_MS, work).then(
+		() => 'up' as const,
+		(error) => (onDown(error), 'down' as const),
+	)
 }
 
 /**
@@ -22,22 +32,12 @@ function within<T>(ms: number, work: Promise<T>) {
  */
 export async function loader({ context }: Route.LoaderArgs) {
 	const { db, redis } = getRequestContext(context)
-	try {
-		await within(PROBE_TIMEOUT_MS, db.ping())
-	} catch (error) {
-		log.error('health/database-down', { error: describeError(error) })
-		return jsonError(503, 'SERVICE_UNAVAILABLE', 'Database unreachable')
-	}
-	let redisState: 'up' | 'down' | undefined
-	if (redis) {
-		redisState = await within(PROBE_TIMEOUT_MS, redis.ping()).then(
-			() => 'up' as const,
-			(error) => {
-				log.warn('health/redis-down', { error: describeError(error) })
-				return 'down' as const
-			},
-		)
-	}
+	// Both asked at once: the answer takes the longer of the two waits, never their sum.
+	const [database, redisState] = await Promise.all([
+		state(db.ping(), (error) => log.error('health/database-down', { error: describeError(error) })),
+		redis ? state(redis.ping(), (error) => log.warn('health/redis-down', { error: describeError(error) })) : undefined,
+	])
+	if (database === 'down') return jsonError(503, 'SERVICE_UNAVAILABLE', 'Database unreachable')
 	return Response.json(
 		healthResponse.parse({ status: 'ok', database: 'up', ...(redisState ? { redis: redisState } : {}) }),
 		{ headers: { 'cache-control': 'no-store' } },

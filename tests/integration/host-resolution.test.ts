@@ -157,6 +157,27 @@ describe.each(DIALECTS)('the host cache on %s', (dialect) => {
 		await db.orm.update(db.t.tenants).set({ name: 'Acme Academy' }).where(eq(db.t.tenants.slug, 'acme'))
 	})
 
+	it('does not ask a database that failed a refresh again on every request, only after a second', async () => {
+		const handle = openDatabase(db.url)
+		let asked = 0
+		// Counts the resolver's lookups: each reads `orm` once.
+		const counted = new Proxy(handle, { get: (t, p, r) => (p === 'orm' && asked++, Reflect.get(t, p, r)) })
+		const resolve = createHostResolver(counted, 'localhost', createTagStore(), 100, 5_000)
+		expect(slugOf(await resolve('acme.localhost'))).toBe('acme active')
+		// Gone: every query is refused at once, as the pool does while the server is known to be down.
+		await handle.close()
+		await sleep(120)
+		const before = asked
+		for (let i = 0; i < 20; i++) {
+			expect(slugOf(resolve.fresh('acme.localhost'))).toBe('acme active')
+			await sleep(10)
+		}
+		expect(asked - before, 'refreshes tried within the retry interval').toBe(1)
+		await sleep(1_000)
+		expect(slugOf(resolve.fresh('acme.localhost'))).toBe('acme active')
+		expect(asked - before, 'refreshes tried once it has passed').toBe(2)
+	})
+
 	it('waits for the database after a tenant write (a suspension is never served stale)', async () => {
 		const tags = createTagStore()
 		const resolve = createHostResolver(db, 'localhost', tags, TTL, STALE)

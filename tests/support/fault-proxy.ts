@@ -1,13 +1,15 @@
 import { createServer, connect, type Socket } from 'node:net'
 
-export type ProxyMode = 'pass' | 'refuse' | 'stall'
+export type ProxyMode = 'pass' | 'refuse' | 'stall' | 'freeze'
 
 /**
  * A TCP proxy on loopback in front of a real server (PostgreSQL, Redis), for
  * faults: `cut()` resets every open connection, `mode = 'refuse'` resets new
  * ones at once (a server that is down), `mode = 'stall'` accepts them and
- * forwards nothing either way (a server that stopped answering), and `mode =
- * 'pass'` is normal service. The app under test connects to the proxy; the
+ * forwards nothing either way (a server that stopped answering), `freeze()`
+ * holds what is sent either way and new connections, unread, until `up()`
+ * (a SIGSTOPped server: the kernel keeps it all), and `mode = 'pass'` is
+ * normal service. The app under test connects to the proxy; the
  * test drives the outage without touching the server other tests share.
  */
 export async function startFaultProxy(target: { host: string; port: number }) {
@@ -21,6 +23,7 @@ export async function startFaultProxy(target: { host: string; port: number }) {
 		client.on('error', () => upstream.destroy())
 		const pair: [Socket, Socket] = [client, upstream]
 		pairs.add(pair)
+		if (mode === 'freeze') for (const s of pair) s.pause()
 		const forget = () => pairs.delete(pair)
 		client.on('close', () => (upstream.destroy(), forget()))
 		upstream.on('close', () => (client.destroy(), forget()))
@@ -55,8 +58,14 @@ export async function startFaultProxy(target: { host: string; port: number }) {
 			mode = 'refuse'
 			this.cut()
 		},
+		/** The server is frozen: nothing is read either way, on open connections or new ones, until up(). */
+		freeze() {
+			mode = 'freeze'
+			for (const pair of pairs) for (const s of pair) s.pause()
+		},
 		up() {
 			mode = 'pass'
+			for (const pair of pairs) for (const s of pair) s.resume()
 		},
 		openConnections: () => pairs.size,
 		close: () => {
