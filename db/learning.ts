@@ -16,12 +16,12 @@ export interface Scope {
  * Where every per-user read starts (the scope's tenant, then its user) plus any further
  * conditions, as placeholders of a prepared statement that `{ ...scope }` fills.
  */
-function inScope(t: { tenant_id: Column; user_id: Column }, ...more: SQL[]) {
+export function inScope(t: { tenant_id: Column; user_id: Column }, ...more: SQL[]) {
 	return and(eq(t.tenant_id, sql.placeholder('tenantId')), eq(t.user_id, sql.placeholder('userId')), ...more)
 }
 
 /** The column equals the prepared statement's placeholder of that name. */
-function isParam(column: Column, name: string) {
+export function isParam(column: Column, name: string) {
 	return eq(column, sql.placeholder(name))
 }
 
