@@ -166,13 +166,13 @@ export async function coursePasses(db: Database, tenantId: string, courseSlug: s
 
 /** One learner's stored results in every course, by course slug (the dashboard, the admin user page). */
 export async function learnerPasses(db: Database, scope: Scope) {
-	const c = db.t.course_passes
-	const rows = await db.orm
-		.select()
-		.from(c)
-		.where(and(eq(c.tenant_id, scope.tenantId), eq(c.user_id, scope.userId)))
+	const rows = await passesOf(db).execute({ ...scope })
 	return new Map(rows.map((r) => [r.course_slug, r]))
 }
+const passesOf = preparedFor((db) => {
+	const c = db.t.course_passes
+	return db.orm.select().from(c).where(inScope(c)).prepare('passes_of')
+})
 
 /** The second chances of one learner in one course, oldest first (the staff page's history). */
 export async function secondChancesOf(db: Database, scope: Scope, courseSlug: string) {
