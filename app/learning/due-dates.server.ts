@@ -281,9 +281,7 @@ function dueLine(item: DueItem, locale: string, timeZone: string, locked: boolea
 		entrySlug: item.entrySlug,
 		// An entry still locked by the course's order opens nothing yet: its line leads to the course,
 		// whose home says what comes first.
-		href: locked
-			? `/learn/course/${item.courseSlug}`
-			: `/learn/course/${item.courseSlug}/entry/${item.entrySlug}`,
+		href: locked ? `/learn/course/${item.courseSlug}` : `/learn/course/${item.courseSlug}/entry/${item.entrySlug}`,
 		title: item.entryTitle,
 		course: item.courseTitle,
 		state: item.state,

@@ -76,7 +76,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const [due, result] =
 		preview || !scope
 			? [null, null]
-			: await Promise.all([courseDueLines(ctx, scope, course, progress), courseResult(ctx, scope, course, progress.completed)])
+			: await Promise.all([
+					courseDueLines(ctx, scope, course, progress),
+					courseResult(ctx, scope, course, progress.completed),
+				])
 	const dueOf = new Map(due?.lines.map((line) => [line.entrySlug, line]))
 	return {
 		view: 'home' as const,
