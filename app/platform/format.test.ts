@@ -18,8 +18,10 @@ describe('formatter', () => {
 		const first = formatter('test|kept', make)
 		expect(formatter('test|kept', make)).toBe(first)
 		expect(made).toBe(1)
-		// 255 other keys, using the first one again in between: it stays (least recently used goes first).
+		// Full (255 other keys), used again, then one more key: the least recently used goes, not the oldest.
 		for (let i = 0; i < 255; i++) formatter(`test|other-${i}`, make)
+		expect(formatter('test|kept', make)).toBe(first)
+		formatter('test|one-more', make)
 		expect(formatter('test|kept', make)).toBe(first)
 		for (let i = 0; i < 256; i++) formatter(`test|more-${i}`, make)
 		const before = made
