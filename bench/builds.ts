@@ -87,3 +87,5 @@ try {
 	await cms.close()
 	await db.drop()
 }
+
+export {}
