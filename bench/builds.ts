@@ -17,9 +17,8 @@ const { startCms } = await import('#cms/server.ts')
 const { seedDemoData } = await import('#db/seed.ts')
 const { createTestDatabase } = await import('#tests/support/databases.ts')
 const { DEMO_PASSWORD, TEST_SECRETS } = await import('#tests/support/env.ts')
-const { APP_DIR, appEnv, appVariables, load, sessionCookie, sideBySide, snapshotBuild, spawnApp } = await import(
-	'./support.ts'
-)
+const { APP_DIR, appEnv, appVariables, load, sessionCookie, sideBySide, snapshotBuild, spawnApp } =
+	await import('./support.ts')
 
 const BASE = process.env.BENCH_BASE
 if (!BASE) throw new Error('BENCH_BASE: the checkout of the other build')

@@ -155,22 +155,24 @@ export async function touchEntry(db: Database, scope: Scope, courseSlug: string,
 }
 const touchEntryOf = preparedFor((db) => {
 	const p = db.t.entry_progress
-	return db.orm
-		.insert(p)
-		.values({
-			id: sql.placeholder('id'),
-			tenant_id: sql.placeholder('tenant_id'),
-			user_id: sql.placeholder('user_id'),
-			course_slug: sql.placeholder('course_slug'),
-			entry_slug: sql.placeholder('entry_slug'),
-			last_viewed_at: sql.placeholder('at'),
-		})
-		// The value the insert would have written (both dialects name it `excluded`).
-		.onConflictDoUpdate({
-			target: [p.user_id, p.tenant_id, p.course_slug, p.entry_slug],
-			set: { last_viewed_at: sql`excluded.last_viewed_at` },
-		})
-		.prepare('touch_entry')
+	return (
+		db.orm
+			.insert(p)
+			.values({
+				id: sql.placeholder('id'),
+				tenant_id: sql.placeholder('tenant_id'),
+				user_id: sql.placeholder('user_id'),
+				course_slug: sql.placeholder('course_slug'),
+				entry_slug: sql.placeholder('entry_slug'),
+				last_viewed_at: sql.placeholder('at'),
+			})
+			// The value the insert would have written (both dialects name it `excluded`).
+			.onConflictDoUpdate({
+				target: [p.user_id, p.tenant_id, p.course_slug, p.entry_slug],
+				set: { last_viewed_at: sql`excluded.last_viewed_at` },
+			})
+			.prepare('touch_entry')
+	)
 })
 
 export type QuizAttempt = Database['t']['quiz_attempts']['$inferSelect']
