@@ -7,7 +7,7 @@
 //   npm run build && BENCH_BASE=/tmp/base npx tsx bench/builds.ts
 //
 // Settings: BENCH_BASE the other checkout (its build/ and server.js), BENCH_DURATION seconds per run
-// (5), BENCH_ROUNDS (3), BENCH_PROFILE=1 also writes a --cpu-prof of each build under the load of
+// (5), BENCH_ROUNDS (3), BENCH_PAGES the pages by name, comma-separated (all), BENCH_PROFILE=1 also writes a --cpu-prof of each build under the load of
 // each page to .tmp/bench/builds-prof/<build>-<page>/.
 process.env.NODE_ENV = 'production'
 const { cpSync, mkdirSync, rmSync } = await import('node:fs')
@@ -24,11 +24,13 @@ const BASE = process.env.BENCH_BASE
 if (!BASE) throw new Error('BENCH_BASE: the checkout of the other build')
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-const PAGES: Array<[string, string]> = [
-	['entry view', '/learn/course/intro-to-web/entry/what-is-http'],
-	['course home', '/learn/course/intro-to-web'],
-	['dashboard', '/learn/dashboard'],
-]
+const PAGES = (
+	[
+		['entry view', '/learn/course/intro-to-web/entry/what-is-http'],
+		['course home', '/learn/course/intro-to-web'],
+		['dashboard', '/learn/dashboard'],
+	] satisfies Array<[string, string]>
+).filter(([name]) => !process.env.BENCH_PAGES || process.env.BENCH_PAGES.split(',').includes(name))
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en' }
 const CONNECTIONS = 16
 const BASE_DIR = '.tmp/bench/base-app'

@@ -40,7 +40,11 @@ for (const dir of args) {
 		const pct = (us) => `${((100 * us) / total).toFixed(1)} %`
 		const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n)
 		console.log(`${dir} (${Math.round(total / 1000)} ms busy)`)
-		for (const [name, us] of top(byPart, 10)) console.log(`  ${pct(us).padStart(7)}  ${name}`)
-		console.log(`  our code's top: ${top(ours, 5).map(([n, us]) => `${n} ${pct(us)}`).join(', ')}`)
+		for (const [name, us] of top(byPart, 14)) console.log(`  ${pct(us).padStart(7)}  ${name}`)
+		console.log(
+			`  our code's top: ${top(ours, 5)
+				.map(([n, us]) => `${n} ${pct(us)}`)
+				.join(', ')}`,
+		)
 	}
 }
