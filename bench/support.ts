@@ -148,19 +148,19 @@ export interface AppProcess {
 }
 
 /**
- * `node server.js` of the production build (the snapshot in APP_DIR, run from
+ * `node server.js` of the production build (the snapshot in APP_DIR, or `appDir`, run from
  * the repository root) in its own process, as `npm run start:app` runs it;
  * resolves once /learn answers 200.
  */
 export async function spawnApp(
 	variables: Record<string, string>,
-	options: { cpuProfDir?: string } = {},
+	options: { cpuProfDir?: string; appDir?: string } = {},
 ): Promise<AppProcess> {
 	const port = await freePort()
 	const args = [
 		...PRODUCTION_NODE_FLAGS,
 		...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : []),
-		`${APP_DIR}/server.js`,
+		`${options.appDir ?? APP_DIR}/server.js`,
 	]
 	const started = performance.now()
 	const child: ChildProcess = spawn(process.execPath, args, {

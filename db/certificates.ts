@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm'
 import { auditSteps, type AuditInput } from './audit.ts'
-import type { Database } from './client.ts'
+import { preparedFor, type Database } from './client.ts'
 import { newId } from './ids.ts'
 import { inTransaction, step, type Tx } from './transaction.ts'
+import { inScope } from './learning.ts'
 
 // Certificates and the tenants' signing keys (decision 0038). Every read names the tenant.
 
@@ -143,13 +144,18 @@ export async function certificateByPublicId(db: Database, tenantId: string, publ
 
 /** A learner's certificates, live ones first, newest first. */
 export function userCertificates(db: Database, tenantId: string, userId: string) {
+	return certificatesOf(db).execute({ tenantId, userId })
+}
+// Prepared: the dashboard reads them on every view (decision 0052).
+const certificatesOf = preparedFor((db) => {
 	const c = db.t.certificates
 	return db.orm
 		.select()
 		.from(c)
-		.where(and(eq(c.tenant_id, tenantId), eq(c.user_id, userId)))
+		.where(inScope(c))
 		.orderBy(sql`${c.revoked_at} IS NOT NULL`, desc(c.issued_at))
-}
+		.prepare('certificates_of')
+})
 
 /** A course's certificates with their learners, newest first. */
 export function courseCertificates(db: Database, tenantId: string, courseSlug: string, limit = 500) {

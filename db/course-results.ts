@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
-import type { Database } from './client.ts'
+import { preparedFor, type Database } from './client.ts'
 import { auditSteps, type AuditInput } from './audit.ts'
 import { newId } from './ids.ts'
-import { moveEnrollmentSteps, type Scope } from './learning.ts'
+import { inScope, isParam, moveEnrollmentSteps, type Scope } from './learning.ts'
 import type { SecondChanceKind } from './schema/values.ts'
 import { runSteps, step, type Tx } from './transaction.ts'
 
@@ -62,10 +62,48 @@ export function* standingSteps(db: Tx, scope: Scope, courseSlug: string) {
 	} satisfies Standing
 }
 
-/** Read outside a write (a page): the same rows. */
-export function readStanding(db: Database, scope: Scope, courseSlug: string) {
-	return runSteps(db, (tx) => standingSteps(tx, scope, courseSlug))
+/**
+ * Read outside a write (a page): the same rows. A page that has read the course's progress already
+ * passes its completed entries, and only the scores are read (prepared: the course home reads them on
+ * every view, issue 47).
+ */
+export async function readStanding(
+	db: Database,
+	scope: Scope,
+	courseSlug: string,
+	completed?: ReadonlySet<string>,
+): Promise<Standing> {
+	if (!completed) return runSteps(db, (tx) => standingSteps(tx, scope, courseSlug))
+	const [attempts, submissions] = await Promise.all([
+		attemptScores(db).execute({ ...scope, courseSlug }),
+		submissionScores(db).execute({ ...scope, courseSlug }),
+	])
+	return { completed: new Set(completed), attempts, submissions }
 }
+const attemptScores = preparedFor((db) => {
+	const q = db.t.quiz_attempts
+	return db.orm
+		.select({ entrySlug: q.entry_slug, score: q.score, passed: q.passed })
+		.from(q)
+		.where(inScope(q, isParam(q.course_slug, 'courseSlug')))
+		.prepare('attempt_scores')
+})
+const submissionScores = preparedFor((db) => {
+	const s = db.t.assignment_submissions
+	return db.orm
+		.select({
+			entrySlug: s.entry_slug,
+			number: s.submission_number,
+			status: s.status,
+			score: s.score,
+			maxScore: s.max_score,
+			passed: s.passed,
+		})
+		.from(s)
+		.where(inScope(s, isParam(s.course_slug, 'courseSlug')))
+		.orderBy(asc(s.submission_number))
+		.prepare('submission_scores')
+})
 
 /**
  * Stores the learner's result, one row per (tenant, user, course) held by the unique key; the first
@@ -128,13 +166,13 @@ export async function coursePasses(db: Database, tenantId: string, courseSlug: s
 
 /** One learner's stored results in every course, by course slug (the dashboard, the admin user page). */
 export async function learnerPasses(db: Database, scope: Scope) {
-	const c = db.t.course_passes
-	const rows = await db.orm
-		.select()
-		.from(c)
-		.where(and(eq(c.tenant_id, scope.tenantId), eq(c.user_id, scope.userId)))
+	const rows = await passesOf(db).execute({ ...scope })
 	return new Map(rows.map((r) => [r.course_slug, r]))
 }
+const passesOf = preparedFor((db) => {
+	const c = db.t.course_passes
+	return db.orm.select().from(c).where(inScope(c)).prepare('passes_of')
+})
 
 /** The second chances of one learner in one course, oldest first (the staff page's history). */
 export async function secondChancesOf(db: Database, scope: Scope, courseSlug: string) {

@@ -1,27 +1,31 @@
-import { and, eq, inArray, isNotNull } from 'drizzle-orm'
-import type { Database } from './client.ts'
+import { and, eq, inArray, isNotNull, type SQL } from 'drizzle-orm'
+import { preparedFor, type Database } from './client.ts'
 import { auditSteps, type AuditInput } from './audit.ts'
 import { newId } from './ids.ts'
-import type { Scope } from './learning.ts'
+import { inScope, isParam, type Scope } from './learning.ts'
 import { step, type Tx } from './transaction.ts'
 
 // Due dates (decision 0045): staff extensions, the learner's time zone, the calendar feed's token,
 // and what the due-date service reads across a tenant. Every query names its tenant.
 
-/** The learner's extensions, in one course or all. */
+/** The learner's extensions, in one course or all (prepared: course pages and the dashboard read them on every view). */
 export async function dueExtensionsOf(db: Database, scope: Scope, courseSlug?: string) {
+	return courseSlug === undefined
+		? extensionsOf(db).execute({ ...scope })
+		: extensionsIn(db).execute({ ...scope, courseSlug })
+}
+const extensionsOf = preparedFor((db) => {
+	const x = db.t.due_extensions
+	return db.orm.select().from(x).where(inScope(x)).prepare('extensions_of')
+})
+const extensionsIn = preparedFor((db) => {
 	const x = db.t.due_extensions
 	return db.orm
 		.select()
 		.from(x)
-		.where(
-			and(
-				eq(x.tenant_id, scope.tenantId),
-				eq(x.user_id, scope.userId),
-				courseSlug === undefined ? undefined : eq(x.course_slug, courseSlug),
-			),
-		)
-}
+		.where(inScope(x, isParam(x.course_slug, 'courseSlug')))
+		.prepare('extensions_in')
+})
 
 /** When the learner enrolled in the course (the anchor of relative due dates), read in a transaction; null: not enrolled. */
 export function* enrolledAtSteps(db: Tx, scope: Scope, courseSlug: string) {
@@ -134,25 +138,34 @@ export async function tenantDueFacts(db: Database, tenantId: string, courseSlugs
 	return { enrollments, completed, awaiting, extensions }
 }
 
-/** The learner's hand-ins awaiting a grade (handed in: not due any more), as course/entry keys. */
-export async function awaitingHandIns(db: Database, scope: Scope) {
+/** The learner's hand-ins awaiting a grade (handed in: not due any more), as course/entry keys, in one course or all. */
+export async function awaitingHandIns(db: Database, scope: Scope, courseSlug?: string) {
+	return courseSlug === undefined
+		? awaitingOf(db).execute({ ...scope })
+		: awaitingIn(db).execute({ ...scope, courseSlug })
+}
+const awaitingOf = preparedFor((db) => awaitingQuery(db, 'awaiting_of'))
+const awaitingIn = preparedFor((db) =>
+	awaitingQuery(db, 'awaiting_in', isParam(db.t.assignment_submissions.course_slug, 'courseSlug')),
+)
+function awaitingQuery(db: Database, name: string, ...more: SQL[]) {
 	const s = db.t.assignment_submissions
 	return db.orm
 		.selectDistinct({ course_slug: s.course_slug, entry_slug: s.entry_slug })
 		.from(s)
-		.where(and(eq(s.tenant_id, scope.tenantId), eq(s.user_id, scope.userId), eq(s.status, 'submitted')))
+		.where(inScope(s, eq(s.status, 'submitted'), ...more))
+		.prepare(name)
 }
 
 /** The learner's chosen time zone (an IANA name), or null when they chose none. */
 export async function findTimeZone(db: Database, scope: Scope) {
-	const u = db.t.user_settings
-	const [row] = await db.orm
-		.select({ time_zone: u.time_zone })
-		.from(u)
-		.where(and(eq(u.tenant_id, scope.tenantId), eq(u.user_id, scope.userId)))
-		.limit(1)
+	const [row] = await timeZoneOf(db).execute({ ...scope })
 	return row?.time_zone ?? null
 }
+const timeZoneOf = preparedFor((db) => {
+	const u = db.t.user_settings
+	return db.orm.select({ time_zone: u.time_zone }).from(u).where(inScope(u)).limit(1).prepare('time_zone_of')
+})
 
 export async function putTimeZone(db: Database, scope: Scope, timeZone: string) {
 	const u = db.t.user_settings

@@ -16,12 +16,12 @@ export interface Scope {
  * Where every per-user read starts (the scope's tenant, then its user) plus any further
  * conditions, as placeholders of a prepared statement that `{ ...scope }` fills.
  */
-function inScope(t: { tenant_id: Column; user_id: Column }, ...more: SQL[]) {
+export function inScope(t: { tenant_id: Column; user_id: Column }, ...more: SQL[]) {
 	return and(eq(t.tenant_id, sql.placeholder('tenantId')), eq(t.user_id, sql.placeholder('userId')), ...more)
 }
 
 /** The column equals the prepared statement's placeholder of that name. */
-function isParam(column: Column, name: string) {
+export function isParam(column: Column, name: string) {
 	return eq(column, sql.placeholder(name))
 }
 
@@ -149,14 +149,31 @@ const allProgress = preparedFor((db) => {
 	return db.orm.select().from(p).where(inScope(p)).prepare('all_progress')
 })
 
-/** Records that the entry was just viewed, keeping any completion. */
+/** Records that the entry was just viewed, keeping any completion (prepared: every entry view writes it). */
 export async function touchEntry(db: Database, scope: Scope, courseSlug: string, entrySlug: string, at = new Date()) {
-	const p = db.t.entry_progress
-	await db.orm
-		.insert(p)
-		.values({ ...entryRow(scope, courseSlug, entrySlug), last_viewed_at: at })
-		.onConflictDoUpdate({ target: [p.user_id, p.tenant_id, p.course_slug, p.entry_slug], set: { last_viewed_at: at } })
+	await touchEntryOf(db).execute({ ...entryRow(scope, courseSlug, entrySlug), at })
 }
+const touchEntryOf = preparedFor((db) => {
+	const p = db.t.entry_progress
+	return (
+		db.orm
+			.insert(p)
+			.values({
+				id: sql.placeholder('id'),
+				tenant_id: sql.placeholder('tenant_id'),
+				user_id: sql.placeholder('user_id'),
+				course_slug: sql.placeholder('course_slug'),
+				entry_slug: sql.placeholder('entry_slug'),
+				last_viewed_at: sql.placeholder('at'),
+			})
+			// The value the insert would have written (both dialects name it `excluded`).
+			.onConflictDoUpdate({
+				target: [p.user_id, p.tenant_id, p.course_slug, p.entry_slug],
+				set: { last_viewed_at: sql`excluded.last_viewed_at` },
+			})
+			.prepare('touch_entry')
+	)
+})
 
 export type QuizAttempt = Database['t']['quiz_attempts']['$inferSelect']
 

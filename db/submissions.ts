@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, inArray, isNull, lt, max, sql, type SQL } from 'drizzle-orm'
-import type { Database } from './client.ts'
+import { preparedFor, type Database } from './client.ts'
 import { auditSteps } from './audit.ts'
 import { entryAllowanceSteps } from './course-results.ts'
 import { newId } from './ids.ts'
-import type { Scope } from './learning.ts'
+import { inScope, type Scope } from './learning.ts'
 import type { SubmissionStatus } from './schema/values.ts'
 import { inTransaction, step, type Tx } from './transaction.ts'
 
@@ -483,14 +483,18 @@ export async function findSubmissionFile(db: Database, tenantId: string, fileId:
 
 /** The learner's newest graded or returned submissions across courses, for the dashboard. */
 export async function recentlyGraded(db: Database, scope: Scope, limit = 5) {
+	return recentlyGradedOf(db).execute({ ...scope, limit })
+}
+const recentlyGradedOf = preparedFor((db) => {
 	const s = db.t.assignment_submissions
 	return db.orm
 		.select()
 		.from(s)
-		.where(and(eq(s.tenant_id, scope.tenantId), eq(s.user_id, scope.userId), inArray(s.status, ['graded', 'returned'])))
+		.where(inScope(s, inArray(s.status, ['graded', 'returned'])))
 		.orderBy(desc(s.graded_at))
-		.limit(limit)
-}
+		.limit(sql.placeholder('limit'))
+		.prepare('recently_graded_of')
+})
 
 /** Runs grading in a transaction of its own (tests): its lock lasts until it commits. */
 export function gradeSubmission(db: Database, tenantId: string, id: string, input: GradeInput) {

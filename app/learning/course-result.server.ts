@@ -102,12 +102,19 @@ export function* settleResultSteps(tx: Tx, scope: Scope, course: Course, entries
 	return { result, newlyPassed }
 }
 
-/** The learner's result now, with what remains: the course home's. */
+/**
+ * The learner's result now, with what remains: the course home's. `completed`: the entries the page
+ * has read as complete (courseProgress), not read again.
+ */
 export async function courseResult(
 	ctx: Pick<RequestContext, 'cms' | 'site' | 'locale' | 'db'>,
 	scope: Scope,
 	course: Course,
+	completed?: ReadonlySet<string>,
 ) {
-	const [entries, standing] = await Promise.all([ruleEntries(ctx, course), readStanding(ctx.db, scope, course.slug)])
+	const [entries, standing] = await Promise.all([
+		ruleEntries(ctx, course),
+		readStanding(ctx.db, scope, course.slug, completed),
+	])
 	return evaluateResult(course.passRule, entries, standing)
 }

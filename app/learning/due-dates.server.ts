@@ -17,7 +17,7 @@ import { readContent } from '../content/cms.server.ts'
 import type { Course, Entry } from '../content/content.ts'
 import { flattenEntries } from './entries.ts'
 import { dueAtFor, dueState, formatDue, instantInZone, isTimeZone, localInZone, type DueState } from './due-dates.ts'
-import { courseProgress, tags } from './learning.server.ts'
+import { tags, type LockReason } from './learning.server.ts'
 
 // Due dates (decision 0045): what is due for a learner, and across a tenant for the reminders;
 // a learner's time zone; staff extensions. The rule itself is app/learning/due-dates.ts.
@@ -75,22 +75,23 @@ function dueItemsIn(
 }
 
 /** Done, for a due date: the entry complete, or an assignment handed in and awaiting its grade. */
-async function doneKeys(db: Database, scope: Scope) {
-	const [progress, awaiting] = await Promise.all([listAllProgress(db, scope), awaitingHandIns(db, scope)])
-	return new Set([
-		...progress.filter((p) => p.completed_at).map((p) => key(p.course_slug, p.entry_slug)),
-		...awaiting.map((a) => key(a.course_slug, a.entry_slug)),
-	])
+function doneKeys(
+	completed: readonly { course_slug: string; entry_slug: string }[],
+	awaiting: readonly { course_slug: string; entry_slug: string }[],
+) {
+	return new Set([...completed, ...awaiting].map((r) => key(r.course_slug, r.entry_slug)))
 }
 
-async function extensionMap(db: Database, scope: Scope) {
-	const rows = await dueExtensionsOf(db, scope)
+async function extensionMap(db: Database, scope: Scope, courseSlug?: string) {
+	const rows = await dueExtensionsOf(db, scope, courseSlug)
 	return new Map(rows.map((x) => [key(x.course_slug, x.entry_slug), x.due_at]))
 }
 
+const soonest = (a: DueItem, b: DueItem) => a.dueAt.getTime() - b.dueAt.getTime()
+
 /**
  * Every due entry of the learner's active courses on this tenant, soonest first, done ones too
- * (each with its state). For pages, the calendar feed and the reminders (issue 41).
+ * (each with its state). For the calendar feed and staff's view of a learner (issue 41).
  */
 export async function dueItemsFor(
 	ctx: DueReader,
@@ -101,14 +102,22 @@ export async function dueItemsFor(
 	const scope = { tenantId, userId }
 	const enrollments = (await listEnrollments(ctx.db, scope)).filter((e) => e.status === 'active')
 	if (enrollments.length === 0) return []
-	const [done, extensions] = await Promise.all([doneKeys(ctx.db, scope), extensionMap(ctx.db, scope)])
+	const [progress, awaiting, extensions] = await Promise.all([
+		listAllProgress(ctx.db, scope),
+		awaitingHandIns(ctx.db, scope),
+		extensionMap(ctx.db, scope),
+	])
+	const done = doneKeys(
+		progress.filter((p) => p.completed_at),
+		awaiting,
+	)
 	const lists = await Promise.all(
 		enrollments.map(async (enrollment) => {
 			const course = await courseOrNull(ctx, enrollment.course_slug)
 			return course ? dueItemsIn(course, enrollment, done, extensions, now) : []
 		}),
 	)
-	return lists.flat().sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
+	return lists.flat().sort(soonest)
 }
 
 /** A course as content says now; null when it is gone or unreadable (its dates are then not shown). */
@@ -265,49 +274,93 @@ export interface DueLine {
 	extended: boolean
 }
 
-/**
- * What a page shows of the learner's due dates, written in their locale and time zone: the
- * items `keep` selects (default: overdue and due soon), soonest first.
- */
-export async function dueLines(
-	ctx: RequestContext,
-	scope: Scope,
-	keep: (item: DueItem) => boolean = (i) => i.state === 'overdue' || i.state === 'soon',
-) {
-	const [timeZone, items] = await Promise.all([
-		learnerTimeZone(ctx, scope),
-		dueItemsFor(ctx, scope.tenantId, scope.userId),
-	])
-	const kept = items.filter(keep)
-	const locked = await lockedEntries(ctx, scope, new Set(kept.map((i) => i.courseSlug)))
-	const lines: DueLine[] = kept.map((i) => ({
-		courseSlug: i.courseSlug,
-		entrySlug: i.entrySlug,
+/** A due item as a page's line: written in the learner's locale and zone, leading to the entry unless it is locked. */
+function dueLine(item: DueItem, locale: string, timeZone: string, locked: boolean): DueLine {
+	return {
+		courseSlug: item.courseSlug,
+		entrySlug: item.entrySlug,
 		// An entry still locked by the course's order opens nothing yet: its line leads to the course,
 		// whose home says what comes first.
-		href: locked.has(`${i.courseSlug}/${i.entrySlug}`)
-			? `/learn/course/${i.courseSlug}`
-			: `/learn/course/${i.courseSlug}/entry/${i.entrySlug}`,
-		title: i.entryTitle,
-		course: i.courseTitle,
-		state: i.state,
-		when: formatDue(i.dueAt, ctx.locale, timeZone),
-		dueAt: i.dueAt.toISOString(),
-		extended: i.extended,
-	}))
+		href: locked ? `/learn/course/${item.courseSlug}` : `/learn/course/${item.courseSlug}/entry/${item.entrySlug}`,
+		title: item.entryTitle,
+		course: item.courseTitle,
+		state: item.state,
+		when: formatDue(item.dueAt, locale, timeZone),
+		dueAt: item.dueAt.toISOString(),
+		extended: item.extended,
+	}
+}
+
+/** The learner's standing in one course as its page read it (courseProgress): nothing here reads it again. */
+export interface CourseStanding {
+	enrollment: Pick<Enrollment, 'status' | 'enrolled_at'> | null
+	/** Slugs of the course's entries the learner completed. */
+	completed: ReadonlySet<string>
+	locks: ReadonlyMap<string, LockReason | null>
+}
+
+/**
+ * What a course page (its home, an entry) shows of the learner's due dates in that one course, in
+ * their locale and zone, soonest first: the items `keep` selects. The course's standing comes from
+ * the page, so this reads only the zone, the course's hand-ins awaiting a grade and its extensions
+ * (issue 47: it read every enrollment's, and the course's progress a second time).
+ */
+export async function courseDueLines(
+	ctx: RequestContext,
+	scope: Scope,
+	course: Course,
+	standing: CourseStanding,
+	keep: (item: DueItem) => boolean = () => true,
+	now = new Date(),
+) {
+	const [timeZone, awaiting, extensions] = await Promise.all([
+		learnerTimeZone(ctx, scope),
+		awaitingHandIns(ctx.db, scope, course.slug),
+		extensionMap(ctx.db, scope, course.slug),
+	])
+	const { enrollment } = standing
+	// Only an active enrollment has dates: a completed course's are behind it.
+	if (enrollment?.status !== 'active') return { timeZone, lines: [] as DueLine[] }
+	const completed = [...standing.completed].map((entry_slug) => ({ course_slug: course.slug, entry_slug }))
+	const items = dueItemsIn(course, enrollment, doneKeys(completed, awaiting), extensions, now)
+		.filter(keep)
+		.sort(soonest)
+	const lines = items.map((i) => dueLine(i, ctx.locale, timeZone, Boolean(standing.locks.get(i.entrySlug))))
 	return { timeZone, lines }
 }
 
-/** `<course>/<entry>` of the learner's entries that the course's order still locks, in the given courses. */
-async function lockedEntries(ctx: RequestContext, scope: Scope, courseSlugs: Set<string>) {
-	const locked = new Set<string>()
-	await Promise.all(
-		[...courseSlugs].map(async (slug) => {
-			const course = await courseOrNull(ctx, slug)
-			if (!course) return
-			const { locks } = await courseProgress(ctx, scope, course)
-			for (const [entry, lock] of locks) if (lock) locked.add(`${slug}/${entry}`)
-		}),
-	)
-	return locked
+/** One enrolled course of the dashboard with the learner's completed entries in it and its locks. */
+export interface EnrolledCourse extends CourseStanding {
+	enrollment: Enrollment
+	course: Course
+}
+
+/**
+ * The dashboard's due lines over every active course: overdue and due soon, soonest first. The
+ * courses and their standing are what the dashboard read (learnerCourses); this reads three rows
+ * sets whatever the number of courses (issue 47).
+ */
+export async function dashboardDueLines(
+	ctx: RequestContext,
+	scope: Scope,
+	enrolled: readonly EnrolledCourse[],
+	now = new Date(),
+) {
+	const [timeZone, awaiting, extensions] = await Promise.all([
+		learnerTimeZone(ctx, scope),
+		awaitingHandIns(ctx.db, scope),
+		extensionMap(ctx.db, scope),
+	])
+	const lines = enrolled
+		.filter((c) => c.enrollment.status === 'active')
+		.flatMap((c) => {
+			const completed = [...c.completed].map((entry_slug) => ({ course_slug: c.course.slug, entry_slug }))
+			const done = doneKeys(completed, awaiting)
+			return dueItemsIn(c.course, c.enrollment, done, extensions, now)
+				.filter((i) => i.state === 'overdue' || i.state === 'soon')
+				.map((i) => ({ item: i, locked: Boolean(c.locks.get(i.entrySlug)) }))
+		})
+		.sort((a, b) => soonest(a.item, b.item))
+		.map(({ item, locked }) => dueLine(item, ctx.locale, timeZone, locked))
+	return { timeZone, lines }
 }

@@ -1,6 +1,7 @@
 // When an entry is due for one learner, and how that stands now (decision 0045). Pure, so the
 // pages, the hand-in's transaction, the calendar feed and the reminders all judge it one way.
 import type { Due } from '#app/content/content.ts'
+import { formatter } from '#app/platform/format.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -69,16 +70,20 @@ export function instantInZone(local: string, timeZone: string): Date | null {
 }
 
 function offsetMs(at: number, timeZone: string) {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	}).formatToParts(new Date(at))
+	const parts = formatter(
+		`wall|${timeZone}`,
+		() =>
+			new Intl.DateTimeFormat('en-US', {
+				timeZone,
+				hourCycle: 'h23',
+				year: 'numeric',
+				month: '2-digit',
+				day: '2-digit',
+				hour: '2-digit',
+				minute: '2-digit',
+				second: '2-digit',
+			}),
+	).formatToParts(new Date(at))
 	const n = (type: string) => Number(parts.find((p) => p.type === type)?.value)
 	const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'))
 	return wall - Math.floor(at / 1000) * 1000
@@ -92,9 +97,8 @@ export function localInZone(at: Date, timeZone: string) {
 
 /** An instant written for the learner: their locale, their zone, with the zone's short name. */
 export function formatDue(at: Date, locale: string, timeZone: string) {
-	return new Intl.DateTimeFormat(locale, {
-		dateStyle: 'medium',
-		timeStyle: 'short',
-		timeZone,
-	}).format(at)
+	return formatter(
+		`due|${locale}|${timeZone}`,
+		() => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }),
+	).format(at)
 }

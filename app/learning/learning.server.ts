@@ -207,30 +207,47 @@ export async function recordView(ctx: RequestContext, scope: Scope, courseSlug: 
 /** How many returned or graded hand-ins the dashboard lists. */
 const GRADED_SHOWN = 5
 
-/** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores, returned and graded work. */
-export async function learnerDashboard(ctx: RequestContext, scope: Scope) {
-	const [enrollments, progress, attempts, graded, passes] = await Promise.all([
-		listEnrollments(ctx.db, scope),
-		listAllProgress(ctx.db, scope),
-		recentAttempts(ctx.db, scope),
-		// Twice as many as shown: an entry returned and then graded has two rows, and only its newest is listed.
-		recentlyGraded(ctx.db, scope, GRADED_SHOWN * 2),
-		learnerPasses(ctx.db, scope),
-	])
+/**
+ * The learner's courses not cancelled, as content says now, each with the entries they completed in
+ * it and its locks: read once per dashboard view and shared by its cards and its due lines (issue
+ * 47), in a fixed number of queries whatever the number of courses.
+ */
+export async function learnerCourses(ctx: RequestContext, scope: Scope) {
+	const [enrollments, progress] = await Promise.all([listEnrollments(ctx.db, scope), listAllProgress(ctx.db, scope)])
 	const visible = enrollments.filter((e) => e.status !== 'cancelled')
-	// One content read per enrolled course, in parallel: titles, entry order and counts.
+	// One content read per enrolled course, in parallel (from the content cache): titles, entry order and counts.
 	const courses = await Promise.all(
 		visible.map((e) =>
 			readContent(`course ${e.course_slug}`, () => ctx.cms.course(ctx.site, e.course_slug, ctx.locale)),
 		),
 	)
-	return dashboardView(
-		visible.flatMap((enrollment, i) => (courses[i] ? [{ enrollment, course: courses[i] }] : [])),
-		progress,
-		attempts,
-		graded,
-		passes,
-	)
+	const enrolled = visible.flatMap((enrollment, i) => {
+		const course = courses[i]
+		if (!course) return []
+		const entries = flattenEntries(course)
+		const known = new Set(entries.map((e) => e.slug))
+		const completed = new Set(
+			progress
+				.filter((p) => p.course_slug === course.slug && p.completed_at && known.has(p.entry_slug))
+				.map((p) => p.entry_slug),
+		)
+		const locks = entryLocks(entries, completed, courseFlags(ctx.tenant!, course.slug).sequential)
+		return [{ enrollment, course, completed, locks }]
+	})
+	return { enrolled, progress }
+}
+
+export type LearnerCourses = Awaited<ReturnType<typeof learnerCourses>>
+
+/** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores, returned and graded work. */
+export async function learnerDashboard(ctx: RequestContext, scope: Scope, { enrolled, progress }: LearnerCourses) {
+	const [attempts, graded, passes] = await Promise.all([
+		recentAttempts(ctx.db, scope),
+		// Twice as many as shown: an entry returned and then graded has two rows, and only its newest is listed.
+		recentlyGraded(ctx.db, scope, GRADED_SHOWN * 2),
+		learnerPasses(ctx.db, scope),
+	])
+	return dashboardView(enrolled, progress, attempts, graded, passes)
 }
 
 type ProgressRow = Awaited<ReturnType<typeof listAllProgress>>[number]

@@ -24,7 +24,7 @@ import {
 } from '#app/learning/entry-page.server.ts'
 import { HandInSection } from '#app/learning/hand-in-section.tsx'
 import { QuizSection } from '#app/learning/quiz-section.tsx'
-import { dueLines } from '#app/learning/due-dates.server.ts'
+import { courseDueLines } from '#app/learning/due-dates.server.ts'
 import { DueBadge } from '#app/learning/due-list.tsx'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
@@ -59,7 +59,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	// This entry's due date for the learner (decision 0045), in their zone; none in a preview.
 	const due = preview
 		? null
-		: ((await dueLines(ctx, scope, (i) => i.courseSlug === course.slug && i.entrySlug === entry.slug)).lines[0] ?? null)
+		: ((await courseDueLines(ctx, scope, course, progress, (i) => i.entrySlug === entry.slug)).lines[0] ?? null)
 
 	return {
 		course: { slug: course.slug, title: course.title },

@@ -16,7 +16,7 @@ import { formatMinutes, formatPrice } from '#app/platform/format.ts'
 import { renderMarkdown } from '#app/content/markdown.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
 import { LEARNING_NOTICES } from '#app/platform/notices.ts'
-import { dueLines } from '#app/learning/due-dates.server.ts'
+import { courseDueLines } from '#app/learning/due-dates.server.ts'
 import { DueBadge, DueList } from '#app/learning/due-list.tsx'
 import type { Route } from './+types/learn.course.$slug.ts'
 import type { IndexableHandle, ScriptsHandle } from '#app/root.tsx'
@@ -72,7 +72,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	}
 	const { entries, completed, locks, continueSlug, percent, enrollment } = progress
 	// Every due entry of this course for this learner (decision 0045), in their zone; none in a preview.
-	const due = preview || !scope ? null : await dueLines(ctx, scope, (i) => i.courseSlug === course.slug)
+	// The standing read above is passed on, not read again (issue 47).
+	const [due, result] =
+		preview || !scope
+			? [null, null]
+			: await Promise.all([
+					courseDueLines(ctx, scope, course, progress),
+					courseResult(ctx, scope, course, progress.completed),
+				])
 	const dueOf = new Map(due?.lines.map((line) => [line.entrySlug, line]))
 	return {
 		view: 'home' as const,
@@ -81,7 +88,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		draft,
 		status: enrollment?.status ?? null,
 		// Passed or not by the course's rule, and what remains (decision 0037); judged from the learner's rows now.
-		result: preview || !scope ? null : await courseResult(ctx, scope, course),
+		result,
 		percent,
 		completedCount: completed.size,
 		total: entries.length,

@@ -4,13 +4,13 @@ import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/accounts/auth.server.ts'
 import { formatDate } from '#app/platform/format.ts'
-import { learnerDashboard } from '#app/learning/learning.server.ts'
+import { learnerCourses, learnerDashboard } from '#app/learning/learning.server.ts'
 import type { Route } from './+types/learn.dashboard.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/ui/table.tsx'
 import { VerifyReminder } from '#app/accounts/verify-reminder.tsx'
 import { userCertificates } from '#app/certificates/records.server.ts'
-import { dueLines } from '#app/learning/due-dates.server.ts'
+import { dashboardDueLines } from '#app/learning/due-dates.server.ts'
 import { DueList } from '#app/learning/due-list.tsx'
 
 // JavaScript earns its keep here: courses open client-side, prefetched on intent.
@@ -23,11 +23,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const me = { name: user.name, email: user.email, locale: ctx.locale, verified: Boolean(user.email_verified_at) }
 	if (!ctx.tenant) return { ...me, courses: [], resume: [], scores: [], work: [], certificates: [], due: null }
 	const scope = { tenantId: ctx.tenant.id, userId: user.id }
+	// Read once, shared by the cards and the due lines (issue 47).
+	const courses = await learnerCourses(ctx, scope)
 	const [view, certificates, due] = await Promise.all([
-		learnerDashboard(ctx, scope),
+		learnerDashboard(ctx, scope, courses),
 		userCertificates(ctx.db, ctx.tenant.id, user.id),
 		// Overdue and due soon (decision 0045), in the learner's zone.
-		dueLines(ctx, scope),
+		dashboardDueLines(ctx, scope, courses.enrolled),
 	])
 	return {
 		...me,
