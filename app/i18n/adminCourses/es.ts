@@ -62,6 +62,9 @@ export default {
 		reason: 'Motivo',
 		reasonHint: 'Queda en el registro de auditoría. Se avisa al alumno por correo de que tiene otra oportunidad.',
 		grant: 'Conceder intentos',
+		// Granting attempts after the quiz showed its answers (decision 0054).
+		confirmAnswersShown: 'A {learner} ya se le mostraron las respuestas correctas de «{entry}»: otro intento podría aprobarse copiándolas. ¿Conceder de todos modos? La concesión registrará que las respuestas ya se habían mostrado.',
+		grantAnyway: 'Conceder de todos modos',
 		reopen: 'Reabrir para una nueva entrega',
 		none: '—',
 		history: 'Segundas oportunidades dadas',
