@@ -102,12 +102,32 @@ export function* settleResultSteps(tx: Tx, scope: Scope, course: Course, entries
 	return { result, newlyPassed }
 }
 
-/** The learner's result now, with what remains: the course home's. */
+/**
+ * Each scored entry's own result, shown beside its state (issue 52: a quiz whose attempts ran out
+ * is complete, and not passed): a quiz passed once an attempt passed, not passed once it has
+ * attempts and none passed; a graded assignment by its newest grade's verdict. Absent: nothing to
+ * judge yet.
+ */
+export function entryResults(entries: readonly RuleEntry[], standing: Standing) {
+	const results: Record<string, boolean> = {}
+	for (const e of entries) {
+		if (e.type === 'quiz') {
+			const mine = standing.attempts.filter((a) => a.entrySlug === e.slug)
+			if (mine.length) results[e.slug] = mine.some((a) => a.passed)
+		} else if (e.type === 'assignment' && e.graded) {
+			const grade = standing.submissions.filter((x) => x.entrySlug === e.slug && x.status === 'graded').at(-1)
+			if (grade && grade.passed !== null) results[e.slug] = grade.passed
+		}
+	}
+	return results
+}
+
+/** The learner's result now, with what remains and each scored entry's result: the course home's. */
 export async function courseResult(
 	ctx: Pick<RequestContext, 'cms' | 'site' | 'locale' | 'db'>,
 	scope: Scope,
 	course: Course,
 ) {
 	const [entries, standing] = await Promise.all([ruleEntries(ctx, course), readStanding(ctx.db, scope, course.slug)])
-	return evaluateResult(course.passRule, entries, standing)
+	return { ...evaluateResult(course.passRule, entries, standing), entries: entryResults(entries, standing) }
 }

@@ -73,6 +73,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const { entries, completed, locks, continueSlug, percent, enrollment } = progress
 	// Every due entry of this course for this learner (decision 0045), in their zone; none in a preview.
 	const due = preview || !scope ? null : await dueLines(ctx, scope, (i) => i.courseSlug === course.slug)
+	// Passed or not by the course's rule, and what remains (decision 0037); judged from the learner's rows now.
+	const result = preview || !scope ? null : await courseResult(ctx, scope, course)
 	const dueOf = new Map(due?.lines.map((line) => [line.entrySlug, line]))
 	return {
 		view: 'home' as const,
@@ -80,8 +82,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		preview,
 		draft,
 		status: enrollment?.status ?? null,
-		// Passed or not by the course's rule, and what remains (decision 0037); judged from the learner's rows now.
-		result: preview || !scope ? null : await courseResult(ctx, scope, course),
+		result,
 		percent,
 		completedCount: completed.size,
 		total: entries.length,
@@ -99,6 +100,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 					locale: e.locale,
 					type: e.type,
 					done: completed.has(e.slug),
+					// The entry's own result beside its state (issue 52): "Complete · Not passed".
+					passed: result?.entries[e.slug] ?? null,
 					locked: Boolean(locks.get(e.slug)),
 					due: dueOf.get(e.slug) ?? null,
 				})),
@@ -220,7 +223,13 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 				<>
 					<ProgressBar
 						percent={data.percent}
-						label={t.plural(l.entriesComplete, data.total, { done: t.number(data.completedCount) })}
+						label={[
+							t.plural(l.entriesComplete, data.total, { done: t.number(data.completedCount) }),
+							// The course's own result (its pass rules) beside the spec's progress (issue 52).
+							data.result ? (data.result.passed ? l.result.passed : l.result.notPassed) : null,
+						]
+							.filter(Boolean)
+							.join(' · ')}
 					/>
 					{data.result ? <ResultPanel result={data.result} courseSlug={data.slug} /> : null}
 					{data.continueSlug ? (
@@ -253,6 +262,7 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 										<span className="hint">
 											{l.entryTypes[e.type]} ·{' '}
 											{e.done ? l.course.state.done : e.locked ? l.course.state.locked : l.course.state.open}
+											{e.passed === null ? null : ` · ${e.passed ? l.result.passed : l.result.notPassed}`}
 										</span>
 										{e.due ? (
 											<>

@@ -522,7 +522,7 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			expect(csv.headers['content-disposition']).toBe('attachment; filename="intro-to-web-roster.csv"')
 			const lines = csv.text.trim().split('\r\n')
 			expect(lines[0]).toBe(
-				'"name","email","status","enrolled_at","completed_at","progress_percent","basics-quiz_best_score","basics-quiz_attempts","basics-quiz_passed","build-a-form_status","build-a-form_score","build-a-form_max_score","build-a-form_passed","build-a-form_late","course_passed","average_percent"',
+				'"name","email","status","enrolled_at","completed_at","progress_percent","basics-quiz_best_score","basics-quiz_attempts","basics-quiz_complete","basics-quiz_passed","build-a-form_status","build-a-form_score","build-a-form_max_score","build-a-form_complete","build-a-form_passed","build-a-form_late","course_passed","average_percent"',
 			)
 			const mine = lines.find((l) => l.includes(learner.email))!
 			expect(mine.startsWith(`"'=HYPERLINK(""x"")","${learner.email}","active",`)).toBe(true)

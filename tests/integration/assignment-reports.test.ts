@@ -172,7 +172,7 @@ describe.each(DIALECTS)('assignment reports on %s', (dialect) => {
 		expect(csv.status).toBe(200)
 		const lines = csv.text.trim().split('\r\n')
 		expect(lines[0]).toBe(
-			'"name","email","status","enrolled_at","completed_at","progress_percent","basics-quiz_best_score","basics-quiz_attempts","basics-quiz_passed","build-a-form_status","build-a-form_score","build-a-form_max_score","build-a-form_passed","build-a-form_late","course_passed","average_percent"',
+			'"name","email","status","enrolled_at","completed_at","progress_percent","basics-quiz_best_score","basics-quiz_attempts","basics-quiz_complete","basics-quiz_passed","build-a-form_status","build-a-form_score","build-a-form_max_score","build-a-form_complete","build-a-form_passed","build-a-form_late","course_passed","average_percent"',
 		)
 		// The course result's two columns come last (decision 0037); the assignment's are checked without them.
 		const full = (user: User) => lines.find((x) => x.includes(`"${user.email}"`))!

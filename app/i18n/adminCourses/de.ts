@@ -107,7 +107,8 @@ export default {
 		status: 'Status',
 		progress: 'Fortschritt',
 		best: { one: '{score} ({count} Versuch)', other: '{score} ({count} Versuche)' },
-		bestPassed: { one: '{score} ({count} Versuch, bestanden)', other: '{score} ({count} Versuche, bestanden)' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: 'Abgeschlossen',
 		assignments: 'Aufgaben',
 		assignment: 'Aufgabe',
 		awaiting: 'Zu bewerten',

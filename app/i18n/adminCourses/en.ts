@@ -111,7 +111,8 @@ export default {
 		progress: 'Progress',
 		// A learner's best quiz score ({score} is a percentage) and their number of attempts.
 		best: { one: '{score} ({count} attempt)', other: '{score} ({count} attempts)' },
-		bestPassed: { one: '{score} ({count} attempt, passed)', other: '{score} ({count} attempts, passed)' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: 'Complete',
 		// Hand-ins per assignment entry: each learner's newest submission counted once.
 		assignments: 'Assignments',
 		assignment: 'Assignment',

@@ -107,7 +107,8 @@ export default {
 		status: 'Estado',
 		progress: 'Progreso',
 		best: { one: '{score} ({count} intento)', other: '{score} ({count} intentos)' },
-		bestPassed: { one: '{score} ({count} intento, aprobado)', other: '{score} ({count} intentos, aprobado)' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: 'Completada',
 		assignments: 'Tareas',
 		assignment: 'Tarea',
 		awaiting: 'Pendientes de calificar',

@@ -107,7 +107,8 @@ export default {
 		status: 'Statut',
 		progress: 'Progression',
 		best: { one: '{score} ({count} tentative)', other: '{score} ({count} tentatives)' },
-		bestPassed: { one: '{score} ({count} tentative, réussi)', other: '{score} ({count} tentatives, réussi)' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: 'Terminée',
 		assignments: 'Devoirs',
 		assignment: 'Devoir',
 		awaiting: 'À noter',

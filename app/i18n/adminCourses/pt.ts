@@ -107,7 +107,8 @@ export default {
 		status: 'Status',
 		progress: 'Progresso',
 		best: { one: '{score} ({count} tentativa)', other: '{score} ({count} tentativas)' },
-		bestPassed: { one: '{score} ({count} tentativa, aprovado)', other: '{score} ({count} tentativas, aprovado)' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: 'Concluída',
 		assignments: 'Tarefas',
 		assignment: 'Tarefa',
 		awaiting: 'Aguardando avaliação',

@@ -106,7 +106,8 @@ export default {
 		status: '状态',
 		progress: '进度',
 		best: { one: '{score}（{count} 次尝试）', other: '{score}（{count} 次尝试）' },
-		bestPassed: { one: '{score}（{count} 次尝试，已通过）', other: '{score}（{count} 次尝试，已通过）' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: '已完成',
 		assignments: '作业',
 		assignment: '作业',
 		awaiting: '待评分',
