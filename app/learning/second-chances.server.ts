@@ -11,7 +11,7 @@ import { idFromFormKey, newId } from '#db/ids.ts'
 import { findEnrollment, type Scope } from '#db/learning.ts'
 import type { SecondChanceKind } from '#db/schema/values.ts'
 import { assignmentClosedAtSteps, lockLearnerEntry } from '#db/submissions.ts'
-import { inTransaction, rollback } from '#db/transaction.ts'
+import { inTransaction, rollback, runSteps } from '#db/transaction.ts'
 import { findUserById, type User } from '#db/users.ts'
 import type { Course } from '../content/content.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
@@ -66,7 +66,13 @@ export async function grantSecondChance(
 	const id = idFromFormKey('second-chance', scope, course.slug, input.entrySlug, input.key) ?? newId()
 	// More attempts after the answers were shown would be a free pass: staff confirm it, and the grant says so.
 	const answersShown = input.kind === 'quiz_attempts' && (await answersShownTo(ctx, scope, course, input.entrySlug))
-	if (answersShown && !input.confirmed) return 'answers_shown'
+	// A quiz passed meanwhile needs no confirmation: the transaction refuses it ('already_passed').
+	if (
+		answersShown &&
+		!input.confirmed &&
+		!(await runSteps(ctx.db, (tx) => quizPassedSteps(tx, scope, course.slug, input.entrySlug)))
+	)
+		return 'answers_shown'
 	const grant: Omit<SecondChanceInput, 'afterNumber'> = {
 		id,
 		kind: input.kind,
