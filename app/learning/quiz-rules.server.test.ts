@@ -7,7 +7,12 @@ const quiz: QuizPublic = {
 	maxAttempts: 3,
 	passingScore: 70,
 	questions: [
-		...['q1', 'q2', 'q3', 'q4', 'q5', 'q6'].map((id) => ({ id, prompt: id, type: 'multiple_choice' as const, options })),
+		...['q1', 'q2', 'q3', 'q4', 'q5', 'q6'].map((id) => ({
+			id,
+			prompt: id,
+			type: 'multiple_choice' as const,
+			options,
+		})),
 		{ id: 'q7', prompt: 'q7', type: 'true_false' as const },
 	],
 }

@@ -81,7 +81,15 @@ export function QuizSection({
 						/>
 					) : null}
 					{previewReview ? (
-						<AttemptReport attempt={previewReview} quiz={q} revealed rule="after_each_attempt" lang={lang} role="status" preview />
+						<AttemptReport
+							attempt={previewReview}
+							quiz={q}
+							revealed
+							rule="after_each_attempt"
+							lang={lang}
+							role="status"
+							preview
+						/>
 					) : null}
 					{quiz.passed && !result ? <Notice tone="ok">{m.passed}</Notice> : null}
 					{/* Every attempt after a pass, but the one just reported above (not twice). */}

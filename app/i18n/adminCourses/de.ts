@@ -63,7 +63,8 @@ export default {
 		reasonHint: 'Wird im Audit-Protokoll gespeichert. Die lernende Person erfährt per E-Mail von der neuen Chance.',
 		grant: 'Versuche gewähren',
 		// Granting attempts after the quiz showed its answers (decision 0054).
-		confirmAnswersShown: '{learner} wurden die richtigen Antworten von „{entry}“ bereits gezeigt: Ein weiterer Versuch ließe sich durch Abschreiben bestehen. Trotzdem gewähren? Die Gewährung hält fest, dass die Antworten gezeigt wurden.',
+		confirmAnswersShown:
+			'{learner} wurden die richtigen Antworten von „{entry}“ bereits gezeigt: Ein weiterer Versuch ließe sich durch Abschreiben bestehen. Trotzdem gewähren? Die Gewährung hält fest, dass die Antworten gezeigt wurden.',
 		grantAnyway: 'Trotzdem gewähren',
 		reopen: 'Für eine neue Abgabe öffnen',
 		none: '—',

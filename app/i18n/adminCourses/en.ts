@@ -65,7 +65,8 @@ export default {
 		reasonHint: 'Kept in the audit log. The learner is told by email that they have another chance.',
 		grant: 'Grant attempts',
 		// Granting attempts after the quiz showed its answers (decision 0054).
-		confirmAnswersShown: '{learner} has been shown the correct answers of “{entry}”: another attempt could be passed by copying them. Grant it anyway? The grant will record that the answers had been shown.',
+		confirmAnswersShown:
+			'{learner} has been shown the correct answers of “{entry}”: another attempt could be passed by copying them. Grant it anyway? The grant will record that the answers had been shown.',
 		grantAnyway: 'Grant anyway',
 		reopen: 'Reopen for a new hand-in',
 		none: '—',

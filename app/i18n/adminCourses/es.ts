@@ -63,7 +63,8 @@ export default {
 		reasonHint: 'Queda en el registro de auditoría. Se avisa al alumno por correo de que tiene otra oportunidad.',
 		grant: 'Conceder intentos',
 		// Granting attempts after the quiz showed its answers (decision 0054).
-		confirmAnswersShown: 'A {learner} ya se le mostraron las respuestas correctas de «{entry}»: otro intento podría aprobarse copiándolas. ¿Conceder de todos modos? La concesión registrará que las respuestas ya se habían mostrado.',
+		confirmAnswersShown:
+			'A {learner} ya se le mostraron las respuestas correctas de «{entry}»: otro intento podría aprobarse copiándolas. ¿Conceder de todos modos? La concesión registrará que las respuestas ya se habían mostrado.',
 		grantAnyway: 'Conceder de todos modos',
 		reopen: 'Reabrir para una nueva entrega',
 		none: '—',

@@ -63,7 +63,8 @@ export default {
 		reasonHint: 'Conservé dans le journal d’audit. L’apprenant est prévenu par e-mail qu’il a une nouvelle chance.',
 		grant: 'Accorder des tentatives',
 		// Granting attempts after the quiz showed its answers (decision 0054).
-		confirmAnswersShown: '{learner} a déjà vu les bonnes réponses de « {entry} » : une nouvelle tentative pourrait être réussie en les recopiant. Accorder quand même ? L’octroi enregistrera que les réponses avaient été montrées.',
+		confirmAnswersShown:
+			'{learner} a déjà vu les bonnes réponses de « {entry} » : une nouvelle tentative pourrait être réussie en les recopiant. Accorder quand même ? L’octroi enregistrera que les réponses avaient été montrées.',
 		grantAnyway: 'Accorder quand même',
 		reopen: 'Rouvrir pour un nouveau rendu',
 		none: '—',

@@ -63,7 +63,8 @@ export default {
 		reasonHint: 'Fica no registro de auditoria. O aluno é avisado por e-mail de que tem outra chance.',
 		grant: 'Conceder tentativas',
 		// Granting attempts after the quiz showed its answers (decision 0054).
-		confirmAnswersShown: '{learner} já viu as respostas corretas de “{entry}”: outra tentativa poderia ser aprovada copiando-as. Conceder mesmo assim? A concessão registará que as respostas já tinham sido mostradas.',
+		confirmAnswersShown:
+			'{learner} já viu as respostas corretas de “{entry}”: outra tentativa poderia ser aprovada copiando-as. Conceder mesmo assim? A concessão registará que as respostas já tinham sido mostradas.',
 		grantAnyway: 'Conceder mesmo assim',
 		reopen: 'Reabrir para nova entrega',
 		none: '—',

@@ -62,7 +62,8 @@ export default {
 		reasonHint: '记录在审计日志中。学员会收到邮件，得知有了新的机会。',
 		grant: '授予尝试次数',
 		// Granting attempts after the quiz showed its answers (decision 0054).
-		confirmAnswersShown: '{learner} 已看到“{entry}”的正确答案：再次尝试可能靠照抄通过。仍要授予吗？授予记录将注明答案已被显示。',
+		confirmAnswersShown:
+			'{learner} 已看到“{entry}”的正确答案：再次尝试可能靠照抄通过。仍要授予吗？授予记录将注明答案已被显示。',
 		grantAnyway: '仍然授予',
 		reopen: '重新开放以便再次提交',
 		none: '—',
