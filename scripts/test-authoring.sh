@@ -97,7 +97,8 @@ export STRAPI_URL=$base CONTENT_SERVICE_URL=$base/api/v1 AUTHORING_APP_PORT=$app
 npx vitest run --config vitest.authoring.config.ts tests/integration/content-service.test.ts \
 	--outputFile.json="$out/contract.json" 2>&1 | tee "$out/contract.log"
 contract_status=${PIPESTATUS[0]}
-npx vitest run --config vitest.authoring.config.ts tests/authoring --outputFile.json="$out/vitest.json" 2>&1 | tee "$out/vitest.log"
+# AUTHORING_TESTS: the authoring test files to run (default: all of tests/authoring).
+npx vitest run --config vitest.authoring.config.ts ${AUTHORING_TESTS:-tests/authoring} --outputFile.json="$out/vitest.json" 2>&1 | tee "$out/vitest.log"
 tests_status=${PIPESTATUS[0]}
 [ "$contract_status" -eq 0 ] || tests_status=$contract_status
 step tests "$(secs "$t" "$(now)")"
