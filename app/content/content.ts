@@ -134,13 +134,7 @@ const revealAnswers = z.enum(['after_pass_or_last_attempt', 'never', 'always'])
  * When a learner may see a quiz's correct answers and explanations (decision 0054), chosen by
  * staff per quiz. Absent: the older `revealAnswers`, else `after_last_attempt`.
  */
-const SHOW_ANSWERS = [
-	'never',
-	'after_each_attempt',
-	'after_last_attempt',
-	'after_due_date',
-	'after_passing',
-] as const
+const SHOW_ANSWERS = ['never', 'after_each_attempt', 'after_last_attempt', 'after_due_date', 'after_passing'] as const
 const showAnswers = z.enum(SHOW_ANSWERS)
 
 const quiz = z.object({
