@@ -505,6 +505,8 @@ class View {
 			maxAttempts: doc.maxAttempts,
 			passingScore: doc.passingScore,
 			...(doc.revealAnswers === undefined ? {} : { revealAnswers: doc.revealAnswers }),
+			...(doc.showAnswers === undefined ? {} : { showAnswers: doc.showAnswers }),
+			...(doc.shuffle === undefined ? {} : { shuffle: doc.shuffle }),
 			questions: doc.questions.map((q: Json) => ({
 				id: q.id,
 				type: q.type,

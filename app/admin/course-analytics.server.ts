@@ -123,9 +123,14 @@ export async function rosterRows(scope: AdminScope, course: Course, page?: numbe
 					best: mine.length ? Math.max(...mine.map((a) => a.score)) : null,
 					attempts: mine.length,
 					passed: mine.some((a) => a.passed),
+					// The spec's state (complete when attempts run out), shown beside the result (issue 52).
+					complete: done.has(q.slug),
 				}
 			}),
-			assignments: assignments.map((a) => assignmentStanding(a.slug, latest.get(`${r.userId}\n${a.slug}`))),
+			assignments: assignments.map((a) => ({
+				...assignmentStanding(a.slug, latest.get(`${r.userId}\n${a.slug}`)),
+				complete: done.has(a.slug),
+			})),
 		}
 	})
 	return { rows, total }

@@ -125,15 +125,25 @@ const quizQuestion = z.discriminatedUnion('type', [
 ])
 
 /**
- * When a learner may see a quiz's correct answers and explanations (decision 0022). Absent means
- * `after_pass_or_last_attempt`: once an attempt has passed or every attempt is used.
+ * The older rule of when a learner may see a quiz's correct answers (decision 0022), still read
+ * when `showAnswers` is absent (decision 0054 maps it).
  */
 const revealAnswers = z.enum(['after_pass_or_last_attempt', 'never', 'always'])
+
+/**
+ * When a learner may see a quiz's correct answers and explanations (decision 0054), chosen by
+ * staff per quiz. Absent: the older `revealAnswers`, else `after_last_attempt`.
+ */
+const SHOW_ANSWERS = ['never', 'after_each_attempt', 'after_last_attempt', 'after_due_date', 'after_passing'] as const
+const showAnswers = z.enum(SHOW_ANSWERS)
 
 const quiz = z.object({
 	maxAttempts: z.number().int().min(1),
 	passingScore: z.number().min(0).max(100),
 	revealAnswers: revealAnswers.optional(),
+	showAnswers: showAnswers.optional(),
+	/** Questions and their options in an order drawn afresh for each attempt (decision 0054); absent: as authored. */
+	shuffle: z.boolean().optional(),
 	questions: z.array(quizQuestion).min(1),
 })
 
@@ -280,7 +290,7 @@ export type PassRule = z.infer<typeof passRule>
 export type Assignment = z.infer<typeof assignment>
 export type HandInFileType = (typeof HAND_IN_FILE_TYPES)[number]
 export type QuizPublic = z.infer<typeof quizPublic>
-export type RevealAnswers = z.infer<typeof revealAnswers>
+export type ShowAnswers = z.infer<typeof showAnswers>
 export type Site = z.infer<typeof site>
 export type Page = z.infer<typeof page>
 export type BlogPost = z.infer<typeof blogPost>

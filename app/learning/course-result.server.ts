@@ -103,8 +103,28 @@ export function* settleResultSteps(tx: Tx, scope: Scope, course: Course, entries
 }
 
 /**
- * The learner's result now, with what remains: the course home's. `completed`: the entries the page
- * has read as complete (courseProgress), not read again.
+ * Each scored entry's own result, shown beside its state (issue 52: a quiz whose attempts ran out
+ * is complete, and not passed): a quiz passed once an attempt passed, not passed once it has
+ * attempts and none passed; a graded assignment by its newest grade's verdict. Absent: nothing to
+ * judge yet.
+ */
+export function entryResults(entries: readonly RuleEntry[], standing: Standing) {
+	const results: Record<string, boolean> = {}
+	for (const e of entries) {
+		if (e.type === 'quiz') {
+			const mine = standing.attempts.filter((a) => a.entrySlug === e.slug)
+			if (mine.length) results[e.slug] = mine.some((a) => a.passed)
+		} else if (e.type === 'assignment' && e.graded) {
+			const grade = standing.submissions.filter((x) => x.entrySlug === e.slug && x.status === 'graded').at(-1)
+			if (grade && grade.passed !== null) results[e.slug] = grade.passed
+		}
+	}
+	return results
+}
+
+/**
+ * The learner's result now, with what remains and each scored entry's result: the course home's.
+ * `completed`: the entries the page has read as complete (courseProgress), not read again.
  */
 export async function courseResult(
 	ctx: Pick<RequestContext, 'cms' | 'site' | 'locale' | 'db'>,
@@ -116,5 +136,5 @@ export async function courseResult(
 		ruleEntries(ctx, course),
 		readStanding(ctx.db, scope, course.slug, completed),
 	])
-	return evaluateResult(course.passRule, entries, standing)
+	return { ...evaluateResult(course.passRule, entries, standing), entries: entryResults(entries, standing) }
 }

@@ -22,7 +22,8 @@ import { assignmentRules, handIn, isFinalGrade } from './assignments.server.ts'
 import { HAND_IN_LIMITS } from './hand-in-limits.ts'
 import { discardFiles, readHandIn } from './hand-in.server.ts'
 import { canPreview, courseProgress, isActiveEnrollment, wantsPreview, type LockReason } from './learning.server.ts'
-import { answersRevealed, DEFAULT_REVEAL, reviewAttempt } from './quiz.server.ts'
+import { answersRevealed, reviewAttempt, showAnswersRule } from './quiz.server.ts'
+import { drawForAttempt, learnerDueAt } from './quiz-rules.server.ts'
 
 type Scope = { tenantId: string; userId: string }
 
@@ -78,11 +79,12 @@ export async function quizView(
 	preview: boolean,
 	url: URL,
 ) {
-	const [attempts, allowance] = preview
-		? [[], null]
+	const [attempts, allowance, dueAt] = preview
+		? [[], null, null]
 		: await Promise.all([
 				listAttempts(ctx.db, scope, course.slug, entrySlug),
 				entryAllowance(ctx.db, scope, course.slug, entrySlug),
+				learnerDueAt(ctx, scope, course, entrySlug),
 			])
 	// Staff's second chances add attempts (decision 0037): every count below is of the learner's own allowance.
 	const server = { ...quiz, maxAttempts: quiz.maxAttempts + (allowance?.extraAttempts ?? 0) }
@@ -90,20 +92,24 @@ export async function quizView(
 	const latest = attempts.at(-1)
 	const exhausted = attempts.length >= server.maxAttempts
 	// From the learner's state now (every attempt), so the same stored attempt may show more later (decision 0022).
-	const revealed = answersRevealed(server, attempts)
+	const revealed = answersRevealed(server, attempts, dueAt)
+	const passed = attempts.some((a) => a.passed)
+	// A shuffled quiz is drawn for the attempt the form would make (decision 0054): the same on a reload.
+	const safe = toQuizPublic(server)
 	const review = (a: (typeof attempts)[number]) => reviewAttempt(server, a, revealed)
 	return {
 		// The client-safe shape: no correct or accepted answers (those come only in a revealed attempt's review).
-		public: toQuizPublic(server),
+		public: server.shuffle ? drawForAttempt(safe, scope, course, entrySlug, attempts.length + 1) : safe,
 		attemptsUsed: attempts.length,
 		attemptsLeft: Math.max(0, server.maxAttempts - attempts.length),
 		exhausted,
-		passed: attempts.some((a) => a.passed),
+		passed,
+		// The score that counts (the course's pass rules read the best attempt).
 		best: attempts.reduce((m, a) => Math.max(m, a.score), 0),
 		revealed,
-		revealRule: server.revealAnswers ?? DEFAULT_REVEAL,
+		revealRule: showAnswersRule(server),
 		// Every attempt, oldest first, once the quiz is passed or review-only (issue 39: history kept after a pass).
-		history: exhausted || attempts.some((a) => a.passed) ? attempts.map(review) : [],
+		history: exhausted || passed ? attempts.map(review) : [],
 		result: !exhausted && shown ? review(shown) : null,
 		// Attempts left is said only beside the newest attempt: it is about now, not about a past attempt.
 		resultIsLatest: Boolean(shown && shown === latest),

@@ -7,6 +7,16 @@ import type { AttemptReview } from './quiz.server.ts'
 import type { QuizView } from './entry-page.server.ts'
 
 type QuizData = NonNullable<QuizView>
+type QuizMessages = ReturnType<typeof useI18n>['m']['learning']['quiz']
+
+/** Under feedback while the answers are withheld: when they will be shown (decisions 0022, 0054). */
+const REVEAL_HINT: Record<QuizData['revealRule'], (m: QuizMessages) => string> = {
+	never: (m) => m.revealNever,
+	after_each_attempt: (m) => m.revealLater,
+	after_last_attempt: (m) => m.revealLater,
+	after_passing: (m) => m.revealAfterPassing,
+	after_due_date: (m) => m.revealAfterDue,
+}
 
 /**
  * `lang` is the locale the quiz's prompts and options were served in. `previewReview` is staff's
@@ -30,13 +40,21 @@ export function QuizSection({
 	const summary = [
 		t.format(m.passMark, { score: t.percent(q.passingScore) }),
 		t.plural(m.attemptsUsed, q.maxAttempts, { used: t.number(quiz.attemptsUsed) }),
-		quiz.attemptsUsed ? t.format(m.bestScore, { score: t.percent(quiz.best) }) : null,
 	]
 	const given = previous ? Object.fromEntries(previous.questions.map((x) => [x.questionId, x])) : {}
 	return (
 		<section aria-labelledby="quiz-heading" className="quiz">
 			<h2 id="quiz-heading">{m.heading}</h2>
-			<p className="hint">{summary.filter(Boolean).join(' · ')}</p>
+			{/* The learner's standing first (issue 52): passed or not, and the score that counts. */}
+			{quiz.attemptsUsed > 0 ? (
+				<p className="quiz-standing">
+					<strong className={quiz.passed ? 'badge badge-ok' : 'badge'}>
+						{quiz.passed ? m.resultPassed : m.resultNotPassed}
+					</strong>{' '}
+					{t.format(m.scoreThatCounts, { score: t.percent(quiz.best) })}
+				</p>
+			) : null}
+			<p className="hint">{summary.join(' · ')}</p>
 			{quiz.exhausted ? (
 				<>
 					<Notice tone="info">{t.plural(m.allUsed, q.maxAttempts)}</Notice>
@@ -63,7 +81,15 @@ export function QuizSection({
 						/>
 					) : null}
 					{previewReview ? (
-						<AttemptReport attempt={previewReview} quiz={q} revealed rule="always" lang={lang} role="status" preview />
+						<AttemptReport
+							attempt={previewReview}
+							quiz={q}
+							revealed
+							rule="after_each_attempt"
+							lang={lang}
+							role="status"
+							preview
+						/>
 					) : null}
 					{quiz.passed && !result ? <Notice tone="ok">{m.passed}</Notice> : null}
 					{/* Every attempt after a pass, but the one just reported above (not twice). */}
@@ -243,7 +269,7 @@ function AttemptReport({
 					</li>
 				))}
 			</ul>
-			{revealed ? null : <p className="hint">{rule === 'never' ? m.revealNever : m.revealLater}</p>}
+			{revealed ? null : <p className="hint">{REVEAL_HINT[rule](m)}</p>}
 		</Notice>
 	)
 }

@@ -81,6 +81,25 @@ describe('answersRevealed', () => {
 		expect(answersRevealed({ ...quiz, revealAnswers: 'never' }, [passed, failed, failed])).toBe(false)
 		expect(answersRevealed({ ...quiz, revealAnswers: 'always' }, [failed])).toBe(true)
 	})
+
+	it('reads showAnswers before the older revealAnswers (decision 0054)', () => {
+		expect(answersRevealed({ ...quiz, revealAnswers: 'always', showAnswers: 'never' }, [failed])).toBe(false)
+		expect(answersRevealed({ ...quiz, showAnswers: 'after_each_attempt' }, [])).toBe(false)
+		expect(answersRevealed({ ...quiz, showAnswers: 'after_each_attempt' }, [failed])).toBe(true)
+		expect(answersRevealed({ ...quiz, showAnswers: 'after_last_attempt' }, [failed, failed])).toBe(false)
+		expect(answersRevealed({ ...quiz, showAnswers: 'after_last_attempt' }, [failed, failed, failed])).toBe(true)
+		// After passing: a failed run of every attempt shows nothing.
+		expect(answersRevealed({ ...quiz, showAnswers: 'after_passing' }, [failed, failed, failed])).toBe(false)
+		expect(answersRevealed({ ...quiz, showAnswers: 'after_passing' }, [failed, passed])).toBe(true)
+	})
+
+	it('after the due date: the learner’s own due date, passed; never without one', () => {
+		const rule = { ...quiz, showAnswers: 'after_due_date' as const }
+		const due = new Date('2026-12-01T09:00:00Z')
+		expect(answersRevealed(rule, [failed, failed, failed], due, new Date('2026-12-01T08:59:59Z'))).toBe(false)
+		expect(answersRevealed(rule, [], due, new Date('2026-12-01T09:00:00Z'))).toBe(true)
+		expect(answersRevealed(rule, [passed, failed, failed], null, new Date('2030-01-01T00:00:00Z'))).toBe(false)
+	})
 })
 
 describe('reviewAttempt', () => {

@@ -5,7 +5,7 @@ import { completeEntrySteps, recordAttemptSteps, type QuizAttempt, type Scope } 
 import { idFromFormKey } from '#db/ids.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { readContent } from '../content/cms.server.ts'
-import type { Course, Quiz, RevealAnswers } from '../content/content.ts'
+import type { Course, Quiz, ShowAnswers } from '../content/content.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { tags } from './learning.server.ts'
 import { flattenEntries } from './entries.ts'
@@ -69,23 +69,45 @@ function attemptResult(attempt: QuizAttempt, maxAttempts: number, totalCount: nu
 	}
 }
 
-/** The rule a quiz follows when its content names none (decision 0022). */
-export const DEFAULT_REVEAL: RevealAnswers = 'after_pass_or_last_attempt'
+/** The older `revealAnswers` values as the rule they meant (decision 0054). */
+const FROM_REVEAL = {
+	after_pass_or_last_attempt: 'after_last_attempt',
+	never: 'never',
+	always: 'after_each_attempt',
+} as const satisfies Record<NonNullable<Quiz['revealAnswers']>, ShowAnswers>
+
+/** When a quiz shows its answers: `showAnswers`, else the older `revealAnswers`, else after the last attempt. */
+export function showAnswersRule(quiz: Pick<Quiz, 'showAnswers' | 'revealAnswers'>): ShowAnswers {
+	return quiz.showAnswers ?? (quiz.revealAnswers ? FROM_REVEAL[quiz.revealAnswers] : 'after_last_attempt')
+}
 
 /**
  * Whether the learner may now see the quiz's correct answers and explanations, from their current
- * state (every attempt so far), not from the attempt being looked at: after a pass or once every
- * attempt is used (the default), after any attempt (`always`), or never (`never`). Until then
- * feedback says only right or wrong, so a failed attempt does not hand over the answers for the next.
+ * state (every attempt so far, their attempts allowed, their due date), not from the attempt being
+ * looked at (decisions 0022, 0054). `after_last_attempt` is the older default: once an attempt
+ * passed or every attempt is used. `after_due_date`: once the learner's due date (extensions
+ * included) is past; a quiz without one never shows them. Until then feedback says only right or
+ * wrong, so a failed attempt does not hand over the answers for the next.
  */
 export function answersRevealed(
-	quiz: Pick<Quiz, 'revealAnswers' | 'maxAttempts'>,
+	quiz: Pick<Quiz, 'showAnswers' | 'revealAnswers' | 'maxAttempts'>,
 	attempts: readonly { passed: boolean }[],
+	dueAt: Date | null = null,
+	now = new Date(),
 ): boolean {
-	const rule = quiz.revealAnswers ?? DEFAULT_REVEAL
-	if (rule === 'never') return false
-	if (rule === 'always') return true
-	return attempts.some((a) => a.passed) || attempts.length >= quiz.maxAttempts
+	const passed = attempts.some((a) => a.passed)
+	switch (showAnswersRule(quiz)) {
+		case 'never':
+			return false
+		case 'after_each_attempt':
+			return attempts.length > 0
+		case 'after_passing':
+			return passed
+		case 'after_due_date':
+			return dueAt !== null && dueAt.getTime() <= now.getTime()
+		case 'after_last_attempt':
+			return passed || attempts.length >= quiz.maxAttempts
+	}
 }
 
 interface QuestionReview {

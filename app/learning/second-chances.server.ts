@@ -11,10 +11,11 @@ import { idFromFormKey, newId } from '#db/ids.ts'
 import { findEnrollment, type Scope } from '#db/learning.ts'
 import type { SecondChanceKind } from '#db/schema/values.ts'
 import { assignmentClosedAtSteps, lockLearnerEntry } from '#db/submissions.ts'
-import { inTransaction, rollback } from '#db/transaction.ts'
+import { inTransaction, rollback, runSteps } from '#db/transaction.ts'
 import { findUserById, type User } from '#db/users.ts'
 import type { Course } from '../content/content.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
+import { answersShownTo } from './quiz-rules.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { titlesFor, titlesIn } from './grading.server.ts'
@@ -43,9 +44,11 @@ export interface GrantInput {
 	/** The form's one-time key: the same form sent again grants nothing more. */
 	key: unknown
 	staffUserId: string
+	/** Staff confirmed granting attempts to a learner who has been shown the quiz's answers (decision 0054). */
+	confirmed?: boolean
 }
 
-export type GrantOutcome = 'granted' | 'replayed' | 'already_passed' | 'not_closed'
+export type GrantOutcome = 'granted' | 'replayed' | 'already_passed' | 'not_closed' | 'answers_shown'
 
 /**
  * Grants the second chance. A quiz already passed needs none ('already_passed'); an assignment is
@@ -61,6 +64,15 @@ export async function grantSecondChance(
 	const scope: Scope = { tenantId: learner.tenant_id!, userId: learner.id }
 	const rule = await ruleEntries(ctx, course)
 	const id = idFromFormKey('second-chance', scope, course.slug, input.entrySlug, input.key) ?? newId()
+	// More attempts after the answers were shown would be a free pass: staff confirm it, and the grant says so.
+	const answersShown = input.kind === 'quiz_attempts' && (await answersShownTo(ctx, scope, course, input.entrySlug))
+	// A quiz passed meanwhile needs no confirmation: the transaction refuses it ('already_passed').
+	if (
+		answersShown &&
+		!input.confirmed &&
+		!(await runSteps(ctx.db, (tx) => quizPassedSteps(tx, scope, course.slug, input.entrySlug)))
+	)
+		return 'answers_shown'
 	const grant: Omit<SecondChanceInput, 'afterNumber'> = {
 		id,
 		kind: input.kind,
@@ -71,7 +83,7 @@ export async function grantSecondChance(
 		audit: {
 			actorUserId: input.staffUserId,
 			tenantId: scope.tenantId,
-			metadata: { learnerEmail: learner.email },
+			metadata: { learnerEmail: learner.email, ...(input.kind === 'quiz_attempts' ? { answersShown } : {}) },
 		},
 	}
 	const outcome = await inTransaction(ctx.db, function* (tx) {

@@ -226,9 +226,13 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 									<td key={q.slug}>
 										{q.best === null
 											? '—'
-											: t.plural(q.passed ? m.dashboard.bestPassed : m.dashboard.best, q.attempts, {
-													score: t.percent(q.best),
-												})}
+											: [
+													q.complete ? m.dashboard.entryComplete : null,
+													q.passed ? m.dashboard.coursePassed : m.dashboard.courseNotPassed,
+													t.plural(m.dashboard.best, q.attempts, { score: t.percent(q.best) }),
+												]
+													.filter(Boolean)
+													.join(' · ')}
 									</td>
 								))}
 								{r.assignments.map((a) => {
@@ -240,6 +244,7 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 												: m.dashboard.gradedNotPassed
 									return (
 										<td key={a.slug}>
+											{a.complete ? `${m.dashboard.entryComplete} · ` : null}
 											{a.score === null || a.maxScore === null
 												? status
 												: t.format(m.dashboard.withScore, {

@@ -30,12 +30,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		'enrolled_at',
 		'completed_at',
 		'progress_percent',
-		...quizzes.flatMap((q) => [`${q.slug}_best_score`, `${q.slug}_attempts`, `${q.slug}_passed`]),
+		// `_complete` is the spec's entry state (a quiz is complete when its attempts run out), `_passed` its result.
+		...quizzes.flatMap((q) => [`${q.slug}_best_score`, `${q.slug}_attempts`, `${q.slug}_complete`, `${q.slug}_passed`]),
 		// `_late`: the newest hand-in came after its due date (decision 0045), as stored when handed in.
 		...assignments.flatMap((a) => [
 			`${a.slug}_status`,
 			`${a.slug}_score`,
 			`${a.slug}_max_score`,
+			`${a.slug}_complete`,
 			`${a.slug}_passed`,
 			`${a.slug}_late`,
 		]),
@@ -50,12 +52,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		r.enrolledAt,
 		r.completedAt,
 		r.progress,
-		...r.quizzes.flatMap((q) => [q.best, q.attempts, q.passed ? 'yes' : 'no']),
+		...r.quizzes.flatMap((q) => [q.best, q.attempts, q.complete ? 'yes' : 'no', q.passed ? 'yes' : 'no']),
 		// passed is empty until the newest submission is graded (and when the grade carries no verdict).
 		...r.assignments.flatMap((a) => [
 			a.status,
 			a.score,
 			a.maxScore,
+			a.complete ? 'yes' : 'no',
 			a.passed === null ? null : a.passed ? 'yes' : 'no',
 			a.status === 'not_submitted' ? null : a.late ? 'yes' : 'no',
 		]),

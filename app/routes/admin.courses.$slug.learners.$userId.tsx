@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
-import { FormError, Notice, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
+import { ConfirmStep, FormError, Notice, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
 import { TenantHint } from '#app/learning/learning.tsx'
 import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
@@ -8,7 +8,7 @@ import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
 import { notFound } from '#app/platform/errors.ts'
-import { readForm } from '#app/platform/forms.server.ts'
+import { askToConfirm, confirmed, readForm } from '#app/platform/forms.server.ts'
 import { flattenEntries } from '#app/learning/entries.ts'
 import { withNotice, type NoticeName } from '#app/platform/notices.ts'
 import { courseLearner, grantSecondChance } from '#app/learning/second-chances.server.ts'
@@ -46,6 +46,7 @@ const schema = z.discriminatedUnion(
 				.max(10, 'adminCourses.learner.errors.attempts'),
 			reason,
 			key: z.string().optional(),
+			...confirmed,
 		}),
 		z.object({ intent: z.literal('reopen'), entry: entrySlug, reason, key: z.string().optional() }),
 		// A new due date for this learner (decision 0045): a wall-clock time in the learner's time zone.
@@ -118,7 +119,22 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 		reason: input.reason,
 		key: input.key,
 		staffUserId: scope.session.user.id,
+		confirmed: input.intent === 'grant-attempts' && input.confirmed === 'yes',
 	})
+	if (outcome === 'answers_shown' && input.intent === 'grant-attempts')
+		// Nothing granted yet: the same fields again, confirmed (decision 0054).
+		return askToConfirm({
+			question: 'adminCourses.learner.confirmAnswersShown',
+			button: 'adminCourses.learner.grantAnyway',
+			values: { learner: found.user.name || found.user.email, entry: entry.title },
+			fields: {
+				intent: input.intent,
+				entry: entry.slug,
+				attempts: String(input.attempts),
+				reason: input.reason,
+				...(input.key ? { key: input.key } : {}),
+			},
+		})
 	if (outcome === 'already_passed') return refuse('adminCourses.learner.errors.alreadyPassed', 409)
 	if (outcome === 'not_closed') return refuse('adminCourses.learner.errors.notClosed', 409)
 	// Granted, or this form's grant already stored (a replay): either way the page now shows it.
@@ -228,6 +244,7 @@ export default function CourseLearner({ loaderData: d, actionData }: Route.Compo
 				})}
 			</h1>
 			<RedirectNotice accept={NOTICES_HERE} />
+			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
 			{refused && !known ? <FormError errors={[refused.error]} /> : null}
 			<dl className="submission-facts">
 				<dt>{m.status}</dt>

@@ -106,6 +106,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 					locale: e.locale,
 					type: e.type,
 					done: completed.has(e.slug),
+					// The entry's own result beside its state (issue 52): "Complete · Not passed".
+					passed: result?.entries[e.slug] ?? null,
 					locked: Boolean(locks.get(e.slug)),
 					due: dueOf.get(e.slug) ?? null,
 				})),
@@ -227,7 +229,13 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 				<>
 					<ProgressBar
 						percent={data.percent}
-						label={t.plural(l.entriesComplete, data.total, { done: t.number(data.completedCount) })}
+						label={[
+							t.plural(l.entriesComplete, data.total, { done: t.number(data.completedCount) }),
+							// The course's own result (its pass rules) beside the spec's progress (issue 52).
+							data.result ? (data.result.passed ? l.result.passed : l.result.notPassed) : null,
+						]
+							.filter(Boolean)
+							.join(' · ')}
 					/>
 					{data.result ? <ResultPanel result={data.result} courseSlug={data.slug} /> : null}
 					{data.continueSlug ? (
@@ -260,6 +268,7 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 										<span className="hint">
 											{l.entryTypes[e.type]} ·{' '}
 											{e.done ? l.course.state.done : e.locked ? l.course.state.locked : l.course.state.open}
+											{e.passed === null ? null : ` · ${e.passed ? l.result.passed : l.result.notPassed}`}
 										</span>
 										{e.due ? (
 											<>

@@ -59,7 +59,10 @@ describe.each(DIALECTS)("an author's day in Strapi, seen by a learner on %s", (d
 							quiz: {
 								maxAttempts: 2,
 								passingScore: 60,
-								revealAnswers: 'always',
+								// showAnswers wins over the older field (decision 0054); the order is drawn per attempt.
+								revealAnswers: 'never',
+								showAnswers: 'after_passing',
+								shuffle: true,
 								questions: [
 									{
 										key: 'pick',
@@ -180,6 +183,10 @@ describe.each(DIALECTS)("an author's day in Strapi, seen by a learner on %s", (d
 			'q:word': ' Form ',
 		})
 		expect([200, 302, 303]).toContain(attempt.status)
+		// Passed: `after_passing` (not the older `never`) shows the explanations, carried through Strapi.
+		const review = await learner.get(`${landing}/entry/check`)
+		expect(review.text).toContain('POST changes data.')
+		expect(review.text).toContain('quiz-standing')
 		const assignment = await learner.get(`${landing}/entry/hand-in`)
 		expect(assignment.status).toBe(200)
 		expect(assignment.text).toContain('Hand in a page.')

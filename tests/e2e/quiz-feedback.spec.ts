@@ -30,6 +30,8 @@ test('a failed attempt keeps the answers and marks the wrong ones without giving
 
 	await expect(page.getByText('Attempt 1: 33% · 1 of 3 correct · Not passed')).toBeVisible()
 	await expect(page.getByText('2 attempts left.')).toBeVisible()
+	// The quiz's top: not passed, with the score that counts (issue 52).
+	await expect(page.locator('.quiz-standing')).toHaveText('Not passed score that counts: 33% (your best attempt)')
 	// Right or wrong only: no correct answer, no explanation that gives it away.
 	await expect(page.getByText(/Correct answer:/)).toHaveCount(0)
 	await expect(page.getByText(/GET must not change data|Forms are plain HTML|The <form> element/)).toHaveCount(0)
@@ -53,6 +55,7 @@ test('a failed attempt keeps the answers and marks the wrong ones without giving
 	await page.getByRole('button', { name: /Submit answers/ }).click()
 
 	await expect(page.getByText('Attempt 2: 100% · 3 of 3 correct · Passed')).toBeVisible()
+	await expect(page.locator('.quiz-standing')).toHaveText('Passed score that counts: 100% (your best attempt)')
 	const feedback = page.getByRole('status').filter({ hasText: 'Attempt 2:' })
 	await expect(feedback.getByText(/Correct answer:/)).toHaveCount(3)
 	await expect(feedback.getByText('GET must not change data; POST is meant for it.')).toBeVisible()

@@ -538,6 +538,8 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 							attempts: '1',
 							reason: 'Fault',
 							key: `fault-second-chance-${n}-key`,
+							// Every attempt used, the answers shown: the confirmed step (decision 0054).
+							confirmed: 'yes',
 						}),
 					ok: redirected,
 					done: async () =>

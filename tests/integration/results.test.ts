@@ -145,15 +145,18 @@ describe.each(DIALECTS)('course results and second chances on %s', (dialect) => 
 		expect($('h1').text()).toContain(user.name)
 		expect($('form input[name="intent"][value="grant-attempts"]')).toHaveLength(1)
 		const key = $('form input[name="key"]').first().attr('value')!
-		const granted = await (
-			await author()
-		).post(learnerPage(user.id), {
+		const fields = {
 			intent: 'grant-attempts',
 			entry: 'basics-quiz',
 			attempts: '1',
 			reason: 'Lost connection during the quiz',
 			key,
-		})
+		}
+		// Every attempt used, the answers were shown: staff are asked to confirm first (decision 0054).
+		const asked = await (await author()).post(learnerPage(user.id), fields)
+		expect(asked.status).toBe(200)
+		expect(await grants(user)).toEqual([])
+		const granted = await (await author()).post(learnerPage(user.id), { ...fields, confirmed: 'yes' })
 		expect(granted.status).toBe(302)
 		expect(granted.headers.location).toBe(`${learnerPage(user.id)}?notice=attempts-granted`)
 		const audit = await findAuditRow(stack.db, acme.id, 'learner.attempts_granted', user.id)
@@ -341,7 +344,8 @@ describe.each(DIALECTS)('course results and second chances on %s', (dialect) => 
 		it('a replayed form grants once; a quiz already passed needs no more attempts', async () => {
 			const staff = await author()
 			const key = 'replayed-form-key-0123456789'
-			for (let i = 0; i < 3; i++) expect((await staff.post(learnerPage(learner.id), grant({ key }))).status).toBe(302)
+			for (let i = 0; i < 3; i++)
+				expect((await staff.post(learnerPage(learner.id), grant({ key, confirmed: 'yes' }))).status).toBe(302)
 			expect(await grants(learner)).toHaveLength(1)
 			const a = stack.db.t.audit_log
 			const audits = await stack.db.orm

@@ -77,6 +77,10 @@ export default {
 		reason: 'Grund',
 		reasonHint: 'Wird im Audit-Protokoll gespeichert. Die lernende Person erfährt per E-Mail von der neuen Chance.',
 		grant: 'Versuche gewähren',
+		// Granting attempts after the quiz showed its answers (decision 0054).
+		confirmAnswersShown:
+			'{learner} wurden die richtigen Antworten von „{entry}“ bereits gezeigt: Ein weiterer Versuch ließe sich durch Abschreiben bestehen. Trotzdem gewähren? Die Gewährung hält fest, dass die Antworten gezeigt wurden.',
+		grantAnyway: 'Trotzdem gewähren',
 		reopen: 'Für eine neue Abgabe öffnen',
 		none: '—',
 		history: 'Gewährte zweite Chancen',
@@ -119,7 +123,8 @@ export default {
 		status: 'Status',
 		progress: 'Fortschritt',
 		best: { one: '{score} ({count} Versuch)', other: '{score} ({count} Versuche)' },
-		bestPassed: { one: '{score} ({count} Versuch, bestanden)', other: '{score} ({count} Versuche, bestanden)' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: 'Abgeschlossen',
 		assignments: 'Aufgaben',
 		assignment: 'Aufgabe',
 		awaiting: 'Zu bewerten',

@@ -78,6 +78,10 @@ export default {
 		reason: 'Reason',
 		reasonHint: 'Kept in the audit log. The learner is told by email that they have another chance.',
 		grant: 'Grant attempts',
+		// Granting attempts after the quiz showed its answers (decision 0054).
+		confirmAnswersShown:
+			'{learner} has been shown the correct answers of “{entry}”: another attempt could be passed by copying them. Grant it anyway? The grant will record that the answers had been shown.',
+		grantAnyway: 'Grant anyway',
 		reopen: 'Reopen for a new hand-in',
 		none: '—',
 		history: 'Second chances given',
@@ -122,7 +126,8 @@ export default {
 		progress: 'Progress',
 		// A learner's best quiz score ({score} is a percentage) and their number of attempts.
 		best: { one: '{score} ({count} attempt)', other: '{score} ({count} attempts)' },
-		bestPassed: { one: '{score} ({count} attempt, passed)', other: '{score} ({count} attempts, passed)' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: 'Complete',
 		// Hand-ins per assignment entry: each learner's newest submission counted once.
 		assignments: 'Assignments',
 		assignment: 'Assignment',

@@ -77,6 +77,10 @@ export default {
 		reason: 'Motivo',
 		reasonHint: 'Queda en el registro de auditoría. Se avisa al alumno por correo de que tiene otra oportunidad.',
 		grant: 'Conceder intentos',
+		// Granting attempts after the quiz showed its answers (decision 0054).
+		confirmAnswersShown:
+			'A {learner} ya se le mostraron las respuestas correctas de «{entry}»: otro intento podría aprobarse copiándolas. ¿Conceder de todos modos? La concesión registrará que las respuestas ya se habían mostrado.',
+		grantAnyway: 'Conceder de todos modos',
 		reopen: 'Reabrir para una nueva entrega',
 		none: '—',
 		history: 'Segundas oportunidades dadas',
@@ -119,7 +123,8 @@ export default {
 		status: 'Estado',
 		progress: 'Progreso',
 		best: { one: '{score} ({count} intento)', other: '{score} ({count} intentos)' },
-		bestPassed: { one: '{score} ({count} intento, aprobado)', other: '{score} ({count} intentos, aprobado)' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: 'Completada',
 		assignments: 'Tareas',
 		assignment: 'Tarea',
 		awaiting: 'Pendientes de calificar',

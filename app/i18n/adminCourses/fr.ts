@@ -77,6 +77,10 @@ export default {
 		reason: 'Motif',
 		reasonHint: 'Conservé dans le journal d’audit. L’apprenant est prévenu par e-mail qu’il a une nouvelle chance.',
 		grant: 'Accorder des tentatives',
+		// Granting attempts after the quiz showed its answers (decision 0054).
+		confirmAnswersShown:
+			'{learner} a déjà vu les bonnes réponses de « {entry} » : une nouvelle tentative pourrait être réussie en les recopiant. Accorder quand même ? L’octroi enregistrera que les réponses avaient été montrées.',
+		grantAnyway: 'Accorder quand même',
 		reopen: 'Rouvrir pour un nouveau rendu',
 		none: '—',
 		history: 'Secondes chances accordées',
@@ -119,7 +123,8 @@ export default {
 		status: 'Statut',
 		progress: 'Progression',
 		best: { one: '{score} ({count} tentative)', other: '{score} ({count} tentatives)' },
-		bestPassed: { one: '{score} ({count} tentative, réussi)', other: '{score} ({count} tentatives, réussi)' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: 'Terminée',
 		assignments: 'Devoirs',
 		assignment: 'Devoir',
 		awaiting: 'À noter',

@@ -77,6 +77,10 @@ export default {
 		reason: 'Motivo',
 		reasonHint: 'Fica no registro de auditoria. O aluno é avisado por e-mail de que tem outra chance.',
 		grant: 'Conceder tentativas',
+		// Granting attempts after the quiz showed its answers (decision 0054).
+		confirmAnswersShown:
+			'{learner} já viu as respostas corretas de “{entry}”: outra tentativa poderia ser aprovada copiando-as. Conceder mesmo assim? A concessão registará que as respostas já tinham sido mostradas.',
+		grantAnyway: 'Conceder mesmo assim',
 		reopen: 'Reabrir para nova entrega',
 		none: '—',
 		history: 'Segundas chances dadas',
@@ -119,7 +123,8 @@ export default {
 		status: 'Status',
 		progress: 'Progresso',
 		best: { one: '{score} ({count} tentativa)', other: '{score} ({count} tentativas)' },
-		bestPassed: { one: '{score} ({count} tentativa, aprovado)', other: '{score} ({count} tentativas, aprovado)' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: 'Concluída',
 		assignments: 'Tarefas',
 		assignment: 'Tarefa',
 		awaiting: 'Aguardando avaliação',

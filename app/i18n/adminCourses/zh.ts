@@ -73,6 +73,10 @@ export default {
 		reason: '原因',
 		reasonHint: '记录在审计日志中。学员会收到邮件，得知有了新的机会。',
 		grant: '授予尝试次数',
+		// Granting attempts after the quiz showed its answers (decision 0054).
+		confirmAnswersShown:
+			'{learner} 已看到“{entry}”的正确答案：再次尝试可能靠照抄通过。仍要授予吗？授予记录将注明答案已被显示。',
+		grantAnyway: '仍然授予',
 		reopen: '重新开放以便再次提交',
 		none: '—',
 		history: '已给予的机会',
@@ -115,7 +119,8 @@ export default {
 		status: '状态',
 		progress: '进度',
 		best: { one: '{score}（{count} 次尝试）', other: '{score}（{count} 次尝试）' },
-		bestPassed: { one: '{score}（{count} 次尝试，已通过）', other: '{score}（{count} 次尝试，已通过）' },
+		// A roster cell's entry state (the spec's: a quiz is complete when its attempts run out), before its result (issue 52).
+		entryComplete: '已完成',
 		assignments: '作业',
 		assignment: '作业',
 		awaiting: '待评分',

@@ -141,7 +141,8 @@ export default {
 		heading: 'Quiz',
 		passMark: 'Bestehensgrenze {score}',
 		attemptsUsed: { one: '{used} von {count} Versuch genutzt', other: '{used} von {count} Versuchen genutzt' },
-		bestScore: 'bestes Ergebnis {score}',
+		// Beside Passed or Not passed at the quiz's top (issue 52).
+		scoreThatCounts: 'zählendes Ergebnis: {score} (Ihr bester Versuch)',
 		allUsed: {
 			one: 'Sie haben Ihren einzigen Versuch genutzt. Dieses Quiz kann jetzt nur noch angesehen werden.',
 			other: 'Sie haben alle {count} Versuche genutzt. Dieses Quiz kann jetzt nur noch angesehen werden.',
@@ -170,6 +171,8 @@ export default {
 		correctAnswer: 'Richtige Antwort: {answer}.',
 		revealLater: 'Die richtigen Antworten werden angezeigt, sobald Sie bestanden oder alle Versuche genutzt haben.',
 		revealNever: 'Dieses Quiz zeigt die richtigen Antworten nicht an.',
+		revealAfterPassing: 'Die richtigen Antworten werden gezeigt, sobald Sie bestanden haben.',
+		revealAfterDue: 'Die richtigen Antworten werden nach dem Fälligkeitsdatum gezeigt.',
 	},
 	// The hand-in on an assignment entry (decision 0027)
 	assignment: {

@@ -141,7 +141,8 @@ export default {
 		heading: 'Quiz',
 		passMark: 'Pass mark {score}',
 		attemptsUsed: { one: '{used} of {count} attempt used', other: '{used} of {count} attempts used' },
-		bestScore: 'best score {score}',
+		// Beside Passed or Not passed at the quiz's top (issue 52).
+		scoreThatCounts: 'score that counts: {score} (your best attempt)',
 		allUsed: {
 			one: 'You have used your only attempt. This quiz is now review-only.',
 			other: 'You have used all {count} attempts. This quiz is now review-only.',
@@ -171,6 +172,8 @@ export default {
 		// Under an attempt's feedback while correct answers are withheld (decision 0022).
 		revealLater: 'The correct answers are shown once you pass or have used every attempt.',
 		revealNever: 'This quiz does not show the correct answers.',
+		revealAfterPassing: 'The correct answers are shown once you pass.',
+		revealAfterDue: 'The correct answers are shown after the due date.',
 	},
 	// The hand-in on an assignment entry (decision 0027)
 	assignment: {

@@ -137,7 +137,8 @@ export default {
 		heading: 'Cuestionario',
 		passMark: 'Nota para aprobar: {score}',
 		attemptsUsed: { one: '{used} de {count} intento usado', other: '{used} de {count} intentos usados' },
-		bestScore: 'mejor puntuación: {score}',
+		// Beside Passed or Not passed at the quiz's top (issue 52).
+		scoreThatCounts: 'puntuación que cuenta: {score} (tu mejor intento)',
 		allUsed: {
 			one: 'Has usado tu único intento. Ahora este cuestionario solo se puede revisar.',
 			other: 'Has usado los {count} intentos. Ahora este cuestionario solo se puede revisar.',
@@ -165,6 +166,8 @@ export default {
 		correctAnswer: 'Respuesta correcta: {answer}.',
 		revealLater: 'Las respuestas correctas se muestran cuando apruebas o has usado todos los intentos.',
 		revealNever: 'Este cuestionario no muestra las respuestas correctas.',
+		revealAfterPassing: 'Las respuestas correctas se muestran cuando apruebes.',
+		revealAfterDue: 'Las respuestas correctas se muestran después de la fecha de entrega.',
 	},
 	// The hand-in on an assignment entry (decision 0027)
 	assignment: {

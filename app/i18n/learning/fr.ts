@@ -141,7 +141,8 @@ export default {
 			one: 'tentatives utilisées : {used} sur {count}',
 			other: 'tentatives utilisées : {used} sur {count}',
 		},
-		bestScore: 'meilleur score : {score}',
+		// Beside Passed or Not passed at the quiz's top (issue 52).
+		scoreThatCounts: 'score retenu : {score} (votre meilleure tentative)',
 		allUsed: {
 			one: 'Vous avez utilisé votre unique tentative. Ce quiz est désormais en consultation seule.',
 			other: 'Vous avez utilisé les {count} tentatives. Ce quiz est désormais en consultation seule.',
@@ -172,6 +173,8 @@ export default {
 		correctAnswer: 'Bonne réponse : {answer}.',
 		revealLater: 'Les bonnes réponses s’affichent une fois le quiz réussi ou toutes les tentatives utilisées.',
 		revealNever: 'Ce quiz n’affiche pas les bonnes réponses.',
+		revealAfterPassing: 'Les bonnes réponses s’affichent une fois le quiz réussi.',
+		revealAfterDue: 'Les bonnes réponses s’affichent après la date d’échéance.',
 	},
 	// The hand-in on an assignment entry (decision 0027)
 	assignment: {

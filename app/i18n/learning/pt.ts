@@ -138,7 +138,8 @@ export default {
 		heading: 'Questionário',
 		passMark: 'Nota mínima {score}',
 		attemptsUsed: { one: '{used} de {count} tentativa usada', other: '{used} de {count} tentativas usadas' },
-		bestScore: 'melhor nota {score}',
+		// Beside Passed or Not passed at the quiz's top (issue 52).
+		scoreThatCounts: 'nota que conta: {score} (a sua melhor tentativa)',
 		allUsed: {
 			one: 'Você usou sua única tentativa. Este questionário agora está disponível apenas para revisão.',
 			other: 'Você usou todas as {count} tentativas. Este questionário agora está disponível apenas para revisão.',
@@ -169,6 +170,8 @@ export default {
 		correctAnswer: 'Resposta correta: {answer}.',
 		revealLater: 'As respostas corretas são mostradas quando for aprovado ou tiver usado todas as tentativas.',
 		revealNever: 'Este questionário não mostra as respostas corretas.',
+		revealAfterPassing: 'As respostas corretas são mostradas quando for aprovado.',
+		revealAfterDue: 'As respostas corretas são mostradas após a data de entrega.',
 	},
 	// The hand-in on an assignment entry (decision 0027)
 	assignment: {

@@ -135,7 +135,8 @@ export default {
 		heading: '测验',
 		passMark: '及格线 {score}',
 		attemptsUsed: { one: '已用 {used}/{count} 次尝试', other: '已用 {used}/{count} 次尝试' },
-		bestScore: '最高分 {score}',
+		// Beside Passed or Not passed at the quiz's top (issue 52).
+		scoreThatCounts: '计入成绩：{score}（取最好的一次）',
 		allUsed: {
 			one: '你已用完唯一一次尝试。此测验现在只能查看。',
 			other: '你已用完全部 {count} 次尝试。此测验现在只能查看。',
@@ -162,6 +163,8 @@ export default {
 		correctAnswer: '正确答案：{answer}。',
 		revealLater: '通过测验或用完所有尝试次数后，才会显示正确答案。',
 		revealNever: '本测验不显示正确答案。',
+		revealAfterPassing: '通过后显示正确答案。',
+		revealAfterDue: '截止日期过后显示正确答案。',
 	},
 	// The hand-in on an assignment entry (decision 0027)
 	assignment: {

@@ -211,6 +211,8 @@ function modulesIn(course, l, tt) {
 				maxAttempts: e.quiz.maxAttempts,
 				passingScore: e.quiz.passingScore,
 				revealAnswers: e.quiz.revealAnswers ?? null,
+				showAnswers: e.quiz.showAnswers ?? null,
+				shuffle: e.quiz.shuffle === true,
 				questions: e.quiz.questions.map((q) =>
 					keep({
 						key: q.id,

@@ -171,6 +171,8 @@ function createView({ locale, base, assets }) {
 			maxAttempts: q.maxAttempts,
 			passingScore: q.passingScore,
 			...(q.revealAnswers ? { revealAnswers: q.revealAnswers } : {}),
+			...(q.showAnswers ? { showAnswers: q.showAnswers } : {}),
+			...(q.shuffle ? { shuffle: true } : {}),
 			questions: (q.questions ?? []).map((question) => {
 				const lquestion = byKey(lq?.questions, 'key', question.key)
 				// A question's prompt, options and explanation are one translation: all from the same locale.
