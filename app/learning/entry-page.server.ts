@@ -84,7 +84,8 @@ export async function quizView(
 		: await Promise.all([
 				listAttempts(ctx.db, scope, course.slug, entrySlug),
 				entryAllowance(ctx.db, scope, course.slug, entrySlug),
-				learnerDueAt(ctx, scope, course, entrySlug),
+				// Read only where the rule needs it (the page's query count stays fixed, issue 47).
+				showAnswersRule(quiz) === 'after_due_date' ? learnerDueAt(ctx, scope, course, entrySlug) : null,
 			])
 	// Staff's second chances add attempts (decision 0037): every count below is of the learner's own allowance.
 	const server = { ...quiz, maxAttempts: quiz.maxAttempts + (allowance?.extraAttempts ?? 0) }
