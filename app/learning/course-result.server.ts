@@ -108,7 +108,7 @@ export function* settleResultSteps(tx: Tx, scope: Scope, course: Course, entries
  * attempts and none passed; a graded assignment by its newest grade's verdict. Absent: nothing to
  * judge yet.
  */
-export function entryResults(entries: readonly RuleEntry[], standing: Standing) {
+function entryResults(entries: readonly RuleEntry[], standing: Standing) {
 	const results: Record<string, boolean> = {}
 	for (const e of entries) {
 		if (e.type === 'quiz') {
