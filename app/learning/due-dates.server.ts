@@ -14,7 +14,7 @@ import { inTransaction } from '#db/transaction.ts'
 import type { User } from '#db/users.ts'
 import type { CmsClient } from '../content/cms.server.ts'
 import { readContent } from '../content/cms.server.ts'
-import type { Course, Entry } from '../content/content.ts'
+import { isPublished, type Course, type Entry } from '../content/content.ts'
 import { flattenEntries } from './entries.ts'
 import { dueAtFor, dueState, formatDue, instantInZone, isTimeZone, localInZone, type DueState } from './due-dates.ts'
 import { tags, type LockReason } from './learning.server.ts'
@@ -120,10 +120,11 @@ export async function dueItemsFor(
 	return lists.flat().sort(soonest)
 }
 
-/** A course as content says now; null when it is gone or unreadable (its dates are then not shown). */
+/** A course as content says now; null when it is unpublished, gone or unreadable (its dates are then not shown). */
 async function courseOrNull(ctx: DueReader, slug: string) {
 	try {
-		return await readContent(`course ${slug}`, () => ctx.cms.course(ctx.site, slug, ctx.locale ?? 'en'))
+		const course = await readContent(`course ${slug}`, () => ctx.cms.course(ctx.site, slug, ctx.locale ?? 'en'))
+		return course && isPublished(course) ? course : null
 	} catch {
 		return null
 	}

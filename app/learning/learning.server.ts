@@ -221,8 +221,10 @@ export async function learnerCourses(ctx: RequestContext, scope: Scope) {
 			readContent(`course ${e.course_slug}`, () => ctx.cms.course(ctx.site, e.course_slug, ctx.locale)),
 		),
 	)
+	// A course unpublished (or archived) since answers 404 (410) to learners: it is gone from here too.
+	const served = courses.map((c) => (c && isPublished(c) ? c : null))
 	const enrolled = visible.flatMap((enrollment, i) => {
-		const course = courses[i]
+		const course = served[i]
 		if (!course) return []
 		const entries = flattenEntries(course)
 		const known = new Set(entries.map((e) => e.slug))
@@ -234,20 +236,26 @@ export async function learnerCourses(ctx: RequestContext, scope: Scope) {
 		const locks = entryLocks(entries, completed, courseFlags(ctx.tenant!, course.slug).sequential)
 		return [{ enrollment, course, completed, locks }]
 	})
-	return { enrolled, progress }
+	// Enrolled in a course the content service no longer serves (unpublished, removed): named, never linked.
+	const gone = visible.filter((_, i) => !served[i]).map((e) => e.course_slug)
+	return { enrolled, progress, gone }
 }
 
 export type LearnerCourses = Awaited<ReturnType<typeof learnerCourses>>
 
 /** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores, returned and graded work. */
-export async function learnerDashboard(ctx: RequestContext, scope: Scope, { enrolled, progress }: LearnerCourses) {
+export async function learnerDashboard(
+	ctx: RequestContext,
+	scope: Scope,
+	{ enrolled, progress, gone }: LearnerCourses,
+) {
 	const [attempts, graded, passes] = await Promise.all([
 		recentAttempts(ctx.db, scope),
 		// Twice as many as shown: an entry returned and then graded has two rows, and only its newest is listed.
 		recentlyGraded(ctx.db, scope, GRADED_SHOWN * 2),
 		learnerPasses(ctx.db, scope),
 	])
-	return dashboardView(enrolled, progress, attempts, graded, passes)
+	return { ...dashboardView(enrolled, progress, attempts, graded, passes), gone }
 }
 
 type ProgressRow = Awaited<ReturnType<typeof listAllProgress>>[number]
@@ -319,16 +327,21 @@ export function dashboardView(
 		const card = cards.find((c) => c.slug === courseSlug)
 		const entry = card?.entries.find((e) => e.slug === entrySlug)
 		const title = entry?.title ?? entrySlug
-		return { title, lang: entry?.locale, course: card?.title ?? courseSlug, courseLang: card?.lang }
+		// A course no longer served gets no link: it would answer 404.
+		const href = card ? `/learn/course/${courseSlug}/entry/${entrySlug}` : null
+		return { title, href, lang: entry?.locale, course: card?.title ?? courseSlug, courseLang: card?.lang }
 	}
-	const scores = attempts.map((a) => ({
-		key: a.id,
-		href: `/learn/course/${a.course_slug}/entry/${a.entry_slug}?attempt=${a.attempt_number}`,
-		...named(a.course_slug, a.entry_slug),
-		score: a.score,
-		passed: a.passed,
-		attempt: a.attempt_number,
-	}))
+	const scores = attempts.map((a) => {
+		const row = named(a.course_slug, a.entry_slug)
+		return {
+			key: a.id,
+			...row,
+			href: row.href && `${row.href}?attempt=${a.attempt_number}`,
+			score: a.score,
+			passed: a.passed,
+			attempt: a.attempt_number,
+		}
+	})
 	// Newest decision first, one per entry: work returned and then graded is listed as graded.
 	const seen = new Set<string>()
 	const work = graded
@@ -343,7 +356,6 @@ export function dashboardView(
 		.slice(0, GRADED_SHOWN)
 		.map((s) => ({
 			key: s.id,
-			href: `/learn/course/${s.course_slug}/entry/${s.entry_slug}`,
 			...named(s.course_slug, s.entry_slug),
 			status: s.status,
 			score: s.score,

@@ -7,6 +7,7 @@ import { enqueueSteps, type JobPayloads } from '#app/platform/jobs.server.ts'
 import { canonicalOrigin } from '#app/platform/tenant.server.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
 import { siteName } from '#app/content/site.server.ts'
+import { isPublished } from '#app/content/content.ts'
 import {
 	enrolledCoursesByTenant,
 	inactiveEnrollments,
@@ -165,7 +166,10 @@ export function unsubscribeUrl(
 async function courseTitle(ctx: MailContext, slug: string, locale: Locale) {
 	try {
 		const course = await ctx.cms.course(ctx.site, slug, locale)
-		return course ? { title: course.title, entries: course.modules.flatMap((m) => m.entries) } : null
+		// Unpublished since (or archived): nothing to come back to, no link that answers 404.
+		return course && isPublished(course)
+			? { title: course.title, entries: course.modules.flatMap((m) => m.entries) }
+			: null
 	} catch (error) {
 		log.warn('reminders/content-unavailable', { course: slug, error: describeError(error) })
 		return { title: slug, entries: [] }

@@ -21,7 +21,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const { user } = requireSession(context)
 	const ctx = getRequestContext(context)
 	const me = { name: user.name, email: user.email, locale: ctx.locale, verified: Boolean(user.email_verified_at) }
-	if (!ctx.tenant) return { ...me, courses: [], resume: [], scores: [], work: [], certificates: [], due: null }
+	if (!ctx.tenant)
+		return { ...me, courses: [], gone: [], resume: [], scores: [], work: [], certificates: [], due: null }
 	const scope = { tenantId: ctx.tenant.id, userId: user.id }
 	// Read once, shared by the cards and the due lines (issue 47).
 	const courses = await learnerCourses(ctx, scope)
@@ -128,6 +129,11 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 					))}
 				</ul>
 			)}
+			{d.gone.length ? (
+				<p className="hint">
+					{m.gone}: {d.gone.join(', ')}
+				</p>
+			) : null}
 			{d.scores.length ? (
 				<section>
 					<h2>{m.scores}</h2>
@@ -144,9 +150,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 							{d.scores.map((s) => (
 								<tr key={s.key}>
 									<td>
-										<Link prefetch="intent" to={s.href} lang={s.lang}>
-											{s.title}
-										</Link>
+										<EntryLink href={s.href} lang={s.lang} title={s.title} />
 									</td>
 									<td lang={s.courseLang}>{s.course}</td>
 									<td>{t.number(s.attempt)}</td>
@@ -178,9 +182,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 								return (
 									<tr key={w.key}>
 										<td>
-											<Link prefetch="intent" to={w.href} lang={w.lang}>
-												{w.title}
-											</Link>
+											<EntryLink href={w.href} lang={w.lang} title={w.title} />
 										</td>
 										<td lang={w.courseLang}>{w.course}</td>
 										{/* Status and score share a cell: a fifth column would not fit a phone without scrolling. */}
@@ -201,5 +203,21 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 				</section>
 			) : null}
 		</section>
+	)
+}
+
+/** An entry of a course the learner had: a link while the course is served, its title alone once it is not. */
+function EntryLink({ href, lang, title }: { href: string | null; lang?: string; title: string }) {
+	const t = useI18n()
+	if (href === null)
+		return (
+			<span lang={lang}>
+				{title} ({t.m.learning.dashboard.gone})
+			</span>
+		)
+	return (
+		<Link prefetch="intent" to={href} lang={lang}>
+			{title}
+		</Link>
 	)
 }

@@ -42,6 +42,7 @@ export default {
 		signedInAs: 'Angemeldet als {email}',
 		viewed: '· {course} · angesehen am {date}',
 		myCourses: 'Meine Kurse',
+		gone: 'Nicht mehr verfügbar',
 		empty: 'Sie sind noch in keinen Kurs eingeschrieben.',
 		browse: 'Kurse durchsuchen',
 		status: {

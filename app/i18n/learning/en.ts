@@ -39,6 +39,7 @@ export default {
 		signedInAs: 'Signed in as {email}',
 		viewed: '· {course} · viewed {date}',
 		myCourses: 'My courses',
+		gone: 'No longer available',
 		empty: 'You are not enrolled in any course yet.',
 		browse: 'Browse courses',
 		// An enrollment's stored status as the learner reads it.

@@ -38,6 +38,7 @@ export default {
 		signedInAs: 'Sesión iniciada como {email}',
 		viewed: '· {course} · visto el {date}',
 		myCourses: 'Mis cursos',
+		gone: 'Ya no disponible',
 		empty: 'Todavía no te has inscrito en ningún curso.',
 		browse: 'Explorar cursos',
 		status: {

@@ -38,6 +38,7 @@ export default {
 		signedInAs: 'Connecté en tant que {email}',
 		viewed: '· {course} · consulté le {date}',
 		myCourses: 'Mes cours',
+		gone: 'Plus disponible',
 		empty: 'Vous n’êtes encore inscrit à aucun cours.',
 		browse: 'Parcourir les cours',
 		status: {

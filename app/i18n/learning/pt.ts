@@ -38,6 +38,7 @@ export default {
 		signedInAs: 'Conectado como {email}',
 		viewed: '· {course} · visto em {date}',
 		myCourses: 'Meus cursos',
+		gone: 'Não está mais disponível',
 		empty: 'Você ainda não está inscrito em nenhum curso.',
 		browse: 'Explorar cursos',
 		status: {

@@ -38,6 +38,7 @@ export default {
 		signedInAs: '当前登录账号：{email}',
 		viewed: '· {course} · 查看于 {date}',
 		myCourses: '我的课程',
+		gone: '已不再提供',
 		empty: '你尚未报名任何课程。',
 		browse: '浏览课程',
 		status: {
