@@ -1,8 +1,9 @@
-import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { step, type Tx } from './transaction.ts'
 import { noPassword } from './users.ts'
 import { forgetJobsSteps } from './jobs.ts'
+import { personMatcher, scrubJson } from './erased-values.ts'
 
 /*
  * Data rights (docs/decisions/0044-data-rights.md): what the database holds about one person of one
@@ -433,7 +434,10 @@ function* stripInvitationsSteps(tx: Tx, who: Person, was: ErasedValues) {
 	return withdrawn.length
 }
 
-/** `LIKE` pattern for a value inside JSON text, its wildcards escaped. */
+/**
+ * `LIKE` pattern for a value inside a job's JSON payload, its wildcards escaped: only for the
+ * address and the id, which are ASCII (the address field accepts no other), so lower() is exact.
+ */
 function containsPattern(value: string) {
 	const json = JSON.stringify(value.toLowerCase()).slice(1, -1)
 	return `%${json.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -451,52 +455,35 @@ function* formerNamesSteps(tx: Tx, who: Person) {
 	return rows.flatMap((r) => [r.metadata.from, r.metadata.to]).filter((v): v is string => typeof v === 'string')
 }
 
-/**
- * Each string of a JSON value with the person's values replaced by `[erased]`: an address or a name
- * of three or more characters wherever it occurs ("Ada Lovelace asked for it"), a shorter name only
- * as the whole string (so that "Al" does not eat "Also").
- */
-function scrub(value: unknown, names: string[], emails: string[]): unknown {
-	if (typeof value === 'string') {
-		if (names.some((n) => n.toLowerCase() === value.trim().toLowerCase())) return '[erased]'
-		const needles = [...emails, ...names.filter((n) => n.length >= 3)]
-		if (!needles.length) return value
-		const pattern = new RegExp(needles.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'giu')
-		return value.replace(pattern, '[erased]')
-	}
-	if (Array.isArray(value)) return value.map((x) => scrub(x, names, emails))
-	if (value && typeof value === 'object')
-		return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, scrub(x, names, emails)]))
-	return value
-}
+/** Audit rows read per query while the tenant's are scanned. */
+const AUDIT_PAGE = 500
 
 /**
  * Audit rows are kept (decision 0044) without personal values: every row of the tenant whose
- * metadata holds the person's address or one of their names has those strings replaced. Ids stay:
- * they name no one once the users row is a placeholder.
+ * metadata holds the person's address or one of their names, in any spelling (decision 0055), has
+ * those strings replaced. The rows are read page by page and matched in JavaScript: no SQL
+ * lower()/LIKE chooses them, as SQLite's fold only A to Z. Ids stay: they name no one once the users
+ * row is a placeholder.
  */
 function* scrubAuditSteps(tx: Tx, who: Person, was: ErasedValues) {
 	const a = tx.t.audit_log
-	const formerNames = yield* formerNamesSteps(tx, who)
-	const names = [was.name, ...formerNames].map((n) => n.trim()).filter((n) => n.length > 0)
-	const emails = [was.email.toLowerCase()]
-	const needles = [...emails, ...names]
-	const text = sql`lower(cast(${a.metadata} as text))`
-	const rows = yield* step(
-		tx.orm
-			.select({ id: a.id, metadata: a.metadata })
-			.from(a)
-			.where(
-				and(
-					eq(a.tenant_id, who.tenantId),
-					or(...needles.map((n) => sql`${text} like ${containsPattern(n)} escape '\\'`)),
-				),
-			),
-	)
-	for (const row of rows) {
-		const metadata = scrub(row.metadata, names, emails) as Record<string, unknown>
-		if (JSON.stringify(metadata) !== JSON.stringify(row.metadata))
-			yield* step(tx.orm.update(a).set({ metadata }).where(eq(a.id, row.id)).returning({ id: a.id }))
+	const matcher = personMatcher([was.email, was.name, ...(yield* formerNamesSteps(tx, who))])
+	for (let after = ''; ;) {
+		const rows = yield* step(
+			tx.orm
+				.select({ id: a.id, metadata: a.metadata })
+				.from(a)
+				.where(and(eq(a.tenant_id, who.tenantId), gt(a.id, after)))
+				.orderBy(a.id)
+				.limit(AUDIT_PAGE),
+		)
+		for (const row of rows) {
+			const metadata = scrubJson(row.metadata, matcher) as Record<string, unknown>
+			if (JSON.stringify(metadata) !== JSON.stringify(row.metadata))
+				yield* step(tx.orm.update(a).set({ metadata }).where(eq(a.id, row.id)).returning({ id: a.id }))
+		}
+		if (rows.length < AUDIT_PAGE) break
+		after = rows[rows.length - 1]!.id
 	}
 	// Staff's reasons for moving the person's due dates (decision 0045) are free text about them too.
 	const d = tx.t.due_extensions
@@ -507,7 +494,7 @@ function* scrubAuditSteps(tx: Tx, who: Person, was: ErasedValues) {
 			.where(and(eq(d.tenant_id, who.tenantId), eq(d.user_id, who.userId))),
 	)
 	for (const row of extensions) {
-		const reason = scrub(row.reason, names, emails) as string
+		const reason = matcher.replace(row.reason)
 		if (reason !== row.reason)
 			yield* step(tx.orm.update(d).set({ reason }).where(eq(d.id, row.id)).returning({ id: d.id }))
 	}

@@ -79,7 +79,7 @@ describe.each(DIALECTS)('the data archive on %s', (dialect) => {
 		expect(byTable('invitations')).toHaveLength(2)
 		expect(byTable('invitation_courses')).toHaveLength(2)
 		expect(byTable('invitation_names')).toHaveLength(2)
-		// About them: the name change, the role change, two invitation rows.
+		// About them: the name change, the role change, staff's three reasons, two invitation rows.
 		expect(
 			byTable('audit_log')
 				.map((r: { action: string }) => r.action)
@@ -91,6 +91,9 @@ describe.each(DIALECTS)('the data archive on %s', (dialect) => {
 				'invitation.sent',
 				'invitation.sent',
 				'invitation.sent',
+				'learner.assignment_reopened',
+				'learner.attempts_granted',
+				'learner.due_extended',
 				'user.role_changed',
 			].sort(),
 		)

@@ -89,10 +89,15 @@ function offsetMs(at: number, timeZone: string) {
 	return wall - Math.floor(at / 1000) * 1000
 }
 
+/** An instant as the zone's wall clock to the second, `YYYY-MM-DD HH:MM:SS` (a date every spreadsheet reads). */
+export function wallClockInZone(at: Date, timeZone: string) {
+	const shifted = new Date(at.getTime() + offsetMs(at.getTime(), timeZone))
+	return shifted.toISOString().slice(0, 19).replace('T', ' ')
+}
+
 /** An instant as a datetime-local value in the zone (the extension form's default). */
 export function localInZone(at: Date, timeZone: string) {
-	const shifted = new Date(at.getTime() + offsetMs(at.getTime(), timeZone))
-	return shifted.toISOString().slice(0, 16)
+	return wallClockInZone(at, timeZone).slice(0, 16).replace(' ', 'T')
 }
 
 /** An instant written for the learner: their locale, their zone, with the zone's short name. */

@@ -1,25 +1,25 @@
-import { stringify } from 'csv-stringify/sync'
 import { requireAdminCourse, requireCourseAdmin } from '#app/admin/admin.server.ts'
 import { rosterRows } from '#app/admin/course-analytics.server.ts'
+import { localCell, toCsv, utcCell } from '#app/admin/csv-export.server.ts'
+import { learnerTimeZone } from '#app/learning/due-dates.server.ts'
 import { flattenEntries } from '#app/learning/entries.ts'
 import type { Route } from './+types/admin.courses.$slug.export.ts'
 import { notFound } from '#app/platform/errors.ts'
 
-// Every cell quoted (a spreadsheet whose list separator is `;` would split `a;=1+1` and run the
-// formula), and cells that start like a formula (= + - @ tab cr) prefixed with '. A UTF-8
-// byte-order mark first: Excel on Windows reads the file as UTF-8 only with it (decision 0040).
-const toCsv = (rows: Array<Array<string | number | null>>) =>
-	stringify(rows, { quoted: true, escape_formulas: true, record_delimiter: 'windows', bom: true })
-
 /**
- * The roster, quiz results and assignment standings of a course as CSV. A score and its maximum are
- * separate columns: a spreadsheet reads a cell `8/10` as a date.
+ * The roster, quiz results and assignment standings of a course as CSV, in the separator of the
+ * admin's locale and with dates on the admin's wall clock (decision 0055). A score and its maximum
+ * are separate columns: a spreadsheet reads a cell `8/10` as a date.
  */
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const scope = await requireCourseAdmin(context, params.slug)
 	if (!scope.tenant) throw notFound()
 	const course = await requireAdminCourse(scope, params.slug)
-	const { rows } = await rosterRows(scope, course)
+	const [{ rows }, timeZone] = await Promise.all([
+		rosterRows(scope, course),
+		// The admin's own zone, else the tenant's (the one their pages show due dates in).
+		learnerTimeZone(scope.ctx, { tenantId: scope.tenant.id, userId: scope.session.user.id }),
+	])
 	const entries = flattenEntries(course)
 	const quizzes = entries.filter((e) => e.type === 'quiz')
 	const assignments = entries.filter((e) => e.type === 'assignment')
@@ -44,28 +44,39 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		// The course result (decision 0037), last so that the columns before it keep their places.
 		'course_passed',
 		'average_percent',
+		// Then, so that no column before moves, the instants for machines and the zone of the dates above.
+		'enrolled_at_utc',
+		'completed_at_utc',
+		'time_zone',
 	]
-	const lines = rows.map((r) => [
-		r.name,
-		r.email,
-		r.status,
-		r.enrolledAt,
-		r.completedAt,
-		r.progress,
-		...r.quizzes.flatMap((q) => [q.best, q.attempts, q.complete ? 'yes' : 'no', q.passed ? 'yes' : 'no']),
-		// passed is empty until the newest submission is graded (and when the grade carries no verdict).
-		...r.assignments.flatMap((a) => [
-			a.status,
-			a.score,
-			a.maxScore,
-			a.complete ? 'yes' : 'no',
-			a.passed === null ? null : a.passed ? 'yes' : 'no',
-			a.status === 'not_submitted' ? null : a.late ? 'yes' : 'no',
-		]),
-		r.passed ? 'yes' : 'no',
-		r.average,
-	])
-	return new Response(toCsv([header, ...lines]), {
+	const lines = rows.map((r) => {
+		const enrolledAt = new Date(r.enrolledAt)
+		const completedAt = r.completedAt === null ? null : new Date(r.completedAt)
+		return [
+			r.name,
+			r.email,
+			r.status,
+			localCell(enrolledAt, timeZone),
+			localCell(completedAt, timeZone),
+			r.progress,
+			...r.quizzes.flatMap((q) => [q.best, q.attempts, q.complete ? 'yes' : 'no', q.passed ? 'yes' : 'no']),
+			// passed is empty until the newest submission is graded (and when the grade carries no verdict).
+			...r.assignments.flatMap((a) => [
+				a.status,
+				a.score,
+				a.maxScore,
+				a.complete ? 'yes' : 'no',
+				a.passed === null ? null : a.passed ? 'yes' : 'no',
+				a.status === 'not_submitted' ? null : a.late ? 'yes' : 'no',
+			]),
+			r.passed ? 'yes' : 'no',
+			r.average,
+			utcCell(enrolledAt),
+			utcCell(completedAt),
+			timeZone,
+		]
+	})
+	return new Response(toCsv([header, ...lines], scope.ctx.locale), {
 		headers: {
 			'content-type': 'text/csv; charset=utf-8',
 			'content-disposition': `attachment; filename="${course.slug}-roster.csv"`,

@@ -25,10 +25,10 @@ export async function plantPerson(
 	tenantId: string,
 	marker: string,
 	other: { id: string } | null = null,
+	names: { name: string; formerName: string } = { name: `Name ${marker}`, formerName: `Formerly ${marker}` },
 ): Promise<Planted> {
 	const email = `${marker}@example.test`
-	const name = `Name ${marker}`
-	const formerName = `Formerly ${marker}`
+	const { name, formerName } = names
 	const user = await createUser(db, { tenant_id: tenantId, email, name, role: 'student', password_hash: 'x' })
 	const t = db.t
 	const mine = { tenant_id: tenantId, user_id: user.id }
@@ -201,7 +201,16 @@ export async function plantPerson(
 			tenant_id: tenantId,
 			metadata: { from: 'student', to: 'course_admin' },
 		},
-		// Free text an admin wrote that names them.
+		// Free text staff wrote that names them: every audit field that holds a reason.
+		...(['learner.due_extended', 'learner.attempts_granted', 'learner.assignment_reopened'] as const).map((action) => ({
+			id: newId(),
+			actor_user_id: other?.id ?? null,
+			action,
+			target_kind: 'user',
+			target_id: user.id,
+			tenant_id: tenantId,
+			metadata: { learnerEmail: email, courseSlug: 'c1', entrySlug: 'q1', reason: `${name} was ill` },
+		})),
 		{
 			id: newId(),
 			actor_user_id: other?.id ?? null,
