@@ -43,14 +43,7 @@ export function* standingSteps(db: Tx, scope: Scope, courseSlug: string) {
 	)
 	const submissions = yield* step(
 		db.orm
-			.select({
-				entrySlug: s.entry_slug,
-				number: s.submission_number,
-				status: s.status,
-				score: s.score,
-				maxScore: s.max_score,
-				passed: s.passed,
-			})
+			.select(submissionScoreColumns(s))
 			.from(s)
 			.where(and(eq(s.tenant_id, scope.tenantId), eq(s.user_id, scope.userId), eq(s.course_slug, courseSlug)))
 			.orderBy(asc(s.submission_number)),
@@ -80,6 +73,18 @@ export async function readStanding(
 	])
 	return { completed: new Set(completed), attempts, submissions }
 }
+/** What a standing reads of each hand-in, in a write's steps and in the page's prepared read alike. */
+function submissionScoreColumns(s: Database['t']['assignment_submissions']) {
+	return {
+		entrySlug: s.entry_slug,
+		number: s.submission_number,
+		status: s.status,
+		score: s.score,
+		maxScore: s.max_score,
+		passed: s.passed,
+	}
+}
+
 const attemptScores = preparedFor((db) => {
 	const q = db.t.quiz_attempts
 	return db.orm
@@ -91,14 +96,7 @@ const attemptScores = preparedFor((db) => {
 const submissionScores = preparedFor((db) => {
 	const s = db.t.assignment_submissions
 	return db.orm
-		.select({
-			entrySlug: s.entry_slug,
-			number: s.submission_number,
-			status: s.status,
-			score: s.score,
-			maxScore: s.max_score,
-			passed: s.passed,
-		})
+		.select(submissionScoreColumns(s))
 		.from(s)
 		.where(inScope(s, isParam(s.course_slug, 'courseSlug')))
 		.orderBy(asc(s.submission_number))
