@@ -14,8 +14,8 @@ import postgres from 'postgres'
 const SUSPECT_AFTER_MS = 500
 const PROBE_MS = 300
 const RETRY_MS = 200
-/** A question unanswered this long is asked again on a new connection. */
-const REASK_AFTER_MS = 2_000
+/** A question unanswered this long is asked again on a new connection (well inside the 2 s of full service after a return). */
+const REASK_AFTER_MS = 1_000
 
 /** The error of a query refused while the server is down: a connection error, as the pool's own. */
 function databaseDown() {

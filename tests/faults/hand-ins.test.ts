@@ -159,14 +159,22 @@ describe.each(DIALECTS)('hand-ins of 3 x 10 MB, many at once, with the database 
 		return { answers, peak, before }
 	}
 
-	/** The process is up and serves a signed-in page (the database is back). */
+	/**
+	 * The process is up and serves a signed-in page within 2 s of the fault's end (issue 46: full service
+	 * within 2 s of the database's return; the pool asks the server again every 200 ms once it is down).
+	 */
 	async function stillServing() {
-		if (app.child.exitCode !== null) return `exited (${app.child.exitCode}): ${app.output.join('').slice(-400)}`
-		const live = await request(app.port, ACME, '/api/health/live').catch((e) => ({ status: String(e) }))
-		const page = await request(app.port, ACME, ASSIGNMENT, { headers: { cookie: cookies[0] } }).catch((e) => ({
-			status: String(e),
-		}))
-		return live.status === 200 && page.status === 200 ? 'yes' : `live ${live.status}, page ${page.status}`
+		const deadline = Date.now() + 2_000
+		for (;;) {
+			if (app.child.exitCode !== null) return `exited (${app.child.exitCode}): ${app.output.join('').slice(-400)}`
+			const live = await request(app.port, ACME, '/api/health/live').catch((e) => ({ status: String(e) }))
+			const page = await request(app.port, ACME, ASSIGNMENT, { headers: { cookie: cookies[0] } }).catch((e) => ({
+				status: String(e),
+			}))
+			if (live.status === 200 && page.status === 200) return 'yes'
+			if (Date.now() > deadline) return `live ${live.status}, page ${page.status}`
+			await sleep(100)
+		}
 	}
 
 	const statuses = (answers: StreamedAnswer[]) =>
