@@ -170,6 +170,7 @@ describe('dashboardView', () => {
 			{
 				key: 's2',
 				href: '/learn/course/web/entry/two',
+				courseSlug: 'web',
 				title: 'TWO',
 				lang: 'en',
 				course: 'Web',

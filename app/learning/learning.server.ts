@@ -255,7 +255,11 @@ export async function learnerDashboard(
 		recentlyGraded(ctx.db, scope, GRADED_SHOWN * 2),
 		learnerPasses(ctx.db, scope),
 	])
-	return { ...dashboardView(enrolled, progress, attempts, graded, passes), gone }
+	const view = dashboardView(enrolled, progress, attempts, graded, passes)
+	// An entry of a course enrolled in and no longer served gets no link: it would answer 404.
+	const unlinked = <R extends { courseSlug: string; href: string | null }>(row: R) =>
+		gone.includes(row.courseSlug) ? { ...row, href: null } : row
+	return { ...view, scores: view.scores.map(unlinked), work: view.work.map(unlinked), gone }
 }
 
 type ProgressRow = Awaited<ReturnType<typeof listAllProgress>>[number]
@@ -327,9 +331,8 @@ export function dashboardView(
 		const card = cards.find((c) => c.slug === courseSlug)
 		const entry = card?.entries.find((e) => e.slug === entrySlug)
 		const title = entry?.title ?? entrySlug
-		// A course no longer served gets no link: it would answer 404.
-		const href = card ? `/learn/course/${courseSlug}/entry/${entrySlug}` : null
-		return { title, href, lang: entry?.locale, course: card?.title ?? courseSlug, courseLang: card?.lang }
+		const href: string | null = `/learn/course/${courseSlug}/entry/${entrySlug}`
+		return { title, href, courseSlug, lang: entry?.locale, course: card?.title ?? courseSlug, courseLang: card?.lang }
 	}
 	const scores = attempts.map((a) => {
 		const row = named(a.course_slug, a.entry_slug)
