@@ -12,7 +12,8 @@ import { composeEmail, deliver, type MailContext } from '../platform/emails.serv
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { jobSite, type JobPayloads } from '../platform/jobs.server.ts'
 import { emailField, nameField } from '../platform/validation.ts'
-import { adminAudit, type AdminScope } from './admin.server.ts'
+import { type AdminScope } from './admin.server.ts'
+import { adminAudit } from '../platform/audit.server.ts'
 
 /*
  * Onboarding many people at once (decision 0040): the invite page's lists. Each row becomes one

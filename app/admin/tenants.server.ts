@@ -5,7 +5,8 @@ import { createTenantSteps, setTenantStatusSteps, type Tenant } from '#db/tenant
 import { inTransaction } from '#db/transaction.ts'
 import { enqueueSteps } from '../platform/jobs.server.ts'
 import { offerInvitationSteps, withdrawInvitationsSteps } from '../accounts/invitations.server.ts'
-import { adminAudit, tenantOrigin, type AdminScope } from './admin.server.ts'
+import { tenantOrigin, type AdminScope } from './admin.server.ts'
+import { adminAudit } from '../platform/audit.server.ts'
 
 export { findTenantById, listTenants } from '#db/tenants.ts'
 

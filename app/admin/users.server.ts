@@ -11,7 +11,8 @@ import { withdrawInvitationsSteps } from '../accounts/invitations.server.ts'
 import { readCatalogue } from '../content/cms.server.ts'
 import { notFound } from '../platform/errors.ts'
 import { enqueueSteps, jobSite, type JobSite } from '../platform/jobs.server.ts'
-import { adminAudit, type AdminScope } from './admin.server.ts'
+import { type AdminScope } from './admin.server.ts'
+import { adminAudit } from '../platform/audit.server.ts'
 
 // The people an admin lists (/admin/users) and what an admin does to one of them (/admin/users/<id>):
 // each change, its audit rows and what it takes away (sessions, invitations, course assignments) in

@@ -17,7 +17,7 @@ import type { JobName, JobPayloads, JobSite } from './jobs.server.ts'
 import { loadSiteChrome } from '../content/site.server.ts'
 import type { Mailer } from './mailer.server.ts'
 import { log } from './log.server.ts'
-import { magicLinkEnabled } from '../admin/tenant-flags.server.ts'
+import { magicLinkEnabled } from './tenant.server.ts'
 import { mailReminder, sweepReminders, type ReminderEnv } from '../reminders/reminders.server.ts'
 import { fanOutAnnouncement, mailAnnouncement } from '../reminders/announcements.server.ts'
 

@@ -1,5 +1,5 @@
 import type { RequestContext } from '#app/context.ts'
-import { adminAudit, type AdminScope } from '#app/admin/admin.server.ts'
+import { adminAudit, type AuditActor } from '#app/platform/audit.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { composeEmail, deliver, type MailContext } from '#app/platform/emails.server.ts'
 import type { Env } from '#app/platform/env.server.ts'
@@ -43,8 +43,13 @@ export async function latestAnnouncements(
 	return rows.map((a) => ({ id: a.id, subject: a.subject, at: a.createdAt.toISOString() }))
 }
 
-/** Stores the announcement, its audit row and its fan-out job together. */
-export async function postAnnouncement(scope: AdminScope, tenant: Tenant, courseSlug: string, form: AnnouncementForm) {
+/** Stores the announcement, its audit row and its fan-out job together (the caller is an admin guard's scope). */
+export async function postAnnouncement(
+	scope: AuditActor & { ctx: RequestContext },
+	tenant: Tenant,
+	courseSlug: string,
+	form: AnnouncementForm,
+) {
 	const { ctx } = scope
 	return inTransaction(ctx.db, function* (tx) {
 		const row = yield* createAnnouncementSteps(tx, {

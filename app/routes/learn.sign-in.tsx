@@ -22,7 +22,7 @@ import { limitForm, readForm } from '#app/platform/forms.server.ts'
 import { ipEmailKey } from '#app/platform/rate-limit.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
 import { enabledProviders, PROVIDER_LABELS } from '#app/accounts/oauth.server.ts'
-import { magicLinkEnabled } from '#app/admin/tenant-flags.server.ts'
+import { magicLinkEnabled } from '#app/platform/tenant.server.ts'
 import { emailField, passwordField } from '#app/platform/validation.ts'
 import type { Route } from './+types/learn.sign-in.ts'
 
