@@ -43,13 +43,13 @@ export type JobDeps = Pick<RequestContext, 'db' | 'cms'> & { mailer: Mailer }
  * A handler may answer a note for the log: why it sent nothing (no such account, opted out), or
  * what it did besides mail (a fan-out's jobs). The runner logs it with the mails the attempt sent.
  */
-export type JobHandler<Deps, Payload> = (deps: Deps, job: Payload) => Promise<string | void>
+type JobHandler<Deps, Payload> = (deps: Deps, job: Payload) => Promise<string | void>
 
 /** A room's handlers: one per kind of job it declares. */
 export type JobHandlers<Deps, Payloads> = { [N in keyof Payloads]: JobHandler<Deps, Payloads[N]> }
 
-/** An attempt as the worker hands it over (server/queue.ts). */
-interface JobAttempt {
+/** One attempt of a job, as the worker (server/queue.ts) hands it to the runner. */
+export interface JobAttempt {
 	id: string
 	name: string
 	payload: Record<string, unknown>
