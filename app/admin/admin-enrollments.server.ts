@@ -13,7 +13,7 @@ import {
 import type { EnrollmentStatus } from '#db/schema/values.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
-import { type AdminScope } from './admin.server.ts'
+import type { AdminScope } from './admin.server.ts'
 import { adminAudit } from '../platform/audit.server.ts'
 import { readContent } from '../content/cms.server.ts'
 import { isPaid, isPublished, type Course } from '../content/content.ts'

@@ -3,7 +3,7 @@ import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { ContentUnavailableError, type AuthorInvitation } from '../content/cms.server.ts'
 import { log } from '../platform/log.server.ts'
-import { type AdminScope } from './admin.server.ts'
+import type { AdminScope } from './admin.server.ts'
 import { adminAudit } from '../platform/audit.server.ts'
 
 /**

@@ -5,7 +5,7 @@ import { inTransaction } from '#db/transaction.ts'
 import { withdrawInvitationsSteps } from '#app/accounts/invitations.server.ts'
 import { fileStore } from '#app/learning/hand-in.server.ts'
 import { log } from '#app/platform/log.server.ts'
-import { type AdminScope } from './admin.server.ts'
+import type { AdminScope } from './admin.server.ts'
 import { adminAudit } from '../platform/audit.server.ts'
 
 /*

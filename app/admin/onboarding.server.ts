@@ -11,9 +11,9 @@ import { siteName } from '../content/site.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { jobSite } from '../platform/jobs.server.ts'
-import { type AdminJobPayloads } from './jobs.server.ts'
+import type { AdminJobPayloads } from './jobs.server.ts'
 import { emailField, nameField } from '../platform/validation.ts'
-import { type AdminScope } from './admin.server.ts'
+import type { AdminScope } from './admin.server.ts'
 import { adminAudit } from '../platform/audit.server.ts'
 
 /*

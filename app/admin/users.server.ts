@@ -12,7 +12,7 @@ import { readCatalogue } from '../content/cms.server.ts'
 import { notFound } from '../platform/errors.ts'
 import { jobSite, type JobSite } from '../platform/jobs.server.ts'
 import { accountJobs } from '../accounts/jobs.server.ts'
-import { type AdminScope } from './admin.server.ts'
+import type { AdminScope } from './admin.server.ts'
 import { adminAudit } from '../platform/audit.server.ts'
 
 // The people an admin lists (/admin/users) and what an admin does to one of them (/admin/users/<id>):

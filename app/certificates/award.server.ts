@@ -12,7 +12,7 @@ import { composeEmail, deliver, type MailContext } from '#app/platform/emails.se
 import { absoluteUrl } from '#app/platform/forms.server.ts'
 import { siteName } from '#app/content/site.server.ts'
 import { jobSite } from '#app/platform/jobs.server.ts'
-import { type CertificateJobPayloads } from './jobs.server.ts'
+import type { CertificateJobPayloads } from './jobs.server.ts'
 import type { Locale } from '#db/schema/values.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
 import { issueCertificate } from './issue.server.ts'
