@@ -6,6 +6,13 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+/**
+ * The rooms of app/ from the bottom up (docs/architecture.md, "Rooms"; issue 50): each may import the
+ * ones before it, never one after it. i18n (catalogues, Intl formatting) and platform (env, logs, mail,
+ * the job queue, rate limits) serve every room; admin, on top, is what only administrators reach.
+ */
+const LAYERS = ['i18n', 'platform', 'ui', 'content', 'accounts', 'certificates', 'learning', 'reminders', 'admin']
+
 export default tseslint.config(
 	// cms/strapi is its own project (CommonJS, Strapi's conventions, its own dependencies).
 	{ ignores: ['build/', '.react-router/', '.tmp/', 'node_modules/', 'drizzle/', 'public/', 'cms/strapi/'] },
@@ -36,17 +43,44 @@ export default tseslint.config(
 			],
 		},
 	},
+	// The rooms, one layer each (LAYERS, bottom first): a room imports only the rooms below it, and no route
+	// module. Relative paths count by depth (a catalogue in app/i18n/catalogues/ reaches its own
+	// app/i18n/admin/ by ../admin/, which is no room).
+	...LAYERS.flatMap((room, layer) => {
+		const above = LAYERS.slice(layer + 1)
+		return [
+			{ files: [`app/${room}/*.{ts,tsx}`], up: '\\.\\./' },
+			{ files: [`app/${room}/*/**/*.{ts,tsx}`], up: '\\.\\./\\.\\./' },
+		].map(({ files, up }) => ({
+			files,
+			rules: {
+				'no-restricted-imports': [
+					'error',
+					{
+						patterns: [
+							{ regex: '^(#app/routes/|\\.\\./routes/|\\./routes/)', message: 'Rooms never import a route module.' },
+							...(above.length
+								? [
+										{
+											regex: `^(#app/|${up})(${above.join('|')})/`,
+											message: `${room} is below ${above.join(', ')} (docs/architecture.md, "Rooms"): it imports none of them.`,
+										},
+									]
+								: []),
+						],
+					},
+				],
+			},
+		}))
+	}),
 	{
-		files: ['app/**/*.{ts,tsx}'],
-		ignores: ['app/routes/**', 'app/routes.ts', 'app/root.tsx'],
+		// The modules at the top of app/ (the request context, the job runner, root, entries) compose the rooms.
+		files: ['app/*.{ts,tsx}'],
+		ignores: ['app/routes.ts', 'app/root.tsx'],
 		rules: {
 			'no-restricted-imports': [
 				'error',
-				{
-					patterns: [
-						{ regex: '^(#app/routes/|\\.\\./routes/|\\./routes/)', message: 'Rooms never import a route module.' },
-					],
-				},
+				{ patterns: [{ regex: '^(#app/routes/|\\./routes/)', message: 'Rooms never import a route module.' }] },
 			],
 		},
 	},

@@ -1,5 +1,6 @@
 import type PgBoss from 'pg-boss'
 import { describeError, log } from '#app/platform/log.server.ts'
+import type { JobAttempt } from '#app/platform/jobs.server.ts'
 import type { Database } from '#db/client.ts'
 import {
 	claimDueJobs,
@@ -25,15 +26,6 @@ import {
 export interface WorkerSettings extends JobSettings {
 	/** How often each process looks for due jobs. */
 	pollSeconds: number
-}
-
-/** One attempt of a job, as its handler sees it. */
-export interface JobAttempt {
-	id: string
-	name: string
-	payload: Record<string, unknown>
-	/** 1 for the first attempt. */
-	attempt: number
 }
 
 /** Runs one attempt; a rejection is a failed attempt (retried with backoff, then given up). */

@@ -6,8 +6,9 @@ import { revokeSessionSteps } from '#db/sessions.ts'
 import { retireTokensSteps } from '#db/tokens.ts'
 import { inTransaction, rollback } from '#db/transaction.ts'
 import { createUserSteps, findUserByIdSteps, updateUser, updateUserSteps } from '#db/users.ts'
-import { adminAudit } from '../admin/admin.server.ts'
-import { enqueueSteps, jobSite } from '../platform/jobs.server.ts'
+import { adminAudit } from '../platform/audit.server.ts'
+import { jobSite } from '../platform/jobs.server.ts'
+import { accountJobs } from './jobs.server.ts'
 import { signInWithConsumedSteps } from './auth.server.ts'
 import { newSessionSteps, type CurrentSession } from './session.server.ts'
 import { consumeTokenSteps, hostTokenScope } from './tokens.server.ts'
@@ -41,7 +42,7 @@ export async function renameAccount(ctx: RequestContext, session: CurrentSession
 export function resendOwnVerification(ctx: RequestContext, session: CurrentSession) {
 	return inTransaction(ctx.db, function* (tx) {
 		yield* auditSteps(tx, ownChange(session, 'account.verification.resent'))
-		yield* enqueueSteps(tx, 'mail.verification', { ...jobSite(ctx), userId: session.user.id })
+		yield* accountJobs.enqueueSteps(tx, 'mail.verification', { ...jobSite(ctx), userId: session.user.id })
 	})
 }
 
@@ -58,7 +59,7 @@ export function changeOwnPassword(ctx: RequestContext, session: CurrentSession, 
 		yield* retireTokensSteps(tx, user.id, new Date(), ['password_reset', 'magic_link'])
 		yield* auditSteps(tx, ownChange(session, 'account.password.changed'))
 		// The account's address is told, whoever changed it (decision 0041).
-		yield* enqueueSteps(tx, 'mail.passwordChanged', { ...jobSite(ctx), userId: user.id })
+		yield* accountJobs.enqueueSteps(tx, 'mail.passwordChanged', { ...jobSite(ctx), userId: user.id })
 		// This device stays signed in: its old session is revoked and a new one is minted under the new token_version.
 		yield* revokeSessionSteps(tx, session.id)
 		return yield* newSessionSteps(tx, ctx, row)
@@ -102,7 +103,11 @@ export async function confirmEmailChange(ctx: RequestContext, session: CurrentSe
 			if (!updated) rollback({ problem: 'invalid' as const })
 			// The address it replaces is told, with a way back (decision 0041): in the same transaction, after the
 			// retirement above, so its reset link is the one that still works.
-			yield* enqueueSteps(tx, 'mail.emailChanged', { ...jobSite(ctx), userId: user.id, oldEmail: user.email })
+			yield* accountJobs.enqueueSteps(tx, 'mail.emailChanged', {
+				...jobSite(ctx),
+				userId: user.id,
+				oldEmail: user.email,
+			})
 			yield* revokeSessionSteps(tx, session.id)
 			const next = yield* newSessionSteps(tx, ctx, updated)
 			return next ? { session: next } : rollback({ problem: 'invalid' as const })
@@ -162,11 +167,11 @@ export function signUpLearner(
 			locale: ctx.locale,
 		})
 		if (user)
-			yield* enqueueSteps(tx, 'mail.verification', {
+			yield* accountJobs.enqueueSteps(tx, 'mail.verification', {
 				...jobSite(ctx),
 				userId: user.id,
 				...(callbackUrl ? { callbackUrl } : {}),
 			})
-		else yield* enqueueSteps(tx, 'mail.accountExists', { ...jobSite(ctx), tenantId, email })
+		else yield* accountJobs.enqueueSteps(tx, 'mail.accountExists', { ...jobSite(ctx), tenantId, email })
 	})
 }

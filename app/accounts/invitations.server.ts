@@ -18,7 +18,8 @@ import {
 import { inTransaction, rollback, type Tx } from '#db/transaction.ts'
 import { createUserSteps, findUserByEmail, findUserByEmailSteps, updateUserSteps } from '#db/users.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
-import { enqueueSteps, jobSite, type JobPayloads, type JobSite } from '../platform/jobs.server.ts'
+import { jobSite, type JobSite } from '../platform/jobs.server.ts'
+import { type AccountJobPayloads, accountJobs } from './jobs.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { loadSiteChrome } from '../content/site.server.ts'
@@ -81,7 +82,7 @@ export function* offerInvitationSteps(
 		options.keepOffer,
 	)
 	for (const slug of options.courses ?? []) yield* addInvitationCourseSteps(tx, row, slug, input.invitedBy)
-	yield* enqueueSteps(tx, 'mail.invitation', { ...site, tenantId: row.tenant_id, invitationId: row.id })
+	yield* accountJobs.enqueueSteps(tx, 'mail.invitation', { ...site, tenantId: row.tenant_id, invitationId: row.id })
 	return { invitation: row, refreshed }
 }
 
@@ -90,7 +91,7 @@ export function* offerInvitationSteps(
  * before stops working, then the link, in the invitee's locale when they already have an account
  * here, else in the inviter's. Nothing when it is no longer pending (accepted, expired, revoked).
  */
-export async function mailInvitation(ctx: MailContext, job: JobPayloads['mail.invitation']) {
+export async function mailInvitation(ctx: MailContext, job: AccountJobPayloads['mail.invitation']) {
 	const raw = newRawToken()
 	const invitation = await inTransaction(ctx.db, (tx) =>
 		rotateInvitationTokenSteps(tx, job.tenantId, job.invitationId, {
@@ -149,7 +150,7 @@ export async function resendInvitation(
 		const row = yield* findPendingInvitationSteps(tx, tenantId, id)
 		if (!row) return null
 		yield* auditSteps(tx, audit(row))
-		yield* enqueueSteps(tx, 'mail.invitation', { ...jobSite(ctx), tenantId, invitationId: row.id })
+		yield* accountJobs.enqueueSteps(tx, 'mail.invitation', { ...jobSite(ctx), tenantId, invitationId: row.id })
 		return row
 	})
 }

@@ -13,11 +13,13 @@ import {
 import type { EnrollmentStatus } from '#db/schema/values.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
-import { adminAudit, type AdminScope } from './admin.server.ts'
+import type { AdminScope } from './admin.server.ts'
+import { adminAudit } from '../platform/audit.server.ts'
 import { readContent } from '../content/cms.server.ts'
 import { isPaid, isPublished, type Course } from '../content/content.ts'
 import { offerInvitationSteps } from '../accounts/invitations.server.ts'
-import { enqueueSteps, jobSite } from '../platform/jobs.server.ts'
+import { jobSite } from '../platform/jobs.server.ts'
+import { adminJobs } from './jobs.server.ts'
 import { dashboardView, tags } from '../learning/learning.server.ts'
 import { emailField } from '../platform/validation.ts'
 
@@ -99,7 +101,7 @@ function enrollOne(scope: AdminScope, tenant: Tenant, course: Course, userId: st
 			)
 		// The learner is told, in their locale, with the course's link.
 		if (result.change)
-			yield* enqueueSteps(tx, 'mail.enrolled', {
+			yield* adminJobs.enqueueSteps(tx, 'mail.enrolled', {
 				...jobSite(scope.ctx),
 				tenantId: tenant.id,
 				courseSlug: course.slug,

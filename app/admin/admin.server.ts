@@ -1,6 +1,5 @@
 import { createCookie, type RouterContextProvider } from 'react-router'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
-import { type AuditAction, type AuditInput } from '#db/audit.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
 import type { User } from '#db/users.ts'
@@ -168,24 +167,6 @@ export async function readImpersonator(ctx: Pick<RequestContext, 'env' | 'origin
 	if (read.state !== 'ok') return null
 	const value: unknown = await impersonatorCookie(ctx).parse(read.header)
 	return typeof value === 'string' ? value : null
-}
-
-/** The audit row of an admin action; the impersonator, when there is one, goes into the metadata. */
-export function adminAudit(
-	scope: Pick<AdminScope, 'session'>,
-	action: AuditAction,
-	target: { kind: string; id: string | null; tenantId: string | null },
-	metadata: Record<string, unknown> = {},
-): AuditInput {
-	const impersonator = scope.session.impersonator?.userId
-	return {
-		actorUserId: scope.session.user.id,
-		action,
-		targetKind: target.kind,
-		targetId: target.id,
-		tenantId: target.tenantId,
-		metadata: impersonator ? { ...metadata, impersonatorId: impersonator } : metadata,
-	}
 }
 
 /** The tenant's subdomain origin, with the scheme and port this request came in on. */

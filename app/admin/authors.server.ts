@@ -3,7 +3,8 @@ import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { ContentUnavailableError, type AuthorInvitation } from '../content/cms.server.ts'
 import { log } from '../platform/log.server.ts'
-import { adminAudit, type AdminScope } from './admin.server.ts'
+import type { AdminScope } from './admin.server.ts'
+import { adminAudit } from '../platform/audit.server.ts'
 
 /**
  * A tenant admin's invitation of an author to the CMS (decision 0053): the CMS makes the account

@@ -5,7 +5,8 @@ import { inTransaction } from '#db/transaction.ts'
 import { withdrawInvitationsSteps } from '#app/accounts/invitations.server.ts'
 import { fileStore } from '#app/learning/hand-in.server.ts'
 import { log } from '#app/platform/log.server.ts'
-import { adminAudit, type AdminScope } from './admin.server.ts'
+import type { AdminScope } from './admin.server.ts'
+import { adminAudit } from '../platform/audit.server.ts'
 
 /*
  * Erasure of a person (decision 0044): their address and names go from every table, their files

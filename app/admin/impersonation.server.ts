@@ -4,7 +4,7 @@ import { revokeSessionSteps } from '#db/sessions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { sessionFromProofSteps } from '../accounts/auth.server.ts'
 import type { CurrentSession } from '../accounts/session.server.ts'
-import { adminAudit } from './admin.server.ts'
+import { adminAudit } from '../platform/audit.server.ts'
 
 // Impersonation (spec, Authentication 12): each switch of session and its audit row, together.
 

@@ -10,9 +10,11 @@ import { invitableCourses, offerInvitationSteps } from '../accounts/invitations.
 import { siteName } from '../content/site.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
-import { jobSite, type JobPayloads } from '../platform/jobs.server.ts'
+import { jobSite } from '../platform/jobs.server.ts'
+import type { AdminJobPayloads } from './jobs.server.ts'
 import { emailField, nameField } from '../platform/validation.ts'
-import { adminAudit, type AdminScope } from './admin.server.ts'
+import type { AdminScope } from './admin.server.ts'
+import { adminAudit } from '../platform/audit.server.ts'
 
 /*
  * Onboarding many people at once (decision 0040): the invite page's lists. Each row becomes one
@@ -214,7 +216,7 @@ export async function inviteRows(
  * The learner is told, in their locale, that an admin enrolled them, with the course's link; nothing
  * when the enrollment is no longer active or the account is gone or deactivated (a job, decision 0033).
  */
-export async function mailEnrollment(ctx: MailContext, job: JobPayloads['mail.enrolled']) {
+export async function mailEnrollment(ctx: MailContext, job: AdminJobPayloads['mail.enrolled']) {
 	const learner = await findUserById(ctx.db, job.userId)
 	if (!learner || learner.deactivated_at || learner.tenant_id !== job.tenantId)
 		return 'the learner is gone or deactivated'

@@ -3,9 +3,10 @@ import { auditSteps } from '#db/audit.ts'
 import type { TenantStatus } from '#db/schema/values.ts'
 import { createTenantSteps, setTenantStatusSteps, type Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
-import { enqueueSteps } from '../platform/jobs.server.ts'
+import { adminJobs } from './jobs.server.ts'
 import { offerInvitationSteps, withdrawInvitationsSteps } from '../accounts/invitations.server.ts'
-import { adminAudit, tenantOrigin, type AdminScope } from './admin.server.ts'
+import { tenantOrigin, type AdminScope } from './admin.server.ts'
+import { adminAudit } from '../platform/audit.server.ts'
 
 export { findTenantById, listTenants } from '#db/tenants.ts'
 
@@ -17,7 +18,7 @@ export function setTenantStatus(scope: AdminScope, tenant: Tenant, status: Tenan
 	return inTransaction(scope.ctx.db, function* (tx) {
 		yield* setTenantStatusSteps(tx, tenant.id, status)
 		// Its authors are locked out of the CMS, or let back in (decision 0053).
-		yield* enqueueSteps(tx, 'cms.provisionSite', { tenantId: tenant.id })
+		yield* adminJobs.enqueueSteps(tx, 'cms.provisionSite', { tenantId: tenant.id })
 		if (status !== 'active') {
 			// Suspension and archiving end every session of the tenant's users at once, and withdraw its
 			// pending invitations: a link must not become an account the day the tenant is back (0032).
@@ -63,7 +64,7 @@ export function createTenant(
 		const tenant = yield* createTenantSteps(tx, { slug, name, custom_domain: custom_domain ?? null })
 		if (!tenant) return null
 		// Its site, authors' role and media folder in the CMS, made by a job that survives a crash (decision 0053).
-		yield* enqueueSteps(tx, 'cms.provisionSite', { tenantId: tenant.id })
+		yield* adminJobs.enqueueSteps(tx, 'cms.provisionSite', { tenantId: tenant.id })
 		yield* auditSteps(
 			tx,
 			adminAudit(scope, 'tenant.created', { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, { slug, name }),

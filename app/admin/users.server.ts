@@ -10,8 +10,10 @@ import { updateUserSteps, type User } from '#db/users.ts'
 import { withdrawInvitationsSteps } from '../accounts/invitations.server.ts'
 import { readCatalogue } from '../content/cms.server.ts'
 import { notFound } from '../platform/errors.ts'
-import { enqueueSteps, jobSite, type JobSite } from '../platform/jobs.server.ts'
-import { adminAudit, type AdminScope } from './admin.server.ts'
+import { jobSite, type JobSite } from '../platform/jobs.server.ts'
+import { accountJobs } from '../accounts/jobs.server.ts'
+import type { AdminScope } from './admin.server.ts'
+import { adminAudit } from '../platform/audit.server.ts'
 
 // The people an admin lists (/admin/users) and what an admin does to one of them (/admin/users/<id>):
 // each change, its audit rows and what it takes away (sessions, invitations, course assignments) in
@@ -26,7 +28,7 @@ export { assignedCourseSlugs } from '#db/learning.ts'
  */
 export function resendVerification(scope: AdminScope, target: Pick<User, 'id' | 'tenant_id'>, site: JobSite) {
 	return inTransaction(scope.ctx.db, function* (tx) {
-		yield* enqueueSteps(tx, 'mail.verification', { ...site, userId: target.id })
+		yield* accountJobs.enqueueSteps(tx, 'mail.verification', { ...site, userId: target.id })
 		yield* auditSteps(
 			tx,
 			adminAudit(scope, 'user.verification_resent', { kind: 'user', id: target.id, tenantId: target.tenant_id }),
@@ -147,10 +149,10 @@ export function sendAccountMail(scope: AdminScope, target: Target, mail: 'verifi
 	const job = { ...jobSite(scope.ctx), userId: target.id }
 	return inTransaction(scope.ctx.db, function* (tx) {
 		if (mail === 'verification') {
-			yield* enqueueSteps(tx, 'mail.verification', job)
+			yield* accountJobs.enqueueSteps(tx, 'mail.verification', job)
 			yield* auditSteps(tx, adminAudit(scope, 'user.verification_resent', subject))
 		} else {
-			yield* enqueueSteps(tx, 'mail.passwordReset', job)
+			yield* accountJobs.enqueueSteps(tx, 'mail.passwordReset', job)
 			yield* auditSteps(tx, adminAudit(scope, 'user.password_reset_sent', subject))
 		}
 	})

@@ -11,7 +11,8 @@ import type { Course } from '#app/content/content.ts'
 import { composeEmail, deliver, type MailContext } from '#app/platform/emails.server.ts'
 import { absoluteUrl } from '#app/platform/forms.server.ts'
 import { siteName } from '#app/content/site.server.ts'
-import { jobSite, type JobPayloads } from '#app/platform/jobs.server.ts'
+import { jobSite } from '#app/platform/jobs.server.ts'
+import type { CertificateJobPayloads } from './jobs.server.ts'
 import type { Locale } from '#db/schema/values.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
 import { issueCertificate } from './issue.server.ts'
@@ -53,7 +54,7 @@ export async function awardCertificate(
 }
 
 /** The job's mail: the learner is told, in their locale, that their certificate is ready, with a link to its page. */
-export async function mailCertificate(ctx: MailContext, job: JobPayloads['mail.certificateIssued']) {
+export async function mailCertificate(ctx: MailContext, job: CertificateJobPayloads['mail.certificateIssued']) {
 	const certificate = await courseCertificate(ctx.db, job.tenantId, job.courseSlug, job.certificateId)
 	if (!certificate || certificate.revoked_at) return 'the certificate is gone or revoked'
 	const learner = await findUserById(ctx.db, certificate.user_id)

@@ -11,7 +11,8 @@ import type { AuditInput } from '#db/audit.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { findUserById, type User } from '#db/users.ts'
 import { inTransaction } from '#db/transaction.ts'
-import { enqueueSteps, type JobSite } from '#app/platform/jobs.server.ts'
+import type { JobSite } from '#app/platform/jobs.server.ts'
+import { certificateJobs } from './jobs.server.ts'
 import de from '#app/i18n/certificates/de.ts'
 import en from '#app/i18n/certificates/en.ts'
 import es from '#app/i18n/certificates/es.ts'
@@ -98,7 +99,7 @@ export async function issueCertificate(db: Database, input: IssueInput): Promise
 				if (!inserted) throw new NotStored()
 				if (input.mail) {
 					const job = { ...input.mail, tenantId: tenant.id, courseSlug: course.slug, certificateId: inserted.id }
-					yield* enqueueSteps(tx, 'mail.certificateIssued', job)
+					yield* certificateJobs.enqueueSteps(tx, 'mail.certificateIssued', job)
 				}
 				return inserted
 			})

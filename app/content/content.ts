@@ -6,7 +6,7 @@ import { z } from 'zod'
 const locale = z.enum(['en', 'es', 'fr', 'de', 'pt', 'zh'])
 const isoDate = z.iso.datetime({ offset: true })
 
-export const price = z.object({ amount: z.number().int().nonnegative(), currency: z.string().length(3) })
+const price = z.object({ amount: z.number().int().nonnegative(), currency: z.string().length(3) })
 
 /**
  * A category or a tag of a course (decision 0042): `slug` is the same in every locale (the filter's

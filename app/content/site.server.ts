@@ -1,5 +1,9 @@
 import type { RequestContext } from '#app/context.ts'
 import type { Site } from './content.ts'
+import { findTenantById } from '#db/tenants.ts'
+import type { MailContext } from '../platform/emails.server.ts'
+import type { JobDeps, JobSite } from '../platform/jobs.server.ts'
+import { APEX_SITE } from './cms.server.ts'
 import { describeError, log } from '../platform/log.server.ts'
 
 export interface SiteChrome {
@@ -15,7 +19,7 @@ export interface SiteChrome {
 	descriptionLocale: string
 }
 
-/** What the site's document is read with: a request, or a job's site (app/platform/job-handlers.server.ts). */
+/** What the site's document is read with: a request, or a job's site (jobMailContext). */
 export type SiteScope = Pick<RequestContext, 'cms' | 'site' | 'locale' | 'tenant'>
 
 const PLATFORM_NAME = 'Open LMS'
@@ -76,4 +80,10 @@ export async function siteName(ctx: SiteScope) {
 	} catch {
 		return ctx.tenant?.name ?? ''
 	}
+}
+
+/** The site a job's mail comes from, as the request that wrote it saw it. */
+export async function jobMailContext(deps: JobDeps, job: JobSite): Promise<MailContext> {
+	const tenant = job.tenantId ? await findTenantById(deps.db, job.tenantId) : null
+	return { ...deps, tenant, site: tenant ? tenant.slug : APEX_SITE, origin: job.origin, locale: job.locale }
 }

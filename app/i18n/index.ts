@@ -8,7 +8,7 @@
  */
 import { createElement, Fragment, use, type ReactNode } from 'react'
 import { useLocation, useRouteLoaderData } from 'react-router'
-import { formatDate, formatDay, formatNumber, formatPercent } from '#app/platform/format.ts'
+import { formatDate, formatDay, formatNumber, formatPercent } from './format.ts'
 import { DEFAULT_LOCALE, isLocale, LOCALE_NAMES, localePath, type Locale } from './locales.ts'
 
 export type Messages = typeof import('./catalogues/en.ts').default

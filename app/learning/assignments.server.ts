@@ -13,7 +13,7 @@ import { inTransaction, type Tx } from '#db/transaction.ts'
 import { HAND_IN_FILE_TYPES, type Assignment, type Course, type Entry } from '../content/content.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { gradingJob } from './grading.server.ts'
-import { enqueueSteps } from '../platform/jobs.server.ts'
+import { learningJobs } from './jobs.server.ts'
 import { tags } from './learning.server.ts'
 import { flattenEntries } from './entries.ts'
 import { dueAtFor } from './due-dates.ts'
@@ -82,8 +82,8 @@ export async function handIn(
 		if (recorded.kind !== 'recorded' || recorded.replayed) return { recorded, courseDone: false, settled: unchanged }
 		// Staff who asked to be told (decision 0028), and the housekeeping no answer waits for: files of
 		// hand-ins whose own clean-up never ran. Jobs, written with the hand-in (decision 0033).
-		yield* enqueueSteps(tx, 'mail.submissionReceived', gradingJob(ctx, course, recorded.submission))
-		yield* enqueueSteps(tx, 'files.removeAbandoned', {})
+		yield* learningJobs.enqueueSteps(tx, 'mail.submissionReceived', gradingJob(ctx, course, recorded.submission))
+		yield* learningJobs.enqueueSteps(tx, 'files.removeAbandoned', {})
 		const { courseDone } = rules.graded
 			? { courseDone: false }
 			: yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
@@ -126,7 +126,7 @@ export async function gradeHandIn(
 		if (!row) return null
 		if (row.passed) yield* completeEntrySteps(tx, learner, course.slug, all, row.entry_slug)
 		// The learner's mail, with the grade: sent (and retried) by the queue, never failing the grade.
-		yield* enqueueSteps(tx, 'mail.gradeNotice', gradingJob(ctx, course, row))
+		yield* learningJobs.enqueueSteps(tx, 'mail.gradeNotice', gradingJob(ctx, course, row))
 		return { row, settled: yield* settleResultSteps(tx, learner, course, rule) }
 	})
 	if (!outcome) return null

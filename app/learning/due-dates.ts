@@ -1,7 +1,7 @@
 // When an entry is due for one learner, and how that stands now (decision 0045). Pure, so the
 // pages, the hand-in's transaction, the calendar feed and the reminders all judge it one way.
 import type { Due } from '#app/content/content.ts'
-import { formatter } from '#app/platform/format.ts'
+import { formatter } from '#app/i18n/format.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 

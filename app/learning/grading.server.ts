@@ -8,7 +8,7 @@ import { findUserById } from '#db/users.ts'
 import type { Course } from '../content/content.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
-import { enqueueSteps, type JobPayloads, type Titles } from '../platform/jobs.server.ts'
+import { type LearningJobPayloads, type Titles, learningJobs } from './jobs.server.ts'
 import { flattenEntries } from './entries.ts'
 import { siteName } from '../content/site.server.ts'
 
@@ -41,7 +41,7 @@ export async function titlesFor(
  * Tells the learner, in their own locale, that their work was graded or returned, with a link to
  * the entry where they read the score and feedback (no token: they sign in as usual).
  */
-export async function mailGradeNotice(ctx: MailContext, job: JobPayloads['mail.gradeNotice']) {
+export async function mailGradeNotice(ctx: MailContext, job: LearningJobPayloads['mail.gradeNotice']) {
 	const submission = await findCourseSubmission(ctx.db, job.tenantId, job.courseSlug, job.submissionId)
 	if (!submission || submission.status === 'submitted') return 'the submission is gone or no longer graded'
 	const learner = await findUserById(ctx.db, submission.user_id)
@@ -67,20 +67,21 @@ export async function mailGradeNotice(ctx: MailContext, job: JobPayloads['mail.g
  * course at that moment, never the learner who handed in, and leaves one job per recipient, so a
  * failed delivery is retried alone.
  */
-export async function fanOutSubmissionNotice(ctx: MailContext, job: JobPayloads['mail.submissionReceived']) {
+export async function fanOutSubmissionNotice(ctx: MailContext, job: LearningJobPayloads['mail.submissionReceived']) {
 	const submission = await findCourseSubmission(ctx.db, job.tenantId, job.courseSlug, job.submissionId)
 	if (!submission) return 'the submission is gone'
 	const watchers = await submissionWatchers(ctx.db, job.tenantId, job.courseSlug)
 	const recipients = watchers.filter((w) => w.userId !== submission.user_id)
 	if (recipients.length === 0) return 'nobody watches the course'
 	await inTransaction(ctx.db, function* (tx) {
-		for (const watcher of recipients) yield* enqueueSteps(tx, 'mail.watcherNotice', { ...job, userId: watcher.userId })
+		for (const watcher of recipients)
+			yield* learningJobs.enqueueSteps(tx, 'mail.watcherNotice', { ...job, userId: watcher.userId })
 	})
 	return `${recipients.length} watcher notices queued`
 }
 
 /** One watcher's notice, in their locale. */
-export async function mailWatcherNotice(ctx: MailContext, job: JobPayloads['mail.watcherNotice']) {
+export async function mailWatcherNotice(ctx: MailContext, job: LearningJobPayloads['mail.watcherNotice']) {
 	const submission = await findCourseSubmission(ctx.db, job.tenantId, job.courseSlug, job.submissionId)
 	if (!submission) return 'the submission is gone'
 	// Still a watcher who may grade the course (a role change since the fan-out stops it).

@@ -2,7 +2,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { useEffect, useRef } from 'react'
 import { Form } from 'react-router'
-import { formatBytes } from '#app/platform/format.ts'
+import { formatBytes } from '#app/i18n/format.ts'
 import { FormError, Notice, Submit } from '#app/ui/feedback.tsx'
 import { HAND_IN_LIMITS } from './hand-in-limits.ts'
 import { useI18n } from '#app/i18n/index.ts'

@@ -19,7 +19,8 @@ import { answersShownTo } from './quiz-rules.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { titlesFor, titlesIn } from './grading.server.ts'
-import { enqueueSteps, jobSite, type JobPayloads } from '../platform/jobs.server.ts'
+import { jobSite } from '../platform/jobs.server.ts'
+import { type LearningJobPayloads, learningJobs } from './jobs.server.ts'
 import { isActiveEnrollment, tags } from './learning.server.ts'
 import { siteName } from '../content/site.server.ts'
 
@@ -108,7 +109,7 @@ export async function grantSecondChance(
 		if (input.kind === 'quiz_attempts')
 			yield* reopenQuizEntrySteps(tx, scope, course.slug, input.entrySlug, input.staffUserId)
 		const settled = yield* settleResultSteps(tx, scope, course, rule)
-		yield* enqueueSteps(tx, 'mail.secondChance', {
+		yield* learningJobs.enqueueSteps(tx, 'mail.secondChance', {
 			...jobSite(ctx),
 			tenantId: scope.tenantId,
 			courseSlug: course.slug,
@@ -128,7 +129,7 @@ export async function grantSecondChance(
 }
 
 /** The job's mail: the learner, in their locale, with a link to the entry. */
-export async function mailSecondChance(ctx: MailContext, job: JobPayloads['mail.secondChance']) {
+export async function mailSecondChance(ctx: MailContext, job: LearningJobPayloads['mail.secondChance']) {
 	const learner = await findUserById(ctx.db, job.userId)
 	if (!learner || learner.deactivated_at || learner.tenant_id !== job.tenantId) return
 	const path = `/learn/course/${job.courseSlug}/entry/${job.entrySlug}`

@@ -1,11 +1,7 @@
 import type { RequestContext } from '#app/context.ts'
 import { EMAIL_CATALOGUES, type EmailKind } from '#app/i18n/emails.ts'
-import type { Locale, TokenType } from '#db/schema/values.ts'
+import type { Locale } from '#db/schema/values.ts'
 import type { Email, Mailer } from './mailer.server.ts'
-import { absoluteUrl } from './forms.server.ts'
-import { localePath } from '#app/i18n/locales.ts'
-import { loadSiteChrome, type SiteScope } from '../content/site.server.ts'
-import { issueToken } from '../accounts/tokens.server.ts'
 import { escapeHtml as esc } from './html.ts'
 
 export interface EmailInput {
@@ -49,16 +45,10 @@ export function composeEmail({ kind, to, locale, site, url, role, values = {}, u
 	return { kind, to, subject, text, html, ...(headers ? { headers } : {}) }
 }
 
-/** Where each token's link leads, and which email carries it. */
-const TOKEN_LINKS: Record<TokenType, { path: string; kind: EmailKind }> = {
-	email_verify: { path: '/learn/verify/', kind: 'verification' },
-	password_reset: { path: '/learn/reset/', kind: 'password_reset' },
-	magic_link: { path: '/learn/magic/', kind: 'magic_link' },
-	email_change: { path: '/learn/account/email/', kind: 'email_change' },
+/** What a mail is written with: the site it comes from (a job's, app/content/site.server.ts's jobMailContext). */
+export type MailContext = Pick<RequestContext, 'cms' | 'site' | 'locale' | 'tenant' | 'db' | 'origin'> & {
+	mailer: Mailer
 }
-
-/** What a mail is written with: the site it comes from (a job's, app/platform/job-handlers.server.ts). */
-export type MailContext = SiteScope & Pick<RequestContext, 'db' | 'origin'> & { mailer: Mailer }
 
 /**
  * Hands a message to the mailer; throws when no transport took it, so that the job sending it is
@@ -66,38 +56,4 @@ export type MailContext = SiteScope & Pick<RequestContext, 'db' | 'origin'> & { 
  */
 export async function deliver(ctx: { mailer: Mailer }, email: Email) {
 	if (!(await ctx.mailer.send(email))) throw new Error(`no transport accepted the ${email.kind} email`)
-}
-
-/**
- * Issues a token of the type for the user and mails its link to `to` in the user's locale. Run by
- * a job's handler: the raw token exists only in this call and the mail; a failed delivery throws
- * (the job is retried and issues a new token; the unsent one is never known to anyone).
- */
-export async function mailTokenLink(
-	ctx: MailContext,
-	user: { id: string; locale: Locale },
-	to: string,
-	type: TokenType,
-	payload?: string,
-	/** Query of the link (the verification link's callbackUrl, already checked). */
-	query?: Record<string, string>,
-	/** The mail that carries the link, when it is not the token's own (a reset link in a change notice). */
-	kindOf?: EmailKind,
-) {
-	const token = await issueToken(ctx.db, user.id, type, { payload })
-	const site = await loadSiteChrome(ctx)
-	const { path } = TOKEN_LINKS[type]
-	const kind = kindOf ?? TOKEN_LINKS[type].kind
-	const { locale } = user
-	const search = query && Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''
-	await deliver(
-		ctx,
-		composeEmail({
-			kind,
-			to,
-			locale,
-			site: site.name,
-			url: absoluteUrl(ctx, localePath(locale, `${path}${token}${search}`)),
-		}),
-	)
 }

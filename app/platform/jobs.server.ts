@@ -1,14 +1,18 @@
 import type { RequestContext } from '#app/context.ts'
+import { log } from './log.server.ts'
+import type { Mailer } from './mailer.server.ts'
 import type { Database } from '#db/client.ts'
 import { enqueueJobSteps } from '#db/jobs.ts'
-import type { Locale, SecondChanceKind } from '#db/schema/values.ts'
+import type { Locale } from '#db/schema/values.ts'
 import { inTransaction, type Tx } from '#db/transaction.ts'
 
 /*
  * The app's one way to leave work for later (docs/decisions/0033-job-queue.md): a job, written in
  * the transaction of the change it follows, run by the worker of some app process (server/queue.ts)
- * with retries. Handlers: app/platform/job-handlers.server.ts. Payloads carry ids and addresses, never
- * a secret: a mail's token is issued by its handler when it sends.
+ * with retries. Payloads carry ids and addresses, never a secret: a mail's token is issued by its
+ * handler when it sends. This module knows no kind of job: each room declares its jobs' payloads
+ * (app/<room>/jobs.server.ts) and handlers (app/<room>/job-handlers.server.ts), and app/jobs.server.ts
+ * joins them into the runner, so the bottom room imports none above it (issue 50).
  */
 
 /** Where a job's mail points and in which language: the host's origin, its tenant, the request's locale. */
@@ -18,98 +22,64 @@ export interface JobSite {
 	locale: Locale
 }
 
-/** The titles of a course and an entry as the request had them, for when the content service fails later. */
-export interface Titles {
-	course: string
-	entry: string
+/** One room's queue: `enqueueSteps` and `enqueue` typed by the room's map of job names to payloads. */
+export function jobQueue<Payloads extends object>() {
+	type Name = keyof Payloads & string
+	/** One job as a step of the caller's transaction. */
+	function enqueueSteps<N extends Name>(tx: Tx, name: N, payload: Payloads[N]) {
+		return enqueueJobSteps(tx, name, payload as Record<string, unknown>)
+	}
+	/** One job, when it is the only write of the action. */
+	function enqueue<N extends Name>(db: Database, name: N, payload: Payloads[N]) {
+		return inTransaction(db, (tx) => enqueueSteps(tx, name, payload))
+	}
+	return { enqueueSteps, enqueue }
 }
 
-export interface JobPayloads {
-	/** A confirmation link to a user whose address is not proven (sign-up, sign-in, a resend). */
-	'mail.verification': JobSite & { userId: string; callbackUrl?: string }
-	/** Sign-up with an address that has an account here: that account's owner is told, with sign-in and reset links. */
-	'mail.accountExists': JobSite & { tenantId: string; email: string }
-	/**
-	 * "Send it again" after a sign-up (issue 40), for whoever has this address here: a new confirmation link
-	 * while it is unconfirmed, the account-exists mail once it is, nothing without an account.
-	 */
-	'mail.signUpResend': JobSite & { tenantId: string; email: string; callbackUrl?: string }
-	/** A reset link: to a known user (an admin's), or to whoever has this address here, if anyone (forgot password). */
-	'mail.passwordReset': JobSite & ({ userId: string } | { tenantId: string; email: string })
-	/** A sign-in link to whoever has this address here, if anyone. */
-	'mail.magicLink': JobSite & { tenantId: string; email: string }
-	/** The link confirming a new address, sent to that address. */
-	'mail.emailChange': JobSite & { userId: string; newEmail: string }
-	/** The account's owner is told their password was changed, with a reset link (decision 0041). */
-	'mail.passwordChanged': JobSite & { userId: string }
-	/** The address an account had is told it was replaced, with a reset link (decision 0041). */
-	'mail.emailChanged': JobSite & { userId: string; oldEmail: string }
-	/** An invitation's link (its token is rotated when it is sent). */
-	'mail.invitation': JobSite & { tenantId: string; invitationId: string }
-	/** The learner is told their work was graded or returned. */
-	'mail.gradeNotice': JobSite & { tenantId: string; courseSlug: string; submissionId: string; titles: Titles }
-	/** Staff who opted in are told of a hand-in. */
-	'mail.submissionReceived': JobSite & {
-		tenantId: string
-		courseSlug: string
-		submissionId: string
-		titles: Titles
-	}
-	/** One watcher's notice of a hand-in (left by the job above, one per recipient). */
-	'mail.watcherNotice': JobPayloads['mail.submissionReceived'] & { userId: string }
-	/** The learner is told an admin enrolled them (decision 0040), with the course's title as the request had it. */
-	'mail.enrolled': JobSite & { tenantId: string; courseSlug: string; userId: string; title: string }
-	/** The learner is told their certificate is ready (written with the certificate). */
-	'mail.certificateIssued': JobSite & { tenantId: string; courseSlug: string; certificateId: string }
-	/** The learner is told staff gave them a second chance (decision 0037), written with the grant. */
-	'mail.secondChance': JobSite & {
-		tenantId: string
-		courseSlug: string
-		entrySlug: string
-		userId: string
-		kind: SecondChanceKind
-		titles: Titles
-	}
-	/**
-	 * The reminder sweep (decision 0047), scheduled once per REMINDER_SWEEP_SECONDS across every process:
-	 * records each reminder due and writes its mail's job in one transaction per reminder.
-	 */
-	'reminders.sweep': Record<string, never>
-	/** One reminder mail, recorded in reminders_sent by the sweep that wrote this job. */
-	'mail.reminder': JobSite & {
-		tenantId: string
-		userId: string
-		kind: 'inactivity' | 'due_soon'
-		courseSlug: string
-		/** The due kind's entry and its due date (ISO), absent for inactivity. */
-		entrySlug?: string
-		dueAt?: string
-		/** Inactivity: the days of the threshold, as the mail says them. */
-		days?: number
-	}
-	/** An announcement's fan-out (written with it): one 'mail.announcement' per learner still to reach. */
-	'announcement.fanOut': JobSite & { tenantId: string; announcementId: string }
-	/** One learner's mail of an announcement. */
-	'mail.announcement': JobSite & { tenantId: string; announcementId: string; userId: string }
-	/**
-	 * The tenant's place in the CMS as the tenant is now (decision 0053): its site, authors' role and
-	 * media folder, opened or locked by its status. Written with each creation and status change.
-	 */
-	'cms.provisionSite': { tenantId: string }
-	/** Housekeeping: files of hand-ins whose own clean-up never ran. */
-	'files.removeAbandoned': Record<string, never>
+/** What handlers run with: the app's database, content client and mailer (the top adds what some rooms need). */
+export type JobDeps = Pick<RequestContext, 'db' | 'cms'> & { mailer: Mailer }
+
+/**
+ * A handler may answer a note for the log: why it sent nothing (no such account, opted out), or
+ * what it did besides mail (a fan-out's jobs). The runner logs it with the mails the attempt sent.
+ */
+type JobHandler<Deps, Payload> = (deps: Deps, job: Payload) => Promise<string | void>
+
+/** A room's handlers: one per kind of job it declares. */
+export type JobHandlers<Deps, Payloads> = { [N in keyof Payloads]: JobHandler<Deps, Payloads[N]> }
+
+/** One attempt of a job, as the worker (server/queue.ts) hands it to the runner. */
+export interface JobAttempt {
+	id: string
+	name: string
+	payload: Record<string, unknown>
+	/** 1 for the first attempt. */
+	attempt: number
 }
 
-export type JobName = keyof JobPayloads
-
-/** One job as a step of the caller's transaction. */
-export function enqueueSteps<N extends JobName>(tx: Tx, name: N, payload: JobPayloads[N]) {
-	return enqueueJobSteps(tx, name, payload as Record<string, unknown>)
-}
-
-/** One job, when it is the only write of the action. */
-export function enqueue<N extends JobName>(db: Database, name: N, payload: JobPayloads[N]) {
-	return inTransaction(db, (tx) => enqueueSteps(tx, name, payload))
+/**
+ * The worker's runner: the attempt's handler by its name. Each attempt logs what it did (`job/done`
+ * with the mails a transport accepted, and the handler's note: why it sent none), so an
+ * operator tells a mail job that had nobody to tell from one whose mail was lost.
+ */
+export function jobRunner<Deps extends JobDeps, Payloads>(handlers: JobHandlers<Deps, Payloads>, deps: Deps) {
+	const byName = handlers as Record<string, JobHandler<Deps, unknown> | undefined>
+	return async (job: JobAttempt) => {
+		const handler = Object.hasOwn(byName, job.name) ? byName[job.name] : undefined
+		// A job of a kind this build does not know (written by a newer one): failed, so it is retried by another process.
+		if (!handler) throw new Error(`no handler for job ${job.name}`)
+		let mails = 0
+		const mailer: Mailer = {
+			...deps.mailer,
+			send: async (email) => {
+				const sent = await deps.mailer.send(email)
+				if (sent) mails++
+				return sent
+			},
+		}
+		const note = await handler({ ...deps, mailer }, job.payload)
+		log.info('job/done', { job: job.name, id: job.id, mails, ...(note ? { note } : {}) })
+	}
 }
 
 /** The request's site for a job. */

@@ -1,6 +1,5 @@
 import type { Database } from '#db/client.ts'
 import { findTenantsByDomainOrSlug, type Tenant } from '#db/tenants.ts'
-import type { TagStore } from '../content/cache-tags.server.ts'
 import { describeError, log } from './log.server.ts'
 import { LRUCache } from 'lru-cache'
 
@@ -88,7 +87,8 @@ const REFRESH_RETRY_MS = 1_000
 export function createHostResolver(
 	db: Database,
 	baseDomain: string,
-	tags: TagStore,
+	/** The content room's tag store (its `tenants` version moves on each tenant write). */
+	tags: { version(tag: string): number },
 	ttlMs = 60_000,
 	staleMs = 10 * 60_000,
 ) {
@@ -142,4 +142,9 @@ export function createHostResolver(
 		}
 	}
 	return Object.assign(resolve, { fresh })
+}
+
+/** The tenant's magicLink flag; enabled when absent (spec). */
+export function magicLinkEnabled(tenant: Tenant) {
+	return tenant.feature_flags_json?.magicLink !== false
 }

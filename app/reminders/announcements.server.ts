@@ -1,10 +1,11 @@
 import type { RequestContext } from '#app/context.ts'
-import { adminAudit, type AdminScope } from '#app/admin/admin.server.ts'
+import { adminAudit, type AuditActor } from '#app/platform/audit.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { composeEmail, deliver, type MailContext } from '#app/platform/emails.server.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import { absoluteUrl } from '#app/platform/forms.server.ts'
-import { enqueueSteps, jobSite, type JobPayloads } from '#app/platform/jobs.server.ts'
+import { jobSite } from '#app/platform/jobs.server.ts'
+import { type ReminderJobPayloads, reminderJobs } from './jobs.server.ts'
 import { siteName } from '#app/content/site.server.ts'
 import { auditSteps } from '#db/audit.ts'
 import {
@@ -43,8 +44,13 @@ export async function latestAnnouncements(
 	return rows.map((a) => ({ id: a.id, subject: a.subject, at: a.createdAt.toISOString() }))
 }
 
-/** Stores the announcement, its audit row and its fan-out job together. */
-export async function postAnnouncement(scope: AdminScope, tenant: Tenant, courseSlug: string, form: AnnouncementForm) {
+/** Stores the announcement, its audit row and its fan-out job together (the caller is an admin guard's scope). */
+export async function postAnnouncement(
+	scope: AuditActor & { ctx: RequestContext },
+	tenant: Tenant,
+	courseSlug: string,
+	form: AnnouncementForm,
+) {
 	const { ctx } = scope
 	return inTransaction(ctx.db, function* (tx) {
 		const row = yield* createAnnouncementSteps(tx, {
@@ -63,13 +69,17 @@ export async function postAnnouncement(scope: AdminScope, tenant: Tenant, course
 				{ courseSlug, subject: form.subject },
 			),
 		)
-		yield* enqueueSteps(tx, 'announcement.fanOut', { ...jobSite(ctx), tenantId: tenant.id, announcementId: row.id })
+		yield* reminderJobs.enqueueSteps(tx, 'announcement.fanOut', {
+			...jobSite(ctx),
+			tenantId: tenant.id,
+			announcementId: row.id,
+		})
 		return row
 	})
 }
 
 /** One mail job per learner still to reach, each recorded with its job. */
-export async function fanOutAnnouncement(ctx: MailContext, job: JobPayloads['announcement.fanOut']) {
+export async function fanOutAnnouncement(ctx: MailContext, job: ReminderJobPayloads['announcement.fanOut']) {
 	const announcement = await findAnnouncement(ctx.db, job.tenantId, job.announcementId)
 	if (!announcement) return 'the announcement is gone'
 	const recipients = await announcementRecipients(ctx.db, job.tenantId, announcement.course_slug, announcement.id)
@@ -77,7 +87,11 @@ export async function fanOutAnnouncement(ctx: MailContext, job: JobPayloads['ann
 		await inTransaction(ctx.db, function* (tx) {
 			const key = { tenantId: job.tenantId, userId: learner.userId, kind: 'announcement' as const }
 			if (!(yield* recordReminderSteps(tx, { ...key, itemKey: announcement.id }))) return
-			yield* enqueueSteps(tx, 'mail.announcement', { ...job, locale: learner.locale, userId: learner.userId })
+			yield* reminderJobs.enqueueSteps(tx, 'mail.announcement', {
+				...job,
+				locale: learner.locale,
+				userId: learner.userId,
+			})
 		})
 	}
 	return `${recipients.length} learners to reach`
@@ -86,7 +100,7 @@ export async function fanOutAnnouncement(ctx: MailContext, job: JobPayloads['ann
 /** One learner's mail of an announcement, in their locale, with its unsubscribe link and headers. */
 export async function mailAnnouncement(
 	ctx: MailContext & { env: Pick<Env, 'AUTH_SECRET'> },
-	job: JobPayloads['mail.announcement'],
+	job: ReminderJobPayloads['mail.announcement'],
 ) {
 	const learner = await findUserById(ctx.db, job.userId)
 	if (!learner || learner.deactivated_at || learner.tenant_id !== job.tenantId)

@@ -3,7 +3,7 @@ import { localePath } from '#app/i18n/locales.ts'
 import { composeEmail, deliver, type MailContext } from '#app/platform/emails.server.ts'
 import { absoluteUrl } from '#app/platform/forms.server.ts'
 import type { Env } from '#app/platform/env.server.ts'
-import { enqueueSteps, type JobPayloads } from '#app/platform/jobs.server.ts'
+import { type ReminderJobPayloads, reminderJobs } from './jobs.server.ts'
 import { canonicalOrigin } from '#app/platform/tenant.server.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
 import { siteName } from '#app/content/site.server.ts'
@@ -45,7 +45,7 @@ const DAY_MS = 86_400_000
 /** One reminder a source found due: its key in reminders_sent and its mail's job. */
 export interface DueReminder {
 	key: ReminderKey
-	job: JobPayloads['mail.reminder']
+	job: ReminderJobPayloads['mail.reminder']
 }
 
 /** A kind of reminder: who is due one now. Sources list candidates; the key decides what is sent. */
@@ -133,7 +133,7 @@ const SOURCES: ReminderSource[] = [inactivity, dueSoon]
 async function queueReminder(deps: ReminderDeps, due: DueReminder) {
 	return inTransaction(deps.db, function* (tx) {
 		if (!(yield* recordReminderSteps(tx, due.key))) return false
-		yield* enqueueSteps(tx, 'mail.reminder', due.job)
+		yield* reminderJobs.enqueueSteps(tx, 'mail.reminder', due.job)
 		return true
 	})
 }
@@ -182,7 +182,7 @@ async function courseTitle(ctx: MailContext, slug: string, locale: Locale) {
  */
 export async function mailReminder(
 	ctx: MailContext & { env: Pick<Env, 'AUTH_SECRET'> },
-	job: JobPayloads['mail.reminder'],
+	job: ReminderJobPayloads['mail.reminder'],
 ) {
 	const learner = await findUserById(ctx.db, job.userId)
 	if (!learner || learner.deactivated_at || learner.tenant_id !== job.tenantId)

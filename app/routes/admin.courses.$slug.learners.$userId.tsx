@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
 import { ConfirmStep, FormError, Notice, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
-import { TenantHint } from '#app/learning/learning.tsx'
+import { TenantHint } from '#app/admin/headings.tsx'
 import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'

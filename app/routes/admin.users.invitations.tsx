@@ -13,7 +13,8 @@ import { ConfirmStep, FormError, RedirectNotice, PostButton } from '#app/ui/feed
 import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { adminAudit, requireAdmin, tenantMutation, type AdminScope } from '#app/admin/admin.server.ts'
+import { requireAdmin, tenantMutation, type AdminScope } from '#app/admin/admin.server.ts'
+import { adminAudit } from '#app/platform/audit.server.ts'
 import { readCatalogue } from '#app/content/cms.server.ts'
 import { notFound } from '#app/platform/errors.ts'
 import {

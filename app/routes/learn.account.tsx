@@ -8,7 +8,8 @@ import { Field, NewPasswordField, SelectField, useActionForm } from '#app/ui/for
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/accounts/auth.server.ts'
-import { enqueue, jobSite } from '#app/platform/jobs.server.ts'
+import { jobSite } from '#app/platform/jobs.server.ts'
+import { accountJobs } from '#app/accounts/jobs.server.ts'
 import { limitForm, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
 import { destroySessionCookie, sessionCookie, type CurrentSession } from '#app/accounts/session.server.ts'
 import {
@@ -104,7 +105,7 @@ async function requestEmailChange<E>(
 	if (newEmail === user.email) return fieldError('newEmail', 'accounts.account.sameEmail')
 	// The same answer whether or not another account uses the address (no account oracle): the link goes
 	// out either way, by a job, and confirming it says when the address is taken.
-	await enqueue(ctx.db, 'mail.emailChange', { ...jobSite(ctx), userId: user.id, newEmail })
+	await accountJobs.enqueue(ctx.db, 'mail.emailChange', { ...jobSite(ctx), userId: user.id, newEmail })
 	return redirect(localePath(ctx.locale, withNotice('/learn/account', 'emailChangeSent')))
 }
 

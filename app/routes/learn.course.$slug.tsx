@@ -12,7 +12,7 @@ import {
 	wantsPreview,
 } from '#app/learning/learning.server.ts'
 import { courseResult } from '#app/learning/course-result.server.ts'
-import { formatMinutes, formatPrice } from '#app/platform/format.ts'
+import { formatMinutes, formatPrice } from '#app/i18n/format.ts'
 import { renderMarkdown } from '#app/content/markdown.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
 import { LEARNING_NOTICES } from '#app/platform/notices.ts'

@@ -7,7 +7,8 @@ import { Field, useActionForm } from '#app/ui/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { enqueue, jobSite } from '#app/platform/jobs.server.ts'
+import { jobSite } from '#app/platform/jobs.server.ts'
+import { accountJobs } from '#app/accounts/jobs.server.ts'
 import { limitForm, readForm } from '#app/platform/forms.server.ts'
 import { ipEmailKey } from '#app/platform/rate-limit.server.ts'
 import { emailField } from '#app/platform/validation.ts'
@@ -28,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	// anyone is to be mailed (an active tenant, a matching user with a local password: spec,
 	// Authentication 8), and issues the token when it sends (decision 0033).
 	if (ctx.tenant?.status === 'active')
-		await enqueue(ctx.db, 'mail.passwordReset', {
+		await accountJobs.enqueue(ctx.db, 'mail.passwordReset', {
 			...jobSite(ctx),
 			tenantId: ctx.tenant.id,
 			email: submission.value.email,

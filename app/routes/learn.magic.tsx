@@ -7,10 +7,11 @@ import { Field, useActionForm } from '#app/ui/form.tsx'
 import { getRequestContext, type RequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { enqueue, jobSite } from '#app/platform/jobs.server.ts'
+import { jobSite } from '#app/platform/jobs.server.ts'
+import { accountJobs } from '#app/accounts/jobs.server.ts'
 import { limitForm, readForm } from '#app/platform/forms.server.ts'
 import { ipEmailKey } from '#app/platform/rate-limit.server.ts'
-import { magicLinkEnabled } from '#app/admin/tenant-flags.server.ts'
+import { magicLinkEnabled } from '#app/platform/tenant.server.ts'
 import { emailField } from '#app/platform/validation.ts'
 import type { Route } from './+types/learn.magic.ts'
 import { withNotice } from '#app/platform/notices.ts'
@@ -39,7 +40,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	// The same answer for every address, in the same time, after the same work: one job, which decides
 	// off the request path whether anyone has this address here, and issues the link when it sends it.
-	await enqueue(ctx.db, 'mail.magicLink', { ...jobSite(ctx), tenantId: tenant.id, email: submission.value.email })
+	await accountJobs.enqueue(ctx.db, 'mail.magicLink', {
+		...jobSite(ctx),
+		tenantId: tenant.id,
+		email: submission.value.email,
+	})
 	return redirect(localePath(ctx.locale, withNotice('/learn/magic', 'magicLinkSent')))
 }
 

@@ -17,12 +17,13 @@ import {
 	signInAndRedirect,
 	type CredentialsFailure,
 } from '#app/accounts/auth.server.ts'
-import { enqueue, jobSite } from '#app/platform/jobs.server.ts'
+import { jobSite } from '#app/platform/jobs.server.ts'
+import { accountJobs } from '#app/accounts/jobs.server.ts'
 import { limitForm, readForm } from '#app/platform/forms.server.ts'
 import { ipEmailKey } from '#app/platform/rate-limit.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
 import { enabledProviders, PROVIDER_LABELS } from '#app/accounts/oauth.server.ts'
-import { magicLinkEnabled } from '#app/admin/tenant-flags.server.ts'
+import { magicLinkEnabled } from '#app/platform/tenant.server.ts'
 import { emailField, passwordField } from '#app/platform/validation.ts'
 import type { Route } from './+types/learn.sign-in.ts'
 
@@ -72,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const result = await authenticate(ctx, { kind: 'credentials', ...submission.value })
 	// The right password for an address not confirmed yet: a new confirmation link (the sign-in limit bounds how many).
 	if (!result.ok && result.reason === 'unverified' && result.user)
-		await enqueue(ctx.db, 'mail.verification', { ...jobSite(ctx), userId: result.user.id })
+		await accountJobs.enqueue(ctx.db, 'mail.verification', { ...jobSite(ctx), userId: result.user.id })
 	if (!result.ok) {
 		const invalid = result.reason === 'invalid' || result.reason === 'no_password'
 		return data(

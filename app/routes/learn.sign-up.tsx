@@ -8,7 +8,8 @@ import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
 import { Field, NewPasswordField, useActionForm } from '#app/ui/form.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import { enqueue, jobSite } from '#app/platform/jobs.server.ts'
+import { jobSite } from '#app/platform/jobs.server.ts'
+import { accountJobs } from '#app/accounts/jobs.server.ts'
 import { limitAction, limitForm, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { addressKey, ipEmailKey } from '#app/platform/rate-limit.server.ts'
@@ -89,7 +90,7 @@ async function resend(ctx: RequestContext, tenantId: string, formData: FormData)
 		const limited = await limitAction(ctx, policy, key, checkEmail(email, callbackUrl, { error: TOO_MANY }))
 		if (limited) return limited
 	}
-	await enqueue(ctx.db, 'mail.signUpResend', {
+	await accountJobs.enqueue(ctx.db, 'mail.signUpResend', {
 		...jobSite(ctx),
 		tenantId,
 		email,

@@ -7,7 +7,7 @@ import {
 	type CatalogueQuery,
 } from '#app/content/catalogue-search.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { formatMinutes, formatPrice } from '#app/platform/format.ts'
+import { formatMinutes, formatPrice } from '#app/i18n/format.ts'
 import { describePage, rootData } from '#app/content/seo.ts'
 import type { IndexableHandle, RobotsHandle } from '#app/root.tsx'
 import type { Route } from './+types/learn.ts'

@@ -5,8 +5,7 @@ import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Course } from '#app/content/content.ts'
 import { gradingJob } from '#app/learning/grading.server.ts'
-import { createJobRunner, type JobDeps } from '#app/platform/job-handlers.server.ts'
-import { enqueue } from '#app/platform/jobs.server.ts'
+import { createJobRunner, enqueue, type AppJobDeps } from '#app/jobs.server.ts'
 import { createMailer } from '#app/platform/mailer.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { listAudit } from '#db/admin.ts'
@@ -464,7 +463,7 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 					course: () => Promise.reject(new Error('offline')),
 					site: () => Promise.reject(new Error('offline')),
 				},
-			} as unknown as JobDeps
+			} as unknown as AppJobDeps
 			await createJobRunner(offline)({
 				id: 'direct',
 				name: 'mail.watcherNotice',

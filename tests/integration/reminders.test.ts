@@ -6,7 +6,7 @@
  */
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { enqueue } from '#app/platform/jobs.server.ts'
+import { enqueue } from '#app/jobs.server.ts'
 import { sweepReminders } from '#app/reminders/reminders.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { putEnrollment } from '#db/learning.ts'

@@ -1,6 +1,3 @@
-import type { z } from 'zod'
-import type { price } from '../content/content.ts'
-
 // Building an Intl formatter costs far more than using one (a due line built one per line: 4.9 % of
 // a course home's CPU, issue 47), and pages format in a handful of locales, styles and zones. Kept by
 // key, least recently used first out: a learner's zone is one of some 400, so the keys are bounded
@@ -18,7 +15,8 @@ export function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key
 	return f
 }
 
-export function formatPrice(p: z.infer<typeof price>, locale: string) {
+/** A price in minor units (the content's `price`). */
+export function formatPrice(p: { amount: number; currency: string }, locale: string) {
 	return formatter(
 		`price|${locale}|${p.currency}`,
 		() => new Intl.NumberFormat(locale, { style: 'currency', currency: p.currency }),

@@ -1,0 +1,13 @@
+import { jobMailContext } from '#app/content/site.server.ts'
+import type { JobDeps, JobHandlers } from '#app/platform/jobs.server.ts'
+import { mailCertificate } from './award.server.ts'
+import type { CertificateJobPayloads } from './jobs.server.ts'
+
+// What each of this room's jobs does when a worker runs it (decision 0033): a handler that throws has
+// failed its attempt (retried, then given up and logged); its note says why it sent nothing.
+
+export const certificateJobHandlers: JobHandlers<JobDeps, CertificateJobPayloads> = {
+	async 'mail.certificateIssued'(deps, job) {
+		return mailCertificate(await jobMailContext(deps, job), job)
+	},
+}
