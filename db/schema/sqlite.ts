@@ -299,6 +299,8 @@ export const sessions = sqliteTable(
 		revoked_at: ts('revoked_at'),
 		impersonator_session_id: text('impersonator_session_id'),
 		proof_hash: text('proof_hash'),
+		// The host it was issued on: where the person's mails link until the tenant's custom domain is live (decision 0062).
+		host: text('host'),
 	},
 	(t) => [index('sessions_user_idx').on(t.user_id), uniqueIndex('sessions_proof_hash_unique').on(t.proof_hash)],
 )

@@ -222,7 +222,9 @@ export async function plantPerson(
 		},
 	])
 	// A mail job that names them.
-	await runSteps(db, (tx) => enqueueJobSteps(tx, 'mail.magicLink', { tenantId, email, origin: 'x', locale: 'en' }))
+	await runSteps(db, (tx) =>
+		enqueueJobSteps(tx, 'mail.magicLink', { tenantId, email, origin: 'http://acme.localhost', locale: 'en' }),
+	)
 	return { id: user.id, email, name, formerName, fileBody, fileIds: [fileId] }
 }
 

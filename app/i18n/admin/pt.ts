@@ -289,11 +289,18 @@ export default {
 			suspended: 'O locatário foi suspenso: suas páginas respondem 503 e seus usuários foram desconectados.',
 			active: 'O locatário está ativo novamente.',
 			archived: 'O locatário foi arquivado: seus hosts agora respondem 404.',
+			domainLive: 'O domínio próprio está ativo: links, e-mails e URLs canônicas agora o usam.',
+			domainNotLive: 'O domínio próprio não está mais marcado como ativo: links e e-mails voltam a usar o subdomínio.',
 		},
 		tenant: 'Locatário',
 		host: 'Host',
 		status: 'Status',
 		actions: 'Ações',
+		// The custom domain's state (decision 0062): links name it only once a super admin marks it live.
+		domainLive: '{domain} (ativo)',
+		domainPending: '{domain} (ainda não ativo: os links usam o subdomínio)',
+		markLive: 'Marcar {domain} como ativo',
+		markNotLive: 'Marcar {domain} como inativo',
 		open: 'Abrir {name}',
 		setStatus: {
 			active: 'Ativar {name}',

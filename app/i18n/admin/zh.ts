@@ -279,11 +279,18 @@ export default {
 			suspended: '租户已暂停：其页面返回 503，其用户均已退出登录。',
 			active: '租户已恢复正常。',
 			archived: '租户已归档：其主机名现在返回 404。',
+			domainLive: '自定义域名已上线：链接、邮件和规范网址现在使用它。',
+			domainNotLive: '自定义域名不再标记为上线：链接和邮件重新使用子域名。',
 		},
 		tenant: '租户',
 		host: '主机名',
 		status: '状态',
 		actions: '操作',
+		// The custom domain's state (decision 0062): links name it only once a super admin marks it live.
+		domainLive: '{domain}（已上线）',
+		domainPending: '{domain}（尚未上线：链接使用子域名）',
+		markLive: '将 {domain} 标记为已上线',
+		markNotLive: '将 {domain} 标记为未上线',
 		open: '打开 {name}',
 		setStatus: {
 			active: '启用 {name}',
