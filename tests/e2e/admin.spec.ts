@@ -117,9 +117,16 @@ test('the super admin creates and suspends a tenant, enters Acme and impersonate
 	const slug = `e2e-${info.project.name}-${Date.now() % 100000}`
 	await page.getByLabel('Slug (the subdomain)').fill(slug)
 	await page.getByLabel('Name').fill(`Tenant ${slug}`)
+	const domain = `${slug}.school.test`
+	await page.getByLabel('Custom domain (optional)').fill(domain)
 	await page.getByLabel('Email of its first administrator (they get an invitation)').fill(`head-${slug}@example.test`)
 	await page.getByRole('button', { name: 'Create tenant' }).click()
 	await expect(page.getByText('The tenant was created.')).toBeVisible()
+	// Its domain is not live until marked (decision 0062): links name the subdomain meanwhile.
+	await expect(page.getByText(`${domain} (not live yet: links name the subdomain)`)).toBeVisible()
+	await page.getByRole('button', { name: `Mark ${domain} live` }).click()
+	await expect(page.getByText('The custom domain is live')).toBeVisible()
+	await expect(page.getByText(`${domain} (live)`)).toBeVisible()
 	await page.getByRole('button', { name: `Suspend Tenant ${slug}` }).click()
 	await page
 		.getByRole('alert')
