@@ -180,10 +180,25 @@ function tenantTimeZone(tenant: Pick<Tenant, 'feature_flags_json'> | null) {
 	return typeof zone === 'string' && isTimeZone(zone) ? zone : 'UTC'
 }
 
-/** The zone the learner's dates are shown in: theirs, else the tenant's, else UTC. */
+/** The zone the learner's dates are shown in: theirs, else the tenant's, else UTC; `chosen`: theirs. */
+export async function learnerZone(ctx: Pick<RequestContext, 'db' | 'tenant'>, scope: Scope) {
+	const stored = await findTimeZone(ctx.db, scope)
+	const chosen = Boolean(stored && isTimeZone(stored))
+	return { timeZone: chosen ? stored! : tenantTimeZone(ctx.tenant), chosen }
+}
+
 export async function learnerTimeZone(ctx: Pick<RequestContext, 'db' | 'tenant'>, scope: Scope) {
-	const chosen = await findTimeZone(ctx.db, scope)
-	return chosen && isTimeZone(chosen) ? chosen : tenantTimeZone(ctx.tenant)
+	return (await learnerZone(ctx, scope)).timeZone
+}
+
+/**
+ * The zone the learner's device reports (a script on a page that ships one, issue 52), stored only
+ * while they have chosen none: a choice made on the account page is never overwritten. False when
+ * nothing was stored.
+ */
+export async function takeDeviceTimeZone(ctx: Pick<RequestContext, 'db' | 'tenant'>, scope: Scope, timeZone: string) {
+	if ((await learnerZone(ctx, scope)).chosen) return false
+	return chooseTimeZone(ctx, scope, timeZone)
 }
 
 /** Stores the learner's zone; false (nothing stored) for a name this runtime does not know. */
@@ -347,8 +362,8 @@ export async function dashboardDueLines(
 	enrolled: readonly EnrolledCourse[],
 	now = new Date(),
 ) {
-	const [timeZone, awaiting, extensions] = await Promise.all([
-		learnerTimeZone(ctx, scope),
+	const [{ timeZone, chosen }, awaiting, extensions] = await Promise.all([
+		learnerZone(ctx, scope),
 		awaitingHandIns(ctx.db, scope),
 		extensionMap(ctx.db, scope),
 	])
@@ -363,5 +378,5 @@ export async function dashboardDueLines(
 		})
 		.sort((a, b) => soonest(a.item, b.item))
 		.map(({ item, locked }) => dueLine(item, ctx.locale, timeZone, locked))
-	return { timeZone, lines }
+	return { timeZone, zoneChosen: chosen, lines }
 }
