@@ -52,11 +52,7 @@ export function DueSettingsSection({
 				<FormError errors={zoneForm.errors} id={zoneForm.errorId} />
 				<input type="hidden" name="intent" value="time-zone" />
 				<p className="hint">{text.timeZoneHint}</p>
-				<SelectField
-					label={text.timeZoneLabel}
-					meta={zoneFields.timeZone}
-					options={zoneOptions(settings)}
-				/>
+				<SelectField label={text.timeZoneLabel} meta={zoneFields.timeZone} options={zoneOptions(settings)} />
 				<Submit>{text.saveTimeZone}</Submit>
 			</Form>
 			<p>{text.calendarIntro}</p>
