@@ -17,8 +17,19 @@ export interface Person {
 }
 
 /** The placeholder an erased person's address becomes: unique (their id), not personal, never deliverable. */
-export const erasedEmail = (userId: string) => `erased-${userId}@erased.invalid`
-export const isErasedEmail = (email: string) => email.endsWith('@erased.invalid')
+const ERASED_DOMAIN = '@erased.invalid'
+export const erasedEmail = (userId: string) => `erased-${userId}${ERASED_DOMAIN}`
+export const isErasedEmail = (email: string) => email.endsWith(ERASED_DOMAIN)
+
+/**
+ * Erased users, as SQL (`erased`) or all the others: erasure deactivates too, so the condition reads
+ * the deactivated rows' partial index, and no real address ends in the reserved `.invalid` domain.
+ */
+export function erasedUsers(db: Database, erased = true) {
+	const u = db.t.users
+	const condition = sql`(${u.deactivated_at} IS NOT NULL AND ${u.email} LIKE ${`%${ERASED_DOMAIN}`})`
+	return erased ? condition : sql`NOT ${condition}`
+}
 
 /** The person's users row, without what only the server may read (password hash, token version). */
 async function profile(db: Database, who: Person) {

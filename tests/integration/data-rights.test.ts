@@ -173,6 +173,37 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 		expect(audit.filter((r) => r.target_id === victim.id)).toHaveLength(1)
 	})
 
+	it('takes an erased person off the user list and leaves no action on their page (issue 52)', async () => {
+		const victim = await person()
+		const admin = await stack.signIn('admin@acme.test')
+		const link = `href="/admin/users/${victim.id}"`
+		expect((await admin.get('/admin/users')).text).toContain(link)
+		expect((await admin.get(`/admin/users/${victim.id}`)).text).toContain('value="send-reset"')
+		expect((await admin.post(`/admin/users/${victim.id}/erase`, { intent: 'erase', confirmed: 'yes' })).status).toBe(
+			302,
+		)
+		expect((await admin.get('/admin/users')).text).not.toContain(link)
+		expect((await admin.get('/admin/users?status=deactivated')).text).not.toContain(link)
+		expect((await admin.get('/admin/users?status=erased')).text).toContain(link)
+		const page = (await admin.get(`/admin/users/${victim.id}`)).text
+		expect(page).toContain('This person was erased: nothing more can be done to their account.')
+		for (const intent of ['reactivate', 'change-role', 'send-reset', 'force-sign-out', 'erase'])
+			expect(page).not.toContain(`value="${intent}"`)
+		// The actions refuse too, and change nothing.
+		const before = await findUserById(stack.db, victim.id)
+		for (const fields of [
+			{ intent: 'reactivate' },
+			{ intent: 'change-role', role: 'tenant_admin', confirmed: 'yes' },
+			{ intent: 'send-reset' },
+		]) {
+			const refused = await admin.post(`/admin/users/${victim.id}`, fields)
+			expect(refused.status, fields.intent).toBe(409)
+			expect(refused.text).toContain('nothing more can be done')
+		}
+		expect(await findUserById(stack.db, victim.id)).toEqual(before)
+		expect(before!.deactivated_at).not.toBeNull()
+	})
+
 	it('lets only a tenant admin of the person’s tenant erase, never themselves or a platform account', async () => {
 		const target = await person()
 		const path = `/admin/users/${target.id}/erase`
