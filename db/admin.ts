@@ -337,7 +337,7 @@ export function* bumpTenantTokenVersionsSteps(db: Tx, tenantId: string) {
  * the CSV export) with the progress and quiz attempts of just those learners.
  */
 export async function courseRoster(db: Database, tenantId: string, courseSlug: string, page?: number) {
-	const { enrollments: e, users: u, entry_progress: p, quiz_attempts: q } = db.t
+	const { enrollments: e, users: u, entry_progress: p, quiz_attempts: q, quiz_attempt_dues: d } = db.t
 	const where = and(eq(e.tenant_id, tenantId), eq(e.course_slug, courseSlug))
 	const query = db.orm
 		.select({
@@ -379,8 +379,9 @@ export async function courseRoster(db: Database, tenantId: string, courseSlug: s
 		Promise.all(
 			chunks.map((chunk) =>
 				db.orm
-					.select({ userId: q.user_id, entrySlug: q.entry_slug, score: q.score, passed: q.passed })
+					.select({ userId: q.user_id, entrySlug: q.entry_slug, score: q.score, passed: q.passed, late: d.late })
 					.from(q)
+					.leftJoin(d, eq(d.attempt_id, q.id))
 					.where(and(eq(q.tenant_id, tenantId), eq(q.course_slug, courseSlug), inArray(q.user_id, chunk))),
 			),
 		),

@@ -137,6 +137,15 @@ export async function personRecords(db: Database, who: Person) {
 			ownRows(db, t.second_chances as never, who),
 		])
 	const certificates = await ownRows(db, t.certificates as never, who)
+	// The due date and lateness stored with each of their quiz attempts (decision 0061).
+	const d = t.quiz_attempt_dues
+	const attemptIds = (quiz_attempts as { id: string }[]).map((a) => a.id)
+	const quiz_attempt_dues = attemptIds.length
+		? await db.orm
+				.select()
+				.from(d)
+				.where(and(eq(d.tenant_id, who.tenantId), inArray(d.attempt_id, attemptIds)))
+		: []
 	// Due dates and reminders (decisions 0045, 0047): settings, extensions given, reminders sent, opt-outs.
 	const [user_settings, due_extensions, reminders_sent, reminder_opt_outs] = await Promise.all([
 		ownRows(db, t.user_settings as never, who),
@@ -194,6 +203,7 @@ export async function personRecords(db: Database, who: Person) {
 		enrollments,
 		entry_progress,
 		quiz_attempts,
+		quiz_attempt_dues,
 		assignment_submissions,
 		submission_files,
 		course_passes,
@@ -222,6 +232,7 @@ export const ARCHIVED_TABLES = [
 	'enrollments',
 	'entry_progress',
 	'quiz_attempts',
+	'quiz_attempt_dues',
 	'assignment_submissions',
 	'submission_files',
 	'course_passes',

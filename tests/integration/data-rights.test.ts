@@ -191,7 +191,7 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 			expect(page).not.toContain(`value="${intent}"`)
 		// The actions refuse too, and change nothing.
 		const before = await findUserById(stack.db, victim.id)
-		for (const fields of [
+		for (const fields of <Record<string, string>[]>[
 			{ intent: 'reactivate' },
 			{ intent: 'change-role', role: 'tenant_admin', confirmed: 'yes' },
 			{ intent: 'send-reset' },
