@@ -187,7 +187,7 @@ export default function Users({ loaderData: d, actionData }: Route.ComponentProp
 			{d.rows.length === 0 ? (
 				<p className="empty">{m.empty}</p>
 			) : (
-				<ScrollTable label={m.title}>
+				<ScrollTable label={m.title} cards>
 					<thead>
 						<tr>
 							<th scope="col">{m.name}</th>
@@ -205,10 +205,12 @@ export default function Users({ loaderData: d, actionData }: Route.ComponentProp
 										{u.name || t.m.admin.user.erasure.erasedName}
 									</Link>
 								</td>
-								<td className="break">{u.email}</td>
-								{d.onTenant ? null : <td>{u.tenant ?? m.platform}</td>}
-								<td>{t.m.admin.roleNames[u.role]}</td>
-								<td>
+								<td className="break" data-label={m.email}>
+									{u.email}
+								</td>
+								{d.onTenant ? null : <td data-label={m.tenant}>{u.tenant ?? m.platform}</td>}
+								<td data-label={m.role}>{t.m.admin.roleNames[u.role]}</td>
+								<td data-label={m.status}>
 									{u.status === 'unverified' ? (
 										<div className="row-actions">
 											<span className="badge badge-warn">{t.m.admin.userStatusNames[u.status]}</span>
