@@ -2,7 +2,9 @@ import type { RequestContext } from '#app/context.ts'
 import type { Database } from '#db/client.ts'
 import {
 	awaitingHandIns,
+	dueExtensionSteps,
 	dueExtensionsOf,
+	enrolledAtSteps,
 	findTimeZone,
 	putDueExtensionSteps,
 	putTimeZone,
@@ -10,7 +12,7 @@ import {
 } from '#db/due-dates.ts'
 import { listAllProgress, listEnrollments, type Enrollment, type Scope } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { inTransaction } from '#db/transaction.ts'
+import { inTransaction, type Tx } from '#db/transaction.ts'
 import type { User } from '#db/users.ts'
 import type { CmsClient } from '../content/cms.server.ts'
 import { readContent } from '../content/cms.server.ts'
@@ -44,6 +46,19 @@ export interface DueItem {
 }
 
 const key = (course: string, entry: string) => `${course}\n${entry}`
+
+/**
+ * The entry's due date in force for the learner, read in the transaction of a hand-in or a quiz
+ * attempt (decision 0045): the enrollment it counts from and any extension are those it is stored
+ * against, and whether it is late follows (isLate).
+ */
+export function* entryDueAtSteps(tx: Tx, scope: Scope, course: Course, entrySlug: string) {
+	const due = flattenEntries(course).find((e) => e.slug === entrySlug)?.due
+	if (!due) return null
+	const enrolledAt = yield* enrolledAtSteps(tx, scope, course.slug)
+	const extension = yield* dueExtensionSteps(tx, scope, course.slug, entrySlug)
+	return enrolledAt ? dueAtFor(due, enrolledAt, extension) : extension
+}
 
 /** The course's due entries for one enrollment, given what the learner has done and their extensions. */
 function dueItemsIn(

@@ -33,6 +33,15 @@ export function isLate(dueAt: Date | null, handedInAt: Date) {
 }
 
 /**
+ * A quiz shows late to staff when the score that counts (the best) came late: no attempt on time
+ * reached it (decision 0061). Each attempt's `late` is stored when submitted, as a hand-in's.
+ */
+export function bestAttemptLate(attempts: readonly { score: number; late: boolean | null }[]) {
+	const best = Math.max(...attempts.map((a) => a.score))
+	return attempts.length > 0 && !attempts.some((a) => a.score === best && !a.late)
+}
+
+/**
  * An IANA time zone name as written (`Europe/Paris`, `UTC`) that this runtime's Intl knows, else
  * false: case variants and offsets are refused, so one zone is stored one way.
  */

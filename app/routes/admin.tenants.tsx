@@ -180,7 +180,7 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 			<RedirectNotice accept={TENANT_NOTICES} />
 			<FormError errors={form.errors} id={form.errorId} />
 			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
-			<ScrollTable label={m.title}>
+			<ScrollTable label={m.title} cards>
 				<thead>
 					<tr>
 						<th scope="col">{m.tenant}</th>
@@ -193,7 +193,7 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 					{d.tenants.map((tenant) => (
 						<tr key={tenant.id}>
 							<td>{tenant.name}</td>
-							<td>
+							<td data-label={m.host}>
 								{tenant.host}
 								{tenant.customDomain ? (
 									<>
@@ -202,7 +202,7 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 									</>
 								) : null}
 							</td>
-							<td>{t.m.admin.tenantStatuses[tenant.status]}</td>
+							<td data-label={m.status}>{t.m.admin.tenantStatuses[tenant.status]}</td>
 							<td className="actions">
 								{tenant.status === 'active' ? (
 									<PostButton link fields={{ intent: 'enter', tenantId: tenant.id }}>

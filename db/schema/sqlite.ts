@@ -223,6 +223,21 @@ export const quiz_attempts = sqliteTable(
 	],
 )
 
+/**
+ * A quiz attempt's due date, as a hand-in's (assignment_submissions.due_at, late): the quiz's due
+ * date in force for the learner when the attempt was submitted, and whether it came after it,
+ * written with the attempt and never recomputed (decision 0061). A row only for a quiz with a due
+ * date; the spec's `quiz_attempts` keeps exactly its columns.
+ */
+export const quiz_attempt_dues = sqliteTable('quiz_attempt_dues', {
+	attempt_id: text('attempt_id')
+		.primaryKey()
+		.references(() => quiz_attempts.id, { onDelete: 'cascade' }),
+	tenant_id: tenantId(),
+	due_at: ts('due_at').notNull(),
+	late: integer('late', { mode: 'boolean' }).notNull(),
+})
+
 export const verification_tokens = sqliteTable(
 	'verification_tokens',
 	{

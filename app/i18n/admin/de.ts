@@ -18,11 +18,13 @@ export default {
 		active: 'Aktiv',
 		unverified: 'Unbestätigt',
 		deactivated: 'Deaktiviert',
+		erased: 'Gelöscht',
 	},
 	userStatusNames: {
 		active: 'aktiv',
 		unverified: 'unbestätigt',
 		deactivated: 'deaktiviert',
+		erased: 'gelöscht',
 	},
 	tenantStatuses: {
 		active: 'aktiv',
@@ -209,6 +211,7 @@ export default {
 			platformRole: 'Die Rolle eines Plattformkontos kann hier nicht geändert werden.',
 			chooseRole: 'Wählen Sie Lernende(r), Kurs-Admin oder Mandanten-Admin',
 			alreadyVerified: 'Diese Adresse ist bereits bestätigt.',
+			erased: 'Diese Person wurde gelöscht: An ihrem Konto lässt sich nichts mehr ändern.',
 			unknownAction: 'Unbekannte Aktion.',
 		},
 		email: 'E-Mail',

@@ -19,11 +19,13 @@ export default {
 		active: 'Active',
 		unverified: 'Unverified',
 		deactivated: 'Deactivated',
+		erased: 'Erased',
 	},
 	userStatusNames: {
 		active: 'active',
 		unverified: 'unverified',
 		deactivated: 'deactivated',
+		erased: 'erased',
 	},
 	tenantStatuses: {
 		active: 'active',
@@ -203,6 +205,7 @@ export default {
 			platformRole: 'A platform account’s role cannot be changed here.',
 			chooseRole: 'Choose student, course admin or tenant admin',
 			alreadyVerified: 'This address is already verified.',
+			erased: 'This person was erased: nothing more can be done to their account.',
 			unknownAction: 'Unknown action.',
 		},
 		email: 'Email',

@@ -18,11 +18,13 @@ export default {
 		active: 'Activo',
 		unverified: 'Sin verificar',
 		deactivated: 'Desactivado',
+		erased: 'Borrado',
 	},
 	userStatusNames: {
 		active: 'activo',
 		unverified: 'sin verificar',
 		deactivated: 'desactivado',
+		erased: 'borrado',
 	},
 	tenantStatuses: {
 		active: 'activo',
@@ -205,6 +207,7 @@ export default {
 			platformRole: 'El rol de una cuenta de la plataforma no se puede cambiar aquí.',
 			chooseRole: 'Elige estudiante, administrador de curso o administrador de inquilino',
 			alreadyVerified: 'Esta dirección ya está verificada.',
+			erased: 'Esta persona fue borrada: ya no se puede hacer nada con su cuenta.',
 			unknownAction: 'Acción desconocida.',
 		},
 		email: 'Correo electrónico',

@@ -18,11 +18,13 @@ export default {
 		active: 'Actif',
 		unverified: 'Non vérifié',
 		deactivated: 'Désactivé',
+		erased: 'Effacé',
 	},
 	userStatusNames: {
 		active: 'actif',
 		unverified: 'non vérifié',
 		deactivated: 'désactivé',
+		erased: 'effacé',
 	},
 	tenantStatuses: {
 		active: 'actif',
@@ -209,6 +211,7 @@ export default {
 			platformRole: 'Le rôle d’un compte de la plateforme ne peut pas être modifié ici.',
 			chooseRole: 'Choisissez apprenant, administrateur de cours ou administrateur de locataire',
 			alreadyVerified: 'Cette adresse est déjà vérifiée.',
+			erased: 'Cette personne a été effacée : plus rien ne peut être fait sur son compte.',
 			unknownAction: 'Action inconnue.',
 		},
 		email: 'E-mail',

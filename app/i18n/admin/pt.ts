@@ -18,11 +18,13 @@ export default {
 		active: 'Ativo',
 		unverified: 'Não verificado',
 		deactivated: 'Desativado',
+		erased: 'Apagado',
 	},
 	userStatusNames: {
 		active: 'ativo',
 		unverified: 'não verificado',
 		deactivated: 'desativado',
+		erased: 'apagado',
 	},
 	tenantStatuses: {
 		active: 'ativo',
@@ -205,6 +207,7 @@ export default {
 			platformRole: 'A função de uma conta da plataforma não pode ser alterada aqui.',
 			chooseRole: 'Escolha aluno, administrador de curso ou administrador de locatário',
 			alreadyVerified: 'Este endereço já está verificado.',
+			erased: 'Esta pessoa foi apagada: já não é possível fazer nada na sua conta.',
 			unknownAction: 'Ação desconhecida.',
 		},
 		email: 'E-mail',

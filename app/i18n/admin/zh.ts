@@ -18,11 +18,13 @@ export default {
 		active: '正常',
 		unverified: '未验证',
 		deactivated: '已停用',
+		erased: '已删除',
 	},
 	userStatusNames: {
 		active: '正常',
 		unverified: '未验证',
 		deactivated: '已停用',
+		erased: '已删除',
 	},
 	tenantStatuses: {
 		active: '正常',
@@ -195,6 +197,7 @@ export default {
 			platformRole: '平台账户的角色无法在此更改。',
 			chooseRole: '请选择学员、课程管理员或租户管理员',
 			alreadyVerified: '该邮箱地址已验证。',
+			erased: '此人已被删除：其账户不能再做任何操作。',
 			unknownAction: '未知操作。',
 		},
 		email: '邮箱',
