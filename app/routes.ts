@@ -68,6 +68,7 @@ const localized = [
 	route('admin/api-docs', 'routes/admin.api-docs.tsx'),
 	route('admin/api-docs/:file', 'routes/admin.api-docs.$file.ts'),
 	route('admin/tenants', 'routes/admin.tenants.tsx'),
+	route('admin/settings', 'routes/admin.settings.tsx'),
 	route('admin/enter', 'routes/admin.enter.tsx'),
 
 	// Public content of the host's site

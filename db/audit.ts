@@ -46,6 +46,7 @@ export type AuditAction =
 	| 'tenant.activated'
 	| 'tenant.archived'
 	| 'tenant.domain_live'
+	| 'tenant.settings_changed'
 	| 'user.role_changed'
 	| 'user.deactivated'
 	| 'user.reactivated'

@@ -117,16 +117,25 @@ export function* setCourseFlagsSteps(db: Tx, tenantId: string, courseSlug: strin
 	)
 }
 
+/** The tenant settings kept in feature_flags_json beside the spec's flags (decisions 0062, 0064). */
+export type TenantSetting = { customDomainLive: boolean; timeZone: string }
+
 /**
- * Marks the tenant's custom domain live or not (decision 0062) in feature_flags_json, inside the
- * database on the row as it is now (as setCourseFlagsSteps, so other flags saved meanwhile stay).
+ * Sets one setting in the tenant's feature_flags_json, inside the database on the row as it is now
+ * (as setCourseFlagsSteps, so other flags saved meanwhile stay).
  */
-export function* setCustomDomainLiveSteps(db: Tx, tenantId: string, live: boolean) {
+export function* setTenantSettingSteps<K extends keyof TenantSetting>(
+	db: Tx,
+	tenantId: string,
+	key: K,
+	value: TenantSetting[K],
+) {
 	const t = db.t.tenants
+	const json = JSON.stringify(value)
 	const merged =
 		db.dialect === 'pg'
-			? sql`jsonb_set(coalesce(${t.feature_flags_json}, '{}'::jsonb), '{customDomainLive}', ${String(live)}::jsonb)`
-			: sql`json_set(coalesce(${t.feature_flags_json}, '{}'), '$.customDomainLive', json(${String(live)}))`
+			? sql`jsonb_set(coalesce(${t.feature_flags_json}, '{}'::jsonb), array[${key}::text], ${json}::jsonb)`
+			: sql`json_set(coalesce(${t.feature_flags_json}, '{}'), ${`$.${key}`}, json(${json}))`
 	yield* step(
 		db.orm
 			.update(t)

@@ -1,7 +1,7 @@
 import { bumpTenantTokenVersionsSteps } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
 import type { TenantStatus } from '#db/schema/values.ts'
-import { createTenantSteps, setCustomDomainLiveSteps, setTenantStatusSteps, type Tenant } from '#db/tenants.ts'
+import { createTenantSteps, setTenantSettingSteps, setTenantStatusSteps, type Tenant } from '#db/tenants.ts'
 import { liveCustomDomain } from '../platform/tenant.server.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { adminJobs } from './jobs.server.ts'
@@ -56,7 +56,7 @@ export function setTenantStatus(scope: AdminScope, tenant: Tenant, status: Tenan
  */
 export function setCustomDomainLive(scope: AdminScope, tenant: Tenant, live: boolean) {
 	return inTransaction(scope.ctx.db, function* (tx) {
-		yield* setCustomDomainLiveSteps(tx, tenant.id, live)
+		yield* setTenantSettingSteps(tx, tenant.id, 'customDomainLive', live)
 		yield* auditSteps(
 			tx,
 			adminAudit(

@@ -190,7 +190,7 @@ export async function dueInWindow(
 }
 
 /** The tenant's default zone: `timeZone` in its feature flags when it is a known IANA name, else UTC. */
-function tenantTimeZone(tenant: Pick<Tenant, 'feature_flags_json'> | null) {
+export function tenantTimeZone(tenant: Pick<Tenant, 'feature_flags_json'> | null) {
 	const zone = (tenant?.feature_flags_json as { timeZone?: unknown } | null)?.timeZone
 	return typeof zone === 'string' && isTimeZone(zone) ? zone : 'UTC'
 }

@@ -14,7 +14,7 @@ export interface DueSettings {
  * The zones grouped by region (issue 52: 400 zones in one list are not found): the zone in force
  * first, then UTC, then each region's cities under its heading ("America" › "Los Angeles").
  */
-function zoneOptions(settings: DueSettings) {
+export function zoneOptions(settings: Pick<DueSettings, 'timeZone' | 'zones'>) {
 	const name = (z: string) => z.replaceAll('_', ' ')
 	const first = [...new Set([settings.timeZone, 'UTC'])].map((z) => ({ value: z, label: name(z) }))
 	const rest = settings.zones

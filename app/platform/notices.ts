@@ -104,6 +104,7 @@ export const NOTICES = {
 	tenantActive: { param: 'active', tone: 'ok', text: (m) => m.admin.tenants.notices.active },
 	tenantSuspended: { param: 'suspended', tone: 'ok', text: (m) => m.admin.tenants.notices.suspended },
 	tenantArchived: { param: 'archived', tone: 'ok', text: (m) => m.admin.tenants.notices.archived },
+	tenantSettingsSaved: { param: 'settings-saved', tone: 'ok', text: (m) => m.admin.settings.saved },
 	tenantDomainLive: { param: 'domain-live', tone: 'ok', text: (m) => m.admin.tenants.notices.domainLive },
 	tenantDomainNotLive: { param: 'domain-not-live', tone: 'ok', text: (m) => m.admin.tenants.notices.domainNotLive },
 	courseAdminAssigned: { param: 'assigned', tone: 'ok', text: (m) => m.adminCourses.admins.assigned },

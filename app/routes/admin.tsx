@@ -75,6 +75,11 @@ export default function Admin({ loaderData: d }: Route.ComponentProps) {
 				<Link prefetch="intent" to={'/admin/audit'}>
 					{m.nav.audit}
 				</Link>
+				{d.onTenant ? (
+					<Link prefetch="intent" to={'/admin/settings'}>
+						{m.nav.settings}
+					</Link>
+				) : null}
 				<a href={t.href('/admin/api-docs')}>{m.nav.apiDocs}</a>
 				{d.isSuper ? (
 					<Link prefetch="intent" to={'/admin/tenants'}>

@@ -55,6 +55,7 @@ export default {
 			audit: 'Prüfprotokoll',
 			apiDocs: 'API-Dokumentation',
 			tenants: 'Mandanten',
+			settings: 'Einstellungen',
 		},
 		recent: 'Letzte Aktivitäten',
 		empty: 'Bisher ist noch nichts passiert.',
@@ -294,6 +295,16 @@ export default {
 		question:
 			'{tenant} als {email} öffnen? Sie erhalten eine Sitzung nur auf dieser Website, für höchstens zwei Stunden.',
 		submit: '{tenant} öffnen',
+	},
+	// The tenant's own settings (decision 0064), /admin/settings.
+	settings: {
+		metaTitle: 'Website-Einstellungen',
+		title: 'Website-Einstellungen',
+		timeZoneLabel: 'Zeitzone der Schule',
+		timeZoneHint:
+			'Fristen und Uhrzeiten werden darin allen gezeigt, die keine eigene gewählt haben; mit JavaScript wird beim ersten Besuch die Zeitzone des Geräts übernommen.',
+		save: 'Einstellungen speichern',
+		saved: 'Die Einstellungen wurden gespeichert.',
 	},
 	tenants: {
 		title: 'Mandanten',

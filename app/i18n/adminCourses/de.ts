@@ -299,6 +299,7 @@ export default {
 			tenant_activated: 'Mandant aktiviert',
 			tenant_archived: 'Mandant archiviert',
 			tenant_domain_live: 'Eigene Domain als live markiert oder nicht',
+			tenant_settings_changed: 'Website-Einstellungen geändert',
 			user_role_changed: 'Rolle geändert',
 			user_deactivated: 'Konto deaktiviert',
 			user_reactivated: 'Konto reaktiviert',

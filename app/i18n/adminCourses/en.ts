@@ -303,6 +303,7 @@ export default {
 			tenant_activated: 'Tenant activated',
 			tenant_archived: 'Tenant archived',
 			tenant_domain_live: 'Custom domain marked live or not',
+			tenant_settings_changed: 'Site settings changed',
 			user_role_changed: 'Role changed',
 			user_deactivated: 'Account deactivated',
 			user_reactivated: 'Account reactivated',

@@ -297,6 +297,7 @@ export default {
 			tenant_activated: 'Inquilino activado',
 			tenant_archived: 'Inquilino archivado',
 			tenant_domain_live: 'Dominio propio marcado como activo o no',
+			tenant_settings_changed: 'Ajustes del sitio cambiados',
 			user_role_changed: 'Rol cambiado',
 			user_deactivated: 'Cuenta desactivada',
 			user_reactivated: 'Cuenta reactivada',

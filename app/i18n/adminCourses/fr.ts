@@ -301,6 +301,7 @@ export default {
 			tenant_activated: 'Locataire activé',
 			tenant_archived: 'Locataire archivé',
 			tenant_domain_live: 'Domaine personnalisé marqué actif ou non',
+			tenant_settings_changed: 'Réglages du site modifiés',
 			user_role_changed: 'Rôle modifié',
 			user_deactivated: 'Compte désactivé',
 			user_reactivated: 'Compte réactivé',

@@ -297,6 +297,7 @@ export default {
 			tenant_activated: 'Locatário ativado',
 			tenant_archived: 'Locatário arquivado',
 			tenant_domain_live: 'Domínio próprio marcado como ativo ou não',
+			tenant_settings_changed: 'Definições do site alteradas',
 			user_role_changed: 'Função alterada',
 			user_deactivated: 'Conta desativada',
 			user_reactivated: 'Conta reativada',
