@@ -1,0 +1,197 @@
+/**
+ * The job queue under faults (issue 46, "The queue under faults"; decisions 0033, 0047 and 0058),
+ * on PostgreSQL with two app processes that reach the database through a fault proxy, as the
+ * loopback SMTP server sees it (mails counted per address):
+ *
+ * - Mail and reminder jobs across a PostgreSQL outage of QUEUE_OUTAGE_SECONDS (30 s, as CI runs it):
+ *   forgot-password and magic-link requests answered and a reminder sweep done before it, while the
+ *   SMTP server is down (so every job is still waiting when the database goes); the database
+ *   unreachable; then back: every mail delivered once, and both processes serve.
+ * - Two processes sending a sweep's reminders, one frozen (SIGSTOP) in the middle of a mail, its SMTP
+ *   session and the rest of its batch held for several job timeouts while the other retries its
+ *   jobs, then woken (SIGCONT) to finish what it had taken: each learner reminded once.
+ */
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startCms } from '#cms/server.ts'
+import { hashPassword } from '#app/accounts/password.server.ts'
+import { enqueue } from '#app/jobs.server.ts'
+import { unfinishedJobs } from '#db/jobs.ts'
+import { seedDemoData } from '#db/seed.ts'
+import { createUser } from '#db/users.ts'
+import { browser } from '#tests/support/client.ts'
+import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
+import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
+import { startFaultProxy, type FaultProxy } from '#tests/support/fault-proxy.ts'
+import { startMailSink, type MailSink } from '#tests/support/mail.ts'
+import { startAppProcess, type AppProcess } from '#tests/support/process.ts'
+import { inactiveLearners, logLines, reportFault, sleep, until } from './support.ts'
+
+const ACME = 'acme.localhost'
+const OUTAGE_SECONDS = Number(process.env.QUEUE_OUTAGE_SECONDS ?? 30)
+const TIMEOUT_SECONDS = 3
+/** How long the frozen process stays stopped: several job timeouts, so the other one retries what it held. */
+const FROZEN_SECONDS = 4 * TIMEOUT_SECONDS
+
+/** Mails delivered beyond the expected count per address, over every address. */
+function duplicates(mail: MailSink, expected: Map<string, number>) {
+	return [...expected].reduce((sum, [to, n]) => sum + Math.max(0, mail.count(to) - n), 0)
+}
+
+/** Ids of the mail.reminder jobs a process started and has not finished. */
+function reminderMailsUnderWay(app: AppProcess) {
+	const done = new Set(logLines(app, 'job/done').map((l) => l.id))
+	return logLines(app, 'job/started').filter((l) => l.job === 'mail.reminder' && !done.has(l.id))
+}
+
+describe.each(DIALECTS.filter((d) => d === 'pg'))('the job queue under faults on %s, two processes', () => {
+	let db: TestDatabase
+	let cms: Awaited<ReturnType<typeof startCms>>
+	let mail: MailSink
+	let proxy: FaultProxy
+	let acmeId = ''
+	const procs: AppProcess[] = []
+
+	beforeAll(async () => {
+		db = await createTestDatabase('pg')
+		acmeId = (await seedDemoData(db, DEMO_PASSWORD)).tenants.acme.id
+		cms = await startCms({ apiKey: TEST_SECRETS.CMS_API_UUID, projectUuid: TEST_SECRETS.CMS_PROJECT_UUID })
+		mail = await startMailSink()
+		const url = new URL(db.url)
+		proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port) })
+		url.host = `127.0.0.1:${proxy.port}`
+		const env = {
+			DATABASE_URL: url.toString(),
+			CMS_API_URL: cms.url,
+			SMTP_HOST: '127.0.0.1',
+			SMTP_PORT: String(mail.port),
+			JOB_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS),
+			JOB_RETRY_DELAY_SECONDS: '1',
+			JOB_RETRY_LIMIT: '10',
+		}
+		procs.push(...(await Promise.all([startAppProcess(env), startAppProcess(env)])))
+	}, 90_000)
+	afterAll(async () => {
+		for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL')
+		await Promise.all(procs.map((p) => p.exited))
+		await proxy?.close()
+		await mail?.close()
+		await cms?.close()
+		await db?.drop()
+	})
+
+	it(
+		`delivers mail and reminder jobs written before a ${OUTAGE_SECONDS} s PostgreSQL outage once each after it`,
+		async () => {
+			const hash = await hashPassword(DEMO_PASSWORD)
+			const accounts: string[] = []
+			for (let i = 0; i < 6; i++) {
+				const email = `outage-mail-${i}@acme.test`
+				await createUser(db, {
+					tenant_id: acmeId,
+					email,
+					name: `Mail ${i}`,
+					role: 'student',
+					password_hash: hash,
+					email_verified_at: new Date(),
+				})
+				accounts.push(email)
+			}
+			const learners = await inactiveLearners(db, acmeId, 10, 'outage-reminded')
+			// The SMTP server down: every job written below fails its attempts and waits for a retry, so
+			// each one is still in the queue when the database goes away.
+			await mail.down()
+			const answers = await Promise.all(
+				accounts.flatMap((email, i) => {
+					const b = browser(procs[i % 2].port, ACME)
+					return [b.post('/learn/forgot', { email }), b.post('/learn/magic', { email })]
+				}),
+			)
+			expect(answers.every((a) => a.status === 302 || a.status === 200)).toBe(true)
+			await enqueue(db, 'reminders.sweep', {})
+			const r = db.t.reminders_sent
+			const ids = new Set(learners.map((l) => l.id))
+			await until('the sweep to record every reminder', 20_000, async () => {
+				const rows = await db.orm.select({ user: r.user_id }).from(r).where(eq(r.kind, 'inactivity'))
+				return rows.filter((row) => ids.has(row.user)).length === learners.length
+			})
+			const failedBefore = procs.reduce((n, p) => n + logLines(p, 'email/failed').length, 0)
+			// PostgreSQL unreachable from both processes; the SMTP server back at once, so that only the
+			// database stands between the jobs and their mail.
+			proxy.down()
+			await mail.up()
+			await sleep(OUTAGE_SECONDS * 1000)
+			const sentDuring = mail.messages.length
+			proxy.up()
+			const back = Date.now()
+			const expected = new Map<string, number>([
+				...accounts.map((a) => [a, 2] as [string, number]),
+				...learners.map((l) => [l.email, 1] as [string, number]),
+			])
+			await until('every mail delivered', 60_000, () => [...expected].every(([to, n]) => mail.count(to) >= n))
+			const recovery = Date.now() - back
+			await until('the queue drained', 30_000, async () => (await unfinishedJobs(db)) === 0)
+			await sleep(2_000)
+			const delivered = [...expected.keys()].reduce((n, to) => n + mail.count(to), 0)
+			reportFault(`mail and reminder jobs across a ${OUTAGE_SECONDS} s PostgreSQL outage`, 'pg', {
+				requests: answers.length,
+				jobs: answers.length + learners.length + 1,
+				'mails expected': accounts.length * 2 + learners.length,
+				'mails delivered': delivered,
+				duplicates: duplicates(mail, expected),
+				'email/failed before the outage': failedBefore,
+				'all delivered after the database was back within (s)': (recovery / 1000).toFixed(1),
+			})
+			for (const [to, n] of expected) expect(mail.count(to), to).toBe(n)
+			expect(sentDuring).toBe(0)
+			// Both processes serve again.
+			for (const p of procs) expect((await browser(p.port, ACME).get('/learn/sign-in')).status).toBe(200)
+		},
+		(OUTAGE_SECONDS + 120) * 1000,
+	)
+
+	it('two processes sending reminders, one frozen mid-mail past the job timeout and woken: each learner reminded once', async () => {
+		const learners = await inactiveLearners(db, acmeId, 12, 'frozen-reminded')
+		// The SMTP server holds the first messages unanswered: their senders are stuck in the middle of a
+		// mail, with the rest of their batch taken and not run.
+		const held = mail.hold(20_000)
+		await enqueue(db, 'reminders.sweep', {})
+		await held
+		const [frozen, other] = await until('a process sending a reminder', 5_000, () => {
+			const i = procs.findIndex((p) => reminderMailsUnderWay(p).length > 0)
+			return i < 0 ? null : [procs[i], procs[1 - i]]
+		})
+		const startedBefore = logLines(frozen, 'job/started').length
+		frozen.child.kill('SIGSTOP')
+		const frozenAt = Date.now()
+		// The held messages are accepted: the frozen process's mail is delivered, it does not know yet.
+		mail.release()
+		await sleep(FROZEN_SECONDS * 1000)
+		const retriedByOther = logLines(other, 'job/started').filter(
+			(l) => l.job === 'mail.reminder' && Number(l.attempt) > 1,
+		).length
+		frozen.child.kill('SIGCONT')
+		const woken = Date.now()
+		await until('every learner mailed', 60_000, () => learners.every((l) => mail.count(l.email) >= 1))
+		await until('the queue drained', 60_000, async () => (await unfinishedJobs(db)) === 0)
+		const settled = Date.now() - woken
+		// Long enough for a stale attempt of the woken process to show itself.
+		await sleep(3_000)
+		const expected = new Map(learners.map((l) => [l.email, 1]))
+		const dupes = duplicates(mail, expected)
+		reportFault('two processes sending reminders, one frozen past the job timeout', 'pg', {
+			jobs: learners.length + 1,
+			'mails expected': learners.length,
+			'mails delivered': learners.reduce((n, l) => n + mail.count(l.email), 0),
+			duplicates: dupes,
+			'frozen for (s)': ((woken - frozenAt) / 1000).toFixed(1),
+			'attempts retried by the other process': retriedByOther,
+			'attempts of the woken process': logLines(frozen, 'job/started').length - startedBefore,
+			'sends refused as already made': procs.reduce((n, p) => n + logLines(p, 'email/already-sent').length, 0),
+			'queue drained after waking within (s)': (settled / 1000).toFixed(1),
+		})
+		for (const l of learners) expect(mail.count(l.email), l.email).toBe(1)
+		expect(retriedByOther).toBeGreaterThanOrEqual(1)
+		for (const p of procs) expect((await browser(p.port, ACME).get('/learn/sign-in')).status).toBe(200)
+	}, 120_000)
+})
