@@ -168,7 +168,11 @@ export function logLines(app: AppProcess, event: string) {
 }
 
 /** Waits for `probe` to answer something truthy and returns it; throws after `timeoutMs`. */
-export async function until<T>(what: string, timeoutMs: number, probe: () => T | null | undefined | false | Promise<T>) {
+export async function until<T>(
+	what: string,
+	timeoutMs: number,
+	probe: () => T | null | undefined | false | Promise<T>,
+) {
 	const deadline = Date.now() + timeoutMs
 	for (;;) {
 		const value = await probe()

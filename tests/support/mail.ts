@@ -112,6 +112,13 @@ export async function startMailSink(onMail?: (mail: ReceivedMail) => void) {
 			}
 			return [...held.values()][0].mail
 		},
+		/**
+		 * Stops holding new messages; those held stay unanswered until their senders give up (a sender
+		 * that times out in DATA delivered nothing), unlike `release()`, which accepts them.
+		 */
+		stopHolding() {
+			holding = false
+		},
 		/** Messages held now (a sender that went away takes its own with it). */
 		heldCount: () => held.size,
 		/** Accepts what is held (from senders still connected) and stops holding. */
