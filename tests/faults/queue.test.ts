@@ -10,6 +10,8 @@
  * - Two processes sending a sweep's reminders, one frozen (SIGSTOP) in the middle of a mail, its SMTP
  *   session and the rest of its batch held for several job timeouts while the other retries its
  *   jobs, then woken (SIGCONT) to finish what it had taken: each learner reminded once.
+ * - Two processes, the one running the sweep frozen in the middle of it (in a reminder's transaction)
+ *   for several job timeouts while the other retries the sweep, then woken: each learner reminded once.
  */
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -25,7 +27,7 @@ import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import { startFaultProxy, type FaultProxy } from '#tests/support/fault-proxy.ts'
 import { startMailSink, type MailSink } from '#tests/support/mail.ts'
 import { startAppProcess, type AppProcess } from '#tests/support/process.ts'
-import { inactiveLearners, logLines, reportFault, sleep, until } from './support.ts'
+import { holdReminderKey, inactiveLearners, logLines, reportFault, sleep, until } from './support.ts'
 
 const ACME = 'acme.localhost'
 const OUTAGE_SECONDS = Number(process.env.QUEUE_OUTAGE_SECONDS ?? 30)
@@ -116,12 +118,15 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the job queue under faults on
 				return rows.filter((row) => ids.has(row.user)).length === learners.length
 			})
 			const failedBefore = procs.reduce((n, p) => n + logLines(p, 'email/failed').length, 0)
-			// PostgreSQL unreachable from both processes; the SMTP server back at once, so that only the
-			// database stands between the jobs and their mail.
+			// PostgreSQL unreachable from both processes; the SMTP server back a second later (an attempt
+			// under way at the cut has failed at SMTP by then), so that only the database stands between
+			// the jobs and their mail.
+			const sentBefore = mail.messages.length
 			proxy.down()
+			await sleep(1_000)
 			await mail.up()
-			await sleep(OUTAGE_SECONDS * 1000)
-			const sentDuring = mail.messages.length
+			await sleep(OUTAGE_SECONDS * 1000 - 1_000)
+			const sentDuring = mail.messages.length - sentBefore
 			proxy.up()
 			const back = Date.now()
 			const expected = new Map<string, number>([
@@ -198,6 +203,57 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the job queue under faults on
 		const ids = mail.messages.filter((m) => expected.has(m.to)).map((m) => m.headers['message-id'])
 		expect(ids.every((id) => /^<[0-9a-f-]{36}\.0@lms\.test>$/.test(id))).toBe(true)
 		expect(new Set(ids).size).toBe(learners.length)
+		for (const p of procs) expect((await browser(p.port, ACME).get('/learn/sign-in')).status).toBe(200)
+	}, 120_000)
+
+	it('two processes sweeping reminders, one frozen mid-sweep past the job timeout and woken: each learner reminded once', async () => {
+		const learners = await inactiveLearners(db, acmeId, 12, 'frozen-sweep')
+		// The sweep goes in user id order; it waits at the middle learner's key, held by the test, having
+		// queued those before it.
+		const held = [...learners].sort((a, b) => (a.id < b.id ? -1 : 1))[6]
+		const releaseKey = await holdReminderKey(db, acmeId, held)
+		const sweeps = (app: AppProcess) => logLines(app, 'job/started').filter((l) => l.job === 'reminders.sweep')
+		const before = procs.map((p) => sweeps(p).length)
+		await enqueue(db, 'reminders.sweep', {})
+		const [frozen, other] = await until('a process sweeping', 10_000, () => {
+			const i = procs.findIndex((p, n) => sweeps(p).length > before[n])
+			return i < 0 ? null : [procs[i], procs[1 - i]]
+		})
+		await sleep(300)
+		frozen.child.kill('SIGSTOP')
+		const frozenAt = Date.now()
+		// The key let go: the frozen sweep's own insert of it goes through on the server, in a transaction
+		// its process cannot end. The other process retries the sweep after the job timeout and meets it.
+		await releaseKey()
+		const r = db.t.reminders_sent
+		const ids = new Set(learners.map((l) => l.id))
+		const recorded = async () =>
+			(await db.orm.select({ user: r.user_id }).from(r).where(eq(r.kind, 'inactivity'))).filter((row) =>
+				ids.has(row.user),
+			).length
+		const queuedBeforeWaking = await recorded()
+		await sleep(FROZEN_SECONDS * 1000)
+		const sweptByOther = sweeps(other).length - before[procs.indexOf(other)]
+		frozen.child.kill('SIGCONT')
+		const woken = Date.now()
+		await until('every learner mailed', 60_000, () => learners.every((l) => mail.count(l.email) >= 1))
+		await until('the queue drained', 60_000, async () => (await unfinishedJobs(db)) === 0)
+		const settled = Date.now() - woken
+		await sleep(3_000)
+		const expected = new Map(learners.map((l) => [l.email, 1]))
+		reportFault('two processes sweeping reminders, one frozen mid-sweep past the job timeout', 'pg', {
+			jobs: `1 sweep + ${learners.length} mails`,
+			'mails expected': learners.length,
+			'mails delivered': learners.reduce((n, l) => n + mail.count(l.email), 0),
+			duplicates: duplicates(mail, expected),
+			'frozen for (s)': ((woken - frozenAt) / 1000).toFixed(1),
+			'reminders recorded while frozen': queuedBeforeWaking,
+			'sweep attempts of the other process while frozen': sweptByOther,
+			'all mailed and the queue drained after waking within (s)': (settled / 1000).toFixed(1),
+		})
+		for (const l of learners) expect(mail.count(l.email), l.email).toBe(1)
+		expect(await recorded()).toBe(learners.length)
+		expect(sweptByOther).toBeGreaterThanOrEqual(1)
 		for (const p of procs) expect((await browser(p.port, ACME).get('/learn/sign-in')).status).toBe(200)
 	}, 120_000)
 })

@@ -12,7 +12,6 @@
  *   file takes the job once its attempt timed out: each learner gets one mail.
  */
 import { eq, sql } from 'drizzle-orm'
-import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCms } from '#cms/server.ts'
 import { enqueue } from '#app/jobs.server.ts'
@@ -21,7 +20,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import { startMailSink, type MailSink } from '#tests/support/mail.ts'
 import { startAppProcess, type AppProcess } from '#tests/support/process.ts'
-import { inactiveLearners, logLines, reportFault, sleep, until } from './support.ts'
+import { holdReminderKey, inactiveLearners, logLines, reportFault, sleep, until } from './support.ts'
 
 const TIMEOUT_SECONDS = 3
 
@@ -126,10 +125,7 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('reminders across two app proc
 		// The test's own transaction holds one learner's key: the sweep waits there, having queued those before it.
 		// The sweep goes in user id order: the middle one, so that some are queued before it and some after.
 		const held = [...learners].sort((a, b) => (a.id < b.id ? -1 : 1))[6]
-		const other = postgres(db.url, { max: 1, onnotice: () => {} })
-		const holder = await other.reserve()
-		await holder`begin`
-		await holder`insert into reminders_sent (tenant_id, user_id, kind, item_key) values (${acmeId}, ${held.id}, 'inactivity', ${held.key})`
+		const releaseKey = await holdReminderKey(db, acmeId, held)
 		await enqueue(db, 'reminders.sweep', {})
 		// The sweep starts, queues the learners before the held one and waits on its key (for up to the
 		// app's 2 s client deadline, then the attempt fails and is retried): the kill lands in that wait.
@@ -141,9 +137,7 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('reminders across two app proc
 		holderProc.child.kill('SIGKILL')
 		await holderProc.exited
 		const queuedBeforeKill = await recorded(db, learners)
-		await holder`rollback`
-		holder.release()
-		await other.end()
+		await releaseKey()
 		await until('every learner mailed', 40_000, () => learners.every((l) => mail.count(l.email) >= 1))
 		const after = Date.now() - killedAt
 		await sleep(3_000)

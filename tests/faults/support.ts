@@ -211,3 +211,20 @@ export async function inactiveLearners(db: Database, tenantId: string, count: nu
 	}
 	return learners
 }
+
+/**
+ * PostgreSQL: another connection inserts a learner's inactivity reminder key (reminders_sent) in a
+ * transaction it holds open until the returned function rolls it back: a sweep reaching that key
+ * waits on it (up to its 3 s lock timeout), having queued the learners before it (user id order).
+ */
+export async function holdReminderKey(db: Database, tenantId: string, learner: { id: string; key: string }) {
+	const other = postgres(db.url, { max: 1, onnotice: () => {} })
+	const holder = await other.reserve()
+	await holder`begin`
+	await holder`insert into reminders_sent (tenant_id, user_id, kind, item_key) values (${tenantId}, ${learner.id}, 'inactivity', ${learner.key})`
+	return async () => {
+		await holder`rollback`
+		holder.release()
+		await other.end()
+	}
+}
