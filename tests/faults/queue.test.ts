@@ -13,7 +13,7 @@
  * - Two processes, the one running the sweep frozen in the middle of it (in a reminder's transaction)
  *   for several job timeouts while the other retries the sweep, then woken: each learner reminded once.
  */
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCms } from '#cms/server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
@@ -40,11 +40,23 @@ function duplicates(mail: MailSink, expected: Map<string, number>) {
 	return [...expected].reduce((sum, [to, n]) => sum + Math.max(0, mail.count(to) - n), 0)
 }
 
-/** Ids of the mail.reminder jobs a process started and has not finished. */
-function reminderMailsUnderWay(app: AppProcess) {
-	const done = new Set(logLines(app, 'job/done').map((l) => l.id))
-	return logLines(app, 'job/started').filter((l) => l.job === 'mail.reminder' && !done.has(l.id))
+/** The job ids whose latest attempt in this process has started and not ended, by its log. */
+function jobsUnderWay(app: AppProcess) {
+	const last = new Map<unknown, unknown>()
+	for (const line of app.output.join('').split('\n')) {
+		const at = line.indexOf('{"')
+		if (!line.includes('"event":"job/') || at < 0) continue
+		const fields = JSON.parse(line.slice(at)) as Record<string, unknown>
+		last.set(fields.id, fields.event)
+	}
+	return [...last].filter(([, event]) => event === 'job/started').map(([id]) => id)
 }
+
+/** How many of a process's log lines of `event` pass `filter`. */
+function count(app: AppProcess, event: string, filter: (line: Record<string, unknown>) => boolean = () => true) {
+	return logLines(app, event).filter(filter).length
+}
+const retried = (line: Record<string, unknown>) => line.job === 'mail.reminder' && Number(line.attempt) > 1
 
 describe.each(DIALECTS.filter((d) => d === 'pg'))('the job queue under faults on %s, two processes', () => {
 	let db: TestDatabase
@@ -157,26 +169,31 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the job queue under faults on
 
 	it('two processes sending reminders, one frozen mid-mail past the job timeout and woken: each learner reminded once', async () => {
 		const learners = await inactiveLearners(db, acmeId, 12, 'frozen-reminded')
-		// The SMTP server holds the first messages unanswered: their senders are stuck in the middle of a
-		// mail, with the rest of their batch taken and not run.
-		const held = mail.hold(20_000)
+		// The SMTP server holds the next message unanswered: its sender is stuck in the middle of a mail,
+		// with the rest of its batch taken and not run. When the frozen sender wakes, its SMTP client
+		// gives up (nothing delivered): a server that said yes to a frozen sender would be a mail sent
+		// that its sender never heard of, at least once (decision 0058).
+		const held = mail.hold(20_000, 1)
+		const before = procs.map((p) => ({
+			retried: count(p, 'job/started', retried),
+			started: count(p, 'job/started'),
+			refused: count(p, 'email/already-sent'),
+		}))
 		await enqueue(db, 'reminders.sweep', {})
-		await held
-		const [frozen, other] = await until('a process sending a reminder', 5_000, () => {
-			const i = procs.findIndex((p) => reminderMailsUnderWay(p).length > 0)
-			return i < 0 ? null : [procs[i], procs[1 - i]]
-		})
-		const startedBefore = logLines(frozen, 'job/started').length
+		const heldTo = (await held).to
+		const heldFor = learners.find((l) => l.email === heldTo)!
+		const [job] = (await db.orm.execute(
+			sql`select id from pgboss.job where name = 'lms' and data->>'name' = 'mail.reminder' and data->'payload'->>'userId' = ${heldFor.id}`,
+		)) as unknown as Array<{ id: string }>
+		const frozen = await until('the held mail’s sender', 5_000, () =>
+			procs.find((p) => jobsUnderWay(p).includes(job.id)),
+		)
+		const other = procs.find((p) => p !== frozen)!
+		const mark = (p: AppProcess) => before[procs.indexOf(p)]
 		frozen.child.kill('SIGSTOP')
 		const frozenAt = Date.now()
-		// New messages go through; the frozen process's stays unanswered, so that when it wakes its SMTP
-		// client gives up (nothing delivered) rather than the server having said yes to a frozen sender
-		// (a mail sent that its sender never heard of: at least once, decision 0058).
-		mail.stopHolding()
 		await sleep(FROZEN_SECONDS * 1000)
-		const retriedByOther = logLines(other, 'job/started').filter(
-			(l) => l.job === 'mail.reminder' && Number(l.attempt) > 1,
-		).length
+		const retriedByOther = count(other, 'job/started', retried) - mark(other).retried
 		frozen.child.kill('SIGCONT')
 		const woken = Date.now()
 		await until('every learner mailed', 60_000, () => learners.every((l) => mail.count(l.email) >= 1))
@@ -193,8 +210,11 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the job queue under faults on
 			duplicates: dupes,
 			'frozen for (s)': ((woken - frozenAt) / 1000).toFixed(1),
 			'attempts retried by the other process': retriedByOther,
-			'attempts of the woken process': logLines(frozen, 'job/started').length - startedBefore,
-			'sends refused as already made': procs.reduce((n, p) => n + logLines(p, 'email/already-sent').length, 0),
+			'attempts of the woken process': count(frozen, 'job/started') - mark(frozen).started,
+			'sends refused as already made': procs.reduce(
+				(n, p, i) => n + count(p, 'email/already-sent') - before[i].refused,
+				0,
+			),
 			'queue drained after waking within (s)': (settled / 1000).toFixed(1),
 		})
 		for (const l of learners) expect(mail.count(l.email), l.email).toBe(1)
