@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config'
 // `npm test` runs the two groups one after the other (VITEST_GROUP, scripts/test.js); without it,
 // `npx vitest run` runs every file.
 const TIMED = [
-	'tests/faults/{database,drain,freeze,hand-ins,load,mail,redis,serving,stalls}.test.ts',
+	'tests/faults/{database,drain,freeze,hand-ins,load,mail,queue,redis,serving,stalls}.test.ts',
 	'tests/hostile/enumeration.test.ts',
 	'tests/integration/faults.test.ts',
 ]

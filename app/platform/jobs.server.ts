@@ -3,6 +3,7 @@ import { log } from './log.server.ts'
 import type { Mailer } from './mailer.server.ts'
 import type { Env } from './env.server.ts'
 import type { Database } from '#db/client.ts'
+import { sendMailOnce } from '#db/job-mails.ts'
 import { enqueueJobSteps } from '#db/jobs.ts'
 import type { Locale } from '#db/schema/values.ts'
 import { inTransaction, type Tx } from '#db/transaction.ts'
@@ -73,12 +74,22 @@ export function jobRunner<Deps extends JobDeps, Payloads>(handlers: JobHandlers<
 		// A job of a kind this build does not know (written by a newer one): failed, so it is retried by another process.
 		if (!handler) throw new Error(`no handler for job ${job.name}`)
 		let mails = 0
+		let seq = 0
+		// Each mail once across the job's attempts (decision 0058): keyed by the job and its place among
+		// the job's mails, so a retry or a stale attempt skips what an earlier attempt sent.
 		const mailer: Mailer = {
 			...deps.mailer,
 			send: async (email) => {
-				const sent = await deps.mailer.send(email)
-				if (sent) mails++
-				return sent
+				const key = { jobId: job.id, seq: seq++ }
+				const outcome = await sendMailOnce(deps.db, key, () =>
+					deps.mailer.send({ ...email, key: `${job.id}.${key.seq}` }),
+				)
+				if (outcome === 'already-sent') {
+					log.info('email/already-sent', { job: job.name, id: job.id, seq: key.seq, kind: email.kind })
+					return true
+				}
+				if (outcome === 'sent') mails++
+				return outcome === 'sent'
 			},
 		}
 		const note = await handler({ ...deps, mailer }, job.payload)

@@ -9,11 +9,13 @@ import type { Env } from './env.server.ts'
  */
 describe('the Resend transport', () => {
 	const bodies: Array<Record<string, unknown>> = []
+	const keys: Array<string | undefined> = []
 	const server = createServer((req, res) => {
 		let body = ''
 		req.on('data', (c) => (body += c))
 		req.on('end', () => {
 			bodies.push(JSON.parse(body) as Record<string, unknown>)
+			keys.push(req.headers['idempotency-key'] as string | undefined)
 			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'sent-1' }))
 		})
 	})
@@ -44,5 +46,14 @@ describe('the Resend transport', () => {
 		expect(sent).toBe(true)
 		expect(bodies).toHaveLength(1)
 		expect(bodies[0]).toMatchObject({ to: 'a@b.test', headers })
+		expect(keys[0]).toBeUndefined()
+	})
+
+	it('sends a job mail’s key as the idempotency key, so Resend takes a repeated attempt once (decision 0058)', async () => {
+		const { createMailer } = await import('./mailer.server.ts')
+		const mailer = createMailer({ RESEND_API_KEY: 're_test', EMAIL_FROM: 'noreply@lms.test', NODE_ENV: 'test' } as Env)
+		const email = { to: 'a@b.test', subject: 's', text: 't', html: '<p>t</p>', kind: 'magic_link', key: 'job-1.0' }
+		expect(await mailer.send(email)).toBe(true)
+		expect(keys.at(-1)).toBe('job-1.0')
 	})
 })

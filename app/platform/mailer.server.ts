@@ -12,6 +12,11 @@ export interface Email {
 	kind: string
 	/** Extra header fields (a reminder's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058), given to every transport. */
 	headers?: Record<string, string>
+	/**
+	 * The same for every attempt to send this mail (a job's: `<job id>.<n>`, decision 0058): its SMTP
+	 * Message-ID and Resend's idempotency key, so a receiver can tell a repeat from a new mail.
+	 */
+	key?: string
 }
 
 interface Transport {
@@ -32,14 +37,17 @@ export function createMailer(env: Env) {
 		transports.push({
 			name: 'resend',
 			async send(email, from) {
-				const { error } = await resend.emails.send({
-					from,
-					to: email.to,
-					subject: email.subject,
-					text: email.text,
-					html: email.html,
-					...(email.headers ? { headers: email.headers } : {}),
-				})
+				const { error } = await resend.emails.send(
+					{
+						from,
+						to: email.to,
+						subject: email.subject,
+						text: email.text,
+						html: email.html,
+						...(email.headers ? { headers: email.headers } : {}),
+					},
+					email.key ? { idempotencyKey: email.key } : undefined,
+				)
 				if (error) throw new Error(`${error.name}: ${error.message}`)
 			},
 		})
@@ -64,6 +72,7 @@ export function createMailer(env: Env) {
 					text: email.text,
 					html: email.html,
 					headers: email.headers,
+					...(email.key ? { messageId: `<${email.key}@${senderDomain(from)}>` } : {}),
 				})
 			},
 		})
@@ -95,3 +104,8 @@ export function createMailer(env: Env) {
 }
 
 export type Mailer = ReturnType<typeof createMailer>
+
+/** The domain of a sender address, bare (`noreply@lms.test`) or named (`LMS <noreply@lms.test>`): a Message-ID's right side. */
+function senderDomain(from: string) {
+	return from.replace(/^.*@/, '').replace(/>$/, '')
+}

@@ -73,6 +73,7 @@ const _parity: Parity = {
 	user_settings: [true, true],
 	due_extensions: [true, true],
 	calendar_feeds: [true, true],
+	job_mails: [true, true],
 }
 
 // The intended difference, pinned: if either side changes, this note and decision 0003 must too.

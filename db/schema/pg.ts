@@ -694,3 +694,19 @@ export const calendar_feeds = pgTable(
 		uniqueIndex('calendar_feeds_token_unique').on(t.token_hash),
 	],
 )
+
+/**
+ * Each mail a job's attempt handed to a transport (decision 0058), keyed by the job and the mail's
+ * place among the job's mails: a later attempt of the same job (a retry, or a stale one of a process
+ * that was frozen past the job timeout) finds it and does not send it again. On PostgreSQL the row is
+ * inserted before the SMTP exchange and committed after it, so a second attempt waits on it.
+ */
+export const job_mails = pgTable(
+	'job_mails',
+	{
+		job_id: text('job_id').notNull(),
+		seq: integer('seq').notNull(),
+		sent_at: ts('sent_at').notNull().defaultNow(),
+	},
+	(t) => [primaryKey({ columns: [t.job_id, t.seq] })],
+)

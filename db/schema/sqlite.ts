@@ -658,3 +658,14 @@ export const calendar_feeds = sqliteTable(
 		uniqueIndex('calendar_feeds_token_unique').on(t.token_hash),
 	],
 )
+
+/** Each mail a job's attempt handed to a transport (decision 0058; pg.ts says more). */
+export const job_mails = sqliteTable(
+	'job_mails',
+	{
+		job_id: text('job_id').notNull(),
+		seq: integer('seq').notNull(),
+		sent_at: ts('sent_at').notNull().default(now),
+	},
+	(t) => [primaryKey({ columns: [t.job_id, t.seq] })],
+)

@@ -23,30 +23,11 @@ import { createTestDatabase, DIALECTS, execRaw, type TestDatabase } from '#tests
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import { linkIn, startMailSink, type MailSink } from '#tests/support/mail.ts'
 import { startAppProcess, type AppProcess } from '#tests/support/process.ts'
-import { holdPgLock, holdSqliteWriteLock, reportFault, sleep } from './support.ts'
+import { holdPgLock, holdSqliteWriteLock, logLines, reportFault, sleep, until } from './support.ts'
 
 const ACME = 'acme.localhost'
 const OUTAGE_SECONDS = Number(process.env.MAIL_OUTAGE_SECONDS ?? 8)
 const PASSWORD = 'a-good-long-secret'
-
-/** The structured log lines of an app process with this event (its fields parsed). */
-function logLines(app: AppProcess, event: string) {
-	return app.output
-		.join('')
-		.split('\n')
-		.filter((line) => line.includes(`"event":"${event}"`))
-		.map((line) => JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>)
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => T | null | undefined | false) {
-	const deadline = Date.now() + timeoutMs
-	for (;;) {
-		const value = probe()
-		if (value) return value
-		if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`)
-		await sleep(50)
-	}
-}
 
 describe.each(DIALECTS)('mail through the job queue on %s', (dialect) => {
 	let db: TestDatabase

@@ -11,66 +11,20 @@
  * - SQLite (one process): the process is killed while it holds the sweep job; a new process on the same
  *   file takes the job once its attempt timed out: each learner gets one mail.
  */
-import { and, eq, sql } from 'drizzle-orm'
-import postgres from 'postgres'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCms } from '#cms/server.ts'
 import { enqueue } from '#app/jobs.server.ts'
-import { putEnrollment } from '#db/learning.ts'
 import { seedDemoData } from '#db/seed.ts'
-import { createUser } from '#db/users.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import { startMailSink, type MailSink } from '#tests/support/mail.ts'
 import { startAppProcess, type AppProcess } from '#tests/support/process.ts'
-import { reportFault, sleep } from './support.ts'
+import { holdReminderKey, inactiveLearners, logLines, reportFault, sleep, until } from './support.ts'
 
-const COURSE = 'intro-to-web'
-const DAY = 86_400_000
 const TIMEOUT_SECONDS = 3
 
-function logLines(app: AppProcess, event: string) {
-	return app.output
-		.join('')
-		.split('\n')
-		.filter((line) => line.includes(`"event":"${event}"`))
-		.map((line) => JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>)
-}
 const sweepsStarted = (app: AppProcess) => logLines(app, 'job/started').filter((l) => l.job === 'reminders.sweep')
-
-async function until<T>(what: string, timeoutMs: number, probe: () => T | null | undefined | false | Promise<T>) {
-	const deadline = Date.now() + timeoutMs
-	for (;;) {
-		const value = await probe()
-		if (value) return value
-		if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`)
-		await sleep(25)
-	}
-}
-
-/** A fresh database with `count` learners of acme, each enrolled 8 days ago at a distinct moment, and nothing since. */
-async function inactiveLearners(db: TestDatabase, acmeId: string, count: number, prefix: string) {
-	const learners: Array<{ id: string; email: string; key: string }> = []
-	for (let i = 0; i < count; i++) {
-		const email = `${prefix}-${i}@acme.test`
-		const user = await createUser(db, {
-			tenant_id: acmeId,
-			email,
-			name: `Idle ${i}`,
-			role: 'student',
-			email_verified_at: new Date(),
-		})
-		await putEnrollment(db, { tenantId: acmeId, userId: user.id }, COURSE, 'active')
-		const at = new Date(Date.now() - 8 * DAY - i * 1000)
-		const e = db.t.enrollments
-		await db.orm
-			.update(e)
-			.set({ enrolled_at: at })
-			.where(and(eq(e.user_id, user.id), eq(e.tenant_id, acmeId)))
-		learners.push({ id: user.id, email, key: `${COURSE}@${at.getTime()}` })
-	}
-	return learners
-}
 
 /** Reminders recorded for these learners. */
 async function recorded(db: TestDatabase, learners: Array<{ id: string }>) {
@@ -171,10 +125,7 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('reminders across two app proc
 		// The test's own transaction holds one learner's key: the sweep waits there, having queued those before it.
 		// The sweep goes in user id order: the middle one, so that some are queued before it and some after.
 		const held = [...learners].sort((a, b) => (a.id < b.id ? -1 : 1))[6]
-		const other = postgres(db.url, { max: 1, onnotice: () => {} })
-		const holder = await other.reserve()
-		await holder`begin`
-		await holder`insert into reminders_sent (tenant_id, user_id, kind, item_key) values (${acmeId}, ${held.id}, 'inactivity', ${held.key})`
+		const releaseKey = await holdReminderKey(db, acmeId, held)
 		await enqueue(db, 'reminders.sweep', {})
 		// The sweep starts, queues the learners before the held one and waits on its key (for up to the
 		// app's 2 s client deadline, then the attempt fails and is retried): the kill lands in that wait.
@@ -186,9 +137,7 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('reminders across two app proc
 		holderProc.child.kill('SIGKILL')
 		await holderProc.exited
 		const queuedBeforeKill = await recorded(db, learners)
-		await holder`rollback`
-		holder.release()
-		await other.end()
+		await releaseKey()
 		await until('every learner mailed', 40_000, () => learners.every((l) => mail.count(l.email) >= 1))
 		const after = Date.now() - killedAt
 		await sleep(3_000)

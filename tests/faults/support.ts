@@ -1,8 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { Agent, request as httpRequest } from 'node:http'
 import Sqlite from 'better-sqlite3'
+import { and, eq } from 'drizzle-orm'
 import postgres from 'postgres'
 import type { Database } from '#db/client.ts'
+import { putEnrollment } from '#db/learning.ts'
+import { createUser } from '#db/users.ts'
+import type { AppProcess } from '#tests/support/process.ts'
 
 /** One answer as the fault suite records it. */
 export interface Answer {
@@ -151,5 +155,76 @@ export function holdSqliteWriteLock(db: Database) {
 	return () => {
 		other.exec('ROLLBACK')
 		other.close()
+	}
+}
+
+/** The structured log lines of an app process with this event (its fields parsed). */
+export function logLines(app: AppProcess, event: string) {
+	return app.output
+		.join('')
+		.split('\n')
+		.filter((line) => line.includes(`"event":"${event}"`))
+		.map((line) => JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>)
+}
+
+/** Waits for `probe` to answer something truthy and returns it; throws after `timeoutMs`. */
+export async function until<T>(
+	what: string,
+	timeoutMs: number,
+	probe: () => T | null | undefined | false | Promise<T>,
+) {
+	const deadline = Date.now() + timeoutMs
+	for (;;) {
+		const value = await probe()
+		if (value) return value
+		if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`)
+		await sleep(25)
+	}
+}
+
+const REMINDED_COURSE = 'intro-to-web'
+const DAY_MS = 86_400_000
+
+/**
+ * `count` learners of the tenant, each enrolled in intro-to-web 8 days ago at a distinct moment and
+ * idle since: each is due one inactivity reminder (decision 0047), whose item key is `key`.
+ */
+export async function inactiveLearners(db: Database, tenantId: string, count: number, prefix: string) {
+	const learners: Array<{ id: string; email: string; key: string }> = []
+	for (let i = 0; i < count; i++) {
+		const email = `${prefix}-${i}@acme.test`
+		const user = await createUser(db, {
+			tenant_id: tenantId,
+			email,
+			name: `Idle ${i}`,
+			role: 'student',
+			email_verified_at: new Date(),
+		})
+		await putEnrollment(db, { tenantId, userId: user.id }, REMINDED_COURSE, 'active')
+		const at = new Date(Date.now() - 8 * DAY_MS - i * 1000)
+		const e = db.t.enrollments
+		await db.orm
+			.update(e)
+			.set({ enrolled_at: at })
+			.where(and(eq(e.user_id, user.id), eq(e.tenant_id, tenantId)))
+		learners.push({ id: user.id, email, key: `${REMINDED_COURSE}@${at.getTime()}` })
+	}
+	return learners
+}
+
+/**
+ * PostgreSQL: another connection inserts a learner's inactivity reminder key (reminders_sent) in a
+ * transaction it holds open until the returned function rolls it back: a sweep reaching that key
+ * waits on it (up to its 3 s lock timeout), having queued the learners before it (user id order).
+ */
+export async function holdReminderKey(db: Database, tenantId: string, learner: { id: string; key: string }) {
+	const other = postgres(db.url, { max: 1, onnotice: () => {} })
+	const holder = await other.reserve()
+	await holder`begin`
+	await holder`insert into reminders_sent (tenant_id, user_id, kind, item_key) values (${tenantId}, ${learner.id}, 'inactivity', ${learner.key})`
+	return async () => {
+		await holder`rollback`
+		holder.release()
+		await other.end()
 	}
 }

@@ -39,6 +39,8 @@ const OWN_TABLES = [
 	'announcements',
 	// A quiz attempt's due date and lateness beside the specification's row (decision 0061).
 	'quiz_attempt_dues',
+	// Each mail a job sent, so that a retried or stale attempt does not send it again (decision 0058).
+	'job_mails',
 ]
 
 const SPEC_TABLES: Record<string, string[]> = {

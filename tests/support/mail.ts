@@ -25,6 +25,8 @@ const MAIL_WAIT_MS = 15_000
 export async function startMailSink(onMail?: (mail: ReceivedMail) => void) {
 	const messages: ReceivedMail[] = []
 	let holding = false
+	/** How many more messages to hold while holding (holdNext: one). */
+	let holdLeft = Infinity
 	const held = new Map<string, { mail: ReceivedMail; accept: () => void }>()
 	const deliver = (mail: ReceivedMail) => {
 		messages.push(mail)
@@ -51,6 +53,8 @@ export async function startMailSink(onMail?: (mail: ReceivedMail) => void) {
 							),
 						}
 						if (holding) {
+							holdLeft -= 1
+							if (holdLeft <= 0) holding = false
 							held.set(session.id, {
 								mail,
 								accept: () => {
@@ -102,9 +106,10 @@ export async function startMailSink(onMail?: (mail: ReceivedMail) => void) {
 			await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
 			up = true
 		},
-		/** From now on messages are held unanswered; resolves with the first one held. */
-		async hold(timeoutMs = MAIL_WAIT_MS) {
+		/** From now on messages are held unanswered (the next `count` of them); resolves with the first one held. */
+		async hold(timeoutMs = MAIL_WAIT_MS, count = Infinity) {
 			holding = true
+			holdLeft = count
 			const deadline = Date.now() + timeoutMs
 			while (held.size === 0) {
 				if (Date.now() > deadline) throw new Error(`no message reached the held sink within ${timeoutMs} ms`)
