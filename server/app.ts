@@ -128,7 +128,7 @@ async function handle(s: Services, req: IncomingMessage, res: ServerResponse) {
 		if (slot === 'gone') return
 	}
 
-	return serve(s, req, res, {
+	const served = serve(s, req, res, {
 		url: routerUrl(path, target.search),
 		path,
 		cookies,
@@ -144,6 +144,9 @@ async function handle(s: Services, req: IncomingMessage, res: ServerResponse) {
 		reply,
 		databaseDown,
 	})
+	// A hand-in the drain cuts removes its files as it ends: the pool is closed only after that.
+	if (handIn) s.afterResponse.hold(served)
+	return served
 }
 
 /** The host's resolution from the database; null when the lookup failed (answered as the database being down). */
@@ -423,6 +426,7 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 			const force = setTimeout(() => server.closeAllConnections(), options.env.DRAIN_TIMEOUT_SECONDS * 1000)
 			await closed
 			clearTimeout(force)
+			// Deferred work, and hand-ins the cut ended removing their files (bounded by their own deadline).
 			await app.afterResponse.settled()
 			await jobsStopped
 			await sweep.stop()
