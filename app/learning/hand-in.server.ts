@@ -138,8 +138,8 @@ export async function readHandIn(
 				},
 				(error: unknown) => {
 					// A part the parser destroyed (a broken form, the client gone) is the form's failure, told by
-					// the pipeline; a part still whole failed in the store.
-					if (!stream.destroyed) storeFailure ??= { error }
+					// the pipeline; a part still whole, or read to its end (its row's last write failed), failed in the store.
+					if (!stream.destroyed || stream.readableEnded) storeFailure ??= { error }
 					stop.abort(error)
 				},
 			),
