@@ -10,19 +10,31 @@ import { execRaw } from '#tests/support/databases.ts'
 export type Write = [table: string, event: 'INSERT' | 'UPDATE' | 'DELETE', jobName?: string]
 
 /** How a failing write reads in a report: `INSERT on jobs (mail.enrolled)`. */
-export const describeWrite = ([table, event, jobName]: Write) =>
-	`${event} on ${table}${jobName ? ` (${jobName})` : ''}`
+export const describeWrite = ([table, event, jobName]: Write) => `${event} on ${table}${jobName ? ` (${jobName})` : ''}`
 
 /**
  * Makes every `event` on `table` fail until the returned function drops the trigger (SQLite:
- * `RAISE(ABORT)`; PostgreSQL: a plpgsql `RAISE EXCEPTION`), each answered as "injected failure".
+ * `RAISE(ABORT)`; PostgreSQL: a plpgsql `RAISE EXCEPTION`), each answered as "injected failure";
+ * with `where`, only a row whose column has that value (an INSERT or UPDATE's new row).
  */
-export async function failWrites(db: Database, [table, event, jobName]: Write) {
+export async function failWrites(
+	db: Database,
+	[table, event, jobName]: Write,
+	where?: [column: string, value: string],
+) {
 	const name = `injected_${table}_${event.toLowerCase()}${jobName ? `_${jobName.replace(/\W+/g, '_')}` : ''}`
 	if (jobName && !/^[\w.]+$/.test(jobName)) throw new Error(`not a job name: ${jobName}`)
+	if (where && !/^\w+$/.test(where[0] + where[1].replace(/[@.-]/g, ''))) throw new Error(`not a plain value: ${where}`)
+	const condition = jobName
+		? db.dialect === 'pg'
+			? `NEW.data->>'name' = '${jobName}'`
+			: `NEW.name = '${jobName}'`
+		: where
+			? `NEW.${where[0]} = '${where[1]}'`
+			: null
 	if (db.dialect === 'pg') {
 		const target = table === 'jobs' ? 'pgboss.job' : table
-		const when = jobName ? `WHEN (NEW.data->>'name' = '${jobName}')` : ''
+		const when = condition ? `WHEN (${condition})` : ''
 		await execRaw(
 			db,
 			`CREATE OR REPLACE FUNCTION injected_failure() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$ LANGUAGE plpgsql`,
@@ -33,7 +45,7 @@ export async function failWrites(db: Database, [table, event, jobName]: Write) {
 		)
 		return () => execRaw(db, `DROP TRIGGER ${name} ON ${target}`)
 	}
-	const when = jobName ? `WHEN NEW.name = '${jobName}'` : ''
+	const when = condition ? `WHEN ${condition}` : ''
 	await execRaw(
 		db,
 		`CREATE TRIGGER ${name} BEFORE ${event} ON ${table} ${when} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
