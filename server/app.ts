@@ -128,7 +128,7 @@ async function handle(s: Services, req: IncomingMessage, res: ServerResponse) {
 		if (slot === 'gone') return
 	}
 
-	const served = serve(s, req, res, {
+	return serve(s, req, res, {
 		url: routerUrl(path, target.search),
 		path,
 		cookies,
@@ -144,9 +144,6 @@ async function handle(s: Services, req: IncomingMessage, res: ServerResponse) {
 		reply,
 		databaseDown,
 	})
-	// A hand-in the drain cuts removes its files as it ends: the pool is closed only after that.
-	if (handIn) s.afterResponse.hold(served)
-	return served
 }
 
 /** The host's resolution from the database; null when the lookup failed (answered as the database being down). */
@@ -311,7 +308,10 @@ async function render(s: Services, req: IncomingMessage, res: ServerResponse, si
 		? handInRequest(req, res, `${s.configured.protocol}//${host}${req.url}`, s.env.HAND_IN_BODY_SECONDS * 1000)
 		: createRequest(req, res, { protocol: s.configured.protocol, host })
 	try {
-		const response = await s.routerFor(site.prefix)(request, context)
+		const routed = s.routerFor(site.prefix)(request, context)
+		// A hand-in the drain cuts removes its files as its action ends: the pool is closed only after that.
+		if (site.handIn) s.afterResponse.hold(routed)
+		const response = await routed
 		// An attempt answered with our failure (the database down, a bug) is not the client's to pay for;
 		// 501 is not a failure but the spec's answer to a paid enrollment, and counts.
 		if ((response.status >= 500 && response.status !== 501) || value.databaseUnavailable) limits.undoAll()

@@ -154,7 +154,7 @@ export async function inviteRows(
 	rows: InviteRequest[],
 	defaults: { role: (typeof INVITABLE_ROLES)[number]; course: string },
 ): Promise<InviteResult> {
-	const list = {
+	const list: ListState = {
 		courses: new Set((await invitableCourses(scope.ctx)).map((c) => c.slug)),
 		seen: new Set<string>(),
 		defaults,
@@ -178,17 +178,67 @@ export async function inviteRows(
 	return { report, notStoredFrom: null }
 }
 
-/** One chunk of a list: each row judged (reads), then every invitation of it written by one transaction. */
-async function inviteChunk(
+/** What a list's chunks share: the courses an invitation may name, the addresses seen so far, the form's defaults. */
+interface ListState {
+	courses: ReadonlySet<string>
+	seen: Set<string>
+	defaults: { role: (typeof INVITABLE_ROLES)[number]; course: string }
+}
+
+/** An account of the tenant with a listed address. */
+type Member = NonNullable<ReturnType<Awaited<ReturnType<typeof usersByEmails>>['get']>>
+
+/** A row judged: its report line, and the invitation to write when it gets one. */
+interface Judged {
+	line: InviteReportRow
+	offer?: Offer
+	member?: boolean
+}
+
+/** What one row of a list becomes, read but not written: a reason not to invite, or the invitation to write. */
+async function judgeRow(
 	scope: AdminScope,
 	tenant: Tenant,
-	chunk: InviteRequest[],
-	list: {
-		courses: ReadonlySet<string>
-		seen: Set<string>
-		defaults: { role: (typeof INVITABLE_ROLES)[number]; course: string }
-	},
-) {
+	request: InviteRequest,
+	parsed: ReturnType<typeof emailField.safeParse>,
+	member: Member | undefined,
+	list: ListState,
+): Promise<Judged> {
+	const line: InviteReportRow = { row: request.row, value: shown(request.email), outcome: 'invited' }
+	const outcome = (o: InviteOutcome, userId?: string): Judged => ({ line: { ...line, outcome: o, userId } })
+	if (!parsed.success) return outcome('invalid')
+	const email = parsed.data
+	if (list.seen.has(email)) return outcome('duplicate')
+	list.seen.add(email)
+	const asked = askedFor(request, list.defaults, RANK[scope.session.user.role], list.courses)
+	if (asked.outcome) return outcome(asked.outcome)
+	const { role, course } = asked
+	if (member?.deactivatedAt) return outcome('deactivated', member.id)
+	if (member?.verifiedAt) {
+		const gives =
+			RANK[role] > RANK[member.role] ||
+			(role === 'course_admin' &&
+				member.role === 'course_admin' &&
+				!(await assignedCourseSlugs(scope.ctx.db, { tenantId: tenant.id, userId: member.id })).includes(course))
+		if (!gives) return outcome('member', member.id)
+	}
+	// A name the account could not have (too long, control characters) is not kept: the invitee types theirs.
+	const name = nameField.safeParse(request.name)
+	return {
+		line,
+		member: Boolean(member?.verifiedAt),
+		offer: {
+			email,
+			role,
+			courseSlug: role === 'course_admin' ? course : null,
+			name: name.success ? name.data : null,
+			carried: role !== 'course_admin' && course ? [course] : [],
+		},
+	}
+}
+
+/** One chunk of a list: each row judged (reads), then every invitation of it written by one transaction. */
+async function inviteChunk(scope: AdminScope, tenant: Tenant, chunk: InviteRequest[], list: ListState) {
 	const { ctx } = scope
 	const emails = chunk.map((r) => emailField.safeParse(r.email))
 	const members = await usersByEmails(
@@ -196,58 +246,9 @@ async function inviteChunk(
 		tenant.id,
 		emails.flatMap((e) => (e.success ? [e.data] : [])),
 	)
-	const inviterRank = RANK[scope.session.user.role]
-	const lines: Array<{ line: InviteReportRow; offer?: Offer; member?: boolean }> = []
-	for (const [i, request] of chunk.entries()) {
-		const line: InviteReportRow = { row: request.row, value: shown(request.email), outcome: 'invited' }
-		const parsed = emails[i]
-		const outcome = (o: InviteOutcome, userId?: string) => lines.push({ line: { ...line, outcome: o, userId } })
-		if (!parsed.success) {
-			outcome('invalid')
-			continue
-		}
-		const email = parsed.data
-		if (list.seen.has(email)) {
-			outcome('duplicate')
-			continue
-		}
-		list.seen.add(email)
-		const asked = askedFor(request, list.defaults, inviterRank, list.courses)
-		if (asked.outcome) {
-			outcome(asked.outcome)
-			continue
-		}
-		const { role, course } = asked
-		const member = members.get(email)
-		if (member?.deactivatedAt) {
-			outcome('deactivated', member.id)
-			continue
-		}
-		if (member?.verifiedAt) {
-			const gives =
-				RANK[role] > RANK[member.role] ||
-				(role === 'course_admin' &&
-					member.role === 'course_admin' &&
-					!(await assignedCourseSlugs(ctx.db, { tenantId: tenant.id, userId: member.id })).includes(course))
-			if (!gives) {
-				outcome('member', member.id)
-				continue
-			}
-		}
-		// A name the account could not have (too long, control characters) is not kept: the invitee types theirs.
-		const name = nameField.safeParse(request.name)
-		lines.push({
-			line,
-			member: Boolean(member?.verifiedAt),
-			offer: {
-				email,
-				role,
-				courseSlug: role === 'course_admin' ? course : null,
-				name: name.success ? name.data : null,
-				carried: role !== 'course_admin' && course ? [course] : [],
-			},
-		})
-	}
+	const lines: Judged[] = []
+	for (const [i, request] of chunk.entries())
+		lines.push(await judgeRow(scope, tenant, request, emails[i], members.get(emails[i].data ?? ''), list))
 	// Every invitation of the chunk, with its courses, audit row and mail job: stored together or not at all.
 	const sent = await inTransaction(ctx.db, function* (tx) {
 		const out: Array<{ invitation: { id: string }; refreshed: boolean } | null> = []
