@@ -5,6 +5,7 @@
  * sends its next request elsewhere; idle connections close at once; the
  * process exits 0; a request still running at DRAIN_TIMEOUT_SECONDS is cut.
  */
+import type { ChildProcess } from 'node:child_process'
 import { Agent, request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isNull, sql } from 'drizzle-orm'
@@ -82,12 +83,21 @@ describe.each(DIALECTS.filter((d) => d === 'sqlite'))('draining on SIGTERM (%s)'
 	})
 	afterAll(async () => {
 		cms.faults.delayMs = 0
+		// A case that failed before its signal leaves its process running.
+		for (const app of started) if (app.exitCode === null) app.kill('SIGKILL')
 		await cms?.close()
 		await db?.drop()
 	})
+	const started: ChildProcess[] = []
+	/** The app in a process of its own, killed after the file if a case left it running. */
+	async function start(env: Record<string, string>) {
+		const app = await startAppProcess({ DATABASE_URL: db.url, CMS_API_URL: cms.url, ...env })
+		started.push(app.child)
+		return app
+	}
 
 	it('finishes what is under way with Connection: close, closes every connection, exits 0', async () => {
-		const app = await startAppProcess({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
+		const app = await start({})
 		// A keep-alive connection that served one request and now idles, and another whose request is slow.
 		const [idleAgent, agent] = [new Agent({ keepAlive: true }), new Agent({ keepAlive: true })]
 		const idle = await get(app.port, '/api/health/live', idleAgent)
@@ -119,7 +129,7 @@ describe.each(DIALECTS.filter((d) => d === 'sqlite'))('draining on SIGTERM (%s)'
 	}, 60_000)
 
 	it('starts no job once told to stop: one queued while it drains waits for the next process', async () => {
-		const app = await startAppProcess({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
+		const app = await start({})
 		const agent = new Agent({ keepAlive: true })
 		cms.faults.delayMs = 2_000
 		const slow = get(app.port, '/learn/course/intro-to-web', agent)
@@ -149,7 +159,7 @@ describe.each(DIALECTS.filter((d) => d === 'sqlite'))('draining on SIGTERM (%s)'
 	}, 60_000)
 
 	it('cuts what is still running after DRAIN_TIMEOUT_SECONDS', async () => {
-		const app = await startAppProcess({ DATABASE_URL: db.url, CMS_API_URL: cms.url, DRAIN_TIMEOUT_SECONDS: '1' })
+		const app = await start({ DRAIN_TIMEOUT_SECONDS: '1' })
 		const agent = new Agent({ keepAlive: true })
 		cms.faults.delayMs = 6_000
 		const slow = get(app.port, '/learn/course/advanced-css', agent)
@@ -204,7 +214,7 @@ describe.each(DIALECTS.filter((d) => d === 'sqlite'))('draining on SIGTERM (%s)'
 	 * point is that the draining process cleans up after itself.
 	 */
 	it('discards a hand-in still uploading at DRAIN_TIMEOUT_SECONDS: cut, nothing left behind', async () => {
-		const app = await startAppProcess({ DATABASE_URL: db.url, CMS_API_URL: cms.url, DRAIN_TIMEOUT_SECONDS: '1' })
+		const app = await start({ DRAIN_TIMEOUT_SECONDS: '1' })
 		const cookie = await signedIn(app.port)
 		const before = await handInRows()
 		// Two files of 3 MB, of which 2 MB are sent and then nothing: the upload cannot finish.
@@ -243,7 +253,7 @@ describe.each(DIALECTS.filter((d) => d === 'sqlite'))('draining on SIGTERM (%s)'
 	}, 60_000)
 
 	it('stores a hand-in that finishes uploading within the drain window (302)', async () => {
-		const app = await startAppProcess({ DATABASE_URL: db.url, CMS_API_URL: cms.url, DRAIN_TIMEOUT_SECONDS: '10' })
+		const app = await start({ DRAIN_TIMEOUT_SECONDS: '10' })
 		const cookie = await signedIn(app.port)
 		const before = await handInRows()
 		// 2 MB in 64 KiB pieces 50 ms apart: about 1.6 s, most of it after the signal.
