@@ -7,13 +7,13 @@ import type { CurrentSession } from '#app/accounts/session.server.ts'
 import { limitForm } from '#app/platform/forms.server.ts'
 import { withNotice } from '#app/platform/notices.ts'
 import { calendarLink, newCalendarLink } from './calendar-feed.server.ts'
-import { chooseTimeZone, learnerTimeZone } from './due-dates.server.ts'
+import { chooseTimeZone, learnerTimeZone, takeDeviceTimeZone } from './due-dates.server.ts'
 import { isTimeZone, supportedTimeZones } from './due-dates.ts'
 
 // The account page's "due dates and calendar" section (decision 0045): the learner's time zone and
 // their calendar feed's link. Its own intents, read before the page's other forms.
 
-const DUE_SETTINGS_INTENTS = ['time-zone', 'calendar-link'] as const
+const DUE_SETTINGS_INTENTS = ['time-zone', 'device-time-zone', 'calendar-link'] as const
 
 const schema = z.discriminatedUnion('intent', [
 	z.object({
@@ -22,6 +22,11 @@ const schema = z.discriminatedUnion('intent', [
 			.string('accounts.dueSettings.unknownTimeZone')
 			.max(64, 'accounts.dueSettings.unknownTimeZone')
 			.refine(isTimeZone, 'accounts.dueSettings.unknownTimeZone'),
+	}),
+	// The device's zone, sent by the dashboard's script while the learner has chosen none (issue 52).
+	z.object({
+		intent: z.literal('device-time-zone'),
+		timeZone: z.string().max(64).refine(isTimeZone, 'accounts.dueSettings.unknownTimeZone'),
 	}),
 	z.object({ intent: z.literal('calendar-link') }),
 ])
@@ -44,6 +49,9 @@ export async function dueSettingsAction(ctx: RequestContext, session: CurrentSes
 	if (limited) return limited
 	if (submission.status !== 'success' || !tenantId) return data({ result: submission.reply() }, { status: 400 })
 	const scope = { tenantId, userId: session.user.id }
+	if (submission.value.intent === 'device-time-zone')
+		// Answered with data, not a redirect: a script's fetcher sends it, and the page it is on stays.
+		return { deviceZone: await takeDeviceTimeZone(ctx, scope, submission.value.timeZone) }
 	if (submission.value.intent === 'time-zone') {
 		await chooseTimeZone(ctx, scope, submission.value.timeZone)
 		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'timeZoneSaved')))

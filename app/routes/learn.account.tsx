@@ -193,7 +193,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 	const text = m.accounts.account
 	// Each form shows only the result of its own intent (a refused password change is not the address form's error).
 	const resultOf = (intent: string) =>
-		actionData?.result.initialValue?.intent === intent ? actionData.result : undefined
+		actionData && 'result' in actionData && actionData.result.initialValue?.intent === intent
+			? actionData.result
+			: undefined
 	const [form, fields] = useActionForm(resultOf('change-email'))
 	const [localeForm, localeFields] = useActionForm(resultOf('locale'), { locale: loaderData.locale })
 	const [passwordForm, passwordFields] = useActionForm(resultOf('change-password'))
