@@ -111,11 +111,16 @@ describe.each(DIALECTS)('certificate issuance failing half way on %s', (dialect)
 			const mails = stack.mail.messages.filter((m) => m.to === user.email).slice(mailsBefore)
 			if (mails.length !== 1) failures.push(`${label}: ${mails.length} mails after the retry`)
 		}
-		reportFault('certificate issuance failing', dialect, {
-			'writes failed': WRITES.length,
-			'issued by the job within': `${slowest} ms`,
-			'stored in part or not issued once': failures.length,
-		})
+		reportFault(
+			'certificate issuance failing',
+			dialect,
+			{
+				'writes failed': WRITES.length,
+				'issued by the job within': `${slowest} ms`,
+				'stored in part or not issued once': failures.length,
+			},
+			{ requests: WRITES.length, acknowledged: WRITES.length, recoveryMs: slowest },
+		)
 		expect(failures).toEqual([])
 	}, 120_000)
 })
@@ -221,16 +226,26 @@ describe.each(DIALECTS)('10,000 invitations from a CSV with one refused on %s', 
 		)
 		const afterRetry = await stored()
 		const invitedOnRetry = (retry.answer.text.match(/data-outcome="invited"/g) ?? []).length
-		reportFault('10,000 invitations from a CSV, one refused', dialect, {
-			'first upload': `${first.answer.status} in ${first.ms} ms, answer ${Math.round(first.answer.text.length / 1024)} KB`,
-			'app RSS': `${first.before} MB before, ${first.peak} MB at most (heap capped at ${HEAP_MB} MB)`,
-			'stored after the failure': afterFailure.emails.size,
-			'mail jobs after the failure': afterFailure.mailJobs - jobsBefore,
-			'rows reported not stored': notStored.length,
-			retry: `${retry.answer.status} in ${retry.ms} ms, ${invitedOnRetry} invited, RSS at most ${retry.peak} MB`,
-			'stored after the retry': afterRetry.emails.size,
-			'mail jobs after the retry': afterRetry.mailJobs - jobsBefore,
-		})
+		reportFault(
+			'10,000 invitations from a CSV, one refused',
+			dialect,
+			{
+				'first upload': `${first.answer.status} in ${first.ms} ms, answer ${Math.round(first.answer.text.length / 1024)} KB`,
+				'app RSS': `${first.before} MB before, ${first.peak} MB at most (heap capped at ${HEAP_MB} MB)`,
+				'stored after the failure': afterFailure.emails.size,
+				'mail jobs after the failure': afterFailure.mailJobs - jobsBefore,
+				'rows reported not stored': notStored.length,
+				retry: `${retry.answer.status} in ${retry.ms} ms, ${invitedOnRetry} invited, RSS at most ${retry.peak} MB`,
+				'stored after the retry': afterRetry.emails.size,
+				'mail jobs after the retry': afterRetry.mailJobs - jobsBefore,
+			},
+			{
+				requests: 2,
+				acknowledged: ROWS - notStored.length + invitedOnRetry,
+				found: afterRetry.emails.size,
+				slowestMs: Math.max(first.ms, retry.ms),
+			},
+		)
 		expect(first.answer.status).toBe(503)
 		expect(first.answer.text).not.toMatch(/injected failure|SqliteError|PostgresError/)
 		expect([...afterFailure.emails].sort()).toEqual(

@@ -237,14 +237,23 @@ describe.each(DIALECTS.filter((d) => d === 'sqlite'))('draining on SIGTERM (%s)'
 		const exitedAfter = Date.now() - signalled
 		const after = await handInRows()
 		const discardFailed = app.output.join('').includes('hand-in/discard-failed')
-		reportFault('drain with a hand-in uploading past the limit', 'sqlite', {
-			answer: answer.status === 0 ? 'cut' : `${answer.status}`,
-			'chunks stored when signalled': stored.chunks - before.chunks,
-			'unclaimed files after the exit': after.unclaimed,
-			'chunks left': after.chunks - before.chunks,
-			'discard failed': discardFailed ? 'yes' : 'no',
-			exit: `${code} after ${exitedAfter} ms`,
-		})
+		reportFault(
+			'drain with a hand-in uploading past the limit',
+			'sqlite',
+			{
+				answer: answer.status === 0 ? 'cut' : `${answer.status}`,
+				'chunks stored when signalled': stored.chunks - before.chunks,
+				'unclaimed files after the exit': after.unclaimed,
+				'chunks left': after.chunks - before.chunks,
+				'discard failed': discardFailed ? 'yes' : 'no',
+				exit: `${code} after ${exitedAfter} ms`,
+			},
+			{
+				requests: 1,
+				acknowledged: answer.status === 302 ? 1 : 0,
+				failedButStored: after.submissions - before.submissions,
+			},
+		)
 		expect(stored.chunks).toBeGreaterThan(before.chunks)
 		expect([0, 503]).toContain(answer.status)
 		expect(after).toEqual(before)
@@ -273,11 +282,21 @@ describe.each(DIALECTS.filter((d) => d === 'sqlite'))('draining on SIGTERM (%s)'
 		const answeredAfter = Date.now() - signalled
 		const code = await app.exited
 		const after = await handInRows()
-		reportFault('drain with a hand-in finishing within the limit', 'sqlite', {
-			answer: `${answer.status} ${answeredAfter} ms after the signal`,
-			'submissions stored': after.submissions - before.submissions,
-			'unclaimed files after the exit': after.unclaimed - before.unclaimed,
-		})
+		reportFault(
+			'drain with a hand-in finishing within the limit',
+			'sqlite',
+			{
+				answer: `${answer.status} ${answeredAfter} ms after the signal`,
+				'submissions stored': after.submissions - before.submissions,
+				'unclaimed files after the exit': after.unclaimed - before.unclaimed,
+			},
+			{
+				requests: 1,
+				acknowledged: answer.status === 302 ? 1 : 0,
+				found: after.submissions - before.submissions,
+				slowestMs: answeredAfter,
+			},
+		)
 		expect(answer.status).toBe(302)
 		expect(answeredAfter).toBeGreaterThan(500)
 		expect(after.submissions).toBe(before.submissions + 1)
