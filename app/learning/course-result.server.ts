@@ -97,13 +97,7 @@ export function evaluateResult(rule: PassRule | undefined, entries: readonly Rul
  * sees them, judged, stored. `newlyPassed`: this write passed the course (the caller issues the
  * certificate after the commit; the job written here issues it should that fail).
  */
-export function* settleResultSteps(
-	tx: Tx,
-	site: JobSite,
-	scope: Scope,
-	course: Course,
-	entries: readonly RuleEntry[],
-) {
+export function* settleResultSteps(tx: Tx, site: JobSite, scope: Scope, course: Course, entries: readonly RuleEntry[]) {
 	const standing = yield* standingSteps(tx, scope, course.slug)
 	const result = evaluateResult(course.passRule, entries, standing)
 	const { newlyPassed } = yield* putCoursePassSteps(tx, scope, course.slug, result)
