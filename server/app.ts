@@ -308,7 +308,10 @@ async function render(s: Services, req: IncomingMessage, res: ServerResponse, si
 		? handInRequest(req, res, `${s.configured.protocol}//${host}${req.url}`, s.env.HAND_IN_BODY_SECONDS * 1000)
 		: createRequest(req, res, { protocol: s.configured.protocol, host })
 	try {
-		const response = await s.routerFor(site.prefix)(request, context)
+		const routed = s.routerFor(site.prefix)(request, context)
+		// A hand-in the drain cuts removes its files as its action ends: the pool is closed only after that.
+		if (site.handIn) s.afterResponse.hold(routed)
+		const response = await routed
 		// An attempt answered with our failure (the database down, a bug) is not the client's to pay for;
 		// 501 is not a failure but the spec's answer to a paid enrollment, and counts.
 		if ((response.status >= 500 && response.status !== 501) || value.databaseUnavailable) limits.undoAll()
@@ -423,6 +426,7 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 			const force = setTimeout(() => server.closeAllConnections(), options.env.DRAIN_TIMEOUT_SECONDS * 1000)
 			await closed
 			clearTimeout(force)
+			// Deferred work, and hand-ins the cut ended removing their files (bounded by their own deadline).
 			await app.afterResponse.settled()
 			await jobsStopped
 			await sweep.stop()

@@ -10,6 +10,12 @@ import { CsvError, parse } from 'csv-parse/sync'
 
 /** The most rows one request takes: more is refused whole, so a report is never cut short. */
 export const MAX_ROWS = 500
+/**
+ * The most rows of the invite page's CSV file (decision 0059): a whole organisation at once, written a
+ * chunk at a time. Its memory is bounded by the file's size (INVITE_CSV_BYTES, under the server
+ * entry's 1 MiB) and this count.
+ */
+export const MAX_CSV_ROWS = 10_000
 
 /** Why a file could not be read at all (catalogue keys `adminCourses.enroll.errors.*`), and where. */
 export class ListError extends Error {

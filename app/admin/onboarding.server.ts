@@ -3,7 +3,7 @@ import { auditSteps } from '#db/audit.ts'
 import { assignedCourseSlugs, findEnrollment } from '#db/learning.ts'
 import { INVITABLE_ROLES, ROLES } from '#db/schema/values.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { inTransaction } from '#db/transaction.ts'
+import { inTransaction, type Tx } from '#db/transaction.ts'
 import { findUserById } from '#db/users.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { invitableCourses, offerInvitationSteps } from '../accounts/invitations.server.ts'
@@ -15,11 +15,12 @@ import type { AdminJobPayloads } from './jobs.server.ts'
 import { emailField, nameField } from '../platform/validation.ts'
 import type { AdminScope } from './admin.server.ts'
 import { adminAudit } from '../platform/audit.server.ts'
+import { describeError, log } from '../platform/log.server.ts'
 
 /*
  * Onboarding many people at once (decision 0040): the invite page's lists. Each row becomes one
- * invitation (new or refreshed), or is reported as why not; every invitation, its courses, its
- * audit row and its mail job are one transaction.
+ * invitation (new or refreshed), or is reported as why not; the invitations of a chunk of rows, with
+ * their courses, audit rows and mail jobs, are one transaction (decision 0059).
  */
 
 /** What became of one row of an invitation list (catalogue keys `admin.invite.outcomes.*`). */
@@ -35,6 +36,8 @@ export type InviteOutcome =
 	| 'roleNotAllowed'
 	| 'unknownCourse'
 	| 'courseNeeded'
+	/** In a chunk that failed, or after it (decision 0059): nothing written, nothing mailed. */
+	| 'notStored'
 
 export interface InviteReportRow {
 	/** The file's line, or the position in the paste. */
@@ -74,44 +77,34 @@ const readRole = (cell: string) =>
 			.replace(/[\s-]+/g, '_')
 	]
 
-/** One invitation (new or refreshed) and its audit row, together; its mail is a job of the same transaction. */
-function sendInvitation(
-	scope: AdminScope,
-	tenant: Tenant,
-	input: {
-		email: string
-		role: (typeof INVITABLE_ROLES)[number]
-		courseSlug: string | null
-		name: string | null
-		carried: string[]
-	},
-) {
+/** One row's invitation as the chunk's transaction writes it. */
+interface Offer {
+	email: string
+	role: (typeof INVITABLE_ROLES)[number]
+	courseSlug: string | null
+	name: string | null
+	carried: string[]
+}
+
+/** One invitation (new or refreshed) and its audit row, as steps of the chunk's transaction; its mail is a job of it. */
+function* sendInvitationSteps(tx: Tx, scope: AdminScope, tenant: Tenant, input: Offer) {
 	const { email, role, courseSlug, name, carried } = input
-	return inTransaction(scope.ctx.db, function* (tx) {
-		const offer = yield* offerInvitationSteps(
-			tx,
-			jobSite(scope.ctx),
-			{
-				tenantId: tenant.id,
-				email,
-				role,
-				courseSlug,
-				name,
-				invitedBy: scope.session.user.id,
-			},
-			{ courses: carried },
-		)
-		yield* auditSteps(
-			tx,
-			adminAudit(
-				scope,
-				offer.refreshed ? 'invitation.refreshed' : 'invitation.sent',
-				{ kind: 'invitation', id: offer.invitation.id, tenantId: tenant.id },
-				{ email, role, courseSlug, ...(carried.length ? { courses: carried } : {}) },
-			),
-		)
-		return offer
-	})
+	const offer = yield* offerInvitationSteps(
+		tx,
+		jobSite(scope.ctx),
+		{ tenantId: tenant.id, email, role, courseSlug, name, invitedBy: scope.session.user.id },
+		{ courses: carried },
+	)
+	yield* auditSteps(
+		tx,
+		adminAudit(
+			scope,
+			offer.refreshed ? 'invitation.refreshed' : 'invitation.sent',
+			{ kind: 'invitation', id: offer.invitation.id, tenantId: tenant.id },
+			{ email, role, courseSlug, ...(carried.length ? { courses: carried } : {}) },
+		),
+	)
+	return offer
 }
 
 /** The role and course a row asks for, within what the inviter may give; else the row's outcome. */
@@ -134,82 +127,140 @@ function askedFor(
 }
 
 /**
- * Invites the rows' people to this tenant, each reported. An address that already signs in here
- * (proven) is invited only when the invitation would give it something (a higher role, or a
- * course to administer): otherwise it is reported as a member and nothing is sent. A learner row's
- * course is an enrollment the invitation carries (a paid course's is a seat, decision 0040); a
- * course admin row's is the course to administer. Repeated addresses after the first are reported.
+ * Rows of a list written by one transaction (decision 0059): a chunk is stored whole or not at all,
+ * and a list of 10,000 rows holds no write lock (SQLite: the event loop) for longer than one chunk.
+ */
+export const INVITE_CHUNK = 500
+
+/** What a list's rows became; `notStoredFrom`: the first row of the chunk that failed, when one did. */
+export interface InviteResult {
+	report: InviteReportRow[]
+	notStoredFrom: number | null
+}
+
+/**
+ * Invites the rows' people to this tenant, each reported, a chunk of rows at a time (decision 0059).
+ * An address that already signs in here (proven) is invited only when the invitation would give it
+ * something (a higher role, or a course to administer): otherwise it is reported as a member and
+ * nothing is sent. A learner row's course is an enrollment the invitation carries (a paid course's
+ * is a seat, decision 0040); a course admin row's is the course to administer. Repeated addresses
+ * after the first are reported. A chunk that fails ends the list: its rows and every later one are
+ * reported `notStored` (nothing written, nothing mailed); a failure of the first chunk, when nothing
+ * was stored, is thrown (the database's answer).
  */
 export async function inviteRows(
 	scope: AdminScope,
 	tenant: Tenant,
 	rows: InviteRequest[],
 	defaults: { role: (typeof INVITABLE_ROLES)[number]; course: string },
-) {
+): Promise<InviteResult> {
+	const list: ListState = {
+		courses: new Set((await invitableCourses(scope.ctx)).map((c) => c.slug)),
+		seen: new Set<string>(),
+		defaults,
+	}
+	const report: InviteReportRow[] = []
+	for (let start = 0; start < rows.length; start += INVITE_CHUNK) {
+		const chunk = rows.slice(start, start + INVITE_CHUNK)
+		try {
+			report.push(...(await inviteChunk(scope, tenant, chunk, list)))
+		} catch (error) {
+			if (start === 0) throw error
+			log.error('invitations/chunk-failed', {
+				row: chunk[0].row,
+				rows: rows.length - start,
+				error: describeError(error),
+			})
+			for (const r of rows.slice(start)) report.push({ row: r.row, value: shown(r.email), outcome: 'notStored' })
+			return { report, notStoredFrom: chunk[0].row }
+		}
+	}
+	return { report, notStoredFrom: null }
+}
+
+/** What a list's chunks share: the courses an invitation may name, the addresses seen so far, the form's defaults. */
+interface ListState {
+	courses: ReadonlySet<string>
+	seen: Set<string>
+	defaults: { role: (typeof INVITABLE_ROLES)[number]; course: string }
+}
+
+/** An account of the tenant with a listed address. */
+type Member = NonNullable<ReturnType<Awaited<ReturnType<typeof usersByEmails>>['get']>>
+
+/** A row judged: its report line, and the invitation to write when it gets one. */
+interface Judged {
+	line: InviteReportRow
+	offer?: Offer
+	member?: boolean
+}
+
+/** What one row of a list becomes, read but not written: a reason not to invite, or the invitation to write. */
+async function judgeRow(
+	scope: AdminScope,
+	tenant: Tenant,
+	request: InviteRequest,
+	parsed: ReturnType<typeof emailField.safeParse>,
+	member: Member | undefined,
+	list: ListState,
+): Promise<Judged> {
+	const line: InviteReportRow = { row: request.row, value: shown(request.email), outcome: 'invited' }
+	const outcome = (o: InviteOutcome, userId?: string): Judged => ({ line: { ...line, outcome: o, userId } })
+	if (!parsed.success) return outcome('invalid')
+	const email = parsed.data
+	if (list.seen.has(email)) return outcome('duplicate')
+	list.seen.add(email)
+	const asked = askedFor(request, list.defaults, RANK[scope.session.user.role], list.courses)
+	if (asked.outcome) return outcome(asked.outcome)
+	const { role, course } = asked
+	if (member?.deactivatedAt) return outcome('deactivated', member.id)
+	if (member?.verifiedAt) {
+		const gives =
+			RANK[role] > RANK[member.role] ||
+			(role === 'course_admin' &&
+				member.role === 'course_admin' &&
+				!(await assignedCourseSlugs(scope.ctx.db, { tenantId: tenant.id, userId: member.id })).includes(course))
+		if (!gives) return outcome('member', member.id)
+	}
+	// A name the account could not have (too long, control characters) is not kept: the invitee types theirs.
+	const name = nameField.safeParse(request.name)
+	return {
+		line,
+		member: Boolean(member?.verifiedAt),
+		offer: {
+			email,
+			role,
+			courseSlug: role === 'course_admin' ? course : null,
+			name: name.success ? name.data : null,
+			carried: role !== 'course_admin' && course ? [course] : [],
+		},
+	}
+}
+
+/** One chunk of a list: each row judged (reads), then every invitation of it written by one transaction. */
+async function inviteChunk(scope: AdminScope, tenant: Tenant, chunk: InviteRequest[], list: ListState) {
 	const { ctx } = scope
-	const courses = new Set((await invitableCourses(ctx)).map((c) => c.slug))
-	const seen = new Set<string>()
-	const emails = rows.map((r) => emailField.safeParse(r.email))
+	const emails = chunk.map((r) => emailField.safeParse(r.email))
 	const members = await usersByEmails(
 		ctx.db,
 		tenant.id,
 		emails.flatMap((e) => (e.success ? [e.data] : [])),
 	)
-	const inviterRank = RANK[scope.session.user.role]
-	const report: InviteReportRow[] = []
-	for (const [i, request] of rows.entries()) {
-		const base = { row: request.row, value: shown(request.email) }
-		const parsed = emails[i]
-		if (!parsed.success) {
-			report.push({ ...base, outcome: 'invalid' })
-			continue
-		}
-		const email = parsed.data
-		if (seen.has(email)) {
-			report.push({ ...base, outcome: 'duplicate' })
-			continue
-		}
-		seen.add(email)
-		const asked = askedFor(request, defaults, inviterRank, courses)
-		if (asked.outcome) {
-			report.push({ ...base, outcome: asked.outcome })
-			continue
-		}
-		const { role, course } = asked
-		const member = members.get(email)
-		if (member?.deactivatedAt) {
-			report.push({ ...base, outcome: 'deactivated', userId: member.id })
-			continue
-		}
-		if (member?.verifiedAt) {
-			const gives =
-				RANK[role] > RANK[member.role] ||
-				(role === 'course_admin' &&
-					member.role === 'course_admin' &&
-					!(await assignedCourseSlugs(ctx.db, { tenantId: tenant.id, userId: member.id })).includes(course))
-			if (!gives) {
-				report.push({ ...base, outcome: 'member', userId: member.id })
-				continue
-			}
-		}
-		// A name the account could not have (too long, control characters) is not kept: the invitee types theirs.
-		const name = nameField.safeParse(request.name)
-		const courseSlug = role === 'course_admin' ? course : null
-		const carried = role !== 'course_admin' && course ? [course] : []
-		const { invitation, refreshed } = await sendInvitation(scope, tenant, {
-			email,
-			role,
-			courseSlug,
-			name: name.success ? name.data : null,
-			carried,
-		})
-		report.push({
-			...base,
-			outcome: member?.verifiedAt ? 'memberInvited' : refreshed ? 'refreshed' : 'invited',
-			invitationId: invitation.id,
-		})
-	}
-	return report
+	const lines: Judged[] = []
+	for (const [i, request] of chunk.entries())
+		lines.push(await judgeRow(scope, tenant, request, emails[i], members.get(emails[i].data ?? ''), list))
+	// Every invitation of the chunk, with its courses, audit row and mail job: stored together or not at all.
+	const sent = await inTransaction(ctx.db, function* (tx) {
+		const out: Array<{ invitation: { id: string }; refreshed: boolean } | null> = []
+		for (const l of lines) out.push(l.offer ? yield* sendInvitationSteps(tx, scope, tenant, l.offer) : null)
+		return out
+	})
+	return lines.map(({ line, member }, i) => {
+		const offer = sent[i]
+		if (!offer) return line
+		const outcome: InviteOutcome = member ? 'memberInvited' : offer.refreshed ? 'refreshed' : 'invited'
+		return { ...line, outcome, invitationId: offer.invitation.id }
+	})
 }
 
 /**

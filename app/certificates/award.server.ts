@@ -7,12 +7,16 @@ import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
 import type { Scope } from '#db/learning.ts'
 import { findUserById } from '#db/users.ts'
+import { findTenantById } from '#db/tenants.ts'
+import { learnerPasses } from '#db/course-results.ts'
+import type { Tx } from '#db/transaction.ts'
+import type { Env } from '#app/platform/env.server.ts'
 import type { Course } from '#app/content/content.ts'
 import { composeEmail, deliver, type MailContext } from '#app/platform/emails.server.ts'
 import { absoluteUrl } from '#app/platform/forms.server.ts'
 import { recipientMailContext, siteName } from '#app/content/site.server.ts'
-import { jobSite } from '#app/platform/jobs.server.ts'
-import type { CertificateJobPayloads } from './jobs.server.ts'
+import { jobSite, type JobDeps, type JobSite } from '#app/platform/jobs.server.ts'
+import { certificateJobs, type CertificateJobPayloads } from './jobs.server.ts'
 import type { Locale } from '#db/schema/values.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
 import { issueCertificate } from './issue.server.ts'
@@ -22,7 +26,8 @@ import { issueCertificate } from './issue.server.ts'
  * 0037, settled in that write's transaction says `newlyPassed`): issues the learner's certificate
  * when the course gives one, and mails it to them (a job written with it). Not inside the write's
  * transaction: signing is asynchronous and SQLite's transactions are not. A certificate that cannot
- * be issued now is logged and left to an admin's reissue: it never fails the write that earned it.
+ * be issued now is logged and never fails the write that earned it: the job that write left
+ * (owedCertificateSteps) issues it, retried until it is stored (decision 0059).
  */
 export async function awardCertificate(
 	ctx: RequestContext,
@@ -51,6 +56,53 @@ export async function awardCertificate(
 			error: describeError(error),
 		})
 	}
+}
+
+/**
+ * A step of the transaction that made the course passed: the certificate it earned is owed, as a job
+ * written with the pass. The request issues it after its commit (awardCertificate); when that failed
+ * (the database refused a write of it, the process stopped), the job does, with the queue's retries.
+ */
+export function* owedCertificateSteps(tx: Tx, site: JobSite, scope: Scope, course: Course, newlyPassed: boolean) {
+	if (!newlyPassed || !course.certificate?.enabled) return
+	yield* certificateJobs.enqueueSteps(tx, 'certificates.issue', {
+		...site,
+		tenantId: scope.tenantId,
+		userId: scope.userId,
+		courseSlug: course.slug,
+	})
+}
+
+/** What the issuing job reads of the settings: the DID's domain and the signing keys' secret. */
+export type CertificateEnv = Pick<Env, 'APP_BASE_DOMAIN' | 'AUTH_SECRET'>
+
+/**
+ * The job's issuance of an owed certificate: nothing when it is there already (the request issued
+ * it), the course is no longer passed or gives none, or the learner or tenant is gone; the note says
+ * which. A failure throws, and the queue tries again.
+ */
+export async function issueOwedCertificate(
+	deps: JobDeps & { env: CertificateEnv },
+	job: CertificateJobPayloads['certificates.issue'],
+) {
+	const tenant = await findTenantById(deps.db, job.tenantId)
+	const learner = await findUserById(deps.db, job.userId)
+	if (!tenant || !learner || learner.tenant_id !== tenant.id) return 'the learner or the tenant is gone'
+	const scope = { tenantId: tenant.id, userId: learner.id }
+	if (!(await learnerPasses(deps.db, scope)).get(job.courseSlug)?.passed) return 'the course is no longer passed'
+	const course = await deps.cms.course(tenant.slug, job.courseSlug, learner.locale)
+	if (!course?.certificate?.enabled) return 'the course gives no certificate'
+	const result = await issueCertificate(deps.db, {
+		tenant,
+		userId: learner.id,
+		course,
+		origin: job.origin,
+		baseDomain: deps.env.APP_BASE_DOMAIN,
+		authSecret: deps.env.AUTH_SECRET,
+		mail: { origin: job.origin, tenantId: tenant.id, locale: job.locale },
+	})
+	if (!result) return 'the course gives no certificate'
+	return result.issued ? undefined : 'issued already'
 }
 
 /** The job's mail: the learner is told, in their locale, that their certificate is ready, with a link to its page. */

@@ -7,6 +7,11 @@ import { jobQueue, type JobSite } from '#app/platform/jobs.server.ts'
 export type CertificateJobPayloads = {
 	/** The learner is told their certificate is ready (written with the certificate). */
 	'mail.certificateIssued': JobSite & { tenantId: string; courseSlug: string; certificateId: string }
+	/**
+	 * The certificate a pass earned (written with the pass): issued by the request after its commit, and
+	 * by this job when that failed (idempotent: a learner's live certificate is never issued twice).
+	 */
+	'certificates.issue': JobSite & { tenantId: string; userId: string; courseSlug: string }
 }
 
 export const certificateJobs = jobQueue<CertificateJobPayloads>()

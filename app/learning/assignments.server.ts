@@ -1,3 +1,4 @@
+import { jobSite } from '#app/platform/jobs.server.ts'
 import { awardCertificate } from '#app/certificates/award.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { completeEntrySteps, type Scope } from '#db/learning.ts'
@@ -86,7 +87,7 @@ export async function handIn(
 		const { courseDone } = rules.graded
 			? { courseDone: false }
 			: yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
-		return { recorded, courseDone, settled: yield* settleResultSteps(tx, scope, course, rule) }
+		return { recorded, courseDone, settled: yield* settleResultSteps(tx, jobSite(ctx), scope, course, rule) }
 	})
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
 	await awardCertificate(ctx, scope, course, outcome.settled)
@@ -114,7 +115,7 @@ export async function gradeHandIn(
 		if (row.passed) yield* completeEntrySteps(tx, learner, course.slug, all, row.entry_slug)
 		// The learner's mail, with the grade: sent (and retried) by the queue, never failing the grade.
 		yield* learningJobs.enqueueSteps(tx, 'mail.gradeNotice', gradingJob(ctx, course, row))
-		return { row, settled: yield* settleResultSteps(tx, learner, course, rule) }
+		return { row, settled: yield* settleResultSteps(tx, jobSite(ctx), learner, course, rule) }
 	})
 	if (!outcome) return null
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(learner.userId)])

@@ -2,6 +2,8 @@ import type { RequestContext } from '#app/context.ts'
 import { putCoursePassSteps, readStanding, standingSteps, type Standing } from '#db/course-results.ts'
 import type { Scope } from '#db/learning.ts'
 import type { Tx } from '#db/transaction.ts'
+import { owedCertificateSteps } from '#app/certificates/award.server.ts'
+import type { JobSite } from '#app/platform/jobs.server.ts'
 import type { Locale } from '#app/i18n/locales.ts'
 import type { Course, Entry, PassRule } from '../content/content.ts'
 import { readContent } from '../content/cms.server.ts'
@@ -93,12 +95,13 @@ export function evaluateResult(rule: PassRule | undefined, entries: readonly Rul
 /**
  * Settles the learner's result as steps of the write's transaction: their rows as that transaction
  * sees them, judged, stored. `newlyPassed`: this write passed the course (the caller issues the
- * certificate after the commit).
+ * certificate after the commit; the job written here issues it should that fail).
  */
-export function* settleResultSteps(tx: Tx, scope: Scope, course: Course, entries: readonly RuleEntry[]) {
+export function* settleResultSteps(tx: Tx, site: JobSite, scope: Scope, course: Course, entries: readonly RuleEntry[]) {
 	const standing = yield* standingSteps(tx, scope, course.slug)
 	const result = evaluateResult(course.passRule, entries, standing)
 	const { newlyPassed } = yield* putCoursePassSteps(tx, scope, course.slug, result)
+	yield* owedCertificateSteps(tx, site, scope, course, newlyPassed)
 	return { result, newlyPassed }
 }
 

@@ -138,8 +138,8 @@ export async function readHandIn(
 				},
 				(error: unknown) => {
 					// A part the parser destroyed (a broken form, the client gone) is the form's failure, told by
-					// the pipeline; a part still whole failed in the store.
-					if (!stream.destroyed) storeFailure ??= { error }
+					// the pipeline; a part still whole, or read to its end (its row's last write failed), failed in the store.
+					if (!stream.destroyed || stream.readableEnded) storeFailure ??= { error }
 					stop.abort(error)
 				},
 			),
@@ -158,9 +158,11 @@ export async function readHandIn(
 		// A file whose store never answers is our failure too: its promise is handled, and left behind.
 		if (!(await workEnded(WORK_GRACE_MS))) storeFailure ??= { error: storeTimeout() }
 		// Not waited for when the store failed: the database may not answer, and the 503 should not wait
-		// for it (discardFiles bounds and retries itself; the sweep takes what it leaves).
+		// for it (discardFiles bounds and retries itself; the sweep takes what it leaves). It is work the
+		// request leaves, though: a drain lets it finish before the pool is closed.
 		const discarded = discardFiles(ctx, scope, fileIds)
 		if (!storeFailure) await discarded
+		else ctx.afterResponse(() => discarded)
 		// Nobody is left to answer; React Router does not report an aborted request's error.
 		if (request.signal.aborted) throw request.signal.reason ?? error
 		// Our failure, not the form's: the database's error answers (503 while it is out of reach).

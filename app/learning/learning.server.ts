@@ -1,3 +1,4 @@
+import { jobSite } from '#app/platform/jobs.server.ts'
 import { awardCertificate } from '#app/certificates/award.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { auditSteps } from '#db/audit.ts'
@@ -188,7 +189,7 @@ export async function markEntryComplete(ctx: RequestContext, scope: Scope, cours
 	const rule = await ruleEntries(ctx, course)
 	const { courseDone, settled } = await inTransaction(ctx.db, function* (tx) {
 		const { courseDone } = yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
-		return { courseDone, settled: yield* settleResultSteps(tx, scope, course, rule) }
+		return { courseDone, settled: yield* settleResultSteps(tx, jobSite(ctx), scope, course, rule) }
 	})
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
 	await awardCertificate(ctx, scope, course, settled)

@@ -1,3 +1,4 @@
+import { jobSite } from '#app/platform/jobs.server.ts'
 import { awardCertificate } from '#app/certificates/award.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { entryAllowanceSteps } from '#db/course-results.ts'
@@ -257,7 +258,7 @@ export async function submitQuizAttempt(
 		if (attempt.passed || attempt.attempt_number >= maxAttempts) {
 			yield* completeEntrySteps(tx, scope, course.slug, all, entrySlug)
 		}
-		const settled = yield* settleResultSteps(tx, scope, course, rule)
+		const settled = yield* settleResultSteps(tx, jobSite(ctx), scope, course, rule)
 		return { recorded, maxAttempts, settled }
 	})
 	if (!outcome) return { kind: 'exhausted' }

@@ -108,7 +108,7 @@ export async function grantSecondChance(
 		if (!stored) return { outcome: 'replayed' as const }
 		if (input.kind === 'quiz_attempts')
 			yield* reopenQuizEntrySteps(tx, scope, course.slug, input.entrySlug, input.staffUserId)
-		const settled = yield* settleResultSteps(tx, scope, course, rule)
+		const settled = yield* settleResultSteps(tx, jobSite(ctx), scope, course, rule)
 		yield* learningJobs.enqueueSteps(tx, 'mail.secondChance', {
 			...jobSite(ctx),
 			tenantId: scope.tenantId,

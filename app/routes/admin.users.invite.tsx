@@ -3,14 +3,21 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, Link } from 'react-router'
 import { z } from 'zod'
-import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
+import { Submit, FormError, Notice, RedirectNotice } from '#app/ui/feedback.tsx'
 import { Field, SelectField, TextAreaField, useActionForm } from '#app/ui/form.tsx'
 import { RowReport } from '#app/admin/row-report.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { requireAdmin, tenantMutation } from '#app/admin/admin.server.ts'
-import { CsvFileField, csvFileField } from '#app/admin/csv-file-field.tsx'
-import { decodeCsv, emailsFromText, ListError, MAX_ROWS, peopleFromCsv } from '#app/admin/email-list.server.ts'
+import { CsvFileField, csvFileField, INVITE_CSV_BYTES } from '#app/admin/csv-file-field.tsx'
+import {
+	decodeCsv,
+	emailsFromText,
+	ListError,
+	MAX_CSV_ROWS,
+	MAX_ROWS,
+	peopleFromCsv,
+} from '#app/admin/email-list.server.ts'
 import {
 	inviteRows,
 	type InviteOutcome,
@@ -50,7 +57,7 @@ const schema = z
 				emails: z.string({ error: 'admin.invite.errors.emailsRequired' }).max(MAX_TEXT, 'admin.invite.errors.tooLong'),
 				...offer,
 			}),
-			z.object({ intent: z.literal('csv'), file: csvFileField('admin.invite.errors') }),
+			z.object({ intent: z.literal('csv'), file: csvFileField('admin.invite.errors', INVITE_CSV_BYTES) }),
 		],
 		{ message: 'admin.invite.errors.unknownAction' },
 	)
@@ -104,7 +111,9 @@ export async function action({ context, request }: Route.ActionArgs) {
 	const input = submission.value
 
 	if (input.intent === 'one') {
-		const [row] = await inviteRows(scope, tenant, [{ row: 1, email: input.email, name: '', role: '', course: '' }], {
+		const {
+			report: [row],
+		} = await inviteRows(scope, tenant, [{ row: 1, email: input.email, name: '', role: '', course: '' }], {
 			role: input.role,
 			course: input.course_slug ?? '',
 		})
@@ -154,13 +163,16 @@ export async function action({ context, request }: Route.ActionArgs) {
 	}
 	if (rows.length === 0) return refuse('admin.invite.errors.empty')
 	// Refused whole rather than cut: an admin should never have to work out which rows were left out.
-	if (rows.length > MAX_ROWS) return refuse('admin.invite.errors.tooManyRows')
+	if (input.intent === 'list' && rows.length > MAX_ROWS) return refuse('admin.invite.errors.tooManyRows')
+	if (rows.length > MAX_CSV_ROWS) return refuse('admin.invite.errors.tooManyCsvRows')
 	const defaults =
 		input.intent === 'list'
 			? { role: input.role, course: input.course_slug ?? '' }
 			: { role: 'student' as const, course: '' }
-	const report = await inviteRows(scope, tenant, rows, defaults)
-	return { result: submission.reply({ resetForm: true }), report }
+	const { report, notStoredFrom } = await inviteRows(scope, tenant, rows, defaults)
+	// A chunk failed (decision 0059): the rows before it are stored, the report says which were not.
+	if (notStoredFrom !== null) return data({ result: submission.reply(), report, notStoredFrom }, { status: 503 })
+	return { result: submission.reply({ resetForm: true }), report, notStoredFrom }
 }
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
@@ -182,24 +194,32 @@ const OUTCOMES: InviteOutcome[] = [
 	'roleNotAllowed',
 	'unknownCourse',
 	'courseNeeded',
+	'notStored',
 ]
 
-function Report({ rows }: { rows: InviteReportRow[] }) {
+function Report({ rows, notStoredFrom }: { rows: InviteReportRow[]; notStoredFrom: number | null }) {
 	const t = useI18n()
 	const m = t.m.admin.invite
 	return (
-		<RowReport
-			title={m.reportTitle}
-			words={m}
-			order={OUTCOMES}
-			countLine={(outcome, count) => t.format(m.countLine, { outcome: m.outcomes[outcome], count })}
-			lines={rows.map((r) => ({
-				row: r.row,
-				given: r.userId ? <Link to={`/admin/users/${r.userId}`}>{r.value}</Link> : r.value,
-				outcome: r.outcome,
-				result: m.outcomes[r.outcome],
-			}))}
-		/>
+		<>
+			{notStoredFrom !== null ? (
+				<Notice tone="error">
+					<p>{t.format(m.partlyStored, { row: t.number(notStoredFrom) })}</p>
+				</Notice>
+			) : null}
+			<RowReport
+				title={m.reportTitle}
+				words={m}
+				order={OUTCOMES}
+				countLine={(outcome, count) => t.format(m.countLine, { outcome: m.outcomes[outcome], count })}
+				lines={rows.map((r) => ({
+					row: r.row,
+					given: r.userId ? <Link to={`/admin/users/${r.userId}`}>{r.value}</Link> : r.value,
+					outcome: r.outcome,
+					result: m.outcomes[r.outcome],
+				}))}
+			/>
+		</>
 	)
 }
 
@@ -216,6 +236,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 	const [listForm, listFields] = useActionForm(intent === 'list' ? result : undefined, selects)
 	const [csvForm, csvFields] = useActionForm(intent === 'csv' ? result : undefined)
 	const report = actionData && 'report' in actionData ? actionData.report : null
+	const notStoredFrom = actionData && 'notStoredFrom' in actionData ? actionData.notStoredFrom : null
 	const csvRow = actionData && 'csvRow' in actionData ? (actionData.csvRow as number | null) : null
 	const roles = INVITABLE_ROLES.map((r) => ({ value: r, label: t.m.admin.roles[r] }))
 	const courses = [{ value: '', label: m.noCourse }, ...loaderData.courses]
@@ -231,7 +252,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 			</p>
 			<h1>{m.title}</h1>
 			<RedirectNotice accept={INVITE_NOTICES} values={loaderData.notice} />
-			{report ? <Report rows={report} /> : null}
+			{report ? <Report rows={report} notStoredFrom={notStoredFrom} /> : null}
 			<p className="hint">{m.courseHint}</p>
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />

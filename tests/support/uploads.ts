@@ -45,6 +45,8 @@ export function streamHandIn(
 		stopAfter?: number
 		method?: string
 		onSent?: (bytes: number) => void
+		/** A pause after each 64 KiB piece of a file (a slow connection). */
+		paceMs?: number
 		timeoutMs?: number
 	},
 ): Promise<StreamedAnswer> {
@@ -142,6 +144,7 @@ export function streamHandIn(
 						const n = Math.min(PIECE, left, limit - sent)
 						await write(run.subarray(0, n))
 						left -= n
+						if (init.paceMs) await new Promise((r) => setTimeout(r, init.paceMs))
 					}
 				}
 				if (init.cutAfter !== undefined && sent >= init.cutAfter) socket.destroy()

@@ -116,8 +116,10 @@ export default {
 		csvTitle: 'Aus einer CSV-Datei',
 		file: 'CSV-Datei',
 		fileHint:
-			'Spalten email, name, role (student, course_admin oder tenant_admin) und course (sein Kürzel), in einer Kopfzeile benannt, oder ohne Kopfzeile in dieser Reihenfolge. Komma, Semikolon oder Tabulator; UTF-8. Höchstens 512 KB.',
+			'Spalten email, name, role (student, course_admin oder tenant_admin) und course (sein Kürzel), in einer Kopfzeile benannt, oder ohne Kopfzeile in dieser Reihenfolge. Komma, Semikolon oder Tabulator; UTF-8. Höchstens 10.000 Zeilen und 1 MB.',
 		upload: 'Hochladen und einladen',
+		partlyStored:
+			'Das Speichern der Einladungen ist bei Zeile {row} fehlgeschlagen: Die Zeilen davor sind gespeichert und angeschrieben; ab Zeile {row} wurde niemand eingeladen oder angeschrieben. Laden Sie diese Zeilen mit der Kopfzeile erneut hoch, um sie einzuladen.',
 		reportTitle: 'Einladungsbericht',
 		row: 'Zeile',
 		given: 'Angabe',
@@ -135,12 +137,13 @@ export default {
 			roleNotAllowed: 'Sie können niemanden zu dieser Rolle einladen',
 			unknownCourse: 'Kein veröffentlichter Kurs dieser Website hat dieses Kürzel',
 			courseNeeded: 'Eine Kursadministration braucht einen Kurs',
+			notStored: 'Nicht gespeichert (unser Fehler): niemand wurde eingeladen oder angeschrieben',
 		},
 		errors: {
 			emailsRequired: 'Geben Sie mindestens eine E-Mail-Adresse ein.',
 			tooLong: 'Die Liste ist zu lang. Laden Sie höchstens 500 Personen auf einmal ein.',
 			fileRequired: 'Wählen Sie eine CSV-Datei.',
-			fileTooLarge: 'Die Datei ist größer als 512 KB.',
+			fileTooLarge: 'Die Datei ist größer als 1 MB.',
 			notCsv: 'Die Datei ist keine CSV-Datei.',
 			notCsvAt:
 				'Die Datei konnte in Zeile {row} nicht als CSV gelesen werden: Eine Zelle in Anführungszeichen ist nicht geschlossen.',
@@ -149,6 +152,8 @@ export default {
 			empty: 'Die Liste enthält keine Adressen.',
 			tooManyRows:
 				'Die Liste hat mehr als 500 Zeilen, daher wurde niemand eingeladen. Teilen Sie sie auf und laden Sie höchstens 500 auf einmal ein.',
+			tooManyCsvRows:
+				'Die Datei hat mehr als 10.000 Zeilen, daher wurde niemand eingeladen. Teilen Sie sie auf und laden Sie höchstens 10.000 auf einmal hoch.',
 			unknownAction: 'Unbekannte Aktion.',
 		},
 		manyRole: 'Einladen als',

@@ -115,8 +115,10 @@ export default {
 		csvTitle: 'From a CSV file',
 		file: 'CSV file',
 		fileHint:
-			'Columns email, name, role (student, course_admin or tenant_admin) and course (its slug) named in a header row, or without a header in that order. Comma, semicolon or tab; UTF-8. At most 512 KB.',
+			'Columns email, name, role (student, course_admin or tenant_admin) and course (its slug) named in a header row, or without a header in that order. Comma, semicolon or tab; UTF-8. At most 10,000 rows and 1 MB.',
 		upload: 'Upload and invite',
+		partlyStored:
+			'Storing the invitations failed at row {row}: the rows before it are stored and mailed; nobody from row {row} on was invited or mailed. Upload those rows again, with the header row, to invite them.',
 		reportTitle: 'Invitation report',
 		row: 'Row',
 		given: 'Given',
@@ -134,18 +136,21 @@ export default {
 			roleNotAllowed: 'You cannot invite someone to this role',
 			unknownCourse: 'No published course of this site has this slug',
 			courseNeeded: 'A course admin needs a course',
+			notStored: 'Not stored (our failure): nobody was invited or mailed',
 		},
 		errors: {
 			emailsRequired: 'Enter at least one email address.',
 			tooLong: 'The list is too long. Invite at most 500 people at a time.',
 			fileRequired: 'Choose a CSV file.',
-			fileTooLarge: 'The file is larger than 512 KB.',
+			fileTooLarge: 'The file is larger than 1 MB.',
 			notCsv: 'The file is not a CSV file.',
 			notCsvAt: 'The file could not be read as CSV at row {row}: a quoted cell is not closed.',
 			notUtf8:
 				'The file is not UTF-8 text (perhaps Windows-1252). Save it again as “CSV UTF-8” in Excel, or with the character set “Unicode (UTF-8)” in LibreOffice.',
 			empty: 'The list has no addresses.',
 			tooManyRows: 'The list has more than 500 rows, so nobody was invited. Split it and invite at most 500 at a time.',
+			tooManyCsvRows:
+				'The file has more than 10,000 rows, so nobody was invited. Split it and upload at most 10,000 at a time.',
 			unknownAction: 'Unknown action.',
 		},
 		manyRole: 'Invite them as',

@@ -115,8 +115,10 @@ export default {
 		csvTitle: 'Desde un archivo CSV',
 		file: 'Archivo CSV',
 		fileHint:
-			'Columnas email, name, role (student, course_admin o tenant_admin) y course (su identificador) nombradas en una fila de encabezado, o sin encabezado en ese orden. Coma, punto y coma o tabulador; UTF-8. Como máximo 512 KB.',
+			'Columnas email, name, role (student, course_admin o tenant_admin) y course (su identificador) nombradas en una fila de encabezado, o sin encabezado en ese orden. Coma, punto y coma o tabulador; UTF-8. Como máximo 10.000 filas y 1 MB.',
 		upload: 'Subir e invitar',
+		partlyStored:
+			'Guardar las invitaciones falló en la fila {row}: las filas anteriores están guardadas y se enviaron; desde la fila {row} no se invitó ni se escribió a nadie. Vuelve a subir esas filas, con la fila de encabezado, para invitarlas.',
 		reportTitle: 'Informe de invitaciones',
 		row: 'Fila',
 		given: 'Dato',
@@ -134,12 +136,13 @@ export default {
 			roleNotAllowed: 'No puedes invitar a nadie con este rol',
 			unknownCourse: 'Ningún curso publicado de este sitio tiene este identificador',
 			courseNeeded: 'Un administrador de curso necesita un curso',
+			notStored: 'No guardada (fallo nuestro): no se invitó ni se escribió a nadie',
 		},
 		errors: {
 			emailsRequired: 'Introduce al menos una dirección de correo.',
 			tooLong: 'La lista es demasiado larga. Invita como máximo a 500 personas a la vez.',
 			fileRequired: 'Elige un archivo CSV.',
-			fileTooLarge: 'El archivo supera los 512 KB.',
+			fileTooLarge: 'El archivo supera 1 MB.',
 			notCsv: 'El archivo no es un archivo CSV.',
 			notCsvAt: 'No se pudo leer el archivo como CSV en la fila {row}: una celda entre comillas no está cerrada.',
 			notUtf8:
@@ -147,6 +150,8 @@ export default {
 			empty: 'La lista no tiene direcciones.',
 			tooManyRows:
 				'La lista tiene más de 500 filas, así que no se invitó a nadie. Divídela e invita como máximo a 500 a la vez.',
+			tooManyCsvRows:
+				'El archivo tiene más de 10.000 filas, así que no se invitó a nadie. Divídelo y sube como máximo 10.000 a la vez.',
 			unknownAction: 'Acción desconocida.',
 		},
 		manyRole: 'Invitarlas como',

@@ -116,8 +116,10 @@ export default {
 		csvTitle: 'Depuis un fichier CSV',
 		file: 'Fichier CSV',
 		fileHint:
-			'Colonnes email, name, role (student, course_admin ou tenant_admin) et course (son identifiant) nommées dans une ligne d’en-tête, ou sans en-tête dans cet ordre. Virgule, point-virgule ou tabulation ; UTF-8. 512 Ko au plus.',
+			'Colonnes email, name, role (student, course_admin ou tenant_admin) et course (son identifiant) nommées dans une ligne d’en-tête, ou sans en-tête dans cet ordre. Virgule, point-virgule ou tabulation ; UTF-8. 10 000 lignes et 1 Mo au plus.',
 		upload: 'Téléverser et inviter',
+		partlyStored:
+			'L’enregistrement des invitations a échoué à la ligne {row} : les lignes précédentes sont enregistrées et envoyées ; à partir de la ligne {row}, personne n’a été invité ni écrit. Importez de nouveau ces lignes, avec la ligne d’en-tête, pour les inviter.',
 		reportTitle: 'Rapport d’invitation',
 		row: 'Ligne',
 		given: 'Saisi',
@@ -135,12 +137,13 @@ export default {
 			roleNotAllowed: 'Vous ne pouvez inviter personne à ce rôle',
 			unknownCourse: 'Aucun cours publié de ce site n’a cet identifiant',
 			courseNeeded: 'Un administrateur de cours a besoin d’un cours',
+			notStored: 'Non enregistrée (notre panne) : personne n’a été invité ni écrit',
 		},
 		errors: {
 			emailsRequired: 'Saisissez au moins une adresse e-mail.',
 			tooLong: 'La liste est trop longue. Invitez au plus 500 personnes à la fois.',
 			fileRequired: 'Choisissez un fichier CSV.',
-			fileTooLarge: 'Le fichier dépasse 512 Ko.',
+			fileTooLarge: 'Le fichier dépasse 1 Mo.',
 			notCsv: 'Le fichier n’est pas un fichier CSV.',
 			notCsvAt:
 				'Le fichier n’a pas pu être lu comme CSV à la ligne {row} : une cellule entre guillemets n’est pas fermée.',
@@ -149,6 +152,8 @@ export default {
 			empty: 'La liste ne contient aucune adresse.',
 			tooManyRows:
 				'La liste compte plus de 500 lignes : personne n’a été invité. Divisez-la et invitez au plus 500 personnes à la fois.',
+			tooManyCsvRows:
+				'Le fichier compte plus de 10 000 lignes : personne n’a été invité. Divisez-le et importez au plus 10 000 lignes à la fois.',
 			unknownAction: 'Action inconnue.',
 		},
 		manyRole: 'Les inviter en tant que',

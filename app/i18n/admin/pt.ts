@@ -114,8 +114,10 @@ export default {
 		csvTitle: 'A partir de um ficheiro CSV',
 		file: 'Ficheiro CSV',
 		fileHint:
-			'Colunas email, name, role (student, course_admin ou tenant_admin) e course (o seu identificador) nomeadas numa linha de cabeçalho, ou sem cabeçalho por essa ordem. Vírgula, ponto e vírgula ou tabulação; UTF-8. No máximo 512 KB.',
+			'Colunas email, name, role (student, course_admin ou tenant_admin) e course (o seu identificador) nomeadas numa linha de cabeçalho, ou sem cabeçalho por essa ordem. Vírgula, ponto e vírgula ou tabulação; UTF-8. No máximo 10 000 linhas e 1 MB.',
 		upload: 'Carregar e convidar',
+		partlyStored:
+			'A gravação dos convites falhou na linha {row}: as linhas anteriores estão guardadas e foram enviadas; a partir da linha {row} ninguém foi convidado nem contactado. Carregue essas linhas de novo, com a linha de cabeçalho, para as convidar.',
 		reportTitle: 'Relatório de convites',
 		row: 'Linha',
 		given: 'Indicado',
@@ -133,12 +135,13 @@ export default {
 			roleNotAllowed: 'Não pode convidar ninguém para este papel',
 			unknownCourse: 'Nenhum curso publicado deste site tem este identificador',
 			courseNeeded: 'Um administrador de curso precisa de um curso',
+			notStored: 'Não guardado (falha nossa): ninguém foi convidado nem contactado',
 		},
 		errors: {
 			emailsRequired: 'Indique pelo menos um endereço de email.',
 			tooLong: 'A lista é demasiado longa. Convide no máximo 500 pessoas de cada vez.',
 			fileRequired: 'Escolha um ficheiro CSV.',
-			fileTooLarge: 'O ficheiro tem mais de 512 KB.',
+			fileTooLarge: 'O ficheiro tem mais de 1 MB.',
 			notCsv: 'O ficheiro não é um ficheiro CSV.',
 			notCsvAt: 'Não foi possível ler o ficheiro como CSV na linha {row}: uma célula entre aspas não está fechada.',
 			notUtf8:
@@ -146,6 +149,8 @@ export default {
 			empty: 'A lista não tem endereços.',
 			tooManyRows:
 				'A lista tem mais de 500 linhas, por isso ninguém foi convidado. Divida-a e convide no máximo 500 de cada vez.',
+			tooManyCsvRows:
+				'O ficheiro tem mais de 10 000 linhas, por isso ninguém foi convidado. Divida-o e carregue no máximo 10 000 de cada vez.',
 			unknownAction: 'Ação desconhecida.',
 		},
 		manyRole: 'Convidá-las como',

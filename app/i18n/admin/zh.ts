@@ -110,8 +110,10 @@ export default {
 		csvTitle: '从 CSV 文件',
 		file: 'CSV 文件',
 		fileHint:
-			'列 email、name、role（student、course_admin 或 tenant_admin）和 course（课程标识），在标题行中命名；或无标题行时按此顺序。逗号、分号或制表符；UTF-8。最大 512 KB。',
+			'列 email、name、role（student、course_admin 或 tenant_admin）和 course（课程标识），在标题行中命名；或无标题行时按此顺序。逗号、分号或制表符；UTF-8。最多 10,000 行、1 MB。',
 		upload: '上传并邀请',
+		partlyStored:
+			'保存邀请时在第 {row} 行失败：此前的行已保存并发送邮件；从第 {row} 行起未邀请任何人，也未发送邮件。请连同标题行重新上传这些行以邀请他们。',
 		reportTitle: '邀请报告',
 		row: '行',
 		given: '输入',
@@ -129,18 +131,20 @@ export default {
 			roleNotAllowed: '您不能邀请他人担任此角色',
 			unknownCourse: '本站没有使用此标识的已发布课程',
 			courseNeeded: '课程管理员需要一门课程',
+			notStored: '未保存（我们的故障）：未邀请也未发送邮件',
 		},
 		errors: {
 			emailsRequired: '请至少输入一个邮箱地址。',
 			tooLong: '列表太长。每次最多邀请 500 人。',
 			fileRequired: '请选择一个 CSV 文件。',
-			fileTooLarge: '文件大于 512 KB。',
+			fileTooLarge: '文件大于 1 MB。',
 			notCsv: '该文件不是 CSV 文件。',
 			notCsvAt: '无法在第 {row} 行将文件读取为 CSV：有一个带引号的单元格未闭合。',
 			notUtf8:
 				'该文件不是 UTF-8 文本（可能是 Windows-1252）。请在 Excel 中另存为“CSV UTF-8”，或在 LibreOffice 中选择字符集“Unicode (UTF-8)”后重新保存。',
 			empty: '列表中没有地址。',
 			tooManyRows: '列表超过 500 行，因此未邀请任何人。请拆分列表，每次最多邀请 500 人。',
+			tooManyCsvRows: '文件超过 10,000 行，因此未邀请任何人。请拆分文件，每次最多上传 10,000 行。',
 			unknownAction: '未知操作。',
 		},
 		manyRole: '邀请身份',
