@@ -8,7 +8,7 @@ import { Field, SelectField, TextAreaField, useActionForm } from '#app/ui/form.t
 import { RowReport } from '#app/admin/row-report.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { requireAdmin, tenantMutation } from '#app/admin/admin.server.ts'
+import { adminAction, requireAdmin } from '#app/admin/admin.server.ts'
 import { CsvFileField, csvFileField } from '#app/admin/csv-file-field.tsx'
 import { decodeCsv, emailsFromText, ListError, MAX_ROWS, peopleFromCsv } from '#app/admin/email-list.server.ts'
 import {
@@ -95,10 +95,7 @@ async function readInviteForm(request: Request) {
  * list or a CSV file (answered with a per-row report): tenant_admin and super_admin on the tenant's
  * host, one rate-limited mutation per post however many rows (decision 0040).
  */
-export async function action({ context, request }: Route.ActionArgs) {
-	const scope = requireAdmin(context)
-	const { tenant, limited } = await tenantMutation(scope)
-	if (limited) return limited
+export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant }, { request }: Route.ActionArgs) => {
 	const submission = parseWithZod(await readInviteForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const input = submission.value
@@ -161,7 +158,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 			: { role: 'student' as const, course: '' }
 	const report = await inviteRows(scope, tenant, rows, defaults)
 	return { result: submission.reply({ resetForm: true }), report }
-}
+})
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 
