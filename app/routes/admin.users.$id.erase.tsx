@@ -70,6 +70,8 @@ export const action = adminAction({ scope: 'tenant' }, async ({ scope }, { reque
 	return redirect(localePath(scope.ctx.locale, withNotice(`/admin/users/${target.id}/erase`, 'userErased')))
 })
 
+export { actionHeaders as headers } from '#app/platform/headers.ts'
+
 export const meta: Route.MetaFunction = ({ matches }) => {
 	const t = metaI18n(matches)
 	return [{ title: t.format(t.m.admin.pageTitle, { page: t.m.admin.user.erasure.metaTitle }) }]
