@@ -812,9 +812,12 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		const admin = await signedIn(tenantAdmin.email)
 		const learner = await newUser('student')
 		await putEnrollment(stack.db, { tenantId: acme.id, userId: learner.id }, 'intro-to-web', 'active')
-		// Sixty posts naming nobody: each 404, and each counted, as a post for an unknown course always was.
-		for (let i = 0; i < 60; i++)
+		// Sixty posts naming nobody, on the person's page and their erasure: each 404, and each counted, as a
+		// post for an unknown course always was.
+		for (let i = 0; i < 30; i++) {
 			expect((await admin.post('/admin/users/nobody', { intent: 'force-sign-out', confirmed: 'yes' })).status).toBe(404)
+			expect((await admin.post('/admin/users/nobody/erase', { intent: 'erase' })).status).toBe(404)
+		}
 		const course = '/admin/courses/intro-to-web'
 		const posts: Array<[string, Record<string, string>]> = [
 			[`/admin/users/${learner.id}`, { intent: 'force-sign-out', confirmed: 'yes' }],

@@ -1051,7 +1051,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 			const cookies = {} as Record<Role, Record<HostKind, string>>
 			cookies.anonymous = { own: '', custom: '', other: '', apex: '' }
 			// The tenant_admin on Acme's custom domain is an account of its own, like the super_admin's: the two
-			// hosts post every admin form twice, and a post naming someone not found counts too (decision 0060).
+			// hosts post every admin form twice, and an erasure naming someone not found counts too (decision 0060).
 			const customTenantAdmin = await person(tenants.acme, 'tenant_admin', 'custom-admin')
 			for (const [role, email] of Object.entries(acmeEmail) as Array<[Role, string]>) {
 				const own = await signIn(HOSTS.own, email)
