@@ -92,6 +92,12 @@ interface Starts {
 	course: { scope: AdminScope; tenant: Tenant; course: Course }
 }
 
+/** The part of a route's ActionArgs the start reads. */
+interface ActionArgs {
+	context: Readonly<RouterContextProvider>
+	params: Partial<Record<string, string>>
+}
+
 /**
  * The one start of every admin action (decision 0060), always in this order: the guard, a tenant
  * host (unless `platform`), the adminMutation limit (60 mutations a minute per admin), then the
@@ -121,12 +127,6 @@ export function adminAction<S extends keyof Starts, Args extends ActionArgs, R>(
 		// Each scope's fields are set above, in the order of its checks: the cast names which.
 		return act({ scope, tenant, course } as Starts[S], args)
 	}
-}
-
-/** The part of a route's ActionArgs the start reads. */
-interface ActionArgs {
-	context: Readonly<RouterContextProvider>
-	params: Partial<Record<string, string>>
 }
 
 /** A course as a page's heading names it, with the locale its title was served in (decision 0012). */
