@@ -16,6 +16,7 @@ import {
 	type SQL,
 } from 'drizzle-orm'
 import type { Database } from './client.ts'
+import { erasedUsers } from './data-rights.ts'
 import { step, type Tx } from './transaction.ts'
 import type { Role } from './schema/values.ts'
 
@@ -29,7 +30,8 @@ export interface UserFilters {
 	tenantId: string | null
 	q?: string
 	role?: Role
-	status?: 'active' | 'deactivated' | 'unverified'
+	/** Erased people are listed only under `erased` (issue 52): nothing more can be done to them. */
+	status?: 'active' | 'deactivated' | 'unverified' | 'erased'
 	/** Keyset paging: the page of users listed after (older than) this user id, or before (newer than) it. */
 	after?: string
 	before?: string
@@ -53,6 +55,8 @@ export async function listUsers(db: Database, filters: UserFilters) {
 	if (filters.status === 'active') where.push(isNull(u.deactivated_at))
 	if (filters.status === 'deactivated') where.push(isNotNull(u.deactivated_at))
 	if (filters.status === 'unverified') where.push(isNull(u.email_verified_at))
+	// Active users are never erased (erasure deactivates); every other list leaves the erased out.
+	if (filters.status !== 'active') where.push(erasedUsers(db, filters.status === 'erased'))
 	const condition = where.length ? and(...where) : undefined
 	const cursor = filters.after ?? filters.before
 	const backwards = !filters.after && filters.before !== undefined
@@ -80,7 +84,7 @@ export async function listUsers(db: Database, filters: UserFilters) {
 						.where(and(condition, ...page))
 						.orderBy(...order)
 						.limit(PAGE_SIZE + 1),
-					counter ? countedTotal(db, filters.tenantId!, counter) : cappedCount(db, condition),
+					counter ? countedTotal(db, filters, counter) : cappedCount(db, condition),
 				])
 			: await firstPageCounted(db, condition)
 	return {
@@ -193,7 +197,7 @@ async function cappedCount(db: Database, condition: SQL | undefined) {
  * the apex). `active` is every user minus the deactivated ones.
  */
 function userCounter(f: UserFilters): { plus: string; minus?: string } | null {
-	if (!f.tenantId || f.q || (f.role && f.status)) return null
+	if (!f.tenantId || f.q || (f.role && f.status) || f.status === 'erased') return null
 	if (f.role) return { plus: `role:${f.role}` }
 	if (f.status === 'active') return { plus: 'users', minus: 'deactivated' }
 	return { plus: f.status ?? 'users' }
@@ -217,12 +221,25 @@ async function tenantCounter(db: Database, tenantId: string, metric: string, cou
 	return row?.n ?? 0
 }
 
-async function countedTotal(db: Database, tenantId: string, counter: { plus: string; minus?: string }) {
-	const [plus, minus] = await Promise.all([
+async function countedTotal(db: Database, filters: UserFilters, counter: { plus: string; minus?: string }) {
+	const tenantId = filters.tenantId!
+	const [plus, minus, erased] = await Promise.all([
 		tenantCounter(db, tenantId, counter.plus),
 		counter.minus ? tenantCounter(db, tenantId, counter.minus) : 0,
+		// The counters hold the erased too (deactivated, unverified, of their role), the lists do not:
+		// counted among the deactivated rows of the tenant, a few. `active` never held them.
+		filters.status === 'active' ? 0 : countErased(db, tenantId, filters.role),
 	])
-	return plus - minus
+	return plus - minus - erased
+}
+
+async function countErased(db: Database, tenantId: string, role: Role | undefined) {
+	const u = db.t.users
+	const [{ n }] = await db.orm
+		.select({ n: count() })
+		.from(u)
+		.where(and(eq(u.tenant_id, tenantId), role ? eq(u.role, role) : undefined, erasedUsers(db)))
+	return Number(n)
 }
 
 /** A user of this tenant (or any user for the apex super_admin), else null: cross-tenant targets are not found. */
@@ -320,7 +337,7 @@ export function* bumpTenantTokenVersionsSteps(db: Tx, tenantId: string) {
  * the CSV export) with the progress and quiz attempts of just those learners.
  */
 export async function courseRoster(db: Database, tenantId: string, courseSlug: string, page?: number) {
-	const { enrollments: e, users: u, entry_progress: p, quiz_attempts: q } = db.t
+	const { enrollments: e, users: u, entry_progress: p, quiz_attempts: q, quiz_attempt_dues: d } = db.t
 	const where = and(eq(e.tenant_id, tenantId), eq(e.course_slug, courseSlug))
 	const query = db.orm
 		.select({
@@ -362,8 +379,9 @@ export async function courseRoster(db: Database, tenantId: string, courseSlug: s
 		Promise.all(
 			chunks.map((chunk) =>
 				db.orm
-					.select({ userId: q.user_id, entrySlug: q.entry_slug, score: q.score, passed: q.passed })
+					.select({ userId: q.user_id, entrySlug: q.entry_slug, score: q.score, passed: q.passed, late: d.late })
 					.from(q)
+					.leftJoin(d, eq(d.attempt_id, q.id))
 					.where(and(eq(q.tenant_id, tenantId), eq(q.course_slug, courseSlug), inArray(q.user_id, chunk))),
 			),
 		),

@@ -45,6 +45,7 @@ export type AuditAction =
 	| 'tenant.suspended'
 	| 'tenant.activated'
 	| 'tenant.archived'
+	| 'tenant.domain_live'
 	| 'user.role_changed'
 	| 'user.deactivated'
 	| 'user.reactivated'

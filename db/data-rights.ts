@@ -17,8 +17,19 @@ export interface Person {
 }
 
 /** The placeholder an erased person's address becomes: unique (their id), not personal, never deliverable. */
-export const erasedEmail = (userId: string) => `erased-${userId}@erased.invalid`
-export const isErasedEmail = (email: string) => email.endsWith('@erased.invalid')
+const ERASED_DOMAIN = '@erased.invalid'
+export const erasedEmail = (userId: string) => `erased-${userId}${ERASED_DOMAIN}`
+export const isErasedEmail = (email: string) => email.endsWith(ERASED_DOMAIN)
+
+/**
+ * Erased users, as SQL (`erased`) or all the others: erasure deactivates too, so the condition reads
+ * the deactivated rows' partial index, and no real address ends in the reserved `.invalid` domain.
+ */
+export function erasedUsers(db: Database, erased = true) {
+	const u = db.t.users
+	const condition = sql`(${u.deactivated_at} IS NOT NULL AND ${u.email} LIKE ${`%${ERASED_DOMAIN}`})`
+	return erased ? condition : sql`NOT ${condition}`
+}
 
 /** The person's users row, without what only the server may read (password hash, token version). */
 async function profile(db: Database, who: Person) {
@@ -126,6 +137,15 @@ export async function personRecords(db: Database, who: Person) {
 			ownRows(db, t.second_chances as never, who),
 		])
 	const certificates = await ownRows(db, t.certificates as never, who)
+	// The due date and lateness stored with each of their quiz attempts (decision 0061).
+	const d = t.quiz_attempt_dues
+	const attemptIds = (quiz_attempts as { id: string }[]).map((a) => a.id)
+	const quiz_attempt_dues = attemptIds.length
+		? await db.orm
+				.select()
+				.from(d)
+				.where(and(eq(d.tenant_id, who.tenantId), inArray(d.attempt_id, attemptIds)))
+		: []
 	// Due dates and reminders (decisions 0045, 0047): settings, extensions given, reminders sent, opt-outs.
 	const [user_settings, due_extensions, reminders_sent, reminder_opt_outs] = await Promise.all([
 		ownRows(db, t.user_settings as never, who),
@@ -183,6 +203,7 @@ export async function personRecords(db: Database, who: Person) {
 		enrollments,
 		entry_progress,
 		quiz_attempts,
+		quiz_attempt_dues,
 		assignment_submissions,
 		submission_files,
 		course_passes,
@@ -211,6 +232,7 @@ export const ARCHIVED_TABLES = [
 	'enrollments',
 	'entry_progress',
 	'quiz_attempts',
+	'quiz_attempt_dues',
 	'assignment_submissions',
 	'submission_files',
 	'course_passes',

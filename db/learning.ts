@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, max, sql, type Column, type SQL } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, isNotNull, max, sql, type Column, type SQL } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
 import { auditSteps } from './audit.ts'
 import { newId } from './ids.ts'
@@ -181,10 +181,11 @@ export async function listAttempts(db: Database, scope: Scope, courseSlug: strin
 	return attemptsAt(db).execute({ ...scope, courseSlug, entrySlug })
 }
 const attemptsAt = preparedFor((db) => {
-	const q = db.t.quiz_attempts
+	const { quiz_attempts: q, quiz_attempt_dues: d } = db.t
 	return db.orm
-		.select()
+		.select({ ...getTableColumns(q), due_at: d.due_at, late: d.late })
 		.from(q)
+		.leftJoin(d, eq(d.attempt_id, q.id))
 		.where(inScope(q, isParam(q.course_slug, 'courseSlug'), isParam(q.entry_slug, 'entrySlug')))
 		.orderBy(q.attempt_number)
 		.prepare('attempts_at')
@@ -212,6 +213,8 @@ export interface AttemptInput {
 	answers: Record<string, unknown>
 	feedback: unknown[]
 	startedAt?: Date
+	/** The quiz's due date in force for the learner now (decision 0045): stored with whether the attempt is late. */
+	dueAt?: Date | null
 }
 
 /**
@@ -281,7 +284,22 @@ export function* recordAttemptSteps(
 				.onConflictDoNothing()
 				.returning(),
 		)
-		if (row) return { attempt: row, replayed: false }
+		if (row) {
+			// As a hand-in's lateness (recordSubmissionSteps): written with the attempt, later extensions do not rewrite it.
+			if (input.dueAt)
+				yield* step(
+					db.orm
+						.insert(db.t.quiz_attempt_dues)
+						.values({
+							attempt_id: row.id,
+							tenant_id: scope.tenantId,
+							due_at: input.dueAt,
+							late: now.getTime() > input.dueAt.getTime(),
+						})
+						.returning({ id: db.t.quiz_attempt_dues.attempt_id }),
+				)
+			return { attempt: row, replayed: false }
+		}
 		// The same submission, stored meanwhile by its twin (a double press).
 		const twin = yield* stored()
 		if (twin) return { attempt: twin, replayed: true }

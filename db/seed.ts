@@ -10,7 +10,14 @@ import { upsertTenant } from './tenants.ts'
 import { upsertUser, type User } from './users.ts'
 
 export const DEMO_TENANTS = {
-	acme: { slug: 'acme', name: 'Acme Academy', status: 'active', custom_domain: 'learn.acme.test' },
+	acme: {
+		slug: 'acme',
+		name: 'Acme Academy',
+		status: 'active',
+		custom_domain: 'learn.acme.test',
+		// Its domain serves it (decision 0062): canonical URLs and mails name it.
+		feature_flags_json: { customDomainLive: true },
+	},
 	globex: { slug: 'globex', name: 'Globex University', status: 'active', feature_flags_json: { magicLink: false } },
 	initech: { slug: 'initech', name: 'Initech Learning', status: 'suspended' },
 } as const

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
 import { runSteps, step, type Tx } from './transaction.ts'
 import type { User } from './users.ts'
@@ -15,6 +15,8 @@ export interface SessionInput {
 	impersonatorSessionId?: string | null
 	/** The hash of the consumed-token proof this session is minted from: each proof mints one session. */
 	proofHash?: string | null
+	/** The host name it is issued on. */
+	host?: string | null
 }
 
 /** Inserts the session; null when its proof has already minted one (the unique key decides, also under a race). */
@@ -32,11 +34,24 @@ export function* insertSessionSteps(db: Tx, input: SessionInput, now = new Date(
 				expires_at: input.expiresAt,
 				impersonator_session_id: input.impersonatorSessionId ?? null,
 				proof_hash: input.proofHash ?? null,
+				host: input.host ?? null,
 			})
 			.onConflictDoNothing({ target: db.t.sessions.proof_hash })
 			.returning(),
 	)
 	return (row as SessionRow | undefined) ?? null
+}
+
+/** The host of the person's newest session on the tenant (where their mails link, decision 0062); null when none is kept. */
+export async function lastSessionHost(db: Database, tenantId: string, userId: string) {
+	const s = db.t.sessions
+	const [row] = await db.orm
+		.select({ host: s.host })
+		.from(s)
+		.where(and(eq(s.tenant_id, tenantId), eq(s.user_id, userId)))
+		.orderBy(desc(s.created_at))
+		.limit(1)
+	return row?.host ?? null
 }
 
 /** Whether a proof (by its hash) has already minted a session. */

@@ -116,3 +116,22 @@ export function* setCourseFlagsSteps(db: Tx, tenantId: string, courseSlug: strin
 			.returning({ id: t.id }),
 	)
 }
+
+/**
+ * Marks the tenant's custom domain live or not (decision 0062) in feature_flags_json, inside the
+ * database on the row as it is now (as setCourseFlagsSteps, so other flags saved meanwhile stay).
+ */
+export function* setCustomDomainLiveSteps(db: Tx, tenantId: string, live: boolean) {
+	const t = db.t.tenants
+	const merged =
+		db.dialect === 'pg'
+			? sql`jsonb_set(coalesce(${t.feature_flags_json}, '{}'::jsonb), '{customDomainLive}', ${String(live)}::jsonb)`
+			: sql`json_set(coalesce(${t.feature_flags_json}, '{}'), '$.customDomainLive', json(${String(live)}))`
+	yield* step(
+		db.orm
+			.update(t)
+			.set({ feature_flags_json: merged, updated_at: new Date() })
+			.where(eq(t.id, tenantId))
+			.returning({ id: t.id }),
+	)
+}

@@ -55,10 +55,24 @@ if (existsSync('.tmp/hostile')) {
 	for (const [name, lines] of byClass) console.log(`hostile ${name}: ${lines.join('; ')}`)
 } else console.log('hostile: no report')
 
-// tests/faults writes one line per fault and database: .tmp/faults/<fault>.<dialect>.txt
-if (existsSync('.tmp/faults'))
-	for (const file of readdirSync('.tmp/faults').sort()) console.log(readFileSync(`.tmp/faults/${file}`, 'utf8'))
-else console.log('faults: no report')
+// tests/faults writes one file per fault and database: .tmp/faults/<fault>.<dialect>.json, with
+// the columns of issue 46's table (tests/faults/support.ts, FaultRow) and the fault's own figures.
+if (existsSync('.tmp/faults')) {
+	const faults = readdirSync('.tmp/faults')
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((f) => read(`.tmp/faults/${f}`))
+	const cell = (v, unit = '') => (v === undefined ? '–' : `${v}${unit}`)
+	console.log(
+		'| fault | db | requests | acknowledged writes | rows found | failed but stored | slowest answer | recovery |',
+	)
+	console.log('|---|---|---|---|---|---|---|---|')
+	for (const { name, dialect, row } of faults)
+		console.log(
+			`| ${name} | ${dialect} | ${cell(row.requests)} | ${cell(row.acknowledged)} | ${cell(row.found)} | ${cell(row.failedButStored)} | ${cell(row.slowestMs, ' ms')} | ${cell(row.recoveryMs, ' ms')} |`,
+		)
+	for (const { line } of faults) console.log(line)
+} else console.log('faults: no report')
 
 // tests/integration/wire.test.ts: one table per database (the same bytes on both; SQLite's is printed)
 for (const dialect of ['sqlite', 'pg']) {

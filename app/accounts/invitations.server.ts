@@ -22,7 +22,7 @@ import { jobSite, type JobSite } from '../platform/jobs.server.ts'
 import { type AccountJobPayloads, accountJobs } from './jobs.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { loadSiteChrome } from '../content/site.server.ts'
+import { recipientMailContext, siteName } from '../content/site.server.ts'
 import { hashToken, INVITATION_TTL_MS, newRawToken } from './tokens.server.ts'
 import { parseToken } from '../platform/canonical.server.ts'
 import { readCatalogue } from '../content/cms.server.ts'
@@ -101,10 +101,11 @@ export async function mailInvitation(ctx: MailContext, job: AccountJobPayloads['
 	)
 	if (!invitation) return 'the invitation is no longer pending'
 	const existing = await findUserByEmail(ctx.db, invitation.tenant_id, invitation.email)
-	const site = await loadSiteChrome(ctx)
 	const locale = existing?.locale ?? job.locale
+	// On the invitee's host (the canonical one, for someone without an account), not the inviter's.
+	const to = await recipientMailContext(ctx, existing?.id ?? null)
 	// The page opens in the language the email is written in.
-	const url = absoluteUrl(ctx, localePath(locale, `/invite/${raw}`))
+	const url = absoluteUrl(to, localePath(locale, `/invite/${raw}`))
 	// The courses it enrolls in on acceptance, by their titles in the mail's language (decision 0040).
 	const slugs = (await coursesOfInvitations(ctx.db, invitation.tenant_id, [invitation.id])).get(invitation.id) ?? []
 	const titles = await Promise.all(
@@ -117,12 +118,12 @@ export async function mailInvitation(ctx: MailContext, job: AccountJobPayloads['
 		}),
 	)
 	await deliver(
-		ctx,
+		to,
 		composeEmail({
 			kind: titles.length ? 'invitation_courses' : 'invitation',
 			to: invitation.email,
 			locale,
-			site: site.name,
+			site: await siteName(to, locale),
 			url,
 			role: invitation.role,
 			values: { courses: titles.join(', ') },

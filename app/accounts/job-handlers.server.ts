@@ -1,7 +1,7 @@
 import { localePath } from '#app/i18n/locales.ts'
 import { findUserByEmail, findUserById } from '#db/users.ts'
 import type { Locale, TokenType } from '#db/schema/values.ts'
-import { jobMailContext, loadSiteChrome } from '../content/site.server.ts'
+import { jobMailContext, recipientMailContext, siteName } from '../content/site.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
 import type { EmailKind } from '../i18n/emails.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
@@ -43,7 +43,6 @@ async function mailTokenLink(
 	kindOf?: EmailKind,
 ) {
 	const token = await issueToken(ctx.db, user.id, type, { payload })
-	const site = await loadSiteChrome(ctx)
 	const { path } = TOKEN_LINKS[type]
 	const kind = kindOf ?? TOKEN_LINKS[type].kind
 	const { locale } = user
@@ -54,7 +53,7 @@ async function mailTokenLink(
 			kind,
 			to,
 			locale,
-			site: site.name,
+			site: await siteName(ctx, locale),
 			url: absoluteUrl(ctx, localePath(locale, `${path}${token}${search}`)),
 		}),
 	)
@@ -67,18 +66,21 @@ async function activeAccount(ctx: MailContext, tenantId: string, email: string) 
 	return user && !user.deactivated_at ? user : null
 }
 
-/** Tells an account's owner that someone tried to sign up with their address: sign-in and reset links. */
-async function mailAccountExists(ctx: MailContext, user: { email: string; locale: Locale }) {
-	const site = await loadSiteChrome(ctx)
+/**
+ * Tells an account's owner that someone tried to sign up with their address: sign-in and reset
+ * links, on the owner's host (whoever tried may have used another of the tenant's hosts).
+ */
+async function mailAccountExists(ctx: MailContext, user: { id: string; email: string; locale: Locale }) {
+	const to = await recipientMailContext(ctx, user.id)
 	await deliver(
-		ctx,
+		to,
 		composeEmail({
 			kind: 'account_exists',
 			to: user.email,
 			locale: user.locale,
-			site: site.name,
-			url: absoluteUrl(ctx, localePath(user.locale, '/learn/sign-in')),
-			values: { reset: absoluteUrl(ctx, localePath(user.locale, '/learn/forgot')) },
+			site: await siteName(to, user.locale),
+			url: absoluteUrl(to, localePath(user.locale, '/learn/sign-in')),
+			values: { reset: absoluteUrl(to, localePath(user.locale, '/learn/forgot')) },
 		}),
 	)
 }
@@ -108,10 +110,10 @@ export const accountJobHandlers: JobHandlers<JobDeps, AccountJobPayloads> = {
 	async 'mail.passwordReset'(deps, job) {
 		const ctx = await jobMailContext(deps, job)
 		if ('userId' in job) {
-			// An admin's "send a reset link": to the account they chose.
+			// An admin's "send a reset link": to the account they chose, on its owner's host.
 			const user = await findUserById(deps.db, job.userId)
 			if (!user) return 'the account is gone'
-			return mailTokenLink(ctx, user, user.email, 'password_reset')
+			return mailTokenLink(await recipientMailContext(ctx, user.id), user, user.email, 'password_reset')
 		}
 		// Forgot password: only an account with a local password (spec, Authentication 8).
 		const user = await activeAccount(ctx, job.tenantId, job.email)

@@ -221,7 +221,7 @@ export function proofHash(proof: string) {
  */
 export function* newSessionSteps(
 	tx: Tx,
-	ctx: Pick<RequestContext, 'tenant'>,
+	ctx: Pick<RequestContext, 'tenant' | 'origin'>,
 	user: User,
 	options: { proof?: string; impersonatorSessionId?: string } = {},
 ) {
@@ -238,6 +238,7 @@ export function* newSessionSteps(
 		expiresAt: new Date(now + lifetime.absoluteMs),
 		impersonatorSessionId: options.impersonatorSessionId,
 		proofHash: options.proof === undefined ? null : proofHash(options.proof),
+		host: new URL(ctx.origin).hostname,
 	})
 	return row ? ({ id: sessionId, user, maxAgeMs: lifetime.absoluteMs } satisfies NewSession) : null
 }

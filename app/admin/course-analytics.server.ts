@@ -3,6 +3,7 @@ import type { AdminScope } from './admin.server.ts'
 import type { Course } from '../content/content.ts'
 import { completion } from '../learning/learning.server.ts'
 import { flattenEntries, type FlatEntry } from '../learning/entries.ts'
+import { bestAttemptLate } from '../learning/due-dates.ts'
 import { courseEntryStats, courseRoster } from '#db/admin.ts'
 
 export { PAGE_SIZE } from '#db/admin.ts'
@@ -125,6 +126,7 @@ export async function rosterRows(scope: AdminScope, course: Course, page?: numbe
 					passed: mine.some((a) => a.passed),
 					// The spec's state (complete when attempts run out), shown beside the result (issue 52).
 					complete: done.has(q.slug),
+					late: bestAttemptLate(mine),
 				}
 			}),
 			assignments: assignments.map((a) => ({

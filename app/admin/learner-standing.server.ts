@@ -9,6 +9,7 @@ import type { Course } from '../content/content.ts'
 import { assignmentRules } from '../learning/assignments.server.ts'
 import { courseResult } from '../learning/course-result.server.ts'
 import { flattenEntries } from '../learning/entries.ts'
+import { bestAttemptLate } from '../learning/due-dates.ts'
 
 /**
  * What the course's staff see of one learner (decision 0037): the course result, each quiz and
@@ -41,6 +42,7 @@ export async function learnerStanding(
 						allowed: (doc?.quiz?.maxAttempts ?? 0) + allowance.extraAttempts,
 						best: attempts.length ? Math.max(...attempts.map((a) => a.score)) : null,
 						passed: attempts.some((a) => a.passed),
+						late: bestAttemptLate(attempts),
 					}
 				}
 				const submissions = await listSubmissions(ctx.db, learnerScope, course.slug, e.slug)
@@ -54,6 +56,7 @@ export async function learnerStanding(
 					score: newest?.score ?? null,
 					maxScore: newest?.max_score ?? null,
 					passed: newest?.passed ?? null,
+					late: newest?.late ?? false,
 					// A final grade after the last reopening: only then is there anything to reopen.
 					closed: submissions.some(
 						(x) => x.status === 'graded' && x.passed !== false && x.submission_number > allowance.reopenedAfter,

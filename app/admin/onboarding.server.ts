@@ -7,7 +7,7 @@ import { inTransaction } from '#db/transaction.ts'
 import { findUserById } from '#db/users.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { invitableCourses, offerInvitationSteps } from '../accounts/invitations.server.ts'
-import { siteName } from '../content/site.server.ts'
+import { recipientMailContext, siteName } from '../content/site.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { jobSite } from '../platform/jobs.server.ts'
@@ -228,14 +228,15 @@ export async function mailEnrollment(ctx: MailContext, job: AdminJobPayloads['ma
 	} catch {
 		// The title the request had.
 	}
+	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
-		ctx,
+		to,
 		composeEmail({
 			kind: 'enrolled_by_admin',
 			to: learner.email,
 			locale: learner.locale,
-			site: await siteName(ctx),
-			url: absoluteUrl(ctx, localePath(learner.locale, `/learn/course/${job.courseSlug}`)),
+			site: await siteName(to, learner.locale),
+			url: absoluteUrl(to, localePath(learner.locale, `/learn/course/${job.courseSlug}`)),
 			values: { course: title },
 		}),
 	)

@@ -20,6 +20,7 @@ import { adminAudit } from '../platform/audit.server.ts'
 // one transaction.
 
 export { COUNT_CAP, findScopedUser, listUsers } from '#db/admin.ts'
+export { isErasedEmail } from '#db/data-rights.ts'
 export { assignedCourseSlugs } from '#db/learning.ts'
 
 /**

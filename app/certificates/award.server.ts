@@ -10,7 +10,7 @@ import { findUserById } from '#db/users.ts'
 import type { Course } from '#app/content/content.ts'
 import { composeEmail, deliver, type MailContext } from '#app/platform/emails.server.ts'
 import { absoluteUrl } from '#app/platform/forms.server.ts'
-import { siteName } from '#app/content/site.server.ts'
+import { recipientMailContext, siteName } from '#app/content/site.server.ts'
 import { jobSite } from '#app/platform/jobs.server.ts'
 import type { CertificateJobPayloads } from './jobs.server.ts'
 import type { Locale } from '#db/schema/values.ts'
@@ -59,14 +59,15 @@ export async function mailCertificate(ctx: MailContext, job: CertificateJobPaylo
 	if (!certificate || certificate.revoked_at) return 'the certificate is gone or revoked'
 	const learner = await findUserById(ctx.db, certificate.user_id)
 	if (!learner || learner.deactivated_at) return 'the learner is gone or deactivated'
+	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
-		ctx,
+		to,
 		composeEmail({
 			kind: 'certificate_issued',
 			to: learner.email,
 			locale: learner.locale,
-			site: await siteName(ctx),
-			url: absoluteUrl(ctx, localePath(learner.locale, `/learn/certificates/${certificate.public_id}`)),
+			site: await siteName(to, learner.locale),
+			url: absoluteUrl(to, localePath(learner.locale, `/learn/certificates/${certificate.public_id}`)),
 			values: { course: certificate.course_title },
 		}),
 	)

@@ -1,6 +1,9 @@
 import type { RequestContext } from '#app/context.ts'
 import type { Site } from './content.ts'
 import { findTenantById } from '#db/tenants.ts'
+import { lastSessionHost } from '#db/sessions.ts'
+import type { Locale } from '#db/schema/values.ts'
+import { mailOrigin } from '../platform/tenant.server.ts'
 import type { MailContext } from '../platform/emails.server.ts'
 import type { JobDeps, JobSite } from '../platform/jobs.server.ts'
 import { APEX_SITE } from './cms.server.ts'
@@ -74,16 +77,31 @@ export async function loadMenu(ctx: RequestContext): Promise<Array<{ slug: strin
 }
 
 /** The site's name as mails and public pages sign with it; the tenant's when the content service fails. */
-export async function siteName(ctx: SiteScope) {
+export async function siteName(ctx: SiteScope, locale: Locale) {
 	try {
-		return (await loadSiteChrome(ctx)).name
+		return (await loadSiteChrome({ ...ctx, locale })).name
 	} catch {
 		return ctx.tenant?.name ?? ''
 	}
 }
-
-/** The site a job's mail comes from, as the request that wrote it saw it. */
+/**
+ * The site a job's mail comes from, as the request that wrote it saw it. Its links name the host
+ * that request was made on, or the tenant's custom domain once live (decision 0062): right for a
+ * mail to the person who asked for it; a mail to someone else takes recipientMailContext.
+ */
 export async function jobMailContext(deps: JobDeps, job: JobSite): Promise<MailContext> {
 	const tenant = job.tenantId ? await findTenantById(deps.db, job.tenantId) : null
-	return { ...deps, tenant, site: tenant ? tenant.slug : APEX_SITE, origin: job.origin, locale: job.locale }
+	const origin = mailOrigin(job.origin, tenant, deps.env.APP_BASE_DOMAIN, new URL(job.origin).hostname)
+	return { ...deps, tenant, site: tenant ? tenant.slug : APEX_SITE, origin, locale: job.locale }
+}
+
+/**
+ * A mail's context for a person other than the one whose request wrote the job (a graded hand-in,
+ * a reminder, an announcement, an enrollment): its links name the tenant's host that person last
+ * signed in on, or its custom domain once live, else its subdomain, never the sender's host
+ * (decision 0062). `userId` null: someone without an account yet (the canonical host).
+ */
+export async function recipientMailContext<C extends MailContext>(ctx: C, userId: string | null): Promise<C> {
+	const lastHost = ctx.tenant && userId ? await lastSessionHost(ctx.db, ctx.tenant.id, userId) : null
+	return { ...ctx, origin: mailOrigin(ctx.origin, ctx.tenant, ctx.env.APP_BASE_DOMAIN, lastHost) }
 }

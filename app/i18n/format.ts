@@ -30,10 +30,20 @@ export function formatMinutes(minutes: number, locale: string) {
 	).format(minutes)
 }
 
+/** An instant in UTC, naming it ("Nov 28, 2026, 8:37 PM UTC"): a time without its zone is misread. */
 export function formatDate(iso: string, locale: string) {
 	return formatter(
 		`date|${locale}`,
-		() => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+		() =>
+			new Intl.DateTimeFormat(locale, {
+				year: 'numeric',
+				month: 'short',
+				day: 'numeric',
+				hour: 'numeric',
+				minute: '2-digit',
+				timeZoneName: 'short',
+				timeZone: 'UTC',
+			}),
 	).format(new Date(iso))
 }
 

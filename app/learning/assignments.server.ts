@@ -8,15 +8,14 @@ import {
 	type Submission,
 	type SubmissionInput,
 } from '#db/submissions.ts'
-import { dueExtensionSteps, enrolledAtSteps } from '#db/due-dates.ts'
-import { inTransaction, type Tx } from '#db/transaction.ts'
+import { inTransaction } from '#db/transaction.ts'
 import { HAND_IN_FILE_TYPES, type Assignment, type Course, type Entry } from '../content/content.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { gradingJob } from './grading.server.ts'
 import { learningJobs } from './jobs.server.ts'
 import { tags } from './learning.server.ts'
 import { flattenEntries } from './entries.ts'
-import { dueAtFor } from './due-dates.ts'
+import { entryDueAtSteps } from './due-dates.server.ts'
 
 /**
  * An assignment's rules with the content's defaults filled in (decision 0027). An assignment entry
@@ -77,7 +76,7 @@ export async function handIn(
 	const rule = await ruleEntries(ctx, course)
 	const unchanged = { newlyPassed: false }
 	const outcome = await inTransaction(ctx.db, function* (tx) {
-		const dueAt = yield* dueAtSteps(tx, scope, course, entrySlug)
+		const dueAt = yield* entryDueAtSteps(tx, scope, course, entrySlug)
 		const recorded = yield* recordSubmissionSteps(tx, scope, course.slug, entrySlug, { ...input, dueAt })
 		if (recorded.kind !== 'recorded' || recorded.replayed) return { recorded, courseDone: false, settled: unchanged }
 		// Staff who asked to be told (decision 0028), and the housekeeping no answer waits for: files of
@@ -92,18 +91,6 @@ export async function handIn(
 	ctx.tags.revalidate([tags.course(course.slug), tags.progress(scope.userId)])
 	await awardCertificate(ctx, scope, course, outcome.settled)
 	return outcome
-}
-
-/**
- * The entry's due date in force for the learner, read in the hand-in's transaction (decision 0045):
- * the enrollment it counts from and any extension are those the hand-in is stored against.
- */
-function* dueAtSteps(tx: Tx, scope: Scope, course: Course, entrySlug: string) {
-	const due = flattenEntries(course).find((e) => e.slug === entrySlug)?.due
-	if (!due) return null
-	const enrolledAt = yield* enrolledAtSteps(tx, scope, course.slug)
-	const extension = yield* dueExtensionSteps(tx, scope, course.slug, entrySlug)
-	return enrolledAt ? dueAtFor(due, enrolledAt, extension) : extension
 }
 
 /**

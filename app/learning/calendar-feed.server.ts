@@ -63,7 +63,7 @@ export async function feedOwner(ctx: RequestContext, file: string) {
 /** The feed's body: one VEVENT per due entry of the learner's active courses, each with a reminder a day before. */
 export async function calendarBody(ctx: RequestContext, user: NonNullable<Awaited<ReturnType<typeof feedOwner>>>) {
 	const t = i18n(user.locale)
-	const site = await siteName({ ...ctx, locale: user.locale })
+	const site = await siteName(ctx, user.locale)
 	const items = await dueItemsFor({ ...ctx, locale: user.locale }, user.tenant_id!, user.id)
 	const host = new URL(ctx.origin).hostname
 	const calendar = ical({

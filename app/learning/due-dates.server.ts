@@ -2,7 +2,9 @@ import type { RequestContext } from '#app/context.ts'
 import type { Database } from '#db/client.ts'
 import {
 	awaitingHandIns,
+	dueExtensionSteps,
 	dueExtensionsOf,
+	enrolledAtSteps,
 	findTimeZone,
 	putDueExtensionSteps,
 	putTimeZone,
@@ -10,7 +12,7 @@ import {
 } from '#db/due-dates.ts'
 import { listAllProgress, listEnrollments, type Enrollment, type Scope } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { inTransaction } from '#db/transaction.ts'
+import { inTransaction, type Tx } from '#db/transaction.ts'
 import type { User } from '#db/users.ts'
 import type { CmsClient } from '../content/cms.server.ts'
 import { readContent } from '../content/cms.server.ts'
@@ -44,6 +46,19 @@ export interface DueItem {
 }
 
 const key = (course: string, entry: string) => `${course}\n${entry}`
+
+/**
+ * The entry's due date in force for the learner, read in the transaction of a hand-in or a quiz
+ * attempt (decision 0045): the enrollment it counts from and any extension are those it is stored
+ * against, and whether it is late follows (isLate).
+ */
+export function* entryDueAtSteps(tx: Tx, scope: Scope, course: Course, entrySlug: string) {
+	const due = flattenEntries(course).find((e) => e.slug === entrySlug)?.due
+	if (!due) return null
+	const enrolledAt = yield* enrolledAtSteps(tx, scope, course.slug)
+	const extension = yield* dueExtensionSteps(tx, scope, course.slug, entrySlug)
+	return enrolledAt ? dueAtFor(due, enrolledAt, extension) : extension
+}
 
 /** The course's due entries for one enrollment, given what the learner has done and their extensions. */
 function dueItemsIn(
@@ -180,10 +195,25 @@ function tenantTimeZone(tenant: Pick<Tenant, 'feature_flags_json'> | null) {
 	return typeof zone === 'string' && isTimeZone(zone) ? zone : 'UTC'
 }
 
-/** The zone the learner's dates are shown in: theirs, else the tenant's, else UTC. */
+/** The zone the learner's dates are shown in: theirs, else the tenant's, else UTC; `chosen`: theirs. */
+export async function learnerZone(ctx: Pick<RequestContext, 'db' | 'tenant'>, scope: Scope) {
+	const stored = await findTimeZone(ctx.db, scope)
+	const chosen = Boolean(stored && isTimeZone(stored))
+	return { timeZone: chosen ? stored! : tenantTimeZone(ctx.tenant), chosen }
+}
+
 export async function learnerTimeZone(ctx: Pick<RequestContext, 'db' | 'tenant'>, scope: Scope) {
-	const chosen = await findTimeZone(ctx.db, scope)
-	return chosen && isTimeZone(chosen) ? chosen : tenantTimeZone(ctx.tenant)
+	return (await learnerZone(ctx, scope)).timeZone
+}
+
+/**
+ * The zone the learner's device reports (a script on a page that ships one, issue 52), stored only
+ * while they have chosen none: a choice made on the account page is never overwritten. False when
+ * nothing was stored.
+ */
+export async function takeDeviceTimeZone(ctx: Pick<RequestContext, 'db' | 'tenant'>, scope: Scope, timeZone: string) {
+	if ((await learnerZone(ctx, scope)).chosen) return false
+	return chooseTimeZone(ctx, scope, timeZone)
 }
 
 /** Stores the learner's zone; false (nothing stored) for a name this runtime does not know. */
@@ -347,8 +377,8 @@ export async function dashboardDueLines(
 	enrolled: readonly EnrolledCourse[],
 	now = new Date(),
 ) {
-	const [timeZone, awaiting, extensions] = await Promise.all([
-		learnerTimeZone(ctx, scope),
+	const [{ timeZone, chosen }, awaiting, extensions] = await Promise.all([
+		learnerZone(ctx, scope),
 		awaitingHandIns(ctx.db, scope),
 		extensionMap(ctx.db, scope),
 	])
@@ -363,5 +393,5 @@ export async function dashboardDueLines(
 		})
 		.sort((a, b) => soonest(a.item, b.item))
 		.map(({ item, locked }) => dueLine(item, ctx.locale, timeZone, locked))
-	return { timeZone, lines }
+	return { timeZone, zoneChosen: chosen, lines }
 }

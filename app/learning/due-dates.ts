@@ -33,6 +33,15 @@ export function isLate(dueAt: Date | null, handedInAt: Date) {
 }
 
 /**
+ * A quiz shows late to staff when the score that counts (the best) came late: no attempt on time
+ * reached it (decision 0061). Each attempt's `late` is stored when submitted, as a hand-in's.
+ */
+export function bestAttemptLate(attempts: readonly { score: number; late: boolean | null }[]) {
+	const best = Math.max(...attempts.map((a) => a.score))
+	return attempts.length > 0 && !attempts.some((a) => a.score === best && !a.late)
+}
+
+/**
  * An IANA time zone name as written (`Europe/Paris`, `UTC`) that this runtime's Intl knows, else
  * false: case variants and offsets are refused, so one zone is stored one way.
  */
@@ -100,10 +109,23 @@ export function localInZone(at: Date, timeZone: string) {
 	return wallClockInZone(at, timeZone).slice(0, 16).replace(' ', 'T')
 }
 
-/** An instant written for the learner: their locale, their zone, with the zone's short name. */
+/**
+ * dateStyle medium and timeStyle short, spelled out: Intl refuses timeZoneName beside dateStyle, and
+ * a time shown without its zone is read in whatever zone the reader is in (issue 52).
+ */
+export const NAMED_ZONE = {
+	year: 'numeric',
+	month: 'short',
+	day: 'numeric',
+	hour: 'numeric',
+	minute: '2-digit',
+	timeZoneName: 'short',
+} as const satisfies Intl.DateTimeFormatOptions
+
+/** An instant written for the learner: their locale, their zone, with the zone's short name ("PST", "GMT+1"). */
 export function formatDue(at: Date, locale: string, timeZone: string) {
 	return formatter(
 		`due|${locale}|${timeZone}`,
-		() => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }),
+		() => new Intl.DateTimeFormat(locale, { ...NAMED_ZONE, timeZone }),
 	).format(at)
 }

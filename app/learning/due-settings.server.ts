@@ -5,7 +5,7 @@ import { localePath } from '#app/i18n/locales.ts'
 import type { CurrentSession } from '#app/accounts/session.server.ts'
 import { withNotice } from '#app/platform/notices.ts'
 import { calendarLink, newCalendarLink } from './calendar-feed.server.ts'
-import { chooseTimeZone, learnerTimeZone } from './due-dates.server.ts'
+import { chooseTimeZone, learnerTimeZone, takeDeviceTimeZone } from './due-dates.server.ts'
 import { isTimeZone, supportedTimeZones } from './due-dates.ts'
 
 // The account page's "due dates and calendar" section (decision 0045): the learner's time zone and
@@ -20,6 +20,11 @@ export const dueSettingsForms = [
 			.string('accounts.dueSettings.unknownTimeZone')
 			.max(64, 'accounts.dueSettings.unknownTimeZone')
 			.refine(isTimeZone, 'accounts.dueSettings.unknownTimeZone'),
+	}),
+	// The device's zone, sent by the dashboard's script while the learner has chosen none (issue 52).
+	z.object({
+		intent: z.literal('device-time-zone'),
+		timeZone: z.string().max(64).refine(isTimeZone, 'accounts.dueSettings.unknownTimeZone'),
 	}),
 	z.object({ intent: z.literal('calendar-link') }),
 ] as const
@@ -39,6 +44,9 @@ export async function dueSettingsAction(ctx: RequestContext, session: CurrentSes
 	const tenantId = session.user.tenant_id
 	if (!tenantId) return null
 	const scope = { tenantId, userId: session.user.id }
+	if (input.intent === 'device-time-zone')
+		// Answered with data, not a redirect: a script's fetcher sends it, and the page it is on stays.
+		return { deviceZone: await takeDeviceTimeZone(ctx, scope, input.timeZone) }
 	if (input.intent === 'time-zone') {
 		await chooseTimeZone(ctx, scope, input.timeZone)
 		return redirect(localePath(ctx.locale, withNotice('/learn/account', 'timeZoneSaved')))

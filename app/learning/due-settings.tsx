@@ -11,6 +11,23 @@ export interface DueSettings {
 }
 
 /**
+ * The zones grouped by region (issue 52: 400 zones in one list are not found): the zone in force
+ * first, then UTC, then each region's cities under its heading ("America" › "Los Angeles").
+ */
+function zoneOptions(settings: DueSettings) {
+	const name = (z: string) => z.replaceAll('_', ' ')
+	const first = [...new Set([settings.timeZone, 'UTC'])].map((z) => ({ value: z, label: name(z) }))
+	const rest = settings.zones
+		.filter((z) => z.includes('/') && z !== settings.timeZone)
+		.map((z) => {
+			const slash = z.indexOf('/')
+			return { value: z, label: name(z.slice(slash + 1)).replace('/', ' › '), group: z.slice(0, slash) }
+		})
+		.sort((a, b) => a.group.localeCompare(b.group) || a.label.localeCompare(b.label))
+	return [...first, ...rest]
+}
+
+/**
  * The account page's "due dates and calendar" section (decision 0045): a plain select of IANA zones
  * and the private calendar address. The account page ships no script (decision 0019), so the
  * address is a read-only field to select and copy, with a webcal: link a phone opens in its
@@ -35,14 +52,7 @@ export function DueSettingsSection({
 				<FormError errors={zoneForm.errors} id={zoneForm.errorId} />
 				<input type="hidden" name="intent" value="time-zone" />
 				<p className="hint">{text.timeZoneHint}</p>
-				<SelectField
-					label={text.timeZoneLabel}
-					meta={zoneFields.timeZone}
-					options={(settings.zones.includes(settings.timeZone)
-						? settings.zones
-						: [settings.timeZone, ...settings.zones]
-					).map((z) => ({ value: z, label: z.replaceAll('_', ' ') }))}
-				/>
+				<SelectField label={text.timeZoneLabel} meta={zoneFields.timeZone} options={zoneOptions(settings)} />
 				<Submit>{text.saveTimeZone}</Submit>
 			</Form>
 			<p>{text.calendarIntro}</p>

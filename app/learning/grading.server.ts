@@ -10,7 +10,7 @@ import { composeEmail, deliver, type MailContext } from '../platform/emails.serv
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { type LearningJobPayloads, type Titles, learningJobs } from './jobs.server.ts'
 import { flattenEntries } from './entries.ts'
-import { siteName } from '../content/site.server.ts'
+import { recipientMailContext, siteName } from '../content/site.server.ts'
 
 // The mails of grading (decision 0028), sent by jobs (decision 0033) written in the transaction of
 // the grade or the hand-in: a mail that cannot be sent never undoes or fails either, and is retried.
@@ -47,14 +47,15 @@ export async function mailGradeNotice(ctx: MailContext, job: LearningJobPayloads
 	const learner = await findUserById(ctx.db, submission.user_id)
 	if (!learner || learner.deactivated_at) return 'the learner is gone or deactivated'
 	const path = `/learn/course/${job.courseSlug}/entry/${submission.entry_slug}`
+	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
-		ctx,
+		to,
 		composeEmail({
 			kind: submission.status === 'graded' ? 'submission_graded' : 'submission_returned',
 			to: learner.email,
 			locale: learner.locale,
-			site: await siteName(ctx),
-			url: absoluteUrl(ctx, localePath(learner.locale, path)),
+			site: await siteName(to, learner.locale),
+			url: absoluteUrl(to, localePath(learner.locale, path)),
 			values: { ...(await titlesFor(ctx, job.courseSlug, submission.entry_slug, learner.locale, job.titles)) },
 		}),
 	)
@@ -90,14 +91,15 @@ export async function mailWatcherNotice(ctx: MailContext, job: LearningJobPayloa
 	const learner = await findUserById(ctx.db, submission.user_id)
 	const path = `/admin/courses/${job.courseSlug}/submissions/${submission.id}`
 	const titles = await titlesFor(ctx, job.courseSlug, submission.entry_slug, watcher.locale, job.titles)
+	const to = await recipientMailContext(ctx, watcher.userId)
 	await deliver(
-		ctx,
+		to,
 		composeEmail({
 			kind: 'submission_received',
 			to: watcher.email,
 			locale: watcher.locale,
-			site: await siteName(ctx),
-			url: absoluteUrl(ctx, localePath(watcher.locale, path)),
+			site: await siteName(to, watcher.locale),
+			url: absoluteUrl(to, localePath(watcher.locale, path)),
 			values: { ...titles, learner: learner?.name || learner?.email || '' },
 		}),
 	)

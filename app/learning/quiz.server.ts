@@ -8,6 +8,7 @@ import { readContent } from '../content/cms.server.ts'
 import type { Course, Quiz, ShowAnswers } from '../content/content.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { tags } from './learning.server.ts'
+import { entryDueAtSteps } from './due-dates.server.ts'
 import { flattenEntries } from './entries.ts'
 
 /**
@@ -247,7 +248,9 @@ export async function submitQuizAttempt(
 		// Staff's second chances add attempts (decision 0037): read in this transaction, so a grant and an attempt never miss each other.
 		const { extraAttempts } = yield* entryAllowanceSteps(tx, scope, course.slug, entrySlug)
 		const maxAttempts = quiz.maxAttempts + extraAttempts
-		const recorded = yield* recordAttemptSteps(tx, scope, course.slug, entrySlug, maxAttempts, input)
+		// Late like a hand-in (issue 52): against the due date in force in this transaction.
+		const dueAt = yield* entryDueAtSteps(tx, scope, course, entrySlug)
+		const recorded = yield* recordAttemptSteps(tx, scope, course.slug, entrySlug, maxAttempts, { ...input, dueAt })
 		if (!recorded) return null
 		const { attempt, replayed } = recorded
 		if (replayed) return { recorded, maxAttempts, settled: { newlyPassed: false } }

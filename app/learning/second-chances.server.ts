@@ -22,7 +22,7 @@ import { titlesFor, titlesIn } from './grading.server.ts'
 import { jobSite } from '../platform/jobs.server.ts'
 import { type LearningJobPayloads, learningJobs } from './jobs.server.ts'
 import { isActiveEnrollment, tags } from './learning.server.ts'
-import { siteName } from '../content/site.server.ts'
+import { recipientMailContext, siteName } from '../content/site.server.ts'
 
 // Second chances (decision 0037): course staff give a learner more attempts at a quiz or reopen an
 // assignment after a final grade, with a reason. The grant, its audit row, the entry and course
@@ -133,14 +133,15 @@ export async function mailSecondChance(ctx: MailContext, job: LearningJobPayload
 	const learner = await findUserById(ctx.db, job.userId)
 	if (!learner || learner.deactivated_at || learner.tenant_id !== job.tenantId) return
 	const path = `/learn/course/${job.courseSlug}/entry/${job.entrySlug}`
+	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
-		ctx,
+		to,
 		composeEmail({
 			kind: job.kind === 'quiz_attempts' ? 'attempts_granted' : 'assignment_reopened',
 			to: learner.email,
 			locale: learner.locale,
-			site: await siteName(ctx),
-			url: absoluteUrl(ctx, localePath(learner.locale, path)),
+			site: await siteName(to, learner.locale),
+			url: absoluteUrl(to, localePath(learner.locale, path)),
 			values: { ...(await titlesFor(ctx, job.courseSlug, job.entrySlug, learner.locale, job.titles)) },
 		}),
 	)

@@ -1,4 +1,5 @@
 import type { RequestContext } from '#app/context.ts'
+import type { Env } from './env.server.ts'
 import { EMAIL_CATALOGUES, type EmailKind } from '#app/i18n/emails.ts'
 import type { Locale } from '#db/schema/values.ts'
 import type { Email, Mailer } from './mailer.server.ts'
@@ -45,9 +46,13 @@ export function composeEmail({ kind, to, locale, site, url, role, values = {}, u
 	return { kind, to, subject, text, html, ...(headers ? { headers } : {}) }
 }
 
-/** What a mail is written with: the site it comes from (a job's, app/content/site.server.ts's jobMailContext). */
+/**
+ * What a mail is written with: the site it comes from (a job's, app/content/site.server.ts's
+ * jobMailContext) and the origin its links name (decision 0062).
+ */
 export type MailContext = Pick<RequestContext, 'cms' | 'site' | 'locale' | 'tenant' | 'db' | 'origin'> & {
 	mailer: Mailer
+	env: Pick<Env, 'APP_BASE_DOMAIN'>
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RequestContext } from '#app/context.ts'
 import { log } from './log.server.ts'
 import type { Mailer } from './mailer.server.ts'
+import type { Env } from './env.server.ts'
 import type { Database } from '#db/client.ts'
 import { enqueueJobSteps } from '#db/jobs.ts'
 import type { Locale } from '#db/schema/values.ts'
@@ -36,8 +37,11 @@ export function jobQueue<Payloads extends object>() {
 	return { enqueueSteps, enqueue }
 }
 
-/** What handlers run with: the app's database, content client and mailer (the top adds what some rooms need). */
-export type JobDeps = Pick<RequestContext, 'db' | 'cms'> & { mailer: Mailer }
+/**
+ * What handlers run with: the app's database, content client and mailer, and the base domain a
+ * mail's host is chosen with (the top adds what some rooms need).
+ */
+export type JobDeps = Pick<RequestContext, 'db' | 'cms'> & { mailer: Mailer; env: Pick<Env, 'APP_BASE_DOMAIN'> }
 
 /**
  * A handler may answer a note for the log: why it sent nothing (no such account, opted out), or

@@ -56,13 +56,37 @@ export function siteOfHost(host: string, baseDomain: string): { kind: 'apex' } |
 }
 
 /**
+ * The tenant's custom domain once a super admin has marked it live (DNS and TLS in place, decision
+ * 0062); null before. A domain typed into the tenant's form may not reach anyone yet: until it is
+ * live, links and canonical URLs name the tenant's subdomain, which always does.
+ */
+export function liveCustomDomain(tenant: Pick<Tenant, 'custom_domain' | 'feature_flags_json'>) {
+	return tenant.custom_domain && tenant.feature_flags_json?.customDomainLive === true ? tenant.custom_domain : null
+}
+
+/**
  * The origin a tenant's pages are indexed under, whichever of its hosts served them: its custom
- * domain when it has one, else its subdomain; the apex (never www) for the public platform site.
+ * domain once live, else its subdomain; the apex (never www) for the public platform site.
  * Scheme and port are the request origin's, which come from configuration.
  */
 export function canonicalOrigin(origin: string, tenant: Tenant | null, baseDomain: string) {
 	const url = new URL(origin)
-	url.hostname = tenant ? (tenant.custom_domain ?? `${tenant.slug}.${baseDomain}`) : baseDomain
+	url.hostname = tenant ? (liveCustomDomain(tenant) ?? `${tenant.slug}.${baseDomain}`) : baseDomain
+	return url.origin
+}
+
+/**
+ * Where a mail to a person of the tenant links (decision 0062): the canonical host once the custom
+ * domain is live; before, the tenant's host the person last signed in on (`lastHost`, their newest
+ * session's), so a school reached by its own domain inside its network keeps it; else the subdomain.
+ * A last host that is no longer the tenant's (its domain changed since) is not used.
+ */
+export function mailOrigin(origin: string, tenant: Tenant | null, baseDomain: string, lastHost: string | null) {
+	const canonical = canonicalOrigin(origin, tenant, baseDomain)
+	if (!tenant || liveCustomDomain(tenant) || !lastHost) return canonical
+	if (lastHost !== tenant.custom_domain && lastHost !== `${tenant.slug}.${baseDomain}`) return canonical
+	const url = new URL(canonical)
+	url.hostname = lastHost
 	return url.origin
 }
 

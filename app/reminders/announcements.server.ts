@@ -6,7 +6,7 @@ import type { Env } from '#app/platform/env.server.ts'
 import { absoluteUrl } from '#app/platform/forms.server.ts'
 import { jobSite } from '#app/platform/jobs.server.ts'
 import { type ReminderJobPayloads, reminderJobs } from './jobs.server.ts'
-import { siteName } from '#app/content/site.server.ts'
+import { recipientMailContext, siteName } from '#app/content/site.server.ts'
 import { auditSteps } from '#db/audit.ts'
 import {
 	announcementRecipients,
@@ -115,16 +115,17 @@ export async function mailAnnouncement(
 	} catch {
 		// The content service out of reach: the course's slug names it, the announcement still goes.
 	}
+	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
-		ctx,
+		to,
 		composeEmail({
 			kind: 'announcement',
 			to: learner.email,
 			locale,
-			site: await siteName(ctx),
-			url: absoluteUrl(ctx, localePath(locale, `/learn/course/${announcement.course_slug}`)),
+			site: await siteName(to, locale),
+			url: absoluteUrl(to, localePath(locale, `/learn/course/${announcement.course_slug}`)),
 			values: { course, subject: announcement.subject, message: announcement.body },
-			unsubscribe: unsubscribeUrl(ctx, job.tenantId, learner.id, 'announcement', locale),
+			unsubscribe: unsubscribeUrl(to, job.tenantId, learner.id, 'announcement', locale),
 		}),
 	)
 }

@@ -6,7 +6,7 @@ import type { Env } from '#app/platform/env.server.ts'
 import { type ReminderJobPayloads, reminderJobs } from './jobs.server.ts'
 import { canonicalOrigin } from '#app/platform/tenant.server.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
-import { siteName } from '#app/content/site.server.ts'
+import { recipientMailContext, siteName } from '#app/content/site.server.ts'
 import { isPublished } from '#app/content/content.ts'
 import {
 	enrolledCoursesByTenant,
@@ -200,16 +200,17 @@ export async function mailReminder(
 	// a mail is read away from the page that says which zone it is.
 	const timeZone = job.dueAt ? await learnerTimeZone(ctx, { tenantId: job.tenantId, userId: learner.id }) : 'UTC'
 	const due = job.dueAt ? `${formatDue(new Date(job.dueAt), locale, timeZone)} (${timeZone})` : ''
+	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
-		ctx,
+		to,
 		composeEmail({
 			kind: job.kind === 'inactivity' ? 'reminder_inactivity' : 'reminder_due',
 			to: learner.email,
 			locale,
-			site: await siteName(ctx),
-			url: absoluteUrl(ctx, localePath(locale, path)),
+			site: await siteName(to, locale),
+			url: absoluteUrl(to, localePath(locale, path)),
 			values: { course: course.title, entry: entry?.title ?? job.entrySlug ?? '', days: String(job.days ?? ''), due },
-			unsubscribe: unsubscribeUrl(ctx, job.tenantId, learner.id, job.kind, locale),
+			unsubscribe: unsubscribeUrl(to, job.tenantId, learner.id, job.kind, locale),
 		}),
 	)
 }

@@ -233,6 +233,12 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 												]
 													.filter(Boolean)
 													.join(' · ')}
+										{q.late ? (
+											<>
+												{' '}
+												<span className="badge badge-warn">{t.m.learning.due.late}</span>
+											</>
+										) : null}
 									</td>
 								))}
 								{r.assignments.map((a) => {

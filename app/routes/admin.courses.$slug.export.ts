@@ -48,6 +48,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		'enrolled_at_utc',
 		'completed_at_utc',
 		'time_zone',
+		// Last, so that no column before moves: the score that counts came after the due date (decision 0061).
+		...quizzes.map((q) => `${q.slug}_late`),
 	]
 	const lines = rows.map((r) => {
 		const enrolledAt = new Date(r.enrolledAt)
@@ -74,6 +76,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 			utcCell(enrolledAt),
 			utcCell(completedAt),
 			timeZone,
+			...r.quizzes.map((q) => (q.attempts === 0 ? null : q.late ? 'yes' : 'no')),
 		]
 	})
 	return new Response(toCsv([header, ...lines], scope.ctx.locale), {

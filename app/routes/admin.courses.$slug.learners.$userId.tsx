@@ -286,7 +286,16 @@ export default function CourseLearner({ loaderData: d, actionData }: Route.Compo
 							<th scope="row" lang={row.locale}>
 								{row.title}
 							</th>
-							<td>{standing(t, row)}</td>
+							<td>
+								{standing(t, row)}
+								{/* As on the roster: a late hand-in, or a quiz whose best score came late (decision 0061). */}
+								{row.late ? (
+									<>
+										{' '}
+										<span className="badge badge-warn">{t.m.learning.due.late}</span>
+									</>
+								) : null}
+							</td>
 							<td>
 								{/* A new grant in the history starts the form afresh (with JavaScript the page is not reloaded). */}
 								<ChanceForm

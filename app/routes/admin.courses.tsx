@@ -80,7 +80,7 @@ export default function AdminCourses({ loaderData: d, actionData }: Route.Compon
 			{d.courses.length === 0 ? (
 				<p className="empty">{m.courses.empty}</p>
 			) : (
-				<ScrollTable label={m.courses.title}>
+				<ScrollTable label={m.courses.title} cards>
 					<thead>
 						<tr>
 							<th scope="col">{m.courses.course}</th>
@@ -93,8 +93,8 @@ export default function AdminCourses({ loaderData: d, actionData }: Route.Compon
 						{d.courses.map((c) => (
 							<tr key={c.slug}>
 								<td lang={c.locale}>{c.title}</td>
-								<td>{status(c)}</td>
-								<td>{t.number(c.entryCount)}</td>
+								<td data-label={m.courses.status}>{status(c)}</td>
+								<td data-label={m.courses.entries}>{t.number(c.entryCount)}</td>
 								<td className="actions">
 									<Link prefetch="intent" to={`/admin/courses/${c.slug}/dashboard`}>
 										{m.nav.dashboard}

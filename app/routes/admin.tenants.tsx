@@ -9,9 +9,15 @@ import { Field, useActionForm } from '#app/ui/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { adminAction, requireSuperAdmin, tenantOrigin, tenantOverrideLink } from '#app/admin/admin.server.ts'
-import { createTenant, findTenantById, listTenants, setTenantStatus } from '#app/admin/tenants.server.ts'
+import {
+	createTenant,
+	findTenantById,
+	listTenants,
+	setCustomDomainLive,
+	setTenantStatus,
+} from '#app/admin/tenants.server.ts'
 import { TENANT_STATUSES, type TenantStatus } from '#db/schema/values.ts'
-import { TENANTS_TAG } from '#app/platform/tenant.server.ts'
+import { liveCustomDomain, TENANTS_TAG } from '#app/platform/tenant.server.ts'
 import type { Route } from './+types/admin.tenants.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/platform/errors.ts'
@@ -51,9 +57,18 @@ const schema = z.discriminatedUnion('intent', [
 	}),
 	// An unknown or missing tenant is 404, as the page of a tenant that does not exist.
 	z.object({ intent: z.literal('enter'), tenantId: z.string().optional() }),
+	// Its custom domain serves it (DNS and TLS in place) or not yet (decision 0062).
+	z.object({ intent: z.literal('domain'), tenantId: z.string().optional(), live: z.enum(['true', 'false']) }),
 ])
 
-const TENANT_NOTICES = ['tenantCreated', 'tenantActive', 'tenantSuspended', 'tenantArchived'] as const
+const TENANT_NOTICES = [
+	'tenantCreated',
+	'tenantActive',
+	'tenantSuspended',
+	'tenantArchived',
+	'tenantDomainLive',
+	'tenantDomainNotLive',
+] as const
 
 const STATUS_NOTICES = {
 	active: 'tenantActive',
@@ -75,6 +90,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 			name: t.name,
 			status: t.status,
 			customDomain: t.custom_domain,
+			domainLive: liveCustomDomain(t) !== null,
 			host: new URL(tenantOrigin(scope.ctx, t)).host,
 		})),
 	}
@@ -94,6 +110,19 @@ export const action = adminAction(
 			const tenant = input.tenantId ? await findTenantById(ctx.db, input.tenantId) : null
 			if (!tenant || tenant.status !== 'active') throw notFound()
 			return redirect(tenantOverrideLink(ctx, scope.session.user, tenant))
+		}
+
+		if (input.intent === 'domain') {
+			const tenant = input.tenantId ? await findTenantById(ctx.db, input.tenantId) : null
+			if (!tenant?.custom_domain) throw notFound()
+			const live = input.live === 'true'
+			if (live !== (liveCustomDomain(tenant) !== null)) {
+				await setCustomDomainLive(scope, tenant, live)
+				ctx.tags.revalidate([TENANTS_TAG])
+			}
+			return redirect(
+				localePath(ctx.locale, withNotice('/admin/tenants', live ? 'tenantDomainLive' : 'tenantDomainNotLive')),
+			)
 		}
 
 		if (input.intent === 'status') {
@@ -152,7 +181,7 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 			<RedirectNotice accept={TENANT_NOTICES} />
 			<FormError errors={form.errors} id={form.errorId} />
 			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
-			<ScrollTable label={m.title}>
+			<ScrollTable label={m.title} cards>
 				<thead>
 					<tr>
 						<th scope="col">{m.tenant}</th>
@@ -165,8 +194,16 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 					{d.tenants.map((tenant) => (
 						<tr key={tenant.id}>
 							<td>{tenant.name}</td>
-							<td>{[tenant.host, tenant.customDomain].filter(Boolean).join(', ')}</td>
-							<td>{t.m.admin.tenantStatuses[tenant.status]}</td>
+							<td data-label={m.host}>
+								{tenant.host}
+								{tenant.customDomain ? (
+									<>
+										<br />
+										{t.format(tenant.domainLive ? m.domainLive : m.domainPending, { domain: tenant.customDomain })}
+									</>
+								) : null}
+							</td>
+							<td data-label={m.status}>{t.m.admin.tenantStatuses[tenant.status]}</td>
 							<td className="actions">
 								{tenant.status === 'active' ? (
 									<PostButton link fields={{ intent: 'enter', tenantId: tenant.id }}>
@@ -180,6 +217,11 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 											{t.format(m.setStatus[s], { name: tenant.name })}
 										</PostButton>
 									))}
+								{tenant.customDomain ? (
+									<PostButton link fields={{ intent: 'domain', tenantId: tenant.id, live: String(!tenant.domainLive) }}>
+										{t.format(tenant.domainLive ? m.markNotLive : m.markLive, { domain: tenant.customDomain })}
+									</PostButton>
+								) : null}
 							</td>
 						</tr>
 					))}

@@ -91,11 +91,11 @@ export default function EraseUser({ loaderData: d, actionData }: Route.Component
 				</Link>
 			</p>
 			<h1>{d.refusal === 'erased' ? e.erasedName : t.format(e.title, { name })}</h1>
-			<RedirectNotice accept={['userErased']} />
 			<FormError errors={form.errors} id={form.errorId} />
 			<ConfirmStep confirm={confirm} />
 			{d.refusal ? (
-				<p>{e.refused[d.refusal]}</p>
+				// Just erased: the notice says so, and is the page's one message (issue 52).
+				<RedirectNotice accept={['userErased']} fallback={<p>{e.refused[d.refusal]}</p>} />
 			) : (
 				<>
 					<h2>{e.removedTitle}</h2>

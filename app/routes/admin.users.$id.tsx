@@ -17,6 +17,7 @@ import {
 	assignedCourseSlugs,
 	changeRole,
 	deactivateUser,
+	isErasedEmail,
 	RANK,
 	reactivateUser,
 	requireTarget,
@@ -42,8 +43,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const scope = requireAdmin(context)
 	const u = await requireTarget(scope, params.id)
 	const self = u.id === scope.session.user.id
+	// An erased person (decision 0044) keeps a row for the records others need, and nothing to act on.
+	const erased = isErasedEmail(u.email)
 	// Only the role form offers them (not shown for oneself or a platform account).
-	const courses = self || u.role === 'super_admin' ? [] : await targetCourses(scope, u)
+	const courses = self || erased || u.role === 'super_admin' ? [] : await targetCourses(scope, u)
 	const assigned =
 		u.role === 'course_admin' && u.tenant_id
 			? await assignedCourseSlugs(scope.ctx.db, { tenantId: u.tenant_id, userId: u.id })
@@ -68,6 +71,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 			locale: u.locale,
 			verified: Boolean(u.email_verified_at),
 			deactivated: Boolean(u.deactivated_at),
+			erased,
 			hasPassword: Boolean(u.password_hash),
 			createdAt: u.created_at.toISOString(),
 		},
@@ -222,6 +226,9 @@ export const action = adminAction({ scope: 'platform' }, async ({ scope }, { req
 	const done = (notice: NoticeName) => redirect(localePath(ctx.locale, withNotice(`/admin/users/${target.id}`, notice)))
 
 	const input = submission.value
+	// Nothing more is done to an erased person: reactivated, they would be an account of nobody (issue 52).
+	if (isErasedEmail(target.email))
+		return data({ result: submission.reply({ formErrors: ['admin.user.errors.erased'] }) }, { status: 409 })
 	// Admins cannot lock themselves out: role changes and deactivation of one's own account are refused.
 	if (target.id === scope.session.user.id && (input.intent === 'change-role' || input.intent === 'deactivate'))
 		return refuse('admin.user.errors.self')
@@ -268,7 +275,7 @@ export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 	const t = metaI18n(matches)
-	return [{ title: t.format(t.m.admin.pageTitle, { page: loaderData?.user.name ?? t.m.admin.user.metaTitle }) }]
+	return [{ title: t.format(t.m.admin.pageTitle, { page: loaderData?.user.name || t.m.admin.user.metaTitle }) }]
 }
 
 export default function AdminUser({ loaderData: d, actionData }: Route.ComponentProps) {
@@ -286,7 +293,7 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 					{m.back}
 				</Link>
 			</p>
-			<h1>{u.name}</h1>
+			<h1>{u.name || m.erasure.erasedName}</h1>
 			<RedirectNotice accept={USER_NOTICES} />
 			<FormError errors={form.errors} id={form.errorId} />
 			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
@@ -297,11 +304,13 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 				<dd>{t.m.admin.roleNames[u.role]}</dd>
 				<dt>{m.status}</dt>
 				<dd>
-					{u.deactivated
-						? t.m.admin.userStatuses.deactivated
-						: u.verified
-							? t.m.admin.userStatuses.active
-							: m.emailNotVerified}
+					{u.erased
+						? t.m.admin.userStatuses.erased
+						: u.deactivated
+							? t.m.admin.userStatuses.deactivated
+							: u.verified
+								? t.m.admin.userStatuses.active
+								: m.emailNotVerified}
 				</dd>
 				<dt>{m.signIn}</dt>
 				<dd>{u.hasPassword ? m.password : m.passwordless}</dd>
@@ -315,7 +324,8 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 				<dd>{t.date(u.createdAt)}</dd>
 			</dl>
 
-			{!d.self && u.role !== 'super_admin' ? (
+			{u.erased ? <p>{m.errors.erased}</p> : null}
+			{!d.self && !u.erased && u.role !== 'super_admin' ? (
 				<Form method="post" className="stack narrow" {...getFormProps(form)}>
 					<input type="hidden" name="intent" value="change-role" />
 					<SelectField
@@ -333,40 +343,42 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 				</Form>
 			) : null}
 
-			<div className="actions">
-				{d.self ? null : u.deactivated ? (
-					<PostButton fields={{ intent: 'reactivate' }}>{m.reactivate}</PostButton>
-				) : (
-					<PostButton secondary fields={{ intent: 'deactivate' }}>
-						{m.deactivate}
+			{u.erased ? null : (
+				<div className="actions">
+					{d.self ? null : u.deactivated ? (
+						<PostButton fields={{ intent: 'reactivate' }}>{m.reactivate}</PostButton>
+					) : (
+						<PostButton secondary fields={{ intent: 'deactivate' }}>
+							{m.deactivate}
+						</PostButton>
+					)}
+					<PostButton secondary fields={{ intent: 'force-sign-out' }}>
+						{m.signOutEverywhere}
 					</PostButton>
-				)}
-				<PostButton secondary fields={{ intent: 'force-sign-out' }}>
-					{m.signOutEverywhere}
-				</PostButton>
-				{u.verified ? null : (
-					<PostButton secondary fields={{ intent: 'resend-verification' }}>
-						{m.resendVerification}
+					{u.verified ? null : (
+						<PostButton secondary fields={{ intent: 'resend-verification' }}>
+							{m.resendVerification}
+						</PostButton>
+					)}
+					<PostButton secondary fields={{ intent: 'send-reset' }}>
+						{m.sendReset}
 					</PostButton>
-				)}
-				<PostButton secondary fields={{ intent: 'send-reset' }}>
-					{m.sendReset}
-				</PostButton>
-				{d.canImpersonate ? (
-					<form method="post" action="/api/admin/impersonate/start">
-						<input type="hidden" name="userId" value={u.id} />
-						<button type="submit" className="button button-secondary">
-							{m.impersonate}
-						</button>
-					</form>
-				) : null}
-				{/* Erasure (decision 0044) is a tenant's: shown where the learning record is, on the person's own tenant host. */}
-				{d.learning && !d.self && u.role !== 'super_admin' ? (
-					<Link className="button button-secondary" to={`/admin/users/${u.id}/erase`}>
-						{m.erase}
-					</Link>
-				) : null}
-			</div>
+					{d.canImpersonate ? (
+						<form method="post" action="/api/admin/impersonate/start">
+							<input type="hidden" name="userId" value={u.id} />
+							<button type="submit" className="button button-secondary">
+								{m.impersonate}
+							</button>
+						</form>
+					) : null}
+					{/* Erasure (decision 0044) is a tenant's: shown where the learning record is, on the person's own tenant host. */}
+					{d.learning && !d.self && u.role !== 'super_admin' ? (
+						<Link className="button button-secondary" to={`/admin/users/${u.id}/erase`}>
+							{m.erase}
+						</Link>
+					) : null}
+				</div>
+			)}
 			{d.learning ? <UserLearning record={d.learning} /> : null}
 		</section>
 	)

@@ -10,7 +10,7 @@ import { jobSite } from '#app/platform/jobs.server.ts'
 import { notFound } from '#app/platform/errors.ts'
 import { withNotice } from '#app/platform/notices.ts'
 import { FormError, PostButton, RedirectNotice } from '#app/ui/feedback.tsx'
-import { COUNT_CAP, findScopedUser, listUsers, resendVerification } from '#app/admin/users.server.ts'
+import { COUNT_CAP, findScopedUser, isErasedEmail, listUsers, resendVerification } from '#app/admin/users.server.ts'
 import { findTenantById, listTenants } from '#app/admin/tenants.server.ts'
 import { ROLES } from '#db/schema/values.ts'
 import type { Route } from './+types/admin.users.ts'
@@ -19,7 +19,7 @@ import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/ui/table.tsx'
 
 // The order of the status filter's options
-const USER_STATUSES = ['active', 'unverified', 'deactivated'] as const
+const USER_STATUSES = ['active', 'unverified', 'deactivated', 'erased'] as const
 
 const filters = z.object({
 	q: z.string().trim().max(200).regex(NO_NUL).optional().catch(undefined),
@@ -62,11 +62,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 			name: u.name,
 			role: u.role,
 			tenant: u.tenant_id ? (tenantNames.get(u.tenant_id) ?? null) : null,
-			status: (u.deactivated_at
-				? 'deactivated'
-				: u.email_verified_at
-					? 'active'
-					: 'unverified') as (typeof USER_STATUSES)[number],
+			// Listed only when asked for (listUsers): erased people have no actions left.
+			status: (isErasedEmail(u.email)
+				? 'erased'
+				: u.deactivated_at
+					? 'deactivated'
+					: u.email_verified_at
+						? 'active'
+						: 'unverified') as (typeof USER_STATUSES)[number],
 		})),
 	}
 }
@@ -182,7 +185,7 @@ export default function Users({ loaderData: d, actionData }: Route.ComponentProp
 			{d.rows.length === 0 ? (
 				<p className="empty">{m.empty}</p>
 			) : (
-				<ScrollTable label={m.title}>
+				<ScrollTable label={m.title} cards>
 					<thead>
 						<tr>
 							<th scope="col">{m.name}</th>
@@ -197,13 +200,15 @@ export default function Users({ loaderData: d, actionData }: Route.ComponentProp
 							<tr key={u.id}>
 								<td>
 									<Link prefetch="intent" to={`/admin/users/${u.id}`}>
-										{u.name}
+										{u.name || t.m.admin.user.erasure.erasedName}
 									</Link>
 								</td>
-								<td className="break">{u.email}</td>
-								{d.onTenant ? null : <td>{u.tenant ?? m.platform}</td>}
-								<td>{t.m.admin.roleNames[u.role]}</td>
-								<td>
+								<td className="break" data-label={m.email}>
+									{u.email}
+								</td>
+								{d.onTenant ? null : <td data-label={m.tenant}>{u.tenant ?? m.platform}</td>}
+								<td data-label={m.role}>{t.m.admin.roleNames[u.role]}</td>
+								<td data-label={m.status}>
 									{u.status === 'unverified' ? (
 										<div className="row-actions">
 											<span className="badge badge-warn">{t.m.admin.userStatusNames[u.status]}</span>

@@ -15,7 +15,7 @@ import type { Route } from './+types/certificates.$id.ts'
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	if (!ctx.tenant) throw notFound()
-	const site = await siteName(ctx)
+	const site = await siteName(ctx, ctx.locale)
 	const verdict = await verifyCertificate(
 		{ db: ctx.db, tenant: ctx.tenant, origin: ctx.origin, baseDomain: ctx.env.APP_BASE_DOMAIN },
 		params.id,

@@ -81,7 +81,8 @@ async function limitAccountForm(
 	// A name is what staff know the learner by (decision 0031): a few corrections an hour.
 	if (intent === 'name') return limitForm(ctx, 'nameChange', userId, submission)
 	// A new calendar link is a write and revokes the old one (decision 0045).
-	if (intent === 'time-zone' || intent === 'calendar-link') return limitForm(ctx, 'dueSettings', userId, submission)
+	if (intent === 'time-zone' || intent === 'device-time-zone' || intent === 'calendar-link')
+		return limitForm(ctx, 'dueSettings', userId, submission)
 	if (intent === 'resend-verification')
 		return (
 			(await limitForm(ctx, 'verificationResend', userId, submission)) ??
@@ -125,7 +126,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		return data({ result: replyWithHidden(submission, ['intent'], { hideFields }) }, { status: 400 })
 	const input = submission.value
 
-	if (input.intent === 'time-zone' || input.intent === 'calendar-link')
+	if (input.intent === 'time-zone' || input.intent === 'device-time-zone' || input.intent === 'calendar-link')
 		return (await dueSettingsAction(ctx, session, input)) ?? data({ result: submission.reply() }, { status: 400 })
 
 	if (input.intent === 'name') {
@@ -196,7 +197,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 	const text = m.accounts.account
 	// Each form shows only the result of its own intent (a refused password change is not the address form's error).
 	const resultOf = (intent: string) =>
-		actionData?.result.initialValue?.intent === intent ? actionData.result : undefined
+		actionData && 'result' in actionData && actionData.result.initialValue?.intent === intent
+			? actionData.result
+			: undefined
 	const [form, fields] = useActionForm(resultOf('change-email'))
 	const [localeForm, localeFields] = useActionForm(resultOf('locale'), { locale: loaderData.locale })
 	const [passwordForm, passwordFields] = useActionForm(resultOf('change-password'))

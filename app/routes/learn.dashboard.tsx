@@ -12,6 +12,7 @@ import { VerifyReminder } from '#app/accounts/verify-reminder.tsx'
 import { userCertificates } from '#app/certificates/records.server.ts'
 import { dashboardDueLines } from '#app/learning/due-dates.server.ts'
 import { DueList } from '#app/learning/due-list.tsx'
+import { DeviceZone } from '#app/learning/device-zone.tsx'
 
 // JavaScript earns its keep here: courses open client-side, prefetched on intent.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -55,6 +56,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 			<h1>{t.format(m.welcome, { name: d.name })}</h1>
 			<p className="lead">{t.format(m.signedInAs, { email: d.email })}</p>
 			{d.verified ? null : <VerifyReminder />}
+			{d.due ? <DeviceZone chosen={d.due.zoneChosen} zone={d.due.timeZone} /> : null}
 			{d.due && d.due.lines.length ? <DueList lines={d.due.lines} timeZone={d.due.timeZone} showCourse /> : null}
 			{d.resume.length ? (
 				<section aria-labelledby="resume-heading">

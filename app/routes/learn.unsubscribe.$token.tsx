@@ -21,7 +21,7 @@ async function link(context: Route.LoaderArgs['context'], token: string) {
 export async function loader({ params, context }: Route.LoaderArgs) {
 	const { ctx, found } = await link(context, params.token)
 	if (!found) return data({ invalid: true as const }, { status: 404 })
-	return { invalid: false as const, kind: found.kind, done: found.off, site: await siteName(ctx) }
+	return { invalid: false as const, kind: found.kind, done: found.off, site: await siteName(ctx, ctx.locale) }
 }
 
 export async function action({ params, context }: Route.ActionArgs) {
@@ -29,7 +29,7 @@ export async function action({ params, context }: Route.ActionArgs) {
 	if (!found) return data({ invalid: true as const }, { status: 404 })
 	// A second POST (a provider retrying, a double press) finds the kind off and answers the same.
 	await unsubscribe(ctx, found)
-	return { invalid: false as const, kind: found.kind, done: true, site: await siteName(ctx) }
+	return { invalid: false as const, kind: found.kind, done: true, site: await siteName(ctx, ctx.locale) }
 }
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'

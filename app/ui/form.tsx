@@ -140,18 +140,35 @@ export function SelectField({
 }: {
 	label: string
 	meta: FieldMetadata<string>
-	options: Array<{ value: string; label: string }>
+	/** `group`: options of one group, in order, are shown under its heading (an optgroup). */
+	options: Array<{ value: string; label: string; group?: string }>
 }) {
 	const errorId = meta.errors?.length ? meta.errorId : undefined
+	const option = (o: { value: string; label: string }) => (
+		<option key={o.value} value={o.value}>
+			{o.label}
+		</option>
+	)
+	// Runs of options with the same group, in the order given.
+	const runs: Array<{ group?: string; options: typeof options }> = []
+	for (const o of options) {
+		const last = runs.at(-1)
+		if (last && last.group === o.group) last.options.push(o)
+		else runs.push({ group: o.group, options: [o] })
+	}
 	return (
 		<div className="field">
 			<label htmlFor={meta.id}>{label}</label>
 			<select {...getSelectProps(meta, { ariaAttributes: true })} key={meta.key} aria-describedby={errorId}>
-				{options.map((o) => (
-					<option key={o.value} value={o.value}>
-						{o.label}
-					</option>
-				))}
+				{runs.map((run, i) =>
+					run.group ? (
+						<optgroup key={`${run.group}-${i}`} label={run.group}>
+							{run.options.map(option)}
+						</optgroup>
+					) : (
+						run.options.map(option)
+					),
+				)}
 			</select>
 			<FieldErrors meta={meta} />
 		</div>

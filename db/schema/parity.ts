@@ -52,6 +52,7 @@ const _parity: Parity = {
 	enrollments: [true, true],
 	entry_progress: [true, true],
 	quiz_attempts: [true, true],
+	quiz_attempt_dues: [true, true],
 	verification_tokens: [true, true],
 	oauth_accounts: [true, true],
 	audit_log: [true, true],

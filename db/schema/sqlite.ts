@@ -223,6 +223,21 @@ export const quiz_attempts = sqliteTable(
 	],
 )
 
+/**
+ * A quiz attempt's due date, as a hand-in's (assignment_submissions.due_at, late): the quiz's due
+ * date in force for the learner when the attempt was submitted, and whether it came after it,
+ * written with the attempt and never recomputed (decision 0061). A row only for a quiz with a due
+ * date; the spec's `quiz_attempts` keeps exactly its columns.
+ */
+export const quiz_attempt_dues = sqliteTable('quiz_attempt_dues', {
+	attempt_id: text('attempt_id')
+		.primaryKey()
+		.references(() => quiz_attempts.id, { onDelete: 'cascade' }),
+	tenant_id: tenantId(),
+	due_at: ts('due_at').notNull(),
+	late: integer('late', { mode: 'boolean' }).notNull(),
+})
+
 export const verification_tokens = sqliteTable(
 	'verification_tokens',
 	{
@@ -299,6 +314,8 @@ export const sessions = sqliteTable(
 		revoked_at: ts('revoked_at'),
 		impersonator_session_id: text('impersonator_session_id'),
 		proof_hash: text('proof_hash'),
+		// The host it was issued on: where the person's mails link until the tenant's custom domain is live (decision 0062).
+		host: text('host'),
 	},
 	(t) => [index('sessions_user_idx').on(t.user_id), uniqueIndex('sessions_proof_hash_unique').on(t.proof_hash)],
 )

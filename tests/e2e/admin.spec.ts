@@ -117,9 +117,16 @@ test('the super admin creates and suspends a tenant, enters Acme and impersonate
 	const slug = `e2e-${info.project.name}-${Date.now() % 100000}`
 	await page.getByLabel('Slug (the subdomain)').fill(slug)
 	await page.getByLabel('Name').fill(`Tenant ${slug}`)
+	const domain = `${slug}.school.test`
+	await page.getByLabel('Custom domain (optional)').fill(domain)
 	await page.getByLabel('Email of its first administrator (they get an invitation)').fill(`head-${slug}@example.test`)
 	await page.getByRole('button', { name: 'Create tenant' }).click()
 	await expect(page.getByText('The tenant was created.')).toBeVisible()
+	// Its domain is not live until marked (decision 0062): links name the subdomain meanwhile.
+	await expect(page.getByText(`${domain} (not live yet: links name the subdomain)`)).toBeVisible()
+	await page.getByRole('button', { name: `Mark ${domain} live` }).click()
+	await expect(page.getByText('The custom domain is live')).toBeVisible()
+	await expect(page.getByText(`${domain} (live)`)).toBeVisible()
 	await page.getByRole('button', { name: `Suspend Tenant ${slug}` }).click()
 	await page
 		.getByRole('alert')
@@ -215,6 +222,50 @@ test.describe('on a 360 px phone', () => {
 		await fits('/admin/users (apex)')
 		// Users (twice), courses, the course's entries and roster, tenants; the audit log may be empty.
 		expect(regions).toBeGreaterThanOrEqual(6)
+	})
+
+	test('no action of an admin table is cut off: the table fits its region, every link and button inside it', async ({
+		page,
+	}) => {
+		// Issue 52: the courses table cut its actions to "Dashb" and "Submi", behind the region's edge.
+		const whole = async (path: string) => {
+			await page.goto(at(new URL(page.url()).hostname, path))
+			const found = await page.evaluate(() =>
+				[...document.querySelectorAll('.table-scroll')].map((region) => {
+					const box = region.getBoundingClientRect()
+					const actions = [...region.querySelectorAll('tbody a, tbody button')].map((el) => {
+						const r = el.getBoundingClientRect()
+						return { text: el.textContent, left: r.left, right: r.right, width: r.width }
+					})
+					return {
+						scroll: region.scrollWidth,
+						client: region.clientWidth,
+						left: box.left,
+						right: box.right,
+						screen: window.innerWidth,
+						actions,
+					}
+				}),
+			)
+			expect(found.length, path).toBeGreaterThan(0)
+			for (const region of found) {
+				expect(region.scroll, `${path}: the table is wider than its region`).toBeLessThanOrEqual(region.client)
+				expect(region.right, path).toBeLessThanOrEqual(region.screen)
+				for (const a of region.actions) {
+					expect(a.width, `${path}: ${a.text}`).toBeGreaterThan(0)
+					expect(a.left, `${path}: ${a.text}`).toBeGreaterThanOrEqual(region.left - 0.5)
+					expect(a.right, `${path}: ${a.text}`).toBeLessThanOrEqual(region.right + 0.5)
+				}
+			}
+			return found.reduce((n, r) => n + r.actions.length, 0)
+		}
+		await signInAs(page, ACME, 'admin@acme.test', '/admin/courses')
+		// Five actions a course, with JavaScript and without (the js and no-js projects).
+		expect(await whole('/admin/courses')).toBeGreaterThanOrEqual(10)
+		await whole('/admin/users')
+		await signInAs(page, 'localhost', 'root@platform.test', '/admin/tenants')
+		await whole('/admin/tenants')
+		await whole('/admin/users')
 	})
 
 	test('header links and choices are touch targets of at least 44 and 24 px', async ({ page }) => {

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { and, eq } from 'drizzle-orm'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
-import { acmeAccount, e2eDatabase, signInAs } from './support.ts'
+import { acmeAccount, at, e2eDatabase, signInAs } from './support.ts'
 
 const ACME = 'acme.localhost'
 const COURSE = 'intro-to-web'
@@ -97,4 +97,34 @@ test('due soon and overdue for a learner, their time zone and calendar link, and
 	await expect(page.locator('.entry-due')).toContainText('Extended for you')
 	await expect(page.locator('.entry-due')).toContainText('Due later')
 	await page.screenshot({ path: `${SHOTS}/entry-${project}.png` })
+})
+
+test.describe('the device’s time zone (issue 52)', () => {
+	test.use({ timezoneId: 'America/Los_Angeles' })
+
+	test('is taken with JavaScript while the learner has chosen none; without it the tenant’s zone stays', async ({
+		page,
+	}, info) => {
+		const scripts = info.project.use.javaScriptEnabled !== false
+		const email = await acmeAccount(info, 'device-zone', { enrolledIn: COURSE, locale: 'en' })
+		const taken = scripts
+			? page.waitForResponse((r) => r.url().includes('/learn/account') && r.request().method() === 'POST')
+			: null
+		await signInAs(page, ACME, email, '/learn/dashboard')
+		if (taken) expect((await taken).status()).toBe(200)
+		await page.goto(at(ACME, '/learn/account'))
+		const zone = page.getByLabel('Your time zone')
+		await expect(zone).toHaveValue(scripts ? 'America/Los_Angeles' : 'UTC')
+		// The list is grouped by region (the zone in force first): Paris under Europe.
+		await expect(zone.locator('optgroup[label="Europe"] option[value="Europe/Paris"]')).toHaveText('Paris')
+		await fitsThePhone(page)
+		// A choice made here is the learner's: the device does not take it back.
+		await zone.selectOption('Europe/Paris')
+		await page.getByRole('button', { name: 'Save time zone' }).click()
+		await expect(page.getByText('Your time zone has been saved.')).toBeVisible()
+		await page.goto(at(ACME, '/learn/dashboard'))
+		await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+		await page.goto(at(ACME, '/learn/account'))
+		await expect(page.getByLabel('Your time zone')).toHaveValue('Europe/Paris')
+	})
 })

@@ -1002,11 +1002,16 @@ describe.each(DIALECTS)('multi-write actions failing half way on %s', (dialect) 
 				else if (!(await done())) failures.push(`${label}: the retry did not do it all`)
 			}
 		}
-		reportFault('multi-write actions', dialect, {
-			actions: CASES.length,
-			'writes failed': runs,
-			'stored in part or not retried': failures.length,
-		})
+		reportFault(
+			'multi-write actions',
+			dialect,
+			{
+				actions: CASES.length,
+				'writes failed': runs,
+				'stored in part or not retried': failures.length,
+			},
+			{ requests: runs * 2, failedButStored: failures.length },
+		)
 		expect(failures).toEqual([])
 	}, 300_000)
 })

@@ -263,18 +263,30 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('PostgreSQL going away under l
 			if (handedIn.length !== 1) missing.push(`learner ${i} has ${handedIn.length} hand-ins, not 1`)
 		}
 
-		reportFault('postgres outage', 'pg', {
-			requests: answers.length,
-			statuses: statusCounts(answers),
-			'slowest answer': `${slowest} ms`,
-			'slowest during an outage': `${Math.max(...during.map((a) => a.ms))} ms`,
-			'recovery after 4 s / 0.3 s': `${firstGood.map((ms) => `${ms} ms`).join(' / ')}`,
-			'health probes': statusCounts(probes),
-			'writes acknowledged': acknowledged.length,
-			found: acknowledged.length - missing.filter((m) => !m.includes('quiz attempts')).length,
-			'stored but answered as failed': storedButFailed.length,
-			'learners finished': `${finished.length} of ${LEARNERS}`,
-		})
+		reportFault(
+			'postgres outage',
+			'pg',
+			{
+				requests: answers.length,
+				statuses: statusCounts(answers),
+				'slowest answer': `${slowest} ms`,
+				'slowest during an outage': `${Math.max(...during.map((a) => a.ms))} ms`,
+				'recovery after 4 s / 0.3 s': `${firstGood.map((ms) => `${ms} ms`).join(' / ')}`,
+				'health probes': statusCounts(probes),
+				'writes acknowledged': acknowledged.length,
+				found: acknowledged.length - missing.filter((m) => !m.includes('quiz attempts')).length,
+				'stored but answered as failed': storedButFailed.length,
+				'learners finished': `${finished.length} of ${LEARNERS}`,
+			},
+			{
+				requests: answers.length,
+				acknowledged: acknowledged.length,
+				found: acknowledged.length - missing.filter((m) => !m.includes('quiz attempts')).length,
+				failedButStored: storedButFailed.length,
+				slowestMs: slowest,
+				recoveryMs: Math.max(...firstGood),
+			},
+		)
 		expect(others.map((a) => `${a.kind} ${a.status} ${a.body.slice(0, 80)}`)).toEqual([])
 		expect(unbranded.map((a) => `${a.kind}: ${a.body.slice(0, 120)}`)).toEqual([])
 		expect(Math.max(...during.map((a) => a.ms)), 'slowest answer during an outage').toBeLessThanOrEqual(2_500)

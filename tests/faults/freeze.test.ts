@@ -133,15 +133,26 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('a frozen database (%s)', () =
 					.from(q)
 					.where(and(eq(q.id, id), eq(q.tenant_id, tenantId)))
 			).length
-		reportFault('database frozen', 'pg', {
-			'frozen for': `${FROZEN_MS} ms`,
-			'answers while frozen': `${whileFrozen.length}, ${statusCounts(whileFrozen)}, slowest ${slowest(whileFrozen)} ms`,
-			'health while frozen': `${healthFrozen.length}, ${statusCounts(healthFrozen)}, slowest ${slowest(healthFrozen)} ms`,
-			'answers after the return': `${after.length}, ${statusCounts(after)}, slowest ${slowest(after)} ms`,
-			'5xx went on after the return for': `${tail} ms`,
-			'writes acknowledged': acknowledged.length,
-			found,
-		})
+		reportFault(
+			'database frozen',
+			'pg',
+			{
+				'frozen for': `${FROZEN_MS} ms`,
+				'answers while frozen': `${whileFrozen.length}, ${statusCounts(whileFrozen)}, slowest ${slowest(whileFrozen)} ms`,
+				'health while frozen': `${healthFrozen.length}, ${statusCounts(healthFrozen)}, slowest ${slowest(healthFrozen)} ms`,
+				'answers after the return': `${after.length}, ${statusCounts(after)}, slowest ${slowest(after)} ms`,
+				'5xx went on after the return for': `${tail} ms`,
+				'writes acknowledged': acknowledged.length,
+				found,
+			},
+			{
+				requests: answers.length,
+				acknowledged: acknowledged.length,
+				found,
+				slowestMs: slowest(answers),
+				recoveryMs: tail,
+			},
+		)
 		if (after.some((a) => a.status === 0))
 			console.log(
 				app.output

@@ -196,13 +196,22 @@ describe.each(DIALECTS)('hand-ins of 3 x 10 MB, many at once, with the database 
 		const up = await stillServing()
 		const left = await leftOver()
 		const unexpected = run.answers.filter((a) => !allowed.includes(a.status))
-		reportFault(name, dialect, {
-			answers: statuses(run.answers),
-			'slowest answer': `${Math.max(...run.answers.map((a) => a.ms))} ms`,
-			'RSS before / peak': `${run.before} / ${run.peak} MB (bound ${RSS_BOUND_MB} MB)`,
-			'still serving': up,
-			'unclaimed files left': left,
-		})
+		reportFault(
+			name,
+			dialect,
+			{
+				answers: statuses(run.answers),
+				'slowest answer': `${Math.max(...run.answers.map((a) => a.ms))} ms`,
+				'RSS before / peak': `${run.before} / ${run.peak} MB (bound ${RSS_BOUND_MB} MB)`,
+				'still serving': up,
+				'unclaimed files left': left,
+			},
+			{
+				requests: run.answers.length,
+				acknowledged: run.answers.filter((a) => a.status === 302).length,
+				slowestMs: Math.max(...run.answers.map((a) => a.ms)),
+			},
+		)
 		// What the app logged, for an answer the design does not allow.
 		if (unexpected.length > 0) console.log(app.output.join('').slice(-4000))
 		expect(up).toBe('yes')

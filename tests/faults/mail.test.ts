@@ -168,12 +168,22 @@ describe.each(DIALECTS)('mail through the job queue on %s', (dialect) => {
 				['password_reset', 'magic_link', 'verification'].includes(String(l.kind)),
 			)
 			expect(sent.length).toBeGreaterThanOrEqual(3 + 3)
-			reportFault(`SMTP server down for ${OUTAGE_SECONDS} s`, dialect, {
-				'pages answered': answered.map((r) => r.status).join(' '),
-				'email/failed during the outage': failedDuring,
-				'delivered after the server was back within (s)': (deliveredAfter / 1000).toFixed(1),
-				'mails delivered': `${mail.count(known) + mail.count(fresh)} of 3, each once`,
-			})
+			reportFault(
+				`SMTP server down for ${OUTAGE_SECONDS} s`,
+				dialect,
+				{
+					'pages answered': answered.map((r) => r.status).join(' '),
+					'email/failed during the outage': failedDuring,
+					'delivered after the server was back within (s)': (deliveredAfter / 1000).toFixed(1),
+					'mails delivered': `${mail.count(known) + mail.count(fresh)} of 3, each once`,
+				},
+				{
+					requests: answered.length,
+					acknowledged: 3,
+					found: mail.count(known) + mail.count(fresh),
+					recoveryMs: deliveredAfter,
+				},
+			)
 		},
 		(3 * OUTAGE_SECONDS + 90) * 1000,
 	)
@@ -388,11 +398,16 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('a job held by a killed proces
 			),
 		)) as unknown as Array<{ state: string; retry_count: number }>
 		expect(job).toEqual({ state: 'completed', retry_count: 1 })
-		reportFault('SIGKILL of the process holding a job', 'pg', {
-			'job timeout (s)': TIMEOUT_SECONDS,
-			'mail delivered after the kill within (s)': (after / 1000).toFixed(1),
-			'mails delivered': mail.count(email),
-			attempts: 2,
-		})
+		reportFault(
+			'SIGKILL of the process holding a job',
+			'pg',
+			{
+				'job timeout (s)': TIMEOUT_SECONDS,
+				'mail delivered after the kill within (s)': (after / 1000).toFixed(1),
+				'mails delivered': mail.count(email),
+				attempts: 2,
+			},
+			{ requests: 1, acknowledged: 1, found: mail.count(email), recoveryMs: after },
+		)
 	}, 60_000)
 })

@@ -78,16 +78,21 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('Redis failing under a running
 		http.close()
 
 		const slowest = (list: Array<{ ms: number }>) => Math.max(...list.map((a) => a.ms))
-		reportFault('redis down and silent', 'pg', {
-			requests: http.answers.length,
-			statuses: statusCounts(http.answers),
-			'slowest sign-in, Redis up / down / silent': `${slowest(normal)} / ${slowest(down)} / ${slowest(stalled)} ms`,
-			'11th attempt while down / silent': `${down[10].status} / ${stalled[10].status}`,
-			'readiness up / down / back / silent': [normalHealth, downHealth, back, stalledHealth]
-				.map((h) => `${h.ready.status} ${JSON.parse(h.ready.body).redis ?? ''}`)
-				.join(' / '),
-			'liveness while down': downHealth.live.status,
-		})
+		reportFault(
+			'redis down and silent',
+			'pg',
+			{
+				requests: http.answers.length,
+				statuses: statusCounts(http.answers),
+				'slowest sign-in, Redis up / down / silent': `${slowest(normal)} / ${slowest(down)} / ${slowest(stalled)} ms`,
+				'11th attempt while down / silent': `${down[10].status} / ${stalled[10].status}`,
+				'readiness up / down / back / silent': [normalHealth, downHealth, back, stalledHealth]
+					.map((h) => `${h.ready.status} ${JSON.parse(h.ready.body).redis ?? ''}`)
+					.join(' / '),
+				'liveness while down': downHealth.live.status,
+			},
+			{ requests: http.answers.length, slowestMs: Math.max(...http.answers.map((a) => a.ms)) },
+		)
 		expect(normalHealth.ready.status).toBe(200)
 		// Fast: a refused or silent store costs at most one 250 ms command timeout a second, never seconds.
 		expect(slowest(down)).toBeLessThan(1_000)

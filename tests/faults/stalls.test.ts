@@ -176,17 +176,25 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('a stalled database (%s)', () 
 
 		const sorted = cached.map((a) => a.ms).sort((x, y) => x - y)
 		const p95 = sorted[Math.floor(sorted.length * 0.95)]
-		reportFault('database stalled past the host cache', 'pg', {
-			'stall held': `${heldMs} ms (host cache ${Number(HOST_TTL_SECONDS) * 1000} ms)`,
-			'cached pages': `${cached.length}, ${statusCounts(cached)}, median ${sorted[sorted.length >> 1]} ms, p95 ${p95} ms, slowest ${slowest(cached)} ms`,
-			'cached pages while others wait on the database': `${parked.length}, p99 ${
-				[...parked].sort((x, y) => x.ms - y.ms)[Math.floor(parked.length * 0.99)]?.ms
-			} ms, slowest ${slowest(parked)} ms`,
-			'other answers': `${statusCounts(other)}, slowest ${slowest(other)} ms`,
-			liveness: `${live.length}, ${statusCounts(live)}, slowest ${slowest(live)} ms`,
-			'sign-ins while stalled': `${statusCounts(signIns)}, slowest ${slowest(signIns)} ms`,
-			'sign-in after recovery': after?.status ?? 'none',
-		})
+		reportFault(
+			'database stalled past the host cache',
+			'pg',
+			{
+				'stall held': `${heldMs} ms (host cache ${Number(HOST_TTL_SECONDS) * 1000} ms)`,
+				'cached pages': `${cached.length}, ${statusCounts(cached)}, median ${sorted[sorted.length >> 1]} ms, p95 ${p95} ms, slowest ${slowest(cached)} ms`,
+				'cached pages while others wait on the database': `${parked.length}, p99 ${
+					[...parked].sort((x, y) => x.ms - y.ms)[Math.floor(parked.length * 0.99)]?.ms
+				} ms, slowest ${slowest(parked)} ms`,
+				'other answers': `${statusCounts(other)}, slowest ${slowest(other)} ms`,
+				liveness: `${live.length}, ${statusCounts(live)}, slowest ${slowest(live)} ms`,
+				'sign-ins while stalled': `${statusCounts(signIns)}, slowest ${slowest(signIns)} ms`,
+				'sign-in after recovery': after?.status ?? 'none',
+			},
+			{
+				requests: cached.length + parked.length + other.length + signIns.length + live.length,
+				slowestMs: Math.max(slowest(cached), slowest(parked), slowest(other), slowest(signIns), slowest(live)),
+			},
+		)
 		expect(heldMs).toBeGreaterThan(Number(HOST_TTL_SECONDS) * 1000 * 4)
 		for (const a of cached) {
 			expect(a.status).toBe(200)

@@ -88,14 +88,39 @@ export function statusCounts(answers: Answer[]) {
 		.join(' ')
 }
 
-/** The suite's line per fault, in the log and in .tmp/faults/ (printed by scripts/test-summary.js). */
-export function reportFault(name: string, dialect: string, figures: Record<string, string | number>) {
+/**
+ * The columns every fault fills where they apply (issue 46's table): requests sent, writes the app
+ * acknowledged, acknowledged writes found stored afterwards, answers that failed although their
+ * write was stored, the slowest answer, and how long after the fault ended service was full again.
+ */
+export interface FaultRow {
+	requests?: number
+	acknowledged?: number
+	found?: number
+	failedButStored?: number
+	slowestMs?: number
+	recoveryMs?: number
+}
+
+/**
+ * The suite's line per fault, in the log and in .tmp/faults/ (scripts/test-summary.js prints the
+ * rows as one table, then each fault's own figures).
+ */
+export function reportFault(
+	name: string,
+	dialect: string,
+	figures: Record<string, string | number>,
+	row: FaultRow = {},
+) {
 	const line = `fault ${name} (${dialect}): ${Object.entries(figures)
 		.map(([k, v]) => `${k} ${v}`)
 		.join(', ')}`
 	console.log(line)
 	mkdirSync('.tmp/faults', { recursive: true })
-	writeFileSync(`.tmp/faults/${name.replace(/\W+/g, '-')}.${dialect}.txt`, line)
+	writeFileSync(
+		`.tmp/faults/${name.replace(/\W+/g, '-')}.${dialect}.json`,
+		JSON.stringify({ name, dialect, row, line }),
+	)
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

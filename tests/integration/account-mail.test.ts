@@ -143,7 +143,8 @@ describe.each(DIALECTS)('account change notices on %s', (dialect) => {
 		expect(limited.status).toBe(429)
 		await stack.settled()
 		expect(stack.mail.count(email)).toBe(3)
-		// On the apex the super admin resends for a user of a tenant: the link opens on that tenant's host.
+		// On the apex the super admin resends for a user of a tenant: the link opens on that tenant's host,
+		// its custom domain, which the demo marks live (decision 0062).
 		const other = await createUser(stack.db, {
 			tenant_id: acmeId,
 			email: `apex-resend-${dialect}@acme.test`,
@@ -154,7 +155,7 @@ describe.each(DIALECTS)('account change notices on %s', (dialect) => {
 		const root = await stack.signIn('root@platform.test', 'localhost')
 		expect((await root.post('/admin/users', { intent: 'resend-verification', userId: other.id })).status).toBe(302)
 		const fromApex = await stack.mail.waitFor(other.email)
-		expect(fromApex.text).toMatch(new RegExp(`http://acme\\.localhost:${stack.port}/learn/verify/\\S+`))
+		expect(fromApex.text).toMatch(new RegExp(`http://learn\\.acme\\.test:${stack.port}/learn/verify/\\S+`))
 		const opened = await stack.browser(ACME).get(linkIn(fromApex, '/learn/verify/'))
 		expect(opened.text).toContain('Confirm and sign in')
 		// A verified learner has no resend in the list, and a post for one is refused.

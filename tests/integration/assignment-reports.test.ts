@@ -172,12 +172,12 @@ describe.each(DIALECTS)('assignment reports on %s', (dialect) => {
 		expect(csv.status).toBe(200)
 		const lines = csv.text.trim().split('\r\n')
 		expect(lines[0]).toBe(
-			'"name","email","status","enrolled_at","completed_at","progress_percent","basics-quiz_best_score","basics-quiz_attempts","basics-quiz_complete","basics-quiz_passed","build-a-form_status","build-a-form_score","build-a-form_max_score","build-a-form_complete","build-a-form_passed","build-a-form_late","course_passed","average_percent","enrolled_at_utc","completed_at_utc","time_zone"',
+			'"name","email","status","enrolled_at","completed_at","progress_percent","basics-quiz_best_score","basics-quiz_attempts","basics-quiz_complete","basics-quiz_passed","build-a-form_status","build-a-form_score","build-a-form_max_score","build-a-form_complete","build-a-form_passed","build-a-form_late","course_passed","average_percent","enrolled_at_utc","completed_at_utc","time_zone","basics-quiz_late"',
 		)
 		// The course result's two columns come after the assignment's (decision 0037), then the instants for
-		// machines and the zone (0055); the assignment's are checked without them.
+		// machines and the zone (0055), then the quiz's lateness (0061); the assignment's are checked without them.
 		const full = (user: User) =>
-			lines.find((x) => x.includes(`"${user.email}"`))!.replace(/,"[^"]*",(?:"[^"]*")?,"[^"]*"$/, '')
+			lines.find((x) => x.includes(`"${user.email}"`))!.replace(/,"[^"]*",(?:"[^"]*")?,"[^"]*",(?:"[^"]*")?$/, '')
 		const line = (user: User) => full(user).replace(/,"(yes|no)",("\d+")?$/, '')
 		expect(line(l.passed).startsWith(`"'=HYPERLINK(""x"")","${l.passed.email}","active",`)).toBe(true)
 		// `_complete` is the stored entry state: these grades were written without the entry's progress row.

@@ -146,7 +146,11 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 		err.mockRestore()
 		expect(done.status).toBe(302)
 		expect(done.headers.location).toBe(`/admin/users/${victim.id}/erase?notice=erased`)
-		expect((await admin.get(String(done.headers.location))).text).toContain('The person was erased')
+		// One message after an erasure (issue 52): the notice, not also "already erased".
+		const after = (await admin.get(String(done.headers.location))).text
+		expect(after.split('The person was erased.')).toHaveLength(2)
+		expect(after).not.toContain('already erased')
+		expect((await admin.get(`/admin/users/${victim.id}/erase`)).text).toContain('This person was already erased.')
 		const personal = [victim.email, victim.name, victim.formerName, victim.fileBody.slice(0, 30)]
 		expect(await findInDatabase(stack.db, personal)).toEqual([])
 		expect(lines.some((l) => l.includes('user/erased'))).toBe(true)
@@ -167,6 +171,37 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 			.from(stack.db.t.audit_log)
 			.where(eq(stack.db.t.audit_log.action, 'user.erased'))
 		expect(audit.filter((r) => r.target_id === victim.id)).toHaveLength(1)
+	})
+
+	it('takes an erased person off the user list and leaves no action on their page (issue 52)', async () => {
+		const victim = await person()
+		const admin = await stack.signIn('admin@acme.test')
+		const link = `href="/admin/users/${victim.id}"`
+		expect((await admin.get('/admin/users')).text).toContain(link)
+		expect((await admin.get(`/admin/users/${victim.id}`)).text).toContain('value="send-reset"')
+		expect((await admin.post(`/admin/users/${victim.id}/erase`, { intent: 'erase', confirmed: 'yes' })).status).toBe(
+			302,
+		)
+		expect((await admin.get('/admin/users')).text).not.toContain(link)
+		expect((await admin.get('/admin/users?status=deactivated')).text).not.toContain(link)
+		expect((await admin.get('/admin/users?status=erased')).text).toContain(link)
+		const page = (await admin.get(`/admin/users/${victim.id}`)).text
+		expect(page).toContain('This person was erased: nothing more can be done to their account.')
+		for (const intent of ['reactivate', 'change-role', 'send-reset', 'force-sign-out', 'erase'])
+			expect(page).not.toContain(`value="${intent}"`)
+		// The actions refuse too, and change nothing.
+		const before = await findUserById(stack.db, victim.id)
+		for (const fields of <Record<string, string>[]>[
+			{ intent: 'reactivate' },
+			{ intent: 'change-role', role: 'tenant_admin', confirmed: 'yes' },
+			{ intent: 'send-reset' },
+		]) {
+			const refused = await admin.post(`/admin/users/${victim.id}`, fields)
+			expect(refused.status, fields.intent).toBe(409)
+			expect(refused.text).toContain('nothing more can be done')
+		}
+		expect(await findUserById(stack.db, victim.id)).toEqual(before)
+		expect(before!.deactivated_at).not.toBeNull()
 	})
 
 	it('lets only a tenant admin of the person’s tenant erase, never themselves or a platform account', async () => {

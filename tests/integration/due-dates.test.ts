@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { createCmsClient } from '#app/content/cms.server.ts'
 import { dueInWindow, dueItemsFor, type DueReader } from '#app/learning/due-dates.server.ts'
+import { listAttempts } from '#db/learning.ts'
 import { listSubmissions } from '#db/submissions.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
 import { createUser } from '#db/users.ts'
@@ -19,6 +20,7 @@ import { startStack, type Stack } from '#tests/support/stack.ts'
 const ACME = 'acme.localhost'
 const COURSE = '/learn/course/intro-to-web'
 const ASSIGNMENT = `${COURSE}/entry/build-a-form`
+const QUIZ = `${COURSE}/entry/basics-quiz`
 const DAY = 24 * 60 * 60 * 1000
 
 describe.each(DIALECTS)('due dates on %s', (dialect) => {
@@ -125,6 +127,55 @@ describe.each(DIALECTS)('due dates on %s', (dialect) => {
 		expect(extended.headers.location).toBe(`${staffPage(user.id)}?notice=due-extended`)
 		const [still] = await listSubmissions(stack.db, scope, 'intro-to-web', 'build-a-form')
 		expect(still.late).toBe(true)
+	})
+
+	it('marks a quiz attempt after the due date late, for staff on the roster, the learner page and the CSV', async () => {
+		// basics-quiz is due 7 days after enrolling: 20 days ago is late, today is on time.
+		const late = await learner(20)
+		const onTime = await learner(0)
+		const answers = { intent: 'submit-quiz', 'q:q-method': 'post', 'q:q-nojs': 'true', 'q:q-element': 'div' }
+		for (const { b } of [late, onTime]) {
+			for (const lesson of ['what-is-http', 'html-forms'])
+				expect((await b.post(`${COURSE}/entry/${lesson}`, { intent: 'complete' })).status).toBe(302)
+			expect((await b.post(QUIZ, answers)).headers.location).toMatch(QUIZ)
+		}
+		const [first] = await listAttempts(stack.db, late.scope, 'intro-to-web', 'basics-quiz')
+		expect(first).toMatchObject({ late: true, score: 67 })
+		expect(first.due_at!.getTime()).toBeLessThan(first.submitted_at!.getTime())
+		const [inTime] = await listAttempts(stack.db, onTime.scope, 'intro-to-web', 'basics-quiz')
+		expect(inTime.late).toBe(false)
+		expect(inTime.due_at!.getTime()).toBeGreaterThan(inTime.submitted_at!.getTime())
+
+		const author = await stack.signIn('author@acme.test')
+		/** The staff's three views of the quiz for a learner: roster cell, learner page, CSV `_late`. */
+		async function seen(user: { id: string; email: string }) {
+			const roster = load((await author.get('/admin/courses/intro-to-web/dashboard')).text)
+			const learnerPage = load((await author.get(staffPage(user.id))).text)
+			const csv = (await author.get('/admin/courses/intro-to-web/export')).text
+			const [header, ...rows] = csv.replace(/^\uFEFF/, '').split('\r\n')
+			const column = header.split(',').indexOf('"basics-quiz_late"')
+			expect(column).toBeGreaterThan(0)
+			return {
+				roster: roster(`tr:contains("${user.email}") .badge-warn`).text(),
+				learnerPage: learnerPage(`tr:has(th:contains("Basics quiz")) .badge-warn`).text(),
+				csv: rows.find((r) => r.includes(user.email))!.split(',')[column],
+			}
+		}
+		expect(await seen(late.user)).toEqual({ roster: 'Late', learnerPage: 'Late', csv: '"yes"' })
+		expect(await seen(onTime.user)).toEqual({ roster: '', learnerPage: '', csv: '"no"' })
+
+		// An extension leaves the stored attempt late; a better attempt within it is the score that counts, on time.
+		const extended = await author.post(staffPage(late.user.id), {
+			intent: 'extend-due',
+			entry: 'basics-quiz',
+			dueAt: '2099-01-01T12:00',
+			reason: 'Was ill',
+		})
+		expect(extended.status).toBe(302)
+		expect((await late.b.post(QUIZ, { ...answers, 'q:q-element': 'form' })).headers.location).toMatch(QUIZ)
+		const [still, second] = await listAttempts(stack.db, late.scope, 'intro-to-web', 'basics-quiz')
+		expect([still.late, second.late, second.score]).toEqual([true, false, 100])
+		expect(await seen(late.user)).toEqual({ roster: '', learnerPage: '', csv: '"no"' })
 	})
 
 	it('lets the course staff extend a due date with a reason, audited; the next hand-in is on time', async () => {

@@ -152,7 +152,8 @@ describe.each(DIALECTS)('email delivery and enumeration on %s', (dialect) => {
 			const exists = await stack.mail.waitFor(`${tag}-known-0@acme.test`)
 			expect(exists.subject).toMatch(/^You already have an account · /)
 			expect(linkIn(exists, '/learn/sign-')).toBe('/learn/sign-in')
-			expect(exists.text).toMatch(/choose a new one here: http:\/\/acme\.localhost:\d+\/learn\/forgot\b/)
+			// On the owner's host: the demo's custom domain, marked live (decision 0062).
+			expect(exists.text).toMatch(/choose a new one here: http:\/\/learn\.acme\.test:\d+\/learn\/forgot\b/)
 			expect(exists.text).not.toMatch(/\/learn\/(verify|reset|magic)\//)
 		} else {
 			await stack.mail.waitFor(`${tag}-known-${runs - 1}@acme.test`)

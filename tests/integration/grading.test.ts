@@ -459,6 +459,7 @@ describe.each(DIALECTS)('grading on %s', (dialect) => {
 			const offline = {
 				db: stack.db,
 				mailer: createMailer(stack.env),
+				env: stack.env,
 				cms: {
 					course: () => Promise.reject(new Error('offline')),
 					site: () => Promise.reject(new Error('offline')),

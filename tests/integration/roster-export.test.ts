@@ -83,7 +83,8 @@ describe.each(DIALECTS)('the roster CSV as spreadsheets open it, on %s', (dialec
 		const header = rows[0] as string[]
 		const column = (name: string) => header.indexOf(name)
 		expect(header.slice(0, 5)).toEqual(['name', 'email', 'status', 'enrolled_at', 'completed_at'])
-		expect(header.slice(-3)).toEqual(['enrolled_at_utc', 'completed_at_utc', 'time_zone'])
+		// Then each quiz's `_late` (decision 0061), last so that no column before moves.
+		expect(header.slice(-4)).toEqual(['enrolled_at_utc', 'completed_at_utc', 'time_zone', 'basics-quiz_late'])
 		// Every row has the header's columns: no name or date was split, nothing ran together.
 		for (const row of rows) expect(row).toHaveLength(header.length)
 		const at = (user: User) => rows.findIndex((r) => r[1] === user.email)
@@ -106,7 +107,7 @@ describe.each(DIALECTS)('the roster CSV as spreadsheets open it, on %s', (dialec
 		expect(wall(completed.v as Date)).toEqual([2026, 11, 28, 23, 5, 9])
 		expect(cell(at(learner), column('completed_at'))?.v ?? null).toBeNull()
 		// For machines, the instant itself, and the zone of the columns above.
-		expect(rows[at(finisher)]!.slice(-3)).toEqual([
+		expect(rows[at(finisher)]!.slice(-4, -1)).toEqual([
 			ENROLLED.toISOString(),
 			COMPLETED.toISOString(),
 			'America/Los_Angeles',
@@ -151,6 +152,6 @@ describe.each(DIALECTS)('the roster CSV as spreadsheets open it, on %s', (dialec
 		const row = rows.findIndex((r) => r[1] === finisher.email)
 		const d = cell(row, header.indexOf('enrolled_at')).v as Date
 		expect([d.getHours(), d.getMinutes(), d.getSeconds()]).toEqual([20, 37, 16])
-		expect(rows[row]!.at(-1)).toBe('UTC')
+		expect(rows[row]![header.indexOf('time_zone')]).toBe('UTC')
 	})
 })

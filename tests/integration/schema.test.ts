@@ -37,6 +37,8 @@ const OWN_TABLES = [
 	'reminders_sent',
 	'reminder_opt_outs',
 	'announcements',
+	// A quiz attempt's due date and lateness beside the specification's row (decision 0061).
+	'quiz_attempt_dues',
 ]
 
 const SPEC_TABLES: Record<string, string[]> = {

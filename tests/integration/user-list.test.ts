@@ -1,8 +1,11 @@
 import { and, count, desc, eq, like } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COUNT_CAP, listUsers, PAGE_SIZE } from '#db/admin.ts'
+import { erasePersonSteps, isErasedEmail } from '#db/data-rights.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
+import { inTransaction } from '#db/transaction.ts'
+import { findUserByEmail } from '#db/users.ts'
 import {
 	createTestDatabase,
 	DIALECTS,
@@ -137,5 +140,43 @@ describe.each(DIALECTS)('the admin users list on %s', (dialect) => {
 		const all = await listUsers(db, { tenantId: globex })
 		expect(all.total).toBeGreaterThan(COUNT_CAP + 1)
 		expect(all.totalCapped).toBe(false)
+	})
+
+	it('leaves erased people out of every list but the erased one, totals included (issue 52)', async () => {
+		const admin = (await findUserByEmail(db, acme, 'admin@acme.test'))!
+		for (const id of ['now-1', 'now-2'])
+			expect(
+				await inTransaction(db, (tx) => erasePersonSteps(tx, { tenantId: acme, userId: id }, admin.id)),
+			).toBeTruthy()
+		const u = db.t.users
+		const people = await db.orm.select().from(u).where(eq(u.tenant_id, acme))
+		const alive = people.filter((p) => !isErasedEmail(p.email))
+		const cases = [
+			[{}, alive],
+			[{ role: 'student' as const }, alive.filter((p) => p.role === 'student')],
+			[{ status: 'unverified' as const }, alive.filter((p) => !p.email_verified_at)],
+			[{ status: 'deactivated' as const }, alive.filter((p) => p.deactivated_at)],
+			[{ status: 'active' as const }, alive.filter((p) => !p.deactivated_at)],
+			[{ q: 'now-' }, alive.filter((p) => p.email.startsWith('now-'))],
+			[{ status: 'erased' as const }, people.filter((p) => isErasedEmail(p.email))],
+		] as const
+		for (const [filters, expected] of cases) {
+			const seen: string[] = []
+			let page = await listUsers(db, { tenantId: acme, ...filters })
+			// Counters (the first four) hold the erased too: the total takes them off again.
+			expect(page.total, JSON.stringify(filters)).toBe(expected.length)
+			for (;;) {
+				seen.push(...page.rows.map((r) => r.id))
+				if (!page.next) break
+				page = await listUsers(db, { tenantId: acme, ...filters, after: page.next })
+			}
+			expect(seen.sort(), JSON.stringify(filters)).toEqual(expected.map((p) => p.id).sort())
+		}
+		expect(
+			cases
+				.at(-1)![1]
+				.map((p) => p.id)
+				.sort(),
+		).toEqual(['now-1', 'now-2'])
 	})
 })

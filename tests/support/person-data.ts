@@ -37,8 +37,9 @@ export async function plantPerson(
 	await db.orm
 		.insert(t.entry_progress)
 		.values({ id: newId(), ...mine, course_slug: 'c1', entry_slug: 'e1', completed_at: now })
+	const attemptId = newId()
 	await db.orm.insert(t.quiz_attempts).values({
-		id: newId(),
+		id: attemptId,
 		...mine,
 		course_slug: 'c1',
 		entry_slug: 'q1',
@@ -49,6 +50,9 @@ export async function plantPerson(
 		feedback_json: [],
 		submitted_at: now,
 	})
+	await db.orm
+		.insert(t.quiz_attempt_dues)
+		.values({ attempt_id: attemptId, tenant_id: tenantId, due_at: new Date(now.getTime() - 1000), late: true })
 	const submissionId = newId()
 	await db.orm.insert(t.assignment_submissions).values({
 		id: submissionId,
@@ -222,7 +226,9 @@ export async function plantPerson(
 		},
 	])
 	// A mail job that names them.
-	await runSteps(db, (tx) => enqueueJobSteps(tx, 'mail.magicLink', { tenantId, email, origin: 'x', locale: 'en' }))
+	await runSteps(db, (tx) =>
+		enqueueJobSteps(tx, 'mail.magicLink', { tenantId, email, origin: 'http://acme.localhost', locale: 'en' }),
+	)
 	return { id: user.id, email, name, formerName, fileBody, fileIds: [fileId] }
 }
 

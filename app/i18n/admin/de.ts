@@ -18,11 +18,13 @@ export default {
 		active: 'Aktiv',
 		unverified: 'Unbestätigt',
 		deactivated: 'Deaktiviert',
+		erased: 'Gelöscht',
 	},
 	userStatusNames: {
 		active: 'aktiv',
 		unverified: 'unbestätigt',
 		deactivated: 'deaktiviert',
+		erased: 'gelöscht',
 	},
 	tenantStatuses: {
 		active: 'aktiv',
@@ -209,6 +211,7 @@ export default {
 			platformRole: 'Die Rolle eines Plattformkontos kann hier nicht geändert werden.',
 			chooseRole: 'Wählen Sie Lernende(r), Kurs-Admin oder Mandanten-Admin',
 			alreadyVerified: 'Diese Adresse ist bereits bestätigt.',
+			erased: 'Diese Person wurde gelöscht: An ihrem Konto lässt sich nichts mehr ändern.',
 			unknownAction: 'Unbekannte Aktion.',
 		},
 		email: 'E-Mail',
@@ -294,11 +297,19 @@ export default {
 			suspended: 'Der Mandant wurde gesperrt: Seine Seiten antworten mit 503, und seine Benutzer wurden abgemeldet.',
 			active: 'Der Mandant ist wieder aktiv.',
 			archived: 'Der Mandant wurde archiviert: Seine Hosts antworten jetzt mit 404.',
+			domainLive: 'Die eigene Domain ist live: Links, E-Mails und kanonische URLs nennen sie jetzt.',
+			domainNotLive:
+				'Die eigene Domain ist nicht mehr als live markiert: Links und E-Mails nennen wieder die Subdomain.',
 		},
 		tenant: 'Mandant',
 		host: 'Host',
 		status: 'Status',
 		actions: 'Aktionen',
+		// The custom domain's state (decision 0062): links name it only once a super admin marks it live.
+		domainLive: '{domain} (live)',
+		domainPending: '{domain} (noch nicht live: Links nennen die Subdomain)',
+		markLive: '{domain} als live markieren',
+		markNotLive: '{domain} als nicht live markieren',
 		open: '{name} öffnen',
 		setStatus: {
 			active: '{name} aktivieren',

@@ -19,11 +19,13 @@ export default {
 		active: 'Active',
 		unverified: 'Unverified',
 		deactivated: 'Deactivated',
+		erased: 'Erased',
 	},
 	userStatusNames: {
 		active: 'active',
 		unverified: 'unverified',
 		deactivated: 'deactivated',
+		erased: 'erased',
 	},
 	tenantStatuses: {
 		active: 'active',
@@ -203,6 +205,7 @@ export default {
 			platformRole: 'A platform account’s role cannot be changed here.',
 			chooseRole: 'Choose student, course admin or tenant admin',
 			alreadyVerified: 'This address is already verified.',
+			erased: 'This person was erased: nothing more can be done to their account.',
 			unknownAction: 'Unknown action.',
 		},
 		email: 'Email',
@@ -287,12 +290,19 @@ export default {
 			suspended: 'The tenant was suspended: its pages answer 503 and its users were signed out.',
 			active: 'The tenant is active again.',
 			archived: 'The tenant was archived: its hosts now answer 404.',
+			domainLive: 'The custom domain is live: links, mails and canonical URLs now name it.',
+			domainNotLive: 'The custom domain is no longer marked live: links and mails name the subdomain again.',
 		},
 		tenant: 'Tenant',
 		host: 'Host',
 		status: 'Status',
 		actions: 'Actions',
 		open: 'Open {name}',
+		// The custom domain's state (decision 0062): links name it only once a super admin marks it live.
+		domainLive: '{domain} (live)',
+		domainPending: '{domain} (not live yet: links name the subdomain)',
+		markLive: 'Mark {domain} live',
+		markNotLive: 'Mark {domain} not live',
 		// Buttons that move a tenant to the status of their key
 		setStatus: {
 			active: 'Activate {name}',

@@ -18,11 +18,13 @@ export default {
 		active: 'Activo',
 		unverified: 'Sin verificar',
 		deactivated: 'Desactivado',
+		erased: 'Borrado',
 	},
 	userStatusNames: {
 		active: 'activo',
 		unverified: 'sin verificar',
 		deactivated: 'desactivado',
+		erased: 'borrado',
 	},
 	tenantStatuses: {
 		active: 'activo',
@@ -205,6 +207,7 @@ export default {
 			platformRole: 'El rol de una cuenta de la plataforma no se puede cambiar aquí.',
 			chooseRole: 'Elige estudiante, administrador de curso o administrador de inquilino',
 			alreadyVerified: 'Esta dirección ya está verificada.',
+			erased: 'Esta persona fue borrada: ya no se puede hacer nada con su cuenta.',
 			unknownAction: 'Acción desconocida.',
 		},
 		email: 'Correo electrónico',
@@ -289,11 +292,19 @@ export default {
 			suspended: 'Se suspendió el inquilino: sus páginas responden 503 y se cerraron las sesiones de sus usuarios.',
 			active: 'El inquilino vuelve a estar activo.',
 			archived: 'Se archivó el inquilino: sus hosts ahora responden 404.',
+			domainLive: 'El dominio propio está activo: los enlaces, los correos y las URL canónicas ya lo usan.',
+			domainNotLive:
+				'El dominio propio ya no está marcado como activo: los enlaces y los correos vuelven a usar el subdominio.',
 		},
 		tenant: 'Inquilino',
 		host: 'Host',
 		status: 'Estado',
 		actions: 'Acciones',
+		// The custom domain's state (decision 0062): links name it only once a super admin marks it live.
+		domainLive: '{domain} (activo)',
+		domainPending: '{domain} (aún no activo: los enlaces usan el subdominio)',
+		markLive: 'Marcar {domain} como activo',
+		markNotLive: 'Marcar {domain} como no activo',
 		open: 'Abrir {name}',
 		setStatus: {
 			active: 'Activar {name}',

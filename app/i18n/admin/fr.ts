@@ -18,11 +18,13 @@ export default {
 		active: 'Actif',
 		unverified: 'Non vérifié',
 		deactivated: 'Désactivé',
+		erased: 'Effacé',
 	},
 	userStatusNames: {
 		active: 'actif',
 		unverified: 'non vérifié',
 		deactivated: 'désactivé',
+		erased: 'effacé',
 	},
 	tenantStatuses: {
 		active: 'actif',
@@ -209,6 +211,7 @@ export default {
 			platformRole: 'Le rôle d’un compte de la plateforme ne peut pas être modifié ici.',
 			chooseRole: 'Choisissez apprenant, administrateur de cours ou administrateur de locataire',
 			alreadyVerified: 'Cette adresse est déjà vérifiée.',
+			erased: 'Cette personne a été effacée : plus rien ne peut être fait sur son compte.',
 			unknownAction: 'Action inconnue.',
 		},
 		email: 'E-mail',
@@ -294,11 +297,20 @@ export default {
 			suspended: 'Le locataire a été suspendu : ses pages répondent 503 et ses utilisateurs ont été déconnectés.',
 			active: 'Le locataire est de nouveau actif.',
 			archived: 'Le locataire a été archivé : ses hôtes répondent désormais 404.',
+			domainLive:
+				'Le domaine personnalisé est actif : les liens, les e-mails et les URL canoniques l’utilisent désormais.',
+			domainNotLive:
+				'Le domaine personnalisé n’est plus marqué actif : les liens et les e-mails utilisent de nouveau le sous-domaine.',
 		},
 		tenant: 'Locataire',
 		host: 'Hôte',
 		status: 'Statut',
 		actions: 'Actions',
+		// The custom domain's state (decision 0062): links name it only once a super admin marks it live.
+		domainLive: '{domain} (actif)',
+		domainPending: '{domain} (pas encore actif : les liens utilisent le sous-domaine)',
+		markLive: 'Marquer {domain} comme actif',
+		markNotLive: 'Marquer {domain} comme inactif',
 		open: 'Ouvrir {name}',
 		setStatus: {
 			active: 'Activer {name}',

@@ -298,6 +298,7 @@ export default {
 			tenant_suspended: 'Mandant gesperrt',
 			tenant_activated: 'Mandant aktiviert',
 			tenant_archived: 'Mandant archiviert',
+			tenant_domain_live: 'Eigene Domain als live markiert oder nicht',
 			user_role_changed: 'Rolle geändert',
 			user_deactivated: 'Konto deaktiviert',
 			user_reactivated: 'Konto reaktiviert',

@@ -302,6 +302,7 @@ export default {
 			tenant_suspended: 'Tenant suspended',
 			tenant_activated: 'Tenant activated',
 			tenant_archived: 'Tenant archived',
+			tenant_domain_live: 'Custom domain marked live or not',
 			user_role_changed: 'Role changed',
 			user_deactivated: 'Account deactivated',
 			user_reactivated: 'Account reactivated',

@@ -296,6 +296,7 @@ export default {
 			tenant_suspended: 'Inquilino suspendido',
 			tenant_activated: 'Inquilino activado',
 			tenant_archived: 'Inquilino archivado',
+			tenant_domain_live: 'Dominio propio marcado como activo o no',
 			user_role_changed: 'Rol cambiado',
 			user_deactivated: 'Cuenta desactivada',
 			user_reactivated: 'Cuenta reactivada',

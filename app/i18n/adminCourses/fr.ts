@@ -300,6 +300,7 @@ export default {
 			tenant_suspended: 'Locataire suspendu',
 			tenant_activated: 'Locataire activé',
 			tenant_archived: 'Locataire archivé',
+			tenant_domain_live: 'Domaine personnalisé marqué actif ou non',
 			user_role_changed: 'Rôle modifié',
 			user_deactivated: 'Compte désactivé',
 			user_reactivated: 'Compte réactivé',

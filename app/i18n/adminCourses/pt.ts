@@ -296,6 +296,7 @@ export default {
 			tenant_suspended: 'Locatário suspenso',
 			tenant_activated: 'Locatário ativado',
 			tenant_archived: 'Locatário arquivado',
+			tenant_domain_live: 'Domínio próprio marcado como ativo ou não',
 			user_role_changed: 'Função alterada',
 			user_deactivated: 'Conta desativada',
 			user_reactivated: 'Conta reativada',

@@ -287,6 +287,7 @@ export default {
 			tenant_suspended: '租户已暂停',
 			tenant_activated: '租户已启用',
 			tenant_archived: '租户已归档',
+			tenant_domain_live: '自定义域名标记为上线或未上线',
 			user_role_changed: '角色已更改',
 			user_deactivated: '账户已停用',
 			user_reactivated: '账户已重新启用',
