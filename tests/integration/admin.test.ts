@@ -1016,7 +1016,7 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			expect(hostile.details.note).toBe('<img src=x onerror=alert(1)>')
 			expect(hostile.details.long).toBe(`${'x'.repeat(199)}…`)
 			expect(hostile.details.nested).toBe('a: 1, yes, <b>bold</b>; b: —')
-			expect(hostile.details.at).toMatch(/^Nov 25, 2026, 10:00\sAM$/)
+			expect(hostile.details.at).toMatch(/^Nov 25, 2026, 10:00\sAM UTC$/)
 			expect(hostile.details.Impersonator).toBe(`Rita Hostile <${adminUser.email}>`)
 			expect(hostile.details.many).toBe(`${Array.from({ length: 20 }, (_, i) => i).join(', ')} and 30 more`)
 			// Keys the catalogue does not know are shown as stored, as code.
