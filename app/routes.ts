@@ -52,6 +52,7 @@ const localized = [
 	route('admin/users/invitations', 'routes/admin.users.invitations.tsx'),
 	route('admin/users/:id', 'routes/admin.users.$id.tsx'),
 	route('admin/users/:id/erase', 'routes/admin.users.$id.erase.tsx'),
+	route('admin/users/:id/data', 'routes/admin.users.$id.data.ts'),
 	route('admin/courses', 'routes/admin.courses.tsx'),
 	route('admin/courses/:slug/dashboard', 'routes/admin.courses.$slug.dashboard.tsx'),
 	route('admin/courses/:slug/export', 'routes/admin.courses.$slug.export.ts'),

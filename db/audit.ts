@@ -53,6 +53,7 @@ export type AuditAction =
 	| 'user.verification_resent'
 	| 'user.password_reset_sent'
 	| 'user.erased'
+	| 'user.data_exported'
 
 export interface AuditInput {
 	actorUserId: string | null

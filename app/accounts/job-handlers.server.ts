@@ -162,6 +162,21 @@ export const accountJobHandlers: JobHandlers<JobDeps, AccountJobPayloads> = {
 			'email_changed',
 		)
 	},
+	async 'mail.archiveMade'(deps, job) {
+		const user = await findUserById(deps.db, job.userId)
+		if (!user || user.tenant_id !== job.tenantId || user.deactivated_at) return 'the account is gone or deactivated'
+		const to = await recipientMailContext(await jobMailContext(deps, job), user.id)
+		await deliver(
+			to,
+			composeEmail({
+				kind: 'archive_made',
+				to: user.email,
+				locale: user.locale,
+				site: await siteName(to, user.locale),
+				url: absoluteUrl(to, localePath(user.locale, '/learn/account')),
+			}),
+		)
+	},
 	async 'mail.invitation'(deps, job) {
 		return mailInvitation(await jobMailContext(deps, job), job)
 	},

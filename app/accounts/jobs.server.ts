@@ -24,6 +24,8 @@ export type AccountJobPayloads = {
 	'mail.passwordChanged': JobSite & { userId: string }
 	/** The address an account had is told it was replaced, with a reset link (decision 0041). */
 	'mail.emailChanged': JobSite & { userId: string; oldEmail: string }
+	/** A tenant admin made a copy of the person's data (decision 0063): they are told, with their account's link. */
+	'mail.archiveMade': JobSite & { tenantId: string; userId: string }
 	/** An invitation's link (its token is rotated when it is sent). */
 	'mail.invitation': JobSite & { tenantId: string; invitationId: string }
 }

@@ -35,6 +35,8 @@ export type EmailKind =
 	| 'reminder_inactivity'
 	| 'reminder_due'
 	| 'announcement'
+	// A tenant admin made a copy of the person's data for them (issue 52, decision 0063): the person is told.
+	| 'archive_made'
 
 interface EmailCopy {
 	subject: string
@@ -170,6 +172,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Open the course',
 				footer: 'Sent by the staff of {course} to its learners. Stop announcements: {unsubscribe}',
 			},
+			archive_made: {
+				subject: 'A copy of your data was made',
+				body: 'An administrator of {site} made a copy of the data {site} keeps about you, as you or your school asked. You can download the same copy yourself from your account page.',
+				action: 'Open your account',
+				footer: 'If you did not expect this, ask your school who asked for it.',
+			},
 		},
 		roles: { student: 'a learner', course_admin: 'a course administrator', tenant_admin: 'an administrator' },
 		linkLabel: 'Link',
@@ -294,6 +302,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Abrir el curso',
 				footer: 'Enviado por el equipo de {course} a sus estudiantes. Dejar de recibir anuncios: {unsubscribe}',
 			},
+			archive_made: {
+				subject: 'Se hizo una copia de tus datos',
+				body: 'Un administrador de {site} hizo una copia de los datos que {site} guarda sobre ti, a petición tuya o de tu centro. Puedes descargar la misma copia desde la página de tu cuenta.',
+				action: 'Abrir tu cuenta',
+				footer: 'Si no lo esperabas, pregunta a tu centro quién la pidió.',
+			},
 		},
 		roles: { student: 'estudiante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Enlace',
@@ -417,6 +431,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: '{message}',
 				action: 'Ouvrir le cours',
 				footer: 'Envoyé par l’équipe de {course} à ses apprenants. Ne plus recevoir les annonces : {unsubscribe}',
+			},
+			archive_made: {
+				subject: 'Une copie de vos données a été faite',
+				body: 'Un administrateur de {site} a fait une copie des données que {site} conserve à votre sujet, à votre demande ou à celle de votre établissement. Vous pouvez télécharger la même copie depuis la page de votre compte.',
+				action: 'Ouvrir votre compte',
+				footer: 'Si vous ne vous y attendiez pas, demandez à votre établissement qui l’a demandée.',
 			},
 		},
 		roles: { student: 'apprenant', course_admin: 'administrateur de cours', tenant_admin: 'administrateur' },
@@ -544,6 +564,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Kurs öffnen',
 				footer: 'Vom Team von {course} an die Lernenden gesendet. Ankündigungen abbestellen: {unsubscribe}',
 			},
+			archive_made: {
+				subject: 'Eine Kopie Ihrer Daten wurde erstellt',
+				body: 'Eine Administratorin oder ein Administrator von {site} hat eine Kopie der Daten erstellt, die {site} über Sie speichert, auf Ihren Wunsch oder den Ihrer Schule. Dieselbe Kopie können Sie selbst auf Ihrer Kontoseite herunterladen.',
+				action: 'Konto öffnen',
+				footer: 'Wenn Sie das nicht erwartet haben, fragen Sie Ihre Schule, wer sie angefordert hat.',
+			},
 		},
 		roles: { student: 'Lernende Person', course_admin: 'Kursverwaltung', tenant_admin: 'Administration' },
 		linkLabel: 'Link',
@@ -667,6 +693,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				action: 'Abrir o curso',
 				footer: 'Enviado pela equipe de {course} aos seus alunos. Deixar de receber anúncios: {unsubscribe}',
 			},
+			archive_made: {
+				subject: 'Foi feita uma cópia dos seus dados',
+				body: 'Um administrador de {site} fez uma cópia dos dados que {site} guarda sobre si, a seu pedido ou da sua escola. Pode descarregar a mesma cópia na página da sua conta.',
+				action: 'Abrir a sua conta',
+				footer: 'Se não esperava isto, pergunte à sua escola quem a pediu.',
+			},
 		},
 		roles: { student: 'estudante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Link',
@@ -787,6 +819,12 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 				body: '{message}',
 				action: '打开课程',
 				footer: '由 {course} 的教学人员发送给学员。退订公告：{unsubscribe}',
+			},
+			archive_made: {
+				subject: '已为您的数据制作副本',
+				body: '{site} 的管理员应您或您学校的要求，制作了 {site} 保存的关于您的数据副本。您也可以在账户页面下载同一份副本。',
+				action: '打开您的账户',
+				footer: '如果您没有预料到此事，请询问您的学校是谁提出的请求。',
 			},
 		},
 		roles: { student: '学员', course_admin: '课程管理员', tenant_admin: '管理员' },

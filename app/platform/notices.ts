@@ -54,6 +54,11 @@ export const NOTICES = {
 	emailConfirmed: { param: 'email-confirmed', tone: 'ok', text: (m) => m.accounts.verify.confirmed },
 	// Administration
 	roleChanged: { param: 'role-changed', tone: 'ok', text: (m) => m.admin.user.notices.roleChanged },
+	personArchiveLimited: {
+		param: 'person-archive-limited',
+		tone: 'info',
+		text: (m) => m.admin.user.notices.personArchiveLimited,
+	},
 	userDeactivated: { param: 'deactivated', tone: 'ok', text: (m) => m.admin.user.notices.deactivated },
 	userReactivated: { param: 'reactivated', tone: 'ok', text: (m) => m.admin.user.notices.reactivated },
 	userErased: { param: 'erased', tone: 'ok', text: (m) => m.admin.user.erasure.done },

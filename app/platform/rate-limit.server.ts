@@ -36,6 +36,8 @@ export const POLICIES = {
 	announcement: { points: 3, windowMs: 24 * 60 * 60_000 },
 	// data rights (decision 0044): an archive reads every row of a person and streams their files
 	dataArchive: { points: 5, windowMs: 60 * 60_000 },
+	// a tenant admin's copies of people's data (decision 0063): a school answering requests, not a bulk export
+	personArchive: { points: 20, windowMs: 60 * 60_000 },
 	// an erasure cannot be undone: a few an hour per admin, a stop to a stolen session erasing a school
 	erasure: { points: 10, windowMs: 60 * 60_000 },
 } as const

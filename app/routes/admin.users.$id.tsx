@@ -149,6 +149,7 @@ const USER_NOTICES = [
 	'resetSent',
 	'enrollmentCancelled',
 	'enrollmentReactivated',
+	'personArchiveLimited',
 ] as const satisfies NoticeName[]
 
 type Input = z.infer<typeof schema>
@@ -376,6 +377,18 @@ export default function AdminUser({ loaderData: d, actionData }: Route.Component
 						<Link className="button button-secondary" to={`/admin/users/${u.id}/erase`}>
 							{m.erase}
 						</Link>
+					) : null}
+					{/* A copy of their data (decision 0063): a plain form, so that with JavaScript too the browser takes the zip. */}
+					{d.learning && u.role !== 'super_admin' ? (
+						<form method="post" action={`/admin/users/${u.id}/data`}>
+							<button type="submit" className="button button-secondary" aria-describedby="download-data-hint">
+								{m.downloadData}
+							</button>
+							<span id="download-data-hint" className="hint">
+								{' '}
+								{m.downloadDataHint}
+							</span>
+						</form>
 					) : null}
 				</div>
 			)}

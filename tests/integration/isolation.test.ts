@@ -484,6 +484,12 @@ const SPEC: Record<string, RouteSpec> = {
 			variants: (): Variant[] => [{ form: { intent: 'erase' } }, { form: { intent: 'erase', confirmed: 'yes' } }],
 		},
 	},
+	// Nor is their data copied (decision 0063): the same 404 on every host, audited and mailed never.
+	'admin/users/:id/data': {
+		params: (f) => ({ id: f.studentId }),
+		get: admin(all(404)),
+		post: { rule: admin(all(404)), variants: (): Variant[] => [{ form: {} }] },
+	},
 	'admin/courses': {
 		get: admin(all(200)),
 		// Inviting an author goes to this tenant's site in the CMS; the local content service takes none (409).

@@ -192,6 +192,8 @@ export default {
 			enrollmentCancelled:
 				'Die Einschreibung wurde storniert. Der Fortschritt bleibt erhalten, falls die Person erneut eingeschrieben wird.',
 			enrollmentReactivated: 'Die Person ist wieder eingeschrieben.',
+			personArchiveLimited:
+				'Sie haben in der letzten Stunde 20 Kopien von Personendaten erstellt. Versuchen Sie es später erneut.',
 		},
 		// Asked before a destructive action is done
 		confirm: {
@@ -227,6 +229,9 @@ export default {
 		deactivate: 'Deaktivieren',
 		signOutEverywhere: 'Überall abmelden',
 		erase: 'Diese Person löschen …',
+		downloadData: 'Ihre Daten herunterladen',
+		downloadDataHint:
+			'Eine Kopie von allem, was über die Person gespeichert ist, als ZIP-Datei (dieselbe, die sie selbst herunterladen kann). Sie wird per E-Mail informiert.',
 		erasure: {
 			metaTitle: 'Eine Person löschen',
 			title: '{name} löschen',

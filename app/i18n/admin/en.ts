@@ -187,6 +187,7 @@ export default {
 			resetSent: 'A password-reset link is on its way.',
 			enrollmentCancelled: 'The enrollment was cancelled. Their progress is kept if they are enrolled again.',
 			enrollmentReactivated: 'They are enrolled again.',
+			personArchiveLimited: 'You have made 20 copies of people’s data in the last hour. Try again later.',
 		},
 		// Asked before a destructive action is done
 		confirm: {
@@ -221,6 +222,9 @@ export default {
 		deactivate: 'Deactivate',
 		signOutEverywhere: 'Sign out everywhere',
 		erase: 'Erase this person…',
+		downloadData: 'Download their data',
+		downloadDataHint:
+			'A copy of everything kept about them, as a zip file (the one they can download themselves). They are told by email.',
 		erasure: {
 			metaTitle: 'Erase a person',
 			title: 'Erase {name}',

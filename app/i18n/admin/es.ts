@@ -189,6 +189,7 @@ export default {
 			resetSent: 'Un enlace para restablecer la contraseña está en camino.',
 			enrollmentCancelled: 'La inscripción se canceló. Su progreso se conserva si se vuelve a inscribir.',
 			enrollmentReactivated: 'Vuelve a estar inscrito.',
+			personArchiveLimited: 'Has hecho 20 copias de datos de personas en la última hora. Inténtalo más tarde.',
 		},
 		// Asked before a destructive action is done
 		confirm: {
@@ -223,6 +224,9 @@ export default {
 		deactivate: 'Desactivar',
 		signOutEverywhere: 'Cerrar todas las sesiones',
 		erase: 'Borrar a esta persona…',
+		downloadData: 'Descargar sus datos',
+		downloadDataHint:
+			'Una copia de todo lo que se guarda sobre esta persona, en un archivo zip (el mismo que puede descargar ella). Se le avisa por correo.',
 		erasure: {
 			metaTitle: 'Borrar a una persona',
 			title: 'Borrar a {name}',

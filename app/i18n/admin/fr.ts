@@ -191,6 +191,8 @@ export default {
 			resetSent: 'Un lien de réinitialisation du mot de passe est en route.',
 			enrollmentCancelled: 'L’inscription a été annulée. Sa progression est conservée en cas de nouvelle inscription.',
 			enrollmentReactivated: 'La personne est de nouveau inscrite.',
+			personArchiveLimited:
+				'Vous avez fait 20 copies de données de personnes au cours de la dernière heure. Réessayez plus tard.',
 		},
 		// Asked before a destructive action is done
 		confirm: {
@@ -227,6 +229,9 @@ export default {
 		deactivate: 'Désactiver',
 		signOutEverywhere: 'Fermer toutes les sessions',
 		erase: 'Effacer cette personne…',
+		downloadData: 'Télécharger ses données',
+		downloadDataHint:
+			'Une copie de tout ce qui est conservé à son sujet, en fichier zip (celui qu’elle peut télécharger elle-même). Elle en est informée par e-mail.',
 		erasure: {
 			metaTitle: 'Effacer une personne',
 			title: 'Effacer {name}',

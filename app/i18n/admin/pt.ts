@@ -188,6 +188,7 @@ export default {
 			resetSent: 'Um link de redefinição de senha está a caminho.',
 			enrollmentCancelled: 'A inscrição foi cancelada. O progresso é mantido se voltar a ser inscrito.',
 			enrollmentReactivated: 'Está inscrito novamente.',
+			personArchiveLimited: 'Fez 20 cópias de dados de pessoas na última hora. Tente mais tarde.',
 		},
 		// Asked before a destructive action is done
 		confirm: {
@@ -223,6 +224,9 @@ export default {
 		deactivate: 'Desativar',
 		signOutEverywhere: 'Encerrar todas as sessões',
 		erase: 'Apagar esta pessoa…',
+		downloadData: 'Descarregar os seus dados',
+		downloadDataHint:
+			'Uma cópia de tudo o que se guarda sobre esta pessoa, num ficheiro zip (o mesmo que ela pode descarregar). Ela é avisada por email.',
 		erasure: {
 			metaTitle: 'Apagar uma pessoa',
 			title: 'Apagar {name}',

@@ -181,6 +181,7 @@ export default {
 			resetSent: '密码重置链接正在发送中。',
 			enrollmentCancelled: '已取消该选课。如果再次选课，学习进度会保留。',
 			enrollmentReactivated: '已重新选课。',
+			personArchiveLimited: '您在过去一小时内已制作 20 份个人数据副本。请稍后再试。',
 		},
 		// Asked before a destructive action is done
 		confirm: {
@@ -213,6 +214,8 @@ export default {
 		deactivate: '停用',
 		signOutEverywhere: '退出所有会话',
 		erase: '删除此人的数据…',
+		downloadData: '下载其数据',
+		downloadDataHint: '此人所有被保存数据的副本，为 zip 文件（与其本人可下载的相同）。系统会通过邮件通知此人。',
 		erasure: {
 			metaTitle: '删除个人数据',
 			title: '删除 {name} 的数据',

@@ -306,6 +306,7 @@ export default {
 			user_verification_resent: 'Bestätigungs-E-Mail erneut gesendet',
 			user_password_reset_sent: 'Link zum Zurücksetzen des Passworts gesendet',
 			user_erased: 'Person gelöscht',
+			user_data_exported: 'Datenkopie für die Person erstellt',
 			enrollment_invitation_enrolled: 'Bei Annahme einer Einladung eingeschrieben',
 			invitation_refreshed: 'Einladung erneut gesendet (erneuert)',
 			author_invited: 'In den Inhaltsdienst eingeladen',

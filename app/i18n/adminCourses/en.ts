@@ -310,6 +310,7 @@ export default {
 			user_verification_resent: 'Confirmation email sent again',
 			user_password_reset_sent: 'Password-reset link sent',
 			user_erased: 'Person erased',
+			user_data_exported: 'Data copy made for them',
 			enrollment_invitation_enrolled: 'Enrolled on accepting an invitation',
 			invitation_refreshed: 'Invitation sent again (refreshed)',
 			author_invited: 'Author invited to the content service',

@@ -304,6 +304,7 @@ export default {
 			user_verification_resent: 'Correo de verificación reenviado',
 			user_password_reset_sent: 'Enlace para restablecer la contraseña enviado',
 			user_erased: 'Persona borrada',
+			user_data_exported: 'Copia de sus datos hecha',
 			enrollment_invitation_enrolled: 'Inscrito al aceptar una invitación',
 			invitation_refreshed: 'Invitación reenviada (renovada)',
 			author_invited: 'Autor invitado al servicio de contenidos',

@@ -308,6 +308,7 @@ export default {
 			user_verification_resent: 'E-mail de vérification renvoyé',
 			user_password_reset_sent: 'Lien de réinitialisation du mot de passe envoyé',
 			user_erased: 'Personne effacée',
+			user_data_exported: 'Copie de ses données faite',
 			enrollment_invitation_enrolled: 'Inscrit en acceptant une invitation',
 			invitation_refreshed: 'Invitation renvoyée (renouvelée)',
 			author_invited: 'Auteur invité dans le service de contenu',

@@ -304,6 +304,7 @@ export default {
 			user_verification_resent: 'E-mail de verificação reenviado',
 			user_password_reset_sent: 'Link de redefinição de senha enviado',
 			user_erased: 'Pessoa apagada',
+			user_data_exported: 'Cópia dos seus dados feita',
 			enrollment_invitation_enrolled: 'Inscrito ao aceitar um convite',
 			invitation_refreshed: 'Convite reenviado (renovado)',
 			author_invited: 'Autor convidado para o serviço de conteúdos',

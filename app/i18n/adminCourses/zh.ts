@@ -295,6 +295,7 @@ export default {
 			user_verification_resent: '验证邮件已重新发送',
 			user_password_reset_sent: '密码重置链接已发送',
 			user_erased: '已删除个人数据',
+			user_data_exported: '已为其制作数据副本',
 			enrollment_invitation_enrolled: '接受邀请时注册',
 			invitation_refreshed: '邀请已重新发送（已刷新）',
 			author_invited: '已邀请到内容服务的作者',
