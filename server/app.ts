@@ -11,7 +11,7 @@ import { parse as parseCookie } from 'cookie'
 import { requestContext, type RequestContext } from '#app/context.ts'
 import { APEX_SITE } from '#app/content/cms.server.ts'
 import { parseEnv, EnvError, type Env } from '#app/platform/env.server.ts'
-import { errorCodeFor, jsonError } from '#app/platform/errors.ts'
+import { errorCodeFor, isApiPath, jsonError } from '#app/platform/errors.ts'
 import { perRequest } from '#app/platform/rate-limit.server.ts'
 import { negotiateLocale } from '#app/platform/locale.server.ts'
 import { i18n } from '#app/i18n/index.ts'
@@ -28,7 +28,6 @@ import { clientAddress, configuredOrigin, requestHost } from './proxy.ts'
 import {
 	apiEnvelope,
 	HAND_INS_BUSY,
-	isApi,
 	isHandInUpload,
 	keepsTokenFromReferer,
 	refuseBody,
@@ -112,7 +111,7 @@ async function handle(s: Services, req: IncomingMessage, res: ServerResponse) {
 
 	const tenant = resolution.kind === 'tenant' ? resolution.tenant : null
 	if (tenant?.status === 'suspended' && !servedWhileSuspended(localized.path))
-		return reply(suspendedAnswer(tenant, isApi(path), locale))
+		return reply(suspendedAnswer(tenant, isApiPath(path), locale))
 
 	// Scheme and port from configuration, the name only once it resolved: a Host header cannot
 	// put its own port or name into links, emails or cached pages.
@@ -216,7 +215,7 @@ async function serve(
 		await response.body?.cancel()
 		return at.databaseDown()
 	}
-	const answer = isApi(at.path) ? await apiEnvelope(response) : response
+	const answer = isApiPath(at.path) ? await apiEnvelope(response) : response
 	if (cacheKey) {
 		const stored = await s.pageCache.store(cacheKey, answer.clone(), [...readTags.keys()], [...readTags.values()])
 		if (stored) {
@@ -247,7 +246,7 @@ function answers(
 		message: string,
 		headers: Record<string, string> = {},
 	) => {
-		const response = isApi(at.path)
+		const response = isApiPath(at.path)
 			? jsonError(status, errorCodeFor(status), error)
 			: statusPage({ status, title, message, lang: at.locale })
 		for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)

@@ -149,10 +149,6 @@ export async function apiEnvelope(response: Response) {
 	return envelope
 }
 
-export function isApi(path: string) {
-	return path === '/api' || path.startsWith('/api/')
-}
-
 function isSafeMethod(method: string | undefined) {
 	return method === 'GET' || method === 'HEAD' || method === 'OPTIONS'
 }

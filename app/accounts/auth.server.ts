@@ -19,6 +19,7 @@ import {
 	type SessionCommit,
 } from './session.server.ts'
 import { parseId, parseProof, proofString, type Proof } from '../platform/canonical.server.ts'
+import { isApiPath, jsonError } from '../platform/errors.ts'
 
 const HERE = 'http://same.origin'
 
@@ -76,11 +77,15 @@ export function localeLanding(locale: Locale, path: string) {
 	return localePath(locale, path)
 }
 
-/** The signed-in session, or a redirect to sign-in that comes back here. */
+/**
+ * The signed-in session, or a redirect to sign-in that comes back here. The JSON API (/api/…) has
+ * no sign-in page to send a client to: 401 in its envelope.
+ */
 export function requireSession(context: Readonly<RouterContextProvider>): CurrentSession {
 	const session = getSession(context)
-	if (!session) throw redirect(signInUrl(getRequestContext(context).page))
-	return session
+	if (session) return session
+	const { page } = getRequestContext(context)
+	throw isApiPath(page.path) ? jsonError(401, 'UNAUTHORIZED', 'Sign in first') : redirect(signInUrl(page))
 }
 
 export type CredentialsFailure =

@@ -10,7 +10,7 @@ import { formErrorResult, limitAction, TOO_MANY } from '../platform/forms.server
 import { readContent } from '../content/cms.server.ts'
 import type { Course } from '../content/content.ts'
 import { SESSION_LIFETIMES, type CurrentSession } from '../accounts/session.server.ts'
-import { forbidden, notFound } from '#app/platform/errors.ts'
+import { forbidden, isApiPath, notFound } from '#app/platform/errors.ts'
 
 const IMPERSONATOR_COOKIE = '__impersonator_uid'
 
@@ -24,14 +24,17 @@ export interface AdminScope {
 
 /**
  * /admin and its pages outside a course: tenant_admin (of this host's tenant)
- * and super_admin. A course_admin gets 404 (spec, rule 10), any other signed-in
- * user 403, a visitor the sign-in redirect. Call it in every loader and action.
+ * and super_admin. A course_admin gets 404 (spec, rule 10: other /admin paths
+ * are hidden from them), any other signed-in user 403, a visitor the sign-in
+ * redirect. The JSON API (/api/…) answers in its envelope: 401 for a visitor,
+ * 403 for a course_admin as for anyone else (it has no pages to hide).
+ * Call it in every loader and action.
  */
 export function requireAdmin(context: Readonly<RouterContextProvider>): AdminScope {
 	const session = requireSession(context)
 	const ctx = getRequestContext(context)
 	const { role } = session.user
-	if (role === 'course_admin') throw notFound()
+	if (role === 'course_admin' && !isApiPath(ctx.page.path)) throw notFound()
 	if (role !== 'tenant_admin' && role !== 'super_admin') throw forbidden()
 	return { ctx, session, tenant: ctx.tenant, isSuper: role === 'super_admin' }
 }
@@ -64,38 +67,6 @@ export function requireSuperAdmin(context: Readonly<RouterContextProvider>): Adm
 	return scope
 }
 
-/**
- * adminMutation policy: 60 mutations per minute per admin. Exhausted: a 429
- * answer that re-renders the form with the message (return it); else null.
- */
-function limitAdminMutation(scope: AdminScope) {
-	return limitAction(scope.ctx, 'adminMutation', `user|${scope.session.user.id}`, { result: formErrorResult(TOO_MANY) })
-}
-
-/**
- * What every action on a tenant's records checks after its role guard, in this order (decision
- * 0020): a tenant host (404 on the apex), then the adminMutation limit. `limited` is the 429 answer
- * to return, so the form shows why.
- */
-/**
- * The start of an admin action on a page that also serves the apex (a person's page, the tenants):
- * its guard, then the admin-mutation limit. Course pages start with courseMutation, a tenant's
- * people and invitations with tenantMutation: one call each, whichever the page.
- */
-export async function platformMutation(
-	context: Readonly<RouterContextProvider>,
-	guard: (context: Readonly<RouterContextProvider>) => AdminScope = requireAdmin,
-) {
-	const scope = guard(context)
-	return { scope, limited: await limitAdminMutation(scope) }
-}
-
-export async function tenantMutation(scope: AdminScope) {
-	const tenant = scope.tenant
-	if (!tenant) throw notFound()
-	return { tenant, limited: await limitAdminMutation(scope) }
-}
-
 /** The course as the content service has it, in any state (admins see drafts too); 404 when unknown. */
 export async function requireAdminCourse(scope: AdminScope, slug: string): Promise<Course> {
 	const course = await readContent(`course ${slug}`, () => scope.ctx.cms.course(scope.ctx.site, slug, scope.ctx.locale))
@@ -103,36 +74,73 @@ export async function requireAdminCourse(scope: AdminScope, slug: string): Promi
 	return course
 }
 
-/** Who may act on a course's pages: `requireCourseAdmin`, or `requireAdmin` where course admins may not. */
-type CourseGuard = (context: Readonly<RouterContextProvider>, slug: string) => AdminScope | Promise<AdminScope>
+/**
+ * Who may act: `requireAdmin` (the default outside a course), `requireSuperAdmin`, or on a
+ * course's pages `requireCourseAdmin` (the default there; `requireAdmin` where course admins may
+ * not act). Course guards are given the course's slug; the others ignore it.
+ */
+type Guard = (context: Readonly<RouterContextProvider>, slug: string) => AdminScope | Promise<AdminScope>
 
 /**
- * tenantMutation for an action of /admin/courses/<slug>/...: the role guard (`requireCourseAdmin`,
- * or `requireAdmin` where course admins may not act), a tenant host, the limit, then the course.
+ * What an action acts on: `platform`, a page that also serves the apex (a person's page, the
+ * tenants); `tenant`, a tenant's records (404 on the apex); `course`, one of its courses, the
+ * `slug` of the route's params.
  */
-export async function courseMutation(
-	context: Readonly<RouterContextProvider>,
-	slug: string,
-	guard: CourseGuard = requireCourseAdmin,
+interface Starts {
+	platform: { scope: AdminScope }
+	tenant: { scope: AdminScope; tenant: Tenant }
+	course: { scope: AdminScope; tenant: Tenant; course: Course }
+}
+
+/** The part of a route's ActionArgs the start reads. */
+interface ActionArgs {
+	context: Readonly<RouterContextProvider>
+	params: Partial<Record<string, string>>
+}
+
+/**
+ * The one start of every admin action (decision 0060), always in this order: the guard, a tenant
+ * host (unless `platform`), the adminMutation limit (60 mutations a minute per admin), then the
+ * course. A record the action names (a person, a hand-in) is looked up first thing in `act`, so
+ * after the limit too. Refusals before the limit are thrown (403, 404, the sign-in redirect);
+ * an exhausted limit is answered here, 429 with Retry-After and `{ result }` carrying the
+ * form's message, returned rather than thrown so the page re-renders its form with it (a throw
+ * would show the error boundary). `act` runs only when all of these passed.
+ *
+ *     export const action = adminAction({ scope: 'course' }, async ({ scope, tenant, course }, { request }: Route.ActionArgs) => …)
+ */
+export function adminAction<S extends keyof Starts, Args extends ActionArgs, R>(
+	options: { scope: S; guard?: Guard },
+	act: (start: Starts[S], args: Args) => Promise<R>,
 ) {
-	const scope = await guard(context, slug)
-	const { tenant, limited } = await tenantMutation(scope)
-	if (limited) return { limited }
-	return { limited: null, scope, tenant, course: await requireAdminCourse(scope, slug) }
+	return async (args: Args) => {
+		const slug = args.params.slug ?? ''
+		const guard = options.guard ?? (options.scope === 'course' ? requireCourseAdmin : requireAdmin)
+		const scope = await guard(args.context, slug)
+		const tenant = options.scope === 'platform' ? null : scope.tenant
+		if (options.scope !== 'platform' && !tenant) throw notFound()
+		const limited = await limitAction(scope.ctx, 'adminMutation', `user|${scope.session.user.id}`, {
+			result: formErrorResult(TOO_MANY),
+		})
+		if (limited) return limited
+		const course = options.scope === 'course' ? await requireAdminCourse(scope, slug) : null
+		// Each scope's fields are set above, in the order of its checks: the cast names which.
+		return act({ scope, tenant, course } as Starts[S], args)
+	}
 }
 
 /** A course as a page's heading names it, with the locale its title was served in (decision 0012). */
 const courseHeading = (course: Course) => ({ slug: course.slug, title: course.title, locale: course.locale })
 
 /**
- * The start of every /admin/courses/<slug>/… loader: the role guard (as courseMutation), then the
+ * The start of every /admin/courses/<slug>/… loader: the role guard (as its actions'), then the
  * course. `page` is what each of these pages shows first: on the apex, where a super_admin has no
  * tenant and so no course, its TenantHint (`hint: true`); else the course's heading.
  */
 export async function courseAdminPage(
 	context: Readonly<RouterContextProvider>,
 	slug: string,
-	guard: CourseGuard = requireCourseAdmin,
+	guard: Guard = requireCourseAdmin,
 ) {
 	const scope = await guard(context, slug)
 	const tenant = scope.tenant

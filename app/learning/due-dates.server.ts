@@ -196,7 +196,7 @@ export function tenantTimeZone(tenant: Pick<Tenant, 'feature_flags_json'> | null
 }
 
 /** The zone the learner's dates are shown in: theirs, else the tenant's, else UTC; `chosen`: theirs. */
-export async function learnerZone(ctx: Pick<RequestContext, 'db' | 'tenant'>, scope: Scope) {
+async function learnerZone(ctx: Pick<RequestContext, 'db' | 'tenant'>, scope: Scope) {
 	const stored = await findTimeZone(ctx.db, scope)
 	const chosen = Boolean(stored && isTimeZone(stored))
 	return { timeZone: chosen ? stored! : tenantTimeZone(ctx.tenant), chosen }

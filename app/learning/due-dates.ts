@@ -113,7 +113,7 @@ export function localInZone(at: Date, timeZone: string) {
  * dateStyle medium and timeStyle short, spelled out: Intl refuses timeZoneName beside dateStyle, and
  * a time shown without its zone is read in whatever zone the reader is in (issue 52).
  */
-export const NAMED_ZONE = {
+const NAMED_ZONE = {
 	year: 'numeric',
 	month: 'short',
 	day: 'numeric',

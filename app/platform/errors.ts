@@ -53,13 +53,20 @@ export function errorCodeFor(status: number): ErrorCode {
 	return CODE_OF_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST')
 }
 
+/** Under /api/ every answer is JSON, errors in the envelope above (the JSON API, decision 0010). */
+export function isApiPath(path: string) {
+	return path === '/api' || path.startsWith('/api/')
+}
+
 /** The answer of a POST-only route handler to GET. */
 export const postOnly = () => jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST', { headers: { allow: 'POST' } })
 
-/** Thrown by a loader or action: the error boundary shows the page for the status. */
-export const notFound = () => new Response(null, { status: 404 })
-export const gone = () => new Response(null, { status: 410 })
-export const badRequest = () => new Response(null, { status: 400 })
+/** Thrown by a loader or action: the error boundary shows the page for the status (under /api/, the envelope). */
+const statusOnly = (status: 400 | 404 | 410) => () => new Response(null, { status })
+/** The one 404: no such page, record or course here (also what a course_admin gets on other /admin pages). */
+export const notFound = statusOnly(404)
+export const gone = statusOnly(410)
+export const badRequest = statusOnly(400)
 /** Thrown by a guard: the page for 403, its sentence from the catalogue. */
 export const forbidden = () => new Response('common.errors.forbidden', { status: 403 })
 /** Thrown when a form post's body is not a form (wrong content type, a field where a file was due). */

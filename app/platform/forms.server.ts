@@ -52,6 +52,22 @@ export function replyWithHidden(
 	return submission.reply({ ...options, formErrors: [...(options.formErrors ?? []), ...new Set(raised)] })
 }
 
+/**
+ * The intent a post names, read through its submission before the schema judged it: which limit
+ * counts a malformed post too, or which form a refusal is shown beside. Everything else branches
+ * on `submission.value.intent` once the post is valid (decision 0020).
+ */
+export function postedIntent(submission: Submission<unknown>) {
+	const { intent } = submission.payload
+	return typeof intent === 'string' ? intent : null
+}
+
+/** The first message of an invalid submission, for pages that show one error beside the form it belongs to. */
+export function firstError(submission: Submission<unknown>) {
+	const errors = submission.status === 'error' ? submission.error : null
+	return Object.values(errors ?? {}).find((messages) => messages?.length)?.[0] ?? null
+}
+
 /** The absolute URL of a path on this host (email links). */
 export function absoluteUrl(ctx: Pick<RequestContext, 'origin'>, path: string) {
 	return `${ctx.origin}${path}`

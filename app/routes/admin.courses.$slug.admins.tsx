@@ -5,7 +5,7 @@ import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app/ui/feedback.tsx'
 import { Field, useActionForm } from '#app/ui/form.tsx'
-import { courseAdminPage, courseMutation, requireAdmin } from '#app/admin/admin.server.ts'
+import { adminAction, courseAdminPage, requireAdmin } from '#app/admin/admin.server.ts'
 import { adminAudit } from '#app/platform/audit.server.ts'
 import { emailField } from '#app/platform/validation.ts'
 import { assignCourseAdmin, courseAssignments, revokeCourseAdmin } from '#app/admin/course-admins.server.ts'
@@ -41,54 +41,56 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	}
 }
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-	const { limited, scope, tenant, course } = await courseMutation(context, params.slug, requireAdmin)
-	if (limited) return limited
-	const submission = parseWithZod(await readForm(request), { schema })
-	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
-	const { db } = scope.ctx
-	const audit = (action: 'course.admin_assigned' | 'course.admin_revoked', userId: string) =>
-		adminAudit(scope, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
-	const done = (notice: NoticeName) =>
-		redirect(localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/admins`, notice)))
+export const action = adminAction(
+	{ scope: 'course', guard: requireAdmin },
+	async ({ scope, tenant, course }, { request }: Route.ActionArgs) => {
+		const submission = parseWithZod(await readForm(request), { schema })
+		if (submission.status !== 'success')
+			return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
+		const { db } = scope.ctx
+		const audit = (action: 'course.admin_assigned' | 'course.admin_revoked', userId: string) =>
+			adminAudit(scope, action, { kind: 'user', id: userId, tenantId: tenant.id }, { courseSlug: course.slug })
+		const done = (notice: NoticeName) =>
+			redirect(localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/admins`, notice)))
 
-	if (submission.value.intent === 'revoke') {
-		const userId = submission.value.userId ?? ''
-		if (!submission.value.confirmed) {
-			const assigned = (await courseAssignments(db, tenant.id, course.slug)).find((a) => a.userId === userId)
-			if (!assigned) throw notFound()
-			return askToConfirm({
-				question: 'adminCourses.admins.confirmRevoke',
-				button: 'adminCourses.admins.revoke',
-				values: { name: assigned.name },
-				fields: { intent: 'revoke', userId },
-			})
+		if (submission.value.intent === 'revoke') {
+			const userId = submission.value.userId ?? ''
+			if (!submission.value.confirmed) {
+				const assigned = (await courseAssignments(db, tenant.id, course.slug)).find((a) => a.userId === userId)
+				if (!assigned) throw notFound()
+				return askToConfirm({
+					question: 'adminCourses.admins.confirmRevoke',
+					button: 'adminCourses.admins.revoke',
+					values: { name: assigned.name },
+					fields: { intent: 'revoke', userId },
+				})
+			}
+			const revoked = await revokeCourseAdmin(db, tenant.id, course.slug, userId, audit('course.admin_revoked', userId))
+			if (!revoked) throw notFound()
+			return done('courseAdminRevoked')
 		}
-		const revoked = await revokeCourseAdmin(db, tenant.id, course.slug, userId, audit('course.admin_revoked', userId))
-		if (!revoked) throw notFound()
-		return done('courseAdminRevoked')
-	}
 
-	const user = await findUserByEmail(db, tenant.id, submission.value.email)
-	if (!user)
-		return data(
-			{ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.unknownEmail'] } }) },
-			{ status: 400 },
+		const user = await findUserByEmail(db, tenant.id, submission.value.email)
+		if (!user)
+			return data(
+				{ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.unknownEmail'] } }) },
+				{ status: 400 },
+			)
+		if (user.role !== 'course_admin')
+			return data(
+				{ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.notCourseAdmin'] } }) },
+				{ status: 400 },
+			)
+		await assignCourseAdmin(
+			db,
+			{ tenantId: tenant.id, userId: user.id },
+			course.slug,
+			scope.session.user.id,
+			audit('course.admin_assigned', user.id),
 		)
-	if (user.role !== 'course_admin')
-		return data(
-			{ result: submission.reply({ fieldErrors: { email: ['adminCourses.admins.notCourseAdmin'] } }) },
-			{ status: 400 },
-		)
-	await assignCourseAdmin(
-		db,
-		{ tenantId: tenant.id, userId: user.id },
-		course.slug,
-		scope.session.user.id,
-		audit('course.admin_assigned', user.id),
-	)
-	return done('courseAdminAssigned')
-}
+		return done('courseAdminAssigned')
+	},
+)
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

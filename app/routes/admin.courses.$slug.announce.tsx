@@ -4,7 +4,7 @@ import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { Submit, FormError, RedirectNotice } from '#app/ui/feedback.tsx'
 import { Field, TextAreaField, useActionForm } from '#app/ui/form.tsx'
-import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { adminAction, courseAdminPage } from '#app/admin/admin.server.ts'
 import { limitForm, readForm } from '#app/platform/forms.server.ts'
 import { POLICIES } from '#app/platform/rate-limit.server.ts'
 import { latestAnnouncements, postAnnouncement } from '#app/reminders/announcements.server.ts'
@@ -36,19 +36,20 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	}
 }
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
-	if (limited) return limited
-	const submission = parseWithZod(await readForm(request), { schema })
-	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-	// Per course, whoever of its staff writes: each announcement mails every learner of the course.
-	const tooMany = await limitForm(scope.ctx, 'announcement', `course|${tenant.id}|${course.slug}`, submission)
-	if (tooMany) return tooMany
-	await postAnnouncement(scope, tenant, course.slug, submission.value)
-	return redirect(
-		localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/announce`, 'announcementSent')),
-	)
-}
+export const action = adminAction(
+	{ scope: 'course' },
+	async ({ scope, tenant, course }, { request }: Route.ActionArgs) => {
+		const submission = parseWithZod(await readForm(request), { schema })
+		if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+		// Per course, whoever of its staff writes: each announcement mails every learner of the course.
+		const tooMany = await limitForm(scope.ctx, 'announcement', `course|${tenant.id}|${course.slug}`, submission)
+		if (tooMany) return tooMany
+		await postAnnouncement(scope, tenant, course.slug, submission.value)
+		return redirect(
+			localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/announce`, 'announcementSent')),
+		)
+	},
+)
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

@@ -9,7 +9,7 @@ import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { adminAction, courseAdminPage } from '#app/admin/admin.server.ts'
 import { adminAudit } from '#app/platform/audit.server.ts'
 import { notFound } from '#app/platform/errors.ts'
 import { askToConfirm, confirmed, formErrorResult, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
@@ -58,70 +58,72 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	}
 }
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
-	if (limited) return limited
-	const submission = parseWithZod(await readForm(request), { schema })
-	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
-	const { db } = scope.ctx
-	const form = submission.value
-	const certificate = await courseCertificate(db, tenant.id, course.slug, form.id)
-	if (!certificate) throw notFound()
-	const done = (notice: NoticeName) =>
-		redirect(localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/certificates`, notice)))
-	const alreadyRevoked = () => data({ result: formErrorResult('certificates.admin.alreadyRevoked') }, { status: 409 })
-	if (certificate.revoked_at) return alreadyRevoked()
-	const audit = (action: 'certificate.revoked' | 'certificate.reissued', metadata: Record<string, unknown>) =>
-		adminAudit(
-			scope,
-			action,
-			{ kind: 'certificate', id: certificate.id, tenantId: tenant.id },
-			{
-				courseSlug: course.slug,
-				learnerUserId: certificate.user_id,
-				publicId: certificate.public_id,
-				...metadata,
-			},
-		)
-
-	if (form.intent === 'revoke') {
-		const step = { id: certificate.id, name: certificate.recipient_name }
-		if (!form.confirmed) return { revoke: step }
-		if (!form.reason)
-			return data(
+export const action = adminAction(
+	{ scope: 'course' },
+	async ({ scope, tenant, course }, { request }: Route.ActionArgs) => {
+		const submission = parseWithZod(await readForm(request), { schema })
+		if (submission.status !== 'success')
+			return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
+		const { db } = scope.ctx
+		const form = submission.value
+		const certificate = await courseCertificate(db, tenant.id, course.slug, form.id)
+		if (!certificate) throw notFound()
+		const done = (notice: NoticeName) =>
+			redirect(localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/certificates`, notice)))
+		const alreadyRevoked = () => data({ result: formErrorResult('certificates.admin.alreadyRevoked') }, { status: 409 })
+		if (certificate.revoked_at) return alreadyRevoked()
+		const audit = (action: 'certificate.revoked' | 'certificate.reissued', metadata: Record<string, unknown>) =>
+			adminAudit(
+				scope,
+				action,
+				{ kind: 'certificate', id: certificate.id, tenantId: tenant.id },
 				{
-					result: submission.reply({ fieldErrors: { reason: ['certificates.admin.reasonRequired'] } }),
-					revoke: step,
+					courseSlug: course.slug,
+					learnerUserId: certificate.user_id,
+					publicId: certificate.public_id,
+					...metadata,
 				},
-				{ status: 400 },
 			)
-		const revoked = await revokeByAdmin(
-			db,
-			certificate,
-			form.reason,
-			scope.session.user.id,
-			audit('certificate.revoked', { reason: form.reason }),
-		)
-		return revoked ? done('certificateRevoked') : alreadyRevoked()
-	}
 
-	const learner = await findUserById(db, certificate.user_id)
-	const current = learner?.name.trim() || learner?.email || ''
-	if (!learner || current === certificate.recipient_name)
-		return data({ result: formErrorResult('certificates.admin.sameName') }, { status: 400 })
-	if (!form.confirmed)
-		return askToConfirm({
-			question: 'certificates.admin.confirmReissue',
-			button: 'certificates.admin.reissueButton',
-			values: { name: certificate.recipient_name, current },
-			fields: { intent: 'reissue', id: certificate.id },
+		if (form.intent === 'revoke') {
+			const step = { id: certificate.id, name: certificate.recipient_name }
+			if (!form.confirmed) return { revoke: step }
+			if (!form.reason)
+				return data(
+					{
+						result: submission.reply({ fieldErrors: { reason: ['certificates.admin.reasonRequired'] } }),
+						revoke: step,
+					},
+					{ status: 400 },
+				)
+			const revoked = await revokeByAdmin(
+				db,
+				certificate,
+				form.reason,
+				scope.session.user.id,
+				audit('certificate.revoked', { reason: form.reason }),
+			)
+			return revoked ? done('certificateRevoked') : alreadyRevoked()
+		}
+
+		const learner = await findUserById(db, certificate.user_id)
+		const current = learner?.name.trim() || learner?.email || ''
+		if (!learner || current === certificate.recipient_name)
+			return data({ result: formErrorResult('certificates.admin.sameName') }, { status: 400 })
+		if (!form.confirmed)
+			return askToConfirm({
+				question: 'certificates.admin.confirmReissue',
+				button: 'certificates.admin.reissueButton',
+				values: { name: certificate.recipient_name, current },
+				fields: { intent: 'reissue', id: certificate.id },
+			})
+		const reissued = await reissueCertificate(scope.ctx, tenant, course, certificate, {
+			by: scope.session.user.id,
+			audit: audit('certificate.reissued', { reason: 'reissued' }),
 		})
-	const reissued = await reissueCertificate(scope.ctx, tenant, course, certificate, {
-		by: scope.session.user.id,
-		audit: audit('certificate.reissued', { reason: 'reissued' }),
-	})
-	return reissued ? done('certificateReissued') : alreadyRevoked()
-}
+		return reissued ? done('certificateReissued') : alreadyRevoked()
+	},
+)
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

@@ -9,7 +9,7 @@ import { RowReport } from '#app/admin/row-report.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { enrollRefusal, enrollRows, type EnrollOutcome, type ReportRow } from '#app/admin/admin-enrollments.server.ts'
-import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { adminAction, courseAdminPage } from '#app/admin/admin.server.ts'
 import { decodeCsv, emailsFromCsv, emailsFromText, ListError, MAX_ROWS } from '#app/admin/email-list.server.ts'
 import { CsvFileField, csvFileField } from '#app/admin/csv-file-field.tsx'
 import { isPaid } from '#app/content/content.ts'
@@ -58,47 +58,49 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	}
 }
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
-	if (limited) return limited
-	const submission = parseWithZod(await readForm(request), { schema })
-	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
-	const refusal = enrollRefusal(course)
-	if (refusal) return data({ result: submission.reply({ formErrors: [refusal] }) }, { status: 409 })
+export const action = adminAction(
+	{ scope: 'course' },
+	async ({ scope, tenant, course }, { request }: Route.ActionArgs) => {
+		const submission = parseWithZod(await readForm(request), { schema })
+		if (submission.status !== 'success')
+			return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
+		const refusal = enrollRefusal(course)
+		if (refusal) return data({ result: submission.reply({ formErrors: [refusal] }) }, { status: 409 })
 
-	const input = submission.value
-	const field = input.intent === 'emails' ? 'emails' : 'file'
-	const refuse = (message: string) =>
-		data({ result: submission.reply({ fieldErrors: { [field]: [message] } }) }, { status: 400 })
-	let rows: string[]
-	try {
-		rows =
-			input.intent === 'emails'
-				? emailsFromText(input.emails)
-				: emailsFromCsv(decodeCsv(new Uint8Array(await input.file.arrayBuffer())))
-	} catch (error) {
-		if (!(error instanceof ListError)) throw error
-		// Not UTF-8 (a Windows-1252 file), or what no spreadsheet writes (an unclosed quote, at a row).
-		if (error.reason === 'notUtf8') return refuse('adminCourses.enroll.errors.notUtf8')
-		return data(
-			{
-				result: submission.reply({
-					fieldErrors: {
-						file: [error.row ? 'adminCourses.enroll.errors.notCsvAt' : 'adminCourses.enroll.errors.notCsv'],
-					},
-				}),
-				csvRow: error.row,
-			},
-			{ status: 400 },
-		)
-	}
-	if (rows.length === 0) return refuse('adminCourses.enroll.errors.empty')
-	// Refused whole rather than cut: an admin should never have to work out which rows were left out.
-	if (rows.length > MAX_ROWS) return refuse('adminCourses.enroll.errors.tooManyRows')
+		const input = submission.value
+		const field = input.intent === 'emails' ? 'emails' : 'file'
+		const refuse = (message: string) =>
+			data({ result: submission.reply({ fieldErrors: { [field]: [message] } }) }, { status: 400 })
+		let rows: string[]
+		try {
+			rows =
+				input.intent === 'emails'
+					? emailsFromText(input.emails)
+					: emailsFromCsv(decodeCsv(new Uint8Array(await input.file.arrayBuffer())))
+		} catch (error) {
+			if (!(error instanceof ListError)) throw error
+			// Not UTF-8 (a Windows-1252 file), or what no spreadsheet writes (an unclosed quote, at a row).
+			if (error.reason === 'notUtf8') return refuse('adminCourses.enroll.errors.notUtf8')
+			return data(
+				{
+					result: submission.reply({
+						fieldErrors: {
+							file: [error.row ? 'adminCourses.enroll.errors.notCsvAt' : 'adminCourses.enroll.errors.notCsv'],
+						},
+					}),
+					csvRow: error.row,
+				},
+				{ status: 400 },
+			)
+		}
+		if (rows.length === 0) return refuse('adminCourses.enroll.errors.empty')
+		// Refused whole rather than cut: an admin should never have to work out which rows were left out.
+		if (rows.length > MAX_ROWS) return refuse('adminCourses.enroll.errors.tooManyRows')
 
-	const report = await enrollRows(scope, tenant, course, rows)
-	return { result: submission.reply({ resetForm: true }), report }
-}
+		const report = await enrollRows(scope, tenant, course, rows)
+		return { result: submission.reply({ resetForm: true }), report }
+	},
+)
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

@@ -1,3 +1,4 @@
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
 import { ConfirmStep, FormError, Notice, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
@@ -6,9 +7,9 @@ import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { adminAction, courseAdminPage } from '#app/admin/admin.server.ts'
 import { notFound } from '#app/platform/errors.ts'
-import { askToConfirm, confirmed, readForm } from '#app/platform/forms.server.ts'
+import { askToConfirm, confirmed, firstError, postedIntent, readForm } from '#app/platform/forms.server.ts'
 import { flattenEntries } from '#app/learning/entries.ts'
 import { withNotice, type NoticeName } from '#app/platform/notices.ts'
 import { courseLearner, grantSecondChance } from '#app/learning/second-chances.server.ts'
@@ -31,7 +32,9 @@ const reason = z
 	.min(1, 'adminCourses.learner.errors.reasonRequired')
 	.max(500, 'adminCourses.learner.errors.reasonRequired')
 	.regex(NO_NUL, 'adminCourses.learner.errors.reasonRequired')
-const entrySlug = z.string().regex(/^[a-z0-9-]{1,100}$/, 'adminCourses.learner.errors.unknownEntry')
+const entrySlug = z
+	.string('adminCourses.learner.errors.unknownEntry')
+	.regex(/^[a-z0-9-]{1,100}$/, 'adminCourses.learner.errors.unknownEntry')
 
 const schema = z.discriminatedUnion(
 	'intent',
@@ -83,64 +86,69 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	}
 }
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
-	if (limited) return limited
-	const { ctx } = scope
-	const found = await courseLearner(ctx, tenant.id, course.slug, params.userId)
-	if (!found) throw notFound()
-	const form = await readForm(request)
-	const parsed = schema.safeParse(Object.fromEntries(form))
-	const entryOf = typeof form.get('entry') === 'string' ? (form.get('entry') as string) : ''
-	// Which form a refusal belongs to: an entry may have both a second chance and a due date.
-	const forDue = form.get('intent') === 'extend-due'
-	const refuse = (error: string, status = 400) => data({ entry: entryOf, forDue, error }, { status })
-	if (!parsed.success) return refuse(parsed.error.issues[0]?.message ?? 'adminCourses.learner.errors.unknownIntent')
-	const input = parsed.data
-	if (input.intent === 'extend-due') {
-		const outcome = await extendLearnerDueDate(ctx, course, found.user, {
-			entrySlug: input.entry,
-			local: input.dueAt,
-			reason: input.reason,
-			staffUserId: scope.session.user.id,
-		})
-		if (outcome !== 'extended') return refuse(`adminCourses.dueDates.${outcome}`)
-		return redirect(
-			localePath(ctx.locale, withNotice(`/admin/courses/${course.slug}/learners/${found.user.id}`, 'dueExtended')),
-		)
-	}
-	const entry = flattenEntries(course).find((e) => e.slug === input.entry)
-	const wanted = input.intent === 'grant-attempts' ? 'quiz' : 'assignment'
-	if (!entry || entry.type !== wanted) return refuse('adminCourses.learner.errors.unknownEntry')
-	const outcome = await grantSecondChance(ctx, course, found.user, {
-		kind: input.intent === 'grant-attempts' ? 'quiz_attempts' : 'assignment_reopen',
-		entrySlug: entry.slug,
-		extraAttempts: input.intent === 'grant-attempts' ? input.attempts : 0,
-		reason: input.reason,
-		key: input.key,
-		staffUserId: scope.session.user.id,
-		confirmed: input.intent === 'grant-attempts' && input.confirmed === 'yes',
-	})
-	if (outcome === 'answers_shown' && input.intent === 'grant-attempts')
-		// Nothing granted yet: the same fields again, confirmed (decision 0054).
-		return askToConfirm({
-			question: 'adminCourses.learner.confirmAnswersShown',
-			button: 'adminCourses.learner.grantAnyway',
-			values: { learner: found.user.name || found.user.email, entry: entry.title },
-			fields: {
-				intent: input.intent,
-				entry: entry.slug,
-				attempts: String(input.attempts),
+export const action = adminAction(
+	{ scope: 'course' },
+	async ({ scope, tenant, course }, { request, params }: Route.ActionArgs) => {
+		const { ctx } = scope
+		const found = await courseLearner(ctx, tenant.id, course.slug, params.userId)
+		if (!found) throw notFound()
+		const submission = parseWithZod(await readForm(request), { schema })
+		// Which form a refusal is shown beside, invalid posts too: an entry may have both a second
+		// chance and a due date, each a form of its own (postedIntent).
+		const { entry: posted } = submission.payload
+		const entryOf = typeof posted === 'string' ? posted : ''
+		const forDue = postedIntent(submission) === 'extend-due'
+		const refuse = (error: string, status = 400) => data({ entry: entryOf, forDue, error }, { status })
+		if (submission.status !== 'success')
+			return refuse(firstError(submission) ?? 'adminCourses.learner.errors.unknownIntent')
+		const input = submission.value
+		if (input.intent === 'extend-due') {
+			const outcome = await extendLearnerDueDate(ctx, course, found.user, {
+				entrySlug: input.entry,
+				local: input.dueAt,
 				reason: input.reason,
-				...(input.key ? { key: input.key } : {}),
-			},
+				staffUserId: scope.session.user.id,
+			})
+			if (outcome !== 'extended') return refuse(`adminCourses.dueDates.${outcome}`)
+			return redirect(
+				localePath(ctx.locale, withNotice(`/admin/courses/${course.slug}/learners/${found.user.id}`, 'dueExtended')),
+			)
+		}
+		const entry = flattenEntries(course).find((e) => e.slug === input.entry)
+		const wanted = input.intent === 'grant-attempts' ? 'quiz' : 'assignment'
+		if (!entry || entry.type !== wanted) return refuse('adminCourses.learner.errors.unknownEntry')
+		const outcome = await grantSecondChance(ctx, course, found.user, {
+			kind: input.intent === 'grant-attempts' ? 'quiz_attempts' : 'assignment_reopen',
+			entrySlug: entry.slug,
+			extraAttempts: input.intent === 'grant-attempts' ? input.attempts : 0,
+			reason: input.reason,
+			key: input.key,
+			staffUserId: scope.session.user.id,
+			confirmed: input.intent === 'grant-attempts' && input.confirmed === 'yes',
 		})
-	if (outcome === 'already_passed') return refuse('adminCourses.learner.errors.alreadyPassed', 409)
-	if (outcome === 'not_closed') return refuse('adminCourses.learner.errors.notClosed', 409)
-	// Granted, or this form's grant already stored (a replay): either way the page now shows it.
-	const notice = input.intent === 'grant-attempts' ? 'attemptsGranted' : 'assignmentReopened'
-	return redirect(localePath(ctx.locale, withNotice(`/admin/courses/${course.slug}/learners/${found.user.id}`, notice)))
-}
+		if (outcome === 'answers_shown' && input.intent === 'grant-attempts')
+			// Nothing granted yet: the same fields again, confirmed (decision 0054).
+			return askToConfirm({
+				question: 'adminCourses.learner.confirmAnswersShown',
+				button: 'adminCourses.learner.grantAnyway',
+				values: { learner: found.user.name || found.user.email, entry: entry.title },
+				fields: {
+					intent: input.intent,
+					entry: entry.slug,
+					attempts: String(input.attempts),
+					reason: input.reason,
+					...(input.key ? { key: input.key } : {}),
+				},
+			})
+		if (outcome === 'already_passed') return refuse('adminCourses.learner.errors.alreadyPassed', 409)
+		if (outcome === 'not_closed') return refuse('adminCourses.learner.errors.notClosed', 409)
+		// Granted, or this form's grant already stored (a replay): either way the page now shows it.
+		const notice = input.intent === 'grant-attempts' ? 'attemptsGranted' : 'assignmentReopened'
+		return redirect(
+			localePath(ctx.locale, withNotice(`/admin/courses/${course.slug}/learners/${found.user.id}`, notice)),
+		)
+	},
+)
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 
@@ -246,6 +254,7 @@ export default function CourseLearner({ loaderData: d, actionData }: Route.Compo
 			<RedirectNotice accept={NOTICES_HERE} />
 			<ConfirmStep confirm={actionData && 'confirm' in actionData ? actionData.confirm : null} />
 			{refused && !known ? <FormError errors={[refused.error]} /> : null}
+			<FormError result={actionData && 'result' in actionData ? actionData.result : null} />
 			<dl className="submission-facts">
 				<dt>{m.status}</dt>
 				<dd>{t.m.adminCourses.enrollmentStatus[d.learner.status]}</dd>

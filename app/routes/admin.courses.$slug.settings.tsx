@@ -1,7 +1,7 @@
 import { readForm } from '#app/platform/forms.server.ts'
 import { Form, redirect, data } from 'react-router'
 import { FormError, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
-import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { adminAction, courseAdminPage } from '#app/admin/admin.server.ts'
 import { adminAudit } from '#app/platform/audit.server.ts'
 import { courseFlags } from '#app/learning/learning.server.ts'
 import { saveCourseFlags } from '#app/admin/course-settings.server.ts'
@@ -30,24 +30,25 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	return { ...page, flags: courseFlags(tenant, course.slug) }
 }
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
-	if (limited) return limited
-	const submission = parseWithZod(await readForm(request), { schema })
-	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-	const flags = submission.value
-	await saveCourseFlags(
-		scope.ctx.db,
-		tenant.id,
-		course.slug,
-		flags,
-		adminAudit(scope, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: tenant.id }, flags),
-	)
-	scope.ctx.tags.revalidate([TENANTS_TAG])
-	return redirect(
-		localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/settings`, 'courseSettingsSaved')),
-	)
-}
+export const action = adminAction(
+	{ scope: 'course' },
+	async ({ scope, tenant, course }, { request }: Route.ActionArgs) => {
+		const submission = parseWithZod(await readForm(request), { schema })
+		if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+		const flags = submission.value
+		await saveCourseFlags(
+			scope.ctx.db,
+			tenant.id,
+			course.slug,
+			flags,
+			adminAudit(scope, 'course.settings_changed', { kind: 'course', id: course.slug, tenantId: tenant.id }, flags),
+		)
+		scope.ctx.tags.revalidate([TENANTS_TAG])
+		return redirect(
+			localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/settings`, 'courseSettingsSaved')),
+		)
+	},
+)
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

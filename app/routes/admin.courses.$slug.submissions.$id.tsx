@@ -9,7 +9,7 @@ import { TenantHint } from '#app/admin/headings.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { type AdminScope, courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { adminAction, type AdminScope, courseAdminPage } from '#app/admin/admin.server.ts'
 import { assignmentRules, gradeHandIn, passes, type AssignmentRules } from '#app/learning/assignments.server.ts'
 import { notFound } from '#app/platform/errors.ts'
 import { readForm, replyWithHidden } from '#app/platform/forms.server.ts'
@@ -141,36 +141,37 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	}
 }
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
-	if (limited) return limited
-	const { submission, rules } = await load(scope, tenant, course, params.id, true)
-	const form = parseWithZod(await readForm(request), { schema: gradeSchema(rules) })
-	if (form.status !== 'success') return data({ result: replyWithHidden(form, ['intent']) }, { status: 400 })
-	const value = form.value
-	const score = value.intent === 'grade' && typeof value.score === 'number' ? value.score : null
-	const graded = await gradeHandIn(scope.ctx, course, submission, {
-		status: value.intent === 'grade' ? 'graded' : 'returned',
-		score,
-		maxScore: rules.maxScore,
-		// An ungraded assignment's "grade" is feedback only: no score, no verdict (it completed on hand-in).
-		passed: score === null ? null : passes(rules, score),
-		feedback: value.feedback ?? '',
-		gradedBy: scope.session.user.id,
-	})
-	// A double press, a second grader, or a newer hand-in: nothing was written.
-	if (!graded)
-		return data({ result: form.reply({ formErrors: ['grading.grade.errors.notAwaiting'] }) }, { status: 409 })
-	return redirect(
-		localePath(
-			scope.ctx.locale,
-			withNotice(
-				`/admin/courses/${course.slug}/submissions`,
-				graded.status === 'graded' ? 'submissionGraded' : 'submissionReturned',
+export const action = adminAction(
+	{ scope: 'course' },
+	async ({ scope, tenant, course }, { request, params }: Route.ActionArgs) => {
+		const { submission, rules } = await load(scope, tenant, course, params.id, true)
+		const form = parseWithZod(await readForm(request), { schema: gradeSchema(rules) })
+		if (form.status !== 'success') return data({ result: replyWithHidden(form, ['intent']) }, { status: 400 })
+		const value = form.value
+		const score = value.intent === 'grade' && typeof value.score === 'number' ? value.score : null
+		const graded = await gradeHandIn(scope.ctx, course, submission, {
+			status: value.intent === 'grade' ? 'graded' : 'returned',
+			score,
+			maxScore: rules.maxScore,
+			// An ungraded assignment's "grade" is feedback only: no score, no verdict (it completed on hand-in).
+			passed: score === null ? null : passes(rules, score),
+			feedback: value.feedback ?? '',
+			gradedBy: scope.session.user.id,
+		})
+		// A double press, a second grader, or a newer hand-in: nothing was written.
+		if (!graded)
+			return data({ result: form.reply({ formErrors: ['grading.grade.errors.notAwaiting'] }) }, { status: 409 })
+		return redirect(
+			localePath(
+				scope.ctx.locale,
+				withNotice(
+					`/admin/courses/${course.slug}/submissions`,
+					graded.status === 'graded' ? 'submissionGraded' : 'submissionReturned',
+				),
 			),
-		),
-	)
-}
+		)
+	},
+)
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

@@ -7,7 +7,7 @@ import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { courseAdminPage, courseMutation } from '#app/admin/admin.server.ts'
+import { adminAction, courseAdminPage } from '#app/admin/admin.server.ts'
 import { readForm, replyWithHidden } from '#app/platform/forms.server.ts'
 import { flattenEntries } from '#app/learning/entries.ts'
 import { withNotice } from '#app/platform/notices.ts'
@@ -76,20 +76,22 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 }
 
 /** Turns the per-hand-in email on or off for the signed-in staff member and this course. */
-export async function action({ context, request, params }: Route.ActionArgs) {
-	const { limited, scope, tenant, course } = await courseMutation(context, params.slug)
-	if (limited) return limited
-	const submission = parseWithZod(await readForm(request), { schema })
-	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
-	await setWatching(
-		scope.ctx.db,
-		{ tenantId: tenant.id, userId: scope.session.user.id, courseSlug: course.slug },
-		submission.value.watch,
-	)
-	return redirect(
-		localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/submissions`, 'gradingWatchSaved')),
-	)
-}
+export const action = adminAction(
+	{ scope: 'course' },
+	async ({ scope, tenant, course }, { request }: Route.ActionArgs) => {
+		const submission = parseWithZod(await readForm(request), { schema })
+		if (submission.status !== 'success')
+			return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
+		await setWatching(
+			scope.ctx.db,
+			{ tenantId: tenant.id, userId: scope.session.user.id, courseSlug: course.slug },
+			submission.value.watch,
+		)
+		return redirect(
+			localePath(scope.ctx.locale, withNotice(`/admin/courses/${course.slug}/submissions`, 'gradingWatchSaved')),
+		)
+	},
+)
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

@@ -1,4 +1,4 @@
-import { requireAdmin, tenantMutation } from '#app/admin/admin.server.ts'
+import { adminAction, requireAdmin } from '#app/admin/admin.server.ts'
 import { inviteAuthor } from '#app/admin/authors.server.ts'
 import { readForm, replyWithHidden } from '#app/platform/forms.server.ts'
 import { emailField } from '#app/platform/validation.ts'
@@ -45,10 +45,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** Invites an author to the CMS: tenant_admin and super_admin on the tenant's host (decision 0053). */
-export async function action({ context, request }: Route.ActionArgs) {
-	const scope = requireAdmin(context)
-	const { tenant, limited } = await tenantMutation(scope)
-	if (limited) return limited
+export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant }, { request }: Route.ActionArgs) => {
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const invitation = await inviteAuthor(scope, tenant, submission.value.email)
@@ -58,7 +55,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 			{ status: 409 },
 		)
 	return { result: submission.reply({ resetForm: true }), invitation }
-}
+})
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

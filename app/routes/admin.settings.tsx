@@ -2,7 +2,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import { requireAdmin, tenantMutation } from '#app/admin/admin.server.ts'
+import { adminAction, requireAdmin } from '#app/admin/admin.server.ts'
 import { saveTenantTimeZone } from '#app/admin/tenant-settings.server.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -36,15 +36,12 @@ export function loader({ context }: Route.LoaderArgs) {
 	return { timeZone: tenantTimeZone(scope.tenant), zones: supportedTimeZones() }
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
-	const scope = requireAdmin(context)
-	const { tenant, limited } = await tenantMutation(scope)
-	if (limited) return limited
+export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant }, { request }: Route.ActionArgs) => {
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	await saveTenantTimeZone(scope, tenant, submission.value.timeZone)
 	return redirect(localePath(scope.ctx.locale, withNotice('/admin/settings', 'tenantSettingsSaved')))
-}
+})
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

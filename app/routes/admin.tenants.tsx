@@ -8,7 +8,7 @@ import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app
 import { Field, useActionForm } from '#app/ui/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { platformMutation, requireSuperAdmin, tenantOrigin, tenantOverrideLink } from '#app/admin/admin.server.ts'
+import { adminAction, requireSuperAdmin, tenantOrigin, tenantOverrideLink } from '#app/admin/admin.server.ts'
 import {
 	createTenant,
 	findTenantById,
@@ -97,71 +97,72 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** Create, change status (suspend, activate, archive) and enter a tenant; each audited. */
-export async function action({ context, request }: Route.ActionArgs) {
-	const { scope, limited } = await platformMutation(context, requireSuperAdmin)
-	if (limited) return limited
-	const submission = parseWithZod(await readForm(request), { schema })
-	if (submission.status !== 'success')
-		return data({ result: replyWithHidden(submission, ['intent', 'tenantId', 'status']) }, { status: 400 })
-	const { ctx } = scope
-	const input = submission.value
+export const action = adminAction(
+	{ scope: 'platform', guard: requireSuperAdmin },
+	async ({ scope }, { request }: Route.ActionArgs) => {
+		const submission = parseWithZod(await readForm(request), { schema })
+		if (submission.status !== 'success')
+			return data({ result: replyWithHidden(submission, ['intent', 'tenantId', 'status']) }, { status: 400 })
+		const { ctx } = scope
+		const input = submission.value
 
-	if (input.intent === 'enter') {
-		const tenant = input.tenantId ? await findTenantById(ctx.db, input.tenantId) : null
-		if (!tenant || tenant.status !== 'active') throw notFound()
-		return redirect(tenantOverrideLink(ctx, scope.session.user, tenant))
-	}
-
-	if (input.intent === 'domain') {
-		const tenant = input.tenantId ? await findTenantById(ctx.db, input.tenantId) : null
-		if (!tenant?.custom_domain) throw notFound()
-		const live = input.live === 'true'
-		if (live !== (liveCustomDomain(tenant) !== null)) {
-			await setCustomDomainLive(scope, tenant, live)
-			ctx.tags.revalidate([TENANTS_TAG])
+		if (input.intent === 'enter') {
+			const tenant = input.tenantId ? await findTenantById(ctx.db, input.tenantId) : null
+			if (!tenant || tenant.status !== 'active') throw notFound()
+			return redirect(tenantOverrideLink(ctx, scope.session.user, tenant))
 		}
-		return redirect(
-			localePath(ctx.locale, withNotice('/admin/tenants', live ? 'tenantDomainLive' : 'tenantDomainNotLive')),
-		)
-	}
 
-	if (input.intent === 'status') {
-		const tenant = await findTenantById(ctx.db, input.tenantId)
-		if (!tenant) throw notFound()
-		if (tenant.status === input.status) return redirect(localePath(ctx.locale, '/admin/tenants'))
-		// Suspending and archiving take a tenant's pages away from everyone: asked first.
-		if (input.status !== 'active' && !input.confirmed)
-			return askToConfirm({
-				question: `admin.tenants.confirm.${input.status}`,
-				button: `admin.tenants.setStatus.${input.status}`,
-				values: { name: tenant.name },
-				fields: { intent: 'status', tenantId: tenant.id, status: input.status },
-			})
-		await setTenantStatus(scope, tenant, input.status)
+		if (input.intent === 'domain') {
+			const tenant = input.tenantId ? await findTenantById(ctx.db, input.tenantId) : null
+			if (!tenant?.custom_domain) throw notFound()
+			const live = input.live === 'true'
+			if (live !== (liveCustomDomain(tenant) !== null)) {
+				await setCustomDomainLive(scope, tenant, live)
+				ctx.tags.revalidate([TENANTS_TAG])
+			}
+			return redirect(
+				localePath(ctx.locale, withNotice('/admin/tenants', live ? 'tenantDomainLive' : 'tenantDomainNotLive')),
+			)
+		}
+
+		if (input.intent === 'status') {
+			const tenant = await findTenantById(ctx.db, input.tenantId)
+			if (!tenant) throw notFound()
+			if (tenant.status === input.status) return redirect(localePath(ctx.locale, '/admin/tenants'))
+			// Suspending and archiving take a tenant's pages away from everyone: asked first.
+			if (input.status !== 'active' && !input.confirmed)
+				return askToConfirm({
+					question: `admin.tenants.confirm.${input.status}`,
+					button: `admin.tenants.setStatus.${input.status}`,
+					values: { name: tenant.name },
+					fields: { intent: 'status', tenantId: tenant.id, status: input.status },
+				})
+			await setTenantStatus(scope, tenant, input.status)
+			ctx.tags.revalidate([TENANTS_TAG])
+			return redirect(localePath(ctx.locale, withNotice('/admin/tenants', STATUS_NOTICES[input.status])))
+		}
+
+		const { custom_domain } = input
+		// Hosts under APP_BASE_DOMAIN are tenants' subdomains and the apex: a custom domain there would take another's.
+		if (
+			custom_domain &&
+			(custom_domain === ctx.env.APP_BASE_DOMAIN || custom_domain.endsWith(`.${ctx.env.APP_BASE_DOMAIN}`))
+		) {
+			return data(
+				{ result: submission.reply({ fieldErrors: { custom_domain: ['admin.tenants.errors.domainReserved'] } }) },
+				{ status: 400 },
+			)
+		}
+		const tenant = await createTenant(scope, input)
+		if (!tenant)
+			return data(
+				{ result: submission.reply({ fieldErrors: { slug: ['admin.tenants.errors.taken'] } }) },
+				{ status: 409 },
+			)
 		ctx.tags.revalidate([TENANTS_TAG])
-		return redirect(localePath(ctx.locale, withNotice('/admin/tenants', STATUS_NOTICES[input.status])))
-	}
-
-	const { custom_domain } = input
-	// Hosts under APP_BASE_DOMAIN are tenants' subdomains and the apex: a custom domain there would take another's.
-	if (
-		custom_domain &&
-		(custom_domain === ctx.env.APP_BASE_DOMAIN || custom_domain.endsWith(`.${ctx.env.APP_BASE_DOMAIN}`))
-	) {
-		return data(
-			{ result: submission.reply({ fieldErrors: { custom_domain: ['admin.tenants.errors.domainReserved'] } }) },
-			{ status: 400 },
-		)
-	}
-	const tenant = await createTenant(scope, input)
-	if (!tenant)
-		return data(
-			{ result: submission.reply({ fieldErrors: { slug: ['admin.tenants.errors.taken'] } }) },
-			{ status: 409 },
-		)
-	ctx.tags.revalidate([TENANTS_TAG])
-	return redirect(localePath(ctx.locale, withNotice('/admin/tenants', 'tenantCreated')))
-}
+		return redirect(localePath(ctx.locale, withNotice('/admin/tenants', 'tenantCreated')))
+	},
+)
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

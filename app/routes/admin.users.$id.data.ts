@@ -32,7 +32,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 export async function action({ context, request, params }: Route.ActionArgs) {
 	if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'GET, POST' } })
-	// Someone not found here is 404 before the limit, as on the erase page: only posts that could act count.
+	// Not adminAction (decision 0060): a download, refused with a notice on the person's page rather than a
+	// form's 429, and limited by its own personArchive policy. Someone not found here is 404 before it.
 	const { scope, target } = await requireArchivable(context, params.id)
 	const { ctx, tenant } = scope
 	const { allowed } = await ctx.rateLimit.consume('personArchive', `user|${scope.session.user.id}`)

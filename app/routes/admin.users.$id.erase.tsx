@@ -2,7 +2,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
-import { requireAdmin, tenantMutation, type AdminScope } from '#app/admin/admin.server.ts'
+import { adminAction, type AdminScope, requireAdmin } from '#app/admin/admin.server.ts'
 import { erasePerson, erasureRefusal, erasureTarget } from '#app/admin/erasure.server.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
@@ -47,12 +47,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 const schema = z.object({ intent: z.literal('erase', { message: 'admin.user.errors.unknownAction' }), ...confirmed })
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-	const scope = requireAdmin(context)
-	// Someone not found here is 404 before the limit, as on this page's GET: only posts that could act count.
+export const action = adminAction({ scope: 'tenant' }, async ({ scope }, { request, params }: Route.ActionArgs) => {
 	const { tenant, target } = await requireErasable(scope, params.id)
-	const { limited } = await tenantMutation(scope)
-	if (limited) return limited
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const refuse = (message: string, status: number) =>
@@ -72,7 +68,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	if (!(await erasePerson(scope, { tenantId: tenant.id, userId: target.id })))
 		return refuse('admin.user.erasure.refused.notAllowed', 409)
 	return redirect(localePath(scope.ctx.locale, withNotice(`/admin/users/${target.id}/erase`, 'userErased')))
-}
+})
+
+export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) => {
 	const t = metaI18n(matches)

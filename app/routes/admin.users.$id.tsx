@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { ConfirmStep, FormError, RedirectNotice, Submit, PostButton } from '#app/ui/feedback.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { platformMutation, requireAdmin, type AdminScope } from '#app/admin/admin.server.ts'
+import { adminAction, type AdminScope, requireAdmin } from '#app/admin/admin.server.ts'
 import {
 	cancelEnrollment,
 	courseSlugField,
@@ -218,10 +218,8 @@ async function changeEnrollment<R, D>(
 	return done('enrollmentReactivated')
 }
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-	const { scope, limited } = await platformMutation(context)
+export const action = adminAction({ scope: 'platform' }, async ({ scope }, { request, params }: Route.ActionArgs) => {
 	const target = await requireTarget(scope, params.id)
-	if (limited) return limited
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const { ctx } = scope
@@ -272,7 +270,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 			return changeEnrollment(scope, target, input, refuse, done)
 		}
 	}
-}
+})
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

@@ -13,7 +13,7 @@ import { ConfirmStep, FormError, RedirectNotice, PostButton } from '#app/ui/feed
 import { ScrollTable } from '#app/ui/table.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { requireAdmin, tenantMutation, type AdminScope } from '#app/admin/admin.server.ts'
+import { adminAction, type AdminScope, requireAdmin } from '#app/admin/admin.server.ts'
 import { adminAudit } from '#app/platform/audit.server.ts'
 import { readCatalogue } from '#app/content/cms.server.ts'
 import { notFound } from '#app/platform/errors.ts'
@@ -83,10 +83,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 	}
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
-	const scope = requireAdmin(context)
-	const { tenant, limited } = await tenantMutation(scope)
-	if (limited) return limited
+export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant }, { request }: Route.ActionArgs) => {
 	const submission = parseWithZod(await readForm(request), { schema })
 	// The row's forms are bare buttons: a refusal is one error for the list (no field to show it beside).
 	if (submission.status !== 'success')
@@ -130,7 +127,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	if (tooMany) return tooMany
 	if (!(await resendInvitation(ctx, tenant.id, invitation.id, audit('invitation.resent')))) return notPending()
 	return done('invitationResent')
-}
+})
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

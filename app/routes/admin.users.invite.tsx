@@ -8,7 +8,7 @@ import { Field, SelectField, TextAreaField, useActionForm } from '#app/ui/form.t
 import { RowReport } from '#app/admin/row-report.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { requireAdmin, tenantMutation } from '#app/admin/admin.server.ts'
+import { adminAction, requireAdmin } from '#app/admin/admin.server.ts'
 import { CsvFileField, csvFileField, INVITE_CSV_BYTES } from '#app/admin/csv-file-field.tsx'
 import {
 	decodeCsv,
@@ -102,10 +102,7 @@ async function readInviteForm(request: Request) {
  * list or a CSV file (answered with a per-row report): tenant_admin and super_admin on the tenant's
  * host, one rate-limited mutation per post however many rows (decision 0040).
  */
-export async function action({ context, request }: Route.ActionArgs) {
-	const scope = requireAdmin(context)
-	const { tenant, limited } = await tenantMutation(scope)
-	if (limited) return limited
+export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant }, { request }: Route.ActionArgs) => {
 	const submission = parseWithZod(await readInviteForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
 	const input = submission.value
@@ -173,7 +170,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	// A chunk failed (decision 0059): the rows before it are stored, the report says which were not.
 	if (notStoredFrom !== null) return data({ result: submission.reply(), report, notStoredFrom }, { status: 503 })
 	return { result: submission.reply({ resetForm: true }), report, notStoredFrom }
-}
+})
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

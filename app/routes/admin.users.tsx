@@ -4,7 +4,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { NO_NUL } from '#app/platform/validation.ts'
 import { z } from 'zod'
-import { platformMutation, requireAdmin, tenantOrigin } from '#app/admin/admin.server.ts'
+import { adminAction, requireAdmin, tenantOrigin } from '#app/admin/admin.server.ts'
 import { formErrorResult, limitAction, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
 import { jobSite } from '#app/platform/jobs.server.ts'
 import { notFound } from '#app/platform/errors.ts'
@@ -80,9 +80,7 @@ const schema = z.object({
 	userId: z.string().max(100).regex(NO_NUL),
 })
 
-export async function action({ context, request }: Route.ActionArgs) {
-	const { scope, limited } = await platformMutation(context)
-	if (limited) return limited
+export const action = adminAction({ scope: 'platform' }, async ({ scope }, { request }: Route.ActionArgs) => {
 	const submission = parseWithZod(await readForm(request), { schema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const { ctx } = scope
@@ -102,7 +100,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	const site = home ? { origin: tenantOrigin(ctx, home), tenantId: home.id, locale: ctx.locale } : jobSite(ctx)
 	await resendVerification(scope, target, site)
 	return redirect(localePath(ctx.locale, withNotice('/admin/users', 'verificationSent')))
-}
+})
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
 

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { getRequestContext } from '#app/context.ts'
-import { impersonatorCookie } from '#app/admin/admin.server.ts'
+import { impersonatorCookie, requireSuperAdmin } from '#app/admin/admin.server.ts'
 import { startImpersonation } from '#app/admin/impersonation.server.ts'
 import { findScopedUser } from '#app/admin/users.server.ts'
 import { impersonationRequest } from '#app/platform/api-contract.ts'
 import { mintConsumedTokenProof, roleLanding } from '#app/accounts/auth.server.ts'
-import { jsonError, postOnly } from '#app/platform/errors.ts'
+import { forbidden, jsonError, postOnly } from '#app/platform/errors.ts'
 import { readForm } from '#app/platform/forms.server.ts'
-import { getSession, sessionCookie } from '#app/accounts/session.server.ts'
+import { sessionCookie } from '#app/accounts/session.server.ts'
 import type { Route } from './+types/api.admin.impersonate.start.ts'
 
 export const loader = postOnly
@@ -20,11 +19,10 @@ export const loader = postOnly
  * signed, HTTP-only `__impersonator_uid` cookie remembers who to go back to.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-	const ctx = getRequestContext(context)
-	const session = getSession(context)
-	if (!session) return jsonError(401, 'UNAUTHORIZED', 'Sign in first')
-	if (session.user.role !== 'super_admin' || session.impersonator)
-		return jsonError(403, 'FORBIDDEN', 'Only a super admin can impersonate')
+	// The admin pages' guard: under /api/ it answers 401 and 403 in the JSON envelope.
+	const { ctx, session } = requireSuperAdmin(context)
+	// A session that is itself an impersonation starts no other (its user is never a super_admin anyway).
+	if (session.impersonator) throw forbidden()
 	if (!ctx.tenant) return jsonError(400, 'BAD_REQUEST', 'Open the tenant’s own site to impersonate one of its users')
 	const body = request.headers.get('content-type')?.includes('application/json')
 		? await request.json().catch(() => ({}))

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { impersonatorCookie, readImpersonator } from '#app/admin/admin.server.ts'
 import { stopImpersonation } from '#app/admin/impersonation.server.ts'
-import { mintConsumedTokenProof } from '#app/accounts/auth.server.ts'
+import { mintConsumedTokenProof, requireSession } from '#app/accounts/auth.server.ts'
 import { jsonError, postOnly } from '#app/platform/errors.ts'
-import { getSession, sessionCookie } from '#app/accounts/session.server.ts'
+import { sessionCookie } from '#app/accounts/session.server.ts'
 import type { Route } from './+types/api.admin.impersonate.stop.ts'
 
 export const loader = postOnly
@@ -19,8 +19,8 @@ export const loader = postOnly
  */
 export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
-	const session = getSession(context)
-	if (!session) return jsonError(401, 'UNAUTHORIZED', 'Sign in first')
+	// Under /api/, 401 in the JSON envelope for no session.
+	const session = requireSession(context)
 	const marker = await readImpersonator(ctx, request)
 	const origin = session.impersonator
 	if (!origin || marker !== origin.userId) return jsonError(403, 'FORBIDDEN', 'You are not impersonating anyone')

@@ -10,7 +10,7 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { requireSession } from '#app/accounts/auth.server.ts'
 import { jobSite } from '#app/platform/jobs.server.ts'
 import { accountJobs } from '#app/accounts/jobs.server.ts'
-import { limitForm, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
+import { limitForm, postedIntent, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
 import { destroySessionCookie, sessionCookie, type CurrentSession } from '#app/accounts/session.server.ts'
 import {
 	changeOwnPassword,
@@ -30,7 +30,7 @@ import { notFound } from '#app/platform/errors.ts'
 import { reminderChoices, saveReminderChoices } from '#app/reminders/preferences.server.ts'
 import { REMINDER_KINDS } from '#db/schema/values.ts'
 import { ReminderChoices } from '#app/reminders/reminder-choices.tsx'
-import { dueSettingsAction, dueSettingsFor } from '#app/learning/due-settings.server.ts'
+import { dueSettingsAction, dueSettingsFor, dueSettingsForms } from '#app/learning/due-settings.server.ts'
 import { DueSettingsSection } from '#app/learning/due-settings.tsx'
 
 // One schema per form of the page, told apart by `intent`. The current password, for an account that has
@@ -47,6 +47,8 @@ const schema = z.discriminatedUnion(
 		z.object({ intent: z.literal('resend-verification') }),
 		// The reminder mails to keep (decision 0047): every box left unticked is a kind turned off.
 		z.object({ intent: z.literal('reminders'), kinds: z.array(z.enum(REMINDER_KINDS)).default([]) }),
+		// The due dates section's time zone and calendar link (decision 0045).
+		...dueSettingsForms,
 	],
 	{ message: 'common.validation.choose' },
 )
@@ -73,11 +75,14 @@ async function limitAccountForm(
 	submission: Submission<unknown>,
 	hideFields: string[],
 ) {
-	const { intent } = submission.payload
+	const intent = postedIntent(submission)
 	// A password change tries the current password: limited per user like sign-in attempts, malformed posts too.
 	if (intent === 'change-password') return limitForm(ctx, 'passwordChange', userId, submission, hideFields)
 	// A name is what staff know the learner by (decision 0031): a few corrections an hour.
 	if (intent === 'name') return limitForm(ctx, 'nameChange', userId, submission)
+	// A new calendar link is a write and revokes the old one (decision 0045).
+	if (intent === 'time-zone' || intent === 'device-time-zone' || intent === 'calendar-link')
+		return limitForm(ctx, 'dueSettings', userId, submission)
 	if (intent === 'resend-verification')
 		return (
 			(await limitForm(ctx, 'verificationResend', userId, submission)) ??
@@ -113,17 +118,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const session = requireSession(context)
 	const { user } = session
-	const form = await readForm(request)
-	// The due dates section's own forms (time zone, calendar link), decision 0045.
-	const dueSettings = await dueSettingsAction(ctx, session, form)
-	if (dueSettings) return dueSettings
-	const submission = parseWithZod(form, { schema })
+	const submission = parseWithZod(await readForm(request), { schema })
 	const hideFields = ['currentPassword', 'oldPassword', 'newPassword']
 	const limited = await limitAccountForm(ctx, user.id, submission, hideFields)
 	if (limited) return limited
 	if (submission.status !== 'success')
 		return data({ result: replyWithHidden(submission, ['intent'], { hideFields }) }, { status: 400 })
 	const input = submission.value
+
+	if (input.intent === 'time-zone' || input.intent === 'device-time-zone' || input.intent === 'calendar-link')
+		return (await dueSettingsAction(ctx, session, input)) ?? data({ result: submission.reply() }, { status: 400 })
 
 	if (input.intent === 'name') {
 		await renameAccount(ctx, session, input.name)

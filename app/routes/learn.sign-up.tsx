@@ -1,4 +1,4 @@
-import { getFormProps } from '@conform-to/react'
+import { getFormProps, type Submission } from '@conform-to/react'
 import type { IndexableHandle } from '#app/root.tsx'
 import { describePage } from '#app/content/seo.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
@@ -10,7 +10,7 @@ import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { jobSite } from '#app/platform/jobs.server.ts'
 import { accountJobs } from '#app/accounts/jobs.server.ts'
-import { limitAction, limitForm, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
+import { limitAction, limitForm, postedIntent, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { addressKey, ipEmailKey } from '#app/platform/rate-limit.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
@@ -21,20 +21,20 @@ import { badRequest, notFound } from '#app/platform/errors.ts'
 import { safeCallbackUrl } from '#app/accounts/auth.server.ts'
 import { readNotice } from '#app/platform/notices.ts'
 
-// callbackUrl: where the learner was going (a course landing); kept only if it is a path of this site.
-const schema = z.object({
-	name: nameField,
-	email: emailField,
-	password: newPasswordField,
-	callbackUrl: z.string().max(2048).optional(),
-})
-
-// The check-your-email page's resend (issue 40): the address it names, and where the learner was going.
-const resendSchema = z.object({
-	intent: z.literal('resend'),
-	email: emailField,
-	callbackUrl: z.string().max(2048).optional(),
-})
+// The page's two forms, told apart by `intent` (decision 0020). callbackUrl: where the learner was
+// going (a course landing); kept only if it is a path of this site.
+const schema = z.discriminatedUnion('intent', [
+	// The sign-up form posts no intent (it predates the resend, and its posts are the page's default).
+	z.object({
+		intent: z.literal('sign-up').optional(),
+		name: nameField,
+		email: emailField,
+		password: newPasswordField,
+		callbackUrl: z.string().max(2048).optional(),
+	}),
+	// The check-your-email page's resend (issue 40): the address it names, and where the learner was going.
+	z.object({ intent: z.literal('resend'), email: emailField, callbackUrl: z.string().max(2048).optional() }),
+])
 
 /** What the page says after a sign-up or a resend: the address it mailed, whoever has it (no account oracle). */
 function checkEmail(email: string, callbackUrl: string | null, extra: { resent?: true; error?: string } = {}) {
@@ -50,14 +50,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const ctx = getRequestContext(context)
 	const tenant = ctx.tenant
 	if (!tenant) throw notFound()
-	const formData = await readForm(request)
-	if (formData.get('intent') === 'resend') return resend(ctx, tenant.id, formData)
-	const submission = parseWithZod(formData, { schema })
+	const submission = parseWithZod(await readForm(request), { schema })
+	// The resend has limits of its own and no form to re-render; a sign-up counts malformed posts too.
+	if (postedIntent(submission) === 'resend') return resend(ctx, tenant.id, submission)
 	const limited =
-		(await limitForm(ctx, 'signUp', ipEmailKey(ctx.clientIp, formData.get('email')), submission, ['password'])) ??
+		(await limitForm(ctx, 'signUp', ipEmailKey(ctx.clientIp, submission.payload.email), submission, ['password'])) ??
 		(await limitForm(ctx, 'signUpIp', addressKey(ctx.clientIp), submission, ['password']))
 	if (limited) return limited
-	if (submission.status !== 'success')
+	// (A resend was answered above: the second test only tells TypeScript which form this is.)
+	if (submission.status !== 'success' || submission.value.intent === 'resend')
 		return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 
 	const { name, email, password } = submission.value
@@ -77,9 +78,13 @@ export async function action({ request, context }: Route.ActionArgs) {
  * mail to a confirmed one, nothing to no account), the same answer either way. Limited per address
  * and per client address, like the account page's resend.
  */
-async function resend(ctx: RequestContext, tenantId: string, formData: FormData) {
-	const submission = parseWithZod(formData, { schema: resendSchema })
-	if (submission.status !== 'success') throw badRequest()
+async function resend(
+	ctx: RequestContext,
+	tenantId: string,
+	submission: Submission<z.input<typeof schema>, string[], z.output<typeof schema>>,
+) {
+	// The check-your-email page's button: a post it never sends is a bad request, not a form to show again.
+	if (submission.status !== 'success' || submission.value.intent !== 'resend') throw badRequest()
 	const { email } = submission.value
 	const callbackUrl = safeCallbackUrl(submission.value.callbackUrl)
 	const limits = [

@@ -6,6 +6,7 @@ import { hashPassword } from '#app/accounts/password.server.ts'
 import { auditRowsFor, writeAudit, type AuditAction } from '#db/audit.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
 import { createUser, findUserById, updateUser } from '#db/users.ts'
+import { putEnrollment } from '#db/learning.ts'
 import { auditLogRows, type AuditLogRow } from '#tests/support/audit-log.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
@@ -806,6 +807,42 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 		expect(answers[60]).toBe(429)
 	})
 
+	it('starts every admin action the same way (decision 0060): the limit counts before the person or course is looked up, and every page shows its 429', async () => {
+		const tenantAdmin = await newUser('tenant_admin')
+		const admin = await signedIn(tenantAdmin.email)
+		const learner = await newUser('student')
+		await putEnrollment(stack.db, { tenantId: acme.id, userId: learner.id }, 'intro-to-web', 'active')
+		// Sixty posts naming nobody, on the person's page and their erasure: each 404, and each counted, as a
+		// post for an unknown course always was.
+		for (let i = 0; i < 30; i++) {
+			expect((await admin.post('/admin/users/nobody', { intent: 'force-sign-out', confirmed: 'yes' })).status).toBe(404)
+			expect((await admin.post('/admin/users/nobody/erase', { intent: 'erase' })).status).toBe(404)
+		}
+		const course = '/admin/courses/intro-to-web'
+		const posts: Array<[string, Record<string, string>]> = [
+			[`/admin/users/${learner.id}`, { intent: 'force-sign-out', confirmed: 'yes' }],
+			[`/admin/users/${learner.id}/erase`, { intent: 'erase' }],
+			['/admin/users', { intent: 'resend-verification', userId: learner.id }],
+			['/admin/users/invite', { intent: 'one', email: 'limited@acme.test', role: 'student' }],
+			['/admin/users/invitations', { intent: 'resend', id: 'nobody' }],
+			['/admin/courses', { intent: 'invite-author', email: 'limited@acme.test' }],
+			[`${course}/admins`, { intent: 'assign', email: learner.email }],
+			[`${course}/announce`, { subject: 'Limited', body: 'Limited' }],
+			[`${course}/certificates`, { intent: 'revoke', id: 'nobody' }],
+			[`${course}/enroll`, { intent: 'emails', emails: learner.email }],
+			[`${course}/settings`, {}],
+			[`${course}/submissions`, { intent: 'watch', watch: 'on' }],
+			[`${course}/learners/${learner.id}`, { intent: 'reopen', entry: 'build-a-form', reason: 'Limited' }],
+		]
+		for (const [path, form] of posts) {
+			const res = await admin.post(path, form)
+			expect(res.status, path).toBe(429)
+			expect(Number(res.headers['retry-after']), path).toBeGreaterThan(0)
+			expect(load(res.text)('.notice-error').text(), path).toContain('Too many attempts')
+		}
+		expect(await auditRowsFor(stack.db, acme.id, learner.id)).toEqual([])
+	})
+
 	describe('readable records (decision 0024): what an admin reads, in their language', () => {
 		const COURSE = 'intro-to-web'
 		const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/
@@ -979,7 +1016,7 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
 			expect(hostile.details.note).toBe('<img src=x onerror=alert(1)>')
 			expect(hostile.details.long).toBe(`${'x'.repeat(199)}…`)
 			expect(hostile.details.nested).toBe('a: 1, yes, <b>bold</b>; b: —')
-			expect(hostile.details.at).toMatch(/^Nov 25, 2026, 10:00\sAM$/)
+			expect(hostile.details.at).toMatch(/^Nov 25, 2026, 10:00\sAM UTC$/)
 			expect(hostile.details.Impersonator).toBe(`Rita Hostile <${adminUser.email}>`)
 			expect(hostile.details.many).toBe(`${Array.from({ length: 20 }, (_, i) => i).join(', ')} and 30 more`)
 			// Keys the catalogue does not know are shown as stored, as code.

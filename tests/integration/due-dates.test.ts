@@ -229,7 +229,7 @@ describe.each(DIALECTS)('due dates on %s', (dialect) => {
 		expect((await post(author, { ...good, entry: 'what-is-http' })).status).toBe(400)
 		expect((await post(author, { ...good, dueAt: '2099-02-30T12:00' })).status).toBe(400)
 		expect((await post(author, { ...good, dueAt: '2099-01-01' })).status).toBe(400)
-		// A learner gets what the page's guard answers any of its forms (courseMutation), and nothing is stored.
+		// A learner gets what the page's guard answers any of its forms (adminAction), and nothing is stored.
 		const other = await stack.signIn('learner@acme.test')
 		const reopen = await post(other, { intent: 'reopen', entry: 'build-a-form', reason: 'x' })
 		expect(reopen.status).toBeGreaterThanOrEqual(403)

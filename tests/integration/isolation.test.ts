@@ -1064,9 +1064,13 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 			}
 			const cookies = {} as Record<Role, Record<HostKind, string>>
 			cookies.anonymous = { own: '', custom: '', other: '', apex: '' }
+			// The tenant_admin on Acme's custom domain is an account of its own, like the super_admin's: the two
+			// hosts post every admin form twice, and an erasure naming someone not found counts too (decision 0060).
+			const customTenantAdmin = await person(tenants.acme, 'tenant_admin', 'custom-admin')
 			for (const [role, email] of Object.entries(acmeEmail) as Array<[Role, string]>) {
 				const own = await signIn(HOSTS.own, email)
-				cookies[role] = { own, custom: await signIn(HOSTS.custom, email), other: own, apex: own }
+				const custom = await signIn(HOSTS.custom, role === 'tenant_admin' ? customTenantAdmin.email : email)
+				cookies[role] = { own, custom, other: own, apex: own }
 			}
 			cookies.super_admin = {
 				apex: apexCookie,
@@ -1448,7 +1452,7 @@ describe.each(DIALECTS)('tenant isolation matrix on %s', (dialect) => {
 			const target = await acmeUser('tenant_admin')
 			const stale = (await signIn(target.email))!
 			expect((await get('/admin', stale)).status).toBe(200)
-			// An admin of its own: the matrix before spends admin@acme.test's 60 admin mutations a minute.
+			// An admin of its own: the matrix before may have spent admin@acme.test's 60 mutations this minute.
 			const admin = (await signIn((await acmeUser('tenant_admin')).email))!
 			const changeRole = () =>
 				stack.request(ACME, `/admin/users/${target.id}`, {
