@@ -130,7 +130,7 @@ function askedFor(
  * Rows of a list written by one transaction (decision 0059): a chunk is stored whole or not at all,
  * and a list of 10,000 rows holds no write lock (SQLite: the event loop) for longer than one chunk.
  */
-export const INVITE_CHUNK = 500
+const INVITE_CHUNK = 500
 
 /** What a list's rows became; `notStoredFrom`: the first row of the chunk that failed, when one did. */
 export interface InviteResult {
