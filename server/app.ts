@@ -71,7 +71,7 @@ async function handle(s: Services, req: IncomingMessage, res: ServerResponse) {
 	const { path } = target
 	// Rules about a page apply to its React Router data request (`/learn.data`) too.
 	const localized = splitLocalePath(pagePathOf(path))
-	// Read once, with the parser the session is read with (the page cache asks it too).
+	// Parsed once: the locale cookie below and the page cache's key both read them.
 	const cookies = parseCookie(req.headers.cookie ?? '')
 	// The locale: a URL prefix (/es/learn) first, then the lms_locale cookie, Accept-Language, en.
 	// A signed-in user's own locale takes over in the root middleware (app/root.tsx).

@@ -3,7 +3,7 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /*
  * SQLite's job queue (docs/decisions/0033-job-queue.md): the table the single-process poller of
- * db/queue.ts drains. SQLite only, so it stays out of sqlite.ts, whose tables must match pg.ts
+ * server/queue.ts drains. SQLite only, so it stays out of sqlite.ts, whose tables must match pg.ts
  * (db/schema/parity.ts): on PostgreSQL the queue is pg-boss's own tables in schema `pgboss`.
  */
 export const jobs = sqliteTable(

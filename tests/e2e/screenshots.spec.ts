@@ -297,17 +297,28 @@ test('the certificate: screenshots, its verification page, and print previews on
 	await shoot(page, 'dashboard-certificates')
 	await page.goto(at(ACME, mine))
 	await shoot(page, 'certificate')
-	await page.goto(at(ACME, mine.replace('/learn/certificates/', '/certificates/')))
+	const verification = await page.goto(at(ACME, mine.replace('/learn/certificates/', '/certificates/')))
+	expect(verification?.status()).toBe(200)
+	await expect(page.getByText('Introduction to the Web').first()).toBeVisible()
 	await shoot(page, 'certificate-verification')
 	await page.goto(at(ACME, mine))
 	// What a person gets from the browser's Print command (print CSS, no script), on both paper sizes.
 	for (const format of ['A4', 'Letter'] as const) {
 		await page.emulateMedia({ media: 'print' })
-		await page.pdf({ path: `.tmp/screenshots/certificate-${format.toLowerCase()}.pdf`, format, printBackground: true })
+		const pdf = await page.pdf({
+			path: `.tmp/screenshots/certificate-${format.toLowerCase()}.pdf`,
+			format,
+			printBackground: true,
+		})
+		// One page, with the certificate on it (a PDF of a blank page is a few hundred bytes).
+		expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
+		expect(pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)).toHaveLength(1)
+		expect(pdf.length).toBeGreaterThan(5_000)
 	}
 	const admin = await acmeAccount(info, 'screens-cert-admin', { role: 'tenant_admin' })
 	await page.emulateMedia({ media: 'screen' })
 	await signInAs(page, ACME, admin, '/admin/courses/intro-to-web/certificates')
+	await expect(page.getByRole('cell', { name: learner })).toBeVisible()
 	await shoot(page, 'admin-certificates')
 })
 
