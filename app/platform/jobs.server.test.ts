@@ -1,29 +1,36 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createTestDatabase, type TestDatabase } from '#tests/support/databases.ts'
 import type { Email } from './mailer.server.ts'
 import { jobRunner, type JobDeps } from './jobs.server.ts'
 
 // The runner knows no kind of job (each room declares its own, app/jobs.server.ts joins them): these
-// pin what it does with any, the `job/done` line an operator reads included.
+// pin what it does with any, the `job/done` line an operator reads included. Its mails are recorded
+// once per job (decision 0058): a database to record them in.
 
 type Payloads = { 'mail.two': { to: string[] }; 'quiet.one': Record<string, never> }
 
 const accepted = (email: Email) => email.to !== 'refused@example.test'
-const deps = {
-	db: null,
-	cms: null,
-	mailer: { send: async (email: Email) => accepted(email) },
-} as unknown as JobDeps
-
-const run = jobRunner<JobDeps, Payloads>(
-	{
-		async 'mail.two'(d, job) {
-			for (const to of job.to) await d.mailer.send({ kind: 'verification', to, subject: 's', text: 't', html: 'h' })
-			return 'sent what it could'
+let db: TestDatabase
+let run: ReturnType<typeof jobRunner<JobDeps, Payloads>>
+beforeAll(async () => {
+	db = await createTestDatabase('sqlite')
+	const deps = {
+		db,
+		cms: null,
+		mailer: { send: async (email: Email) => accepted(email) },
+	} as unknown as JobDeps
+	run = jobRunner<JobDeps, Payloads>(
+		{
+			async 'mail.two'(d, job) {
+				for (const to of job.to) await d.mailer.send({ kind: 'verification', to, subject: 's', text: 't', html: 'h' })
+				return 'sent what it could'
+			},
+			async 'quiet.one'() {},
 		},
-		async 'quiet.one'() {},
-	},
-	deps,
-)
+		deps,
+	)
+})
+afterAll(() => db?.drop())
 
 function logLines() {
 	const lines: Record<string, unknown>[] = []
