@@ -71,8 +71,10 @@ test('the unsubscribe link asks first, then turns that kind off without signing 
 	await expect(page.getByText('Done: you will not get these emails any more.')).toBeVisible()
 	expect((await optOuts(email)).kinds).toEqual(['inactivity'])
 	await page.screenshot({ path: shot('unsubscribe-done', info.project.name), fullPage: true })
-	// A link altered by one character names nobody.
-	const bad = await page.goto(at(ACME, `/learn/unsubscribe/${token.slice(0, -1)}A`))
+	// A link altered by one character names nobody (a character other than the one it ends with: a token
+	// ending in A was left unaltered once in 64 runs, and CI saw it).
+	const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`
+	const bad = await page.goto(at(ACME, `/learn/unsubscribe/${altered}`))
 	expect(bad?.status()).toBe(404)
 	await expect(page.getByRole('heading', { name: 'This link does not work' })).toBeVisible()
 })
