@@ -128,3 +128,21 @@ test.describe('the device’s time zone (issue 52)', () => {
 		await expect(page.getByLabel('Your time zone')).toHaveValue('Europe/Paris')
 	})
 })
+
+test('a tenant admin finds the school’s time zone in the settings, grouped by region, on a phone', async ({
+	page,
+}, info) => {
+	const admin = await acmeAccount(info, 'zone-admin', { role: 'tenant_admin' })
+	await signInAs(page, ACME, admin, '/admin')
+	await page.getByRole('link', { name: 'Settings' }).click()
+	await expect(page.getByRole('heading', { name: 'Site settings' })).toBeVisible()
+	const zone = page.getByLabel('The school’s time zone')
+	await expect(zone).toHaveValue('UTC')
+	await expect(zone.locator('optgroup[label="America"] option[value="America/Los_Angeles"]')).toHaveText('Los Angeles')
+	await fitsThePhone(page)
+	await page.screenshot({ path: `${SHOTS}/admin-settings-${info.project.name}.png`, fullPage: true })
+	// Saved as it is (other tests read Acme's dates in UTC at the same time): the form and its notice.
+	await page.getByRole('button', { name: 'Save settings' }).click()
+	await expect(page.getByText('The settings were saved.')).toBeVisible()
+	await expect(zone).toHaveValue('UTC')
+})
