@@ -1,8 +1,7 @@
 import { bumpTenantTokenVersionsSteps } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
 import type { TenantStatus } from '#db/schema/values.ts'
-import { createTenantSteps, setTenantSettingSteps, setTenantStatusSteps, type Tenant } from '#db/tenants.ts'
-import { liveCustomDomain } from '../platform/tenant.server.ts'
+import { createTenantSteps, setTenantStatusSteps, type Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { adminJobs } from './jobs.server.ts'
 import { offerInvitationSteps, withdrawInvitationsSteps } from '../accounts/invitations.server.ts'
@@ -45,25 +44,6 @@ export function setTenantStatus(scope: AdminScope, tenant: Tenant, status: Tenan
 				action,
 				{ kind: 'tenant', id: tenant.id, tenantId: tenant.id },
 				{ from: tenant.status, to: status },
-			),
-		)
-	})
-}
-
-/**
- * Marks the tenant's custom domain live (links, mails and canonical URLs name it from now on) or not
- * live (they name its subdomain again), with its audit row: decision 0062.
- */
-export function setCustomDomainLive(scope: AdminScope, tenant: Tenant, live: boolean) {
-	return inTransaction(scope.ctx.db, function* (tx) {
-		yield* setTenantSettingSteps(tx, tenant.id, 'customDomainLive', live)
-		yield* auditSteps(
-			tx,
-			adminAudit(
-				scope,
-				'tenant.domain_live',
-				{ kind: 'tenant', id: tenant.id, tenantId: tenant.id },
-				{ domain: tenant.custom_domain, from: liveCustomDomain(tenant) !== null, to: live },
 			),
 		)
 	})

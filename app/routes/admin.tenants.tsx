@@ -9,13 +9,8 @@ import { Field, useActionForm } from '#app/ui/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { adminAction, requireSuperAdmin, tenantOrigin, tenantOverrideLink } from '#app/admin/admin.server.ts'
-import {
-	createTenant,
-	findTenantById,
-	listTenants,
-	setCustomDomainLive,
-	setTenantStatus,
-} from '#app/admin/tenants.server.ts'
+import { createTenant, findTenantById, listTenants, setTenantStatus } from '#app/admin/tenants.server.ts'
+import { setCustomDomainLive } from '#app/admin/tenant-settings.server.ts'
 import { TENANT_STATUSES, type TenantStatus } from '#db/schema/values.ts'
 import { liveCustomDomain, TENANTS_TAG } from '#app/platform/tenant.server.ts'
 import type { Route } from './+types/admin.tenants.ts'
@@ -116,10 +111,7 @@ export const action = adminAction(
 			const tenant = input.tenantId ? await findTenantById(ctx.db, input.tenantId) : null
 			if (!tenant?.custom_domain) throw notFound()
 			const live = input.live === 'true'
-			if (live !== (liveCustomDomain(tenant) !== null)) {
-				await setCustomDomainLive(scope, tenant, live)
-				ctx.tags.revalidate([TENANTS_TAG])
-			}
+			await setCustomDomainLive(scope, tenant, live)
 			return redirect(
 				localePath(ctx.locale, withNotice('/admin/tenants', live ? 'tenantDomainLive' : 'tenantDomainNotLive')),
 			)
