@@ -2,16 +2,20 @@ import type { TagStore } from './cache-tags.server.ts'
 import type { CmsClient, SiteKey } from './cms.server.ts'
 import { describeError, log } from '../platform/log.server.ts'
 import { LRUCache } from 'lru-cache'
-import { singleFlight } from '../platform/memo.ts'
 
 interface Slot {
 	value: unknown
-	storedAt: number
 	tags: string[]
 	/** The tags' versions when the read that filled this slot started. */
 	versions: number[]
 	/** When a refresh last failed: the stale value is then served without asking again for a while. */
 	failedAt?: number
+}
+
+/** What a read hands lru-cache's fetchMethod: the tags to file the value under and how to read it. */
+interface Read {
+	tags: string[]
+	fetcher: () => Promise<unknown>
 }
 
 // While the content service is failing, each key asks it again at most this often.
@@ -32,47 +36,56 @@ export interface ContentCacheOptions {
  * - concurrent misses of one key share one upstream request (single flight);
  * - when the content service fails, the last good value is served and the failure logged.
  * `uncached` is the raw client, for reads that must be fresh (quiz grading).
+ *
+ * lru-cache's fetch() does the serving stale, the single flight and the keeping of the last good
+ * value (decision 0066); this module adds the tags and the pause after a failure.
  */
 export function createContentCache(cms: CmsClient, tags: TagStore, options: ContentCacheOptions = {}) {
 	const ttlMs = options.ttlMs ?? 60_000
-	const maxEntries = options.maxEntries ?? 5_000
 	const now = options.now ?? Date.now
-	const slots = new LRUCache<string, Slot>({ max: maxEntries })
-	const flights = singleFlight<unknown>()
+	const slots = new LRUCache<string, Slot, Read>({
+		max: options.maxEntries ?? 5_000,
+		ttl: ttlMs,
+		// Past its ttl a value is stale, not gone: it is served while the refresh runs, and kept as the last good value.
+		allowStale: true,
+		noDeleteOnStaleGet: true,
+		// The clock is read at every check, not once a millisecond: a clock that jumps (the tests') is seen at once.
+		ttlResolution: 0,
+		perf: { now },
+		// A read evicted while it runs still answers the requests waiting for it.
+		ignoreFetchAbort: true,
+		fetchMethod: (key, last, { options: set, context }) => {
+			const versions = context.tags.map((t) => tags.version(t))
+			return context.fetcher().then(
+				(value) => ({ value, tags: context.tags, versions }),
+				(error: unknown) => {
+					if (!last) throw error
+					// The last good value stays, marked, and counts as fresh until the service is asked again.
+					set.ttl = RETRY_FAILED_AFTER_MS
+					log.warn(set.allowStale ? 'cms/refresh-failed' : 'cms/stale-served', { key, error: describeError(error) })
+					return { ...last, failedAt: now() }
+				},
+			)
+		},
+	})
 
-	function load<T>(key: string, tagList: string[], fetcher: () => Promise<T>): Promise<T> {
-		const versions = tagList.map((t) => tags.version(t))
-		// An invalidation during a fetch starts a new flight: the old one may carry old content.
-		const flight = `${key}#${versions.join('.')}`
-		return flights(flight, () =>
-			fetcher().then((value) => {
-				slots.set(key, { value, storedAt: now(), tags: tagList, versions })
-				return value
-			}),
-		) as Promise<T>
-	}
+	const invalidated = (slot: Slot) => slot.tags.some((t, i) => tags.version(t) !== slot.versions[i])
+	const failingRecently = (slot: Slot) => slot.failedAt !== undefined && now() - slot.failedAt < RETRY_FAILED_AFTER_MS
 
 	async function read<T>(key: string, tagList: string[], fetcher: () => Promise<T>): Promise<T> {
-		const slot = slots.get(key)
-		const invalidated = slot ? slot.tags.some((t, i) => tags.version(t) !== slot.versions[i]) : true
-		const failingRecently = slot?.failedAt !== undefined && now() - slot.failedAt < RETRY_FAILED_AFTER_MS
-		if (slot && (!invalidated || failingRecently)) {
-			if (now() - slot.storedAt >= ttlMs && !failingRecently) {
-				load(key, tagList, fetcher).catch((error) => {
-					slot.failedAt = now()
-					log.warn('cms/refresh-failed', { key, error: describeError(error) })
-				})
-			}
-			return slot.value as T
-		}
-		try {
-			return await load(key, tagList, fetcher)
-		} catch (error) {
-			if (!slot) throw error
-			slot.failedAt = now()
-			log.warn('cms/stale-served', { key, error: describeError(error) })
-			return slot.value as T
-		}
+		// The hit of most reads, without the promise fetch() makes.
+		const fresh = slots.get(key, { allowStale: false })
+		if (fresh && (!invalidated(fresh) || failingRecently(fresh))) return fresh.value as T
+		const context: Read = { tags: tagList, fetcher }
+		const known = slots.peek(key)
+		// A revalidated value is a miss (the read waits for new content), unless the service failed a moment ago.
+		const refresh = known !== undefined && invalidated(known) && !failingRecently(known)
+		let slot = await slots.fetch(key, { context, forceRefresh: refresh, allowStale: !refresh })
+		// A flight that started before a revalidation may carry old content: the read waits for one that starts now.
+		if (slot && invalidated(slot) && !failingRecently(slot))
+			slot = await slots.fetch(key, { context, forceRefresh: true, allowStale: false })
+		if (!slot) throw new Error(`content cache: no value for ${key}`)
+		return slot.value as T
 	}
 
 	const k = (site: SiteKey, locale: string, ...parts: string[]) => [site, locale, ...parts].join('|')

@@ -5,7 +5,6 @@ import type { RequestContext } from '#app/context.ts'
 import { IMAGE_WIDTHS } from '../platform/api-contract.ts'
 import type { SiteKey } from './cms.server.ts'
 import { escapeHtml } from '../platform/html.ts'
-import { singleFlight } from '../platform/memo.ts'
 import { describeError, log } from '../platform/log.server.ts'
 
 export { IMAGE_WIDTHS }
@@ -82,12 +81,34 @@ export interface Variant {
 	bytes: Uint8Array<ArrayBuffer>
 }
 
-/** Variants per site, asset and width; a different upstream validator replaces the entry, so a changed asset is never served old. */
-const variants = new LRUCache<string, Variant>({
+/** What a variant is made from: an upstream 200 answer's bytes and headers. */
+interface Source {
+	bytes: Uint8Array<ArrayBuffer>
+	/** The upstream validator (its ETag, else a digest of its bytes). */
+	validator: string
+	width: number
+	headers: Headers
+}
+
+/**
+ * Variants per site, asset and width; a different upstream validator replaces the entry, so a changed
+ * asset is never served old. lru-cache's fetch() makes each one once however many ask (decision 0066).
+ */
+const variants = new LRUCache<string, Variant, Source>({
 	maxSize: VARIANT_CACHE_BYTES,
 	sizeCalculation: (v) => v.bytes.length + 256,
+	// A variant evicted while it is made still answers the requests waiting for it.
+	ignoreFetchAbort: true,
+	fetchMethod: (_key, _old, { context: { bytes, validator, width, headers } }) =>
+		resize(bytes, width).then((resized) => ({
+			source: validator,
+			etag: `"w${width}-${digest(resized)}"`,
+			type: headers.get('content-type')!,
+			lastModified: headers.get('last-modified'),
+			filename: headers.get('x-asset-filename'),
+			bytes: resized,
+		})),
 })
-const making = singleFlight<Variant>()
 
 const variantKey = (site: SiteKey, assetId: string, width: number) => `${site}|${assetId}|${width}`
 
@@ -103,25 +124,19 @@ export function cachedVariant(site: SiteKey, assetId: string, width: number) {
  */
 export async function variantOf(site: SiteKey, assetId: string, width: number, upstream: Response): Promise<Variant> {
 	const bytes = new Uint8Array(await upstream.arrayBuffer())
-	const source = upstream.headers.get('etag') ?? `"${digest(bytes)}"`
+	const source: Source = {
+		bytes,
+		validator: upstream.headers.get('etag') ?? `"${digest(bytes)}"`,
+		width,
+		headers: upstream.headers,
+	}
 	const key = variantKey(site, assetId, width)
-	const known = variants.get(key)
-	if (known?.source === source) return known
-	const flight = `${key}|${source}`
-	return making(flight, () =>
-		resize(bytes, width).then((resized) => {
-			const variant: Variant = {
-				source,
-				etag: `"w${width}-${digest(resized)}"`,
-				type: upstream.headers.get('content-type')!,
-				lastModified: upstream.headers.get('last-modified'),
-				filename: upstream.headers.get('x-asset-filename'),
-				bytes: resized,
-			}
-			variants.set(key, variant)
-			return variant
-		}),
-	)
+	const current = (v: Variant | undefined) => v?.source === source.validator
+	let variant = await variants.fetch(key, { context: source, forceRefresh: !current(variants.peek(key)) })
+	// The flight joined was making another validator's variant: this one is made now.
+	if (!current(variant)) variant = await variants.fetch(key, { context: source, forceRefresh: true })
+	if (!variant) throw new Error(`image variant ${key} was not made`)
+	return variant
 }
 
 /**
@@ -167,7 +182,6 @@ interface Original {
 	/** X-Asset-Course: the course the asset belongs to (null for a site asset). */
 	course: string | null
 	size: ImageSize | null
-	freshUntil: number
 }
 
 // A size is asked for again (conditionally: usually a 304) after this long, as content values are.
@@ -176,8 +190,22 @@ const RETRY_FAILED_AFTER_MS = 5_000
 // A page waits at most this long for a size it has never seen, then renders without it (the lookup still fills the cache).
 const SIZE_WAIT_MS = 2_000
 
-const originals = new LRUCache<string, Original>({ max: 5_000 })
-const lookups = singleFlight<Original>()
+/**
+ * Sizes per site and asset. lru-cache's fetch() asks once however many pages ask, and serves a size
+ * seen before while it asks again (decision 0066).
+ */
+const originals = new LRUCache<string, Original, { ctx: RequestContext; assetId: string }>({
+	max: 5_000,
+	allowStale: true,
+	noDeleteOnStaleGet: true,
+	// A lookup evicted while it runs still answers the pages waiting for it.
+	ignoreFetchAbort: true,
+	fetchMethod: async (_key, known, { options, context }) => {
+		const [found, ttl] = await lookUp(context.ctx, context.assetId, known)
+		options.ttl = ttl
+		return found
+	},
+})
 
 /** The proxy path of a site asset or of a course's assets (the content client rewrites asset URLs to these). */
 const assetPrefix = (courseSlug?: string) =>
@@ -195,46 +223,37 @@ function assetIdOf(url: string, prefix: string) {
 	}
 }
 
-async function lookUp(
-	ctx: RequestContext,
-	key: string,
-	assetId: string,
-	known: Original | undefined,
-): Promise<Original> {
+/** The asset's size as upstream has it now, and how long that answer holds. */
+async function lookUp(ctx: RequestContext, assetId: string, known: Original | undefined): Promise<[Original, number]> {
 	try {
 		const response = await ctx.cms.asset(ctx.site, assetId, known?.etag ? { 'if-none-match': known.etag } : {})
 		const course = response.headers.get('x-asset-course')
-		const freshUntil = Date.now() + SIZE_TTL_MS
-		if (response.status === 304 && known) return { ...known, course, freshUntil }
+		if (response.status === 304 && known) return [{ ...known, course }, SIZE_TTL_MS]
 		if (response.status !== 200 || !canDecode(response)) {
 			await response.body?.cancel()
-			return { etag: null, course, size: null, freshUntil }
+			return [{ etag: null, course, size: null }, SIZE_TTL_MS]
 		}
 		const size = await displayedSize(new Uint8Array(await response.arrayBuffer()))
-		return {
+		const found = {
 			etag: response.headers.get('etag'),
 			course,
 			size: size && { width: size.width, height: size.height },
-			freshUntil,
 		}
+		return [found, SIZE_TTL_MS]
 	} catch (error) {
 		log.warn('image/size-unavailable', { site: ctx.site, assetId, error: describeError(error) })
-		return { ...(known ?? { etag: null, course: null, size: null }), freshUntil: Date.now() + RETRY_FAILED_AFTER_MS }
+		return [known ?? { etag: null, course: null, size: null }, RETRY_FAILED_AFTER_MS]
 	}
 }
 
-function original(ctx: RequestContext, assetId: string): Original | Promise<Original | null> {
+function original(ctx: RequestContext, assetId: string): Original | Promise<Original | null | undefined> {
 	const key = `${ctx.site}|${assetId}`
-	const known = originals.get(key)
-	if (known && known.freshUntil > Date.now()) return known
-	const pending = lookups(key, () =>
-		lookUp(ctx, key, assetId, known).then((found) => {
-			originals.set(key, found)
-			return found
-		}),
-	)
-	// A size seen before is good enough while it is being checked again.
-	if (known) return known
+	// A fresh size answers at once, without the promise fetch() makes: most page renders.
+	const fresh = originals.get(key, { allowStale: false })
+	if (fresh) return fresh
+	const pending = originals.fetch(key, { context: { ctx, assetId } })
+	// A size seen before is good enough while it is being checked again: fetch() answers it at once.
+	if (originals.peek(key)) return pending
 	let timer: NodeJS.Timeout | undefined
 	const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, SIZE_WAIT_MS, null)))
 	return Promise.race([pending, late]).finally(() => clearTimeout(timer))

@@ -20,20 +20,3 @@ export function memoizeByString<T extends NonNullable<unknown>>(
 		return value
 	}
 }
-
-/**
- * Concurrent calls for one key share one promise until it settles (single flight): a cache miss
- * that many requests hit at once makes one upstream request, one resize, one lookup. The caller
- * keeps the cache; this keeps only what is under way.
- */
-export function singleFlight<V>(): (key: string, make: () => Promise<V>) => Promise<V> {
-	const underWay = new Map<string, Promise<V>>()
-	return (key, make) => {
-		let pending = underWay.get(key)
-		if (!pending) {
-			pending = make().finally(() => underWay.delete(key))
-			underWay.set(key, pending)
-		}
-		return pending
-	}
-}

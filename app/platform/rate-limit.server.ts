@@ -3,7 +3,7 @@ import type { Database } from '#db/client.ts'
 import { hitWindow, unhitWindow } from '#db/rate-limits.ts'
 import { jsonError } from './errors.ts'
 import { describeError, log } from './log.server.ts'
-import { RateLimiter } from 'limiter'
+import { LRUCache } from 'lru-cache'
 
 /** Named policies (spec, Limits). Numbers the spec leaves open are in docs/decisions/0004-accounts.md. */
 export const POLICIES = {
@@ -75,7 +75,7 @@ export async function limitJson(driver: RateLimitDriver, policy: Policy, key: st
 }
 
 /**
- * Where counts live. `memory` (the limiter package) is one process; `redis`
+ * Where counts live. `memory` is one process; `redis`
  * and `upstash` share counts across every process behind this interface.
  */
 export interface RateLimitDriver {
@@ -86,43 +86,38 @@ export interface RateLimitDriver {
 	degraded?(): boolean
 }
 
-/** Keys the memory driver keeps at most: past that, expired ones go, then the oldest (a flood of new keys cannot grow the process). */
+/** Keys the memory driver keeps at most: past that, the least recently used go (a flood of new keys cannot grow the process). */
 const MEMORY_DRIVER_MAX_KEYS = 100_000
 
+/**
+ * One fixed window per policy and key, as the shared drivers count (WINDOW_SCRIPT): the first hit
+ * starts it, and it ends `windowMs` later. lru-cache drops a window at its end (ttl) and bounds the
+ * keys (decision 0066).
+ */
 export function createMemoryDriver(maxKeys = MEMORY_DRIVER_MAX_KEYS): RateLimitDriver {
-	const limiters = new Map<string, { limiter: RateLimiter; expires: number }>()
+	const windows = new LRUCache<string, { count: number; ends: number }>({ max: maxKeys })
+	const open = (id: string, windowMs: number, now: number) => {
+		const opened = { count: 0, ends: now + windowMs }
+		windows.set(id, opened, { ttl: windowMs })
+		return opened
+	}
 	return {
 		async consume(policy, key) {
 			const { points, windowMs } = POLICIES[policy]
 			const now = Date.now()
 			const id = `${policy}\u0000${key}`
-			let entry = limiters.get(id)
-			if (!entry || entry.expires < now) {
-				if (limiters.size >= maxKeys) {
-					for (const [k, v] of limiters) if (v.expires < now) limiters.delete(k)
-					// A Map iterates in insertion order: the oldest windows go first.
-					for (const k of limiters.keys()) {
-						if (limiters.size < maxKeys * 0.9) break
-						limiters.delete(k)
-					}
-				}
-				limiters.delete(id)
-				entry = { limiter: new RateLimiter({ tokensPerInterval: points, interval: windowMs }), expires: now + windowMs }
-				limiters.set(id, entry)
+			const hits = windows.get(id) ?? open(id, windowMs, now)
+			if (hits.count >= points) return { allowed: false, retryAfter: Math.max(1, Math.ceil((hits.ends - now) / 1000)) }
+			hits.count++
+			return {
+				allowed: true,
+				retryAfter: 0,
+				undo: async () => {
+					hits.count = Math.max(0, hits.count - 1)
+				},
 			}
-			const { limiter } = entry
-			if (limiter.tryRemoveTokens(1))
-				return {
-					allowed: true,
-					retryAfter: 0,
-					undo: async () => {
-						limiter.tokenBucket.content = Math.min(limiter.tokenBucket.bucketSize, limiter.tokenBucket.content + 1)
-						limiter.tokensThisInterval = Math.max(0, limiter.tokensThisInterval - 1)
-					},
-				}
-			return { allowed: false, retryAfter: Math.max(1, Math.ceil((entry.expires - now) / 1000)) }
 		},
-		size: () => limiters.size,
+		size: () => windows.size,
 	}
 }
 

@@ -346,6 +346,30 @@ describe('content cache', () => {
 		}
 	})
 
+	it('asks again 5 seconds after a failed background refresh, not before and not a minute later', async () => {
+		const { cache, advance } = setup()
+		await cache.course('acme', 'intro-to-web', 'en')
+		advance(61_000)
+		const start = await calls()
+		await cms.setFaults({ mode: 'error' })
+		try {
+			expect((await cache.course('acme', 'intro-to-web', 'en'))?.slug).toBe('intro-to-web')
+			await settle()
+			expect(await calls()).toBe(start + 1)
+			advance(4_000)
+			expect((await cache.course('acme', 'intro-to-web', 'en'))?.slug).toBe('intro-to-web')
+			await settle()
+			expect(await calls()).toBe(start + 1)
+			advance(1_001)
+			expect((await cache.course('acme', 'intro-to-web', 'en'))?.slug).toBe('intro-to-web')
+			await settle()
+			expect(await calls()).toBe(start + 2)
+		} finally {
+			await cms.setFaults({ mode: 'ok' })
+			await settle()
+		}
+	})
+
 	it('starts a new flight when a tag is revalidated during a fetch', async () => {
 		const { cache, tags } = setup()
 		const start = await calls()
