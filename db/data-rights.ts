@@ -77,9 +77,8 @@ async function invitationsTo(db: Database, who: Person, email: string) {
 		.from(i)
 		.where(and(eq(i.tenant_id, who.tenantId), eq(sql`lower(${i.email})`, email.toLowerCase())))
 	const ids = rows.map((r) => r.id)
-	if (!ids.length) return { invitations: rows, invitation_courses: [], invitation_names: [] }
-	const c = db.t.invitation_courses
-	const n = db.t.invitation_names
+	if (!ids.length) return { invitations: rows, invitation_courses: [], invitation_names: [], invitation_locales: [] }
+	const { invitation_courses: c, invitation_names: n, invitation_locales: l } = db.t
 	const courses = await db.orm
 		.select({ invitation_id: c.invitation_id, course_slug: c.course_slug, granted_by: c.granted_by })
 		.from(c)
@@ -88,7 +87,11 @@ async function invitationsTo(db: Database, who: Person, email: string) {
 		.select({ invitation_id: n.invitation_id, name: n.name })
 		.from(n)
 		.where(and(eq(n.tenant_id, who.tenantId), inArray(n.invitation_id, ids)))
-	return { invitations: rows, invitation_courses: courses, invitation_names: names }
+	const locales = await db.orm
+		.select({ invitation_id: l.invitation_id, locale: l.locale })
+		.from(l)
+		.where(and(eq(l.tenant_id, who.tenantId), inArray(l.invitation_id, ids)))
+	return { invitations: rows, invitation_courses: courses, invitation_names: names, invitation_locales: locales }
 }
 
 /**
@@ -246,6 +249,7 @@ export const ARCHIVED_TABLES = [
 	'invitations',
 	'invitation_courses',
 	'invitation_names',
+	'invitation_locales',
 	'audit_log',
 	'user_settings',
 	'due_extensions',

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { step, type Tx } from './transaction.ts'
 import { newId } from './ids.ts'
-import type { Role } from './schema/values.ts'
+import type { Locale, Role } from './schema/values.ts'
 
 export type Invitation = Database['t']['invitations']['$inferSelect']
 
@@ -13,6 +13,8 @@ export interface InvitationWrite {
 	courseSlug?: string | null
 	/** The invitee's name as the admin's list gave it (fills the acceptance form). */
 	name?: string | null
+	/** The language the list gave for the invitee (decision 0065): their mail and acceptance page. */
+	locale?: Locale | null
 	tokenHash: string
 	invitedBy: string | null
 	expiresAt: Date
@@ -58,10 +60,16 @@ export function* upsertInvitationSteps(db: Tx, input: InvitationWrite, keepOffer
 			.returning(),
 	)
 	const refreshed = row.id !== id
-	// The name the list gave, beside the invitation (the specification's table has no such column);
-	// a later send's name replaces it, unless it only adds a course.
-	if (input.name && !(keepOffer && refreshed)) {
-		const n = db.t.invitation_names
+	// The name and language the list gave, beside the invitation (the specification's table has no
+	// such columns); a later send's replace them, unless it only adds a course.
+	if (!(keepOffer && refreshed)) yield* inviteeDetailsSteps(db, row, input)
+	return { row: row as Invitation, refreshed }
+}
+
+/** The invitee's name and language as a list gave them, each kept beside the invitation when given. */
+function* inviteeDetailsSteps(db: Tx, row: Pick<Invitation, 'id' | 'tenant_id'>, input: InvitationWrite) {
+	const { invitation_names: n, invitation_locales: l } = db.t
+	if (input.name)
 		yield* step(
 			db.orm
 				.insert(n)
@@ -69,19 +77,32 @@ export function* upsertInvitationSteps(db: Tx, input: InvitationWrite, keepOffer
 				.onConflictDoUpdate({ target: n.invitation_id, set: { name: input.name } })
 				.returning({ id: n.invitation_id }),
 		)
-	}
-	return { row: row as Invitation, refreshed }
+	if (input.locale)
+		yield* step(
+			db.orm
+				.insert(l)
+				.values({ invitation_id: row.id, tenant_id: row.tenant_id, locale: input.locale })
+				.onConflictDoUpdate({ target: l.invitation_id, set: { locale: input.locale } })
+				.returning({ id: l.invitation_id }),
+		)
 }
 
-/** The name an invitation's list gave its invitee, or null. */
-export async function invitationName(db: Database, tenantId: string, invitationId: string) {
-	const n = db.t.invitation_names
-	const [row] = await db.orm
-		.select({ name: n.name })
-		.from(n)
-		.where(and(eq(n.tenant_id, tenantId), eq(n.invitation_id, invitationId)))
-		.limit(1)
-	return row?.name ?? null
+/** The name and language an invitation's list gave its invitee (null when it gave none). */
+export async function inviteeDetails(db: Database, tenantId: string, invitationId: string) {
+	const { invitation_names: n, invitation_locales: l } = db.t
+	const [[name], [locale]] = await Promise.all([
+		db.orm
+			.select({ name: n.name })
+			.from(n)
+			.where(and(eq(n.tenant_id, tenantId), eq(n.invitation_id, invitationId)))
+			.limit(1),
+		db.orm
+			.select({ locale: l.locale })
+			.from(l)
+			.where(and(eq(l.tenant_id, tenantId), eq(l.invitation_id, invitationId)))
+			.limit(1),
+	])
+	return { name: name?.name ?? null, locale: (locale?.locale ?? null) as Locale | null }
 }
 
 /** A course the invitation enrolls its invitee in on acceptance (once per course), added by `grantedBy`. */

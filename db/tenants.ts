@@ -96,18 +96,24 @@ export function* setTenantStatusSteps(db: Tx, id: string, status: TenantStatus) 
 }
 
 /**
- * Replaces the per-course flags of one course in the tenant's
- * feature_flags_json, inside the database on the row as it is now: concurrent
- * saves of other courses, and flags changed since this process read the
- * tenant, are kept (a JSON written back from a cached copy lost them).
+ * Sets per-course flags of one course in the tenant's feature_flags_json (the keys given; the
+ * course's other keys stay: the settings page saves `sequential` for a course admin and `seats` only
+ * for a tenant admin, decision 0065), inside the database on the row as it is now: concurrent saves
+ * of other courses, and flags changed since this process read the tenant, are kept (a JSON written
+ * back from a cached copy lost them). A null value removes its key.
  */
-export function* setCourseFlagsSteps(db: Tx, tenantId: string, courseSlug: string, flags: Record<string, boolean>) {
+export function* setCourseFlagsSteps(
+	db: Tx,
+	tenantId: string,
+	courseSlug: string,
+	flags: Record<string, boolean | number | null>,
+) {
 	const t = db.t.tenants
 	const value = JSON.stringify(flags)
 	const merged =
 		db.dialect === 'pg'
-			? sql`jsonb_set(jsonb_set(coalesce(${t.feature_flags_json}, '{}'::jsonb), '{courses}', coalesce(${t.feature_flags_json} -> 'courses', '{}'::jsonb)), array['courses', ${courseSlug}::text], ${value}::jsonb)`
-			: sql`json_set(coalesce(${t.feature_flags_json}, '{}'), ${`$.courses."${courseSlug}"`}, json(${value}))`
+			? sql`jsonb_set(jsonb_set(coalesce(${t.feature_flags_json}, '{}'::jsonb), '{courses}', coalesce(${t.feature_flags_json} -> 'courses', '{}'::jsonb)), array['courses', ${courseSlug}::text], jsonb_strip_nulls(coalesce(${t.feature_flags_json} -> 'courses' -> ${courseSlug}::text, '{}'::jsonb) || ${value}::jsonb))`
+			: sql`json_set(coalesce(${t.feature_flags_json}, '{}'), ${`$.courses."${courseSlug}"`}, json_patch(coalesce(json_extract(${t.feature_flags_json}, ${`$.courses."${courseSlug}"`}), '{}'), json(${value})))`
 	yield* step(
 		db.orm
 			.update(t)

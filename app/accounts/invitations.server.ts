@@ -1,4 +1,5 @@
 import type { RequestContext } from '#app/context.ts'
+import type { Locale } from '#db/schema/values.ts'
 import { proveMailboxSteps, signInWithConsumedSteps } from './auth.server.ts'
 import { assignCourseAdminSteps, enrollSteps } from '#db/learning.ts'
 import { auditSteps, type AuditInput } from '#db/audit.ts'
@@ -6,6 +7,7 @@ import {
 	acceptInvitationRowSteps,
 	addInvitationCourseSteps,
 	coursesOfInvitations,
+	inviteeDetails,
 	deletePendingInvitationSteps,
 	findInvitation,
 	findPendingInvitationSteps,
@@ -26,10 +28,11 @@ import { recipientMailContext, siteName } from '../content/site.server.ts'
 import { hashToken, INVITATION_TTL_MS, newRawToken } from './tokens.server.ts'
 import { parseToken } from '../platform/canonical.server.ts'
 import { readCatalogue } from '../content/cms.server.ts'
-import { isPaid, isPublished } from '../content/content.ts'
+import { isPaid, isPublished, type CourseSummary } from '../content/content.ts'
+import { seatRefusalSteps } from '#db/seats.ts'
 
 // The invitation lists and names the pages show, as the repository reads them.
-export { coursesOfInvitations, findInvitationById, invitationName, listPendingInvitations } from '#db/invitations.ts'
+export { coursesOfInvitations, findInvitationById, inviteeDetails, listPendingInvitations } from '#db/invitations.ts'
 
 export type InvitationCheck =
 	{ ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
@@ -60,6 +63,8 @@ export interface InvitationInput {
 	role: 'student' | 'course_admin' | 'tenant_admin'
 	courseSlug?: string | null
 	name?: string | null
+	/** The language a list gave (decision 0065). */
+	locale?: Locale | null
 	invitedBy: string | null
 }
 
@@ -89,7 +94,9 @@ export function* offerInvitationSteps(
 /**
  * The invitation's mail (a job): a new token and a new expiry in one statement, so any link mailed
  * before stops working, then the link, in the invitee's locale when they already have an account
- * here, else in the inviter's. Nothing when it is no longer pending (accepted, expired, revoked).
+ * here, else in the language the admin's list gave (decision 0065), else in the inviter's; it greets
+ * them by their account's name, or by the name the list gave. Nothing when it is no longer pending
+ * (accepted, expired, revoked).
  */
 export async function mailInvitation(ctx: MailContext, job: AccountJobPayloads['mail.invitation']) {
 	const raw = newRawToken()
@@ -101,7 +108,10 @@ export async function mailInvitation(ctx: MailContext, job: AccountJobPayloads['
 	)
 	if (!invitation) return 'the invitation is no longer pending'
 	const existing = await findUserByEmail(ctx.db, invitation.tenant_id, invitation.email)
-	const locale = existing?.locale ?? job.locale
+	const given = await inviteeDetails(ctx.db, invitation.tenant_id, invitation.id)
+	const locale = existing?.locale ?? given.locale ?? job.locale
+	// An account whose address nobody proved may be someone else's: its name is not the invitee's.
+	const name = existing?.email_verified_at ? existing.name : given.name
 	// On the invitee's host (the canonical one, for someone without an account), not the inviter's.
 	const to = await recipientMailContext(ctx, existing?.id ?? null)
 	// The page opens in the language the email is written in.
@@ -126,6 +136,7 @@ export async function mailInvitation(ctx: MailContext, job: AccountJobPayloads['
 			site: await siteName(to, locale),
 			url,
 			role: invitation.role,
+			greet: name,
 			values: { courses: titles.join(', ') },
 		}),
 	)
@@ -204,7 +215,8 @@ export async function checkInvitation(ctx: RequestContext, raw: string, now = ne
  * (also given for an existing account whose address was never proven, whose name and password it
  * replaces). A course_admin invitation also creates the course assignment. The acceptance re-checks
  * its inviter's authority in the same statement (acceptInvitationRowSteps); call checkInvitation
- * first for the course. Null when it is no longer pending or cannot be accepted.
+ * first for the course. Null when it is no longer pending or cannot be accepted; `full` (the course's
+ * title) when a paid course it enrolls in has no free seat: then nothing is stored (decision 0065).
  */
 export async function acceptInvitation(
 	ctx: RequestContext,
@@ -216,7 +228,7 @@ export async function acceptInvitation(
 	if (!token) return null
 	// The courses an invitation may still enroll in: published ones of this site (a paid one is a seat).
 	const open = new Map((await invitableCourses(ctx)).map((c) => [c.slug, c]))
-	return inTransaction(ctx.db, function* (tx) {
+	const accepted = await inTransaction(ctx.db, function* (tx) {
 		const invitation = yield* acceptInvitationRowSteps(tx, tenant.id, hashToken(token.raw))
 		if (!invitation) return null
 		let user = yield* findUserByEmailSteps(tx, tenant.id, invitation.email)
@@ -260,30 +272,46 @@ export async function acceptInvitation(
 				invitation.invited_by,
 			)
 		}
-		// The enrollments it carries (decision 0040), each only while the admin who added it may still
-		// enroll in that course and the course is open; the rest are left out, never the acceptance.
-		for (const carried of yield* invitationCoursesSteps(tx, tenant.id, invitation.id)) {
-			const course = open.get(carried.courseSlug)
-			if (!carried.mayGrant || !course) continue
-			const result = yield* enrollSteps(tx, { tenantId: tenant.id, userId: user.id }, carried.courseSlug)
-			if (result.change)
-				yield* auditSteps(tx, {
-					actorUserId: carried.grantedBy,
-					action: 'enrollment.invitation_enrolled',
-					targetKind: 'enrollment',
-					targetId: result.enrollment.id,
-					tenantId: tenant.id,
-					metadata: {
-						courseSlug: carried.courseSlug,
-						invitationId: invitation.id,
-						...(isPaid(course) ? { seat: 'organisation' } : {}),
-					},
-				})
-		}
+		yield* enrollCarriedSteps(tx, invitation, { tenantId: tenant.id, userId: user.id }, open)
 		// A deactivated account accepts nothing: the whole acceptance is undone.
 		const session = yield* signInWithConsumedSteps(tx, ctx, user.id, invitation.id)
 		return session ? { user, invitation, session } : rollback(null)
 	})
+	// A full course's rollback({ full }) is what inTransaction returned then.
+	return accepted as typeof accepted | { full: string }
+}
+
+/**
+ * The enrollments an accepted invitation carries (decision 0040), each only while the admin who
+ * added it may still enroll in that course and the course is open; the rest are left out, never the
+ * acceptance. A paid course with no free seat (decision 0065) undoes the whole acceptance
+ * (`rollback({ full })`): the invitation stays open, and the page names the course.
+ */
+function* enrollCarriedSteps(
+	tx: Tx,
+	invitation: Invitation,
+	learner: { tenantId: string; userId: string },
+	open: Map<string, CourseSummary>,
+) {
+	for (const carried of yield* invitationCoursesSteps(tx, learner.tenantId, invitation.id)) {
+		const course = open.get(carried.courseSlug)
+		if (!carried.mayGrant || !course) continue
+		if (isPaid(course) && (yield* seatRefusalSteps(tx, learner, course.slug))) rollback({ full: course.title })
+		const result = yield* enrollSteps(tx, learner, carried.courseSlug)
+		if (result.change)
+			yield* auditSteps(tx, {
+				actorUserId: carried.grantedBy,
+				action: 'enrollment.invitation_enrolled',
+				targetKind: 'enrollment',
+				targetId: result.enrollment.id,
+				tenantId: learner.tenantId,
+				metadata: {
+					courseSlug: carried.courseSlug,
+					invitationId: invitation.id,
+					...(isPaid(course) ? { seat: 'organisation' } : {}),
+				},
+			})
+	}
 }
 
 /**

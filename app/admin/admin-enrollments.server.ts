@@ -13,6 +13,7 @@ import {
 import type { EnrollmentStatus } from '#db/schema/values.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
+import { seatRefusalSteps } from '#db/seats.ts'
 import type { AdminScope } from './admin.server.ts'
 import { adminAudit } from '../platform/audit.server.ts'
 import { readContent } from '../content/cms.server.ts'
@@ -21,7 +22,9 @@ import { offerInvitationSteps } from '../accounts/invitations.server.ts'
 import { jobSite } from '../platform/jobs.server.ts'
 import { adminJobs } from './jobs.server.ts'
 import { dashboardView, tags } from '../learning/learning.server.ts'
-import { emailField } from '../platform/validation.ts'
+import { emailField, nameField } from '../platform/validation.ts'
+import { readLanguage } from './email-list.server.ts'
+import type { Locale } from '#db/schema/values.ts'
 
 /** What became of one row of an enrollment list (catalogue keys `adminCourses.enroll.outcomes.*`). */
 export type EnrollOutcome =
@@ -33,6 +36,10 @@ export type EnrollOutcome =
 	| 'deactivated'
 	| 'invalid'
 	| 'duplicate'
+	/** A language cell that names no supported language (decision 0065): nothing done, never guessed. */
+	| 'unknownLanguage'
+	/** A paid course whose seats are all taken (decision 0065): nothing written, nothing sent. */
+	| 'full'
 
 export interface ReportRow {
 	/** The row as given, cut to a length a table can show (it is shown as text, never as markup). */
@@ -61,14 +68,30 @@ export function enrollRefusal(course: Course) {
 
 type Seat = { seat?: string }
 
-/** A learner invitation carrying the course, and its audit row, together. */
-function inviteToCourse(scope: AdminScope, tenant: Tenant, course: Course, email: string, seat: Seat) {
+/** One row of an enrollment list: the address, and the name and language a CSV gave ('' for none). */
+export interface EnrollRequest {
+	email: string
+	name: string
+	language: string
+}
+
+/** A learner invitation carrying the course, with the list's name and language, and its audit row, together. */
+function inviteToCourse(
+	scope: AdminScope,
+	tenant: Tenant,
+	course: Course,
+	invitee: { email: string; name: string | null; locale: Locale | null },
+	seat: Seat,
+) {
+	const { email, name, locale } = invitee
 	return inTransaction(scope.ctx.db, function* (tx) {
+		// A full course is refused now rather than at acceptance: nobody could take the seat.
+		if (isPaid(course) && (yield* seatRefusalSteps(tx, { tenantId: tenant.id, userId: null }, course.slug))) return null
 		// A learner invitation that only adds this course when one is already open for the address.
 		const offer = yield* offerInvitationSteps(
 			tx,
 			jobSite(scope.ctx),
-			{ tenantId: tenant.id, email, role: 'student', invitedBy: scope.session.user.id },
+			{ tenantId: tenant.id, email, name, locale, role: 'student', invitedBy: scope.session.user.id },
 			{ courses: [course.slug], keepOffer: true },
 		)
 		yield* auditSteps(
@@ -88,6 +111,8 @@ function inviteToCourse(scope: AdminScope, tenant: Tenant, course: Course, email
 function enrollOne(scope: AdminScope, tenant: Tenant, course: Course, userId: string, seat: Seat) {
 	const learner = { tenantId: tenant.id, userId }
 	return inTransaction(scope.ctx.db, function* (tx) {
+		// A paid course with a seat limit: a seat taken under the course's lock, or none left (decision 0065).
+		if (isPaid(course) && (yield* seatRefusalSteps(tx, learner, course.slug))) return null
 		const result = yield* enrollSteps(tx, learner, course.slug)
 		if (result.change)
 			yield* auditSteps(
@@ -121,14 +146,18 @@ function enrollOne(scope: AdminScope, tenant: Tenant, course: Course, userId: st
  * transaction, written only by the request that changed the row (enrollSteps), so repeating a
  * list enrolls and mails nobody twice.
  */
-export async function enrollRows(scope: AdminScope, tenant: Tenant, course: Course, rows: string[]) {
+export async function enrollRows(scope: AdminScope, tenant: Tenant, course: Course, rows: EnrollRequest[]) {
 	const seen = new Set<string>()
-	const parsed = rows.map((value) => {
+	const parsed = rows.map((request) => {
+		const value = request.email
 		const email = emailField.safeParse(value)
 		if (!email.success) return { value, email: null, duplicate: false }
 		const duplicate = seen.has(email.data)
 		seen.add(email.data)
-		return { value, email: email.data, duplicate }
+		// A name the account could not have (too long, control characters) is not kept: the invitee types theirs.
+		const name = nameField.safeParse(request.name)
+		const locale = readLanguage(request.language)
+		return { value, email: email.data, duplicate, name: name.success ? name.data : null, locale }
 	})
 	const users = await usersByEmails(scope.ctx.db, tenant.id, [...seen])
 	// An enrollment in a paid course is a seat the organisation grants: its audit rows say so.
@@ -139,14 +168,27 @@ export async function enrollRows(scope: AdminScope, tenant: Tenant, course: Cour
 		const value = shown(row.value)
 		if (!row.email) report.push({ value, outcome: 'invalid' })
 		else if (row.duplicate) report.push({ value, outcome: 'duplicate' })
+		else if (row.locale === 'unknown') report.push({ value, outcome: 'unknownLanguage' })
 		else {
 			const user = users.get(row.email)
 			if (!user) {
-				const { invitation, refreshed } = await inviteToCourse(scope, tenant, course, row.email, seat)
-				report.push({ value, outcome: refreshed ? 'invitationRefreshed' : 'invited', invitationId: invitation.id })
+				const invitee = { email: row.email, name: row.name ?? null, locale: row.locale ?? null }
+				const offer = await inviteToCourse(scope, tenant, course, invitee, seat)
+				if (!offer) report.push({ value, outcome: 'full' })
+				else
+					report.push({
+						value,
+						outcome: offer.refreshed ? 'invitationRefreshed' : 'invited',
+						invitationId: offer.invitation.id,
+					})
 			} else if (user.deactivatedAt) report.push({ value, outcome: 'deactivated', userId: user.id })
 			else {
-				const { enrollment, change } = await enrollOne(scope, tenant, course, user.id, seat)
+				const enrolled = await enrollOne(scope, tenant, course, user.id, seat)
+				if (!enrolled) {
+					report.push({ value, outcome: 'full', userId: user.id })
+					continue
+				}
+				const { enrollment, change } = enrolled
 				if (change) changed.push(user.id)
 				report.push(
 					change === 'created'

@@ -57,11 +57,14 @@ describe('CSV as spreadsheets save it (decision 0040)', () => {
 
 	it('reads people by header names in any order, or by position without a header', () => {
 		expect(peopleFromCsv('\uFEFFCourse;Email;Name\r\nintro;a@x.test;"A; B"\r\n')).toEqual([
-			{ row: 2, email: 'a@x.test', name: 'A; B', role: '', course: 'intro' },
+			{ row: 2, email: 'a@x.test', name: 'A; B', role: '', course: 'intro', language: '' },
 		])
-		expect(peopleFromCsv('a@x.test\tAnn\tstudent\tintro\n')).toEqual([
-			{ row: 1, email: 'a@x.test', name: 'Ann', role: 'student', course: 'intro' },
+		expect(peopleFromCsv('a@x.test\tAnn\tstudent\tintro\tes\n')).toEqual([
+			{ row: 1, email: 'a@x.test', name: 'Ann', role: 'student', course: 'intro', language: 'es' },
 		])
+		// The language column by any of its names (decision 0065).
+		for (const header of ['language', 'Locale', 'LANG'])
+			expect(peopleFromCsv(`${header},email\npt-BR,a@x.test\n`)[0].language, header).toBe('pt-BR')
 	})
 
 	it('refuses bytes that are not UTF-8, and names the row where an unclosed quote opens', () => {

@@ -1,4 +1,5 @@
 import { CsvError, parse } from 'csv-parse/sync'
+import { isLocale, LOCALE_NAMES, type Locale } from '../i18n/locales.ts'
 
 /**
  * The lists an admin pastes or uploads (the enroll and invite pages), as rows in the order given:
@@ -127,9 +128,11 @@ export interface ListedPerson {
 	name: string
 	role: string
 	course: string
+	/** The invitee's language as written (a code, a tag such as pt-BR, or its name); see readLanguage. */
+	language: string
 }
 
-const COLUMNS = ['email', 'name', 'role', 'course'] as const
+const COLUMNS = ['email', 'name', 'role', 'course', 'language'] as const
 const HEADER_NAMES: Record<string, (typeof COLUMNS)[number]> = {
 	email: 'email',
 	'e-mail': 'email',
@@ -137,10 +140,13 @@ const HEADER_NAMES: Record<string, (typeof COLUMNS)[number]> = {
 	role: 'role',
 	course: 'course',
 	course_slug: 'course',
+	language: 'language',
+	locale: 'language',
+	lang: 'language',
 }
 
 /**
- * A CSV file of people: columns email, name, role and course (a slug), named by a header row in any
+ * A CSV file of people: columns email, name, role, course (a slug) and language, named by a header row in any
  * order and case (other columns ignored), or without a header in that order. Rows without an email
  * cell are left out.
  */
@@ -156,7 +162,33 @@ export function peopleFromCsv(text: string): ListedPerson[] {
 		.map(({ row, cells }) => {
 			const cell = (column: (typeof COLUMNS)[number]) =>
 				index[column] === -1 ? '' : (cells[index[column]] ?? '').trim()
-			return { row, email: cell('email'), name: cell('name'), role: cell('role'), course: cell('course') }
+			return {
+				row,
+				email: cell('email'),
+				name: cell('name'),
+				role: cell('role'),
+				course: cell('course'),
+				language: cell('language'),
+			}
 		})
 		.filter((p) => p.email)
+}
+
+/** Each supported language as a list may name it: in English and in its own language (any case). */
+const LANGUAGE_NAMES: Record<string, Locale> = Object.fromEntries([
+	...(Object.entries(LOCALE_NAMES) as [Locale, string][]).map(([l, name]) => [name.toLowerCase(), l]),
+	...Object.entries({ english: 'en', spanish: 'es', french: 'fr', german: 'de', portuguese: 'pt', chinese: 'zh' }),
+])
+
+/**
+ * A list's language cell (decision 0065): '' is none (the inviter's page language applies); a
+ * supported code or a tag of it (`es`, `ES`, `pt-BR`, `zh_Hans`), or the language's name in English
+ * or in itself; anything else is `unknown`, and its row is reported, never guessed.
+ */
+export function readLanguage(cell: string): Locale | null | 'unknown' {
+	const value = cell.trim().toLowerCase()
+	if (!value) return null
+	const primary = value.split(/[-_]/)[0]
+	if (isLocale(primary)) return primary
+	return LANGUAGE_NAMES[value] ?? 'unknown'
 }

@@ -13,6 +13,10 @@ import { absoluteUrl } from '../platform/forms.server.ts'
 import { jobSite } from '../platform/jobs.server.ts'
 import type { AdminJobPayloads } from './jobs.server.ts'
 import { emailField, nameField } from '../platform/validation.ts'
+import { readLanguage } from './email-list.server.ts'
+import { seatRefusalSteps } from '#db/seats.ts'
+import { isPaid, type CourseSummary } from '../content/content.ts'
+import type { Locale } from '#db/schema/values.ts'
 import type { AdminScope } from './admin.server.ts'
 import { adminAudit } from '../platform/audit.server.ts'
 import { describeError, log } from '../platform/log.server.ts'
@@ -36,6 +40,10 @@ export type InviteOutcome =
 	| 'roleNotAllowed'
 	| 'unknownCourse'
 	| 'courseNeeded'
+	/** A language cell that names no supported language (decision 0065): not invited, never guessed. */
+	| 'unknownLanguage'
+	/** A paid course it would enroll in has no free seat (decision 0065): not invited. */
+	| 'courseFull'
 	/** In a chunk that failed, or after it (decision 0059): nothing written, nothing mailed. */
 	| 'notStored'
 
@@ -59,6 +67,8 @@ export interface InviteRequest {
 	role: string
 	/** A course slug, '' for none. */
 	course: string
+	/** The invitee's language as the list wrote it, '' for the inviter's page language (readLanguage). */
+	language: string
 }
 
 const SHOWN = 120
@@ -79,20 +89,24 @@ const readRole = (cell: string) =>
 
 /** One row's invitation as the chunk's transaction writes it. */
 interface Offer {
+	/** The carried course is paid: the invitation is sent only while one of its seats is free. */
+	paid: boolean
 	email: string
 	role: (typeof INVITABLE_ROLES)[number]
 	courseSlug: string | null
 	name: string | null
+	/** The row's language; null: the inviter's page language (the job's). */
+	locale: Locale | null
 	carried: string[]
 }
 
 /** One invitation (new or refreshed) and its audit row, as steps of the chunk's transaction; its mail is a job of it. */
 function* sendInvitationSteps(tx: Tx, scope: AdminScope, tenant: Tenant, input: Offer) {
-	const { email, role, courseSlug, name, carried } = input
+	const { email, role, courseSlug, name, locale, carried } = input
 	const offer = yield* offerInvitationSteps(
 		tx,
 		jobSite(scope.ctx),
-		{ tenantId: tenant.id, email, role, courseSlug, name, invitedBy: scope.session.user.id },
+		{ tenantId: tenant.id, email, role, courseSlug, name, locale, invitedBy: scope.session.user.id },
 		{ courses: carried },
 	)
 	yield* auditSteps(
@@ -112,7 +126,7 @@ function askedFor(
 	request: InviteRequest,
 	defaults: { role: (typeof INVITABLE_ROLES)[number]; course: string },
 	inviterRank: number,
-	courses: ReadonlySet<string>,
+	courses: ReadonlyMap<string, CourseSummary>,
 ) {
 	const named = request.role ? readRole(request.role) : defaults.role
 	if (!named) return { outcome: 'unknownRole' as const }
@@ -155,7 +169,7 @@ export async function inviteRows(
 	defaults: { role: (typeof INVITABLE_ROLES)[number]; course: string },
 ): Promise<InviteResult> {
 	const list: ListState = {
-		courses: new Set((await invitableCourses(scope.ctx)).map((c) => c.slug)),
+		courses: new Map((await invitableCourses(scope.ctx)).map((c) => [c.slug, c])),
 		seen: new Set<string>(),
 		defaults,
 	}
@@ -180,7 +194,7 @@ export async function inviteRows(
 
 /** What a list's chunks share: the courses an invitation may name, the addresses seen so far, the form's defaults. */
 interface ListState {
-	courses: ReadonlySet<string>
+	courses: ReadonlyMap<string, CourseSummary>
 	seen: Set<string>
 	defaults: { role: (typeof INVITABLE_ROLES)[number]; course: string }
 }
@@ -213,6 +227,8 @@ async function judgeRow(
 	const asked = askedFor(request, list.defaults, RANK[scope.session.user.role], list.courses)
 	if (asked.outcome) return outcome(asked.outcome)
 	const { role, course } = asked
+	const locale = readLanguage(request.language)
+	if (locale === 'unknown') return outcome('unknownLanguage')
 	if (member?.deactivatedAt) return outcome('deactivated', member.id)
 	if (member?.verifiedAt) {
 		const gives =
@@ -232,6 +248,8 @@ async function judgeRow(
 			role,
 			courseSlug: role === 'course_admin' ? course : null,
 			name: name.success ? name.data : null,
+			locale,
+			paid: role !== 'course_admin' && Boolean(course) && isPaid(list.courses.get(course)!),
 			carried: role !== 'course_admin' && course ? [course] : [],
 		},
 	}
@@ -251,13 +269,20 @@ async function inviteChunk(scope: AdminScope, tenant: Tenant, chunk: InviteReque
 		lines.push(await judgeRow(scope, tenant, request, emails[i], members.get(emails[i].data ?? ''), list))
 	// Every invitation of the chunk, with its courses, audit row and mail job: stored together or not at all.
 	const sent = await inTransaction(ctx.db, function* (tx) {
-		const out: Array<{ invitation: { id: string }; refreshed: boolean } | null> = []
-		for (const l of lines) out.push(l.offer ? yield* sendInvitationSteps(tx, scope, tenant, l.offer) : null)
+		const out: Array<{ invitation: { id: string }; refreshed: boolean } | 'full' | null> = []
+		for (const l of lines) {
+			if (!l.offer) out.push(null)
+			// A full course is refused now rather than at acceptance: nobody could take the seat.
+			else if (l.offer.paid && (yield* seatRefusalSteps(tx, { tenantId: tenant.id, userId: null }, l.offer.carried[0])))
+				out.push('full')
+			else out.push(yield* sendInvitationSteps(tx, scope, tenant, l.offer))
+		}
 		return out
 	})
 	return lines.map(({ line, member }, i) => {
 		const offer = sent[i]
 		if (!offer) return line
+		if (offer === 'full') return { ...line, outcome: 'courseFull' as const }
 		const outcome: InviteOutcome = member ? 'memberInvited' : offer.refreshed ? 'refreshed' : 'invited'
 		return { ...line, outcome, invitationId: offer.invitation.id }
 	})

@@ -50,6 +50,8 @@ export interface EmailCatalogue {
 	roles: Record<'student' | 'course_admin' | 'tenant_admin', string>
 	/** Label before the plain-text link. */
 	linkLabel: string
+	/** The first line of a mail to someone whose name we know (`{name}`). */
+	greeting: string
 }
 
 export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
@@ -181,6 +183,7 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 		},
 		roles: { student: 'a learner', course_admin: 'a course administrator', tenant_admin: 'an administrator' },
 		linkLabel: 'Link',
+		greeting: 'Hello {name},',
 	},
 	es: {
 		kinds: {
@@ -311,6 +314,7 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 		},
 		roles: { student: 'estudiante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Enlace',
+		greeting: 'Hola, {name}:',
 	},
 	fr: {
 		kinds: {
@@ -441,6 +445,7 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 		},
 		roles: { student: 'apprenant', course_admin: 'administrateur de cours', tenant_admin: 'administrateur' },
 		linkLabel: 'Lien',
+		greeting: 'Bonjour {name},',
 	},
 	de: {
 		kinds: {
@@ -573,6 +578,7 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 		},
 		roles: { student: 'Lernende Person', course_admin: 'Kursverwaltung', tenant_admin: 'Administration' },
 		linkLabel: 'Link',
+		greeting: 'Hallo {name},',
 	},
 	pt: {
 		kinds: {
@@ -702,6 +708,7 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 		},
 		roles: { student: 'estudante', course_admin: 'administrador de curso', tenant_admin: 'administrador' },
 		linkLabel: 'Link',
+		greeting: 'Olá, {name},',
 	},
 	zh: {
 		kinds: {
@@ -829,5 +836,6 @@ export const EMAIL_CATALOGUES: Record<Locale, EmailCatalogue> = {
 		},
 		roles: { student: '学员', course_admin: '课程管理员', tenant_admin: '管理员' },
 		linkLabel: '链接',
+		greeting: '{name}，您好：',
 	},
 }

@@ -19,6 +19,7 @@ import { learnerPasses, type CoursePass } from '#db/course-results.ts'
 import { recentlyGraded, type Submission } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import type { Tenant } from '#db/tenants.ts'
+import { seatLimitOf } from '#db/seats.ts'
 import { readContent } from '../content/cms.server.ts'
 import { isPublished, type Course } from '../content/content.ts'
 import { flattenEntries, type FlatEntry } from './entries.ts'
@@ -71,7 +72,8 @@ async function readCourse(ctx: RequestContext, slug: string) {
  */
 export function courseFlags(tenant: Tenant, slug: string) {
 	const flags = tenant.feature_flags_json as { courses?: Record<string, { sequential?: boolean }> } | null
-	return { sequential: flags?.courses?.[slug]?.sequential === true }
+	// `seats`: a paid course's seat limit set by a tenant admin (decision 0065), null for none.
+	return { sequential: flags?.courses?.[slug]?.sequential === true, seats: seatLimitOf(flags, slug) }
 }
 
 export type LockReason = 'complete_previous_in_module' | 'complete_previous_in_course'

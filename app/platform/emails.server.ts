@@ -20,17 +20,31 @@ export interface EmailInput {
 	 * List-Unsubscribe and List-Unsubscribe-Post headers, which both transports pass on.
 	 */
 	unsubscribe?: string
+	/** The recipient's name: the body opens with the locale's greeting of them (an invitation, decision 0065). */
+	greet?: string | null
 }
 
 /** One transactional email, as HTML and plain text, in the recipient's locale. */
-export function composeEmail({ kind, to, locale, site, url, role, values = {}, unsubscribe }: EmailInput): Email {
+export function composeEmail({
+	kind,
+	to,
+	locale,
+	site,
+	url,
+	role,
+	values = {},
+	unsubscribe,
+	greet,
+}: EmailInput): Email {
 	const catalogue = EMAIL_CATALOGUES[locale] ?? EMAIL_CATALOGUES.en
 	const copy = catalogue.kinds[kind]
 	const filled: Record<string, string> = { ...values, site, role: role ? catalogue.roles[role] : '' }
 	if (unsubscribe) filled.unsubscribe = unsubscribe
 	// One pass each, so a value that itself contains `{site}` (a learner's name, an announcement) is never expanded.
 	const fill = (template: string) => template.replace(/\{(\w+)\}/g, (whole, name: string) => filled[name] ?? whole)
-	const body = fill(copy.body)
+	// The greeting filled on its own: the name is a value, never a template.
+	const greeting = greet ? catalogue.greeting.replace('{name}', () => greet) : null
+	const body = greeting ? `${greeting}\n\n${fill(copy.body)}` : fill(copy.body)
 	const footer = fill(copy.footer)
 	const text = `${body}\n\n${copy.action}: ${url}\n\n${footer}\n\n— ${site}`
 	// pre-line: an announcement's paragraphs stay paragraphs.

@@ -7,6 +7,8 @@ import { TenantHint } from '#app/admin/headings.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/ui/table.tsx'
+import { SeatsUsed } from '#app/admin/seats.tsx'
+import { courseSeats } from '#app/admin/course-settings.server.ts'
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.
 export const handle = { scripts: true } satisfies ScriptsHandle
@@ -16,10 +18,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 	const { page: shown, scope, tenant, course } = await courseAdminPage(context, params.slug)
 	if (!tenant) return shown
 	const page = pageParam.parse(new URL(request.url).searchParams.get('page'))
-	const [{ rows, total }, entries, assignments] = await Promise.all([
+	const [{ rows, total }, entries, assignments, seats] = await Promise.all([
 		rosterRows(scope, course, page),
 		entryAnalytics(scope, course),
 		assignmentAnalytics(scope, course),
+		courseSeats(scope.ctx.db, tenant, course),
 	])
 	return {
 		...shown,
@@ -31,6 +34,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 		total,
 		entries,
 		canManage: scope.session.user.role !== 'course_admin',
+		// A paid course's seats in use and its limit (decision 0065).
+		seats,
 	}
 }
 
@@ -92,6 +97,7 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 				<a href={t.href(`/admin/courses/${d.course.slug}/export`)}>{m.dashboard.export}</a>
 			</p>
 			<h1 lang={d.course.locale}>{d.course.title}</h1>
+			{d.seats ? <SeatsUsed seats={d.seats} /> : null}
 
 			<h2>{m.dashboard.entries}</h2>
 			<ScrollTable label={m.dashboard.entries}>

@@ -8,9 +8,15 @@ import { CourseAdminHeading, TenantHint } from '#app/admin/headings.tsx'
 import { RowReport } from '#app/admin/row-report.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
-import { enrollRefusal, enrollRows, type EnrollOutcome, type ReportRow } from '#app/admin/admin-enrollments.server.ts'
+import {
+	enrollRefusal,
+	enrollRows,
+	type EnrollOutcome,
+	type EnrollRequest,
+	type ReportRow,
+} from '#app/admin/admin-enrollments.server.ts'
 import { adminAction, courseAdminPage } from '#app/admin/admin.server.ts'
-import { decodeCsv, emailsFromCsv, emailsFromText, ListError, MAX_ROWS } from '#app/admin/email-list.server.ts'
+import { decodeCsv, emailsFromText, ListError, MAX_ROWS, peopleFromCsv } from '#app/admin/email-list.server.ts'
 import { CsvFileField, csvFileField } from '#app/admin/csv-file-field.tsx'
 import { isPaid } from '#app/content/content.ts'
 import { readForm, replyWithHidden } from '#app/platform/forms.server.ts'
@@ -71,12 +77,13 @@ export const action = adminAction(
 		const field = input.intent === 'emails' ? 'emails' : 'file'
 		const refuse = (message: string) =>
 			data({ result: submission.reply({ fieldErrors: { [field]: [message] } }) }, { status: 400 })
-		let rows: string[]
+		let rows: EnrollRequest[]
 		try {
+			// A CSV's name and language columns go into the invitations it sends (decision 0065).
 			rows =
 				input.intent === 'emails'
-					? emailsFromText(input.emails)
-					: emailsFromCsv(decodeCsv(new Uint8Array(await input.file.arrayBuffer())))
+					? emailsFromText(input.emails).map((email) => ({ email, name: '', language: '' }))
+					: peopleFromCsv(decodeCsv(new Uint8Array(await input.file.arrayBuffer())))
 		} catch (error) {
 			if (!(error instanceof ListError)) throw error
 			// Not UTF-8 (a Windows-1252 file), or what no spreadsheet writes (an unclosed quote, at a row).
@@ -123,6 +130,8 @@ const OUTCOMES: EnrollOutcome[] = [
 	'deactivated',
 	'invalid',
 	'duplicate',
+	'unknownLanguage',
+	'full',
 ]
 
 function Report({ rows, managesUsers }: { rows: ReportRow[]; managesUsers: boolean }) {

@@ -213,8 +213,10 @@ async function changeEnrollment<R, D>(
 	if (!course) return refuse('adminCourses.enroll.errors.notOpen')
 	const refusal = enrollRefusal(course)
 	if (refusal) return refuse(refusal)
-	const [row] = await enrollRows(scope, tenant, course, [target.email])
+	const [row] = await enrollRows(scope, tenant, course, [{ email: target.email, name: '', language: '' }])
 	if (row.outcome === 'deactivated') return refuse('admin.user.enrollments.deactivated')
+	// A paid course whose seats are all taken (decision 0065).
+	if (row.outcome === 'full') return refuse('adminCourses.enroll.outcomes.full')
 	return done('enrollmentReactivated')
 }
 

@@ -110,10 +110,15 @@ export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant },
 	if (input.intent === 'one') {
 		const {
 			report: [row],
-		} = await inviteRows(scope, tenant, [{ row: 1, email: input.email, name: '', role: '', course: '' }], {
-			role: input.role,
-			course: input.course_slug ?? '',
-		})
+		} = await inviteRows(
+			scope,
+			tenant,
+			[{ row: 1, email: input.email, name: '', role: '', course: '', language: '' }],
+			{
+				role: input.role,
+				course: input.course_slug ?? '',
+			},
+		)
 		const notice: Partial<Record<InviteOutcome, NoticeName>> = {
 			invited: 'invitationSent',
 			memberInvited: 'invitationSentToMember',
@@ -128,6 +133,7 @@ export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant },
 			deactivated: ['email', 'admin.invite.outcomes.deactivated'],
 			unknownCourse: ['course_slug', 'admin.invite.unpublishedCourse'],
 			courseNeeded: ['course_slug', 'admin.invite.courseRequired'],
+			courseFull: ['course_slug', 'admin.invite.outcomes.courseFull'],
 		}
 		const [field, message] = why[row.outcome] ?? ['email', `admin.invite.outcomes.${row.outcome}`]
 		return data(
@@ -143,7 +149,14 @@ export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant },
 	try {
 		rows =
 			input.intent === 'list'
-				? emailsFromText(input.emails).map((email, i) => ({ row: i + 1, email, name: '', role: '', course: '' }))
+				? emailsFromText(input.emails).map((email, i) => ({
+						row: i + 1,
+						email,
+						name: '',
+						role: '',
+						course: '',
+						language: '',
+					}))
 				: peopleFromCsv(decodeCsv(new Uint8Array(await input.file.arrayBuffer())))
 	} catch (error) {
 		if (!(error instanceof ListError)) throw error
@@ -191,6 +204,8 @@ const OUTCOMES: InviteOutcome[] = [
 	'roleNotAllowed',
 	'unknownCourse',
 	'courseNeeded',
+	'unknownLanguage',
+	'courseFull',
 	'notStored',
 ]
 

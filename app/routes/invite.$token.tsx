@@ -3,7 +3,7 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import { z } from 'zod'
-import { Submit, FormError } from '#app/ui/feedback.tsx'
+import { Submit, FormError, Notice } from '#app/ui/feedback.tsx'
 import { Field, NewPasswordField, useActionForm } from '#app/ui/form.tsx'
 import { TokenProblem } from '#app/accounts/token-problem.tsx'
 import { getRequestContext } from '#app/context.ts'
@@ -13,7 +13,7 @@ import {
 	acceptInvitation,
 	checkInvitation,
 	coursesOfInvitations,
-	invitationName,
+	inviteeDetails,
 } from '#app/accounts/invitations.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { nameField, newPasswordField } from '#app/platform/validation.ts'
@@ -27,11 +27,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const check = await checkInvitation(ctx, params.token)
 	if (!check.ok) return { problem: check.reason, invite: null }
-	const [existing, courses, carried, name] = await Promise.all([
+	const [existing, courses, carried, given] = await Promise.all([
 		findUserByEmail(ctx.db, ctx.tenant!.id, check.invitation.email),
 		readCatalogue(ctx),
 		coursesOfInvitations(ctx.db, ctx.tenant!.id, [check.invitation.id]),
-		invitationName(ctx.db, ctx.tenant!.id, check.invitation.id),
+		inviteeDetails(ctx.db, ctx.tenant!.id, check.invitation.id),
 	])
 	const slug = check.invitation.course_slug
 	const title = (s: string) => courses.find((c) => c.slug === s)?.title ?? s
@@ -45,7 +45,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			// The courses it enrolls in on acceptance (decision 0040), by their titles.
 			enrolls: (carried.get(check.invitation.id) ?? []).map(title),
 			// The name the admin's list gave, for the form to start with.
-			name: name ?? '',
+			name: given.name ?? '',
 			hasAccount: Boolean(existing?.email_verified_at),
 		},
 	}
@@ -67,6 +67,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	// The acceptance, the role it grants and the session, together (acceptInvitation).
 	const accepted = await acceptInvitation(ctx, params.token, newUser)
 	if (!accepted) return data({ problem: 'used' as const, result: undefined }, { status: 410 })
+	// A paid course it enrolls in has no free seat (decision 0065): nothing stored, the invitation still open.
+	if ('full' in accepted) return data({ problem: null, result: undefined, full: accepted.full }, { status: 409 })
 	return redirectWithSession(ctx, accepted.session)
 }
 
@@ -106,6 +108,9 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
 				})}
 			</p>
 			{invite.enrolls.length ? <p>{t.format(text.enrolls, { courses: invite.enrolls.join(', ') })}</p> : null}
+			{actionData && 'full' in actionData ? (
+				<Notice tone="error">{t.format(text.full, { course: actionData.full })}</Notice>
+			) : null}
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				{invite.hasAccount ? null : (

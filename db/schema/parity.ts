@@ -49,6 +49,7 @@ const _parity: Parity = {
 	invitations: [true, true],
 	invitation_courses: [true, true],
 	invitation_names: [true, true],
+	invitation_locales: [true, true],
 	enrollments: [true, true],
 	entry_progress: [true, true],
 	quiz_attempts: [true, true],

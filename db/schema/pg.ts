@@ -169,6 +169,22 @@ export const invitation_names = pgTable('invitation_names', {
 	name: text('name').notNull(),
 })
 
+/**
+ * The language a list gave for the invitee (issue 52, decision 0065): the invitation's mail, its
+ * acceptance page (the mailed link) and so the account are in it; none: the inviter's page language.
+ */
+export const invitation_locales = pgTable(
+	'invitation_locales',
+	{
+		invitation_id: text('invitation_id')
+			.primaryKey()
+			.references(() => invitations.id, { onDelete: 'cascade' }),
+		tenant_id: tenantId(),
+		locale: text('locale', { enum: LOCALES }).notNull(),
+	},
+	() => [check('invitation_locales_locale_check', sql.raw(`locale IN (${sqlList(LOCALES)})`))],
+)
+
 export const enrollments = pgTable(
 	'enrollments',
 	{

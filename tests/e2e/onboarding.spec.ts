@@ -94,3 +94,50 @@ test("a form answered with an error leaves the page's other forms as they were",
 	await expect(page.getByRole('status')).toContainText('Invitation sent')
 	expect(await selects()).toEqual(before)
 })
+
+test('a list’s name and language reach the invitee; a paid course’s seats are set and counted', async ({
+	page,
+	browser,
+}, info) => {
+	// Issue 52 (decision 0065): the CSV's name and language columns.
+	const admin = await acmeAccount(info, 'languages', { role: 'tenant_admin' })
+	await signInAs(page, ACME, admin, '/admin/users/invite')
+	const [spanish, unknown] = [uniqueEmail(info, 'es-invitee'), uniqueEmail(info, 'xx-invitee')]
+	const csv = `email,name,language\r\n${spanish},Lucía Pérez,es\r\n${unknown},Nobody,klingon\r\n`
+	await page.getByLabel('CSV file').setInputFiles({ name: 'langs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+	await page.getByRole('button', { name: 'Upload and invite' }).click()
+	const report = page.getByRole('region', { name: 'Invitation report' })
+	await expect(report.getByRole('row', { name: spanish })).toContainText('Invited')
+	await expect(report.getByRole('row', { name: unknown })).toContainText('No supported language')
+	await fitsThePhone(page, 'report with a language')
+
+	const invitee = await browser.newContext({
+		javaScriptEnabled: info.project.name === 'js',
+		viewport: { width: 360, height: 780 },
+	})
+	const invited = await invitee.newPage()
+	const link = await mailedLink(spanish, '/es/invite/')
+	await invited.goto(at(ACME, link))
+	await expect(invited.getByRole('heading', { name: 'Tienes una invitación' })).toBeVisible()
+	await expect(invited.getByLabel('Tu nombre')).toHaveValue('Lucía Pérez')
+	await fitsThePhone(invited, 'acceptance in Spanish')
+	await invitee.close()
+
+	// Seats: the settings page takes a limit and shows the count; the dashboard shows it too.
+	await page.goto(at(ACME, '/admin/courses/advanced-css/settings'))
+	await page.getByLabel('Seats').fill('abc')
+	await page.getByRole('button', { name: 'Save settings' }).click()
+	await expect(page.getByText('Enter a whole number of seats')).toBeVisible()
+	await page.getByLabel('Seats').fill('100000')
+	await page.getByRole('button', { name: 'Save settings' }).click()
+	await expect(page.getByText('Settings saved.')).toBeVisible()
+	await expect(page.getByLabel('Seats')).toHaveValue('100000')
+	await fitsThePhone(page, 'course settings with seats')
+	await page.goto(at(ACME, '/admin/courses/advanced-css/dashboard'))
+	await expect(page.getByText(/^Seats in use: \d+ of 100,000\.$/)).toBeVisible()
+	// No limit again, for the other specs sharing this course.
+	await page.goto(at(ACME, '/admin/courses/advanced-css/settings'))
+	await page.getByLabel('Seats').fill('')
+	await page.getByRole('button', { name: 'Save settings' }).click()
+	await expect(page.getByText('Settings saved.')).toBeVisible()
+})

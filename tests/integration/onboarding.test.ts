@@ -8,7 +8,7 @@ import { and, eq, isNull } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { auditRowsFor } from '#db/audit.ts'
-import { invitationName } from '#db/invitations.ts'
+import { inviteeDetails } from '#db/invitations.ts'
 import { newId } from '#db/ids.ts'
 import { assignCourseAdmin, findEnrollment, removeCourseAssignmentsSteps } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
@@ -258,7 +258,7 @@ describe.each(DIALECTS)('onboarding at scale on %s', (dialect) => {
 					{ row: '4', given: `bo.${file}@acme.test`, outcome: 'invited' },
 				])
 				const [jose] = await openInvitations(`jose.${file}@acme.test`)
-				expect([await invitationName(stack.db, acme.id, jose.id), jose.role, jose.course_slug]).toEqual([
+				expect([(await inviteeDetails(stack.db, acme.id, jose.id)).name, jose.role, jose.course_slug]).toEqual([
 					'José Núñez',
 					'student',
 					null,
@@ -268,7 +268,7 @@ describe.each(DIALECTS)('onboarding at scale on %s', (dialect) => {
 				expect([ann.role, ann.course_slug]).toEqual(['course_admin', 'intro-to-web'])
 				expect(await carried(ann.id)).toEqual([])
 				const [bo] = await openInvitations(`bo.${file}@acme.test`)
-				expect([await invitationName(stack.db, acme.id, bo.id), bo.role]).toEqual([null, 'student'])
+				expect([(await inviteeDetails(stack.db, acme.id, bo.id)).name, bo.role]).toEqual([null, 'student'])
 				// The acceptance form starts with the name the list gave.
 				const link = linkIn(await stack.mail.waitFor(`jose.${file}@acme.test`), '/invite/')
 				expect(load((await stack.browser(ACME).get(link)).text)('input[name="name"]').attr('value')).toBe('José Núñez')

@@ -33,6 +33,8 @@ const OWN_TABLES = [
 	// What an invitation carries beside the specification's row (decision 0040).
 	'invitation_courses',
 	'invitation_names',
+	// The language a list gave for the invitee (decision 0065).
+	'invitation_locales',
 	// Reminders, their opt-outs and course announcements (decision 0047).
 	'reminders_sent',
 	'reminder_opt_outs',

@@ -183,6 +183,7 @@ export default {
 			super_admin: 'Super-Administrator(in)',
 		},
 		enrolls: 'Sie werden außerdem eingeschrieben in: {courses}.',
+		full: '{course} hat keinen freien Platz mehr, daher konnte die Einladung nicht angenommen werden. Sie bleibt gültig: Bitten Sie die Person, die Sie eingeladen hat, einen Platz freizugeben oder Plätze hinzuzufügen, und nehmen Sie sie dann erneut an.',
 	},
 	unsubscribe: {
 		title: 'Abbestellen',

@@ -175,6 +175,7 @@ export default {
 			super_admin: 'super admin',
 		},
 		enrolls: 'You will also be enrolled in: {courses}.',
+		full: '{course} has no free seat left, so the invitation could not be accepted. It stays valid: ask whoever invited you to free a seat or add seats, then accept it again.',
 	},
 	unsubscribe: {
 		title: 'Unsubscribe',

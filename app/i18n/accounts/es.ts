@@ -175,6 +175,7 @@ export default {
 			super_admin: 'superadministrador',
 		},
 		enrolls: 'También quedarás inscrito en: {courses}.',
+		full: '{course} no tiene plazas libres, así que no se pudo aceptar la invitación. Sigue siendo válida: pide a quien te invitó que libere una plaza o añada plazas y vuelve a aceptarla.',
 	},
 	unsubscribe: {
 		title: 'Darse de baja',

@@ -181,6 +181,7 @@ export default {
 			super_admin: 'super-administrateur',
 		},
 		enrolls: 'Vous serez aussi inscrit à : {courses}.',
+		full: '{course} n’a plus de place libre : l’invitation n’a pas pu être acceptée. Elle reste valable : demandez à la personne qui vous a invité de libérer une place ou d’en ajouter, puis acceptez-la de nouveau.',
 	},
 	unsubscribe: {
 		title: 'Se désabonner',

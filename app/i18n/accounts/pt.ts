@@ -174,6 +174,7 @@ export default {
 			super_admin: 'superadministrador',
 		},
 		enrolls: 'Também ficará inscrito em: {courses}.',
+		full: '{course} não tem vagas livres, por isso o convite não pôde ser aceite. Continua válido: peça a quem o convidou que liberte uma vaga ou acrescente vagas e aceite-o de novo.',
 	},
 	unsubscribe: {
 		title: 'Cancelar inscrição',

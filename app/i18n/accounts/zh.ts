@@ -170,6 +170,7 @@ export default {
 			super_admin: '超级管理员',
 		},
 		enrolls: '您还将注册以下课程：{courses}。',
+		full: '{course}已没有空余名额，因此无法接受邀请。邀请仍然有效：请邀请您的人释放或增加名额后再接受。',
 	},
 	unsubscribe: {
 		title: '退订',

@@ -116,7 +116,7 @@ export default {
 		csvTitle: 'Aus einer CSV-Datei',
 		file: 'CSV-Datei',
 		fileHint:
-			'Spalten email, name, role (student, course_admin oder tenant_admin) und course (sein Kürzel), in einer Kopfzeile benannt, oder ohne Kopfzeile in dieser Reihenfolge. Komma, Semikolon oder Tabulator; UTF-8. Höchstens 10.000 Zeilen und 1 MB.',
+			'Spalten email, name, role (student, course_admin oder tenant_admin) course (sein Kürzel) und language (en, es, fr, de, pt oder zh; leer: die Sprache dieser Seite), in einer Kopfzeile benannt, oder ohne Kopfzeile in dieser Reihenfolge. Die Einladung begrüßt jede Person mit Namen, in ihrer Sprache. Komma, Semikolon oder Tabulator; UTF-8. Höchstens 10.000 Zeilen und 1 MB.',
 		upload: 'Hochladen und einladen',
 		partlyStored:
 			'Das Speichern der Einladungen ist bei Zeile {row} fehlgeschlagen: Die Zeilen davor sind gespeichert und angeschrieben; ab Zeile {row} wurde niemand eingeladen oder angeschrieben. Laden Sie diese Zeilen mit der Kopfzeile erneut hoch, um sie einzuladen.',
@@ -137,6 +137,8 @@ export default {
 			roleNotAllowed: 'Sie können niemanden zu dieser Rolle einladen',
 			unknownCourse: 'Kein veröffentlichter Kurs dieser Website hat dieses Kürzel',
 			courseNeeded: 'Eine Kursadministration braucht einen Kurs',
+			unknownLanguage: 'Keine unterstützte Sprache: nicht eingeladen (en, es, fr, de, pt oder zh verwenden)',
+			courseFull: 'Der Kurs hat keinen freien Platz: nicht eingeladen',
 			notStored: 'Nicht gespeichert (unser Fehler): niemand wurde eingeladen oder angeschrieben',
 		},
 		errors: {

@@ -115,7 +115,7 @@ export default {
 		csvTitle: 'From a CSV file',
 		file: 'CSV file',
 		fileHint:
-			'Columns email, name, role (student, course_admin or tenant_admin) and course (its slug) named in a header row, or without a header in that order. Comma, semicolon or tab; UTF-8. At most 10,000 rows and 1 MB.',
+			'Columns email, name, role (student, course_admin or tenant_admin) course (its slug) and language (en, es, fr, de, pt or zh; empty: the language of this page) named in a header row, or without a header in that order. The invitation greets each person by name, in their language. Comma, semicolon or tab; UTF-8. At most 10,000 rows and 1 MB.',
 		upload: 'Upload and invite',
 		partlyStored:
 			'Storing the invitations failed at row {row}: the rows before it are stored and mailed; nobody from row {row} on was invited or mailed. Upload those rows again, with the header row, to invite them.',
@@ -136,6 +136,8 @@ export default {
 			roleNotAllowed: 'You cannot invite someone to this role',
 			unknownCourse: 'No published course of this site has this slug',
 			courseNeeded: 'A course admin needs a course',
+			unknownLanguage: 'No supported language: not invited (use en, es, fr, de, pt or zh)',
+			courseFull: 'The course has no free seat: not invited',
 			notStored: 'Not stored (our failure): nobody was invited or mailed',
 		},
 		errors: {

@@ -115,7 +115,7 @@ export default {
 		csvTitle: 'Desde un archivo CSV',
 		file: 'Archivo CSV',
 		fileHint:
-			'Columnas email, name, role (student, course_admin o tenant_admin) y course (su identificador) nombradas en una fila de encabezado, o sin encabezado en ese orden. Coma, punto y coma o tabulador; UTF-8. Como máximo 10.000 filas y 1 MB.',
+			'Columnas email, name, role (student, course_admin o tenant_admin) course (su identificador) y language (en, es, fr, de, pt o zh; vacía: el idioma de esta página) nombradas en una fila de encabezado, o sin encabezado en ese orden. La invitación saluda a cada persona por su nombre, en su idioma. Coma, punto y coma o tabulador; UTF-8. Como máximo 10.000 filas y 1 MB.',
 		upload: 'Subir e invitar',
 		partlyStored:
 			'Guardar las invitaciones falló en la fila {row}: las filas anteriores están guardadas y se enviaron; desde la fila {row} no se invitó ni se escribió a nadie. Vuelve a subir esas filas, con la fila de encabezado, para invitarlas.',
@@ -136,6 +136,8 @@ export default {
 			roleNotAllowed: 'No puedes invitar a nadie con este rol',
 			unknownCourse: 'Ningún curso publicado de este sitio tiene este identificador',
 			courseNeeded: 'Un administrador de curso necesita un curso',
+			unknownLanguage: 'Idioma no admitido: no invitado (use en, es, fr, de, pt o zh)',
+			courseFull: 'El curso no tiene plazas libres: no invitado',
 			notStored: 'No guardada (fallo nuestro): no se invitó ni se escribió a nadie',
 		},
 		errors: {

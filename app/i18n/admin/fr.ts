@@ -116,7 +116,7 @@ export default {
 		csvTitle: 'Depuis un fichier CSV',
 		file: 'Fichier CSV',
 		fileHint:
-			'Colonnes email, name, role (student, course_admin ou tenant_admin) et course (son identifiant) nommées dans une ligne d’en-tête, ou sans en-tête dans cet ordre. Virgule, point-virgule ou tabulation ; UTF-8. 10 000 lignes et 1 Mo au plus.',
+			'Colonnes email, name, role (student, course_admin ou tenant_admin) course (son identifiant) et language (en, es, fr, de, pt ou zh ; vide : la langue de cette page) nommées dans une ligne d’en-tête, ou sans en-tête dans cet ordre. L’invitation salue chaque personne par son nom, dans sa langue. Virgule, point-virgule ou tabulation ; UTF-8. 10 000 lignes et 1 Mo au plus.',
 		upload: 'Téléverser et inviter',
 		partlyStored:
 			'L’enregistrement des invitations a échoué à la ligne {row} : les lignes précédentes sont enregistrées et envoyées ; à partir de la ligne {row}, personne n’a été invité ni écrit. Importez de nouveau ces lignes, avec la ligne d’en-tête, pour les inviter.',
@@ -137,6 +137,8 @@ export default {
 			roleNotAllowed: 'Vous ne pouvez inviter personne à ce rôle',
 			unknownCourse: 'Aucun cours publié de ce site n’a cet identifiant',
 			courseNeeded: 'Un administrateur de cours a besoin d’un cours',
+			unknownLanguage: 'Langue non prise en charge : pas d’invitation (utilisez en, es, fr, de, pt ou zh)',
+			courseFull: 'Le cours n’a plus de place libre : pas d’invitation',
 			notStored: 'Non enregistrée (notre panne) : personne n’a été invité ni écrit',
 		},
 		errors: {

@@ -114,7 +114,7 @@ export default {
 		csvTitle: 'A partir de um ficheiro CSV',
 		file: 'Ficheiro CSV',
 		fileHint:
-			'Colunas email, name, role (student, course_admin ou tenant_admin) e course (o seu identificador) nomeadas numa linha de cabeçalho, ou sem cabeçalho por essa ordem. Vírgula, ponto e vírgula ou tabulação; UTF-8. No máximo 10 000 linhas e 1 MB.',
+			'Colunas email, name, role (student, course_admin ou tenant_admin) course (o seu identificador) e language (en, es, fr, de, pt ou zh; vazia: a língua desta página) nomeadas numa linha de cabeçalho, ou sem cabeçalho por essa ordem. O convite cumprimenta cada pessoa pelo nome, na sua língua. Vírgula, ponto e vírgula ou tabulação; UTF-8. No máximo 10 000 linhas e 1 MB.',
 		upload: 'Carregar e convidar',
 		partlyStored:
 			'A gravação dos convites falhou na linha {row}: as linhas anteriores estão guardadas e foram enviadas; a partir da linha {row} ninguém foi convidado nem contactado. Carregue essas linhas de novo, com a linha de cabeçalho, para as convidar.',
@@ -135,6 +135,8 @@ export default {
 			roleNotAllowed: 'Não pode convidar ninguém para este papel',
 			unknownCourse: 'Nenhum curso publicado deste site tem este identificador',
 			courseNeeded: 'Um administrador de curso precisa de um curso',
+			unknownLanguage: 'Língua não suportada: não convidado (use en, es, fr, de, pt ou zh)',
+			courseFull: 'O curso não tem vagas livres: não convidado',
 			notStored: 'Não guardado (falha nossa): ninguém foi convidado nem contactado',
 		},
 		errors: {

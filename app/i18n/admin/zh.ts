@@ -110,7 +110,7 @@ export default {
 		csvTitle: '从 CSV 文件',
 		file: 'CSV 文件',
 		fileHint:
-			'列 email、name、role（student、course_admin 或 tenant_admin）和 course（课程标识），在标题行中命名；或无标题行时按此顺序。逗号、分号或制表符；UTF-8。最多 10,000 行、1 MB。',
+			'列 email、name、role（student、course_admin 或 tenant_admin）、course（课程标识）和 language（en、es、fr、de、pt 或 zh；留空：本页语言），在标题行中命名；或无标题行时按此顺序。邀请邮件以姓名称呼每个人，并使用其语言。逗号、分号或制表符；UTF-8。最多 10,000 行、1 MB。',
 		upload: '上传并邀请',
 		partlyStored:
 			'保存邀请时在第 {row} 行失败：此前的行已保存并发送邮件；从第 {row} 行起未邀请任何人，也未发送邮件。请连同标题行重新上传这些行以邀请他们。',
@@ -131,6 +131,8 @@ export default {
 			roleNotAllowed: '您不能邀请他人担任此角色',
 			unknownCourse: '本站没有使用此标识的已发布课程',
 			courseNeeded: '课程管理员需要一门课程',
+			unknownLanguage: '不支持的语言：未邀请（请使用 en、es、fr、de、pt 或 zh）',
+			courseFull: '课程已无空余名额：未邀请',
 			notStored: '未保存（我们的故障）：未邀请也未发送邮件',
 		},
 		errors: {

@@ -155,6 +155,17 @@ export default {
 		sequential:
 			'Sequenziell: Lernende schließen jeden früheren Eintrag des Kurses ab, bevor sich der nächste öffnet (innerhalb eines Moduls gilt das immer)',
 		save: 'Einstellungen speichern',
+		seats: 'Plätze',
+		seatsHint:
+			'Wie viele Personen dieser kostenpflichtige Kurs haben darf (nicht stornierte Einschreibungen). Leer: keine Grenze.',
+		seatsUsed: 'Belegte Plätze: {used}.',
+		seatsOf: 'Belegte Plätze: {used} von {seats}.',
+		errors: {
+			seats:
+				'Geben Sie eine ganze Zahl von Plätzen von 0 bis 1.000.000 ein, oder lassen Sie das Feld leer für keine Grenze.',
+			seatsNotYours: 'Nur eine Site-Administration legt die Plätze eines Kurses fest.',
+			seatsNotPaid: 'Nur ein kostenpflichtiger Kurs hat Plätze.',
+		},
 	},
 	admins: {
 		metaTitle: 'Kursadministratoren · Verwaltung',
@@ -187,7 +198,8 @@ export default {
 		enroll: 'Einschreiben',
 		byCsv: 'Aus einer CSV-Datei',
 		file: 'CSV-Datei',
-		fileHint: 'Eine Spalte namens „email“ (oder die erste Spalte, wenn es keine Kopfzeile gibt). Höchstens 512 KB.',
+		fileHint:
+			'Eine Spalte namens „email“ (oder die erste Spalte, wenn es keine Kopfzeile gibt); optional die Spalten „name“ und „language“ (en, es, fr, de, pt oder zh) für die Einladungen von Personen ohne Konto. Höchstens 512 KB.',
 		upload: 'Hochladen und einschreiben',
 		reportTitle: 'Einschreibungsbericht',
 		row: 'Zeile',
@@ -200,6 +212,8 @@ export default {
 			deactivated: 'Konto deaktiviert: {count}',
 			invalid: 'Keine E-Mail-Adresse: {count}',
 			duplicate: 'In der Liste wiederholt: {count}',
+			unknownLanguage: 'Unbekannte Sprache: {count}',
+			full: 'Kein freier Platz: {count}',
 			invited: 'Eingeladen, bei Annahme eingeschrieben: {count}',
 			invitationRefreshed: 'Einladung mit diesem Kurs erneut gesendet: {count}',
 		},
@@ -210,6 +224,8 @@ export default {
 			deactivated: 'Das Konto ist deaktiviert: nicht eingeschrieben.',
 			invalid: 'Keine E-Mail-Adresse.',
 			duplicate: 'Weiter oben in der Liste wiederholt.',
+			unknownLanguage: 'Keine unterstützte Sprache: nichts geschehen (en, es, fr, de, pt oder zh verwenden).',
+			full: 'Kein freier Platz in diesem Kurs: nicht eingeschrieben, nichts gesendet.',
 			invited: 'Noch kein Konto: eingeladen und bei Annahme eingeschrieben.',
 			invitationRefreshed: 'Eine Einladung war bereits offen: erneut gesendet, mit diesem Kurs.',
 		},

@@ -161,6 +161,15 @@ export default {
 		sequential:
 			'Sequential: learners finish every earlier entry of the course before the next opens (within a module this always applies)',
 		save: 'Save settings',
+		seats: 'Seats',
+		seatsHint: 'How many people this paid course may have (enrollments not cancelled). Empty: no limit.',
+		seatsUsed: 'Seats in use: {used}.',
+		seatsOf: 'Seats in use: {used} of {seats}.',
+		errors: {
+			seats: 'Enter a whole number of seats from 0 to 1,000,000, or leave it empty for no limit.',
+			seatsNotYours: 'Only a tenant admin sets the seats of a course.',
+			seatsNotPaid: 'Only a paid course has seats.',
+		},
 	},
 	admins: {
 		metaTitle: 'Course admins · Administration',
@@ -192,7 +201,8 @@ export default {
 		enroll: 'Enroll',
 		byCsv: 'From a CSV file',
 		file: 'CSV file',
-		fileHint: 'A column named “email” (or the first column when there is no header row). At most 512 KB.',
+		fileHint:
+			'A column named “email” (or the first column when there is no header row); optional columns “name” and “language” (en, es, fr, de, pt or zh) for the invitations of people without an account. At most 512 KB.',
 		upload: 'Upload and enroll',
 		reportTitle: 'Enrollment report',
 		row: 'Row',
@@ -205,6 +215,8 @@ export default {
 			deactivated: 'Account deactivated: {count}',
 			invalid: 'Not an email address: {count}',
 			duplicate: 'Repeated in the list: {count}',
+			unknownLanguage: 'Unknown language: {count}',
+			full: 'No free seat: {count}',
 			invited: 'Invited, enrolled on accepting: {count}',
 			invitationRefreshed: 'Invitation sent again with this course: {count}',
 		},
@@ -215,6 +227,8 @@ export default {
 			deactivated: 'The account is deactivated: not enrolled.',
 			invalid: 'Not an email address.',
 			duplicate: 'Repeated earlier in the list.',
+			unknownLanguage: 'No supported language: nothing done (use en, es, fr, de, pt or zh).',
+			full: 'No free seat in this course: not enrolled, nothing sent.',
 			invited: 'No account yet: invited, and enrolled on accepting.',
 			invitationRefreshed: 'An invitation was already waiting: sent again, with this course.',
 		},

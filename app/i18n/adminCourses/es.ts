@@ -155,6 +155,15 @@ export default {
 		sequential:
 			'Secuencial: los estudiantes terminan todas las entradas anteriores del curso antes de que se abra la siguiente (dentro de un módulo esto se aplica siempre)',
 		save: 'Guardar configuración',
+		seats: 'Plazas',
+		seatsHint: 'Cuántas personas puede tener este curso de pago (inscripciones no canceladas). Vacío: sin límite.',
+		seatsUsed: 'Plazas ocupadas: {used}.',
+		seatsOf: 'Plazas ocupadas: {used} de {seats}.',
+		errors: {
+			seats: 'Escribe un número entero de plazas de 0 a 1.000.000, o déjalo vacío para no poner límite.',
+			seatsNotYours: 'Solo un administrador del sitio fija las plazas de un curso.',
+			seatsNotPaid: 'Solo un curso de pago tiene plazas.',
+		},
 	},
 	admins: {
 		metaTitle: 'Administradores del curso · Administración',
@@ -187,7 +196,8 @@ export default {
 		enroll: 'Inscribir',
 		byCsv: 'Desde un archivo CSV',
 		file: 'Archivo CSV',
-		fileHint: 'Una columna llamada «email» (o la primera columna si no hay fila de encabezado). Como máximo 512 KB.',
+		fileHint:
+			'Una columna llamada «email» (o la primera columna si no hay fila de encabezado); columnas opcionales «name» y «language» (en, es, fr, de, pt o zh) para las invitaciones de quienes aún no tienen cuenta. Como máximo 512 KB.',
 		upload: 'Subir e inscribir',
 		reportTitle: 'Informe de inscripción',
 		row: 'Fila',
@@ -200,6 +210,8 @@ export default {
 			deactivated: 'Cuenta desactivada: {count}',
 			invalid: 'No es una dirección de correo: {count}',
 			duplicate: 'Repetidos en la lista: {count}',
+			unknownLanguage: 'Idioma desconocido: {count}',
+			full: 'Sin plaza libre: {count}',
 			invited: 'Invitadas, inscritas al aceptar: {count}',
 			invitationRefreshed: 'Invitación reenviada con este curso: {count}',
 		},
@@ -210,6 +222,8 @@ export default {
 			deactivated: 'La cuenta está desactivada: no se inscribió.',
 			invalid: 'No es una dirección de correo.',
 			duplicate: 'Repetido antes en la lista.',
+			unknownLanguage: 'Idioma no admitido: no se hizo nada (use en, es, fr, de, pt o zh).',
+			full: 'No quedan plazas libres en este curso: no inscrito, no se envió nada.',
 			invited: 'Aún sin cuenta: invitada, e inscrita al aceptar.',
 			invitationRefreshed: 'Ya había una invitación pendiente: reenviada, con este curso.',
 		},

@@ -155,6 +155,15 @@ export default {
 		sequential:
 			'Séquentiel : les apprenants terminent chaque entrée précédente du cours avant que la suivante ne s’ouvre (au sein d’un module, c’est toujours le cas)',
 		save: 'Enregistrer les paramètres',
+		seats: 'Places',
+		seatsHint: 'Combien de personnes ce cours payant peut accueillir (inscriptions non annulées). Vide : sans limite.',
+		seatsUsed: 'Places occupées : {used}.',
+		seatsOf: 'Places occupées : {used} sur {seats}.',
+		errors: {
+			seats: 'Saisissez un nombre entier de places de 0 à 1 000 000, ou laissez vide pour ne pas limiter.',
+			seatsNotYours: 'Seul un administrateur du site fixe les places d’un cours.',
+			seatsNotPaid: 'Seul un cours payant a des places.',
+		},
 	},
 	admins: {
 		metaTitle: 'Administrateurs du cours · Administration',
@@ -190,7 +199,7 @@ export default {
 		byCsv: 'À partir d’un fichier CSV',
 		file: 'Fichier CSV',
 		fileHint:
-			'Une colonne nommée « email » (ou la première colonne s’il n’y a pas de ligne d’en-tête). 512 Ko au plus.',
+			'Une colonne nommée « email » (ou la première colonne s’il n’y a pas de ligne d’en-tête) ; colonnes facultatives « name » et « language » (en, es, fr, de, pt ou zh) pour les invitations des personnes sans compte. 512 Ko au plus.',
 		upload: 'Envoyer et inscrire',
 		reportTitle: 'Compte rendu d’inscription',
 		row: 'Ligne',
@@ -203,6 +212,8 @@ export default {
 			deactivated: 'Compte désactivé : {count}',
 			invalid: 'Pas une adresse e-mail : {count}',
 			duplicate: 'Répétés dans la liste : {count}',
+			unknownLanguage: 'Langue inconnue : {count}',
+			full: 'Sans place libre : {count}',
 			invited: 'Invitées, inscrites en acceptant : {count}',
 			invitationRefreshed: 'Invitation renvoyée avec ce cours : {count}',
 		},
@@ -213,6 +224,8 @@ export default {
 			deactivated: 'Le compte est désactivé : non inscrit.',
 			invalid: 'Pas une adresse e-mail.',
 			duplicate: 'Déjà présent plus haut dans la liste.',
+			unknownLanguage: 'Langue non prise en charge : rien n’a été fait (utilisez en, es, fr, de, pt ou zh).',
+			full: 'Plus de place libre dans ce cours : pas d’inscription, rien n’a été envoyé.',
 			invited: 'Pas encore de compte : invitée, et inscrite en acceptant.',
 			invitationRefreshed: 'Une invitation était déjà en attente : renvoyée, avec ce cours.',
 		},

@@ -155,6 +155,15 @@ export default {
 		sequential:
 			'Sequencial: os alunos concluem todas as entradas anteriores do curso antes que a próxima seja liberada (dentro de um módulo, isso sempre se aplica)',
 		save: 'Salvar configurações',
+		seats: 'Vagas',
+		seatsHint: 'Quantas pessoas este curso pago pode ter (inscrições não canceladas). Vazio: sem limite.',
+		seatsUsed: 'Vagas ocupadas: {used}.',
+		seatsOf: 'Vagas ocupadas: {used} de {seats}.',
+		errors: {
+			seats: 'Indique um número inteiro de vagas de 0 a 1 000 000, ou deixe vazio para não limitar.',
+			seatsNotYours: 'Só um administrador do site define as vagas de um curso.',
+			seatsNotPaid: 'Só um curso pago tem vagas.',
+		},
 	},
 	admins: {
 		metaTitle: 'Administradores do curso · Administração',
@@ -187,7 +196,8 @@ export default {
 		enroll: 'Inscrever',
 		byCsv: 'A partir de um arquivo CSV',
 		file: 'Arquivo CSV',
-		fileHint: 'Uma coluna chamada “email” (ou a primeira coluna quando não há linha de cabeçalho). No máximo 512 KB.',
+		fileHint:
+			'Uma coluna chamada “email” (ou a primeira coluna quando não há linha de cabeçalho); colunas opcionais “name” e “language” (en, es, fr, de, pt ou zh) para os convites de quem ainda não tem conta. No máximo 512 KB.',
 		upload: 'Enviar e inscrever',
 		reportTitle: 'Relatório de inscrição',
 		row: 'Linha',
@@ -200,6 +210,8 @@ export default {
 			deactivated: 'Conta desativada: {count}',
 			invalid: 'Não é um endereço de e-mail: {count}',
 			duplicate: 'Repetidos na lista: {count}',
+			unknownLanguage: 'Língua desconhecida: {count}',
+			full: 'Sem vaga livre: {count}',
 			invited: 'Convidadas, inscritas ao aceitar: {count}',
 			invitationRefreshed: 'Convite reenviado com este curso: {count}',
 		},
@@ -210,6 +222,8 @@ export default {
 			deactivated: 'A conta está desativada: não foi inscrita.',
 			invalid: 'Não é um endereço de e-mail.',
 			duplicate: 'Repetido antes na lista.',
+			unknownLanguage: 'Língua não suportada: nada foi feito (use en, es, fr, de, pt ou zh).',
+			full: 'Sem vagas livres neste curso: não inscrito, nada enviado.',
 			invited: 'Ainda sem conta: convidada, e inscrita ao aceitar.',
 			invitationRefreshed: 'Já havia um convite pendente: reenviado, com este curso.',
 		},
