@@ -7,6 +7,7 @@ import { inTransaction } from '#db/transaction.ts'
 import { findUserById } from '#db/users.ts'
 import type { Course } from '../content/content.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
+import { LEARNING_EMAILS } from './emails.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { type LearningJobPayloads, type Titles, learningJobs } from './jobs.server.ts'
 import { flattenEntries } from './entries.ts'
@@ -50,7 +51,7 @@ export async function mailGradeNotice(ctx: MailContext, job: LearningJobPayloads
 	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
 		to,
-		composeEmail({
+		composeEmail(LEARNING_EMAILS, {
 			kind: submission.status === 'graded' ? 'submission_graded' : 'submission_returned',
 			to: learner.email,
 			locale: learner.locale,
@@ -94,7 +95,7 @@ export async function mailWatcherNotice(ctx: MailContext, job: LearningJobPayloa
 	const to = await recipientMailContext(ctx, watcher.userId)
 	await deliver(
 		to,
-		composeEmail({
+		composeEmail(LEARNING_EMAILS, {
 			kind: 'submission_received',
 			to: watcher.email,
 			locale: watcher.locale,
