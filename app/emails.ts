@@ -14,10 +14,10 @@ import { LOCALES, type Locale } from '#db/schema/values.ts'
  * every mail. A room that adds a file of mails adds it to ROOMS.
  */
 
-export type EmailKind =
+type EmailKind =
 	AccountEmailKind | InvitationEmailKind | LearningEmailKind | CertificateEmailKind | ReminderEmailKind | AdminEmailKind
 
-export interface EmailCatalogue extends EmailShell {
+interface EmailCatalogue extends EmailShell {
 	kinds: Record<EmailKind, EmailCopy>
 }
 
