@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { courseEntryStats, courseRoster, listUsers } from '#db/admin.ts'
+import { listUsers } from '#db/admin.ts'
+import { courseEntryStats, courseRoster } from '#db/course-roster.ts'
 import { markEntryCompleteRow, putEnrollment, recordAttempt, touchEntry } from '#db/learning.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
