@@ -6,7 +6,7 @@ import { inScope, type Scope } from './learning.ts'
 import { step, type Tx } from './transaction.ts'
 
 // Assignment hand-ins and their files (decision 0027). Written once for both dialects, like
-// db/learning.ts: single statements or the steps of one transaction.
+// db/learning.ts: single statements or the steps of one transaction. Grading them is db/grading.ts.
 
 export type Submission = Database['t']['assignment_submissions']['$inferSelect']
 type SubmissionFile = Database['t']['submission_files']['$inferSelect']
