@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { CMS_LOCALES, View, type Json } from './view.ts'
+import { ApiError, CMS_LOCALES, View, type Json } from './view.ts'
 
 const DEFAULT_PAGE_SIZE = 20
 const MAX_PAGE_SIZE = 100
@@ -91,15 +91,6 @@ export function loadContent(contentDir = defaultContentDir): Map<string, Site> {
 
 /** PUT …/sites/<site>/authoring and POST …/authoring/invitations (decision 0053). */
 const AUTHORING = /^\/api\/v1\/projects\/([^/]+)\/sites\/([^/]+)\/authoring(\/invitations)?$/
-
-class ApiError extends Error {
-	constructor(
-		readonly status: number,
-		message: string,
-	) {
-		super(message)
-	}
-}
 
 /** What one content service holds: its content (reloadable), counters and faults for the tests, the provisioning calls. */
 interface CmsState {

@@ -8,6 +8,16 @@ export const CMS_LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh'] as const
 export type Json = any
 type Localized = Record<string, string>
 
+/** A request the API refuses: its status and message, answered as `{ error: { status, message } }`. */
+export class ApiError extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+	) {
+		super(message)
+	}
+}
+
 function isLocalized(value: unknown): value is Localized {
 	return (
 		typeof value === 'object' &&
