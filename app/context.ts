@@ -9,7 +9,7 @@ import type { RateLimitDriver } from './platform/rate-limit.server.ts'
 
 /**
  * Everything a loader or action knows about the request, resolved once at the
- * server entry (server/app.ts). Nothing below it reads the Host header again.
+ * server entry (server/handle.ts). Nothing below it reads the Host header again.
  */
 export interface RequestContext {
 	env: Env

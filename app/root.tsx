@@ -98,7 +98,7 @@ const setsSession = (headers: Headers) => headers.getSetCookie().some((c) => SES
 const SESSION_COOKIE = /^(?:__Host-)?lms_session=/
 
 // One route table serves every locale: a prefixed locale's pages are served under its prefix as
-// React Router's basename (server/app.ts). Our redirect paths carry their locale already.
+// React Router's basename (server/services.ts). Our redirect paths carry their locale already.
 
 /** Takes off the basename React Router puts before the path of a redirect from a loader or action. */
 function withoutBasename(ctx: RequestContext, location: string) {

@@ -9,7 +9,7 @@ import { type RouteConfig, type RouteConfigEntry, index, route } from '@react-ro
 // basename and reads the prefix as the page's locale. Platform paths (API,
 // well-known and discovery files, assets) stay unprefixed: their ids start
 // with `platform/`, which is how the server entry leaves them out of the
-// prefixed tables (server/app.ts).
+// prefixed tables (server/services.ts).
 const platform = (path: string, file: string, id = file.replace(/^routes\//, '').replace(/\.tsx?$/, '')) =>
 	route(path, file, { id: `platform/${id}` })
 
@@ -118,7 +118,7 @@ const routes: RouteConfigEntry[] = [
 	platform('credentials/status/:list', 'routes/credentials.status.$list.ts'),
 	platform('certificates/:id/credential', 'routes/certificates.$id.credential.ts'),
 
-	// Content pipeline (and Markdown projections; /<url>.md is rewritten to them in server/app.ts)
+	// Content pipeline (and Markdown projections; /<url>.md is rewritten to them in server/entry-rules.ts)
 	platform('api/aeo/markdown/:slug', 'routes/api.aeo.markdown.$slug.ts'),
 	platform('api/aeo/markdown/blog/:slug', 'routes/api.aeo.markdown.blog.$slug.ts'),
 	platform('api/aeo/markdown/learn/course/:slug', 'routes/api.aeo.markdown.learn.course.$slug.ts'),

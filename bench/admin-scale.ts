@@ -6,7 +6,8 @@
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:admin   # and PostgreSQL
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
-import { courseEntryStats, courseRoster, listUsers } from '#db/admin.ts'
+import { listUsers } from '#db/admin.ts'
+import { courseEntryStats, courseRoster } from '#db/course-roster.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createTestDatabase, DIALECTS } from '#tests/support/databases.ts'

@@ -6,7 +6,8 @@
 // and drifting machine load hits both sizes alike.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { eq } from 'drizzle-orm'
-import { courseEntryStats, courseRoster, listUsers } from '#db/admin.ts'
+import { listUsers } from '#db/admin.ts'
+import { courseEntryStats, courseRoster } from '#db/course-roster.ts'
 import { openDatabase, type Database, type Dialect } from '#db/client.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { findTenantBySlug } from '#db/tenants.ts'

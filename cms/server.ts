@@ -9,13 +9,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export const CMS_LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh'] as const
+import { ApiError, CMS_LOCALES, View, type Json } from './view.ts'
+
 const DEFAULT_PAGE_SIZE = 20
 const MAX_PAGE_SIZE = 100
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- fixture files of any shape, checked by the app's zod schemas
-type Json = any
-type Localized = Record<string, string>
 
 interface AssetMeta {
 	id: string
@@ -92,44 +89,35 @@ export function loadContent(contentDir = defaultContentDir): Map<string, Site> {
 	return sites
 }
 
-function isLocalized(value: unknown): value is Localized {
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		!Array.isArray(value) &&
-		'en' in value &&
-		Object.keys(value).every((k) => (CMS_LOCALES as readonly string[]).includes(k))
-	)
-}
-
 /** PUT …/sites/<site>/authoring and POST …/authoring/invitations (decision 0053). */
 const AUTHORING = /^\/api\/v1\/projects\/([^/]+)\/sites\/([^/]+)\/authoring(\/invitations)?$/
 
-class ApiError extends Error {
-	constructor(
-		readonly status: number,
-		message: string,
-	) {
-		super(message)
-	}
+/** What one content service holds: its content (reloadable), counters and faults for the tests, the provisioning calls. */
+interface CmsState {
+	projectUuid: string
+	contentDir: string
+	sites: Map<string, Site>
+	stats: CmsStats
+	faults: CmsFaults
+	provisioned: Array<{ site: string; name: unknown; status: string }>
+	expectedKey: Buffer
 }
 
 export function createCmsServer(options: CmsOptions) {
 	const contentDir = options.contentDir ?? defaultContentDir
-	let sites = loadContent(contentDir)
-	const stats: CmsStats = { total: 0, byPath: {}, byLocale: {}, byStatus: {} }
-	const faults: CmsFaults = { delayMs: 0, mode: 'ok' }
-	const provisioned: Array<{ site: string; name: unknown; status: string }> = []
-	const expectedKey = Buffer.from(options.apiKey)
-
-	function keyMatches(req: IncomingMessage) {
-		const given = Buffer.from(String(req.headers['x-api-key'] ?? ''))
-		return given.length === expectedKey.length && timingSafeEqual(given, expectedKey)
+	const state: CmsState = {
+		projectUuid: options.projectUuid,
+		contentDir,
+		sites: loadContent(contentDir),
+		stats: { total: 0, byPath: {}, byLocale: {}, byStatus: {} },
+		faults: { delayMs: 0, mode: 'ok' },
+		provisioned: [],
+		expectedKey: Buffer.from(options.apiKey),
 	}
 
 	function server(): Server {
 		return createServer((req, res) => {
-			handle(req, res).catch((error) => {
+			handle(state, req, res).catch((error) => {
 				if (!res.headersSent) send(res, 500, { error: { status: 500, message: 'Internal error' } })
 				else res.destroy()
 				console.error('[cms]', error)
@@ -137,186 +125,191 @@ export function createCmsServer(options: CmsOptions) {
 		})
 	}
 
-	async function handle(req: IncomingMessage, res: ServerResponse) {
-		const url = new URL(req.url ?? '/', 'http://cms.local')
-		if (!url.pathname.startsWith('/api/v1/')) return send(res, 404, { error: { status: 404, message: 'Not found' } })
-		if (!keyMatches(req)) return send(res, 401, { error: { status: 401, message: 'Invalid API key' } })
-
-		// Control endpoints used by the test suites; they are not content and are not counted.
-		if (url.pathname === '/api/v1/_stats') {
-			if (req.method === 'POST') {
-				stats.total = 0
-				stats.byPath = {}
-				stats.byLocale = {}
-				stats.byStatus = {}
-			}
-			return send(res, 200, stats)
-		}
-		// Authoring calls are not content reads: not counted, but failed as the faults say.
-		const authoring = AUTHORING.exec(url.pathname)
-		if (authoring && faults.mode !== 'ok')
-			return send(res, 500, { error: { status: 500, message: 'Injected failure' } })
-		if (authoring) return answerAuthoring(req, res, authoring)
-		if (url.pathname === '/api/v1/_control' && req.method === 'POST') {
-			const body = await readBody(req)
-			if (typeof body.delayMs === 'number') faults.delayMs = body.delayMs
-			if (body.mode === 'ok' || body.mode === 'error' || body.mode === 'garbage') faults.mode = body.mode
-			if (body.reload) sites = loadContent(contentDir)
-			return send(res, 200, faults)
-		}
-
-		stats.total++
-		stats.byPath[url.pathname] = (stats.byPath[url.pathname] ?? 0) + 1
-		const requested = url.searchParams.get('locale') ?? 'none'
-		stats.byLocale[requested] = (stats.byLocale[requested] ?? 0) + 1
-		res.once('finish', () => (stats.byStatus[res.statusCode] = (stats.byStatus[res.statusCode] ?? 0) + 1))
-		if (faults.delayMs > 0) await new Promise((r) => setTimeout(r, faults.delayMs))
-		if (faults.mode === 'error') return send(res, 500, { error: { status: 500, message: 'Injected failure' } })
-		if (faults.mode === 'garbage') {
-			res.writeHead(200, { 'content-type': 'application/json' })
-			return res.end('{"data": [tru')
-		}
-		if (req.method !== 'GET') return send(res, 405, { error: { status: 405, message: 'Method not allowed' } })
-
-		try {
-			const origin = `http://${req.headers.host}`
-			return route(url, origin, req, res)
-		} catch (error) {
-			if (error instanceof ApiError)
-				return send(res, error.status, { error: { status: error.status, message: error.message } })
-			throw error
-		}
-	}
-
-	/**
-	 * The authoring endpoints Strapi serves (cms/strapi/src/api/authoring; decision 0053): here there
-	 * are no authors (content is files), so provisioning succeeds and does nothing, and an
-	 * invitation says authoring is not available. Each call is remembered (`provisioned`) for tests.
-	 */
-	async function answerAuthoring(req: IncomingMessage, res: ServerResponse, match: RegExpExecArray) {
-		const [project, site] = [match[1], match[2]].map((v) => {
-			try {
-				return decodeURIComponent(v)
-			} catch {
-				return ''
-			}
-		})
-		const sub = match[3]
-		if (project !== options.projectUuid) return send(res, 404, { error: { status: 404, message: 'Unknown project' } })
-		const method = sub ? 'POST' : 'PUT'
-		if (req.method !== method) return send(res, 405, { error: { status: 405, message: 'Method not allowed' } })
-		const body = await readBody(req)
-		if (sub)
-			return send(res, 501, {
-				error: { status: 501, message: 'This content service has no authors: its content is files (cms/content/)' },
-			})
-		const status = typeof body.status === 'string' ? body.status : 'active'
-		provisioned.push({ site, name: body.name, status })
-		return send(res, 200, { data: { site, status, created: { site: false, role: false, folder: false } } })
-	}
-
-	function route(url: URL, origin: string, req: IncomingMessage, res: ServerResponse) {
-		const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent)
-		// api v1 projects :project sites :site ...rest
-		if (parts[2] !== 'projects' || parts[4] !== 'sites' || parts.length < 6) throw new ApiError(404, 'Not found')
-		if (parts[3] !== options.projectUuid) throw new ApiError(404, 'Unknown project')
-		const site = sites.get(parts[5])
-		if (!site) throw new ApiError(404, 'Unknown site')
-		const rest = parts.slice(6)
-		const base = `${origin}/api/v1/projects/${options.projectUuid}/sites/${site.slug}`
-
-		// Binary assets need no locale.
-		if (rest[0] === 'assets' && rest.length === 2) return sendAsset(site, rest[1], req, res)
-
-		const locale = url.searchParams.get('locale')
-		if (!locale) throw new ApiError(400, 'The locale query parameter is required')
-		if (!(CMS_LOCALES as readonly string[]).includes(locale)) throw new ApiError(400, 'Unsupported locale')
-		const view = new View(locale, base)
-
-		const [kind, slug, sub, subSlug] = rest
-		if (kind === 'site' && rest.length === 1) return send(res, 200, { data: view.site(site.site) })
-		if (kind === 'page-hierarchy' && rest.length === 1) return send(res, 200, { data: view.hierarchy(site.pages) })
-		if (kind === 'courses' && rest.length === 1)
-			return send(
-				res,
-				200,
-				paginate(url, site.courses, (c) => view.courseSummary(c)),
-			)
-		if (kind === 'courses' && rest.length === 2) return send(res, 200, { data: view.course(find(site.courses, slug)) })
-		if (kind === 'courses' && sub === 'entries' && rest.length === 4) {
-			const course = find(site.courses, slug)
-			return send(res, 200, { data: view.entry(course, subSlug) })
-		}
-		if (kind === 'pages' && rest.length === 1)
-			return send(
-				res,
-				200,
-				paginate(url, site.pages, (p) => view.pageSummary(p)),
-			)
-		if (kind === 'pages' && rest.length === 2) return send(res, 200, { data: view.page(find(site.pages, slug)) })
-		if (kind === 'blog-posts' && rest.length === 1)
-			return send(
-				res,
-				200,
-				paginate(url, site.blog, (p) => view.postSummary(p)),
-			)
-		if (kind === 'blog-posts' && rest.length === 2) return send(res, 200, { data: view.post(find(site.blog, slug)) })
-		throw new ApiError(404, 'Not found')
-	}
-
-	function sendAsset(site: Site, id: string, req: IncomingMessage, res: ServerResponse) {
-		const meta = site.assets.find((a) => a.id === id)
-		if (!meta) throw new ApiError(404, 'Unknown asset')
-		const path = join(site.dir, 'assets', meta.file)
-		const stat = statSync(path)
-		const etag = `"${createHash('sha1').update(`${meta.id}:${stat.size}:${stat.mtimeMs}`).digest('hex').slice(0, 16)}"`
-		const headers: Record<string, string> = {
-			'content-type': meta.contentType,
-			'accept-ranges': 'bytes',
-			etag,
-			'last-modified': stat.mtime.toUTCString(),
-			'x-asset-filename': meta.filename,
-			...(meta.courseSlug ? { 'x-asset-course': meta.courseSlug } : {}),
-		}
-		if (req.headers['if-none-match'] === etag) {
-			res.writeHead(304, headers)
-			return res.end()
-		}
-		const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''))
-		if (range && (range[1] || range[2])) {
-			let start = range[1] ? Number(range[1]) : stat.size - Number(range[2])
-			let end = range[1] && range[2] ? Number(range[2]) : stat.size - 1
-			start = Math.max(0, start)
-			end = Math.min(end, stat.size - 1)
-			if (start > end) {
-				// The owner goes with every answer about an asset: the app's proxy decides scope by it, also for this one.
-				res.writeHead(416, {
-					'content-range': `bytes */${stat.size}`,
-					...(meta.courseSlug ? { 'x-asset-course': meta.courseSlug } : {}),
-				})
-				return res.end()
-			}
-			res.writeHead(206, {
-				...headers,
-				'content-range': `bytes ${start}-${end}/${stat.size}`,
-				'content-length': String(end - start + 1),
-			})
-			return createReadStream(path, { start, end }).pipe(res)
-		}
-		res.writeHead(200, { ...headers, 'content-length': String(stat.size) })
-		createReadStream(path).pipe(res)
-	}
-
 	return {
 		server,
-		stats,
-		faults,
+		stats: state.stats,
+		faults: state.faults,
 		/** Every provisioning call answered (the app's job, decision 0053), oldest first. */
-		provisioned,
+		provisioned: state.provisioned,
 		reload() {
-			sites = loadContent(contentDir)
+			state.sites = loadContent(contentDir)
 		},
 	}
+}
+
+function keyMatches(expectedKey: Buffer, req: IncomingMessage) {
+	const given = Buffer.from(String(req.headers['x-api-key'] ?? ''))
+	return given.length === expectedKey.length && timingSafeEqual(given, expectedKey)
+}
+
+async function handle(state: CmsState, req: IncomingMessage, res: ServerResponse) {
+	const { stats, faults } = state
+	const url = new URL(req.url ?? '/', 'http://cms.local')
+	if (!url.pathname.startsWith('/api/v1/')) return send(res, 404, { error: { status: 404, message: 'Not found' } })
+	if (!keyMatches(state.expectedKey, req)) return send(res, 401, { error: { status: 401, message: 'Invalid API key' } })
+
+	// Control endpoints used by the test suites; they are not content and are not counted.
+	if (url.pathname === '/api/v1/_stats') {
+		if (req.method === 'POST') {
+			stats.total = 0
+			stats.byPath = {}
+			stats.byLocale = {}
+			stats.byStatus = {}
+		}
+		return send(res, 200, stats)
+	}
+	// Authoring calls are not content reads: not counted, but failed as the faults say.
+	const authoring = AUTHORING.exec(url.pathname)
+	if (authoring && faults.mode !== 'ok') return send(res, 500, { error: { status: 500, message: 'Injected failure' } })
+	if (authoring) return answerAuthoring(state, req, res, authoring)
+	if (url.pathname === '/api/v1/_control' && req.method === 'POST') {
+		const body = await readBody(req)
+		if (typeof body.delayMs === 'number') faults.delayMs = body.delayMs
+		if (body.mode === 'ok' || body.mode === 'error' || body.mode === 'garbage') faults.mode = body.mode
+		if (body.reload) state.sites = loadContent(state.contentDir)
+		return send(res, 200, faults)
+	}
+
+	stats.total++
+	stats.byPath[url.pathname] = (stats.byPath[url.pathname] ?? 0) + 1
+	const requested = url.searchParams.get('locale') ?? 'none'
+	stats.byLocale[requested] = (stats.byLocale[requested] ?? 0) + 1
+	res.once('finish', () => (stats.byStatus[res.statusCode] = (stats.byStatus[res.statusCode] ?? 0) + 1))
+	if (faults.delayMs > 0) await new Promise((r) => setTimeout(r, faults.delayMs))
+	if (faults.mode === 'error') return send(res, 500, { error: { status: 500, message: 'Injected failure' } })
+	if (faults.mode === 'garbage') {
+		res.writeHead(200, { 'content-type': 'application/json' })
+		return res.end('{"data": [tru')
+	}
+	if (req.method !== 'GET') return send(res, 405, { error: { status: 405, message: 'Method not allowed' } })
+
+	try {
+		const origin = `http://${req.headers.host}`
+		return route(state, url, origin, req, res)
+	} catch (error) {
+		if (error instanceof ApiError)
+			return send(res, error.status, { error: { status: error.status, message: error.message } })
+		throw error
+	}
+}
+
+/**
+ * The authoring endpoints Strapi serves (cms/strapi/src/api/authoring; decision 0053): here there
+ * are no authors (content is files), so provisioning succeeds and does nothing, and an
+ * invitation says authoring is not available. Each call is remembered (`provisioned`) for tests.
+ */
+async function answerAuthoring(state: CmsState, req: IncomingMessage, res: ServerResponse, match: RegExpExecArray) {
+	const [project, site] = [match[1], match[2]].map((v) => {
+		try {
+			return decodeURIComponent(v)
+		} catch {
+			return ''
+		}
+	})
+	const sub = match[3]
+	if (project !== state.projectUuid) return send(res, 404, { error: { status: 404, message: 'Unknown project' } })
+	const method = sub ? 'POST' : 'PUT'
+	if (req.method !== method) return send(res, 405, { error: { status: 405, message: 'Method not allowed' } })
+	const body = await readBody(req)
+	if (sub)
+		return send(res, 501, {
+			error: { status: 501, message: 'This content service has no authors: its content is files (cms/content/)' },
+		})
+	const status = typeof body.status === 'string' ? body.status : 'active'
+	state.provisioned.push({ site, name: body.name, status })
+	return send(res, 200, { data: { site, status, created: { site: false, role: false, folder: false } } })
+}
+
+function route(state: CmsState, url: URL, origin: string, req: IncomingMessage, res: ServerResponse) {
+	const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent)
+	// api v1 projects :project sites :site ...rest
+	if (parts[2] !== 'projects' || parts[4] !== 'sites' || parts.length < 6) throw new ApiError(404, 'Not found')
+	if (parts[3] !== state.projectUuid) throw new ApiError(404, 'Unknown project')
+	const site = state.sites.get(parts[5])
+	if (!site) throw new ApiError(404, 'Unknown site')
+	const rest = parts.slice(6)
+	const base = `${origin}/api/v1/projects/${state.projectUuid}/sites/${site.slug}`
+
+	// Binary assets need no locale.
+	if (rest[0] === 'assets' && rest.length === 2) return sendAsset(site, rest[1], req, res)
+
+	const locale = url.searchParams.get('locale')
+	if (!locale) throw new ApiError(400, 'The locale query parameter is required')
+	if (!(CMS_LOCALES as readonly string[]).includes(locale)) throw new ApiError(400, 'Unsupported locale')
+	const view = new View(locale, base)
+
+	const [kind, slug, sub, subSlug] = rest
+	if (kind === 'site' && rest.length === 1) return send(res, 200, { data: view.site(site.site) })
+	if (kind === 'page-hierarchy' && rest.length === 1) return send(res, 200, { data: view.hierarchy(site.pages) })
+	if (kind === 'courses' && rest.length === 1)
+		return send(
+			res,
+			200,
+			paginate(url, site.courses, (c) => view.courseSummary(c)),
+		)
+	if (kind === 'courses' && rest.length === 2) return send(res, 200, { data: view.course(find(site.courses, slug)) })
+	if (kind === 'courses' && sub === 'entries' && rest.length === 4) {
+		const course = find(site.courses, slug)
+		return send(res, 200, { data: view.entry(course, subSlug) })
+	}
+	if (kind === 'pages' && rest.length === 1)
+		return send(
+			res,
+			200,
+			paginate(url, site.pages, (p) => view.pageSummary(p)),
+		)
+	if (kind === 'pages' && rest.length === 2) return send(res, 200, { data: view.page(find(site.pages, slug)) })
+	if (kind === 'blog-posts' && rest.length === 1)
+		return send(
+			res,
+			200,
+			paginate(url, site.blog, (p) => view.postSummary(p)),
+		)
+	if (kind === 'blog-posts' && rest.length === 2) return send(res, 200, { data: view.post(find(site.blog, slug)) })
+	throw new ApiError(404, 'Not found')
+}
+
+function sendAsset(site: Site, id: string, req: IncomingMessage, res: ServerResponse) {
+	const meta = site.assets.find((a) => a.id === id)
+	if (!meta) throw new ApiError(404, 'Unknown asset')
+	const path = join(site.dir, 'assets', meta.file)
+	const stat = statSync(path)
+	const etag = `"${createHash('sha1').update(`${meta.id}:${stat.size}:${stat.mtimeMs}`).digest('hex').slice(0, 16)}"`
+	const headers: Record<string, string> = {
+		'content-type': meta.contentType,
+		'accept-ranges': 'bytes',
+		etag,
+		'last-modified': stat.mtime.toUTCString(),
+		'x-asset-filename': meta.filename,
+		...(meta.courseSlug ? { 'x-asset-course': meta.courseSlug } : {}),
+	}
+	if (req.headers['if-none-match'] === etag) {
+		res.writeHead(304, headers)
+		return res.end()
+	}
+	const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''))
+	if (range && (range[1] || range[2])) {
+		let start = range[1] ? Number(range[1]) : stat.size - Number(range[2])
+		let end = range[1] && range[2] ? Number(range[2]) : stat.size - 1
+		start = Math.max(0, start)
+		end = Math.min(end, stat.size - 1)
+		if (start > end) {
+			// The owner goes with every answer about an asset: the app's proxy decides scope by it, also for this one.
+			res.writeHead(416, {
+				'content-range': `bytes */${stat.size}`,
+				...(meta.courseSlug ? { 'x-asset-course': meta.courseSlug } : {}),
+			})
+			return res.end()
+		}
+		res.writeHead(206, {
+			...headers,
+			'content-range': `bytes ${start}-${end}/${stat.size}`,
+			'content-length': String(end - start + 1),
+		})
+		return createReadStream(path, { start, end }).pipe(res)
+	}
+	res.writeHead(200, { ...headers, 'content-length': String(stat.size) })
+	createReadStream(path).pipe(res)
 }
 
 function find(items: Json[], slug: string) {
@@ -344,237 +337,6 @@ function intParam(url: URL, name: string, fallback: number) {
 	if (raw === null) return fallback
 	if (!/^\d+$/.test(raw)) throw new ApiError(400, `${name} must be a whole number`)
 	return Number(raw)
-}
-
-/** Renders stored documents for one locale: picks localized strings (falling back to en) and expands asset references to URLs. */
-class View {
-	constructor(
-		readonly locale: string,
-		readonly base: string,
-	) {}
-
-	text(value: unknown): string {
-		if (isLocalized(value)) return this.expand(value[this.locale] ?? value.en)
-		return typeof value === 'string' ? this.expand(value) : ''
-	}
-
-	/**
-	 * The locale one field of a document is actually served in: the requested one when the field
-	 * exists in it, else en. `locale` names the title's; each field that can fall back apart from
-	 * the title says its own (`summaryLocale`, `bodyLocale`, …; decision 0012).
-	 */
-	servedLocale(doc: Json, field = 'title') {
-		return isLocalized(doc[field]) && doc[field][this.locale] ? this.locale : 'en'
-	}
-
-	expand(text: string) {
-		return text.replace(/\{\{asset:([a-z0-9-]+)\}\}/g, (_, id) => this.assetUrl(id))
-	}
-
-	assetUrl(id: string) {
-		return `${this.base}/assets/${id}`
-	}
-
-	/** `{ "asset": "<id>" }` becomes this service's asset URL; a plain string (an external URL) is passed through. */
-	assetRef(ref: Json) {
-		if (typeof ref === 'string') return ref
-		return ref && typeof ref === 'object' && typeof ref.asset === 'string' ? this.assetUrl(ref.asset) : null
-	}
-
-	site(doc: Json) {
-		return {
-			name: this.text(doc.name),
-			short_name: this.text(doc.short_name) || this.text(doc.name),
-			description: this.text(doc.description),
-			theme_color: doc.theme_color,
-			background_color: doc.background_color,
-			accent_color: doc.accent_color,
-			security_contact: doc.security_contact ?? null,
-			favicon: this.assetRef(doc.favicon),
-			icon: this.assetRef(doc.icon),
-			og_image: this.assetRef(doc.og_image),
-			updatedAt: doc.updatedAt,
-			locale: this.servedLocale(doc, 'name'),
-			descriptionLocale: this.servedLocale(doc, 'description'),
-		}
-	}
-
-	courseSummary(doc: Json) {
-		return {
-			slug: doc.slug,
-			status: doc.status,
-			listed: doc.listed !== false,
-			publishedAt: doc.publishedAt ?? null,
-			archivedAt: doc.archivedAt ?? null,
-			updatedAt: doc.updatedAt,
-			price: doc.price ?? null,
-			estimatedMinutes: doc.estimatedMinutes ?? null,
-			title: this.text(doc.title),
-			summary: this.text(doc.summary),
-			entryCount: (doc.modules ?? []).reduce((n: number, m: Json) => n + (m.entries?.length ?? 0), 0),
-			locale: this.servedLocale(doc),
-			summaryLocale: this.servedLocale(doc, 'summary'),
-			// Optional in the content (decision 0042 of the app): sent only when the course has them.
-			...(Array.isArray(doc.categories) ? { categories: this.labels(doc.categories) } : {}),
-			...(Array.isArray(doc.tags) ? { tags: this.labels(doc.tags) } : {}),
-			...(typeof doc.featured === 'boolean' ? { featured: doc.featured } : {}),
-		}
-	}
-
-	/** Categories and tags: the slug as stored, the name in this locale (else en). */
-	labels(list: Json[]) {
-		return list.map((l: Json) => ({ slug: l.slug, name: this.text(l.name) }))
-	}
-
-	course(doc: Json) {
-		return {
-			...this.courseSummary(doc),
-			description: this.text(doc.description),
-			descriptionLocale: this.servedLocale(doc, 'description'),
-			modules: (doc.modules ?? []).map((m: Json) => ({
-				slug: m.slug,
-				title: this.text(m.title),
-				locale: this.servedLocale(m),
-				entries: (m.entries ?? []).map((e: Json) => ({
-					slug: e.slug,
-					type: e.type,
-					title: this.text(e.title),
-					estimatedMinutes: e.estimatedMinutes ?? null,
-					locale: this.servedLocale(e),
-					...this.due(e),
-				})),
-			})),
-			...(doc.certificate ? { certificate: this.certificate(doc.certificate) } : {}),
-			...(doc.passRule ? { passRule: doc.passRule } : {}),
-		}
-	}
-
-	certificate(doc: Json) {
-		return {
-			enabled: doc.enabled === true,
-			...(doc.criteria === undefined
-				? {}
-				: { criteria: this.text(doc.criteria), criteriaLocale: this.servedLocale(doc, 'criteria') }),
-		}
-	}
-
-	entry(course: Json, entrySlug: string) {
-		for (const module of course.modules ?? []) {
-			const entry = (module.entries ?? []).find((e: Json) => e.slug === entrySlug)
-			if (!entry) continue
-			return {
-				slug: entry.slug,
-				type: entry.type,
-				courseSlug: course.slug,
-				moduleSlug: module.slug,
-				title: this.text(entry.title),
-				body: this.text(entry.body),
-				estimatedMinutes: entry.estimatedMinutes ?? null,
-				locale: this.servedLocale(entry),
-				bodyLocale: this.servedLocale(entry, 'body'),
-				quiz: entry.quiz ? this.quiz(entry.quiz) : null,
-				...(entry.assignment ? { assignment: this.assignment(entry.assignment) } : {}),
-				...this.due(entry),
-			}
-		}
-		throw new ApiError(404, 'Not found')
-	}
-
-	/** An entry's due date as the API serves it (cms/README.md): an instant, or days after enrolling; absent when none. */
-	due(entry: Json) {
-		if (typeof entry.dueAt === 'string') return { due: { at: new Date(entry.dueAt).toISOString() } }
-		if (Number.isInteger(entry.dueDaysAfterEnrollment))
-			return { due: { daysAfterEnrollment: entry.dueDaysAfterEnrollment } }
-		return {}
-	}
-
-	assignment(doc: Json) {
-		return {
-			graded: doc.graded === true,
-			...(doc.maxScore === undefined ? {} : { maxScore: doc.maxScore }),
-			...(doc.passingScore === undefined ? {} : { passingScore: doc.passingScore }),
-			...(doc.allowedFileTypes === undefined ? {} : { allowedFileTypes: doc.allowedFileTypes }),
-			...(doc.instructions === undefined
-				? {}
-				: { instructions: this.text(doc.instructions), instructionsLocale: this.servedLocale(doc, 'instructions') }),
-		}
-	}
-
-	quiz(doc: Json) {
-		return {
-			maxAttempts: doc.maxAttempts,
-			passingScore: doc.passingScore,
-			...(doc.revealAnswers === undefined ? {} : { revealAnswers: doc.revealAnswers }),
-			...(doc.showAnswers === undefined ? {} : { showAnswers: doc.showAnswers }),
-			...(doc.shuffle === undefined ? {} : { shuffle: doc.shuffle }),
-			questions: doc.questions.map((q: Json) => ({
-				id: q.id,
-				type: q.type,
-				prompt: this.text(q.prompt),
-				explanation: this.text(q.explanation),
-				locale: this.servedLocale(q, 'prompt'),
-				...(q.type === 'multiple_choice'
-					? {
-							options: q.options.map((o: Json) => ({ id: o.id, text: this.text(o.text) })),
-							correctOptionId: q.correctOptionId,
-						}
-					: {}),
-				...(q.type === 'true_false' ? { correct: q.correct } : {}),
-				...(q.type === 'short_answer' ? { acceptedAnswers: q.acceptedAnswers } : {}),
-			})),
-		}
-	}
-
-	pageSummary(doc: Json) {
-		return {
-			slug: doc.slug,
-			status: doc.status,
-			listed: doc.listed !== false,
-			parent: doc.parent ?? null,
-			order: doc.order ?? 0,
-			updatedAt: doc.updatedAt,
-			title: this.text(doc.title),
-			locale: this.servedLocale(doc),
-		}
-	}
-
-	page(doc: Json) {
-		return { ...this.pageSummary(doc), body: this.text(doc.body), bodyLocale: this.servedLocale(doc, 'body') }
-	}
-
-	hierarchy(pages: Json[]) {
-		const visible = pages.filter((p) => p.status === 'published' && p.listed !== false)
-		const build = (parent: string | null): Json[] =>
-			visible
-				.filter((p) => (p.parent ?? null) === parent)
-				.sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
-				.map((p) => ({
-					slug: p.slug,
-					title: this.text(p.title),
-					locale: this.servedLocale(p),
-					children: build(p.slug),
-				}))
-		return build(null)
-	}
-
-	postSummary(doc: Json) {
-		return {
-			slug: doc.slug,
-			status: doc.status,
-			publishedAt: doc.publishedAt ?? null,
-			updatedAt: doc.updatedAt,
-			author: doc.author ?? null,
-			hero: this.assetRef(doc.hero),
-			title: this.text(doc.title),
-			excerpt: this.text(doc.excerpt),
-			locale: this.servedLocale(doc),
-			excerptLocale: this.servedLocale(doc, 'excerpt'),
-		}
-	}
-
-	post(doc: Json) {
-		return { ...this.postSummary(doc), body: this.text(doc.body), bodyLocale: this.servedLocale(doc, 'body') }
-	}
 }
 
 function send(res: ServerResponse, status: number, body: unknown) {

@@ -1,24 +1,14 @@
-import {
-	and,
-	asc,
-	count,
-	desc,
-	eq,
-	gt,
-	gte,
-	inArray,
-	isNotNull,
-	isNull,
-	like,
-	lt,
-	or,
-	sql,
-	type SQL,
-} from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, like, lt, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { erasedUsers } from './data-rights.ts'
 import { step, type Tx } from './transaction.ts'
 import type { Role } from './schema/values.ts'
+
+/*
+ * What the admin pages read and change of a tenant's people: the user list (keyset pages, counts from
+ * stats_counters), one scoped user, the home's counts, course admins. The audit log's reading is in
+ * db/audit.ts, a course's roster and counts in db/course-roster.ts.
+ */
 
 export const PAGE_SIZE = 50
 
@@ -204,7 +194,7 @@ function userCounter(f: UserFilters): { plus: string; minus?: string } | null {
 }
 
 /** A tenant-level counter's value (0 when no row exists yet). */
-async function tenantCounter(db: Database, tenantId: string, metric: string, courseSlug = '') {
+export async function tenantCounter(db: Database, tenantId: string, metric: string, courseSlug = '') {
 	const c = db.t.stats_counters
 	const [row] = await db.orm
 		.select({ n: c.n })
@@ -279,47 +269,6 @@ export async function adminCounts(db: Database, tenantId: string | null) {
 	}
 }
 
-export interface AuditFilters {
-	tenantId: string | null
-	action?: string
-	/** A user id, or an email: the audit rows of every account with that address (in this tenant). */
-	actor?: string
-	targetKind?: string
-	before?: Date
-	since?: Date
-	limit?: number
-}
-
-export async function listAudit(db: Database, filters: AuditFilters) {
-	const a = db.t.audit_log
-	const where: SQL[] = []
-	if (filters.tenantId) where.push(eq(a.tenant_id, filters.tenantId))
-	// Action names hold underscores (user.role_changed): the prefix is matched literally, wildcards escaped.
-	if (filters.action) where.push(sql`${a.action} LIKE ${`${filters.action.replace(/[\\%_]/g, '\\$&')}%`} ESCAPE '\\'`)
-	if (filters.actor?.includes('@')) {
-		const u = db.t.users
-		const accounts = db.orm
-			.select({ id: u.id })
-			.from(u)
-			.where(
-				and(
-					eq(u.email, filters.actor.toLowerCase()),
-					filters.tenantId ? or(eq(u.tenant_id, filters.tenantId), isNull(u.tenant_id)) : undefined,
-				),
-			)
-		where.push(inArray(a.actor_user_id, accounts))
-	} else if (filters.actor) where.push(eq(a.actor_user_id, filters.actor))
-	if (filters.targetKind) where.push(eq(a.target_kind, filters.targetKind))
-	if (filters.since) where.push(gte(a.created_at, filters.since))
-	if (filters.before) where.push(lt(a.created_at, filters.before))
-	return db.orm
-		.select()
-		.from(a)
-		.where(where.length ? and(...where) : undefined)
-		.orderBy(desc(a.created_at), desc(a.id))
-		.limit(filters.limit ?? 100)
-}
-
 /** Invalidates every session of a tenant's users (suspension). */
 export function* bumpTenantTokenVersionsSteps(db: Tx, tenantId: string) {
 	const u = db.t.users
@@ -330,82 +279,6 @@ export function* bumpTenantTokenVersionsSteps(db: Tx, tenantId: string) {
 			.where(eq(u.tenant_id, tenantId))
 			.returning({ id: u.id }),
 	)
-}
-
-/**
- * A page of a course's roster (every enrollment when `page` is omitted, for
- * the CSV export) with the progress and quiz attempts of just those learners.
- */
-export async function courseRoster(db: Database, tenantId: string, courseSlug: string, page?: number) {
-	const { enrollments: e, users: u, entry_progress: p, quiz_attempts: q, quiz_attempt_dues: d } = db.t
-	const where = and(eq(e.tenant_id, tenantId), eq(e.course_slug, courseSlug))
-	const query = db.orm
-		.select({
-			userId: u.id,
-			name: u.name,
-			email: u.email,
-			status: e.status,
-			enrolledAt: e.enrolled_at,
-			completedAt: e.completed_at,
-		})
-		.from(e)
-		.innerJoin(u, eq(u.id, e.user_id))
-		.where(where)
-		.orderBy(desc(e.enrolled_at), desc(e.id))
-	const [roster, [{ total }]] = await Promise.all([
-		page ? query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE) : query,
-		tenantCounter(db, tenantId, 'enrollments', courseSlug).then((total) => [{ total }]),
-	])
-	const ids = roster.map((r) => r.userId)
-	if (ids.length === 0) return { roster, progress: [], attempts: [], total: Number(total) }
-	// Chunks keep the IN lists within SQLite's parameter limit for a full export.
-	const chunks = Array.from({ length: Math.ceil(ids.length / 500) }, (_, i) => ids.slice(i * 500, i * 500 + 500))
-	const [progress, attempts] = await Promise.all([
-		Promise.all(
-			chunks.map((chunk) =>
-				db.orm
-					.select({ userId: p.user_id, entrySlug: p.entry_slug })
-					.from(p)
-					.where(
-						and(
-							eq(p.tenant_id, tenantId),
-							eq(p.course_slug, courseSlug),
-							isNotNull(p.completed_at),
-							inArray(p.user_id, chunk),
-						),
-					),
-			),
-		),
-		Promise.all(
-			chunks.map((chunk) =>
-				db.orm
-					.select({ userId: q.user_id, entrySlug: q.entry_slug, score: q.score, passed: q.passed, late: d.late })
-					.from(q)
-					.leftJoin(d, eq(d.attempt_id, q.id))
-					.where(and(eq(q.tenant_id, tenantId), eq(q.course_slug, courseSlug), inArray(q.user_id, chunk))),
-			),
-		),
-	])
-	return { roster, progress: progress.flat(), attempts: attempts.flat(), total: Number(total) }
-}
-
-/**
- * Per-entry counts of a course, read from stats_counters (kept by triggers on
- * every write): one small read however many learners the course has.
- */
-export async function courseEntryStats(db: Database, tenantId: string, courseSlug: string) {
-	const c = db.t.stats_counters
-	const rows = await db.orm
-		.select()
-		.from(c)
-		.where(and(eq(c.tenant_id, tenantId), eq(c.course_slug, courseSlug)))
-	const of = (metric: string) => rows.filter((r) => r.metric === metric && r.n > 0)
-	return {
-		completions: of('completed').map((r) => ({ entrySlug: r.entry_slug, completed: r.n })),
-		scores: of('attempts').map((r) => ({ entrySlug: r.entry_slug, average: Number(r.total) / r.n, attempts: r.n })),
-		distribution: of('attempt_number').map((r) => ({ entrySlug: r.entry_slug, attemptNumber: r.bucket, n: r.n })),
-		enrolled: of('enrolled').reduce((sum, r) => sum + r.n, 0),
-	}
 }
 
 export async function courseAssignments(db: Database, tenantId: string, courseSlug: string) {
@@ -429,24 +302,6 @@ export function* revokeAssignmentSteps(db: Tx, tenantId: string, courseSlug: str
 			.returning({ id: a.id }),
 	)
 	return rows.length > 0
-}
-
-/**
- * The people and tenants audit rows name by id, for showing who did what to whom: users of this
- * tenant and platform accounts (every user on the apex), and tenants.
- */
-export async function auditNames(db: Database, tenantId: string | null, userIds: string[], tenantIds: string[]) {
-	const { users: u, tenants: t } = db.t
-	const [people, tenants] = await Promise.all([
-		userIds.length
-			? db.orm
-					.select({ id: u.id, name: u.name, email: u.email })
-					.from(u)
-					.where(and(inArray(u.id, userIds), tenantId ? or(eq(u.tenant_id, tenantId), isNull(u.tenant_id)) : undefined))
-			: [],
-		tenantIds.length ? db.orm.select({ id: t.id, name: t.name }).from(t).where(inArray(t.id, tenantIds)) : [],
-	])
-	return { people: new Map(people.map((p) => [p.id, p])), tenants: new Map(tenants.map((x) => [x.id, x.name])) }
 }
 
 /**
@@ -474,18 +329,4 @@ export async function usersByEmails(db: Database, tenantId: string, emails: stri
 		),
 	)
 	return new Map(rows.flat().map((r) => [r.email, r]))
-}
-
-/**
- * Whose enrollment in which course each enrollment id is, for audit rows about enrollments: within
- * this tenant (every tenant on the apex); other ids are absent.
- */
-export async function enrollmentSubjects(db: Database, tenantId: string | null, ids: string[]) {
-	if (ids.length === 0) return new Map<string, { userId: string; courseSlug: string }>()
-	const e = db.t.enrollments
-	const rows = await db.orm
-		.select({ id: e.id, userId: e.user_id, courseSlug: e.course_slug })
-		.from(e)
-		.where(and(inArray(e.id, ids), tenantId ? eq(e.tenant_id, tenantId) : undefined))
-	return new Map(rows.map((r) => [r.id, { userId: r.userId, courseSlug: r.courseSlug }]))
 }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
-import { latestOf } from './submissions.ts'
+import { latestOf } from './grading.ts'
 
 // What the course dashboard and the CSV export read of assignment hand-ins (decision 0029). Both
 // look at each learner's newest submission per entry only: an earlier one that was returned for

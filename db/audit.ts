@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm'
+import { and, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import { runSteps, step, type Tx } from './transaction.ts'
@@ -108,4 +108,77 @@ export async function findAuditRow(db: Database, tenantId: string, action: Audit
 		.orderBy(desc(a.created_at))
 		.limit(1)
 	return row ?? null
+}
+
+export interface AuditFilters {
+	tenantId: string | null
+	action?: string
+	/** A user id, or an email: the audit rows of every account with that address (in this tenant). */
+	actor?: string
+	targetKind?: string
+	before?: Date
+	since?: Date
+	limit?: number
+}
+
+export async function listAudit(db: Database, filters: AuditFilters) {
+	const a = db.t.audit_log
+	const where: SQL[] = []
+	if (filters.tenantId) where.push(eq(a.tenant_id, filters.tenantId))
+	// Action names hold underscores (user.role_changed): the prefix is matched literally, wildcards escaped.
+	if (filters.action) where.push(sql`${a.action} LIKE ${`${filters.action.replace(/[\\%_]/g, '\\$&')}%`} ESCAPE '\\'`)
+	if (filters.actor?.includes('@')) {
+		const u = db.t.users
+		const accounts = db.orm
+			.select({ id: u.id })
+			.from(u)
+			.where(
+				and(
+					eq(u.email, filters.actor.toLowerCase()),
+					filters.tenantId ? or(eq(u.tenant_id, filters.tenantId), isNull(u.tenant_id)) : undefined,
+				),
+			)
+		where.push(inArray(a.actor_user_id, accounts))
+	} else if (filters.actor) where.push(eq(a.actor_user_id, filters.actor))
+	if (filters.targetKind) where.push(eq(a.target_kind, filters.targetKind))
+	if (filters.since) where.push(gte(a.created_at, filters.since))
+	if (filters.before) where.push(lt(a.created_at, filters.before))
+	return db.orm
+		.select()
+		.from(a)
+		.where(where.length ? and(...where) : undefined)
+		.orderBy(desc(a.created_at), desc(a.id))
+		.limit(filters.limit ?? 100)
+}
+
+/**
+ * The people and tenants audit rows name by id, for showing who did what to whom: users of this
+ * tenant and platform accounts (every user on the apex), and tenants.
+ */
+export async function auditNames(db: Database, tenantId: string | null, userIds: string[], tenantIds: string[]) {
+	const { users: u, tenants: t } = db.t
+	const [people, tenants] = await Promise.all([
+		userIds.length
+			? db.orm
+					.select({ id: u.id, name: u.name, email: u.email })
+					.from(u)
+					.where(and(inArray(u.id, userIds), tenantId ? or(eq(u.tenant_id, tenantId), isNull(u.tenant_id)) : undefined))
+			: [],
+		tenantIds.length ? db.orm.select({ id: t.id, name: t.name }).from(t).where(inArray(t.id, tenantIds)) : [],
+	])
+	return { people: new Map(people.map((p) => [p.id, p])), tenants: new Map(tenants.map((x) => [x.id, x.name])) }
+}
+
+/**
+ * Whose enrollment in which course each enrollment id is, for audit rows about enrollments: within
+ * this tenant (every tenant on the apex); other ids are absent.
+ */
+export async function enrollmentSubjects(db: Database, tenantId: string | null, ids: string[]) {
+	if (ids.length === 0) return new Map<string, { userId: string; courseSlug: string }>()
+	const e = db.t.enrollments
+	const rows = await db.orm
+		.select({ id: e.id, userId: e.user_id, courseSlug: e.course_slug })
+		.from(e)
+		.where(and(inArray(e.id, ids), tenantId ? eq(e.tenant_id, tenantId) : undefined))
+	return new Map(rows.map((r) => [r.id, { userId: r.userId, courseSlug: r.courseSlug }]))
 }

@@ -40,48 +40,117 @@ export interface LivePool {
 	close(): Promise<void>
 }
 
-export function livePool(make: (max?: number) => postgres.Sql): LivePool {
-	const first = make()
-	let current = first
-	let down = false
-	let closed = false
-	/** When each outstanding query started, and when the server last answered anything. */
+/** When each outstanding query started, and when the server last answered anything. */
+function queryClock() {
 	const outstanding = new Map<object, number>()
-	let lastAnswer = Date.now()
-	let probing: Promise<boolean> | null = null
-	/** The watchdog's probe is out: the server has been silent for SUSPECT_AFTER_MS with queries waiting. */
-	let suspect = false
-	let prober = make(1)
+	const clock = {
+		lastAnswer: Date.now(),
+		/** How long the oldest outstanding query has heard nothing from the server; 0 when none is outstanding. */
+		silentFor() {
+			if (outstanding.size === 0) return 0
+			const oldest = Math.min(...outstanding.values())
+			return Date.now() - Math.max(oldest, clock.lastAnswer)
+		},
+		track<Q extends PromiseLike<unknown>>(query: Q): Q {
+			const key = {}
+			outstanding.set(key, Date.now())
+			const settled = () => {
+				outstanding.delete(key)
+				clock.lastAnswer = Date.now()
+			}
+			// A query's own `then` starts it after a microtask, so drizzle's `.values()` still applies.
+			query.then(settled, settled)
+			return query
+		},
+	}
+	return clock
+}
 
-	/**
-	 * The question on the air, and when it was sent. A later probe waits on it rather than asking on a new
-	 * connection: a frozen server answers it when it thaws, and a connection a second (a process on the
-	 * server, forked and ended) every probe is work a loaded host pays for (issue 46).
-	 */
+/**
+ * The probe's connection and the question on the air, and when it was sent. A later probe waits on it
+ * rather than asking on a new connection: a frozen server answers it when it thaws, and a connection a
+ * second (a process on the server, forked and ended) every probe is work a loaded host pays for (issue 46).
+ */
+function questioner(make: (max?: number) => postgres.Sql, heard: () => void) {
+	let prober = make(1)
 	let asked: { answer: Promise<boolean>; at: number } | null = null
 	function ask() {
 		const question = {
 			at: Date.now(),
 			answer: prober`select 1`.then(
-				() => ((lastAnswer = Date.now()), true),
+				() => (heard(), true),
 				() => false,
 			),
 		}
 		void question.answer.then(() => asked === question && (asked = null))
 		return question
 	}
-
-	/** Asks the server; false when it does not answer within PROBE_MS. */
-	function probe(): Promise<boolean> {
-		probing ??= new Promise<boolean>((resolve) => {
+	return {
+		/** Whether the server answers the question on the air (or a new one); false when the connection fails. */
+		answer() {
 			if (asked && Date.now() - asked.at >= REASK_AFTER_MS) {
 				// Unanswered this long, its bytes may be lost (a link that swallows them): a fresh connection.
 				void prober.end({ timeout: 0 }).catch(() => {})
 				prober = make(1)
 				asked = null
 			}
+			return (asked ??= ask()).answer
+		},
+		end: (timeout: number) => prober.end({ timeout }),
+	}
+}
+
+/**
+ * The pool the app queries: always the current one, its queries (a transaction's too) tracked, and
+ * refused at once while the server is known to be down.
+ */
+function routedSql(
+	first: postgres.Sql,
+	pool: { readonly current: postgres.Sql; readonly down: boolean },
+	track: <Q extends PromiseLike<unknown>>(query: Q) => Q,
+) {
+	/** The transaction's connection, with its queries tracked too. */
+	const trackedTx = (sql: postgres.TransactionSql) =>
+		new Proxy(sql, {
+			get(target, property, receiver) {
+				if (property === 'unsafe') return (...args: Parameters<postgres.Sql['unsafe']>) => track(target.unsafe(...args))
+				return Reflect.get(target, property, receiver)
+			},
+		})
+	return new Proxy(first, {
+		get(_, property) {
+			if (property === 'unsafe')
+				return (...args: Parameters<postgres.Sql['unsafe']>) =>
+					pool.down ? refusedQuery() : track(pool.current.unsafe(...args))
+			if (property === 'begin')
+				return (...args: unknown[]) => {
+					if (pool.down) return Promise.reject(databaseDown())
+					const body = args.pop() as (sql: postgres.TransactionSql) => unknown
+					return (pool.current.begin as (...a: unknown[]) => Promise<unknown>)(...args, (tx: postgres.TransactionSql) =>
+						body(trackedTx(tx)),
+					)
+				}
+			return Reflect.get(pool.current, property)
+		},
+	})
+}
+
+export function livePool(make: (max?: number) => postgres.Sql): LivePool {
+	const first = make()
+	let current = first
+	let down = false
+	let closed = false
+	const clock = queryClock()
+	let probing: Promise<boolean> | null = null
+	/** The watchdog's probe is out: the server has been silent for SUSPECT_AFTER_MS with queries waiting. */
+	let suspect = false
+	const question = questioner(make, () => (clock.lastAnswer = Date.now()))
+
+	/** Asks the server; false when it does not answer within PROBE_MS. */
+	function probe(): Promise<boolean> {
+		probing ??= new Promise<boolean>((resolve) => {
 			let answered = false
-			;(asked ??= ask()).answer.then((alive) => ((answered = true), resolve(alive)))
+			question.answer().then((alive) => ((answered = true), resolve(alive)))
 			// An answer already read by the socket is handled before this decides (timers run before I/O).
 			setTimeout(() => setImmediate(() => answered || resolve(false)), PROBE_MS).unref()
 		}).then((alive) => {
@@ -109,53 +178,22 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 	}
 
 	const watchdog = setInterval(() => {
-		if (down || probing || outstanding.size === 0) return
-		const oldest = Math.min(...outstanding.values())
-		if (Date.now() - Math.max(oldest, lastAnswer) < SUSPECT_AFTER_MS) return
+		if (down || probing || clock.silentFor() < SUSPECT_AFTER_MS) return
 		suspect = true
 		void probe()
 	}, 100)
 	watchdog.unref()
 
-	function track<Q extends PromiseLike<unknown>>(query: Q): Q {
-		const key = {}
-		outstanding.set(key, Date.now())
-		const settled = () => {
-			outstanding.delete(key)
-			lastAnswer = Date.now()
-		}
-		// A query's own `then` starts it after a microtask, so drizzle's `.values()` still applies.
-		query.then(settled, settled)
-		return query
-	}
-
-	/** The transaction's connection, with its queries tracked too. */
-	const trackedTx = (sql: postgres.TransactionSql) =>
-		new Proxy(sql, {
-			get(target, property, receiver) {
-				if (property === 'unsafe') return (...args: Parameters<postgres.Sql['unsafe']>) => track(target.unsafe(...args))
-				return Reflect.get(target, property, receiver)
-			},
-		})
-
-	const sql = new Proxy(first, {
-		get(_, property) {
-			if (property === 'unsafe')
-				return (...args: Parameters<postgres.Sql['unsafe']>) => (down ? refusedQuery() : track(current.unsafe(...args)))
-			if (property === 'begin')
-				return (...args: unknown[]) => {
-					if (down) return Promise.reject(databaseDown())
-					const body = args.pop() as (sql: postgres.TransactionSql) => unknown
-					return (current.begin as (...a: unknown[]) => Promise<unknown>)(...args, (tx: postgres.TransactionSql) =>
-						body(trackedTx(tx)),
-					)
-				}
-			return Reflect.get(current, property)
+	const pool = {
+		get current() {
+			return current
 		},
-	})
-
+		get down() {
+			return down
+		},
+	}
 	return {
-		sql,
+		sql: routedSql(first, pool, clock.track),
 		// Readiness answers from what is known at once (down, or silent and being asked); otherwise it asks,
 		// and the question is bounded by PROBE_MS whatever the server does.
 		ping: async () => {
@@ -164,7 +202,7 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 		close: async () => {
 			closed = true
 			clearInterval(watchdog)
-			await Promise.all([current.end({ timeout: 5 }), prober.end({ timeout: 1 })])
+			await Promise.all([current.end({ timeout: 5 }), question.end(1)])
 		},
 	}
 }

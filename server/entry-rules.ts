@@ -1,6 +1,6 @@
 /**
  * What the server entry decides about a request before routing, one rule per function, each on
- * the normal form of the request target (server/request-target.ts). server/app.ts runs them in
+ * the normal form of the request target (server/request-target.ts). server/handle.ts runs them in
  * order; each returns null when the request may go on.
  */
 import type { IncomingHttpHeaders } from 'node:http'

@@ -20,6 +20,7 @@ import {
 import { inTransaction, rollback, type Tx } from '#db/transaction.ts'
 import { createUserSteps, findUserByEmail, findUserByEmailSteps, updateUserSteps } from '#db/users.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
+import { INVITATION_EMAILS } from './invitation-emails.ts'
 import { jobSite, type JobSite } from '../platform/jobs.server.ts'
 import { type AccountJobPayloads, accountJobs } from './jobs.server.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
@@ -129,7 +130,7 @@ export async function mailInvitation(ctx: MailContext, job: AccountJobPayloads['
 	)
 	await deliver(
 		to,
-		composeEmail({
+		composeEmail(INVITATION_EMAILS, {
 			kind: titles.length ? 'invitation_courses' : 'invitation',
 			to: invitation.email,
 			locale,

@@ -3,7 +3,7 @@ import { findUserByEmail, findUserById } from '#db/users.ts'
 import type { Locale, TokenType } from '#db/schema/values.ts'
 import { jobMailContext, recipientMailContext, siteName } from '../content/site.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
-import type { EmailKind } from '../i18n/emails.ts'
+import { ACCOUNT_EMAILS, type AccountEmailKind } from './emails.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import type { JobDeps, JobHandlers } from '../platform/jobs.server.ts'
 import { magicLinkEnabled } from '../platform/tenant.server.ts'
@@ -19,7 +19,7 @@ import { issueToken } from './tokens.server.ts'
  */
 
 /** Where each token's link leads, and which email carries it. */
-const TOKEN_LINKS: Record<TokenType, { path: string; kind: EmailKind }> = {
+const TOKEN_LINKS: Record<TokenType, { path: string; kind: AccountEmailKind }> = {
 	email_verify: { path: '/learn/verify/', kind: 'verification' },
 	password_reset: { path: '/learn/reset/', kind: 'password_reset' },
 	magic_link: { path: '/learn/magic/', kind: 'magic_link' },
@@ -40,7 +40,7 @@ async function mailTokenLink(
 	/** Query of the link (the verification link's callbackUrl, already checked). */
 	query?: Record<string, string>,
 	/** The mail that carries the link, when it is not the token's own (a reset link in a change notice). */
-	kindOf?: EmailKind,
+	kindOf?: AccountEmailKind,
 ) {
 	const token = await issueToken(ctx.db, user.id, type, { payload })
 	const { path } = TOKEN_LINKS[type]
@@ -49,7 +49,7 @@ async function mailTokenLink(
 	const search = query && Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''
 	await deliver(
 		ctx,
-		composeEmail({
+		composeEmail(ACCOUNT_EMAILS, {
 			kind,
 			to,
 			locale,
@@ -74,7 +74,7 @@ async function mailAccountExists(ctx: MailContext, user: { id: string; email: st
 	const to = await recipientMailContext(ctx, user.id)
 	await deliver(
 		to,
-		composeEmail({
+		composeEmail(ACCOUNT_EMAILS, {
 			kind: 'account_exists',
 			to: user.email,
 			locale: user.locale,
@@ -168,7 +168,7 @@ export const accountJobHandlers: JobHandlers<JobDeps, AccountJobPayloads> = {
 		const to = await recipientMailContext(await jobMailContext(deps, job), user.id)
 		await deliver(
 			to,
-			composeEmail({
+			composeEmail(ACCOUNT_EMAILS, {
 				kind: 'archive_made',
 				to: user.email,
 				locale: user.locale,

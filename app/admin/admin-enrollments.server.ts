@@ -2,14 +2,8 @@ import { learnerPasses } from '#db/course-results.ts'
 import { z } from 'zod'
 import { usersByEmails } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
-import {
-	cancelEnrollmentSteps,
-	enrollSteps,
-	listAllProgress,
-	listEnrollments,
-	recentAttempts,
-	type Scope,
-} from '#db/learning.ts'
+import { cancelEnrollmentSteps, enrollSteps, listAllProgress, listEnrollments, type Scope } from '#db/learning.ts'
+import { recentAttempts } from '#db/quiz-attempts.ts'
 import type { EnrollmentStatus } from '#db/schema/values.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'

@@ -1,5 +1,5 @@
 import type { RequestContext } from '#app/context.ts'
-import { auditNames, enrollmentSubjects, listAudit, type AuditFilters } from '#db/admin.ts'
+import { auditNames, enrollmentSubjects, listAudit, type AuditFilters } from '#db/audit.ts'
 import {
 	ENROLLMENT_STATUSES,
 	ROLES,

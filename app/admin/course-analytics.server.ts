@@ -4,7 +4,7 @@ import type { Course } from '../content/content.ts'
 import { completion } from '../learning/learning.server.ts'
 import { flattenEntries, type FlatEntry } from '../learning/entries.ts'
 import { bestAttemptLate } from '../learning/due-dates.ts'
-import { courseEntryStats, courseRoster } from '#db/admin.ts'
+import { courseEntryStats, courseRoster } from '#db/course-roster.ts'
 
 export { PAGE_SIZE } from '#db/admin.ts'
 import {

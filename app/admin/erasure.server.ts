@@ -1,5 +1,6 @@
 import { auditSteps } from '#db/audit.ts'
-import { erasePersonSteps, isErasedEmail } from '#db/data-rights.ts'
+import { isErasedEmail } from '#db/data-rights.ts'
+import { erasePersonSteps } from '#db/erasure.ts'
 import { findScopedUser } from '#db/admin.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { withdrawInvitationsSteps } from '#app/accounts/invitations.server.ts'

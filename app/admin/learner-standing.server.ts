@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { RequestContext } from '#app/context.ts'
 import { entryAllowance, secondChancesOf } from '#db/course-results.ts'
-import { listAttempts } from '#db/learning.ts'
+import { listAttempts } from '#db/quiz-attempts.ts'
 import { listSubmissions } from '#db/submissions.ts'
 import { findUserById, type User } from '#db/users.ts'
 import { readContent } from '../content/cms.server.ts'

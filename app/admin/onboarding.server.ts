@@ -9,6 +9,7 @@ import { localePath } from '#app/i18n/locales.ts'
 import { invitableCourses, offerInvitationSteps } from '../accounts/invitations.server.ts'
 import { recipientMailContext, siteName } from '../content/site.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
+import { ADMIN_EMAILS } from './emails.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { jobSite } from '../platform/jobs.server.ts'
 import type { AdminJobPayloads } from './jobs.server.ts'
@@ -307,7 +308,7 @@ export async function mailEnrollment(ctx: MailContext, job: AdminJobPayloads['ma
 	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
 		to,
-		composeEmail({
+		composeEmail(ADMIN_EMAILS, {
 			kind: 'enrolled_by_admin',
 			to: learner.email,
 			locale: learner.locale,

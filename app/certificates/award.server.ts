@@ -13,6 +13,7 @@ import type { Tx } from '#db/transaction.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import type { Course } from '#app/content/content.ts'
 import { composeEmail, deliver, type MailContext } from '#app/platform/emails.server.ts'
+import { CERTIFICATE_EMAILS } from './emails.ts'
 import { absoluteUrl } from '#app/platform/forms.server.ts'
 import { recipientMailContext, siteName } from '#app/content/site.server.ts'
 import { jobSite, type JobDeps, type JobSite } from '#app/platform/jobs.server.ts'
@@ -114,7 +115,7 @@ export async function mailCertificate(ctx: MailContext, job: CertificateJobPaylo
 	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
 		to,
-		composeEmail({
+		composeEmail(CERTIFICATE_EMAILS, {
 			kind: 'certificate_issued',
 			to: learner.email,
 			locale: learner.locale,

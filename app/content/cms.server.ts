@@ -73,11 +73,8 @@ function parseDocument<T extends z.ZodType>(text: string, schema: T): z.infer<T>
 	return parsed.data
 }
 
-/**
- * The content service's client: one method per read of the content API (cms/README.md). Longer than
- * 80 lines for a reason: it is the list of those methods, each a few lines over one shared fetch.
- */
-export function createCmsClient(config: CmsConfig) {
+/** The content API's reads and writes over one fetch (retried, bounded: fetchContent), for the client's methods. */
+function contentApi(config: CmsConfig) {
 	const siteBase = (site: SiteKey) =>
 		`${config.apiUrl}/projects/${encodeURIComponent(config.projectUuid)}/sites/${encodeURIComponent(site)}`
 
@@ -142,6 +139,12 @@ export function createCmsClient(config: CmsConfig) {
 		return { status: response.status, text: await response.text() }
 	}
 
+	return { siteBase, fetchWithRetry, getData, getAll, sendJson }
+}
+
+/** The content service's client: one method per read of the content API (cms/README.md). */
+export function createCmsClient(config: CmsConfig) {
+	const { siteBase, fetchWithRetry, getData, getAll, sendJson } = contentApi(config)
 	const courseAssets = (slug: string) => `/api/cms/courses/${encodeURIComponent(slug)}/assets/`
 
 	return {

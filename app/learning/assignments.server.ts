@@ -2,13 +2,8 @@ import { jobSite } from '#app/platform/jobs.server.ts'
 import { awardCertificate } from '#app/certificates/award.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { completeEntrySteps, type Scope } from '#db/learning.ts'
-import {
-	gradeSubmissionSteps,
-	recordSubmissionSteps,
-	type GradeInput,
-	type Submission,
-	type SubmissionInput,
-} from '#db/submissions.ts'
+import { gradeSubmissionSteps, type GradeInput } from '#db/grading.ts'
+import { recordSubmissionSteps, type Submission, type SubmissionInput } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { HAND_IN_FILE_TYPES, type Assignment, type Course, type Entry } from '../content/content.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'

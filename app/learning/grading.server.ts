@@ -1,12 +1,12 @@
 import type { RequestContext } from '#app/context.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { submissionWatchers } from '#db/grading.ts'
+import { findCourseSubmission, submissionWatchers } from '#db/grading.ts'
 import type { Locale } from '#db/schema/values.ts'
-import { findCourseSubmission } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { findUserById } from '#db/users.ts'
 import type { Course } from '../content/content.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
+import { LEARNING_EMAILS } from './emails.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { type LearningJobPayloads, type Titles, learningJobs } from './jobs.server.ts'
 import { flattenEntries } from './entries.ts'
@@ -50,7 +50,7 @@ export async function mailGradeNotice(ctx: MailContext, job: LearningJobPayloads
 	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
 		to,
-		composeEmail({
+		composeEmail(LEARNING_EMAILS, {
 			kind: submission.status === 'graded' ? 'submission_graded' : 'submission_returned',
 			to: learner.email,
 			locale: learner.locale,
@@ -94,7 +94,7 @@ export async function mailWatcherNotice(ctx: MailContext, job: LearningJobPayloa
 	const to = await recipientMailContext(ctx, watcher.userId)
 	await deliver(
 		to,
-		composeEmail({
+		composeEmail(LEARNING_EMAILS, {
 			kind: 'submission_received',
 			to: watcher.email,
 			locale: watcher.locale,

@@ -61,78 +61,11 @@ export function HandInSection({
 	// Once the newest hand-in has been graded or returned, its score and feedback come first (issue 39):
 	// the learner came from the mail to read them, not to see an empty form.
 	const feedbackFirst = latest !== undefined && latest.status !== 'submitted'
-	const history = a.submissions.length ? (
-		<>
-			<h3 id="hand-in-history">{m.history}</h3>
-			<ol className="submissions" aria-labelledby="hand-in-history" reversed>
-				{a.submissions.map((x) => (
-					<li key={x.number} className="submission">
-						<p>
-							<strong>{t.format(m.submission, { number: t.number(x.number) })}</strong> ·{' '}
-							{x.superseded ? m.superseded : m.status[x.status]}
-						</p>
-						<p className="hint">{t.format(m.submittedAt, { date: t.date(x.submittedAt) })}</p>
-						{x.late ? (
-							<p>
-								<span className="badge badge-warn">{t.m.learning.due.late}</span> {t.m.learning.due.lateHandIn}
-							</p>
-						) : null}
-						{x.text ? <p className="submission-text">{x.text}</p> : <p className="hint">{m.noText}</p>}
-						{x.link ? (
-							<p>
-								<a href={x.link} rel="noopener noreferrer nofollow ugc" className="break">
-									{x.link}
-								</a>
-							</p>
-						) : null}
-						{x.files.length ? (
-							<ul className="submission-files">
-								{x.files.map((f) => (
-									<li key={f.id}>
-										<a href={`/api/files/${f.id}`} download>
-											{f.name}
-										</a>{' '}
-										<span className="hint">({formatBytes(f.size, t.locale)})</span>
-									</li>
-								))}
-							</ul>
-						) : null}
-						{x.score !== null && x.maxScore !== null ? (
-							<p>
-								{t.format(m.score, { score: t.number(x.score), max: t.number(x.maxScore) })}
-								{x.passed === null ? null : <> · {x.passed ? m.passed : m.notPassed}</>}
-							</p>
-						) : null}
-						{x.feedback ? (
-							<div className="submission-feedback">
-								<p>
-									<strong>{m.feedback}</strong>
-									{x.gradedAt ? (
-										<span className="hint"> · {t.format(m.gradedAt, { date: t.date(x.gradedAt) })}</span>
-									) : null}
-								</p>
-								<p className="submission-text">{x.feedback}</p>
-							</div>
-						) : null}
-					</li>
-				))}
-			</ol>
-		</>
-	) : null
+	const history = <HandInHistory submissions={a.submissions} />
 	return (
 		<section aria-labelledby="hand-in-heading" className="hand-in stack">
 			<h2 id="hand-in-heading">{m.heading}</h2>
-			<p className="hint">
-				{rules.graded
-					? t.format(m.gradedRule, {
-							max: t.number(rules.maxScore),
-							pass:
-								rules.passingScore === null
-									? m.anyGradePasses
-									: t.format(m.passMark, { score: t.number(rules.passingScore) }),
-						})
-					: m.ungradedRule}
-			</p>
+			<HandInRule rules={rules} />
 			{a.instructionsHtml ? (
 				<div
 					className="prose"
@@ -229,5 +162,89 @@ export function HandInSection({
 			)}
 			{feedbackFirst ? null : history}
 		</section>
+	)
+}
+
+/** Everything handed in so far, newest first, with each one's files, score and feedback. */
+function HandInHistory({ submissions }: { submissions: AssignmentData['submissions'] }) {
+	const t = useI18n()
+	const m = t.m.learning.assignment
+	if (!submissions.length) return null
+	return (
+		<>
+			<h3 id="hand-in-history">{m.history}</h3>
+			<ol className="submissions" aria-labelledby="hand-in-history" reversed>
+				{submissions.map((x) => (
+					<li key={x.number} className="submission">
+						<p>
+							<strong>{t.format(m.submission, { number: t.number(x.number) })}</strong> ·{' '}
+							{x.superseded ? m.superseded : m.status[x.status]}
+						</p>
+						<p className="hint">{t.format(m.submittedAt, { date: t.date(x.submittedAt) })}</p>
+						{x.late ? (
+							<p>
+								<span className="badge badge-warn">{t.m.learning.due.late}</span> {t.m.learning.due.lateHandIn}
+							</p>
+						) : null}
+						{x.text ? <p className="submission-text">{x.text}</p> : <p className="hint">{m.noText}</p>}
+						{x.link ? (
+							<p>
+								<a href={x.link} rel="noopener noreferrer nofollow ugc" className="break">
+									{x.link}
+								</a>
+							</p>
+						) : null}
+						{x.files.length ? (
+							<ul className="submission-files">
+								{x.files.map((f) => (
+									<li key={f.id}>
+										<a href={`/api/files/${f.id}`} download>
+											{f.name}
+										</a>{' '}
+										<span className="hint">({formatBytes(f.size, t.locale)})</span>
+									</li>
+								))}
+							</ul>
+						) : null}
+						{x.score !== null && x.maxScore !== null ? (
+							<p>
+								{t.format(m.score, { score: t.number(x.score), max: t.number(x.maxScore) })}
+								{x.passed === null ? null : <> · {x.passed ? m.passed : m.notPassed}</>}
+							</p>
+						) : null}
+						{x.feedback ? (
+							<div className="submission-feedback">
+								<p>
+									<strong>{m.feedback}</strong>
+									{x.gradedAt ? (
+										<span className="hint"> · {t.format(m.gradedAt, { date: t.date(x.gradedAt) })}</span>
+									) : null}
+								</p>
+								<p className="submission-text">{x.feedback}</p>
+							</div>
+						) : null}
+					</li>
+				))}
+			</ol>
+		</>
+	)
+}
+
+/** How the assignment is judged: graded out of a maximum with its pass mark, or feedback only. */
+function HandInRule({ rules }: { rules: AssignmentData['rules'] }) {
+	const t = useI18n()
+	const m = t.m.learning.assignment
+	return (
+		<p className="hint">
+			{rules.graded
+				? t.format(m.gradedRule, {
+						max: t.number(rules.maxScore),
+						pass:
+							rules.passingScore === null
+								? m.anyGradePasses
+								: t.format(m.passMark, { score: t.number(rules.passingScore) }),
+					})
+				: m.ungradedRule}
+		</p>
 	)
 }

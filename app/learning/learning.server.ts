@@ -9,12 +9,11 @@ import {
 	listAllProgress,
 	listEnrollments,
 	listProgress,
-	recentAttempts,
 	touchEntry,
 	type Enrollment,
-	type QuizAttempt,
 	type Scope,
 } from '#db/learning.ts'
+import { recentAttempts, type QuizAttempt } from '#db/quiz-attempts.ts'
 import { learnerPasses, type CoursePass } from '#db/course-results.ts'
 import { recentlyGraded, type Submission } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'

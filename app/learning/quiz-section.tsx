@@ -117,65 +117,9 @@ export function QuizSection({
 						<input type="hidden" name="intent" value="submit-quiz" />
 						<input type="hidden" name="submission" value={quiz.submissionKey} />
 						{previous ? <p className="hint">{previewReview ? m.previewAnswersKept : m.answersKept}</p> : null}
-						{q.questions.map((question, i) => {
-							const before = given[question.id]
-							const wrong = Boolean(before && !before.correct)
-							const statusId = `question-${i + 1}-status`
-							const name = `q:${question.id}`
-							return (
-								<fieldset
-									key={question.id}
-									className={wrong ? 'question question-incorrect' : 'question'}
-									aria-describedby={wrong ? statusId : undefined}
-								>
-									<legend lang={question.locale ?? lang}>
-										{i + 1}. {question.prompt}
-									</legend>
-									{wrong ? (
-										<p id={statusId} className="question-status">
-											{m.incorrect}
-										</p>
-									) : null}
-									{question.type === 'multiple_choice' ? (
-										question.options.map((o) => (
-											<label key={o.id} className="choice" lang={question.locale ?? lang}>
-												<input type="radio" name={name} value={o.id} defaultChecked={before?.given === o.id} required />{' '}
-												{o.text}
-											</label>
-										))
-									) : question.type === 'true_false' ? (
-										<>
-											<label className="choice">
-												<input
-													type="radio"
-													name={name}
-													value="true"
-													defaultChecked={before?.given === 'true'}
-													required
-												/>{' '}
-												{m.trueLabel}
-											</label>
-											<label className="choice">
-												<input type="radio" name={name} value="false" defaultChecked={before?.given === 'false'} />{' '}
-												{m.falseLabel}
-											</label>
-										</>
-									) : (
-										<label className="field">
-											<span>{m.answer}</span>
-											<input
-												type="text"
-												name={name}
-												defaultValue={before?.given}
-												autoComplete="off"
-												maxLength={500}
-												required
-											/>
-										</label>
-									)}
-								</fieldset>
-							)
-						})}
+						{q.questions.map((question, i) => (
+							<QuestionField key={question.id} question={question} index={i} before={given[question.id]} lang={lang} />
+						))}
 						<Submit>{preview ? m.previewSubmit : t.plural(m.submit, quiz.attemptsLeft)}</Submit>
 					</Form>
 				</>
@@ -271,5 +215,60 @@ function AttemptReport({
 			</ul>
 			{revealed ? null : <p className="hint">{REVEAL_HINT[rule](m)}</p>}
 		</Notice>
+	)
+}
+
+/** One question of the form, its earlier answer chosen again and marked when it was wrong. */
+function QuestionField({
+	question,
+	index,
+	before,
+	lang,
+}: {
+	question: QuizData['public']['questions'][number]
+	index: number
+	before: AttemptReview['questions'][number] | undefined
+	lang: Locale
+}) {
+	const m = useI18n().m.learning.quiz
+	const wrong = Boolean(before && !before.correct)
+	const statusId = `question-${index + 1}-status`
+	const name = `q:${question.id}`
+	return (
+		<fieldset
+			className={wrong ? 'question question-incorrect' : 'question'}
+			aria-describedby={wrong ? statusId : undefined}
+		>
+			<legend lang={question.locale ?? lang}>
+				{index + 1}. {question.prompt}
+			</legend>
+			{wrong ? (
+				<p id={statusId} className="question-status">
+					{m.incorrect}
+				</p>
+			) : null}
+			{question.type === 'multiple_choice' ? (
+				question.options.map((o) => (
+					<label key={o.id} className="choice" lang={question.locale ?? lang}>
+						<input type="radio" name={name} value={o.id} defaultChecked={before?.given === o.id} required /> {o.text}
+					</label>
+				))
+			) : question.type === 'true_false' ? (
+				<>
+					<label className="choice">
+						<input type="radio" name={name} value="true" defaultChecked={before?.given === 'true'} required />{' '}
+						{m.trueLabel}
+					</label>
+					<label className="choice">
+						<input type="radio" name={name} value="false" defaultChecked={before?.given === 'false'} /> {m.falseLabel}
+					</label>
+				</>
+			) : (
+				<label className="field">
+					<span>{m.answer}</span>
+					<input type="text" name={name} defaultValue={before?.given} autoComplete="off" maxLength={500} required />
+				</label>
+			)}
+		</fieldset>
 	)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Quiz } from '../content/content.ts'
-import type { QuizAttempt } from '#db/learning.ts'
+import type { QuizAttempt } from '#db/quiz-attempts.ts'
 import { answersRevealed, gradeQuiz, normalizeAnswer, reviewAttempt } from './quiz.server.ts'
 
 const quiz: Quiz = {

@@ -17,6 +17,7 @@ import type { Course } from '../content/content.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { answersShownTo } from './quiz-rules.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
+import { LEARNING_EMAILS } from './emails.ts'
 import { absoluteUrl } from '../platform/forms.server.ts'
 import { titlesFor, titlesIn } from './grading.server.ts'
 import { jobSite } from '../platform/jobs.server.ts'
@@ -136,7 +137,7 @@ export async function mailSecondChance(ctx: MailContext, job: LearningJobPayload
 	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
 		to,
-		composeEmail({
+		composeEmail(LEARNING_EMAILS, {
 			kind: job.kind === 'quiz_attempts' ? 'attempts_granted' : 'assignment_reopened',
 			to: learner.email,
 			locale: learner.locale,

@@ -1,18 +1,19 @@
 import type { RequestContext } from '#app/context.ts'
 import type { Env } from './env.server.ts'
-import { EMAIL_CATALOGUES, type EmailKind } from '#app/i18n/emails.ts'
+import { EMAIL_SHELL, type EmailCopies, type EmailShell } from '#app/i18n/emails.ts'
 import type { Locale } from '#db/schema/values.ts'
 import type { Email, Mailer } from './mailer.server.ts'
 import { escapeHtml as esc } from './html.ts'
 
-export interface EmailInput {
-	kind: EmailKind
+export interface EmailInput<Kind extends string> {
+	/** Which of the room's mails (the room's copies, app/<room>/emails.ts, are composeEmail's first argument). */
+	kind: NoInfer<Kind>
 	to: string
 	locale: Locale
 	site: string
 	url: string
 	/** Invitations: the role offered. */
-	role?: keyof (typeof EMAIL_CATALOGUES)['en']['roles']
+	role?: keyof EmailShell['roles']
 	/** The body's other placeholders (a course's and an entry's title, a learner's name), as plain text. */
 	values?: Record<string, string>
 	/**
@@ -24,26 +25,22 @@ export interface EmailInput {
 	greet?: string | null
 }
 
-/** One transactional email, as HTML and plain text, in the recipient's locale. */
-export function composeEmail({
-	kind,
-	to,
-	locale,
-	site,
-	url,
-	role,
-	values = {},
-	unsubscribe,
-	greet,
-}: EmailInput): Email {
-	const catalogue = EMAIL_CATALOGUES[locale] ?? EMAIL_CATALOGUES.en
-	const copy = catalogue.kinds[kind]
-	const filled: Record<string, string> = { ...values, site, role: role ? catalogue.roles[role] : '' }
+/**
+ * One transactional email, as HTML and plain text, in the recipient's locale, from the copy of the room
+ * that sends it (app/<room>/emails.ts: the bottom room knows no room's mails, issue 50).
+ */
+export function composeEmail<Kind extends string>(
+	copies: EmailCopies<Kind>,
+	{ kind, to, locale, site, url, role, values = {}, unsubscribe, greet }: EmailInput<Kind>,
+): Email {
+	const shell = EMAIL_SHELL[locale] ?? EMAIL_SHELL.en
+	const copy = (copies[locale] ?? copies.en)[kind]
+	const filled: Record<string, string> = { ...values, site, role: role ? shell.roles[role] : '' }
 	if (unsubscribe) filled.unsubscribe = unsubscribe
 	// One pass each, so a value that itself contains `{site}` (a learner's name, an announcement) is never expanded.
 	const fill = (template: string) => template.replace(/\{(\w+)\}/g, (whole, name: string) => filled[name] ?? whole)
 	// The greeting filled on its own: the name is a value, never a template.
-	const greeting = greet ? catalogue.greeting.replace('{name}', () => greet) : null
+	const greeting = greet ? shell.greeting.replace('{name}', () => greet) : null
 	const body = greeting ? `${greeting}\n\n${fill(copy.body)}` : fill(copy.body)
 	const footer = fill(copy.footer)
 	const text = `${body}\n\n${copy.action}: ${url}\n\n${footer}\n\n— ${site}`
@@ -51,7 +48,7 @@ export function composeEmail({
 	const html = `<!doctype html><html lang="${locale}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#0f172a">
 <p style="font-weight:700">${esc(site)}</p><p style="white-space:pre-line">${esc(body)}</p>
 <p><a href="${esc(url)}" style="display:inline-block;background:#1d4ed8;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${esc(copy.action)}</a></p>
-<p style="color:#475569;font-size:14px">${esc(footer)}<br>${esc(catalogue.linkLabel)}: ${esc(url)}</p></body></html>`
+<p style="color:#475569;font-size:14px">${esc(footer)}<br>${esc(shell.linkLabel)}: ${esc(url)}</p></body></html>`
 	const headers = unsubscribe
 		? { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
 		: undefined

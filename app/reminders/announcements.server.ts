@@ -2,6 +2,7 @@ import type { RequestContext } from '#app/context.ts'
 import { adminAudit, type AuditActor } from '#app/platform/audit.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { composeEmail, deliver, type MailContext } from '#app/platform/emails.server.ts'
+import { REMINDER_EMAILS } from './emails.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import { absoluteUrl } from '#app/platform/forms.server.ts'
 import { jobSite } from '#app/platform/jobs.server.ts'
@@ -118,7 +119,7 @@ export async function mailAnnouncement(
 	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
 		to,
-		composeEmail({
+		composeEmail(REMINDER_EMAILS, {
 			kind: 'announcement',
 			to: learner.email,
 			locale,

@@ -1,6 +1,7 @@
 import type { RequestContext } from '#app/context.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { composeEmail, deliver, type MailContext } from '#app/platform/emails.server.ts'
+import { REMINDER_EMAILS } from './emails.ts'
 import { absoluteUrl } from '#app/platform/forms.server.ts'
 import type { Env } from '#app/platform/env.server.ts'
 import { type ReminderJobPayloads, reminderJobs } from './jobs.server.ts'
@@ -203,7 +204,7 @@ export async function mailReminder(
 	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
 		to,
-		composeEmail({
+		composeEmail(REMINDER_EMAILS, {
 			kind: job.kind === 'inactivity' ? 'reminder_inactivity' : 'reminder_due',
 			to: learner.email,
 			locale,

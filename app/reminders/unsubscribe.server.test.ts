@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { ACCOUNT_EMAILS } from '#app/accounts/emails.ts'
 import { composeEmail } from '#app/platform/emails.server.ts'
+import { REMINDER_EMAILS } from './emails.ts'
 import { readUnsubscribeToken, UNSUBSCRIBE_TOKEN_DAYS, unsubscribeToken } from './unsubscribe.server.ts'
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-chars'
@@ -35,7 +37,7 @@ describe('unsubscribe tokens (decision 0047)', () => {
 
 	it('a reminder mail carries RFC 8058 headers and the same link in its text', () => {
 		const url = `https://learn.acme.test/learn/unsubscribe/${token}`
-		const mail = composeEmail({
+		const mail = composeEmail(REMINDER_EMAILS, {
 			kind: 'reminder_inactivity',
 			to: 'a@b.test',
 			locale: 'de',
@@ -50,7 +52,13 @@ describe('unsubscribe tokens (decision 0047)', () => {
 		})
 		expect(mail.text).toContain(`Diese Erinnerungen abbestellen: ${url}`)
 		// Account mail has none.
-		const reset = composeEmail({ kind: 'password_reset', to: 'a@b.test', locale: 'en', site: 'Acme', url: 'https://x' })
+		const reset = composeEmail(ACCOUNT_EMAILS, {
+			kind: 'password_reset',
+			to: 'a@b.test',
+			locale: 'en',
+			site: 'Acme',
+			url: 'https://x',
+		})
 		expect(reset.headers).toBeUndefined()
 	})
 })

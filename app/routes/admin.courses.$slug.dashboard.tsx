@@ -60,45 +60,16 @@ function Bar({ percent, label }: { percent: number; label: string }) {
 	)
 }
 
-export default function CourseDashboard({ loaderData: d }: Route.ComponentProps) {
+/** The dashboard's data once the page is a course's (not the apex's hint). */
+type Dashboard = Exclude<Route.ComponentProps['loaderData'], { hint: true }>
+
+/** Per entry: completions, the average score and attempts by number, as bars. */
+function EntryTable({ d }: { d: Dashboard }) {
 	const t = useI18n()
 	const m = t.m.adminCourses
-	if (d.hint) return <TenantHint title={m.dashboard.hintTitle} what={m.dashboard.hintWhat} />
 	const maxAttempts = Math.max(1, ...d.entries.flatMap((e) => e.distribution.map((x) => x.count)))
 	return (
-		<section>
-			<p className="actions">
-				{/* A course admin may open only their courses' pages: the course list would be a 404. */}
-				{d.canManage ? (
-					<Link prefetch="intent" to={'/admin/courses'}>
-						{m.nav.backToCourses}
-					</Link>
-				) : null}
-				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/submissions`}>
-					{t.m.grading.nav.submissions}
-				</Link>
-				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/certificates`}>
-					{t.m.certificates.admin.nav}
-				</Link>
-				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/settings`}>
-					{m.nav.settings}
-				</Link>
-				{d.canManage ? (
-					<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/admins`}>
-						{m.nav.admins}
-					</Link>
-				) : null}
-				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/enroll`}>
-					{m.nav.enroll}
-				</Link>
-				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/announce`}>
-					{m.nav.announce}
-				</Link>
-				<a href={t.href(`/admin/courses/${d.course.slug}/export`)}>{m.dashboard.export}</a>
-			</p>
-			<h1 lang={d.course.locale}>{d.course.title}</h1>
-			{d.seats ? <SeatsUsed seats={d.seats} /> : null}
-
+		<>
 			<h2>{m.dashboard.entries}</h2>
 			<ScrollTable label={m.dashboard.entries}>
 				<thead>
@@ -143,49 +114,63 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 					))}
 				</tbody>
 			</ScrollTable>
+		</>
+	)
+}
 
-			{d.assignments.length ? (
-				<>
-					<h2>{m.dashboard.assignments}</h2>
-					<ScrollTable label={m.dashboard.assignments}>
-						<thead>
-							<tr>
-								<th scope="col">{m.dashboard.assignment}</th>
-								<th scope="col">{m.dashboard.awaiting}</th>
-								<th scope="col">{m.dashboard.returned}</th>
-								<th scope="col">{m.dashboard.graded}</th>
-								<th scope="col">{m.dashboard.passed}</th>
-								<th scope="col">{m.dashboard.averageGrade}</th>
-							</tr>
-						</thead>
-						<tbody>
-							{d.assignments.map((a) => (
-								<tr key={a.slug}>
-									<td lang={a.locale}>{a.title}</td>
-									<td>{t.number(a.awaiting)}</td>
-									<td>{t.number(a.returned)}</td>
-									<td>{t.number(a.graded)}</td>
-									<td>{t.number(a.passed)}</td>
-									<td>
-										{a.averageScore === null || a.averageMax === null || a.averagePercent === null ? (
-											'—'
-										) : (
-											<Bar
-												percent={a.averagePercent}
-												label={t.format(m.dashboard.points, {
-													score: t.number(a.averageScore),
-													max: t.number(a.averageMax),
-												})}
-											/>
-										)}
-									</td>
-								</tr>
-							))}
-						</tbody>
-					</ScrollTable>
-				</>
-			) : null}
+/** Per assignment: hand-ins awaiting, returned, graded and passed, and the average grade. */
+function AssignmentTable({ d }: { d: Dashboard }) {
+	const t = useI18n()
+	const m = t.m.adminCourses
+	return (
+		<>
+			<h2>{m.dashboard.assignments}</h2>
+			<ScrollTable label={m.dashboard.assignments}>
+				<thead>
+					<tr>
+						<th scope="col">{m.dashboard.assignment}</th>
+						<th scope="col">{m.dashboard.awaiting}</th>
+						<th scope="col">{m.dashboard.returned}</th>
+						<th scope="col">{m.dashboard.graded}</th>
+						<th scope="col">{m.dashboard.passed}</th>
+						<th scope="col">{m.dashboard.averageGrade}</th>
+					</tr>
+				</thead>
+				<tbody>
+					{d.assignments.map((a) => (
+						<tr key={a.slug}>
+							<td lang={a.locale}>{a.title}</td>
+							<td>{t.number(a.awaiting)}</td>
+							<td>{t.number(a.returned)}</td>
+							<td>{t.number(a.graded)}</td>
+							<td>{t.number(a.passed)}</td>
+							<td>
+								{a.averageScore === null || a.averageMax === null || a.averagePercent === null ? (
+									'—'
+								) : (
+									<Bar
+										percent={a.averagePercent}
+										label={t.format(m.dashboard.points, {
+											score: t.number(a.averageScore),
+											max: t.number(a.averageMax),
+										})}
+									/>
+								)}
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</ScrollTable>
+		</>
+	)
+}
 
+/** One page of the roster: each learner's status, result, progress, and each quiz's and assignment's standing. */
+function RosterTable({ d }: { d: Dashboard }) {
+	const t = useI18n()
+	const m = t.m.adminCourses
+	return (
+		<>
 			<h2>{t.format(m.dashboard.roster, { count: t.number(d.total) })}</h2>
 			{d.roster.length === 0 ? (
 				<p className="empty">{m.dashboard.empty}</p>
@@ -280,6 +265,53 @@ export default function CourseDashboard({ loaderData: d }: Route.ComponentProps)
 					</tbody>
 				</ScrollTable>
 			)}
+		</>
+	)
+}
+
+export default function CourseDashboard({ loaderData: d }: Route.ComponentProps) {
+	const t = useI18n()
+	const m = t.m.adminCourses
+	if (d.hint) return <TenantHint title={m.dashboard.hintTitle} what={m.dashboard.hintWhat} />
+	return (
+		<section>
+			<p className="actions">
+				{/* A course admin may open only their courses' pages: the course list would be a 404. */}
+				{d.canManage ? (
+					<Link prefetch="intent" to={'/admin/courses'}>
+						{m.nav.backToCourses}
+					</Link>
+				) : null}
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/submissions`}>
+					{t.m.grading.nav.submissions}
+				</Link>
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/certificates`}>
+					{t.m.certificates.admin.nav}
+				</Link>
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/settings`}>
+					{m.nav.settings}
+				</Link>
+				{d.canManage ? (
+					<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/admins`}>
+						{m.nav.admins}
+					</Link>
+				) : null}
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/enroll`}>
+					{m.nav.enroll}
+				</Link>
+				<Link prefetch="intent" to={`/admin/courses/${d.course.slug}/announce`}>
+					{m.nav.announce}
+				</Link>
+				<a href={t.href(`/admin/courses/${d.course.slug}/export`)}>{m.dashboard.export}</a>
+			</p>
+			<h1 lang={d.course.locale}>{d.course.title}</h1>
+			{d.seats ? <SeatsUsed seats={d.seats} /> : null}
+
+			<EntryTable d={d} />
+
+			{d.assignments.length ? <AssignmentTable d={d} /> : null}
+
+			<RosterTable d={d} />
 			<nav aria-label={m.dashboard.pages} className="actions">
 				{d.page > 1 ? <a href={`?page=${d.page - 1}`}>{m.dashboard.previous}</a> : null}
 				{d.page < d.pages ? <a href={`?page=${d.page + 1}`}>{m.dashboard.next}</a> : null}

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { getRequestContext } from '#app/context.ts'
 import { APEX_SITE } from '#app/content/cms.server.ts'
-import { revalidationBody, revalidationResponse } from '#app/platform/api-contract.ts'
+import { revalidationBody, revalidationResponse } from '#app/platform/api-schemas.ts'
 import { jsonError, postOnly } from '#app/platform/errors.ts'
 import { addressKey, limitJson } from '#app/platform/rate-limit.server.ts'
 import { normalizeHost, resolveHost, siteOfHost } from '#app/platform/tenant.server.ts'

@@ -1,4 +1,4 @@
-import { livenessResponse } from '#app/platform/api-contract.ts'
+import { livenessResponse } from '#app/platform/api-schemas.ts'
 
 /** Liveness: the process answers; nothing it depends on is asked (docs/decisions/0017-faults.md). */
 export function loader() {

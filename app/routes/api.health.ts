@@ -1,5 +1,5 @@
 import { getRequestContext } from '#app/context.ts'
-import { healthResponse } from '#app/platform/api-contract.ts'
+import { healthResponse } from '#app/platform/api-schemas.ts'
 import { jsonError } from '#app/platform/errors.ts'
 import { describeError, log } from '#app/platform/log.server.ts'
 import type { Route } from './+types/api.health.ts'

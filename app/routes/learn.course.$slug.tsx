@@ -18,6 +18,7 @@ import { getSession } from '#app/accounts/session.server.ts'
 import { LEARNING_NOTICES } from '#app/platform/notices.ts'
 import { courseDueLines } from '#app/learning/due-dates.server.ts'
 import { DueBadge, DueList } from '#app/learning/due-list.tsx'
+import type { Course } from '#app/content/content.ts'
 import type { Route } from './+types/learn.course.$slug.ts'
 import type { IndexableHandle, ScriptsHandle } from '#app/root.tsx'
 import { describePage, isoMinutes, organization } from '#app/content/seo.ts'
@@ -28,6 +29,21 @@ export const handle = {
 	scripts: (data: { view: 'landing' | 'home' }) => data?.view === 'home',
 	indexable: (data: { view: 'landing' | 'home' }) => data?.view === 'landing',
 } satisfies ScriptsHandle & IndexableHandle
+
+/** The landing's outline: each module's entries by title and type, in the locale each is served in. */
+function landingOutline(course: Course) {
+	return course.modules.map((m) => ({
+		slug: m.slug,
+		title: m.title,
+		locale: m.locale ?? course.locale,
+		entries: m.entries.map((e) => ({
+			slug: e.slug,
+			title: e.title,
+			locale: e.locale ?? course.locale,
+			type: e.type,
+		})),
+	}))
+}
 
 /** The public landing for visitors and unenrolled users; the course home once enrolled (or previewing). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -57,17 +73,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			...summary,
 			signedIn: Boolean(session),
 			enrollmentStatus: progress?.enrollment?.status ?? null,
-			modules: course.modules.map((m) => ({
-				slug: m.slug,
-				title: m.title,
-				locale: m.locale ?? course.locale,
-				entries: m.entries.map((e) => ({
-					slug: e.slug,
-					title: e.title,
-					locale: e.locale ?? course.locale,
-					type: e.type,
-				})),
-			})),
+			modules: landingOutline(course),
 		}
 	}
 	const { entries, completed, locks, continueSlug, percent, enrollment } = progress

@@ -136,74 +136,8 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
 					{m.gone}: {d.gone.join(', ')}
 				</p>
 			) : null}
-			{d.scores.length ? (
-				<section>
-					<h2>{m.scores}</h2>
-					<ScrollTable label={m.scores}>
-						<thead>
-							<tr>
-								<th scope="col">{m.columns.quiz}</th>
-								<th scope="col">{m.columns.course}</th>
-								<th scope="col">{m.columns.attempt}</th>
-								<th scope="col">{m.columns.score}</th>
-							</tr>
-						</thead>
-						<tbody>
-							{d.scores.map((s) => (
-								<tr key={s.key}>
-									<td>
-										<EntryLink href={s.href} lang={s.lang} title={s.title} />
-									</td>
-									<td lang={s.courseLang}>{s.course}</td>
-									<td>{t.number(s.attempt)}</td>
-									<td>{t.format(s.passed ? m.passed : m.notPassed, { score: t.percent(s.score) })}</td>
-								</tr>
-							))}
-						</tbody>
-					</ScrollTable>
-				</section>
-			) : null}
-			{d.work.length ? (
-				<section>
-					<h2>{m.work}</h2>
-					<ScrollTable label={m.work}>
-						<thead>
-							<tr>
-								<th scope="col">{m.columns.assignment}</th>
-								<th scope="col">{m.columns.course}</th>
-								<th scope="col">{m.columns.result}</th>
-								<th scope="col">{m.columns.date}</th>
-							</tr>
-						</thead>
-						<tbody>
-							{d.work.map((w) => {
-								const points =
-									w.score === null || w.maxScore === null
-										? null
-										: t.format(m.points, { score: t.number(w.score), max: t.number(w.maxScore) })
-								return (
-									<tr key={w.key}>
-										<td>
-											<EntryLink href={w.href} lang={w.lang} title={w.title} />
-										</td>
-										<td lang={w.courseLang}>{w.course}</td>
-										{/* Status and score share a cell: a fifth column would not fit a phone without scrolling. */}
-										<td>
-											<div>{m.workStatus[w.status]}</div>
-											{points === null ? null : (
-												<div>
-													{w.passed === null ? points : t.format(w.passed ? m.passed : m.notPassed, { score: points })}
-												</div>
-											)}
-										</td>
-										<td>{formatDate(w.gradedAt, d.locale)}</td>
-									</tr>
-								)
-							})}
-						</tbody>
-					</ScrollTable>
-				</section>
-			) : null}
+			<ScoreTable d={d} />
+			<WorkTable d={d} />
 		</section>
 	)
 }
@@ -221,5 +155,89 @@ function EntryLink({ href, lang, title }: { href: string | null; lang?: string; 
 		<Link prefetch="intent" to={href} lang={lang}>
 			{title}
 		</Link>
+	)
+}
+
+type DashboardData = Route.ComponentProps['loaderData']
+
+/** The learner's quiz scores: each quiz, its course, the attempt and the score. */
+function ScoreTable({ d }: { d: DashboardData }) {
+	const t = useI18n()
+	const m = t.m.learning.dashboard
+	if (!d.scores.length) return null
+	return (
+		<section>
+			<h2>{m.scores}</h2>
+			<ScrollTable label={m.scores}>
+				<thead>
+					<tr>
+						<th scope="col">{m.columns.quiz}</th>
+						<th scope="col">{m.columns.course}</th>
+						<th scope="col">{m.columns.attempt}</th>
+						<th scope="col">{m.columns.score}</th>
+					</tr>
+				</thead>
+				<tbody>
+					{d.scores.map((s) => (
+						<tr key={s.key}>
+							<td>
+								<EntryLink href={s.href} lang={s.lang} title={s.title} />
+							</td>
+							<td lang={s.courseLang}>{s.course}</td>
+							<td>{t.number(s.attempt)}</td>
+							<td>{t.format(s.passed ? m.passed : m.notPassed, { score: t.percent(s.score) })}</td>
+						</tr>
+					))}
+				</tbody>
+			</ScrollTable>
+		</section>
+	)
+}
+
+/** The learner's graded and returned hand-ins: each assignment, its course, its result and when. */
+function WorkTable({ d }: { d: DashboardData }) {
+	const t = useI18n()
+	const m = t.m.learning.dashboard
+	if (!d.work.length) return null
+	return (
+		<section>
+			<h2>{m.work}</h2>
+			<ScrollTable label={m.work}>
+				<thead>
+					<tr>
+						<th scope="col">{m.columns.assignment}</th>
+						<th scope="col">{m.columns.course}</th>
+						<th scope="col">{m.columns.result}</th>
+						<th scope="col">{m.columns.date}</th>
+					</tr>
+				</thead>
+				<tbody>
+					{d.work.map((w) => {
+						const points =
+							w.score === null || w.maxScore === null
+								? null
+								: t.format(m.points, { score: t.number(w.score), max: t.number(w.maxScore) })
+						return (
+							<tr key={w.key}>
+								<td>
+									<EntryLink href={w.href} lang={w.lang} title={w.title} />
+								</td>
+								<td lang={w.courseLang}>{w.course}</td>
+								{/* Status and score share a cell: a fifth column would not fit a phone without scrolling. */}
+								<td>
+									<div>{m.workStatus[w.status]}</div>
+									{points === null ? null : (
+										<div>
+											{w.passed === null ? points : t.format(w.passed ? m.passed : m.notPassed, { score: points })}
+										</div>
+									)}
+								</td>
+								<td>{formatDate(w.gradedAt, d.locale)}</td>
+							</tr>
+						)
+					})}
+				</tbody>
+			</ScrollTable>
+		</section>
 	)
 }

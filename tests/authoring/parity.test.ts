@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import * as schemas from '#app/content/content.ts'
-import { CMS_LOCALES, loadContent, startCms } from '#cms/server.ts'
+import { loadContent, startCms } from '#cms/server.ts'
+import { CMS_LOCALES } from '#cms/view.ts'
 import { TEST_SECRETS } from '#tests/support/env.ts'
 
 /**

@@ -1,7 +1,8 @@
 // `npm run screenshots`: the main pages at phone and desktop widths, written to
 // .tmp/screenshots/ (git-ignored) for a person to look at. Not part of `npm test`.
 import { hashPassword } from '#app/accounts/password.server.ts'
-import { markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
+import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
+import { recordAttempt } from '#db/quiz-attempts.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser, findUserByEmail } from '#db/users.ts'
 import { expect, test, type Page } from '@playwright/test'

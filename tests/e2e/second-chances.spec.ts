@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
-import { markEntryCompleteRow, putEnrollment, recordAttempt } from '#db/learning.ts'
+import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
+import { recordAttempt } from '#db/quiz-attempts.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { acmeAccount, e2eDatabase, signInAs } from './support.ts'

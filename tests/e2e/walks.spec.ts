@@ -2,7 +2,8 @@
 // each walk goes through what a new learner, a tenant admin, a course admin and the super admin do,
 // asserting what they see. The separate specs (quiz-feedback, account-self-service, admin-*, …) go deeper.
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test'
-import { listAttempts, listProgress, putEnrollment } from '#db/learning.ts'
+import { listProgress, putEnrollment } from '#db/learning.ts'
+import { listAttempts } from '#db/quiz-attempts.ts'
 import { findTenantBySlug } from '#db/tenants.ts'
 import { createUser, findUserByEmail } from '#db/users.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { API_OPERATIONS, errorEnvelope, type ApiOperation } from '#app/platform/api-contract.ts'
+import { API_OPERATIONS, type ApiOperation } from '#app/platform/api-contract.ts'
+import { errorEnvelope } from '#app/platform/api-schemas.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import type { TestResponse } from '#tests/support/http.ts'

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EMAIL_CATALOGUES } from '#app/i18n/emails.ts'
+import { EMAIL_CATALOGUES } from '#app/emails.ts'
+import { INVITATION_EMAILS } from '#app/accounts/invitation-emails.ts'
 import { composeEmail } from '#app/platform/emails.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { LOCALES } from '#db/schema/values.ts'
@@ -44,7 +45,7 @@ describe('email catalogues', () => {
 	})
 
 	it('composes HTML and plain text in the locale, escaping the site name', () => {
-		const mail = composeEmail({
+		const mail = composeEmail(INVITATION_EMAILS, {
 			kind: 'invitation',
 			to: 'a@b.test',
 			locale: 'es',

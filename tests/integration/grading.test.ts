@@ -8,20 +8,12 @@ import { gradingJob } from '#app/learning/grading.server.ts'
 import { createJobRunner, enqueue, type AppJobDeps } from '#app/jobs.server.ts'
 import { createMailer } from '#app/platform/mailer.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
-import { listAudit } from '#db/admin.ts'
-import { auditRowsFor } from '#db/audit.ts'
-import { isWatching, setWatching } from '#db/grading.ts'
+import { auditRowsFor, listAudit } from '#db/audit.ts'
+import { findCourseSubmission, gradeSubmission, isWatching, setWatching } from '#db/grading.ts'
 import { newId } from '#db/ids.ts'
 import { assignCourseAdmin, findEnrollment, listProgress, markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import type { Locale } from '#db/schema/values.ts'
-import {
-	createFileRow,
-	finishFileRow,
-	findCourseSubmission,
-	gradeSubmission,
-	recordSubmissionSteps,
-	type Submission,
-} from '#db/submissions.ts'
+import { createFileRow, finishFileRow, recordSubmissionSteps, type Submission } from '#db/submissions.ts'
 import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { createUser, updateUser, type User } from '#db/users.ts'

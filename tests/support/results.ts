@@ -1,6 +1,7 @@
 import type { Database } from '#db/client.ts'
 import type { Scope } from '#db/learning.ts'
-import { gradeSubmission, recordSubmissionSteps } from '#db/submissions.ts'
+import { gradeSubmission } from '#db/grading.ts'
+import { recordSubmissionSteps } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { findUserByEmail } from '#db/users.ts'
 

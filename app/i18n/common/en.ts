@@ -41,7 +41,7 @@ export default {
 		tooMany: 'Too many attempts. Please wait a few minutes and try again.',
 		notAForm: 'The request body is not a form.',
 	},
-	// Answers given before routing (server/app.ts): no layout, no script.
+	// Answers given before routing (server/handle.ts): no layout, no script.
 	status: {
 		siteNotFoundTitle: 'Site not found',
 		siteNotFound: 'There is no learning site at this address.',

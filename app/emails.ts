@@ -1,0 +1,47 @@
+import { ACCOUNT_EMAILS, type AccountEmailKind } from './accounts/emails.ts'
+import { INVITATION_EMAILS, type InvitationEmailKind } from './accounts/invitation-emails.ts'
+import { ADMIN_EMAILS, type AdminEmailKind } from './admin/emails.ts'
+import { CERTIFICATE_EMAILS, type CertificateEmailKind } from './certificates/emails.ts'
+import { EMAIL_SHELL, type EmailCopies, type EmailCopy, type EmailShell } from './i18n/emails.ts'
+import { LEARNING_EMAILS, type LearningEmailKind } from './learning/emails.ts'
+import { REMINDER_EMAILS, type ReminderEmailKind } from './reminders/emails.ts'
+import { LOCALES, type Locale } from '#db/schema/values.ts'
+
+/*
+ * Every room's mails in one catalogue per locale (issue 50). Each room keeps its copy beside it
+ * (app/<room>/emails.ts) and hands it to composeEmail itself; this module, above every room like
+ * app/jobs.server.ts, only joins them so that tests/integration/emails.test.ts checks every locale of
+ * every mail. A room that adds a file of mails adds it to ROOMS.
+ */
+
+type EmailKind =
+	AccountEmailKind | InvitationEmailKind | LearningEmailKind | CertificateEmailKind | ReminderEmailKind | AdminEmailKind
+
+interface EmailCatalogue extends EmailShell {
+	kinds: Record<EmailKind, EmailCopy>
+}
+
+const ROOMS: EmailCopies<string>[] = [
+	ACCOUNT_EMAILS,
+	INVITATION_EMAILS,
+	LEARNING_EMAILS,
+	CERTIFICATE_EMAILS,
+	REMINDER_EMAILS,
+	ADMIN_EMAILS,
+]
+
+function catalogue(locale: Locale): EmailCatalogue {
+	const kinds: Record<string, EmailCopy> = {}
+	for (const room of ROOMS)
+		for (const [kind, copy] of Object.entries(room[locale])) {
+			// Two rooms naming one kind would send one room's copy for the other's mail.
+			if (kind in kinds) throw new Error(`two rooms define the ${kind} email`)
+			kinds[kind] = copy
+		}
+	return { ...EMAIL_SHELL[locale], kinds: kinds as EmailCatalogue['kinds'] }
+}
+
+export const EMAIL_CATALOGUES = Object.fromEntries(LOCALES.map((locale) => [locale, catalogue(locale)])) as Record<
+	Locale,
+	EmailCatalogue
+>
