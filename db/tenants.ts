@@ -1,4 +1,4 @@
-import { eq, or, sql } from 'drizzle-orm'
+import { eq, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import type { TenantStatus } from './schema/values.ts'
@@ -114,6 +114,12 @@ export function* setCourseFlagsSteps(
 		db.dialect === 'pg'
 			? sql`jsonb_set(jsonb_set(coalesce(${t.feature_flags_json}, '{}'::jsonb), '{courses}', coalesce(${t.feature_flags_json} -> 'courses', '{}'::jsonb)), array['courses', ${courseSlug}::text], jsonb_strip_nulls(coalesce(${t.feature_flags_json} -> 'courses' -> ${courseSlug}::text, '{}'::jsonb) || ${value}::jsonb))`
 			: sql`json_set(coalesce(${t.feature_flags_json}, '{}'), ${`$.courses."${courseSlug}"`}, json_patch(coalesce(json_extract(${t.feature_flags_json}, ${`$.courses."${courseSlug}"`}), '{}'), json(${value})))`
+	yield* writeFlagsSteps(db, tenantId, merged)
+}
+
+/** feature_flags_json set to `merged`, an expression over the row as it is now. */
+function* writeFlagsSteps(db: Tx, tenantId: string, merged: SQL) {
+	const t = db.t.tenants
 	yield* step(
 		db.orm
 			.update(t)
@@ -142,11 +148,5 @@ export function* setTenantSettingSteps<K extends keyof TenantSetting>(
 		db.dialect === 'pg'
 			? sql`jsonb_set(coalesce(${t.feature_flags_json}, '{}'::jsonb), array[${key}::text], ${json}::jsonb)`
 			: sql`json_set(coalesce(${t.feature_flags_json}, '{}'), ${`$.${key}`}, json(${json}))`
-	yield* step(
-		db.orm
-			.update(t)
-			.set({ feature_flags_json: merged, updated_at: new Date() })
-			.where(eq(t.id, tenantId))
-			.returning({ id: t.id }),
-	)
+	yield* writeFlagsSteps(db, tenantId, merged)
 }

@@ -103,4 +103,22 @@ export async function dataArchive(db: Database, store: FileStore, who: Person, g
 }
 
 /** The download's file name: the site and the day, never the person's name or address. */
-export const archiveFileName = (site: string, at: Date) => `${site}-my-data-${at.toISOString().slice(0, 10)}.zip`
+const archiveFileName = (site: string, at: Date) => `${site}-my-data-${at.toISOString().slice(0, 10)}.zip`
+
+/**
+ * The person's archive as the download both pages answer (the person's own, decision 0044, and the
+ * one an admin makes for them, 0063); null when the person is not there.
+ */
+export async function archiveDownload(db: Database, store: FileStore, who: Person, site: string) {
+	const at = new Date()
+	const body = await dataArchive(db, store, who, at)
+	if (!body) return null
+	return new Response(body, {
+		headers: {
+			'content-type': 'application/zip',
+			'content-disposition': `attachment; filename="${archiveFileName(site, at)}"`,
+			'x-content-type-options': 'nosniff',
+			'cache-control': 'private, no-store',
+		},
+	})
+}

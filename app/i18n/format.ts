@@ -30,10 +30,14 @@ export function formatMinutes(minutes: number, locale: string) {
 	).format(minutes)
 }
 
-/** An instant in UTC, naming it ("Nov 28, 2026, 8:37 PM UTC"): a time without its zone is misread. */
-export function formatDate(iso: string, locale: string) {
+/**
+ * An instant in `timeZone` (UTC unless said), naming the zone: "Nov 28, 2026, 8:37 PM UTC", "9:00 AM
+ * PST", "09:00 GMT+1". dateStyle medium and timeStyle short spelled out, since Intl refuses
+ * timeZoneName beside dateStyle; a time shown without its zone is read in the reader's (issue 52).
+ */
+export function formatInstant(at: Date, locale: string, timeZone = 'UTC') {
 	return formatter(
-		`date|${locale}`,
+		`instant|${locale}|${timeZone}`,
 		() =>
 			new Intl.DateTimeFormat(locale, {
 				year: 'numeric',
@@ -42,10 +46,12 @@ export function formatDate(iso: string, locale: string) {
 				hour: 'numeric',
 				minute: '2-digit',
 				timeZoneName: 'short',
-				timeZone: 'UTC',
+				timeZone,
 			}),
-	).format(new Date(iso))
+	).format(at)
 }
+
+export const formatDate = (iso: string, locale: string) => formatInstant(new Date(iso), locale)
 
 /** A calendar day in UTC, written out (a certificate's date: the time of day says nothing there). */
 export function formatDay(iso: string, locale: string) {

@@ -1,3 +1,4 @@
+import { formatInstant } from '#app/i18n/format.ts'
 import type { RequestContext } from '#app/context.ts'
 import type { Database } from '#db/client.ts'
 import {
@@ -18,7 +19,7 @@ import type { CmsClient } from '../content/cms.server.ts'
 import { readContent } from '../content/cms.server.ts'
 import { isPublished, type Course, type Entry } from '../content/content.ts'
 import { flattenEntries } from './entries.ts'
-import { dueAtFor, dueState, formatDue, instantInZone, isTimeZone, localInZone, type DueState } from './due-dates.ts'
+import { dueAtFor, dueState, instantInZone, isTimeZone, localInZone, type DueState } from './due-dates.ts'
 import { tags, type LockReason } from './learning.server.ts'
 
 // Due dates (decision 0045): what is due for a learner, and across a tenant for the reminders;
@@ -239,7 +240,7 @@ export async function learnerDueDates(ctx: RequestContext, scope: Scope, course:
 			slug: i.entrySlug,
 			title: i.entryTitle,
 			state: i.state,
-			when: formatDue(i.dueAt, ctx.locale, timeZone),
+			when: formatInstant(i.dueAt, ctx.locale, timeZone),
 			dueLocal: localInZone(i.dueAt, timeZone),
 			extended: i.extended,
 		}))
@@ -316,7 +317,7 @@ function dueLine(item: DueItem, locale: string, timeZone: string, locked: boolea
 		title: item.entryTitle,
 		course: item.courseTitle,
 		state: item.state,
-		when: formatDue(item.dueAt, locale, timeZone),
+		when: formatInstant(item.dueAt, locale, timeZone),
 		dueAt: item.dueAt.toISOString(),
 		extended: item.extended,
 	}

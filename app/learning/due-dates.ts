@@ -108,24 +108,3 @@ export function wallClockInZone(at: Date, timeZone: string) {
 export function localInZone(at: Date, timeZone: string) {
 	return wallClockInZone(at, timeZone).slice(0, 16).replace(' ', 'T')
 }
-
-/**
- * dateStyle medium and timeStyle short, spelled out: Intl refuses timeZoneName beside dateStyle, and
- * a time shown without its zone is read in whatever zone the reader is in (issue 52).
- */
-const NAMED_ZONE = {
-	year: 'numeric',
-	month: 'short',
-	day: 'numeric',
-	hour: 'numeric',
-	minute: '2-digit',
-	timeZoneName: 'short',
-} as const satisfies Intl.DateTimeFormatOptions
-
-/** An instant written for the learner: their locale, their zone, with the zone's short name ("PST", "GMT+1"). */
-export function formatDue(at: Date, locale: string, timeZone: string) {
-	return formatter(
-		`due|${locale}|${timeZone}`,
-		() => new Intl.DateTimeFormat(locale, { ...NAMED_ZONE, timeZone }),
-	).format(at)
-}

@@ -18,7 +18,7 @@ import {
 	type ReminderKey,
 } from '#db/reminders.ts'
 import { dueInWindow, learnerTimeZone } from '#app/learning/due-dates.server.ts'
-import { formatDue } from '#app/learning/due-dates.ts'
+import { formatInstant } from '#app/i18n/format.ts'
 import type { Locale, ReminderKind } from '#db/schema/values.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
@@ -200,7 +200,7 @@ export async function mailReminder(
 	// In the learner's zone (theirs, else the tenant's, else UTC) as the learning pages write it, naming the zone:
 	// a mail is read away from the page that says which zone it is.
 	const timeZone = job.dueAt ? await learnerTimeZone(ctx, { tenantId: job.tenantId, userId: learner.id }) : 'UTC'
-	const due = job.dueAt ? `${formatDue(new Date(job.dueAt), locale, timeZone)} (${timeZone})` : ''
+	const due = job.dueAt ? `${formatInstant(new Date(job.dueAt), locale, timeZone)} (${timeZone})` : ''
 	const to = await recipientMailContext(ctx, learner.id)
 	await deliver(
 		to,

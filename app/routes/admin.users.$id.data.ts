@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import { requireAdmin } from '#app/admin/admin.server.ts'
 import { archiveTarget, recordPersonArchive } from '#app/admin/person-archive.server.ts'
-import { archiveFileName, dataArchive } from '#app/accounts/data-archive.server.ts'
+import { archiveDownload } from '#app/accounts/data-archive.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { fileStore } from '#app/learning/hand-in.server.ts'
 import { notFound } from '#app/platform/errors.ts'
@@ -40,15 +40,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 	if (!allowed)
 		return redirect(localePath(ctx.locale, withNotice(`/admin/users/${target.id}`, 'personArchiveLimited')), 303)
 	await recordPersonArchive(scope, target)
-	const at = new Date()
-	const body = await dataArchive(ctx.db, fileStore(ctx), { tenantId: tenant.id, userId: target.id }, at)
-	if (!body) throw notFound()
-	return new Response(body, {
-		headers: {
-			'content-type': 'application/zip',
-			'content-disposition': `attachment; filename="${archiveFileName(tenant.slug, at)}"`,
-			'x-content-type-options': 'nosniff',
-			'cache-control': 'private, no-store',
-		},
-	})
+	const download = await archiveDownload(
+		ctx.db,
+		fileStore(ctx),
+		{ tenantId: tenant.id, userId: target.id },
+		tenant.slug,
+	)
+	if (!download) throw notFound()
+	return download
 }

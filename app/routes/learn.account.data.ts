@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import { getRequestContext } from '#app/context.ts'
 import { requireSession } from '#app/accounts/auth.server.ts'
-import { archiveFileName, dataArchive } from '#app/accounts/data-archive.server.ts'
+import { archiveDownload } from '#app/accounts/data-archive.server.ts'
 import { fileStore } from '#app/learning/hand-in.server.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { withNotice } from '#app/platform/notices.ts'
@@ -32,15 +32,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 	if (!ctx.tenant || tenantId !== ctx.tenant.id) throw notFound()
 	const { allowed } = await ctx.rateLimit.consume('dataArchive', `user|${session.user.id}`)
 	if (!allowed) return back('archiveLimited')
-	const at = new Date()
-	const body = await dataArchive(ctx.db, fileStore(ctx), { tenantId, userId: session.user.id }, at)
-	if (!body) throw notFound()
-	return new Response(body, {
-		headers: {
-			'content-type': 'application/zip',
-			'content-disposition': `attachment; filename="${archiveFileName(ctx.tenant.slug, at)}"`,
-			'x-content-type-options': 'nosniff',
-			'cache-control': 'private, no-store',
-		},
-	})
+	const download = await archiveDownload(ctx.db, fileStore(ctx), { tenantId, userId: session.user.id }, ctx.tenant.slug)
+	if (!download) throw notFound()
+	return download
 }
