@@ -24,14 +24,8 @@ export class FileTooLarge extends Error {
 	}
 }
 
-/**
- * Bytes per stored chunk: a download holds one chunk in memory at a time, an upload at most two.
- * 32 KiB: PostgreSQL's driver sends a bytea as a hex string twice its size, and a string past V8's
- * regular object size (128 KiB) is a large object that only a full collection frees; three 10 MB
- * hand-ins at once in 256 KiB chunks filled a 192 MB heap with them and ended the process (CI, this
- * stop). At 32 KiB each string is young garbage, freed by the next scavenge.
- */
-const CHUNK_BYTES = 32 * 1024
+/** Bytes per stored chunk: a download holds one chunk in memory at a time, an upload at most two. */
+const CHUNK_BYTES = 256 * 1024
 
 /** The default store: chunks of at most CHUNK_BYTES in file_chunks, on either dialect. */
 export function databaseFileStore(db: Database): FileStore {
