@@ -9,13 +9,25 @@ import tseslint from 'typescript-eslint'
 /**
  * The rooms of app/ from the bottom up (docs/architecture.md, "Rooms"; issue 50): each may import the
  * ones before it, never one after it. i18n (catalogues, Intl formatting) and platform (env, logs, mail,
- * the job queue, rate limits) serve every room; admin, on top, is what only administrators reach.
+ * the job queue, rate limits) serve every room; admin is what only administrators reach, and
+ * integrations (the REST API, decision 0071), on top, acts through the admin pages' functions.
  */
-const LAYERS = ['i18n', 'platform', 'ui', 'content', 'accounts', 'certificates', 'learning', 'reminders', 'admin']
+const LAYERS = [
+	'i18n',
+	'platform',
+	'ui',
+	'content',
+	'accounts',
+	'certificates',
+	'learning',
+	'reminders',
+	'admin',
+	'integrations',
+]
 
 export default tseslint.config(
 	// cms/strapi is its own project (CommonJS, Strapi's conventions, its own dependencies).
-	{ ignores: ['build/', '.react-router/', '.tmp/', 'node_modules/', 'drizzle/', 'public/', 'cms/strapi/'] },
+	{ ignores: ['build/', '.react-router/', '.tmp/', 'node_modules/', 'drizzle/', 'public/', 'cms/strapi/', 'openapi/'] },
 	js.configs.recommended,
 	tseslint.configs.recommended,
 	reactHooks.configs.flat.recommended,

@@ -44,6 +44,12 @@ export interface RequestContext {
 	 * transaction instead (app/platform/jobs.server.ts, decision 0033).
 	 */
 	afterResponse(task: () => Promise<unknown>): void
+	/**
+	 * Work of this request a drain must wait for before it closes the pool, however the request ends:
+	 * a hand-in's reading and the removal of its files. React Router answers an aborted request (the
+	 * drain cutting it) at once, without waiting for its action, so waiting on the answer is not enough.
+	 */
+	holdDrain(work: Promise<unknown>): void
 	/** Set when a loader or action failed because the database was out of reach (the server entry answers 503). */
 	databaseUnavailable?: boolean
 }

@@ -4,6 +4,9 @@ import { adminJobHandlers } from './admin/job-handlers.server.ts'
 import type { AdminJobPayloads } from './admin/jobs.server.ts'
 import { certificateJobHandlers } from './certificates/job-handlers.server.ts'
 import type { CertificateJobPayloads } from './certificates/jobs.server.ts'
+import { integrationJobHandlers } from './integrations/job-handlers.server.ts'
+import type { IntegrationJobPayloads } from './integrations/jobs.server.ts'
+import type { WebhookEnv } from './integrations/webhook-delivery.server.ts'
 import { learningJobHandlers } from './learning/job-handlers.server.ts'
 import type { LearningJobPayloads } from './learning/jobs.server.ts'
 import { jobQueue, jobRunner, type JobDeps, type JobHandlers } from './platform/jobs.server.ts'
@@ -21,10 +24,11 @@ export type JobPayloads = AccountJobPayloads &
 	LearningJobPayloads &
 	CertificateJobPayloads &
 	ReminderJobPayloads &
-	AdminJobPayloads
+	AdminJobPayloads &
+	IntegrationJobPayloads
 
 /** What the worker's handlers run with: the app's database, content client and mailer, and the settings reminders need. */
-export type AppJobDeps = JobDeps & { env: ReminderEnv }
+export type AppJobDeps = JobDeps & { env: ReminderEnv & WebhookEnv }
 
 const HANDLERS: JobHandlers<AppJobDeps, JobPayloads> = {
 	...accountJobHandlers,
@@ -32,6 +36,7 @@ const HANDLERS: JobHandlers<AppJobDeps, JobPayloads> = {
 	...certificateJobHandlers,
 	...reminderJobHandlers,
 	...adminJobHandlers,
+	...integrationJobHandlers,
 }
 
 /** The worker's runner (server/app.ts): the attempt's handler by its name, logged as `job/done`. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect } from 'react'
 import {
 	isRouteErrorResponse,
 	Links,
@@ -8,7 +8,6 @@ import {
 	Scripts,
 	ScrollRestoration,
 	useMatches,
-	useNavigation,
 	useRouteError,
 	useRouteLoaderData,
 	type UIMatch,
@@ -17,11 +16,13 @@ import {
 import { getRequestContext, type RequestContext } from './context.ts'
 import { useI18n } from './i18n/index.ts'
 import { RedirectNotice } from './ui/feedback.tsx'
-import { isLocale, LOCALE_NAMES, LOCALES, localePath, splitLocalePath, DEFAULT_LOCALE } from './i18n/locales.ts'
+import { FocusAfterNavigation, LocaleSwitcher } from './ui/page-chrome.tsx'
+import { isLocale, LOCALES, localePath, splitLocalePath, DEFAULT_LOCALE } from './i18n/locales.ts'
 import { destroySessionCookie, getSession, readSession, sessionContext } from './accounts/session.server.ts'
 import { loadMenu, loadSiteChrome } from './content/site.server.ts'
 import { canonicalOrigin } from './platform/tenant.server.ts'
 import { roleLanding } from './accounts/auth.server.ts'
+import { catalogueModules } from './i18n/catalogue-chunks.server.ts'
 import appCss from './styles/app.css?url'
 import type { Route } from './+types/root.ts'
 
@@ -144,6 +145,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		impersonating: session?.impersonator ? session.claims.name : null,
 		/** `Save-Data: on` (a data-saver mode): the page without JavaScript, whatever the route says. */
 		saveData: request.headers.get('save-data')?.trim().toLowerCase() === 'on',
+		/** The message catalogue's chunks the browser loads before hydrating, preloaded with the runtime. */
+		catalogueModules: catalogueModules(ctx.locale, ctx.page.path),
 	}
 }
 
@@ -225,6 +228,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				{site ? <meta name="theme-color" content={site.themeColor} /> : null}
+				{scripts ? data?.catalogueModules.map((href) => <link key={href} rel="modulepreload" href={href} />) : null}
 				{/* An indexed page describes itself in its meta (app/content/seo.ts); any other shows the site's summary. */}
 				{indexable ? null : <meta name="robots" content={robots} />}
 				{!indexable && site?.description ? <meta name="description" content={site.description} /> : null}
@@ -297,65 +301,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	)
 }
 
-/**
- * A plain form, so it works without JavaScript and always reloads the whole
- * page in the new language (routes/learn.locale.ts).
- */
-function LocaleSwitcher({ redirectTo }: { redirectTo: string }) {
-	const { m, locale } = useI18n()
-	return (
-		<form method="post" action="/learn/locale" className="locale-switcher">
-			<input type="hidden" name="redirectTo" value={redirectTo} />
-			<label htmlFor="locale-switcher">{m.common.switcher.label}</label>
-			<select id="locale-switcher" name="locale" defaultValue={locale}>
-				{LOCALES.map((l) => (
-					<option key={l} value={l} lang={l}>
-						{LOCALE_NAMES[l]}
-					</option>
-				))}
-			</select>
-			<button type="submit" className="button button-secondary">
-				{m.common.switcher.submit}
-			</button>
-		</form>
-	)
-}
-
-/**
- * Without JavaScript every submission loads a new page and the browser starts
- * at its top. With JavaScript, React Router swaps the page in place, so focus
- * is moved where a new page would put the reader: the first field in error,
- * else the form's error, else the page's heading (announced by screen readers).
- */
-function FocusAfterNavigation() {
-	const navigation = useNavigation()
-	const busy = useRef(false)
-	useEffect(() => {
-		if (navigation.state !== 'idle') {
-			busy.current = true
-			return
-		}
-		if (!busy.current || window.location.hash) return
-		busy.current = false
-		// Two frames later: conform renders the action's errors in an update of its own.
-		let frame = requestAnimationFrame(() => {
-			frame = requestAnimationFrame(() => {
-				const main = document.getElementById('main')
-				const target =
-					main?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
-					main?.querySelector<HTMLElement>('[role="alert"]') ??
-					main?.querySelector<HTMLElement>('h1')
-				if (!target) return
-				if (!target.matches('input, select, textarea, button')) target.tabIndex = -1
-				target.focus()
-			})
-		})
-		return () => cancelAnimationFrame(frame)
-	}, [navigation.state])
-	return null
-}
-
 export default function App() {
+	// The first commit's effects run once hydration is done: the lab spec reads this mark as the
+	// time the page became interactive (tests/e2e/lab.spec.ts).
+	useEffect(() => {
+		performance.mark('hydrated')
+	}, [])
 	return <Outlet />
 }
 

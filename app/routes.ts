@@ -69,6 +69,10 @@ const localized = [
 	route('admin/api-docs/:file', 'routes/admin.api-docs.$file.ts'),
 	route('admin/tenants', 'routes/admin.tenants.tsx'),
 	route('admin/settings', 'routes/admin.settings.tsx'),
+	route('admin/settings/scim', 'routes/admin.settings.scim.tsx'),
+	route('admin/settings/webhooks', 'routes/admin.settings.webhooks.tsx'),
+	route('admin/settings/api', 'routes/admin.settings.api.tsx'),
+	route('admin/settings/sign-in', 'routes/admin.settings.sign-in.tsx'),
 	route('admin/enter', 'routes/admin.enter.tsx'),
 
 	// Public content of the host's site
@@ -90,6 +94,12 @@ const routes: RouteConfigEntry[] = [
 	// Authentication transport (outside the OpenAPI contract) and the signed-in user's picture
 	platform('api/auth/signout', 'routes/api.auth.signout.ts'),
 	platform('api/auth/callback/:provider', 'routes/api.auth.callback.$provider.ts'),
+	// A tenant's own identity providers (decision 0069): the sign-in button's post and the provider's redirect back
+	platform('api/auth/sso/:providerId/callback', 'routes/api.auth.sso.$providerId.callback.ts'),
+	platform('api/auth/sso/:providerId', 'routes/api.auth.sso.$providerId.ts'),
+	// A tenant's SAML providers (decision 0077): the SP metadata and the IdP's POST back (the ACS)
+	platform('api/auth/saml/:providerId/metadata', 'routes/api.auth.saml.$providerId.metadata.ts'),
+	platform('api/auth/saml/:providerId/acs', 'routes/api.auth.saml.$providerId.acs.ts'),
 	platform('api/auth/:provider', 'routes/api.auth.$provider.ts'),
 	platform('api/test-idp/*', 'routes/api.test-idp.$.ts'),
 	platform('api/avatar', 'routes/api.avatar.ts'),
@@ -132,6 +142,25 @@ const routes: RouteConfigEntry[] = [
 	),
 	platform('api/cms/site/assets/:assetId', 'routes/api.cms.site.assets.$assetId.ts'),
 	platform('api/cms/site/assets/:assetId/download', 'routes/api.cms.site.assets.$assetId.ts', 'site-asset-download'),
+
+	// SCIM 2.0 provisioning of a tenant's people and groups by its identity provider (decision 0070):
+	// its own protocol (bearer token, application/scim+json, SCIM's error shape), outside the OpenAPI contract
+	platform('scim/v2/*', 'routes/scim.v2.$.ts'),
+	// The REST API for other systems (issue 49, decision 0071): a tenant's API key as Bearer, on its own host only
+	platform('api/v1/users', 'routes/api.v1.users.ts'),
+	platform('api/v1/users/:userId', 'routes/api.v1.users.$userId.ts'),
+	platform('api/v1/users/:userId/role', 'routes/api.v1.users.$userId.role.ts'),
+	platform('api/v1/users/:userId/deactivate', 'routes/api.v1.users.$userId.deactivate.ts'),
+	platform('api/v1/users/:userId/reactivate', 'routes/api.v1.users.$userId.reactivate.ts'),
+	platform('api/v1/users/:userId/progress/:courseSlug', 'routes/api.v1.users.$userId.progress.$courseSlug.ts'),
+	platform('api/v1/enrollments', 'routes/api.v1.enrollments.ts'),
+	platform('api/v1/enrollments/:enrollmentId/cancel', 'routes/api.v1.enrollments.$enrollmentId.cancel.ts'),
+	platform('api/v1/quiz-attempts', 'routes/api.v1.quiz-attempts.ts'),
+	platform('api/v1/submissions', 'routes/api.v1.submissions.ts'),
+	platform('api/v1/certificates', 'routes/api.v1.certificates.ts'),
+	platform('api/v1/certificates/:certificateId', 'routes/api.v1.certificates.$certificateId.ts'),
+	platform('api/v1/certificates/:certificateId/revoke', 'routes/api.v1.certificates.$certificateId.revoke.ts'),
+	platform('api/v1/courses', 'routes/api.v1.courses.ts'),
 
 	platform('api/health', 'routes/api.health.ts'),
 	platform('api/health/live', 'routes/api.health.live.ts'),

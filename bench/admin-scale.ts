@@ -9,9 +9,9 @@ import { sql } from 'drizzle-orm'
 import { listUsers } from '#db/admin.ts'
 import { courseEntryStats, courseRoster } from '#db/course-roster.ts'
 import { seedDemoData } from '#db/seed.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { createTestDatabase, DIALECTS } from '#tests/support/databases.ts'
 import { lastPageCursor, seedScale } from './scale-data.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000)
 const RUNS = 7

@@ -10,7 +10,6 @@ import { listUsers } from '#db/admin.ts'
 import { courseEntryStats, courseRoster } from '#db/course-roster.ts'
 import { openDatabase, type Database, type Dialect } from '#db/client.ts'
 import { seedDemoData } from '#db/seed.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import type { User } from '#db/users.ts'
 import { createTestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
@@ -25,6 +24,7 @@ import {
 	sessionCookie,
 	SNAPSHOT_CLIENT_DIR,
 } from './support.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
 
 export const SCALE_PAGES: Array<{ path: string; as: 'learner' | 'admin' }> = [
 	{ path: '/learn/dashboard', as: 'learner' },

@@ -20,7 +20,6 @@ import { and, eq, inArray, isNotNull, isNull, like, sql } from 'drizzle-orm'
 import { startCms } from '#cms/server.ts'
 import type { Dialect } from '#db/client.ts'
 import { seedDemoData } from '#db/seed.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import type { User } from '#db/users.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
@@ -48,6 +47,7 @@ import {
 	type LoadOptions,
 	wrk,
 } from './support.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)

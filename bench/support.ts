@@ -231,6 +231,7 @@ async function spawnBaseline(script: string, args: string[]) {
 	})
 	return {
 		port,
+		pid: child.pid!,
 		async stop() {
 			const exited = new Promise((resolve) => child.on('exit', resolve))
 			child.kill('SIGTERM')
@@ -455,6 +456,16 @@ export function summarizeProfile(profile: CpuProfile, top = 12, skipMs = 0) {
 		.sort((x, y) => y[1] - x[1])
 		.slice(0, top)
 		.map(([fn, us]) => ({ fn, selfMs: Math.round(us / 1000), selfPct: Number(((us / total) * 100).toFixed(1)) }))
+}
+
+/**
+ * CPU seconds (user and system) a process has used so far, from /proc: per request, a server's cost
+ * that another process's load on a shared machine barely moves, where its throughput does.
+ */
+export function cpuSeconds(pid: number) {
+	// The fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks.
+	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+	return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 /** CPU profile of this process while `work` runs (the in-process server of scenario 5). */

@@ -82,6 +82,7 @@ export class View {
 	}
 
 	courseSummary(doc: Json) {
+		const image = this.assetRef(doc.image)
 		return {
 			slug: doc.slug,
 			status: doc.status,
@@ -100,6 +101,8 @@ export class View {
 			...(Array.isArray(doc.categories) ? { categories: this.labels(doc.categories) } : {}),
 			...(Array.isArray(doc.tags) ? { tags: this.labels(doc.tags) } : {}),
 			...(typeof doc.featured === 'boolean' ? { featured: doc.featured } : {}),
+			// The course's picture (decision 0082): an asset URL of this service, sent only when the course has one.
+			...(image ? { image } : {}),
 		}
 	}
 

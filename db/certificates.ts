@@ -4,6 +4,7 @@ import { preparedFor, type Database } from './client.ts'
 import { newId } from './ids.ts'
 import { inTransaction, step, type Tx } from './transaction.ts'
 import { inScope } from './learning.ts'
+import { webhookEventSteps } from './webhooks.ts'
 
 // Certificates and the tenants' signing keys (decision 0038). Every read names the tenant.
 
@@ -119,7 +120,24 @@ export function* insertCertificateSteps(tx: Tx, c: CertificateRow) {
 			.onConflictDoNothing()
 			.returning(),
 	)
-	return row as Certificate | undefined
+	const issued = row as Certificate | undefined
+	if (issued) yield* webhookEventSteps(tx, issued.tenant_id, 'certificate.issued', certificateEvent(issued))
+	return issued
+}
+
+/** A certificate's webhook payload (decision 0072): ids, course, times; the credential is fetched by its id. */
+function certificateEvent(c: Certificate) {
+	return {
+		certificate: {
+			id: c.id,
+			publicId: c.public_id,
+			userId: c.user_id,
+			courseSlug: c.course_slug,
+			courseTitle: c.course_title,
+			issuedAt: c.issued_at.toISOString(),
+			revokedAt: c.revoked_at?.toISOString() ?? null,
+		},
+	}
 }
 
 export async function liveCertificate(db: Database, tenantId: string, userId: string, courseSlug: string) {
@@ -212,6 +230,7 @@ export function* revokeCertificateSteps(
 			.returning(),
 	)
 	if (!row) return undefined
+	yield* webhookEventSteps(tx, row.tenant_id, 'certificate.revoked', { ...certificateEvent(row), reason })
 	yield* auditSteps(tx, audit)
 	return row
 }

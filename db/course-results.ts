@@ -5,6 +5,7 @@ import { newId } from './ids.ts'
 import { inScope, isParam, moveEnrollmentSteps, type Scope } from './learning.ts'
 import type { SecondChanceKind } from './schema/values.ts'
 import { runSteps, step, type Tx } from './transaction.ts'
+import { webhookEventSteps } from './webhooks.ts'
 
 // Course results and second chances (decision 0037). Written once for both dialects, as steps of
 // the caller's transaction: a result is settled in the transaction of the write that changes it.
@@ -146,7 +147,15 @@ export function* putCoursePassSteps(
 			})
 			.returning({ id: c.id }),
 	)
-	return { newlyPassed: result.passed && !before?.passed }
+	const newlyPassed = result.passed && !before?.passed
+	if (newlyPassed)
+		yield* webhookEventSteps(db, scope.tenantId, 'course.passed', {
+			userId: scope.userId,
+			courseSlug,
+			average: result.average,
+			passedAt: at.toISOString(),
+		})
+	return { newlyPassed }
 }
 
 /** The stored results of a course's learners (the roster, the export), by user id. */

@@ -214,6 +214,9 @@ export async function personRecords(db: Database, who: Person) {
 	const reminders = await reminderRecords(db, who)
 	const course_admin_assignments = await ownRows(db, t.course_admin_assignments as never, who)
 	const submission_watchers = await ownRows(db, t.submission_watchers as never, who)
+	// What the school's identity provider keeps of them here (SCIM, decision 0070): its id, their groups.
+	const scim_users = await ownRows(db, t.scim_users as never, who)
+	const scim_group_members = await ownRows(db, t.scim_group_members as never, who)
 	// Only files a hand-in claimed: an unclaimed row is an upload still streaming or being cleaned up.
 	const f = t.submission_files
 	const submission_files = await db.orm
@@ -242,6 +245,8 @@ export async function personRecords(db: Database, who: Person) {
 		certificates: learning.certificates,
 		course_admin_assignments,
 		submission_watchers,
+		scim_users,
+		scim_group_members,
 		...access,
 		...reminders,
 		...invited,
@@ -278,4 +283,6 @@ export const ARCHIVED_TABLES = [
 	'reminders_sent',
 	'reminder_opt_outs',
 	'calendar_feeds',
+	'scim_users',
+	'scim_group_members',
 ] as const satisfies ReadonlyArray<keyof PersonRecords>

@@ -8,6 +8,11 @@ import { step, type Tx } from './transaction.ts'
 // Due dates (decision 0045): staff extensions, the learner's time zone, the calendar feed's token,
 // and what the due-date service reads across a tenant. Every query names its tenant.
 
+/** A hand-in or attempt is late when it comes after the due date in force at that moment (equal is on time). */
+export function isLate(dueAt: Date | null, handedInAt: Date) {
+	return dueAt !== null && handedInAt.getTime() > dueAt.getTime()
+}
+
 /** The learner's extensions, in one course or all (prepared: course pages and the dashboard read them on every view). */
 export async function dueExtensionsOf(db: Database, scope: Scope, courseSlug?: string) {
 	return courseSlug === undefined

@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import { step, type Tx } from './transaction.ts'
 import { noPassword } from './users.ts'
 import { forgetJobsSteps } from './jobs.ts'
+import { forgetWebhookEventsSteps } from './webhooks.ts'
 import { personMatcher, scrubJson } from './erased-values.ts'
 import { erasedEmail, type Person } from './data-rights.ts'
 
@@ -87,8 +88,9 @@ function* endAccessSteps(tx: Tx, who: Person, now: Date) {
 			.where(and(eq(t.oauth_accounts.tenant_id, who.tenantId), eq(t.oauth_accounts.user_id, who.userId)))
 			.returning({ id: t.oauth_accounts.id }),
 	)
-	// The private calendar feed opens no more; settings and opt-outs of an address that is gone go too.
-	for (const table of [t.calendar_feeds, t.user_settings, t.reminder_opt_outs]) {
+	// The private calendar feed opens no more; settings and opt-outs of an address that is gone go too,
+	// and the identity provider's id and groups of them (SCIM, decision 0070).
+	for (const table of [t.calendar_feeds, t.user_settings, t.reminder_opt_outs, t.scim_users, t.scim_group_members]) {
 		yield* step(
 			tx.orm
 				.delete(table as typeof t.calendar_feeds)
@@ -296,5 +298,7 @@ export function* erasePersonSteps(tx: Tx, who: Person, actorId: string, now = ne
 	const invitations = yield* stripInvitationsSteps(tx, who, was)
 	// A delivered mail's job row is the last copy of the address in the queue's tables.
 	yield* forgetJobsSteps(tx, [containsPattern(was.email), containsPattern(who.userId)])
+	// So is an outgoing webhook's event about them (decision 0072), this erasure's own included.
+	yield* forgetWebhookEventsSteps(tx, who.tenantId, [containsPattern(was.email), containsPattern(who.userId)])
 	return { files, certificates, invitations }
 }

@@ -3,7 +3,8 @@ import type { Database } from './client.ts'
 import { auditSteps } from './audit.ts'
 import type { SubmissionStatus } from './schema/values.ts'
 import { listSubmissions, lockLearnerEntry, type Submission } from './submissions.ts'
-import { inTransaction, step, type Tx } from './transaction.ts'
+import { step, type Tx } from './transaction.ts'
+import { webhookEventSteps } from './webhooks.ts'
 
 // Grading (decision 0028): the course's queue, grading or returning a hand-in, and the staff who
 // opted into a notice per hand-in. The hand-ins themselves are written by db/submissions.ts.
@@ -220,6 +221,20 @@ export function* gradeSubmissionSteps(db: Tx, tenantId: string, id: string, inpu
 			.returning(),
 	)
 	if (!row) return null
+	yield* webhookEventSteps(db, tenantId, 'submission.graded', {
+		submission: {
+			id: row.id,
+			userId: row.user_id,
+			courseSlug: row.course_slug,
+			entrySlug: row.entry_slug,
+			number: row.submission_number,
+			status: row.status,
+			score: row.score,
+			maxScore: row.max_score,
+			passed: row.passed,
+			gradedAt: row.graded_at?.toISOString() ?? null,
+		},
+	})
 	yield* auditSteps(db, {
 		actorUserId: input.gradedBy,
 		action: input.status === 'graded' ? 'submission.graded' : 'submission.returned',
@@ -236,9 +251,4 @@ export function* gradeSubmissionSteps(db: Tx, tenantId: string, id: string, inpu
 		},
 	})
 	return row
-}
-
-/** Runs grading in a transaction of its own (tests): its lock lasts until it commits. */
-export function gradeSubmission(db: Database, tenantId: string, id: string, input: GradeInput) {
-	return inTransaction(db, (tx) => gradeSubmissionSteps(tx, tenantId, id, input))
 }

@@ -35,19 +35,20 @@ const DEFAULT_JOB_SETTINGS: JobSettings = { retryLimit: 10, retryDelaySeconds: 1
 type Payload = Record<string, unknown>
 
 /**
- * Writes one job as a step of the caller's transaction. On PostgreSQL the row takes its retry and
+ * Writes one job as a step of the caller's transaction, due now or at `runAt`. On PostgreSQL the row takes its retry and
  * timeout settings from pg-boss's queue row (as pg-boss's own `send` does), and a missing queue
  * fails the transaction instead of dropping the job.
  */
-export function* enqueueJobSteps(tx: Tx, name: string, payload: Payload) {
+export function* enqueueJobSteps(tx: Tx, name: string, payload: Payload, runAt?: Date) {
 	if (tx.dialect === 'pg') {
 		const data = JSON.stringify({ name, payload })
+		const startAfter = runAt ? sql`${runAt.toISOString()}::timestamptz` : sql`now()`
 		const rows = yield* step(
 			tx.orm.execute<{ id: string }>(sql`
 				insert into ${sql.identifier(PG_SCHEMA)}.job
-					(name, data, retry_limit, retry_delay, retry_backoff, expire_in, policy)
+					(name, data, retry_limit, retry_delay, retry_backoff, expire_in, policy, start_after)
 				select q.name, ${data}::jsonb, q.retry_limit, q.retry_delay, q.retry_backoff,
-					q.expire_seconds * interval '1 second', q.policy
+					q.expire_seconds * interval '1 second', q.policy, ${startAfter}
 				from ${sql.identifier(PG_SCHEMA)}.queue q where q.name = ${PG_QUEUE}
 				returning id`),
 		)
@@ -59,7 +60,7 @@ export function* enqueueJobSteps(tx: Tx, name: string, payload: Payload) {
 	const [row] = yield* step(
 		sqlite
 			.insert(jobs)
-			.values({ id: newId(), name, payload, run_at: new Date() })
+			.values({ id: newId(), name, payload, run_at: runAt ?? new Date() })
 			.returning({ id: jobs.id }) as unknown as PromiseLike<Array<{ id: string }>>,
 	)
 	return row.id

@@ -3,6 +3,7 @@ import { preparedFor, type Database } from './client.ts'
 import { auditSteps } from './audit.ts'
 import { newId } from './ids.ts'
 import { runSteps, step, type Tx } from './transaction.ts'
+import { webhookEventSteps } from './webhooks.ts'
 import type { EnrollmentStatus } from './schema/values.ts'
 
 export type Enrollment = Database['t']['enrollments']['$inferSelect']
@@ -101,7 +102,10 @@ export function* enrollSteps(db: Tx, scope: Scope, courseSlug: string, now = new
 			.onConflictDoNothing({ target: [e.tenant_id, e.user_id, e.course_slug] })
 			.returning(),
 	)
-	if (created) return { enrollment: created, change: 'created' as const }
+	if (created) {
+		yield* enrollmentEventSteps(db, 'enrollment.created', created)
+		return { enrollment: created, change: 'created' as const }
+	}
 	const [revived] = yield* step(
 		db.orm
 			.update(e)
@@ -116,7 +120,10 @@ export function* enrollSteps(db: Tx, scope: Scope, courseSlug: string, now = new
 			)
 			.returning(),
 	)
-	if (revived) return { enrollment: revived, change: 'reactivated' as const }
+	if (revived) {
+		yield* enrollmentEventSteps(db, 'enrollment.created', revived)
+		return { enrollment: revived, change: 'reactivated' as const }
+	}
 	const [existing] = yield* step(
 		db.orm
 			.select()
@@ -211,8 +218,29 @@ export function* completeEntrySteps(
 	entrySlug: string,
 	at = new Date(),
 ) {
-	yield* markEntryCompleteRowSteps(db, scope, courseSlug, entrySlug, at)
 	const p = db.t.entry_progress
+	const [before] = yield* step(
+		db.orm
+			.select({ completedAt: p.completed_at })
+			.from(p)
+			.where(
+				and(
+					eq(p.tenant_id, scope.tenantId),
+					eq(p.user_id, scope.userId),
+					eq(p.course_slug, courseSlug),
+					eq(p.entry_slug, entrySlug),
+				),
+			)
+			.limit(1),
+	)
+	yield* markEntryCompleteRowSteps(db, scope, courseSlug, entrySlug, at)
+	if (!before?.completedAt)
+		yield* webhookEventSteps(db, scope.tenantId, 'entry.completed', {
+			userId: scope.userId,
+			courseSlug,
+			entrySlug,
+			completedAt: at.toISOString(),
+		})
 	const rows = yield* step(
 		db.orm
 			.select({ entrySlug: p.entry_slug, completedAt: p.completed_at })
@@ -224,6 +252,10 @@ export function* completeEntrySteps(
 	if (!courseDone) return { courseDone }
 	const completed = yield* moveEnrollmentSteps(db, scope, courseSlug, 'active', 'completed', at)
 	if (completed) {
+		yield* webhookEventSteps(db, scope.tenantId, 'course.completed', {
+			enrollment: { id: completed.id, userId: scope.userId, courseSlug, status: 'completed' },
+			completedAt: at.toISOString(),
+		})
 		yield* auditSteps(db, {
 			actorUserId: scope.userId,
 			action: 'enrollment.completed',
@@ -297,7 +329,17 @@ export function* cancelEnrollmentSteps(db: Tx, scope: Scope, courseSlug: string)
 			.where(and(mine, eq(e.status, current.status)))
 			.returning(),
 	)
-	return cancelled ? { enrollment: cancelled, from: current.status } : null
+	if (!cancelled) return null
+	yield* enrollmentEventSteps(db, 'enrollment.removed', cancelled)
+	return { enrollment: cancelled, from: current.status }
+}
+
+/** An enrollment's webhook event (decision 0072): the row's ids and state. */
+function* enrollmentEventSteps(db: Tx, type: 'enrollment.created' | 'enrollment.removed', e: Enrollment) {
+	yield* webhookEventSteps(db, e.tenant_id, type, {
+		enrollment: { id: e.id, userId: e.user_id, courseSlug: e.course_slug, status: e.status },
+		enrolledAt: e.enrolled_at.toISOString(),
+	})
 }
 
 /**

@@ -126,8 +126,12 @@ function routedSql(
 				return (...args: unknown[]) => {
 					if (pool.down) return Promise.reject(databaseDown())
 					const body = args.pop() as (sql: postgres.TransactionSql) => unknown
-					return (pool.current.begin as (...a: unknown[]) => Promise<unknown>)(...args, (tx: postgres.TransactionSql) =>
-						body(trackedTx(tx)),
+					// The whole transaction is tracked too: its BEGIN and COMMIT are sent by postgres.js itself,
+					// not through the proxy, and one frozen there would otherwise wait for the thaw unseen.
+					return track(
+						(pool.current.begin as (...a: unknown[]) => Promise<unknown>)(...args, (tx: postgres.TransactionSql) =>
+							body(trackedTx(tx)),
+						),
 					)
 				}
 			return Reflect.get(pool.current, property)

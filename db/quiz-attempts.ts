@@ -1,7 +1,8 @@
 import { and, desc, eq, getTableColumns, isNotNull, max, sql } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
-import { runSteps, step, type Tx } from './transaction.ts'
+import { step, type Tx } from './transaction.ts'
 import { entryRow, inScope, isParam, type Scope } from './learning.ts'
+import { isLate } from './due-dates.ts'
 
 // A learner's quiz attempts: the reads of an entry's attempts and the
 // recent ones, and recording one within the entry's limit as the steps of one transaction. The
@@ -126,7 +127,7 @@ export function* recordAttemptSteps(
 							attempt_id: row.id,
 							tenant_id: scope.tenantId,
 							due_at: input.dueAt,
-							late: now.getTime() > input.dueAt.getTime(),
+							late: isLate(input.dueAt, now),
 						})
 						.returning({ id: db.t.quiz_attempt_dues.attempt_id }),
 				)
@@ -137,18 +138,4 @@ export function* recordAttemptSteps(
 		if (twin) return { attempt: twin, replayed: true }
 	}
 	return null
-}
-
-export async function recordAttempt(
-	db: Database,
-	scope: Scope,
-	courseSlug: string,
-	entrySlug: string,
-	maxAttempts: number,
-	input: AttemptInput,
-) {
-	return (
-		(await runSteps(db, (tx) => recordAttemptSteps(tx, scope, courseSlug, entrySlug, maxAttempts, input)))?.attempt ??
-		null
-	)
 }

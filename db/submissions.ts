@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, max, sql } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
 import { entryAllowanceSteps } from './course-results.ts'
+import { isLate } from './due-dates.ts'
 import { newId } from './ids.ts'
 import { inScope, type Scope } from './learning.ts'
 import { step, type Tx } from './transaction.ts'
@@ -216,7 +217,7 @@ export function* recordSubmissionSteps(
 					submitted_at: now,
 					// Lateness as it stands at hand-in time, kept: later extensions do not rewrite it.
 					due_at: dueAt,
-					late: dueAt !== null && now.getTime() > dueAt.getTime(),
+					late: isLate(dueAt, now),
 				})
 				.onConflictDoNothing()
 				.returning(),

@@ -2,7 +2,7 @@ import { eq, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import type { TenantStatus } from './schema/values.ts'
-import { runSteps, step, type Tx } from './transaction.ts'
+import { step, type Tx } from './transaction.ts'
 
 export type Tenant = Database['t']['tenants']['$inferSelect']
 
@@ -11,11 +11,6 @@ export async function findTenantsByDomainOrSlug(db: Database, host: string, slug
 	const { tenants } = db.t
 	const match = slug ? or(eq(tenants.custom_domain, host), eq(tenants.slug, slug)) : eq(tenants.custom_domain, host)
 	return db.orm.select().from(tenants).where(match).limit(2)
-}
-
-export async function findTenantBySlug(db: Database, slug: string) {
-	const [row] = await db.orm.select().from(db.t.tenants).where(eq(db.t.tenants.slug, slug)).limit(1)
-	return row ?? null
 }
 
 export interface TenantInput {
@@ -77,10 +72,6 @@ export function* createTenantSteps(db: Tx, input: { slug: string; name: string; 
 			.returning(),
 	)
 	return (row as Tenant | undefined) ?? null
-}
-
-export function createTenant(db: Database, input: { slug: string; name: string; custom_domain: string | null }) {
-	return runSteps(db, (tx) => createTenantSteps(tx, input))
 }
 
 export function* setTenantStatusSteps(db: Tx, id: string, status: TenantStatus) {

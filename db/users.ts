@@ -2,6 +2,7 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import { runSteps, step, type Tx } from './transaction.ts'
+import { webhookEventSteps } from './webhooks.ts'
 import type { Locale, Role } from './schema/values.ts'
 
 export type User = Database['t']['users']['$inferSelect']
@@ -99,12 +100,13 @@ export function* createUserSteps(db: Tx, input: UserInput) {
 			.onConflictDoNothing()
 			.returning(),
 	)
-	return row as User | undefined
-}
-
-/** A new user; undefined when the (tenant, email) is taken. */
-export function createUser(db: Database, input: UserInput): Promise<User> {
-	return runSteps(db, (tx) => createUserSteps(tx, input)) as Promise<User>
+	const user = row as User | undefined
+	if (user?.tenant_id)
+		yield* webhookEventSteps(db, user.tenant_id, 'user.created', {
+			user: { id: user.id, email: user.email, name: user.name, role: user.role, locale: user.locale },
+			createdAt: user.created_at.toISOString(),
+		})
+	return user
 }
 
 type UserValues = Partial<

@@ -1,5 +1,7 @@
 // Screenshots of the CMS admin at 1280 px for docs/authoring.md (run by hand, not in CI): Strapi
 // with its admin panel on STRAPI_URL (npm run start:authoring), signed in as Acme's demo author.
+// The course form in English and in Spanish (the admin's language, as an author picks it in their
+// profile; the course shown in that locale too).
 //   STRAPI_URL=http://127.0.0.1:1337 npx tsx scripts/authoring-screenshots.ts
 import { chromium, type Page } from '@playwright/test'
 import sharp from 'sharp'
@@ -16,6 +18,15 @@ async function shot(page: Page, name: string) {
 	console.log(`${out}/${name}.png`)
 }
 
+/** Scrolls the form so that `text` is at the top, less `above` pixels. */
+async function top(page: Page, text: string, above = 0) {
+	await page
+		.getByText(text, { exact: true })
+		.first()
+		.evaluate((el) => el.scrollIntoView({ block: 'start' }))
+	await page.mouse.wheel(0, -above)
+}
+
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' })
 const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
 await page.goto(`${base}/admin/auth/login`)
@@ -24,48 +35,46 @@ await page.getByLabel(/password/i).fill(process.env.CMS_DEMO_PASSWORD || 'Author
 await page.getByRole('button', { name: /login|log in|sign in/i }).click()
 await page.waitForURL(/\/admin(\/)?$/)
 
-// Strapi's "new Media Library" banner: closed, it is not what the pictures are about.
-await page.goto(
-	`${base}/admin/content-manager/collection-types/${course}?page=1&pageSize=10&sort=slug:ASC&plugins[i18n][locale]=en`,
-)
-await page.getByText('intro-to-web').first().waitFor()
-await page
-	.locator('button:has(svg)')
-	.filter({ hasText: /^$/ })
-	.first()
-	.click({ timeout: 2000 })
-	.catch(() => {})
-await page
-	.getByRole('button', { name: /close/i })
-	.first()
-	.click({ timeout: 2000 })
-	.catch(() => {})
-await shot(page, 'courses')
-
-const top = (text: string) =>
-	page
-		.getByText(text, { exact: true })
+const lang = { en: 'en', es: 'es' } as const
+for (const [suffix, locale] of Object.entries(lang)) {
+	const name = (n: string) => (suffix === 'en' ? n : `${n}-${suffix}`)
+	// The admin's language (what an author's profile sets), then the course list in that locale.
+	await page.evaluate((l) => localStorage.setItem('strapi-admin-language', l), locale)
+	await page.goto(
+		`${base}/admin/content-manager/collection-types/${course}?page=1&pageSize=10&sort=slug:ASC&plugins[i18n][locale]=${locale}`,
+	)
+	const title = locale === 'es' ? 'Introducción a la Web' : 'Introduction to the Web'
+	await page.getByText(title).first().waitFor()
+	// Strapi's "new Media Library" banner: closed, it is not what the pictures are about.
+	await page
+		.getByRole('button', { name: /close|cerrar/i })
 		.first()
-		.evaluate((el) => el.scrollIntoView({ block: 'start' }))
-await page.getByText('intro-to-web').first().click()
-await page.getByText('foundations', { exact: true }).first().waitFor()
-await page.getByText('foundations', { exact: true }).first().click()
-await page.getByText('what-is-http', { exact: true }).first().waitFor()
-await top('foundations')
-await page.mouse.wheel(0, -120)
-await shot(page, 'course-edit')
-
-await page.getByText('basics-quiz', { exact: true }).first().click()
-await page.getByText('q-method', { exact: true }).first().waitFor()
-await page.getByText('q-method', { exact: true }).first().click()
-await page
-	.getByText('post', { exact: true })
-	.first()
-	.waitFor()
-	.catch(() => {})
-await top('q-method')
-await page.mouse.wheel(0, -420)
-await shot(page, 'quiz')
+		.click({ timeout: 2000 })
+		.catch(() => {})
+	if (suffix === 'en') await shot(page, 'courses')
+	await page.getByText(title).first().click()
+	await page.locator('input[name="title"]').waitFor()
+	await shot(page, name('course-edit'))
+	await top(page, locale === 'es' ? 'Media necesaria para aprobar (%)' : 'Average needed to pass (%)', 120)
+	await shot(page, name('course-settings'))
+	const module = locale === 'es' ? 'Fundamentos' : 'Foundations'
+	await page.getByText(module, { exact: true }).first().click()
+	const quiz = locale === 'es' ? 'Cuestionario básico' : 'Basics quiz'
+	await page.getByText(quiz, { exact: true }).first().waitFor()
+	await top(page, module, 60)
+	await shot(page, name('outline'))
+	await page.getByText(quiz, { exact: true }).first().click()
+	const first = page.locator('[name="modules.0.entries.2.quiz.questions.0.prompt"]')
+	await page
+		.getByRole('button', { name: /Which method should|Qué método debe/ })
+		.first()
+		.click()
+		.catch(() => {})
+	await first.waitFor()
+	await first.evaluate((el) => el.scrollIntoView({ block: 'start' }))
+	await page.mouse.wheel(0, -260)
+	await shot(page, name('quiz'))
+}
 
 await page.goto(`${base}/admin/plugins/upload`)
 await page.getByText('acme', { exact: true }).last().waitFor()

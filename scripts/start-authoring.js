@@ -107,5 +107,11 @@ console.log(`
 `)
 // The app, reading its content from the CMS (the local content service is not started).
 run('app', process.execPath, ['scripts/start.js'], {
-	env: { ...process.env, CMS_API_URL: `http://127.0.0.1:${strapiPort}/api/v1`, AUTHORING_CMS: '1' },
+	env: {
+		...process.env,
+		CMS_API_URL: `http://127.0.0.1:${strapiPort}/api/v1`,
+		// /admin/courses links each course to its page in the CMS admin (decision 0073).
+		CMS_ADMIN_URL: process.env.CMS_ADMIN_URL ?? `http://localhost:${strapiPort}`,
+		AUTHORING_CMS: '1',
+	},
 })

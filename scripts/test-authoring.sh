@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI stage: the authoring stack (issue 38). Installs the Strapi project (cms/strapi) from the npm
-# cache, starts it without its admin panel on a throwaway SQLite file, seeds it from cms/content/,
+# cache, builds its admin panel (cached), starts it on a throwaway SQLite file, seeds it from cms/content/,
 # runs the content contract (tests/integration/content-service.test.ts) and the webhook and
 # author's-day tests (tests/authoring) against it, stops it, and writes .tmp/authoring/ for
 # scripts/test-summary.js. Needs the app's build (npm run build) and, for PostgreSQL,
@@ -9,6 +9,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=$root/.tmp/authoring
+# The background install and build (.ci/run) reports apart: the stage itself clears .tmp/authoring when it starts.
+[ "${1:-}" = "--install-only" ] && out=$root/.tmp/authoring-install
 rm -rf "$out" && mkdir -p "$out"
 work=$(mktemp -d /tmp/lms-authoring.XXXXXX)
 now() { date +%s.%N; }
@@ -26,7 +28,7 @@ cd cms/strapi
 # 1. Install from the lockfile; the npm cache persists between CI runs. Install scripts are left
 # out: the one this needs, better-sqlite3's native build, is copied from the app's install when it
 # is the same version for the same Node (it compiles from source here otherwise: about 2 minutes).
-# `--install-only` does just this (.ci/run starts it in the background while the app's tests run);
+# `--install-only` does this and the admin build below (.ci/run starts it in the background while the app's tests run);
 # a later run finds the marker of the same lockfile and goes on.
 # CI's background install (.ci/run) may still be running: wait for it rather than install twice.
 if [ -n "${AUTHORING_INSTALL_PID:-}" ] && [ "${1:-}" != "--install-only" ]; then
@@ -51,11 +53,22 @@ else
 	echo "$lock_hash" >"$marker"
 	step install "$(cat node_modules/.install-seconds)"
 fi
-[ "${1:-}" = "--install-only" ] && exit 0
+# 2. Build the admin panel (the editor walk, tests/authoring/editor-walk.test.ts, drives it): once per
+# lockfile, admin source (src/admin) and admin/plugin configuration; a later run with the same hash
+# reuses cms/strapi/build (about 80 s and 1.5 GB otherwise, docs/authoring.md). `--install-only` builds
+# it too, so in CI it is made in the background while the app's suites run, not beside Lighthouse.
+admin_hash=$( (cat package-lock.json config/admin.js config/plugins.js; find src/admin -type f 2>/dev/null | sort | xargs cat 2>/dev/null) | sha256sum | cut -d' ' -f1)
+t=$(now)
+if [ "$(cat build/.built-hash 2>/dev/null)" = "$admin_hash" ]; then
+	step "build (admin panel)" "0.0 (built before for this lockfile and admin source)"
+else
+	rm -rf build
+	NODE_ENV=production node scripts/build-admin.js >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; echo "authoring: admin build failed"; exit 1; }
+	echo "$admin_hash" >build/.built-hash
+	step "build (admin panel)" "$(secs "$t" "$(now)")"
+fi
 
-# 2. Build: a JavaScript project has nothing to compile, and CI serves no admin panel, so there is
-# no `strapi build` here (it bundles the admin: about 60 s and 2 GB; docs/authoring.md).
-step "build (no admin panel)" 0.0
+[ "${1:-}" = "--install-only" ] && exit 0
 
 # 3. Environment of a throwaway CMS and of the tests.
 app_port=$(free_port)
@@ -63,7 +76,7 @@ recorder_port=$(free_port)
 strapi_port=$(free_port)
 mkdir -p "$work/public/uploads"
 rand() { node -p "require('crypto').randomBytes(16).toString('base64')"; }
-export NODE_ENV=production STRAPI_ADMIN=false STRAPI_HOST=127.0.0.1 STRAPI_PORT=$strapi_port
+export NODE_ENV=production STRAPI_ADMIN=true STRAPI_HOST=127.0.0.1 STRAPI_PORT=$strapi_port
 export CMS_DATABASE_FILE=$work/cms.db STRAPI_PUBLIC_DIR=$work/public
 export APP_KEYS="$(rand),$(rand)" ADMIN_JWT_SECRET=$(rand) API_TOKEN_SALT=$(rand) TRANSFER_TOKEN_SALT=$(rand) ENCRYPTION_KEY=$(rand)
 # The tests' key, project and webhook secret (tests/support/env.ts).

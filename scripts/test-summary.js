@@ -6,10 +6,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 let passed = 0
 let failed = 0
 let skipped = 0
+// Failed tests' names, printed after the closing counts: CI shows the end of its log.
+const failedNames = []
 const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null)
 
-// npm test writes two vitest reports (vitest.config.ts): the files run two at a time, and the timed suites.
-const vitestReports = ['.tmp/vitest.json', '.tmp/vitest-timed.json'].map(read).filter(Boolean)
+// npm test writes three vitest reports (vitest.config.ts): the files run two at a time, the suites beside them, and the timed suites.
+const vitestReports = ['.tmp/vitest.json', '.tmp/vitest-beside.json', '.tmp/vitest-timed.json']
+	.map(read)
+	.filter(Boolean)
 const vitest = vitestReports.length
 	? vitestReports.reduce((a, b) => ({
 			numPassedTests: a.numPassedTests + b.numPassedTests,
@@ -42,7 +46,7 @@ if (playwright) {
 		),
 		...(suite.suites ?? []).flatMap(failures),
 	]
-	for (const line of playwright.suites.flatMap(failures)) console.log(`  failed: ${line}`)
+	failedNames.push(...playwright.suites.flatMap(failures))
 } else console.log('playwright: no report')
 
 // tests/hostile writes one file per class and database: .tmp/hostile/<class>.<dialect>.json
@@ -111,10 +115,13 @@ if (lighthouse) {
 }
 
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
+for (const name of failedNames) console.log(`  failed: ${name}`)
 
-/** A vitest JSON report's failed tests, by file and name, so the end of a CI log says what to look at. */
+/** A vitest JSON report's failed tests, by file and name, with the first line of why. */
 function printFailures(report) {
 	for (const file of report.testResults)
-		for (const test of file.assertionResults.filter((t) => t.status === 'failed'))
-			console.log(`  failed: ${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}`)
+		for (const test of file.assertionResults.filter((t) => t.status === 'failed')) {
+			const why = (test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 200)
+			failedNames.push(`${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}: ${why}`)
+		}
 }

@@ -14,17 +14,21 @@ const stage = (name, command, args) => ({ name, command, args })
 const authoring = process.env.TEST_AUTHORING === '1' ? [stage('authoring', 'bash', ['scripts/test-authoring.sh'])] : []
 
 const STEPS = [
-	// Types, then ESLint, Prettier and knip (npm run lint), then Redocly and Spectral on the OpenAPI document
-	// (npm run lint:openapi): all three run, so one failure never hides another.
-	// The build runs beside them (each mostly uses one core of two); every later stage needs it.
+	// Every later stage needs the build.
+	[stage('build', 'npm', ['run', 'build'])],
+	// Two files at a time, with the suites that mostly wait (outages, restarts, drains, the enumeration
+	// suite's interleaved samples) one at a time beside them, and types, ESLint, Prettier and knip
+	// (npm run lint) then Redocly and Spectral (npm run lint:openapi) beside those: all three run, so one
+	// failure never hides another. Then the suites that bound answers in milliseconds, one at a time
+	// and alone (vitest.config.ts, decision 0075).
 	[
-		stage('build, typecheck and lint', 'sh', [
+		stage('vitest', 'sh', ['-c', 'VITEST_GROUP=parallel npx vitest run']),
+		stage('vitest-beside', 'sh', ['-c', 'VITEST_GROUP=beside npx vitest run']),
+		stage('typecheck and lint', 'sh', [
 			'-c',
-			'npm run build >.tmp/build.log 2>&1 & b=$!; npm run typecheck; t=$?; npm run lint; l=$?; npm run lint:openapi; o=$?; wait $b; bs=$?; cat .tmp/build.log; [ $bs -eq 0 ] && [ $t -eq 0 ] && [ $l -eq 0 ] && [ $o -eq 0 ]',
+			'npm run typecheck; t=$?; npm run lint; l=$?; npm run lint:openapi; o=$?; [ $t -eq 0 ] && [ $l -eq 0 ] && [ $o -eq 0 ]',
 		]),
 	],
-	// Two files at a time, then the suites that time answers one at a time (vitest.config.ts).
-	[stage('vitest', 'sh', ['-c', 'VITEST_GROUP=parallel npx vitest run'])],
 	[stage('vitest (timed)', 'sh', ['-c', 'VITEST_GROUP=timed npx vitest run'])],
 	[stage('playwright', 'npx', ['playwright', 'test'])],
 	[stage('lighthouse', 'npx', ['tsx', 'tests/lighthouse/run.ts']), ...authoring],

@@ -27,7 +27,7 @@ export function createApp(options: AppOptions) {
 	const drain = createDrain()
 	const listener = (req: IncomingMessage, res: ServerResponse) => {
 		drain.track(res)
-		handle(s, req, res).catch((error) => {
+		handle(s, req, res)?.catch((error) => {
 			log.error('request/failed', { path: (req.url ?? '').split('?')[0], error: describeError(error) })
 			if (res.headersSent) return res.destroy()
 			res.writeHead(500, { ...s.baseHeaders, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })

@@ -122,4 +122,13 @@ describe('compressResponse', () => {
 		expect(out.headers.get('etag')).toBe('W/"v1"')
 		expect(out.headers.get('vary')).toBe('Accept-Encoding')
 	})
+
+	it('offers no byte ranges on what it compresses (ranges are of the stored bytes), and keeps them on what it leaves', async () => {
+		const text = { 'content-type': 'text/plain', 'accept-ranges': 'bytes' }
+		const compressed = await compressResponse(new Response('x '.repeat(2000), { headers: text }), 'GET', 'br')
+		expect(compressed.headers.get('content-encoding')).toBe('br')
+		expect(compressed.headers.get('accept-ranges')).toBeNull()
+		const identity = await compressResponse(new Response('x '.repeat(2000), { headers: text }), 'GET', '')
+		expect(identity.headers.get('accept-ranges')).toBe('bytes')
+	})
 })

@@ -67,6 +67,8 @@ export async function compressResponse(
 
 	headers.delete('content-length')
 	headers.set('content-encoding', encoding)
+	// Ranges are of the bytes as stored (decision 0083), not of this encoding: none offered on it.
+	headers.delete('accept-ranges')
 	// Another representation of the same resource: no longer byte-for-byte the tagged one.
 	const etag = headers.get('etag')
 	if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`)

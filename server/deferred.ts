@@ -23,9 +23,9 @@ export function createDeferredWork() {
 			}
 		},
 		/**
-		 * Work under way that shutdown must wait for though it is no deferred task: a hand-in being
-		 * received, whose files are removed when the drain cuts it (before the pool is closed, or the
-		 * removal fails and leaves them behind). Its failure is its own to report.
+		 * Work under way that shutdown must wait for though it is no deferred task (RequestContext.holdDrain):
+		 * a hand-in being received, whose files are removed when the drain cuts it (before the pool is
+		 * closed, or the removal fails and leaves them behind). Its failure is its own to report.
 		 */
 		hold(work: Promise<unknown>) {
 			const done: Promise<unknown> = work.then(

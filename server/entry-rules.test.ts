@@ -83,8 +83,15 @@ describe('refuseCrossSite', () => {
 		expect(refuseCrossSite('POST', headers, ORIGIN, '/learn/reset/abc')).toBeNull()
 		expect(headers.origin).toBeUndefined()
 	})
-	it('leaves the signed webhook to its own check', () => {
+	it('leaves the signed webhook and a SAML ACS to their own checks', () => {
 		expect(post({ origin: 'https://cms.example' }, '/api/cms/revalidate')).toBeNull()
+		expect(post({ origin: 'https://idp.example' }, '/api/auth/saml/p-1/acs')).toBeNull()
+		const headers: Record<string, string> = { origin: 'null', 'sec-fetch-site': 'cross-site' }
+		expect(refuseCrossSite('POST', headers, ORIGIN, '/api/auth/saml/p-1/acs')).toBeNull()
+		expect(headers.origin).toBeUndefined()
+		// Only the ACS itself: its neighbours and look-alikes keep the check.
+		for (const path of ['/api/auth/saml/p-1/metadata', '/api/auth/saml/p-1/acs/x', '/api/auth/sso/p-1'])
+			expect(post({ origin: 'https://idp.example' }, path)).toMatchObject({ status: 403 })
 	})
 })
 

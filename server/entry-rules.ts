@@ -72,9 +72,13 @@ export function isHandInUpload(method: string | undefined, headers: IncomingHttp
 	return !isSafeMethod(method) && isHandInPath(pagePath) && isMultipart(headers['content-type'])
 }
 
+// A SAML IdP answers with a form it posts from its own site to the ACS; the assertion carries its
+// own signature and names a one-use sign-in of this host (decision 0077).
+const SAML_ACS = /^\/api\/auth\/saml\/[\w-]{1,64}\/acs$/
+
 /**
- * Cross-site request forgery check for every unsafe request but the webhook (which signs its
- * own): browsers send Origin (and Sec-Fetch-Site) on form posts, so a post from another site,
+ * Cross-site request forgery check for every unsafe request but the webhook and a SAML ACS (which
+ * sign their own): browsers send Origin (and Sec-Fetch-Site) on form posts, so a post from another site,
  * including another tenant's subdomain, is refused. Requests without either header do not come
  * from a browser form. Deletes an `Origin: null` it accepts, which React Router would refuse.
  */
@@ -87,6 +91,11 @@ export function refuseCrossSite(
 	if (isSafeMethod(method) || path === '/api/cms/revalidate') return null
 	const given = firstHeader(headers.origin)
 	const site = firstHeader(headers['sec-fetch-site'])
+	if (SAML_ACS.test(path)) {
+		// An IdP page under `Referrer-Policy: no-referrer` posts with `Origin: null`.
+		if (given === 'null') delete headers.origin
+		return null
+	}
 	// Token pages are served with `Referrer-Policy: no-referrer`, under which browsers send
 	// `Origin: null` on the page's own form post; Sec-Fetch-Site (which no page can forge)
 	// still says same-origin. Any other `Origin: null` (sandboxed frames, hostile pages) is refused.
@@ -138,9 +147,13 @@ export function keepsTokenFromReferer(pagePath: string, search: string) {
 	return TOKEN_PAGE.test(pagePath) || /[?&]callbackUrl=/.test(search)
 }
 
-/** Under /api/ every error is the JSON envelope, also for URLs no route matches. */
+/**
+ * Under /api/ every error is the JSON envelope, also for URLs no route matches; the REST API's
+ * problem details (application/problem+json, decision 0071) carry it already.
+ */
 export async function apiEnvelope(response: Response) {
-	if (response.status < 400 || response.headers.get('content-type')?.startsWith('application/json')) return response
+	if (response.status < 400 || /^application\/(problem\+)?json/.test(response.headers.get('content-type') ?? ''))
+		return response
 	await response.body?.cancel()
 	const message = response.status === 404 ? 'Not found' : 'Request refused'
 	const envelope = jsonError(response.status, errorCodeFor(response.status), message)

@@ -38,8 +38,57 @@ import { handInRequest } from './hand-in-body.ts'
 import { LIVENESS_BODY, LIVENESS_PATH, type Services } from './services.ts'
 import { statusPage } from './status-page.ts'
 
+/** The cookies of a request whose Cookie header names no session (the page cache reads no other). */
+const NO_SESSION = {}
+
+/**
+ * The request's answer: a page-cache hit straight away when the request can be nothing else
+ * (null: the answer went out in this turn, with no promise to settle), else the entry's steps.
+ */
+export function handle(s: Services, req: IncomingMessage, res: ServerResponse): Promise<void> | null {
+	try {
+		if (answerFromCache(s, req, res)) return null
+	} catch (error) {
+		return Promise.reject(error)
+	}
+	return steps(s, req, res)
+}
+
+/**
+ * A page-cache hit answered before the entry's steps, with no per-hit work that the stored answer
+ * does not need (issue 47, decision 0078): no target parsing, no cookie parsing, no refusal
+ * checks, no answer helpers. Taken only where the steps would come to the same stored answer:
+ * - a GET or HEAD of a path the cache files (its patterns allow only [a-z0-9-] segments, so such a
+ *   path is its own normal form, has no query and is no router rewrite: no redirect, no 400);
+ * - without a body (no 411 or 413; a safe method is never cross-site nor a hand-in);
+ * - a Cookie header that names neither the session nor the locale cookie (the one check that
+ *   decides a hit; such a header, or a miss, goes the long way, which parses it);
+ * - a host whose resolution is cached (a lookup would wait) and not an unknown host or a suspended
+ *   tenant (the steps answer those with their own pages).
+ * The locale is negotiated as the steps do; the entry, its freshness and its answer are the cache's.
+ */
+function answerFromCache(s: Services, req: IncomingMessage, res: ServerResponse) {
+	const { method, url, headers } = req
+	if (method !== 'GET' && method !== 'HEAD') return false
+	if (url === undefined || headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined)
+		return false
+	const cookie = headers.cookie
+	if (cookie !== undefined && (cookie.includes('lms_session') || cookie.includes('lms_locale'))) return false
+	const host = normalizeHost(requestHost(headers.host, headers['x-forwarded-host'], s.trustForwardedHost))
+	const resolution = s.resolveTenantHost.fresh(host)
+	if (!resolution || resolution.kind === 'unknown') return false
+	if (resolution.kind === 'tenant' && resolution.tenant.status === 'suspended') return false
+	const locale = splitLocalePath(url).locale ?? negotiateLocale(headers['accept-language'])
+	const key = s.pageCache.keyFor(method, url, host, locale, NO_SESSION)
+	const entry = key ? s.pageCache.lookup(key) : null
+	if (!entry) return false
+	const conditional = { method, ifNoneMatch: headers['if-none-match'], acceptEncoding: headers['accept-encoding'] }
+	sendCached(res, s.pageCache.respond(entry, conditional, 'hit'))
+	return true
+}
+
 /** The entry's steps in order; each either answers or lets the request go on. */
-export async function handle(s: Services, req: IncomingMessage, res: ServerResponse) {
+async function steps(s: Services, req: IncomingMessage, res: ServerResponse) {
 	const target = readRequestTarget(req.method, req.url)
 	const { path } = target
 	// Rules about a page apply to its React Router data request (`/learn.data`) too.
@@ -272,6 +321,7 @@ async function render(s: Services, req: IncomingMessage, res: ServerResponse, si
 		tags: s.tags,
 		redis: s.redis,
 		afterResponse: (task) => void deferred.push(task),
+		holdDrain: (work) => s.afterResponse.hold(work),
 	}
 	context.set(requestContext, value)
 	const host = new URL(site.origin).host
@@ -280,10 +330,7 @@ async function render(s: Services, req: IncomingMessage, res: ServerResponse, si
 		? handInRequest(req, res, `${s.configured.protocol}//${host}${req.url}`, s.env.HAND_IN_BODY_SECONDS * 1000)
 		: createRequest(req, res, { protocol: s.configured.protocol, host })
 	try {
-		const routed = s.routerFor(site.prefix)(request, context)
-		// A hand-in the drain cuts removes its files as its action ends: the pool is closed only after that.
-		if (site.handIn) s.afterResponse.hold(routed)
-		const response = await routed
+		const response = await s.routerFor(site.prefix)(request, context)
 		// An attempt answered with our failure (the database down, a bug) is not the client's to pay for;
 		// 501 is not a failure but the spec's answer to a paid enrollment, and counts.
 		if ((response.status >= 500 && response.status !== 501) || value.databaseUnavailable) limits.undoAll()

@@ -78,15 +78,19 @@ export function startJobWorker(db: Database, settings: WorkerSettings, run: RunJ
 			}
 		}
 		while (!stopping.signal.aborted) {
-			current = poll()
-			await current
-			await sleep(settings.pollSeconds * 1000, stopping.signal)
+			const run = poll()
+			current = run.then(() => {})
+			// A full batch means more are probably due (an announcement's hundreds of mails): the next
+			// poll starts at once rather than a poll interval later.
+			if ((await run) < BATCH) await sleep(settings.pollSeconds * 1000, stopping.signal)
 		}
 	})()
 
+	/** Runs what one claim took; answers how many jobs it took. */
 	async function poll() {
 		try {
 			claimed = await store.claim()
+			const taken = claimed.length
 			while (claimed.length > 0) {
 				const job = claimed.shift()!
 				if (stopping.signal.aborted) {
@@ -97,9 +101,11 @@ export function startJobWorker(db: Database, settings: WorkerSettings, run: RunJ
 				if (error === null) await job.done()
 				else await job.failed(error)
 			}
+			return taken
 		} catch (error) {
 			// The database out of reach, say: what was claimed and not finished times out and is retried.
 			log.error('job/queue-error', { error: describeError(error) })
+			return 0
 		}
 	}
 

@@ -19,6 +19,13 @@ describe('normalPath', () => {
 		['/..', '/'],
 		['/~user', '/~user'],
 		['/%7euser', '/~user'],
+		// Node 20's URL parser keeps dot segments after a segment that starts with a dot.
+		['/api/v1/users/.0/progress/..', '/api/v1/users/.0'],
+		['/learn/.x/../admin', '/learn/admin'],
+		['/.well-known/./x/.y/%2e%2e/z', '/.well-known/x/z'],
+		['/.a/..', '/'],
+		['/.a/../..', '/'],
+		['/.hidden/file', '/.hidden/file'],
 	])('%s is %s', (raw, normal) => {
 		expect(normalPath(raw)).toBe(normal)
 	})

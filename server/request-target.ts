@@ -35,10 +35,29 @@ export function normalPath(rawPath: string): string | null {
 		return UNRESERVED.test(char) ? char : escape.toUpperCase()
 	})
 	// Decoding can uncover dot segments (`%2E%2E`): resolve them again until stable.
-	const again = decoded === pathname ? decoded : normalPath(decoded)
+	const again = decoded === pathname ? removeDotSegments(decoded) : normalPath(decoded)
 	if (again === null) return null
 	const collapsed = again.replace(/\/{2,}/g, '/')
 	return collapsed.length > 1 ? collapsed.replace(/\/$/, '') : collapsed
+}
+
+/**
+ * RFC 3986's remove_dot_segments (5.2.4) on a parsed path: Node 20's URL parser leaves `.` and `..`
+ * in place after a segment that starts with a dot (`/a/.0/b/..` stays as it is), where browsers
+ * and the RFC resolve them.
+ */
+function removeDotSegments(path: string) {
+	const segments = path.split('/')
+	if (!segments.some((s) => s === '.' || s === '..')) return path
+	const kept: string[] = []
+	for (const [i, segment] of segments.entries()) {
+		const last = i === segments.length - 1
+		if (segment === '..' && kept.length > 1) kept.pop()
+		if (segment === '.' || segment === '..') {
+			if (last) kept.push('')
+		} else kept.push(segment)
+	}
+	return kept.join('/')
 }
 
 /** The request's method and target (Node's `req.url`), checked and normalised. */

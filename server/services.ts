@@ -3,9 +3,10 @@
  * database, the content client and its cache tags, a router per locale prefix, the static assets,
  * rate limits, mail, the page cache, the host resolver and the hand-in gate.
  */
+import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { createRequestHandler, type ServerBuild } from 'react-router'
-import { createClient } from 'redis'
+import type * as NodeRedis from 'redis'
 import sirv from 'sirv'
 // The virtual module React Router provides at build time: the routes compiled into this bundle.
 import * as serverBuild from 'virtual:react-router/server-build'
@@ -147,6 +148,9 @@ function rateLimitDriver(env: Env, redis: ReturnType<typeof connectRedis> | null
  * second. The rate limits then count in this process's memory instead.
  */
 function connectRedis(url: string) {
+	// node-redis is required here, not imported at the top: it takes a tenth of a second of a core to
+	// load, and only a process with REDIS_URL uses it.
+	const { createClient } = createRequire(import.meta.url)('redis') as typeof NodeRedis
 	return startRedis(
 		createClient({
 			url,

@@ -4,12 +4,11 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newId } from '#db/ids.ts'
 import { ARCHIVED_TABLES } from '#db/data-rights.ts'
-import { createTenant } from '#db/tenants.ts'
-import { createUser } from '#db/users.ts'
 import { databaseFileStore } from '#app/platform/file-store.server.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 import { plantPerson, userKeyedTables, type Planted } from '#tests/support/person-data.ts'
 import { dataArchive } from './data-archive.server.ts'
+import { createTenant, createUser } from '#tests/support/repository.ts'
 
 /** Tables keyed to a user that the archive leaves out, each for a reason decision 0044 gives. */
 const LEFT_OUT: string[] = []

@@ -38,26 +38,6 @@ export { coursesOfInvitations, findInvitationById, inviteeDetails, listPendingIn
 export type InvitationCheck =
 	{ ok: true; invitation: Invitation } | { ok: false; reason: 'invalid' | 'expired' | 'used' }
 
-/** An invitation made outside a request (tests, seeds): the row (new or refreshed) and its raw token. */
-export async function createInvitation(
-	ctx: Pick<RequestContext, 'db'>,
-	input: InvitationInput,
-	audit?: (invitation: Invitation) => AuditInput,
-) {
-	const raw = newRawToken()
-	// The invitation and its audit row, together.
-	const invitation = await inTransaction(ctx.db, function* (tx) {
-		const { row } = yield* upsertInvitationSteps(tx, {
-			...input,
-			tokenHash: hashToken(raw),
-			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
-		})
-		if (audit) yield* auditSteps(tx, audit(row))
-		return row
-	})
-	return { raw, invitation }
-}
-
 export interface InvitationInput {
 	tenantId: string
 	email: string

@@ -10,6 +10,7 @@ import { magicLinkEnabled } from '../platform/tenant.server.ts'
 import { mailInvitation } from './invitations.server.ts'
 import type { AccountJobPayloads } from './jobs.server.ts'
 import { issueToken } from './tokens.server.ts'
+import { requiredProvider } from './sso/require-sso.server.ts'
 
 /*
  * What each of this room's jobs does when a worker runs it (decision 0033). A handler that throws has
@@ -118,6 +119,9 @@ export const accountJobHandlers: JobHandlers<JobDeps, AccountJobPayloads> = {
 		// Forgot password: only an account with a local password (spec, Authentication 8).
 		const user = await activeAccount(ctx, job.tenantId, job.email)
 		if (!user?.password_hash) return 'no active account of that address with a password'
+		// A domain that requires single sign-on: resets only for the break-glass tenant admins (decision 0069).
+		if (user.role !== 'tenant_admin' && (await requiredProvider(ctx, user.email)))
+			return 'single sign-on is required for that address'
 		await mailTokenLink(ctx, user, user.email, 'password_reset')
 	},
 	async 'mail.magicLink'(deps, job) {
@@ -126,6 +130,7 @@ export const accountJobHandlers: JobHandlers<JobDeps, AccountJobPayloads> = {
 		if (!ctx.tenant || !magicLinkEnabled(ctx.tenant)) return 'magic links are off'
 		const user = await activeAccount(ctx, job.tenantId, job.email)
 		if (!user) return 'no active account of that address'
+		if (await requiredProvider(ctx, user.email)) return 'single sign-on is required for that address'
 		await mailTokenLink(ctx, user, user.email, 'magic_link')
 	},
 	async 'mail.emailChange'(deps, job) {

@@ -211,24 +211,44 @@ function* resolveExternalUserSteps(tx: Tx, ctx: RequestContext, profile: Externa
 	if (!profile.email) return refuse('oauth_email_missing')
 	if (!profile.emailVerified) return refuse('oauth_email_unverified')
 
-	const linkedId = yield* findLinkedUserIdSteps(tx, tenant.id, profile.provider, profile.subject)
+	return yield* linkedUserSteps(tx, ctx, tenant.id, {
+		provider: profile.provider,
+		subject: profile.subject,
+		email: profile.email,
+		name: profile.name,
+		avatarUrl: profile.picture,
+	})
+}
+
+/**
+ * The user an external identity signs in (rules 4.3 to 4.5, for the platform's providers and a
+ * tenant's own): the one linked to it, else the tenant's user of its verified address, else a new
+ * student; a deactivated one refused. The address counts as proved, and the identity is linked.
+ */
+export function* linkedUserSteps(
+	tx: Tx,
+	ctx: RequestContext,
+	tenantId: string,
+	identity: { provider: string; subject: string; email: string; name?: string | null; avatarUrl: string | null },
+) {
+	const linkedId = yield* findLinkedUserIdSteps(tx, tenantId, identity.provider, identity.subject)
 	const linked = linkedId ? yield* findUserByIdSteps(tx, linkedId) : null
-	let user = linked ?? (yield* findUserByEmailSteps(tx, tenant.id, profile.email))
+	let user = linked ?? (yield* findUserByEmailSteps(tx, tenantId, identity.email))
 	let created = false
-	if (user?.deactivated_at) return refuse('oauth_account_deactivated')
+	if (user?.deactivated_at) return { reason: 'oauth_account_deactivated' } as { reason: RefusalReason }
 	if (!user) {
-		const name = profile.name?.trim().slice(0, 100) || profile.email.split('@')[0]
+		const name = identity.name?.trim().slice(0, 100) || identity.email.split('@')[0]
 		// A concurrent callback may have created the user first: then use theirs.
 		user =
 			(yield* createUserSteps(tx, {
-				tenant_id: tenant.id,
-				email: profile.email,
+				tenant_id: tenantId,
+				email: identity.email,
 				name,
 				role: 'student',
 				password_hash: noPassword(ctx.db),
 				locale: ctx.locale,
 				email_verified_at: new Date(),
-			})) ?? (yield* findUserByEmailSteps(tx, tenant.id, profile.email))
+			})) ?? (yield* findUserByEmailSteps(tx, tenantId, identity.email))
 		if (!user) throw new Error('external sign-in could not create the user')
 		created = true
 	} else {
@@ -236,11 +256,11 @@ function* resolveExternalUserSteps(tx: Tx, ctx: RequestContext, profile: Externa
 		user = yield* proveMailboxSteps(tx, user, 'other')
 	}
 	yield* linkIdentitySteps(tx, {
-		tenantId: tenant.id,
+		tenantId,
 		userId: user.id,
-		provider: profile.provider,
-		subject: profile.subject,
-		avatarUrl: profile.picture,
+		provider: identity.provider,
+		subject: identity.subject,
+		avatarUrl: identity.avatarUrl,
 	})
 	return { user, created }
 }

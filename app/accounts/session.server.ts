@@ -6,6 +6,7 @@ import {
 	type SessionStorage,
 } from 'react-router'
 import type { RequestContext } from '#app/context.ts'
+import type { AuditVia } from '#app/platform/audit.server.ts'
 import type { Role } from '#db/schema/values.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
 import {
@@ -40,6 +41,8 @@ export interface CurrentSession {
 	user: User
 	/** Set while a super_admin impersonates this user: the session they started it from. */
 	impersonator: { sessionId: string; userId: string; tokenVersion: number } | null
+	/** Set when an API key or a SCIM token acts with its creator's authority (decisions 0070, 0071): its audit rows name it. */
+	via?: AuditVia
 }
 
 /** Set once per request by the root middleware: the validated session, or null. */
@@ -157,6 +160,20 @@ function usable(ctx: RequestContext, session: SessionRow, user: User, now: numbe
  * impersonated session also needs the super_admin session it came from to be
  * valid. Anything else is a forced sign-out.
  */
+/**
+ * What an API key acts as (decision 0071): its creator, with the claims a session of theirs would
+ * carry, and the key's id for the audit rows. No session row or cookie stands behind it.
+ */
+export async function apiKeySession(ctx: RequestContext, creator: User, apiKeyId: string): Promise<CurrentSession> {
+	return {
+		id: `api-key:${apiKeyId}`,
+		claims: await claimsFor(ctx, creator),
+		user: creator,
+		impersonator: null,
+		via: { via: 'api', viaId: apiKeyId },
+	}
+}
+
 export async function readSession(ctx: RequestContext, request: Request): Promise<SessionRead> {
 	// Only the cookie as we set it (canonical.server.ts): another spelling, or a second one, is refused.
 	const cookie = readCookie(request.headers.get('cookie'), sessionCookieName(ctx), { signed: true })

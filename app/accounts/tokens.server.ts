@@ -8,7 +8,7 @@ import {
 	type TokenScope,
 	type VerificationToken,
 } from '#db/tokens.ts'
-import { runSteps, type Tx } from '#db/transaction.ts'
+import type { Tx } from '#db/transaction.ts'
 import type { TokenType } from '#db/schema/values.ts'
 import { parseToken } from '../platform/canonical.server.ts'
 
@@ -105,10 +105,6 @@ export function* consumeTokenSteps(db: Tx, raw: string, type: TokenType, now = n
 	const row = yield* consumeTokenByHashSteps(db, hash, type, now, scope)
 	if (row) return { ok: true, token: row } satisfies TokenCheck as TokenCheck
 	return explain(yield* findTokenByHashSteps(db, hash, type, scope), now)
-}
-
-export function consumeToken(db: Database, raw: string, type: TokenType, now = new Date(), scope?: TokenScope) {
-	return runSteps(db, (tx) => consumeTokenSteps(tx, raw, type, now, scope))
 }
 
 /** The scope of tokens usable on this host: its tenant's users (platform accounts on the apex). */

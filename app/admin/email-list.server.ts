@@ -112,14 +112,6 @@ export function readCsv(text: string): { row: number; cells: string[] }[] {
 	}
 }
 
-/**
- * A CSV file's addresses: the `email` column when the first row is a header naming it (any case,
- * any position), else the first column.
- */
-export function emailsFromCsv(text: string): string[] {
-	return peopleFromCsv(text).map((p) => p.email)
-}
-
 /** One person of an invitation list: the row's cells, trimmed ('' when the column is absent). */
 export interface ListedPerson {
 	/** The file's line (1-based; the header is line 1) or the paste's position. */

@@ -3,12 +3,12 @@ import { newId } from '#db/ids.ts'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Database } from '#db/client.ts'
 import { erasedEmail } from '#db/data-rights.ts'
-import { createTenant } from '#db/tenants.ts'
-import { createUser, findUserById, type User } from '#db/users.ts'
+import { findUserById, type User } from '#db/users.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 import { findInDatabase, plantPerson } from '#tests/support/person-data.ts'
 import type { AdminScope } from './admin.server.ts'
 import { erasePerson } from './erasure.server.ts'
+import { createTenant, createUser } from '#tests/support/repository.ts'
 
 /**
  * Names in every alphabet (issue 52): SQLite's lower() and LIKE fold only A to Z, so a choice of rows

@@ -7,13 +7,15 @@ import { findTenantById } from '#db/tenants.ts'
 import { retireTokensSteps } from '#db/tokens.ts'
 import { inTransaction, type Tx } from '#db/transaction.ts'
 import { updateUserSteps, type User } from '#db/users.ts'
+import { webhookEventSteps } from '#db/webhooks.ts'
 import { withdrawInvitationsSteps } from '../accounts/invitations.server.ts'
 import { readCatalogue } from '../content/cms.server.ts'
 import { notFound } from '../platform/errors.ts'
 import { jobSite, type JobSite } from '../platform/jobs.server.ts'
 import { accountJobs } from '../accounts/jobs.server.ts'
 import type { AdminScope } from './admin.server.ts'
-import { adminAudit } from '../platform/audit.server.ts'
+import { adminAudit, type AuditActor } from '../platform/audit.server.ts'
+import type { RequestContext } from '#app/context.ts'
 
 // The people an admin lists (/admin/users) and what an admin does to one of them (/admin/users/<id>):
 // each change, its audit rows and what it takes away (sessions, invitations, course assignments) in
@@ -38,6 +40,12 @@ export function resendVerification(scope: AdminScope, target: Pick<User, 'id' | 
 }
 
 type Target = Pick<User, 'id' | 'role' | 'tenant_id'>
+
+/**
+ * Who changes a person: an admin's scope, or a SCIM token acting for the tenant admin who made it
+ * (its `via` names the token in the audit rows): the same changes either way (decision 0070).
+ */
+export type Acting = AuditActor & { ctx: Pick<RequestContext, 'db'> }
 type InvitableRole = (typeof INVITABLE_ROLES)[number]
 
 /** A lower role takes away what the person could do, a higher one gives more: both asked before they are done. */
@@ -71,7 +79,7 @@ export async function targetCourses(scope: AdminScope, target: { tenant_id: stri
 const subjectOf = (target: Target) => ({ kind: 'user', id: target.id, tenantId: target.tenant_id })
 
 /** Withdraws what the target left pending that they may no longer grant (decision 0032), in the caller's transaction. */
-function withdrawSteps(scope: AdminScope, tx: Tx, target: Target, reason: WithdrawalReason) {
+function withdrawSteps(scope: Acting, tx: Tx, target: Target, reason: WithdrawalReason) {
 	return withdrawInvitationsSteps(tx, { invitedBy: target.id }, (row) =>
 		adminAudit(
 			scope,
@@ -86,7 +94,7 @@ function withdrawSteps(scope: AdminScope, tx: Tx, target: Target, reason: Withdr
  * The role, its course assignments, the invitations it may no longer send and the audit rows,
  * together or not at all. `courseSlug`: a course the (new) course admin administers from now on.
  */
-export function changeRole(scope: AdminScope, target: Target, role: InvitableRole, courseSlug: string | null) {
+export function changeRole(scope: Acting, target: Target, role: InvitableRole, courseSlug: string | null) {
 	const tenantId = target.tenant_id!
 	const subject = subjectOf(target)
 	return inTransaction(scope.ctx.db, function* (tx) {
@@ -119,16 +127,21 @@ export function changeRole(scope: AdminScope, target: Target, role: InvitableRol
 }
 
 /** The account, the invitations it left pending and the audit rows, together. */
-export function deactivateUser(scope: AdminScope, target: Target) {
+export function deactivateUser(scope: Acting, target: Target) {
 	return inTransaction(scope.ctx.db, function* (tx) {
-		yield* updateUserSteps(tx, target.id, { deactivated_at: new Date() }, { bumpTokenVersion: true })
+		const user = yield* updateUserSteps(tx, target.id, { deactivated_at: new Date() }, { bumpTokenVersion: true })
+		if (user?.tenant_id)
+			yield* webhookEventSteps(tx, user.tenant_id, 'user.deactivated', {
+				user: { id: user.id, role: user.role },
+				deactivatedAt: user.deactivated_at?.toISOString() ?? null,
+			})
 		yield* withdrawSteps(scope, tx, target, 'inviter_deactivated')
 		yield* auditSteps(tx, adminAudit(scope, 'user.deactivated', subjectOf(target)))
 	})
 }
 
 /** What deactivation withdrew stays withdrawn: an admin sends new invitations if they are wanted. */
-export function reactivateUser(scope: AdminScope, target: Target) {
+export function reactivateUser(scope: Acting, target: Target) {
 	return inTransaction(scope.ctx.db, function* (tx) {
 		yield* updateUserSteps(tx, target.id, { deactivated_at: null })
 		yield* auditSteps(tx, adminAudit(scope, 'user.reactivated', subjectOf(target)))

@@ -1,12 +1,22 @@
-import * as vc from '@digitalbazaar/vc'
-import { DataIntegrityProof } from '@digitalbazaar/data-integrity'
-import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite'
 import { CREDENTIALS_V2, OPEN_BADGES_V3, documentLoader, type Resolve } from './contexts.server.ts'
 import type { TenantSigner } from './keys.server.ts'
 
 // The certificate as an Open Badges 3.0 credential: a W3C Verifiable Credential 2.0 of type
 // OpenBadgeCredential, the course as its achievement, signed with a Data Integrity proof of the
 // eddsa-rdfc-2022 cryptosuite (decision 0038).
+
+/**
+ * The signing libraries, loaded on first use: they take a sixth of a second of a core to load, and
+ * most processes (and every test stack that issues no certificate) never sign or verify.
+ */
+async function signing() {
+	const [vc, { DataIntegrityProof }, { cryptosuite }] = await Promise.all([
+		import('@digitalbazaar/vc'),
+		import('@digitalbazaar/data-integrity'),
+		import('@digitalbazaar/eddsa-rdfc-2022-cryptosuite'),
+	])
+	return { vc, DataIntegrityProof, cryptosuite }
+}
 
 export interface CertificateCredentialInput {
 	/** The certificate's public verification URL, which is also the credential's id. */
@@ -62,6 +72,7 @@ export function certificateCredential(input: CertificateCredentialInput): Record
 
 /** Adds the tenant key's Data Integrity proof (eddsa-rdfc-2022, assertionMethod). */
 export async function signCredential(credential: Record<string, unknown>, signer: TenantSigner, date = new Date()) {
+	const { vc, DataIntegrityProof, cryptosuite } = await signing()
 	const suite = new DataIntegrityProof({ signer: signer.signer, cryptosuite, date })
 	return vc.issue({ credential, suite, documentLoader: documentLoader() })
 }
@@ -72,6 +83,7 @@ export async function signCredential(credential: Record<string, unknown>, signer
  * checked here: our pages read it from the database.
  */
 export async function proofVerifies(credential: Record<string, unknown>, resolve: Resolve) {
+	const { vc, DataIntegrityProof, cryptosuite } = await signing()
 	try {
 		const result = await vc.verifyCredential({
 			credential,

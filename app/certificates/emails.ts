@@ -1,6 +1,6 @@
 // The certificates room's mail, in every supported locale (issue 50: each room's mail copy beside it).
 // `{site}` and `{course}` are filled in when composing
-// (app/platform/emails.server.ts). tests/integration/emails.test.ts checks, through app/emails.ts,
+// (app/platform/emails.server.ts). tests/integration/emails.test.ts checks, through tests/support/email-catalogue.ts,
 // that every locale has every key and that no locale is a copy of English.
 import type { EmailCopies } from '#app/i18n/emails.ts'
 

@@ -9,9 +9,10 @@ export type CertificateJobPayloads = {
 	'mail.certificateIssued': JobSite & { tenantId: string; courseSlug: string; certificateId: string }
 	/**
 	 * The certificate a pass earned (written with the pass): issued by the request after its commit, and
-	 * by this job when that failed (idempotent: a learner's live certificate is never issued twice).
+	 * by this job when that failed (idempotent: a learner's live certificate is never issued twice, and
+	 * one issued since `passedAt` and revoked by staff is not issued again).
 	 */
-	'certificates.issue': JobSite & { tenantId: string; userId: string; courseSlug: string }
+	'certificates.issue': JobSite & { tenantId: string; userId: string; courseSlug: string; passedAt?: string }
 }
 
 export const certificateJobs = jobQueue<CertificateJobPayloads>()

@@ -1,54 +1,23 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto'
 import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey'
-import { addSigningKey, currentSigningKey, tenantSigningKeys, type SigningKey } from '#db/certificates.ts'
+import { addSigningKey, currentSigningKey, tenantSigningKeys } from '#db/certificates.ts'
 import type { Database } from '#db/client.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { canonicalOrigin } from '#app/platform/tenant.server.ts'
 import { log } from '#app/platform/log.server.ts'
+import { derivedKey, open, seal } from '#app/platform/sealed.server.ts'
 import { DID_V1, MULTIKEY_V1 } from './contexts.server.ts'
 
-// A tenant's Ed25519 signing keys (decision 0038). The secret half is sealed with AES-256-GCM under
+// A tenant's Ed25519 signing keys (decision 0038). The secret half is sealed (platform/sealed.server.ts) under
 // a key-encryption key derived from AUTH_SECRET with HKDF; the seal is bound to the tenant, the
 // key's version and its public half, so a sealed key copied into another row does not open. A key
 // whose seal was made under another key-encryption key (AUTH_SECRET has changed since) is retired and
 // replaced on its next use: its public half stays in the DID document, so what it signed still
 // verifies, and nothing it sealed is needed again.
 
-interface Kek {
-	key: Buffer
-	/** Names the key-encryption key in each row, so a changed AUTH_SECRET is seen before any decryption. */
-	id: string
-}
-
-const keks = new Map<string, Kek>()
-
-function kekFor(authSecret: string): Kek {
-	let kek = keks.get(authSecret)
-	if (!kek) {
-		const key = Buffer.from(hkdfSync('sha256', authSecret, 'lms/signing-keys', 'tenant signing key encryption v1', 32))
-		kek = { key, id: createHash('sha256').update(key).digest('hex').slice(0, 16) }
-		keks.set(authSecret, kek)
-	}
-	return kek
-}
+const kekFor = (authSecret: string) => derivedKey(authSecret, 'lms/signing-keys', 'tenant signing key encryption v1')
 
 const aad = (tenantId: string, version: number, publicKeyMultibase: string) =>
-	Buffer.from(`${tenantId}|${version}|${publicKeyMultibase}`)
-
-function seal(kek: Kek, secret: string, bound: Buffer) {
-	const iv = randomBytes(12)
-	const cipher = createCipheriv('aes-256-gcm', kek.key, iv).setAAD(bound)
-	const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()])
-	return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
-}
-
-function open(kek: Kek, sealed: string, bound: Buffer) {
-	const raw = Buffer.from(sealed, 'base64url')
-	const decipher = createDecipheriv('aes-256-gcm', kek.key, raw.subarray(0, 12))
-		.setAAD(bound)
-		.setAuthTag(raw.subarray(12, 28))
-	return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
-}
+	`${tenantId}|${version}|${publicKeyMultibase}`
 
 /** `did:web:<host>` of an origin: the port's colon percent-encoded, as did:web requires. */
 export function didForOrigin(origin: string) {
@@ -79,7 +48,8 @@ export interface TenantSigner {
 	signer: ReturnType<Ed25519Multikey.KeyPair['signer']>
 }
 
-async function newKey(authSecret: string, tenantId: string) {
+/** A new key pair for the tenant, its secret half sealed under AUTH_SECRET's key-encryption key. */
+export async function newSigningKey(authSecret: string, tenantId: string) {
 	const kek = kekFor(authSecret)
 	const pair = await Ed25519Multikey.generate()
 	const exported = await pair.export({ publicKey: true, secretKey: true })
@@ -90,19 +60,6 @@ async function newKey(authSecret: string, tenantId: string) {
 		kekId: kek.id,
 		seal: (version: number) => seal(kek, secret, aad(tenantId, version, exported.publicKeyMultibase)),
 	}
-}
-
-/**
- * Retires the tenant's current key (if any) and makes a new one current. Its public half stays
- * published, so certificates it signed keep verifying. Returns the new key.
- */
-export async function rotateSigningKey(db: Database, authSecret: string, tenantId: string): Promise<SigningKey> {
-	for (let attempt = 0; attempt < 3; attempt++) {
-		const current = await currentSigningKey(db, tenantId)
-		const added = await addSigningKey(db, await newKey(authSecret, tenantId), current?.id ?? null)
-		if (added) return added
-	}
-	throw new Error('could not rotate the signing key: other writers kept replacing it')
 }
 
 /**
@@ -117,10 +74,12 @@ export async function tenantSigner(db: Database, authSecret: string, tenantId: s
 		if (key) log.warn('certificates/key_rotated_for_kek', { tenantId, version: key.version })
 		// Undefined when another process replaced the key meanwhile: read theirs.
 		key =
-			(await addSigningKey(db, await newKey(authSecret, tenantId), key?.id ?? null)) ??
+			(await addSigningKey(db, await newSigningKey(authSecret, tenantId), key?.id ?? null)) ??
 			(await currentSigningKey(db, tenantId))
 	}
 	const secretKeyMultibase = open(kek, key.secret_key_sealed, aad(tenantId, key.version, key.public_key_multibase))
+	// Its key-encryption key is this one (above): a seal that does not open was altered.
+	if (secretKeyMultibase === null) throw new Error(`the signing key ${key.version} of ${tenantId} does not open`)
 	const verificationMethod = `${did}#${keyFragment(key.version)}`
 	const pair = await Ed25519Multikey.from({
 		type: 'Multikey',

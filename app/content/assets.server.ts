@@ -33,8 +33,8 @@ interface AssetOptions {
 /**
  * Streams one asset of this host's site from the content service (the API key
  * is added upstream only). A course asset is served only under its own,
- * published course; a site asset only when it belongs to no course, so the
- * course check cannot be bypassed. Range and conditional requests pass through.
+ * published course; a site asset under the site's URL or a published course's
+ * (a course's picture), so the course check cannot be bypassed. Range and conditional requests pass through.
  * With `?w=` (one of IMAGE_WIDTHS) a JPEG, PNG or WebP comes resized to at
  * most that width (decision 0018), after the same checks; other types come
  * unchanged. Only raster images, audio and video are shown inline; anything
@@ -53,13 +53,13 @@ export async function proxyAsset(ctx: RequestContext, request: Request, assetId:
 		return upstream.refused ?? (await passThrough(upstream.response, assetId, options))
 	}
 	// A variant is a whole new file: the browser's Range and validators are not the content service's.
-	const cached = cachedVariant(ctx.site, assetId, width)
+	const cached = cachedVariant(ctx, assetId, width)
 	const upstream = await ownAsset(ctx, assetId, options.courseSlug, cached ? { 'if-none-match': cached.source } : {})
 	if (upstream.refused) return upstream.refused
 	const { response } = upstream
 	if (response.status === 304 && cached) return variantResponse(request, cached, assetId, options)
 	if (response.status !== 200 || !canDecode(response)) return passThrough(response, assetId, options)
-	return variantResponse(request, await variantOf(ctx.site, assetId, width, response), assetId, options)
+	return variantResponse(request, await variantOf(ctx, assetId, width, response), assetId, options)
 }
 
 /** The upstream answer about an asset this URL may serve, or the refusal to send instead. */
@@ -78,7 +78,10 @@ async function ownAsset(
 		return { refused: jsonError(503, 'SERVICE_UNAVAILABLE', 'The file is temporarily unavailable') }
 	}
 	const belongsTo = upstream.headers.get('x-asset-course')
-	if (upstream.status === 404 || (belongsTo ?? undefined) !== courseSlug) {
+	// A course's URL also serves the site's own files (public under the site's URL anyway): a course's
+	// picture may be one of the site's library (decision 0082). Never another course's.
+	const mayServe = belongsTo === null ? true : belongsTo === courseSlug
+	if (upstream.status === 404 || !mayServe) {
 		await upstream.body?.cancel()
 		return { refused: jsonError(404, 'NOT_FOUND', 'No such file') }
 	}

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { log } from '../platform/log.server.ts'
 
 /**
@@ -9,10 +10,20 @@ import { log } from '../platform/log.server.ts'
  */
 export type TagOrigin = 'local' | 'remote'
 
+/** The key of a process-wide cache entry of this app and site (the tag store's scope first). */
+export const scopedKey = (ctx: { tags: { scope: string }; site: string }, ...parts: Array<string | number>) =>
+	[ctx.tags.scope, ctx.site, ...parts].join('|')
+
 export function createTagStore() {
 	const versions = new Map<string, number>()
 	const listeners = new Set<(tags: string[], origin: TagOrigin) => void>()
 	return {
+		/**
+		 * This app's part of the caches kept per process (generated site images, search indexes, image
+		 * sizes and variants): their keys start with it, so two apps in one process (test stacks sharing a
+		 * worker) never answer from each other's entries.
+		 */
+		scope: randomUUID(),
 		/** `remote`: the revalidation came from another process (it is not sent on again). */
 		revalidate(tags: string[], origin: TagOrigin = 'local') {
 			// `course:x` also moves `course:*`, the tag of lists that contain any course.

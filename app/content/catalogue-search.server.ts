@@ -1,11 +1,13 @@
 import type { Locale } from '#db/schema/values.ts'
+import { scopedKey } from './cache-tags.server.ts'
 import { readCatalogue, readContent, type CmsClient, type SiteKey } from './cms.server.ts'
 import { isPublished, type Course, type CourseSummary } from './content.ts'
-import { indexField, queryTerms, termMatch, type FieldIndex, type QueryTerm } from './search-text.ts'
+import { createCatalogueIndex, type CatalogueIndex, type FieldTexts } from './catalogue-index.ts'
+import { LRUCache } from 'lru-cache'
 
-// Finding a course (decision 0042): the catalogue searched in memory over the published, listed
-// courses the content cache already holds per site and locale. No database, no index to keep
-// in step: a school's catalogue is hundreds of courses, not millions.
+// Finding a course (decisions 0042, 0074): the catalogue searched in memory over the published,
+// listed courses the content cache already holds per site and locale, in a MiniSearch index kept
+// in step with the cached documents. A school's catalogue is hundreds of courses, not millions.
 
 const PAGE_SIZE = 12
 /** A query is cut to this many characters; a longer one is no search anyone typed. */
@@ -46,47 +48,45 @@ export function readCatalogueQuery(url: URL): CatalogueQuery {
 export const isFiltered = (query: CatalogueQuery) =>
 	query.q !== '' || query.category !== null || query.tag !== null || query.page > 1
 
-/** Title hits rank above tags and categories, above the summary, above module and entry titles, above the description. */
-const WEIGHTS = { title: 8, labels: 5, summary: 3, outline: 2, description: 1 } as const
-type Field = keyof typeof WEIGHTS
+// One index per site and locale, each course filed once per document the content cache holds.
+const indexes = new LRUCache<string, CatalogueIndex>({ max: 500 })
 
-type Indexed = Array<[Field, FieldIndex]>
-// A course document stays the same object while the content cache holds it: its index is worked out once.
-const indexes = new WeakMap<object, Indexed>()
-
-function indexCourse(summary: CourseSummary, course: Course | null): Indexed {
-	const key = course ?? summary
-	const known = indexes.get(key)
-	if (known) return known
+function courseTexts(summary: CourseSummary, course: Course | null): FieldTexts {
 	const doc = course ?? summary
 	const labels = [...(doc.categories ?? []), ...(doc.tags ?? [])].map((l) => l.name).join(' · ')
-	const indexed: Indexed = [
-		['title', indexField(doc.title, doc.locale)],
-		['labels', indexField(labels, doc.locale)],
-		['summary', indexField(doc.summary, doc.summaryLocale ?? doc.locale)],
-	]
-	if (course) {
-		indexed.push(['description', indexField(course.description, course.descriptionLocale ?? course.locale)])
-		for (const module of course.modules) {
-			indexed.push(['outline', indexField(module.title, module.locale ?? course.locale)])
-			for (const entry of module.entries)
-				indexed.push(['outline', indexField(entry.title, entry.locale ?? module.locale ?? course.locale)])
-		}
+	const fields: FieldTexts = {
+		title: [[doc.title, doc.locale]],
+		labels: [[labels, doc.locale]],
+		summary: [[doc.summary, doc.summaryLocale ?? doc.locale]],
 	}
-	indexes.set(key, indexed)
-	return indexed
+	if (course) {
+		fields.description = [[course.description, course.descriptionLocale ?? course.locale]]
+		fields.outline = course.modules.flatMap((module): Array<[string, Locale]> => [
+			[module.title, module.locale ?? course.locale],
+			...module.entries.map((entry): [string, Locale] => [entry.title, entry.locale ?? module.locale ?? course.locale]),
+		])
+	}
+	return fields
 }
 
-/** Every term must match some field; the score adds each term's best field weight. 0: no match. */
-function score(indexed: Indexed, terms: QueryTerm[]) {
-	let total = 0
-	for (const term of terms) {
-		let best = 0
-		for (const [field, index] of indexed) best = Math.max(best, WEIGHTS[field] * termMatch(term, index))
-		if (best === 0) return 0
-		total += best
-	}
-	return total
+/** The courses matching `q`, best first (ties in the content service's order). */
+async function rank(ctx: SearchContext, q: string, visible: CourseSummary[], filtered: CourseSummary[]) {
+	const courses = await mapBounded(filtered, READ_CONCURRENCY, (c) =>
+		readContent(`course ${c.slug}`, () => ctx.cms.course(ctx.site, c.slug, ctx.locale)),
+	)
+	const key = scopedKey(ctx, ctx.locale)
+	const index = indexes.get(key) ?? createCatalogueIndex()
+	indexes.set(key, index)
+	index.keepOnly(new Set(visible.map((c) => c.slug)))
+	filtered.forEach((summary, i) =>
+		index.put(summary.slug, courses[i] ?? summary, courseTexts(summary, courses[i] ?? null)),
+	)
+	const scores = index.search(q, ctx.locale, new Set(filtered.map((c) => c.slug)))
+	return filtered
+		.map((summary, i) => ({ summary, i, score: scores.get(summary.slug) ?? 0 }))
+		.filter((r) => r.score > 0)
+		.sort((a, b) => b.score - a.score || a.i - b.i)
+		.map((r) => r.summary)
 }
 
 async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -119,7 +119,12 @@ function facets(courses: CourseSummary[], pick: (c: CourseSummary) => CourseSumm
 	return [...all.values()].sort((a, b) => a.name.localeCompare(b.name, locale))
 }
 
-type SearchContext = { cms: Pick<CmsClient, 'courses' | 'course'>; site: SiteKey; locale: Locale }
+type SearchContext = {
+	cms: Pick<CmsClient, 'courses' | 'course'>
+	site: SiteKey
+	locale: Locale
+	tags: { scope: string }
+}
 
 /** The catalogue's page for a query: its courses in rank order, the page of them asked for, and the filters on offer. */
 export async function searchCatalogue(ctx: SearchContext, query: CatalogueQuery) {
@@ -129,18 +134,7 @@ export async function searchCatalogue(ctx: SearchContext, query: CatalogueQuery)
 			(query.category === null || (c.categories ?? []).some((l) => l.slug === query.category)) &&
 			(query.tag === null || (c.tags ?? []).some((l) => l.slug === query.tag)),
 	)
-	let ranked = filtered
-	if (query.q !== '') {
-		const terms = queryTerms(query.q, ctx.locale)
-		const courses = await mapBounded(filtered, READ_CONCURRENCY, (c) =>
-			readContent(`course ${c.slug}`, () => ctx.cms.course(ctx.site, c.slug, ctx.locale)),
-		)
-		ranked = filtered
-			.map((summary, i) => ({ summary, i, score: terms.length ? score(indexCourse(summary, courses[i]!), terms) : 0 }))
-			.filter((r) => r.score > 0)
-			.sort((a, b) => b.score - a.score || a.i - b.i)
-			.map((r) => r.summary)
-	}
+	const ranked = query.q === '' ? filtered : await rank(ctx, query.q, visible, filtered)
 	const pageCount = Math.max(1, Math.ceil(ranked.length / PAGE_SIZE))
 	const page = Math.min(query.page, pageCount)
 	return {

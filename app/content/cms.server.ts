@@ -59,6 +59,9 @@ async function fetchContent(config: CmsConfig, url: string, init: RequestInit = 
 	throw new ContentUnavailableError(lastError)
 }
 
+/** Where the app serves the site's own assets (a course's: under the course, createCmsClient). */
+const SITE_ASSETS = '/api/cms/site/assets/'
+
 /** A document's JSON in the shape we expect; anything else is the content service failing. */
 function parseDocument<T extends z.ZodType>(text: string, schema: T): z.infer<T> {
 	let json: unknown
@@ -86,7 +89,7 @@ function contentApi(config: CmsConfig) {
 		path: string,
 		params: Record<string, string | number>,
 		schema: T,
-		assetPrefix = '/api/cms/site/assets/',
+		assetPrefix = SITE_ASSETS,
 	): Promise<z.infer<T> | null> {
 		const url = new URL(`${siteBase(site)}${path}`)
 		for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v))
@@ -149,7 +152,13 @@ export function createCmsClient(config: CmsConfig) {
 
 	return {
 		site: (site: SiteKey, locale: string) => getData(site, '/site', locale, shape.site),
-		courses: (site: SiteKey, locale: string) => getAll(site, '/courses', locale, shape.courseSummary),
+		courses: async (site: SiteKey, locale: string) =>
+			// A course's picture is served under its course's asset route (decision 0082), as in `course`.
+			(await getAll(site, '/courses', locale, shape.courseSummary)).map((summary) =>
+				summary.image?.startsWith(SITE_ASSETS)
+					? { ...summary, image: courseAssets(summary.slug) + summary.image.slice(SITE_ASSETS.length) }
+					: summary,
+			),
 		course: (site: SiteKey, slug: string, locale: string) =>
 			getData(site, `/courses/${encodeURIComponent(slug)}`, locale, shape.course, courseAssets(slug)),
 		entry: (site: SiteKey, courseSlug: string, entrySlug: string, locale: string) =>

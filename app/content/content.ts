@@ -38,6 +38,8 @@ export const courseSummary = z.object({
 	tags: z.array(label).max(50).optional(),
 	/** Shown on the site's home page (decision 0042); when no course is, the newest are. */
 	featured: z.boolean().optional(),
+	/** The course's picture (decision 0082): an asset URL, served under the course's asset route; absent: none. */
+	image: z.string().max(2000).optional(),
 })
 
 const entryType = z.enum(['lesson', 'quiz', 'assignment'])

@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
-import sharp from 'sharp'
+import { scopedKey } from './cache-tags.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { IMAGE_WIDTHS } from '../platform/api-schemas.ts'
-import type { SiteKey } from './cms.server.ts'
 import { escapeHtml } from '../platform/html.ts'
 import { describeError, log } from '../platform/log.server.ts'
+
+/**
+ * sharp, loaded on first use: with satori it takes a third of a second of a core to load, and a
+ * process that serves no image never needs it (every test stack, most cold starts).
+ */
+export const loadSharp = async () => (await import('sharp')).default
 
 export { IMAGE_WIDTHS }
 
@@ -55,6 +60,7 @@ async function displayedSize(
 	bytes: Uint8Array,
 ): Promise<(ImageSize & { animated: boolean; palette: boolean; format: string }) | null> {
 	try {
+		const sharp = await loadSharp()
 		const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()
 		const animated = (meta.pages ?? 1) > 1
 		const { width, height } = meta.autoOrient
@@ -110,11 +116,12 @@ const variants = new LRUCache<string, Variant, Source>({
 		})),
 })
 
-const variantKey = (site: SiteKey, assetId: string, width: number) => `${site}|${assetId}|${width}`
+const variantKey = (ctx: Pick<RequestContext, 'site' | 'tags'>, assetId: string, width: number) =>
+	scopedKey(ctx, assetId, width)
 
 /** The cached variant, whatever its source; the caller asks upstream whether `source` is still current. */
-export function cachedVariant(site: SiteKey, assetId: string, width: number) {
-	return variants.get(variantKey(site, assetId, width))
+export function cachedVariant(ctx: Pick<RequestContext, 'site' | 'tags'>, assetId: string, width: number) {
+	return variants.get(variantKey(ctx, assetId, width))
 }
 
 /**
@@ -122,7 +129,12 @@ export function cachedVariant(site: SiteKey, assetId: string, width: number) {
  * MAX_SOURCE_BYTES: canDecode), made once per upstream validator even when
  * requested concurrently, and cached.
  */
-export async function variantOf(site: SiteKey, assetId: string, width: number, upstream: Response): Promise<Variant> {
+export async function variantOf(
+	ctx: Pick<RequestContext, 'site' | 'tags'>,
+	assetId: string,
+	width: number,
+	upstream: Response,
+): Promise<Variant> {
 	const bytes = new Uint8Array(await upstream.arrayBuffer())
 	const source: Source = {
 		bytes,
@@ -130,7 +142,7 @@ export async function variantOf(site: SiteKey, assetId: string, width: number, u
 		width,
 		headers: upstream.headers,
 	}
-	const key = variantKey(site, assetId, width)
+	const key = variantKey(ctx, assetId, width)
 	const current = (v: Variant | undefined) => v?.source === source.validator
 	let variant = await variants.fetch(key, { context: source, forceRefresh: !current(variants.peek(key)) })
 	// The flight joined was making another validator's variant: this one is made now.
@@ -147,6 +159,7 @@ export async function variantOf(site: SiteKey, assetId: string, width: number, u
 async function resize(bytes: Uint8Array<ArrayBuffer>, width: number): Promise<Uint8Array<ArrayBuffer>> {
 	const size = await displayedSize(bytes)
 	if (!size || size.animated || size.width <= width) return bytes
+	const sharp = await loadSharp()
 	try {
 		let image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true }).resize({
 			width,
@@ -247,7 +260,7 @@ async function lookUp(ctx: RequestContext, assetId: string, known: Original | un
 }
 
 function original(ctx: RequestContext, assetId: string): Original | Promise<Original | null | undefined> {
-	const key = `${ctx.site}|${assetId}`
+	const key = scopedKey(ctx, assetId)
 	// A fresh size answers at once, without the promise fetch() makes: most page renders.
 	const fresh = originals.get(key, { allowStale: false })
 	if (fresh) return fresh
@@ -264,7 +277,7 @@ function original(ctx: RequestContext, assetId: string): Original | Promise<Orig
  * URLs (under assetPrefix(courseSlug)) of resizable images, keyed by URL.
  * Other URLs (external hosts, other courses, files the proxy would refuse)
  * are never fetched and get no entry. The ownership rule is the proxy's: the
- * asset must belong to that course, or to no course for a site URL.
+ * asset must belong to that course or to no course (the site's own).
  */
 export async function imageSizes(ctx: RequestContext, urls: readonly string[], courseSlug?: string) {
 	const prefix = assetPrefix(courseSlug)
@@ -274,7 +287,8 @@ export async function imageSizes(ctx: RequestContext, urls: readonly string[], c
 			const assetId = assetIdOf(url, prefix)
 			if (assetId === null) return
 			const found = await original(ctx, assetId)
-			if (found?.size && found.course === (courseSlug ?? null)) sizes.set(url, found.size)
+			// The proxy's rule: a course's URL serves its own files and the site's (decision 0082).
+			if (found?.size && (found.course === null || found.course === courseSlug)) sizes.set(url, found.size)
 		}),
 	)
 	return sizes
@@ -315,8 +329,8 @@ export function imageAttributesHtml(attributes: ImageAttributes) {
 		.join(' ')
 }
 
-/** A blog post's hero image: as wide as the page column. */
-export async function heroImage(ctx: RequestContext, src: string) {
-	const sizes = await imageSizes(ctx, [src])
+/** A blog post's hero image, or a course's picture (under its course's URL): as wide as the page column. */
+export async function heroImage(ctx: RequestContext, src: string, courseSlug?: string) {
+	const sizes = await imageSizes(ctx, [src], courseSlug)
 	return imageAttributes(src, sizes.get(src), COLUMN_SIZES)
 }

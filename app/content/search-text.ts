@@ -8,7 +8,8 @@ import type { Locale } from '#db/schema/values.ts'
 // Words as the catalogue search compares them (decision 0042): lower case in the text's locale,
 // accents and other combining marks stripped, and each word also as its Snowball stem where the
 // language has one. Chinese has no spaces between words: a run of Han characters is read as its
-// overlapping pairs (bigrams), and a document's runs also as single characters.
+// overlapping pairs (bigrams), and a document's runs also as single characters. MiniSearch
+// (catalogue-index.ts) indexes and ranks the terms made here.
 
 const STEMMERS: Record<Locale, ((word: string) => string) | null> = {
 	en: english,
@@ -72,33 +73,14 @@ function tokenize(text: string, locale: Locale, document = false): Token[] {
 	return tokens
 }
 
-/** One searchable field: every form of its words, and their folded spellings for prefix matches. */
-export interface FieldIndex {
-	locale: Locale
-	forms: Set<string>
-	words: string[]
-}
-
-export function indexField(text: string, locale: Locale): FieldIndex {
-	const forms = new Set<string>()
-	const words = new Set<string>()
-	for (const token of tokenize(text, locale, true)) {
-		if (token.kind === 'han') for (const gram of token.grams) forms.add(gram)
-		else {
-			words.add(token.surface)
-			for (const form of token.forms) forms.add(form)
-		}
-	}
-	return { locale, forms, words: [...words] }
-}
-
-/** How well one query term matches a field: 1 for a word, stem or bigram, 0.5 for a word's start (3 letters or more), else 0. */
-export function termMatch(term: QueryTerm, field: FieldIndex): number {
-	if (term.kind === 'han') return field.forms.has(term.gram) ? 1 : 0
-	const forms = term.forms(field.locale)
-	if (forms.some((form) => field.forms.has(form))) return 1
-	if (term.surface.length >= 3 && field.words.some((word) => word.startsWith(term.surface))) return 0.5
-	return 0
+/**
+ * The terms a document's text is indexed under (MiniSearch reads them as they are): every form of
+ * each word (spelling and stems), each Han pair and each Han character alone.
+ */
+export function documentTerms(text: string, locale: Locale): string[] {
+	const terms: string[] = []
+	for (const token of tokenize(text, locale, true)) terms.push(...(token.kind === 'han' ? token.grams : token.forms))
+	return terms
 }
 
 export type QueryTerm =

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import satori from 'satori'
-import sharp from 'sharp'
 import { LRUCache } from 'lru-cache'
+import { scopedKey } from './cache-tags.server.ts'
 import type { RequestContext } from '#app/context.ts'
 import { describeError, log } from '../platform/log.server.ts'
+import { loadSharp } from './images.server.ts'
 import { fetchPublic } from './public-fetch.server.ts'
 import { DEFAULT_THEME_COLOR, readableOn, siteDocument } from './site.server.ts'
 
@@ -55,7 +55,7 @@ async function sourceBytes(ctx: RequestContext, url: string | null | undefined):
 // The promise is what is kept, so concurrent requests for one image share its making.
 const generated = new LRUCache<string, Promise<Buffer | null>>({ max: 500 })
 function memo(ctx: RequestContext, key: string, make: () => Promise<Buffer | null>) {
-	const full = `${ctx.site}|${ctx.tags.version(`site:${ctx.site}`)}|${key}`
+	const full = scopedKey(ctx, ctx.tags.version(`site:${ctx.site}`), key)
 	let image = generated.get(full)
 	if (!image) {
 		image = make().catch((error) => {
@@ -72,7 +72,7 @@ export function squareIcon(ctx: RequestContext, field: 'icon' | 'favicon', size:
 	return memo(ctx, `${field}:${size}`, async () => {
 		const site = await siteDocument(ctx)
 		const bytes = await sourceBytes(ctx, site?.[field] ?? (field === 'favicon' ? site?.icon : null))
-		return bytes ? sharp(bytes).resize(size, size, { fit: 'cover' }).png().toBuffer() : null
+		return bytes ? (await loadSharp())(bytes).resize(size, size, { fit: 'cover' }).png().toBuffer() : null
 	})
 }
 
@@ -101,7 +101,7 @@ export function socialCard(ctx: RequestContext, width: number, height: number) {
 		const bytes = await sourceBytes(ctx, site?.og_image)
 		if (bytes) {
 			try {
-				return await sharp(bytes).resize(width, height, { fit: 'cover' }).png().toBuffer()
+				return (await loadSharp())(bytes).resize(width, height, { fit: 'cover' }).png().toBuffer()
 			} catch (error) {
 				log.warn('site-image/undecodable', { site: ctx.site, error: describeError(error) })
 			}
@@ -137,6 +137,7 @@ export function socialCard(ctx: RequestContext, width: number, height: number) {
 			},
 		}
 		// satori takes React-element-shaped objects; no JSX runtime is needed on the server for this.
+		const [{ default: satori }, sharp] = await Promise.all([import('satori'), loadSharp()])
 		const svg = await satori(card as unknown as Parameters<typeof satori>[0], {
 			width,
 			height,

@@ -19,6 +19,12 @@ describe('cataloguePartsOf', () => {
 		['/fr/admin', 'learner,course,admin,audit'],
 		['/admin/audit', 'learner,course,admin,audit'],
 		['/zh/admin/audit/', 'learner,course,admin,audit'],
+		['/admin/settings', 'learner,course,admin,settings'],
+		['/admin/settings/', 'learner,course,admin,settings'],
+		['/de/admin/settings/sign-in', 'learner,course,admin,settings'],
+		['/admin/settings/webhooks', 'learner,course,admin,settings'],
+		['/admin/settingsx', 'learner,course,admin'],
+		['/admin/courses/settings/dashboard', 'learner,course'],
 	])('%s reads %s', (path, parts) => {
 		expect(cataloguePartsOf(path).join(',')).toBe(parts)
 	})

@@ -1,7 +1,7 @@
 // What every transactional mail shares, in every supported locale: the shape of one mail's copy, the
 // invitation's role names (`{role}`) and the label before the plain-text link. Each room keeps its own
 // mails' copy beside it (app/<room>/emails.ts, issue 50) and hands it to composeEmail
-// (app/platform/emails.server.ts); app/emails.ts puts every room's together for the catalogue checks
+// (app/platform/emails.server.ts); tests/support/email-catalogue.ts puts every room's together for the catalogue checks
 // (tests/integration/emails.test.ts: every locale has every key, no locale is a copy of English).
 import type { Locale } from '#db/schema/values.ts'
 

@@ -16,7 +16,7 @@ export type Messages = typeof import('./catalogues/en.ts').default
 type Plural = { one?: string; other: string }
 
 /** The parts of a catalogue the browser loads separately (decision 0046). */
-type PartName = 'learner' | 'course' | 'admin' | 'audit'
+type PartName = 'learner' | 'course' | 'admin' | 'audit' | 'settings'
 
 /** In the browser, the parts of each locale loaded so far; the server registers whole catalogues. */
 const loaded: Partial<Record<Locale, Messages>> = {}
@@ -29,56 +29,64 @@ const loaders: Record<Locale, Record<PartName, Part>> = {
 		course: () => import('./catalogues/course-en.ts'),
 		admin: () => import('./catalogues/admin-en.ts'),
 		audit: () => import('./catalogues/audit-en.ts'),
+		settings: () => import('./catalogues/settings-en.ts'),
 	},
 	es: {
 		learner: () => import('./catalogues/learner-es.ts'),
 		course: () => import('./catalogues/course-es.ts'),
 		admin: () => import('./catalogues/admin-es.ts'),
 		audit: () => import('./catalogues/audit-es.ts'),
+		settings: () => import('./catalogues/settings-es.ts'),
 	},
 	fr: {
 		learner: () => import('./catalogues/learner-fr.ts'),
 		course: () => import('./catalogues/course-fr.ts'),
 		admin: () => import('./catalogues/admin-fr.ts'),
 		audit: () => import('./catalogues/audit-fr.ts'),
+		settings: () => import('./catalogues/settings-fr.ts'),
 	},
 	de: {
 		learner: () => import('./catalogues/learner-de.ts'),
 		course: () => import('./catalogues/course-de.ts'),
 		admin: () => import('./catalogues/admin-de.ts'),
 		audit: () => import('./catalogues/audit-de.ts'),
+		settings: () => import('./catalogues/settings-de.ts'),
 	},
 	pt: {
 		learner: () => import('./catalogues/learner-pt.ts'),
 		course: () => import('./catalogues/course-pt.ts'),
 		admin: () => import('./catalogues/admin-pt.ts'),
 		audit: () => import('./catalogues/audit-pt.ts'),
+		settings: () => import('./catalogues/settings-pt.ts'),
 	},
 	zh: {
 		learner: () => import('./catalogues/learner-zh.ts'),
 		course: () => import('./catalogues/course-zh.ts'),
 		admin: () => import('./catalogues/admin-zh.ts'),
 		audit: () => import('./catalogues/audit-zh.ts'),
+		settings: () => import('./catalogues/settings-zh.ts'),
 	},
 }
 
 export function registerCatalogue(locale: Locale, messages: Messages) {
 	loaded[locale] = messages
-	loadedParts.set(locale, new Set(['learner', 'course', 'admin', 'audit']))
+	loadedParts.set(locale, new Set(['learner', 'course', 'admin', 'audit', 'settings']))
 }
 
 /**
  * The parts of the catalogue a page reads, under any locale prefix: every page the learner part;
  * the admin pages the course staff's part (course admin, grading), and those outside one course's
  * pages (users, tenants, the course list) the administration's part too; the admin home and the
- * audit log the audit labels as well.
+ * audit log the audit labels as well, the settings pages (sign-in, SCIM, API keys, webhooks) theirs.
  */
 export function cataloguePartsOf(pathname: string): PartName[] {
 	const admin = /^(?:\/[a-z]{2})?\/admin(?:\/(courses\/[^/]+\/)|\/|$)/.exec(pathname)
 	if (!admin) return ['learner']
 	if (admin[1]) return ['learner', 'course']
 	const audit = /^(?:\/[a-z]{2})?\/admin(?:\/audit)?\/?$/.test(pathname)
-	return audit ? ['learner', 'course', 'admin', 'audit'] : ['learner', 'course', 'admin']
+	if (audit) return ['learner', 'course', 'admin', 'audit']
+	const settings = /^(?:\/[a-z]{2})?\/admin\/settings(?:\/|$)/.test(pathname)
+	return settings ? ['learner', 'course', 'admin', 'settings'] : ['learner', 'course', 'admin']
 }
 
 const hasCatalogue = (locale: Locale, parts: PartName[]) => parts.every((p) => loadedParts.get(locale)?.has(p))

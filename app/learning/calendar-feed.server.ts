@@ -1,5 +1,4 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import ical, { ICalAlarmType } from 'ical-generator'
 import type { RequestContext } from '#app/context.ts'
 import '#app/i18n/catalogues.server.ts'
 import { i18n } from '#app/i18n/index.ts'
@@ -66,6 +65,8 @@ export async function calendarBody(ctx: RequestContext, user: NonNullable<Awaite
 	const site = await siteName(ctx, user.locale)
 	const items = await dueItemsFor({ ...ctx, locale: user.locale }, user.tenant_id!, user.id)
 	const host = new URL(ctx.origin).hostname
+	// Loaded on first use: only a calendar app's fetch of a feed needs it.
+	const { default: ical, ICalAlarmType } = await import('ical-generator')
 	const calendar = ical({
 		name: `${t.m.learning.due.title} · ${site}`,
 		prodId: { company: 'Open LMS', product: 'due-dates', language: user.locale.toUpperCase() },

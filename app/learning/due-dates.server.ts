@@ -51,7 +51,7 @@ const key = (course: string, entry: string) => `${course}\n${entry}`
 /**
  * The entry's due date in force for the learner, read in the transaction of a hand-in or a quiz
  * attempt (decision 0045): the enrollment it counts from and any extension are those it is stored
- * against, and whether it is late follows (isLate).
+ * against, and whether it is late follows (isLate, in db/due-dates.ts).
  */
 export function* entryDueAtSteps(tx: Tx, scope: Scope, course: Course, entrySlug: string) {
 	const due = flattenEntries(course).find((e) => e.slug === entrySlug)?.due

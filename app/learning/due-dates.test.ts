@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { dueAtFor, dueState, instantInZone, isLate, isTimeZone, localInZone } from './due-dates.ts'
+import { dueAtFor, dueState, instantInZone, isTimeZone, localInZone } from './due-dates.ts'
+import { isLate } from '#db/due-dates.ts'
 
 const enrolled = new Date('2026-11-01T10:30:00Z')
 

@@ -27,11 +27,6 @@ export function dueState(dueAt: Date, done: boolean, now: Date): DueState {
 	return dueAt.getTime() - now.getTime() <= DUE_SOON_DAYS * DAY_MS ? 'soon' : 'later'
 }
 
-/** A hand-in is late when it comes after the due date in force at that moment (equal is on time). */
-export function isLate(dueAt: Date | null, handedInAt: Date) {
-	return dueAt !== null && handedInAt.getTime() > dueAt.getTime()
-}
-
 /**
  * A quiz shows late to staff when the score that counts (the best) came late: no attempt on time
  * reached it (decision 0061). Each attempt's `late` is stored when submitted, as a hand-in's.

@@ -219,7 +219,14 @@ export function movedOn(ctx: RequestContext, course: Course, next: { slug: strin
  * hand-in comes back with the errors beside the fields and the text as typed; its files are
  * removed. Stored, the learner stays on the entry and sees it in their submissions.
  */
-export async function handInAction(
+export function handInAction(...args: Parameters<typeof receiveHandIn>) {
+	// The drain waits for the whole of it (the files stored, claimed or removed) before closing the pool.
+	const work = receiveHandIn(...args)
+	args[0].holdDrain(work)
+	return work
+}
+
+async function receiveHandIn(
 	ctx: RequestContext,
 	request: Request,
 	scope: { tenantId: string; userId: string },

@@ -162,7 +162,7 @@ export async function readHandIn(
 		// request leaves, though: a drain lets it finish before the pool is closed.
 		const discarded = discardFiles(ctx, scope, fileIds)
 		if (!storeFailure) await discarded
-		else ctx.afterResponse(() => discarded)
+		else ctx.holdDrain(discarded)
 		// Nobody is left to answer; React Router does not report an aborted request's error.
 		if (request.signal.aborted) throw request.signal.reason ?? error
 		// Our failure, not the form's: the database's error answers (503 while it is out of reach).

@@ -14,72 +14,12 @@ import {
 	revalidationBody,
 	revalidationResponse,
 } from './api-schemas.ts'
+import { API_V1_OPERATIONS } from './api-contract-v1.ts'
+import type { ApiOperation, ApiResponse } from './api-contract-types.ts'
+
+export { API_TAGS, type ApiOperation, type ApiResponse } from './api-contract-types.ts'
 
 const { slug, assetId } = pathParams
-
-type Json = z.ZodType
-export interface ApiResponse {
-	description: string
-	/** A JSON body shaped by this schema. */
-	json?: Json
-	/** A non-JSON body: its media type (binary, Markdown, SVG, YAML). */
-	media?: string
-	headers?: Record<string, string>
-}
-
-/** The document's tags, each declared once with what its operations have in common. */
-export const API_TAGS = [
-	{ name: 'health', description: 'Readiness and liveness probes for load balancers and orchestrators.' },
-	{ name: 'images', description: 'The host’s favicon and the signed-in user’s picture.' },
-	{
-		name: 'assets',
-		description:
-			'Same-origin proxies of the content service’s files: asset paths in content payloads are rewritten to them, and the server adds the content-service API key upstream.',
-	},
-	{
-		name: 'markdown',
-		description:
-			'Markdown projections of published public pages, also reached through the `.md` rewrites of discovery URLs.',
-	},
-	{
-		name: 'files',
-		description: 'Files learners hand in with assignments, downloaded by their learner and the course’s staff.',
-	},
-	{ name: 'webhooks', description: 'Inbound webhooks: content invalidation sent by the content service.' },
-	{
-		name: 'impersonation',
-		description: 'A super_admin signs in as a user of a tenant and back; both steps are audited.',
-	},
-	{ name: 'contract', description: 'This OpenAPI document.' },
-] as const
-type ApiTag = (typeof API_TAGS)[number]['name']
-
-export interface ApiOperation {
-	method: 'get' | 'post'
-	/** OpenAPI form: /api/cms/site/assets/{assetId} */
-	path: string
-	/** camelCase, unique across the contract. */
-	operationId: string
-	tags: [ApiTag, ...ApiTag[]]
-	summary: string
-	description: string
-	/**
-	 * Who may call it (spec, Authentication 13 and 14): anyone, the holder of a session cookie, or
-	 * the content service with CMS_WEBHOOK_SECRET.
-	 */
-	security: 'public' | 'session' | 'webhook'
-	/**
-	 * A POST-only route whose loader is `postOnly` (app/platform/errors.ts): GET answers 405 with
-	 * `Allow: POST`. Said in the operation's description rather than as a GET operation of its own.
-	 */
-	refusesGet?: true
-	params?: z.ZodObject
-	query?: z.ZodObject
-	body?: { media: 'application/json' | 'application/x-www-form-urlencoded'; schema: Json }
-	responses: Record<number, ApiResponse>
-	/** A request that succeeds against the seeded demo data (contract test). */
-	example?: { host?: string; params?: Record<string, string>; body?: unknown; signedInAs?: string; expect: number }
-}
 
 const error = (description: string): ApiResponse => ({ description, json: errorEnvelope })
 /** Every host the service does not serve answers 404 before routing (spec, What the service does 3). */
@@ -142,7 +82,7 @@ function markdownOperation(
 	}
 }
 
-export const API_OPERATIONS: ApiOperation[] = [
+const OPERATIONS: ApiOperation[] = [
 	{
 		method: 'get',
 		path: '/api/health',
@@ -217,8 +157,17 @@ export const API_OPERATIONS: ApiOperation[] = [
 		security: 'session',
 		params: z.object({ fileId: z.string().max(64) }),
 		responses: {
-			200: { description: 'The file’s bytes (Cache-Control: private, no-store).', media: 'application/octet-stream' },
+			200: {
+				description: 'The file’s bytes (Cache-Control: private, no-store; Accept-Ranges: bytes).',
+				media: 'application/octet-stream',
+			},
+			206: binary(
+				'One byte range (Range, honoured only with no If-Range or the file’s ETag in it), with Content-Range. Several ranges, or a Range that is not one byte range, get the whole file (200).',
+			),
 			401: error('No session.'),
+			416: error(
+				'The range starts past the end of the file, or asks for its last 0 bytes (Content-Range: bytes */size).',
+			),
 			404: error('No such file, or not one this user may download.'),
 			429: error('Rate limit exhausted (Retry-After).'),
 		},
@@ -361,8 +310,5 @@ export const API_OPERATIONS: ApiOperation[] = [
 	},
 ]
 
-/**
- * Route handlers under /api/ that are outside the contract (spec, Endpoints):
- * the authentication framework's transport and the test-only identity provider.
- */
-export const EXCLUDED_FROM_CONTRACT = [/^\/api\/auth\//, /^\/api\/test-idp\//]
+/** Every documented operation: the routes above, then the REST API's (app/platform/api-contract-v1.ts). */
+export const API_OPERATIONS: ApiOperation[] = [...OPERATIONS, ...API_V1_OPERATIONS]

@@ -3,6 +3,12 @@ import { z } from 'zod'
 const optional = z.string().trim().min(1).optional()
 const flag = z.enum(['true', 'false']).optional()
 
+/** Exactly 32 bytes in canonical base64 (so that a typo is not read as another key). */
+function isAesKey(value: string) {
+	const bytes = Buffer.from(value, 'base64')
+	return bytes.length === 32 && bytes.toString('base64') === value
+}
+
 const schema = z
 	.object({
 		// Production unless told otherwise: `npm start` and `npm run start:prod` serve real users.
@@ -24,10 +30,22 @@ const schema = z
 		AUTH_GOOGLE_SECRET: optional,
 		AUTH_GITHUB_ID: optional,
 		AUTH_GITHUB_SECRET: optional,
+		// The key sealing tenants' identity-provider secrets (AES-256-GCM, decision 0069): 32 bytes in base64.
+		// Unset, tenants cannot connect providers. Its value is never logged nor shown.
+		SSO_ENCRYPTION_KEY: z
+			.string()
+			.trim()
+			.refine(isAesKey, 'must be 32 random bytes in base64 (openssl rand -base64 32)')
+			.optional(),
 		CMS_API_URL: z.url().transform((u) => u.replace(/\/+$/, '')),
 		CMS_PROJECT_UUID: z.uuid(),
 		CMS_API_UUID: z.uuid(),
 		CMS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters'),
+		// The CMS admin's origin (Strapi's, decision 0073): /admin/courses links each course to it; absent, no link.
+		CMS_ADMIN_URL: z
+			.url()
+			.transform((u) => new URL(u).origin)
+			.optional(),
 		RATE_LIMIT_DRIVER: z.enum(['memory', 'upstash', 'redis']).default('memory'),
 		UPSTASH_REDIS_REST_URL: z.url().optional(),
 		UPSTASH_REDIS_REST_TOKEN: optional,
@@ -65,6 +83,23 @@ const schema = z
 		HAND_IN_QUEUE_SECONDS: z.coerce.number().min(0).max(60).default(2),
 		HAND_IN_BODY_SECONDS: z.coerce.number().min(1).max(1800).default(120),
 		HAND_IN_ORPHAN_GRACE_SECONDS: z.coerce.number().min(1).max(86_400).default(600),
+		// Outgoing webhooks (decision 0072): the waits before each retry of a failed delivery in seconds
+		// (the default spans about a day: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), how long an endpoint
+		// may fail before it is disabled and its tenant's admins are told, how long one attempt may take
+		// (at most four fifths of JOB_TIMEOUT_SECONDS, so the queue never takes a live attempt for dead),
+		// and whether endpoints on loopback addresses are allowed (development and tests only; private,
+		// link-local and metadata addresses never are). Outside production plain http is allowed too.
+		WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+			.string()
+			.regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be a comma-separated list of seconds')
+			.default('5,300,1800,7200,18000,36000,36000'),
+		WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce
+			.number()
+			.min(1)
+			.max(60 * 86_400)
+			.default(5 * 86_400),
+		WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+		WEBHOOK_ALLOW_LOOPBACK: flag,
 		// The benchmark suite's baseline route (/bench/bare) answers only when this is true.
 		BENCH_ROUTES: flag,
 	})
@@ -77,6 +112,8 @@ const schema = z
 			need('UPSTASH_REDIS_REST_TOKEN', 'RATE_LIMIT_DRIVER=upstash')
 		}
 		if (env.RATE_LIMIT_DRIVER === 'redis') need('REDIS_URL', 'RATE_LIMIT_DRIVER=redis')
+		if (env.WEBHOOK_ALLOW_LOOPBACK === 'true' && env.NODE_ENV === 'production')
+			ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOOPBACK'], message: 'is for development and tests only' })
 		if (env.HAND_IN_ORPHAN_GRACE_SECONDS <= env.HAND_IN_BODY_SECONDS)
 			ctx.addIssue({
 				code: 'custom',

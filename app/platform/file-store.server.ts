@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
-import type { Database } from '#db/client.ts'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { preparedFor, type Database } from '#db/client.ts'
 
 /**
  * Where hand-in file bodies live (decision 0027). The metadata (name, type, size, owner) is always
@@ -12,8 +12,12 @@ import type { Database } from '#db/client.ts'
 export interface FileStore {
 	/** Streams a body in; throws FileTooLarge past `maxBytes` (the caller removes the row, and the bytes with it). */
 	write(fileId: string, body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<{ size: number; sha256: string }>
-	/** The body in order, a chunk at a time. */
-	read(fileId: string): AsyncIterable<Uint8Array>
+	/**
+	 * The body in order, a chunk at a time; with `range`, only its bytes `start` to `end` (inclusive,
+	 * within the body), reading only the chunks that hold them. The next chunk is asked for while the
+	 * caller handles the current one, so at most two are in memory.
+	 */
+	read(fileId: string, range?: ByteRange): AsyncIterable<Uint8Array>
 	/** Removes a body whose row is gone (a refused, cut off or abandoned hand-in's); no body is no error. */
 	delete(fileId: string): Promise<void>
 }
@@ -24,7 +28,13 @@ export class FileTooLarge extends Error {
 	}
 }
 
-/** Bytes per stored chunk: a download holds one chunk in memory at a time, an upload at most two. */
+/** Inclusive byte offsets, as in `Range: bytes=start-end`. */
+export interface ByteRange {
+	start: number
+	end: number
+}
+
+/** Bytes per stored chunk (at least: a chunk ends with the upload piece that reaches it); a download or an upload holds at most two. */
 const CHUNK_BYTES = 256 * 1024
 
 /** The default store: chunks of at most CHUNK_BYTES in file_chunks, on either dialect. */
@@ -55,15 +65,38 @@ export function databaseFileStore(db: Database): FileStore {
 			await flush()
 			return { size, sha256: hash.digest('hex') }
 		},
-		async *read(fileId) {
-			for (let seq = 0; ; seq++) {
-				const [chunk] = await db.orm
-					.select({ data: c.data })
-					.from(c)
-					.where(and(eq(c.file_id, fileId), eq(c.seq, seq)))
-					.limit(1)
-				if (!chunk) return
-				yield new Uint8Array(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength)
+		async *read(fileId, range) {
+			// The chunks to read, with the bytes to keep of each: all of them whole, or (a range) those
+			// that overlap it, found from their lengths without reading their data.
+			let plan: { seq: number; from: number; to: number }[] | null = null
+			if (range) {
+				plan = []
+				let offset = 0
+				for (const { seq, bytes } of await chunkLengths(db).execute({ fileId })) {
+					const from = Math.max(range.start - offset, 0)
+					const to = Math.min(range.end + 1 - offset, bytes)
+					if (from < to) plan.push({ seq, from, to })
+					offset += bytes
+					if (offset > range.end) break
+				}
+			}
+			const fetch = (i: number) => {
+				const seq = plan ? plan[i]?.seq : i
+				if (seq === undefined) return null
+				return chunkAt(db)
+					.execute({ fileId, seq })
+					.then(([row]) => row?.data ?? null)
+			}
+			let next = fetch(0)
+			// Never left unhandled while the caller writes: a failure is thrown where it is awaited.
+			next?.catch(() => {})
+			for (let i = 0; next; i++) {
+				const data = await next
+				if (!data) return
+				next = fetch(i + 1)
+				next?.catch(() => {})
+				const part = plan ? plan[i]! : { from: 0, to: data.byteLength }
+				yield new Uint8Array(data.buffer, data.byteOffset + part.from, part.to - part.from)
 			}
 		},
 		async delete(fileId) {
@@ -71,4 +104,48 @@ export function databaseFileStore(db: Database): FileStore {
 			await db.orm.delete(c).where(eq(c.file_id, fileId))
 		},
 	}
+}
+
+/** One chunk's bytes (prepared: a download asks for one after the other). */
+const chunkAt = preparedFor((db) => {
+	const c = db.t.file_chunks
+	return db.orm
+		.select({ data: c.data })
+		.from(c)
+		.where(and(eq(c.file_id, sql.placeholder('fileId')), eq(c.seq, sql.placeholder('seq'))))
+		.limit(1)
+		.prepare('file_chunk_at')
+})
+
+/** The length of each chunk of a body, in order: where a range starts and ends (length() reads no chunk's data on either dialect). */
+const chunkLengths = preparedFor((db) => {
+	const c = db.t.file_chunks
+	return db.orm
+		.select({ seq: c.seq, bytes: sql<number>`length(${c.data})`.mapWith(Number) })
+		.from(c)
+		.where(eq(c.file_id, sql.placeholder('fileId')))
+		.orderBy(asc(c.seq))
+		.prepare('file_chunk_lengths')
+})
+
+/**
+ * A body as a Response streams it, pulled: the store is asked for a chunk only when the reader (the
+ * server, which waits for 'drain') asks for one, and highWaterMark 0 queues none in the stream.
+ * (Readable.from and toWeb each read ahead, up to 16 chunks and their own queue, which held 4 MiB.)
+ */
+export function pulledStream(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+	const it = chunks[Symbol.asyncIterator]()
+	return new ReadableStream(
+		{
+			async pull(controller) {
+				const next = await it.next()
+				if (next.done) controller.close()
+				else controller.enqueue(next.value)
+			},
+			async cancel() {
+				await it.return?.()
+			},
+		},
+		{ highWaterMark: 0 },
+	)
 }

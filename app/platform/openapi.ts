@@ -6,6 +6,7 @@ import { ERROR_CODES } from './errors.ts'
 const HEADER = '# Generated from app/platform/api-contract.ts by `npm run openapi`. Do not edit by hand.\n'
 
 function content(response: ApiResponse) {
+	if (response.json && response.problem) return { 'application/problem+json': { schema: response.json } }
 	if (response.json) return { 'application/json': { schema: response.json } }
 	if (response.media)
 		return {
@@ -26,6 +27,7 @@ const SECURITY: Record<ApiOperation['security'], Array<Record<string, string[]>>
 	session: [{ session: [] }],
 	// Either header carries CMS_WEBHOOK_SECRET (spec, Authentication 13).
 	webhook: [{ webhookBearer: [] }, { webhookHeader: [] }],
+	apiKey: [{ apiKey: [] }],
 }
 
 /** The project's licence (LICENSE, package.json). */
@@ -44,6 +46,12 @@ export function generateOpenApiYaml() {
 		type: 'http',
 		scheme: 'bearer',
 		description: 'CMS_WEBHOOK_SECRET.',
+	})
+	registry.registerComponent('securitySchemes', 'apiKey', {
+		type: 'http',
+		scheme: 'bearer',
+		description:
+			'An API key of the site (`lmsk_…`, made at /admin/settings/api), valid on that site’s host only (decision 0071).',
 	})
 	registry.registerComponent('securitySchemes', 'webhookHeader', {
 		type: 'apiKey',

@@ -40,6 +40,10 @@ export const POLICIES = {
 	personArchive: { points: 20, windowMs: 60 * 60_000 },
 	// an erasure cannot be undone: a few an hour per admin, a stop to a stolen session erasing a school
 	erasure: { points: 10, windowMs: 60 * 60_000 },
+	// per SCIM token (decision 0070): an identity provider's sync of a large school, paced; a stop to a stolen token
+	scim: { points: 600, windowMs: 60_000 },
+	// per API key (decision 0071): ten calls a second on average, a sync of thousands of rows in minutes
+	apiKey: { points: 600, windowMs: 60_000 },
 } as const
 
 export type Policy = keyof typeof POLICIES

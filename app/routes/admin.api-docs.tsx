@@ -1,4 +1,3 @@
-import { parse } from 'yaml'
 import document from '../../openapi/openapi.yaml?raw'
 import { requireAdmin } from '#app/admin/admin.server.ts'
 import type { Route } from './+types/admin.api-docs.ts'
@@ -15,8 +14,10 @@ interface Operation {
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** The route contract: Swagger UI (from the installed package) over a server-rendered list that works without JavaScript. */
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
 	requireAdmin(context)
+	// The YAML parser on first use: seventy modules every process would load for one admin page.
+	const { parse } = await import('yaml')
 	const spec = parse(document) as {
 		info: { title: string; description: string }
 		paths: Record<string, Record<string, Operation>>

@@ -14,11 +14,23 @@ import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { withNotice } from '#app/platform/notices.ts'
+import { DISPLAY_TEXT, NO_NUL } from '#app/platform/validation.ts'
 
 const required = 'common.validation.required'
 const schema = z.object({
-	subject: z.string({ error: required }).trim().min(1, required).max(100, 'common.validation.max100'),
-	message: z.string({ error: required }).trim().min(1, required).max(5000, 'common.validation.max5000'),
+	// A mail's subject line: no control characters (a NUL PostgreSQL cannot store, a line break in a header).
+	subject: z
+		.string({ error: required })
+		.trim()
+		.min(1, required)
+		.max(100, 'common.validation.max100')
+		.regex(DISPLAY_TEXT, 'common.validation.controlCharacters'),
+	message: z
+		.string({ error: required })
+		.trim()
+		.min(1, required)
+		.max(5000, 'common.validation.max5000')
+		.regex(NO_NUL, 'common.validation.controlCharacters'),
 })
 
 const RECENT_DAYS = 30

@@ -29,10 +29,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const { ctx, tenant } = requireAdmin(context)
 	if (!tenant) return { hint: true as const, courses: [] }
 	const courses = await readCatalogue(ctx)
+	const cms = ctx.env.CMS_ADMIN_URL
 	return {
 		hint: false as const,
 		courses: courses.map((c) => ({
 			slug: c.slug,
+			// The course in the CMS's list, found by its slug (decision 0073).
+			cmsUrl: cms ? `${cms}/admin/content-manager/collection-types/api::course.course?${cmsQuery(c.slug)}` : null,
 			title: c.title,
 			// The locale the title was served in (decision 0012).
 			locale: c.locale,
@@ -43,6 +46,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 		})),
 	}
 }
+
+const cmsQuery = (slug: string) =>
+	new URLSearchParams({ 'filters[$and][0][slug][$eq]': slug, 'plugins[i18n][locale]': 'en' }).toString()
 
 /** Invites an author to the CMS: tenant_admin and super_admin on the tenant's host (decision 0053). */
 export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant }, { request }: Route.ActionArgs) => {
@@ -110,6 +116,7 @@ export default function AdminCourses({ loaderData: d, actionData }: Route.Compon
 									</Link>
 									{/* The course as a learner sees it, drafts too (issue 40): read-only, marked as a preview. */}
 									<Link to={`/learn/course/${c.slug}?preview=1`}>{m.courses.preview}</Link>
+									{c.cmsUrl ? <a href={c.cmsUrl}>{m.courses.editInCms}</a> : null}
 								</td>
 							</tr>
 						))}

@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
 import { adminAction, requireAdmin } from '#app/admin/admin.server.ts'
 import { saveTenantTimeZone } from '#app/admin/tenant-settings.server.ts'
@@ -47,12 +47,12 @@ export { actionHeaders as headers } from '#app/platform/headers.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) => {
 	const t = metaI18n(matches)
-	return [{ title: t.format(t.m.admin.pageTitle, { page: t.m.admin.settings.metaTitle }) }]
+	return [{ title: t.format(t.m.admin.pageTitle, { page: t.m.adminSettings.settings.metaTitle }) }]
 }
 
 export default function Settings({ loaderData: d, actionData }: Route.ComponentProps) {
 	const { m } = useI18n()
-	const text = m.admin.settings
+	const text = m.adminSettings.settings
 	const [form, fields] = useActionForm(actionData?.result, { timeZone: d.timeZone })
 	return (
 		<section className="narrow">
@@ -65,6 +65,20 @@ export default function Settings({ loaderData: d, actionData }: Route.ComponentP
 				<p className="hint">{text.timeZoneHint}</p>
 				<Submit>{text.save}</Submit>
 			</Form>
+			<p className="actions">
+				<Link prefetch="intent" to="/admin/settings/api">
+					{m.adminSettings.apiKeys.title}
+				</Link>
+				<Link prefetch="intent" to="/admin/settings/scim">
+					{m.adminSettings.scim.title}
+				</Link>
+				<Link prefetch="intent" to="/admin/settings/webhooks">
+					{text.webhooksLink}
+				</Link>
+				<Link prefetch="intent" to="/admin/settings/sign-in">
+					{m.adminSettings.signIn.link}
+				</Link>
+			</p>
 		</section>
 	)
 }

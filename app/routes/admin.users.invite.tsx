@@ -97,67 +97,71 @@ async function readInviteForm(request: Request) {
 	return form
 }
 
-/**
- * One address (answered with a redirect and its notice, or the reason beside the field), a pasted
- * list or a CSV file (answered with a per-row report): tenant_admin and super_admin on the tenant's
- * host, one rate-limited mutation per post however many rows (decision 0040).
- */
-export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant }, { request }: Route.ActionArgs) => {
-	const submission = parseWithZod(await readInviteForm(request), { schema })
-	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
-	const input = submission.value
+const parseInvite = (form: FormData) => parseWithZod(form, { schema })
+type Parsed = Extract<ReturnType<typeof parseInvite>, { status: 'success' }>
+type Scope = Parameters<typeof inviteRows>[0]
+type Tenant = Parameters<typeof inviteRows>[1]
 
-	if (input.intent === 'one') {
-		const {
-			report: [row],
-		} = await inviteRows(
-			scope,
-			tenant,
-			[{ row: 1, email: input.email, name: '', role: '', course: '', language: '' }],
-			{
-				role: input.role,
-				course: input.course_slug ?? '',
-			},
-		)
-		const notice: Partial<Record<InviteOutcome, NoticeName>> = {
-			invited: 'invitationSent',
-			memberInvited: 'invitationSentToMember',
-			refreshed: 'invitationRefreshed',
-		}
-		const sent = notice[row.outcome]
-		// The notice names the invitation by its id: the page looks its address up (decision 0032).
-		if (sent && row.invitationId)
-			return redirect(localePath(scope.ctx.locale, withNotice('/admin/users/invite', sent, row.invitationId)))
-		const why: Partial<Record<InviteOutcome, [string, string]>> = {
-			member: ['email', 'admin.invite.alreadyMember'],
-			deactivated: ['email', 'admin.invite.outcomes.deactivated'],
-			unknownCourse: ['course_slug', 'admin.invite.unpublishedCourse'],
-			courseNeeded: ['course_slug', 'admin.invite.courseRequired'],
-			courseFull: ['course_slug', 'admin.invite.outcomes.courseFull'],
-		}
-		const [field, message] = why[row.outcome] ?? ['email', `admin.invite.outcomes.${row.outcome}`]
-		return data(
-			{ result: submission.reply({ fieldErrors: { [field]: [message] } }) },
-			{ status: row.outcome === 'member' ? 409 : 400 },
-		)
-	}
+const ONE_NOTICE: Partial<Record<InviteOutcome, NoticeName>> = {
+	invited: 'invitationSent',
+	memberInvited: 'invitationSentToMember',
+	refreshed: 'invitationRefreshed',
+}
 
+/** Why one address was not invited, and the field that says it. */
+const ONE_REFUSAL: Partial<Record<InviteOutcome, [string, string]>> = {
+	member: ['email', 'admin.invite.alreadyMember'],
+	deactivated: ['email', 'admin.invite.outcomes.deactivated'],
+	unknownCourse: ['course_slug', 'admin.invite.unpublishedCourse'],
+	courseNeeded: ['course_slug', 'admin.invite.courseRequired'],
+	courseFull: ['course_slug', 'admin.invite.outcomes.courseFull'],
+}
+
+/** One address: a redirect with its notice, or the reason beside its field. */
+async function inviteOne(scope: Scope, tenant: Tenant, submission: Parsed, input: Parsed['value'] & { intent: 'one' }) {
+	const {
+		report: [row],
+	} = await inviteRows(scope, tenant, [{ row: 1, email: input.email, name: '', role: '', course: '', language: '' }], {
+		role: input.role,
+		course: input.course_slug ?? '',
+	})
+	const sent = ONE_NOTICE[row.outcome]
+	// The notice names the invitation by its id: the page looks its address up (decision 0032).
+	if (sent && row.invitationId)
+		return redirect(localePath(scope.ctx.locale, withNotice('/admin/users/invite', sent, row.invitationId)))
+	const [field, message] = ONE_REFUSAL[row.outcome] ?? ['email', `admin.invite.outcomes.${row.outcome}`]
+	return data(
+		{ result: submission.reply({ fieldErrors: { [field]: [message] } }) },
+		{ status: row.outcome === 'member' ? 409 : 400 },
+	)
+}
+
+/** The rows of a pasted list or a CSV file; a file that is not UTF-8 or not CSV is a ListError. */
+async function listRows(input: Parsed['value'] & { intent: 'list' | 'csv' }): Promise<InviteRequest[]> {
+	if (input.intent === 'csv') return peopleFromCsv(decodeCsv(new Uint8Array(await input.file.arrayBuffer())))
+	return emailsFromText(input.emails).map((email, i) => ({
+		row: i + 1,
+		email,
+		name: '',
+		role: '',
+		course: '',
+		language: '',
+	}))
+}
+
+/** A pasted list or a CSV file: a per-row report, or the reason the whole list was refused. */
+async function inviteList(
+	scope: Scope,
+	tenant: Tenant,
+	submission: Parsed,
+	input: Parsed['value'] & { intent: 'list' | 'csv' },
+) {
 	const field = input.intent === 'list' ? 'emails' : 'file'
 	const refuse = (message: string) =>
 		data({ result: submission.reply({ fieldErrors: { [field]: [message] } }) }, { status: 400 })
 	let rows: InviteRequest[]
 	try {
-		rows =
-			input.intent === 'list'
-				? emailsFromText(input.emails).map((email, i) => ({
-						row: i + 1,
-						email,
-						name: '',
-						role: '',
-						course: '',
-						language: '',
-					}))
-				: peopleFromCsv(decodeCsv(new Uint8Array(await input.file.arrayBuffer())))
+		rows = await listRows(input)
 	} catch (error) {
 		if (!(error instanceof ListError)) throw error
 		if (error.reason === 'notUtf8') return refuse('admin.invite.errors.notUtf8')
@@ -183,6 +187,19 @@ export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant },
 	// A chunk failed (decision 0059): the rows before it are stored, the report says which were not.
 	if (notStoredFrom !== null) return data({ result: submission.reply(), report, notStoredFrom }, { status: 503 })
 	return { result: submission.reply({ resetForm: true }), report, notStoredFrom }
+}
+
+/**
+ * One address (answered with a redirect and its notice, or the reason beside the field), a pasted
+ * list or a CSV file (answered with a per-row report): tenant_admin and super_admin on the tenant's
+ * host, one rate-limited mutation per post however many rows (decision 0040).
+ */
+export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant }, { request }: Route.ActionArgs) => {
+	const submission = parseInvite(await readInviteForm(request))
+	if (submission.status !== 'success') return data({ result: replyWithHidden(submission, ['intent']) }, { status: 400 })
+	const input = submission.value
+	if (input.intent === 'one') return inviteOne(scope, tenant, submission, input)
+	return inviteList(scope, tenant, submission, input)
 })
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'

@@ -1,8 +1,9 @@
-import { Readable } from 'node:stream'
 import { getRequestContext } from '#app/context.ts'
 import { jsonError } from '#app/platform/errors.ts'
-import { attachmentHeaders } from '#app/platform/served-files.server.ts'
+import { attachmentHeaders, INERT_HEADERS } from '#app/platform/served-files.server.ts'
+import { rangeAnswer } from '#app/platform/byte-ranges.ts'
 import { fileStore } from '#app/learning/hand-in.server.ts'
+import { pulledStream } from '#app/platform/file-store.server.ts'
 import { canPreview } from '#app/learning/learning.server.ts'
 import { limitJson } from '#app/platform/rate-limit.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
@@ -14,9 +15,11 @@ import type { Route } from './+types/api.files.$fileId.ts'
  * (assigned course admins, tenant and super admins) only. Anyone else, and any id that is not a
  * file of this tenant, gets the same 404: the answer never tells whether a file exists. Always a
  * download, with our content type, nosniff and a sandbox, so that no file runs in this origin.
- * 120 a minute per user (fileDownload).
+ * 120 a minute per user (fileDownload). One byte range may be asked for (byte-ranges.ts), and
+ * only the chunks that hold it are read; the body streams as the client takes it, the next chunk
+ * read while the current one is sent (decision 0083).
  */
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const session = getSession(context)
 	if (!session) return jsonError(401, 'UNAUTHORIZED', 'Sign in to download this file.')
@@ -28,15 +31,30 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 		found && (found.submission.user_id === session.user.id || canPreview(session, found.submission.course_slug))
 	if (!found || !allowed) return jsonError(404, 'NOT_FOUND', 'No such file')
 	const { file } = found
-	const body = Readable.toWeb(Readable.from(fileStore(ctx).read(file.id))) as ReadableStream<Uint8Array>
+	const etag = `"${file.sha256}"`
+	const headers: Record<string, string> = {
+		'content-type': file.content_type,
+		...attachmentHeaders(file.file_name),
+		// Private to the people allowed above, and never kept by a shared cache.
+		'cache-control': 'private, no-store',
+		etag,
+		'accept-ranges': 'bytes',
+	}
+	const size = file.size_bytes
+	const answer = rangeAnswer(request.headers, size, etag)
+	if (answer.kind === 'unsatisfiable')
+		return jsonError(416, 'BAD_REQUEST', 'The range is not within the file.', {
+			headers: { ...INERT_HEADERS, 'content-range': `bytes */${size}` },
+		})
+	const range = answer.kind === 'part' ? answer.range : undefined
+	const body = pulledStream(fileStore(ctx).read(file.id, range))
+	if (!range) return new Response(body, { headers: { ...headers, 'content-length': String(size) } })
 	return new Response(body, {
+		status: 206,
 		headers: {
-			'content-type': file.content_type,
-			'content-length': String(file.size_bytes),
-			...attachmentHeaders(file.file_name),
-			// Private to the people allowed above, and never kept by a shared cache.
-			'cache-control': 'private, no-store',
-			etag: `"${file.sha256}"`,
+			...headers,
+			'content-length': String(range.end - range.start + 1),
+			'content-range': `bytes ${range.start}-${range.end}/${size}`,
 		},
 	})
 }

@@ -14,6 +14,7 @@ import {
 import { courseResult } from '#app/learning/course-result.server.ts'
 import { formatMinutes, formatPrice } from '#app/i18n/format.ts'
 import { renderMarkdown } from '#app/content/markdown.server.ts'
+import { heroImage } from '#app/content/images.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
 import { LEARNING_NOTICES } from '#app/platform/notices.ts'
 import { courseDueLines } from '#app/learning/due-dates.server.ts'
@@ -59,6 +60,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		title: course.title,
 		summary: course.summary,
 		descriptionHtml: await renderMarkdown(ctx, course.description, { courseSlug: course.slug }),
+		// The course's picture (decision 0082), resized by the asset route (`?w=`) like every content image.
+		image: course.image ? await heroImage(ctx, course.image, course.slug) : null,
 		price: course.price,
 		estimatedMinutes: course.estimatedMinutes,
 		locale: ctx.locale,
@@ -178,6 +181,7 @@ export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 			<ContentLanguage served={data.view === 'landing' ? data.descriptionLocale : data.contentLocale} />
 			{data.view === 'landing' ? (
 				<>
+					{data.image ? <img className="hero" {...data.image} alt="" fetchPriority="high" /> : null}
 					<div
 						className="prose"
 						lang={data.descriptionLocale}

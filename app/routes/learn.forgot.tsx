@@ -12,6 +12,8 @@ import { accountJobs } from '#app/accounts/jobs.server.ts'
 import { limitForm, readForm } from '#app/platform/forms.server.ts'
 import { ipEmailKey } from '#app/platform/rate-limit.server.ts'
 import { emailField } from '#app/platform/validation.ts'
+import { requiredProvider, ssoRefusal, type SsoRefusal } from '#app/accounts/sso/require-sso.server.ts'
+import { SsoRequired } from '#app/accounts/sso/continue-button.tsx'
 import type { Route } from './+types/learn.forgot.ts'
 import { withNotice } from '#app/platform/notices.ts'
 
@@ -28,12 +30,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 	// job for every address of an active tenant's host. The job decides, off the request path, whether
 	// anyone is to be mailed (an active tenant, a matching user with a local password: spec,
 	// Authentication 8), and issues the token when it sends (decision 0033).
+	// A domain that requires single sign-on says so (decided by the domain alone); the job still runs and
+	// mails only a tenant admin, whose password is the break-glass way in (decision 0069).
+	const sso = await requiredProvider(ctx, submission.value.email)
 	if (ctx.tenant?.status === 'active')
 		await accountJobs.enqueue(ctx.db, 'mail.passwordReset', {
 			...jobSite(ctx),
 			tenantId: ctx.tenant.id,
 			email: submission.value.email,
 		})
+	if (sso) return data({ result: submission.reply(), sso: ssoRefusal(sso, submission.value.email) }, { status: 403 })
 	return redirect(localePath(ctx.locale, withNotice('/learn/forgot', 'resetLinkSent')))
 }
 
@@ -51,6 +57,7 @@ export default function Forgot({ actionData }: Route.ComponentProps) {
 			<RedirectNotice accept={['resetLinkSent']} fallback={<p>{text.forgot.intro}</p>} />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
+				{actionData && 'sso' in actionData ? <SsoRequired sso={actionData.sso as SsoRefusal} /> : null}
 				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />
 				<div className="actions">
 					<Submit>{text.forgot.submit}</Submit>

@@ -13,6 +13,8 @@ import { limitForm, readForm } from '#app/platform/forms.server.ts'
 import { ipEmailKey } from '#app/platform/rate-limit.server.ts'
 import { magicLinkEnabled } from '#app/platform/tenant.server.ts'
 import { emailField } from '#app/platform/validation.ts'
+import { requiredProvider, ssoRefusal, type SsoRefusal } from '#app/accounts/sso/require-sso.server.ts'
+import { SsoRequired } from '#app/accounts/sso/continue-button.tsx'
 import type { Route } from './+types/learn.magic.ts'
 import { withNotice } from '#app/platform/notices.ts'
 
@@ -38,6 +40,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const limited = await limitForm(ctx, 'magic', ipEmailKey(ctx.clientIp, formData.get('email')), submission)
 	if (limited) return limited
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	// A domain that requires single sign-on (decided by the domain alone: nothing about an account shows).
+	const sso = await requiredProvider(ctx, submission.value.email)
+	if (sso) return data({ result: submission.reply(), sso: ssoRefusal(sso, submission.value.email) }, { status: 403 })
 	// The same answer for every address, in the same time, after the same work: one job, which decides
 	// off the request path whether anyone has this address here, and issues the link when it sends it.
 	await accountJobs.enqueue(ctx.db, 'mail.magicLink', {
@@ -62,6 +67,7 @@ export default function Magic({ actionData }: Route.ComponentProps) {
 			<RedirectNotice accept={['magicLinkSent']} fallback={<p>{text.magic.intro}</p>} />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
+				{actionData && 'sso' in actionData ? <SsoRequired sso={actionData.sso as SsoRefusal} /> : null}
 				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />
 				<div className="actions">
 					<Submit>{text.magic.submit}</Submit>

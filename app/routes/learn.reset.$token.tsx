@@ -13,6 +13,8 @@ import { resetPassword } from '#app/accounts/account.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { hostTokenScope, peekToken } from '#app/accounts/tokens.server.ts'
 import { newPasswordField } from '#app/platform/validation.ts'
+import { resetRefusal, type SsoRefusal } from '#app/accounts/sso/require-sso.server.ts'
+import { SsoRequired } from '#app/accounts/sso/continue-button.tsx'
 import type { Route } from './+types/learn.reset.$token.ts'
 
 const schema = z
@@ -37,6 +39,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 			{ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: peek.reason },
 			{ status: 410 },
 		)
+	const sso = await resetRefusal(ctx, peek.token.user_id)
+	if (sso)
+		return data(
+			{ result: submission.reply({ hideFields: ['password', 'confirm'] }), problem: null, sso },
+			{ status: 403 },
+		)
 	const passwordHash = await hashPassword(submission.value.password)
 	const outcome = await resetPassword(ctx, params.token, passwordHash)
 	if ('problem' in outcome)
@@ -55,9 +63,11 @@ export default function Reset({ loaderData, actionData }: Route.ComponentProps) 
 	const [form, fields] = useActionForm(actionData?.result)
 	const problem = actionData?.problem ?? loaderData.problem
 	if (problem) return <TokenProblem reason={problem} retryHref="/learn/forgot" retryLabel={text.reset.retry} />
+	const sso = actionData && 'sso' in actionData ? (actionData.sso as SsoRefusal) : null
 	return (
 		<section className="narrow">
 			<h1>{text.reset.title}</h1>
+			{sso ? <SsoRequired sso={sso} /> : null}
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
 				<NewPasswordField label={text.reset.newPassword} meta={fields.password} />

@@ -9,6 +9,8 @@ const REASONS: Record<string, string> = {
 	oauth_tenant_unknown: 'accounts.signInError.tenantUnknown',
 	oauth_tenant_suspended: 'accounts.signInError.tenantSuspended',
 	oauth_account_deactivated: 'accounts.signInError.accountDeactivated',
+	// A tenant's provider asserted an address in a domain another of its providers claims (decision 0069).
+	sso_wrong_provider: 'accounts.signInError.ssoWrongProvider',
 	apex_account_wrong_host: 'accounts.signIn.errors.apexAccountWrongHost',
 }
 

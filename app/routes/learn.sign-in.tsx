@@ -23,13 +23,17 @@ import { limitForm, readForm } from '#app/platform/forms.server.ts'
 import { ipEmailKey } from '#app/platform/rate-limit.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
 import { enabledProviders, PROVIDER_LABELS } from '#app/accounts/oauth.server.ts'
+import { signInButtons, startProviderSignIn } from '#app/accounts/sso/flow.server.ts'
+import { claimingProvider, ssoRefusal, type SsoRefusal } from '#app/accounts/sso/require-sso.server.ts'
+import { ContinueWithProvider, SsoRequired } from '#app/accounts/sso/continue-button.tsx'
 import { magicLinkEnabled } from '#app/platform/tenant.server.ts'
 import { emailField, passwordField } from '#app/platform/validation.ts'
 import type { Route } from './+types/learn.sign-in.ts'
 
 const schema = z.object({
 	email: emailField,
-	password: passwordField,
+	// Empty: the email step (decision 0069), which sends an address a provider claims to it.
+	password: passwordField.optional(),
 	callbackUrl: z.string().optional(),
 })
 
@@ -56,6 +60,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 		magicLink: ctx.tenant ? magicLinkEnabled(ctx.tenant) : false,
 		apexSignIn: `${ctx.env.AUTH_URL}${localePath(ctx.locale, '/learn/sign-in')}`,
 		providers: enabledProviders(ctx).map((id) => ({ id, label: PROVIDER_LABELS[id] })),
+		ssoProviders: await signInButtons(ctx),
 	}
 }
 
@@ -70,7 +75,24 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (submission.status !== 'success')
 		return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 
-	const result = await authenticate(ctx, { kind: 'credentials', ...submission.value })
+	const { email, password, callbackUrl } = submission.value
+	const sso = await claimingProvider(ctx, email)
+	if (!password) {
+		// A redirect (to the provider, or to the sign-in error page), thrown as React Router takes redirects.
+		if (sso) throw await startProviderSignIn(ctx, sso.id, callbackUrl)
+		const reply = submission.reply({ fieldErrors: { password: ['common.validation.passwordRequired'] } })
+		return data({ result: reply }, { status: 400 })
+	}
+	const result = await authenticate(ctx, { kind: 'credentials', email, password })
+	// "Require single sign-on" for this domain: only a tenant admin's password still works (break-glass).
+	if (sso?.required && !(result.ok && result.user.role === 'tenant_admin'))
+		return data(
+			{
+				result: submission.reply({ hideFields: ['password'] }),
+				sso: ssoRefusal(sso, email),
+			},
+			{ status: 403 },
+		)
 	// The right password for an address not confirmed yet: a new confirmation link (the sign-in limit bounds how many).
 	if (!result.ok && result.reason === 'unverified' && result.user)
 		await accountJobs.enqueue(ctx.db, 'mail.verification', { ...jobSite(ctx), userId: result.user.id })
@@ -84,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 			{ status: invalid ? 401 : 403 },
 		)
 	}
-	return signInAndRedirect(ctx, result.user, submission.value.callbackUrl)
+	return signInAndRedirect(ctx, result.user, callbackUrl)
 }
 
 export { actionHeaders as headers } from '#app/platform/headers.ts'
@@ -103,27 +125,39 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 	const [params] = useSearchParams()
 	const [form, fields] = useActionForm(actionData?.result)
 	const reason = actionData && 'reason' in actionData ? actionData.reason : null
+	const sso = actionData && 'sso' in actionData ? (actionData.sso as SsoRefusal) : null
+	const callbackUrl = params.get('callbackUrl') ?? ''
 	return (
 		<section className="narrow">
 			<h1>{text.signIn.title}</h1>
 			<RedirectNotice accept={['signedOut', 'passwordReset']} />
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
+				{sso ? <SsoRequired sso={sso} callbackUrl={callbackUrl} /> : null}
 				{reason === 'apex_account_wrong_host' ? (
 					<p>
 						<a href={loaderData.apexSignIn}>{text.signIn.platformSignIn}</a>
 					</p>
 				) : null}
 				<input type="hidden" name="callbackUrl" value={params.get('callbackUrl') ?? ''} />
-				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />
+				<Field
+					label={text.fields.email}
+					meta={fields.email}
+					type="email"
+					autoComplete="email"
+					hint={loaderData.ssoProviders.length ? text.sso.emailStepHint : undefined}
+				/>
 				<Field label={text.fields.password} meta={fields.password} type="password" autoComplete="current-password" />
 				<div className="actions">
 					<Submit>{text.signIn.submit}</Submit>
 					<a href={t.href('/learn/forgot')}>{text.signIn.forgot}</a>
 				</div>
 			</Form>
-			{loaderData.providers.length ? (
+			{loaderData.providers.length || loaderData.ssoProviders.length ? (
 				<div className="stack" aria-label={text.signIn.otherWays} role="group">
+					{loaderData.ssoProviders.map((p) => (
+						<ContinueWithProvider key={p.id} provider={p} callbackUrl={callbackUrl} />
+					))}
 					{loaderData.providers.map((p) => (
 						// A native post: the answer is a redirect to the provider's site.
 						<form key={p.id} method="post" action={`/api/auth/${p.id}`}>

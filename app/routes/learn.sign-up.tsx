@@ -16,6 +16,8 @@ import { addressKey, ipEmailKey } from '#app/platform/rate-limit.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { emailField, nameField, newPasswordField } from '#app/platform/validation.ts'
 import { signUpLearner } from '#app/accounts/account.server.ts'
+import { requiredProvider, ssoRefusal, type SsoRefusal } from '#app/accounts/sso/require-sso.server.ts'
+import { SsoRequired } from '#app/accounts/sso/continue-button.tsx'
 import type { Route } from './+types/learn.sign-up.ts'
 import { badRequest, notFound } from '#app/platform/errors.ts'
 import { safeCallbackUrl } from '#app/accounts/auth.server.ts'
@@ -63,6 +65,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 	const { name, email, password } = submission.value
 	const callbackUrl = safeCallbackUrl(submission.value.callbackUrl)
+	// A domain that requires single sign-on makes no password accounts (decided by the domain alone, decision 0069).
+	const sso = await requiredProvider(ctx, email)
+	if (sso)
+		return data(
+			{ result: submission.reply({ hideFields: ['password'] }), sso: ssoRefusal(sso, email) },
+			{ status: 403 },
+		)
 	// A write that fails answers an error (503 when the database is out of reach), never "check your
 	// email" with nothing stored.
 	const passwordHash = await hashPassword(password)
@@ -157,6 +166,7 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
 			<h1>{text.signUp.title}</h1>
 			<Form method="post" className="stack" {...getFormProps(form)}>
 				<FormError errors={form.errors} id={form.errorId} />
+				{actionData && 'sso' in actionData ? <SsoRequired sso={actionData.sso as SsoRefusal} /> : null}
 				<input type="hidden" name="callbackUrl" value={callbackUrl} />
 				<Field label={text.fields.name} meta={fields.name} autoComplete="name" />
 				<Field label={text.fields.email} meta={fields.email} type="email" autoComplete="email" />

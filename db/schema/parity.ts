@@ -75,6 +75,20 @@ const _parity: Parity = {
 	due_extensions: [true, true],
 	calendar_feeds: [true, true],
 	job_mails: [true, true],
+	scim_tokens: [true, true],
+	scim_group_mappings: [true, true],
+	scim_groups: [true, true],
+	scim_group_members: [true, true],
+	scim_users: [true, true],
+	webhook_endpoints: [true, true],
+	webhook_events: [true, true],
+	webhook_deliveries: [true, true],
+	api_keys: [true, true],
+	api_idempotency: [true, true],
+	identity_providers: [true, true],
+	identity_provider_domains: [true, true],
+	sso_login_states: [true, true],
+	saml_assertions_seen: [true, true],
 }
 
 // The intended difference, pinned: if either side changes, this note and decision 0003 must too.

@@ -23,6 +23,10 @@ import {
 	TENANT_STATUSES,
 	TOKEN_TYPES,
 	INVITABLE_ROLES,
+	API_KEY_SCOPES,
+	SCIM_GROUP_ROLES,
+	SSO_PROVIDER_KINDS,
+	type SsoMappedRole,
 	sqlList,
 } from './values.ts'
 
@@ -725,4 +729,330 @@ export const job_mails = pgTable(
 		sent_at: ts('sent_at').notNull().defaultNow(),
 	},
 	(t) => [primaryKey({ columns: [t.job_id, t.seq] })],
+)
+
+/**
+ * SCIM 2.0 provisioning (decision 0070). A tenant admin's bearer token for the school's identity
+ * provider: only its SHA-256 is stored, the token is shown once. It acts for its tenant only, and
+ * only while `created_by` is still an active tenant admin of it; revoked rows stay for the record.
+ */
+export const scim_tokens = pgTable(
+	'scim_tokens',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		label: text('label').notNull(),
+		token_hash: text('token_hash').notNull(),
+		created_by: text('created_by')
+			.notNull()
+			.references(() => users.id),
+		created_at: ts('created_at').notNull().defaultNow(),
+		last_used_at: ts('last_used_at'),
+		revoked_at: ts('revoked_at'),
+	},
+	(t) => [
+		uniqueIndex('scim_tokens_hash_unique').on(t.token_hash),
+		index('scim_tokens_tenant_idx').on(t.tenant_id, t.created_at),
+	],
+)
+
+/**
+ * What a SCIM group of this name gives its members, as the tenant admin chose (decision 0070): a role
+ * (course_admin with its course, or tenant_admin), or an enrollment in a course (role null).
+ */
+export const scim_group_mappings = pgTable(
+	'scim_group_mappings',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		display_name: text('display_name').notNull(),
+		role: text('role', { enum: SCIM_GROUP_ROLES }),
+		course_slug: text('course_slug'),
+		created_by: text('created_by').references(() => users.id),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('scim_group_mappings_unique').on(t.tenant_id, t.display_name),
+		check('scim_group_mappings_role_check', sql.raw(`role IS NULL OR role IN (${sqlList(SCIM_GROUP_ROLES)})`)),
+		check(
+			'scim_group_mappings_target_check',
+			sql`(role IS NULL AND course_slug IS NOT NULL) OR (role = 'course_admin' AND course_slug IS NOT NULL) OR (role = 'tenant_admin' AND course_slug IS NULL)`,
+		),
+	],
+)
+
+/** A group the identity provider pushed (SCIM Groups), by its display name in the tenant. */
+export const scim_groups = pgTable(
+	'scim_groups',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		display_name: text('display_name').notNull(),
+		external_id: text('external_id'),
+		created_at: ts('created_at').notNull().defaultNow(),
+		updated_at: ts('updated_at').notNull().defaultNow(),
+	},
+	(t) => [uniqueIndex('scim_groups_name_unique').on(t.tenant_id, t.display_name)],
+)
+
+/** The members of a SCIM group: users of the group's tenant. */
+export const scim_group_members = pgTable(
+	'scim_group_members',
+	{
+		group_id: text('group_id')
+			.notNull()
+			.references(() => scim_groups.id, { onDelete: 'cascade' }),
+		tenant_id: tenantId(),
+		user_id: userId(),
+	},
+	(t) => [
+		primaryKey({ columns: [t.group_id, t.user_id] }),
+		index('scim_group_members_user_idx').on(t.tenant_id, t.user_id),
+	],
+)
+
+/** The identity provider's own id of a user (SCIM externalId), one per user, unique in the tenant. */
+export const scim_users = pgTable(
+	'scim_users',
+	{
+		user_id: text('user_id')
+			.primaryKey()
+			.references(() => users.id),
+		tenant_id: tenantId(),
+		external_id: text('external_id').notNull(),
+	},
+	(t) => [uniqueIndex('scim_users_external_unique').on(t.tenant_id, t.external_id)],
+)
+
+/**
+ * A tenant's outgoing webhook endpoint (decision 0072): where events of the chosen `events` are
+ * delivered, signed per Standard Webhooks. The signing secret is sealed (AES-256-GCM under a key
+ * derived from AUTH_SECRET, named by `kek_id`); during a rotation the previous secret signs too
+ * until `previous_secret_expires_at`. Disabled when `disabled_at` is set, by an admin or after
+ * failing since `failing_since` for too long (`disabled_reason`).
+ */
+export const webhook_endpoints = pgTable(
+	'webhook_endpoints',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		url: text('url').notNull(),
+		events: jsonb('events').$type<string[]>().notNull(),
+		secret_sealed: text('secret_sealed').notNull(),
+		previous_secret_sealed: text('previous_secret_sealed'),
+		previous_secret_expires_at: ts('previous_secret_expires_at'),
+		kek_id: text('kek_id').notNull(),
+		disabled_at: ts('disabled_at'),
+		disabled_reason: text('disabled_reason'),
+		failing_since: ts('failing_since'),
+		created_at: ts('created_at').notNull().defaultNow(),
+		updated_at: ts('updated_at').notNull().defaultNow(),
+	},
+	(t) => [
+		index('webhook_endpoints_tenant_idx').on(t.tenant_id),
+		check(
+			'webhook_endpoints_disabled_check',
+			sql`(disabled_at IS NULL AND disabled_reason IS NULL) OR (disabled_at IS NOT NULL AND disabled_reason IN ('admin', 'failing'))`,
+		),
+	],
+)
+
+/**
+ * The outbox of outgoing webhooks (decision 0072): one row per event, written in the transaction of
+ * the change it reports. `id` is the Standard Webhooks `webhook-id` (`msg_…`); `payload` is the
+ * body's `data`.
+ */
+export const webhook_events = pgTable(
+	'webhook_events',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		type: text('type').notNull(),
+		payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [index('webhook_events_tenant_created_idx').on(t.tenant_id, t.created_at)],
+)
+
+/** Each attempt to deliver an event to an endpoint (decision 0072): its answer, or why it had none. */
+export const webhook_deliveries = pgTable(
+	'webhook_deliveries',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		endpoint_id: text('endpoint_id')
+			.notNull()
+			.references(() => webhook_endpoints.id, { onDelete: 'cascade' }),
+		event_id: text('event_id')
+			.notNull()
+			.references(() => webhook_events.id, { onDelete: 'cascade' }),
+		attempt: integer('attempt').notNull(),
+		status_code: integer('status_code'),
+		duration_ms: integer('duration_ms'),
+		error: text('error'),
+		at: ts('at').notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('webhook_deliveries_attempt_unique').on(t.endpoint_id, t.event_id, t.attempt),
+		index('webhook_deliveries_endpoint_at_idx').on(t.endpoint_id, t.at),
+	],
+)
+
+/**
+ * A tenant's API keys (issue 49, decision 0071): only the SHA-256 of the secret is stored; `prefix`
+ * is the secret's visible start (`lms_` and 8 characters) that the admin page lists it by. `scope`:
+ * read, or read_write; `course_slug`: the one course a key may see, when set.
+ */
+export const api_keys = pgTable(
+	'api_keys',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		name: text('name').notNull(),
+		scope: text('scope', { enum: API_KEY_SCOPES }).notNull(),
+		course_slug: text('course_slug'),
+		prefix: text('prefix').notNull(),
+		secret_hash: text('secret_hash').notNull(),
+		created_by: text('created_by').references(() => users.id),
+		created_at: ts('created_at').notNull().defaultNow(),
+		last_used_at: ts('last_used_at'),
+		last_used_ip: text('last_used_ip'),
+		revoked_at: ts('revoked_at'),
+	},
+	(t) => [
+		uniqueIndex('api_keys_secret_hash_unique').on(t.secret_hash),
+		index('api_keys_tenant_created_idx').on(t.tenant_id, t.created_at),
+		check('api_keys_scope_check', sql.raw(`scope IN (${sqlList(API_KEY_SCOPES)})`)),
+	],
+)
+
+/**
+ * The first answer to each `Idempotency-Key` of a key's POSTs (decision 0071): the row is claimed
+ * (unique per key and Idempotency-Key, so concurrent retries make one) before the write, and the
+ * answer stored after it; `status` is null while the first request is still at work.
+ */
+export const api_idempotency = pgTable(
+	'api_idempotency',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		key_id: text('key_id')
+			.notNull()
+			.references(() => api_keys.id),
+		idempotency_key: text('idempotency_key').notNull(),
+		request_hash: text('request_hash').notNull(),
+		status: integer('status'),
+		response_body: text('response_body'),
+		created_at: ts('created_at').notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('api_idempotency_key_unique').on(t.key_id, t.idempotency_key),
+		index('api_idempotency_created_idx').on(t.created_at),
+	],
+)
+
+/**
+ * A tenant's identity providers (issue 48, decision 0069). `kind` tells OpenID Connect from the
+ * protocols that join later (SAML); an OIDC row has its client id and secret (CHECK). The secret is
+ * AES-256-GCM under SSO_ENCRYPTION_KEY (app/accounts/sso/secret-box.server.ts), never plain text.
+ * role_map: the values of `role_claim` that give course_admin or tenant_admin at each sign-in.
+ */
+export const identity_providers = pgTable(
+	'identity_providers',
+	{
+		id: id(),
+		tenant_id: tenantId(),
+		kind: text('kind', { enum: SSO_PROVIDER_KINDS }).notNull(),
+		label: text('label').notNull(),
+		enabled: boolean('enabled').notNull().default(true),
+		issuer: text('issuer').notNull(),
+		client_id: text('client_id'),
+		client_secret_sealed: text('client_secret_sealed'),
+		scopes: text('scopes').notNull().default('openid email profile'),
+		require_sso: boolean('require_sso').notNull().default(false),
+		role_claim: text('role_claim'),
+		// SAML (kind 'saml'; `issuer` holds the IdP's entity id): where AuthnRequests go, the IdP's
+		// signing certificates (PEM, one or more for rollover), and this provider's own SP key pair
+		// (the certificate published in the SP metadata, the private key sealed like a client secret).
+		saml_sso_url: text('saml_sso_url'),
+		saml_idp_certs: text('saml_idp_certs'),
+		saml_sp_cert: text('saml_sp_cert'),
+		saml_sp_key_sealed: text('saml_sp_key_sealed'),
+		role_map: jsonb('role_map').$type<Partial<Record<SsoMappedRole, string[]>>>().notNull().default({}),
+		created_at: ts('created_at').notNull().defaultNow(),
+		updated_at: ts('updated_at').notNull().defaultNow(),
+	},
+	(t) => [
+		index('identity_providers_tenant_idx').on(t.tenant_id),
+		check('identity_providers_kind_check', sql.raw(`kind IN (${sqlList(SSO_PROVIDER_KINDS)})`)),
+		check(
+			'identity_providers_oidc_client_check',
+			sql.raw(`kind <> 'oidc' OR (client_id IS NOT NULL AND client_secret_sealed IS NOT NULL)`),
+		),
+		check(
+			'identity_providers_saml_check',
+			sql.raw(
+				`kind <> 'saml' OR (saml_sso_url IS NOT NULL AND saml_idp_certs IS NOT NULL AND saml_sp_cert IS NOT NULL AND saml_sp_key_sealed IS NOT NULL)`,
+			),
+		),
+	],
+)
+
+/** The email domains a provider claims: one provider per domain in a tenant (the unique key). */
+export const identity_provider_domains = pgTable(
+	'identity_provider_domains',
+	{
+		tenant_id: tenantId(),
+		provider_id: text('provider_id')
+			.notNull()
+			.references(() => identity_providers.id, { onDelete: 'cascade' }),
+		domain: text('domain').notNull(),
+	},
+	(t) => [
+		primaryKey({ columns: [t.tenant_id, t.domain] }),
+		index('identity_provider_domains_provider_idx').on(t.provider_id),
+	],
+)
+
+/**
+ * A sign-in under way with a tenant's provider (decision 0069): the SHA-256 of its state, bound to
+ * the tenant and the provider, with the PKCE verifier, the nonce and the return path; the callback
+ * deletes it (one use) and refuses it past expires_at. For SAML (decision 0077) the state is the
+ * RelayState, `nonce` the AuthnRequest's ID (the answer's InResponseTo) and code_verifier empty.
+ */
+export const sso_login_states = pgTable(
+	'sso_login_states',
+	{
+		state_hash: text('state_hash').primaryKey(),
+		tenant_id: tenantId(),
+		provider_id: text('provider_id')
+			.notNull()
+			.references(() => identity_providers.id, { onDelete: 'cascade' }),
+		nonce: text('nonce').notNull(),
+		code_verifier: text('code_verifier').notNull(),
+		return_to: text('return_to'),
+		expires_at: ts('expires_at').notNull(),
+	},
+	(t) => [index('sso_login_states_expires_idx').on(t.expires_at)],
+)
+
+/**
+ * The SAML replay cache (decision 0077), shared by every process through the database: the ID of
+ * each assertion a provider's ACS accepted, kept until the assertion expires. The key refuses a
+ * second use of one assertion, whichever process receives it.
+ */
+export const saml_assertions_seen = pgTable(
+	'saml_assertions_seen',
+	{
+		tenant_id: tenantId(),
+		provider_id: text('provider_id')
+			.notNull()
+			.references(() => identity_providers.id, { onDelete: 'cascade' }),
+		assertion_id: text('assertion_id').notNull(),
+		expires_at: ts('expires_at').notNull(),
+	},
+	(t) => [
+		primaryKey({ columns: [t.provider_id, t.assertion_id] }),
+		index('saml_assertions_seen_expires_idx').on(t.expires_at),
+	],
 )

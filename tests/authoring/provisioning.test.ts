@@ -1,10 +1,10 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { TEST_SECRETS } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 import { STRAPI_URL, strapiAdmin, type StrapiAdmin } from '#tests/support/strapi.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
 
 // A tenant made in the app is made in the CMS by the app's job (decision 0053): PUT
 // …/sites/<site>/authoring with the app's key gives it its site document, authors' role and media

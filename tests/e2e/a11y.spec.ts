@@ -1,9 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { hashPassword } from '#app/accounts/password.server.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser } from '#db/users.ts'
-import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { findUserByEmail } from '#db/users.ts'
 import {
 	acmeAccount,
@@ -16,6 +13,7 @@ import {
 	signInAs,
 	uniqueEmail,
 } from './support.ts'
+import { createInvitation, createUser, findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 

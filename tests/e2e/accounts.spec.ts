@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test'
-import { createInvitation } from '#app/accounts/invitations.server.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import { at, DEMO_PASSWORD, e2eDatabase, mailedLink, signIn, signUpAndVerify, uniqueEmail } from './support.ts'
+import { createInvitation, findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 
@@ -67,7 +66,7 @@ test('forgot password, then reset through the emailed link', async ({ page }, in
 	try {
 		const acme = (await findTenantBySlug(db, 'acme'))!
 		const { hashPassword } = await import('#app/accounts/password.server.ts')
-		const { createUser } = await import('#db/users.ts')
+		const { createUser } = await import('#tests/support/repository.ts')
 		await createUser(db, {
 			tenant_id: acme.id,
 			email,

@@ -1,8 +1,7 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test'
 import { hashPassword } from '#app/accounts/password.server.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser } from '#db/users.ts'
 import { at, DEMO_PASSWORD, e2eDatabase, signInAs, uniqueEmail } from './support.ts'
+import { createUser, findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 

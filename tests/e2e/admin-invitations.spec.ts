@@ -1,41 +1,28 @@
 // Issue 24, with JavaScript on and off (the js and no-js projects), on a 360 px phone: the pending
 // invitations list (resend, revoke), a role change to course admin with its course, and staff
 // trying a quiz in preview. Axe runs where the page can run it (the js project).
-import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { listProgress } from '#db/learning.ts'
 import { listAttempts } from '#db/quiz-attempts.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser, findUserByEmail } from '#db/users.ts'
-import { at, DEMO_PASSWORD, e2eDatabase, mailedLink, signInAs, uniqueEmail } from './support.ts'
+import { findUserByEmail } from '#db/users.ts'
+import {
+	at,
+	DEMO_PASSWORD,
+	e2eDatabase,
+	expectAccessible,
+	fitsThePhone,
+	mailedLink,
+	signInAs,
+	uniqueEmail,
+} from './support.ts'
+import { createUser, findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 
 test.use({ viewport: { width: 360, height: 780 } })
 // Axe takes 1 to 3 s a page on a 2-core machine.
 test.describe.configure({ timeout: 90_000 })
-
-/** WCAG 2.2 AA rules of axe-core, as a11y.spec.ts runs them; only where JavaScript runs in the page. */
-async function expectAccessible(page: Page, info: TestInfo, label: string) {
-	if (info.project.name !== 'js') return
-	const results = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-		.analyze()
-	expect(
-		results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-		label,
-	).toEqual([])
-}
-
-/** The page never scrolls sideways on the phone: wide tables scroll inside their region. */
-async function fitsThePhone(page: Page, label: string) {
-	const { width, screen } = await page.evaluate(() => ({
-		width: document.documentElement.scrollWidth,
-		screen: window.innerWidth,
-	}))
-	expect(width, label).toBeLessThanOrEqual(screen)
-}
 
 /** Waits for a mailed link under `prefix` to `to` other than `before`. */
 async function newLink(to: string, before: string) {

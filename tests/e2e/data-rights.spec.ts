@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { strFromU8, unzipSync } from 'fflate'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { acmeAccount, e2eDatabase, signInAs } from './support.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
 
 // Issue 40, data rights (decision 0044), on a phone-sized screen, with JavaScript on and off (the two projects).
 test.use({ viewport: { width: 360, height: 800 } })

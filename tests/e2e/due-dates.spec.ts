@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test'
 import { and, eq } from 'drizzle-orm'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { acmeAccount, at, e2eDatabase, signInAs } from './support.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 const COURSE = 'intro-to-web'

@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { recordSubmissionSteps } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { acmeAccount, e2eDatabase, mailedLink, signInAs } from './support.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 const QUEUE = '/admin/courses/intro-to-web/submissions'

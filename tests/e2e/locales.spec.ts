@@ -4,9 +4,9 @@ import en from '#app/i18n/catalogues/en.ts'
 import es from '#app/i18n/catalogues/es.ts'
 import fr from '#app/i18n/catalogues/fr.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser, findUserByEmail } from '#db/users.ts'
+import { findUserByEmail } from '#db/users.ts'
 import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
+import { createUser, findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser, updateUser } from '#db/users.ts'
+import { updateUser } from '#db/users.ts'
 import { at, e2eDatabase, uniqueEmail } from './support.ts'
+import { createUser, findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 

@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { unsubscribeToken } from '#app/reminders/unsubscribe.server.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { TEST_SECRETS } from '#tests/support/env.ts'
 import { acmeAccount, at, e2eDatabase, mailsTo, signInAs } from './support.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
 
 // Issue 41's reminders on a phone-sized screen, with JavaScript on and off (the two projects): the
 // account page's opt-outs, a mail's unsubscribe page, and course staff's announcement form.

@@ -2,9 +2,7 @@
 // .tmp/screenshots/ (git-ignored) for a person to look at. Not part of `npm test`.
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
-import { recordAttempt } from '#db/quiz-attempts.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser, findUserByEmail } from '#db/users.ts'
+import { findUserByEmail } from '#db/users.ts'
 import { expect, test, type Page } from '@playwright/test'
 import {
 	acmeAccount,
@@ -17,6 +15,7 @@ import {
 	signInAs,
 	uniqueEmail,
 } from './support.ts'
+import { createUser, findTenantBySlug, recordAttempt } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 const WIDTHS = { phone: { width: 360, height: 800 }, desktop: { width: 1280, height: 900 } }

@@ -1,10 +1,9 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
-import { recordAttempt } from '#db/quiz-attempts.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { acmeAccount, e2eDatabase, signInAs } from './support.ts'
+import { findTenantBySlug, recordAttempt } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 const COURSE = 'intro-to-web'

@@ -36,6 +36,8 @@ const env = testEnv({
 	AUTH_URL: `http://localhost:${E2E_PORT}`,
 	SMTP_HOST: '127.0.0.1',
 	SMTP_PORT: String(mail.port),
+	// The integrations walk adds a webhook endpoint on a receiver of its own on loopback (decision 0072).
+	WEBHOOK_ALLOW_LOOPBACK: 'true',
 })
 await listen({ env, db, port: E2E_PORT, host: '127.0.0.1' })
 console.log(`e2e stack on http://localhost:${E2E_PORT}`)

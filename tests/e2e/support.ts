@@ -1,17 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { Page, TestInfo } from '@playwright/test'
-import { hashPassword } from '#app/accounts/password.server.ts'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, type TestInfo } from '@playwright/test'
 import { openDatabase } from '#db/client.ts'
 import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import { isGradedAssignment, passAssignment } from '#tests/support/results.ts'
 import type { Locale } from '#app/i18n/locales.ts'
 import type { Role } from '#db/schema/values.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser, findUserByEmail } from '#db/users.ts'
+import { findUserByEmail } from '#db/users.ts'
 import type { RequestContext } from '#app/context.ts'
 import { commitUserSession } from '#app/accounts/session.server.ts'
 import { testEnv } from '#tests/support/env.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
+import { addPerson } from '#tests/support/people.ts'
 
 export const PORT = Number(process.env.E2E_PORT ?? 3210)
 export const DEMO_PASSWORD = 'demo-password-2026'
@@ -65,14 +66,12 @@ export async function acmeAccount(
 	const email = uniqueEmail(info, name)
 	const db = e2eDatabase()
 	const acme = (await findTenantBySlug(db, 'acme'))!
-	const user = await createUser(db, {
+	const user = await addPerson(db, {
 		tenant_id: acme.id,
 		email,
 		name: `E2E ${name}`,
 		role: options.role ?? 'student',
 		locale: options.locale,
-		password_hash: await hashPassword(DEMO_PASSWORD),
-		email_verified_at: new Date(),
 	})
 	const scope = { tenantId: acme.id, userId: user.id }
 	if (options.enrolledIn) {
@@ -155,4 +154,25 @@ export async function passIntroQuiz(page: Page) {
 	const href = await page.locator('a[href^="/learn/certificates/"]').first().getAttribute('href')
 	if (!href) throw new Error('no certificate on the dashboard after passing the course')
 	return href
+}
+
+/** WCAG 2.2 AA rules of axe-core, as a11y.spec.ts runs them; only where JavaScript runs in the page. */
+export async function expectAccessible(page: Page, info: TestInfo, label: string) {
+	if (info.project.name !== 'js') return
+	const results = await new AxeBuilder({ page })
+		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+		.analyze()
+	expect(
+		results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+		label,
+	).toEqual([])
+}
+
+/** The page never scrolls sideways on the phone: wide tables scroll inside their region. */
+export async function fitsThePhone(page: Page, label: string) {
+	const { width, screen } = await page.evaluate(() => ({
+		width: document.documentElement.scrollWidth,
+		screen: window.innerWidth,
+	}))
+	expect(width, label).toBeLessThanOrEqual(screen)
 }

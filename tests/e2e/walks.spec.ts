@@ -4,10 +4,10 @@
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test'
 import { listProgress, putEnrollment } from '#db/learning.ts'
 import { listAttempts } from '#db/quiz-attempts.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser, findUserByEmail } from '#db/users.ts'
+import { findUserByEmail } from '#db/users.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, mailedLink, mailsTo, signInAs, uniqueEmail } from './support.ts'
+import { createUser, findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 const GLOBEX = 'globex.localhost'

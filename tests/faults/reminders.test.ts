@@ -84,10 +84,11 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('reminders across two app proc
 		expect(slots.length).toBeGreaterThanOrEqual(3)
 		expect(slots.every((s) => s.n === 1)).toBe(true)
 
-		// Now twenty sweeps at one moment over twenty more learners: each process takes some of them.
+		// Now sixty sweeps at one moment over twenty more learners: each process takes some of them (a
+		// worker polls again at once after a full batch of ten, so fewer could all go to the first to poll).
 		const more = await inactiveLearners(db, acmeId, 20, 'burst')
 		const before = started.map((p) => sweepsStarted(p).length)
-		await Promise.all(Array.from({ length: 20 }, () => enqueue(db, 'reminders.sweep', {})))
+		await Promise.all(Array.from({ length: 60 }, () => enqueue(db, 'reminders.sweep', {})))
 		await until('the burst mailed', 30_000, () => more.every((l) => mail.count(l.email) >= 1))
 		await sleep(3_000)
 		const swept = started.map((p, i) => sweepsStarted(p).length - before[i])

@@ -5,8 +5,8 @@ import { and, eq } from 'drizzle-orm'
 import postgres from 'postgres'
 import type { Database } from '#db/client.ts'
 import { putEnrollment } from '#db/learning.ts'
-import { createUser } from '#db/users.ts'
 import type { AppProcess } from '#tests/support/process.ts'
+import { createUser } from '#tests/support/repository.ts'
 
 /** One answer as the fault suite records it. */
 export interface Answer {

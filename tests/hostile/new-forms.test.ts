@@ -5,12 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/accounts/password.server.ts'
-import { auditRowsFor } from '#db/audit.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 import { hostileClass } from './support.ts'
+import { auditRowsFor, createUser, findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 

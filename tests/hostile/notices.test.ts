@@ -9,13 +9,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NOTICES } from '#app/platform/notices.ts'
-import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { findUserByEmail } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
 import { hostileClass } from './support.ts'
+import { createInvitation } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 const APEX = 'localhost'

@@ -1,11 +1,11 @@
 import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword } from '#app/accounts/password.server.ts'
-import { auditRowsFor } from '#db/audit.ts'
-import { createUser, findUserByEmail, findUserById } from '#db/users.ts'
+import { findUserByEmail, findUserById } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { linkIn } from '#tests/support/mail.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { auditRowsFor } from '#tests/support/repository.ts'
+import { addPerson } from '#tests/support/people.ts'
 
 // Issue 40: the mail that follows a password change and an address change (to the old address), read at the
 // loopback SMTP sink, in the account's locale, with a reset link that takes the account back (decision 0041).
@@ -24,18 +24,15 @@ describe.each(DIALECTS)('account change notices on %s', (dialect) => {
 
 	const learner = async (locale: 'en' | 'de' | 'zh' | 'es' = 'en') => {
 		const email = `notice-${dialect}-${++n}@acme.test`
-		const user = await createUser(stack.db, {
+		const user = await addPerson(stack.db, {
 			tenant_id: acmeId,
 			email,
 			name: 'Notice Person',
 			role: 'student',
-			password_hash: await hashPassword(PASSWORD),
+			password: PASSWORD,
 			locale,
-			email_verified_at: new Date(),
 		})
-		const b = stack.browser(ACME)
-		expect((await b.post('/learn/sign-in', { email, password: PASSWORD })).status).toBe(302)
-		return { user, email, b }
+		return { user, email, b: await stack.signIn(email, ACME, PASSWORD) }
 	}
 
 	/** Sets a password through a mailed reset link; true when it signed the opener in. */
@@ -112,13 +109,14 @@ describe.each(DIALECTS)('account change notices on %s', (dialect) => {
 
 	it('marks unverified learners in the admin list and resends their link from it, audited and limited', async () => {
 		const email = `unverified-${dialect}@acme.test`
-		const user = await createUser(stack.db, {
+		const user = await addPerson(stack.db, {
 			tenant_id: acmeId,
 			email,
 			name: 'Una Verified',
 			role: 'student',
-			password_hash: await hashPassword(PASSWORD),
+			password: PASSWORD,
 			locale: 'es',
+			verified: false,
 		})
 		const admin = await stack.signIn('admin@acme.test')
 		const list = await admin.get(`/admin/users?q=${encodeURIComponent(email)}`)
@@ -145,12 +143,13 @@ describe.each(DIALECTS)('account change notices on %s', (dialect) => {
 		expect(stack.mail.count(email)).toBe(3)
 		// On the apex the super admin resends for a user of a tenant: the link opens on that tenant's host,
 		// its custom domain, which the demo marks live (decision 0062).
-		const other = await createUser(stack.db, {
+		const other = await addPerson(stack.db, {
 			tenant_id: acmeId,
 			email: `apex-resend-${dialect}@acme.test`,
 			name: 'From The Apex',
 			role: 'student',
-			password_hash: await hashPassword(PASSWORD),
+			password: PASSWORD,
+			verified: false,
 		})
 		const root = await stack.signIn('root@platform.test', 'localhost')
 		expect((await root.post('/admin/users', { intent: 'resend-verification', userId: other.id })).status).toBe(302)
@@ -168,14 +167,13 @@ describe.each(DIALECTS)('account change notices on %s', (dialect) => {
 	it('names the address on the check-your-email page and sends it again, the same answer for any address', async () => {
 		const fresh = `fresh-${dialect}@acme.test`
 		const taken = `taken-${dialect}@acme.test`
-		await createUser(stack.db, {
+		await addPerson(stack.db, {
 			tenant_id: acmeId,
 			email: taken,
 			name: 'Already Here',
 			role: 'student',
-			password_hash: await hashPassword(PASSWORD),
+			password: PASSWORD,
 			locale: 'fr',
-			email_verified_at: new Date(),
 		})
 		const signUp = (email: string) =>
 			stack.browser(ACME).post('/learn/sign-up', { name: 'New Person', email, password: 'another-long-secret' })

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword, verifyPassword } from '#app/accounts/password.server.ts'
-import { auditRowsFor } from '#db/audit.ts'
-import { createUser, findUserByEmail, updateUser } from '#db/users.ts'
+import { verifyPassword } from '#app/accounts/password.server.ts'
+import { findUserByEmail, updateUser } from '#db/users.ts'
 import { auditLogRows } from '#tests/support/audit-log.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { linkIn } from '#tests/support/mail.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { auditRowsFor, createUser } from '#tests/support/repository.ts'
+import { signedInPerson } from '#tests/support/people.ts'
 
 // Issue 24: the account page's own changes (password, name, a new confirmation link) and sign-up's callbackUrl.
 const ACME = 'acme.localhost'
@@ -26,19 +27,18 @@ describe.each(DIALECTS)('account self-service on %s', (dialect) => {
 	/** A fresh learner (each test its own, so that per-user limits do not meet), signed in on one browser. */
 	const learner = async (options: { password?: boolean; verified?: boolean } = {}) => {
 		const email = `self-${dialect}-${++n}@acme.test`
-		const user = await createUser(stack.db, {
-			tenant_id: acmeId,
-			email,
-			name: 'Self Service',
-			role: 'student',
-			password_hash: options.password === false ? (dialect === 'pg' ? null : '') : await hashPassword(PASSWORD),
-			email_verified_at: new Date(),
-		})
-		const b = stack.browser(ACME)
-		if (options.password !== false) {
-			const res = await b.post('/learn/sign-in', { email, password: PASSWORD })
-			expect(res.status).toBe(302)
-		}
+		const person = { tenant_id: acmeId, email, name: 'Self Service', role: 'student' as const }
+		const { user, b } =
+			options.password === false
+				? {
+						user: await createUser(stack.db, {
+							...person,
+							password_hash: dialect === 'pg' ? null : '',
+							email_verified_at: new Date(),
+						}),
+						b: stack.browser(ACME),
+					}
+				: await signedInPerson(stack, { ...person, password: PASSWORD }, ACME)
 		// Sign-in refuses an unconfirmed address, so a signed-in unconfirmed learner has a session from before.
 		if (options.verified === false) await updateUser(stack.db, user.id, { email_verified_at: null })
 		return { user, email, b }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { linkIn } from '#tests/support/mail.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createInvitation } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 

@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { createUser, type User } from '#db/users.ts'
+import { type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser } from '#tests/support/repository.ts'
 
 // Issue 52, through HTTP: a second chance after the quiz showed its answers asks staff to confirm
 // and is recorded with that fact (decision 0054); the quiz's top says Passed or Not passed with the

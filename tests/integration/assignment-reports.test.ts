@@ -3,15 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { assignmentFigures } from '#db/assignment-reports.ts'
 import { putEnrollment, type Scope } from '#db/learning.ts'
-import { gradeSubmission, type GradeInput } from '#db/grading.ts'
+import { type GradeInput } from '#db/grading.ts'
 import { recordSubmissionSteps, type Submission } from '#db/submissions.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
-import { createUser, type User } from '#db/users.ts'
+import { type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser, gradeSubmission } from '#tests/support/repository.ts'
 
 // Assignment figures on the course dashboard, in the CSV export and on the learner's dashboard
 // (decision 0029), from submissions written through the data layer as the hand-in and grading routes do.

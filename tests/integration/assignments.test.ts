@@ -5,17 +5,16 @@ import { load } from 'cheerio'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HAND_IN_LIMITS, HAND_IN_MAX_BODY_BYTES } from '#app/learning/hand-in-limits.ts'
-import { gradeSubmission } from '#db/grading.ts'
 import { createFileRow, listSubmissions, recordSubmissionSteps } from '#db/submissions.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
-import { createUser } from '#db/users.ts'
 import { newId } from '#db/ids.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { DIALECTS, execRaw } from '#tests/support/databases.ts'
 import { multipartBody, type Browser, type UploadFile } from '#tests/support/client.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser, gradeSubmission } from '#tests/support/repository.ts'
 
 // Assignment hand-ins from outside (decision 0027): what a learner's browser sends, what comes
 // back, and what a hostile file or a flood of hand-ins can do.
@@ -182,6 +181,98 @@ describe.each(DIALECTS)('assignment hand-ins on %s', (dialect) => {
 		expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
 		// Per user: the course's staff are not held up by the learner's downloads.
 		expect((await (await signedIn('admin@acme.test')).get(`/api/files/${file.id}`)).status).toBe(200)
+	})
+
+	it('answers one byte range from the chunks that hold it (206), an unsatisfiable one 416, and anything else the whole file', async () => {
+		const { b, scope } = await learnerAtAssignment()
+		// Two files of about three chunks each, of different bytes: no answer may carry the other's.
+		const textOf = (seed: number) =>
+			Buffer.from(Array.from({ length: 700_000 }, (_, i) => 97 + ((i * seed + (i >> 10)) % 26)))
+		const a = textOf(7)
+		const other = textOf(11)
+		const handedIn = await b.postMultipart(ASSIGNMENT, { intent: 'hand-in' }, [
+			{ name: 'a.txt', body: a },
+			{ name: 'b.txt', body: other },
+		])
+		expect(handedIn.status).toBe(302)
+		const file = (await filesOf(scope.userId)).find((f) => f.file_name === 'a.txt')!
+		const c = stack.db.t.file_chunks
+		const lengths = (
+			await stack.db.orm.select({ data: c.data, seq: c.seq }).from(c).where(eq(c.file_id, file.id)).orderBy(c.seq)
+		).map((row) => row.data.byteLength)
+		expect(lengths.length).toBeGreaterThanOrEqual(2)
+		const [first, second] = lengths as [number, number]
+		const size = a.length
+		const path = `/api/files/${file.id}`
+		const etag = `"${file.sha256}"`
+
+		const whole = await b.get(path)
+		expect(whole.status).toBe(200)
+		expect(whole.body.equals(a)).toBe(true)
+		expect(whole.headers['accept-ranges']).toBe('bytes')
+
+		const ranged = async (range: string, start: number, end: number) => {
+			const res = await b.get(path, { range })
+			expect(res.status, range).toBe(206)
+			expect(res.headers['content-range'], range).toBe(`bytes ${start}-${end}/${size}`)
+			expect(Number(res.headers['content-length']), range).toBe(end - start + 1)
+			expect(res.body.equals(a.subarray(start, end + 1)), range).toBe(true)
+			return res
+		}
+		// Exactly the first chunk, the first byte of the second, the two bytes either side of the boundary,
+		// one range over three chunks, a suffix, an open end, and ends past the end.
+		const part = await ranged(`bytes=0-${first - 1}`, 0, first - 1)
+		await ranged(`bytes=${first}-${first}`, first, first)
+		await ranged(`bytes=${first - 1}-${first}`, first - 1, first)
+		await ranged(`bytes=${first - 10}-${first + second + 10}`, first - 10, first + second + 10)
+		await ranged('bytes=-100', size - 100, size - 1)
+		await ranged(`bytes=${size - 5}-`, size - 5, size - 1)
+		await ranged(`bytes=-${size + 10}`, 0, size - 1)
+		await ranged('bytes=0-99999999999999999999999999', 0, size - 1)
+		await ranged(`BYTES= 3-4`, 3, 4)
+		// A part is as inert as the whole.
+		expect(part.headers['content-disposition']).toBe(`attachment; filename="a.txt"; filename*=UTF-8''a.txt`)
+		expect(part.headers['x-content-type-options']).toBe('nosniff')
+		expect(part.headers['content-security-policy']).toContain('sandbox')
+		expect(part.headers['cache-control']).toBe('private, no-store')
+		expect(part.headers['etag']).toBe(etag)
+
+		// Nothing of the file there: 416 with its size, in the JSON envelope.
+		for (const range of [`bytes=${size}-`, `bytes=${size}-${size + 5}`, 'bytes=-0', 'bytes=99999999999999999999-']) {
+			const res = await b.get(path, { range })
+			expect(res.status, range).toBe(416)
+			expect(res.headers['content-range'], range).toBe(`bytes */${size}`)
+			expect(res.json(), range).toMatchObject({ code: 'BAD_REQUEST' })
+		}
+		// Not one byte range as this server reads them (reversed, not numbers, several, another unit),
+		// or If-Range other than the file's strong ETag: the whole file.
+		const wholeFor = async (headers: Record<string, string>) => {
+			const res = await b.get(path, headers)
+			expect(res.status, JSON.stringify(headers)).toBe(200)
+			expect(res.body.equals(a), JSON.stringify(headers)).toBe(true)
+		}
+		for (const range of [
+			'bytes=5-1',
+			'bytes=abc',
+			'bytes=',
+			'bytes=0-1,0-1',
+			'bytes=0-1, 5-6',
+			'items=0-1',
+			'bytes=--1',
+			'bytes=1-2-3',
+			'bytes=0x10-',
+		])
+			await wholeFor({ range })
+		await ranged(`bytes=0-9`, 0, 9).then(() => wholeFor({ range: 'bytes=0-9', 'if-range': `"${'0'.repeat(64)}"` }))
+		await wholeFor({ range: 'bytes=0-9', 'if-range': `W/${etag}` })
+		await wholeFor({ range: 'bytes=0-9', 'if-range': new Date().toUTCString() })
+		expect((await b.get(path, { range: 'bytes=0-9', 'if-range': etag })).body.equals(a.subarray(0, 10))).toBe(true)
+
+		// A range asks nothing of who may download: another learner's still gets the unknown file's 404.
+		const stranger = await (await signedIn('learner@acme.test')).get(path, { range: 'bytes=0-9' })
+		const unknown = await (await signedIn('learner@acme.test')).get(`/api/files/${newId()}`, { range: 'bytes=0-9' })
+		expect(stranger.status).toBe(404)
+		expect(stranger.text).toBe(unknown.text)
 	})
 
 	it('numbers hand-ins 1..n, keeps each, and treats the same form sent twice as one', async () => {

@@ -177,7 +177,7 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 				'/api/cms/courses/draft-course/assets/http-diagram',
 				'/api/cms/courses/no-such/assets/http-diagram',
 				'/api/cms/courses/advanced-css/assets/http-diagram',
-				'/api/cms/courses/intro-to-web/assets/acme-icon',
+				'/api/cms/courses/draft-course/assets/acme-icon',
 				'/api/cms/courses/intro-to-web/assets/missing',
 				'/api/cms/site/assets/http-diagram',
 			]) {
@@ -185,6 +185,19 @@ describe.each(DIALECTS)('content pipeline on %s', (dialect) => {
 				expect(res.status, path).toBe(404)
 				expect(res.json()).toMatchObject({ code: 'NOT_FOUND' })
 			}
+			// The site's own files are public: a published course's URL serves them too, as a course's
+			// picture chosen from the site's library (decision 0082).
+			const picture = await stack.request(ACME, '/api/cms/courses/intro-to-web/assets/acme-icon')
+			expect([picture.status, picture.headers['content-type']]).toEqual([200, 'image/png'])
+		})
+
+		it("shows a course's picture on its page, resized by the asset route (decision 0082)", async () => {
+			const page = await stack.request(ACME, '/learn/course/intro-to-web')
+			expect(page.text).toMatch(
+				/<img class="hero" src="\/api\/cms\/courses\/intro-to-web\/assets\/http-diagram"[^>]* srcSet="[^"]*\?w=320 320w/i,
+			)
+			const small = await stack.request(ACME, '/api/cms/courses/intro-to-web/assets/http-diagram?w=320')
+			expect([small.status, small.headers['content-type']]).toEqual([200, 'image/png'])
 		})
 
 		it('serves site assets, and downloads as attachments', async () => {

@@ -92,6 +92,19 @@ describe('content service API', () => {
 		expect(plain.tags ?? []).toEqual([])
 	})
 
+	it("serves a course's picture as an asset URL of the service, the same in every locale, or leaves it out (decision 0082)", async () => {
+		for (const locale of ['en', 'es']) {
+			const { data } = await (await raw(`acme/courses?locale=${locale}`)).json()
+			const bySlug = new Map<string, any>(data.map((c: any) => [c.slug, c]))
+			expect(bySlug.get('intro-to-web').image, locale).toBe(
+				`${cms.url}/projects/${project}/sites/acme/assets/http-diagram`,
+			)
+			expect(bySlug.get('advanced-css'), locale).not.toHaveProperty('image')
+			const course = (await (await raw(`acme/courses/intro-to-web?locale=${locale}`)).json()).data
+			expect(course.image, locale).toBe(bySlug.get('intro-to-web').image)
+		}
+	})
+
 	it("serves an entry's due date, absolute or relative to enrolling, the same on the course and the entry, in every locale", async () => {
 		for (const locale of ['en', 'zh']) {
 			const course = (await (await raw(`acme/courses/intro-to-web?locale=${locale}`)).json()).data
@@ -257,7 +270,11 @@ describe('content client', () => {
 		expect(entry!.body).toContain('](/api/cms/courses/intro-to-web/assets/http-diagram)')
 		const site = await client().site('acme', 'en')
 		expect(site!.icon).toBe('/api/cms/site/assets/acme-icon')
-		expect(JSON.stringify([entry, site])).not.toContain(cms.url)
+		// A course's picture, in the list as on the course: under the course (decision 0082).
+		const listed = (await client().courses('acme', 'en')).find((c) => c.slug === 'intro-to-web')
+		const course = await client().course('acme', 'intro-to-web', 'en')
+		expect([listed!.image, course!.image]).toEqual(Array(2).fill('/api/cms/courses/intro-to-web/assets/http-diagram'))
+		expect(JSON.stringify([entry, site, listed, course])).not.toContain(cms.url)
 	})
 
 	it('keeps answers in the server Quiz and strips them from QuizPublic', async () => {

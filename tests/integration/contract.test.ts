@@ -6,6 +6,7 @@ import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import type { TestResponse } from '#tests/support/http.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createApiKey } from '#tests/support/api-keys.ts'
 
 const ACME = 'acme.localhost'
 const RUNS = 20
@@ -20,12 +21,14 @@ const RUNS = 20
 describe.each(DIALECTS)('the contract against the running app on %s', (dialect) => {
 	let stack: Stack
 	let sessionCookie = ''
+	let apiKey = ''
 	let requests = 0
 	beforeAll(async () => {
 		stack = await startStack(dialect)
 		const b = stack.browser(ACME)
 		await b.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD })
 		sessionCookie = b.cookieHeader()
+		apiKey = await createApiKey(stack, { scope: 'read_write' })
 	})
 	afterAll(async () => {
 		console.log(`contract (${dialect}): ${requests} requests`)
@@ -65,11 +68,12 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 		expect(declared, `${label} is not declared`).toBeDefined()
 		const type = String(res.headers['content-type'] ?? '')
 		if (declared.json) {
-			expect(type, label).toMatch(/^application\/json/)
+			// The REST API's errors are RFC 9457 problem details (decision 0071).
+			expect(type, label).toMatch(declared.problem ? /^application\/problem\+json/ : /^application\/json/)
 			const parsed = declared.json.safeParse(res.json())
 			expect(parsed.success, `${label}: ${parsed.success ? '' : parsed.error.message}`).toBe(true)
 		}
-		if (type.startsWith('application/json') && res.status >= 400)
+		if (/^application\/(problem\+)?json/.test(type) && res.status >= 400)
 			expect(errorEnvelope.safeParse(res.json()).success, label).toBe(true)
 	}
 
@@ -81,7 +85,7 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 				params: example.params ?? {},
 				body: example.body,
 				signedIn: Boolean(example.signedInAs),
-				secret: op.security === 'webhook' ? TEST_SECRETS.CMS_WEBHOOK_SECRET : undefined,
+				secret: op.security === 'webhook' ? TEST_SECRETS.CMS_WEBHOOK_SECRET : example.apiKey ? apiKey : undefined,
 			})
 			expect(res.status).toBe(example.expect)
 			conforms(op, res)
@@ -89,7 +93,9 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 	)
 
 	it.each(API_OPERATIONS.filter((op) => op.refusesGet))('answers GET on POST-only $path with 405', async (op) => {
-		const res = await send({ ...op, method: 'get' }, { params: {}, signedIn: true })
+		// Any value in a path parameter (an empty one would name another path).
+		const params = Object.fromEntries([...op.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1], 'x']))
+		const res = await send({ ...op, method: 'get' }, { params, signedIn: true })
 		expect(res.status).toBe(405)
 		expect(res.headers.allow).toBe('POST')
 		expect(res.json()).toEqual({ error: 'Use POST', code: 'METHOD_NOT_ALLOWED' })

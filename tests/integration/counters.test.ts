@@ -3,12 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listUsers } from '#db/admin.ts'
 import { courseEntryStats, courseRoster } from '#db/course-roster.ts'
 import { markEntryCompleteRow, putEnrollment, touchEntry } from '#db/learning.ts'
-import { recordAttempt } from '#db/quiz-attempts.ts'
 import { seedDemoData } from '#db/seed.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser, noPassword, updateUser } from '#db/users.ts'
+import { noPassword, updateUser } from '#db/users.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { createUser, findTenantBySlug, recordAttempt } from '#tests/support/repository.ts'
 
 type Row = { tenant: string; course: string; entry: string; metric: string; bucket: number; n: number; total: number }
 const key = (r: Row) => `${r.tenant}|${r.course}|${r.entry}|${r.metric}|${r.bucket}`

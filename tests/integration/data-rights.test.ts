@@ -3,12 +3,13 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { ARCHIVED_TABLES, erasedEmail } from '#db/data-rights.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser, findUserById, updateUser } from '#db/users.ts'
+import { findUserById, updateUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { findInDatabase, plantPerson } from '#tests/support/person-data.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser, findTenantBySlug } from '#tests/support/repository.ts'
+import { addPerson } from '#tests/support/people.ts'
 
 // Issue 40, data rights (decision 0044): a learner's archive and an admin's erasure, over HTTP.
 const ACME = 'acme.localhost'
@@ -231,13 +232,11 @@ describe.each(DIALECTS)('data rights on %s', (dialect) => {
 	})
 
 	it('allows ten erasures an hour per admin', async () => {
-		const admin = await createUser(stack.db, {
+		const admin = await addPerson(stack.db, {
 			tenant_id: acmeId,
 			email: `eraser-${dialect}@acme.test`,
 			name: 'Eraser',
 			role: 'tenant_admin',
-			password_hash: await hashPassword(DEMO_PASSWORD),
-			email_verified_at: new Date(),
 		})
 		const b = await stack.signIn(admin.email)
 		const statuses: number[] = []

@@ -8,11 +8,11 @@ import { createCmsClient } from '#app/content/cms.server.ts'
 import { dueInWindow, dueItemsFor, type DueReader } from '#app/learning/due-dates.server.ts'
 import { listAttempts } from '#db/quiz-attempts.ts'
 import { listSubmissions } from '#db/submissions.ts'
-import { findTenantBySlug, type Tenant } from '#db/tenants.ts'
-import { createUser } from '#db/users.ts'
+import { type Tenant } from '#db/tenants.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser, findTenantBySlug } from '#tests/support/repository.ts'
 
 // Due dates, late hand-ins, extensions and the calendar feed (decision 0045), through the app as a
 // browser and a calendar client use it, on each database.

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EMAIL_CATALOGUES } from '#app/emails.ts'
+import { EMAIL_CATALOGUES } from '#tests/support/email-catalogue.ts'
 import { INVITATION_EMAILS } from '#app/accounts/invitation-emails.ts'
 import { composeEmail } from '#app/platform/emails.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { LOCALES } from '#db/schema/values.ts'
-import { createUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { linkIn } from '#tests/support/mail.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 

@@ -87,4 +87,15 @@ describe('configuration', () => {
 		)
 		expect(parseEnv({ ...valid(), AUTH_GITHUB_ID: 'abc', AUTH_GITHUB_SECRET: 'def' }).AUTH_GITHUB_ID).toBe('abc')
 	})
+
+	it('takes SSO_ENCRYPTION_KEY only as 32 bytes in base64, and never repeats it in the error', () => {
+		const key = Buffer.alloc(32, 7).toString('base64')
+		expect(parseEnv({ ...valid(), SSO_ENCRYPTION_KEY: key }).SSO_ENCRYPTION_KEY).toBe(key)
+		expect(parseEnv({ ...valid(), SSO_ENCRYPTION_KEY: '' }).SSO_ENCRYPTION_KEY).toBeUndefined()
+		for (const bad of [Buffer.alloc(16, 7).toString('base64'), 'not base64 at all!!', `${key}x`]) {
+			const error = errorOf({ ...valid(), SSO_ENCRYPTION_KEY: bad })
+			expect(error).toMatch(/^Configuration error: SSO_ENCRYPTION_KEY is invalid/)
+			expect(error).not.toContain(bad)
+		}
+	})
 })

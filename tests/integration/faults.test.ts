@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ERROR_CODES } from '#app/platform/errors.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { putEnrollment } from '#db/learning.ts'
-import { findUserByEmail, createUser } from '#db/users.ts'
+import { findUserByEmail } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import type { TestResponse } from '#tests/support/http.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser } from '#tests/support/repository.ts'
 
 /**
  * Faults of what the app depends on, seen from outside (issue 12): the

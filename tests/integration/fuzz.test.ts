@@ -1,19 +1,18 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES } from '#app/platform/errors.ts'
-import { createInvitation } from '#app/accounts/invitations.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { issueToken } from '#app/accounts/tokens.server.ts'
 import { putEnrollment } from '#db/learning.ts'
 import { recordSubmissionSteps } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
-import { createTenant } from '#db/tenants.ts'
-import { createUser, type User } from '#db/users.ts'
+import { type User } from '#db/users.ts'
 import type { Role } from '#db/schema/values.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import type { TestResponse } from '#tests/support/http.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createInvitation, createTenant, createUser } from '#tests/support/repository.ts'
 
 /**
  * Hostile input on every form action and every route handler that takes

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TENANTS_TAG } from '#app/platform/tenant.server.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS, testEnv } from '#tests/support/env.ts'
 import { request } from '#tests/support/http.ts'
@@ -165,6 +167,48 @@ describe.each(DIALECTS)('the app over HTTP on %s', (dialect) => {
 			for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"])
 				expect(policy).toContain(directive)
 		}
+	})
+
+	// A hit is answered before the entry's steps (server/handle.ts answerFromCache, decision 0078): the
+	// same bytes as through them, and nothing the steps would answer otherwise.
+	it('answers a page-cache hit the same before the entry steps as through them', async () => {
+		await stack.request('globex.localhost', '/blog')
+		const answers = await Promise.all(
+			// No cookie and a cookie of no meaning here take the short way; a locale cookie the long way.
+			[undefined, 'theme=dark', 'lms_locale=en'].map((cookie) =>
+				stack.request('globex.localhost', '/blog', { headers: cookie ? { cookie } : {} }),
+			),
+		)
+		const [first] = answers
+		expect(first.headers['x-page-cache']).toBe('hit')
+		for (const res of answers) {
+			expect(res.status).toBe(200)
+			expect({ ...res.headers, date: undefined }).toEqual({ ...first.headers, date: undefined })
+			expect(res.body.equals(first.body)).toBe(true)
+		}
+	})
+
+	it('refuses over a cached page what the entry steps refuse: a body over the limit, a suspended tenant', async () => {
+		await stack.request('globex.localhost', '/blog')
+		expect((await stack.request('globex.localhost', '/blog')).headers['x-page-cache']).toBe('hit')
+		const big = await stack.request('globex.localhost', '/blog', { body: 'x'.repeat(1024 * 1024 + 1) })
+		expect(big.status).toBe(413)
+		// Suspended: the host's next resolution says so (the write moves the tenants tag), and so does every one it stays cached for.
+		await stack.db.orm
+			.update(stack.db.t.tenants)
+			.set({ status: 'suspended' })
+			.where(eq(stack.db.t.tenants.slug, 'globex'))
+		stack.tags.revalidate([TENANTS_TAG])
+		try {
+			for (let i = 0; i < 2; i++) expect((await stack.request('globex.localhost', '/blog')).status).toBe(503)
+		} finally {
+			await stack.db.orm
+				.update(stack.db.t.tenants)
+				.set({ status: 'active' })
+				.where(eq(stack.db.t.tenants.slug, 'globex'))
+			stack.tags.revalidate([TENANTS_TAG])
+		}
+		expect((await stack.request('globex.localhost', '/blog')).status).toBe(200)
 	})
 
 	it('keeps token URLs out of Referer headers', async () => {

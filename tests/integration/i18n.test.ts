@@ -12,10 +12,10 @@ import zh from '#app/i18n/catalogues/zh.ts'
 import { escapeHtml } from '#app/platform/html.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { createUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser } from '#tests/support/repository.ts'
 
 const CATALOGUES: Record<Locale, Messages> = { en, es, fr, de, pt, zh }
 
@@ -119,7 +119,9 @@ describe.each(DIALECTS)('six locales on %s', (dialect) => {
 		expect(res.text).toContain('Introducción a la Web')
 		expect(res.text).not.toContain('Introduction to the Web')
 		const grew = Object.entries(stack.cms.stats.byLocale).filter(([locale, n]) => n > (before[locale] ?? 0))
-		expect(grew.map(([locale]) => locale)).toEqual(['es'])
+		// The course's picture is read for its size without a locale (a file has none, decision 0082):
+		// what has one was asked in es only.
+		expect(grew.map(([locale]) => locale).filter((locale) => locale !== 'none')).toEqual(['es'])
 	})
 
 	it('marks a header link from content with its own language when the page has no translation', async () => {

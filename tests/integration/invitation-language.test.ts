@@ -6,16 +6,15 @@
 import { load } from 'cheerio'
 import { and, eq, isNull } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword } from '#app/accounts/password.server.ts'
 import { readLanguage } from '#app/admin/email-list.server.ts'
 import { inviteeDetails } from '#db/invitations.ts'
 import { findEnrollment } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { createUser, findUserByEmail } from '#db/users.ts'
+import { findUserByEmail } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
-import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { linkIn } from '#tests/support/mail.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { addPerson } from '#tests/support/people.ts'
 
 const ACME = 'acme.localhost'
 const PASSWORD = 'Language-Passphrase-42'
@@ -48,14 +47,12 @@ describe.each(DIALECTS)('names and languages of an onboarding list on %s', (dial
 
 	let n = 0
 	async function freshAdmin(locale: 'en' | 'fr' = 'en') {
-		const user = await createUser(stack.db, {
+		const user = await addPerson(stack.db, {
 			tenant_id: acme.id,
 			email: `lang-admin-${++n}@acme.test`,
 			name: `Admin ${n}`,
 			role: 'tenant_admin',
 			locale,
-			password_hash: await hashPassword(DEMO_PASSWORD),
-			email_verified_at: new Date(),
 		})
 		return stack.signIn(user.email, ACME)
 	}
@@ -173,13 +170,11 @@ describe.each(DIALECTS)('names and languages of an onboarding list on %s', (dial
 
 	it('uses the enroll page’s name and language columns for the invitations it sends', async () => {
 		const admin = await freshAdmin()
-		const member = await createUser(stack.db, {
+		const member = await addPerson(stack.db, {
 			tenant_id: acme.id,
 			email: 'member.lang@acme.test',
 			name: 'Member',
 			role: 'student',
-			password_hash: await hashPassword(DEMO_PASSWORD),
-			email_verified_at: new Date(),
 		})
 		const csv = [
 			'language,email,name',

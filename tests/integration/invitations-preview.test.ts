@@ -3,17 +3,15 @@
 import { load } from 'cheerio'
 import { and, count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createInvitation } from '#app/accounts/invitations.server.ts'
-import { hashPassword } from '#app/accounts/password.server.ts'
-import { auditRowsFor } from '#db/audit.ts'
 import { assignedCourseSlugs } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { createUser, findUserById } from '#db/users.ts'
+import { findUserById } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
-import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { linkIn } from '#tests/support/mail.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { auditRowsFor, createInvitation } from '#tests/support/repository.ts'
+import { addPerson } from '#tests/support/people.ts'
 
 const ACME = 'acme.localhost'
 const LIST = '/admin/users/invitations'
@@ -245,13 +243,11 @@ describe.each(DIALECTS)('invitations, course admin role and quiz preview on %s',
 	describe('changing someone to course admin', () => {
 		let n = 0
 		async function person(role: 'student' | 'tenant_admin') {
-			return createUser(stack.db, {
+			return addPerson(stack.db, {
 				tenant_id: acme.id,
 				email: `role-${++n}@acme.test`,
 				name: `Role Person ${n}`,
 				role,
-				password_hash: await hashPassword(DEMO_PASSWORD),
-				email_verified_at: new Date(),
 			})
 		}
 

@@ -6,14 +6,13 @@ import { startCms } from '#cms/server.ts'
 import { openDatabase, type Database } from '#db/client.ts'
 import { newId } from '#db/ids.ts'
 import { seedDemoData } from '#db/seed.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser } from '#db/users.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { browser, type Browser } from '#tests/support/client.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS, testEnv } from '#tests/support/env.ts'
 import { freePort } from '#tests/support/http.ts'
 import { loadBuiltServer } from '#tests/support/stack.ts'
+import { createUser, findTenantBySlug } from '#tests/support/repository.ts'
 
 // Queries per signed-in learner page (issue 47): each page sends a fixed number of SQL statements,
 // the same for a learner in one course as in ten, and for a course of five entries as for one of

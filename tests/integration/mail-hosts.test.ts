@@ -6,13 +6,12 @@
  */
 import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword } from '#app/accounts/password.server.ts'
-import { auditRowsFor } from '#db/audit.ts'
 import { findTenantById } from '#db/tenants.ts'
-import { createUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import type { ReceivedMail } from '#tests/support/mail.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { auditRowsFor } from '#tests/support/repository.ts'
+import { addPerson } from '#tests/support/people.ts'
 
 const SUBDOMAIN = 'acme.localhost'
 const DOMAIN = 'learn.acme.test'
@@ -31,14 +30,13 @@ describe.each(DIALECTS)('the host and site name of mails on %s', (dialect) => {
 	/** A verified learner, signed in on `host` when given (their last host), else never signed in. */
 	async function person(host: string | null, locale: 'en' | 'es' = 'en') {
 		const email = `host-${dialect}-${++n}@acme.test`
-		await createUser(stack.db, {
+		await addPerson(stack.db, {
 			tenant_id: acmeId,
 			email,
 			name: `Host Person ${n}`,
 			role: 'student',
-			password_hash: await hashPassword(PASSWORD),
+			password: PASSWORD,
 			locale,
-			email_verified_at: new Date(),
 		})
 		if (host) await stack.signIn(email, host, PASSWORD)
 		return email

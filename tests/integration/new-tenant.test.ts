@@ -1,11 +1,10 @@
 import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { auditRowsFor } from '#db/audit.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail, updateUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { linkIn } from '#tests/support/mail.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { auditRowsFor, findTenantBySlug } from '#tests/support/repository.ts'
 
 // Issue 40: a new tenant starts with someone to run it. Creating it names its first admin, invited in the
 // same transaction and mailed from the tenant's own host; their empty course list says where courses come from.

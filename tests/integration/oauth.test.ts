@@ -2,11 +2,12 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { enabledProviders } from '#app/accounts/oauth.server.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { createUser, findUserByEmail, updateUser } from '#db/users.ts'
+import { findUserByEmail, updateUser } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { testEnv } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 

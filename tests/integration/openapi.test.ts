@@ -3,9 +3,19 @@ import { resolve } from 'node:path'
 import { parse } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import routes from '#app/routes.ts'
-import { API_OPERATIONS, EXCLUDED_FROM_CONTRACT } from '#app/platform/api-contract.ts'
+import { API_OPERATIONS } from '#app/platform/api-contract.ts'
 import { ERROR_CODES, postOnly } from '#app/platform/errors.ts'
 import { generateOpenApiYaml } from '#app/platform/openapi.ts'
+
+/**
+ * Route handlers outside the contract: under /api/, the authentication framework's transport and
+ * the test-only identity provider (spec, Endpoints); and SCIM 2.0 provisioning at /scim/v2/
+ * (decision 0070), a protocol with its own definition (RFC 7643 for its resources, RFC 7644 for
+ * its requests, application/scim+json, SCIM's error shape rather than the envelope) that the
+ * service also describes itself at /scim/v2/ServiceProviderConfig, /Schemas and /ResourceTypes,
+ * which identity providers read. A second description here would be one more to drift.
+ */
+const EXCLUDED_FROM_CONTRACT = [/^\/api\/auth\//, /^\/api\/test-idp\//, /^\/scim\/v2\//]
 
 const committed = readFileSync(resolve('openapi/openapi.yaml'), 'utf8')
 interface Operation {
@@ -36,7 +46,7 @@ async function routeHandlers() {
 	const refusingGet: string[] = []
 	for (const entry of routes) {
 		const path = `/${entry.path ?? ''}`
-		if (!path.startsWith('/api/') && path !== '/openapi.yaml') continue
+		if (!path.startsWith('/api/') && !path.startsWith('/scim/') && path !== '/openapi.yaml') continue
 		const module = await import(resolve('app', entry.file))
 		const openApiPath = path.replace(/:(\w+)/g, '{$1}')
 		if (module.loader === postOnly) refusingGet.push(openApiPath)
@@ -54,13 +64,12 @@ describe('the route contract', () => {
 			(h) => !EXCLUDED_FROM_CONTRACT.some((re) => re.test(h.path)) && !document.paths[h.path]?.[h.method],
 		)
 		expect(undocumented).toEqual([])
-		// Only the authentication transport and the test identity provider are excluded.
-		expect(
-			handlers
-				.filter((h) => EXCLUDED_FROM_CONTRACT.some((re) => re.test(h.path)))
-				.map((h) => h.path)
-				.every((p) => /^\/api\/(auth|test-idp)\//.test(p)),
-		).toBe(true)
+		// Only the authentication transport, the test identity provider and SCIM (its own RFCs and
+		// discovery endpoints, decision 0070) are excluded; SCIM is, and is not in the document.
+		const excluded = handlers.filter((h) => EXCLUDED_FROM_CONTRACT.some((re) => re.test(h.path))).map((h) => h.path)
+		expect(excluded.every((p) => /^\/(api\/(auth|test-idp)|scim\/v2)\//.test(p))).toBe(true)
+		expect(excluded).toContain('/scim/v2/*')
+		expect(Object.keys(document.paths).filter((p) => p.startsWith('/scim'))).toEqual([])
 		// And nothing is documented that the URL map does not serve.
 		for (const [path, methods] of Object.entries(document.paths)) {
 			for (const method of Object.keys(methods)) expect(handlers, `${method} ${path}`).toContainEqual({ path, method })
@@ -121,7 +130,10 @@ describe('the route contract', () => {
 					? [{ webhookBearer: [] }, { webhookHeader: [] }]
 					: path === '/api/avatar' || path === '/api/files/{fileId}' || path.startsWith('/api/admin/impersonate/')
 						? [{ session: [] }]
-						: []
+						: // The REST API (decision 0071): a site's API key as Bearer.
+							path.startsWith('/api/v1/')
+							? [{ apiKey: [] }]
+							: []
 			expect(op.security, label).toEqual(expected)
 		}
 	})
@@ -145,7 +157,13 @@ describe('the route contract', () => {
 				if (Number(status) < 400) continue
 				// Under /api/ every error is the envelope; elsewhere (/openapi.yaml) a refusal before
 				// routing is the branded HTML page.
-				if (op.path.startsWith('/api/'))
+				// The REST API's errors are RFC 9457 problem details carrying the envelope (decision 0071).
+				if (op.path.startsWith('/api/v1/'))
+					expect(
+						response.content?.['application/problem+json']?.schema?.$ref,
+						`${op.method} ${op.path} ${status}`,
+					).toBe('#/components/schemas/Problem')
+				else if (op.path.startsWith('/api/'))
 					expect(response.content?.['application/json']?.schema?.$ref, `${op.method} ${op.path} ${status}`).toBe(
 						'#/components/schemas/Error',
 					)
@@ -153,5 +171,6 @@ describe('the route contract', () => {
 			}
 		}
 		expect(document.components.schemas.Error.properties.code.enum).toEqual([...ERROR_CODES])
+		expect(document.components.schemas.Problem.properties.code.enum).toEqual([...ERROR_CODES])
 	})
 })

@@ -7,12 +7,13 @@ import { strFromU8, unzipSync } from 'fflate'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/accounts/password.server.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
-import { createUser, updateUser } from '#db/users.ts'
+import { updateUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { plantPerson } from '#tests/support/person-data.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
+import { addPerson } from '#tests/support/people.ts'
 
 const ACME = 'acme.localhost'
 const GLOBEX = 'globex.localhost'
@@ -115,13 +116,11 @@ describe.each(DIALECTS)('a person’s archive made by an admin on %s', (dialect)
 	})
 
 	it('makes 20 an hour per admin, then says so on the person’s page', async () => {
-		const admin = await createUser(stack.db, {
+		const admin = await addPerson(stack.db, {
 			tenant_id: acmeId,
 			email: `archive-admin-${dialect}@acme.test`,
 			name: 'Archive Admin',
 			role: 'tenant_admin',
-			password_hash: await hashPassword(DEMO_PASSWORD),
-			email_verified_at: new Date(),
 		})
 		const b = await stack.signIn(admin.email)
 		const me = await person()

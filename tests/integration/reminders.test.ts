@@ -10,11 +10,12 @@ import { enqueue } from '#app/jobs.server.ts'
 import { sweepReminders } from '#app/reminders/reminders.server.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { putEnrollment } from '#db/learning.ts'
-import { createUser, updateUser } from '#db/users.ts'
+import { updateUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import type { ReceivedMail } from '#tests/support/mail.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 const COURSE = 'intro-to-web'
@@ -290,6 +291,16 @@ describe.each(DIALECTS)('reminders on %s', (dialect) => {
 		// Field errors beside the fields.
 		const empty = await author.post(`/admin/courses/${COURSE}/announce`, { subject: '', message: '' })
 		expect(empty.status).toBe(400)
+		// A NUL (PostgreSQL cannot store it) or a line break in the subject line: refused beside the field, nothing sent.
+		for (const [subject, message] of [
+			['Live\u0000', 'Fine.'],
+			['Live\r\nBcc: x@evil.test', 'Fine.'],
+			['Live', 'Bad \u0000 byte'],
+		]) {
+			const refused = await author.post(`/admin/courses/${COURSE}/announce`, { subject, message })
+			expect(refused.status, JSON.stringify(subject + message)).toBe(400)
+			expect(refused.text).toContain('Remove the control characters')
+		}
 		const posted = await author.post(`/admin/courses/${COURSE}/announce`, {
 			subject: 'Live session <Thursday>',
 			message: 'We meet at 18:00.\nBring questions about {site}.',

@@ -7,12 +7,13 @@ import { findAuditRow } from '#db/audit.ts'
 import { findEnrollment, listProgress, markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import type { Locale } from '#db/schema/values.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { createUser, type User } from '#db/users.ts'
+import { type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { linkIn } from '#tests/support/mail.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser } from '#tests/support/repository.ts'
 
 // Course results and second chances (issue 39 part A, decision 0037), through HTTP as learners and
 // staff use them: the issue's failing learner, what they are told remains, the staff's second

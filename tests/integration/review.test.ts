@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import type { Tenant } from '#db/tenants.ts'
-import { createUser, type User } from '#db/users.ts'
+import { type User } from '#db/users.ts'
 import type { Browser } from '#tests/support/client.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser } from '#tests/support/repository.ts'
 
 // Review that keeps history (issue 39 part A): every attempt after a pass, graded feedback first,
 // superseded hand-ins said so and counted in the queue, a locked deep link sent to the open entry

@@ -5,10 +5,11 @@ import { hashPassword } from '#app/accounts/password.server.ts'
 import { LOCALES, localePath, type Locale } from '#app/i18n/locales.ts'
 import { putTimeZone } from '#db/due-dates.ts'
 import { putEnrollment } from '#db/learning.ts'
-import { createUser, type User } from '#db/users.ts'
+import { type User } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { createUser } from '#tests/support/repository.ts'
 
 // The roster CSV opened as a spreadsheet would open it in each locale (issue 52, decision 0055):
 // split at the locale's list separator, its UTF-8 read through the byte-order mark, its date column

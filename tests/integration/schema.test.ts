@@ -43,6 +43,25 @@ const OWN_TABLES = [
 	'quiz_attempt_dues',
 	// Each mail a job sent, so that a retried or stale attempt does not send it again (decision 0058).
 	'job_mails',
+	// SCIM provisioning: a tenant's tokens, its group mappings, the pushed groups and members, externalIds (decision 0070).
+	'scim_tokens',
+	'scim_group_mappings',
+	'scim_groups',
+	'scim_group_members',
+	'scim_users',
+	// Outgoing webhooks: endpoints, the events outbox, delivery attempts (decision 0072).
+	'webhook_endpoints',
+	'webhook_events',
+	'webhook_deliveries',
+	// API keys and the answers to their idempotent POSTs (decision 0071).
+	'api_keys',
+	'api_idempotency',
+	// A tenant's identity providers, their claimed domains and sign-ins under way (decision 0069).
+	'identity_providers',
+	'identity_provider_domains',
+	'sso_login_states',
+	// The SAML replay cache: each accepted assertion's ID until it expires (decision 0077).
+	'saml_assertions_seen',
 ]
 
 const SPEC_TABLES: Record<string, string[]> = {

@@ -4,9 +4,9 @@ import { verifyPassword } from '#app/accounts/password.server.ts'
 import { DEMO_USERS, seedDemoData } from '#db/seed.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { assignedCourseSlugs, findEnrollment } from '#db/learning.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
 
 describe.each(DIALECTS)('demo seed on %s', (dialect) => {
 	let db: TestDatabase

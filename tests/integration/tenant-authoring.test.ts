@@ -1,9 +1,8 @@
 import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { auditRowsFor } from '#db/audit.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { auditRowsFor, findTenantBySlug } from '#tests/support/repository.ts'
 
 // Decision 0053: a tenant's creation and each change of its status write a job (cms.provisionSite) in
 // their own transaction; the job sends the CMS the tenant as it then is, and is retried while the CMS

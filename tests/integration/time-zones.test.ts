@@ -5,11 +5,10 @@
  */
 import { load } from 'cheerio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashPassword } from '#app/accounts/password.server.ts'
 import { findTimeZone } from '#db/due-dates.ts'
-import { createUser } from '#db/users.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { signedInPerson } from '#tests/support/people.ts'
 
 const ACME = 'acme.localhost'
 const PASSWORD = 'time-zones-secret-2026'
@@ -26,15 +25,12 @@ describe.each(DIALECTS)('time zones on %s', (dialect) => {
 
 	async function learner() {
 		const email = `zone-${dialect}-${++n}@acme.test`
-		const user = await createUser(stack.db, {
-			tenant_id: acmeId,
-			email,
-			name: `Zone ${n}`,
-			role: 'student',
-			password_hash: await hashPassword(PASSWORD),
-			email_verified_at: new Date(),
-		})
-		return { b: await stack.signIn(email, ACME, PASSWORD), scope: { tenantId: acmeId, userId: user.id } }
+		const { user, b } = await signedInPerson(
+			stack,
+			{ tenant_id: acmeId, email, name: `Zone ${n}`, role: 'student', password: PASSWORD },
+			ACME,
+		)
+		return { b, scope: { tenantId: acmeId, userId: user.id } }
 	}
 	const device = (timeZone: string) => ({ intent: 'device-time-zone', timeZone })
 

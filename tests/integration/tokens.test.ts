@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { consumeToken, hashToken, issueToken, peekToken, readToken, TOKEN_TTL_MS } from '#app/accounts/tokens.server.ts'
+import { hashToken, issueToken, peekToken, readToken, TOKEN_TTL_MS } from '#app/accounts/tokens.server.ts'
 import { upsertTenant } from '#db/tenants.ts'
 import { upsertUser } from '#db/users.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
+import { consumeToken } from '#tests/support/repository.ts'
 
 describe.each(DIALECTS)('single-use tokens on %s', (dialect) => {
 	let db: TestDatabase

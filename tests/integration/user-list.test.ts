@@ -4,7 +4,6 @@ import { COUNT_CAP, listUsers, PAGE_SIZE } from '#db/admin.ts'
 import { isErasedEmail } from '#db/data-rights.ts'
 import { erasePersonSteps } from '#db/erasure.ts'
 import { seedDemoData } from '#db/seed.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { findUserByEmail } from '#db/users.ts'
 import {
@@ -15,6 +14,7 @@ import {
 	type TestDatabase,
 } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
 
 describe.each(DIALECTS)('the admin users list on %s', (dialect) => {
 	let db: TestDatabase

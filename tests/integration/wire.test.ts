@@ -5,18 +5,30 @@ import { DIALECTS } from '#tests/support/databases.ts'
 import { issueCertificate } from '#app/certificates/issue.server.ts'
 import { cataloguePartsOf } from '#app/i18n/index.ts'
 import { createCmsClient } from '#app/content/cms.server.ts'
-import { findTenantBySlug } from '#db/tenants.ts'
 import { findUserByEmail } from '#db/users.ts'
+import { markEntryCompleteRow } from '#db/learning.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
+import { findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
 const KB = 1024
 // What a browser sends; the answers are counted as they cross the wire, compressed.
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
-const BUDGET = { htmlCss: 50 * KB, js: 140 * KB, beyondRuntime: 25 * KB, first: 200 * KB, repeat: 20 * KB }
-// React, React DOM and React Router: the client entry and the shared chunk it is built with (a floor we accept).
-const RUNTIME = /^\/assets\/(?:entry\.client|chunk)-[\w-]+\.js$/
+// Beyond the runtime: 21.7 KB at decision 0076; 23.2 KB once this stop's sign-in, SCIM, API and webhook
+// pages joined (their notices ship in a part learners load too; the sign-in settings' strings have moved
+// to the settings pages' own part, 0.9 KB off the learner catalogue).
+const BUDGET = { htmlCss: 50 * KB, js: 120 * KB, beyondRuntime: 24 * KB, first: 200 * KB, repeat: 20 * KB }
+// Staff pages read the course staff's and the administration's catalogue parts too (decision 0076). 125 KB
+// held while the course staff's strings sat in a chunk the course and audit parts imported, which the
+// count below never saw (not named in the page); with the audit labels and the settings pages' strings in
+// parts of their own, that chunk is gone and the admin home's catalogue is 15.9 KB, not 18.3: 125.8 KB counted.
+// Beyond the runtime the same: 28.5 KB counted before, 30.1 KB now that the catalogue parts it read are all
+// counted, and the route manifest has this stop's SAML and API routes.
+const ADMIN_BUDGET = { ...BUDGET, js: 127 * KB, beyondRuntime: 31 * KB }
+// React, React DOM and React Router: the client entry (React DOM) and the runtime chunk (React, React Router;
+// vite.config.ts names it), a floor we accept.
+const RUNTIME = /^\/assets\/(?:entry\.client|runtime)-[\w-]+\.js$/
 
 // The JavaScript policy (docs/decisions/0019-javascript-policy.md): these ship none.
 const HTML_ONLY = new Set([
@@ -159,6 +171,13 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 		// The learner's certificate, for its page and its verification page (decision 0038).
 		const acme = (await findTenantBySlug(stack.db, 'acme'))!
 		const learner = (await findUserByEmail(stack.db, acme.id, 'learner@acme.test'))!
+		// The assignment opens once the lesson before it is done.
+		await markEntryCompleteRow(
+			stack.db,
+			{ tenantId: acme.id, userId: learner.id },
+			'intro-to-web',
+			'progressive-enhancement',
+		)
 		const cms = createCmsClient({
 			apiUrl: stack.cms.url,
 			projectUuid: TEST_SECRETS.CMS_PROJECT_UUID,
@@ -241,6 +260,7 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 		['course home', '/learn/course/intro-to-web', 'learner'],
 		['lesson', '/learn/course/intro-to-web/entry/what-is-http', 'learner'],
 		['quiz', '/learn/course/intro-to-web/entry/basics-quiz', 'learner'],
+		['assignment', '/learn/course/intro-to-web/entry/build-a-form', 'learner'],
 		['account', '/learn/account', 'learner'],
 		['admin home', '/admin', 'admin'],
 		['admin users', '/admin/users', 'admin'],
@@ -252,15 +272,30 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 
 	it.each(pages)('keeps %s within the budgets, JavaScript on and off', async (page, pattern, who) => {
 		const path = pattern.replace('<certificate>', certificate)
+		const budget = who === 'admin' ? ADMIN_BUDGET : BUDGET
 		for (const javaScript of [false, true]) {
 			const row = await weigh(page, path, who, javaScript)
 			const label = `${page} (${who}, JavaScript ${javaScript ? 'on' : 'off'})`
 			expect(row.html + row.css, `${label}: HTML + CSS`).toBeLessThanOrEqual(BUDGET.htmlCss)
-			expect(row.js, `${label}: JavaScript`).toBeLessThanOrEqual(HTML_ONLY.has(page) || !javaScript ? 0 : BUDGET.js)
+			expect(row.js, `${label}: JavaScript`).toBeLessThanOrEqual(HTML_ONLY.has(page) || !javaScript ? 0 : budget.js)
 			if (javaScript && !HTML_ONLY.has(page)) expect(row.js, `${label}: ships its scripts`).toBeGreaterThan(0)
-			expect(row.beyond, `${label}: JavaScript beyond the runtime`).toBeLessThanOrEqual(BUDGET.beyondRuntime)
+			expect(row.beyond, `${label}: JavaScript beyond the runtime`).toBeLessThanOrEqual(budget.beyondRuntime)
 			expect(row.first, `${label}: first visit`).toBeLessThanOrEqual(BUDGET.first)
 			expect(row.repeat, `${label}: repeat visit`).toBeLessThanOrEqual(BUDGET.repeat)
+		}
+	})
+
+	it('preloads the message catalogue a page with scripts loads before hydrating, with the runtime', async () => {
+		for (const [page, pattern, who] of pages) {
+			if (HTML_ONLY.has(page)) continue
+			const path = pattern.replace('<certificate>', certificate)
+			const html = (await stack.request(ACME, path, { headers: who === 'visitor' ? {} : { cookie: cookies[who] } }))
+				.text
+			const preloads = [...html.matchAll(/<link rel="modulepreload" href="\/assets\/([\w-]+)-en-[\w-]+\.js"/g)]
+			expect(
+				preloads.map(([, part]) => part),
+				path,
+			).toEqual(cataloguePartsOf(path))
 		}
 	})
 

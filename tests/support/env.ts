@@ -10,6 +10,8 @@ export const TEST_SECRETS = {
 	AUTH_GOOGLE_SECRET: 'test-google-secret-0123456789',
 	AUTH_GITHUB_ID: 'test-github-client',
 	AUTH_GITHUB_SECRET: 'test-github-secret-0123456789',
+	// Tenants' identity providers' secrets are sealed under it (decision 0069).
+	SSO_ENCRYPTION_KEY: 'dGVzdC1zc28ta2V5LTAxMjM0NTY3ODlhYmNkZWYwMTI=',
 }
 
 export const DEMO_PASSWORD = 'demo-password-2026'

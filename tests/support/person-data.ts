@@ -3,8 +3,11 @@ import type { Database } from '#db/client.ts'
 import { newId } from '#db/ids.ts'
 import { enqueueJobSteps } from '#db/jobs.ts'
 import { runSteps } from '#db/transaction.ts'
-import { createUser } from '#db/users.ts'
 import { databaseFileStore } from '#app/platform/file-store.server.ts'
+import { createUser } from '#tests/support/repository.ts'
+
+// Each planted certificate its own place in the tenant's status list (a random one collided).
+let nextStatusIndex = 0
 
 /**
  * A person with a row in every table that can be keyed to them (data rights, decision 0044), each
@@ -120,7 +123,7 @@ export async function plantPerson(
 		}),
 		key_version: 1,
 		status_list: 1,
-		status_index: Math.floor(Math.random() * 100_000),
+		status_index: nextStatusIndex++,
 	})
 	await db.orm
 		.insert(t.course_admin_assignments)
@@ -225,6 +228,11 @@ export async function plantPerson(
 			metadata: { reason: `${name} asked for it` },
 		},
 	])
+	// Provisioned by the school's identity provider (SCIM, decision 0070): its id for them, a group of theirs.
+	await db.orm.insert(t.scim_users).values({ ...mine, external_id: `ext-${marker}` })
+	const groupId = newId()
+	await db.orm.insert(t.scim_groups).values({ id: groupId, tenant_id: tenantId, display_name: `Group of ${marker}` })
+	await db.orm.insert(t.scim_group_members).values({ group_id: groupId, ...mine })
 	// A mail job that names them.
 	await runSteps(db, (tx) =>
 		enqueueJobSteps(tx, 'mail.magicLink', { tenantId, email, origin: 'http://acme.localhost', locale: 'en' }),

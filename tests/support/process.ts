@@ -33,7 +33,9 @@ export async function startAppProcess(
 			: [
 					'--input-type=module',
 					'-e',
-					`const { main } = await import(${JSON.stringify(pathToFileURL(entry).href)}); await main({ clientDir: ${JSON.stringify(resolve('build/client'))} })`,
+					// React's production code, as users get it (loadBuiltServer says why); then the app's own
+					// mode from the env below, read by main().
+					`const mode = process.env.NODE_ENV; process.env.NODE_ENV = 'production'; const { main } = await import(${JSON.stringify(pathToFileURL(entry).href)}); process.env.NODE_ENV = mode; await main({ clientDir: ${JSON.stringify(resolve('build/client'))} })`,
 				]
 	const child = spawn(process.execPath, args, {
 		// A variable given as undefined is left out (a process started without it).

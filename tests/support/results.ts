@@ -1,9 +1,9 @@
 import type { Database } from '#db/client.ts'
 import type { Scope } from '#db/learning.ts'
-import { gradeSubmission } from '#db/grading.ts'
 import { recordSubmissionSteps } from '#db/submissions.ts'
 import { inTransaction } from '#db/transaction.ts'
 import { findUserByEmail } from '#db/users.ts'
+import { gradeSubmission } from '#tests/support/repository.ts'
 
 /** The demo's graded assignments (cms/content): a row-level shortcut to "complete" must give them a passing grade too. */
 export const GRADED_ASSIGNMENTS: Record<string, { maxScore: number }> = {

@@ -12,10 +12,16 @@ import { browser, type Browser } from './client.ts'
 
 type ServerModule = typeof import('#server/app.ts')
 
-/** The production build's server module (npm test builds first). */
+/**
+ * The production build's server module (npm test builds first), with React's production code as
+ * users get it: React chooses its code by NODE_ENV when first loaded, and its development checks
+ * made every page render twice as slowly (decision 0081). The app's own test mode is the env it is
+ * given (testEnv's NODE_ENV), not this process's.
+ */
 export async function loadBuiltServer(): Promise<ServerModule> {
 	const entry = resolve('build/server/index.js')
 	if (!existsSync(entry)) throw new Error('build/server/index.js is missing: run `npm run build` first')
+	process.env.NODE_ENV = 'production'
 	return import(pathToFileURL(entry).href)
 }
 

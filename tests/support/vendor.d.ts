@@ -22,3 +22,19 @@ declare module '@digitalbazaar/vc-bitstring-status-list' {
 		verifyMatchingIssuers?: boolean
 	}): Promise<{ verified: boolean; error?: Error; results?: Array<{ verified: boolean; status: boolean }> }>
 }
+
+// panva's oidc-provider (the single sign-on tests' identity provider) ships no types: the parts tests/support/oidc-idp.ts calls.
+declare module 'oidc-provider' {
+	import type { IncomingMessage, ServerResponse } from 'node:http'
+	export default class Provider {
+		constructor(issuer: string, configuration: Record<string, unknown>)
+		Client: { prototype: { redirectUriAllowed(uri: string): boolean } }
+		callback(): (req: IncomingMessage, res: ServerResponse) => void
+		interactionFinished(
+			req: IncomingMessage,
+			res: ServerResponse,
+			result: Record<string, unknown>,
+			options?: { mergeWithLastSubmission?: boolean },
+		): Promise<void>
+	}
+}

@@ -43,6 +43,7 @@ export default {
 			'Die externe Anmeldung funktioniert nur auf der Lernplattform einer Schule oder eines Unternehmens, nicht hier.',
 		tenantSuspended: 'Diese Lernplattform ist pausiert, daher kann sich derzeit niemand anmelden.',
 		accountDeactivated: 'Ihr Konto auf dieser Lernplattform wurde deaktiviert. Wenden Sie sich an Ihre Verwaltung.',
+		ssoWrongProvider: 'Diese Adresse gehört zu einem anderen Anmeldeanbieter dieser Website. Verwenden Sie diesen.',
 	},
 	signUp: {
 		title: 'Konto erstellen',
@@ -213,5 +214,12 @@ export default {
 		newLinkHint: 'Ein neuer Link macht den alten ungültig.',
 		createLink: 'Meinen Kalenderlink erstellen',
 		calendarReplaced: 'Ihr neuer Kalenderlink ist bereit; der alte funktioniert nicht mehr.',
+	},
+	// A tenant's own identity providers (decision 0069).
+	sso: {
+		required: 'Adressen bei {domain} melden sich über {provider} an.',
+		emailStepHint:
+			'Meldet Ihre Schule oder Firma Sie an? Geben Sie Ihre E-Mail-Adresse ein und lassen Sie das Passwort leer.',
+		passwordRequired: 'Geben Sie Ihr Passwort ein.',
 	},
 } satisfies typeof en

@@ -40,6 +40,7 @@ export default {
 		tenantUnknown: 'External sign-in works only on a school or company learning site, not here.',
 		tenantSuspended: 'This learning site is paused, so nobody can sign in right now.',
 		accountDeactivated: 'Your account on this site has been deactivated. Contact your administrator.',
+		ssoWrongProvider: "That address belongs to another of this site's sign-in providers. Use that one.",
 	},
 	signUp: {
 		title: 'Create an account',
@@ -204,5 +205,11 @@ export default {
 		newLinkHint: 'A new link ends the old one.',
 		createLink: 'Make my calendar link',
 		calendarReplaced: 'New calendar link made; the old one no longer works.',
+	},
+	// A tenant's own identity providers (decision 0069).
+	sso: {
+		required: 'Addresses at {domain} sign in with {provider}.',
+		emailStepHint: 'Does your school or company sign you in? Enter your email and leave the password empty.',
+		passwordRequired: 'Enter your password.',
 	},
 }

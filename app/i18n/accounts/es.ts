@@ -42,6 +42,7 @@ export default {
 			'El inicio de sesión externo solo funciona en el sitio de aprendizaje de una escuela o empresa, no aquí.',
 		tenantSuspended: 'Este sitio de aprendizaje está en pausa, así que nadie puede iniciar sesión ahora mismo.',
 		accountDeactivated: 'Tu cuenta en este sitio se ha desactivado. Contacta con tu administrador.',
+		ssoWrongProvider: 'Esa dirección pertenece a otro proveedor de inicio de sesión de este sitio. Usa ese.',
 	},
 	signUp: {
 		title: 'Crear una cuenta',
@@ -205,5 +206,11 @@ export default {
 		newLinkHint: 'Un enlace nuevo deja sin efecto el anterior.',
 		createLink: 'Crear mi enlace de calendario',
 		calendarReplaced: 'Tu nuevo enlace de calendario está listo; el anterior ya no funciona.',
+	},
+	// A tenant's own identity providers (decision 0069).
+	sso: {
+		required: 'Las direcciones de {domain} inician sesión con {provider}.',
+		emailStepHint: '¿Tu centro o empresa te da acceso? Escribe tu correo y deja la contraseña vacía.',
+		passwordRequired: 'Escribe tu contraseña.',
 	},
 } satisfies typeof en

@@ -43,6 +43,7 @@ export default {
 			'La connexion externe ne fonctionne que sur le site de formation d’une école ou d’une entreprise, pas ici.',
 		tenantSuspended: 'Ce site de formation est en pause ; personne ne peut se connecter pour le moment.',
 		accountDeactivated: 'Votre compte sur ce site a été désactivé. Contactez votre administrateur.',
+		ssoWrongProvider: 'Cette adresse relève d’un autre fournisseur de connexion de ce site. Utilisez celui-là.',
 	},
 	signUp: {
 		title: 'Créer un compte',
@@ -211,5 +212,12 @@ export default {
 		newLinkHint: 'Un nouveau lien désactive l’ancien.',
 		createLink: 'Créer mon lien de calendrier',
 		calendarReplaced: 'Votre nouveau lien de calendrier est prêt ; l’ancien ne fonctionne plus.',
+	},
+	// A tenant's own identity providers (decision 0069).
+	sso: {
+		required: 'Les adresses {domain} se connectent avec {provider}.',
+		emailStepHint:
+			'Votre établissement ou entreprise vous connecte ? Saisissez votre e-mail et laissez le mot de passe vide.',
+		passwordRequired: 'Saisissez votre mot de passe.',
 	},
 } satisfies typeof en

@@ -41,6 +41,7 @@ export default {
 		tenantUnknown: 'O login externo só funciona no site de aprendizagem de uma escola ou empresa, não aqui.',
 		tenantSuspended: 'Este site de aprendizagem está pausado, então ninguém pode entrar no momento.',
 		accountDeactivated: 'Sua conta neste site foi desativada. Fale com o seu administrador.',
+		ssoWrongProvider: 'Esse endereço pertence a outro fornecedor de início de sessão deste site. Use esse.',
 	},
 	signUp: {
 		title: 'Criar uma conta',
@@ -204,5 +205,11 @@ export default {
 		newLinkHint: 'Um novo link desativa o anterior.',
 		createLink: 'Criar meu link de calendário',
 		calendarReplaced: 'Seu novo link de calendário está pronto; o anterior não funciona mais.',
+	},
+	// A tenant's own identity providers (decision 0069).
+	sso: {
+		required: 'Os endereços de {domain} iniciam sessão com {provider}.',
+		emailStepHint: 'A sua escola ou empresa dá-lhe acesso? Escreva o seu email e deixe a palavra-passe vazia.',
+		passwordRequired: 'Escreva a sua palavra-passe.',
 	},
 } satisfies typeof en

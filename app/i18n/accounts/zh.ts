@@ -38,6 +38,7 @@ export default {
 		tenantUnknown: '外部登录仅适用于学校或企业的学习站点，不适用于此处。',
 		tenantSuspended: '此学习站点已暂停，目前任何人都无法登录。',
 		accountDeactivated: '你在此站点的账户已被停用。请联系你的管理员。',
+		ssoWrongProvider: '该地址属于本站的另一个登录提供方，请使用那一个。',
 	},
 	signUp: {
 		title: '创建账户',
@@ -198,5 +199,11 @@ export default {
 		newLinkHint: '新链接会使旧链接失效。',
 		createLink: '创建我的日历链接',
 		calendarReplaced: '新的日历链接已就绪；旧链接已失效。',
+	},
+	// A tenant's own identity providers (decision 0069).
+	sso: {
+		required: '{domain} 的地址通过 {provider} 登录。',
+		emailStepHint: '由学校或公司为你登录？请输入邮箱，密码留空。',
+		passwordRequired: '请输入密码。',
 	},
 } satisfies typeof en

@@ -303,16 +303,6 @@ export default {
 			'{tenant} als {email} öffnen? Sie erhalten eine Sitzung nur auf dieser Website, für höchstens zwei Stunden.',
 		submit: '{tenant} öffnen',
 	},
-	// The tenant's own settings (decision 0064), /admin/settings.
-	settings: {
-		metaTitle: 'Website-Einstellungen',
-		title: 'Website-Einstellungen',
-		timeZoneLabel: 'Zeitzone der Schule',
-		timeZoneHint:
-			'Fristen und Uhrzeiten werden darin allen gezeigt, die keine eigene gewählt haben; mit JavaScript wird beim ersten Besuch die Zeitzone des Geräts übernommen.',
-		save: 'Einstellungen speichern',
-		saved: 'Die Einstellungen wurden gespeichert.',
-	},
 	tenants: {
 		title: 'Mandanten',
 		notices: {

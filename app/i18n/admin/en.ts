@@ -295,16 +295,6 @@ export default {
 		question: 'Open {tenant} as {email}? You get a session on this site only, for at most two hours.',
 		submit: 'Open {tenant}',
 	},
-	// The tenant's own settings (decision 0064), /admin/settings.
-	settings: {
-		metaTitle: 'Site settings',
-		title: 'Site settings',
-		timeZoneLabel: 'The school’s time zone',
-		timeZoneHint:
-			'Due dates and times are shown in it to learners who have not chosen their own; with JavaScript, a learner’s device zone is taken at their first visit.',
-		save: 'Save settings',
-		saved: 'The settings were saved.',
-	},
 	tenants: {
 		title: 'Tenants',
 		notices: {

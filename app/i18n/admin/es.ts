@@ -297,16 +297,6 @@ export default {
 		question: '¿Abrir {tenant} como {email}? Obtienes una sesión solo en este sitio, de dos horas como máximo.',
 		submit: 'Abrir {tenant}',
 	},
-	// The tenant's own settings (decision 0064), /admin/settings.
-	settings: {
-		metaTitle: 'Ajustes del sitio',
-		title: 'Ajustes del sitio',
-		timeZoneLabel: 'Zona horaria del centro',
-		timeZoneHint:
-			'Las fechas de entrega y las horas se muestran en ella a quienes no han elegido la suya; con JavaScript se toma la zona del dispositivo en la primera visita.',
-		save: 'Guardar ajustes',
-		saved: 'Se guardaron los ajustes.',
-	},
 	tenants: {
 		title: 'Inquilinos',
 		notices: {

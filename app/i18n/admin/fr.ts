@@ -303,16 +303,6 @@ export default {
 			'Ouvrir {tenant} en tant que {email} ? Vous obtenez une session sur ce site seulement, pour deux heures au plus.',
 		submit: 'Ouvrir {tenant}',
 	},
-	// The tenant's own settings (decision 0064), /admin/settings.
-	settings: {
-		metaTitle: 'Réglages du site',
-		title: 'Réglages du site',
-		timeZoneLabel: 'Fuseau horaire de l’établissement',
-		timeZoneHint:
-			'Les échéances et les heures y sont affichées aux apprenants qui n’ont pas choisi le leur ; avec JavaScript, le fuseau de l’appareil est pris à la première visite.',
-		save: 'Enregistrer les réglages',
-		saved: 'Les réglages ont été enregistrés.',
-	},
 	tenants: {
 		title: 'Locataires',
 		notices: {

@@ -297,16 +297,6 @@ export default {
 		question: 'Abrir {tenant} como {email}? Você recebe uma sessão apenas neste site, por no máximo duas horas.',
 		submit: 'Abrir {tenant}',
 	},
-	// The tenant's own settings (decision 0064), /admin/settings.
-	settings: {
-		metaTitle: 'Definições do site',
-		title: 'Definições do site',
-		timeZoneLabel: 'Fuso horário da escola',
-		timeZoneHint:
-			'As datas de entrega e as horas são mostradas nele a quem não escolheu o seu; com JavaScript, o fuso do dispositivo é usado na primeira visita.',
-		save: 'Guardar definições',
-		saved: 'As definições foram guardadas.',
-	},
 	tenants: {
 		title: 'Locatários',
 		notices: {

@@ -285,15 +285,6 @@ export default {
 		question: '以 {email} 的身份打开 {tenant}？你只会获得此网站的会话，最长两小时。',
 		submit: '打开 {tenant}',
 	},
-	// The tenant's own settings (decision 0064), /admin/settings.
-	settings: {
-		metaTitle: '站点设置',
-		title: '站点设置',
-		timeZoneLabel: '学校所在时区',
-		timeZoneHint: '未自行选择时区的学员将以此时区查看截止日期和时间；启用 JavaScript 时，首次访问会采用设备的时区。',
-		save: '保存设置',
-		saved: '设置已保存。',
-	},
 	tenants: {
 		title: '租户',
 		notices: {

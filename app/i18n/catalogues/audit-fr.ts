@@ -1,4 +1,4 @@
 // The audit log's labels: loaded in the browser only on the pages that list audit rows (index.ts).
-import adminCourses from '../adminCourses/fr.ts'
+import audit from '../adminAudit/fr.ts'
 
-export default { adminCourses: { audit: adminCourses.audit } }
+export default { adminCourses: { audit } }

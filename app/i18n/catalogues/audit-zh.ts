@@ -1,4 +1,4 @@
 // The audit log's labels: loaded in the browser only on the pages that list audit rows (index.ts).
-import adminCourses from '../adminCourses/zh.ts'
+import audit from '../adminAudit/zh.ts'
 
-export default { adminCourses: { audit: adminCourses.audit } }
+export default { adminCourses: { audit } }

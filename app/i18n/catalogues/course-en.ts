@@ -3,6 +3,4 @@
 import adminCourses from '../adminCourses/en.ts'
 import grading from '../grading/en.ts'
 
-const { audit: _audit, ...course } = adminCourses
-
-export default { adminCourses: course, grading }
+export default { adminCourses, grading }

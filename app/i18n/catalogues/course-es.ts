@@ -3,6 +3,4 @@
 import adminCourses from '../adminCourses/es.ts'
 import grading from '../grading/es.ts'
 
-const { audit: _audit, ...course } = adminCourses
-
-export default { adminCourses: course, grading }
+export default { adminCourses, grading }

@@ -3,6 +3,4 @@
 import adminCourses from '../adminCourses/fr.ts'
 import grading from '../grading/fr.ts'
 
-const { audit: _audit, ...course } = adminCourses
-
-export default { adminCourses: course, grading }
+export default { adminCourses, grading }

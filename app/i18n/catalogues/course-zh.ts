@@ -3,6 +3,4 @@
 import adminCourses from '../adminCourses/zh.ts'
 import grading from '../grading/zh.ts'
 
-const { audit: _audit, ...course } = adminCourses
-
-export default { adminCourses: course, grading }
+export default { adminCourses, grading }

@@ -2,6 +2,7 @@ import admin from './admin-en.ts'
 import course from './course-en.ts'
 import learner from './learner-en.ts'
 import auditPart from './audit-en.ts'
+import settingsPart from './settings-en.ts'
 
 /** The whole catalogue: the server renders every page. */
 export default {
@@ -9,4 +10,5 @@ export default {
 	...admin,
 	grading: course.grading,
 	adminCourses: { ...course.adminCourses, ...auditPart.adminCourses },
+	...settingsPart,
 }

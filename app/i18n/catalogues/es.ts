@@ -2,6 +2,7 @@ import admin from './admin-es.ts'
 import course from './course-es.ts'
 import learner from './learner-es.ts'
 import auditPart from './audit-es.ts'
+import settingsPart from './settings-es.ts'
 
 /** The whole catalogue: the server renders every page. */
 export default {
@@ -9,4 +10,5 @@ export default {
 	...admin,
 	grading: course.grading,
 	adminCourses: { ...course.adminCourses, ...auditPart.adminCourses },
+	...settingsPart,
 }

@@ -2,6 +2,7 @@ import admin from './admin-pt.ts'
 import course from './course-pt.ts'
 import learner from './learner-pt.ts'
 import auditPart from './audit-pt.ts'
+import settingsPart from './settings-pt.ts'
 
 /** The whole catalogue: the server renders every page. */
 export default {
@@ -9,4 +10,5 @@ export default {
 	...admin,
 	grading: course.grading,
 	adminCourses: { ...course.adminCourses, ...auditPart.adminCourses },
+	...settingsPart,
 }

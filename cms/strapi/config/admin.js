@@ -1,3 +1,5 @@
+const { previewUrl, allowedOrigins } = require('../src/lms/preview')
+
 module.exports = ({ env }) => ({
 	auth: { secret: env('ADMIN_JWT_SECRET') },
 	apiToken: { salt: env('API_TOKEN_SALT') },
@@ -9,4 +11,9 @@ module.exports = ({ env }) => ({
 	// CI and the CMS's API alone need no admin panel: no `strapi build` then (STRAPI_ADMIN=false).
 	serveAdminPanel: env.bool('STRAPI_ADMIN', true),
 	watchIgnoreFiles: ['scripts/**', 'tests/**'],
+	// The Preview button of a course: the app's staff preview of its draft (src/lms/preview.js).
+	preview: {
+		enabled: Boolean(env('LMS_APP_URLS')),
+		config: { allowedOrigins: allowedOrigins(), handler: previewUrl },
+	},
 })

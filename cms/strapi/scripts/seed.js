@@ -145,9 +145,13 @@ async function seedSite(strapi, site, counts) {
 				priceAmount: c.price?.amount ?? null,
 				priceCurrency: c.price?.currency ?? null,
 				estimatedMinutes: c.estimatedMinutes ?? null,
-				passRule: c.passRule ?? null,
+				// The pass rule as plain fields (decision 0073): what the course's file states, else null.
+				passQuizzes: c.passRule?.quizzes ?? null,
+				passAssignments: c.passRule?.assignments ?? null,
+				passMinimumAverage: c.passRule?.minimumAverage ?? null,
 				// Absent stays absent (null): the API then sends no `featured`, as the local service does.
 				featured: typeof c.featured === 'boolean' ? c.featured : null,
+				image: media(c.image),
 				publicationDate: c.publishedAt ?? null,
 				archivedAt: c.archivedAt ?? null,
 			}),
@@ -219,8 +223,10 @@ function modulesIn(course, l, tt) {
 						type: q.type,
 						prompt: tt(q.prompt, l),
 						explanation: tt(q.explanation, l),
-						options: (q.options ?? []).map((o) => ({ key: o.id, text: tt(o.text, l) })).filter((o) => o.text !== null),
-						correctOptionKey: q.correctOptionId ?? null,
+						// The right answer is marked on its option (decision 0073).
+						options: (q.options ?? [])
+							.map((o) => keep({ key: o.id, text: tt(o.text, l), correct: o.id === q.correctOptionId ? true : null }))
+							.filter((o) => o.text),
 						correct: q.correct ?? null,
 						acceptedAnswers: q.acceptedAnswers ? q.acceptedAnswers.join('\n') : null,
 					}),

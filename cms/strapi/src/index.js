@@ -3,6 +3,9 @@ const { errors } = require('@strapi/utils')
 const { createRevalidator, tagsOf } = require('./lms/revalidate')
 const { registerCondition } = require('./lms/tenants')
 const { installGuard } = require('./lms/guard')
+const { migrateEditorFields } = require('./lms/migrate')
+const { fillIds } = require('./lms/autofill')
+const { configureEditor } = require('./lms/editor-view')
 
 const LOCALES = [
 	['es', 'Spanish (es)'],
@@ -47,6 +50,18 @@ module.exports = {
 		strapi.documents.use(async (context, next) => {
 			const { uid, action, params } = context
 			if (!WATCHED.has(uid) || !WRITES.has(action)) return next()
+			// Ids a teacher never types (slugs of the course, modules and entries, question and option keys).
+			if (
+				uid === 'api::course.course' &&
+				(action === 'create' || action === 'update') &&
+				fillIds(params.data, await canonicalOf(strapi, uid, params))
+			)
+				params.data.slug = await freeSlug(strapi, uid, params)
+			// The site is off the form (an author's comes from their role, lms/guard.js): still required.
+			if (uid !== 'api::site.site' && action === 'create' && !params.data?.site)
+				throw new errors.ValidationError("A document belongs to a site: create it as one of the site's authors", {
+					errors: [{ path: ['site'], message: 'Which site this belongs to', name: 'ValidationError' }],
+				})
 			await guardTenant(strapi, uid, action, params)
 			// The slugs a change may move: those of the versions before it (what the app may be serving)
 			// and, when it writes content (create, update), after it. Publishing copies the draft, whose
@@ -82,6 +97,10 @@ module.exports = {
 			afterDeleteMany: changed,
 		})
 		await registerCondition(strapi)
+		// Content of the older model moves to the course editor's fields (decision 0073).
+		await migrateEditorFields(strapi)
+		// Labels, help and layouts of the course form in a teacher's words (decision 0073).
+		await configureEditor(strapi)
 		// The six locales of the app are Strapi's locales; en is the default.
 		const locales = strapi.plugin('i18n').service('locales')
 		const existing = new Set((await locales.find()).map((l) => l.code))
@@ -117,4 +136,27 @@ async function guardTenant(strapi, uid, action, params) {
 		throw new errors.ValidationError(`The slug "${slug}" is taken in site ${site}`, {
 			errors: [{ path: ['slug'], message: 'This slug is taken in this site', name: 'ValidationError' }],
 		})
+}
+
+/** A translation's en version (its modules and entries, lms/autofill.js matches them by place), or null. */
+async function canonicalOf(strapi, uid, params) {
+	if (!params.documentId || !params.locale || params.locale === 'en') return null
+	return strapi.db.query(uid).findOne({
+		where: { documentId: params.documentId, locale: 'en', publishedAt: null },
+		populate: DEEP[uid],
+	})
+}
+
+/** A slug made from a title, suffixed -2, -3… until no other course of its site has it. */
+async function freeSlug(strapi, uid, params) {
+	const stored = params.documentId
+		? await strapi.db.query(uid).findOne({ where: { documentId: params.documentId }, select: ['site'] })
+		: null
+	const site = params.data.site ?? stored?.site
+	const base = params.data.slug
+	for (let n = 1; ; n++) {
+		const slug = n === 1 ? base : `${base}-${n}`
+		const other = { site, slug, ...(params.documentId ? { documentId: { $ne: params.documentId } } : {}) }
+		if (!site || !(await strapi.db.query(uid).findOne({ where: other, select: ['id'] }))) return slug
+	}
 }

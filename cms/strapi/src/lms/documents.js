@@ -24,6 +24,7 @@ const POPULATE = {
 		categories: true,
 		tags: true,
 		certificate: true,
+		image: true,
 	},
 	[UID.page]: undefined,
 	[UID.post]: ['hero'],

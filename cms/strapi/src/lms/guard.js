@@ -78,8 +78,12 @@ function documentsGuard(strapi) {
 		const stored = params.documentId ? await storedSites(strapi, uid, [params.documentId]) : []
 		if (!allOwn(stored, user)) throw new WallError(FOREIGN)
 		const data = params.data
-		if (action === 'create' && data && data[field] === undefined && uid !== SITE && own.length === 1)
-			data[field] = own[0]
+		// The site is not on the author's form (decision 0073): a new document goes to the author's site.
+		const empty = data && [undefined, null, ''].includes(data[field])
+		if (action === 'create' && empty && uid !== SITE && own.length === 1) data[field] = own[0]
+		// A new translation's form sends the site it does not show as empty (decision 0082): it stays the
+		// stored one, for every locale (the field is not localized), rather than read as a move.
+		if (action !== 'create' && empty && data[field] !== undefined && stored.length === 1) data[field] = stored[0]
 		if (data && data[field] !== undefined) {
 			// A new document (create, or a clone's copy) goes to one of the author's sites; an existing
 			// one stays where it is stored.

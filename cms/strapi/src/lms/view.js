@@ -48,6 +48,7 @@ function createView({ locale, base, assets }) {
 	}
 
 	function courseSummary({ en, loc, status }) {
+		const image = assets.url(en.image, base)
 		return {
 			slug: en.slug,
 			status,
@@ -69,6 +70,8 @@ function createView({ locale, base, assets }) {
 			...(en.categories?.length ? { categories: labels(en.categories, loc?.categories) } : {}),
 			...(en.tags?.length ? { tags: labels(en.tags, loc?.tags) } : {}),
 			...(typeof en.featured === 'boolean' ? { featured: en.featured } : {}),
+			// The course's picture (decision 0082): one for every translation; only a file of the course's site.
+			...(image ? { image } : {}),
 		}
 	}
 
@@ -104,7 +107,7 @@ function createView({ locale, base, assets }) {
 			}),
 			...(en.certificate ? { certificate: certificate(en.certificate, loc?.certificate) } : {}),
 			// What passing takes (decision 0037): one rule for every translation.
-			...(en.passRule ? { passRule: en.passRule } : {}),
+			...passRuleOf(en),
 		}
 	}
 
@@ -190,7 +193,7 @@ function createView({ locale, base, assets }) {
 					...(question.type === 'multiple_choice'
 						? {
 								options: (question.options ?? []).map((o) => ({ id: o.key, text: optionText(o) })),
-								correctOptionId: question.correctOptionKey,
+								correctOptionId: correctOption(question),
 							}
 						: {}),
 					...(question.type === 'true_false' ? { correct: question.correct === true } : {}),
@@ -262,3 +265,23 @@ function createView({ locale, base, assets }) {
 }
 
 module.exports = { createView, LOCALES }
+
+/**
+ * The pass rule (decision 0037) from the course's plain fields (decision 0073): only the ones set,
+ * in the order the local service's files write them; none set: the older JSON field, else none.
+ */
+function passRuleOf(en) {
+	const fields = [
+		['quizzes', en.passQuizzes],
+		['assignments', en.passAssignments],
+		['minimumAverage', en.passMinimumAverage],
+	].filter(([, v]) => v !== null && v !== undefined)
+	if (fields.length) return { passRule: Object.fromEntries(fields) }
+	return en.passRule ? { passRule: en.passRule } : {}
+}
+
+/** The right option of a multiple-choice question: the one marked correct, else the older key field. */
+function correctOption(question) {
+	const marked = (question.options ?? []).find((o) => o.correct === true)
+	return marked ? marked.key : question.correctOptionKey
+}

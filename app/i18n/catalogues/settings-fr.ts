@@ -1,0 +1,4 @@
+// The settings pages' messages: loaded in the browser only on /admin/settings and below (index.ts).
+import adminSettings from '../adminSettings/fr.ts'
+
+export default { adminSettings }

@@ -1,0 +1,131 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { chromium, type Browser } from '@playwright/test'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEMO_PASSWORD } from '#tests/support/env.ts'
+import { startStack, type Stack } from '#tests/support/stack.ts'
+import { CMS_DEMO_PASSWORD, STRAPI_URL, within } from '#tests/support/strapi.ts'
+import { publish, saveAndPreview, signIn, translateToSpanish, Walk, writeCourse } from './editor-walk.ts'
+
+// Issue 51: a teacher writes a course in Strapi's own admin panel at 1280 px, from a blank form to
+// published, and a learner sees it. The walk counts every click (a field clicked into counts as
+// one) and every JSON box typed into, and prints them with its time. Needs the admin panel served
+// (scripts/test-authoring.sh builds it once per lockfile and admin source).
+const APP_PORT = Number(process.env.AUTHORING_APP_PORT)
+const CONTENT_SERVICE_URL = process.env.CONTENT_SERVICE_URL!
+const MAX_CLICKS = 40
+// With the Spanish version (decision 0082): 10 more clicks (switch 2, type 4, add 2, save and publish 2).
+// Issue 51 asks 40 for the whole walk; this bound keeps what is reached from getting worse.
+const MAX_CLICKS_WITH_SPANISH = 46
+const ACME = 'acme.localhost'
+
+describe('a teacher writes a course in the admin panel, and a learner sees it', () => {
+	let browser: Browser
+	let stack: Stack
+	beforeAll(async () => {
+		browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' })
+		// The app's course admin links each course to the CMS (decision 0073).
+		stack = await startStack(
+			'sqlite',
+			{ CMS_ADMIN_URL: STRAPI_URL },
+			{ contentServiceUrl: CONTENT_SERVICE_URL, port: APP_PORT },
+		)
+	})
+	afterAll(async () => {
+		await browser?.close()
+		await stack?.close()
+	})
+
+	it(
+		`takes at most ${MAX_CLICKS} clicks and no JSON for the course, ${MAX_CLICKS_WITH_SPANISH} with its Spanish version`,
+		{ timeout: 240_000 },
+		async () => {
+			const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+			page.setDefaultTimeout(20_000)
+			await signIn(page, STRAPI_URL, 'author@acme.test', CMS_DEMO_PASSWORD)
+			await page.goto(
+				`${STRAPI_URL}/admin/content-manager/collection-types/api::course.course/create?plugins[i18n][locale]=en`,
+			)
+			await page.locator('input[name="title"]').waitFor({ timeout: 60_000 })
+			const walk = new Walk(page)
+			await writeCourse(walk)
+			const preview = await saveAndPreview(walk)
+			// Before publishing: the preview's page shows Acme's staff the draft (decision 0041).
+			const staff = await stack.signIn('admin@acme.test')
+			const draft = await staff.get(new URL(preview ?? '/', 'http://x').pathname + '?preview=1')
+			expect(draft.status, preview ?? 'no preview').toBe(200)
+			expect(draft.text).toContain('A walk through the editor')
+			await publish(walk)
+			// The address made from the title.
+			const slug = await page.locator('input[name="slug"]').inputValue()
+			expect(slug).toMatch(/^a-walk-through-the-editor(-\d+)?$/)
+			const english = walk.figures()
+			// The Spanish version (decision 0082): title, a module and the lesson, published.
+			await translateToSpanish(walk)
+			const figures = walk.figures()
+			// The preview opened the app's staff preview of the draft, on Acme's host.
+			expect(preview).toBe(`http://${ACME}:${APP_PORT}/learn/course/${slug}?preview=1`)
+			const line = `editor walk: ${figures.clicks} clicks, ${figures.typed} fields typed, ${figures.json} JSON boxes typed, ${figures.seconds.toFixed(1)} s (English alone: ${english.clicks} clicks, ${english.seconds.toFixed(1)} s)`
+			console.log(`${walk.log.join('\n')}\n${line}`)
+			mkdirSync('.tmp/authoring', { recursive: true })
+			writeFileSync('.tmp/authoring/latency.editor-walk.txt', `${line}\n`)
+
+			// The learner: the published course on Acme's host, with its modules' entries.
+			const landing = `/learn/course/${slug}`
+			await within(5000, async () => (await stack.request(ACME, landing)).status === 200, 'the published course')
+			const learner = stack.browser(ACME)
+			expect(
+				(await learner.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD })).status,
+			).toBe(302)
+			expect((await learner.post(`${landing}/enroll`, {})).status).toBe(302)
+			const lesson = await learner.get(`${landing}/entry/welcome`)
+			expect(lesson.status).toBe(200)
+			expect(lesson.text).toContain('<strong>this</strong>')
+			const outline = (await learner.get(landing)).text
+			for (const title of ['First steps', 'Check', 'Practice', 'Hand in a page']) expect(outline).toContain(title)
+			// The learner chooses Spanish (the app's /es/ pages ask the content in es): the translated lesson,
+			// and what was not translated served from en.
+			const chosen = await learner.post('/learn/locale', { locale: 'es', redirectTo: `${landing}/entry/welcome` })
+			expect(chosen.headers.location).toBe(`/es${landing}/entry/welcome`)
+			const spanish = await learner.get(`/es${landing}/entry/welcome`)
+			expect(spanish.status).toBe(200)
+			expect(spanish.text).toContain('Lee <strong>esto</strong> primero.')
+			expect(spanish.text).toContain('Bienvenida')
+			const spanishOutline = (await learner.get(`/es${landing}`)).text
+			for (const title of ['Un paseo por el editor', 'Primeros pasos', 'Bienvenida', 'Check', 'Practice'])
+				expect(spanishOutline).toContain(title)
+			// The quiz as the app reads it (answers are server-only): one question of each type.
+			const entry = (entrySlug: string) =>
+				fetch(
+					`${CONTENT_SERVICE_URL}/projects/${process.env.CMS_PROJECT_UUID}/sites/acme/courses/${slug}/entries/${entrySlug}?locale=en`,
+					{ headers: { 'x-api-key': process.env.CMS_API_UUID! } },
+				).then((r) => r.json() as Promise<any>)
+			const quiz = await entry('check')
+			expect(quiz.data.quiz.questions.map((q: any) => q.type)).toEqual([
+				'multiple_choice',
+				'true_false',
+				'short_answer',
+			])
+			expect(quiz.data.quiz.questions[0].correctOptionId).toBe(quiz.data.quiz.questions[0].options[1].id)
+			const assignment = await entry('hand-in-a-page')
+			expect(assignment.data.due.at).toMatch(/^2026-12-31T/)
+			expect(assignment.data.assignment.maxScore).toBe(10)
+
+			// The way back: Acme's course admin links the course to its page in the CMS, which finds it.
+			const courses = await staff.get('/admin/courses')
+			const link = [...courses.text.matchAll(/href="([^"]+)"/g)]
+				.map((m) => m[1].replaceAll('&amp;', '&'))
+				.find((href) => href.startsWith(`${STRAPI_URL}/admin/content-manager/`) && href.includes(slug))
+			expect(link, 'a link to the course in the CMS').toBeTruthy()
+			await page.goto(link!)
+			await page
+				.getByRole('gridcell', { name: slug, exact: true })
+				.or(page.getByText(slug, { exact: true }))
+				.first()
+				.waitFor()
+
+			expect(figures.json, 'JSON typed by the teacher').toBe(0)
+			expect(english.clicks, line).toBeLessThanOrEqual(MAX_CLICKS)
+			expect(figures.clicks, line).toBeLessThanOrEqual(MAX_CLICKS_WITH_SPANISH)
+		},
+	)
+})
