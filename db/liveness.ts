@@ -22,6 +22,19 @@ function databaseDown() {
 	return Object.assign(new Error('the database does not answer'), { code: 'CONNECTION_CLOSED' })
 }
 
+/**
+ * Rejects when the pool it was made for is dropped. A transaction begun on that pool waits on it as
+ * well as on postgres.js: a query that failed with its connection destroyed leaves the connection
+ * marked busy, so the transaction's ROLLBACK queues behind it and would wait for the socket to
+ * close, which a frozen server only does when it thaws.
+ */
+function lostSignal() {
+	let drop = () => {}
+	const lost = new Promise<never>((_, reject) => (drop = () => reject(databaseDown())))
+	lost.catch(() => {})
+	return { lost, drop }
+}
+
 /** A rejected query as drizzle uses one: awaited, or `.values()` awaited. */
 function refusedQuery() {
 	const failed = Promise.reject(databaseDown())
@@ -106,7 +119,7 @@ function questioner(make: (max?: number) => postgres.Sql, heard: () => void) {
  */
 function routedSql(
 	first: postgres.Sql,
-	pool: { readonly current: postgres.Sql; readonly down: boolean },
+	pool: { readonly current: postgres.Sql; readonly down: boolean; readonly lost: Promise<never> },
 	track: <Q extends PromiseLike<unknown>>(query: Q) => Q,
 ) {
 	/** The transaction's connection, with its queries tracked too. */
@@ -128,11 +141,11 @@ function routedSql(
 					const body = args.pop() as (sql: postgres.TransactionSql) => unknown
 					// The whole transaction is tracked too: its BEGIN and COMMIT are sent by postgres.js itself,
 					// not through the proxy, and one frozen there would otherwise wait for the thaw unseen.
-					return track(
-						(pool.current.begin as (...a: unknown[]) => Promise<unknown>)(...args, (tx: postgres.TransactionSql) =>
-							body(trackedTx(tx)),
-						),
+					const transaction = (pool.current.begin as (...a: unknown[]) => Promise<unknown>)(
+						...args,
+						(tx: postgres.TransactionSql) => body(trackedTx(tx)),
 					)
+					return track(Promise.race([transaction, pool.lost]))
 				}
 			return Reflect.get(pool.current, property)
 		},
@@ -148,6 +161,7 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 	let probing: Promise<boolean> | null = null
 	/** The watchdog's probe is out: the server has been silent for SUSPECT_AFTER_MS with queries waiting. */
 	let suspect = false
+	let signal = lostSignal()
 	const question = questioner(make, () => (clock.lastAnswer = Date.now()))
 
 	/** Asks the server; false when it does not answer within PROBE_MS. */
@@ -169,6 +183,8 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 
 	function dropPool() {
 		down = true
+		signal.drop()
+		signal = lostSignal()
 		const dead = current
 		current = make()
 		Object.assign(current.options.parsers, first.options.parsers)
@@ -194,6 +210,9 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 		},
 		get down() {
 			return down
+		},
+		get lost() {
+			return signal.lost
 		},
 	}
 	return {

@@ -10,6 +10,7 @@
  * reconnecting (bounded by boundAcquire in db/client.ts). Seen in the fault
  * suite as a request that never got an answer after an outage.
  */
+import { connect, createServer, type Socket } from 'node:net'
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import postgres from 'postgres'
@@ -111,6 +112,73 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the PostgreSQL client with co
 			await proxy.close()
 		}
 	}, 20_000)
+
+	it('fails a transaction whose query was cut by a frozen server within 1.5 s, not at the thaw (issue 46)', async () => {
+		const url = new URL(process.env.TEST_DATABASE_URL!)
+		const proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port) })
+		url.host = `127.0.0.1:${proxy.port}`
+		const db = openDatabase(url.toString(), { max: 3 })
+		try {
+			await db.ping()
+			const started = Date.now()
+			// A statement with a parameter is described before it runs: cut there, postgres.js left the
+			// connection busy, and the transaction's ROLLBACK waited for the socket to close (the thaw:
+			// a quiz answer straddling a freeze took 5 s in CI).
+			const outcome = inTransaction(db, function* (tx) {
+				yield* step(tx.orm.execute(sql`select pg_sleep(${0.4}::float8)`))
+			}).then(
+				() => 'answered',
+				(error) => (isDatabaseUnavailable(error) ? 'unavailable' : String(error)),
+			)
+			await new Promise((r) => setTimeout(r, 100))
+			proxy.freeze()
+			const settled = await Promise.race([outcome, new Promise((r) => setTimeout(() => r('still waiting'), 4_000))])
+			expect(settled).toBe('unavailable')
+			expect(Date.now() - started).toBeLessThan(1_500)
+		} finally {
+			proxy.up()
+			await db.close()
+			await proxy.close()
+		}
+	}, 20_000)
+
+	it("ends no process when a connection is destroyed while it reads the server's array types", async () => {
+		const url = new URL(process.env.TEST_DATABASE_URL!)
+		// A link that holds postgres.js's first question of a new connection (the array types), as a
+		// server frozen just then does; the pool is then dropped (db/liveness.ts does so in a freeze).
+		const held: Socket[] = []
+		const target = { port: Number(url.port), host: url.hostname }
+		const proxy = createServer((client) => {
+			const upstream = connect(target.port, target.host)
+			for (const s of [client, upstream]) s.on('error', () => {})
+			let holding = false
+			client.on('data', (chunk) => {
+				holding ||= chunk.includes('pg_catalog.pg_type')
+				if (holding) held.push(client)
+				else upstream.write(chunk)
+			})
+			upstream.on('data', (chunk) => client.write(chunk))
+			client.on('close', () => upstream.destroy())
+		})
+		await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+		url.host = `127.0.0.1:${(proxy.address() as { port: number }).port}`
+		const unhandled: unknown[] = []
+		const onUnhandled = (error: unknown) => unhandled.push(error)
+		process.on('unhandledRejection', onUnhandled)
+		const client = postgres(url.toString(), { max: 1, onnotice: () => {} })
+		try {
+			const query = client`select 1`.catch((error: { code?: string }) => error.code)
+			while (held.length === 0) await new Promise((r) => setTimeout(r, 10))
+			await client.end({ timeout: 0 })
+			expect(await query).toBe('CONNECTION_DESTROYED')
+			await new Promise((r) => setTimeout(r, 100))
+			expect(unhandled.map(String)).toEqual([])
+		} finally {
+			process.off('unhandledRejection', onUnhandled)
+			for (const s of held) s.destroy()
+			await new Promise((resolve) => proxy.close(resolve))
+		}
+	})
 
 	it('lets a slow query and a transaction waiting on a lock finish while the server answers (issue 46)', async () => {
 		const db = openDatabase(process.env.TEST_DATABASE_URL!, { max: 3 })
