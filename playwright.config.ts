@@ -8,6 +8,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export default defineConfig({
 	testDir: 'tests/e2e',
 	timeout: 30_000,
+	// A navigation with its loaders, on two cores shared by three workers and their Chromiums, has taken
+	// over 5 s (Playwright's default) in CI: a walk's notice after a confirmed role change was missed so.
+	expect: { timeout: 10_000 },
 	// Three: the tests mostly wait (on pages, mail, the server), a third worker fills the two cores.
 	workers: 3,
 	reporter: [['list'], ['json', { outputFile: '.tmp/playwright.json' }]],
