@@ -68,6 +68,7 @@ const localized = [
 	route('admin/api-docs', 'routes/admin.api-docs.tsx'),
 	route('admin/api-docs/:file', 'routes/admin.api-docs.$file.ts'),
 	route('admin/tenants', 'routes/admin.tenants.tsx'),
+	route('admin/tenants/api', 'routes/admin.tenants.api.tsx'),
 	route('admin/settings', 'routes/admin.settings.tsx'),
 	route('admin/settings/scim', 'routes/admin.settings.scim.tsx'),
 	route('admin/settings/webhooks', 'routes/admin.settings.webhooks.tsx'),
@@ -161,6 +162,9 @@ const routes: RouteConfigEntry[] = [
 	platform('api/v1/certificates/:certificateId', 'routes/api.v1.certificates.$certificateId.ts'),
 	platform('api/v1/certificates/:certificateId/revoke', 'routes/api.v1.certificates.$certificateId.revoke.ts'),
 	platform('api/v1/courses', 'routes/api.v1.courses.ts'),
+	platform('api/v1/tenants', 'routes/api.v1.tenants.ts'),
+	platform('api/v1/tenants/:tenantId', 'routes/api.v1.tenants.$tenantId.ts'),
+	platform('api/v1/tenants/:tenantId/status', 'routes/api.v1.tenants.$tenantId.status.ts'),
 
 	platform('api/health', 'routes/api.health.ts'),
 	platform('api/health/live', 'routes/api.health.live.ts'),

@@ -1,18 +1,20 @@
-import { and, desc, eq, isNull, lt, or } from 'drizzle-orm'
+import { and, desc, eq, isNull, lt, or, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { newId } from './ids.ts'
 import { step, type Tx } from './transaction.ts'
 import type { ApiKeyScope } from './schema/values.ts'
 
 /*
- * A tenant's API keys and the stored answers of their idempotent POSTs (issue 49, decision 0071).
- * Only the secret's SHA-256 is kept; a key is found by it, and every read names the tenant.
+ * A tenant's API keys, the platform's (tenant null: decision 0087), and the stored answers of their
+ * idempotent POSTs (issue 49, decision 0071). Only the secret's SHA-256 is kept; a key is found by
+ * it, and every read names the tenant, or asks for the platform's keys (tenant_id null) by name.
  */
 
 export type ApiKey = Database['t']['api_keys']['$inferSelect']
 
 export interface NewApiKey {
-	tenantId: string
+	/** Null: a platform key. */
+	tenantId: string | null
 	name: string
 	scope: ApiKeyScope
 	courseSlug: string | null
@@ -42,10 +44,15 @@ export function* insertApiKeySteps(tx: Tx, key: NewApiKey) {
 	return row as ApiKey
 }
 
-/** The tenant's keys, newest first (revoked ones too: the page says when). */
-export function tenantApiKeys(db: Database, tenantId: string) {
+/** Whose keys: a tenant's, or (null) the platform's. */
+function owner(k: Database['t']['api_keys'], tenantId: string | null): SQL {
+	return tenantId === null ? isNull(k.tenant_id) : eq(k.tenant_id, tenantId)
+}
+
+/** A tenant's keys, or (null) the platform's, newest first (revoked ones too: the page says when). */
+export function apiKeysOf(db: Database, tenantId: string | null) {
 	const k = db.t.api_keys
-	return db.orm.select().from(k).where(eq(k.tenant_id, tenantId)).orderBy(desc(k.created_at)).limit(200)
+	return db.orm.select().from(k).where(owner(k, tenantId)).orderBy(desc(k.created_at)).limit(200)
 }
 
 /** The key with this secret's hash, whoever's it is (the caller compares its tenant with the host's). */
@@ -55,14 +62,14 @@ export async function apiKeyByHash(db: Database, secretHash: string) {
 	return (row as ApiKey | undefined) ?? null
 }
 
-/** Revokes a live key of this tenant; undefined when there was none (unknown, another tenant's, revoked). */
-export function* revokeApiKeySteps(tx: Tx, tenantId: string, id: string) {
+/** Revokes a live key of this tenant (null: the platform); undefined when there was none (unknown, another's, revoked). */
+export function* revokeApiKeySteps(tx: Tx, tenantId: string | null, id: string) {
 	const k = tx.t.api_keys
 	const [row] = yield* step(
 		tx.orm
 			.update(k)
 			.set({ revoked_at: new Date() })
-			.where(and(eq(k.tenant_id, tenantId), eq(k.id, id), isNull(k.revoked_at)))
+			.where(and(owner(k, tenantId), eq(k.id, id), isNull(k.revoked_at)))
 			.returning(),
 	)
 	return row as ApiKey | undefined
@@ -85,7 +92,7 @@ type IdempotencyRecord = Database['t']['api_idempotency']['$inferSelect']
  */
 export async function claimIdempotency(
 	db: Database,
-	input: { tenantId: string; keyId: string; idempotencyKey: string; requestHash: string },
+	input: { tenantId: string | null; keyId: string; idempotencyKey: string; requestHash: string },
 ) {
 	const r = db.t.api_idempotency
 	const [row] = await db.orm

@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, gt, gte, or, type SQL } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { erasedUsers } from './data-rights.ts'
-import type { Role } from './schema/values.ts'
+import type { Role, TenantStatus } from './schema/values.ts'
 
 /*
  * The REST API's lists (issue 49, decision 0071): keyset pages in id order within one tenant. The
@@ -152,5 +152,26 @@ export function apiSubmissions(db: Database, page: Page, filters: RecordFilters)
 		.from(s)
 		.where(and(...where))
 		.orderBy(asc(s.id))
+		.limit(page.limit + 1)
+}
+
+/**
+ * A page of the platform's tenants (platform keys, decision 0087): every tenant, in id order past
+ * the cursor, of one status, changed since an instant.
+ */
+export function apiTenants(
+	db: Database,
+	page: Omit<Page, 'tenantId'>,
+	filters: { status?: TenantStatus; updatedSince?: Date },
+) {
+	const t = db.t.tenants
+	const where: SQL[] = [...after(t.id, page.after)]
+	if (filters.status) where.push(eq(t.status, filters.status))
+	if (filters.updatedSince) where.push(gte(t.updated_at, filters.updatedSince))
+	return db.orm
+		.select()
+		.from(t)
+		.where(and(...where))
+		.orderBy(asc(t.id))
 		.limit(page.limit + 1)
 }

@@ -612,6 +612,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the platform’s tenants
+         * @description Every tenant in a stable order; filter by status or `updated_since` (a status change moves it). A platform key, on the platform’s host.
+         */
+        get: operations["listTenants"];
+        put?: never;
+        /**
+         * Create a tenant with its first admin
+         * @description As /admin/tenants does: the tenant, its site in the content service (made by a job) and an invitation of its first admin as tenant_admin. A slug or custom domain already taken: 409. Audited as tenant.created and invitation.sent with the key's id. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters) to make a retry safe: the same key with the same body answers the first answer again (`Idempotent-Replayed: true`), with another body 409.
+         */
+        post: operations["createTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenants/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one tenant
+         * @description One tenant, whatever its status.
+         */
+        get: operations["getTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenants/{tenantId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend, archive or reactivate a tenant
+         * @description As /admin/tenants does: suspending or archiving ends every session of its people and withdraws its pending invitations; its pages answer 503. The same status: nothing changes. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters) to make a retry safe: the same key with the same body answers the first answer again (`Idempotent-Replayed: true`), with another body 409. GET answers 405 (METHOD_NOT_ALLOWED) with `Allow: POST`.
+         */
+        post: operations["setTenantStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -882,6 +946,42 @@ export interface components {
             url: string;
             /** @description The course’s administration (dashboard, settings, learners). */
             adminUrl: string;
+        };
+        TenantPage: {
+            data: components["schemas"]["Tenant"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        Tenant: {
+            id: string;
+            slug: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "suspended" | "archived";
+            customDomain: string | null;
+            /** @description Whether the custom domain serves the site yet. */
+            customDomainLive: boolean;
+            /** @description Where the site answers: its live custom domain, else its subdomain. */
+            url: string;
+            /** @description ISO 8601 instant (UTC). */
+            createdAt: string;
+            /** @description ISO 8601 instant (UTC). */
+            updatedAt: string;
+            /** @description ISO 8601 instant (UTC). */
+            suspendedAt: string | null;
+        };
+        CreateTenantRequest: {
+            /** @description Its subdomain: lowercase letters, digits and inner hyphens. */
+            slug: string;
+            name: string;
+            /** @description Served once marked live at /admin/tenants. */
+            customDomain?: string;
+            /** @description Its first admin, invited as tenant_admin. */
+            adminEmail: string;
+        };
+        TenantStatusRequest: {
+            /** @enum {string} */
+            status: "active" | "suspended" | "archived";
         };
     };
     responses: never;
@@ -3073,6 +3173,338 @@ export interface operations {
             };
             /** @description No such record on this site. Or: the host serves no site (then an application/json Error). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key’s rate limit (600 a minute) is exhausted (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTenants: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 200 (default 50); more is refused (400). */
+                limit?: number;
+                /** @description The `nextCursor` of the page before; opaque. */
+                cursor?: string;
+                status?: "active" | "suspended" | "archived";
+                /** @description Only rows changed at or after this instant (ISO 8601 with its offset). */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tenants. With an ETag; If-None-Match answers 304. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantPage"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query or body that is not valid (unknown filter, limit above 200, bad cursor), or an API key in the URL. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or one that is not valid on this host: a platform key (`lmsp_…`) works on the platform’s own host only, and only while its super admin is one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A site’s key (`lmsk_…`): tenants are managed with a platform key. Or a read-only key writing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such tenant. Or: the host serves no site (then an application/json Error). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key’s rate limit (600 a minute) is exhausted (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTenantRequest"];
+            };
+        };
+        responses: {
+            /** @description The new tenant. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description A query or body that is not valid (unknown filter, limit above 200, bad cursor), or an API key in the URL. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or one that is not valid on this host: a platform key (`lmsp_…`) works on the platform’s own host only, and only while its super admin is one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A site’s key (`lmsk_…`): tenants are managed with a platform key. Or a read-only key writing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such tenant. Or: the host serves no site (then an application/json Error). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request, or its first request is still at work; or the change conflicts with the record’s state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key’s rate limit (600 a minute) is exhausted (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tenant id. */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant. With an ETag; If-None-Match answers 304. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query or body that is not valid (unknown filter, limit above 200, bad cursor), or an API key in the URL. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or one that is not valid on this host: a platform key (`lmsp_…`) works on the platform’s own host only, and only while its super admin is one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A site’s key (`lmsk_…`): tenants are managed with a platform key. Or a read-only key writing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such tenant. Or: the host serves no site (then an application/json Error). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key’s rate limit (600 a minute) is exhausted (Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setTenantStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tenant id. */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description The tenant after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description A query or body that is not valid (unknown filter, limit above 200, bad cursor), or an API key in the URL. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key, or one that is not valid on this host: a platform key (`lmsp_…`) works on the platform’s own host only, and only while its super admin is one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A site’s key (`lmsk_…`): tenants are managed with a platform key. Or a read-only key writing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such tenant. Or: the host serves no site (then an application/json Error). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request, or its first request is still at work; or the change conflicts with the record’s state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body larger than 64 KiB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

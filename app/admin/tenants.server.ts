@@ -1,3 +1,4 @@
+import type { RequestContext } from '#app/context.ts'
 import { bumpTenantTokenVersionsSteps } from '#db/admin.ts'
 import { auditSteps } from '#db/audit.ts'
 import type { TenantStatus } from '#db/schema/values.ts'
@@ -7,15 +8,24 @@ import { adminJobs } from './jobs.server.ts'
 import { offerInvitationSteps, withdrawInvitationsSteps } from '../accounts/invitations.server.ts'
 import { tenantOrigin, type AdminScope } from './admin.server.ts'
 import { adminAudit } from '../platform/audit.server.ts'
+import { TENANTS_TAG } from '../platform/tenant.server.ts'
 
 export { findTenantById, listTenants } from '#db/tenants.ts'
 
-/** The status, the sessions it ends, the invitations it withdraws and the audit rows, together. */
-export function setTenantStatus(scope: AdminScope, tenant: Tenant, status: TenantStatus) {
+/** Hosts under APP_BASE_DOMAIN are tenants' subdomains and the apex: a custom domain there would take another's. */
+export function reservedDomain(ctx: RequestContext, domain: string) {
+	return domain === ctx.env.APP_BASE_DOMAIN || domain.endsWith(`.${ctx.env.APP_BASE_DOMAIN}`)
+}
+
+/**
+ * The status, the sessions it ends, the invitations it withdraws and the audit rows, together; then
+ * every process's host lookup is told (TENANTS_TAG).
+ */
+export async function setTenantStatus(scope: AdminScope, tenant: Tenant, status: TenantStatus) {
 	const action = ({ suspended: 'tenant.suspended', active: 'tenant.activated', archived: 'tenant.archived' } as const)[
 		status
 	]
-	return inTransaction(scope.ctx.db, function* (tx) {
+	await inTransaction(scope.ctx.db, function* (tx) {
 		yield* setTenantStatusSteps(tx, tenant.id, status)
 		// Its authors are locked out of the CMS, or let back in (decision 0053).
 		yield* adminJobs.enqueueSteps(tx, 'cms.provisionSite', { tenantId: tenant.id })
@@ -47,6 +57,7 @@ export function setTenantStatus(scope: AdminScope, tenant: Tenant, status: Tenan
 			),
 		)
 	})
+	scope.ctx.tags.revalidate([TENANTS_TAG])
 }
 
 /**
@@ -54,13 +65,13 @@ export function setTenantStatus(scope: AdminScope, tenant: Tenant, status: Tenan
  * language) and their audit rows, together: a tenant never exists without someone invited to run it.
  * Null when the slug or the domain is taken.
  */
-export function createTenant(
+export async function createTenant(
 	scope: AdminScope,
 	input: { slug: string; name: string; custom_domain?: string; admin_email: string },
 ) {
 	const { ctx } = scope
 	const { slug, name, custom_domain, admin_email } = input
-	return inTransaction(ctx.db, function* (tx) {
+	const created = await inTransaction(ctx.db, function* (tx) {
 		const tenant = yield* createTenantSteps(tx, { slug, name, custom_domain: custom_domain ?? null })
 		if (!tenant) return null
 		// Its site, authors' role and media folder in the CMS, made by a job that survives a crash (decision 0053).
@@ -88,4 +99,6 @@ export function createTenant(
 		)
 		return tenant
 	})
+	if (created) ctx.tags.revalidate([TENANTS_TAG])
+	return created
 }

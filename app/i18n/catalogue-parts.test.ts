@@ -24,6 +24,10 @@ describe('cataloguePartsOf', () => {
 		['/de/admin/settings/sign-in', 'learner,course,admin,settings'],
 		['/admin/settings/webhooks', 'learner,course,admin,settings'],
 		['/admin/settingsx', 'learner,course,admin'],
+		['/admin/tenants', 'learner,course,admin'],
+		['/admin/tenants/api', 'learner,course,admin,settings'],
+		['/pt/admin/tenants/api/', 'learner,course,admin,settings'],
+		['/admin/tenants/apix', 'learner,course,admin'],
 		['/admin/courses/settings/dashboard', 'learner,course'],
 	])('%s reads %s', (path, parts) => {
 		expect(cataloguePartsOf(path).join(',')).toBe(parts)

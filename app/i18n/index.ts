@@ -85,7 +85,8 @@ export function cataloguePartsOf(pathname: string): PartName[] {
 	if (admin[1]) return ['learner', 'course']
 	const audit = /^(?:\/[a-z]{2})?\/admin(?:\/audit)?\/?$/.test(pathname)
 	if (audit) return ['learner', 'course', 'admin', 'audit']
-	const settings = /^(?:\/[a-z]{2})?\/admin\/settings(?:\/|$)/.test(pathname)
+	// The platform's API keys (/admin/tenants/api) share the site's key page's messages.
+	const settings = /^(?:\/[a-z]{2})?\/admin\/(?:settings|tenants\/api)(?:\/|$)/.test(pathname)
 	return settings ? ['learner', 'course', 'admin', 'settings'] : ['learner', 'course', 'admin']
 }
 

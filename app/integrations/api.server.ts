@@ -15,8 +15,13 @@ export type { ApiAnswer }
  * RFC 9457 problem+json that also carries the project's `{error, code, issues?}`, never a stack.
  */
 
-export interface ApiCall {
-	caller: ApiCaller
+/** The caller of a site's API: a key of the host's tenant. */
+export type SiteCaller = ApiCaller & { tenant: NonNullable<ApiCaller['tenant']> }
+/** The caller of the platform's API (/api/v1/tenants): a platform key on the platform's host. */
+export type PlatformCaller = ApiCaller & { tenant: null }
+
+export interface ApiCall<C extends ApiCaller = SiteCaller> {
+	caller: C
 	ctx: RequestContext
 	params: Partial<Record<string, string>>
 	url: URL
@@ -24,7 +29,7 @@ export interface ApiCall {
 	body: unknown
 }
 
-export type ApiHandler = (call: ApiCall) => Promise<ApiAnswer>
+export type ApiHandler<C extends ApiCaller = SiteCaller> = (call: ApiCall<C>) => Promise<ApiAnswer>
 
 const MAX_BODY = 64 * 1024
 
@@ -52,8 +57,22 @@ async function readJson(request: Request) {
 	}
 }
 
+/** Which API a key may call: a site's key its site's, a platform key the tenants' (decision 0087). */
+const isSiteCaller = (caller: ApiCaller): caller is SiteCaller => caller.tenant !== null
+const isPlatformCaller = (caller: ApiCaller): caller is PlatformCaller => caller.tenant === null
+const WRONG_KIND = {
+	site: 'A platform key manages tenants (/api/v1/tenants): a site’s people and courses need a key of that site.',
+	platform: 'Tenants are managed with a platform key, made by a super admin at /admin/tenants/api.',
+}
+
 /** The caller of the request, after the checks every call passes; else the problem answer. */
-async function admit(ctx: RequestContext, request: Request, url: URL, write: boolean) {
+async function admit<C extends ApiCaller>(
+	ctx: RequestContext,
+	request: Request,
+	url: URL,
+	write: boolean,
+	kind: { name: keyof typeof WRONG_KIND; accepts: (caller: ApiCaller) => caller is C },
+) {
 	if (keyInUrl(url))
 		return problem(400, 'BAD_REQUEST', 'API keys go in the Authorization header (Bearer), never in the URL.')
 	const caller = await apiCaller(ctx, request)
@@ -74,6 +93,7 @@ async function admit(ctx: RequestContext, request: Request, url: URL, write: boo
 			headers: { 'retry-after': String(retryAfter) },
 		})
 	await recordUse(ctx, caller.key)
+	if (!kind.accepts(caller)) return problem(403, 'FORBIDDEN', WRONG_KIND[kind.name])
 	if (write && caller.key.scope !== 'read_write') return problem(403, 'FORBIDDEN', 'This API key may only read.')
 	return caller
 }
@@ -99,8 +119,20 @@ interface Args {
 	params: Partial<Record<string, string>>
 }
 
-/** A route module's loader (GET) and action (POST) from its handlers. */
+/** A site's route module's loader (GET) and action (POST) from its handlers. */
 export function apiRoute(handlers: { get?: ApiHandler; post?: ApiHandler }) {
+	return door(handlers, { name: 'site', accepts: isSiteCaller })
+}
+
+/** The platform's route module's loader and action (/api/v1/tenants: platform keys only). */
+export function platformApiRoute(handlers: { get?: ApiHandler<PlatformCaller>; post?: ApiHandler<PlatformCaller> }) {
+	return door(handlers, { name: 'platform', accepts: isPlatformCaller })
+}
+
+function door<C extends ApiCaller>(
+	handlers: { get?: ApiHandler<C>; post?: ApiHandler<C> },
+	kind: { name: keyof typeof WRONG_KIND; accepts: (caller: ApiCaller) => caller is C },
+) {
 	const run = async ({ request, context, params }: Args, write: boolean) => {
 		const ctx = getRequestContext(context)
 		const url = new URL(request.url)
@@ -110,7 +142,7 @@ export function apiRoute(handlers: { get?: ApiHandler; post?: ApiHandler }) {
 				headers: { allow: [handlers.get && 'GET', handlers.post && 'POST'].filter(Boolean).join(', ') },
 			})
 		try {
-			const caller = await admit(ctx, request, url, write)
+			const caller = await admit(ctx, request, url, write, kind)
 			if (caller instanceof Response) return caller
 			if (!write) return readAnswer(request, await handler({ caller, ctx, params, url, body: {} }))
 			const { text, json } = await readJson(request)

@@ -62,7 +62,7 @@ export async function idempotent(
 	if (!KEY.test(idempotencyKey))
 		throw new ApiProblem(400, 'BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters.')
 	const requestHash = createHash('sha256').update(fingerprint).digest('hex')
-	const claim = { tenantId: caller.tenant.id, keyId: caller.key.id, idempotencyKey, requestHash }
+	const claim = { tenantId: caller.tenant?.id ?? null, keyId: caller.key.id, idempotencyKey, requestHash }
 	const deadline = Date.now() + WAIT_MS
 	for (;;) {
 		const { claimed, record } = await claimIdempotency(ctx.db, claim)

@@ -27,6 +27,11 @@ const API_V1_TAGS = [
 	},
 	{ name: 'certificates', description: 'Issued certificates with their signed Open Badges 3.0 credentials.' },
 	{ name: 'courses', description: 'The site’s courses as its administration sees them.' },
+	{
+		name: 'tenants',
+		description:
+			'The platform’s tenants (`Authorization: Bearer <platform key>`, made by a super admin at /admin/tenants/api; on the platform’s own host): list, read, create with a first admin, suspend, archive and reactivate.',
+	},
 ] as const
 
 /** The document's tags, each declared once with what its operations have in common. */
@@ -88,6 +93,8 @@ export interface ApiOperation {
 		signedInAs?: string
 		/** Sent with a read-and-write API key of Acme (the REST API, decision 0071). */
 		apiKey?: true
+		/** Sent with a read-and-write platform key (its host the platform's, decision 0087). */
+		platformKey?: true
 		expect: number
 	}
 }

@@ -24,6 +24,11 @@ import {
 	roleBody,
 	submissionListQuery,
 	submissionPage,
+	apiTenant,
+	createTenantBody,
+	tenantListQuery,
+	tenantPage,
+	tenantStatusBody,
 	userListQuery,
 	userPage,
 } from './api-v1-schemas.ts'
@@ -64,7 +69,22 @@ const IDEMPOTENT =
 
 type V1 = Omit<ApiOperation, 'security' | 'tags'> & { tags: ApiOperation['tags'] }
 const v1 = (op: V1): ApiOperation => ({ ...op, security: 'apiKey' })
-const { userId, enrollmentId, certificateId, courseSlug } = apiV1Params
+const { userId, enrollmentId, certificateId, courseSlug, tenantId } = apiV1Params
+
+/** What the platform's operations (/api/v1/tenants, decision 0087) may answer before their own work. */
+const PLATFORM: Record<number, ApiResponse> = {
+	...COMMON,
+	401: fail(
+		'No API key, or one that is not valid on this host: a platform key (`lmsp_…`) works on the platform’s own host only, and only while its super admin is one.',
+	),
+	403: fail('A site’s key (`lmsk_…`): tenants are managed with a platform key. Or a read-only key writing.'),
+	404: fail('No such tenant. Or: the host serves no site (then an application/json Error).'),
+}
+const PLATFORM_WRITE: Record<number, ApiResponse> = {
+	...PLATFORM,
+	409: WRITE[409],
+	413: WRITE[413],
+}
 
 export const API_V1_OPERATIONS: ApiOperation[] = [
 	v1({
@@ -250,5 +270,49 @@ export const API_V1_OPERATIONS: ApiOperation[] = [
 		description: 'Every course of the site in every state, with its public and administration links (one page).',
 		responses: { 200: ok('The courses.', coursePage), ...READ },
 		example: { apiKey: true, expect: 200 },
+	}),
+	v1({
+		method: 'get',
+		path: '/api/v1/tenants',
+		operationId: 'listTenants',
+		tags: ['tenants'],
+		summary: 'List the platform’s tenants',
+		description:
+			'Every tenant in a stable order; filter by status or `updated_since` (a status change moves it). A platform key, on the platform’s host.',
+		query: tenantListQuery,
+		responses: { 200: ok('A page of tenants.', tenantPage), ...PLATFORM, 304: READ[304] },
+		example: { host: 'localhost', platformKey: true, expect: 200 },
+	}),
+	v1({
+		method: 'post',
+		path: '/api/v1/tenants',
+		operationId: 'createTenant',
+		tags: ['tenants'],
+		summary: 'Create a tenant with its first admin',
+		description: `As /admin/tenants does: the tenant, its site in the content service (made by a job) and an invitation of its first admin as tenant_admin. A slug or custom domain already taken: 409. Audited as tenant.created and invitation.sent with the key's id.${IDEMPOTENT}`,
+		body: { media: 'application/json', schema: createTenantBody },
+		responses: { 201: done('The new tenant.', apiTenant), ...PLATFORM_WRITE },
+	}),
+	v1({
+		method: 'get',
+		path: '/api/v1/tenants/{tenantId}',
+		operationId: 'getTenant',
+		tags: ['tenants'],
+		summary: 'Read one tenant',
+		description: 'One tenant, whatever its status.',
+		params: z.object({ tenantId }),
+		responses: { 200: ok('The tenant.', apiTenant), ...PLATFORM, 304: READ[304] },
+	}),
+	v1({
+		method: 'post',
+		path: '/api/v1/tenants/{tenantId}/status',
+		operationId: 'setTenantStatus',
+		tags: ['tenants'],
+		summary: 'Suspend, archive or reactivate a tenant',
+		description: `As /admin/tenants does: suspending or archiving ends every session of its people and withdraws its pending invitations; its pages answer 503. The same status: nothing changes.${IDEMPOTENT}`,
+		refusesGet: true,
+		params: z.object({ tenantId }),
+		body: { media: 'application/json', schema: tenantStatusBody },
+		responses: { 200: done('The tenant after the change.', apiTenant), ...PLATFORM_WRITE },
 	}),
 ]

@@ -1,7 +1,14 @@
 // The REST API's schemas (/api/v1/, issue 49, decision 0071): what its handlers validate requests with
 // and shape answers by (app/integrations/), and what app/platform/api-contract-v1.ts documents.
 import { z } from 'zod'
-import { ENROLLMENT_STATUSES, INVITABLE_ROLES, LOCALES, ROLES, SUBMISSION_STATUSES } from '#db/schema/values.ts'
+import {
+	ENROLLMENT_STATUSES,
+	INVITABLE_ROLES,
+	LOCALES,
+	ROLES,
+	SUBMISSION_STATUSES,
+	TENANT_STATUSES,
+} from '#db/schema/values.ts'
 import { errorEnvelope } from './api-schemas.ts'
 
 /** Every error of /api/v1/: RFC 9457's members and the project's `{error, code, issues?}` together. */
@@ -44,6 +51,7 @@ export const apiV1Params = {
 	enrollmentId: id.meta({ description: 'An enrollment id.' }),
 	certificateId: id.meta({ description: 'A certificate id.' }),
 	courseSlug: slug,
+	tenantId: id.meta({ description: 'A tenant id.' }),
 }
 
 // Queries are strict: an unknown filter is a 400, never silently ignored.
@@ -225,6 +233,35 @@ const pageOf = <T extends z.ZodType>(item: T, name: string) =>
 			nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null at the end.' }),
 		})
 		.meta({ id: name })
+// The platform's tenants (platform keys, decision 0087).
+export const tenantListQuery = z
+	.strictObject({ ...paging, status: z.enum(TENANT_STATUSES).optional(), updated_since: updatedSince })
+	.meta({ id: 'TenantListQuery' })
+export const apiTenant = z
+	.object({
+		id: z.string(),
+		slug: z.string(),
+		name: z.string(),
+		status: z.enum(TENANT_STATUSES),
+		customDomain: z.string().nullable(),
+		customDomainLive: z.boolean().meta({ description: 'Whether the custom domain serves the site yet.' }),
+		url: z.string().meta({ description: 'Where the site answers: its live custom domain, else its subdomain.' }),
+		createdAt: instant,
+		updatedAt: instant,
+		suspendedAt: instant.nullable(),
+	})
+	.meta({ id: 'Tenant' })
+export const tenantPage = pageOf(apiTenant, 'TenantPage')
+export const createTenantBody = z
+	.strictObject({
+		slug: z.string().max(63).meta({ description: 'Its subdomain: lowercase letters, digits and inner hyphens.' }),
+		name: z.string().max(120),
+		customDomain: z.string().max(253).optional().meta({ description: 'Served once marked live at /admin/tenants.' }),
+		adminEmail: z.string().max(254).meta({ description: 'Its first admin, invited as tenant_admin.' }),
+	})
+	.meta({ id: 'CreateTenantRequest' })
+export const tenantStatusBody = z.strictObject({ status: z.enum(TENANT_STATUSES) }).meta({ id: 'TenantStatusRequest' })
+
 export const userPage = pageOf(apiUser, 'UserPage')
 export const enrollmentPage = pageOf(apiEnrollment, 'EnrollmentPage')
 export const certificatePage = pageOf(apiCertificate, 'CertificatePage')

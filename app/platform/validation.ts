@@ -66,3 +66,25 @@ export function instantParam(format: 'date' | 'datetime') {
 		.optional()
 		.catch(undefined)
 }
+
+/** A tenant's slug, its subdomain: one DNS label (the tenants page and the platform API, decision 0087). */
+export const tenantSlugField = z
+	.string({ message: 'admin.tenants.errors.slugRequired' })
+	.trim()
+	.toLowerCase()
+	.regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'admin.tenants.errors.slugFormat')
+
+/** A tenant's name as its pages and mails show it. */
+export const tenantNameField = z
+	.string({ message: 'admin.tenants.errors.nameRequired' })
+	.trim()
+	.min(1, 'admin.tenants.errors.nameRequired')
+	.max(120, 'admin.tenants.errors.nameTooLong')
+	.regex(DISPLAY_TEXT, 'common.validation.controlCharacters')
+
+/** A tenant's custom domain: a host name of two labels or more. */
+export const customDomainField = z
+	.string()
+	.trim()
+	.toLowerCase()
+	.regex(/^(?=.{1,253}$)[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'admin.tenants.errors.domainFormat')

@@ -1,18 +1,24 @@
 import { askToConfirm, confirmed, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
-import { DISPLAY_TEXT, emailField } from '#app/platform/validation.ts'
+import { customDomainField, emailField, tenantNameField, tenantSlugField } from '#app/platform/validation.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
 import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app/ui/feedback.tsx'
 import { Field, useActionForm } from '#app/ui/form.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
 import { adminAction, requireSuperAdmin, tenantOrigin, tenantOverrideLink } from '#app/admin/admin.server.ts'
-import { createTenant, findTenantById, listTenants, setTenantStatus } from '#app/admin/tenants.server.ts'
+import {
+	createTenant,
+	findTenantById,
+	listTenants,
+	reservedDomain,
+	setTenantStatus,
+} from '#app/admin/tenants.server.ts'
 import { setCustomDomainLive } from '#app/admin/tenant-settings.server.ts'
 import { TENANT_STATUSES, type TenantStatus } from '#db/schema/values.ts'
-import { liveCustomDomain, TENANTS_TAG } from '#app/platform/tenant.server.ts'
+import { liveCustomDomain } from '#app/platform/tenant.server.ts'
 import type { Route } from './+types/admin.tenants.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { notFound } from '#app/platform/errors.ts'
@@ -24,23 +30,9 @@ import { ScrollTable } from '#app/ui/table.tsx'
 const schema = z.discriminatedUnion('intent', [
 	z.object({
 		intent: z.literal('create'),
-		slug: z
-			.string({ message: 'admin.tenants.errors.slugRequired' })
-			.trim()
-			.toLowerCase()
-			.regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'admin.tenants.errors.slugFormat'),
-		name: z
-			.string({ message: 'admin.tenants.errors.nameRequired' })
-			.trim()
-			.min(1, 'admin.tenants.errors.nameRequired')
-			.max(120, 'admin.tenants.errors.nameTooLong')
-			.regex(DISPLAY_TEXT, 'common.validation.controlCharacters'),
-		custom_domain: z
-			.string()
-			.trim()
-			.toLowerCase()
-			.regex(/^(?=.{1,253}$)[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'admin.tenants.errors.domainFormat')
-			.optional(),
+		slug: tenantSlugField,
+		name: tenantNameField,
+		custom_domain: customDomainField.optional(),
 		// Its first admin (issue 40): invited as tenant_admin in the transaction that creates it.
 		admin_email: z.string({ error: 'admin.tenants.errors.adminRequired' }).pipe(emailField),
 	}),
@@ -130,16 +122,10 @@ export const action = adminAction(
 					fields: { intent: 'status', tenantId: tenant.id, status: input.status },
 				})
 			await setTenantStatus(scope, tenant, input.status)
-			ctx.tags.revalidate([TENANTS_TAG])
 			return redirect(localePath(ctx.locale, withNotice('/admin/tenants', STATUS_NOTICES[input.status])))
 		}
 
-		const { custom_domain } = input
-		// Hosts under APP_BASE_DOMAIN are tenants' subdomains and the apex: a custom domain there would take another's.
-		if (
-			custom_domain &&
-			(custom_domain === ctx.env.APP_BASE_DOMAIN || custom_domain.endsWith(`.${ctx.env.APP_BASE_DOMAIN}`))
-		) {
+		if (input.custom_domain && reservedDomain(ctx, input.custom_domain)) {
 			return data(
 				{ result: submission.reply({ fieldErrors: { custom_domain: ['admin.tenants.errors.domainReserved'] } }) },
 				{ status: 400 },
@@ -151,7 +137,6 @@ export const action = adminAction(
 				{ result: submission.reply({ fieldErrors: { slug: ['admin.tenants.errors.taken'] } }) },
 				{ status: 409 },
 			)
-		ctx.tags.revalidate([TENANTS_TAG])
 		return redirect(localePath(ctx.locale, withNotice('/admin/tenants', 'tenantCreated')))
 	},
 )
@@ -169,6 +154,11 @@ export default function Tenants({ loaderData: d, actionData }: Route.ComponentPr
 	const [form, fields] = useActionForm(actionData && 'result' in actionData ? actionData.result : undefined)
 	return (
 		<section>
+			<p className="actions">
+				<Link prefetch="intent" to="/admin/tenants/api">
+					{m.apiKeys}
+				</Link>
+			</p>
 			<h1>{m.title}</h1>
 			<RedirectNotice accept={TENANT_NOTICES} />
 			<FormError errors={form.errors} id={form.errorId} />

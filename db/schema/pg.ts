@@ -899,15 +899,17 @@ export const webhook_deliveries = pgTable(
 )
 
 /**
- * A tenant's API keys (issue 49, decision 0071): only the SHA-256 of the secret is stored; `prefix`
- * is the secret's visible start (`lms_` and 8 characters) that the admin page lists it by. `scope`:
- * read, or read_write; `course_slug`: the one course a key may see, when set.
+ * A tenant's API keys (issue 49, decision 0071), and the platform's (tenant_id null, decision 0087):
+ * only the SHA-256 of the secret is stored; `prefix` is the secret's visible start (`lmsk_`, or
+ * `lmsp_` for a platform key, and 8 characters) that the admin page lists it by. `scope`: read, or
+ * read_write; `course_slug`: the one course a key may see, when set.
  */
 export const api_keys = pgTable(
 	'api_keys',
 	{
 		id: id(),
-		tenant_id: tenantId(),
+		// Null for a platform key (a super admin's, for tenant management: decision 0087).
+		tenant_id: text('tenant_id').references(() => tenants.id),
 		name: text('name').notNull(),
 		scope: text('scope', { enum: API_KEY_SCOPES }).notNull(),
 		course_slug: text('course_slug'),
@@ -923,6 +925,8 @@ export const api_keys = pgTable(
 		uniqueIndex('api_keys_secret_hash_unique').on(t.secret_hash),
 		index('api_keys_tenant_created_idx').on(t.tenant_id, t.created_at),
 		check('api_keys_scope_check', sql.raw(`scope IN (${sqlList(API_KEY_SCOPES)})`)),
+		// A platform key manages tenants: it has no course to be limited to.
+		check('api_keys_platform_course_check', sql.raw('tenant_id IS NOT NULL OR course_slug IS NULL')),
 	],
 )
 
@@ -935,7 +939,7 @@ export const api_idempotency = pgTable(
 	'api_idempotency',
 	{
 		id: id(),
-		tenant_id: tenantId(),
+		tenant_id: text('tenant_id').references(() => tenants.id),
 		key_id: text('key_id')
 			.notNull()
 			.references(() => api_keys.id),

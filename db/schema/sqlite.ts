@@ -852,7 +852,8 @@ export const api_keys = sqliteTable(
 	'api_keys',
 	{
 		id: id(),
-		tenant_id: tenantId(),
+		// Null for a platform key (a super admin's, for tenant management: decision 0087).
+		tenant_id: text('tenant_id').references(() => tenants.id),
 		name: text('name').notNull(),
 		scope: text('scope', { enum: API_KEY_SCOPES }).notNull(),
 		course_slug: text('course_slug'),
@@ -868,6 +869,8 @@ export const api_keys = sqliteTable(
 		uniqueIndex('api_keys_secret_hash_unique').on(t.secret_hash),
 		index('api_keys_tenant_created_idx').on(t.tenant_id, t.created_at),
 		check('api_keys_scope_check', sql.raw(`scope IN (${sqlList(API_KEY_SCOPES)})`)),
+		// A platform key manages tenants: it has no course to be limited to.
+		check('api_keys_platform_course_check', sql.raw('tenant_id IS NOT NULL OR course_slug IS NULL')),
 	],
 )
 
@@ -876,7 +879,7 @@ export const api_idempotency = sqliteTable(
 	'api_idempotency',
 	{
 		id: id(),
-		tenant_id: tenantId(),
+		tenant_id: text('tenant_id').references(() => tenants.id),
 		key_id: text('key_id')
 			.notNull()
 			.references(() => api_keys.id),

@@ -1,8 +1,9 @@
 // Issue 49, with JavaScript on and off (the js and no-js projects), on a 360 px phone: a tenant admin,
 // from the sign-in page, creates an API key (shown once), adds a webhook endpoint on a loopback
 // receiver and sees the delivery a call with the key caused, disables the endpoint, revokes the key,
-// then makes and revokes a SCIM token. Each secret is used from outside the browser, as the other
-// system would use it. Axe runs where the page can run it (the js project).
+// then makes and revokes a SCIM token; the super admin makes a platform key (decision 0087) that creates
+// a tenant and is revoked. Each secret is used from outside the browser, as the other system would
+// use it. Axe runs where the page can run it (the js project).
 import { expect, test, type Page, type TestInfo } from '@playwright/test'
 import { request } from '#tests/support/http.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '#tests/support/webhook-receiver.ts'
@@ -129,4 +130,58 @@ test('a tenant admin connects other systems: an API key, a webhook endpoint with
 	await expect(page.getByText('The token was revoked: the identity provider can no longer use it.')).toBeVisible()
 	await expect(tokenRow).toContainText('Revoked')
 	expect((await call('/scim/v2/Users?count=1', token)).status).toBe(401)
+})
+
+test('the super admin makes a platform key, with which another system creates a tenant; the key revoked, it is refused', async ({
+	page,
+}, info) => {
+	const suffix = `${info.project.name}-${Date.now()}`
+	const onApex = (path: string, secret: string, body?: unknown) =>
+		request(PORT, 'localhost', path, {
+			method: body === undefined ? 'GET' : 'POST',
+			headers: {
+				authorization: `Bearer ${secret}`,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		})
+	await signIn(page, 'localhost', 'root@platform.test')
+	await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'))
+	await page.goto(at('localhost', '/admin/tenants'))
+	await page.getByRole('link', { name: 'Platform API keys' }).click()
+	await expect(page.getByRole('heading', { name: 'Platform API keys', level: 1 })).toBeVisible()
+	// No course to limit a platform key to.
+	await expect(page.getByLabel('Limited to one course')).toHaveCount(0)
+	const keyName = `Provisioning ${suffix}`
+	await page.getByLabel('Name').fill(keyName)
+	await page.getByLabel('Access').selectOption('read_write')
+	await page.getByRole('button', { name: 'Create key' }).click()
+	await expect(page.getByText(`The key “${keyName}” was created`)).toBeVisible()
+	const secret = (await page.getByTestId('api-key-secret').textContent())!.trim()
+	expect(secret).toMatch(/^lmsp_[A-Za-z0-9_-]{32}$/)
+	await checked(page, info, 'platform key shown once')
+
+	// The other system: a tenant with its first admin, then listed on the tenants page.
+	const slug = `api-${suffix}`.toLowerCase().replace(/[^a-z0-9-]/g, '-')
+	const made = await onApex('/api/v1/tenants', secret, {
+		slug,
+		name: `API ${suffix}`,
+		adminEmail: `first@${slug}.test`,
+	})
+	expect(made.status).toBe(201)
+	expect((await onApex('/api/v1/users', secret)).status).toBe(403)
+	await page.goto(at('localhost', '/admin/tenants'))
+	await expect(page.getByRole('row').filter({ hasText: `API ${suffix}` })).toContainText('active')
+
+	await page.getByRole('link', { name: 'Platform API keys' }).click()
+	const keyRow = page.getByRole('row').filter({ hasText: keyName })
+	await expect(keyRow).toContainText(secret.slice(0, 13))
+	expect(await page.content()).not.toContain(secret)
+	await keyRow.getByRole('button', { name: `Revoke ${keyName}` }).click()
+	await expect(page.getByRole('alert')).toContainText(`Revoke the key “${keyName}”?`)
+	await page.getByRole('alert').getByRole('button', { name: 'Revoke the key' }).click()
+	await expect(page.getByText('The key was revoked.')).toBeVisible()
+	await expect(keyRow).toContainText('Revoked')
+	await checked(page, info, 'platform key revoked')
+	expect((await onApex('/api/v1/tenants', secret)).status).toBe(401)
 })

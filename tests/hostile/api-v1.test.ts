@@ -1,12 +1,13 @@
 /**
- * Hostile class: the REST API (issue 49, decision 0071). Keys of another tenant, revoked, malformed
- * and missing keys, a key in the URL, a read-only key writing, a course-scoped key reaching another
- * course, huge pages, bad cursors, unknown filters and one Idempotency-Key reused with another body:
- * each gets its clear problem answer and writes nothing.
+ * Hostile class: the REST API (issue 49, decisions 0071 and 0087). Keys of another tenant, revoked,
+ * malformed and missing keys, a key in the URL, a read-only key writing, a course-scoped key reaching
+ * another course, a platform key on a site and a site's key on the platform, huge pages, bad cursors,
+ * unknown filters and one Idempotency-Key reused with another body: each gets its clear problem
+ * answer and writes nothing.
  */
 import { and, eq, ne } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiKey } from '#tests/support/api-keys.ts'
+import { createApiKey, createPlatformKey } from '#tests/support/api-keys.ts'
 import { DIALECTS } from '#tests/support/databases.ts'
 import type { TestResponse } from '#tests/support/http.ts'
 import { recordAttempt } from '#tests/support/repository.ts'
@@ -21,7 +22,7 @@ const LEAKS = /at \w+ \(|node_modules|\/work\/|\bSELECT\b|SQLITE_|PostgresError/
 describe.each(DIALECTS)('hostile REST API on %s', (dialect) => {
 	let stack: Stack
 	const hostile = hostileClass('api-v1', dialect)
-	const keys = { write: '', read: '', course: '', globex: '', revoked: '' }
+	const keys = { write: '', read: '', course: '', globex: '', revoked: '', platform: '', platformRead: '' }
 	beforeAll(async () => {
 		stack = await startStack(dialect)
 		keys.write = await createApiKey(stack, { scope: 'read_write' })
@@ -29,6 +30,8 @@ describe.each(DIALECTS)('hostile REST API on %s', (dialect) => {
 		keys.course = await createApiKey(stack, { scope: 'read_write', course: 'intro-to-web' })
 		keys.globex = await createApiKey(stack, { scope: 'read_write', host: GLOBEX })
 		keys.revoked = await createApiKey(stack, { scope: 'read_write', name: 'to revoke' })
+		keys.platform = await createPlatformKey(stack, { scope: 'read_write' })
+		keys.platformRead = await createPlatformKey(stack, { scope: 'read' })
 		const k = stack.db.t.api_keys
 		const [row] = await stack.db.orm
 			.select()
@@ -47,6 +50,7 @@ describe.each(DIALECTS)('hostile REST API on %s', (dialect) => {
 	async function written() {
 		const t = stack.db.t
 		const tables = [
+			t.tenants,
 			t.users,
 			t.enrollments,
 			t.invitations,
@@ -138,6 +142,53 @@ describe.each(DIALECTS)('hostile REST API on %s', (dialect) => {
 		)
 		const missing = await call('/api/v1/users', { key: null })
 		expect(missing.headers['www-authenticate']).toBe('Bearer')
+		expect(hostile.newFailures()).toEqual([])
+	})
+
+	it('keeps platform keys and site keys each to their own API and host', async () => {
+		const tenant = (key: string, host = 'localhost') =>
+			call('/api/v1/tenants', { key, host, body: { slug: 'hostile', name: 'Hostile', adminEmail: 'x@hostile.test' } })
+		const status = (key: string, host = 'localhost') =>
+			call(`/api/v1/tenants/${stack.seeded.tenants.globex.id}/status`, { key, host, body: { status: 'suspended' } })
+		// A platform key works on the platform's host only, and only for tenants.
+		await refused('platform key on a site’s host', 401, 'UNAUTHORIZED', () =>
+			call('/api/v1/users', { key: keys.platform }),
+		)
+		await refused('platform key listing tenants on a site’s host', 401, 'UNAUTHORIZED', () =>
+			call('/api/v1/tenants', { key: keys.platform }),
+		)
+		await refused('platform key creating a tenant on a site’s host', 401, 'UNAUTHORIZED', () =>
+			tenant(keys.platform, ACME),
+		)
+		await refused('platform key on the custom domain', 401, 'UNAUTHORIZED', () =>
+			call('/api/v1/tenants', { key: keys.platform, host: 'learn.acme.test' }),
+		)
+		await refused('platform key reading people on the apex', 403, 'FORBIDDEN', () =>
+			call('/api/v1/users', { key: keys.platform, host: 'localhost' }),
+		)
+		await refused('platform key creating people on the apex', 403, 'FORBIDDEN', () =>
+			call('/api/v1/users', { key: keys.platform, host: 'localhost', body: { email: 'x@acme.test' } }),
+		)
+		// A site's key never manages tenants: on its own host it is the wrong kind, elsewhere not valid.
+		await refused('site key listing tenants', 403, 'FORBIDDEN', () => call('/api/v1/tenants'))
+		await refused('site key creating a tenant', 403, 'FORBIDDEN', () => tenant(keys.write, ACME))
+		await refused('site key suspending a tenant', 403, 'FORBIDDEN', () => status(keys.write, ACME))
+		await refused('site key on the apex', 401, 'UNAUTHORIZED', () => tenant(keys.write))
+		// A read-only platform key reads; a forged, revoked-looking or re-kinded one is no key.
+		await refused('read-only platform key creating a tenant', 403, 'FORBIDDEN', () => tenant(keys.platformRead))
+		await refused('read-only platform key suspending', 403, 'FORBIDDEN', () => status(keys.platformRead))
+		expect((await call('/api/v1/tenants', { key: keys.platformRead, host: 'localhost' })).status).toBe(200)
+		for (const forged of [`lmsp_${'A'.repeat(32)}`, `lmsk_${keys.platform.slice(5)}`, `lmsp_${keys.write.slice(5)}`])
+			await refused(`forged ${forged.slice(0, 9)}`, 401, 'UNAUTHORIZED', () => tenant(forged))
+		await refused('platform key in the URL', 400, 'BAD_REQUEST', () =>
+			call(`/api/v1/tenants?q=${keys.platform}`, { key: keys.platform, host: 'localhost' }),
+		)
+		await refused('platform key, unknown filter', 400, 'VALIDATION_FAILED', () =>
+			call('/api/v1/tenants?slug=acme', { key: keys.platform, host: 'localhost' }),
+		)
+		await refused('platform key, tenant of another spelling', 404, 'NOT_FOUND', () =>
+			call(`/api/v1/tenants/${stack.seeded.tenants.acme.id.toUpperCase()}`, { key: keys.platform, host: 'localhost' }),
+		)
 		expect(hostile.newFailures()).toEqual([])
 	})
 

@@ -6,7 +6,7 @@ import { DIALECTS } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS } from '#tests/support/env.ts'
 import type { TestResponse } from '#tests/support/http.ts'
 import { startStack, type Stack } from '#tests/support/stack.ts'
-import { createApiKey } from '#tests/support/api-keys.ts'
+import { createApiKey, createPlatformKey } from '#tests/support/api-keys.ts'
 
 const ACME = 'acme.localhost'
 const RUNS = 20
@@ -22,6 +22,7 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 	let stack: Stack
 	let sessionCookie = ''
 	let apiKey = ''
+	let platformKey = ''
 	let requests = 0
 	beforeAll(async () => {
 		stack = await startStack(dialect)
@@ -29,6 +30,7 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 		await b.post('/learn/sign-in', { email: 'learner@acme.test', password: DEMO_PASSWORD })
 		sessionCookie = b.cookieHeader()
 		apiKey = await createApiKey(stack, { scope: 'read_write' })
+		platformKey = await createPlatformKey(stack, { scope: 'read_write' })
 	})
 	afterAll(async () => {
 		console.log(`contract (${dialect}): ${requests} requests`)
@@ -37,7 +39,14 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 
 	function send(
 		op: ApiOperation,
-		input: { params: Record<string, string>; body?: unknown; rawBody?: string; signedIn: boolean; secret?: string },
+		input: {
+			params: Record<string, string>
+			body?: unknown
+			rawBody?: string
+			signedIn: boolean
+			secret?: string
+			host?: string
+		},
 	) {
 		const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params[name] ?? ''))
 		const headers: Record<string, string> = {}
@@ -58,7 +67,7 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 			}
 		}
 		requests++
-		return stack.request(ACME, path, { method: op.method.toUpperCase(), headers, body })
+		return stack.request(input.host ?? ACME, path, { method: op.method.toUpperCase(), headers, body })
 	}
 
 	function conforms(op: ApiOperation, res: TestResponse) {
@@ -85,7 +94,15 @@ describe.each(DIALECTS)('the contract against the running app on %s', (dialect) 
 				params: example.params ?? {},
 				body: example.body,
 				signedIn: Boolean(example.signedInAs),
-				secret: op.security === 'webhook' ? TEST_SECRETS.CMS_WEBHOOK_SECRET : example.apiKey ? apiKey : undefined,
+				secret:
+					op.security === 'webhook'
+						? TEST_SECRETS.CMS_WEBHOOK_SECRET
+						: example.apiKey
+							? apiKey
+							: example.platformKey
+								? platformKey
+								: undefined,
+				host: example.host,
 			})
 			expect(res.status).toBe(example.expect)
 			conforms(op, res)

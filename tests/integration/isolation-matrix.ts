@@ -708,6 +708,14 @@ const SPEC: Record<string, RouteSpec> = {
 			],
 		},
 	},
+	// The platform's API keys (decision 0087): a tenant's key is no platform key, so revoking it finds none (409).
+	'admin/tenants/api': {
+		get: superOnly(() => ({ status: 200, platform: true })),
+		post: {
+			rule: superOnly(() => ({ status: 409, platform: true })),
+			variants: (f): Variant[] => [{ form: { intent: 'revoke', id: f.apiKeyId, confirmed: 'yes' } }],
+		},
+	},
 	// The tenant override with a proof for the other tenant (or none): 404 for everyone.
 	'admin/enter': {
 		query: (f) => `?user=${f.studentId}&proof=${encodeURIComponent(`enter-${f.tenant.id}.${Date.now()}.forged`)}`,
@@ -891,6 +899,20 @@ const SPEC: Record<string, RouteSpec> = {
 		post: { rule: all(401), variants: (): Variant[] => [{ form: { reason: 'Matrix' } }] },
 	},
 	'api/v1/courses': { get: all(401) },
+	// The platform's (decision 0087): a session is no key, the other tenant's id changes nothing.
+	'api/v1/tenants': {
+		get: all(401),
+		post: {
+			rule: all(401),
+			variants: (f): Variant[] => [{ form: { slug: 'matrix', name: 'Matrix', adminEmail: f.courseAdminEmail } }],
+		},
+	},
+	'api/v1/tenants/:tenantId': { params: (f) => ({ tenantId: f.tenant.id }), get: all(401) },
+	'api/v1/tenants/:tenantId/status': {
+		params: (f) => ({ tenantId: f.tenant.id }),
+		get: all(405),
+		post: { rule: all(401), variants: (): Variant[] => [{ form: { status: 'suspended' } }] },
+	},
 
 	'api/health': { get: all(200) },
 	'api/health/live': { get: all(200) },

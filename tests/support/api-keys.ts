@@ -20,3 +20,16 @@ export async function createApiKey(
 	if (res.status !== 201 || !secret) throw new Error(`creating an API key on ${host}: ${res.status}`)
 	return secret
 }
+
+/** A platform key (decision 0087), made as the seeded super admin makes one at /admin/tenants/api on the apex. */
+export async function createPlatformKey(stack: Stack, options: { scope: 'read' | 'read_write'; name?: string }) {
+	const root = await stack.signIn('root@platform.test', 'localhost')
+	const res = await root.post('/admin/tenants/api', {
+		intent: 'create',
+		name: options.name ?? `platform ${options.scope}`,
+		scope: options.scope,
+	})
+	const secret = /lmsp_[A-Za-z0-9_-]{32}/.exec(res.text)?.[0]
+	if (res.status !== 201 || !secret) throw new Error(`creating a platform key: ${res.status}`)
+	return secret
+}

@@ -305,6 +305,7 @@ export default {
 	},
 	tenants: {
 		title: 'Mandanten',
+		apiKeys: 'Plattform-API-Schlüssel',
 		notices: {
 			created: 'Der Mandant wurde angelegt. Die erste Administration hat eine Einladung erhalten.',
 			suspended: 'Der Mandant wurde gesperrt: Seine Seiten antworten mit 503, und seine Benutzer wurden abgemeldet.',

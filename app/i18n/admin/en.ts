@@ -297,6 +297,7 @@ export default {
 	},
 	tenants: {
 		title: 'Tenants',
+		apiKeys: 'Platform API keys',
 		notices: {
 			created: 'The tenant was created. Its first administrator was sent an invitation.',
 			suspended: 'The tenant was suspended: its pages answer 503 and its users were signed out.',

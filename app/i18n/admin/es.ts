@@ -299,6 +299,7 @@ export default {
 	},
 	tenants: {
 		title: 'Inquilinos',
+		apiKeys: 'Claves de API de la plataforma',
 		notices: {
 			created: 'Se creó el inquilino. Se envió una invitación a su primer administrador.',
 			suspended: 'Se suspendió el inquilino: sus páginas responden 503 y se cerraron las sesiones de sus usuarios.',

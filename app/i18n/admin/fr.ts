@@ -305,6 +305,7 @@ export default {
 	},
 	tenants: {
 		title: 'Locataires',
+		apiKeys: 'Clés d’API de la plateforme',
 		notices: {
 			created: 'Le locataire a été créé. Une invitation a été envoyée à son premier administrateur.',
 			suspended: 'Le locataire a été suspendu : ses pages répondent 503 et ses utilisateurs ont été déconnectés.',

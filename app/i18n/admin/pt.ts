@@ -299,6 +299,7 @@ export default {
 	},
 	tenants: {
 		title: 'Locatários',
+		apiKeys: 'Chaves de API da plataforma',
 		notices: {
 			created: 'O locatário foi criado. Foi enviado um convite ao primeiro administrador.',
 			suspended: 'O locatário foi suspenso: suas páginas respondem 503 e seus usuários foram desconectados.',

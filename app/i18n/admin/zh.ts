@@ -287,6 +287,7 @@ export default {
 	},
 	tenants: {
 		title: '租户',
+		apiKeys: '平台 API 密钥',
 		notices: {
 			created: '租户已创建。已向首位管理员发送邀请。',
 			suspended: '租户已暂停：其页面返回 503，其用户均已退出登录。',

@@ -141,6 +141,13 @@ export default {
 		revoked: 'Der Schlüssel wurde widerrufen.',
 		notLive: 'Der Schlüssel war bereits widerrufen.',
 		settings: 'Website-Einstellungen',
+		// The platform's keys (decision 0087), /admin/tenants/api.
+		platform: {
+			title: 'Plattform-API-Schlüssel',
+			intro:
+				'Mit Plattform-Schlüsseln verwaltet ein anderes System Mandanten über /api/v1/tenants (auflisten, mit einer ersten Administratorin anlegen, sperren, archivieren, reaktivieren) mit `Authorization: Bearer <Schlüssel>`, nur auf dem Host der Plattform selbst. Ein Schlüssel handelt mit den Rechten des Super-Admins, der ihn angelegt hat.',
+			tenants: 'Mandanten',
+		},
 	},
 	// A tenant's own identity providers (decision 0069), /admin/settings/sign-in.
 	signIn: {

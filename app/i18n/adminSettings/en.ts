@@ -136,6 +136,13 @@ export default {
 		revoked: 'The key was revoked.',
 		notLive: 'The key was already revoked.',
 		settings: 'Site settings',
+		// The platform's keys (decision 0087), /admin/tenants/api.
+		platform: {
+			title: 'Platform API keys',
+			intro:
+				'Platform keys let another system manage tenants through /api/v1/tenants (list, create with a first admin, suspend, archive, reactivate) with `Authorization: Bearer <key>`, on the platform’s own host only. A key acts with the authority of the super admin who created it.',
+			tenants: 'Tenants',
+		},
 	},
 	// A tenant's own identity providers (decision 0069), /admin/settings/sign-in.
 	signIn: {

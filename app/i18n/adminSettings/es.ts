@@ -137,6 +137,13 @@ export default {
 		revoked: 'Se revocó la clave.',
 		notLive: 'La clave ya estaba revocada.',
 		settings: 'Ajustes del sitio',
+		// The platform's keys (decision 0087), /admin/tenants/api.
+		platform: {
+			title: 'Claves de API de la plataforma',
+			intro:
+				'Las claves de la plataforma permiten a otro sistema gestionar inquilinos mediante /api/v1/tenants (listar, crear con un primer administrador, suspender, archivar, reactivar) con `Authorization: Bearer <clave>`, solo en el propio host de la plataforma. Una clave actúa con la autoridad del superadministrador que la creó.',
+			tenants: 'Inquilinos',
+		},
 	},
 	// A tenant's own identity providers (decision 0069), /admin/settings/sign-in.
 	signIn: {

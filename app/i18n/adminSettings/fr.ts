@@ -141,6 +141,13 @@ export default {
 		revoked: 'La clé a été révoquée.',
 		notLive: 'La clé était déjà révoquée.',
 		settings: 'Réglages du site',
+		// The platform's keys (decision 0087), /admin/tenants/api.
+		platform: {
+			title: 'Clés d’API de la plateforme',
+			intro:
+				'Les clés de la plateforme permettent à un autre système de gérer les locataires via /api/v1/tenants (lister, créer avec un premier administrateur, suspendre, archiver, réactiver) avec `Authorization: Bearer <clé>`, uniquement sur l’hôte de la plateforme. Une clé agit avec l’autorité du super-administrateur qui l’a créée.',
+			tenants: 'Locataires',
+		},
 	},
 	// A tenant's own identity providers (decision 0069), /admin/settings/sign-in.
 	signIn: {

@@ -137,6 +137,13 @@ export default {
 		revoked: 'A chave foi revogada.',
 		notLive: 'A chave já estava revogada.',
 		settings: 'Definições do site',
+		// The platform's keys (decision 0087), /admin/tenants/api.
+		platform: {
+			title: 'Chaves de API da plataforma',
+			intro:
+				'As chaves da plataforma permitem que outro sistema gerencie locatários por /api/v1/tenants (listar, criar com um primeiro administrador, suspender, arquivar, reativar) com `Authorization: Bearer <chave>`, apenas no próprio host da plataforma. Uma chave age com a autoridade do superadministrador que a criou.',
+			tenants: 'Locatários',
+		},
 	},
 	// A tenant's own identity providers (decision 0069), /admin/settings/sign-in.
 	signIn: {

@@ -136,6 +136,13 @@ export default {
 		revoked: '密钥已撤销。',
 		notLive: '该密钥已被撤销。',
 		settings: '站点设置',
+		// The platform's keys (decision 0087), /admin/tenants/api.
+		platform: {
+			title: '平台 API 密钥',
+			intro:
+				'平台密钥让其他系统通过 /api/v1/tenants 管理租户（列出、创建并邀请首位管理员、暂停、归档、重新启用），使用 `Authorization: Bearer <密钥>`，且只在平台自己的主机上有效。密钥以创建它的超级管理员的权限行事。',
+			tenants: '租户',
+		},
 	},
 	// A tenant's own identity providers (decision 0069), /admin/settings/sign-in.
 	signIn: {
