@@ -1,3 +1,4 @@
+import Sqlite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startWebhookRecorder, strapiAdmin, type StrapiAnswer, type StrapiAdmin } from '#tests/support/strapi.ts'
 import { allowed, type Case, control, leak, refused, type Route, run, stays } from './walls-checks.ts'
@@ -321,6 +322,44 @@ describe('the walls between sites, route by route from Strapi’s route table', 
 		}
 		const stored = (await rows())[COURSE].filter((r) => r.documentId === made.body.data.documentId)
 		expect(stored.map((r) => r.site)).toEqual(['acme'])
+	})
+
+	it('has the database refuse a second document with a slug of its site, whatever writes it (issue 50)', async () => {
+		// Beneath Strapi: a copy of a stored version under another document id, as a save that passed the
+		// check at the same moment as another would write it. SQLite serialises Strapi's saves, so only the
+		// database itself shows the index (PostgreSQL's pool lets two saves race).
+		const db = new Sqlite(process.env.CMS_DATABASE_FILE!)
+		try {
+			for (const table of ['courses', 'pages', 'blog_posts']) {
+				const row = db.prepare(`select id from ${table} where site = 'acme' and slug is not null limit 1`).get() as
+					{ id: number } | undefined
+				expect(row, table).toBeDefined()
+				const copy = () =>
+					db
+						.prepare(
+							`insert into ${table} (document_id, site, slug, locale, published_at) select ?, site, slug, locale, published_at from ${table} where id = ?`,
+						)
+						.run(`walls-dup-${stamp}`, row!.id)
+				expect(copy, table).toThrow(/UNIQUE constraint failed: index '\w*_site_slug_unique'/)
+			}
+		} finally {
+			db.close()
+		}
+	})
+
+	it('stores a slug once per site, even when saves race (a unique index under the check, issue 50)', async () => {
+		for (const uid of ['api::page.page', 'api::blog-post.blog-post']) {
+			const slug = `walls-race-${uid.split('.')[1]}-${stamp}`
+			const answers = await Promise.all(
+				Array.from({ length: 6 }, (_, i) => author.create(uid, { slug, title: `Race ${i}` })),
+			)
+			const statuses = answers.map((a) => a.status).sort()
+			expect(statuses, JSON.stringify(answers.map((a) => a.body))).toEqual([201, 400, 400, 400, 400, 400])
+			for (const refused of answers.filter((a) => a.status === 400))
+				expect(JSON.stringify(refused.body)).toMatch(/slug .* is taken in this site/)
+			const stored = (await rows())[uid].filter((r) => r.slug === slug)
+			expect(new Set(stored.map((r) => r.documentId)).size).toBe(1)
+		}
 	})
 
 	it('unpublishes every locale of a course when one is unpublished (one by one, and in bulk)', async () => {

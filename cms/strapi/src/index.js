@@ -49,6 +49,8 @@ module.exports = {
 
 		strapi.documents.use(async (context, next) => {
 			const { uid, action, params } = context
+			// A copy takes the next free slug of its site (intro-to-web-2): its source's is taken.
+			if (action === 'clone' && WATCHED.has(uid) && uid !== 'api::site.site') await cloneSlug(strapi, uid, params)
 			if (!WATCHED.has(uid) || !WRITES.has(action)) return next()
 			// Ids a teacher never types (slugs of the course, modules and entries, question and option keys).
 			if (
@@ -67,7 +69,9 @@ module.exports = {
 			// and, when it writes content (create, update), after it. Publishing copies the draft, whose
 			// slugs are among those before.
 			const before = action === 'create' ? [] : await versions(uid, params.documentId)
-			const result = await next()
+			const result = await next().catch((error) => {
+				throw slugTaken(error, params) ?? error
+			})
 			const writes = action === 'create' || action === 'update'
 			const after = writes ? await versions(uid, params.documentId ?? result?.documentId) : []
 			const tags = [...new Set([...before, ...after].flatMap((doc) => tagsOf(uid, doc, baseDomain)))]
@@ -96,6 +100,7 @@ module.exports = {
 			afterDelete: changed,
 			afterDeleteMany: changed,
 		})
+		await uniqueSlugs(strapi)
 		await registerCondition(strapi)
 		// Content of the older model moves to the course editor's fields (decision 0073).
 		await migrateEditorFields(strapi)
@@ -138,6 +143,36 @@ async function guardTenant(strapi, uid, action, params) {
 		})
 }
 
+/**
+ * The database holds the rule guardTenant checks (issue 50): two saves at once can both pass the
+ * check, and only one may store the slug. Per site, locale and version (draft or published: a
+ * document's two versions share their slug), in SQLite and PostgreSQL alike. Content stored before
+ * the rule that breaks it keeps the server starting: the check still runs, and the log says why.
+ */
+async function uniqueSlugs(strapi) {
+	for (const uid of WATCHED) {
+		if (uid === 'api::site.site') continue
+		const table = strapi.getModel(uid).collectionName
+		try {
+			await strapi.db.connection.raw(
+				`create unique index if not exists ${table}_site_slug_unique on ${table} (site, slug, locale, (published_at is null))`,
+			)
+		} catch (error) {
+			strapi.log.error(`[slugs] ${table}: no unique index on (site, slug): ${error?.message ?? error}`)
+		}
+	}
+}
+
+/** The index's refusal (a save that lost the race) as the editor's own message; null for any other error. */
+function slugTaken(error, params) {
+	const text = `${error?.message ?? ''} ${error?.cause?.message ?? ''} ${error?.constraint ?? ''}`
+	if (!/_site_slug_unique/.test(text)) return null
+	const slug = params.data?.slug ?? ''
+	return new errors.ValidationError(`The slug "${slug}" is taken in this site`, {
+		errors: [{ path: ['slug'], message: 'This slug is taken in this site', name: 'ValidationError' }],
+	})
+}
+
 /** A translation's en version (its modules and entries, lms/autofill.js matches them by place), or null. */
 async function canonicalOf(strapi, uid, params) {
 	if (!params.documentId || !params.locale || params.locale === 'en') return null
@@ -152,11 +187,24 @@ async function freeSlug(strapi, uid, params) {
 	const stored = params.documentId
 		? await strapi.db.query(uid).findOne({ where: { documentId: params.documentId }, select: ['site'] })
 		: null
-	const site = params.data.site ?? stored?.site
-	const base = params.data.slug
+	return nextFreeSlug(strapi, uid, params.data.site ?? stored?.site, params.data.slug, params.documentId)
+}
+
+/** `base`, or base-2, base-3… the first no document of the site but `documentId` has. */
+async function nextFreeSlug(strapi, uid, site, base, documentId) {
 	for (let n = 1; ; n++) {
 		const slug = n === 1 ? base : `${base}-${n}`
-		const other = { site, slug, ...(params.documentId ? { documentId: { $ne: params.documentId } } : {}) }
+		const other = { site, slug, ...(documentId ? { documentId: { $ne: documentId } } : {}) }
 		if (!site || !(await strapi.db.query(uid).findOne({ where: other, select: ['id'] }))) return slug
 	}
+}
+
+/** A clone's slug: the one asked for, or its source's, made free in the source's site. */
+async function cloneSlug(strapi, uid, params) {
+	const source = await strapi.db
+		.query(uid)
+		.findOne({ where: { documentId: params.documentId }, select: ['site', 'slug'] })
+	if (!source?.site) return
+	params.data = { ...params.data }
+	params.data.slug = await nextFreeSlug(strapi, uid, source.site, params.data.slug || source.slug, null)
 }
