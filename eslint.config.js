@@ -26,8 +26,19 @@ const LAYERS = [
 ]
 
 export default tseslint.config(
-	// cms/strapi is its own project (CommonJS, Strapi's conventions, its own dependencies).
-	{ ignores: ['build/', '.react-router/', '.tmp/', 'node_modules/', 'drizzle/', 'public/', 'cms/strapi/', 'openapi/'] },
+	{
+		ignores: [
+			'build/',
+			'.react-router/',
+			'.tmp/',
+			'node_modules/',
+			'drizzle/',
+			'public/',
+			'openapi/',
+			// The Strapi project's installed, generated and built files.
+			'cms/strapi/{node_modules,dist,build,.tmp,.strapi,types,public}/',
+		],
+	},
 	js.configs.recommended,
 	tseslint.configs.recommended,
 	reactHooks.configs.flat.recommended,
@@ -41,6 +52,15 @@ export default tseslint.config(
 				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
 			],
 		},
+	},
+	// cms/strapi is its own project: Strapi's CommonJS JavaScript beside its TypeScript (its content API),
+	// both linted here with the same rules.
+	// Strapi sets the global `strapi` once it has started.
+	{ files: ['cms/strapi/**/*.{js,cjs,ts}'], languageOptions: { globals: { strapi: 'readonly' } } },
+	{
+		files: ['cms/strapi/**/*.js', 'cms/strapi/**/*.cjs'],
+		languageOptions: { sourceType: 'commonjs' },
+		rules: { '@typescript-eslint/no-require-imports': 'off' },
 	},
 	// The direction of the layers (docs/architecture.md, "Rooms"): routes call rooms, rooms call the
 	// repositories in db/, never back up. db/seed.ts is a script (it hashes the demo passwords), not a

@@ -62,7 +62,7 @@ function cmsEnv() {
 
 if (!existsSync(`${cmsDir}/node_modules/@strapi/strapi/package.json`))
 	step('installing the CMS (first run, about 4 minutes)', 'npm', ['ci', '--no-audit', '--no-fund'])
-if (!existsSync(`${cmsDir}/build/index.html`))
+if (!existsSync(`${cmsDir}/dist/build/index.html`))
 	step('building the CMS admin panel (first run, a few minutes and 2 GB of memory)', process.execPath, [
 		'scripts/build-admin.js',
 	])

@@ -55,16 +55,18 @@ else
 fi
 # 2. Build the admin panel (the editor walk, tests/authoring/editor-walk.test.ts, drives it): once per
 # lockfile, admin source (src/admin) and admin/plugin configuration; a later run with the same hash
-# reuses cms/strapi/build (about 80 s and 1.5 GB otherwise, docs/authoring.md). `--install-only` builds
+# reuses cms/strapi/dist/build (about 80 s and 1.5 GB otherwise, docs/authoring.md). The server's
+# TypeScript is compiled by the build and again by the seed (Strapi's compileStrapi, incremental): a type
+# error fails the stage. `--install-only` builds
 # it too, so in CI it is made in the background while the app's suites run, not beside Lighthouse.
-admin_hash=$( (cat package-lock.json config/admin.js config/plugins.js; find src/admin -type f 2>/dev/null | sort | xargs cat 2>/dev/null) | sha256sum | cut -d' ' -f1)
+admin_hash=$( (cat package-lock.json tsconfig.json config/admin.js config/plugins.js; find src/admin -type f 2>/dev/null | sort | xargs cat 2>/dev/null) | sha256sum | cut -d' ' -f1)
 t=$(now)
-if [ "$(cat build/.built-hash 2>/dev/null)" = "$admin_hash" ]; then
+if [ "$(cat dist/build/.built-hash 2>/dev/null)" = "$admin_hash" ]; then
 	step "build (admin panel)" "0.0 (built before for this lockfile and admin source)"
 else
-	rm -rf build
+	rm -rf dist/build
 	NODE_ENV=production node scripts/build-admin.js >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; echo "authoring: admin build failed"; exit 1; }
-	echo "$admin_hash" >build/.built-hash
+	echo "$admin_hash" >dist/build/.built-hash
 	step "build (admin panel)" "$(secs "$t" "$(now)")"
 fi
 

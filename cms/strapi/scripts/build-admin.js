@@ -1,19 +1,22 @@
 'use strict'
 /**
- * `strapi build` (the admin panel) for this JavaScript project. The CLI looks for a tsconfig.json
- * in every folder above, finds the app's, and tries to compile this project as TypeScript (exit 1,
- * no message). Strapi's build is called here as its CLI calls it, without one.
+ * `strapi build`, as its CLI runs it: the server's TypeScript compiled to dist/ (what `strapi start`
+ * runs; a type error fails here), then the admin panel into dist/build (where Strapi serves it from).
  */
 const path = require('node:path')
 
 const strapiDir = path.dirname(require.resolve('@strapi/strapi/package.json'))
 const { build } = require(path.join(strapiDir, 'dist/src/node/build.js'))
 const { createLogger } = require(path.join(strapiDir, 'dist/src/cli/utils/logger.js'))
+const { loadTsConfig } = require(path.join(strapiDir, 'dist/src/cli/utils/tsconfig.js'))
+
+const cwd = path.resolve(__dirname, '..')
+const logger = createLogger({ debug: false, silent: false, timestamp: false })
 
 build({
-	cwd: path.resolve(__dirname, '..'),
-	logger: createLogger({ debug: false, silent: false, timestamp: false }),
-	tsconfig: undefined,
+	cwd,
+	logger,
+	tsconfig: loadTsConfig({ cwd, path: 'tsconfig.json', logger }),
 	bundler: 'vite',
 	minify: true,
 	sourcemap: false,

@@ -1,6 +1,6 @@
 'use strict'
 const { errors } = require('@strapi/utils')
-const { createRevalidator, tagsOf } = require('./lms/revalidate')
+const { tagsOf } = require('./lms/revalidate')
 const { registerCondition } = require('./lms/tenants')
 const { installGuard } = require('./lms/guard')
 const { migrateEditorFields } = require('./lms/migrate')
@@ -24,20 +24,9 @@ module.exports = {
 	register({ strapi }) {
 		// First: the wall between sites runs before anything else sees a write (lms/guard.js).
 		installGuard(strapi)
-		const urls = (process.env.LMS_APP_URLS ?? '')
-			.split(',')
-			.map((u) => u.trim())
-			.filter(Boolean)
-		const revalidator = createRevalidator({
-			urls,
-			secret: process.env.CMS_WEBHOOK_SECRET ?? '',
-			log: strapi.log,
-			db: strapi.db,
-		})
-		strapi.lmsRevalidator = revalidator
-		// Moves on every committed write to content or media: the content API's memo is then stale.
-		strapi.lmsContent = { generation: 0 }
-		const changed = () => strapi.lmsContent.generation++
+		const revalidator = strapi.service('api::content.revalidation')
+		// Every committed write to content or media makes the content API's remembered answers stale.
+		const changed = () => strapi.service('api::content.answers').changed()
 		const baseDomain = process.env.APP_BASE_DOMAIN || 'localhost'
 
 		// Every version (locales, draft and published) of a document, with what its tags need.
@@ -88,9 +77,9 @@ module.exports = {
 
 	async bootstrap({ strapi }) {
 		// What an earlier run could not deliver goes out now (lms/revalidate.js).
-		await strapi.lmsRevalidator.start()
+		await strapi.service('api::content.revalidation').start()
 		// Media changes move the content API's answers too (asset URLs in documents, asset owners).
-		const changed = () => strapi.lmsContent.generation++
+		const changed = () => strapi.service('api::content.answers').changed()
 		strapi.db.lifecycles.subscribe({
 			models: ['plugin::upload.file', 'plugin::upload.folder'],
 			afterCreate: changed,
@@ -115,7 +104,7 @@ module.exports = {
 	},
 
 	destroy({ strapi }) {
-		strapi.lmsRevalidator?.stop()
+		strapi.service('api::content.revalidation')?.stop()
 	},
 }
 

@@ -1,7 +1,7 @@
 'use strict'
 /**
  * The app's key (`x-api-key: <CMS_API_UUID>`) and project (CMS_PROJECT_UUID): what the content API
- * (middlewares/content-api.js) and the authoring endpoints (api/authoring) both ask of a request.
+ * and the authoring endpoints ask of a request (the key is their policy, policies/api-key.ts).
  */
 const { timingSafeEqual } = require('node:crypto')
 

@@ -1,6 +1,6 @@
 'use strict'
 /**
- * Read-only test controls (CMS_TEST_CONTROLS=true only, behind the API key; content-api.js):
+ * Read-only test controls (CMS_TEST_CONTROLS=true only, behind the API key; api/content):
  * Strapi's own route table, and every stored row of the content types, for the walls test
  * (tests/authoring/walls.test.ts) to generate its cases from and to see that nothing changed.
  */

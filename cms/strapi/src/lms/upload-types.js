@@ -10,7 +10,7 @@
  * refuses the whole request with a 400 naming it, and a file that passes is stored with the type
  * its bytes have.
  */
-const { open } = require('node:fs/promises')
+const fs = require('node:fs/promises')
 const path = require('node:path')
 const mimeTypes = require('mime-types')
 const { errors } = require('@strapi/utils')
@@ -34,7 +34,7 @@ const allows = (list, type) => list.some((t) => t === type || (t.endsWith('/*') 
 const kind = (type) => type.split('/')[0]
 
 async function readHead(filepath) {
-	const handle = await open(filepath, 'r')
+	const handle = await fs.open(filepath, 'r')
 	try {
 		const buffer = Buffer.alloc(SNIFF_BYTES)
 		const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0)
