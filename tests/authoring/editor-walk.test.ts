@@ -58,6 +58,10 @@ describe('a teacher writes a course in the admin panel, and a learner sees it', 
 			// The address made from the title.
 			const slug = await page.locator('input[name="slug"]').inputValue()
 			expect(slug).toMatch(/^a-walk-through-the-editor(-\d+)?$/)
+			// Published, the edit view says where learners find it: the public page on Acme's host, no preview flag.
+			await expect
+				.poll(() => page.getByTestId('public-url').getAttribute('href'), { timeout: 15_000 })
+				.toBe(`http://${ACME}:${APP_PORT}/learn/course/${slug}`)
 			const english = walk.figures()
 			// The Spanish version (decision 0082): title, a module and the lesson, published.
 			await translateToSpanish(walk)

@@ -6,6 +6,7 @@ import es from './translations/es.json'
 import fr from './translations/fr.json'
 import pt from './translations/pt.json'
 import zhHans from './translations/zh-Hans.json'
+import { PublicUrlPanel } from './public-url.jsx'
 
 export default {
 	config: {
@@ -14,5 +15,8 @@ export default {
 		tutorials: false,
 		notifications: { releases: false },
 	},
-	bootstrap() {},
+	bootstrap(app) {
+		// A course's public page, once published (public-url.jsx).
+		app.getPlugin('content-manager').apis.addEditViewSidePanel([PublicUrlPanel])
+	},
 }
