@@ -16,6 +16,9 @@ const LOCALES = [
 ]
 const WATCHED = new Set(['api::site.site', 'api::course.course', 'api::page.page', 'api::blog-post.blog-post'])
 const WRITES = new Set(['create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft'])
+/** Every committed write to content or media makes the content API's remembered answers stale. */
+const contentChanged = (strapi) => () => strapi.service('api::content.answers').changed()
+
 const DEEP = {
 	'api::course.course': { modules: { populate: { entries: true } } },
 }
@@ -25,8 +28,7 @@ module.exports = {
 		// First: the wall between sites runs before anything else sees a write (lms/guard.js).
 		installGuard(strapi)
 		const revalidator = strapi.service('api::content.revalidation')
-		// Every committed write to content or media makes the content API's remembered answers stale.
-		const changed = () => strapi.service('api::content.answers').changed()
+		const changed = contentChanged(strapi)
 		const baseDomain = process.env.APP_BASE_DOMAIN || 'localhost'
 
 		// Every version (locales, draft and published) of a document, with what its tags need.
@@ -79,7 +81,7 @@ module.exports = {
 		// What an earlier run could not deliver goes out now (lms/revalidate.js).
 		await strapi.service('api::content.revalidation').start()
 		// Media changes move the content API's answers too (asset URLs in documents, asset owners).
-		const changed = () => strapi.service('api::content.answers').changed()
+		const changed = contentChanged(strapi)
 		strapi.db.lifecycles.subscribe({
 			models: ['plugin::upload.file', 'plugin::upload.folder'],
 			afterCreate: changed,

@@ -12,6 +12,8 @@ import { loadSiteAssets, sendAsset } from '../../../lms/assets'
 import { createDocuments, UID } from '../../../lms/documents'
 import { TEST_READS } from '../../../lms/test-controls'
 import { createView, LOCALES } from '../../../lms/view'
+import type { Answers } from '../services/answers'
+import type { TestControls } from '../services/test-controls'
 
 const DEFAULT_PAGE_SIZE = 20
 const MAX_PAGE_SIZE = 100
@@ -55,16 +57,8 @@ type Collection = keyof typeof COLLECTIONS
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
 	const documents = createDocuments(strapi)
-	const answers = () =>
-		strapi.service('api::content.answers') as unknown as {
-			answer(key: string, compute: () => Promise<unknown>): Promise<unknown>
-		}
-	const controls = () =>
-		strapi.service('api::content.test-controls') as unknown as {
-			stats: object
-			faults: { delayMs: number; mode: string }
-			reset(): void
-		}
+	const answers = () => strapi.service('api::content.answers') as unknown as Answers
+	const controls = () => strapi.service('api::content.test-controls') as unknown as TestControls
 	const project = process.env.CMS_PROJECT_UUID ?? ''
 
 	/** The site the path names (404 for another project or an unknown site), its answers' base URL and its assets. */

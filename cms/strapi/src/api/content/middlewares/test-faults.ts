@@ -4,18 +4,11 @@
  */
 import type { Core } from '@strapi/strapi'
 import type { Context, Next } from 'koa'
+import type { TestControls } from '../services/test-controls'
 
 export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) =>
 	async (ctx: Context, next: Next) => {
-		const { stats, faults } = strapi.service('api::content.test-controls') as unknown as {
-			stats: {
-				total: number
-				byPath: Record<string, number>
-				byLocale: Record<string, number>
-				byStatus: Record<string, number>
-			}
-			faults: { delayMs: number; mode: string }
-		}
+		const { stats, faults } = strapi.service('api::content.test-controls') as unknown as TestControls
 		stats.total++
 		stats.byPath[ctx.path] = (stats.byPath[ctx.path] ?? 0) + 1
 		const locale = ctx.query.locale

@@ -5,7 +5,7 @@
  */
 const MEMO_MAX = 1000
 
-export default () => {
+function answers() {
 	let generation = 0
 	const memo = new Map<string, { generation: number; body: unknown }>()
 	return {
@@ -27,3 +27,6 @@ export default () => {
 		},
 	}
 }
+
+export type Answers = ReturnType<typeof answers>
+export default answers

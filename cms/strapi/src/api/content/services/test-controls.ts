@@ -2,7 +2,7 @@
  * What the tests may see and change (CMS_TEST_CONTROLS=true only), as the local content service's
  * _stats and _control: counts of the content API's requests, and faults to inject into its answers.
  */
-export default () => {
+function testControls() {
 	const stats = {
 		total: 0,
 		byPath: {} as Record<string, number>,
@@ -18,3 +18,6 @@ export default () => {
 		},
 	}
 }
+
+export type TestControls = ReturnType<typeof testControls>
+export default testControls
