@@ -163,6 +163,13 @@ describe.each(DIALECTS)('hostile REST API on %s', (dialect) => {
 		await refused('platform key on the custom domain', 401, 'UNAUTHORIZED', () =>
 			call('/api/v1/tenants', { key: keys.platform, host: 'learn.acme.test' }),
 		)
+		// A forwarded host names no other host here (no proxy is trusted): the request's own host decides.
+		await refused('platform key on a site’s host, the apex forwarded', 401, 'UNAUTHORIZED', () =>
+			call('/api/v1/tenants', { key: keys.platform, headers: { 'x-forwarded-host': 'localhost' } }),
+		)
+		await refused('site key on the apex, its site forwarded', 401, 'UNAUTHORIZED', () =>
+			call('/api/v1/users', { host: 'localhost', headers: { 'x-forwarded-host': ACME } }),
+		)
 		await refused('platform key reading people on the apex', 403, 'FORBIDDEN', () =>
 			call('/api/v1/users', { key: keys.platform, host: 'localhost' }),
 		)
