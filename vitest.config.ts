@@ -6,8 +6,8 @@ import { defineConfig } from 'vitest/config'
 // measure. `beside`: suites that time things loosely or by statistics (the enumeration suite compares
 // interleaved samples and the app's own CPU time; the fault runs that wait out outages, restarts and
 // drains assert seconds, memory and what is stored): one file at a time, beside the `parallel` group,
-// since they mostly wait. `parallel`: everything else, two files at a time (tests/faults/actions, which
-// times nothing, with them: the two groups end within a minute of each other). Without VITEST_GROUP,
+// since they mostly wait (and, for now, the two suites named below). `parallel`: everything else, two
+// files at a time. Without VITEST_GROUP,
 // `npx vitest run` runs every file.
 const TIMED = [
 	'tests/faults/{database,freeze,load,redis,serving,stalls}.test.ts',
@@ -18,6 +18,12 @@ const BESIDE = [
 	'tests/faults/{drain,hand-ins,mail,queue,webhooks}.test.ts',
 	'tests/hostile/enumeration.test.ts',
 	'tests/integration/faults.test.ts',
+	// The suites whose app calls the test identity provider on http://localhost: in a worker shared with
+	// other files that call failed ("Failed to send request": every sign-in of tests/integration/oauth.test.ts
+	// in one CI run, the external sign-in of tests/faults/actions.test.ts with three workers), for a reason
+	// not found yet. Each runs in a process of its own until it is.
+	'tests/integration/oauth.test.ts',
+	'tests/faults/actions.test.ts',
 ]
 const ALL = ['tests/**/*.test.ts', 'app/**/*.test.ts', 'db/**/*.test.ts', 'server/**/*.test.ts']
 const group = process.env.VITEST_GROUP as 'timed' | 'beside' | 'parallel' | undefined
