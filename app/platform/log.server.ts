@@ -22,5 +22,8 @@ export function describeError(error: unknown): string {
 	if (!(error instanceof Error)) return String(error)
 	if (error.message.startsWith('Failed query:'))
 		return error.cause instanceof Error ? describeError(error.cause) : `${error.name}: query failed`
-	return `${error.name}: ${error.message}`
+	// A wrapped failure (fetch's "fetch failed", a library's "Failed to send request") says little
+	// without what it wraps: the refused connection, the reset socket.
+	const cause = error.cause instanceof Error ? ` (cause: ${describeError(error.cause)})` : ''
+	return `${error.name}: ${error.message}${cause}`
 }

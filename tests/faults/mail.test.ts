@@ -197,17 +197,26 @@ describe.each(DIALECTS)('mail through the job queue on %s', (dialect) => {
 		expect(logLines(giving, 'email/failed').filter((l) => l.kind === 'password_reset')).toHaveLength(3)
 		// Kept for inspection where the operations note says to look.
 		if (dialect === 'pg') {
-			const rows = (await own.orm.execute(
-				sql.raw(
-					`select state, retry_count, output from pgboss.job where name = 'lms' and data->'payload'->>'email' = '${email}'`,
-				),
-			)) as unknown as Array<{ state: string; retry_count: number; output: { message: string } }>
+			// The log line comes before the queue records the failure: wait for the record.
+			const rows = await until('the job recorded as failed', 10_000, async () => {
+				const found = (await own.orm.execute(
+					sql.raw(
+						`select state, retry_count, output from pgboss.job where name = 'lms' and data->'payload'->>'email' = '${email}'`,
+					),
+				)) as unknown as Array<{ state: string; retry_count: number; output: { message: string } }>
+				return found.some((r) => r.state === 'failed') ? found : null
+			})
 			expect(rows).toMatchObject([{ state: 'failed', retry_count: 2 }])
 			expect(rows[0].output.message).toMatch(/no transport accepted/)
 		} else {
-			const rows = (own.orm as unknown as { all(q: unknown): unknown[] }).all(
-				sql.raw(`select attempts, failed_at, last_error from jobs where json_extract(payload, '$.email') = '${email}'`),
-			) as Array<{ attempts: number; failed_at: number | null; last_error: string }>
+			const rows = await until('the job recorded as failed', 10_000, () => {
+				const found = (own.orm as unknown as { all(q: unknown): unknown[] }).all(
+					sql.raw(
+						`select attempts, failed_at, last_error from jobs where json_extract(payload, '$.email') = '${email}'`,
+					),
+				) as Array<{ attempts: number; failed_at: number | null; last_error: string }>
+				return found.some((r) => r.failed_at !== null) ? found : null
+			})
 			expect(rows).toHaveLength(1)
 			expect(rows[0].attempts).toBe(3)
 			expect(rows[0].failed_at).not.toBeNull()

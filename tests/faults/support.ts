@@ -171,8 +171,8 @@ export function logLines(app: AppProcess, event: string) {
 export async function until<T>(
 	what: string,
 	timeoutMs: number,
-	probe: () => T | null | undefined | false | Promise<T>,
-) {
+	probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs
 	for (;;) {
 		const value = await probe()
