@@ -53,12 +53,12 @@ export default tseslint.config(
 			],
 		},
 	},
-	// cms/strapi is its own project: Strapi's CommonJS JavaScript beside its TypeScript (its content API),
-	// both linted here with the same rules.
-	// Strapi sets the global `strapi` once it has started.
+	// cms/strapi is its own project: its server code TypeScript in Strapi's shape (src/), its configuration
+	// and scripts CommonJS JavaScript, its admin panel's code browser JavaScript (src/admin/); all linted
+	// here with the same rules. Strapi sets the global `strapi` once it has started.
 	{ files: ['cms/strapi/**/*.{js,cjs,ts}'], languageOptions: { globals: { strapi: 'readonly' } } },
 	{
-		files: ['cms/strapi/**/*.js', 'cms/strapi/**/*.cjs'],
+		files: ['cms/strapi/{config,scripts}/**/*.{js,cjs}'],
 		languageOptions: { sourceType: 'commonjs' },
 		rules: { '@typescript-eslint/no-require-imports': 'off' },
 	},

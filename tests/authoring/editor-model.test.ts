@@ -2,11 +2,12 @@ import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 
 // The course editor's model (decision 0073) without a running Strapi: the ids and kinds filled in
-// for a teacher (cms/strapi/src/lms/autofill.js) and the move of older content at boot
-// (src/lms/migrate.js) on Strapi's own knex and SQLite driver, with the tables Strapi makes.
+// for a teacher (cms/strapi/src/utils/autofill.ts) and the move of older content at boot
+// (src/api/authoring/services/editor-migration.ts) on Strapi's own knex and SQLite driver, with the
+// tables Strapi makes. Both as Strapi compiled them to cms/strapi/dist/ (scripts/test-authoring.sh).
 const require = createRequire(import.meta.url)
-const { fillIds } = require('../../cms/strapi/src/lms/autofill.js')
-const { migrateEditorFields } = require('../../cms/strapi/src/lms/migrate.js')
+const { fillIds } = require('../../cms/strapi/dist/src/utils/autofill.js')
+const { migrateEditorFields } = require('../../cms/strapi/dist/src/api/authoring/services/editor-migration.js')
 const knexFactory = require('../../cms/strapi/node_modules/knex')
 
 describe('the ids and kinds a teacher never types', () => {

@@ -92,7 +92,7 @@ export async function signIn(page: Page, base: string, email: string, password: 
  * what passing takes; published. Fields are found by their form names
  * (`modules.0.entries.1.title`), buttons by what they say. The form asks no ids (slugs and keys
  * are made from titles) and no kinds (a quiz is an entry with quiz settings, a true/false question
- * one with "the statement is true" set…): src/lms/autofill.js.
+ * one with "the statement is true" set…): src/utils/autofill.ts.
  */
 export async function writeCourse(w: Walk) {
 	const page = w.page
@@ -178,7 +178,7 @@ export async function publish(w: Walk) {
 /**
  * The course's Spanish version, after the English one is published: the title, the first module
  * and its lesson translated, then published. The translation's modules and entries take en's slugs
- * by place (src/lms/autofill.js): what is left untranslated is served from en, field by field.
+ * by place (src/utils/autofill.ts): what is left untranslated is served from en, field by field.
  */
 export async function translateToSpanish(w: Walk) {
 	const page = w.page
@@ -199,7 +199,7 @@ export async function translateToSpanish(w: Walk) {
 	await w.typeRich(page.locator('.CodeMirror').last(), 'Lee **esto** primero.', 'Spanish lesson text')
 	// Saved first: Strapi's publish of a version not yet saved checks the author's "own site" condition
 	// against a document without its site and refuses (the save creates the version, the site then comes
-	// from the stored document: src/lms/guard.js).
+	// from the stored document: src/api/authoring/services/guard.ts).
 	await w.click(page.getByRole('button', { name: /^Save$/ }), 'save the Spanish version')
 	await page
 		.getByText(/Saved document/i)

@@ -9,14 +9,15 @@ import { TEST_SECRETS } from '#tests/support/env.ts'
 import { startWebhookRecorder, strapiAdmin, within } from '#tests/support/strapi.ts'
 
 // Nothing between authoring and learners is lost (issue 45): the revalidation queue of
-// cms/strapi/src/lms/revalidate.js is a table of Strapi's database, and a webhook is asked again
+// cms/strapi/src/utils/revalidate.ts is a table of Strapi's database, and a webhook is asked again
 // until its app answers. First the module itself on Strapi's knex and SQLite, across a "restart"
 // (a new queue and a new connection on the same file); then the running Strapi of
 // scripts/test-authoring.sh with the apps of LMS_APP_URLS down while an author saves.
 const strapiRequire = createRequire(new URL('../../cms/strapi/package.json', import.meta.url))
 const knexOf = (filename: string) =>
 	strapiRequire('knex')({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true })
-const { createRevalidator, TABLE } = strapiRequire('./src/lms/revalidate.js')
+// As Strapi compiled it to dist/ (scripts/test-authoring.sh).
+const { createRevalidator, TABLE } = strapiRequire('./dist/src/utils/revalidate.js')
 
 const freePort = () =>
 	new Promise<number>((resolve) => {

@@ -3,7 +3,7 @@ import { TEST_SECRETS } from '#tests/support/env.ts'
 import { strapiAdmin } from '#tests/support/strapi.ts'
 
 // A translation may leave its title empty (served from en, field by field, as the local content
-// service does), en's may not (decision 0050, cms/strapi/src/lms/required.js).
+// service does), en's may not (decision 0050, cms/strapi/src/utils/required.ts).
 const COURSE = 'api::course.course'
 const SITE_API = `${process.env.CONTENT_SERVICE_URL}/projects/${TEST_SECRETS.CMS_PROJECT_UUID}/sites/acme`
 

@@ -4,7 +4,7 @@ import { STRAPI_URL, strapiAdmin, type StrapiAdmin } from '#tests/support/strapi
 
 // The media library takes only what content needs (raster images, PDF, audio, video, plain text),
 // decided from the bytes: a name, an extension or a declared type never lets markup in
-// (cms/strapi/src/lms/upload-types.js, decision 0049). Strapi's own /uploads/ never runs a file.
+// (cms/strapi/src/utils/upload-types.ts, decision 0049). Strapi's own /uploads/ never runs a file.
 const HTML = Buffer.from('<!doctype html><html><body><script>fetch("/admin/users/me")</script></body></html>')
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(document.domain)"><rect/></svg>')
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')

@@ -1,16 +1,10 @@
-import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { course as courseShape, entry as entryShape } from '#app/content/content.ts'
+import { createView } from '../../cms/strapi/src/utils/view.ts'
 
-// The Strapi project's view of an entry's due date (cms/strapi/src/lms/view.js), shaped as the
+// The Strapi project's view of an entry's due date (cms/strapi/src/utils/view.ts), shaped as the
 // local content service serves it (content-service.test.ts checks that one over HTTP; this runs the
 // Strapi side without starting Strapi). Decision 0045.
-const { createView } = createRequire(import.meta.url)('../../cms/strapi/src/lms/view.js') as {
-	createView: (o: unknown) => {
-		course: (doc: unknown) => unknown
-		entry: (doc: unknown, slug: string) => unknown
-	}
-}
 
 const assets = { rewrite: (text: string) => text, url: () => null }
 const en = {

@@ -1,4 +1,5 @@
-const { previewUrl, allowedOrigins } = require('../src/lms/preview')
+// src/utils/preview.ts as compiled: Strapi loads this configuration from dist/, beside the compiled src/.
+const { previewUrl, allowedOrigins } = require('../src/utils/preview')
 
 module.exports = ({ env }) => ({
 	auth: { secret: env('ADMIN_JWT_SECRET') },
@@ -11,7 +12,7 @@ module.exports = ({ env }) => ({
 	// CI and the CMS's API alone need no admin panel: no `strapi build` then (STRAPI_ADMIN=false).
 	serveAdminPanel: env.bool('STRAPI_ADMIN', true),
 	watchIgnoreFiles: ['scripts/**', 'tests/**'],
-	// The Preview button of a course: the app's staff preview of its draft (src/lms/preview.js).
+	// The Preview button of a course: the app's staff preview of its draft (src/utils/preview.ts).
 	preview: {
 		enabled: Boolean(env('LMS_APP_URLS')),
 		config: { allowedOrigins: allowedOrigins(), handler: previewUrl },

@@ -11,7 +11,6 @@
 const { readdirSync, readFileSync, existsSync, statSync } = require('node:fs')
 const path = require('node:path')
 const { createStrapi, compileStrapi } = require('@strapi/strapi')
-const { ensureRole } = require('../src/lms/provisioning')
 
 // No webhooks from the seed: it imports into a CMS no app has read from yet (an app that has
 // answers cached refreshes them within 60 s); stored ones would reach the tests' apps later.
@@ -285,7 +284,7 @@ async function upsert(strapi, uid, where, json, counts, { shared, localized }) {
 }
 
 /**
- * The Editor role's permissions, one role per tenant ("Authors: <key>", src/lms/provisioning.js)
+ * The Editor role's permissions, one role per tenant ("Authors: <key>", api::authoring.provisioning)
  * and the demo admin accounts (README "Authoring courses").
  */
 async function seedPeople(strapi, tenants) {
@@ -327,8 +326,8 @@ async function seedPeople(strapi, tenants) {
 	])
 
 	for (const site of tenants) {
-		// The tenant's authors' role, as the app's provisioning makes it (src/lms/provisioning.js).
-		const { role } = await ensureRole(strapi, site)
+		// The tenant's authors' role, as the app's provisioning makes it (api::authoring.provisioning).
+		const { role } = await strapi.service('api::authoring.provisioning').ensureRole(site)
 		await account(users, `author@${site}.test`, 'Author', site, role.id)
 	}
 	await account(users, 'editor@platform.test', 'Platform', 'editor', editor.id)

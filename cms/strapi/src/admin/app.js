@@ -1,5 +1,5 @@
 // The admin panel in the app's six languages (decision 0073): Strapi's own screens in each, and
-// the course form's labels (src/lms/editor-fields.js) translated here. The app's zh is Strapi's
+// the course form's labels (src/utils/editor-fields.ts) translated here. The app's zh is Strapi's
 // zh-Hans. Built by `strapi build` (scripts/build-admin.js).
 import de from './translations/de.json'
 import es from './translations/es.json'

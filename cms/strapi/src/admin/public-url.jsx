@@ -1,5 +1,5 @@
 // After publishing, where the course now lives (issue 51): a side panel of the course's edit view
-// with its public page on the app, the Preview button's address (src/lms/preview.js, asked for the
+// with its public page on the app, the Preview button's address (src/utils/preview.ts, asked for the
 // published version) without its `preview` flag. Shown once a published version exists.
 import { useEffect, useState } from 'react'
 import { useIntl } from 'react-intl'

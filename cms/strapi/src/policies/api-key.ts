@@ -3,7 +3,7 @@
  * missing or wrong one is a 401 before any route reads a document.
  */
 import { errors } from '@strapi/utils'
-import { createKeyCheck } from '../lms/api-key'
+import { createKeyCheck } from '../utils/api-key'
 
 const keyMatches = createKeyCheck()
 

@@ -8,12 +8,9 @@
  */
 import type { Core } from '@strapi/strapi'
 import type { Context } from 'koa'
-import { loadSiteAssets, sendAsset } from '../../../lms/assets'
-import { createDocuments, UID } from '../../../lms/documents'
-import { TEST_READS } from '../../../lms/test-controls'
-import { createView, LOCALES } from '../../../lms/view'
-import type { Answers } from '../services/answers'
-import type { TestControls } from '../services/test-controls'
+import { UID } from '../../../utils/content-types'
+import { service } from '../../../utils/services'
+import { createView, LOCALES } from '../../../utils/view'
 
 const DEFAULT_PAGE_SIZE = 20
 const MAX_PAGE_SIZE = 100
@@ -56,9 +53,10 @@ const COLLECTIONS = {
 type Collection = keyof typeof COLLECTIONS
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-	const documents = createDocuments(strapi)
-	const answers = () => strapi.service('api::content.answers') as unknown as Answers
-	const controls = () => strapi.service('api::content.test-controls') as unknown as TestControls
+	const documents = service(strapi, 'api::content.documents')
+	const assets = service(strapi, 'api::content.assets')
+	const answers = () => service(strapi, 'api::content.answers')
+	const controls = () => service(strapi, 'api::content.test-controls')
 	const project = process.env.CMS_PROJECT_UUID ?? ''
 
 	/** The site the path names (404 for another project or an unknown site), its answers' base URL and its assets. */
@@ -67,7 +65,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 		const site = ctx.params.site
 		if (!(await documents.siteDoc(site, 'en'))) throw new ApiError(404, 'Unknown site')
 		const base = `${ctx.protocol}://${ctx.get('host')}/api/v1/projects/${encodeURIComponent(project)}/sites/${encodeURIComponent(site)}`
-		return { site, base, assets: await loadSiteAssets(strapi, site) }
+		return { site, base, assets: await assets.load(site) }
 	}
 
 	/** The site, the required locale and the view that shapes its documents. */
@@ -146,9 +144,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 		/** An asset's bytes (never remembered: Range and If-None-Match answer from the file). */
 		async asset(ctx: Ctx) {
 			try {
-				const { assets } = await siteOf(ctx)
-				const asset = assets.byId.get(ctx.params.asset)
-				if (!asset || !sendAsset(strapi, ctx, asset)) throw new ApiError(404, 'Unknown asset')
+				const { assets: siteAssets } = await siteOf(ctx)
+				const asset = siteAssets.byId.get(ctx.params.asset)
+				if (!asset || !assets.send(ctx, asset)) throw new ApiError(404, 'Unknown asset')
 			} catch (e) {
 				if (e instanceof ApiError) return fail(ctx, e.status, e.message)
 				throw e
@@ -171,9 +169,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 			send(ctx, 200, faults)
 		},
 		async testRead(ctx: Ctx) {
-			const reader = TEST_READS[`/api/v1/${ctx.params.name}` as keyof typeof TEST_READS]
+			const reader = controls().reads[`/api/v1/${ctx.params.name}`]
 			if (!reader) return fail(ctx, 404, 'Not found')
-			send(ctx, 200, await reader(strapi))
+			send(ctx, 200, await reader())
 		},
 	}
 }

@@ -4,11 +4,11 @@
  */
 import type { Core } from '@strapi/strapi'
 import type { Context, Next } from 'koa'
-import type { TestControls } from '../services/test-controls'
+import { service } from '../../../utils/services'
 
 export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) =>
 	async (ctx: Context, next: Next) => {
-		const { stats, faults } = strapi.service('api::content.test-controls') as unknown as TestControls
+		const { stats, faults } = service(strapi, 'api::content.test-controls')
 		stats.total++
 		stats.byPath[ctx.path] = (stats.byPath[ctx.path] ?? 0) + 1
 		const locale = ctx.query.locale

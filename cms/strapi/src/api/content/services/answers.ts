@@ -1,5 +1,5 @@
 /**
- * The content API's answers, remembered until the next write to content or media (src/index.js calls
+ * The content API's answers, remembered until the next write to content or media (src/index.ts calls
  * `changed` after each commit): the app asks again after every webhook, and a deep read of a course
  * costs Strapi 10 to 30 queries. One CMS process; see docs/authoring.md.
  */

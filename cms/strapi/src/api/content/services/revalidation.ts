@@ -1,11 +1,11 @@
 /**
- * The webhooks that tell the app what changed (lms/revalidate.js: stored with the change, retried
+ * The webhooks that tell the app what changed (src/utils/revalidate.ts: stored with the change, retried
  * until delivered), made on first use from the environment.
  */
 import type { Core } from '@strapi/strapi'
-import { createRevalidator } from '../../../lms/revalidate'
+import { createRevalidator } from '../../../utils/revalidate'
 
-export default ({ strapi }: { strapi: Core.Strapi }) => {
+const revalidation = ({ strapi }: { strapi: Core.Strapi }) => {
 	let revalidator: ReturnType<typeof createRevalidator> | undefined
 	const get = () =>
 		(revalidator ??= createRevalidator({
@@ -27,3 +27,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 		stop: () => revalidator?.stop(),
 	}
 }
+
+export type Revalidation = ReturnType<typeof revalidation>
+export default revalidation

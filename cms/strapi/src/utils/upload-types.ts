@@ -1,4 +1,3 @@
-'use strict'
 /**
  * What the media library takes (decision 0049): only the types content needs, decided from the
  * file's bytes, never from its name or the type the browser declared. By default raster images,
@@ -10,17 +9,34 @@
  * refuses the whole request with a 400 naming it, and a file that passes is stored with the type
  * its bytes have.
  */
-const fs = require('node:fs/promises')
-const path = require('node:path')
-const mimeTypes = require('mime-types')
-const { errors } = require('@strapi/utils')
+import { errors } from '@strapi/utils'
+import { lookup } from 'mime-types'
+import fs from 'node:fs/promises'
+import path from 'node:path'
 
 const DEFAULT_TYPES = 'image/png,image/jpeg,image/gif,image/webp,image/avif,application/pdf,audio/*,video/*,text/plain'
 const SNIFF_BYTES = 4100
 const PATTERN = /^[a-z]+\/(?:\*|[a-z0-9][a-z0-9.+-]*)$/
 
+/** An uploaded file as the upload service is given it (formidable's, or the seed's). */
+type UploadedFile = {
+	filepath?: string
+	path?: string
+	originalFilename?: string
+	name?: string
+	mimetype?: string
+	detectedMimeType?: string
+}
+type Input = { files?: UploadedFile | UploadedFile[] | null; file?: UploadedFile | null } | null | undefined
+type UploadService = {
+	upload(input: Input, opts?: unknown): Promise<unknown>
+	replace(id: unknown, input: Input, opts?: unknown): Promise<unknown>
+}
+/** The upload plugin as its strapi-server extension is given it: its service factories. */
+export type UploadPlugin = { services: { upload: (deps: unknown) => UploadService } }
+
 /** The allowed types: CMS_UPLOAD_TYPES, else the default; a malformed entry stops the start. */
-function allowedTypes(env = process.env) {
+export function allowedTypes(env: Record<string, string | undefined> = process.env) {
 	const list = (env.CMS_UPLOAD_TYPES || DEFAULT_TYPES)
 		.split(',')
 		.map((t) => t.trim().toLowerCase())
@@ -30,10 +46,11 @@ function allowedTypes(env = process.env) {
 	return list
 }
 
-const allows = (list, type) => list.some((t) => t === type || (t.endsWith('/*') && type.startsWith(t.slice(0, -1))))
-const kind = (type) => type.split('/')[0]
+const allows = (list: string[], type: string) =>
+	list.some((t) => t === type || (t.endsWith('/*') && type.startsWith(t.slice(0, -1))))
+const kind = (type: string) => type.split('/')[0]
 
-async function readHead(filepath) {
+async function readHead(filepath: string) {
 	const handle = await fs.open(filepath, 'r')
 	try {
 		const buffer = Buffer.alloc(SNIFF_BYTES)
@@ -45,7 +62,7 @@ async function readHead(filepath) {
 }
 
 /** UTF-8 without NUL whose first character (after a BOM and blanks) does not open markup. */
-function isPlainText(head) {
+function isPlainText(head: Buffer) {
 	if (!head.length || head.includes(0)) return false
 	let text
 	try {
@@ -60,10 +77,11 @@ function isPlainText(head) {
 }
 
 /** The type the bytes of an uploaded file have, or null when they are none we know. */
-async function sniff(file) {
+async function sniff(file: UploadedFile) {
 	const filepath = file.filepath ?? file.path
 	if (!filepath) return null
 	const head = await readHead(filepath)
+	// file-type is ESM only; compiled to CommonJS this is a require(), which Node (>= 20.19) loads.
 	const { fileTypeFromBuffer } = await import('file-type')
 	const found = await fileTypeFromBuffer(new Uint8Array(head))
 	if (found) return found.mime
@@ -71,30 +89,30 @@ async function sniff(file) {
 }
 
 /** Checks one file; on success its declared type becomes the sniffed one. */
-async function checkFile(file, list) {
+async function checkFile(file: UploadedFile, list: string[]) {
 	const name = String(file.originalFilename ?? file.name ?? 'file')
-	const refuse = (why) => {
+	const refuse = (why: string): never => {
 		throw new errors.ValidationError(`${name}: ${why}`, { fileName: name, allowedTypes: list })
 	}
 	const type = await sniff(file)
 	if (!type || !allows(list, type))
-		refuse(`this type of file is not accepted (${type ?? 'unknown content'}); allowed: ${list.join(', ')}`)
+		return refuse(`this type of file is not accepted (${type ?? 'unknown content'}); allowed: ${list.join(', ')}`)
 	const ext = path.extname(name).toLowerCase()
-	const named = ext ? mimeTypes.lookup(ext) || null : type
+	const named = ext ? lookup(ext) || null : type
 	if (!named || !allows(list, named) || kind(named) !== kind(type))
 		refuse(`the name's extension (${ext}) does not match the file's content (${type})`)
 	file.mimetype = type
 	file.detectedMimeType = type
 }
 
-/** Wraps the upload plugin's upload service (src/extensions/upload/strapi-server.js). */
-function guardUploadTypes(plugin) {
+/** Wraps the upload plugin's upload service (src/extensions/upload/strapi-server.ts). */
+export function guardUploadTypes<P extends UploadPlugin>(plugin: P): P {
 	const list = allowedTypes()
 	const factory = plugin.services.upload
 	plugin.services.upload = (deps) => {
 		const service = factory(deps)
-		const check = async (files) => {
-			for (const file of [files].flat().filter(Boolean)) await checkFile(file, list)
+		const check = async (files: UploadedFile | UploadedFile[] | null | undefined) => {
+			for (const file of [files].flat().filter((f): f is UploadedFile => Boolean(f))) await checkFile(file, list)
 		}
 		return {
 			...service,
@@ -110,5 +128,3 @@ function guardUploadTypes(plugin) {
 	}
 	return plugin
 }
-
-module.exports = { guardUploadTypes }

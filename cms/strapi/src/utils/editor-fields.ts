@@ -1,12 +1,16 @@
-'use strict'
 /**
  * What the course form says (decision 0073): per field [label, one line of help, placeholder], and
  * the form's rows ([field, width of 12]). A field of a type or component missing from its rows is
  * not on the form. The labels' translations are in src/admin/translations/.
  */
-const COURSE = 'api::course.course'
+export const COURSE = 'api::course.course'
 
-const FIELDS = {
+/** A field's words on the form: its label, then a line of help and a placeholder when it has them. */
+type Words = [label: string, help?: string, placeholder?: string]
+/** A row of the form: each field with its width (of 12). */
+type Row = [field: string, width: number][]
+
+export const FIELDS: Record<string, Record<string, Words>> = {
 	[COURSE]: {
 		title: [
 			'Course title',
@@ -131,7 +135,7 @@ const FIELDS = {
 	},
 }
 
-const LAYOUTS = {
+export const LAYOUTS: Record<string, Row[]> = {
 	[COURSE]: [
 		[
 			['title', 6],
@@ -225,10 +229,10 @@ const LAYOUTS = {
 }
 
 /** The columns of a type's list (no ids, no site: an author sees only their own site's). */
-const LISTS = { [COURSE]: ['title', 'slug', 'listed', 'updatedAt'] }
+export const LISTS: Record<string, string[]> = { [COURSE]: ['title', 'slug', 'listed', 'updatedAt'] }
 
 /** The field a folded block shows as its title. */
-const TITLES = {
+export const TITLES: Record<string, string> = {
 	[COURSE]: 'title',
 	'course.module': 'title',
 	'course.entry': 'title',
@@ -236,5 +240,3 @@ const TITLES = {
 	'course.option': 'text',
 	'course.label': 'name',
 }
-
-module.exports = { COURSE, FIELDS, LAYOUTS, LISTS, TITLES }

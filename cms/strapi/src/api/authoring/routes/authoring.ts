@@ -1,4 +1,3 @@
-'use strict'
 /**
  * The app's authoring endpoints (docs/decisions/0053-tenant-authoring.md), beside the content API:
  * /api/v1/projects/<project>/sites/<site>/authoring. Strapi's own authentication is off for them
@@ -6,7 +5,7 @@
  */
 const base = '/v1/projects/:project/sites/:site/authoring'
 
-module.exports = {
+export default {
 	routes: [
 		{
 			method: 'PUT',

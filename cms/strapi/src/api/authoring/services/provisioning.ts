@@ -1,19 +1,20 @@
-'use strict'
 /**
  * A tenant's place in the CMS, made and kept by the app (docs/decisions/0053-tenant-authoring.md):
- * its site document, its authors' role (`Authors: <key>`, tenants.js) and its media-library folder.
- * Every call states what should be and makes only what is missing, so the app's job may run it as
- * often as it is retried. A suspended or archived tenant's role is renamed `Suspended authors:
+ * its site document, its authors' role (`Authors: <key>`, src/utils/tenants.ts) and its media-library
+ * folder. Every call states what should be and makes only what is missing, so the app's job may run
+ * it as often as it is retried. A suspended or archived tenant's role is renamed `Suspended authors:
  * <key>` and loses its permissions: its authors keep their accounts but reach none of its
  * documents or files (and the "own sites" condition no longer names the site); its content is kept.
+ * The seed (scripts/seed.js) makes the demo tenants' roles with ensureRole.
  */
-const { CONDITION, SITE_KEY } = require('./tenants')
+import type { Core } from '@strapi/strapi'
+import { CONDITION, type Status } from '../../../utils/tenants'
 
 const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh']
 const SITE = 'api::site.site'
 const CONTENT_TYPES = ['api::course.course', 'api::page.page', 'api::blog-post.blog-post']
 const FOLDER = 'plugin::upload.folder'
-const explorer = (action) => `plugin::content-manager.explorer.${action}`
+const explorer = (action: string) => `plugin::content-manager.explorer.${action}`
 // What the Editor role Strapi makes gives for the media library.
 const UPLOAD_ACTIONS = [
 	'plugin::upload.read',
@@ -23,28 +24,31 @@ const UPLOAD_ACTIONS = [
 	'plugin::upload.assets.download',
 	'plugin::upload.assets.copy-link',
 ]
-const STATUSES = ['active', 'suspended', 'archived']
 
-const roleName = (key) => `Authors: ${key}`
-const suspendedName = (key) => `Suspended authors: ${key}`
+/** Strapi's admin roles, users and permissions, as far as provisioning reads them. */
+type Role = { id: number; name: string }
+type User = { id: number; isActive: boolean; registrationToken?: string | null; roles: Role[] }
+type Permission = { action: string; subject: string | null; properties?: { fields?: string[] } }
+
+const roleName = (key: string) => `Authors: ${key}`
+const suspendedName = (key: string) => `Suspended authors: ${key}`
 
 /**
  * An authors' role's permissions, each limited by the "own sites" condition: the content types'
  * create, read, update, delete and publish in every locale; their site document's read and update
- * (never its key: which site it is); the media library (media-scope.js keeps it to the site's folder).
+ * (never its key: which site it is); the media library (api::authoring.media-scope keeps it to the
+ * site's folder).
  */
-function authorPermissions(strapi) {
+function authorPermissions(strapi: Core.Strapi) {
 	const actions = strapi
 		.service('admin::permission')
 		.actionProvider.values()
-		.filter((a) => a.section === 'contentTypes')
-	const wanted = (p) =>
-		CONTENT_TYPES.includes(p.subject)
+		.filter((a: { section: string }) => a.section === 'contentTypes')
+	const wanted = (p: Permission) =>
+		CONTENT_TYPES.includes(p.subject ?? '')
 			? ['create', 'read', 'update', 'delete', 'publish'].some((a) => p.action === explorer(a))
 			: p.subject === SITE && (p.action === explorer('read') || p.action === explorer('update'))
-	const content = strapi
-		.service('admin::content-type')
-		.getPermissionsWithNestedFields(actions)
+	const content = (strapi.service('admin::content-type').getPermissionsWithNestedFields(actions) as Permission[])
 		.filter(wanted)
 		.map((p) => {
 			const fields = p.properties?.fields
@@ -70,33 +74,42 @@ function authorPermissions(strapi) {
 	return [...content, ...media]
 }
 
+// One provisioning at a time in this process: two retries of the same job must not both find the
+// site missing and make it twice (the CMS runs as one process; docs/authoring.md).
+let queue: Promise<unknown> = Promise.resolve()
+const serially = <T>(work: () => Promise<T>): Promise<T> => {
+	const run = queue.then(work, work)
+	queue = run.catch(() => {})
+	return run
+}
+
 /** The site's authors' role, active or suspended, or null. */
-async function findRole(strapi, key) {
-	const roles = await strapi.db
+async function findRole(strapi: Core.Strapi, key: string): Promise<Role | null> {
+	const roles: Role[] = await strapi.db
 		.query('admin::role')
 		.findMany({ where: { name: { $in: [roleName(key), suspendedName(key)] } } })
 	return roles.find((r) => r.name === roleName(key)) ?? roles[0] ?? null
 }
 
 /** Makes the role if missing, names it for the status and gives it its permissions (none when not active). */
-async function ensureRole(strapi, key, status = 'active') {
+async function ensureRole(strapi: Core.Strapi, key: string, status: Status = 'active') {
 	const roles = strapi.service('admin::role')
 	const active = status === 'active'
 	const name = active ? roleName(key) : suspendedName(key)
 	let role = await findRole(strapi, key)
 	const created = !role
 	if (!role)
-		role = await roles.create({
+		role = (await roles.create({
 			name,
 			description: `Write, publish and archive ${key}'s courses, pages and posts; edit its site document.`,
-		})
-	else if (role.name !== name) role = await roles.update({ id: role.id }, { name })
+		})) as Role
+	else if (role.name !== name) role = (await roles.update({ id: role.id }, { name })) as Role
 	await roles.assignPermissions(role.id, active ? authorPermissions(strapi) : [])
 	return { role, created }
 }
 
 /** The site's own folder at the root of the media library (its name is the site's key). */
-async function ensureFolder(strapi, key) {
+async function ensureFolder(strapi: Core.Strapi, key: string) {
 	const existing = await strapi.db.query(FOLDER).findOne({ where: { name: key, parent: null } })
 	if (existing) return { folder: existing, created: false }
 	const folder = await strapi.plugin('upload').service('folder').create({ name: key, parent: null })
@@ -104,7 +117,7 @@ async function ensureFolder(strapi, key) {
 }
 
 /** The site document (en), made with the tenant's name when missing; an author's edits are kept. */
-async function ensureSiteDocument(strapi, key, name) {
+async function ensureSiteDocument(strapi: Core.Strapi, key: string, name: string | undefined) {
 	const docs = strapi.documents(SITE)
 	const [existing] = await docs.findMany({ filters: { key }, locale: 'en', fields: ['documentId'] })
 	if (existing) return { created: false }
@@ -112,17 +125,11 @@ async function ensureSiteDocument(strapi, key, name) {
 	return { created: true }
 }
 
-// One provisioning at a time in this process: two retries of the same job must not both find the
-// site missing and make it twice (the CMS runs as one process; docs/authoring.md).
-let queue = Promise.resolve()
-const serially = (work) => {
-	const run = queue.then(work, work)
-	queue = run.catch(() => {})
-	return run
-}
-
 /** The site, its role and its folder as the app's tenant is: `status` one of STATUSES. */
-function provisionSite(strapi, { key, name, status = 'active' }) {
+function provisionSite(
+	strapi: Core.Strapi,
+	{ key, name, status = 'active' }: { key: string; name?: string; status?: Status },
+) {
 	return serially(async () => {
 		const site = await ensureSiteDocument(strapi, key, name)
 		const folder = await ensureFolder(strapi, key)
@@ -141,16 +148,23 @@ function provisionSite(strapi, { key, name, status = 'active' }) {
  * before). A pending account's link is given again only when it was invited to this site alone:
  * another site's invitation is never handed to this one. Null when the site is not open for authoring.
  */
-function inviteAuthor(strapi, key, email) {
+function inviteAuthor(strapi: Core.Strapi, key: string, email: string) {
 	return serially(async () => {
-		const role = await strapi.db.query('admin::role').findOne({ where: { name: roleName(key) } })
+		const role: Role | null = await strapi.db.query('admin::role').findOne({ where: { name: roleName(key) } })
 		if (!role) return null
 		const users = strapi.service('admin::user')
-		let user = await strapi.db.query('admin::user').findOne({ where: { email }, populate: ['roles'] })
+		const withRoles = (where: object) => strapi.db.query('admin::user').findOne({ where, populate: ['roles'] })
+		let user: User | null = await withRoles({ email })
 		let state = 'added'
 		if (!user) {
-			user = await users.create({ email, firstname: email.split('@')[0], isActive: false, roles: [role.id] })
-			user = await strapi.db.query('admin::user').findOne({ where: { id: user.id }, populate: ['roles'] })
+			const made: { id: number } = await users.create({
+				email,
+				firstname: email.split('@')[0],
+				isActive: false,
+				roles: [role.id],
+			})
+			const found: User = await withRoles({ id: made.id })
+			user = found
 			state = 'invited'
 		} else if (!user.roles.some((r) => r.id === role.id)) {
 			await users.updateById(user.id, { roles: [...user.roles.map((r) => r.id), role.id] })
@@ -159,10 +173,17 @@ function inviteAuthor(strapi, key, email) {
 		const pending = !user.isActive && user.registrationToken
 		const registrationUrl =
 			pending && onlyHere
-				? `${strapi.config.get('admin.absoluteUrl')}/auth/register?registrationToken=${encodeURIComponent(user.registrationToken)}`
+				? `${strapi.config.get('admin.absoluteUrl')}/auth/register?registrationToken=${encodeURIComponent(pending)}`
 				: null
 		return { email, state: pending && state === 'already' ? 'invited' : state, registrationUrl }
 	})
 }
 
-module.exports = { provisionSite, inviteAuthor, ensureRole, STATUSES, SITE_KEY }
+const provisioning = ({ strapi }: { strapi: Core.Strapi }) => ({
+	provisionSite: (tenant: Parameters<typeof provisionSite>[1]) => provisionSite(strapi, tenant),
+	inviteAuthor: (key: string, email: string) => inviteAuthor(strapi, key, email),
+	ensureRole: (key: string, status?: Status) => ensureRole(strapi, key, status),
+})
+
+export type Provisioning = ReturnType<typeof provisioning>
+export default provisioning

@@ -1,4 +1,3 @@
-'use strict'
 /**
  * Moves content written before the course editor of issue 51 (decision 0073) to its fields, once,
  * at every boot (idempotent: what has moved is not found again). Every version of every document
@@ -9,10 +8,18 @@
  * - a multiple-choice question's right answer, the option's key typed into `correctOptionKey`,
  *   becomes the mark `correct` on that option, and the key field is cleared.
  *
- * The content API serves the same answers before and after (src/lms/view.js reads either form).
+ * The content API serves the same answers before and after (src/utils/view.ts reads either form).
  * It runs after Strapi has made the new columns (bootstrap), on Strapi's own knex.
+ * migrateEditorFields takes only what it uses of Strapi, so that tests/authoring/editor-model.test.ts
+ * runs it on a knex of its own.
  */
-const parse = (value) => {
+import type { Core } from '@strapi/strapi'
+
+type Knex = Core.Strapi['db']['connection']
+/** What the move uses of Strapi: its knex and its log. */
+type Host = { db: { connection: Knex }; log: { info(message: string): void } }
+
+const parse = (value: unknown) => {
 	if (value === null || value === undefined) return null
 	if (typeof value !== 'string') return value
 	try {
@@ -21,11 +28,13 @@ const parse = (value) => {
 		return null
 	}
 }
-const bool = (v) => (typeof v === 'boolean' ? v : null)
-const int = (v) => (Number.isInteger(v) ? v : null)
+const bool = (v: unknown) => (typeof v === 'boolean' ? v : null)
+const int = (v: unknown) => (Number.isInteger(v) ? v : null)
 
-async function movePassRules(knex) {
-	const rows = await knex('courses').whereNotNull('pass_rule').select('id', 'pass_rule')
+async function movePassRules(knex: Knex) {
+	const rows: { id: number; pass_rule: unknown }[] = await knex('courses')
+		.whereNotNull('pass_rule')
+		.select('id', 'pass_rule')
 	let moved = 0
 	for (const row of rows) {
 		const rule = parse(row.pass_rule)
@@ -43,8 +52,8 @@ async function movePassRules(knex) {
 	return moved
 }
 
-async function moveRightAnswers(knex) {
-	const questions = await knex('components_course_questions')
+async function moveRightAnswers(knex: Knex) {
+	const questions: { id: number; correct_option_key: string }[] = await knex('components_course_questions')
 		.whereNotNull('correct_option_key')
 		.select('id', 'correct_option_key')
 	let moved = 0
@@ -61,7 +70,7 @@ async function moveRightAnswers(knex) {
 	return moved
 }
 
-async function migrateEditorFields(strapi) {
+export async function migrateEditorFields(strapi: Host) {
 	const knex = strapi.db.connection
 	const [rules, answers] = await knex.transaction(async (trx) => [
 		await movePassRules(trx),
@@ -71,4 +80,10 @@ async function migrateEditorFields(strapi) {
 		strapi.log.info(`lms: moved ${rules} pass rules and ${answers} right answers to the editor's fields`)
 }
 
-module.exports = { migrateEditorFields }
+const editorMigration = ({ strapi }: { strapi: Core.Strapi }) => ({
+	/** Moves what is still in the older fields (at every boot). */
+	run: () => migrateEditorFields(strapi),
+})
+
+export type EditorMigration = ReturnType<typeof editorMigration>
+export default editorMigration

@@ -1,16 +1,16 @@
-'use strict'
 /**
  * Strapi's own /uploads/ (its public folder, served by extension) answers like the app's asset
  * proxies (decision 0049): never sniffed, and anything but a raster image, audio or video as a
  * sandboxed attachment, so that a file stored before the upload types were checked
- * (src/lms/upload-types.js) cannot run as a page of the CMS's origin, where authors are signed in.
+ * (src/utils/upload-types.ts) cannot run as a page of the CMS's origin, where authors are signed in.
  * The path is compared as the static server resolves it (`/./uploads/`, `//uploads/`, escapes).
  */
-const path = require('node:path')
+import type { Context, Next } from 'koa'
+import path from 'node:path'
 
 const INLINE = /^(?:image\/(?:png|jpeg|gif|webp|avif)|audio\/[\w.+-]+|video\/[\w.+-]+)$/
 
-function servedPath(raw) {
+function servedPath(raw: string) {
 	try {
 		return path.posix.normalize(decodeURIComponent(raw))
 	} catch {
@@ -18,7 +18,7 @@ function servedPath(raw) {
 	}
 }
 
-module.exports = () => async (ctx, next) => {
+export default () => async (ctx: Context, next: Next) => {
 	await next()
 	if (!servedPath(ctx.path).startsWith('/uploads/')) return
 	ctx.set('X-Content-Type-Options', 'nosniff')

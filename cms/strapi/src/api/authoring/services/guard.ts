@@ -1,0 +1,202 @@
+/**
+ * The wall between sites, decided by the stored document (decision 0048). An author (a user whose
+ * roles are all `Authors: <site>`) reaches only documents whose stored `site` (a site document:
+ * its `key`) is one of their sites, whatever the request says. Two layers:
+ *
+ * - every Document Service call made while an author's request runs: an action that names a
+ *   document (`documentId`) loads its stored site first; a create or clone may name only the
+ *   author's sites; an update never changes the site; finds and counts see only the author's
+ *   sites. Every admin route that reads or writes content ends up here, routes Strapi adds later
+ *   included.
+ * - every admin route of Strapi's plugins (content manager, i18n, history, releases, review
+ *   workflows), as the first policy (src/policies/site-wall.ts): the documents a request names
+ *   (path, query or body, by documentId, row id or history version) are checked before Strapi's
+ *   own permission check and the controller, so that a route reading rows directly (i18n's
+ *   non-localized fields) answers nothing either, and the refusal is always this one.
+ *
+ * Refused: 403, a ForbiddenError saying the document belongs to another site (what the admin
+ * panel shows). Platform editors (any role without the Authors: prefix) and calls outside an
+ * admin request (seed, content API) are not limited.
+ */
+import type { Core, Modules } from '@strapi/strapi'
+import { errors } from '@strapi/utils'
+import { isPlatformEditor, sitesOf, type AdminUser } from '../../../utils/tenants'
+
+const SITE = 'api::site.site'
+const COURSE = 'api::course.course'
+const WATCHED = new Set([SITE, COURSE, 'api::page.page', 'api::blog-post.blog-post'])
+const HISTORY = 'plugin::content-manager.history-version'
+const READS = new Set(['findMany', 'findFirst', 'count'])
+const FOREIGN = 'This document belongs to another site: you may open and change only the documents of your own site'
+const MOVED = "A document's site is set when it is created and cannot be changed"
+const SINGLE = 'Courses, pages, posts and sites are not single types: open them by their id'
+
+/**
+ * A Document Service call as the walls read it. Strapi's own context is a union over every
+ * content type and action, each with its own params; these are the few the walls read and set.
+ */
+type Call = {
+	uid: string
+	action: string
+	params?: { documentId?: string; locale?: unknown; data?: Record<string, unknown>; filters?: unknown }
+}
+type Ref = string | number
+/** An admin request (a policy's context) as far as the walls read it. */
+export type AdminRequest = {
+	state?: { user?: AdminUser | null; route?: { path?: string } }
+	params?: Record<string, unknown>
+	request?: { query?: Record<string, unknown>; body?: unknown }
+}
+
+/**
+ * A PolicyError (Strapi passes its message through to the answer; a plain ForbiddenError's it
+ * replaces by "Forbidden") that answers as the ForbiddenError it is.
+ */
+class WallError extends errors.PolicyError {
+	constructor(message: string) {
+		super(message)
+		;(this as Error).name = 'ForbiddenError'
+	}
+}
+
+const ownerField = (uid: string) => (uid === SITE ? 'key' : 'site')
+
+/** Row ids are digits; documentIds are not (Strapi makes them with cuid2: a letter first). */
+const isRowId = (ref: unknown) => Number.isInteger(ref) || (typeof ref === 'string' && /^\d+$/.test(ref))
+
+const allOwn = (sites: unknown[], user: AdminUser) => sites.every((s) => sitesOf(user).includes(s as string))
+
+/** The values a request names under `keys` (path, query, then body), arrays flattened. */
+function named(ctx: AdminRequest, keys: string[]): unknown[] {
+	const body =
+		ctx.request?.body && typeof ctx.request.body === 'object' ? (ctx.request.body as Record<string, unknown>) : {}
+	const sources = [ctx.params ?? {}, ctx.request?.query ?? {}, body]
+	return sources.flatMap((source) => keys.flatMap((k) => (source[k] === undefined ? [] : [source[k]].flat())))
+}
+
+/**
+ * A course is up or down as a whole (decision 0048): unpublishing one locale unpublishes every
+ * locale. The controller answers with the first version unpublished: the one asked for comes first.
+ */
+const wholeUnpublish = (): Modules.Documents.Middleware.Middleware => async (context, next) => {
+	const call = context as Call
+	if (call.uid !== COURSE || call.action !== 'unpublish') return next()
+	const asked = call.params?.locale
+	call.params = { ...call.params, locale: '*' }
+	const result = await next()
+	const unpublished = result as { entries?: { locale?: unknown }[] } | null
+	if (unpublished?.entries && typeof asked === 'string')
+		unpublished.entries.sort((a, b) => Number(b.locale === asked) - Number(a.locale === asked))
+	return result
+}
+
+/** The author whose request this is, or null (no request, or a platform editor). */
+function authorOf(strapi: Core.Strapi): AdminUser | null {
+	const user: AdminUser | undefined = strapi.requestContext.get()?.state?.user
+	return user && !isPlatformEditor(user) ? user : null
+}
+
+/** The stored sites of the documents `refs` names (documentIds or row ids): every version's. */
+async function storedSites(strapi: Core.Strapi, uid: string, refs: unknown[]): Promise<unknown[]> {
+	const docs = refs.filter((r) => !isRowId(r))
+	const rows = refs.filter(isRowId).map(Number)
+	const or = [...(docs.length ? [{ documentId: { $in: docs } }] : []), ...(rows.length ? [{ id: { $in: rows } }] : [])]
+	if (!or.length) return []
+	const field = ownerField(uid)
+	const found: Record<string, unknown>[] = await strapi.db
+		.query(uid)
+		.findMany({ where: { $or: or }, select: ['documentId', field] })
+	return [...new Set(found.map((row) => row[field]))]
+}
+
+/** Document Service middleware: the last wall, for every caller inside an author's request. */
+const documentsGuard =
+	(strapi: Core.Strapi): Modules.Documents.Middleware.Middleware =>
+	async (context, next) => {
+		const { uid, action } = context as Call
+		const user = WATCHED.has(uid) ? authorOf(strapi) : null
+		if (!user) return next()
+		const params = ((context as Call).params ??= {})
+		const field = ownerField(uid)
+		const own = sitesOf(user)
+		const stored = params.documentId ? await storedSites(strapi, uid, [params.documentId]) : []
+		if (!allOwn(stored, user)) throw new WallError(FOREIGN)
+		const data = params.data
+		// The site is not on the author's form (decision 0073): a new document goes to the author's site.
+		const empty = data && [undefined, null, ''].includes(data[field] as string | null | undefined)
+		if (action === 'create' && empty && uid !== SITE && own.length === 1) data[field] = own[0]
+		// A new translation's form sends the site it does not show as empty (decision 0082): it stays the
+		// stored one, for every locale (the field is not localized), rather than read as a move.
+		if (action !== 'create' && empty && data[field] !== undefined && stored.length === 1) data[field] = stored[0]
+		if (data && data[field] !== undefined) {
+			// A new document (create, or a clone's copy) goes to one of the author's sites; an existing
+			// one stays where it is stored.
+			const creates = action === 'create' || action === 'clone'
+			if (creates && !own.includes(data[field] as string)) throw new WallError(FOREIGN)
+			if (!creates && stored.some((s) => s !== data[field])) throw new WallError(MOVED)
+		}
+		if (READS.has(action)) params.filters = { $and: [params.filters ?? {}, { [field]: { $in: own } }] }
+		return next()
+	}
+
+/**
+ * The documents an admin request names, as { uid, refs }, or null when it names one in a form that
+ * cannot be checked (an object where an id belongs: `documentId[$ne]=…`).
+ */
+async function documentsNamed(
+	strapi: Core.Strapi,
+	ctx: AdminRequest,
+): Promise<{ uid: string; refs: unknown[] }[] | null> {
+	const found = []
+	for (const id of named(ctx, ['versionId'])) {
+		if (!isRowId(id)) return null
+		const version: { contentType: string; relatedDocumentId: Ref } | null = await strapi.db
+			.query(HISTORY)
+			.findOne({ where: { id: Number(id) }, select: ['contentType', 'relatedDocumentId'] })
+		if (version) found.push({ uid: version.contentType, refs: [version.relatedDocumentId] })
+	}
+	const uids = named(ctx, ['model', 'model_uid', 'contentType', 'contentTypeUid', 'uid']).filter((u): u is string =>
+		WATCHED.has(u as string),
+	)
+	if (!uids.length) return found
+	const refs = named(ctx, ['id', 'sourceId', 'documentId', 'documentIds', 'entryDocumentId'])
+	if (refs.some((r) => typeof r !== 'string' && typeof r !== 'number')) return null
+	return [...found, ...uids.map((uid) => ({ uid, refs }))]
+}
+
+const guard = ({ strapi }: { strapi: Core.Strapi }) => ({
+	/** Installs both layers; call from register() (routes are mounted after it). */
+	install() {
+		strapi.documents.use(documentsGuard(strapi))
+		strapi.documents.use(wholeUnpublish())
+		for (const [name, plugin] of Object.entries(strapi.plugins)) {
+			if (name === 'upload') continue
+			const routers = Array.isArray(plugin.routes) ? [{ routes: plugin.routes }] : Object.values(plugin.routes ?? {})
+			for (const router of routers) {
+				if (('type' in router && router.type === 'content-api') || !Array.isArray(router.routes)) continue
+				for (const route of router.routes) {
+					route.config = route.config ?? {}
+					route.config.policies = ['global::site-wall', ...(route.config.policies ?? [])]
+				}
+			}
+		}
+	},
+
+	/** The policy first on every admin route of Strapi's plugins (the media library has its own). */
+	async sitePolicy(policyContext: AdminRequest) {
+		const user = policyContext.state?.user
+		if (!user || isPlatformEditor(user)) return true
+		const docs = await documentsNamed(strapi, policyContext)
+		if (!docs) throw new errors.ValidationError('A document is named by its id')
+		const single = String(policyContext.state?.route?.path ?? '').includes('/single-types/')
+		for (const { uid, refs } of docs) {
+			if (!WATCHED.has(uid)) continue
+			if (single) throw new WallError(SINGLE)
+			if (!allOwn(await storedSites(strapi, uid, refs), user)) throw new WallError(FOREIGN)
+		}
+		return true
+	},
+})
+
+export type Guard = ReturnType<typeof guard>
+export default guard
