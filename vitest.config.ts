@@ -5,9 +5,9 @@ import { defineConfig } from 'vitest/config'
 // 500 ms while it is frozen): one file at a time, alone, so no other suite's load shows in what they
 // measure. `beside`: suites that time things loosely or by statistics (the enumeration suite compares
 // interleaved samples and the app's own CPU time; the fault runs that wait out outages, restarts and
-// drains assert seconds, memory and what is stored): one file at a time, beside the `parallel` group,
-// since they mostly wait (and, for now, the two suites named below). `parallel`: everything else, two
-// files at a time. Without VITEST_GROUP,
+// drains assert seconds, memory and what is stored): two files at a time, beside the `parallel` group,
+// since they mostly wait (the machine was 2 % busy running them alone; and, for now, the two suites
+// named below). `parallel`: everything else, two files at a time. Without VITEST_GROUP,
 // `npx vitest run` runs every file.
 const TIMED = [
 	'tests/faults/{database,freeze,load,redis,serving,stalls}.test.ts',
@@ -15,7 +15,7 @@ const TIMED = [
 	'tests/integration/postgres-driver.test.ts',
 ]
 const BESIDE = [
-	'tests/faults/{drain,hand-ins,mail,queue,webhooks}.test.ts',
+	'tests/faults/{drain,hand-ins,mail,queue,reminders,webhooks}.test.ts',
 	'tests/hostile/enumeration.test.ts',
 	'tests/integration/faults.test.ts',
 	// The suites whose app calls the test identity provider on http://localhost: in a worker shared with
@@ -52,7 +52,7 @@ export default defineConfig({
 		// each file in a fresh process spent about 3.5 s of a core before its first test, 137 files.
 		// Every file makes its own stack, database and content service, and restores what it changes.
 		isolate: group !== 'parallel',
-		maxWorkers: group === 'parallel' ? 2 : 1,
+		maxWorkers: group === 'parallel' || group === 'beside' ? 2 : 1,
 		minWorkers: 1,
 		testTimeout: 30_000,
 		hookTimeout: 60_000,

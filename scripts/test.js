@@ -17,10 +17,10 @@ const STEPS = [
 	// Every later stage needs the build.
 	[stage('build', 'npm', ['run', 'build'])],
 	// Two files at a time, with the suites that mostly wait (outages, restarts, drains, the enumeration
-	// suite's interleaved samples) one at a time beside them, and types, ESLint, Prettier and knip
+	// suite's interleaved samples) two at a time beside them, and types, ESLint, Prettier and knip
 	// (npm run lint) then Redocly and Spectral (npm run lint:openapi) beside those: all three run, so one
 	// failure never hides another. Then the suites that bound answers in milliseconds, one at a time
-	// and alone (vitest.config.ts, decision 0075).
+	// and alone (vitest.config.ts, decisions 0075 and 0090).
 	[
 		stage('vitest', 'sh', ['-c', 'VITEST_GROUP=parallel npx vitest run']),
 		stage('vitest-beside', 'sh', ['-c', 'VITEST_GROUP=beside npx vitest run']),
