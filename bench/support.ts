@@ -216,11 +216,19 @@ export function spawnMinimalRouter() {
 	return spawnBaseline('bench/minimal-rr.mjs', [])
 }
 
+/**
+ * The app's routes replaying their loaders' data (bench/replay-server.ts) in its own process, with the
+ * app's variables: it records each path once for the cookie's person, then serves the replay.
+ */
+export function spawnReplay(variables: Record<string, string>, cookie: string, paths: string[]) {
+	return spawnBaseline('bench/replay-server.ts', [cookie, ...paths], { ...variables, NODE_OPTIONS: '--import tsx' })
+}
+
 /** A baseline server script in its own process; it prints `listening <port>`. */
-async function spawnBaseline(script: string, args: string[]) {
+async function spawnBaseline(script: string, args: string[], variables: Record<string, string> = {}) {
 	const child = spawn(process.execPath, [script, ...args], {
 		stdio: ['ignore', 'pipe', 'inherit'],
-		env: { ...process.env, NODE_ENV: 'production' },
+		env: { ...process.env, ...variables, NODE_ENV: 'production' },
 	})
 	const port = await new Promise<number>((resolve, reject) => {
 		child.stdout!.on('data', (c: Buffer) => {

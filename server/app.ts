@@ -18,6 +18,9 @@ import { startFileSweep } from './file-sweep.ts'
 import { startSchedule } from './schedule.ts'
 import { createServices, startRedis, type AppOptions } from './services.ts'
 
+/** The routes' build, for the benchmark that replays loaders' data through the same routes (bench/replay-server.ts). */
+export * as serverBuild from 'virtual:react-router/server-build'
+
 /**
  * The app of one process: the services it builds once (server/services.ts), and the listener that
  * takes each request through the entry's steps (server/handle.ts).
@@ -139,7 +142,7 @@ export async function listen(options: AppOptions & { port?: number; host?: strin
 }
 
 /** The production start: one clear line and exit code 1 on a configuration error. */
-export async function main(options: { clientDir?: string } = {}) {
+export async function main(options: Pick<AppOptions, 'clientDir' | 'serverBuild'> = {}) {
 	let env: Env
 	try {
 		env = parseEnv()
@@ -150,7 +153,7 @@ export async function main(options: { clientDir?: string } = {}) {
 		}
 		throw error
 	}
-	const running = await listen({ env, clientDir: options.clientDir })
+	const running = await listen({ env, ...options })
 	log.info('server/listening', {
 		port: running.port,
 		baseDomain: env.APP_BASE_DOMAIN,

@@ -39,6 +39,8 @@ export interface AppOptions {
 	rateLimit?: RateLimitDriver
 	/** How long a host's tenant is remembered before the database is asked again (60 s; tests shorten it). */
 	hostCacheTtlMs?: number
+	/** A copy of the routes' build to serve instead of this bundle's (the benchmark records loaders' data through one). */
+	serverBuild?: ServerBuild
 }
 
 const HSTS = 'max-age=31536000; includeSubDomains'
@@ -82,7 +84,7 @@ export function createServices(options: AppOptions) {
 			'cache-control': 'no-store',
 		},
 		trustForwardedHost: env.AUTH_TRUST_HOST === 'true',
-		routerFor: createRouters(),
+		routerFor: createRouters(options.serverBuild ?? (serverBuild as ServerBuild)),
 		assets: sirv(options.clientDir ?? resolve('build/client'), {
 			immutable: true,
 			maxAge: 31536000,
@@ -112,8 +114,7 @@ export function createServices(options: AppOptions) {
  * Always in production mode: in any other, React Router sends error messages and stacks to the
  * browser (errors are logged by handleError instead).
  */
-function createRouters() {
-	const build = serverBuild as ServerBuild
+function createRouters(build: ServerBuild) {
 	// One route table for every locale (app/routes.ts): a prefixed locale's pages are the same routes
 	// under its basename (/es/learn is /learn), without the platform routes, whose URLs take no prefix.
 	const pages = <T>(routes: Record<string, T>) =>
