@@ -28,8 +28,10 @@ cd cms/strapi
 # 1. Install from the lockfile; the npm cache persists between CI runs. Install scripts are left
 # out: the one this needs, better-sqlite3's native build, is copied from the app's install when it
 # is the same version for the same Node (it compiles from source here otherwise: about 2 minutes).
-# `--install-only` does this and the admin build below (.ci/run starts it in the background while the app's tests run);
-# a later run finds the marker of the same lockfile and goes on.
+# `--install-only` does this and the admin build below: .ci/run starts it in the background before
+# the app's own install (both mostly wait on the registry and the disk then), with APP_INSTALLED
+# naming the file it touches when the app's install is done, which the copy waits for.
+# A later run finds the marker of the same lockfile and goes on.
 # CI's background install (.ci/run) may still be running: wait for it rather than install twice.
 if [ -n "${AUTHORING_INSTALL_PID:-}" ] && [ "${1:-}" != "--install-only" ]; then
 	while kill -0 "$AUTHORING_INSTALL_PID" 2>/dev/null; do sleep 1; done
@@ -41,25 +43,18 @@ if [ "$(cat "$marker" 2>/dev/null)" = "$lock_hash" ]; then
 	step install "0.0 (installed before: $(cat node_modules/.install-seconds 2>/dev/null || echo '?') s in the background)"
 else
 	npm ci --prefer-offline --no-audit --no-fund --ignore-scripts --loglevel=error >"$out/install.log" 2>&1 || { cat "$out/install.log"; echo "authoring: npm ci failed"; exit 1; }
-	want=$(node -p "require('./node_modules/better-sqlite3/package.json').version")
-	have=$(node -p "try { require('../../node_modules/better-sqlite3/package.json').version } catch { '' }")
-	if [ "$want" = "$have" ] && [ -f ../../node_modules/better-sqlite3/build/Release/better_sqlite3.node ]; then
-		mkdir -p node_modules/better-sqlite3/build/Release
-		cp ../../node_modules/better-sqlite3/build/Release/better_sqlite3.node node_modules/better-sqlite3/build/Release/
-	else
-		npm rebuild better-sqlite3 --loglevel=error >>"$out/install.log" 2>&1 || { cat "$out/install.log"; exit 1; }
-	fi
+	# Our changes to Strapi's admin (cms/strapi/patches/, decision 0093): postinstall's, which --ignore-scripts skips.
+	node_modules/.bin/patch-package >>"$out/install.log" 2>&1 || { cat "$out/install.log"; echo "authoring: patch-package failed"; exit 1; }
 	secs "$t" "$(now)" >node_modules/.install-seconds
 	echo "$lock_hash" >"$marker"
 	step install "$(cat node_modules/.install-seconds)"
 fi
 # 2. Build the admin panel (the editor walk, tests/authoring/editor-walk.test.ts, drives it): once per
-# lockfile, admin source (src/admin) and admin/plugin configuration; a later run with the same hash
+# lockfile, admin source (src/admin), patches and admin/plugin configuration; a later run with the same hash
 # reuses cms/strapi/dist/build (about 80 s and 1.5 GB otherwise, docs/authoring.md). The server's
 # TypeScript is compiled by the build and again by the seed (Strapi's compileStrapi, incremental): a type
-# error fails the stage. `--install-only` builds
-# it too, so in CI it is made in the background while the app's suites run, not beside Lighthouse.
-admin_hash=$( (cat package-lock.json tsconfig.json config/admin.js config/plugins.js; find src/admin -type f 2>/dev/null | sort | xargs cat 2>/dev/null) | sha256sum | cut -d' ' -f1)
+# error fails the stage. It needs no native module, so it runs before the copy below waits for the app.
+admin_hash=$( (cat package-lock.json tsconfig.json config/admin.js config/plugins.js; find src/admin patches -type f 2>/dev/null | sort | xargs cat 2>/dev/null) | sha256sum | cut -d' ' -f1)
 t=$(now)
 if [ "$(cat dist/build/.built-hash 2>/dev/null)" = "$admin_hash" ]; then
 	step "build (admin panel)" "0.0 (built before for this lockfile and admin source)"
@@ -68,6 +63,19 @@ else
 	NODE_ENV=production node scripts/build-admin.js >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; echo "authoring: admin build failed"; exit 1; }
 	echo "$admin_hash" >dist/build/.built-hash
 	step "build (admin panel)" "$(secs "$t" "$(now)")"
+fi
+# 3. better-sqlite3's native module, from the app's install once it is there.
+native=node_modules/better-sqlite3/build/Release/better_sqlite3.node
+if [ ! -f "$native" ]; then
+	while [ -n "${APP_INSTALLED:-}" ] && [ ! -e "$APP_INSTALLED" ]; do sleep 1; done
+	want=$(node -p "require('./node_modules/better-sqlite3/package.json').version")
+	have=$(node -p "try { require('../../node_modules/better-sqlite3/package.json').version } catch { '' }")
+	if [ "$want" = "$have" ] && [ -f "../../$native" ]; then
+		mkdir -p "$(dirname "$native")"
+		cp "../../$native" "$native"
+	else
+		npm rebuild better-sqlite3 --loglevel=error >>"$out/install.log" 2>&1 || { cat "$out/install.log"; exit 1; }
+	fi
 fi
 
 [ "${1:-}" = "--install-only" ] && exit 0

@@ -12,10 +12,10 @@ import { publish, saveAndPreview, signIn, translateToSpanish, Walk, writeCourse 
 // (scripts/test-authoring.sh builds it once per lockfile and admin source).
 const APP_PORT = Number(process.env.AUTHORING_APP_PORT)
 const CONTENT_SERVICE_URL = process.env.CONTENT_SERVICE_URL!
+// Issue 51's bound for the whole walk, with the Spanish version (decision 0082: switch 2, type 4, save and
+// publish 2); the English course alone is held to what it reached (decision 0093), so it cannot grow.
+const MAX_CLICKS_ENGLISH = 32
 const MAX_CLICKS = 40
-// With the Spanish version (decision 0082): 10 more clicks (switch 2, type 4, add 2, save and publish 2).
-// Issue 51 asks 40 for the whole walk; this bound keeps what is reached from getting worse.
-const MAX_CLICKS_WITH_SPANISH = 46
 const ACME = 'acme.localhost'
 
 describe('a teacher writes a course in the admin panel, and a learner sees it', () => {
@@ -36,7 +36,7 @@ describe('a teacher writes a course in the admin panel, and a learner sees it', 
 	})
 
 	it(
-		`takes at most ${MAX_CLICKS} clicks and no JSON for the course, ${MAX_CLICKS_WITH_SPANISH} with its Spanish version`,
+		`takes at most ${MAX_CLICKS} clicks and no JSON for the course with its Spanish version (${MAX_CLICKS_ENGLISH} without)`,
 		{ timeout: 240_000 },
 		async () => {
 			const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -128,8 +128,8 @@ describe('a teacher writes a course in the admin panel, and a learner sees it', 
 				.waitFor()
 
 			expect(figures.json, 'JSON typed by the teacher').toBe(0)
-			expect(english.clicks, line).toBeLessThanOrEqual(MAX_CLICKS)
-			expect(figures.clicks, line).toBeLessThanOrEqual(MAX_CLICKS_WITH_SPANISH)
+			expect(english.clicks, line).toBeLessThanOrEqual(MAX_CLICKS_ENGLISH)
+			expect(figures.clicks, line).toBeLessThanOrEqual(MAX_CLICKS)
 		},
 	)
 })
