@@ -35,6 +35,9 @@ export const newPasswordField = z
 // eslint-disable-next-line no-control-regex -- the control character is what this refuses
 export const NO_NUL = /^[^\u0000]*$/
 
+/** A stored row's id as a form sends it back (hidden fields, buttons): looked up as sent, so never with a NUL. */
+export const recordId = z.string().max(100).regex(NO_NUL)
+
 /**
  * Text shown to other people (names): no control characters and no
  * bidirectional overrides, embeddings, isolates or marks, which make a name

@@ -7,7 +7,7 @@ import { ConfirmStep, Submit, FormError, RedirectNotice, PostButton } from '#app
 import { Field, useActionForm } from '#app/ui/form.tsx'
 import { adminAction, courseAdminPage, requireAdmin } from '#app/admin/admin.server.ts'
 import { adminAudit } from '#app/platform/audit.server.ts'
-import { emailField } from '#app/platform/validation.ts'
+import { emailField, recordId } from '#app/platform/validation.ts'
 import { assignCourseAdmin, courseAssignments, revokeCourseAdmin } from '#app/admin/course-admins.server.ts'
 import { findUserByEmail } from '#app/accounts/users.server.ts'
 import type { Route } from './+types/admin.courses.$slug.admins.ts'
@@ -22,7 +22,7 @@ import { type NoticeName, withNotice } from '#app/platform/notices.ts'
 const schema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('assign'), email: emailField }),
 	// An unknown or missing assignment is 404, as a page that does not exist.
-	z.object({ intent: z.literal('revoke'), userId: z.string().optional(), ...confirmed }),
+	z.object({ intent: z.literal('revoke'), userId: recordId.optional(), ...confirmed }),
 ])
 
 const ADMINS_NOTICES = ['courseAdminAssigned', 'courseAdminRevoked'] as const

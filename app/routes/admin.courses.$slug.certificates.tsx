@@ -1,3 +1,4 @@
+import { recordId } from '#app/platform/validation.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { z } from 'zod'
@@ -26,11 +27,11 @@ const schema = z.discriminatedUnion('intent', [
 	// Revoking asks for a reason first: the step without `confirmed` changes nothing.
 	z.object({
 		intent: z.literal('revoke'),
-		id: z.string().max(64),
+		id: recordId,
 		reason: z.string().trim().max(500, 'certificates.admin.reasonRequired').optional(),
 		...confirmed,
 	}),
-	z.object({ intent: z.literal('reissue'), id: z.string().max(64), ...confirmed }),
+	z.object({ intent: z.literal('reissue'), id: recordId, ...confirmed }),
 ])
 
 // Administration ships JavaScript: client-side navigation between admin pages, pending states on every form.

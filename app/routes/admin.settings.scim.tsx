@@ -17,7 +17,7 @@ import { localePath } from '#app/i18n/locales.ts'
 import { notFound } from '#app/platform/errors.ts'
 import { readForm } from '#app/platform/forms.server.ts'
 import { type NoticeName, withNotice } from '#app/platform/notices.ts'
-import { NO_NUL } from '#app/platform/validation.ts'
+import { NO_NUL, recordId } from '#app/platform/validation.ts'
 import type { ScriptsHandle } from '#app/root.tsx'
 import { FormError, Notice, PostButton, RedirectNotice, Submit } from '#app/ui/feedback.tsx'
 import { Field, SelectField, useActionForm } from '#app/ui/form.tsx'
@@ -29,21 +29,20 @@ import type { Route } from './+types/admin.settings.scim.ts'
 
 const plain = (max: number, message: string) =>
 	z.string(message).trim().min(1, message).max(max, message).regex(NO_NUL, message)
-const rowId = z.string().max(100).regex(NO_NUL)
 const TARGETS = ['enrollment', 'course_admin', 'tenant_admin'] as const
 
 const schema = z.discriminatedUnion(
 	'intent',
 	[
 		z.object({ intent: z.literal('create-token'), label: plain(100, 'adminSettings.scim.errors.label') }),
-		z.object({ intent: z.literal('revoke-token'), id: rowId }),
+		z.object({ intent: z.literal('revoke-token'), id: recordId }),
 		z.object({
 			intent: z.literal('add-mapping'),
 			group: plain(200, 'adminSettings.scim.errors.group'),
 			target: z.enum(TARGETS, 'adminSettings.scim.errors.unknownAction'),
 			course: z.string().max(100).regex(NO_NUL).optional(),
 		}),
-		z.object({ intent: z.literal('delete-mapping'), id: rowId }),
+		z.object({ intent: z.literal('delete-mapping'), id: recordId }),
 	],
 	{ message: 'adminSettings.scim.errors.unknownAction' },
 )

@@ -1,5 +1,5 @@
 import { askToConfirm, confirmed, readForm, replyWithHidden } from '#app/platform/forms.server.ts'
-import { customDomainField, emailField, tenantNameField, tenantSlugField } from '#app/platform/validation.ts'
+import { customDomainField, emailField, tenantNameField, tenantSlugField, recordId } from '#app/platform/validation.ts'
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
@@ -38,14 +38,14 @@ const schema = z.discriminatedUnion('intent', [
 	}),
 	z.object({
 		intent: z.literal('status'),
-		tenantId: z.string({ message: 'admin.tenants.errors.chooseStatus' }),
+		tenantId: recordId,
 		status: z.enum(TENANT_STATUSES, { message: 'admin.tenants.errors.chooseStatus' }),
 		...confirmed,
 	}),
 	// An unknown or missing tenant is 404, as the page of a tenant that does not exist.
-	z.object({ intent: z.literal('enter'), tenantId: z.string().optional() }),
+	z.object({ intent: z.literal('enter'), tenantId: recordId.optional() }),
 	// Its custom domain serves it (DNS and TLS in place) or not yet (decision 0062).
-	z.object({ intent: z.literal('domain'), tenantId: z.string().optional(), live: z.enum(['true', 'false']) }),
+	z.object({ intent: z.literal('domain'), tenantId: recordId.optional(), live: z.enum(['true', 'false']) }),
 ])
 
 const TENANT_NOTICES = [

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { NO_NUL } from '#app/platform/validation.ts'
+import { NO_NUL, recordId } from '#app/platform/validation.ts'
 import { z } from 'zod'
 import { adminAction, requireAdmin, tenantOrigin } from '#app/admin/admin.server.ts'
 import { formErrorResult, limitAction, readForm, TOO_MANY } from '#app/platform/forms.server.ts'
@@ -77,7 +77,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 // The list's one action: a new confirmation link to an unverified account (issue 40), as on the user's page.
 const schema = z.object({
 	intent: z.literal('resend-verification', { message: 'admin.user.errors.unknownAction' }),
-	userId: z.string().max(100).regex(NO_NUL),
+	userId: recordId,
 })
 
 export const action = adminAction({ scope: 'platform' }, async ({ scope }, { request }: Route.ActionArgs) => {

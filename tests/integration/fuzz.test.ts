@@ -1318,6 +1318,19 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
 				{ intent: 'status', confirmed: 'yes', tenantId: N, status: 'active' },
 			],
 			['super_admin_apex', APEX, '/admin/tenants', { intent: 'enter', tenantId: N }],
+			['super_admin_apex', APEX, '/admin/tenants', { intent: 'domain', tenantId: N, live: 'true' }],
+			// Seed 694109001 found the certificates form answering 500 on PostgreSQL: its id reached the
+			// database with a NUL. Every id a form sends back is recordId now (app/platform/validation.ts).
+			['tenant_admin', ACME, '/admin/courses/intro-to-web/certificates', { intent: 'revoke', id: `x${N}` }],
+			[
+				'tenant_admin',
+				ACME,
+				'/admin/courses/intro-to-web/certificates',
+				{ intent: 'reissue', confirmed: 'yes', id: `x${N}` },
+			],
+			['tenant_admin', ACME, '/admin/users', { intent: 'resend-verification', userId: `x${N}` }],
+			['tenant_admin', ACME, '/admin/settings/scim', { intent: 'revoke-token', id: `x${N}` }],
+			['tenant_admin', ACME, '/admin/settings/scim', { intent: 'delete-mapping', id: `x${N}` }],
 			['super_admin_apex', APEX, '/admin/tenants', { intent: 'create', slug: 'nulco', name: `a${N}b` }],
 			['anon', ACME, '/learn/sign-up', { name: `a${N}b`, email: 'nul@acme.test', password: 'a-good-long-secret' }],
 			['super_admin', ACME, '/api/admin/impersonate/start', { userId: N }],
