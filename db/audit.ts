@@ -87,23 +87,32 @@ export interface AuditInput {
 	metadata?: Record<string, unknown>
 }
 
-/** The audit row of a write, as a step of it (in the write's transaction where it has one). */
-export function* auditSteps(db: Tx, input: AuditInput) {
+/** The audit rows of a write, as one step of it (in the write's transaction where it has one). */
+export function* auditManySteps(db: Tx, inputs: AuditInput[]) {
+	if (inputs.length === 0) return
+	const createdAt = new Date()
 	yield* step(
 		db.orm
 			.insert(db.t.audit_log)
-			.values({
-				id: newId(),
-				actor_user_id: input.actorUserId,
-				action: input.action,
-				target_kind: input.targetKind,
-				target_id: input.targetId,
-				tenant_id: input.tenantId,
-				metadata: input.metadata ?? {},
-				created_at: new Date(),
-			})
+			.values(
+				inputs.map((input) => ({
+					id: newId(),
+					actor_user_id: input.actorUserId,
+					action: input.action,
+					target_kind: input.targetKind,
+					target_id: input.targetId,
+					tenant_id: input.tenantId,
+					metadata: input.metadata ?? {},
+					created_at: createdAt,
+				})),
+			)
 			.returning({ id: db.t.audit_log.id }),
 	)
+}
+
+/** The audit row of a write, as a step of it (in the write's transaction where it has one). */
+export function* auditSteps(db: Tx, input: AuditInput) {
+	yield* auditManySteps(db, [input])
 }
 
 /** The newest audit row of this tenant with this action about this target, or null. */

@@ -20,38 +20,38 @@ export interface InvitationWrite {
 	expiresAt: Date
 }
 
+const excluded = (column: string) => sql.raw(`excluded.${column}`)
+
 /**
- * The address's one open invitation in this tenant (decision 0040; the partial unique index
+ * Each address's one open invitation in this tenant (decision 0040; the partial unique index
  * `invitations_open_unique` decides): a new row, or the open one refreshed with a new token and a
  * new expiry (`refreshed`). `keepOffer` (an enrollment list adding a course to it) leaves the open
  * invitation's role, course and inviter as they were; otherwise the new send's replace them.
+ * One statement for all of them (a list's chunk, decision 0059), so the addresses must differ;
+ * answers in the order of `inputs`.
  */
-export function* upsertInvitationSteps(db: Tx, input: InvitationWrite, keepOffer = false) {
+export function* upsertInvitationsSteps(db: Tx, inputs: InvitationWrite[], keepOffer = false) {
+	if (inputs.length === 0) return []
 	const i = db.t.invitations
-	const id = newId()
-	const excluded = (column: string) => sql.raw(`excluded.${column}`)
-	// One statement: the insert, or on the open row's conflict its refresh (an accepted row is no
-	// conflict: the index covers open rows only). The id tells which happened.
+	const written = inputs.map((input) => ({
+		id: newId(),
+		tenant_id: input.tenantId,
+		email: input.email.trim().toLowerCase(),
+		role: input.role,
+		course_slug: input.courseSlug ?? null,
+		token_hash: input.tokenHash,
+		invited_by: input.invitedBy,
+		expires_at: input.expiresAt,
+	}))
 	const offer = keepOffer
 		? {}
-		: {
-				role: excluded('role'),
-				course_slug: excluded('course_slug'),
-				invited_by: excluded('invited_by'),
-			}
-	const [row] = yield* step(
+		: { role: excluded('role'), course_slug: excluded('course_slug'), invited_by: excluded('invited_by') }
+	// The insert, or on an open row's conflict its refresh (an accepted row is no conflict: the index
+	// covers open rows only). The id tells which happened.
+	const rows = yield* step(
 		db.orm
 			.insert(i)
-			.values({
-				id,
-				tenant_id: input.tenantId,
-				email: input.email.trim().toLowerCase(),
-				role: input.role,
-				course_slug: input.courseSlug ?? null,
-				token_hash: input.tokenHash,
-				invited_by: input.invitedBy,
-				expires_at: input.expiresAt,
-			})
+			.values(written)
 			.onConflictDoUpdate({
 				target: [i.tenant_id, i.email],
 				targetWhere: sql`accepted_at IS NULL`,
@@ -59,30 +59,46 @@ export function* upsertInvitationSteps(db: Tx, input: InvitationWrite, keepOffer
 			})
 			.returning(),
 	)
-	const refreshed = row.id !== id
+	const stored = new Map(rows.map((row) => [`${row.tenant_id} ${row.email}`, row as Invitation]))
+	const results = written.map((w, k) => {
+		const row = stored.get(`${w.tenant_id} ${w.email}`)!
+		return { row, refreshed: row.id !== w.id, input: inputs[k] }
+	})
 	// The name and language the list gave, beside the invitation (the specification's table has no
 	// such columns); a later send's replace them, unless it only adds a course.
-	if (!(keepOffer && refreshed)) yield* inviteeDetailsSteps(db, row, input)
-	return { row: row as Invitation, refreshed }
+	yield* inviteeDetailsSteps(
+		db,
+		results.filter((r) => !(keepOffer && r.refreshed)),
+	)
+	return results.map(({ row, refreshed }) => ({ row, refreshed }))
 }
 
-/** The invitee's name and language as a list gave them, each kept beside the invitation when given. */
-function* inviteeDetailsSteps(db: Tx, row: Pick<Invitation, 'id' | 'tenant_id'>, input: InvitationWrite) {
+/** The invitees' names and languages as a list gave them, each kept beside its invitation when given. */
+function* inviteeDetailsSteps(
+	db: Tx,
+	written: Array<{ row: Pick<Invitation, 'id' | 'tenant_id'>; input: InvitationWrite }>,
+) {
 	const { invitation_names: n, invitation_locales: l } = db.t
-	if (input.name)
+	const names = written.flatMap(({ row, input }) =>
+		input.name ? [{ invitation_id: row.id, tenant_id: row.tenant_id, name: input.name }] : [],
+	)
+	if (names.length)
 		yield* step(
 			db.orm
 				.insert(n)
-				.values({ invitation_id: row.id, tenant_id: row.tenant_id, name: input.name })
-				.onConflictDoUpdate({ target: n.invitation_id, set: { name: input.name } })
+				.values(names)
+				.onConflictDoUpdate({ target: n.invitation_id, set: { name: excluded('name') } })
 				.returning({ id: n.invitation_id }),
 		)
-	if (input.locale)
+	const locales = written.flatMap(({ row, input }) =>
+		input.locale ? [{ invitation_id: row.id, tenant_id: row.tenant_id, locale: input.locale }] : [],
+	)
+	if (locales.length)
 		yield* step(
 			db.orm
 				.insert(l)
-				.values({ invitation_id: row.id, tenant_id: row.tenant_id, locale: input.locale })
-				.onConflictDoUpdate({ target: l.invitation_id, set: { locale: input.locale } })
+				.values(locales)
+				.onConflictDoUpdate({ target: l.invitation_id, set: { locale: excluded('locale') } })
 				.returning({ id: l.invitation_id }),
 		)
 }
@@ -105,28 +121,28 @@ export async function inviteeDetails(db: Database, tenantId: string, invitationI
 	return { name: name?.name ?? null, locale: (locale?.locale ?? null) as Locale | null }
 }
 
-/** A course the invitation enrolls its invitee in on acceptance (once per course), added by `grantedBy`. */
-export function* addInvitationCourseSteps(
+/** Courses invitations enroll their invitees in on acceptance (each once per invitation), each added by `grantedBy`. */
+export function* addInvitationCoursesSteps(
 	db: Tx,
-	invitation: Pick<Invitation, 'id' | 'tenant_id'>,
-	courseSlug: string,
-	grantedBy: string | null,
+	grants: Array<{ invitation: Pick<Invitation, 'id' | 'tenant_id'>; courseSlug: string; grantedBy: string | null }>,
 ) {
+	if (grants.length === 0) return
 	const c = db.t.invitation_courses
-	const [row] = yield* step(
+	yield* step(
 		db.orm
 			.insert(c)
-			.values({
-				id: newId(),
-				tenant_id: invitation.tenant_id,
-				invitation_id: invitation.id,
-				course_slug: courseSlug,
-				granted_by: grantedBy,
-			})
+			.values(
+				grants.map(({ invitation, courseSlug, grantedBy }) => ({
+					id: newId(),
+					tenant_id: invitation.tenant_id,
+					invitation_id: invitation.id,
+					course_slug: courseSlug,
+					granted_by: grantedBy,
+				})),
+			)
 			.onConflictDoNothing({ target: [c.invitation_id, c.course_slug] })
-			.returning(),
+			.returning({ id: c.id }),
 	)
-	return Boolean(row)
 }
 
 /** The courses an invitation carries, each with whether its grantor may still enroll in it now. */

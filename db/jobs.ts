@@ -35,35 +35,45 @@ const DEFAULT_JOB_SETTINGS: JobSettings = { retryLimit: 10, retryDelaySeconds: 1
 type Payload = Record<string, unknown>
 
 /**
- * Writes one job as a step of the caller's transaction, due now or at `runAt`. On PostgreSQL the row takes its retry and
- * timeout settings from pg-boss's queue row (as pg-boss's own `send` does), and a missing queue
- * fails the transaction instead of dropping the job.
+ * Writes jobs of one kind as a step of the caller's transaction, one per payload, due now or at
+ * `runAt`, in one statement (a list's chunk writes hundreds). On PostgreSQL the rows take their
+ * retry and timeout settings from pg-boss's queue row (as pg-boss's own `send` does), and a missing
+ * queue fails the transaction instead of dropping the jobs.
  */
-export function* enqueueJobSteps(tx: Tx, name: string, payload: Payload, runAt?: Date) {
+export function* enqueueJobsSteps(tx: Tx, name: string, payloads: Payload[], runAt?: Date) {
+	if (payloads.length === 0) return []
 	if (tx.dialect === 'pg') {
-		const data = JSON.stringify({ name, payload })
+		const data = JSON.stringify(payloads.map((payload) => ({ name, payload })))
 		const startAfter = runAt ? sql`${runAt.toISOString()}::timestamptz` : sql`now()`
 		const rows = yield* step(
 			tx.orm.execute<{ id: string }>(sql`
 				insert into ${sql.identifier(PG_SCHEMA)}.job
 					(name, data, retry_limit, retry_delay, retry_backoff, expire_in, policy, start_after)
-				select q.name, ${data}::jsonb, q.retry_limit, q.retry_delay, q.retry_backoff,
+				select q.name, d.data, q.retry_limit, q.retry_delay, q.retry_backoff,
 					q.expire_seconds * interval '1 second', q.policy, ${startAfter}
-				from ${sql.identifier(PG_SCHEMA)}.queue q where q.name = ${PG_QUEUE}
+				from ${sql.identifier(PG_SCHEMA)}.queue q
+					cross join jsonb_array_elements(${data}::jsonb) as d(data)
+				where q.name = ${PG_QUEUE}
 				returning id`),
 		)
-		const id = (rows as unknown as Array<{ id: string }>)[0]?.id
-		if (!id) throw new Error(`job queue ${PG_QUEUE} is not installed (run the migrations)`)
-		return id
+		const ids = (rows as unknown as Array<{ id: string }>).map((r) => r.id)
+		if (ids.length === 0) throw new Error(`job queue ${PG_QUEUE} is not installed (run the migrations)`)
+		return ids
 	}
 	const sqlite = tx.orm as unknown as BetterSQLite3Database
-	const [row] = yield* step(
+	const rows = yield* step(
 		sqlite
 			.insert(jobs)
-			.values({ id: newId(), name, payload, run_at: runAt ?? new Date() })
+			.values(payloads.map((payload) => ({ id: newId(), name, payload, run_at: runAt ?? new Date() })))
 			.returning({ id: jobs.id }) as unknown as PromiseLike<Array<{ id: string }>>,
 	)
-	return row.id
+	return rows.map((r) => r.id)
+}
+
+/** One job as a step of the caller's transaction: enqueueJobsSteps for one. */
+export function* enqueueJobSteps(tx: Tx, name: string, payload: Payload, runAt?: Date) {
+	const [id] = yield* enqueueJobsSteps(tx, name, [payload], runAt)
+	return id
 }
 
 /**

@@ -67,7 +67,10 @@ fi
 # 3. better-sqlite3's native module, from the app's install once it is there.
 native=node_modules/better-sqlite3/build/Release/better_sqlite3.node
 if [ ! -f "$native" ]; then
-	while [ -n "${APP_INSTALLED:-}" ] && [ ! -e "$APP_INSTALLED" ]; do sleep 1; done
+	# A relative APP_INSTALLED is the checkout's (this runs in cms/strapi).
+	case "${APP_INSTALLED:-}" in "" | /*) ;; *) APP_INSTALLED=$root/$APP_INSTALLED ;; esac
+	# At most 20 minutes: an app install that never ends leaves the compile below to do.
+	for _ in $(seq 1200); do [ -z "${APP_INSTALLED:-}" ] || [ -e "$APP_INSTALLED" ] && break; sleep 1; done
 	want=$(node -p "require('./node_modules/better-sqlite3/package.json').version")
 	have=$(node -p "try { require('../../node_modules/better-sqlite3/package.json').version } catch { '' }")
 	if [ "$want" = "$have" ] && [ -f "../../$native" ]; then

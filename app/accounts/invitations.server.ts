@@ -5,7 +5,7 @@ import { assignCourseAdminSteps, enrollSteps } from '#db/learning.ts'
 import { auditSteps, type AuditInput } from '#db/audit.ts'
 import {
 	acceptInvitationRowSteps,
-	addInvitationCourseSteps,
+	addInvitationCoursesSteps,
 	coursesOfInvitations,
 	inviteeDetails,
 	deletePendingInvitationSteps,
@@ -13,7 +13,7 @@ import {
 	findPendingInvitationSteps,
 	invitationCoursesSteps,
 	rotateInvitationTokenSteps,
-	upsertInvitationSteps,
+	upsertInvitationsSteps,
 	withdrawPendingInvitationsSteps,
 	type Invitation,
 } from '#db/invitations.ts'
@@ -50,26 +50,52 @@ export interface InvitationInput {
 }
 
 /**
- * Offers the address its one open invitation in this tenant (decision 0040), in the caller's
+ * Offers each address its one open invitation in this tenant (decision 0040), in the caller's
  * transaction: a new one, or the open one refreshed (`refreshed`; a new token and expiry, and,
  * unless `keepOffer`, the new role, course and inviter), with the courses it enrolls in on
  * acceptance (added by the inviter) and the job that mails its link (the link it had stops working).
+ * A few statements for any number of them (a list's chunk, decision 0059): the addresses must differ.
  */
+export function* offerInvitationsSteps(
+	tx: Tx,
+	site: JobSite,
+	offers: Array<{ input: InvitationInput; courses?: string[] }>,
+	keepOffer = false,
+) {
+	// The link's token is issued when the mail goes (mailInvitation): this one is never known to anyone.
+	const expiresAt = new Date(Date.now() + INVITATION_TTL_MS)
+	const written = yield* upsertInvitationsSteps(
+		tx,
+		offers.map(({ input }) => ({ ...input, tokenHash: hashToken(newRawToken()), expiresAt })),
+		keepOffer,
+	)
+	yield* addInvitationCoursesSteps(
+		tx,
+		written.flatMap(({ row }, k) =>
+			(offers[k].courses ?? []).map((courseSlug) => ({
+				invitation: row,
+				courseSlug,
+				grantedBy: offers[k].input.invitedBy,
+			})),
+		),
+	)
+	yield* accountJobs.enqueueManySteps(
+		tx,
+		'mail.invitation',
+		written.map(({ row }) => ({ ...site, tenantId: row.tenant_id, invitationId: row.id })),
+	)
+	return written.map(({ row, refreshed }) => ({ invitation: row, refreshed }))
+}
+
+/** One address's invitation: offerInvitationsSteps for one. */
 export function* offerInvitationSteps(
 	tx: Tx,
 	site: JobSite,
 	input: InvitationInput,
 	options: { courses?: string[]; keepOffer?: boolean } = {},
 ) {
-	// The link's token is issued when the mail goes (mailInvitation): this one is never known to anyone.
-	const { row, refreshed } = yield* upsertInvitationSteps(
-		tx,
-		{ ...input, tokenHash: hashToken(newRawToken()), expiresAt: new Date(Date.now() + INVITATION_TTL_MS) },
-		options.keepOffer,
-	)
-	for (const slug of options.courses ?? []) yield* addInvitationCourseSteps(tx, row, slug, input.invitedBy)
-	yield* accountJobs.enqueueSteps(tx, 'mail.invitation', { ...site, tenantId: row.tenant_id, invitationId: row.id })
-	return { invitation: row, refreshed }
+	const [offer] = yield* offerInvitationsSteps(tx, site, [{ input, courses: options.courses }], options.keepOffer)
+	return offer
 }
 
 /**

@@ -1,12 +1,12 @@
 import { usersByEmails } from '#db/admin.ts'
-import { auditSteps } from '#db/audit.ts'
+import { auditManySteps } from '#db/audit.ts'
 import { assignedCourseSlugs, findEnrollment } from '#db/learning.ts'
 import { INVITABLE_ROLES, ROLES } from '#db/schema/values.ts'
 import type { Tenant } from '#db/tenants.ts'
 import { inTransaction, type Tx } from '#db/transaction.ts'
 import { findUserById } from '#db/users.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { invitableCourses, offerInvitationSteps } from '../accounts/invitations.server.ts'
+import { invitableCourses, offerInvitationsSteps } from '../accounts/invitations.server.ts'
 import { recipientMailContext, siteName } from '../content/site.server.ts'
 import { composeEmail, deliver, type MailContext } from '../platform/emails.server.ts'
 import { ADMIN_EMAILS } from './emails.ts'
@@ -101,25 +101,29 @@ interface Offer {
 	carried: string[]
 }
 
-/** One invitation (new or refreshed) and its audit row, as steps of the chunk's transaction; its mail is a job of it. */
-function* sendInvitationSteps(tx: Tx, scope: AdminScope, tenant: Tenant, input: Offer) {
-	const { email, role, courseSlug, name, locale, carried } = input
-	const offer = yield* offerInvitationSteps(
+/** Invitations (new or refreshed) with their audit rows, as steps of the chunk's transaction; their mails are jobs of it. */
+function* sendInvitationsSteps(tx: Tx, scope: AdminScope, tenant: Tenant, offers: Offer[]) {
+	const sent = yield* offerInvitationsSteps(
 		tx,
 		jobSite(scope.ctx),
-		{ tenantId: tenant.id, email, role, courseSlug, name, locale, invitedBy: scope.session.user.id },
-		{ courses: carried },
+		offers.map(({ email, role, courseSlug, name, locale, carried }) => ({
+			input: { tenantId: tenant.id, email, role, courseSlug, name, locale, invitedBy: scope.session.user.id },
+			courses: carried,
+		})),
 	)
-	yield* auditSteps(
+	yield* auditManySteps(
 		tx,
-		adminAudit(
-			scope,
-			offer.refreshed ? 'invitation.refreshed' : 'invitation.sent',
-			{ kind: 'invitation', id: offer.invitation.id, tenantId: tenant.id },
-			{ email, role, courseSlug, ...(carried.length ? { courses: carried } : {}) },
-		),
+		sent.map(({ invitation, refreshed }, k) => {
+			const { email, role, courseSlug, carried } = offers[k]
+			return adminAudit(
+				scope,
+				refreshed ? 'invitation.refreshed' : 'invitation.sent',
+				{ kind: 'invitation', id: invitation.id, tenantId: tenant.id },
+				{ email, role, courseSlug, ...(carried.length ? { courses: carried } : {}) },
+			)
+		}),
 	)
-	return offer
+	return sent
 }
 
 /** The role and course a row asks for, within what the inviter may give; else the row's outcome. */
@@ -268,16 +272,26 @@ async function inviteChunk(scope: AdminScope, tenant: Tenant, chunk: InviteReque
 	const lines: Judged[] = []
 	for (const [i, request] of chunk.entries())
 		lines.push(await judgeRow(scope, tenant, request, emails[i], members.get(emails[i].data ?? ''), list))
-	// Every invitation of the chunk, with its courses, audit row and mail job: stored together or not at all.
+	// Every invitation of the chunk, with its courses, audit row and mail job: stored together or not at
+	// all, a few statements for the whole chunk.
 	const sent = await inTransaction(ctx.db, function* (tx) {
-		const out: Array<{ invitation: { id: string }; refreshed: boolean } | 'full' | null> = []
-		for (const l of lines) {
-			if (!l.offer) out.push(null)
-			// A full course is refused now rather than at acceptance: nobody could take the seat.
-			else if (l.offer.paid && (yield* seatRefusalSteps(tx, { tenantId: tenant.id, userId: null }, l.offer.carried[0])))
-				out.push('full')
-			else out.push(yield* sendInvitationSteps(tx, scope, tenant, l.offer))
+		const out: Array<{ invitation: { id: string }; refreshed: boolean } | 'full' | null> = lines.map(() => null)
+		const free: number[] = []
+		for (const [k, { offer }] of lines.entries()) {
+			if (!offer) continue
+			if (!offer.paid) free.push(k)
+			// A paid course's seats are counted with the invitations written before: one at a time. A full
+			// course is refused now rather than at acceptance: nobody could take the seat.
+			else if (yield* seatRefusalSteps(tx, { tenantId: tenant.id, userId: null }, offer.carried[0])) out[k] = 'full'
+			else [out[k]] = yield* sendInvitationsSteps(tx, scope, tenant, [offer])
 		}
+		const batch = yield* sendInvitationsSteps(
+			tx,
+			scope,
+			tenant,
+			free.map((k) => lines[k].offer!),
+		)
+		for (const [n, k] of free.entries()) out[k] = batch[n]
 		return out
 	})
 	return lines.map(({ line, member }, i) => {

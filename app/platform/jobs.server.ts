@@ -4,7 +4,7 @@ import type { Mailer } from './mailer.server.ts'
 import type { Env } from './env.server.ts'
 import type { Database } from '#db/client.ts'
 import { sendMailOnce } from '#db/job-mails.ts'
-import { enqueueJobSteps } from '#db/jobs.ts'
+import { enqueueJobSteps, enqueueJobsSteps } from '#db/jobs.ts'
 import type { Locale } from '#db/schema/values.ts'
 import { inTransaction, type Tx } from '#db/transaction.ts'
 
@@ -31,11 +31,15 @@ export function jobQueue<Payloads extends object>() {
 	function enqueueSteps<N extends Name>(tx: Tx, name: N, payload: Payloads[N]) {
 		return enqueueJobSteps(tx, name, payload as Record<string, unknown>)
 	}
+	/** Jobs of one kind, one per payload, as one step of the caller's transaction. */
+	function enqueueManySteps<N extends Name>(tx: Tx, name: N, payloads: Array<Payloads[N]>) {
+		return enqueueJobsSteps(tx, name, payloads as Array<Record<string, unknown>>)
+	}
 	/** One job, when it is the only write of the action. */
 	function enqueue<N extends Name>(db: Database, name: N, payload: Payloads[N]) {
 		return inTransaction(db, (tx) => enqueueSteps(tx, name, payload))
 	}
-	return { enqueueSteps, enqueue }
+	return { enqueueSteps, enqueueManySteps, enqueue }
 }
 
 /**

@@ -8,7 +8,7 @@ import { addSigningKey, currentSigningKey, type SigningKey } from '#db/certifica
 import type { Database } from '#db/client.ts'
 import { gradeSubmissionSteps, type GradeInput } from '#db/grading.ts'
 import type { Invitation } from '#db/invitations.ts'
-import { upsertInvitationSteps } from '#db/invitations.ts'
+import { upsertInvitationsSteps } from '#db/invitations.ts'
 import type { Scope } from '#db/learning.ts'
 import { recordAttemptSteps, type AttemptInput } from '#db/quiz-attempts.ts'
 import type { TokenType } from '#db/schema/values.ts'
@@ -80,11 +80,9 @@ export async function createInvitation(
 	const raw = newRawToken()
 	// The invitation and its audit row, together.
 	const invitation = await inTransaction(ctx.db, function* (tx) {
-		const { row } = yield* upsertInvitationSteps(tx, {
-			...input,
-			tokenHash: hashToken(raw),
-			expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
-		})
+		const [{ row }] = yield* upsertInvitationsSteps(tx, [
+			{ ...input, tokenHash: hashToken(raw), expiresAt: new Date(Date.now() + INVITATION_TTL_MS) },
+		])
 		if (audit) yield* auditSteps(tx, audit(row))
 		return row
 	})
