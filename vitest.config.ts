@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { defineConfig } from 'vitest/config'
 
 // Three groups (VITEST_GROUP; scripts/test.js runs them, decision 0075). `timed`: suites that bound
@@ -30,10 +31,10 @@ const group = process.env.VITEST_GROUP as 'timed' | 'beside' | 'parallel' | unde
 const ONE_AT_A_TIME = { timed: TIMED, beside: BESIDE } as const
 
 export default defineConfig({
-	// The compiler options of tsconfig.json, given rather than looked up per file: a test of a module of the
+	// The root tsconfig.json for every file, given rather than looked up per file: a test of a module of the
 	// Strapi app (cms/strapi/src) would otherwise read cms/strapi/tsconfig.json, which extends a package of
 	// the Strapi install, and fail while CI's background install (.ci/run) has not made it yet.
-	esbuild: { tsconfigRaw: JSON.stringify({ compilerOptions: { jsx: 'react-jsx', verbatimModuleSyntax: true } }) },
+	esbuild: { tsconfigRaw: readFileSync(new URL('./tsconfig.json', import.meta.url), 'utf8') },
 	test: {
 		include: group === 'timed' || group === 'beside' ? ONE_AT_A_TIME[group] : ALL,
 		// tests/authoring runs against Strapi: scripts/test-authoring.sh (vitest.authoring.config.ts).

@@ -1,4 +1,3 @@
-import { recordId } from '#app/platform/validation.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { z } from 'zod'
@@ -17,6 +16,7 @@ import { askToConfirm, confirmed, formErrorResult, readForm, replyWithHidden } f
 import { type NoticeName, withNotice } from '#app/platform/notices.ts'
 import { courseCertificate, courseCertificates } from '#app/certificates/records.server.ts'
 import { findUserById } from '#app/accounts/users.server.ts'
+import { recordId } from '#app/platform/validation.ts'
 import type { Route } from './+types/admin.courses.$slug.certificates.ts'
 
 /** The list shows at most this many certificates, newest first. */

@@ -38,7 +38,7 @@ const schema = z.discriminatedUnion('intent', [
 	}),
 	z.object({
 		intent: z.literal('status'),
-		tenantId: recordId,
+		tenantId: z.string({ message: 'admin.tenants.errors.chooseStatus' }).pipe(recordId),
 		status: z.enum(TENANT_STATUSES, { message: 'admin.tenants.errors.chooseStatus' }),
 		...confirmed,
 	}),
