@@ -99,7 +99,7 @@ interface CmsState {
 	sites: Map<string, Site>
 	stats: CmsStats
 	faults: CmsFaults
-	provisioned: Array<{ site: string; name: unknown; status: string }>
+	provisioned: Array<{ site: string; name: unknown; status: string; timeZone: unknown }>
 	expectedKey: Buffer
 }
 
@@ -216,7 +216,7 @@ async function answerAuthoring(state: CmsState, req: IncomingMessage, res: Serve
 			error: { status: 501, message: 'This content service has no authors: its content is files (cms/content/)' },
 		})
 	const status = typeof body.status === 'string' ? body.status : 'active'
-	state.provisioned.push({ site, name: body.name, status })
+	state.provisioned.push({ site, name: body.name, status, timeZone: body.timeZone })
 	return send(res, 200, { data: { site, status, created: { site: false, role: false, folder: false } } })
 }
 

@@ -1,6 +1,7 @@
 import { jobMailContext } from '#app/content/site.server.ts'
 import type { JobDeps, JobHandlers } from '#app/platform/jobs.server.ts'
 import { findTenantById } from '#db/tenants.ts'
+import { tenantTimeZone } from '../learning/due-dates.server.ts'
 import type { AdminJobPayloads } from './jobs.server.ts'
 import { mailEnrollment } from './onboarding.server.ts'
 
@@ -15,6 +16,12 @@ export const adminJobHandlers: JobHandlers<JobDeps, AdminJobPayloads> = {
 		// The tenant as it is when the job runs, not as it was written: jobs of two changes that run out
 		// of order, or a retry after a later change, still leave the CMS as the tenant is.
 		const tenant = await findTenantById(deps.db, job.tenantId)
-		if (tenant) await deps.cms.uncached.provisionSite(tenant.slug, { name: tenant.name, status: tenant.status })
+		if (tenant)
+			await deps.cms.uncached.provisionSite(tenant.slug, {
+				name: tenant.name,
+				status: tenant.status,
+				// Authors type due dates in it (decision 0095).
+				timeZone: tenantTimeZone(tenant),
+			})
 	},
 }

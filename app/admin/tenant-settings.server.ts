@@ -1,10 +1,11 @@
 import { auditSteps, type AuditAction } from '#db/audit.ts'
 import { setTenantSettingSteps, type Tenant, type TenantSetting } from '#db/tenants.ts'
-import { inTransaction } from '#db/transaction.ts'
+import { inTransaction, type Steps, type Tx } from '#db/transaction.ts'
 import { tenantTimeZone } from '../learning/due-dates.server.ts'
 import { adminAudit } from '../platform/audit.server.ts'
 import { liveCustomDomain, TENANTS_TAG } from '../platform/tenant.server.ts'
 import type { AdminScope } from './admin.server.ts'
+import { adminJobs } from './jobs.server.ts'
 
 /**
  * One setting of the tenant kept in feature_flags_json (decisions 0062, 0064), with its audit row;
@@ -17,10 +18,12 @@ async function saveTenantSetting<K extends keyof TenantSetting>(
 	change: { from: TenantSetting[K]; to: TenantSetting[K] },
 	action: AuditAction,
 	metadata: Record<string, unknown>,
+	also?: (tx: Tx) => Steps<unknown>,
 ) {
 	if (change.from === change.to) return
 	await inTransaction(scope.ctx.db, function* (tx) {
 		yield* setTenantSettingSteps(tx, tenant.id, key, change.to)
+		if (also) yield* also(tx)
 		yield* auditSteps(tx, adminAudit(scope, action, { kind: 'tenant', id: tenant.id, tenantId: tenant.id }, metadata))
 	})
 	scope.ctx.tags.revalidate([TENANTS_TAG])
@@ -32,7 +35,17 @@ async function saveTenantSetting<K extends keyof TenantSetting>(
  */
 export function saveTenantTimeZone(scope: AdminScope, tenant: Tenant, timeZone: string) {
 	const change = { from: tenantTimeZone(tenant), to: timeZone }
-	return saveTenantSetting(scope, tenant, 'timeZone', change, 'tenant.settings_changed', { timeZone: change })
+	// The CMS's site takes the zone too: its authors type due dates in it (decision 0095).
+	const provision = (tx: Tx) => adminJobs.enqueueSteps(tx, 'cms.provisionSite', { tenantId: tenant.id })
+	return saveTenantSetting(
+		scope,
+		tenant,
+		'timeZone',
+		change,
+		'tenant.settings_changed',
+		{ timeZone: change },
+		provision,
+	)
 }
 
 /**

@@ -181,7 +181,7 @@ export function createCmsClient(config: CmsConfig) {
 		 * The tenant's site, authors' role and media folder in the CMS as the tenant is (idempotent);
 		 * the local content service, which has no authors, answers it and does nothing.
 		 */
-		async provisionSite(site: SiteKey, state: { name: string; status: string }) {
+		async provisionSite(site: SiteKey, state: { name: string; status: string; timeZone: string }) {
 			const answer = await sendJson(site, '', 'PUT', state)
 			if (answer.status !== 200) throw new ContentUnavailableError(`provisioning answered ${answer.status}`)
 		},

@@ -158,6 +158,25 @@ describe("a new tenant's place in the CMS", () => {
 		expect(existing.body.data).toMatchObject({ state: 'added', registrationUrl: null })
 	})
 
+	it("keeps the tenant's time zone on its site: the app's, read by its authors, never changed by them", async () => {
+		for (const bad of ['Mars/Olympus', 'europe/madrid', '+02:00', 'UTC+2', 7, '', 'Europe/' + 'x'.repeat(60)])
+			expect((await provision({ timeZone: bad })).status, String(bad)).toBe(400)
+		expect((await provision({ timeZone: 'Europe/Madrid' })).status).toBe(200)
+		const ofSite = async (who: StrapiAdmin) =>
+			((await who.list(SITE_UID)).body.results as any[]).find((d) => d.key === site)
+		expect((await ofSite(root)).timeZone).toBe('Europe/Madrid')
+		// The site's authors see it (the course form names it beside a due date) and cannot change it.
+		const seen = await ofSite(author)
+		expect(seen.timeZone).toBe('Europe/Madrid')
+		await author.update(SITE_UID, seen.documentId, { timeZone: 'UTC', short_name: 'New' })
+		expect((await ofSite(root)).timeZone).toBe('Europe/Madrid')
+		// A provisioning without a zone leaves it; another zone replaces it.
+		expect((await provision({ name: 'New School' })).status).toBe(200)
+		expect((await ofSite(root)).timeZone).toBe('Europe/Madrid')
+		expect((await provision({ timeZone: 'America/New_York' })).status).toBe(200)
+		expect((await ofSite(root)).timeZone).toBe('America/New_York')
+	})
+
 	it.each(['suspended', 'archived'])(
 		'locks the authors out of a %s tenant, keeps its content, and lets them back when it is active',
 		async (status) => {

@@ -35,7 +35,8 @@ describe.each(DIALECTS)("a tenant's place in the CMS, from the app, on %s", (dia
 		})
 		expect(created.status).toBe(302)
 		const calls = await told('umbrella', 'active')
-		expect(calls).toEqual([{ site: 'umbrella', name: 'Umbrella School', status: 'active' }])
+		// With the tenant's time zone, the default UTC until its admins choose one (decision 0095).
+		expect(calls).toEqual([{ site: 'umbrella', name: 'Umbrella School', status: 'active', timeZone: 'UTC' }])
 		const tenant = (await findTenantBySlug(stack.db, 'umbrella'))!
 
 		for (const status of ['suspended', 'active', 'archived'] as const) {
@@ -59,6 +60,31 @@ describe.each(DIALECTS)("a tenant's place in the CMS, from the app, on %s", (dia
 		expect(taken.status).toBe(409)
 		await stack.settled()
 		expect(stack.cms.provisioned.length).toBe(before)
+	})
+
+	it("tells the CMS the tenant's time zone when its admins change it, once per change", async () => {
+		const admin = await stack.signIn('admin@acme.test')
+		const before = stack.cms.provisioned.filter((c) => c.site === 'acme').length
+		for (const timeZone of ['America/New_York', 'Europe/Madrid']) {
+			expect((await admin.post('/admin/settings', { intent: 'time-zone', timeZone })).status).toBe(302)
+			const deadline = Date.now() + 15_000
+			while (stack.cms.provisioned.filter((c) => c.site === 'acme').at(-1)?.timeZone !== timeZone) {
+				if (Date.now() > deadline) throw new Error(`acme was not provisioned with ${timeZone}`)
+				await new Promise((r) => setTimeout(r, 50))
+			}
+		}
+		// The same zone again changes nothing, and tells the CMS nothing; a refused zone neither.
+		expect((await admin.post('/admin/settings', { intent: 'time-zone', timeZone: 'Europe/Madrid' })).status).toBe(302)
+		expect((await admin.post('/admin/settings', { intent: 'time-zone', timeZone: 'Mars/Olympus' })).status).toBe(400)
+		await stack.settled()
+		const calls = stack.cms.provisioned.filter((c) => c.site === 'acme').slice(before)
+		expect(calls).toEqual([
+			{ site: 'acme', name: 'Acme Academy', status: 'active', timeZone: 'America/New_York' },
+			{ site: 'acme', name: 'Acme Academy', status: 'active', timeZone: 'Europe/Madrid' },
+		])
+		// The tenant is left as it was: UTC, its default.
+		expect((await admin.post('/admin/settings', { intent: 'time-zone', timeZone: 'UTC' })).status).toBe(302)
+		await stack.settled()
 	})
 
 	it('keeps the job while the content service fails, and provisions once it answers', async () => {

@@ -102,6 +102,9 @@ export default {
 		// First: the wall between sites runs before anything else sees a write (api::authoring.guard).
 		service(strapi, 'api::authoring.guard').install()
 		strapi.documents.use(contentWrites(strapi))
+		// A due date typed and shown in the site's time zone (src/admin/zoned-datetime.jsx, decision 0095):
+		// stored as the instant Strapi's own datetime stores.
+		strapi.customFields.register({ name: 'zoned-datetime', type: 'datetime' })
 	},
 
 	async bootstrap({ strapi }: { strapi: Core.Strapi }) {

@@ -15,6 +15,21 @@ export default {
 		tutorials: false,
 		notifications: { releases: false },
 	},
+	register(app) {
+		// Due dates in the school's time zone (zoned-datetime.jsx; the server's half in src/index.ts).
+		app.customFields.register({
+			name: 'zoned-datetime',
+			type: 'datetime',
+			intlLabel: { id: 'lms.zonedDatetime.label', defaultMessage: "Date and time in the school's time zone" },
+			intlDescription: {
+				id: 'lms.zonedDatetime.description',
+				defaultMessage: "Typed and shown in the site's time zone, stored as an instant",
+			},
+			components: {
+				Input: async () => import('./zoned-datetime.jsx').then((m) => ({ default: m.ZonedDateTimeInput })),
+			},
+		})
+	},
 	bootstrap(app) {
 		// A course's public page, once published (public-url.jsx).
 		app.getPlugin('content-manager').apis.addEditViewSidePanel([PublicUrlPanel])

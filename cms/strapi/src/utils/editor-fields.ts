@@ -73,7 +73,7 @@ export const FIELDS: Record<string, Record<string, Words>> = {
 		],
 		body: ['Text', 'What learners read on this page. Images come from the media library.'],
 		estimatedMinutes: ['Time (minutes)', 'An estimate shown in the outline.', 'e.g. 10'],
-		dueAt: ['Due on', "The same date and time for every learner, in your computer's time zone."],
+		dueAt: ['Due on', "The same moment for every learner, typed and shown in the school's time zone."],
 		dueDaysAfterEnrollment: [
 			'Due days after enrolling',
 			'Each learner has this many days from their enrollment. "Due on" wins when both are set.',

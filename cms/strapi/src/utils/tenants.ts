@@ -26,3 +26,18 @@ export const sitesOf = (user: AdminUser | null | undefined): string[] =>
 /** Roles that see every site: a role without the Authors: prefix (a suspended site's role is none). */
 export const isPlatformEditor = (user: AdminUser | null | undefined) =>
 	(user?.roles ?? []).some((r) => !ROLE.test(r.name) && !SUSPENDED_ROLE.test(r.name))
+
+/**
+ * A tenant's time zone as the app stores it (app/learning/due-dates.ts): an IANA name as written
+ * (`Europe/Paris`, `UTC`) that Intl knows; case variants and offsets are not.
+ */
+export function isTimeZone(name: unknown): name is string {
+	if (typeof name !== 'string' || name.length > 64) return false
+	if (!/^[A-Z][A-Za-z_+-]*(\/[A-Z][A-Za-z0-9_+-]*){0,2}$/.test(name)) return false
+	try {
+		new Intl.DateTimeFormat('en', { timeZone: name })
+		return true
+	} catch {
+		return false
+	}
+}

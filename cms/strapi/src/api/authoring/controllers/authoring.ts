@@ -1,5 +1,5 @@
 /**
- * PUT …/sites/<site>/authoring {name?, status?}: the tenant's site document, authors' role and media
+ * PUT …/sites/<site>/authoring {name?, status?, timeZone?}: the tenant's site document, authors' role and media
  * folder as the app's tenant is (services/provisioning.ts); idempotent. POST …/authoring/invitations
  * {email}: an invitation to author the site. Errors answer as the content API's: {error: {status, message}}.
  */
@@ -7,7 +7,7 @@ import type { Core } from '@strapi/strapi'
 import type { Context } from 'koa'
 import { project } from '../../../utils/api-key'
 import { service } from '../../../utils/services'
-import { SITE_KEY, STATUSES, type Status } from '../../../utils/tenants'
+import { isTimeZone, SITE_KEY, STATUSES, type Status } from '../../../utils/tenants'
 
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/
 
@@ -35,11 +35,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 		async provision(ctx: Ctx) {
 			const site = siteOf(ctx)
 			if (!site) return
-			const { name, status = 'active' } = body(ctx)
+			const { name, status = 'active', timeZone } = body(ctx)
 			if (!STATUSES.includes(status as Status)) return fail(ctx, 400, `status must be one of ${STATUSES.join(', ')}`)
 			if (name !== undefined && (typeof name !== 'string' || name.length > 120))
 				return fail(ctx, 400, 'name must be text of at most 120 characters')
-			ctx.body = { data: await provisioning().provisionSite({ key: site, name, status: status as Status }) }
+			if (timeZone !== undefined && !isTimeZone(timeZone))
+				return fail(ctx, 400, 'timeZone must be an IANA time zone name, such as Europe/Madrid')
+			ctx.body = {
+				data: await provisioning().provisionSite({ key: site, name, status: status as Status, timeZone }),
+			}
 		},
 		async invite(ctx: Ctx) {
 			const site = siteOf(ctx)

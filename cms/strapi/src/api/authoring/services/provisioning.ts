@@ -14,6 +14,8 @@ const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh']
 const SITE = 'api::site.site'
 const CONTENT_TYPES = ['api::course.course', 'api::page.page', 'api::blog-post.blog-post']
 const FOLDER = 'plugin::upload.folder'
+// The site document's fields the app sets (which site it is, its tenant's time zone): authors read them.
+const APP_SET = ['key', 'timeZone']
 const explorer = (action: string) => `plugin::content-manager.explorer.${action}`
 // What the Editor role Strapi makes gives for the media library.
 const UPLOAD_ACTIONS = [
@@ -36,7 +38,7 @@ const suspendedName = (key: string) => `Suspended authors: ${key}`
 /**
  * An authors' role's permissions, each limited by the "own sites" condition: the content types'
  * create, read, update, delete and publish in every locale; their site document's read and update
- * (never its key: which site it is); the media library (api::authoring.media-scope keeps it to the
+ * (never its key, which site it is, nor its time zone, the app's); the media library (api::authoring.media-scope keeps it to the
  * site's folder).
  */
 function authorPermissions(strapi: Core.Strapi) {
@@ -58,7 +60,7 @@ function authorPermissions(strapi: Core.Strapi) {
 				actionParameters: {},
 				subject: p.subject,
 				properties: {
-					...(fields ? { fields: own ? fields.filter((f) => f !== 'key') : fields } : {}),
+					...(fields ? { fields: own ? fields.filter((f) => !APP_SET.includes(f)) : fields } : {}),
 					locales: LOCALES,
 				},
 				conditions: [CONDITION],
@@ -116,22 +118,39 @@ async function ensureFolder(strapi: Core.Strapi, key: string) {
 	return { folder, created: true }
 }
 
-/** The site document (en), made with the tenant's name when missing; an author's edits are kept. */
-async function ensureSiteDocument(strapi: Core.Strapi, key: string, name: string | undefined) {
+/**
+ * The site document (en), made with the tenant's name when missing; an author's edits are kept. Its
+ * time zone is the tenant's (the app's setting, decision 0095), set whenever it differs: due dates
+ * are typed and shown in it.
+ */
+async function ensureSiteDocument(strapi: Core.Strapi, key: string, name: string | undefined, timeZone?: string) {
 	const docs = strapi.documents(SITE)
-	const [existing] = await docs.findMany({ filters: { key }, locale: 'en', fields: ['documentId'] })
-	if (existing) return { created: false }
-	await docs.create({ locale: 'en', data: { key, name: String(name || key).slice(0, 120) } })
-	return { created: true }
+	const [existing] = (await docs.findMany({
+		filters: { key },
+		locale: 'en',
+		fields: ['documentId', 'timeZone'],
+	})) as { documentId: string; timeZone?: string | null }[]
+	if (!existing) {
+		await docs.create({
+			locale: 'en',
+			data: { key, name: String(name || key).slice(0, 120), ...(timeZone && { timeZone }) },
+		})
+		return { created: true }
+	}
+	// Every locale's row at once (the field is not localized); the content API does not serve it, so
+	// nothing is revalidated.
+	if (timeZone && existing.timeZone !== timeZone)
+		await strapi.db.query(SITE).updateMany({ where: { key }, data: { timeZone } })
+	return { created: false }
 }
 
 /** The site, its role and its folder as the app's tenant is: `status` one of STATUSES. */
 function provisionSite(
 	strapi: Core.Strapi,
-	{ key, name, status = 'active' }: { key: string; name?: string; status?: Status },
+	{ key, name, status = 'active', timeZone }: { key: string; name?: string; status?: Status; timeZone?: string },
 ) {
 	return serially(async () => {
-		const site = await ensureSiteDocument(strapi, key, name)
+		const site = await ensureSiteDocument(strapi, key, name, timeZone)
 		const folder = await ensureFolder(strapi, key)
 		const role = await ensureRole(strapi, key, status)
 		return {
