@@ -64,6 +64,13 @@ for (const [suffix, locale] of Object.entries(lang)) {
 	await top(page, module, 60)
 	await shot(page, name('outline'))
 	await page.getByText(quiz, { exact: true }).first().click()
+	// The due date, in the school's time zone, named beside the field (decision 0095).
+	const due = page.locator('[name="modules.0.entries.2.dueAt"]')
+	await due.waitFor()
+	// After the entry's text editor has grown to its height, which moves the field down.
+	await page.waitForTimeout(1500)
+	await due.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+	await shot(page, name('due-date'))
 	const first = page.locator('[name="modules.0.entries.2.quiz.questions.0.prompt"]')
 	await page
 		.getByRole('button', { name: /Which method should|Qué método debe/ })
