@@ -396,7 +396,8 @@ async function compressionCost(app: AppProcess) {
 
 // ---------------------------------------------------------------------------
 // 2. Signed-in pages against the bare route of the same size
-async function signedInPages(app: AppProcess, learner: string, variables: Record<string, string>) {
+async function signedInPages(app: AppProcess, learner: string, variables: Record<string, string>, dialect: Dialect) {
+	const on = ` (${dialectLabel(dialect)})`
 	const htmlLength = async (path: string, cookie?: string) => {
 		const res = await get(app.port, path, cookie ? { cookie } : {})
 		if (res.status !== 200) throw new Error(`${path} answered ${res.status}`)
@@ -426,7 +427,7 @@ async function signedInPages(app: AppProcess, learner: string, variables: Record
 			bare: r.baseline,
 		}
 		rows.push({
-			scenario: '2 signed-in pages',
+			scenario: `2 signed-in pages${on}`,
 			subject: `${name} (${path})`,
 			figure: `${round2(r.ratio)} of bare (${fmt(r.subject.rps)} / ${fmt(r.baseline.rps)} req/s), p50 ${r.subject.p50} ms, p99 ${r.subject.p99} ms`,
 			budget: `≥ ${SIGNED_IN_MIN_RATIO}`,
@@ -434,8 +435,8 @@ async function signedInPages(app: AppProcess, learner: string, variables: Record
 		})
 		log(`signed in ${name}: ratio ${round2(r.ratio)} page ${fmt(r.subject.rps)} bare ${fmt(r.baseline.rps)}`)
 	}
-	out.replay = await againstReplay(app, learner, variables)
-	out.minimalRouter = await againstMinimalRouter(app, learner)
+	out.replay = await againstReplay(app, learner, variables, on)
+	out.minimalRouter = await againstMinimalRouter(app, learner, on)
 	const dashboard = SIGNED_IN_PATHS.find(([name]) => name === 'dashboard')![1]
 	const compressed = await sideBySide(
 		{ port: app.port, path: dashboard, headers: { ...BROWSER, cookie: learner }, connections: SIGNED_IN_CONNECTIONS },
@@ -455,13 +456,15 @@ async function signedInPages(app: AppProcess, learner: string, variables: Record
 		plain: compressed.baseline,
 	}
 	rows.push({
-		scenario: '2 compression',
+		scenario: `2 compression${on}`,
 		subject: `dashboard compressed on the fly vs plain`,
 		figure: `${round2(compressed.ratio)} of plain (${fmt(compressed.subject.rps)} / ${fmt(compressed.baseline.rps)} req/s)`,
 		budget: 'reported',
 		pass: null,
 	})
-	results.signedInPages = {
+	// By dialect: the reads are what differs (issue 47: `npm run bench` on SQLite and PostgreSQL).
+	results.signedInPages ??= {}
+	results.signedInPages[dialect] = {
 		connections: SIGNED_IN_CONNECTIONS,
 		baseline:
 			'GET /bench/bare?bytes=N without a session: root middleware and loader, then padding HTML of the same size; no data access of its own',
@@ -474,7 +477,7 @@ async function signedInPages(app: AppProcess, learner: string, variables: Record
  * (bench/replay-server.ts: recorded once for this learner, then replayed, compressed as the app does):
  * what a page costs beyond rendering is its reads and the entry's steps (issue 47: at least 0.6).
  */
-async function againstReplay(app: AppProcess, learner: string, variables: Record<string, string>) {
+async function againstReplay(app: AppProcess, learner: string, variables: Record<string, string>, on: string) {
 	const replay = await spawnReplay(
 		variables,
 		learner,
@@ -502,7 +505,7 @@ async function againstReplay(app: AppProcess, learner: string, variables: Record
 				replay: r.baseline,
 			}
 			rows.push({
-				scenario: '2 against its replayed loader data',
+				scenario: `2 against its replayed loader data${on}`,
 				subject: `${name} (${path})`,
 				figure: `${round2(r.ratio)} of replay (${fmt(r.subject.rps)} / ${fmt(r.baseline.rps)} req/s; ${page.body.length} / ${replayed.body.length} bytes sent)`,
 				budget: `≥ ${REPLAY_MIN_RATIO}`,
@@ -520,7 +523,7 @@ async function againstReplay(app: AppProcess, learner: string, variables: Record
  * Signed-in pages against the smallest React Router app (bench/minimal-rr.mjs: one route, its own
  * process) rendering HTML of the same size, both asked as a browser asks.
  */
-async function againstMinimalRouter(app: AppProcess, learner: string) {
+async function againstMinimalRouter(app: AppProcess, learner: string, on: string) {
 	const minimal = await spawnMinimalRouter()
 	const out: Record<string, unknown> = {}
 	try {
@@ -545,7 +548,7 @@ async function againstMinimalRouter(app: AppProcess, learner: string) {
 				minimal: r.baseline,
 			}
 			rows.push({
-				scenario: '2 against minimal React Router',
+				scenario: `2 against minimal React Router${on}`,
 				subject: `${name} (${path})`,
 				figure: `${round2(r.ratio)} of minimal (${fmt(r.subject.rps)} / ${fmt(r.baseline.rps)} req/s)`,
 				budget: `goal ≥ ${MINIMAL_ROUTER_MIN_RATIO}`,
@@ -1037,7 +1040,7 @@ try {
 			await step(4, 'content calls', () => contentCalls(app, learner))
 			await step(7, 'page weight', () => pageWeight(app, learner))
 			await step(1, 'public pages', () => publicPages(app))
-			await step(2, 'signed-in pages', () => signedInPages(app, learner, variables))
+			await step(2, 'signed-in pages', () => signedInPages(app, learner, variables, 'sqlite'))
 			await step(3, 'writes', () => writes(app, db, 'sqlite'))
 			const list = served.sort()
 			if (runs(6))
@@ -1078,17 +1081,23 @@ try {
 		await db.drop()
 	}
 
-	// PostgreSQL: scenario 3 and 6 on its own process.
-	if (dialects.includes('pg') && (runs(3) || runs(6))) {
+	// PostgreSQL: scenarios 2, 3 and 6 on its own process.
+	if (dialects.includes('pg') && (runs(2) || runs(3) || runs(6))) {
 		log('PostgreSQL: seeding')
 		const db = await prepareDatabase('pg')
-		const { app, startSamples, timeline } = await startMeasured(
-			appVariables({ DATABASE_URL: db.url, CMS_API_URL: cms.url }),
-		)
+		const variables = appVariables({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
+		const { app, startSamples, timeline } = await startMeasured(variables)
 		log(`PostgreSQL app pid ${app.pid} answered after ${startSamples.join(', ')} ms`)
 		try {
+			if (runs(2)) {
+				const env = appEnv({ DATABASE_URL: db.url, CMS_API_URL: cms.url })
+				const learner = await sessionCookie(env, db, app.port, await userBy(db, 'learner@acme.test'))
+				await signedInPages(app, learner, variables, 'pg')
+			}
 			if (runs(3)) await writes(app, db, 'pg')
-			if (runs(6)) memoryAndStart(app, 'pg', runs(3) ? 'scenario 3' : 'no scenario', startSamples, timeline)
+			const served = [2, 3].filter(runs)
+			const label = served.length ? `scenario${served.length > 1 ? 's' : ''} ${served.join(', ')}` : 'no scenario'
+			if (runs(6)) memoryAndStart(app, 'pg', label, startSamples, timeline)
 		} finally {
 			await app.stop()
 			await db.drop()

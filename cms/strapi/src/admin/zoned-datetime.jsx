@@ -34,32 +34,38 @@ function instantOf(local, timeZone) {
 	return new Date(asUtc - offset(guess)).toISOString()
 }
 
-// The sites this author may read, by key, with their zones: asked once per page load.
-let zonesBySite = null
+// A site's zone by its key ('' for "the author's only site"), asked once per page load.
+const zones = new Map()
 
-/** The zone of the document's site (the author's only site when the form names none), or null while unknown. */
+/**
+ * The zone of the document's site, or, when the form names none yet (a new course), of the author's
+ * only site; UTC when the site has none or no single site is found; null until it is known.
+ */
 function useSiteZone() {
 	const { get } = useFetchClient()
-	const site = useForm('ZonedDateTime', (state) => state.values?.site)
-	const [zones, setZones] = useState(null)
+	const site = useForm('ZonedDateTime', (state) => state.values?.site) || ''
+	const [zone, setZone] = useState(null)
 	useEffect(() => {
 		let current = true
-		zonesBySite ??= get(`/content-manager/collection-types/${SITE}`, {
-			params: { page: 1, pageSize: 100, locale: 'en' },
-		}).then(({ data }) => Object.fromEntries(data.results.map((s) => [s.key, s.timeZone || 'UTC'])))
-		zonesBySite
-			.then((found) => current && setZones(found))
-			.catch(() => {
-				zonesBySite = null
-				if (current) setZones({})
-			})
+		if (!zones.has(site)) {
+			// An author reads only their own sites (the "own sites" condition): two answers mean no single one.
+			const params = site ? { filters: { key: { $eq: site } }, locale: 'en' } : { page: 1, pageSize: 2, locale: 'en' }
+			const asked = get(`/content-manager/collection-types/${SITE}`, { params }).then(({ data }) =>
+				data.results.length === 1 ? data.results[0].timeZone || 'UTC' : 'UTC',
+			)
+			zones.set(site, asked)
+			asked.catch(() => zones.delete(site))
+		}
+		// Not known (the site list unreadable): the field stays disabled rather than convert in a wrong zone.
+		zones
+			.get(site)
+			.then((found) => current && setZone(found))
+			.catch(() => {})
 		return () => {
 			current = false
 		}
-	}, [get])
-	if (!zones) return null
-	const keys = Object.keys(zones)
-	return zones[site] ?? (keys.length === 1 ? zones[keys[0]] : 'UTC')
+	}, [get, site])
+	return zone
 }
 
 export function ZonedDateTimeInput({ name, label, hint, required, disabled, labelAction, value, error, onChange }) {
