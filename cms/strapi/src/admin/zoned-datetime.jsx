@@ -9,6 +9,8 @@ import { useIntl } from 'react-intl'
 
 const SITE = 'api::site.site'
 
+// The conversion of the app's app/learning/due-dates.ts (wallClockInZone, instantInZone), written
+// again: this file is bundled by Strapi's admin build of cms/strapi, which does not reach the app.
 /** The zone's wall clock at `at` (ms), as a datetime-local value (`YYYY-MM-DDTHH:MM`). */
 function wallClock(at, timeZone) {
 	const parts = new Intl.DateTimeFormat('en-US', {
