@@ -185,3 +185,28 @@ describe('content of the older model moves to the editor fields at boot', () => 
 		}
 	})
 })
+
+describe("the course form's words in the admin's languages", () => {
+	const { FIELDS } = require('../../cms/strapi/dist/src/utils/editor-fields.js')
+	const LOCALES = ['es', 'fr', 'de', 'pt', 'zh-Hans']
+	const messages = (locale: string) => require(`../../cms/strapi/src/admin/translations/${locale}.json`)
+
+	it('has every help line in each language, and no translation of a field the form does not have', () => {
+		const help = Object.entries(FIELDS as Record<string, Record<string, string[]>>).flatMap(([uid, fields]) =>
+			Object.entries(fields).flatMap(([field, [, line]]) => (line ? [`lms.help.${uid}.${field}`] : [])),
+		)
+		expect(help.length).toBeGreaterThan(40)
+		for (const locale of LOCALES) {
+			const known = messages(locale)
+			expect(
+				help.filter((key) => !known[key]),
+				locale,
+			).toEqual([])
+			const stale = Object.keys(known).filter((key) => {
+				const m = /^lms\.(?:help|placeholder)\.(.+)\.([^.]+)$/.exec(key)
+				return m !== null && !FIELDS[m[1]]?.[m[2]]
+			})
+			expect(stale, locale).toEqual([])
+		}
+	})
+})

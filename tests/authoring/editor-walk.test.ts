@@ -146,4 +146,23 @@ describe('a teacher writes a course in the admin panel, and a learner sees it', 
 			expect(figures.clicks, line).toBeLessThanOrEqual(MAX_CLICKS)
 		},
 	)
+
+	it("shows the form's help lines and placeholders in the author's admin language", { timeout: 120_000 }, async () => {
+		const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+		page.setDefaultTimeout(20_000)
+		await signIn(page, STRAPI_URL, 'author@acme.test', CMS_DEMO_PASSWORD)
+		// What an author's profile sets (Strapi keeps it in the browser's storage).
+		await page.evaluate(() => window.localStorage.setItem('strapi-admin-language', 'es'))
+		await page.goto(
+			`${STRAPI_URL}/admin/content-manager/collection-types/api::course.course/create?plugins[i18n][locale]=en`,
+		)
+		await page.getByText('Lo que los alumnos ven en el catálogo y en la parte superior de cada página.').waitFor()
+		expect(await page.locator('input[name="title"]').getAttribute('placeholder')).toBe('p. ej. Introducción a la web')
+		// In a component's fields too, and the label beside it is Strapi's translation of ours.
+		await page.getByText('Los alumnos lo ven encima de las lecciones del módulo.').waitFor()
+		await page.getByText('Título del curso').first().waitFor()
+		// The English help line is gone from the page.
+		expect(await page.getByText('What learners see in the catalogue and at the top of every page.').count()).toBe(0)
+		await page.close()
+	})
 })

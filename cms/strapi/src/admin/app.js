@@ -1,11 +1,12 @@
 // The admin panel in the app's six languages (decision 0073): Strapi's own screens in each, and
-// the course form's labels (src/utils/editor-fields.ts) translated here. The app's zh is Strapi's
+// the course form's labels, help lines and placeholders (src/utils/editor-fields.ts, help.js) translated here. The app's zh is Strapi's
 // zh-Hans. Built by `strapi build` (scripts/build-admin.js).
 import de from './translations/de.json'
 import es from './translations/es.json'
 import fr from './translations/fr.json'
 import pt from './translations/pt.json'
 import zhHans from './translations/zh-Hans.json'
+import { helpInAdminLanguage } from './help.js'
 import { PublicUrlPanel } from './public-url.jsx'
 
 export default {
@@ -31,6 +32,8 @@ export default {
 		})
 	},
 	bootstrap(app) {
+		// The form's help lines and placeholders in the admin's language (help.js).
+		app.registerHook('Admin/CM/pages/EditView/mutate-edit-view-layout', helpInAdminLanguage)
 		// A course's public page, once published (public-url.jsx).
 		app.getPlugin('content-manager').apis.addEditViewSidePanel([PublicUrlPanel])
 	},
