@@ -16,7 +16,7 @@ const authoring = process.env.TEST_AUTHORING === '1' ? [stage('authoring', 'bash
 const STEPS = [
 	// Every later stage needs the build.
 	[stage('build', 'npm', ['run', 'build'])],
-	// Two files at a time, with the suites that mostly wait (outages, restarts, drains, the enumeration
+	// Three files at a time, with the suites that mostly wait (outages, restarts, drains, the enumeration
 	// suite's interleaved samples) two at a time beside them, and types, ESLint, Prettier and knip
 	// (npm run lint) then Redocly and Spectral (npm run lint:openapi) beside those: all three run, so one
 	// failure never hides another. Then the suites that bound answers in milliseconds, one at a time
