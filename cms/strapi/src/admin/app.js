@@ -9,10 +9,12 @@ import zhHans from './translations/zh-Hans.json'
 import { helpInAdminLanguage } from './help.js'
 import { PublicUrlPanel } from './public-url.jsx'
 
+const translations = { es, fr, de, pt, 'zh-Hans': zhHans }
+
 export default {
 	config: {
 		locales: ['es', 'fr', 'de', 'pt', 'zh-Hans'],
-		translations: { es, fr, de, pt, 'zh-Hans': zhHans },
+		translations,
 		tutorials: false,
 		notifications: { releases: false },
 	},
@@ -33,7 +35,7 @@ export default {
 	},
 	bootstrap(app) {
 		// The form's help lines and placeholders in the admin's language (help.js).
-		app.registerHook('Admin/CM/pages/EditView/mutate-edit-view-layout', helpInAdminLanguage)
+		app.registerHook('Admin/CM/pages/EditView/mutate-edit-view-layout', helpInAdminLanguage(translations))
 		// A course's public page, once published (public-url.jsx).
 		app.getPlugin('content-manager').apis.addEditViewSidePanel([PublicUrlPanel])
 	},

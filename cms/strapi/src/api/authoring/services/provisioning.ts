@@ -128,8 +128,8 @@ async function ensureSiteDocument(strapi: Core.Strapi, key: string, name: string
 	const [existing] = (await docs.findMany({
 		filters: { key },
 		locale: 'en',
-		fields: ['documentId', 'timeZone'],
-	})) as { documentId: string; timeZone?: string | null }[]
+		fields: ['timeZone'],
+	})) as { timeZone?: string | null }[]
 	if (!existing) {
 		await docs.create({
 			locale: 'en',
