@@ -81,6 +81,11 @@ for (const [suffix, locale] of Object.entries(lang)) {
 	await first.evaluate((el) => el.scrollIntoView({ block: 'start' }))
 	await page.mouse.wheel(0, -260)
 	await shot(page, name('quiz'))
+	// One of the site's categories (decision 0098): its name in each language on one form.
+	await page.goto(`${base}/admin/content-manager/collection-types/api::category.category?page=1&pageSize=10`)
+	await page.getByText('Web development', { exact: true }).first().click()
+	await page.locator('input[name="nameEs"]').waitFor()
+	await shot(page, name('category'))
 }
 
 await page.goto(`${base}/admin/plugins/upload`)

@@ -92,7 +92,7 @@ export const NO_DOCUMENT: Record<string, string> = {
 	'POST /content-manager/uid/generate': 'a new uid field value (our types have none)',
 	'POST /content-manager/uid/check-availability': 'a uid field value (our types have none)',
 	'GET /content-manager/relations/:model/:targetField':
-		'targets a relation may point to (our types have no relations); the list is filtered by site',
+		"targets a course's categories and tags may list: filtered to the author's sites (lists.test.ts reads it)",
 	'GET /content-manager/collection-types/:model': 'the list: filtered to the author’s sites (walls.test.ts lists it)',
 	'GET /content-manager/preview/script': 'a static script',
 	'GET /content-manager/homepage/recent-documents': 'lists: filtered to the author’s sites (walls.test.ts reads it)',

@@ -23,6 +23,8 @@ const UID = {
 	course: 'api::course.course',
 	page: 'api::page.page',
 	post: 'api::blog-post.blog-post',
+	category: 'api::category.category',
+	tag: 'api::tag.tag',
 }
 const CONTENT_TYPES = [UID.course, UID.page, UID.post]
 
@@ -135,7 +137,23 @@ async function seedSite(strapi, site, counts) {
 		}),
 	})
 
-	for (const c of readDir(path.join(dir, 'courses')))
+	const courses = readDir(path.join(dir, 'courses'))
+	// The site's lists of categories and tags (decision 0098), from what its courses name.
+	const categories = await seedList(
+		strapi,
+		UID.category,
+		site,
+		courses.flatMap((c) => c.categories ?? []),
+		counts,
+	)
+	const tags = await seedList(
+		strapi,
+		UID.tag,
+		site,
+		courses.flatMap((c) => c.tags ?? []),
+		counts,
+	)
+	for (const c of courses)
 		await upsert(strapi, UID.course, { site, slug: c.slug }, c, counts, {
 			shared: () => ({
 				site,
@@ -153,14 +171,15 @@ async function seedSite(strapi, site, counts) {
 				image: media(c.image),
 				publicationDate: c.publishedAt ?? null,
 				archivedAt: c.archivedAt ?? null,
+				// The same list in every translation.
+				categories: (c.categories ?? []).map((label) => categories.get(label.slug)),
+				tags: (c.tags ?? []).map((label) => tags.get(label.slug)),
 			}),
 			localized: (l) => ({
 				title: tt(c.title, l),
 				summary: tt(c.summary, l),
 				description: tt(c.description, l),
 				modules: modulesIn(c, l, tt),
-				categories: labelsIn(c.categories, l, tt),
-				tags: labelsIn(c.tags, l, tt),
 				certificate: c.certificate
 					? { enabled: c.certificate.enabled === true, criteria: tt(c.certificate.criteria, l) }
 					: null,
@@ -192,10 +211,32 @@ async function seedSite(strapi, site, counts) {
 		})
 }
 
-/** A course's categories or tags in one locale: en all of them, another locale those it names. */
-function labelsIn(list, l, tt) {
-	const labels = (list ?? []).map((label) => ({ slug: label.slug, name: tt(label.name, l) }))
-	return labels.filter((label) => label.name)
+/**
+ * A site's list of categories or tags: one document per slug its courses name (its names from the
+ * first that names it), made when missing. Answers each slug's documentId.
+ */
+async function seedList(strapi, uid, site, labels, counts) {
+	const ids = new Map()
+	for (const label of labels) {
+		if (ids.has(label.slug)) continue
+		const [existing] = await strapi
+			.documents(uid)
+			.findMany({ filters: { site, slug: label.slug }, fields: ['documentId'] })
+		if (existing) {
+			counts.kept++
+			ids.set(label.slug, existing.documentId)
+			continue
+		}
+		const names = Object.fromEntries(
+			LOCALES.filter((l) => l !== 'en').map((l) => [`name${l[0].toUpperCase()}${l.slice(1)}`, t(label.name, l)]),
+		)
+		const made = await strapi
+			.documents(uid)
+			.create({ data: { site, slug: label.slug, name: t(label.name, 'en'), ...names } })
+		counts.created++
+		ids.set(label.slug, made.documentId)
+	}
+	return ids
 }
 
 /**
@@ -319,10 +360,19 @@ async function seedPeople(strapi, tenants) {
 				conditions: [],
 			})),
 		)
+	// A site's categories and tags are not translated: no locales.
+	const lists = [UID.category, UID.tag].map((subject) => ({
+		action: explorer('delete'),
+		actionParameters: {},
+		subject,
+		properties: {},
+		conditions: [],
+	}))
 	await roles.assignPermissions(editor.id, [
 		...base,
 		...extra(CONTENT_TYPES, ['delete', 'publish']),
 		...extra([UID.site], ['delete']),
+		...lists,
 	])
 
 	for (const site of tenants) {

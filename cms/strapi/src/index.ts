@@ -7,8 +7,9 @@
  */
 import type { Core, Modules } from '@strapi/strapi'
 import { errors } from '@strapi/utils'
+import { fieldOf } from './api/authoring/services/lists'
 import { slugTaken, type WriteParams } from './api/authoring/services/slugs'
-import { fillIds, type CourseData } from './utils/autofill'
+import { fillIds, slugify, type CourseData } from './utils/autofill'
 import { tagsOf, type Tagged } from './utils/revalidate'
 import { service } from './utils/services'
 
@@ -19,7 +20,14 @@ const LOCALES = [
 	['pt', 'Portuguese (pt)'],
 	['zh', 'Chinese (zh)'],
 ]
-const WATCHED = new Set(['api::site.site', 'api::course.course', 'api::page.page', 'api::blog-post.blog-post'])
+const WATCHED = new Set([
+	'api::site.site',
+	'api::course.course',
+	'api::page.page',
+	'api::blog-post.blog-post',
+	'api::category.category',
+	'api::tag.tag',
+])
 const WRITES = new Set(['create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft'])
 /** Every committed write to content or media makes the content API's remembered answers stale. */
 const contentChanged = (strapi: Core.Strapi) => () => service(strapi, 'api::content.answers').changed()
@@ -38,12 +46,19 @@ type Call = { uid: string; action: string; params: WriteParams }
 function contentWrites(strapi: Core.Strapi): Modules.Documents.Middleware.Middleware {
 	const revalidator = service(strapi, 'api::content.revalidation')
 	const slugs = service(strapi, 'api::authoring.slugs')
+	const lists = service(strapi, 'api::authoring.lists')
 	const changed = contentChanged(strapi)
 	const baseDomain = process.env.APP_BASE_DOMAIN || 'localhost'
 
-	// Every version (locales, draft and published) of a document, with what its tags need.
-	const versions = (uid: string, documentId: string | undefined): Promise<Tagged[]> | Tagged[] =>
-		documentId ? strapi.db.query(uid).findMany({ where: { documentId }, populate: DEEP[uid] }) : []
+	// The tags of every version (locales, draft and published) of a document; a category's or tag's
+	// are those of the courses listing it (their catalogue entries name it).
+	const tagged = async (uid: string, documentId: string | undefined): Promise<string[]> => {
+		if (!documentId) return []
+		if (fieldOf(uid))
+			return (await lists.coursesListing(uid, documentId)).flatMap((c) => tagsOf('api::course.course', c, baseDomain))
+		const versions: Tagged[] = await strapi.db.query(uid).findMany({ where: { documentId }, populate: DEEP[uid] })
+		return versions.flatMap((doc) => tagsOf(uid, doc, baseDomain))
+	}
 	// After the change is committed: the app must not read the old content back.
 	const afterCommit = (cb: () => void) =>
 		strapi.db.inTransaction() ? strapi.db.transaction(({ onCommit }) => onCommit(cb)) : cb()
@@ -60,6 +75,13 @@ function contentWrites(strapi: Core.Strapi): Modules.Documents.Middleware.Middle
 			fillIds(params.data, await canonicalOf(strapi, uid, params))
 		)
 			params.data!.slug = (await slugs.free(uid, params)) as string
+		// A category's or tag's slug (the filter's value) is made from its name when left empty.
+		const data = params.data
+		if (fieldOf(uid) && data && (action === 'create' || 'slug' in data) && !data.slug && typeof data.name === 'string')
+			data.slug = (await slugs.free(uid, {
+				...params,
+				data: { ...data, slug: slugify(data.name) || 'list' },
+			})) as string
 		// The site is off the form (an author's comes from their role, api::authoring.guard): still required.
 		if (uid !== 'api::site.site' && action === 'create' && !params.data?.site)
 			throw new errors.ValidationError("A document belongs to a site: create it as one of the site's authors", {
@@ -69,14 +91,17 @@ function contentWrites(strapi: Core.Strapi): Modules.Documents.Middleware.Middle
 		// The slugs a change may move: those of the versions before it (what the app may be serving)
 		// and, when it writes content (create, update), after it. Publishing copies the draft, whose
 		// slugs are among those before.
-		const before = action === 'create' ? [] : await versions(uid, params.documentId)
+		const before = action === 'create' ? [] : await tagged(uid, params.documentId)
 		const result = await next().catch((error) => {
 			throw slugTaken(error, params) ?? error
 		})
 		const writes = action === 'create' || action === 'update'
 		const written = (result as { documentId?: string } | null)?.documentId
-		const after = writes ? await versions(uid, params.documentId ?? written) : []
-		const tags = [...new Set([...before, ...after].flatMap((doc) => tagsOf(uid, doc, baseDomain)))]
+		// The same categories and tags in every translation (api::authoring.lists).
+		if (uid === 'api::course.course' && writes && written)
+			await lists.align(written, params.locale ?? 'en', params.data)
+		const after = writes ? await tagged(uid, params.documentId ?? written) : []
+		const tags = [...new Set([...before, ...after])]
 		changed()
 		// Stored in the change's own transaction when it has one: committed with it, or not at all.
 		await revalidator.record(tags)
@@ -123,6 +148,8 @@ export default {
 		})
 		await service(strapi, 'api::authoring.slugs').ensureIndexes()
 		await service(strapi, 'api::authoring.tenants').registerCondition()
+		// Roles made before this version get what it lets authors do (their site's categories and tags).
+		await service(strapi, 'api::authoring.provisioning').refreshRoles()
 		// Content of the older model moves to the course editor's fields (decision 0073).
 		await service(strapi, 'api::authoring.editor-migration').run()
 		// Labels, help and layouts of the course form in a teacher's words (decision 0073).

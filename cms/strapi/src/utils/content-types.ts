@@ -10,6 +10,8 @@ export const UID = {
 	page: 'api::page.page',
 	post: 'api::blog-post.blog-post',
 } as const
+/** A site's lists of categories and tags (decision 0098): courses relate to them; the API serves them inside a course. */
+export const LABEL_UIDS = ['api::category.category', 'api::tag.tag'] as const
 export type ContentUid = (typeof UID)[keyof typeof UID]
 
 export const POPULATE = {
@@ -32,7 +34,11 @@ export const POPULATE = {
 export type Text = string | null | undefined
 export type Instant = string | Date | null | undefined
 export type Media = { url?: string } | null | undefined
-export type Label = { slug: string; name?: Text }
+/**
+ * A category or tag: its slug, its name in en and one field per other locale (`nameEs`…); one
+ * document for every translation of the courses that list it.
+ */
+export type Label = { slug: string; name?: Text } & { [K in `name${string}`]?: Text }
 export type Option = { key: string; text?: Text; correct?: boolean | null }
 export type Question = {
 	key: string

@@ -1,14 +1,48 @@
 /**
- * What the course form says (decision 0073): per field [label, one line of help, placeholder], and
+ * What the course form says (decision 0073), and the forms of a site's categories and tags (0098)
+ * and its site document: per field [label, one line of help, placeholder], and
  * the form's rows ([field, width of 12]). A field of a type or component missing from its rows is
  * not on the form. The labels' translations are in src/admin/translations/.
  */
 export const COURSE = 'api::course.course'
+const CATEGORY = 'api::category.category'
+const TAG = 'api::tag.tag'
+const SITE = 'api::site.site'
 
 /** A field's words on the form: its label, then a line of help and a placeholder when it has them. */
 type Words = [label: string, help?: string, placeholder?: string]
 /** A row of the form: each field with its width (of 12). */
 type Row = [field: string, width: number][]
+
+/** A category's or tag's words (decision 0098): its name in en and in each of the app's other locales. */
+const listWords = (name: string, slug: string): Record<string, Words> => ({
+	name: ['Name', 'What learners see in the catalogue, in English and in any language without its own.', name],
+	slug: [
+		'Filter value',
+		"The end of the catalogue's address when learners filter by it, the same in every language. Left empty, it is made from the name.",
+		slug,
+	],
+	nameEs: ['Name in Spanish'],
+	nameFr: ['Name in French'],
+	nameDe: ['Name in German'],
+	namePt: ['Name in Portuguese'],
+	nameZh: ['Name in Chinese'],
+})
+const LIST_LAYOUT: Row[] = [
+	[
+		['name', 6],
+		['slug', 6],
+	],
+	[
+		['nameEs', 6],
+		['nameFr', 6],
+	],
+	[
+		['nameDe', 6],
+		['namePt', 6],
+	],
+	[['nameZh', 6]],
+]
 
 export const FIELDS: Record<string, Record<string, Words>> = {
 	[COURSE]: {
@@ -53,8 +87,14 @@ export const FIELDS: Record<string, Record<string, Words>> = {
 		priceCurrency: ['Currency', 'Three letters.', 'EUR'],
 		publicationDate: ['Publication date', "The date shown as the course's publication."],
 		archivedAt: ['Archive from', 'From then, learners see that the course has ended.'],
-		categories: ['Categories', "The catalogue's filters this course appears under."],
-		tags: ['Tags', 'Short words learners can filter the catalogue by.'],
+		categories: [
+			'Categories',
+			"The catalogue's filters this course appears under: your site's list (Category). The same in every language.",
+		],
+		tags: [
+			'Tags',
+			"Short words learners can filter the catalogue by: your site's list (Tag). The same in every language.",
+		],
 		updatedAt: ['Last change'],
 		modules: [
 			'Modules',
@@ -129,9 +169,28 @@ export const FIELDS: Record<string, Record<string, Words>> = {
 			'e.g. Built and published a web page',
 		],
 	},
-	'course.label': {
-		name: ['Name', 'What learners see.', 'e.g. Web development'],
-		slug: ['Filter value', 'Lower-case letters, digits and hyphens; the same in every language.', 'web-development'],
+	[CATEGORY]: listWords('e.g. Web development', 'web-development'),
+	[TAG]: listWords('e.g. Beginner', 'beginner'),
+	[SITE]: {
+		name: [
+			'School name',
+			'Shown in the browser tab, the app icon and the emails learners receive.',
+			'e.g. Acme Academy',
+		],
+		short_name: ['Short name', "Under the app's icon on a phone. Empty: the school name.", 'e.g. Acme'],
+		description: ['Description', 'One or two sentences search engines and shared links show.'],
+		theme_color: ['Theme colour', "The colour of the browser's bar on phones.", '#111827'],
+		background_color: ['Background colour', 'Shown while the app opens on a phone.', '#ffffff'],
+		accent_color: ['Accent colour', 'Buttons and links. Empty: the theme colour.', '#2563eb'],
+		timeZone: ['Time zone', "Due dates are typed and shown in it. Set in the app's school settings, not here."],
+		security_contact: [
+			'Security contact',
+			'Where to report a security problem (security.txt): an email address or a web address.',
+			'mailto:security@example.org',
+		],
+		favicon: ['Browser tab icon', 'A small square picture (PNG or ICO).'],
+		icon: ['App icon', 'A square picture of at least 512 × 512 pixels (PNG).'],
+		og_image: ['Picture for shared links', 'Shown when a page of the school is shared (1200 × 630 pixels).'],
 	},
 }
 
@@ -220,16 +279,39 @@ export const LAYOUTS: Record<string, Row[]> = {
 		[['instructions', 12]],
 	],
 	'course.certificate': [[['enabled', 4]], [['criteria', 6]]],
-	'course.label': [
+	[CATEGORY]: LIST_LAYOUT,
+	[TAG]: LIST_LAYOUT,
+	// The key (which site it is) is the app's: not on the form.
+	[SITE]: [
 		[
 			['name', 6],
-			['slug', 6],
+			['short_name', 6],
+		],
+		[['description', 12]],
+		[
+			['theme_color', 4],
+			['background_color', 4],
+			['accent_color', 4],
+		],
+		[
+			['timeZone', 6],
+			['security_contact', 6],
+		],
+		[
+			['favicon', 4],
+			['icon', 4],
+			['og_image', 4],
 		],
 	],
 }
 
 /** The columns of a type's list (no ids, no site: an author sees only their own site's). */
-export const LISTS: Record<string, string[]> = { [COURSE]: ['title', 'slug', 'listed', 'updatedAt'] }
+export const LISTS: Record<string, string[]> = {
+	[COURSE]: ['title', 'slug', 'listed', 'updatedAt'],
+	[CATEGORY]: ['name', 'slug', 'updatedAt'],
+	[TAG]: ['name', 'slug', 'updatedAt'],
+	[SITE]: ['name', 'timeZone', 'updatedAt'],
+}
 
 /** The field a folded block shows as its title. */
 export const TITLES: Record<string, string> = {
@@ -238,5 +320,8 @@ export const TITLES: Record<string, string> = {
 	'course.entry': 'title',
 	'course.question': 'prompt',
 	'course.option': 'text',
-	'course.label': 'name',
+	// What a course's relation shows of each category or tag it lists.
+	[CATEGORY]: 'name',
+	[TAG]: 'name',
+	[SITE]: 'name',
 }

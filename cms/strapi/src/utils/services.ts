@@ -6,6 +6,7 @@ import type { Core } from '@strapi/strapi'
 import type { EditorMigration } from '../api/authoring/services/editor-migration'
 import type { EditorView } from '../api/authoring/services/editor-view'
 import type { Guard } from '../api/authoring/services/guard'
+import type { Lists } from '../api/authoring/services/lists'
 import type { MediaScope } from '../api/authoring/services/media-scope'
 import type { Provisioning } from '../api/authoring/services/provisioning'
 import type { Slugs } from '../api/authoring/services/slugs'
@@ -20,6 +21,7 @@ type Services = {
 	'api::authoring.editor-migration': EditorMigration
 	'api::authoring.editor-view': EditorView
 	'api::authoring.guard': Guard
+	'api::authoring.lists': Lists
 	'api::authoring.media-scope': MediaScope
 	'api::authoring.provisioning': Provisioning
 	'api::authoring.slugs': Slugs

@@ -102,17 +102,21 @@ function courseSummary(t: Texts, { en, loc, status }: Item<Course>) {
 		locale: served(en, loc, 'title'),
 		summaryLocale: served(en, loc, 'summary'),
 		// The catalogue's filters and the home page's choice (the app's decision 0042); optional in the API.
-		...(en.categories?.length ? { categories: labels(t, en.categories, loc?.categories) } : {}),
-		...(en.tags?.length ? { tags: labels(t, en.tags, loc?.tags) } : {}),
+		...(en.categories?.length ? { categories: labels(t, en.categories) } : {}),
+		...(en.tags?.length ? { tags: labels(t, en.tags) } : {}),
 		...(typeof en.featured === 'boolean' ? { featured: en.featured } : {}),
 		// The course's picture (decision 0082): one for every translation; only a file of the course's site.
 		...(image ? { image } : {}),
 	}
 }
 
-/** Categories or tags: en's list (slugs, order), each name from this locale's label of that slug, else en's. */
-function labels({ text }: Texts, list: Label[], localized: Label[] | null | undefined) {
-	return list.map((l) => ({ slug: l.slug, name: text(l, byKey(localized, 'slug', l.slug), 'name') }))
+/**
+ * Categories or tags: en's list (slugs, order; every translation lists the same, decision 0098), each
+ * named in this locale when its field for the locale (`nameEs`) is filled, else in en.
+ */
+function labels({ locale }: Texts, list: Label[]) {
+	const field = `name${locale[0].toUpperCase()}${locale.slice(1)}` as const
+	return list.map((l) => ({ slug: l.slug, name: present(l[field]) ? l[field] : present(l.name) ? l.name : '' }))
 }
 
 function course(t: Texts, doc: Item<Course>) {

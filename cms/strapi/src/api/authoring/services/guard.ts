@@ -24,12 +24,16 @@ import { isPlatformEditor, sitesOf, type AdminUser } from '../../../utils/tenant
 
 const SITE = 'api::site.site'
 const COURSE = 'api::course.course'
-const WATCHED = new Set([SITE, COURSE, 'api::page.page', 'api::blog-post.blog-post'])
+/** A course's relations to its site's lists (decision 0098), by field. */
+const LISTS: Record<string, string> = { categories: 'api::category.category', tags: 'api::tag.tag' }
+const WATCHED = new Set([SITE, COURSE, 'api::page.page', 'api::blog-post.blog-post', ...Object.values(LISTS)])
 const HISTORY = 'plugin::content-manager.history-version'
 const READS = new Set(['findMany', 'findFirst', 'count'])
 const FOREIGN = 'This document belongs to another site: you may open and change only the documents of your own site'
 const MOVED = "A document's site is set when it is created and cannot be changed"
 const SINGLE = 'Courses, pages, posts and sites are not single types: open them by their id'
+const OTHER_LIST = "A course lists only its own site's categories and tags"
+const UNNAMED = 'A category or tag is named by its id'
 
 /**
  * A Document Service call as the walls read it. Strapi's own context is a union over every
@@ -140,6 +144,49 @@ const documentsGuard =
 	}
 
 /**
+ * The documents a relation's value names (Strapi's forms of it: a list, or connect and set lists, of
+ * ids, documentIds or objects with one), or null when one of them cannot be checked. Disconnecting
+ * and a position beside a listed document need no check.
+ */
+function relatedRefs(value: unknown): unknown[] | null {
+	if (value === null || value === undefined) return []
+	const lists =
+		typeof value === 'object' && !Array.isArray(value)
+			? [(value as { connect?: unknown }).connect, (value as { set?: unknown }).set]
+			: [value]
+	const items = lists.flatMap((list) => (list === undefined || list === null ? [] : [list].flat()))
+	const refs = items.map((item) =>
+		item !== null && typeof item === 'object'
+			? ((item as { documentId?: unknown }).documentId ?? (item as { id?: unknown }).id)
+			: item,
+	)
+	return refs.every((r) => typeof r === 'string' || typeof r === 'number') ? refs : null
+}
+
+/**
+ * Document Service middleware, for every caller: a course's categories and tags are its own site's
+ * (decision 0098), whoever writes it, so that an author who keeps two sites' lists cannot cross them
+ * and the content API never serves another school's names. The course's site is the one it is
+ * stored in, or for a new one the one it is created in.
+ */
+const listsOfOwnSite =
+	(strapi: Core.Strapi): Modules.Documents.Middleware.Middleware =>
+	async (context, next) => {
+		const { uid, action, params } = context as Call
+		const data = params?.data
+		if (uid !== COURSE || !data || !Object.keys(LISTS).some((field) => data[field] !== undefined)) return next()
+		const stored = params?.documentId && action !== 'create' ? await storedSites(strapi, uid, [params.documentId]) : []
+		const site = data.site || stored[0]
+		for (const [field, target] of Object.entries(LISTS)) {
+			const refs = relatedRefs(data[field])
+			if (refs === null) throw new WallError(UNNAMED)
+			if (refs.length && (await storedSites(strapi, target, refs)).some((s) => s !== site))
+				throw new WallError(OTHER_LIST)
+		}
+		return next()
+	}
+
+/**
  * The documents an admin request names, as { uid, refs }, or null when it names one in a form that
  * cannot be checked (an object where an id belongs: `documentId[$ne]=…`).
  */
@@ -168,6 +215,7 @@ const guard = ({ strapi }: { strapi: Core.Strapi }) => ({
 	/** Installs both layers; call from register() (routes are mounted after it). */
 	install() {
 		strapi.documents.use(documentsGuard(strapi))
+		strapi.documents.use(listsOfOwnSite(strapi))
 		strapi.documents.use(wholeUnpublish())
 		for (const [name, plugin] of Object.entries(strapi.plugins)) {
 			if (name === 'upload') continue

@@ -12,7 +12,14 @@ import { CONDITION, type Status } from '../../../utils/tenants'
 
 const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh']
 const SITE = 'api::site.site'
-const CONTENT_TYPES = ['api::course.course', 'api::page.page', 'api::blog-post.blog-post']
+// With the site's own lists of categories and tags (decision 0098), which its courses name.
+const CONTENT_TYPES = [
+	'api::course.course',
+	'api::page.page',
+	'api::blog-post.blog-post',
+	'api::category.category',
+	'api::tag.tag',
+]
 const FOLDER = 'plugin::upload.folder'
 // The site document's fields the app sets (which site it is, its tenant's time zone): authors read them.
 const APP_SET = ['key', 'timeZone']
@@ -42,6 +49,11 @@ const suspendedName = (key: string) => `Suspended authors: ${key}`
  * site's folder).
  */
 function authorPermissions(strapi: Core.Strapi) {
+	const localized = (uid: string | null) =>
+		Boolean(
+			(strapi.contentTypes[uid as keyof typeof strapi.contentTypes]?.pluginOptions?.i18n as { localized?: boolean })
+				?.localized,
+		)
 	const actions = strapi
 		.service('admin::permission')
 		.actionProvider.values()
@@ -61,7 +73,7 @@ function authorPermissions(strapi: Core.Strapi) {
 				subject: p.subject,
 				properties: {
 					...(fields ? { fields: own ? fields.filter((f) => !APP_SET.includes(f)) : fields } : {}),
-					locales: LOCALES,
+					...(localized(p.subject) ? { locales: LOCALES } : {}),
 				},
 				conditions: [CONDITION],
 			}
@@ -103,7 +115,7 @@ async function ensureRole(strapi: Core.Strapi, key: string, status: Status = 'ac
 	if (!role)
 		role = (await roles.create({
 			name,
-			description: `Write, publish and archive ${key}'s courses, pages and posts; edit its site document.`,
+			description: `Write, publish and archive ${key}'s courses, pages and posts; keep its categories and tags; edit its site document.`,
 		})) as Role
 	else if (role.name !== name) role = (await roles.update({ id: role.id }, { name })) as Role
 	await roles.assignPermissions(role.id, active ? authorPermissions(strapi) : [])
@@ -198,7 +210,23 @@ function inviteAuthor(strapi: Core.Strapi, key: string, email: string) {
 	})
 }
 
+/**
+ * Every active authors' role given the permissions of this version (at boot): what a new version
+ * lets authors do (their site's categories and tags, decision 0098) reaches the roles made before it.
+ */
+async function refreshRoles(strapi: Core.Strapi) {
+	const wanted = authorPermissions(strapi)
+	const pairs = (list: Permission[]) => new Set(list.map((p) => `${p.action} ${p.subject}`))
+	const roles: Role[] = await strapi.db.query('admin::role').findMany({ where: { name: { $startsWith: 'Authors: ' } } })
+	for (const role of roles) {
+		const held = pairs(await strapi.db.query('admin::permission').findMany({ where: { role: role.id } }))
+		if ([...pairs(wanted)].some((pair) => !held.has(pair)))
+			await strapi.service('admin::role').assignPermissions(role.id, wanted)
+	}
+}
+
 const provisioning = ({ strapi }: { strapi: Core.Strapi }) => ({
+	refreshRoles: () => serially(() => refreshRoles(strapi)),
 	provisionSite: (tenant: Parameters<typeof provisionSite>[1]) => provisionSite(strapi, tenant),
 	inviteAuthor: (key: string, email: string) => inviteAuthor(strapi, key, email),
 	ensureRole: (key: string, status?: Status) => ensureRole(strapi, key, status),

@@ -16,7 +16,15 @@ export type WriteParams = {
 /** The rows the checks read: a version's site and slug. */
 type Placed = { site?: string | null; slug?: string | null } | null
 
-const SLUGGED = ['api::course.course', 'api::page.page', 'api::blog-post.blog-post']
+/** The types whose slugs are unique in their site, with the columns of the rule: per locale and version (draft or published) where they have them. */
+const SLUGGED: Record<string, string> = {
+	'api::course.course': 'site, slug, locale, (published_at is null)',
+	'api::page.page': 'site, slug, locale, (published_at is null)',
+	'api::blog-post.blog-post': 'site, slug, locale, (published_at is null)',
+	// A site's categories and tags: one row each (not translated, no drafts).
+	'api::category.category': 'site, slug',
+	'api::tag.tag': 'site, slug',
+}
 const why = (error: unknown) => (error as { message?: unknown } | null | undefined)?.message ?? error
 
 /** The index's refusal (a save that lost the race) as the editor's own message; null for any other error. */
@@ -69,11 +77,11 @@ const slugs = ({ strapi }: { strapi: Core.Strapi }) => {
 		 * the rule that breaks it keeps the server starting: the check still runs, and the log says why.
 		 */
 		async ensureIndexes() {
-			for (const uid of SLUGGED) {
+			for (const [uid, columns] of Object.entries(SLUGGED)) {
 				const table = strapi.getModel(uid as Parameters<Core.Strapi['getModel']>[0]).collectionName
 				try {
 					await strapi.db.connection.raw(
-						`create unique index if not exists ${table}_site_slug_unique on ${table} (site, slug, locale, (published_at is null))`,
+						`create unique index if not exists ${table}_site_slug_unique on ${table} (${columns})`,
 					)
 				} catch (error) {
 					strapi.log.error(`[slugs] ${table}: no unique index on (site, slug): ${why(error)}`)
