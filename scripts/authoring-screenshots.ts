@@ -57,6 +57,13 @@ for (const [suffix, locale] of Object.entries(lang)) {
 	await shot(page, name('course-edit'))
 	await top(page, locale === 'es' ? 'Media necesaria para aprobar (%)' : 'Average needed to pass (%)', 120)
 	await shot(page, name('course-settings'))
+	// The site's categories and tags, picked from its lists (decision 0098).
+	await page
+		.getByText(locale === 'es' ? /^Categorías/ : /^Categories/)
+		.first()
+		.evaluate((el) => el.scrollIntoView({ block: 'start' }))
+	await page.mouse.wheel(0, -200)
+	await shot(page, name('course-categories'))
 	const module = locale === 'es' ? 'Fundamentos' : 'Foundations'
 	await page.getByText(module, { exact: true }).first().click()
 	const quiz = locale === 'es' ? 'Cuestionario básico' : 'Basics quiz'

@@ -65,6 +65,10 @@ describe("a site's categories and tags", () => {
 		expect(JSON.stringify(clash.body)).toContain('slug')
 		const tag = await make(acme, TAG, { name: `Hands-on ${stamp}` })
 		expect(tag).toMatchObject({ site: 'acme', slug: `hands-on-${stamp}` })
+		// The course form shows what it lists by name (not by the first text field, the site).
+		const form = await acme.call('GET', `/content-manager/content-types/${COURSE}/configuration`)
+		const { metadatas } = form.body.data.contentType
+		expect([metadatas.categories.edit.mainField, metadatas.tags.edit.mainField]).toEqual(['name', 'name'])
 	})
 
 	it("keeps another site's list out of reach: listed, read, changed, deleted, moved", async () => {

@@ -48,6 +48,16 @@ const editorView = ({ strapi }: { strapi: Core.Strapi }) => {
 		const target = kind === 'component' ? model : { uid }
 		const current = await service.findConfiguration(target)
 		const metadatas = withMeta(current, FIELDS[uid] ?? {})
+		// A relation shows each document it lists by that type's title (a category's name), not by its
+		// first text field (the site).
+		for (const [name, attribute] of Object.entries(model.attributes as Record<string, { target?: string }>)) {
+			const title = attribute.target && TITLES[attribute.target]
+			if (title && metadatas[name])
+				metadatas[name] = {
+					edit: { ...metadatas[name].edit, mainField: title },
+					list: { ...metadatas[name].list, mainField: title },
+				}
+		}
 		// A field left off the form (an id, an older field): hidden from its edit view.
 		const shown = new Set(LAYOUTS[uid].flat().map(([name]) => name))
 		for (const name of Object.keys(model.attributes))
