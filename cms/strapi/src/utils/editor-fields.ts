@@ -1,6 +1,6 @@
 /**
- * What the course form says (decision 0073), and the forms of a site's categories and tags (0098)
- * and its site document: per field [label, one line of help, placeholder], and
+ * What the course form says (decision 0073), and the forms of a site's categories and tags (0098),
+ * its pages, posts and site document: per field [label, one line of help, placeholder], and
  * the form's rows ([field, width of 12]). A field of a type or component missing from its rows is
  * not on the form. The labels' translations are in src/admin/translations/.
  */
@@ -8,6 +8,8 @@ export const COURSE = 'api::course.course'
 const CATEGORY = 'api::category.category'
 const TAG = 'api::tag.tag'
 const SITE = 'api::site.site'
+const PAGE = 'api::page.page'
+const POST = 'api::blog-post.blog-post'
 
 /** A field's words on the form: its label, then a line of help and a placeholder when it has them. */
 type Words = [label: string, help?: string, placeholder?: string]
@@ -171,6 +173,37 @@ export const FIELDS: Record<string, Record<string, Words>> = {
 	},
 	[CATEGORY]: listWords('e.g. Web development', 'web-development'),
 	[TAG]: listWords('e.g. Beginner', 'beginner'),
+	[PAGE]: {
+		title: ['Page title', 'Shown at the top of the page and in the menus.', 'e.g. About us'],
+		slug: [
+			'Web address',
+			"The end of the page's address: lower-case letters, digits and hyphens. Change it before publishing only.",
+			'about-us',
+		],
+		body: ['Text', 'What visitors read. Images come from the media library.'],
+		listed: ['Shown in the menus', 'Off: only visitors with the link find the page.'],
+		parent: [
+			'Under the page',
+			'The web address of the page this one sits under in the menus. Empty: at the top.',
+			'about-us',
+		],
+		order: ['Place in the menu', 'Lower numbers come first.', '0'],
+		archivedAt: ['Archive from', 'From then, visitors see that the page has been withdrawn.'],
+	},
+	[POST]: {
+		title: ['Post title', 'Shown in the blog and at the top of the post.', 'e.g. Our new courses'],
+		slug: [
+			'Web address',
+			"The end of the post's address: lower-case letters, digits and hyphens. Change it before publishing only.",
+			'our-new-courses',
+		],
+		excerpt: ['Excerpt', "One or two sentences shown in the blog's list."],
+		body: ['Text', 'What readers read. Images come from the media library.'],
+		author: ['Author', 'The name shown under the title.', 'e.g. Ana Pérez'],
+		hero: ['Picture', 'Shown above the post. A photo or drawing (PNG, JPEG or WebP).'],
+		publicationDate: ['Publication date', 'The date shown on the post.'],
+		archivedAt: ['Archive from', 'From then, readers see that the post has been withdrawn.'],
+	},
 	[SITE]: {
 		name: [
 			'School name',
@@ -281,6 +314,36 @@ export const LAYOUTS: Record<string, Row[]> = {
 	'course.certificate': [[['enabled', 4]], [['criteria', 6]]],
 	[CATEGORY]: LIST_LAYOUT,
 	[TAG]: LIST_LAYOUT,
+	// The site is the author's (from their role): not on the forms.
+	[PAGE]: [
+		[
+			['title', 6],
+			['slug', 6],
+		],
+		[['body', 12]],
+		[
+			['listed', 4],
+			['parent', 4],
+			['order', 4],
+		],
+		[['archivedAt', 6]],
+	],
+	[POST]: [
+		[
+			['title', 6],
+			['slug', 6],
+		],
+		[['excerpt', 12]],
+		[
+			['hero', 6],
+			['author', 6],
+		],
+		[['body', 12]],
+		[
+			['publicationDate', 6],
+			['archivedAt', 6],
+		],
+	],
 	// The key (which site it is) is the app's: not on the form.
 	[SITE]: [
 		[
@@ -311,6 +374,8 @@ export const LISTS: Record<string, string[]> = {
 	[CATEGORY]: ['name', 'slug', 'updatedAt'],
 	[TAG]: ['name', 'slug', 'updatedAt'],
 	[SITE]: ['name', 'timeZone', 'updatedAt'],
+	[PAGE]: ['title', 'slug', 'listed', 'updatedAt'],
+	[POST]: ['title', 'slug', 'publicationDate', 'updatedAt'],
 }
 
 /** The field a folded block shows as its title. */
@@ -324,4 +389,6 @@ export const TITLES: Record<string, string> = {
 	[CATEGORY]: 'name',
 	[TAG]: 'name',
 	[SITE]: 'name',
+	[PAGE]: 'title',
+	[POST]: 'title',
 }
