@@ -39,6 +39,8 @@ export type Media = { url?: string } | null | undefined
  * document for every translation of the courses that list it.
  */
 export type Label = { slug: string; name?: Text } & { [K in `name${string}`]?: Text }
+/** A category's or tag's field of its name in a locale other than en: `nameEs` for es. */
+export const nameField = (locale: string) => `name${locale[0].toUpperCase()}${locale.slice(1)}` as const
 export type Option = { key: string; text?: Text; correct?: boolean | null }
 export type Question = {
 	key: string

@@ -24,6 +24,7 @@ import type {
 	Site,
 	Text,
 } from './content-types'
+import { nameField } from './content-types'
 
 export const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh']
 
@@ -115,7 +116,7 @@ function courseSummary(t: Texts, { en, loc, status }: Item<Course>) {
  * named in this locale when its field for the locale (`nameEs`) is filled, else in en.
  */
 function labels({ locale }: Texts, list: Label[]) {
-	const field = `name${locale[0].toUpperCase()}${locale.slice(1)}` as const
+	const field = nameField(locale)
 	return list.map((l) => ({ slug: l.slug, name: present(l[field]) ? l[field] : present(l.name) ? l.name : '' }))
 }
 

@@ -15,6 +15,7 @@
  * runs it on a knex of its own.
  */
 import type { Core } from '@strapi/strapi'
+import { nameField } from '../../../utils/content-types'
 import { LIST_FIELDS as LISTS } from './lists'
 
 type Knex = Core.Strapi['db']['connection']
@@ -141,9 +142,7 @@ export async function moveLabels(strapi: Pick<Core.Strapi, 'db' | 'log'>) {
 		}
 		for (const [k, { site, slug, names }] of bySlug) {
 			const found: { id: number } | null = await strapi.db.query(uid).findOne({ where: { site, slug }, select: ['id'] })
-			const locales = Object.fromEntries(
-				['es', 'fr', 'de', 'pt', 'zh'].map((l) => [`name${l[0].toUpperCase()}${l.slice(1)}`, names[l] ?? null]),
-			)
+			const locales = Object.fromEntries(['es', 'fr', 'de', 'pt', 'zh'].map((l) => [nameField(l), names[l] ?? null]))
 			const doc: { id: number } =
 				found ??
 				(await strapi.db.query(uid).create({
