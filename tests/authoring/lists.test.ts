@@ -111,6 +111,13 @@ describe("a site's categories and tags", () => {
 			[theirs.id],
 			[String(theirs.id)],
 			{ connect: [{ documentId: ours.documentId }, { documentId: theirs.documentId }] },
+			// Strapi's other forms: one object, one reference, an empty documentId beside the id it then uses.
+			{ documentId: theirs.documentId },
+			{ id: theirs.id },
+			theirs.documentId,
+			theirs.id,
+			{ connect: [{ documentId: '', id: theirs.id }] },
+			{ set: theirs.documentId, connect: [] },
 		]
 		for (const [who, name] of [
 			[acme, 'author'],
@@ -121,11 +128,17 @@ describe("a site's categories and tags", () => {
 				expect(res.status, `${name} ${JSON.stringify(categories)}`).toBe(403)
 				expect(JSON.stringify(res.body)).toMatch(OTHER_LIST)
 			}
-		// A form that cannot be checked (an object where an id belongs) is refused too.
-		const odd = await acme.update(COURSE, course.documentId, {
-			categories: { connect: [{ documentId: { $ne: 'x' } }] },
-		})
-		expect(odd.status).toBe(403)
+		// Forms that cannot be checked are refused too: an object where an id belongs, a string Strapi would
+		// read as a number, an object that is no relation.
+		for (const categories of [
+			{ connect: [{ documentId: { $ne: 'x' } }] },
+			[`${theirs.id}abc`],
+			{ connect: [{ id: 1.5 }] },
+			{ anything: [theirs.documentId] },
+		]) {
+			const odd = await acme.update(COURSE, course.documentId, { categories })
+			expect(odd.status, JSON.stringify(categories)).toBe(403)
+		}
 		expect(await listed()).toEqual([])
 		// A new course of Acme's naming Globex's category is not made.
 		const born = await acme.create(COURSE, { title: `Born ${stamp}`, categories: [theirs.documentId] })
@@ -156,6 +169,11 @@ describe("a site's categories and tags", () => {
 		await expect
 			.poll(() => served('fr'), { timeout: 10_000 })
 			.toEqual([{ slug: `robotics-${stamp}`, name: `Robotique ${stamp}` }])
+		// A platform editor cannot move the course to another site while it lists Acme's category.
+		const moved = await editor.update(COURSE, course.documentId, { site: 'globex' })
+		expect(moved.status).toBe(403)
+		expect(JSON.stringify(moved.body)).toMatch(OTHER_LIST)
+		expect((await acme.get(COURSE, course.documentId)).body.data.site).toBe('acme')
 		// Taken off in Spanish: off in English too.
 		const off = await acme.update(
 			COURSE,

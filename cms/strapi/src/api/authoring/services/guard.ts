@@ -143,43 +143,70 @@ const documentsGuard =
 		return next()
 	}
 
+/** A relation's reference as Strapi reads it: a row id, or a documentId; null for one it would read otherwise. */
+function reference(item: unknown): number | string | null {
+	if (item !== null && typeof item === 'object') {
+		// Strapi connects by a truthy documentId, else by the id beside it.
+		const { documentId, id } = item as { documentId?: unknown; id?: unknown }
+		if (documentId) return typeof documentId === 'string' ? documentId : null
+		return 'id' in item ? reference(id) : null
+	}
+	if (typeof item === 'number') return Number.isSafeInteger(item) ? item : null
+	if (typeof item !== 'string' || item === '') return null
+	// A string parseInt reads as a number is a row id to Strapi ("12abc" too): only digits are checkable.
+	if (!Number.isNaN(parseInt(item, 10))) return /^\d+$/.test(item) ? Number(item) : null
+	return item
+}
+
 /**
- * The documents a relation's value names (Strapi's forms of it: a list, or connect and set lists, of
- * ids, documentIds or objects with one), or null when one of them cannot be checked. Disconnecting
- * and a position beside a listed document need no check.
+ * The documents a relation's value names, in every form Strapi takes (a list, one reference, an
+ * object with an id or documentId, or connect and set lists of them), or null when one of them
+ * cannot be checked. Disconnecting needs no check.
  */
-function relatedRefs(value: unknown): unknown[] | null {
+function relatedRefs(value: unknown): (number | string)[] | null {
 	if (value === null || value === undefined) return []
-	const lists =
-		typeof value === 'object' && !Array.isArray(value)
-			? [(value as { connect?: unknown }).connect, (value as { set?: unknown }).set]
-			: [value]
-	const items = lists.flatMap((list) => (list === undefined || list === null ? [] : [list].flat()))
-	const refs = items.map((item) =>
-		item !== null && typeof item === 'object'
-			? ((item as { documentId?: unknown }).documentId ?? (item as { id?: unknown }).id)
-			: item,
-	)
-	return refs.every((r) => typeof r === 'string' || typeof r === 'number') ? refs : null
+	let items: unknown[] = [value].flat()
+	if (
+		value !== null &&
+		typeof value === 'object' &&
+		!Array.isArray(value) &&
+		!('id' in value || 'documentId' in value)
+	) {
+		const { connect, set, disconnect } = value as Record<string, unknown>
+		if (connect === undefined && set === undefined && disconnect === undefined) return null
+		items = [connect, set].flatMap((list) => (list === undefined || list === null ? [] : [list].flat()))
+	}
+	const refs = items.map(reference)
+	return refs.every((r) => r !== null) ? (refs as (number | string)[]) : null
 }
 
 /**
  * Document Service middleware, for every caller: a course's categories and tags are its own site's
  * (decision 0098), whoever writes it, so that an author who keeps two sites' lists cannot cross them
  * and the content API never serves another school's names. The course's site is the one it is
- * stored in, or for a new one the one it is created in.
+ * stored in, or the one it is created in or moved to (a platform editor's move): then what it
+ * already lists must be the new site's too.
  */
 const listsOfOwnSite =
 	(strapi: Core.Strapi): Modules.Documents.Middleware.Middleware =>
 	async (context, next) => {
 		const { uid, action, params } = context as Call
 		const data = params?.data
-		if (uid !== COURSE || !data || !Object.keys(LISTS).some((field) => data[field] !== undefined)) return next()
+		if (uid !== COURSE || !data) return next()
 		const stored = params?.documentId && action !== 'create' ? await storedSites(strapi, uid, [params.documentId]) : []
 		const site = data.site || stored[0]
+		const moving = Boolean(data.site) && stored.some((s) => s !== data.site)
+		if (!moving && !Object.keys(LISTS).some((field) => data[field] !== undefined)) return next()
+		const listed: Record<string, { id: number }[]>[] = moving
+			? await strapi.db.query(uid).findMany({
+					where: { documentId: params?.documentId },
+					populate: { categories: { select: ['id'] }, tags: { select: ['id'] } },
+				})
+			: []
 		for (const [field, target] of Object.entries(LISTS)) {
 			const refs = relatedRefs(data[field])
 			if (refs === null) throw new WallError(UNNAMED)
+			refs.push(...listed.flatMap((version) => (version[field] ?? []).map((r) => r.id)))
 			if (refs.length && (await storedSites(strapi, target, refs)).some((s) => s !== site))
 				throw new WallError(OTHER_LIST)
 		}
