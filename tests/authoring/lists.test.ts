@@ -93,6 +93,13 @@ describe("a site's categories and tags", () => {
 		expect((await globex.get(CATEGORY, theirs.documentId)).body.data.name).toBe(`Secret ${stamp}`)
 		const moved = await acme.update(CATEGORY, ours.documentId, { site: 'globex' })
 		expect(moved.status).toBe(403)
+		// The home page's counts are of the author's sites: another site's new tag does not move them.
+		const counted = async () => (await acme.call('GET', '/content-manager/homepage/count-documents')).body.data
+		const before = await counted()
+		await make(globex, TAG, { name: `Counted ${stamp}` })
+		expect(await counted()).toEqual(before)
+		await make(acme, TAG, { name: `Counted ${stamp}` })
+		expect(await counted()).toEqual({ ...before, published: before.published + 1 })
 		// The picker of a course's categories offers only the author's site's.
 		const offered = await acme.call('GET', `/content-manager/relations/${COURSE}/categories?pageSize=100`)
 		expect(offered.status).toBe(200)
@@ -169,6 +176,22 @@ describe("a site's categories and tags", () => {
 		await expect
 			.poll(() => served('fr'), { timeout: 10_000 })
 			.toEqual([{ slug: `robotics-${stamp}`, name: `Robotique ${stamp}` }])
+		// Nor move the category Acme's course lists to another site, or to none (then Globex's authors
+		// would name what Acme's catalogue shows); a category no course lists, it may.
+		for (const site of ['initech', null, '']) {
+			const away = await editor.update(CATEGORY, ours.documentId, { site })
+			expect(away.status, JSON.stringify(site)).toBe(403)
+			expect(JSON.stringify(away.body)).toMatch(/stays in their site/)
+		}
+		expect((await acme.get(CATEGORY, ours.documentId)).body.data.site).toBe('acme')
+		const unlisted = await make(acme, CATEGORY, { name: `Unlisted ${stamp}` })
+		expect((await editor.update(CATEGORY, unlisted.documentId, { site: 'globex' })).status).toBe(200)
+		made.push([globex, CATEGORY, unlisted.documentId])
+		// A malformed disconnect is refused, not a server error.
+		for (const categories of [{ disconnect: [{ $ne: 1 }] }, { disconnect: [{ id: { $gt: 0 } }] }]) {
+			const odd = await acme.update(COURSE, course.documentId, { categories })
+			expect(odd.status, JSON.stringify(categories)).toBe(403)
+		}
 		// A platform editor cannot move the course to another site while it lists Acme's category.
 		const moved = await editor.update(COURSE, course.documentId, { site: 'globex' })
 		expect(moved.status).toBe(403)

@@ -96,7 +96,8 @@ export const NO_DOCUMENT: Record<string, string> = {
 	'GET /content-manager/collection-types/:model': 'the list: filtered to the author’s sites (walls.test.ts lists it)',
 	'GET /content-manager/preview/script': 'a static script',
 	'GET /content-manager/homepage/recent-documents': 'lists: filtered to the author’s sites (walls.test.ts reads it)',
-	'GET /content-manager/homepage/count-documents': 'counts: filtered to the author’s sites',
+	'GET /content-manager/homepage/count-documents':
+		'counts: of the author’s sites (src/extensions/content-manager; lists.test.ts reads them)',
 	'GET /i18n/iso-locales': SETTINGS,
 	'GET /i18n/locales': SETTINGS,
 	'POST /i18n/locales': SETTINGS,

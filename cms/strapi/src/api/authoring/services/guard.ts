@@ -34,6 +34,7 @@ const MOVED = "A document's site is set when it is created and cannot be changed
 const SINGLE = 'Courses, pages, posts and sites are not single types: open them by their id'
 const OTHER_LIST = "A course lists only its own site's categories and tags"
 const UNNAMED = 'A category or tag is named by its id'
+const LIST_MOVED = 'A category or tag that courses list stays in their site: take it off them first'
 
 /**
  * A Document Service call as the walls read it. Strapi's own context is a union over every
@@ -165,16 +166,14 @@ function reference(item: unknown): number | string | null {
  */
 function relatedRefs(value: unknown): (number | string)[] | null {
 	if (value === null || value === undefined) return []
+	const listOf = (list: unknown) => (list === undefined || list === null ? [] : [list].flat())
 	let items: unknown[] = [value].flat()
-	if (
-		value !== null &&
-		typeof value === 'object' &&
-		!Array.isArray(value) &&
-		!('id' in value || 'documentId' in value)
-	) {
+	if (typeof value === 'object' && !Array.isArray(value) && !('id' in value || 'documentId' in value)) {
 		const { connect, set, disconnect } = value as Record<string, unknown>
 		if (connect === undefined && set === undefined && disconnect === undefined) return null
-		items = [connect, set].flatMap((list) => (list === undefined || list === null ? [] : [list].flat()))
+		// What is disconnected needs no site, but Strapi's database layer fails on a malformed one (500).
+		if (!listOf(disconnect).every((item) => reference(item) !== null)) return null
+		items = [connect, set].flatMap(listOf)
 	}
 	const refs = items.map(reference)
 	return refs.every((r) => r !== null) ? (refs as (number | string)[]) : null
@@ -185,13 +184,23 @@ function relatedRefs(value: unknown): (number | string)[] | null {
  * (decision 0098), whoever writes it, so that an author who keeps two sites' lists cannot cross them
  * and the content API never serves another school's names. The course's site is the one it is
  * stored in, or the one it is created in or moved to (a platform editor's move): then what it
- * already lists must be the new site's too.
+ * already lists must be the new site's too. For the same reason a category or tag that courses list
+ * is not moved to another site (or to none).
  */
 const listsOfOwnSite =
 	(strapi: Core.Strapi): Modules.Documents.Middleware.Middleware =>
 	async (context, next) => {
 		const { uid, action, params } = context as Call
 		const data = params?.data
+		// A category or tag that courses list stays in their site, whoever moves it (a platform editor may).
+		const field = Object.entries(LISTS).find(([, target]) => target === uid)?.[0]
+		if (field && action === 'update' && data?.site !== undefined && params?.documentId) {
+			const stored = await storedSites(strapi, uid, [params.documentId])
+			const listing = stored.some((s) => s !== data.site)
+				? await strapi.db.query(COURSE).count({ where: { [field]: { documentId: params.documentId } } })
+				: 0
+			if (listing) throw new WallError(LIST_MOVED)
+		}
 		if (uid !== COURSE || !data) return next()
 		const stored = params?.documentId && action !== 'create' ? await storedSites(strapi, uid, [params.documentId]) : []
 		const site = data.site || stored[0]
