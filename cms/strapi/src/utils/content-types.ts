@@ -10,8 +10,6 @@ export const UID = {
 	page: 'api::page.page',
 	post: 'api::blog-post.blog-post',
 } as const
-/** A site's lists of categories and tags (decision 0098): courses relate to them; the API serves them inside a course. */
-export const LABEL_UIDS = ['api::category.category', 'api::tag.tag'] as const
 export type ContentUid = (typeof UID)[keyof typeof UID]
 
 export const POPULATE = {

@@ -21,11 +21,11 @@
 import type { Core, Modules } from '@strapi/strapi'
 import { errors } from '@strapi/utils'
 import { isPlatformEditor, sitesOf, type AdminUser } from '../../../utils/tenants'
+// A course's relations to its site's lists (decision 0098), by field.
+import { fieldOf, LIST_FIELDS as LISTS, LISTED_IDS } from './lists'
 
 const SITE = 'api::site.site'
 const COURSE = 'api::course.course'
-/** A course's relations to its site's lists (decision 0098), by field. */
-const LISTS: Record<string, string> = { categories: 'api::category.category', tags: 'api::tag.tag' }
 const WATCHED = new Set([SITE, COURSE, 'api::page.page', 'api::blog-post.blog-post', ...Object.values(LISTS)])
 const HISTORY = 'plugin::content-manager.history-version'
 const READS = new Set(['findMany', 'findFirst', 'count'])
@@ -193,7 +193,7 @@ const listsOfOwnSite =
 		const { uid, action, params } = context as Call
 		const data = params?.data
 		// A category or tag that courses list stays in their site, whoever moves it (a platform editor may).
-		const field = Object.entries(LISTS).find(([, target]) => target === uid)?.[0]
+		const field = fieldOf(uid)
 		if (field && action === 'update' && data?.site !== undefined && params?.documentId) {
 			const stored = await storedSites(strapi, uid, [params.documentId])
 			const listing = stored.some((s) => s !== data.site)
@@ -209,7 +209,7 @@ const listsOfOwnSite =
 		const listed: Record<string, { id: number }[]>[] = moving
 			? await strapi.db.query(uid).findMany({
 					where: { documentId: params?.documentId },
-					populate: { categories: { select: ['id'] }, tags: { select: ['id'] } },
+					populate: LISTED_IDS,
 				})
 			: []
 		for (const [field, target] of Object.entries(LISTS)) {

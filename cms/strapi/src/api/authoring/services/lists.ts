@@ -15,6 +15,9 @@ type Field = keyof typeof LIST_FIELDS
 /** A draft version of a course, with the ids it lists (in their order). */
 type Version = { id: number; locale?: string | null } & { [F in Field]?: { id: number }[] | null }
 
+/** What a read of a course's versions populates to see the ids each lists. */
+export const LISTED_IDS = { categories: { select: ['id'] }, tags: { select: ['id'] } }
+
 /** The course's field relating to a list's type, or null for any other type. */
 export const fieldOf = (uid: string): Field | null =>
 	(Object.keys(LIST_FIELDS) as Field[]).find((field) => LIST_FIELDS[field] === uid) ?? null
@@ -45,10 +48,9 @@ const lists = ({ strapi }: { strapi: Core.Strapi }) => ({
 	 * drafts; a list it left empty (a new translation) is taken from one that has it.
 	 */
 	async align(documentId: string, locale: string, data: Record<string, unknown> | undefined) {
-		const populate = { categories: { select: ['id'] }, tags: { select: ['id'] } }
 		const versions: Version[] = await strapi.db
 			.query(COURSE)
-			.findMany({ where: { documentId, publishedAt: null }, populate, orderBy: { id: 'asc' } })
+			.findMany({ where: { documentId, publishedAt: null }, populate: LISTED_IDS, orderBy: { id: 'asc' } })
 		const written = versions.find((v) => v.locale === locale)
 		if (!written) return
 		for (const field of Object.keys(LIST_FIELDS) as Field[]) {
