@@ -50,6 +50,11 @@ export interface RequestContext {
 	 * drain cutting it) at once, without waiting for its action, so waiting on the answer is not enough.
 	 */
 	holdDrain(work: Promise<unknown>): void
+	/**
+	 * Set by a loader that answers a CMS preview link (app/learning/preview.server.ts): the answer
+	 * is kept out of caches and may be framed by the CMS's admin alone (root.tsx, decision 0100).
+	 */
+	previewLink?: boolean
 	/** Set when a loader or action failed because the database was out of reach (the server entry answers 503). */
 	databaseUnavailable?: boolean
 }

@@ -50,7 +50,8 @@ export const middleware: Route.MiddlewareFunction[] = [
 		const response = await next()
 		const headers = new Headers(response.headers)
 		rewriteRedirect(ctx, request, response.status, headers)
-		keepPrivateOutOfCaches(headers, read.state === 'valid')
+		keepPrivateOutOfCaches(headers, read.state === 'valid' || ctx.previewLink === true)
+		if (ctx.previewLink) frameForTheCms(ctx, headers)
 		if (read.state === 'rejected') await clearRejectedSession(ctx, headers)
 		return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 	},
@@ -88,6 +89,19 @@ function keepPrivateOutOfCaches(headers: Headers, signedIn: boolean) {
 	if (!signedIn && !setsSession(headers)) return
 	if (!headers.has('cache-control') || type.startsWith('text/html') || type.startsWith('text/x-script'))
 		headers.set('cache-control', 'private, no-store')
+}
+
+/**
+ * A page a CMS preview link opens is shown in the CMS admin's preview pane: that origin alone may
+ * frame it (decision 0100). The server entry then sends no X-Frame-Options, which cannot name one.
+ */
+function frameForTheCms(ctx: RequestContext, headers: Headers) {
+	const policy = headers.get('content-security-policy')
+	if (policy && ctx.env.CMS_ADMIN_URL)
+		headers.set(
+			'content-security-policy',
+			policy.replace("frame-ancestors 'none'", `frame-ancestors ${ctx.env.CMS_ADMIN_URL}`),
+		)
 }
 
 /** A session that failed re-validation: its cookie goes, unless the answer sets a new one. */
@@ -327,7 +341,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 			message = text.contentUnavailable
 		} else if (error.status === 403) {
 			title = text.forbiddenTitle
-			message = text.forbidden
+			// A refusal may say why (an expired preview link); forbidden() says the general sentence.
+			message = typeof error.data === 'string' && error.data ? t.text(error.data) : text.forbidden
 		} else if (typeof error.data === 'string' && error.status < 500) {
 			// Thrown answers carry a catalogue key (or, from older code, plain text).
 			message = t.text(error.data)

@@ -55,6 +55,13 @@ for (const [suffix, locale] of Object.entries(lang)) {
 	await page.getByText(title).first().click()
 	await page.locator('input[name="title"]').waitFor()
 	await shot(page, name('course-edit'))
+	// Strapi's Preview: the app's page of the course in its pane, through a link made for this author
+	// (decision 0100), in the locale being edited.
+	await page.locator('a[href*="/preview"]').first().click()
+	await page.frameLocator('iframe').first().locator('.banner-preview').waitFor({ timeout: 30_000 })
+	await shot(page, name('preview'))
+	await page.goBack()
+	await page.locator('input[name="title"]').waitFor()
 	await top(page, locale === 'es' ? 'Media necesaria para aprobar (%)' : 'Average needed to pass (%)', 120)
 	await shot(page, name('course-settings'))
 	// The site's categories and tags, picked from its lists (decision 0098).

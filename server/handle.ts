@@ -345,11 +345,17 @@ async function render(s: Services, req: IncomingMessage, res: ServerResponse, si
 }
 
 async function send(s: Services, req: IncomingMessage, res: ServerResponse, response: Response) {
+	// A page that names the one origin that may frame it (a CMS preview, app/root.tsx) says so in its
+	// policy alone: X-Frame-Options cannot name an origin, and DENY would forbid it.
+	const namesItsFramer = FRAMED_BY_ORIGIN.test(response.headers.get('content-security-policy') ?? '')
 	for (const [name, value] of Object.entries(s.baseHeaders)) {
+		if (namesItsFramer && name === 'x-frame-options') continue
 		if (!response.headers.has(name)) response.headers.set(name, value)
 	}
 	await sendResponse(res, await compressResponse(response, req.method, req.headers['accept-encoding']))
 }
+
+const FRAMED_BY_ORIGIN = /(?:^|;)\s*frame-ancestors\s+(?!'none')/
 
 /** A page-cache answer straight onto the socket: the hot path for visitors, with no Response or stream in between. */
 function sendCached(res: ServerResponse, answer: CachedAnswer) {

@@ -1,11 +1,12 @@
 // The entry page's server side (app/routes/learn.course.$slug.entry.$entrySlug.tsx): who may see
 // the entry and how, what its quiz and assignment show, and the hand-in action.
 import { randomBytes } from 'node:crypto'
-import { data, redirect } from 'react-router'
+import { data, redirect, type RouterContextProvider } from 'react-router'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 import type { RequestContext } from '#app/context.ts'
-import type { CurrentSession } from '#app/accounts/session.server.ts'
+import { requireSession } from '#app/accounts/auth.server.ts'
+import { getSession, type CurrentSession } from '#app/accounts/session.server.ts'
 import { readContent } from '#app/content/cms.server.ts'
 import { toQuizPublic, type Course, type Entry, type Quiz } from '#app/content/content.ts'
 import { renderMarkdown } from '#app/content/markdown.server.ts'
@@ -21,7 +22,8 @@ import { listSubmissions, type SubmissionWithFiles } from '#db/submissions.ts'
 import { assignmentRules, handIn, isFinalGrade } from './assignments.server.ts'
 import { HAND_IN_LIMITS } from './hand-in-limits.ts'
 import { discardFiles, readHandIn } from './hand-in.server.ts'
-import { canPreview, courseProgress, isActiveEnrollment, wantsPreview, type LockReason } from './learning.server.ts'
+import { courseProgress, isActiveEnrollment, requireCourseOrPreview, type LockReason } from './learning.server.ts'
+import { PREVIEW_TOKEN, type LinkPreview, type PreviewAccess } from './preview.server.ts'
 import { answersRevealed, reviewAttempt, showAnswersRule } from './quiz.server.ts'
 import { drawForAttempt, learnerDueAt } from './quiz-rules.server.ts'
 
@@ -34,20 +36,46 @@ const LOCK_NOTICES = {
 } as const satisfies Record<LockReason, NoticeName>
 
 /**
- * Who is asking and how: an enrolled learner, or staff previewing (read-only,
- * no enrollment, no locks). Anyone else goes to the course landing. A locked
- * entry sends the learner to the next open one with the reason.
+ * The entry's course and who reads it: a signed-in user, or an author holding the CMS's preview link,
+ * who has no session here (decision 0100). Anyone else is asked to sign in before anything about
+ * the course is said; only a request that carries a link is read further without a session.
+ */
+export async function requireEntryCourse(
+	ctx: RequestContext,
+	context: Readonly<RouterContextProvider>,
+	request: Request,
+	slug: string,
+): Promise<{ course: Course; draft: boolean } & EntryReader> {
+	const carriesLink = new URL(request.url).searchParams.has(PREVIEW_TOKEN)
+	const read = await requireCourseOrPreview(
+		ctx,
+		slug,
+		request,
+		carriesLink ? getSession(context) : requireSession(context),
+	)
+	const { preview } = read
+	if (preview?.by === 'link') return { ...read, session: null, preview }
+	return { ...read, session: requireSession(context), preview }
+}
+
+type EntryReader = { session: CurrentSession; preview: PreviewAccess | null } | { session: null; preview: LinkPreview }
+
+/**
+ * Who is asking and how: an enrolled learner, or a preview (read-only, no enrollment, no locks).
+ * Anyone else goes to the course landing. A locked entry sends the learner to the next open one
+ * with the reason.
  */
 export async function resolveAccess(
 	ctx: RequestContext,
-	session: CurrentSession,
-	request: Request,
+	{ session, preview }: EntryReader,
 	course: Course,
 	entrySlug: string,
 ) {
-	const preview = wantsPreview(request) && canPreview(session, course.slug)
-	const scope = { tenantId: ctx.tenant!.id, userId: session.user.id }
-	const progress = await courseProgress(ctx, scope, course, preview)
+	// A link's author has no user here: the scope names them by their id in the CMS, for what a preview
+	// keys by its reader (a shuffled quiz's order, the rate limit of trying it). Nothing is stored under it.
+	const userId = session ? session.user.id : `cms:${preview.authorId}`
+	const scope = { tenantId: ctx.tenant!.id, userId }
+	const progress = await courseProgress(ctx, preview ? null : scope, course)
 	const position = progress.entries.findIndex((e) => e.slug === entrySlug)
 	if (position === -1) throw notFound()
 	if (!preview && !isActiveEnrollment(progress.enrollment))

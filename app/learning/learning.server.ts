@@ -25,6 +25,7 @@ import { flattenEntries, type FlatEntry } from './entries.ts'
 import { ruleEntries, settleResultSteps } from './course-result.server.ts'
 import { describeError, log } from '../platform/log.server.ts'
 import type { CurrentSession } from '../accounts/session.server.ts'
+import { previewAccess, type PreviewAccess } from './preview.server.ts'
 import { gone, notFound } from '#app/platform/errors.ts'
 
 /** A published course of this host, or the spec's 404 (unknown, draft) / 410 (archived after publication). */
@@ -35,20 +36,21 @@ export async function requireCourse(ctx: RequestContext, slug: string): Promise<
 }
 
 /**
- * requireCourse for the course home and its entries, which staff may preview (`?preview=1`, spec:
- * assigned course_admin, tenant_admin, super_admin) before the course is published (issue 40): a
- * draft, or a course unpublished again, is theirs to read, marked `draft`. Everyone else, and
- * staff without the preview query, get the same 404 as before; an archived course stays 410.
+ * requireCourse for the course home and its entries, which may be previewed before the course is
+ * published (issue 40, decision 0100: staff with `?preview=1`, or an author with the CMS's preview
+ * link): a draft, or a course unpublished again, is theirs to read, marked `draft`. Everyone else,
+ * and staff without the preview query, get the same 404 as before; an archived course stays 410.
  */
 export async function requireCourseOrPreview(
 	ctx: RequestContext,
 	slug: string,
 	request: Request,
 	session: CurrentSession | null,
-): Promise<{ course: Course; draft: boolean }> {
+): Promise<{ course: Course; draft: boolean; preview: PreviewAccess | null }> {
 	const read = await readCourse(ctx, slug)
-	if (read.draft && !(wantsPreview(request) && canPreview(session, read.course.slug))) throw notFound()
-	return read
+	const preview = previewAccess(ctx, request, session, read.course.slug)
+	if (read.draft && !preview) throw notFound()
+	return { ...read, preview }
 }
 
 /** The host's course: published, or (draft: true) one that was never published or is not any more; else 404 / 410. */
@@ -98,30 +100,18 @@ export function entryLocks(
 	return locks
 }
 
-/** Staff who may preview a course: tenant_admin, super_admin and its assigned course_admin. */
-export function canPreview(session: CurrentSession | null, courseSlug: string) {
-	const claims = session?.claims
-	if (!claims) return false
-	return (
-		claims.role === 'tenant_admin' ||
-		claims.role === 'super_admin' ||
-		(claims.role === 'course_admin' && claims.assignedCourses.includes(courseSlug))
-	)
-}
-
-export function wantsPreview(request: Request) {
-	return new URL(request.url).searchParams.get('preview') === '1'
-}
-
-/** The learner's standing in a course: enrollment, completed entries, locks and where to continue. */
-export async function courseProgress(ctx: RequestContext, scope: Scope, course: Course, preview = false) {
+/**
+ * The learner's standing in a course: enrollment, completed entries, locks and where to continue.
+ * A preview's (scope null) reads nothing: no enrollment, nothing complete, nothing locked.
+ */
+export async function courseProgress(ctx: RequestContext, scope: Scope | null, course: Course) {
 	const entries = flattenEntries(course)
-	const [enrollment, rows] = preview
+	const [enrollment, rows] = !scope
 		? [null, []]
 		: await Promise.all([findEnrollment(ctx.db, scope, course.slug), listProgress(ctx.db, scope, course.slug)])
 	const known = new Set(entries.map((e) => e.slug))
 	const completed = new Set(rows.filter((r) => r.completed_at && known.has(r.entry_slug)).map((r) => r.entry_slug))
-	const locks = preview
+	const locks = !scope
 		? new Map(entries.map((e) => [e.slug, null]))
 		: entryLocks(entries, completed, courseFlags(ctx.tenant!, course.slug).sequential)
 	const firstOpen = entries.find((e) => !completed.has(e.slug) && !locks.get(e.slug)) ?? null

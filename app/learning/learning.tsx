@@ -1,9 +1,20 @@
 import { useI18n } from '#app/i18n/index.ts'
+import { formatInstant } from '#app/i18n/format.ts'
 
-/** Shown on every page of a course while staff preview it: nothing is recorded. */
-/** Staff previewing; a course not published yet says so first (issue 40). */
-export function PreviewBanner({ draft = false }: { draft?: boolean }) {
-	const { m } = useI18n()
+/**
+ * Shown on every page of a course while it is previewed: nothing is recorded. A course not published
+ * yet says so first (issue 40); one opened from the CMS's Preview (`link`) says whom it is for and
+ * until when (decision 0100).
+ */
+export function PreviewBanner({
+	draft = false,
+	link = null,
+}: {
+	draft?: boolean
+	link?: { author: string; until: string; timeZone: string } | null
+}) {
+	const t = useI18n()
+	const m = t.m
 	return (
 		<div className={draft ? 'banner banner-preview banner-draft' : 'banner banner-preview'} role="status">
 			{draft ? (
@@ -14,6 +25,14 @@ export function PreviewBanner({ draft = false }: { draft?: boolean }) {
 			<p>
 				<strong>{m.common.preview.title}</strong> {m.common.preview.body}
 			</p>
+			{link ? (
+				<p>
+					{t.format(m.common.preview.link, {
+						author: link.author,
+						until: formatInstant(new Date(link.until), t.locale, link.timeZone),
+					})}
+				</p>
+			) : null}
 		</div>
 	)
 }

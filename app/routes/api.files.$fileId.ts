@@ -4,7 +4,7 @@ import { attachmentHeaders, INERT_HEADERS } from '#app/platform/served-files.ser
 import { rangeAnswer } from '#app/platform/byte-ranges.ts'
 import { fileStore } from '#app/learning/hand-in.server.ts'
 import { pulledStream } from '#app/platform/file-store.server.ts'
-import { canPreview } from '#app/learning/learning.server.ts'
+import { canPreview } from '#app/learning/preview.server.ts'
 import { limitJson } from '#app/platform/rate-limit.server.ts'
 import { getSession } from '#app/accounts/session.server.ts'
 import { findSubmissionFile } from '#app/learning/hand-in.server.ts'

@@ -5,10 +5,10 @@ import { PreviewBanner } from '#app/learning/learning.tsx'
 import { getRequestContext } from '#app/context.ts'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
 import { localePath } from '#app/i18n/locales.ts'
-import { requireSession } from '#app/accounts/auth.server.ts'
 import { readContent } from '#app/content/cms.server.ts'
 import { limitAction, TOO_MANY, readForm, formErrorResult } from '#app/platform/forms.server.ts'
-import { markEntryComplete, recordView, requireCourseOrPreview } from '#app/learning/learning.server.ts'
+import { markEntryComplete, recordView } from '#app/learning/learning.server.ts'
+import { previewBanner, previewSearch } from '#app/learning/preview.server.ts'
 import { renderMarkdown, stripLeadingTitle } from '#app/content/markdown.server.ts'
 import { LEARNING_NOTICES } from '#app/platform/notices.ts'
 import { previewQuizAttempt, submitQuizAttempt } from '#app/learning/quiz.server.ts'
@@ -20,6 +20,7 @@ import {
 	handInAction,
 	movedOn,
 	quizView,
+	requireEntryCourse,
 	resolveAccess,
 } from '#app/learning/entry-page.server.ts'
 import { HandInSection } from '#app/learning/hand-in-section.tsx'
@@ -35,10 +36,9 @@ import { parseWithZod } from '@conform-to/zod/v4'
 export const handle = { scripts: true } satisfies ScriptsHandle
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-	const session = requireSession(context)
 	const ctx = getRequestContext(context)
-	const { course, draft } = await requireCourseOrPreview(ctx, params.slug, request, session)
-	const { preview, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
+	const { course, draft, ...reader } = await requireEntryCourse(ctx, context, request, params.slug)
+	const { preview, scope, progress, position } = await resolveAccess(ctx, reader, course, params.entrySlug)
 	const entry = await readContent(`entry ${course.slug}/${params.entrySlug}`, () =>
 		ctx.cms.entry(ctx.site, course.slug, params.entrySlug, ctx.locale),
 	)
@@ -46,16 +46,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	if (!preview) await recordView(ctx, scope, course.slug, entry.slug)
 
 	const { entries, completed } = progress
-	const link = (slug: string) => `/learn/course/${course.slug}/entry/${slug}${preview ? '?preview=1' : ''}`
+	const link = (slug: string) => `/learn/course/${course.slug}/entry/${slug}${previewSearch(preview)}`
 	const prev = entries[position - 1]
 	const next = entries[position + 1]
 	const url = new URL(request.url)
 
 	const quiz =
 		entry.type === 'quiz' && entry.quiz
-			? await quizView(ctx, scope, course, entry.quiz, entry.slug, preview, url)
+			? await quizView(ctx, scope, course, entry.quiz, entry.slug, Boolean(preview), url)
 			: null
-	const assignment = entry.type === 'assignment' ? await assignmentView(ctx, scope, course, entry, preview) : null
+	const assignment =
+		entry.type === 'assignment' ? await assignmentView(ctx, scope, course, entry, Boolean(preview)) : null
 	// This entry's due date for the learner (decision 0045), in their zone; none in a preview.
 	const due = preview
 		? null
@@ -79,7 +80,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		courseLocale: course.locale,
 		done: completed.has(entry.slug),
 		due,
-		preview,
+		preview: Boolean(preview),
+		// Whom a preview link is for and until when (decision 0100).
+		previewLink: previewBanner(ctx, preview),
 		draft,
 		position: position + 1,
 		total: entries.length,
@@ -93,7 +96,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 					locked: Boolean(progress.locks.get(next.slug)),
 				}
 			: null,
-		courseHref: `/learn/course/${course.slug}${preview ? '?preview=1' : ''}`,
+		courseHref: `/learn/course/${course.slug}${previewSearch(preview)}`,
 		quiz,
 		assignment,
 	}
@@ -102,10 +105,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 // markEntryComplete and submitQuizAttempt. The page's forms are bare buttons: a refusal is one error for the
 // whole page (formErrorResult), with no field values to give back.
 export async function action({ request, context, params }: Route.ActionArgs) {
-	const session = requireSession(context)
 	const ctx = getRequestContext(context)
-	const { course } = await requireCourseOrPreview(ctx, params.slug, request, session)
-	const { mode, scope, progress, position } = await resolveAccess(ctx, session, request, course, params.entrySlug)
+	const { course, ...reader } = await requireEntryCourse(ctx, context, request, params.slug)
+	const { mode, scope, progress, position } = await resolveAccess(ctx, reader, course, params.entrySlug)
 	const refuse = (message: string, status: number) => data({ result: formErrorResult(message) }, { status })
 	const entry = progress.entries[position]
 	const here = `/learn/course/${course.slug}/entry/${entry.slug}`
@@ -179,7 +181,7 @@ export default function EntryPage({ loaderData: d, actionData }: Route.Component
 	const l = t.m.learning
 	return (
 		<article className="entry-view">
-			{d.preview ? <PreviewBanner draft={d.draft} /> : null}
+			{d.preview ? <PreviewBanner draft={d.draft} link={d.previewLink} /> : null}
 			<nav aria-label={l.entry.breadcrumb} className="hint breadcrumb">
 				<Link prefetch="intent" to={d.courseHref} lang={d.courseLocale}>
 					{d.course.title}

@@ -4,13 +4,8 @@ import { ContentLanguage } from '#app/content/content-language.tsx'
 import { Notice, Submit, RedirectNotice } from '#app/ui/feedback.tsx'
 import { PreviewBanner, ProgressBar } from '#app/learning/learning.tsx'
 import { metaI18n, useI18n } from '#app/i18n/index.ts'
-import {
-	canPreview,
-	courseProgress,
-	isActiveEnrollment,
-	requireCourseOrPreview,
-	wantsPreview,
-} from '#app/learning/learning.server.ts'
+import { courseProgress, isActiveEnrollment, requireCourseOrPreview } from '#app/learning/learning.server.ts'
+import { previewBanner, previewSearch } from '#app/learning/preview.server.ts'
 import { courseResult } from '#app/learning/course-result.server.ts'
 import { formatMinutes, formatPrice } from '#app/i18n/format.ts'
 import { renderMarkdown } from '#app/content/markdown.server.ts'
@@ -51,10 +46,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)
 	const session = getSession(context)
 	// A draft answers only staff previewing it (issue 40); it is then always the preview below.
-	const { course, draft } = await requireCourseOrPreview(ctx, params.slug, request, session)
-	const preview = wantsPreview(request) && canPreview(session, course.slug)
+	const { course, draft, preview } = await requireCourseOrPreview(ctx, params.slug, request, session)
 	const scope = session && ctx.tenant ? { tenantId: ctx.tenant.id, userId: session.user.id } : null
-	const progress = scope ? await courseProgress(ctx, scope, course, preview) : null
+	// A preview reads no standing (it has none); a visitor has none either, and sees the landing.
+	const progress = preview || scope ? await courseProgress(ctx, preview ? null : scope, course) : null
 	const summary = {
 		slug: course.slug,
 		title: course.title,
@@ -93,7 +88,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	return {
 		view: 'home' as const,
 		...summary,
-		preview,
+		preview: Boolean(preview),
+		// What the preview's links carry to stay in it, and whom a CMS link is for (decision 0100).
+		previewSearch: previewSearch(preview),
+		previewLink: previewBanner(ctx, preview),
 		draft,
 		status: enrollment?.status ?? null,
 		// Passed or not by the course's rule, and what remains (decision 0037); judged from the learner's rows now.
@@ -172,10 +170,10 @@ export const meta: Route.MetaFunction = ({ loaderData: course, matches }) => {
 export default function CoursePage({ loaderData: data }: Route.ComponentProps) {
 	const t = useI18n()
 	const l = t.m.learning
-	const q = data.view === 'home' && data.preview ? '?preview=1' : ''
+	const q = data.view === 'home' ? data.previewSearch : ''
 	return (
 		<article className="course">
-			{data.view === 'home' && data.preview ? <PreviewBanner draft={data.draft} /> : null}
+			{data.view === 'home' && data.preview ? <PreviewBanner draft={data.draft} link={data.previewLink} /> : null}
 			<RedirectNotice accept={LEARNING_NOTICES} />
 			<h1 lang={data.contentLocale}>{data.title}</h1>
 			<ContentLanguage served={data.view === 'landing' ? data.descriptionLocale : data.contentLocale} />

@@ -62,11 +62,19 @@ describe('a teacher writes a course in the admin panel, and a learner sees it', 
 			// The due date was typed in Acme's time zone, which the field names (decision 0095).
 			await page.getByText(`In the school’s time zone: ${ZONE}`).last().waitFor()
 			const preview = await saveAndPreview(walk)
-			// Before publishing: the preview's page shows Acme's staff the draft (decision 0041).
-			const staff = await stack.signIn('admin@acme.test')
-			const draft = await staff.get(new URL(preview ?? '/', 'http://x').pathname + '?preview=1')
-			expect(draft.status, preview ?? 'no preview').toBe(200)
-			expect(draft.text).toContain('A walk through the editor')
+			// Before publishing, Strapi's preview pane shows the app's page of the draft, through a link
+			// signed for this author (decision 0100): no app session, framed by this admin alone.
+			expect(preview.title).toBe('A walk through the editor')
+			expect(preview.banner).toContain('Draft.')
+			expect(preview.banner).toMatch(/Opened from the course editor for .+\. This link works until/)
+			const pane = new URL(preview.src ?? '/', 'http://x')
+			expect(pane.host).toBe(`${ACME}:${APP_PORT}`)
+			expect(pane.searchParams.get('token')).toMatch(/^[\w-]+\.[\w-]{43}$/)
+			const draft = await stack.request(ACME, `${pane.pathname}${pane.search}`)
+			expect(draft.status).toBe(200)
+			expect(draft.headers['content-security-policy']).toContain(`frame-ancestors ${new URL(STRAPI_URL).origin}`)
+			// Without the link the draft is not found, for the same visitor.
+			expect((await stack.request(ACME, `${pane.pathname}?preview=1`)).status).toBe(404)
 			await publish(walk)
 			// The address made from the title.
 			const slug = await page.locator('input[name="slug"]').inputValue()
@@ -79,8 +87,8 @@ describe('a teacher writes a course in the admin panel, and a learner sees it', 
 			// The Spanish version (decision 0082): title, a module and the lesson, published.
 			await translateToSpanish(walk)
 			const figures = walk.figures()
-			// The preview opened the app's staff preview of the draft, on Acme's host.
-			expect(preview).toBe(`http://${ACME}:${APP_PORT}/learn/course/${slug}?preview=1`)
+			// The preview opened the app's preview of the draft, on Acme's host, with its link.
+			expect(preview.src).toMatch(new RegExp(`^http://${ACME}:${APP_PORT}/learn/course/${slug}\\?preview=1&token=`))
 			const line = `editor walk: ${figures.clicks} clicks, ${figures.typed} fields typed, ${figures.json} JSON boxes typed, ${figures.seconds.toFixed(1)} s (English alone: ${english.clicks} clicks, ${english.seconds.toFixed(1)} s)`
 			console.log(`${walk.log.join('\n')}\n${line}`)
 			mkdirSync('.tmp/authoring', { recursive: true })
@@ -129,6 +137,7 @@ describe('a teacher writes a course in the admin panel, and a learner sees it', 
 			expect(assignment.data.assignment.maxScore).toBe(10)
 
 			// The way back: Acme's course admin links the course to its page in the CMS, which finds it.
+			const staff = await stack.signIn('admin@acme.test')
 			const courses = await staff.get('/admin/courses')
 			const link = [...courses.text.matchAll(/href="([^"]+)"/g)]
 				.map((m) => m[1].replaceAll('&amp;', '&'))

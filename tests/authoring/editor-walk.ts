@@ -146,11 +146,16 @@ export async function saveAndPreview(w: Walk) {
 	const frame = page.locator('iframe').first()
 	await frame.waitFor({ timeout: 30_000 })
 	const src = await frame.getAttribute('src')
+	// What the pane shows: the app's page of the draft (decision 0100); a page that refused to be
+	// framed would leave it blank, and these would not be found.
+	const shown = page.frameLocator('iframe').first()
+	const banner = await shown.locator('.banner-preview').innerText({ timeout: 30_000 })
+	const title = await shown.locator('h1').innerText()
 	const close = page
 		.getByRole('link', { name: /Close preview/i })
 		.or(page.getByRole('button', { name: /Close preview/i }))
 	await w.click(close.first(), 'close the preview')
-	return src
+	return { src, banner, title }
 }
 
 /** Publishes the course. */

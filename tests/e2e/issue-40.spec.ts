@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
+import { TEST_SECRETS } from '#tests/support/env.ts'
+import { previewToken } from '../../cms/strapi/src/utils/preview.ts'
 import { acmeAccount, at, mailsTo, signInAs, uniqueEmail } from './support.ts'
 
 // Issue 40 on a phone-sized screen, JavaScript on and off (the js and no-js projects): every role change asks
@@ -100,6 +102,36 @@ test('staff preview a draft course read-only and marked; a learner and a visitor
 	await signInAs(page, ACME, learner, '/learn/dashboard')
 	expect((await page.goto(at(ACME, '/learn/course/draft-course?preview=1')))!.status()).toBe(404)
 	expect((await page.goto(url))!.status()).toBe(404)
+})
+
+test('an author opens the CMS preview link with no session: the draft, its entries, a quiz tried, nothing kept', async ({
+	page,
+}) => {
+	// As Strapi's Preview makes it for them (decision 0100); anonymous, as in the CMS's pane.
+	const link = (course: string) =>
+		`?${new URLSearchParams({
+			preview: '1',
+			token: previewToken(TEST_SECRETS.CMS_WEBHOOK_SECRET, { site: 'acme', course, sub: '3', author: 'Ana Author' }),
+		})}`
+	await page.goto(at(ACME, `/learn/course/draft-course${link('draft-course')}`))
+	const banner = page.getByRole('status').filter({ hasText: 'Draft.' })
+	await expect(banner).toContainText('Opened from the course editor for Ana Author. This link works until')
+	await fitsThePhone(page, 'draft course through a preview link')
+	await page.getByRole('link', { name: 'Secret lesson' }).first().click()
+	await expect(page.getByText('Draft body.')).toBeVisible()
+	await expect(banner).toBeVisible()
+	await expect(page.getByRole('button', { name: 'Mark as complete' })).toBeDisabled()
+	// A quiz of a published course, tried through its own link: the answer is checked, nothing is stored.
+	const quiz = `/learn/course/intro-to-web/entry/basics-quiz${link('intro-to-web')}`
+	await page.goto(at(ACME, quiz))
+	await page.getByRole('radio', { name: 'GET' }).check()
+	await page.getByRole('radio', { name: 'True' }).check()
+	await page.getByLabel('Your answer').fill('form')
+	await page.getByRole('button', { name: 'Check answers (nothing is saved)' }).click()
+	await expect(page.getByRole('status').filter({ hasText: 'Preview:' })).toContainText('Preview: 67% · 2 of 3 correct')
+	await expect(page).toHaveURL(at(ACME, quiz))
+	// Without the link, the draft is not found.
+	expect((await page.goto(at(ACME, '/learn/course/draft-course?preview=1')))!.status()).toBe(404)
 })
 
 test('a visitor creates an account from a course, is told which address was mailed, and has it sent again', async ({

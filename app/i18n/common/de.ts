@@ -94,7 +94,10 @@ export default {
 		body: 'Sie sehen den Kurs wie Lernende, ohne Einschreibung und Sperren. Nichts, was Sie hier tun, wird gespeichert.',
 		draftTitle: 'Entwurf.',
 		draftBody:
-			'Dieser Kurs ist nicht veröffentlicht: Lernende sehen ihn nicht, und nur das Personal kann diese Vorschau öffnen.',
+			'Dieser Kurs ist nicht veröffentlicht: Lernende sehen ihn nicht, und nur das Personal und seine Autorinnen und Autoren können diese Vorschau öffnen.',
+		link: 'Aus dem Kurseditor für {author} geöffnet. Dieser Link gilt bis {until}; öffnen Sie die Vorschau im Editor erneut für einen neuen.',
+		linkExpired:
+			'Dieser Vorschau-Link ist abgelaufen. Öffnen Sie die Vorschau im Kurseditor erneut, um einen neuen zu erhalten.',
 	},
 	tenantHint: {
 		body: '{what} gehören zu einem Mandanten.',

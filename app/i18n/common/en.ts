@@ -93,7 +93,10 @@ export default {
 		title: 'Preview mode.',
 		body: 'You see the course as a learner would, without enrollment or locks. Nothing you do here is saved.',
 		draftTitle: 'Draft.',
-		draftBody: 'This course is not published: learners cannot see it, and only staff can open this preview.',
+		draftBody:
+			'This course is not published: learners cannot see it, and only staff and its authors can open this preview.',
+		link: 'Opened from the course editor for {author}. This link works until {until}; open Preview in the editor again for a new one.',
+		linkExpired: 'This preview link has expired. Open Preview in the course editor again for a new one.',
 	},
 	tenantHint: {
 		body: '{what} belong to a tenant.',

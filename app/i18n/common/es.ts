@@ -91,7 +91,10 @@ export default {
 		body: 'Ves el curso como lo vería un estudiante, sin inscripción ni bloqueos. No se guarda nada de lo que hagas aquí.',
 		draftTitle: 'Borrador.',
 		draftBody:
-			'Este curso no está publicado: los estudiantes no pueden verlo y solo el personal puede abrir esta vista previa.',
+			'Este curso no está publicado: los estudiantes no pueden verlo y solo el personal y sus autores pueden abrir esta vista previa.',
+		link: 'Abierta desde el editor de cursos para {author}. Este enlace funciona hasta {until}; vuelve a abrir la vista previa en el editor para obtener uno nuevo.',
+		linkExpired:
+			'Este enlace de vista previa ha caducado. Vuelve a abrir la vista previa en el editor de cursos para obtener uno nuevo.',
 	},
 	tenantHint: {
 		body: '{what} pertenecen a un inquilino.',

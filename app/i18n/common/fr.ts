@@ -91,7 +91,10 @@ export default {
 		title: 'Mode aperçu.',
 		body: 'Vous voyez le cours comme un apprenant, sans inscription ni verrouillage. Rien de ce que vous faites ici n’est enregistré.',
 		draftTitle: 'Brouillon.',
-		draftBody: 'Ce cours n’est pas publié : les apprenants ne le voient pas, et seule l’équipe peut ouvrir cet aperçu.',
+		draftBody:
+			'Ce cours n’est pas publié : les apprenants ne le voient pas, et seuls l’équipe et ses auteurs peuvent ouvrir cet aperçu.',
+		link: 'Ouvert depuis l’éditeur de cours pour {author}. Ce lien fonctionne jusqu’au {until} ; rouvrez l’aperçu dans l’éditeur pour en obtenir un nouveau.',
+		linkExpired: 'Ce lien d’aperçu a expiré. Rouvrez l’aperçu dans l’éditeur de cours pour en obtenir un nouveau.',
 	},
 	tenantHint: {
 		body: '{what} appartiennent à un locataire.',

@@ -91,7 +91,10 @@ export default {
 		body: 'Você vê o curso como um aluno veria, sem inscrição nem bloqueios. Nada do que fizer aqui é salvo.',
 		draftTitle: 'Rascunho.',
 		draftBody:
-			'Este curso não está publicado: os estudantes não o veem e só a equipa pode abrir esta pré-visualização.',
+			'Este curso não está publicado: os estudantes não o veem e só a equipa e os seus autores podem abrir esta pré-visualização.',
+		link: 'Aberta a partir do editor de cursos para {author}. Esta ligação funciona até {until}; abra novamente a pré-visualização no editor para obter uma nova.',
+		linkExpired:
+			'Esta ligação de pré-visualização expirou. Abra novamente a pré-visualização no editor de cursos para obter uma nova.',
 	},
 	tenantHint: {
 		body: '{what} pertencem a um locatário.',

@@ -1,6 +1,7 @@
 // After publishing, where the course now lives (issue 51): a side panel of the course's edit view
 // with its public page on the app, the Preview button's address (src/utils/preview.ts, asked for the
-// published version) without its `preview` flag. Shown once a published version exists.
+// published version) without its query (the preview flag and the author's link). Shown once a
+// published version exists.
 import { useEffect, useState } from 'react'
 import { useIntl } from 'react-intl'
 import { useFetchClient } from '@strapi/strapi/admin'
@@ -24,7 +25,7 @@ export function PublicUrlPanel({ model, documentId, document }) {
 			.then(({ data }) => {
 				if (!current || !data?.data?.url) return
 				const address = new URL(data.data.url)
-				address.searchParams.delete('preview')
+				address.search = ''
 				setUrl(address.href)
 			})
 			.catch(() => current && setUrl(null))
