@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { TEST_SECRETS } from '#tests/support/env.ts'
-import { previewToken } from '../../cms/strapi/src/utils/preview.ts'
-import { acmeAccount, at, mailsTo, signInAs, uniqueEmail } from './support.ts'
+import { acmeAccount, at, mailsTo, previewToken, signInAs, uniqueEmail } from './support.ts'
 
 // Issue 40 on a phone-sized screen, JavaScript on and off (the js and no-js projects): every role change asks
 // first, staff preview a draft, the check-your-email page names the address and sends it again.
@@ -35,6 +34,8 @@ test('a promotion asks first; cancelling an enrollment says what each button doe
 	await signInAs(page, ACME, admin, '/admin/users')
 	await page.getByLabel('Search').fill(learner)
 	await page.getByRole('button', { name: 'Filter' }).click()
+	// The filtered list, not the whole one still shown while it loads (the other project's learner has the same name).
+	await page.waitForURL(/[?&]q=/)
 	await page.getByRole('link', { name: 'E2E i40-learner' }).click()
 	await expect(page.getByRole('heading', { name: 'E2E i40-learner', level: 1 })).toBeVisible()
 	// Hydrating a server-rendered select puts back its default: choose only once the scripts have run.

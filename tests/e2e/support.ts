@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, type TestInfo } from '@playwright/test'
@@ -13,6 +14,14 @@ import { commitUserSession } from '#app/accounts/session.server.ts'
 import { testEnv } from '#tests/support/env.ts'
 import { findTenantBySlug } from '#tests/support/repository.ts'
 import { addPerson } from '#tests/support/people.ts'
+
+/**
+ * The CMS's preview link maker, as Strapi runs it (decision 0100). Its package is CommonJS, whose
+ * exports Playwright's loader gives an ES import no names for: required instead.
+ */
+export const { previewToken } = createRequire(import.meta.url)(
+	'../../cms/strapi/src/utils/preview.ts',
+) as typeof import('../../cms/strapi/src/utils/preview.ts')
 
 export const PORT = Number(process.env.E2E_PORT ?? 3210)
 export const DEMO_PASSWORD = 'demo-password-2026'
