@@ -111,21 +111,31 @@ export async function writeCourse(w: Walk) {
 	await w.type(f('modules.0.entries.1.title'), 'Check', 'quiz title')
 	// The entry's quiz and assignment blocks are the last two "No entry yet".
 	// Quiz settings come with their first question, open.
+	const assignmentBlock = page.getByText('Assignment settings', { exact: true })
+	await expect(assignmentBlock).toHaveCount(1)
 	await w.click(empty().nth(-2), 'add the quiz settings (the entry is a quiz)')
+	// Only the fields that apply (issue 51): a quiz's entry no longer offers assignment settings.
+	await expect(assignmentBlock).toHaveCount(0)
 	const q = (i: number, n: string) => f(`modules.0.entries.1.quiz.questions.${i}.${n}`)
 	await w.type(q(0, 'prompt'), 'Which method changes data?', 'question 1')
-	await w.click(empty().nth(-2), 'add choice 1')
+	// A new question offers each kind of answer; the first one given hides the others.
+	await expect(q(0, 'acceptedAnswers')).toHaveCount(1)
+	await w.click(empty().last(), 'add choice 1')
 	await w.type(q(0, 'options.0.text'), 'GET', 'choice 1')
+	await expect(q(0, 'acceptedAnswers')).toHaveCount(0)
+	await expect(q(0, 'correct')).toHaveCount(0)
 	await w.click(add().first(), 'add choice 2')
 	await w.type(q(0, 'options.1.text'), 'POST', 'choice 2')
 	await w.click(q(0, 'options.1.correct'), 'choice 2 is the right answer')
 	await w.click(add().nth(1), 'add question 2')
 	await w.type(q(1, 'prompt'), 'GET is safe.', 'question 2')
 	await w.click(q(1, 'correct'), 'question 2: the statement is true')
+	await expect(q(1, 'acceptedAnswers')).toHaveCount(0)
 	// Question 1 folded when question 2 opened: the questions' "Add an entry" is the first.
 	await w.click(add().first(), 'add question 3')
 	await w.type(q(2, 'prompt'), 'Which method reads a page?', 'question 3')
 	await w.type(q(2, 'acceptedAnswers'), 'GET\nget', 'question 3 accepted answers')
+	await expect(q(2, 'correct')).toHaveCount(0)
 	// A new module comes with its first entry, open.
 	await w.click(add().last(), 'add module 2')
 	await w.type(f('modules.1.title'), 'Practice', 'module 2 title')

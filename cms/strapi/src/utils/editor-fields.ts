@@ -121,8 +121,11 @@ export const FIELDS: Record<string, Record<string, Words>> = {
 			'Each learner has this many days from their enrollment. "Due on" wins when both are set.',
 			'e.g. 7',
 		],
-		quiz: ['Quiz settings and questions', 'For a quiz only.'],
-		assignment: ['Assignment settings', 'For an assignment only. Without it: handing in any file completes it.'],
+		quiz: ['Quiz settings and questions', 'For a quiz only: adding it hides the assignment settings.'],
+		assignment: [
+			'Assignment settings',
+			'For an assignment only: adding it hides the quiz settings. Without it: handing in any file completes it.',
+		],
 	},
 	'course.quiz': {
 		maxAttempts: ['Attempts allowed', 'How many times a learner may take the quiz.', '3'],
@@ -136,14 +139,17 @@ export const FIELDS: Record<string, Record<string, Words>> = {
 	},
 	'course.question': {
 		prompt: ['Question', 'What learners are asked.', 'e.g. Which method changes data?'],
-		options: ['Choices', 'Multiple choice: add the choices and mark the right one.'],
+		options: [
+			'Choices',
+			'Multiple choice: add the choices and mark the right one. The other kinds of answer then hide.',
+		],
 		correct: [
 			'True or false: the statement is true',
-			'True/false question: set it (on: true, off: false) and leave the choices empty.',
+			'True/false question: set it (on: true, off: false). The choices and accepted answers then hide.',
 		],
 		acceptedAnswers: [
 			'Short answer: accepted answers',
-			'Short answer: one accepted answer per line (capitals do not matter), no choices.',
+			'Short answer: one accepted answer per line (capitals do not matter). The choices then hide.',
 			'one answer per line',
 		],
 		explanation: ['Explanation', 'Shown with the right answer.'],
