@@ -51,10 +51,11 @@ export interface RequestContext {
 	 */
 	holdDrain(work: Promise<unknown>): void
 	/**
-	 * Set by a loader that answers a CMS preview link (app/learning/preview.server.ts): the answer
-	 * is kept out of caches and may be framed by the CMS's admin alone (root.tsx, decision 0100).
+	 * Set when a CMS preview link is read (app/learning/preview.server.ts): the answer is kept out of
+	 * caches, and the CMS's admin alone may frame the page it opens (`page`, when it answers 200) or
+	 * the refusal of an expired link (`refusal`), which shows nothing of the course (root.tsx, decision 0100).
 	 */
-	previewLink?: boolean
+	framedByCms?: 'page' | 'refusal'
 	/** Set when a loader or action failed because the database was out of reach (the server entry answers 503). */
 	databaseUnavailable?: boolean
 }

@@ -50,8 +50,10 @@ export const middleware: Route.MiddlewareFunction[] = [
 		const response = await next()
 		const headers = new Headers(response.headers)
 		rewriteRedirect(ctx, request, response.status, headers)
-		keepPrivateOutOfCaches(headers, read.state === 'valid' || ctx.previewLink === true)
-		if (ctx.previewLink) frameForTheCms(ctx, headers)
+		keepPrivateOutOfCaches(headers, read.state === 'valid' || ctx.framedByCms !== undefined)
+		// Only the preview's page or the expired link's refusal: a 404 or a 429 behind a good link is not framed.
+		if (ctx.framedByCms === 'refusal' || (ctx.framedByCms === 'page' && response.status === 200))
+			frameForTheCms(ctx, headers)
 		if (read.state === 'rejected') await clearRejectedSession(ctx, headers)
 		return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 	},

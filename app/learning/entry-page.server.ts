@@ -71,9 +71,10 @@ export async function resolveAccess(
 	course: Course,
 	entrySlug: string,
 ) {
-	// A link's author has no user here: the scope names them by their id in the CMS, for what a preview
-	// keys by its reader (a shuffled quiz's order, the rate limit of trying it). Nothing is stored under it.
-	const userId = session ? session.user.id : `cms:${preview.authorId}`
+	// A link's reader has no user here: the scope names the link (its signature), for what a preview keys
+	// by its reader (a shuffled quiz's order, the rate limit of trying it), so one link's holders do not
+	// spend another's. Nothing is stored under it.
+	const userId = session ? session.user.id : `link:${preview.signature}`
 	const scope = { tenantId: ctx.tenant!.id, userId }
 	const progress = await courseProgress(ctx, preview ? null : scope, course)
 	const position = progress.entries.findIndex((e) => e.slug === entrySlug)

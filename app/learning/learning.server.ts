@@ -48,7 +48,7 @@ export async function requireCourseOrPreview(
 	session: CurrentSession | null,
 ): Promise<{ course: Course; draft: boolean; preview: PreviewAccess | null }> {
 	const read = await readCourse(ctx, slug)
-	const preview = previewAccess(ctx, request, session, read.course.slug)
+	const preview = previewAccess(ctx, request, session, { slug: read.course.slug, draft: read.draft })
 	if (read.draft && !preview) throw notFound()
 	return { ...read, preview }
 }

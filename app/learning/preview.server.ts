@@ -25,26 +25,34 @@ export type LinkPreview = { by: 'link'; token: string } & PreviewLink
 export type PreviewAccess = { by: 'staff' } | LinkPreview
 
 /**
- * How this request previews the course, or null when it does not: `preview=1` and staff rights, or
- * `preview=1` and a link for this course of this site. A link whose time has passed is told so
- * (403 with the sentence), not taken for a missing page: the author opens Preview again.
+ * How this request previews the course, or null when it does not: `preview=1` and a link for this
+ * course of this site (first: in the CMS's pane a signed-in admin is still the link's reader), or
+ * `preview=1` and staff rights. A link whose time has passed is told so on a draft (403 with the
+ * sentence, shown in the CMS's pane too), not taken for a missing page: the author opens Preview
+ * again; on a published course it is no link, and the page is what it is for the reader.
  */
 export function previewAccess(
 	ctx: RequestContext,
 	request: Request,
 	session: CurrentSession | null,
-	courseSlug: string,
+	course: { slug: string; draft: boolean },
 ): PreviewAccess | null {
 	const query = new URL(request.url).searchParams
 	if (query.get('preview') !== '1') return null
-	if (canPreview(session, courseSlug)) return { by: 'staff' }
 	const tokens = query.getAll(PREVIEW_TOKEN)
-	if (tokens.length !== 1) return null
-	const link = readPreviewLink(ctx.env.CMS_WEBHOOK_SECRET, tokens[0], { site: ctx.site, course: courseSlug })
-	if (link === 'expired') throw new Response('common.preview.linkExpired', { status: 403 })
-	if (!link) return null
-	ctx.previewLink = true
-	return { by: 'link', token: tokens[0], ...link }
+	const link =
+		tokens.length === 1
+			? readPreviewLink(ctx.env.CMS_WEBHOOK_SECRET, tokens[0], { site: ctx.site, course: course.slug })
+			: null
+	if (link === 'expired' && course.draft) {
+		ctx.framedByCms = 'refusal'
+		throw new Response('common.preview.linkExpired', { status: 403 })
+	}
+	if (link && link !== 'expired') {
+		ctx.framedByCms = 'page'
+		return { by: 'link', token: tokens[0], ...link }
+	}
+	return canPreview(session, course.slug) ? { by: 'staff' } : null
 }
 
 /** What a preview's links carry to stay the same preview ('' outside one). */
@@ -82,7 +90,8 @@ const Payload = z
 	.object({
 		site: z.string(),
 		course: z.string(),
-		// Who the CMS made it for: their id in its admin, and their name, said on the preview's banner.
+		// Who the CMS made it for: their id in its admin (each link names one author), and their name,
+		// said on the preview's banner.
 		sub: z.string().min(1).max(64),
 		author: z.string().min(1).max(200),
 		/** Unix time in seconds. */
@@ -90,7 +99,7 @@ const Payload = z
 	})
 	.strict()
 
-type PreviewLink = { authorId: string; author: string; expiresAt: Date }
+type PreviewLink = { author: string; expiresAt: Date; signature: string }
 
 const signature = (secret: string, payload: string) =>
 	createHmac('sha256', secret).update(`${LABEL}.${payload}`).digest('base64url')
@@ -125,5 +134,5 @@ function readPreviewLink(
 	const expiresAt = claims.exp * 1000
 	if (expiresAt - now > MAX_LIFE_MS) return null
 	if (expiresAt <= now) return 'expired'
-	return { authorId: claims.sub, author: claims.author, expiresAt: new Date(expiresAt) }
+	return { author: claims.author, expiresAt: new Date(expiresAt), signature: sig }
 }

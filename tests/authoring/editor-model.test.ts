@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
+// The translation panel's reading (plain JavaScript the admin bundle imports).
+import { missingTranslations } from '../../cms/strapi/src/admin/missing-translations.ts'
 
 // The course editor's model (decision 0073) without a running Strapi: the ids and kinds filled in
 // for a teacher (cms/strapi/src/utils/autofill.ts) and the move of older content at boot
@@ -208,5 +210,46 @@ describe("the course form's words in the admin's languages", () => {
 			})
 			expect(stale, locale).toEqual([])
 		}
+	})
+})
+
+describe("what a course's translation still lacks (the edit view's side panel)", () => {
+	const en = {
+		modules: [
+			{
+				slug: 'first-steps',
+				title: 'First steps',
+				entries: [
+					{ slug: 'welcome', title: 'Welcome' },
+					{ slug: 'check', title: 'Check' },
+				],
+			},
+			{ slug: 'practice', title: 'Practice', entries: [{ slug: 'hand-in', title: 'Hand in' }] },
+		],
+	}
+	it('names each module and entry of en with no titled counterpart of the same slug, in outline order', () => {
+		const es = {
+			modules: [
+				{
+					slug: 'first-steps',
+					title: 'Primeros pasos',
+					entries: [
+						{ slug: 'welcome', title: 'Bienvenida' },
+						{ slug: 'check', title: '  ' },
+					],
+				},
+			],
+		}
+		expect(missingTranslations(en, es)).toEqual([{ module: 'First steps', entry: 'Check' }, { module: 'Practice' }])
+		// Not saved yet: every module; wholly translated: nothing; a module matched by slug, not by place.
+		expect(missingTranslations(en, null)).toEqual([{ module: 'First steps' }, { module: 'Practice' }])
+		const whole = { modules: [...en.modules].reverse().map((m) => ({ ...m, title: `${m.title} (es)` })) }
+		expect(missingTranslations(en, whole)).toEqual([])
+		// Malformed versions (what a broken row could hold) name what they lack rather than throw.
+		expect(missingTranslations(en, { modules: 'x' })).toHaveLength(2)
+		expect(missingTranslations(en, { modules: [null, { slug: 'practice', entries: [null] }] })).toEqual([
+			{ module: 'First steps' },
+			{ module: 'Practice', entry: 'Hand in' },
+		])
 	})
 })

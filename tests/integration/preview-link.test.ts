@@ -125,15 +125,58 @@ describe.each(DIALECTS)('preview links from the CMS on %s', (dialect) => {
 		expect(entry.headers.location).toMatch(/^\/learn\/sign-in\?/)
 	})
 
-	it('says a link has expired once its time has passed, and shows nothing of the course', async () => {
+	it('says a link has expired once its time has passed, in the pane, and shows nothing of the course', async () => {
 		const expired = token('draft-course', { now: Date.now() - 31 * MINUTE })
 		for (const path of [withLink(DRAFT, expired), withLink(DRAFT_ENTRY, expired)]) {
 			const res = await get(path)
 			expect(res.status, path).toBe(403)
 			expect(res.text).toContain('This preview link has expired.')
 			expect(res.text).not.toContain('Draft body.')
-			expect(res.headers['x-frame-options']).toBe('DENY')
+			// Shown where the author opened it: the CMS's pane may frame this refusal.
+			expect(directives(res)).toContain(`frame-ancestors ${CMS_ADMIN}`)
+			expect(res.headers['x-frame-options']).toBeUndefined()
 		}
+		// On a published course an expired link is no link: the page is what it is for its reader, unframed.
+		const old = token('intro-to-web', { now: Date.now() - 31 * MINUTE })
+		const published = await get(withLink('/learn/course/intro-to-web', old))
+		expect(published.status).toBe(200)
+		expect(published.text).not.toContain('banner-preview')
+		expect(published.headers['x-frame-options']).toBe('DENY')
+	})
+
+	it('frames only the preview itself: a missing entry or a refusal behind a good link keeps both walls', async () => {
+		const link = token('intro-to-web')
+		const missing = await get(withLink('/learn/course/intro-to-web/entry/nope', link))
+		expect(missing.status).toBe(404)
+		expect(missing.headers['x-frame-options']).toBe('DENY')
+		const refused = await stack.browser(ACME).post(withLink(QUIZ, link), { intent: 'complete' })
+		expect(refused.status).toBe(403)
+		expect(refused.headers['x-frame-options']).toBe('DENY')
+	})
+
+	it("limits trying a quiz per link: one link's holders do not use up another's", async () => {
+		const anon = stack.browser(ACME)
+		const first = withLink(QUIZ, token('intro-to-web', { now: Date.now() - 5_000 }))
+		const statuses: number[] = []
+		for (let i = 0; i < 25; i++) statuses.push((await anon.post(first, { intent: 'submit-quiz' })).status)
+		expect(statuses).toContain(429)
+		// The same author's next link (made a few seconds later) has its own allowance.
+		const next = withLink(QUIZ, token('intro-to-web', { now: Date.now() - 10_000 }))
+		expect((await anon.post(next, { intent: 'submit-quiz' })).status).toBe(200)
+	})
+
+	it('is the link, not the session, for staff signed in: framed for the pane, its links keep the token', async () => {
+		const admin = await stack.signIn('admin@acme.test')
+		const link = token()
+		const home = await admin.get(withLink(DRAFT, link))
+		expect(home.status).toBe(200)
+		expect(home.text).toContain('Opened from the course editor for')
+		expect(directives(home)).toContain(`frame-ancestors ${CMS_ADMIN}`)
+		expect(load(home.text)(`a[href="${withLink(DRAFT_ENTRY, link)}"]`).length).toBeGreaterThan(0)
+		// Without a link, staff preview as before (spec: ?preview=1), unframed.
+		const staff = await admin.get(`${DRAFT}?preview=1`)
+		expect(staff.status).toBe(200)
+		expect(staff.headers['x-frame-options']).toBe('DENY')
 	})
 
 	it('is a preview for a signed-in learner too: their standing is not read or written', async () => {

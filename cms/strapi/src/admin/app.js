@@ -8,6 +8,7 @@ import pt from './translations/pt.json'
 import zhHans from './translations/zh-Hans.json'
 import { helpInAdminLanguage } from './help.js'
 import { PublicUrlPanel } from './public-url.jsx'
+import { TranslationStatusPanel } from './translation-status.jsx'
 
 const translations = { es, fr, de, pt, 'zh-Hans': zhHans }
 
@@ -36,7 +37,7 @@ export default {
 	bootstrap(app) {
 		// The form's help lines and placeholders in the admin's language (help.js).
 		app.registerHook('Admin/CM/pages/EditView/mutate-edit-view-layout', helpInAdminLanguage(translations))
-		// A course's public page, once published (public-url.jsx).
-		app.getPlugin('content-manager').apis.addEditViewSidePanel([PublicUrlPanel])
+		// A course's public page, once published (public-url.jsx); what a translation still lacks (translation-status.jsx).
+		app.getPlugin('content-manager').apis.addEditViewSidePanel([PublicUrlPanel, TranslationStatusPanel])
 	},
 }
