@@ -57,4 +57,54 @@ describe('titles of translations in Strapi', () => {
 			expect((await author.remove(COURSE, id)).status).toBe(200)
 		}
 	})
+
+	it("fills a new translation from en with the modules, entries and questions, keeping en's slugs", async () => {
+		const author = await strapiAdmin('author@acme.test')
+		const slug = `filled-${Date.now()}`
+		const made = await author.create(COURSE, {
+			slug,
+			title: 'Filled',
+			listed: true,
+			modules: [
+				{
+					title: 'First steps',
+					entries: [
+						{ title: 'Welcome', body: 'Read this.' },
+						{ title: 'Check', quiz: { questions: [{ prompt: 'GET is safe.', correct: true }] } },
+					],
+				},
+				{ title: 'Practice', entries: [{ title: 'Hand in', assignment: { maxScore: 10 } }] },
+			],
+		})
+		expect(made.status).toBe(201)
+		const id = made.body.data.documentId
+		try {
+			// What Strapi's "Fill in from another locale" asks for the Spanish form.
+			const filled = await author.call(
+				'GET',
+				`/i18n/content-manager/get-fill-from-locale/${COURSE}?documentId=${id}&sourceLocale=en&targetLocale=es&collectionType=collection-types`,
+			)
+			expect(filled.status).toBe(200)
+			const data = filled.body.data ?? filled.body
+			const outline = (data.modules as any[]).map((m) => ({
+				slug: m.slug,
+				title: m.title,
+				entries: (m.entries as any[]).map((e) => [e.slug, e.title, e.type]),
+			}))
+			expect(outline).toEqual([
+				{
+					slug: 'first-steps',
+					title: 'First steps',
+					entries: [
+						['welcome', 'Welcome', 'lesson'],
+						['check', 'Check', 'quiz'],
+					],
+				},
+				{ slug: 'practice', title: 'Practice', entries: [['hand-in', 'Hand in', 'assignment']] },
+			])
+			expect(data.modules[0].entries[1].quiz.questions[0]).toMatchObject({ prompt: 'GET is safe.', correct: true })
+		} finally {
+			expect((await author.remove(COURSE, id)).status).toBe(200)
+		}
+	})
 })
