@@ -106,15 +106,17 @@ function replay(head: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Arr
 }
 
 function compressStream(body: ReadableStream<Uint8Array>, encoding: 'br' | 'gzip') {
-	// Brotli 4 and gzip 6: near their best ratio for HTML at a fraction of the CPU of the top levels
-	// (the page cache and the build compress at the top levels once instead). A 256 KB window
+	// Brotli 5 and gzip 6, chosen by measurement (decision 0102, bench/compression-levels.ts): brotli 5
+	// costs what 4 did (about 5 % of a page's answer) and sends 8 % fewer bytes; 6 and 7 cost more for
+	// nothing, 9 and up cost more than the page. The page cache and the build compress at the top
+	// levels once instead. A 256 KB window
 	// (brotli's default is 4 MB) holds any page we render, and allocating the default window
 	// per response cost more than compressing the page did.
 	const zip =
 		encoding === 'br'
 			? createBrotliCompress({
 					params: {
-						[constants.BROTLI_PARAM_QUALITY]: 4,
+						[constants.BROTLI_PARAM_QUALITY]: 5,
 						[constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
 						[constants.BROTLI_PARAM_LGWIN]: 18,
 					},
