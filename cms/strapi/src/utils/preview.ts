@@ -10,6 +10,7 @@
 import { createHmac } from 'node:crypto'
 import type { UID } from '@strapi/strapi'
 import { isPlatformEditor, sitesOf } from './tenants'
+import { LOCALES } from './view'
 
 const COURSE = 'api::course.course'
 type Env = Record<string, string | undefined>
@@ -17,8 +18,6 @@ type Env = Record<string, string | undefined>
 const LABEL = 'lms-course-preview-v1'
 /** How long a link works: long enough to read a course through, short enough that a copied one soon stops. */
 const LINK_LIFE_S = 30 * 60
-/** The app's locales; its default (en) has no prefix in its addresses. */
-const PREFIXED_LOCALES = new Set(['es', 'fr', 'de', 'pt', 'zh'])
 
 /** The token of a preview link: its claims in base64url, and their HMAC-SHA256 under the label. */
 export function previewToken(
@@ -80,7 +79,8 @@ export async function previewUrl(
 	const origin = siteOrigin(doc.site)
 	if (!origin) return null
 	const token = previewToken(secret, { site: doc.site, course: doc.slug, sub: String(user.id), author: nameOf(user) })
-	const prefix = locale && PREFIXED_LOCALES.has(locale) ? `/${locale}` : ''
+	// The app's default locale (en) has no prefix in its addresses; the others do.
+	const prefix = locale && locale !== 'en' && LOCALES.includes(locale) ? `/${locale}` : ''
 	const query = new URLSearchParams({ preview: '1', token })
 	return `${origin}${prefix}/learn/course/${encodeURIComponent(doc.slug)}?${query}`
 }

@@ -9,8 +9,8 @@
  */
 import type { Core } from '@strapi/strapi'
 import { CONDITION, type Status } from '../../../utils/tenants'
+import { LOCALES } from '../../../utils/view'
 
-const LOCALES = ['en', 'es', 'fr', 'de', 'pt', 'zh']
 const SITE = 'api::site.site'
 // With the site's own lists of categories and tags (decision 0098), which its courses name.
 const CONTENT_TYPES = [
