@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useContext, useEffect } from 'react'
 import {
 	isRouteErrorResponse,
 	Links,
@@ -12,6 +12,7 @@ import {
 	useRouteLoaderData,
 	type UIMatch,
 	Link,
+	UNSAFE_FrameworkContext,
 } from 'react-router'
 import { getRequestContext, type RequestContext } from './context.ts'
 import { useI18n } from './i18n/index.ts'
@@ -226,6 +227,27 @@ function navLinks(data: Awaited<ReturnType<typeof loader>> | undefined, m: Retur
 	return [...links, home, ['/learn/account', m.common.nav.account], ['/learn/sign-out', m.common.nav.signOut]]
 }
 
+/**
+ * Every module the page loads, named once at low priority before React Router's own preloads
+ * (decision 0103): Chrome fetches module preloads at high priority, beside the stylesheet, so on a
+ * slow link they delayed the first paint. The browser finds each already fetching when `<Scripts>`
+ * names it again. The list is the one `<Scripts>` preloads: the route manifest (routeDiscovery
+ * "initial"), the client entry and its imports, each matched route's modules, plus the message
+ * catalogue chunks the client entry imports before hydrating (decision 0076).
+ */
+function LowPriorityModules({ catalogue }: { catalogue: string[] }) {
+	const { manifest } = useContext(UNSAFE_FrameworkContext) ?? {}
+	const matches = useMatches()
+	if (!manifest) return null
+	const hrefs = new Set([manifest.url, manifest.entry.module, ...manifest.entry.imports, ...catalogue])
+	for (const match of matches) {
+		const route = manifest.routes[match.id]
+		const modules = [route?.module, route?.clientActionModule, route?.clientLoaderModule, route?.hydrateFallbackModule]
+		for (const href of [...modules, ...(route?.imports ?? [])]) if (href) hrefs.add(href)
+	}
+	return [...hrefs].map((href) => <link key={href} rel="modulepreload" href={href} fetchPriority="low" />)
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
 	const data = useRouteLoaderData<typeof loader>('root')
 	const t = useI18n()
@@ -244,7 +266,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				{site ? <meta name="theme-color" content={site.themeColor} /> : null}
-				{scripts ? data?.catalogueModules.map((href) => <link key={href} rel="modulepreload" href={href} />) : null}
+				{scripts ? <LowPriorityModules catalogue={data?.catalogueModules ?? []} /> : null}
 				{/* An indexed page describes itself in its meta (app/content/seo.ts); any other shows the site's summary. */}
 				{indexable ? null : <meta name="robots" content={robots} />}
 				{!indexable && site?.description ? <meta name="description" content={site.description} /> : null}

@@ -299,6 +299,28 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 		}
 	})
 
+	// Chrome fetches module preloads at high priority, beside the stylesheet; on a slow link they delay
+	// the first paint, and Lighthouse counts them as render-blocking (decision 0103). The page names
+	// each of its modules once at low priority before React Router's own preloads, which the browser
+	// then finds already fetching.
+	it('asks for every script at low priority, before React Router names it', async () => {
+		for (const [page, pattern, who] of pages) {
+			if (HTML_ONLY.has(page)) continue
+			const path = pattern.replace('<certificate>', certificate)
+			const html = (await stack.request(ACME, path, { headers: who === 'visitor' ? {} : { cookie: cookies[who] } }))
+				.text
+			const links = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"([^>]*)>/g)].map(
+				([, href, rest], index) => ({ href, low: /fetchpriority="low"/i.test(rest), index }),
+			)
+			const scripts = [...html.matchAll(/import(?:\(| \* as \w+ from | )"([^"]+)"/g)].map(([, href]) => href)
+			expect(scripts.length, path).toBeGreaterThan(0)
+			for (const href of new Set([...links.map((l) => l.href), ...scripts])) {
+				const first = links.find((l) => l.href === href)
+				expect(first?.low, `${path}: ${href} first named at low priority`).toBe(true)
+			}
+		}
+	})
+
 	it('sends no render-blocking script: every script is a module or deferred', async () => {
 		for (const [, pattern, who] of pages) {
 			const path = pattern.replace('<certificate>', certificate)
