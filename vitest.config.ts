@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { defineConfig } from 'vitest/config'
+import LongestFirst from './tests/support/sequencer.ts'
 
 // Three groups (VITEST_GROUP; scripts/test.js runs them, decision 0075). `timed`: suites that bound
 // answers in milliseconds (a cached page within 50 ms while the database stalls, readiness within
-// 500 ms while it is frozen): one file at a time, alone, so no other suite's load shows in what they
-// measure. `beside`: suites that time things loosely or by statistics (the enumeration suite compares
+// 500 ms while it is frozen): one file at a time, with nothing beside them but the linters at the lowest
+// CPU priority (scripts/test.js), so no other suite's load shows in what they measure. `beside`: suites that time things loosely or by statistics (the enumeration suite compares
 // interleaved samples and the app's own CPU time; the fault runs that wait out outages, restarts and
 // drains assert seconds, memory and what is stored): two files at a time, beside the `parallel` group,
 // since they mostly wait (the machine was 2 % busy running them alone; and, for now, the two suites
@@ -56,6 +57,7 @@ export default defineConfig({
 		// The app's info log lines stay out of the output (TEST_LOG=info brings them back).
 		setupFiles: ['tests/support/quiet-logs.ts'],
 		pool: 'forks',
+		sequence: { sequencer: LongestFirst },
 		// The parallel group's files share their worker's modules (the built server, the test helpers):
 		// each file in a fresh process spent about 3.5 s of a core before its first test, 137 files.
 		// Every file makes its own stack, database and content service, and restores what it changes.

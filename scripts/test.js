@@ -17,19 +17,25 @@ const STEPS = [
 	// Every later stage needs the build.
 	[stage('build', 'npm', ['run', 'build'])],
 	// Three files at a time, with the suites that mostly wait (outages, restarts, drains, the enumeration
-	// suite's interleaved samples) two at a time beside them, and types, ESLint, Prettier and knip
-	// (npm run lint) then Redocly and Spectral (npm run lint:openapi) beside those: all three run, so one
-	// failure never hides another. Then the suites that bound answers in milliseconds, one at a time
-	// and alone (vitest.config.ts, decisions 0075 and 0090).
+	// suite's interleaved samples) two at a time beside them (vitest.config.ts, decisions 0075 and 0097).
 	[
 		stage('vitest', 'sh', ['-c', 'VITEST_GROUP=parallel npx vitest run']),
 		stage('vitest-beside', 'sh', ['-c', 'VITEST_GROUP=beside npx vitest run']),
-		stage('typecheck and lint', 'sh', [
+	],
+	// The suites that bound answers in milliseconds, one at a time; they mostly wait (the two cores were
+	// 50-97 % idle), so types, ESLint, Prettier and knip (npm run lint) then Redocly and Spectral
+	// (npm run lint:openapi) run beside them at the lowest CPU priority, which takes only what the timed
+	// suites leave (decision 0104). All three lint commands run, so one failure never hides another.
+	[
+		stage('vitest (timed)', 'sh', ['-c', 'VITEST_GROUP=timed npx vitest run']),
+		stage('typecheck and lint', 'nice', [
+			'-n',
+			'19',
+			'sh',
 			'-c',
 			'npm run typecheck; t=$?; npm run lint; l=$?; npm run lint:openapi; o=$?; [ $t -eq 0 ] && [ $l -eq 0 ] && [ $o -eq 0 ]',
 		]),
 	],
-	[stage('vitest (timed)', 'sh', ['-c', 'VITEST_GROUP=timed npx vitest run'])],
 	[stage('playwright', 'npx', ['playwright', 'test'])],
 	[stage('lighthouse', 'npx', ['tsx', 'tests/lighthouse/run.ts']), ...authoring],
 ]
