@@ -1,7 +1,7 @@
 import { jobMailContext } from '#app/content/site.server.ts'
 import type { JobDeps, JobHandlers } from '#app/platform/jobs.server.ts'
 import { findTenantById } from '#db/tenants.ts'
-import { tenantTimeZone } from '../learning/due-dates.server.ts'
+import { tenantTimeZone } from '../learning/due-dates.ts'
 import type { AdminJobPayloads } from './jobs.server.ts'
 import { mailEnrollment } from './onboarding.server.ts'
 

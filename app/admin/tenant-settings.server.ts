@@ -1,7 +1,7 @@
 import { auditSteps, type AuditAction } from '#db/audit.ts'
 import { setTenantSettingSteps, type Tenant, type TenantSetting } from '#db/tenants.ts'
 import { inTransaction, type Steps, type Tx } from '#db/transaction.ts'
-import { tenantTimeZone } from '../learning/due-dates.server.ts'
+import { tenantTimeZone } from '../learning/due-dates.ts'
 import { adminAudit } from '../platform/audit.server.ts'
 import { liveCustomDomain, TENANTS_TAG } from '../platform/tenant.server.ts'
 import type { AdminScope } from './admin.server.ts'

@@ -12,14 +12,21 @@ import {
 	tenantDueFacts,
 } from '#db/due-dates.ts'
 import { listAllProgress, listEnrollments, type Enrollment, type Scope } from '#db/learning.ts'
-import type { Tenant } from '#db/tenants.ts'
 import { inTransaction, type Tx } from '#db/transaction.ts'
 import type { User } from '#db/users.ts'
 import type { CmsClient } from '../content/cms.server.ts'
 import { readContent } from '../content/cms.server.ts'
 import { isPublished, type Course, type Entry } from '../content/content.ts'
 import { flattenEntries } from './entries.ts'
-import { dueAtFor, dueState, instantInZone, isTimeZone, localInZone, type DueState } from './due-dates.ts'
+import {
+	dueAtFor,
+	dueState,
+	instantInZone,
+	isTimeZone,
+	localInZone,
+	tenantTimeZone,
+	type DueState,
+} from './due-dates.ts'
 import { tags, type LockReason } from './learning.server.ts'
 
 // Due dates (decision 0045): what is due for a learner, and across a tenant for the reminders;
@@ -188,12 +195,6 @@ export async function dueInWindow(
 		}
 	}
 	return out.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
-}
-
-/** The tenant's default zone: `timeZone` in its feature flags when it is a known IANA name, else UTC. */
-export function tenantTimeZone(tenant: Pick<Tenant, 'feature_flags_json'> | null) {
-	const zone = (tenant?.feature_flags_json as { timeZone?: unknown } | null)?.timeZone
-	return typeof zone === 'string' && isTimeZone(zone) ? zone : 'UTC'
 }
 
 /** The zone the learner's dates are shown in: theirs, else the tenant's, else UTC; `chosen`: theirs. */

@@ -2,6 +2,7 @@
 // pages, the hand-in's transaction, the calendar feed and the reminders all judge it one way.
 import type { Due } from '#app/content/content.ts'
 import { formatter } from '#app/i18n/format.ts'
+import type { Tenant } from '#db/tenants.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -102,4 +103,10 @@ export function wallClockInZone(at: Date, timeZone: string) {
 /** An instant as a datetime-local value in the zone (the extension form's default). */
 export function localInZone(at: Date, timeZone: string) {
 	return wallClockInZone(at, timeZone).slice(0, 16).replace(' ', 'T')
+}
+
+/** The tenant's default zone: `timeZone` in its feature flags when it is a known IANA name, else UTC. */
+export function tenantTimeZone(tenant: Pick<Tenant, 'feature_flags_json'> | null) {
+	const zone = (tenant?.feature_flags_json as { timeZone?: unknown } | null)?.timeZone
+	return typeof zone === 'string' && isTimeZone(zone) ? zone : 'UTC'
 }

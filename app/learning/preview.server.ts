@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
 import type { RequestContext } from '#app/context.ts'
 import type { CurrentSession } from '#app/accounts/session.server.ts'
-import { tenantTimeZone } from './due-dates.server.ts'
+import { tenantTimeZone } from './due-dates.ts'
 
 /*
  * Who may see a course before learners do, and as what: staff signed in to the app (`?preview=1`,
