@@ -285,12 +285,17 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 		}
 	})
 
+	/** A page of the list as its visitor gets it. */
+	const pageHtml = async (pattern: string, who: (typeof pages)[number][2]) => {
+		const path = pattern.replace('<certificate>', certificate)
+		const headers: Record<string, string> = who === 'visitor' ? {} : { cookie: cookies[who] }
+		return { path, html: (await stack.request(ACME, path, { headers })).text }
+	}
+
 	it('preloads the message catalogue a page with scripts loads before hydrating, with the runtime', async () => {
 		for (const [page, pattern, who] of pages) {
 			if (HTML_ONLY.has(page)) continue
-			const path = pattern.replace('<certificate>', certificate)
-			const html = (await stack.request(ACME, path, { headers: who === 'visitor' ? {} : { cookie: cookies[who] } }))
-				.text
+			const { path, html } = await pageHtml(pattern, who)
 			const preloads = [...html.matchAll(/<link rel="modulepreload" href="\/assets\/([\w-]+)-en-[\w-]+\.js"/g)]
 			expect(
 				preloads.map(([, part]) => part),
@@ -306,12 +311,11 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 	it('asks for every script at low priority, before React Router names it', async () => {
 		for (const [page, pattern, who] of pages) {
 			if (HTML_ONLY.has(page)) continue
-			const path = pattern.replace('<certificate>', certificate)
-			const html = (await stack.request(ACME, path, { headers: who === 'visitor' ? {} : { cookie: cookies[who] } }))
-				.text
-			const links = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"([^>]*)>/g)].map(
-				([, href, rest], index) => ({ href, low: /fetchpriority="low"/i.test(rest), index }),
-			)
+			const { path, html } = await pageHtml(pattern, who)
+			const links = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"([^>]*)>/g)].map(([, href, rest]) => ({
+				href,
+				low: /fetchpriority="low"/i.test(rest),
+			}))
 			const scripts = [...html.matchAll(/import(?:\(| \* as \w+ from | )"([^"]+)"/g)].map(([, href]) => href)
 			expect(scripts.length, path).toBeGreaterThan(0)
 			for (const href of new Set([...links.map((l) => l.href), ...scripts])) {
@@ -323,9 +327,7 @@ describe.each(DIALECTS)('bytes on the wire on %s', (dialect) => {
 
 	it('sends no render-blocking script: every script is a module or deferred', async () => {
 		for (const [, pattern, who] of pages) {
-			const path = pattern.replace('<certificate>', certificate)
-			const html = (await stack.request(ACME, path, { headers: who === 'visitor' ? {} : { cookie: cookies[who] } }))
-				.text
+			const { path, html } = await pageHtml(pattern, who)
 			for (const [, attrs] of html.matchAll(/<script([^>]*)>/g)) {
 				if (/\ssrc=/.test(attrs)) expect(attrs, path).toMatch(/type="module"|\basync\b|\bdefer\b/)
 			}
