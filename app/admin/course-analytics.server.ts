@@ -42,7 +42,7 @@ const tenths = (n: number | null) => (n === null ? null : Math.round(n * 10) / 1
 
 /** The dashboard's row per assignment entry, in course order, from the counted figures (absent: none handed in). */
 export function assignmentView(
-	entries: (Pick<FlatEntry, 'slug' | 'title' | 'type'> & Partial<Pick<FlatEntry, 'locale'>>)[],
+	entries: readonly (Pick<FlatEntry, 'slug' | 'title' | 'type'> & Partial<Pick<FlatEntry, 'locale'>>)[],
 	figures: AssignmentFigures[],
 ) {
 	return entries

@@ -19,16 +19,28 @@ export interface FlatEntry {
 	index: number
 }
 
-export function flattenEntries(course: Course): FlatEntry[] {
-	return course.modules
-		.flatMap((m) =>
-			m.entries.map((e) => ({
-				...e,
-				locale: e.locale ?? course.locale,
-				moduleSlug: m.slug,
-				moduleTitle: m.title,
-				moduleLocale: m.locale ?? course.locale,
-			})),
-		)
-		.map((e, index) => ({ ...e, index }))
+/**
+ * Each course document's list, made once: the content cache hands every request the same document,
+ * and a page walks a course's entries several times (locks, progress, results, due lines), the
+ * dashboard for every enrollment. Shared, so read-only.
+ */
+const flattened = new WeakMap<Course, readonly FlatEntry[]>()
+
+export function flattenEntries(course: Course): readonly FlatEntry[] {
+	let entries = flattened.get(course)
+	if (!entries) {
+		entries = course.modules
+			.flatMap((m) =>
+				m.entries.map((e) => ({
+					...e,
+					locale: e.locale ?? course.locale,
+					moduleSlug: m.slug,
+					moduleTitle: m.title,
+					moduleLocale: m.locale ?? course.locale,
+				})),
+			)
+			.map((e, index) => Object.freeze({ ...e, index }))
+		flattened.set(course, Object.freeze(entries))
+	}
+	return entries
 }

@@ -84,7 +84,7 @@ export type LockReason = 'complete_previous_in_module' | 'complete_previous_in_c
  * (and, with the sequential flag, all earlier entries of the course).
  */
 export function entryLocks(
-	entries: FlatEntry[],
+	entries: readonly FlatEntry[],
 	completed: ReadonlySet<string>,
 	sequential: boolean,
 ): Map<string, LockReason | null> {
@@ -265,7 +265,7 @@ export function completion(entries: readonly { slug: string }[], done: ReadonlyS
 /** Resume across devices: the most recently viewed entries not yet complete, in courses not pending. */
 function resumeRows(
 	progress: ProgressRow[],
-	cards: { slug: string; title: string; lang: string; status: Enrollment['status']; entries: FlatEntry[] }[],
+	cards: { slug: string; title: string; lang: string; status: Enrollment['status']; entries: readonly FlatEntry[] }[],
 ) {
 	return progress
 		.filter((p) => p.last_viewed_at && !p.completed_at)

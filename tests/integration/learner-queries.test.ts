@@ -1,6 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCms } from '#cms/server.ts'
 import { openDatabase, type Database } from '#db/client.ts'
@@ -8,6 +6,7 @@ import { newId } from '#db/ids.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { browser, type Browser } from '#tests/support/client.ts'
+import { contentWithCopies } from '#tests/support/content-copies.ts'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '#tests/support/databases.ts'
 import { DEMO_PASSWORD, TEST_SECRETS, testEnv } from '#tests/support/env.ts'
 import { freePort } from '#tests/support/http.ts'
@@ -48,28 +47,6 @@ const COPIES = 9
 /** A course with ten times intro-to-web's modules (the first one as it is). */
 const BIG = 'big-course'
 
-/** The demo content plus nine copies of intro-to-web, the last one ten times as long. */
-function contentWithCopies() {
-	const dir = mkdtempSync(join(tmpdir(), 'lms-queries-cms-'))
-	cpSync('cms/content', dir, { recursive: true })
-	const source = JSON.parse(readFileSync(join(dir, 'acme/courses/intro-to-web.json'), 'utf8'))
-	const slugs = Array.from({ length: COPIES }, (_, i) => (i === COPIES - 1 ? BIG : `copy-${i + 1}`))
-	for (const slug of slugs) {
-		const modules =
-			slug === BIG
-				? Array.from({ length: 10 }, (_, n) =>
-						(source.modules as { slug: string; entries: { slug: string }[] }[]).map((m) => ({
-							...m,
-							slug: n ? `${m.slug}-${n}` : m.slug,
-							entries: m.entries.map((e) => ({ ...e, slug: n ? `${e.slug}-${n}` : e.slug })),
-						})),
-					).flat()
-				: source.modules
-		writeFileSync(join(dir, `acme/courses/${slug}.json`), JSON.stringify({ ...source, slug, modules }))
-	}
-	return { dir, slugs }
-}
-
 describe.each(DIALECTS)('queries per learner page on %s', (dialect) => {
 	let db: TestDatabase
 	let counting: Database
@@ -79,7 +56,7 @@ describe.each(DIALECTS)('queries per learner page on %s', (dialect) => {
 	const learners: { one?: Browser; ten?: Browser } = {}
 
 	beforeAll(async () => {
-		const content = contentWithCopies()
+		const content = contentWithCopies(COPIES, BIG)
 		db = await createTestDatabase(dialect)
 		await seedDemoData(db, DEMO_PASSWORD)
 		// The app's own handle: every statement it sends while a page is asked for is counted; the job
