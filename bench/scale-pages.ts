@@ -6,7 +6,8 @@
 //
 //   npm run build && npx tsx bench/scale-pages.ts [sqlite|pg]   (both when TEST_DATABASE_URL is set)
 //
-// Settings: SCALE_SECONDS per run (4), SCALE_ROUNDS (3), SCALE_LEARNERS (10000); SCALE_PROFILE=<dir> writes
+// Settings: SCALE_SECONDS per run (4), SCALE_ROUNDS (3), SCALE_LEARNERS (10000), SCALE_ONLY (the start of a
+// pair's name: learner, course); SCALE_PROFILE=<dir> writes
 // the app process's V8 CPU profile there (`node bench/profile-parts.mjs <dir>/` sums it by part).
 import { rmSync } from 'node:fs'
 import { startCms } from '#cms/server.ts'
@@ -92,7 +93,7 @@ for (const dialect of dialects) {
 				small: { path: `/admin/courses/${content.slugs[0]}/dashboard`, cookie: admin },
 			},
 		]
-		for (const { name, large, small } of pairs) {
+		for (const { name, large, small } of pairs.filter((p) => p.name.startsWith(process.env.SCALE_ONLY ?? ''))) {
 			const bytes = []
 			for (const side of [large, small]) {
 				const res = await get(app.port, side.path, { ...BROWSER, cookie: side.cookie })
