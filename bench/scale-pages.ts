@@ -11,7 +11,7 @@
 // the app process's V8 CPU profile there (`node bench/profile-parts.mjs <dir>/` sums it by part).
 import { rmSync } from 'node:fs'
 import { startCms } from '#cms/server.ts'
-import { newId } from '#db/ids.ts'
+import { markEntryCompleteRow, putEnrollment } from '#db/learning.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { findUserByEmail } from '#db/users.ts'
 import { contentWithCopies } from '#tests/support/content-copies.ts'
@@ -61,18 +61,11 @@ for (const dialect of dialects) {
 				password_hash: '',
 				email_verified_at: new Date(),
 			})
-			const row = { tenant_id: acme.id, user_id: user.id }
+			const scope = { tenantId: acme.id, userId: user.id }
 			for (const course of courses) {
-				await db.orm.insert(db.t.enrollments).values({ ...row, id: newId(), course_slug: course, status: 'active' })
+				await putEnrollment(db, scope, course, 'active')
 				for (const entry of ['what-is-http', 'html-forms', 'progressive-enhancement'])
-					await db.orm.insert(db.t.entry_progress).values({
-						...row,
-						id: newId(),
-						course_slug: course,
-						entry_slug: entry,
-						completed_at: new Date(),
-						last_viewed_at: new Date(),
-					})
+					await markEntryCompleteRow(db, scope, course, entry)
 			}
 			return sessionCookie(env, db, app.port, user)
 		}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCms } from '#cms/server.ts'
 import { openDatabase, type Database } from '#db/client.ts'
 import { newId } from '#db/ids.ts'
+import { markEntryCompleteRow } from '#db/learning.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { browser, type Browser } from '#tests/support/client.ts'
@@ -102,14 +103,7 @@ describe.each(DIALECTS)('queries per learner page on %s', (dialect) => {
 					.insert(db.t.enrollments)
 					.values({ ...row, id: newId(), course_slug: course, status: 'active', enrolled_at: enrolledAt })
 				for (const entry of ['what-is-http', 'html-forms', 'progressive-enhancement'])
-					await db.orm.insert(db.t.entry_progress).values({
-						...row,
-						id: newId(),
-						course_slug: course,
-						entry_slug: entry,
-						completed_at: enrolledAt,
-						last_viewed_at: enrolledAt,
-					})
+					await markEntryCompleteRow(db, { tenantId: acme.id, userId: user.id }, course, entry, enrolledAt)
 			}
 			const b = browser(port, 'acme.localhost')
 			const res = await b.post('/learn/sign-in', { email: user.email, password: DEMO_PASSWORD })
