@@ -28,12 +28,8 @@ import { QuizSection } from '#app/learning/quiz-section.tsx'
 import { courseDueLines } from '#app/learning/due-dates.server.ts'
 import { DueBadge } from '#app/learning/due-list.tsx'
 import type { Route } from './+types/learn.course.$slug.entry.$entrySlug.ts'
-import type { ScriptsHandle } from '#app/root.tsx'
 import { badRequest, notFound } from '#app/platform/errors.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
-
-// Lessons and quizzes ship JavaScript: the next entry is prefetched, answers keep their state, submits show progress.
-export const handle = { scripts: true } satisfies ScriptsHandle
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const ctx = getRequestContext(context)

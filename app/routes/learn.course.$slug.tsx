@@ -16,15 +16,13 @@ import { courseDueLines } from '#app/learning/due-dates.server.ts'
 import { DueBadge, DueList } from '#app/learning/due-list.tsx'
 import type { Course } from '#app/content/content.ts'
 import type { Route } from './+types/learn.course.$slug.ts'
-import type { IndexableHandle, ScriptsHandle } from '#app/root.tsx'
+import type { IndexableHandle } from '#app/root.tsx'
 import { describePage, isoMinutes, organization } from '#app/content/seo.ts'
 
-// The enrolled course home ships JavaScript (entries open client-side, prefetched); the landing is
-// HTML only, and it is what search engines index.
+// The landing is what search engines index; the enrolled course home is the learner's own.
 export const handle = {
-	scripts: (data: { view: 'landing' | 'home' }) => data?.view === 'home',
 	indexable: (data: { view: 'landing' | 'home' }) => data?.view === 'landing',
-} satisfies ScriptsHandle & IndexableHandle
+} satisfies IndexableHandle
 
 /** The landing's outline: each module's entries by title and type, in the locale each is served in. */
 function landingOutline(course: Course) {

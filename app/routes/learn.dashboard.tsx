@@ -6,16 +6,12 @@ import { requireSession } from '#app/accounts/auth.server.ts'
 import { formatDate } from '#app/i18n/format.ts'
 import { learnerCourses, learnerDashboard } from '#app/learning/learning.server.ts'
 import type { Route } from './+types/learn.dashboard.ts'
-import type { ScriptsHandle } from '#app/root.tsx'
 import { ScrollTable } from '#app/ui/table.tsx'
 import { VerifyReminder } from '#app/accounts/verify-reminder.tsx'
 import { userCertificates } from '#app/certificates/records.server.ts'
 import { dashboardDueLines } from '#app/learning/due-dates.server.ts'
 import { DueList } from '#app/learning/due-list.tsx'
 import { DeviceZone } from '#app/learning/device-zone.tsx'
-
-// JavaScript earns its keep here: courses open client-side, prefetched on intent.
-export const handle = { scripts: true } satisfies ScriptsHandle
 
 /** The learner's home: enrolled courses with progress, entries to resume, recent quiz scores, returned and graded work. Scoped by tenant and user. */
 export async function loader({ context }: Route.LoaderArgs) {

@@ -54,14 +54,12 @@ test('the entry page paints its largest content within 2.5 s on a slow link and 
 })
 
 // A slow phone link (issue 47): 400 kbit/s down, 400 ms round trips, cold cache; the CPU unthrottled.
-// The issue asks for 2 s; React DOM and React Router alone are 96 KB compressed, about 1.9 s of this link,
-// so the bound holds the measured 3.6–3.7 s (4.2 s before decision 0076); LAB_INTERACTIVE_BUDGET_MS=2000 runs the goal.
+// The lesson ships no JavaScript (decision 0106): it is interactive, its links and forms working, once
+// the document is parsed and painted. Hydrating React there took 3.6–3.7 s on this link (decision 0076).
 const SLOW_LINK = { offline: false, latency: 400, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 }
-const INTERACTIVE_BUDGET_MS = Number(process.env.LAB_INTERACTIVE_BUDGET_MS ?? 4000)
+const INTERACTIVE_BUDGET_MS = 2000
 
-test('the entry page is interactive (hydrated) within its budget on a 400 kbit/s, 400 ms link, cold cache', async ({
-	page,
-}) => {
+test('the entry page is interactive within 2 s on a 400 kbit/s, 400 ms link, cold cache', async ({ page }) => {
 	await signInAs(page, ACME, 'learner@acme.test', '/learn/dashboard')
 	const cdp = await page.context().newCDPSession(page)
 	await cdp.send('Network.enable')
@@ -69,23 +67,29 @@ test('the entry page is interactive (hydrated) within its budget on a 400 kbit/s
 	await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
 	await cdp.send('Network.emulateNetworkConditions', SLOW_LINK)
 
-	await page.goto(at(ACME, ENTRY), { waitUntil: 'commit' })
-	// app/root.tsx marks `hydrated` in the effect of the first commit, after hydrateRoot has finished.
-	await page.waitForFunction(() => performance.getEntriesByName('hydrated').length > 0, null, { timeout: 20_000 })
-	const timing = await page.evaluate(() => {
+	await page.goto(at(ACME, ENTRY), { waitUntil: 'load' })
+	const timing = await page.evaluate(async () => {
+		const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
+		const paint = await new Promise<number>((resolve) =>
+			new PerformanceObserver((list) => resolve(list.getEntries()[0].startTime)).observe({
+				type: 'paint',
+				buffered: true,
+			}),
+		)
 		const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[]
 		const scripts = resources.filter((r) => r.initiatorType === 'script' || /\.js$/.test(r.name))
 		return {
-			hydrated: performance.getEntriesByName('hydrated')[0].startTime,
+			// Parsed (forms and links work) and painted, whichever comes later.
+			interactive: Math.max(navigation.domContentLoadedEventEnd, paint),
 			scripts: scripts.length,
-			scriptBytes: scripts.reduce((sum, r) => sum + r.transferSize, 0),
 		}
 	})
 	console.log(
-		`lab: ${ENTRY} hydrated at ${Math.round(timing.hydrated)} ms, ${timing.scripts} scripts, ${timing.scriptBytes} bytes, 400 kbit/s / 400 ms`,
+		`lab: ${ENTRY} interactive at ${Math.round(timing.interactive)} ms, ${timing.scripts} scripts, 400 kbit/s / 400 ms`,
 	)
-	test.info().annotations.push({ type: 'interactive-ms', description: String(Math.round(timing.hydrated)) })
-	expect(timing.hydrated).toBeGreaterThan(800) // the throttling took effect: at least two round trips
-	expect(timing.hydrated).toBeLessThan(INTERACTIVE_BUDGET_MS)
+	test.info().annotations.push({ type: 'interactive-ms', description: String(Math.round(timing.interactive)) })
+	expect(timing.scripts).toBe(0)
+	expect(timing.interactive).toBeGreaterThan(800) // the throttling took effect: at least two round trips
+	expect(timing.interactive).toBeLessThan(INTERACTIVE_BUDGET_MS)
 	await cdp.detach()
 })

@@ -5,7 +5,7 @@ import es from '#app/i18n/catalogues/es.ts'
 import fr from '#app/i18n/catalogues/fr.ts'
 import { hashPassword } from '#app/accounts/password.server.ts'
 import { findUserByEmail } from '#db/users.ts'
-import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, signIn, uniqueEmail } from './support.ts'
+import { acmeAccount, at, DEMO_PASSWORD, e2eDatabase, signIn, signInAs, uniqueEmail } from './support.ts'
 import { createUser, findTenantBySlug } from '#tests/support/repository.ts'
 
 const ACME = 'acme.localhost'
@@ -89,13 +89,13 @@ test('signing in lands in the learner’s own locale (with JavaScript, its catal
 	await expect(page.getByRole('link', { name: en.common.nav.account })).toHaveCount(0)
 })
 
-test('a Spanish learner moves between pages under /es, client-side with JavaScript', async ({ page }, info) => {
+test('a Spanish learner moves between pages under /es; staff do it client-side with JavaScript', async ({
+	page,
+}, info) => {
 	const email = await acmeAccount(info, 'hispanohablante', { enrolledIn: 'intro-to-web', locale: 'es' })
 	await signIn(page, ACME, email)
 	await expect(page).toHaveURL(at(ACME, '/es/learn/dashboard'))
 	await page.goto(at(ACME, '/es/learn/course/intro-to-web'))
-	// A mark on the window survives only navigations that load no new document.
-	await page.evaluate(() => ((window as any).sameDocument = true))
 	await page.getByRole('link', { name: '¿Qué es HTTP?' }).click()
 	await expect(page).toHaveURL(at(ACME, '/es/learn/course/intro-to-web/entry/what-is-http'))
 	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
@@ -104,6 +104,16 @@ test('a Spanish learner moves between pages under /es, client-side with JavaScri
 		.getByRole('link', { name: es.common.nav.dashboard })
 		.click()
 	await expect(page).toHaveURL(at(ACME, '/es/learn/dashboard'))
+	await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+
+	// Staff pages hydrate (learner pages do not, decision 0106): their links stay under /es in place.
+	const admin = await acmeAccount(info, 'administradora', { role: 'tenant_admin', locale: 'es' })
+	await signInAs(page, ACME, admin, '/es/admin')
+	// A mark on the window survives only navigations that load no new document.
+	await page.evaluate(() => ((window as any).sameDocument = true))
+	await page.getByRole('link', { name: es.admin.home.nav.users, exact: true }).click()
+	await expect(page).toHaveURL(at(ACME, '/es/admin/users'))
+	await expect(page.locator('html')).toHaveAttribute('lang', 'es')
 	await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
 	const sameDocument = await page.evaluate(() => (window as any).sameDocument === true)
 	expect(sameDocument).toBe(info.project.name === 'js')
