@@ -74,7 +74,7 @@ describe.each(DIALECTS)('compression on %s', (dialect) => {
 
 	it('serves the build-time brotli and gzip copies of client assets by the negotiated encoding', async () => {
 		const page = await stack.request(ACME, '/learn/dashboard', { headers: { cookie } })
-		const script = /(\/assets\/[^"]+\.js)"/.exec(page.text)![1]
+		const script = /(\/assets\/[^"]+\.css)"/.exec(page.text)![1]
 		const plain = await stack.request(ACME, script)
 		const br = await stack.request(ACME, script, { headers: { 'accept-encoding': BROWSER } })
 		expect(br.headers['content-encoding']).toBe('br')

@@ -11,9 +11,10 @@ function scriptsOf(html: string) {
 }
 
 /**
- * The JavaScript policy (docs/decisions/0019-javascript-policy.md): public and
- * account pages are HTML and CSS only; the signed-in learning and admin pages
- * ship their scripts, except to a browser that asks to save data.
+ * The JavaScript policy (decisions 0019 and 0106): public, account and learner
+ * pages are HTML and CSS only (the dashboard but for its device time zone
+ * script); administration pages ship their scripts, except to a browser that
+ * asks to save data.
  */
 describe.each(DIALECTS)('the JavaScript policy on %s', (dialect) => {
 	let stack: Stack
@@ -55,18 +56,39 @@ describe.each(DIALECTS)('the JavaScript policy on %s', (dialect) => {
 			expect(page.text, path).not.toMatch(/<script\b(?![^>]*\btype="application\/ld\+json")/)
 			expect(scriptsOf(page.text), path).toEqual([])
 		}
-		// Signed in, the account page and a course not enrolled in (its landing) still ship none.
-		for (const path of ['/learn/account', '/learn/course/advanced-css', '/learn/course/no-such-course']) {
+		// Signed in: the account page, a course not enrolled in (its landing), an enrolled course and its entries.
+		for (const path of [
+			'/learn/account',
+			'/learn/course/advanced-css',
+			'/learn/course/no-such-course',
+			'/learn/course/intro-to-web',
+			'/learn/course/intro-to-web/entry/what-is-http',
+			'/learn/course/intro-to-web/entry/basics-quiz',
+			'/learn/course/intro-to-web/entry/build-a-form',
+		]) {
 			const page = await stack.request(ACME, path, { headers: { cookie: learner } })
+			expect(page.text, path).not.toMatch(/<script\b(?![^>]*\btype="application\/ld\+json")/)
 			expect(scriptsOf(page.text), path).toEqual([])
 		}
 	})
 
-	it('ships scripts to the dashboard, an enrolled course, its entries and administration, but not with Save-Data: on', async () => {
+	it("sends the dashboard's device time zone script alone, while the learner has chosen no zone, and not with Save-Data: on", async () => {
+		const page = await stack.request(ACME, '/learn/dashboard', { headers: { cookie: learner } })
+		expect(scriptsOf(page.text)).toEqual([expect.stringMatching(/^\/assets\/device-zone-[\w-]+\.js$/)])
+		const saving = await stack.request(ACME, '/learn/dashboard', { headers: { cookie: learner, 'save-data': 'on' } })
+		expect(saving.text).not.toMatch(/<script\b/)
+		// Once the learner has a zone of their own, the dashboard has nothing to send.
+		const b = stack.browser(ACME)
+		await b.post('/learn/sign-in', { email: 'newbie@acme.test', password: DEMO_PASSWORD })
+		expect(scriptsOf((await b.get('/learn/dashboard')).text)).toHaveLength(1)
+		await b.post('/learn/account', { intent: 'time-zone', timeZone: 'Europe/Paris' })
+		const chosen = await b.get('/learn/dashboard')
+		expect(chosen.status).toBe(200)
+		expect(scriptsOf(chosen.text)).toEqual([])
+	})
+
+	it('ships scripts to administration, but not with Save-Data: on', async () => {
 		const pages: Array<[string, string]> = [
-			['/learn/dashboard', learner],
-			['/learn/course/intro-to-web', learner],
-			['/learn/course/intro-to-web/entry/what-is-http', learner],
 			['/admin', admin],
 			['/admin/users', admin],
 		]
@@ -82,7 +104,7 @@ describe.each(DIALECTS)('the JavaScript policy on %s', (dialect) => {
 	})
 
 	it("preloads the page's own message catalogue, and no other language's", async () => {
-		const page = await stack.request(ACME, '/learn/dashboard', { headers: { cookie: learner } })
+		const page = await stack.request(ACME, '/admin', { headers: { cookie: admin } })
 		// "Skip to content" in each interface language, as its catalogue spells it.
 		const phrase = async (l: string) =>
 			(await import(`#app/i18n/catalogues/${l}.ts`)).default.common.skipToContent as string
