@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import {
 	createContext,
 	createCookieSessionStorage,
@@ -84,7 +85,17 @@ function lifetimeOf(user: Pick<User, 'role'>, impersonated: boolean): Lifetime {
 	return user.role === 'super_admin' ? SESSION_LIFETIMES.platform : SESSION_LIFETIMES.standard
 }
 
-const storages = new Map<string, SessionStorage>()
+/** What a session cookie carries, once its signature has been checked. */
+type CookieData = { claims: SessionClaims | undefined; sid: unknown }
+
+/**
+ * Each cookie secret's storage, with the cookies it has verified. React Router checks a signed
+ * cookie with WebCrypto (a key imported and an HMAC verified on the thread pool), which was 5 % of
+ * a signed-in page's CPU (issue 47): a cookie value that verified once verifies again under the
+ * same secret, so its data is kept by value. Only what verified is kept; the session row and the
+ * user behind it are still read and checked on every request (readSession).
+ */
+const storages = new Map<string, { storage: SessionStorage; verified: LRUCache<string, CookieData> }>()
 
 /** `__Host-` and Secure over https; a plain name on http (local development and tests). */
 const sessionCookieName = (ctx: Pick<RequestContext, 'origin'>) =>
@@ -96,9 +107,9 @@ const SESSION_ID = /^[A-Za-z0-9_-]{32}$/
 function sessionStorageFor(ctx: Pick<RequestContext, 'env' | 'origin'>) {
 	const secure = ctx.origin.startsWith('https:')
 	const key = `${secure}:${ctx.env.AUTH_SECRET}`
-	let storage = storages.get(key)
-	if (!storage) {
-		storage = createCookieSessionStorage({
+	let entry = storages.get(key)
+	if (!entry) {
+		const storage = createCookieSessionStorage({
 			cookie: {
 				name: sessionCookieName(ctx),
 				httpOnly: true,
@@ -108,9 +119,21 @@ function sessionStorageFor(ctx: Pick<RequestContext, 'env' | 'origin'>) {
 				secrets: [ctx.env.AUTH_SECRET],
 			},
 		})
-		storages.set(key, storage)
+		entry = { storage, verified: new LRUCache({ max: 5_000 }) }
+		storages.set(key, entry)
 	}
-	return storage
+	return entry
+}
+
+/** The data of a session cookie (its Cookie header), its signature checked once per distinct value. */
+async function cookieData(ctx: Pick<RequestContext, 'env' | 'origin'>, header: string): Promise<CookieData> {
+	const { storage, verified } = sessionStorageFor(ctx)
+	const known = verified.get(header)
+	if (known) return known
+	const session = await storage.getSession(header)
+	const data: CookieData = { claims: session.get('claims') as SessionClaims | undefined, sid: session.get('sid') }
+	if (data.claims) verified.set(header, data)
+	return data
 }
 
 async function claimsFor(ctx: RequestContext, user: User): Promise<SessionClaims> {
@@ -179,9 +202,7 @@ export async function readSession(ctx: RequestContext, request: Request): Promis
 	const cookie = readCookie(request.headers.get('cookie'), sessionCookieName(ctx), { signed: true })
 	if (cookie.state === 'none') return { state: 'none' }
 	if (cookie.state === 'refused') return { state: 'rejected' }
-	const data = await sessionStorageFor(ctx).getSession(cookie.header)
-	const claims = data.get('claims') as SessionClaims | undefined
-	const sessionId = data.get('sid') as unknown
+	const { claims, sid: sessionId } = await cookieData(ctx, cookie.header)
 	if (!claims || typeof claims.userId !== 'string') return { state: 'none' }
 	if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) return { state: 'rejected' }
 	const found = await findSessionWithUser(ctx.db, sessionId)
@@ -262,7 +283,7 @@ export function* newSessionSteps(
 
 /** The cookie (and claims) of a session newSessionSteps stored. */
 export async function sessionCookie(ctx: RequestContext, session: NewSession): Promise<SessionCommit> {
-	const storage = sessionStorageFor(ctx)
+	const { storage } = sessionStorageFor(ctx)
 	const cookie = await storage.getSession()
 	const claims = await claimsFor(ctx, session.user)
 	cookie.set('claims', claims)
@@ -279,7 +300,7 @@ export async function commitUserSession(ctx: RequestContext, user: User): Promis
 
 /** Set-Cookie value that clears the session cookie. */
 export async function destroySessionCookie(ctx: RequestContext) {
-	const storage = sessionStorageFor(ctx)
+	const { storage } = sessionStorageFor(ctx)
 	return storage.destroySession(await storage.getSession())
 }
 

@@ -162,6 +162,26 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
 		expect((await b.get('/learn/dashboard')).status).toBe(302)
 	})
 
+	// The session cookie's signature is checked once per distinct value (app/accounts/session.server.ts):
+	// what was accepted must not let an altered value through, nor outlive the session behind it.
+	it('refuses an altered session cookie after accepting its true value, and the true value once signed out', async () => {
+		const { b } = await signIn('newbie@acme.test')
+		const cookie = b.cookieHeader()
+		const dashboard = (c: string) => stack.request(ACME, '/learn/dashboard', { headers: { cookie: c } })
+		expect((await dashboard(cookie)).status).toBe(200)
+		expect((await dashboard(cookie)).status).toBe(200)
+		const value = /lms_session=([^;]+)/.exec(cookie)![1]
+		const dot = value.lastIndexOf('.')
+		const [payload, signature] = [value.slice(0, dot), value.slice(dot + 1)]
+		// The first character of each part: every one of its bits counts (a base64 tail may not).
+		const flip = (s: string) => (s[0] === 'A' ? 'B' : 'A') + s.slice(1)
+		for (const altered of [`${payload}.${flip(signature)}`, `${flip(payload)}.${signature}`, payload, `${payload}.`]) {
+			expect((await dashboard(`lms_session=${altered}`)).status, altered).toBe(302)
+		}
+		expect((await b.post('/learn/sign-out', {})).headers.location).toBe('/?notice=signed-out')
+		expect((await dashboard(cookie)).status).toBe(302)
+	})
+
 	it('refuses a cross-site form post', async () => {
 		const res = await stack.request(ACME, '/learn/sign-in', {
 			method: 'POST',
