@@ -121,9 +121,9 @@ const here = (locale: Locale, notice: 'ssoProviderSaved' | 'ssoProviderRemoved')
 
 export const action = adminAction({ scope: 'tenant' }, async ({ scope, tenant }, { request }: Route.ActionArgs) => {
 	const form = await withUploadedMetadata(await readForm(request))
-	// Which form answers: the SAML one keeps the page on it, with or without JavaScript.
-	const kind = form.get('intent') === 'saveSaml' ? ('saml' as const) : ('oidc' as const)
 	const submission = parseWithZod(form, { schema })
+	// Which form answers: the SAML one keeps the page on it, with or without JavaScript.
+	const kind = submission.payload.intent === 'saveSaml' ? ('saml' as const) : ('oidc' as const)
 	if (submission.status !== 'success')
 		return data({ kind, result: submission.reply({ hideFields: ['clientSecret'] }) }, { status: 400 })
 	const value = submission.value
