@@ -3,8 +3,9 @@ import postgres from 'postgres'
 /**
  * A PostgreSQL pool that tells a slow server from a dead one (issue 46, docs/decisions/0051-counters-at-commit.md).
  * A query is never cut for being slow: when the oldest query outstanding has heard nothing from the
- * server for SUSPECT_AFTER_MS, the server is asked `select 1` on a connection of its own. An answer
- * within PROBE_MS means it lives (a lock wait, a long statement: the server's own statement and lock
+ * server for SUSPECT_AFTER_MS, the server is asked `select 1` on a connection of its own (opened once
+ * the pool is first answered). An answer within PROBE_MS (CONNECT_PROBE_MS while that connection is
+ * still being set up) means it lives (a lock wait, a long statement: the server's own statement and lock
  * timeouts bound those). No answer means it is frozen or gone: every connection of the pool is
  * dropped at once (what was sent and what waited for a connection fail as unavailable), queries
  * are refused at once instead of waiting, and the server is asked again every RETRY_MS until it
@@ -13,6 +14,12 @@ import postgres from 'postgres'
  */
 const SUSPECT_AFTER_MS = 500
 const PROBE_MS = 300
+/**
+ * The bound of a question whose connection has not answered yet: its setup (a process forked on the
+ * server, authentication) comes first, which a loaded server takes well over PROBE_MS to do while it
+ * answers queries on open connections in a millisecond. The pool's own connect timeout (db/client.ts).
+ */
+const CONNECT_PROBE_MS = 2_000
 const RETRY_MS = 200
 /** A question unanswered this long is asked again on a new connection (well inside the 2 s of full service after a return). */
 const REASK_AFTER_MS = 1_000
@@ -54,7 +61,7 @@ export interface LivePool {
 }
 
 /** When each outstanding query started, and when the server last answered anything. */
-function queryClock() {
+function queryClock(onAnswer: () => void) {
 	const outstanding = new Map<object, number>()
 	const clock = {
 		lastAnswer: Date.now(),
@@ -72,7 +79,7 @@ function queryClock() {
 				clock.lastAnswer = Date.now()
 			}
 			// A query's own `then` starts it after a microtask, so drizzle's `.values()` still applies.
-			query.then(settled, settled)
+			query.then(() => (settled(), onAnswer()), settled)
 			return query
 		},
 	}
@@ -86,12 +93,15 @@ function queryClock() {
  */
 function questioner(make: (max?: number) => postgres.Sql, heard: () => void) {
 	let prober = make(1)
+	/** Whether the prober's connection has answered: until then a question waits on its setup too. */
+	let connected = false
 	let asked: { answer: Promise<boolean>; at: number } | null = null
 	function ask() {
+		const on = prober
 		const question = {
 			at: Date.now(),
-			answer: prober`select 1`.then(
-				() => (heard(), true),
+			answer: on`select 1`.then(
+				() => ((connected ||= on === prober), heard(), true),
 				() => false,
 			),
 		}
@@ -105,9 +115,21 @@ function questioner(make: (max?: number) => postgres.Sql, heard: () => void) {
 				// Unanswered this long, its bytes may be lost (a link that swallows them): a fresh connection.
 				void prober.end({ timeout: 0 }).catch(() => {})
 				prober = make(1)
+				connected = false
 				asked = null
 			}
 			return (asked ??= ask()).answer
+		},
+		/** How long the question on the air may go unanswered before the server counts as frozen. */
+		bound: () => (connected ? PROBE_MS : CONNECT_PROBE_MS),
+		/**
+		 * Opens the prober's connection once the server has answered the pool (its first query), so that
+		 * a later question is a round trip on an open connection, bounded by PROBE_MS: a false "frozen"
+		 * from a slow connection setup drops every connection of a loaded server, whose reconnecting
+		 * then loads it more.
+		 */
+		open() {
+			if (!connected && !asked) void this.answer()
 		},
 		end: (timeout: number) => prober.end({ timeout }),
 	}
@@ -157,7 +179,7 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 	let current = first
 	let down = false
 	let closed = false
-	const clock = queryClock()
+	const clock = queryClock(() => question.open())
 	let probing: Promise<boolean> | null = null
 	/** The watchdog's probe is out: the server has been silent for SUSPECT_AFTER_MS with queries waiting. */
 	let suspect = false
@@ -170,7 +192,7 @@ export function livePool(make: (max?: number) => postgres.Sql): LivePool {
 			let answered = false
 			question.answer().then((alive) => ((answered = true), resolve(alive)))
 			// An answer already read by the socket is handled before this decides (timers run before I/O).
-			setTimeout(() => setImmediate(() => answered || resolve(false)), PROBE_MS).unref()
+			setTimeout(() => setImmediate(() => answered || resolve(false)), question.bound()).unref()
 		}).then((alive) => {
 			probing = null
 			suspect = false

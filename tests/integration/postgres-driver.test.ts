@@ -252,6 +252,31 @@ describe.each(DIALECTS.filter((d) => d === 'pg'))('the PostgreSQL client with co
 		}
 	}, 20_000)
 
+	it('takes a slow connection setup for load, not for a frozen server: the pool is kept while new connections take 900 ms', async () => {
+		const url = new URL(process.env.TEST_DATABASE_URL!)
+		const proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port) })
+		proxy.setupDelayMs = 900
+		url.host = `127.0.0.1:${proxy.port}`
+		const db = openDatabase(url.toString(), { max: 2 })
+		try {
+			// The first query waits on its connection's setup past SUSPECT_AFTER_MS, so the server is asked
+			// on the prober's own new connection, which takes as long.
+			const [first] = (await db.orm.execute(sql`select 7::int as n`)) as unknown as Array<{ n: number }>
+			expect(first.n).toBe(7)
+			const [again] = (await db.orm.execute(sql`select 8::int as n`)) as unknown as Array<{ n: number }>
+			expect(again.n).toBe(8)
+			// Once the question is answered (its connection set up 900 ms after it was asked), readiness is
+			// a round trip on the prober's open connection.
+			await new Promise((r) => setTimeout(r, 1_500))
+			const started = Date.now()
+			await expect(db.ping()).resolves.toBeUndefined()
+			expect(Date.now() - started).toBeLessThan(300)
+		} finally {
+			await db.close()
+			await proxy.close()
+		}
+	}, 20_000)
+
 	it('settles every query and transaction within the bounds, and throws nothing outside them', async () => {
 		const url = new URL(process.env.TEST_DATABASE_URL!)
 		const proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port) })

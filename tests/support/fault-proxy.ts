@@ -9,12 +9,15 @@ export type ProxyMode = 'pass' | 'refuse' | 'stall' | 'freeze'
  * forwards nothing either way (a server that stopped answering), `freeze()`
  * holds what is sent either way and new connections, unread, until `up()`
  * (a SIGSTOPped server: the kernel keeps it all), and `mode = 'pass'` is
- * normal service. The app under test connects to the proxy; the
+ * normal service. `setupDelayMs` holds each new connection that long before
+ * relaying it (a loaded server, slow to fork a process for a connection, quick
+ * to answer on one that is open). The app under test connects to the proxy; the
  * test drives the outage without touching the server other tests share.
  */
 export async function startFaultProxy(target: { host: string; port: number }) {
 	const pairs = new Set<[Socket, Socket]>()
 	let mode: ProxyMode = 'pass'
+	let setupDelayMs = 0
 	const server = createServer((client) => {
 		client.on('error', () => {})
 		if (mode === 'refuse') return client.resetAndDestroy()
@@ -24,6 +27,10 @@ export async function startFaultProxy(target: { host: string; port: number }) {
 		const pair: [Socket, Socket] = [client, upstream]
 		pairs.add(pair)
 		if (mode === 'freeze') for (const s of pair) s.pause()
+		else if (setupDelayMs) {
+			for (const s of pair) s.pause()
+			setTimeout(() => mode === 'pass' && pair.forEach((s) => s.resume()), setupDelayMs)
+		}
 		const forget = () => pairs.delete(pair)
 		client.on('close', () => (upstream.destroy(), forget()))
 		upstream.on('close', () => (client.destroy(), forget()))
@@ -44,6 +51,9 @@ export async function startFaultProxy(target: { host: string; port: number }) {
 		},
 		set mode(value: ProxyMode) {
 			mode = value
+		},
+		set setupDelayMs(ms: number) {
+			setupDelayMs = ms
 		},
 		/** Resets every open connection (the server restarted or the link dropped). */
 		cut() {
