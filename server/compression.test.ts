@@ -1,4 +1,4 @@
-import { createBrotliDecompress } from 'node:zlib'
+import { brotliDecompressSync, createBrotliDecompress, gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { compressResponse, negotiateEncoding } from './compression.ts'
 
@@ -51,6 +51,28 @@ describe('compressResponse', () => {
 		}
 		await new Promise((resolve) => inflate.end(resolve))
 		expect(text).toContain('<p>late</p>')
+	})
+
+	it('compresses a body that is all there at once in one call, its length declared (no chunked stream)', async () => {
+		const page = `<!doctype html><title>x</title>${'<p>a page rendered in one go</p>'.repeat(300)}`
+		const encoder = new TextEncoder()
+		const body = new ReadableStream<Uint8Array>({
+			start(controller) {
+				for (const part of page.match(/[\s\S]{1,700}/g)!) controller.enqueue(encoder.encode(part))
+				controller.close()
+			},
+		})
+		for (const encoding of ['br', 'gzip'] as const) {
+			const out = await compressResponse(
+				new Response(encoding === 'br' ? body : page, { headers: HTML }),
+				'GET',
+				encoding,
+			)
+			expect(out.headers.get('content-encoding')).toBe(encoding)
+			const bytes = Buffer.from(await out.arrayBuffer())
+			expect(out.headers.get('content-length')).toBe(String(bytes.byteLength))
+			expect((encoding === 'br' ? brotliDecompressSync(bytes) : gunzipSync(bytes)).toString()).toBe(page)
+		}
 	})
 
 	// A body that makes 64 KB of incompressible-ish text each time it is pulled, and counts the pulls.

@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import { constants, createBrotliCompress, createGzip } from 'node:zlib'
+import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib'
 import compressible from 'compressible'
 import Negotiator from 'negotiator'
 import { memoizeByString } from '#app/platform/memo.ts'
@@ -35,10 +35,15 @@ function isCompressibleType(contentType: string | null) {
 
 /**
  * The answer as it goes on the wire: compressed on the fly when the client
- * accepts it and the body is text of at least 1 KB. Streaming is kept: the
- * compressor is flushed whenever the body pauses (a suspended render), not
- * after every chunk, so a page's shell reaches the browser before its end
- * without costing the ratio of a flush per write.
+ * accepts it and the body is text of at least 1 KB. A body that is all there
+ * at once (most pages: React renders them in one go) is compressed in one
+ * call on this thread, with its length declared; a stream compressor's work
+ * goes to the thread pool a write, a flush and an end at a time, and those
+ * round trips cost a page more than compressing it did (decision 0107).
+ * Streaming is kept for a body that pauses (a suspended render): its
+ * compressor is flushed whenever it pauses, not after every chunk, so a page's
+ * shell reaches the browser before its end without costing the ratio of a
+ * flush per write.
  */
 export async function compressResponse(
 	response: Response,
@@ -62,8 +67,8 @@ export async function compressResponse(
 	if (declared !== null && Number(declared) < MIN_BYTES) return response
 
 	const { head, size, done, reader } = await peek(response.body, MIN_BYTES)
-	const rest = replay(head, done ? null : reader)
-	if (done && size < MIN_BYTES) return new Response(rest, { status, headers })
+	if (done && size < MIN_BYTES) return new Response(replay(head, null), { status, headers })
+	const read = done ? { done, size, pending: undefined } : await readOn(reader, head, size)
 
 	headers.delete('content-length')
 	headers.set('content-encoding', encoding)
@@ -72,7 +77,33 @@ export async function compressResponse(
 	// Another representation of the same resource: no longer byte-for-byte the tagged one.
 	const etag = headers.get('etag')
 	if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`)
-	return new Response(compressStream(rest, encoding), { status, headers })
+	if (read.done) {
+		const whole = Buffer.concat(head, read.size)
+		const body = encoding === 'br' ? brotliCompressSync(whole, BROTLI) : gzipSync(whole, GZIP)
+		headers.set('content-length', String(body.byteLength))
+		return new Response(body, { status, headers })
+	}
+	return new Response(compressStream(replay(head, reader, read.pending), encoding), { status, headers })
+}
+
+const PAUSED = Symbol('paused')
+/** What is compressed in one call at most: a page; a longer body (an export, a file) is streamed. */
+const WHOLE_MAX_BYTES = 256 * 1024
+
+/**
+ * Reads on while the next chunk is already there (it arrives before a check of the event loop):
+ * to the end of the body, to its first pause, whose pending read is handed on, or to WHOLE_MAX_BYTES.
+ */
+async function readOn(reader: ReadableStreamDefaultReader<Uint8Array>, head: Uint8Array[], size: number) {
+	while (size <= WHOLE_MAX_BYTES) {
+		const next = reader.read()
+		const read = await Promise.race([next, new Promise<typeof PAUSED>((r) => setImmediate(r, PAUSED))])
+		if (read === PAUSED) return { done: false as const, size, pending: next }
+		if (read.done) return { done: true as const, size, pending: undefined }
+		head.push(read.value)
+		size += read.value.byteLength
+	}
+	return { done: false as const, size, pending: undefined }
 }
 
 /** Reads until `limit` bytes or the end, whichever comes first. */
@@ -89,15 +120,20 @@ async function peek(body: ReadableStream<Uint8Array>, limit: number) {
 	return { head, size, done: false, reader }
 }
 
-/** The peeked chunks, then the rest of the body. */
-function replay(head: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array> | null) {
+/** The peeked chunks, then the rest of the body (starting with a read already asked for). */
+function replay(
+	head: Uint8Array[],
+	reader: ReadableStreamDefaultReader<Uint8Array> | null,
+	pending?: Promise<ReadableStreamReadResult<Uint8Array>>,
+) {
 	return new ReadableStream<Uint8Array>({
 		start(controller) {
 			for (const chunk of head) controller.enqueue(chunk)
 			if (!reader) controller.close()
 		},
 		async pull(controller) {
-			const { done, value } = await reader!.read()
+			const { done, value } = await (pending ?? reader!.read())
+			pending = undefined
 			if (done) controller.close()
 			else controller.enqueue(value)
 		},
@@ -105,23 +141,22 @@ function replay(head: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Arr
 	})
 }
 
+// Brotli 5 and gzip 6, chosen by measurement (decision 0102, bench/compression-levels.ts): brotli 5
+// costs what 4 did and sends 8 % fewer bytes; 6 and 7 cost more for nothing, 9 and up cost more than
+// the page. The page cache and the build compress at the top levels once instead. A 256 KB window
+// (brotli's default is 4 MB) holds any page we render, and allocating the default window per
+// response cost more than compressing the page did.
+const BROTLI = {
+	params: {
+		[constants.BROTLI_PARAM_QUALITY]: 5,
+		[constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+		[constants.BROTLI_PARAM_LGWIN]: 18,
+	},
+}
+const GZIP = { level: 6 }
+
 function compressStream(body: ReadableStream<Uint8Array>, encoding: 'br' | 'gzip') {
-	// Brotli 5 and gzip 6, chosen by measurement (decision 0102, bench/compression-levels.ts): brotli 5
-	// costs what 4 did (about 5 % of a page's answer) and sends 8 % fewer bytes; 6 and 7 cost more for
-	// nothing, 9 and up cost more than the page. The page cache and the build compress at the top
-	// levels once instead. A 256 KB window
-	// (brotli's default is 4 MB) holds any page we render, and allocating the default window
-	// per response cost more than compressing the page did.
-	const zip =
-		encoding === 'br'
-			? createBrotliCompress({
-					params: {
-						[constants.BROTLI_PARAM_QUALITY]: 5,
-						[constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-						[constants.BROTLI_PARAM_LGWIN]: 18,
-					},
-				})
-			: createGzip({ level: 6 })
+	const zip = encoding === 'br' ? createBrotliCompress(BROTLI) : createGzip(GZIP)
 	const reader = body.getReader()
 	let cancelled = false
 	let idle: NodeJS.Immediate | undefined
