@@ -4,8 +4,8 @@ import postgres from 'postgres'
  * A PostgreSQL pool that tells a slow server from a dead one (issue 46, docs/decisions/0051-counters-at-commit.md).
  * A query is never cut for being slow: when the oldest query outstanding has heard nothing from the
  * server for SUSPECT_AFTER_MS, the server is asked `select 1` on a connection of its own (opened once
- * the pool is first answered). An answer within PROBE_MS (CONNECT_PROBE_MS while that connection is
- * still being set up) means it lives (a lock wait, a long statement: the server's own statement and lock
+ * the pool is first answered). An answer within PROBE_MS (the connect timeout while that connection
+ * is still being set up) means it lives (a lock wait, a long statement: the server's own statement and lock
  * timeouts bound those). No answer means it is frozen or gone: every connection of the pool is
  * dropped at once (what was sent and what waited for a connection fail as unavailable), queries
  * are refused at once instead of waiting, and the server is asked again every RETRY_MS until it
@@ -14,12 +14,6 @@ import postgres from 'postgres'
  */
 const SUSPECT_AFTER_MS = 500
 const PROBE_MS = 300
-/**
- * The bound of a question whose connection has not answered yet: its setup (a process forked on the
- * server, authentication) comes first, which a loaded server takes well over PROBE_MS to do while it
- * answers queries on open connections in a millisecond. The pool's own connect timeout (db/client.ts).
- */
-const CONNECT_PROBE_MS = 2_000
 const RETRY_MS = 200
 /** A question unanswered this long is asked again on a new connection (well inside the 2 s of full service after a return). */
 const REASK_AFTER_MS = 1_000
@@ -120,8 +114,13 @@ function questioner(make: (max?: number) => postgres.Sql, heard: () => void) {
 			}
 			return (asked ??= ask()).answer
 		},
-		/** How long the question on the air may go unanswered before the server counts as frozen. */
-		bound: () => (connected ? PROBE_MS : CONNECT_PROBE_MS),
+		/**
+		 * How long the question on the air may go unanswered before the server counts as frozen. On a
+		 * connection not yet answered, its setup (a process forked on the server, authentication) comes
+		 * first, which a loaded server takes well over PROBE_MS to do while it answers queries on open
+		 * connections in a millisecond: the connection's own connect timeout (db/client.ts) bounds that.
+		 */
+		bound: () => (connected ? PROBE_MS : prober.options.connect_timeout * 1000),
 		/**
 		 * Opens the prober's connection once the server has answered the pool (its first query), so that
 		 * a later question is a round trip on an open connection, bounded by PROBE_MS: a false "frozen"
