@@ -1,6 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm'
-import type { Database } from './client.ts'
+import { and, eq, sql } from 'drizzle-orm'
+import { preparedFor, type Database } from './client.ts'
 import { latestOf } from './grading.ts'
+import { inListParam, listParam } from './learning.ts'
 
 // What the course dashboard and the CSV export read of assignment hand-ins (decision 0029). Both
 // look at each learner's newest submission per entry only: an earlier one that was returned for
@@ -26,13 +27,16 @@ export interface AssignmentFigures {
  * the course's submissions, never the tenant's.
  */
 export async function assignmentFigures(db: Database, tenantId: string, courseSlug: string) {
+	return (await figuresOf(db).execute({ tenantId, courseSlug })) satisfies AssignmentFigures[]
+}
+const figuresOf = preparedFor((db) => {
 	const s = db.t.assignment_submissions
 	const counted = (condition: ReturnType<typeof and>) =>
 		sql<number>`count(*) filter (where ${condition})`.mapWith(Number)
 	const scored = and(eq(s.status, 'graded'), sql`${s.score} is not null`, sql`${s.max_score} > 0`)
 	const average = (value: ReturnType<typeof sql>) =>
 		sql<number | null>`avg(${value}) filter (where ${scored})`.mapWith((v) => (v === null ? null : Number(v)))
-	const rows = await db.orm
+	return db.orm
 		.select({
 			entrySlug: s.entry_slug,
 			awaiting: counted(eq(s.status, 'submitted')),
@@ -45,10 +49,10 @@ export async function assignmentFigures(db: Database, tenantId: string, courseSl
 			averageRatio: average(sql`1.0 * ${s.score} / ${s.max_score}`),
 		})
 		.from(s)
-		.where(latestOf(db, tenantId, courseSlug))
+		.where(latestOf(db, sql.placeholder('tenantId'), sql.placeholder('courseSlug')))
 		.groupBy(s.entry_slug)
-	return rows satisfies AssignmentFigures[]
-}
+		.prepare('assignment_figures')
+})
 
 /** A learner's newest submission of an entry, as the roster and the export show it. */
 export interface LatestSubmission {
@@ -63,33 +67,31 @@ export interface LatestSubmission {
 	late: boolean
 }
 
-/** The newest submission per entry of these learners of a course (chunked like courseRoster's reads). */
+/** The newest submission per entry of these learners of a course (a roster page, the export). */
 export async function latestSubmissions(
 	db: Database,
 	tenantId: string,
 	courseSlug: string,
 	userIds: string[],
 ): Promise<LatestSubmission[]> {
-	const s = db.t.assignment_submissions
-	const chunks = Array.from({ length: Math.ceil(userIds.length / 500) }, (_, i) =>
-		userIds.slice(i * 500, i * 500 + 500),
-	)
-	const found = await Promise.all(
-		chunks.map((chunk) =>
-			db.orm
-				.select({
-					userId: s.user_id,
-					entrySlug: s.entry_slug,
-					submissionNumber: s.submission_number,
-					status: s.status,
-					score: s.score,
-					maxScore: s.max_score,
-					passed: s.passed,
-					late: s.late,
-				})
-				.from(s)
-				.where(latestOf(db, tenantId, courseSlug, inArray(s.user_id, chunk))),
-		),
-	)
-	return found.flat()
+	return latestOfLearners(db).execute({ tenantId, courseSlug, userIds: listParam(db, userIds) })
 }
+const latestOfLearners = preparedFor((db) => {
+	const s = db.t.assignment_submissions
+	return db.orm
+		.select({
+			userId: s.user_id,
+			entrySlug: s.entry_slug,
+			submissionNumber: s.submission_number,
+			status: s.status,
+			score: s.score,
+			maxScore: s.max_score,
+			passed: s.passed,
+			late: s.late,
+		})
+		.from(s)
+		.where(
+			latestOf(db, sql.placeholder('tenantId'), sql.placeholder('courseSlug'), inListParam(db, s.user_id, 'userIds')),
+		)
+		.prepare('latest_submissions_of')
+})

@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
 import { auditSteps, type AuditInput } from './audit.ts'
 import { newId } from './ids.ts'
-import { inScope, isParam, moveEnrollmentSteps, type Scope } from './learning.ts'
+import { inCourse, inListParam, inScope, isParam, listParam, moveEnrollmentSteps, type Scope } from './learning.ts'
 import type { SecondChanceKind } from './schema/values.ts'
 import { runSteps, step, type Tx } from './transaction.ts'
 import { webhookEventSteps } from './webhooks.ts'
@@ -158,18 +158,20 @@ export function* putCoursePassSteps(
 	return { newlyPassed }
 }
 
-/** The stored results of a course's learners (the roster, the export), by user id. */
-export async function coursePasses(db: Database, tenantId: string, courseSlug: string, userIds?: string[]) {
-	const c = db.t.course_passes
-	if (userIds && userIds.length === 0) return new Map<string, CoursePass>()
-	const rows = await db.orm
-		.select()
-		.from(c)
-		.where(
-			and(eq(c.tenant_id, tenantId), eq(c.course_slug, courseSlug), userIds ? inArray(c.user_id, userIds) : undefined),
-		)
+/** The stored results of these learners of a course (a roster page, the export), by user id. */
+export async function coursePasses(db: Database, tenantId: string, courseSlug: string, userIds: string[]) {
+	if (userIds.length === 0) return new Map<string, CoursePass>()
+	const rows = await passesOfLearners(db).execute({ tenantId, courseSlug, userIds: listParam(db, userIds) })
 	return new Map(rows.map((r) => [r.user_id, r]))
 }
+const passesOfLearners = preparedFor((db) => {
+	const c = db.t.course_passes
+	return db.orm
+		.select()
+		.from(c)
+		.where(inCourse(c, inListParam(db, c.user_id, 'userIds')))
+		.prepare('passes_of_learners')
+})
 
 /** One learner's stored results in every course, by course slug (the dashboard, the admin user page). */
 export async function learnerPasses(db: Database, scope: Scope) {

@@ -1,20 +1,45 @@
-import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm'
-import type { Database } from './client.ts'
-import { PAGE_SIZE, tenantCounter } from './admin.ts'
+import { desc, eq, isNotNull, sql } from 'drizzle-orm'
+import { preparedFor, type Database } from './client.ts'
+import { PAGE_SIZE } from './admin.ts'
+import { inCourse, inListParam, listParam } from './learning.ts'
 
 /*
  * What a course's admin pages read of its learners (app/admin/course-analytics.server.ts): the roster
- * page by page with their progress and attempts, and the per-entry counts.
+ * page by page with their progress and attempts, and the per-entry counts. Prepared, as the learner
+ * pages' reads are (issue 47): a course with 10,000 learners shows its dashboard within the budget of
+ * a page, and building the same SQL on every view was a fifth of its work.
  */
+
+/** No page: every enrollment (the CSV export); any LIMIT both databases take as a number. */
+const ALL = Number.MAX_SAFE_INTEGER
 
 /**
  * A page of a course's roster (every enrollment when `page` is omitted, for
  * the CSV export) with the progress and quiz attempts of just those learners.
  */
 export async function courseRoster(db: Database, tenantId: string, courseSlug: string, page?: number) {
-	const { enrollments: e, users: u, entry_progress: p, quiz_attempts: q, quiz_attempt_dues: d } = db.t
-	const where = and(eq(e.tenant_id, tenantId), eq(e.course_slug, courseSlug))
-	const query = db.orm
+	const course = { tenantId, courseSlug }
+	const [roster, total] = await Promise.all([
+		rosterPage(db).execute({ ...course, limit: page ? PAGE_SIZE : ALL, offset: page ? (page - 1) * PAGE_SIZE : 0 }),
+		enrolledCount(db)
+			.execute(course)
+			.then(([row]) => Number(row?.n ?? 0)),
+	])
+	if (roster.length === 0) return { roster, progress: [], attempts: [], total }
+	const learners = {
+		...course,
+		userIds: listParam(
+			db,
+			roster.map((r) => r.userId),
+		),
+	}
+	const [progress, attempts] = await Promise.all([progressOf(db).execute(learners), attemptsOf(db).execute(learners)])
+	return { roster, progress, attempts, total }
+}
+
+const rosterPage = preparedFor((db) => {
+	const { enrollments: e, users: u } = db.t
+	return db.orm
 		.select({
 			userId: u.id,
 			name: u.name,
@@ -25,55 +50,45 @@ export async function courseRoster(db: Database, tenantId: string, courseSlug: s
 		})
 		.from(e)
 		.innerJoin(u, eq(u.id, e.user_id))
-		.where(where)
+		.where(inCourse(e))
 		.orderBy(desc(e.enrolled_at), desc(e.id))
-	const [roster, [{ total }]] = await Promise.all([
-		page ? query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE) : query,
-		tenantCounter(db, tenantId, 'enrollments', courseSlug).then((total) => [{ total }]),
-	])
-	const ids = roster.map((r) => r.userId)
-	if (ids.length === 0) return { roster, progress: [], attempts: [], total: Number(total) }
-	// Chunks keep the IN lists within SQLite's parameter limit for a full export.
-	const chunks = Array.from({ length: Math.ceil(ids.length / 500) }, (_, i) => ids.slice(i * 500, i * 500 + 500))
-	const [progress, attempts] = await Promise.all([
-		Promise.all(
-			chunks.map((chunk) =>
-				db.orm
-					.select({ userId: p.user_id, entrySlug: p.entry_slug })
-					.from(p)
-					.where(
-						and(
-							eq(p.tenant_id, tenantId),
-							eq(p.course_slug, courseSlug),
-							isNotNull(p.completed_at),
-							inArray(p.user_id, chunk),
-						),
-					),
-			),
-		),
-		Promise.all(
-			chunks.map((chunk) =>
-				db.orm
-					.select({ userId: q.user_id, entrySlug: q.entry_slug, score: q.score, passed: q.passed, late: d.late })
-					.from(q)
-					.leftJoin(d, eq(d.attempt_id, q.id))
-					.where(and(eq(q.tenant_id, tenantId), eq(q.course_slug, courseSlug), inArray(q.user_id, chunk))),
-			),
-		),
-	])
-	return { roster, progress: progress.flat(), attempts: attempts.flat(), total: Number(total) }
-}
+		.limit(sql.placeholder('limit'))
+		.offset(sql.placeholder('offset'))
+		.prepare('roster_page')
+})
+/** The course's enrollments, from the counter the triggers keep (db/admin.ts tenantCounter's row). */
+const enrolledCount = preparedFor((db) => {
+	const c = db.t.stats_counters
+	return db.orm
+		.select({ n: c.n })
+		.from(c)
+		.where(inCourse(c, eq(c.entry_slug, ''), eq(c.metric, 'enrollments'), eq(c.bucket, 0)))
+		.prepare('course_enrolled_count')
+})
+const progressOf = preparedFor((db) => {
+	const p = db.t.entry_progress
+	return db.orm
+		.select({ userId: p.user_id, entrySlug: p.entry_slug })
+		.from(p)
+		.where(inCourse(p, isNotNull(p.completed_at), inListParam(db, p.user_id, 'userIds')))
+		.prepare('roster_progress')
+})
+const attemptsOf = preparedFor((db) => {
+	const { quiz_attempts: q, quiz_attempt_dues: d } = db.t
+	return db.orm
+		.select({ userId: q.user_id, entrySlug: q.entry_slug, score: q.score, passed: q.passed, late: d.late })
+		.from(q)
+		.leftJoin(d, eq(d.attempt_id, q.id))
+		.where(inCourse(q, inListParam(db, q.user_id, 'userIds')))
+		.prepare('roster_attempts')
+})
 
 /**
  * Per-entry counts of a course, read from stats_counters (kept by triggers on
  * every write): one small read however many learners the course has.
  */
 export async function courseEntryStats(db: Database, tenantId: string, courseSlug: string) {
-	const c = db.t.stats_counters
-	const rows = await db.orm
-		.select()
-		.from(c)
-		.where(and(eq(c.tenant_id, tenantId), eq(c.course_slug, courseSlug)))
+	const rows = await courseCounters(db).execute({ tenantId, courseSlug })
 	const of = (metric: string) => rows.filter((r) => r.metric === metric && r.n > 0)
 	return {
 		completions: of('completed').map((r) => ({ entrySlug: r.entry_slug, completed: r.n })),
@@ -82,3 +97,7 @@ export async function courseEntryStats(db: Database, tenantId: string, courseSlu
 		enrolled: of('enrolled').reduce((sum, r) => sum + r.n, 0),
 	}
 }
+const courseCounters = preparedFor((db) => {
+	const c = db.t.stats_counters
+	return db.orm.select().from(c).where(inCourse(c)).prepare('course_counters')
+})

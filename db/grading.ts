@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import type { Database } from './client.ts'
 import { auditSteps } from './audit.ts'
 import type { SubmissionStatus } from './schema/values.ts'
@@ -78,7 +78,12 @@ function isNewest(db: Tx) {
 }
 
 /** The newest submission per learner and entry of a course: what the grading queue and the reports list. */
-export function latestOf(db: Database, tenantId: string, courseSlug: string, ...more: (SQL | undefined)[]) {
+export function latestOf(
+	db: Database,
+	tenantId: string | SQLWrapper,
+	courseSlug: string | SQLWrapper,
+	...more: (SQL | undefined)[]
+) {
 	const s = db.t.assignment_submissions
 	return and(eq(s.tenant_id, tenantId), eq(s.course_slug, courseSlug), isNewest(db), ...more)
 }

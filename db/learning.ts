@@ -26,6 +26,27 @@ export function isParam(column: Column, name: string) {
 	return eq(column, sql.placeholder(name))
 }
 
+/** A course of a tenant, as the placeholders `tenantId` and `courseSlug` (a course's admin reads). */
+export function inCourse(t: { tenant_id: Column; course_slug: Column }, ...more: SQL[]) {
+	return and(isParam(t.tenant_id, 'tenantId'), isParam(t.course_slug, 'courseSlug'), ...more)
+}
+
+/**
+ * The column is one of the values of a prepared statement's list placeholder, filled with `listParam`:
+ * PostgreSQL takes the array as one parameter, SQLite a JSON array that json_each reads. One statement
+ * for a list of any length, within either database's limit on parameters.
+ */
+export function inListParam(db: Database, column: Column, name: string) {
+	return db.dialect === 'pg'
+		? sql`${column} = any(${sql.placeholder(name)})`
+		: sql`${column} in (select value from json_each(${sql.placeholder(name)}))`
+}
+
+/** The value of an `inListParam` placeholder. */
+export function listParam(db: Database, values: readonly string[]) {
+	return db.dialect === 'pg' ? values : JSON.stringify(values)
+}
+
 /** The key columns of a new per-user, per-entry row (progress, attempts). */
 export function entryRow(scope: Scope, courseSlug: string, entrySlug: string) {
 	return {
