@@ -4,7 +4,7 @@ import LongestFirst from './tests/support/sequencer.ts'
 
 // Three groups (VITEST_GROUP; scripts/test.js runs them, decision 0075). `timed`: suites that bound
 // answers in milliseconds (a cached page within 50 ms while the database stalls, readiness within
-// 500 ms while it is frozen): one file at a time, with nothing beside them but the linters at the lowest
+// 500 ms while it is frozen): one file at a time, with nothing beside them but the type check at the lowest
 // CPU priority (scripts/test.js), so no other suite's load shows in what they measure. `beside`: suites that time things loosely or by statistics (the enumeration suite compares
 // interleaved samples and the app's own CPU time; the fault runs that wait out outages, restarts and
 // drains assert seconds, memory and what is stored): two files at a time, beside the `parallel` group,
