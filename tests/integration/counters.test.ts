@@ -1,6 +1,6 @@
 import { and, count, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listUsers } from '#db/admin.ts'
+import { listUsers, PAGE_SIZE } from '#db/admin.ts'
 import { courseEntryStats, courseRoster } from '#db/course-roster.ts'
 import { markEntryCompleteRow, putEnrollment, touchEntry } from '#db/learning.ts'
 import { seedDemoData } from '#db/seed.ts'
@@ -306,5 +306,78 @@ describe.each(DIALECTS)('derived counters on %s', (dialect) => {
 			.from(e)
 			.where(and(eq(e.tenant_id, acme), eq(e.course_slug, 'intro-to-web')))
 		expect((await courseRoster(db, acme, 'intro-to-web', 1)).total).toBe(Number(n))
+	})
+})
+
+// A course's roster reads the progress and attempts of a page's learners, or of every learner for the
+// export, as one list parameter (decision 0109): past a page and past the 999 parameters SQLite once
+// allowed a statement, on both databases, each learner's rows and only theirs.
+describe.each(DIALECTS)('a course roster of 1,100 learners on %s', (dialect) => {
+	let db: TestDatabase
+	let acme: string
+	const N = 1_100
+	const ids = Array.from({ length: N }, (_, i) => `roster-${i}`)
+	beforeAll(async () => {
+		db = await createTestDatabase(dialect)
+		await seedDemoData(db, DEMO_PASSWORD)
+		acme = (await findTenantBySlug(db, 'acme'))!.id
+		const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000)
+		for (let from = 0; from < N; from += 100) {
+			const batch = ids.slice(from, from + 100).map((id, k) => ({ id, i: from + k }))
+			await db.orm.insert(db.t.users).values(
+				batch.map(({ id, i }) => ({
+					id,
+					tenant_id: acme,
+					email: `${id}@acme.test`,
+					name: `Roster ${i}`,
+					role: 'student' as const,
+					password_hash: '',
+					created_at: at(i),
+					updated_at: at(i),
+				})),
+			)
+			await db.orm.insert(db.t.enrollments).values(
+				batch.map(({ id, i }) => ({
+					id: `e-${id}`,
+					tenant_id: acme,
+					user_id: id,
+					course_slug: 'intro-to-web',
+					status: 'active' as const,
+					enrolled_at: at(i),
+				})),
+			)
+			// Every second learner has finished the first lesson.
+			await db.orm.insert(db.t.entry_progress).values(
+				batch
+					.filter(({ i }) => i % 2 === 0)
+					.map(({ id, i }) => ({
+						id: `p-${id}`,
+						tenant_id: acme,
+						user_id: id,
+						course_slug: 'intro-to-web',
+						entry_slug: 'what-is-http',
+						completed_at: at(i),
+						last_viewed_at: at(i),
+					})),
+			)
+		}
+	}, 60_000)
+	afterAll(() => db?.drop())
+
+	it('reads every learner for the export and one page’s learners for the dashboard', async () => {
+		const all = await courseRoster(db, acme, 'intro-to-web')
+		const ours = new Set(ids)
+		expect(all.roster.filter((r) => ours.has(r.userId))).toHaveLength(N)
+		expect(all.total).toBe(all.roster.length)
+		const finished = all.progress.filter((p) => ours.has(p.userId) && p.entrySlug === 'what-is-http')
+		expect(new Set(finished.map((p) => p.userId)).size).toBe(N / 2)
+
+		const page = await courseRoster(db, acme, 'intro-to-web', 3)
+		const shown = page.roster.map((r) => r.userId)
+		expect(shown).toEqual(all.roster.slice(2 * PAGE_SIZE, 3 * PAGE_SIZE).map((r) => r.userId))
+		const onPage = new Set(shown)
+		expect(page.progress.every((p) => onPage.has(p.userId))).toBe(true)
+		expect(page.progress).toEqual(expect.arrayContaining(all.progress.filter((p) => onPage.has(p.userId))))
+		expect(page.progress).toHaveLength(all.progress.filter((p) => onPage.has(p.userId)).length)
 	})
 })
