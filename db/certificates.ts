@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, isNotNull, isNull, sql } from 'drizzle-orm'
 import { auditSteps, type AuditInput } from './audit.ts'
 import { preparedFor, type Database } from './client.ts'
 import { newId } from './ids.ts'
@@ -148,6 +148,25 @@ export async function liveCertificate(db: Database, tenantId: string, userId: st
 		.where(and(eq(c.tenant_id, tenantId), eq(c.user_id, userId), eq(c.course_slug, courseSlug), isNull(c.revoked_at)))
 		.limit(1)
 	return row
+}
+
+/**
+ * A certificate of the course issued to the learner at or after `since`, live or revoked, read in the
+ * caller's transaction: the job owed a certificate by a pass asks it just before storing one, so a
+ * revocation that lands between its first look and its write is seen (decision 0059).
+ */
+export function* issuedSinceSteps(tx: Tx, tenantId: string, userId: string, courseSlug: string, since: Date) {
+	const c = tx.t.certificates
+	const [row] = yield* step(
+		tx.orm
+			.select()
+			.from(c)
+			.where(
+				and(eq(c.tenant_id, tenantId), eq(c.user_id, userId), eq(c.course_slug, courseSlug), gte(c.issued_at, since)),
+			)
+			.limit(1),
+	)
+	return row as Certificate | undefined
 }
 
 export async function certificateByPublicId(db: Database, tenantId: string, publicId: string) {

@@ -92,7 +92,8 @@ export async function issueOwedCertificate(
 	if (!tenant || !learner || learner.tenant_id !== tenant.id) return 'the learner or the tenant is gone'
 	const scope = { tenantId: tenant.id, userId: learner.id }
 	if (!(await learnerPasses(deps.db, scope)).get(job.courseSlug)?.passed) return 'the course is no longer passed'
-	// The request issued it and staff revoked it before this job ran: a revocation is not undone by the queue.
+	// The request issued it and staff revoked it before this job ran: a revocation is not undone by the queue
+	// (asked again where the certificate would be stored, for a revocation landing between the two).
 	const since = job.passedAt ? new Date(job.passedAt) : new Date(0)
 	const revoked = (await userCertificates(deps.db, tenant.id, learner.id)).some(
 		(c) => c.course_slug === job.courseSlug && c.revoked_at && c.issued_at >= since,
@@ -108,9 +109,11 @@ export async function issueOwedCertificate(
 		baseDomain: deps.env.APP_BASE_DOMAIN,
 		authSecret: deps.env.AUTH_SECRET,
 		mail: { origin: job.origin, tenantId: tenant.id, locale: job.locale },
+		noneIssuedSince: since,
 	})
 	if (!result) return 'the course gives no certificate'
-	return result.issued ? undefined : 'issued already'
+	if (result.issued) return
+	return result.certificate.revoked_at ? 'issued and revoked since the pass' : 'issued already'
 }
 
 /** The job's mail: the learner is told, in their locale, that their certificate is ready, with a link to its page. */

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto'
 import {
 	insertCertificateSteps,
+	issuedSinceSteps,
 	liveCertificate,
 	newestStatusList,
 	revokeCertificateSteps,
@@ -52,6 +53,11 @@ export interface IssueInput {
 	replacing?: { certificate: Certificate; audit: AuditInput; by: string }
 	/** Where the learner's mail about it points: a job written with the certificate (decision 0033). */
 	mail?: JobSite
+	/**
+	 * The job owed a certificate by a pass at this time: nothing is stored when one was issued since,
+	 * live or revoked, checked in the storing transaction (a revocation is not undone by the queue).
+	 */
+	noneIssuedSince?: Date
 }
 
 export type IssueResult = { certificate: Certificate; issued: boolean } | null
@@ -95,6 +101,11 @@ export async function issueCertificate(db: Database, input: IssueInput): Promise
 					)
 					if (!revoked) return null
 				}
+				if (input.noneIssuedSince) {
+					const since = input.noneIssuedSince
+					const issued = yield* issuedSinceSteps(tx, tenant.id, learner.id, course.slug, since)
+					if (issued) return issued
+				}
 				const inserted = yield* insertCertificateSteps(tx, row)
 				if (!inserted) throw new NotStored()
 				if (input.mail) {
@@ -104,7 +115,8 @@ export async function issueCertificate(db: Database, input: IssueInput): Promise
 				return inserted
 			})
 			if (stored === null) return null
-			return { certificate: stored, issued: true }
+			// Not issued: the one issued since the pass, found in the transaction (noneIssuedSince).
+			return { certificate: stored, issued: stored.public_id === row.publicId }
 		} catch (error) {
 			// Another request stored the learner's certificate meanwhile, or the index was taken: look again.
 			if (!(error instanceof NotStored)) throw error
