@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, like, lt, or, sql, type SQL } from 'drizzle-orm'
-import type { Database } from './client.ts'
+import { preparedFor, type Database } from './client.ts'
+import { inCourse, isParam } from './learning.ts'
 import { erasedUsers } from './data-rights.ts'
 import { step, type Tx } from './transaction.ts'
 import type { Role } from './schema/values.ts'
@@ -193,23 +194,20 @@ function userCounter(f: UserFilters): { plus: string; minus?: string } | null {
 	return { plus: f.status ?? 'users' }
 }
 
-/** A tenant-level counter's value (0 when no row exists yet). */
+/** A tenant-level counter's value, or a course's (0 when no row exists yet). */
 export async function tenantCounter(db: Database, tenantId: string, metric: string, courseSlug = '') {
+	const [row] = await counterOf(db).execute({ tenantId, courseSlug, metric })
+	return Number(row?.n ?? 0)
+}
+// Prepared: the user lists and a course's dashboard read it on every view.
+const counterOf = preparedFor((db) => {
 	const c = db.t.stats_counters
-	const [row] = await db.orm
+	return db.orm
 		.select({ n: c.n })
 		.from(c)
-		.where(
-			and(
-				eq(c.tenant_id, tenantId),
-				eq(c.course_slug, courseSlug),
-				eq(c.entry_slug, ''),
-				eq(c.metric, metric),
-				eq(c.bucket, 0),
-			),
-		)
-	return row?.n ?? 0
-}
+		.where(inCourse(c, isParam(c.metric, 'metric'), eq(c.entry_slug, ''), eq(c.bucket, 0)))
+		.prepare('counter_of')
+})
 
 async function countedTotal(db: Database, filters: UserFilters, counter: { plus: string; minus?: string }) {
 	const tenantId = filters.tenantId!

@@ -1,6 +1,6 @@
 import { desc, eq, isNotNull, sql } from 'drizzle-orm'
 import { preparedFor, type Database } from './client.ts'
-import { PAGE_SIZE } from './admin.ts'
+import { PAGE_SIZE, tenantCounter } from './admin.ts'
 import { inCourse, inListParam, listParam } from './learning.ts'
 
 /*
@@ -21,9 +21,7 @@ export async function courseRoster(db: Database, tenantId: string, courseSlug: s
 	const course = { tenantId, courseSlug }
 	const [roster, total] = await Promise.all([
 		rosterPage(db).execute({ ...course, limit: page ? PAGE_SIZE : ALL, offset: page ? (page - 1) * PAGE_SIZE : 0 }),
-		enrolledCount(db)
-			.execute(course)
-			.then(([row]) => Number(row?.n ?? 0)),
+		tenantCounter(db, tenantId, 'enrollments', courseSlug),
 	])
 	if (roster.length === 0) return { roster, progress: [], attempts: [], total }
 	const learners = {
@@ -55,15 +53,6 @@ const rosterPage = preparedFor((db) => {
 		.limit(sql.placeholder('limit'))
 		.offset(sql.placeholder('offset'))
 		.prepare('roster_page')
-})
-/** The course's enrollments, from the counter the triggers keep (db/admin.ts tenantCounter's row). */
-const enrolledCount = preparedFor((db) => {
-	const c = db.t.stats_counters
-	return db.orm
-		.select({ n: c.n })
-		.from(c)
-		.where(inCourse(c, eq(c.entry_slug, ''), eq(c.metric, 'enrollments'), eq(c.bucket, 0)))
-		.prepare('course_enrolled_count')
 })
 const progressOf = preparedFor((db) => {
 	const p = db.t.entry_progress
