@@ -103,8 +103,8 @@ export async function issueCertificate(db: Database, input: IssueInput): Promise
 				}
 				if (input.noneIssuedSince) {
 					const since = input.noneIssuedSince
-					const issued = yield* issuedSinceSteps(tx, tenant.id, learner.id, course.slug, since)
-					if (issued) return issued
+					const found = yield* issuedSinceSteps(tx, tenant.id, learner.id, course.slug, since)
+					if (found) return { certificate: found, issued: false }
 				}
 				const inserted = yield* insertCertificateSteps(tx, row)
 				if (!inserted) throw new NotStored()
@@ -112,11 +112,9 @@ export async function issueCertificate(db: Database, input: IssueInput): Promise
 					const job = { ...input.mail, tenantId: tenant.id, courseSlug: course.slug, certificateId: inserted.id }
 					yield* certificateJobs.enqueueSteps(tx, 'mail.certificateIssued', job)
 				}
-				return inserted
+				return { certificate: inserted, issued: true }
 			})
-			if (stored === null) return null
-			// Not issued: the one issued since the pass, found in the transaction (noneIssuedSince).
-			return { certificate: stored, issued: stored.public_id === row.publicId }
+			return stored
 		} catch (error) {
 			// Another request stored the learner's certificate meanwhile, or the index was taken: look again.
 			if (!(error instanceof NotStored)) throw error
